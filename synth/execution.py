@@ -1,0 +1,285 @@
+"""Running MLIR functions on NumPy data through MLIR's ExecutionEngine, isolated.
+
+The MLIR wheels are built with LLVM assertions on: some inputs abort the whole
+process. All compiling and JIT-ing therefore happens in one worker process per
+synth process (started on first use, restarted after a crash). A crash becomes an
+`ExecutionError` carrying the worker's last stderr lines. The worker caches compiled
+functions by the hash of (IR text, pipeline, opt level).
+
+Two calling conventions:
+- `run_function`: a function on memrefs and scalars (the affine original); arrays are
+  updated in place in the worker and returned.
+- `run_tensor_function`: a function on tensors (linalg); it is bufferized, its results
+  become trailing out-parameters, and they are returned.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import ExecutionError
+
+AFFINE_PIPELINE = (
+    "builtin.module(lower-affine,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)"
+)
+TENSOR_PIPELINE = (
+    "builtin.module(one-shot-bufferize{bufferize-function-boundaries=1 "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1},"
+    "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,convert-scf-to-cf,"
+    "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-to-llvm,"
+    "reconcile-unrealized-casts)"
+)
+
+# MLIR element type <-> NumPy dtype
+NUMPY_DTYPES = {
+    "f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32,
+    "i16": np.int16, "i8": np.int8, "i1": np.bool_, "index": np.int64,
+}
+
+
+@dataclass
+class RunResult:
+    outputs: list[np.ndarray | None]  # run_function: every argument, arrays updated, None for scalars
+    seconds: list[float]  # one entry per repeat: the call alone
+    compile_seconds: float  # 0.0 on a cache hit
+
+
+# ----------------------------------------------------------------------------------------
+# worker side
+
+
+def _ctype_scalar(type_str: str, value):
+    import ctypes
+
+    kinds = {
+        "f64": ctypes.c_double, "f32": ctypes.c_float, "i64": ctypes.c_int64,
+        "i32": ctypes.c_int32, "index": ctypes.c_int64, "i16": ctypes.c_int16,
+        "i8": ctypes.c_int8, "i1": ctypes.c_bool,
+    }
+    if type_str not in kinds:
+        raise ValueError(f"unsupported scalar argument type {type_str}")
+    return ctypes.pointer(kinds[type_str](value))
+
+
+def _memref_arg(array: np.ndarray):
+    import ctypes
+
+    from mlir.runtime import get_ranked_memref_descriptor, make_zero_d_memref_descriptor
+
+    if array.ndim == 0:
+        from mlir.runtime import as_ctype
+
+        desc = make_zero_d_memref_descriptor(as_ctype(array.dtype))()
+        desc.allocated = array.ctypes.data
+        desc.aligned = ctypes.cast(array.ctypes.data, desc.aligned.__class__)
+        desc.offset = ctypes.c_longlong(0)
+    else:
+        desc = get_ranked_memref_descriptor(array)
+    return ctypes.pointer(ctypes.pointer(desc))
+
+
+class _Compiled:
+    def __init__(self, text: str, func: str, pipeline: str, opt_level: int, libs: tuple[str, ...]):
+        from mlir import ir, passmanager
+        from mlir.execution_engine import ExecutionEngine
+
+        self.context = ir.Context()
+        with self.context:
+            module = ir.Module.parse(text)
+            self.result_types: list[tuple[tuple[int, ...], str]] = []
+            found = False
+            for op in module.body.operations:
+                if op.operation.name == "func.func" and op.attributes["sym_name"].value == func:
+                    found = True
+                    ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+                    for t in ftype.results:
+                        st = ir.ShapedType(t)
+                        self.result_types.append((tuple(st.shape), str(st.element_type)))
+                    op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+            if not found:
+                raise KeyError(f"no function @{func} in the module")
+            passmanager.PassManager.parse(pipeline).run(module.operation)
+            self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=list(libs))
+            self.module = module
+
+
+def _send(stream, obj) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(struct.pack("<Q", len(data)))
+    stream.write(data)
+    stream.flush()
+
+
+def _recv(stream):
+    header = stream.read(8)
+    if len(header) < 8:
+        raise EOFError
+    (size,) = struct.unpack("<Q", header)
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError
+    return pickle.loads(data)
+
+
+def _serve() -> None:  # pragma: no cover - runs in the worker process
+    import time
+
+    requests, replies = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # anything printed must not corrupt the reply stream
+    cache: dict[str, _Compiled] = {}
+    while True:
+        try:
+            request = _recv(requests)
+        except EOFError:
+            return
+        try:
+            kind = request["kind"]
+            key = hashlib.sha256(
+                f"{request['pipeline']}|{request['opt_level']}|{request['func']}|".encode()
+                + request["text"].encode()
+            ).hexdigest()
+            compile_seconds = 0.0
+            compiled = cache.get(key)
+            if compiled is None:
+                t0 = time.perf_counter()
+                compiled = _Compiled(request["text"], request["func"], request["pipeline"],
+                                     request["opt_level"], tuple(request.get("libs", ())))
+                compile_seconds = time.perf_counter() - t0
+                cache[key] = compiled
+            seconds = []
+            if kind == "memref":
+                originals = request["args"]
+                for _ in range(request["repeat"]):
+                    args = [a.copy() if isinstance(a, np.ndarray) else a for a in originals]
+                    cargs = [_memref_arg(a) if isinstance(a, np.ndarray) else _ctype_scalar(*a)
+                             for a in args]
+                    t0 = time.perf_counter()
+                    compiled.engine.invoke(request["func"], *cargs)
+                    seconds.append(time.perf_counter() - t0)
+                outputs = [a if isinstance(a, np.ndarray) else None for a in args]
+            else:  # tensor function: results are trailing out-params
+                for _ in range(request["repeat"]):
+                    ins = [np.ascontiguousarray(a) for a in request["args"]]
+                    outs = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in compiled.result_types]
+                    cargs = [_memref_arg(a) for a in ins + outs]
+                    t0 = time.perf_counter()
+                    compiled.engine.invoke(request["func"], *cargs)
+                    seconds.append(time.perf_counter() - t0)
+                outputs = outs
+            _send(replies, ("ok", (outputs, seconds, compile_seconds)))
+        except Exception as e:  # reported to the caller as an ExecutionError
+            message = str(e)
+            diags = getattr(e, "error_diagnostics", None)
+            if diags:
+                message = "; ".join(f"{d.location}: {d.message}" for d in diags)
+            _send(replies, ("error", f"{type(e).__name__}: {message}"))
+
+
+# ----------------------------------------------------------------------------------------
+# caller side
+
+
+class _Worker:
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._proc = None
+        self._stderr = os.path.join(tempfile.gettempdir(), f"synth-worker-{os.getpid()}.log")
+
+    def _start(self):
+        with open(self._stderr, "wb") as log:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "synth.execution"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+            )
+
+    def call(self, request: dict) -> RunResult:
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None:
+                self._start()
+            try:
+                _send(self._proc.stdin, request)
+                status, payload = _recv(self._proc.stdout)
+            except (EOFError, BrokenPipeError, ConnectionResetError):
+                code = self._proc.wait(timeout=10)
+                self._proc = None
+                raise ExecutionError(
+                    f"the MLIR worker crashed (exit code {code}) while compiling or running "
+                    f"@{request['func']}: {self._stderr_tail()}"
+                ) from None
+        if status != "ok":
+            raise ExecutionError(f"compiling or running @{request['func']} failed: {payload}")
+        return RunResult(*payload)
+
+    def _stderr_tail(self) -> str:
+        try:
+            with open(self._stderr, errors="replace") as f:
+                lines = [ln.strip() for ln in f.read().splitlines() if ln.strip()]
+        except OSError:
+            return "(no output)"
+        return " | ".join(lines[-3:]) or "(no output)"
+
+    def close(self):
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+        self._proc = None
+        try:
+            os.unlink(self._stderr)
+        except OSError:
+            pass
+
+
+_worker: _Worker | None = None
+
+
+def _get_worker() -> _Worker:
+    global _worker
+    if _worker is None:
+        _worker = _Worker()
+        atexit.register(_worker.close)
+    return _worker
+
+
+def run_function(text: str, func: str, args: list, *, opt_level: int = 2, repeat: int = 1,
+                 pipeline: str = AFFINE_PIPELINE) -> RunResult:
+    """Run `func` (memref/scalar arguments) on `args`: NumPy arrays for memrefs (copied,
+    updated in the worker, returned in `outputs`) and `(mlir_type, value)` pairs for
+    scalars, e.g. `("i32", 20)`, `("f64", 1.5)`."""
+    for a in args:
+        if isinstance(a, np.ndarray) and not a.flags.c_contiguous:
+            raise ValueError("array arguments must be C-contiguous")
+    return _get_worker().call(dict(kind="memref", text=text, func=func, args=list(args),
+                                   pipeline=pipeline, opt_level=opt_level, repeat=repeat))
+
+
+def run_tensor_function(text: str, func: str, inputs: list[np.ndarray], *, opt_level: int = 2,
+                        repeat: int = 1, pipeline: str = TENSOR_PIPELINE) -> list[np.ndarray]:
+    """Run a function on tensors (e.g. linalg) and return its results."""
+    return run_tensor_function_timed(text, func, inputs, opt_level=opt_level, repeat=repeat,
+                                     pipeline=pipeline).outputs
+
+
+def run_tensor_function_timed(text: str, func: str, inputs: list[np.ndarray], *, opt_level: int = 2,
+                              repeat: int = 1, pipeline: str = TENSOR_PIPELINE) -> RunResult:
+    inputs = [np.asarray(a) for a in inputs]
+    return _get_worker().call(dict(kind="tensor", text=text, func=func, args=inputs,
+                                   pipeline=pipeline, opt_level=opt_level, repeat=repeat))
+
+
+if __name__ == "__main__":
+    _serve()

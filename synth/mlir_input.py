@@ -1,0 +1,145 @@
+"""Reading MLIR modules as Polygeist emits them (older and newer syntax).
+
+Modules are kept as text; each consumer parses them inside its own `ir.Context`
+(MLIR objects must not outlive their context). Parse errors become `InputError`s
+located at `FILE:LINE:COL` in the original file: every upgrade below keeps line
+numbers unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mlir import ir
+
+from .errors import InputError
+
+
+class LegacySyntaxWarning(UserWarning):
+    """The input used syntax that MLIR 22 rejects; synth upgraded or dropped it."""
+
+
+@dataclass
+class SourceModule:
+    """Module text after legacy upgrades, with where it came from."""
+
+    path: str
+    text: str
+    notes: list[str] = field(default_factory=list)  # what the upgrades changed
+
+
+_DL_SPEC = re.compile(r"dlti\.dl_spec\s*=\s*#dlti\.dl_spec<")
+_OLD_FUNC = re.compile(r"^(\s*)func(\s+(?:private\s+)?@)", re.MULTILINE)
+
+
+def _attribute_span(text: str, match: re.Match) -> tuple[int, int]:
+    """Span of `name = #dialect.attr<...>` with balanced angle brackets (quoted strings skipped)."""
+    depth, i, in_str = 1, match.end(), False
+    while i < len(text) and depth:
+        c = text[i]
+        if in_str:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == "<":
+            depth += 1
+        elif c == ">" and text[i - 1] != "-":  # `->` inside an attribute is not a bracket
+            depth -= 1
+        i += 1
+    return match.start(), i
+
+
+def _blank_keep_lines(fragment: str) -> str:
+    return "".join("\n" if c == "\n" else " " for c in fragment)
+
+
+def _drop_attribute(text: str, start: int, end: int) -> str:
+    """Remove an attribute entry from a dictionary, with its separating comma, keeping newlines."""
+    after = text[end:]
+    stripped = after.lstrip()
+    if stripped.startswith(","):
+        end += len(after) - len(stripped) + 1
+    else:  # last entry: take the comma before it
+        before = text[:start].rstrip()
+        if before.endswith(","):
+            start = len(before) - 1
+    return text[:start] + _blank_keep_lines(text[start:end]) + text[end:]
+
+
+def upgrade_legacy_syntax(text: str) -> tuple[str, list[str]]:
+    """Rewrite constructs of older Polygeist/MLIR output that MLIR 22 rejects."""
+    notes: list[str] = []
+    if _OLD_FUNC.search(text):
+        text = _OLD_FUNC.sub(r"\1func.func\2", text)
+        notes.append("upgraded pre-`func` dialect `func @name` to `func.func @name`")
+    m = _DL_SPEC.search(text)
+    if m:
+        start, end = _attribute_span(text, m)
+        spec = text[start:end]
+        upgraded = re.sub(r"(dense<[^>]*>\s*:\s*vector<\d+x)i32>", r"\1i64>", spec)
+        if upgraded != spec and _parses(upgraded_text := text[:start] + upgraded + text[end:]):
+            text = upgraded_text
+            notes.append("upgraded legacy `dlti.dl_spec` entries (i32 vectors to i64)")
+        elif not _parses(text):
+            text = _drop_attribute(text, start, end)
+            notes.append("dropped legacy module attribute `dlti.dl_spec` that MLIR 22 rejects")
+    return text, notes
+
+
+def _parses(text: str) -> bool:
+    with ir.Context():
+        try:
+            ir.Module.parse(text)
+            return True
+        except ir.MLIRError:
+            return False
+
+
+def diagnostic_location(path: str, location: ir.Location) -> str:
+    try:
+        if location.is_a_file():
+            return f"{path}:{location.start_line}:{location.start_col}"
+    except Exception:  # location kinds without file info
+        pass
+    return path
+
+
+def parse_module(source: SourceModule) -> ir.Module:
+    """Parse in the current context; errors become InputError at FILE:LINE:COL."""
+    try:
+        return ir.Module.parse(source.text)
+    except ir.MLIRError as e:
+        diags = e.error_diagnostics
+        if not diags:
+            raise InputError(f"cannot parse MLIR: {e}", source.path) from None
+        first = diags[0]
+        message = first.message
+        notes = [n.message for n in first.notes]
+        if notes:
+            message += " (" + "; ".join(notes) + ")"
+        raise InputError(message, diagnostic_location(source.path, first.location)) from None
+
+
+def load_source(path: str | Path, *, warn: bool = True) -> SourceModule:
+    """Read a module file (never modified), upgrade legacy syntax, check that it parses."""
+    path = str(path)
+    try:
+        text = Path(path).read_text()
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read file: {e}", path) from None
+    text, notes = upgrade_legacy_syntax(text)
+    source = SourceModule(path, text, notes)
+    if warn:
+        for note in notes:
+            warnings.warn(f"{path}: {note}", LegacySyntaxWarning, stacklevel=2)
+    with ir.Context():
+        parse_module(source)
+    return source
