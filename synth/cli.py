@@ -1,0 +1,142 @@
+"""Command line: `synth resize`, `synth run`, `synth raise`, `synth verify`, `synth bench`.
+
+Every command maps `SynthError`s to their exit codes (see synth.errors) and prints one
+clear line; only an unexpected exception prints a traceback (exit 1)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from . import polybench
+from .errors import InputError, SynthError
+
+
+def _load(path: str):
+    from .mlir_input import load_source
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        source = load_source(path)
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    return source
+
+
+def _functions(source, name: str | None) -> list[str]:
+    from .kernel import list_functions
+
+    names = list_functions(source)
+    if name is not None:
+        if name not in names:
+            raise InputError(f"no function @{name} with a body in the module "
+                             f"(functions: {', '.join('@' + n for n in names) or 'none'})", source.path)
+        return [name]
+    if not names:
+        raise InputError("the module has no function with a body", source.path)
+    return names
+
+
+def _resized_source(source, names: list[str], dataset: str):
+    from .kernel import describe
+    from .mlir_input import SourceModule
+    from .resize import dataset_values, resize_module
+
+    plan = {n: dataset_values(describe(source, n), dataset) for n in names}
+    return SourceModule(source.path, resize_module(source, plan), source.notes)
+
+
+def cmd_resize(args) -> int:
+    from .kernel import list_functions
+
+    source = _load(args.file)
+    resized = _resized_source(source, list_functions(source), args.dataset)
+    if args.output:
+        Path(args.output).write_text(resized.text)
+    else:
+        sys.stdout.write(resized.text)
+    return 0
+
+
+def _checksum(a: np.ndarray) -> str:
+    return f"sum={float(np.sum(a, dtype=np.float64)):.12e} crc32={zlib.crc32(np.ascontiguousarray(a).tobytes()):08x}"
+
+
+def cmd_run(args) -> int:
+    from .execution import run_function
+    from .inputs import kernel_arguments
+    from .kernel import describe
+    from .resize import size_values
+
+    source = _load(args.file)
+    names = _functions(source, args.function)
+    if args.dataset:
+        source = _resized_source(source, names, args.dataset)
+    for name in names:
+        kf = describe(source, name)
+        sizes = size_values(kf)
+        call_args = kernel_arguments(kf, sizes, np.random.default_rng(args.seed))
+        t0 = time.perf_counter()
+        result = run_function(source.text, name, call_args, opt_level=3)
+        total = time.perf_counter() - t0
+        size_text = ", ".join(f"#{p}={v}" for p, v in sorted(sizes.items()))
+        print(f"@{name} ({size_text})")
+        for i in kf.outputs:
+            a = kf.arguments[i]
+            shape = "x".join(map(str, a.shape)) or "scalar"
+            print(f"  arg{i} {shape}x{a.type}: {_checksum(result.outputs[i])}")
+        print(f"  run {result.seconds[0]:.6f} s, compile {result.compile_seconds:.3f} s, "
+              f"total {total:.3f} s")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="synth",
+        description="Raise affine MLIR loop kernels to linalg / stablehlo by program synthesis.",
+        epilog="exit codes: 0 success, 1 internal error, 2 bad or unsupported input, "
+               "3 no equivalent program found, 4 not equivalent",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("resize", help="rewrite a PolyBench kernel to another dataset size")
+    p.add_argument("file")
+    p.add_argument("--dataset", required=True, choices=polybench.DATASET_NAMES)
+    p.add_argument("-o", "--output", help="output file (default: stdout)")
+    p.set_defaults(run=cmd_resize)
+
+    p = sub.add_parser("run", help="run a kernel on seeded random inputs; print checksums and time")
+    p.add_argument("file")
+    p.add_argument("--function", help="function name (default: every function)")
+    p.add_argument("--dataset", choices=polybench.DATASET_NAMES, help="resize first")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(run=cmd_run)
+
+    for register in _EXTRA_COMMANDS:
+        register(sub)
+    return parser
+
+
+_EXTRA_COMMANDS: list = []
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except SynthError as e:
+        print(f"error: {e}" if not e.location else f"{e.location}: error: {e.message}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,366 @@
+"""The grammar op: everything about one operation in one place.
+
+An `Op` bundles, for one grammar operation:
+  signature      name, MLIR op name, dialect, arity, weight, commutativity (the last two,
+                 with the attribute-domain kind, come from grammars/<dialect>.json)
+  attribute_domain(arg_types, ctx)  every valid attribute choice for these operand types
+  result_type(arg_types, attrs)     the shape rule (raises ShapeError)
+  apply(sem, args, attrs)           the semantics, written once against a semantics
+                                    namespace: `NUMPY` (reference) or `z3sem.Z3` (symbolic)
+  emit(em, operands, arg_types, attrs, result_type)   the MLIR text
+
+`evaluate` and `z3` are `apply` with the two namespaces. Attributes are hashable
+`Attrs`: a tuple of (key, value) pairs sorted by key (`attrs(dim=1)`, `attr_dict(a)`).
+
+MLIR text is produced by an `Emitter` (fresh SSA names, memoized scalar constants,
+`tensor.empty` / `linalg.fill` helpers) and wrapped into a function by `emit_function`:
+
+    text = emit_function("main", [TensorType((3, 4), "f64")],
+                         lambda em, args: [em.apply(op, args, arg_types, attrs)])
+
+which gives `func.func @main(%a0: tensor<3x4xf64>) -> (tensor<...>) { ... return ... }`.
+`emit_op_function(op, arg_types, attrs)` is the one-op case (used by the verifier).
+A bare `func.func` at top level parses as a module in both MLIR contexts.
+
+The grammar of a dialect is an explicit value: `ops_for("stablehlo")`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .types import SearchContext, ShapeError, TensorType
+
+Attrs = tuple[tuple[str, object], ...]
+
+DIALECTS = ("stablehlo", "linalg")
+
+
+def attrs(**values) -> Attrs:
+    """Attrs from keyword arguments (lists become tuples)."""
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items()))
+
+
+def attr_dict(a: Attrs) -> dict[str, Any]:
+    return dict(a)
+
+
+# ---------------------------------------------------------------------------------------
+# grammar specs (grammars/<dialect>.json, written by scripts/derive_grammars.py)
+
+
+class GrammarError(Exception):
+    """The Python grammar and its JSON spec disagree, or the JSON is missing."""
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One op's entry in grammars/<dialect>.json."""
+
+    name: str
+    mlir_name: str
+    dialect: str
+    arity: int
+    weight: int
+    commutative: bool
+    attr_domain: str  # kind of attribute domain, e.g. "none", "permutation", "reduce_dim"
+    entry: dict = field(compare=False, hash=False, repr=False)  # the whole JSON entry
+
+
+def grammar_path(dialect: str) -> Path:
+    """grammars/<dialect>.json at the repository root (next to the `synth` package), or
+    a copy shipped as package data in synth/grammar/data/."""
+    repo = Path(__file__).resolve().parents[2] / "grammars" / f"{dialect}.json"
+    if repo.exists():
+        return repo
+    packaged = Path(__file__).resolve().parent / "data" / f"{dialect}.json"
+    if packaged.exists():
+        return packaged
+    raise GrammarError(f"no grammar file for dialect {dialect!r} (looked at {repo} and {packaged}); "
+                       "run scripts/derive_grammars.py")
+
+
+@lru_cache(maxsize=None)
+def load_specs(dialect: str) -> dict[str, OpSpec]:
+    data = json.loads(grammar_path(dialect).read_text())
+    if data.get("dialect") != dialect:
+        raise GrammarError(f"{grammar_path(dialect)} is not the {dialect} grammar")
+    out = {}
+    for e in data["ops"]:
+        out[e["name"]] = OpSpec(e["name"], e["mlir_name"], dialect, e["arity"], e["weight"],
+                                e["commutative"], e["attr_domain"], e)
+    return out
+
+
+def spec(dialect: str, name: str) -> OpSpec:
+    specs = load_specs(dialect)
+    if name not in specs:
+        raise GrammarError(f"op {name!r} is not in {grammar_path(dialect)}; "
+                           "add it to scripts/derive_grammars.py and rerun it")
+    return specs[name]
+
+
+# ---------------------------------------------------------------------------------------
+# MLIR text
+
+
+def format_scalar(value, dtype: str) -> str:
+    """An MLIR literal for a scalar of element type `dtype` (infinities in hex)."""
+    if dtype == "i1":
+        return "true" if value else "false"
+    if dtype in ("i32", "i64"):
+        if float(value) != int(value):
+            raise ValueError(f"{value} is not an integer")
+        return str(int(value))
+    v = float(value)
+    if not math.isfinite(v):
+        if dtype == "f64":
+            return "0x" + struct.pack(">d", v).hex().upper()
+        return "0x" + struct.pack(">f", v).hex().upper()
+    r = repr(v)
+    if "e" in r and "." not in r.split("e")[0]:
+        r = r.replace("e", ".0e")  # MLIR float literals need a '.'
+    return r
+
+
+class Emitter:
+    """Collects the lines of one function body and hands out fresh SSA names."""
+
+    def __init__(self, indent: str = "  "):
+        self.lines: list[str] = []
+        self.indent = indent
+        self._count = 0
+        self._scalars: dict[tuple[str, str], str] = {}
+
+    def fresh(self, hint: str = "v") -> str:
+        name = f"%{hint}{self._count}"
+        self._count += 1
+        return name
+
+    def line(self, text: str) -> None:
+        for ln in text.splitlines():
+            self.lines.append(self.indent + ln)
+
+    def scalar_constant(self, value, dtype: str) -> str:
+        """`arith.constant` of a scalar, one per (value, dtype) per function."""
+        lit = format_scalar(value, dtype)
+        key = (lit, dtype)
+        if key not in self._scalars:
+            name = self.fresh("c")
+            self.line(f"{name} = arith.constant {lit} : {dtype}")
+            self._scalars[key] = name
+        return self._scalars[key]
+
+    def empty(self, t: TensorType) -> str:
+        name = self.fresh("e")
+        self.line(f"{name} = tensor.empty() : {t.mlir()}")
+        return name
+
+    def filled(self, t: TensorType, value) -> str:
+        """`tensor.empty` + `linalg.fill` with a constant (the outs of an accumulating op)."""
+        c = self.scalar_constant(value, t.dtype)
+        e = self.empty(t)
+        name = self.fresh("f")
+        self.line(f"{name} = linalg.fill ins({c} : {t.dtype}) outs({e} : {t.mlir()}) -> {t.mlir()}")
+        return name
+
+    def apply(self, op: Op, operands: Sequence[str], arg_types: Sequence[TensorType],
+              attrs: Attrs) -> tuple[str, TensorType]:
+        """Emit `op` on `operands`; returns (SSA name, result type)."""
+        arg_types = tuple(arg_types)
+        rt = op.result_type(arg_types, attrs)
+        return op.emit(self, list(operands), arg_types, attrs, rt), rt
+
+
+def emit_function(name: str, arg_types: Sequence[TensorType],
+                  build: Callable[[Emitter, list[str]], Sequence[tuple[str, TensorType]]]) -> str:
+    """`func.func @name(%a0: T0, ...) -> (R0, ...)` whose body `build(em, ["%a0", ...])`
+    emits; `build` returns the (SSA name, type) of each result."""
+    em = Emitter(indent="  ")
+    args = [f"%a{i}" for i in range(len(arg_types))]
+    results = list(build(em, args))
+    params = ", ".join(f"{a}: {t.mlir()}" for a, t in zip(args, arg_types))
+    rtypes = ", ".join(t.mlir() for _, t in results)
+    ret = f"  return {', '.join(v for v, _ in results)} : {rtypes}" if results else "  return"
+    return "\n".join([f"func.func @{name}({params}) -> ({rtypes}) {{", *em.lines, ret, "}"]) + "\n"
+
+
+def emit_op_function(op: Op, arg_types: Sequence[TensorType], attrs: Attrs, name: str = "main",
+                     result_type: TensorType | None = None) -> str:
+    """A function applying one op to its arguments. `result_type` overrides the shape
+    rule (to check that MLIR rejects a wrong one)."""
+    arg_types = tuple(arg_types)
+
+    def build(em: Emitter, args: list[str]):
+        rt = result_type if result_type is not None else op.result_type(arg_types, attrs)
+        return [(op.emit(em, args, arg_types, attrs, rt), rt)]
+
+    return emit_function(name, arg_types, build)
+
+
+# ---------------------------------------------------------------------------------------
+# NumPy semantics namespace (the Z3 one, with the same names, is z3sem.Z3)
+
+
+class _NumpySem:
+    """Reference semantics on NumPy arrays. Ops call these through `sem.`; the same
+    names on `z3sem.Z3` work on object arrays of z3 terms."""
+
+    name = "numpy"
+    add = staticmethod(np.add)
+    sub = staticmethod(np.subtract)
+    mul = staticmethod(np.multiply)
+    neg = staticmethod(np.negative)
+    maximum = staticmethod(np.maximum)
+    minimum = staticmethod(np.minimum)
+    sqrt = staticmethod(np.sqrt)
+    exp = staticmethod(np.exp)
+    tensordot = staticmethod(np.tensordot)
+
+    @staticmethod
+    def div(a, b):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.divide(a, b)
+
+    @staticmethod
+    def compare(direction: str, a, b):
+        return _NP_COMPARE[direction](a, b)
+
+    @staticmethod
+    def select(p, a, b):
+        return np.where(p, a, b)
+
+    @staticmethod
+    def reduce(kind: str, a, axis: int):
+        a = np.asarray(a)
+        fn = {"add": np.sum, "max": np.max, "min": np.min}[kind]
+        return np.asarray(fn(a, axis=axis), dtype=a.dtype)
+
+    @staticmethod
+    def full(shape, value, dtype: str):
+        return np.full(shape, value, dtype=TensorType((), dtype).numpy_dtype)
+
+    @staticmethod
+    def iota(shape, dim: int, dtype: str):
+        idx = np.arange(shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(shape))])
+        return np.broadcast_to(idx, shape).astype(TensorType((), dtype).numpy_dtype)
+
+
+_NP_COMPARE = {
+    "GT": np.greater, "GE": np.greater_equal, "LT": np.less,
+    "LE": np.less_equal, "EQ": np.equal, "NE": np.not_equal,
+}
+
+NUMPY = _NumpySem()
+
+
+# ---------------------------------------------------------------------------------------
+# the op
+
+
+class Op:
+    """Base of all grammar ops. Subclasses set `dialect`, `arity`, `attr_domain_kind` and
+    implement attribute_domain, result_type, apply and emit; `weight`, `commutative` and
+    the MLIR op name come from the op's JSON spec."""
+
+    dialect: str = ""
+    arity: int = 0
+    attr_domain_kind: str = "none"
+
+    def __init__(self, name: str):
+        s = spec(self.dialect, name)
+        if s.arity != self.arity:
+            raise GrammarError(f"{name}: Python arity {self.arity} != JSON arity {s.arity}")
+        if s.attr_domain != self.attr_domain_kind:
+            raise GrammarError(f"{name}: Python attribute domain {self.attr_domain_kind!r} != "
+                               f"JSON {s.attr_domain!r}")
+        self.spec = s
+        self.name: str = s.name
+        self.mlir_name: str = s.mlir_name
+        self.weight: int = s.weight
+        self.commutative: bool = s.commutative
+
+    # identity: by (dialect, name); pickles as a lookup, so ops travel between processes
+    def __eq__(self, other):
+        return isinstance(other, Op) and (self.dialect, self.name) == (other.dialect, other.name)
+
+    def __hash__(self):
+        return hash((self.dialect, self.name))
+
+    def __reduce__(self):
+        return (op_by_name, (self.dialect, self.name))
+
+    def __repr__(self):
+        return f"<Op {self.name}>"
+
+    # the pieces every op defines -------------------------------------------------------
+    def attribute_domain(self, arg_types: tuple[TensorType, ...], ctx: SearchContext) -> Iterable[Attrs]:
+        raise NotImplementedError(f"{self.name}: attribute_domain")
+
+    def result_type(self, arg_types: tuple[TensorType, ...], attrs: Attrs) -> TensorType:
+        raise NotImplementedError(f"{self.name}: result_type")
+
+    def apply(self, sem, args: list[np.ndarray], attrs: Attrs):
+        raise NotImplementedError(f"{self.name}: apply")
+
+    def emit(self, em: Emitter, operands: list[str], arg_types: tuple[TensorType, ...],
+             attrs: Attrs, result_type: TensorType) -> str:
+        raise NotImplementedError(f"{self.name}: emit")
+
+    # derived -----------------------------------------------------------------------------
+    def evaluate(self, args: list[np.ndarray], attrs: Attrs) -> np.ndarray:
+        """NumPy reference semantics (0-d arrays for rank 0)."""
+        return np.asarray(self.apply(NUMPY, [np.asarray(a) for a in args], attrs))
+
+    def z3(self, args: list[np.ndarray], attrs: Attrs) -> np.ndarray:
+        """The same on object arrays of z3 terms."""
+        from . import z3sem
+
+        return z3sem.as_object_array(self.apply(z3sem.Z3, args, attrs))
+
+    def accepts(self, arg_types: tuple[TensorType, ...], ctx: SearchContext) -> bool:
+        """Whether some attribute choice fits these operand types."""
+        return any(True for _ in self.attribute_domain(arg_types, ctx))
+
+    # helpers for subclasses ----------------------------------------------------------------
+    def shape_error(self, message: str, arg_types=(), attrs: Attrs = ()) -> ShapeError:
+        types = ", ".join(t.mlir() for t in arg_types)
+        extra = f" with {dict(attrs)}" if attrs else ""
+        return ShapeError(f"{self.name}({types}){extra}: {message}")
+
+    def check_arity(self, arg_types) -> None:
+        if len(arg_types) != self.arity:
+            raise self.shape_error(f"expects {self.arity} operands, got {len(arg_types)}", arg_types)
+
+
+# ---------------------------------------------------------------------------------------
+# grammars as values
+
+
+def ops_for(dialect: str) -> tuple[Op, ...]:
+    """The grammar of one dialect (the same op objects on every call)."""
+    if dialect == "stablehlo":
+        from . import stablehlo
+
+        return stablehlo.grammar()
+    if dialect == "linalg":
+        from . import linalg
+
+        return linalg.grammar()
+    raise ValueError(f"unknown dialect {dialect!r} (known: {', '.join(DIALECTS)})")
+
+
+def op_by_name(dialect: str, name: str) -> Op:
+    for op in ops_for(dialect):
+        if op.name == name:
+            return op
+    raise KeyError(f"no op {name!r} in the {dialect} grammar")

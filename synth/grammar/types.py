@@ -1,0 +1,106 @@
+"""Value types of the grammars: static tensor types, the shape-rule error, the search context.
+
+Every value the search builds is a ranked tensor with a static shape; scalars are rank-0
+tensors. Element types are named the MLIR way ("f64", "i1", ...).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+NUMPY_DTYPES: dict[str, type] = {
+    "f64": np.float64,
+    "f32": np.float32,
+    "i64": np.int64,
+    "i32": np.int32,
+    "i1": np.bool_,
+}
+FLOAT_DTYPES = ("f32", "f64")
+INT_DTYPES = ("i32", "i64")
+NUMERIC_DTYPES = FLOAT_DTYPES + INT_DTYPES
+
+
+@dataclass(frozen=True)
+class TensorType:
+    shape: tuple[int, ...]
+    dtype: str  # "f64" | "f32" | "i32" | "i64" | "i1"
+
+    def __post_init__(self):
+        if self.dtype not in NUMPY_DTYPES:
+            raise ValueError(f"unsupported element type {self.dtype!r}")
+        if not isinstance(self.shape, tuple) or not all(
+            isinstance(d, int) and d >= 0 for d in self.shape
+        ):
+            raise ValueError(f"shape must be a tuple of non-negative ints, got {self.shape!r}")
+
+    def mlir(self) -> str:
+        """`tensor<3x4xf64>`; rank 0: `tensor<f64>`."""
+        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.dtype + ">"
+
+    def __str__(self) -> str:
+        return self.mlir()
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """Number of elements."""
+        return math.prod(self.shape)
+
+    @property
+    def numpy_dtype(self) -> np.dtype:
+        return np.dtype(NUMPY_DTYPES[self.dtype])
+
+    @property
+    def is_float(self) -> bool:
+        return self.dtype in FLOAT_DTYPES
+
+    @property
+    def is_int(self) -> bool:
+        return self.dtype in INT_DTYPES
+
+    def with_shape(self, shape: tuple[int, ...]) -> TensorType:
+        return TensorType(tuple(shape), self.dtype)
+
+    def with_dtype(self, dtype: str) -> TensorType:
+        return TensorType(self.shape, dtype)
+
+    @staticmethod
+    def of(array: np.ndarray) -> TensorType:
+        """The type of a NumPy array (0-d arrays are rank-0 tensors)."""
+        array = np.asarray(array)
+        for name, dt in NUMPY_DTYPES.items():
+            if array.dtype == np.dtype(dt):
+                return TensorType(tuple(int(d) for d in array.shape), name)
+        raise ValueError(f"no tensor element type for NumPy dtype {array.dtype}")
+
+
+class ShapeError(Exception):
+    """A shape rule rejected its operands; the message names the op, the attribute and the shapes."""
+
+
+@dataclass(frozen=True)
+class SearchContext:
+    """What attribute domains may draw on besides the operand types.
+
+    shapes: shapes of interest (the problem's inputs and outputs); targets for broadcast,
+        reshape, iota and fill.
+    constants: scalar values for `constant` / `fill`.
+    dtypes: element types for ops that create values from nothing (constant, iota, fill).
+    """
+
+    shapes: frozenset[tuple[int, ...]]
+    constants: tuple[float, ...] = (0.0, 1.0)
+    dtypes: tuple[str, ...] = ("f64",)
+
+    @staticmethod
+    def for_types(types, constants: tuple[float, ...] = (0.0, 1.0)) -> SearchContext:
+        """A context whose shapes and dtypes are those of `types` (TensorTypes)."""
+        types = list(types)
+        dtypes = tuple(sorted({t.dtype for t in types if t.dtype != "i1"})) or ("f64",)
+        return SearchContext(frozenset(t.shape for t in types), tuple(constants), dtypes)

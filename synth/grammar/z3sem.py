@@ -1,0 +1,322 @@
+"""Z3 semantics shared by the grammar ops.
+
+A tensor is a NumPy object array (0-d for rank 0) of z3 terms: Real for float element
+types, Int for integer ones, Bool for i1. NumPy's own +, -, *, tensordot, sum, transpose,
+reshape and broadcast work unchanged on such arrays, so most ops share their NumPy
+reference code. What NumPy cannot do with symbolic values is defined here:
+
+- maximum / minimum: `z3.If` (no NaN: reals have none).
+- compare: exact comparison of reals / ints, giving Bool terms.
+- select: `z3.If`.
+- sqrt, exp: uninterpreted functions declared once (`SQRT`, `EXP`). Equal arguments give
+  equal results (congruence), which is all an equivalence proof between two programs
+  that apply them to the same terms needs. `sqrt_facts` returns optional side
+  conditions (sqrt(x)^2 == x and sqrt(x) >= 0 for x >= 0) for a caller that wants them.
+- divide: real division. Caveat: z3 makes x/0 a total but unspecified function (one
+  value per x, possibly different from IEEE inf/nan), so a proof that relies on an
+  equation like x/0 == y/0 is not meaningful for floats; kernels dividing by data
+  that can be zero need a side condition.
+- integers are mathematical integers (no wrap-around on overflow).
+
+`concrete_value` evaluates a closed term (inputs substituted by numerals) back to a
+Python number, mapping SQRT/EXP to math.sqrt/math.exp, so tests can compare the Z3
+semantics with the NumPy reference at points.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import z3
+
+SQRT = z3.Function("sqrt", z3.RealSort(), z3.RealSort())
+EXP = z3.Function("exp", z3.RealSort(), z3.RealSort())
+
+_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp}
+
+
+def sort_for(dtype: str) -> z3.SortRef:
+    if dtype in ("f32", "f64"):
+        return z3.RealSort()
+    if dtype in ("i32", "i64"):
+        return z3.IntSort()
+    if dtype == "i1":
+        return z3.BoolSort()
+    raise ValueError(f"no z3 sort for element type {dtype!r}")
+
+
+def numeral(value, dtype: str) -> z3.ExprRef:
+    """The exact z3 numeral of a Python / NumPy scalar (floats as exact rationals)."""
+    if dtype == "i1":
+        return z3.BoolVal(bool(value))
+    if dtype in ("i32", "i64"):
+        return z3.IntVal(int(value))
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{v} has no real-number value in z3")
+    fr = Fraction(v)
+    return z3.RealVal(f"{fr.numerator}/{fr.denominator}") if fr.denominator != 1 else z3.RealVal(fr.numerator)
+
+
+def symbols(prefix: str, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """An object array of fresh z3 constants `prefix_i_j`, 0-d for rank 0."""
+    sort = sort_for(dtype)
+    out = np.empty(shape, dtype=object)
+    for idx in np.ndindex(*shape):
+        out[idx] = z3.Const("_".join([prefix, *map(str, idx)]), sort)
+    return out
+
+
+def numerals(array: np.ndarray, dtype: str) -> np.ndarray:
+    """A concrete NumPy array as an object array of z3 numerals."""
+    array = np.asarray(array)
+    out = np.empty(array.shape, dtype=object)
+    for idx in np.ndindex(*array.shape):
+        out[idx] = numeral(array[idx], dtype)
+    return out
+
+
+def elementwise(fn: Callable, *arrays: np.ndarray) -> np.ndarray:
+    """Apply a scalar function of z3 terms elementwise over equally shaped object arrays."""
+    shape = np.shape(arrays[0])
+    arrays = [np.asarray(a, dtype=object) for a in arrays]
+    out = np.empty(shape, dtype=object)
+    for idx in np.ndindex(*shape):
+        out[idx] = fn(*(a[idx] for a in arrays))
+    return out
+
+
+# scalar semantics ---------------------------------------------------------------------
+
+
+def maximum(a, b):
+    return z3.If(a >= b, a, b)
+
+
+def minimum(a, b):
+    return z3.If(a <= b, a, b)
+
+
+COMPARE = {
+    "GT": lambda a, b: a > b,
+    "GE": lambda a, b: a >= b,
+    "LT": lambda a, b: a < b,
+    "LE": lambda a, b: a <= b,
+    "EQ": lambda a, b: a == b,
+    "NE": lambda a, b: a != b,
+}
+
+
+def select(p, a, b):
+    return z3.If(p, a, b)
+
+
+def sqrt(a):
+    return SQRT(a)
+
+
+def exp(a):
+    return EXP(a)
+
+
+def div(a, b):
+    """Real division; x/0 is unspecified in z3 (see the module docstring)."""
+    return a / b
+
+
+def sqrt_facts(terms) -> list[z3.BoolRef]:
+    """Side conditions for SQRT applications among `terms`: for each argument x found,
+    x >= 0 implies sqrt(x) >= 0 and sqrt(x) * sqrt(x) == x."""
+    seen: dict[int, z3.ExprRef] = {}
+    stack = list(terms)
+    while stack:
+        t = stack.pop()
+        if z3.is_app(t):
+            if t.decl().eq(SQRT):
+                seen.setdefault(t.get_id(), t.arg(0))
+            stack.extend(t.children())
+    return [z3.Implies(x >= 0, z3.And(SQRT(x) >= 0, SQRT(x) * SQRT(x) == x)) for x in seen.values()]
+
+
+def reduce_axis(array: np.ndarray, axis: int, combine: Callable) -> np.ndarray:
+    """Fold `combine` over one axis of an object array (left to right)."""
+    moved = np.moveaxis(np.asarray(array, dtype=object), axis, 0)
+    out = np.empty(moved.shape[1:], dtype=object)
+    for idx in np.ndindex(*out.shape):
+        acc = moved[(0, *idx)]
+        for k in range(1, moved.shape[0]):
+            acc = combine(acc, moved[(k, *idx)])
+        out[idx] = acc
+    return out
+
+
+# evaluating closed terms ------------------------------------------------------------------
+
+_BINARY = {
+    z3.Z3_OP_SUB: lambda a, b: a - b,
+    z3.Z3_OP_DIV: lambda a, b: a / b,
+    z3.Z3_OP_GT: lambda a, b: a > b,
+    z3.Z3_OP_GE: lambda a, b: a >= b,
+    z3.Z3_OP_LT: lambda a, b: a < b,
+    z3.Z3_OP_LE: lambda a, b: a <= b,
+    z3.Z3_OP_EQ: lambda a, b: a == b,
+    z3.Z3_OP_IMPLIES: lambda a, b: (not a) or b,
+}
+
+
+def concrete_value(expr: z3.ExprRef):
+    """Evaluate a closed z3 term to a Python float / int / bool (SQRT, EXP by math)."""
+    expr = z3.simplify(expr)
+    return _eval(expr)
+
+
+def _eval(e: z3.ExprRef):
+    if z3.is_true(e):
+        return True
+    if z3.is_false(e):
+        return False
+    if z3.is_int_value(e):
+        return e.as_long()
+    if z3.is_rational_value(e):
+        return Fraction(e.numerator_as_long(), e.denominator_as_long())
+    if z3.is_algebraic_value(e):
+        return float(Fraction(e.approx(20).as_fraction()))
+    if not z3.is_app(e):
+        raise ValueError(f"cannot evaluate {e}")
+    kind = e.decl().kind()
+    args = [_eval(c) for c in e.children()]
+    if kind == z3.Z3_OP_UNINTERPRETED:
+        fn = _UNINTERPRETED.get(e.decl().name())
+        if fn is None or e.num_args() != 1:
+            raise ValueError(f"free symbol or unknown function in {e}")
+        return fn(float(args[0]))
+    if kind == z3.Z3_OP_ADD:
+        return sum(args[1:], args[0])
+    if kind == z3.Z3_OP_MUL:
+        acc = args[0]
+        for a in args[1:]:
+            acc = acc * a
+        return acc
+    if kind == z3.Z3_OP_UMINUS:
+        return -args[0]
+    if kind == z3.Z3_OP_ITE:
+        return args[1] if args[0] else args[2]
+    if kind == z3.Z3_OP_NOT:
+        return not args[0]
+    if kind == z3.Z3_OP_AND:
+        return all(args)
+    if kind == z3.Z3_OP_OR:
+        return any(args)
+    if kind == z3.Z3_OP_DISTINCT:
+        return len(set(args)) == len(args)
+    if kind in (z3.Z3_OP_TO_REAL, z3.Z3_OP_TO_INT):
+        return args[0] if kind == z3.Z3_OP_TO_REAL else math.floor(args[0])
+    if kind == z3.Z3_OP_POWER:
+        return float(args[0]) ** float(args[1])
+    if kind in _BINARY and len(args) == 2:
+        return _BINARY[kind](args[0], args[1])
+    raise ValueError(f"cannot evaluate operator {e.decl().name()} in {e}")
+
+
+def substitute(array: np.ndarray, pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> np.ndarray:
+    """Substitute (symbol, value) pairs in every element of an object array."""
+    return elementwise(lambda t: z3.substitute(t, *pairs) if isinstance(t, z3.ExprRef) else t, array)
+
+
+def concrete_array(array: np.ndarray, dtype) -> np.ndarray:
+    """Evaluate an object array of closed terms into a NumPy array of `dtype`."""
+    array = np.asarray(array, dtype=object)
+    out = np.empty(array.shape, dtype=dtype)
+    for idx in np.ndindex(*array.shape):
+        v = array[idx]
+        out[idx] = concrete_value(v) if isinstance(v, z3.ExprRef) else v
+    return out
+
+
+def bind(symbolic_inputs: list[np.ndarray], concrete_inputs: list[np.ndarray]) -> list[tuple]:
+    """Pairs (symbol, numeral) binding each symbol of `symbolic_inputs` to the matching
+    element of `concrete_inputs` (for `substitute`)."""
+    pairs = []
+    for sym, val in zip(symbolic_inputs, concrete_inputs):
+        val = np.asarray(val)
+        for idx in product(*(range(d) for d in val.shape)):
+            s = sym[idx]
+            dtype = "i1" if z3.is_bool(s) else ("i64" if z3.is_int(s) else "f64")
+            pairs.append((s, numeral(val[idx], dtype)))
+    return pairs
+
+
+def as_object_array(value) -> np.ndarray:
+    """An object array from an object array or a single z3 term (0-d)."""
+    if isinstance(value, np.ndarray):
+        return value.astype(object, copy=False)
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out
+
+
+def _compare(direction: str, a, b):
+    return elementwise(COMPARE[direction], a, b)
+
+
+class _Z3Sem:
+    """The symbolic twin of op.NUMPY: same names, object arrays of z3 terms."""
+
+    name = "z3"
+    add = staticmethod(np.add)
+    sub = staticmethod(np.subtract)
+    mul = staticmethod(np.multiply)
+    neg = staticmethod(np.negative)
+    tensordot = staticmethod(np.tensordot)
+
+    @staticmethod
+    def maximum(a, b):
+        return elementwise(maximum, a, b)
+
+    @staticmethod
+    def minimum(a, b):
+        return elementwise(minimum, a, b)
+
+    @staticmethod
+    def sqrt(a):
+        return elementwise(sqrt, a)
+
+    @staticmethod
+    def exp(a):
+        return elementwise(exp, a)
+
+    @staticmethod
+    def div(a, b):
+        return elementwise(div, a, b)
+
+    compare = staticmethod(_compare)
+
+    @staticmethod
+    def select(p, a, b):
+        return elementwise(select, p, a, b)
+
+    @staticmethod
+    def reduce(kind: str, a, axis: int):
+        combine = {"add": lambda x, y: x + y, "max": maximum, "min": minimum}[kind]
+        return reduce_axis(a, axis, combine)
+
+    @staticmethod
+    def full(shape, value, dtype: str):
+        out = np.empty(shape, dtype=object)
+        for idx in np.ndindex(*shape):
+            out[idx] = numeral(value, dtype)
+        return out
+
+    @staticmethod
+    def iota(shape, dim: int, dtype: str):
+        out = np.empty(shape, dtype=object)
+        for idx in np.ndindex(*shape):
+            out[idx] = numeral(idx[dim], dtype)
+        return out
+
+
+Z3 = _Z3Sem()

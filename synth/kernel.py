@@ -1,0 +1,223 @@
+"""What a function is, as synth sees it: its arguments (arrays and scalars), which arrays
+it reads and writes, and which size parameter bounds each array dimension.
+
+The size binding is structural: a loop `affine.for %i = 0 to %n` with
+`%n = arith.index_cast %argK` binds `%i` to size parameter K (loops whose bounds use an
+outer induction variable inherit its parameter), and an access `A[.., %i + 1, ..]` binds
+that dimension of A to K. Everything here runs inside the caller's `ir.Context`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from mlir import ir
+
+from .errors import InputError
+from .mlir_input import SourceModule, diagnostic_location, parse_module
+
+ARRAY_ELEMENT_TYPES = ("f64", "f32", "i32", "i64")
+SCALAR_TYPES = ("i32", "i64", "index", "f32", "f64")
+SIZE_TYPES = ("i32", "i64", "index")
+
+_ACCESS_READ = ("affine.load", "memref.load")
+_ACCESS_WRITE = ("affine.store", "memref.store")
+_SUPPORTED_OPS = {
+    "affine.for", "affine.if", "affine.load", "affine.store", "affine.yield", "affine.apply",
+    "affine.min", "affine.max", "memref.load", "memref.store", "memref.alloca", "memref.alloc",
+    "memref.dealloc", "func.return", "scf.yield",
+}
+_SUPPORTED_DIALECTS = ("arith", "math")
+
+
+@dataclass(frozen=True)
+class Argument:
+    index: int
+    type: str  # element type for arrays, the scalar type otherwise
+    shape: tuple[int, ...] | None  # None for scalars
+
+    @property
+    def is_array(self) -> bool:
+        return self.shape is not None
+
+    @property
+    def mlir_type(self) -> str:
+        if self.shape is None:
+            return self.type
+        return f"memref<{'x'.join(map(str, self.shape))}x{self.type}>" if self.shape else f"memref<{self.type}>"
+
+
+@dataclass
+class KernelFunction:
+    name: str
+    location: str
+    arguments: list[Argument]
+    reads: set[int]  # argument indices of arrays read
+    writes: set[int]  # argument indices of arrays written
+    # (array argument index, dim) -> size parameter argument index
+    dim_params: dict[tuple[int, int], int] = field(default_factory=dict)
+    loop_params: set[int] = field(default_factory=set)  # size parameters that bound some loop
+    ops: Counter = field(default_factory=Counter)  # op name -> count in the body
+
+    @property
+    def outputs(self) -> list[int]:
+        return sorted(self.writes)
+
+    @property
+    def size_params(self) -> list[int]:
+        return [a.index for a in self.arguments if not a.is_array and a.type in SIZE_TYPES]
+
+    def inferred_sizes(self) -> dict[int, int]:
+        """Size parameter -> value implied by the array shapes (for parameters bound to a dim)."""
+        values: dict[int, int] = {}
+        for (arr, dim), p in sorted(self.dim_params.items()):
+            values.setdefault(p, self.arguments[arr].shape[dim])
+        return values
+
+
+def list_functions(source: SourceModule) -> list[str]:
+    """Names of the functions with a body, in module order."""
+    with ir.Context():
+        module = parse_module(source)
+        return [op.attributes["sym_name"].value for op in module.body.operations
+                if op.operation.name == "func.func" and len(op.regions[0].blocks) > 0]
+
+
+def find_function(module: ir.Module, name: str):
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and op.attributes["sym_name"].value == name:
+            return op
+    return None
+
+
+def _func_arg_index(value: ir.Value, func_block: ir.Block) -> int | None:
+    if isinstance(value, ir.BlockArgument) and value.owner == func_block:
+        return value.arg_number
+    return None
+
+
+def _size_source(value: ir.Value, func_block: ir.Block) -> int | None:
+    """Size parameter behind an index value: the argument itself or an index_cast of it."""
+    idx = _func_arg_index(value, func_block)
+    if idx is not None:
+        return idx
+    if isinstance(value, ir.OpResult) and value.owner.name in ("arith.index_cast", "arith.index_castui"):
+        return _func_arg_index(value.owner.operands[0], func_block)
+    return None
+
+
+def _expr_positions(expr: ir.AffineExpr, dims: set[int], syms: set[int]) -> None:
+    if isinstance(expr, ir.AffineDimExpr):
+        dims.add(expr.position)
+    elif isinstance(expr, ir.AffineSymbolExpr):
+        syms.add(expr.position)
+    elif isinstance(expr, ir.AffineBinaryExpr):
+        _expr_positions(expr.lhs, dims, syms)
+        _expr_positions(expr.rhs, dims, syms)
+
+
+def _parse_type(t: ir.Type, location: str, what: str) -> tuple[str, tuple[int, ...] | None]:
+    if isinstance(t, ir.MemRefType):
+        mt = t
+        if not mt.has_static_shape:
+            raise InputError(f"{what} has dynamic shape {t}; synth needs static shapes "
+                             f"(resize the kernel to concrete sizes first)", location)
+        elem = str(mt.element_type)
+        if elem not in ARRAY_ELEMENT_TYPES:
+            raise InputError(f"{what} has element type {elem}; supported: "
+                             f"{', '.join(ARRAY_ELEMENT_TYPES)}", location)
+        return elem, tuple(mt.shape)
+    s = str(t)
+    if s not in SCALAR_TYPES:
+        raise InputError(f"{what} has type {s}; supported: memrefs of "
+                         f"{'/'.join(ARRAY_ELEMENT_TYPES)} and scalars {'/'.join(SCALAR_TYPES)}",
+                         location)
+    return s, None
+
+
+def analyze_function(source: SourceModule, module: ir.Module, name: str) -> KernelFunction:
+    func = find_function(module, name)
+    if func is None:
+        raise InputError(f"no function @{name} in the module", source.path)
+    location = diagnostic_location(source.path, func.location)
+    if len(func.regions[0].blocks) == 0:
+        raise InputError(f"@{name} is a declaration without a body", location)
+    ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    if len(ftype.results) > 0:
+        raise InputError(f"@{name} returns values; synth raises functions that write their "
+                         f"results into memref arguments, as Polygeist emits them", location)
+    arguments = []
+    for i, t in enumerate(ftype.inputs):
+        elem, shape = _parse_type(t, location, f"argument #{i} of @{name}")
+        arguments.append(Argument(i, elem, shape))
+
+    block = func.regions[0].blocks[0]
+    kf = KernelFunction(name, location, arguments, set(), set())
+    iv_param: dict[ir.Value, int] = {}
+    votes: dict[tuple[int, int], Counter] = defaultdict(Counter)
+
+    def param_of(value: ir.Value) -> int | None:
+        src = _size_source(value, block)
+        if src is not None and not arguments[src].is_array:
+            return src
+        return iv_param.get(value)
+
+    def visit(op: ir.Operation):
+        opname = op.name
+        kf.ops[opname] += 1
+        if opname not in _SUPPORTED_OPS and opname.split(".")[0] not in _SUPPORTED_DIALECTS:
+            raise InputError(f"unsupported operation '{opname}' in @{name}; synth handles "
+                             f"func/affine/arith/math/memref loop code",
+                             diagnostic_location(source.path, op.location))
+        if opname == "affine.for":
+            view = op.opview
+            ub_params = {p for v in view.upperBoundOperands if (p := param_of(v)) is not None}
+            lb_params = {p for v in view.lowerBoundOperands if (p := param_of(v)) is not None}
+            params = ub_params or lb_params
+            if len(params) == 1:
+                iv_param[view.induction_variable] = next(iter(params))
+            bounds = list(view.upperBoundOperands) + list(view.lowerBoundOperands)
+            kf.loop_params |= {p for v in bounds if (p := _size_source(v, block)) is not None}
+        if opname in _ACCESS_READ + _ACCESS_WRITE:
+            memref = op.operands[0 if opname in _ACCESS_READ else 1]
+            arr = _func_arg_index(memref, block)
+            if arr is not None:
+                (kf.writes if opname in _ACCESS_WRITE else kf.reads).add(arr)
+                _vote_dims(op, opname, arr, param_of, votes)
+        for region in op.regions:
+            for b in region.blocks:
+                for inner in b.operations:
+                    visit(inner.operation)
+
+    for op in block.operations:
+        visit(op.operation)
+    for key, counter in votes.items():
+        kf.dim_params[key] = counter.most_common(1)[0][0]
+    return kf
+
+
+def _vote_dims(op: ir.Operation, opname: str, arr: int, param_of, votes) -> None:
+    if opname.startswith("affine."):
+        view = op.opview
+        amap = view.map.value
+        indices = list(view.indices)
+        for dim, expr in enumerate(amap.results):
+            dims: set[int] = set()
+            syms: set[int] = set()
+            _expr_positions(expr, dims, syms)
+            operands = [indices[d] for d in dims] + [indices[amap.n_dims + s] for s in syms]
+            params = {p for v in operands if (p := param_of(v)) is not None}
+            if len(params) == 1:
+                votes[(arr, dim)][params.pop()] += 1
+    else:  # memref.load/store: indices are operands directly
+        indices = list(op.operands)[1 if opname == "memref.load" else 2:]
+        for dim, v in enumerate(indices):
+            p = param_of(v)
+            if p is not None:
+                votes[(arr, dim)][p] += 1
+
+
+def describe(source: SourceModule, name: str) -> KernelFunction:
+    with ir.Context():
+        return analyze_function(source, parse_module(source), name)

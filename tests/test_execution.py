@@ -1,0 +1,85 @@
+"""The isolated ExecutionEngine worker: in-place updates, dtypes, caching, crash isolation."""
+
+import numpy as np
+import pytest
+
+from synth.errors import ExecutionError
+from synth.execution import run_function, run_tensor_function
+
+CAST = "%0 = arith.index_cast %n : {ity} to index"
+SCALE = """
+func.func @scale(%n: {ity}, %s: {ety}, %a: memref<5x{ety}>) {{
+  {cast}
+  affine.for %i = 0 to %0 {{
+    %v = affine.load %a[%i] : memref<5x{ety}>
+    %w = {mul} %v, %s : {ety}
+    affine.store %w, %a[%i] : memref<5x{ety}>
+  }}
+  return
+}}
+"""
+
+
+def scale_kernel(ity, ety, mul):
+    if ity == "index":  # no cast needed: use the argument through an identity affine.apply
+        cast = "%0 = affine.apply affine_map<()[s0] -> (s0)>()[%n]"
+    else:
+        cast = CAST.format(ity=ity)
+    return SCALE.format(ity=ity, ety=ety, mul=mul, cast=cast)
+
+
+@pytest.mark.parametrize("ity", ["i32", "i64", "index"])
+@pytest.mark.parametrize("ety,dtype,mul,scalar", [
+    ("f64", np.float64, "arith.mulf", 2.5), ("f32", np.float32, "arith.mulf", 2.5),
+    ("i32", np.int32, "arith.muli", 3), ("i64", np.int64, "arith.muli", 3),
+])
+def test_scalar_and_memref_types(ity, ety, dtype, mul, scalar):
+    text = scale_kernel(ity, ety, mul)
+    a = np.arange(1, 6).astype(dtype)
+    r = run_function(text, "scale", [(ity, 3), (ety, scalar), a])
+    expected = a.copy()
+    expected[:3] *= dtype(scalar)
+    np.testing.assert_array_equal(r.outputs[2], expected)
+    np.testing.assert_array_equal(a, np.arange(1, 6).astype(dtype))  # caller's array untouched
+
+
+def test_compiled_functions_are_cached_by_ir_hash():
+    text = scale_kernel("i32", "f64", "arith.mulf") + "\n// a distinct module\n"
+    first = run_function(text, "scale", [("i32", 5), ("f64", 1.0), np.ones(5)])
+    second = run_function(text, "scale", [("i32", 5), ("f64", 1.0), np.ones(5)])
+    assert first.compile_seconds > 0.0
+    assert second.compile_seconds == 0.0
+
+
+def test_tensor_function_results():
+    text = """func.func @mm(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>) -> tensor<2x4xf64> {
+  %e = tensor.empty() : tensor<2x4xf64>
+  %z = arith.constant 0.0 : f64
+  %f = linalg.fill ins(%z : f64) outs(%e : tensor<2x4xf64>) -> tensor<2x4xf64>
+  %m = linalg.matmul ins(%a, %b : tensor<2x3xf64>, tensor<3x4xf64>) outs(%f : tensor<2x4xf64>) -> tensor<2x4xf64>
+  return %m : tensor<2x4xf64>
+}"""
+    rng = np.random.default_rng(1)
+    a, b = rng.random((2, 3)), rng.random((3, 4))
+    (out,) = run_tensor_function(text, "mm", [a, b])
+    np.testing.assert_allclose(out, a @ b, rtol=1e-12)
+
+
+def test_llvm_assertion_abort_becomes_error_and_worker_recovers():
+    # MemRefToLLVM asserts on i1 loads in these wheels: the worker dies, not the caller.
+    crash = """func.func @g(%a: memref<4xi1>) {
+  %c = arith.constant 0 : index
+  %v = memref.load %a[%c] : memref<4xi1>
+  memref.store %v, %a[%c] : memref<4xi1>
+  return
+}"""
+    with pytest.raises(ExecutionError, match="crashed"):
+        run_function(crash, "g", [np.zeros(4, dtype=bool)])
+    r = run_function(scale_kernel("i32", "f64", "arith.mulf"), "scale",
+                     [("i32", 1), ("f64", 4.0), np.ones(5)])
+    assert r.outputs[2][0] == 4.0
+
+
+def test_bad_ir_is_an_error_not_a_crash():
+    with pytest.raises(ExecutionError, match="failed"):
+        run_function("func.func @g(%a: f64) {\n  return %a : f64\n}", "g", [("f64", 1.0)])
