@@ -118,7 +118,7 @@ def format_scalar(value, dtype: str) -> str:
     if dtype == "i1":
         return "true" if value else "false"
     if dtype in ("i32", "i64"):
-        if float(value) != int(value):
+        if not isinstance(value, (int, np.integer)) and not float(value).is_integer():
             raise ValueError(f"{value} is not an integer")
         return str(int(value))
     v = float(value)
@@ -226,10 +226,7 @@ class _NumpySem:
     exp = staticmethod(np.exp)
     tensordot = staticmethod(np.tensordot)
 
-    @staticmethod
-    def div(a, b):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.divide(a, b)
+    div = staticmethod(np.divide)
 
     @staticmethod
     def compare(direction: str, a, b):
@@ -318,8 +315,10 @@ class Op:
 
     # derived -----------------------------------------------------------------------------
     def evaluate(self, args: list[np.ndarray], attrs: Attrs) -> np.ndarray:
-        """NumPy reference semantics (0-d arrays for rank 0)."""
-        return np.asarray(self.apply(NUMPY, [np.asarray(a) for a in args], attrs))
+        """NumPy reference semantics (0-d arrays for rank 0). Floating-point warnings
+        (sqrt of a negative, overflow, x/0) are silenced: the values are IEEE's, as in MLIR."""
+        with np.errstate(all="ignore"):
+            return np.asarray(self.apply(NUMPY, [np.asarray(a) for a in args], attrs))
 
     def z3(self, args: list[np.ndarray], attrs: Attrs) -> np.ndarray:
         """The same on object arrays of z3 terms."""
@@ -364,3 +363,39 @@ def op_by_name(dialect: str, name: str) -> Op:
         if op.name == name:
             return op
     raise KeyError(f"no op {name!r} in the {dialect} grammar")
+
+
+# ---------------------------------------------------------------------------------------
+# semantics shared by several ops of both dialects (NumPy or object arrays alike)
+
+
+def dot_general(sem, a: np.ndarray, b: np.ndarray, lhs_batch: tuple[int, ...],
+                rhs_batch: tuple[int, ...], lhs_contract: tuple[int, ...],
+                rhs_contract: tuple[int, ...]) -> np.ndarray:
+    """StableHLO dot_general with at most one batch pair: result dims are the batch dim,
+    then lhs free dims, then rhs free dims (in operand order)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if not lhs_batch:
+        return np.asarray(sem.tensordot(a, b, axes=(list(lhs_contract), list(rhs_contract))))
+    (i,), (j,) = lhs_batch, rhs_batch
+    am, bm = np.moveaxis(a, i, 0), np.moveaxis(b, j, 0)
+    lc = [k if k < i else k - 1 for k in lhs_contract]
+    rc = [k if k < j else k - 1 for k in rhs_contract]
+    slices = [np.asarray(sem.tensordot(am[t], bm[t], axes=(lc, rc))) for t in range(am.shape[0])]
+    out = np.empty((am.shape[0], *slices[0].shape), dtype=slices[0].dtype)
+    for t, s in enumerate(slices):
+        out[t, ...] = s
+    return out
+
+
+def broadcast(a: np.ndarray, shape: tuple[int, ...], operand_dims: tuple[int, ...]) -> np.ndarray:
+    """Broadcast `a` into `shape`, operand dim k going to result dim operand_dims[k]
+    (any order; an operand dim of size 1 may stretch). Returns a fresh array."""
+    a = np.asarray(a)
+    order = sorted(range(a.ndim), key=lambda k: operand_dims[k])
+    at = np.transpose(a, order) if a.ndim else a
+    placed = sorted(operand_dims)
+    expanded = [1] * len(shape)
+    for pos, k in zip(placed, order):
+        expanded[pos] = a.shape[k]
+    return np.array(np.broadcast_to(at.reshape(expanded), shape))

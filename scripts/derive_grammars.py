@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""Write grammars/stablehlo.json and grammars/linalg.json.
+
+Each grammar op gets
+  curated   (the tables below): name, MLIR op name, arity (tensor operands the search
+            supplies), weight (program-size cost), commutative, attribute-domain kind,
+            and `emitted`: the ODS operand groups the emitter fills itself (inits, outs);
+  derived   from the dialect definitions shipped with the toolchain:
+            - `ods`: from the ODS-generated Python classes
+              (jaxlib.mlir.dialects._stablehlo_ops_gen, mlir.dialects._linalg_ops_gen):
+              class name, operand groups (name, variadic), attributes (name, required),
+              results (name, variadic), whether the builder infers result types, regions;
+            - `operand_use`: how the grammar operands fill the ODS operand groups;
+            - `opdsl` (linalg, where the op is in it): operands with kinds and shape maps,
+              indexing maps, iterator types and the scalar functions of the body, from
+              `python -m mlir.dialects.linalg.opdsl.dump_oplib .ops.core_named_ops`.
+
+Usage: python scripts/derive_grammars.py [--check]
+  --check: exit 1 if the files on disk differ from what would be written.
+The conformance test imports this module and checks the same thing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import inspect
+import json
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+GRAMMAR_DIR = REPO / "grammars"
+
+GENERATED_MODULES = {
+    "stablehlo": "jaxlib.mlir.dialects._stablehlo_ops_gen",
+    "linalg": "mlir.dialects._linalg_ops_gen",
+}
+
+
+def _op(name, mlir_name, arity, *, weight=1, commutative=False, attr_domain="none", emitted=(),
+        doc=""):
+    return dict(name=name, mlir_name=mlir_name, arity=arity, weight=weight,
+                commutative=commutative, attr_domain=attr_domain, emitted=list(emitted), doc=doc)
+
+
+# --- curated ---------------------------------------------------------------------------------
+
+CURATED = {
+    "stablehlo": [
+        _op("stablehlo.add", "stablehlo.add", 2, commutative=True),
+        _op("stablehlo.subtract", "stablehlo.subtract", 2),
+        _op("stablehlo.multiply", "stablehlo.multiply", 2, commutative=True),
+        _op("stablehlo.divide", "stablehlo.divide", 2, doc="float element types only"),
+        _op("stablehlo.maximum", "stablehlo.maximum", 2, commutative=True),
+        _op("stablehlo.minimum", "stablehlo.minimum", 2, commutative=True),
+        _op("stablehlo.negate", "stablehlo.negate", 1),
+        _op("stablehlo.sqrt", "stablehlo.sqrt", 1),
+        _op("stablehlo.exponential", "stablehlo.exponential", 1),
+        _op("stablehlo.dot_general", "stablehlo.dot_general", 2, attr_domain="dot_dims",
+            doc="at most one batching and one contracting dim pair, equal sizes"),
+        _op("stablehlo.broadcast_in_dim", "stablehlo.broadcast_in_dim", 1,
+            attr_domain="broadcast_in_dim",
+            doc="target: a higher-rank shape of interest; every valid broadcast_dimensions"),
+        _op("stablehlo.transpose", "stablehlo.transpose", 1, attr_domain="permutation",
+            doc="non-identity permutations"),
+        _op("stablehlo.reshape", "stablehlo.reshape", 1, attr_domain="reshape",
+            doc="target: another shape of interest with the same element count"),
+        _op("stablehlo.reduce_add", "stablehlo.reduce", 1, attr_domain="reduce_dim",
+            emitted=["init_values"], doc="one dimension, body stablehlo.add, init 0"),
+        _op("stablehlo.reduce_max", "stablehlo.reduce", 1, attr_domain="reduce_dim",
+            emitted=["init_values"], doc="one dimension, body stablehlo.maximum, init -inf"),
+        _op("stablehlo.reduce_min", "stablehlo.reduce", 1, attr_domain="reduce_dim",
+            emitted=["init_values"], doc="one dimension, body stablehlo.minimum, init +inf"),
+        _op("stablehlo.compare", "stablehlo.compare", 2, attr_domain="comparison_direction",
+            doc="GT GE LT LE EQ NE; result i1"),
+        _op("stablehlo.select", "stablehlo.select", 3, doc="i1 pred of the branches' shape"),
+        _op("stablehlo.iota", "stablehlo.iota", 0, attr_domain="iota",
+            doc="a shape of interest, each dimension"),
+        _op("stablehlo.constant", "stablehlo.constant", 0, attr_domain="constant",
+            doc="rank 0, values from the search context"),
+    ],
+    "linalg": [
+        _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),
+        _op("linalg.sub", "linalg.sub", 2, emitted=["outputs"]),
+        _op("linalg.mul", "linalg.mul", 2, commutative=True, emitted=["outputs"]),
+        _op("linalg.div", "linalg.div", 2, emitted=["outputs"]),
+        _op("linalg.max", "linalg.max", 2, commutative=True, emitted=["outputs"]),
+        _op("linalg.min", "linalg.min", 2, commutative=True, emitted=["outputs"]),
+        _op("linalg.negf", "linalg.negf", 1, emitted=["outputs"]),
+        _op("linalg.sqrt", "linalg.sqrt", 1, emitted=["outputs"]),
+        _op("linalg.exp", "linalg.exp", 1, emitted=["outputs"]),
+        _op("linalg.matmul", "linalg.matmul", 2, emitted=["outputs"]),
+        _op("linalg.matvec", "linalg.matvec", 2, emitted=["outputs"]),
+        _op("linalg.vecmat", "linalg.vecmat", 2, emitted=["outputs"]),
+        _op("linalg.batch_matmul", "linalg.batch_matmul", 2, emitted=["outputs"]),
+        _op("linalg.dot", "linalg.dot", 2, emitted=["outputs"]),
+        _op("linalg.transpose", "linalg.transpose", 1, attr_domain="permutation",
+            emitted=["init"], doc="non-identity permutations"),
+        _op("linalg.broadcast", "linalg.broadcast", 1, attr_domain="broadcast", emitted=["init"],
+            doc="target: a higher-rank shape of interest; operand dims keep their order"),
+        _op("linalg.reduce_add", "linalg.reduce", 1, attr_domain="reduce_dim", emitted=["inits"],
+            doc="one dimension, arith.addf, init 0"),
+        _op("linalg.reduce_max", "linalg.reduce", 1, attr_domain="reduce_dim", emitted=["inits"],
+            doc="one dimension, arith.maximumf, init -inf"),
+        _op("linalg.reduce_min", "linalg.reduce", 1, attr_domain="reduce_dim", emitted=["inits"],
+            doc="one dimension, arith.minimumf, init +inf"),
+        _op("linalg.fill", "linalg.fill", 0, attr_domain="fill", emitted=["inputs", "outputs"],
+            doc="a context constant into a shape of interest or rank 0"),
+        _op("linalg.select_cmp", "linalg.generic", 4, weight=2, attr_domain="comparison_direction",
+            emitted=["outputs"],
+            doc="generic: out = (a <dir> b) ? x : y (no i1 tensors: they cannot be lowered)"),
+        _op("linalg.scalar_mul", "linalg.generic", 2, emitted=["outputs"],
+            doc="generic: rank-0 s times tensor x"),
+        _op("linalg.scalar_add", "linalg.generic", 2, emitted=["outputs"],
+            doc="generic: rank-0 s plus tensor x"),
+        _op("linalg.outer", "linalg.generic", 2, emitted=["outputs"],
+            doc="generic: out[i, j] = u[i] * v[j]"),
+    ],
+}
+
+
+# --- ODS-generated classes -------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def generated_classes(dialect: str) -> dict[str, type]:
+    """OPERATION_NAME -> ODS-generated OpView class."""
+    module = importlib.import_module(GENERATED_MODULES[dialect])
+    opview = module._ods_ir.OpView
+    out = {}
+    for value in vars(module).values():
+        name = getattr(value, "OPERATION_NAME", None)
+        if isinstance(value, type) and issubclass(value, opview) and isinstance(name, str):
+            out[name] = value
+    return out
+
+
+def _call_name(node) -> str | None:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id
+    return None
+
+
+@lru_cache(maxsize=None)
+def _class_asts(module_name: str) -> dict[str, ast.ClassDef]:
+    """The top-level class definitions of a module's source, parsed once."""
+    source = inspect.getsource(sys.modules[module_name])
+    return {n.name: n for n in ast.parse(source).body if isinstance(n, ast.ClassDef)}
+
+
+def ods_signature(cls: type) -> dict:
+    """Operand groups, attributes, results and builder facts of one generated class,
+    read from the AST of its source."""
+    klass = _class_asts(cls.__module__)[cls.__name__]
+    init = next(n for n in klass.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+
+    operands, attributes, results = [], [], []
+    explicit_results = False
+
+    def visit(stmts, optional: bool):
+        nonlocal explicit_results
+        for st in stmts:
+            if isinstance(st, ast.If):
+                visit(st.body, True)
+                visit(st.orelse, True)
+                continue
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) \
+                    and isinstance(st.value.func, ast.Attribute) \
+                    and isinstance(st.value.func.value, ast.Name):
+                target, method = st.value.func.value.id, st.value.func.attr
+                (arg,) = st.value.args
+                wrapped = _call_name(arg) == "_get_op_results_or_values"
+                inner = arg.args[0] if wrapped else arg
+                name = inner.id if isinstance(inner, ast.Name) else ast.unparse(inner)
+                if target == "operands":
+                    operands.append(dict(name=name, variadic=wrapped or method == "extend"))
+                elif target == "results":
+                    explicit_results = True
+                    results.append(dict(name=name, variadic=method == "extend"))
+            elif isinstance(st, ast.Assign) and len(st.targets) == 1 \
+                    and isinstance(st.targets[0], ast.Subscript) \
+                    and isinstance(st.targets[0].value, ast.Name) \
+                    and st.targets[0].value.id == "attributes":
+                key = st.targets[0].slice
+                if isinstance(key, ast.Constant):
+                    attributes.append(dict(name=key.value, required=not optional))
+
+    visit(init.body, False)
+    kwonly = {a.arg for a in init.args.kwonlyargs}
+    infers = not explicit_results and "results" in kwonly
+    if not explicit_results:
+        # result names from the properties that read self.operation.results
+        for node in klass.body:
+            if isinstance(node, ast.FunctionDef) and "self.operation.results" in ast.unparse(node) \
+                    and any("property" in ast.unparse(d) for d in node.decorator_list):
+                results.append(dict(name=node.name, variadic=":" in ast.unparse(node).split("results")[-1]))
+        if not results:
+            results.append(dict(name="result", variadic=False))
+    return dict(
+        class_name=cls.__name__,
+        operands=operands,
+        attributes=attributes,
+        results=results,
+        infers_result_type=infers,
+        regions=cls._ODS_REGIONS[0],
+    )
+
+
+def operand_use(entry: dict, ods: dict) -> dict[str, int]:
+    """How the grammar's `arity` operands fill the ODS operand groups: emitted groups take
+    none, fixed groups one each, the (single) variadic group the rest."""
+    groups = [g for g in ods["operands"] if g["name"] not in entry["emitted"]]
+    unknown = set(entry["emitted"]) - {g["name"] for g in ods["operands"]}
+    if unknown:
+        raise ValueError(f"{entry['name']}: emitted groups {sorted(unknown)} are not ODS operands")
+    fixed = [g for g in groups if not g["variadic"]]
+    variadic = [g for g in groups if g["variadic"]]
+    use = {g["name"]: 0 for g in ods["operands"]}
+    for g in fixed:
+        use[g["name"]] = 1
+    rest = entry["arity"] - len(fixed)
+    if len(variadic) > 1 or rest < 0 or (rest > 0 and not variadic):
+        raise ValueError(f"{entry['name']}: arity {entry['arity']} does not fit the ODS operands "
+                         f"{ods['operands']} (emitted: {entry['emitted']})")
+    if variadic:
+        use[variadic[0]["name"]] = rest
+    return use
+
+
+# --- OpDSL -----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def opdsl_ops() -> dict[str, dict]:
+    """name -> config from the OpDSL YAML of the core named ops."""
+    import yaml
+
+    text = subprocess.run(
+        [sys.executable, "-m", "mlir.dialects.linalg.opdsl.dump_oplib", ".ops.core_named_ops"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def untagged(loader, suffix, node):
+        if isinstance(node, yaml.MappingNode):
+            return loader.construct_mapping(node, deep=True)
+        if isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node, deep=True)
+        return loader.construct_scalar(node)
+
+    Loader.add_multi_constructor("!", untagged)
+    return {d["metadata"]["name"]: d for d in yaml.load_all(text, Loader=Loader) if d}
+
+
+def _scalar_fns(expr) -> list[str]:
+    out = []
+    if isinstance(expr, dict):
+        fn = expr.get("scalar_fn")
+        if fn:
+            out.append(f"{fn['kind']}:{fn.get('fn_name') or fn.get('attr_name')}")
+        for v in expr.values():
+            out.extend(_scalar_fns(v))
+    elif isinstance(expr, list):
+        for v in expr:
+            out.extend(_scalar_fns(v))
+    return out
+
+
+def opdsl_summary(short_name: str) -> dict | None:
+    cfg = opdsl_ops().get(short_name)
+    if cfg is None:
+        return None
+    so = cfg["structured_op"]
+    args = [dict(name=a["name"], kind=a["kind"], shape_map=a.get("shape_map"))
+            for a in so["args"] if a["kind"] in ("input_tensor", "output_tensor", "scalar")]
+    return dict(
+        cpp_class_name=cfg["metadata"]["cpp_class_name"],
+        args=args,
+        inputs=[a["name"] for a in args if a["kind"] == "input_tensor"],
+        scalars=[a["name"] for a in args if a["kind"] == "scalar"],
+        outputs=[a["name"] for a in args if a["kind"] == "output_tensor"],
+        indexing_maps=so["indexing_maps"].get("static_indexing_maps"),
+        iterator_types=so["iterator_types"],
+        scalar_fns=_scalar_fns(so["assignments"]),
+    )
+
+
+# --- assembling ------------------------------------------------------------------------------
+
+
+def toolchain_versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for pkg in ("jaxlib", "xtc-mlir-python-bindings"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+def derive(dialect: str) -> dict:
+    classes = generated_classes(dialect)
+    ops = []
+    for entry in CURATED[dialect]:
+        if entry["mlir_name"] not in classes:
+            raise ValueError(f"{entry['name']}: no generated class for {entry['mlir_name']}")
+        ods = ods_signature(classes[entry["mlir_name"]])
+        derived = dict(ods=ods, operand_use=operand_use(entry, ods))
+        if dialect == "linalg":
+            short = entry["mlir_name"].split(".", 1)[1]
+            derived["opdsl"] = opdsl_summary(short)
+            if derived["opdsl"] is not None and len(derived["opdsl"]["inputs"]) != entry["arity"]:
+                raise ValueError(f"{entry['name']}: arity {entry['arity']} != OpDSL inputs "
+                                 f"{derived['opdsl']['inputs']}")
+        ops.append({**entry, **derived})
+    return dict(
+        dialect=dialect,
+        generated_by="scripts/derive_grammars.py",
+        sources=dict(ods_module=GENERATED_MODULES[dialect],
+                     opdsl="mlir.dialects.linalg.opdsl.ops.core_named_ops" if dialect == "linalg" else None,
+                     versions=toolchain_versions()),
+        ops=ops,
+    )
+
+
+def render(data: dict) -> str:
+    return json.dumps(data, indent=1, sort_keys=False) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only compare with the files on disk")
+    args = parser.parse_args(argv)
+    stale = []
+    for dialect in CURATED:
+        path = GRAMMAR_DIR / f"{dialect}.json"
+        text = render(derive(dialect))
+        if args.check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path))
+        else:
+            GRAMMAR_DIR.mkdir(exist_ok=True)
+            path.write_text(text)
+            print(f"wrote {path} ({len(CURATED[dialect])} ops)")
+    if stale:
+        print("out of date: " + ", ".join(stale) + " (run scripts/derive_grammars.py)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

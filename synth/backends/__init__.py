@@ -1,0 +1,1 @@
+"""Execution backends for raised programs (XLA CPU for stablehlo)."""

@@ -1,0 +1,461 @@
+"""The linalg-on-tensors grammar: one class per op family, one instance per grammar op.
+
+Every value is a tensor (scalars are rank-0 tensors) of a float element type. Outputs
+(`outs`) are a `tensor.empty`, filled with the identity (`linalg.fill` of 0 for sums and
+contractions, -inf / +inf for max / min reductions) when the op reads its output; ops
+that only write it (elementwise, transpose, broadcast, generic) take the empty tensor.
+Only linalg ops, tensor.empty, arith.constant and scalar arith ops inside linalg
+regions are emitted.
+
+i1 tensors are avoided on purpose: the MLIR 22 lowering to LLVM aborts on stores to
+i1 memrefs (`integralElementType.getWidth() >= 8` in MemRefToLLVM), so a comparison
+producing a mask and a `linalg.select` consuming it could never run. Compare + select is
+one fused `linalg.generic` instead (`linalg.select_cmp`: out = a <dir> b ? x : y).
+
+Attribute keys:
+  transpose        permutation
+  broadcast        shape (target), dims (the added result dims, linalg's `dimensions`)
+  reduce_*         dim
+  fill             value, shape, dtype
+  select_cmp       direction (GT GE LT LE EQ NE)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, permutations
+
+import numpy as np
+
+from .op import Attrs, Emitter, Op, attr_dict, attrs, dot_general
+from .stablehlo import DIRECTIONS, reduce_init
+from .types import FLOAT_DTYPES, TensorType
+
+
+class LinalgOp(Op):
+    dialect = "linalg"
+
+
+def _ins(operands, arg_types) -> str:
+    return f"ins({', '.join(operands)} : {', '.join(t.mlir() for t in arg_types)})"
+
+
+# --- named elementwise -----------------------------------------------------------------------
+
+
+class Elementwise(LinalgOp):
+    """Named elementwise op (linalg.add, linalg.sqrt, ...) on operands of one float type."""
+
+    attr_domain_kind = "none"
+
+    def __init__(self, name: str, arity: int, fn: str):
+        self.arity = arity
+        super().__init__(name)
+        self.fn = fn  # name in the semantics namespace
+
+    def _fits(self, arg_types) -> bool:
+        return (len(arg_types) == self.arity and len(set(arg_types)) == 1
+                and arg_types[0].dtype in FLOAT_DTYPES)
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("operands must have one identical float type", arg_types)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        return getattr(sem, self.fn)(*args)
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        e = em.empty(result_type)
+        r = em.fresh()
+        em.line(f"{r} = {self.mlir_name} {_ins(operands, arg_types)} "
+                f"outs({e} : {result_type.mlir()}) -> {result_type.mlir()}")
+        return r
+
+
+# --- contractions ----------------------------------------------------------------------------
+
+
+class Contraction(LinalgOp):
+    """matmul / matvec / vecmat / batch_matmul / dot, given as index letters
+    (e.g. "mk", "kn", "mn"): letters shared by both operands and the output are
+    batch dims, shared by the operands only are contracted."""
+
+    arity = 2
+    attr_domain_kind = "none"
+
+    def __init__(self, name: str, lhs: str, rhs: str, out: str):
+        super().__init__(name)
+        self.lhs, self.rhs, self.out = lhs, rhs, out
+        batch = [c for c in lhs if c in rhs and c in out]
+        contract = [c for c in lhs if c in rhs and c not in out]
+        self.dims = (tuple(lhs.index(c) for c in batch), tuple(rhs.index(c) for c in batch),
+                     tuple(lhs.index(c) for c in contract), tuple(rhs.index(c) for c in contract))
+
+    def _sizes(self, arg_types) -> dict[str, int] | None:
+        a, b = arg_types
+        if (a.rank, b.rank) != (len(self.lhs), len(self.rhs)) or a.dtype != b.dtype \
+                or a.dtype not in FLOAT_DTYPES:
+            return None
+        sizes: dict[str, int] = {}
+        for letters, t in ((self.lhs, a), (self.rhs, b)):
+            for c, s in zip(letters, t.shape):
+                if sizes.setdefault(c, s) != s:
+                    return None
+        return sizes
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if len(arg_types) == 2 and self._sizes(arg_types) is not None else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        sizes = self._sizes(arg_types)
+        if sizes is None:
+            raise self.shape_error(f"operands do not fit {self.lhs},{self.rhs}->{self.out}", arg_types)
+        return TensorType(tuple(sizes[c] for c in self.out), arg_types[0].dtype)
+
+    def apply(self, sem, args, attrs):
+        return dot_general(sem, args[0], args[1], *self.dims)
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        f = em.filled(result_type, 0.0)
+        r = em.fresh()
+        em.line(f"{r} = {self.mlir_name} {_ins(operands, arg_types)} "
+                f"outs({f} : {result_type.mlir()}) -> {result_type.mlir()}")
+        return r
+
+
+# --- data movement -----------------------------------------------------------------------------
+
+
+class Transpose(LinalgOp):
+    arity = 1
+    attr_domain_kind = "permutation"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].rank < 2 or arg_types[0].dtype not in FLOAT_DTYPES:
+            return ()
+        r = arg_types[0].rank
+        return tuple(attrs(permutation=p) for p in permutations(range(r)) if p != tuple(range(r)))
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        perm = attr_dict(attrs)["permutation"]
+        if sorted(perm) != list(range(arg_types[0].rank)):
+            raise self.shape_error("permutation must permute the operand dims", arg_types, attrs)
+        return arg_types[0].with_shape(tuple(arg_types[0].shape[p] for p in perm))
+
+    def apply(self, sem, args, attrs):
+        return np.ascontiguousarray(np.transpose(args[0], attr_dict(attrs)["permutation"]))
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        e = em.empty(result_type)
+        r = em.fresh()
+        em.line(f"{r} = linalg.transpose {_ins(operands, arg_types)} outs({e} : {result_type.mlir()}) "
+                f"permutation = {list(attr_dict(attrs)['permutation'])}")
+        return r
+
+
+class Broadcast(LinalgOp):
+    """linalg.broadcast into a higher-rank shape of interest: `dims` are the added
+    result dims; the operand dims fill the others in order, sizes equal."""
+
+    arity = 1
+    attr_domain_kind = "broadcast"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].dtype not in FLOAT_DTYPES:
+            return ()
+        return _broadcast_domain(arg_types[0], ctx.shapes)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        (a,) = arg_types
+        d = attr_dict(attrs)
+        shape, added = tuple(d["shape"]), d["dims"]
+        kept = [k for k in range(len(shape)) if k not in added]
+        if len(set(added)) != len(added) or any(not 0 <= k < len(shape) for k in added) \
+                or tuple(shape[k] for k in kept) != a.shape:
+            raise self.shape_error("the result dims not in `dims` must be the operand's shape",
+                                   arg_types, attrs)
+        return TensorType(shape, a.dtype)
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        shape, added = tuple(d["shape"]), d["dims"]
+        expanded = [1 if k in added else s for k, s in enumerate(shape)]
+        return np.array(np.broadcast_to(np.reshape(args[0], expanded), shape))
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        e = em.empty(result_type)
+        r = em.fresh()
+        em.line(f"{r} = linalg.broadcast {_ins(operands, arg_types)} outs({e} : {result_type.mlir()}) "
+                f"dimensions = {list(attr_dict(attrs)['dims'])}")
+        return r
+
+
+@lru_cache(maxsize=4096)
+def _broadcast_domain(a: TensorType, shapes: frozenset) -> tuple[Attrs, ...]:
+    out = []
+    for target in sorted(shapes):
+        n = len(target)
+        if n <= a.rank:
+            continue
+        for added in combinations(range(n), n - a.rank):
+            kept = [k for k in range(n) if k not in added]
+            if tuple(target[k] for k in kept) == a.shape:
+                out.append(attrs(shape=tuple(target), dims=added))
+    return tuple(out)
+
+
+# --- reduce ----------------------------------------------------------------------------------
+
+_REDUCE_SCALAR = {"add": "arith.addf", "max": "arith.maximumf", "min": "arith.minimumf"}
+
+
+class Reduce(LinalgOp):
+    """linalg.reduce over one dimension, init filled with the identity."""
+
+    arity = 1
+    attr_domain_kind = "reduce_dim"
+
+    def __init__(self, name: str, kind: str):
+        super().__init__(name)
+        self.kind = kind
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].rank < 1 or arg_types[0].dtype not in FLOAT_DTYPES:
+            return ()
+        return tuple(attrs(dim=k) for k in range(arg_types[0].rank))
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        (a,) = arg_types
+        k = attr_dict(attrs)["dim"]
+        if not 0 <= k < a.rank or a.dtype not in FLOAT_DTYPES:
+            raise self.shape_error(f"dim {k} out of range or not a float tensor", arg_types, attrs)
+        return a.with_shape(a.shape[:k] + a.shape[k + 1:])
+
+    def apply(self, sem, args, attrs):
+        return sem.reduce(self.kind, args[0], attr_dict(attrs)["dim"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        dt = result_type.dtype
+        f = em.filled(result_type, reduce_init(self.kind, dt))
+        r, x, acc, y = em.fresh(), em.fresh("in"), em.fresh("acc"), em.fresh("s")
+        em.line(f"{r} = linalg.reduce {_ins(operands, arg_types)} outs({f} : {result_type.mlir()}) "
+                f"dimensions = [{attr_dict(attrs)['dim']}]\n"
+                f"  ({x}: {dt}, {acc}: {dt}) {{\n"
+                f"    {y} = {_REDUCE_SCALAR[self.kind]} {x}, {acc} : {dt}\n"
+                f"    linalg.yield {y} : {dt}\n"
+                f"  }}")
+        return r
+
+
+# --- fill --------------------------------------------------------------------------------------
+
+
+class Fill(LinalgOp):
+    """A constant tensor: linalg.fill of a context constant into a shape of interest
+    (or a rank-0 tensor)."""
+
+    arity = 0
+    attr_domain_kind = "fill"
+
+    def attribute_domain(self, arg_types, ctx):
+        if arg_types:
+            return ()
+        shapes = sorted(set(ctx.shapes) | {()})
+        return tuple(attrs(value=v, shape=tuple(s), dtype=dt) for v in ctx.constants
+                     for s in shapes for dt in ctx.dtypes if dt in FLOAT_DTYPES)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        d = attr_dict(attrs)
+        return TensorType(tuple(d["shape"]), d["dtype"])
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return sem.full(tuple(d["shape"]), d["value"], d["dtype"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        return em.filled(result_type, attr_dict(attrs)["value"])
+
+
+# --- linalg.generic forms ----------------------------------------------------------------------
+
+
+def _affine_map(ndims: int, results: tuple[int, ...]) -> str:
+    dims = ", ".join(f"d{i}" for i in range(ndims))
+    return f"affine_map<({dims}) -> ({', '.join(f'd{k}' for k in results)})>"
+
+
+def emit_generic(em: Emitter, operands, arg_types, in_dims: list[tuple[int, ...]],
+                 result_type: TensorType, body) -> str:
+    """A parallel `linalg.generic` over the result's index space: input i is read at the
+    result dims `in_dims[i]`; `body(em, block_args) -> ssa` emits the scalar code."""
+    n = result_type.rank
+    maps = [_affine_map(n, d) for d in in_dims] + [_affine_map(n, tuple(range(n)))]
+    iters = ", ".join(['"parallel"'] * n)
+    e = em.empty(result_type)
+    r = em.fresh()
+    bargs = [em.fresh("b") for _ in operands]
+    bout = em.fresh("o")
+    em.line(f"{r} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}} "
+            f"{_ins(operands, arg_types)} outs({e} : {result_type.mlir()}) {{")
+    params = [f"{b}: {t.dtype}" for b, t in zip(bargs, arg_types)] + [f"{bout}: {result_type.dtype}"]
+    em.line(f"^bb0({', '.join(params)}):")
+    lines_before = len(em.lines)
+    value = body(em, bargs)
+    em.lines[lines_before:] = ["  " + ln for ln in em.lines[lines_before:]]
+    em.line(f"  linalg.yield {value} : {result_type.dtype}")
+    em.line(f"}} -> {result_type.mlir()}")
+    return r
+
+
+_CMPF = {"GT": "ogt", "GE": "oge", "LT": "olt", "LE": "ole", "EQ": "oeq", "NE": "one"}
+_ARITH = {"mul": "arith.mulf", "add": "arith.addf"}
+
+
+class SelectCmp(LinalgOp):
+    """linalg.generic: out = (a <direction> b) ? x : y, all four of one float type."""
+
+    arity = 4
+    attr_domain_kind = "comparison_direction"
+
+    def _fits(self, arg_types) -> bool:
+        return len(arg_types) == 4 and len(set(arg_types)) == 1 and arg_types[0].dtype in FLOAT_DTYPES
+
+    def attribute_domain(self, arg_types, ctx):
+        return tuple(attrs(direction=d) for d in DIRECTIONS) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("operands must have one identical float type", arg_types, attrs)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        a, b, x, y = args
+        return sem.select(sem.compare(attr_dict(attrs)["direction"], a, b), x, y)
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        dt = result_type.dtype
+        pred = _CMPF[attr_dict(attrs)["direction"]]
+
+        def body(em, b):
+            p, s = em.fresh("p"), em.fresh("s")
+            em.line(f"{p} = arith.cmpf {pred}, {b[0]}, {b[1]} : {dt}")
+            em.line(f"{s} = arith.select {p}, {b[2]}, {b[3]} : {dt}")
+            return s
+
+        n = result_type.rank
+        return emit_generic(em, operands, arg_types, [tuple(range(n))] * 4, result_type, body)
+
+
+class ScalarBinary(LinalgOp):
+    """linalg.generic: s <fn> x for a rank-0 s and a tensor x of rank >= 1."""
+
+    arity = 2
+    attr_domain_kind = "none"
+
+    def __init__(self, name: str, fn: str):
+        super().__init__(name)
+        self.fn = fn
+
+    def _fits(self, arg_types) -> bool:
+        return (len(arg_types) == 2 and arg_types[0].rank == 0 and arg_types[1].rank >= 1
+                and arg_types[0].dtype == arg_types[1].dtype and arg_types[0].dtype in FLOAT_DTYPES)
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("needs a rank-0 float tensor and a tensor of its type", arg_types)
+        return arg_types[1]
+
+    def apply(self, sem, args, attrs):
+        return getattr(sem, self.fn)(args[0], args[1])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        dt = result_type.dtype
+
+        def body(em, b):
+            s = em.fresh("s")
+            em.line(f"{s} = {_ARITH[self.fn]} {b[0]}, {b[1]} : {dt}")
+            return s
+
+        n = result_type.rank
+        return emit_generic(em, operands, arg_types, [(), tuple(range(n))], result_type, body)
+
+
+class Outer(LinalgOp):
+    """linalg.generic: out[i, j] = u[i] * v[j]."""
+
+    arity = 2
+    attr_domain_kind = "none"
+
+    def _fits(self, arg_types) -> bool:
+        return (len(arg_types) == 2 and arg_types[0].rank == 1 and arg_types[1].rank == 1
+                and arg_types[0].dtype == arg_types[1].dtype and arg_types[0].dtype in FLOAT_DTYPES)
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("needs two float vectors of one element type", arg_types)
+        return TensorType((arg_types[0].shape[0], arg_types[1].shape[0]), arg_types[0].dtype)
+
+    def apply(self, sem, args, attrs):
+        return dot_general(sem, args[0], args[1], (), (), (), ())
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        dt = result_type.dtype
+
+        def body(em, b):
+            s = em.fresh("s")
+            em.line(f"{s} = arith.mulf {b[0]}, {b[1]} : {dt}")
+            return s
+
+        return emit_generic(em, operands, arg_types, [(0,), (1,)], result_type, body)
+
+
+# --- the grammar ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def grammar() -> tuple[Op, ...]:
+    return (
+        Elementwise("linalg.add", 2, "add"),
+        Elementwise("linalg.sub", 2, "sub"),
+        Elementwise("linalg.mul", 2, "mul"),
+        Elementwise("linalg.div", 2, "div"),
+        Elementwise("linalg.max", 2, "maximum"),
+        Elementwise("linalg.min", 2, "minimum"),
+        Elementwise("linalg.negf", 1, "neg"),
+        Elementwise("linalg.sqrt", 1, "sqrt"),
+        Elementwise("linalg.exp", 1, "exp"),
+        Contraction("linalg.matmul", "mk", "kn", "mn"),
+        Contraction("linalg.matvec", "mk", "k", "m"),
+        Contraction("linalg.vecmat", "k", "kn", "n"),
+        Contraction("linalg.batch_matmul", "bmk", "bkn", "bmn"),
+        Contraction("linalg.dot", "k", "k", ""),
+        Transpose("linalg.transpose"),
+        Broadcast("linalg.broadcast"),
+        Reduce("linalg.reduce_add", "add"),
+        Reduce("linalg.reduce_max", "max"),
+        Reduce("linalg.reduce_min", "min"),
+        Fill("linalg.fill"),
+        SelectCmp("linalg.select_cmp"),
+        ScalarBinary("linalg.scalar_mul", "mul"),
+        ScalarBinary("linalg.scalar_add", "add"),
+        Outer("linalg.outer"),
+    )

@@ -1,0 +1,461 @@
+"""The stablehlo grammar: one class per op family, one instance per grammar op.
+
+Each op keeps its attribute domain, shape rule, semantics (`apply`, shared by NumPy and
+Z3) and emitter together. `grammar()` returns the ops as a tuple; weight, commutativity
+and the MLIR name come from grammars/stablehlo.json.
+
+Attribute keys (values are ints, strs or tuples of ints):
+  dot_general     lhs_batch, rhs_batch, lhs_contract, rhs_contract  (each () or (d,))
+  broadcast_in_dim  shape (target), dims (broadcast_dimensions)
+  transpose       permutation
+  reshape         shape
+  reduce_*        dim
+  compare         direction  (GT GE LT LE EQ NE)
+  iota            shape, dim, dtype
+  constant        value, dtype  (shape ())
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from itertools import permutations
+
+import numpy as np
+
+from .op import Attrs, Emitter, Op, attr_dict, attrs, broadcast, dot_general, format_scalar
+from .types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
+
+DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
+
+
+def _types(ts) -> str:
+    return ", ".join(t.mlir() for t in ts)
+
+
+def _tensor_constant(em: Emitter, value, dtype: str) -> str:
+    """`stablehlo.constant` of a rank-0 tensor."""
+    name = em.fresh("cst")
+    em.line(f"{name} = stablehlo.constant dense<{format_scalar(value, dtype)}> : tensor<{dtype}>")
+    return name
+
+
+class StablehloOp(Op):
+    dialect = "stablehlo"
+
+
+# --- elementwise ---------------------------------------------------------------------------
+
+
+class Elementwise(StablehloOp):
+    """Unary / binary elementwise op on operands of one identical type."""
+
+    attr_domain_kind = "none"
+
+    def __init__(self, name: str, arity: int, fn: str, dtypes: tuple[str, ...] = NUMERIC_DTYPES):
+        self.arity = arity
+        super().__init__(name)
+        self.fn = fn  # name in the semantics namespace (op.NUMPY / z3sem.Z3)
+        self.dtypes = dtypes
+
+    def _fits(self, arg_types) -> bool:
+        return (len(arg_types) == self.arity and len(set(arg_types)) == 1
+                and arg_types[0].dtype in self.dtypes)
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if len(set(arg_types)) != 1:
+            raise self.shape_error("operands must have identical types", arg_types)
+        if arg_types[0].dtype not in self.dtypes:
+            raise self.shape_error(f"element type must be one of {self.dtypes}", arg_types)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        return getattr(sem, self.fn)(*args)
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        r = em.fresh()
+        em.line(f"{r} = {self.mlir_name} {', '.join(operands)} : {result_type.mlir()}")
+        return r
+
+
+# --- dot_general ---------------------------------------------------------------------------
+
+
+class DotGeneral(StablehloOp):
+    """dot_general with at most one batching pair and at most one contracting pair."""
+
+    arity = 2
+    attr_domain_kind = "dot_dims"
+
+    def attribute_domain(self, arg_types, ctx):
+        return _dot_domain(arg_types) if len(arg_types) == 2 else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        a, b = arg_types
+        d = attr_dict(attrs)
+        lb, rb, lc, rc = d["lhs_batch"], d["rhs_batch"], d["lhs_contract"], d["rhs_contract"]
+        if a.dtype != b.dtype or a.dtype not in NUMERIC_DTYPES:
+            raise self.shape_error("operands need one numeric element type", arg_types, attrs)
+        if len(lb) != len(rb) or len(lc) != len(rc) or len(lb) > 1 or len(lc) > 1:
+            raise self.shape_error("batch / contracting dims must pair up (at most one pair each)",
+                                   arg_types, attrs)
+        for ds, t in ((lb + lc, a), (rb + rc, b)):
+            if len(set(ds)) != len(ds) or any(not 0 <= k < t.rank for k in ds):
+                raise self.shape_error("dims out of range or repeated", arg_types, attrs)
+        for i, j in zip(lb + lc, rb + rc):
+            if a.shape[i] != b.shape[j]:
+                raise self.shape_error(f"size mismatch: lhs dim {i} ({a.shape[i]}) vs rhs dim {j} "
+                                       f"({b.shape[j]})", arg_types, attrs)
+        shape = (tuple(a.shape[i] for i in lb)
+                 + tuple(s for k, s in enumerate(a.shape) if k not in lb + lc)
+                 + tuple(s for k, s in enumerate(b.shape) if k not in rb + rc))
+        return TensorType(shape, a.dtype)
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return dot_general(sem, args[0], args[1], d["lhs_batch"], d["rhs_batch"],
+                           d["lhs_contract"], d["rhs_contract"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        dims = ""
+        if d["lhs_batch"]:
+            dims += f"batching_dims = {list(d['lhs_batch'])} x {list(d['rhs_batch'])}, "
+        dims += f"contracting_dims = {list(d['lhs_contract'])} x {list(d['rhs_contract'])}"
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.dot_general {operands[0]}, {operands[1]}, {dims} : "
+                f"({_types(arg_types)}) -> {result_type.mlir()}")
+        return r
+
+
+@lru_cache(maxsize=4096)
+def _dot_domain(arg_types) -> tuple[Attrs, ...]:
+    a, b = arg_types
+    if a.dtype != b.dtype or a.dtype not in NUMERIC_DTYPES:
+        return ()
+    pairs = [(i, j) for i in range(a.rank) for j in range(b.rank) if a.shape[i] == b.shape[j]]
+    out = []
+    for batch in [None, *pairs]:
+        for contract in [None, *pairs]:
+            if batch and contract and (batch[0] == contract[0] or batch[1] == contract[1]):
+                continue
+            lb, rb = (batch[:1], batch[1:]) if batch else ((), ())
+            lc, rc = (contract[:1], contract[1:]) if contract else ((), ())
+            out.append(attrs(lhs_batch=lb, rhs_batch=rb, lhs_contract=lc, rhs_contract=rc))
+    return tuple(out)
+
+
+# --- data movement -------------------------------------------------------------------------
+
+
+class BroadcastInDim(StablehloOp):
+    """broadcast_in_dim into a higher-rank shape of interest; every valid dims mapping
+    (operand dims may be reordered; an operand dim of size 1 may stretch)."""
+
+    arity = 1
+    attr_domain_kind = "broadcast_in_dim"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1:
+            return ()
+        return _broadcast_in_dim_domain(arg_types[0], ctx.shapes)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        (a,) = arg_types
+        d = attr_dict(attrs)
+        shape, dims = d["shape"], d["dims"]
+        if len(dims) != a.rank or len(set(dims)) != len(dims) or any(
+            not 0 <= k < len(shape) for k in dims
+        ):
+            raise self.shape_error("dims must map each operand dim to a distinct result dim",
+                                   arg_types, attrs)
+        for k, r in enumerate(dims):
+            if a.shape[k] not in (1, shape[r]):
+                raise self.shape_error(f"operand dim {k} ({a.shape[k]}) cannot broadcast to "
+                                       f"result dim {r} ({shape[r]})", arg_types, attrs)
+        return TensorType(tuple(shape), a.dtype)
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return broadcast(args[0], d["shape"], d["dims"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.broadcast_in_dim {operands[0]}, dims = {list(attr_dict(attrs)['dims'])} "
+                f": ({arg_types[0].mlir()}) -> {result_type.mlir()}")
+        return r
+
+
+@lru_cache(maxsize=4096)
+def _broadcast_in_dim_domain(a: TensorType, shapes: frozenset) -> tuple[Attrs, ...]:
+    out = []
+    for target in sorted(shapes):
+        if len(target) <= a.rank:
+            continue
+        for dims in permutations(range(len(target)), a.rank):
+            if all(a.shape[k] in (1, target[r]) for k, r in enumerate(dims)):
+                out.append(attrs(shape=tuple(target), dims=dims))
+    return tuple(out)
+
+
+class Transpose(StablehloOp):
+    arity = 1
+    attr_domain_kind = "permutation"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].rank < 2:
+            return ()
+        r = arg_types[0].rank
+        return tuple(attrs(permutation=p) for p in permutations(range(r)) if p != tuple(range(r)))
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        perm = attr_dict(attrs)["permutation"]
+        if sorted(perm) != list(range(arg_types[0].rank)):
+            raise self.shape_error("permutation must permute the operand dims", arg_types, attrs)
+        return arg_types[0].with_shape(tuple(arg_types[0].shape[p] for p in perm))
+
+    def apply(self, sem, args, attrs):
+        return np.ascontiguousarray(np.transpose(args[0], attr_dict(attrs)["permutation"]))
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.transpose {operands[0]}, dims = {list(attr_dict(attrs)['permutation'])} "
+                f": ({arg_types[0].mlir()}) -> {result_type.mlir()}")
+        return r
+
+
+class Reshape(StablehloOp):
+    """reshape (row-major) into another shape of interest with as many elements."""
+
+    arity = 1
+    attr_domain_kind = "reshape"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1:
+            return ()
+        a = arg_types[0]
+        return tuple(attrs(shape=tuple(s)) for s in sorted(ctx.shapes)
+                     if math.prod(s) == a.size and tuple(s) != a.shape)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        shape = tuple(attr_dict(attrs)["shape"])
+        if math.prod(shape) != arg_types[0].size:
+            raise self.shape_error("element counts differ", arg_types, attrs)
+        return arg_types[0].with_shape(shape)
+
+    def apply(self, sem, args, attrs):
+        return np.array(np.reshape(args[0], attr_dict(attrs)["shape"]))
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.reshape {operands[0]} : ({arg_types[0].mlir()}) -> {result_type.mlir()}")
+        return r
+
+
+# --- reduce --------------------------------------------------------------------------------
+
+_REDUCE_BODY = {"add": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}
+
+
+def reduce_init(kind: str, dtype: str):
+    """The identity of a reduction: 0, -inf / +inf (or the integer extremes)."""
+    if kind == "add":
+        return 0
+    if dtype in FLOAT_DTYPES:
+        return -math.inf if kind == "max" else math.inf
+    info = np.iinfo(TensorType((), dtype).numpy_dtype)
+    return int(info.min) if kind == "max" else int(info.max)
+
+
+class Reduce(StablehloOp):
+    """reduce over one dimension with add / maximum / minimum and its identity as init."""
+
+    arity = 1
+    attr_domain_kind = "reduce_dim"
+
+    def __init__(self, name: str, kind: str):
+        super().__init__(name)
+        self.kind = kind
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].rank < 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return tuple(attrs(dim=k) for k in range(arg_types[0].rank))
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        (a,) = arg_types
+        k = attr_dict(attrs)["dim"]
+        if not 0 <= k < a.rank:
+            raise self.shape_error(f"dim {k} out of range", arg_types, attrs)
+        if a.dtype not in NUMERIC_DTYPES:
+            raise self.shape_error("needs a numeric element type", arg_types, attrs)
+        return a.with_shape(a.shape[:k] + a.shape[k + 1:])
+
+    def apply(self, sem, args, attrs):
+        return sem.reduce(self.kind, args[0], attr_dict(attrs)["dim"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        dt = arg_types[0].dtype
+        init = _tensor_constant(em, reduce_init(self.kind, dt), dt)
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.reduce({operands[0]} init: {init}) applies {_REDUCE_BODY[self.kind]} "
+                f"across dimensions = [{attr_dict(attrs)['dim']}] : "
+                f"({arg_types[0].mlir()}, tensor<{dt}>) -> {result_type.mlir()}")
+        return r
+
+
+# --- compare / select ------------------------------------------------------------------------
+
+
+class Compare(StablehloOp):
+    arity = 2
+    attr_domain_kind = "comparison_direction"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 2 or arg_types[0] != arg_types[1] or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return tuple(attrs(direction=d) for d in DIRECTIONS)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if arg_types[0] != arg_types[1] or arg_types[0].dtype not in NUMERIC_DTYPES:
+            raise self.shape_error("operands need one numeric type", arg_types, attrs)
+        if attr_dict(attrs)["direction"] not in DIRECTIONS:
+            raise self.shape_error("unknown direction", arg_types, attrs)
+        return arg_types[0].with_dtype("i1")
+
+    def apply(self, sem, args, attrs):
+        return sem.compare(attr_dict(attrs)["direction"], args[0], args[1])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.compare {attr_dict(attrs)['direction']}, {operands[0]}, {operands[1]} "
+                f": ({_types(arg_types)}) -> {result_type.mlir()}")
+        return r
+
+
+class Select(StablehloOp):
+    """select(pred, on_true, on_false) with an i1 pred of the same shape."""
+
+    arity = 3
+    attr_domain_kind = "none"
+
+    def _fits(self, arg_types) -> bool:
+        if len(arg_types) != 3:
+            return False
+        p, a, b = arg_types
+        return p.dtype == "i1" and a == b and p.shape == a.shape
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("needs an i1 pred and two branches of one type, same shape",
+                                   arg_types)
+        return arg_types[1]
+
+    def apply(self, sem, args, attrs):
+        return sem.select(*args)
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.select {', '.join(operands)} : "
+                f"{arg_types[0].mlir()}, {result_type.mlir()}")
+        return r
+
+
+# --- values from nothing ---------------------------------------------------------------------
+
+
+class Iota(StablehloOp):
+    """iota over a shape of interest along one dimension."""
+
+    arity = 0
+    attr_domain_kind = "iota"
+
+    def attribute_domain(self, arg_types, ctx):
+        if arg_types:
+            return ()
+        return tuple(attrs(shape=tuple(s), dim=k, dtype=dt) for s in sorted(ctx.shapes) if s
+                     for k in range(len(s)) for dt in ctx.dtypes if dt in NUMERIC_DTYPES)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        d = attr_dict(attrs)
+        if not 0 <= d["dim"] < len(d["shape"]):
+            raise self.shape_error("dim out of range", arg_types, attrs)
+        return TensorType(tuple(d["shape"]), d["dtype"])
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return sem.iota(tuple(d["shape"]), d["dim"], d["dtype"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.iota dim = {attr_dict(attrs)['dim']} : {result_type.mlir()}")
+        return r
+
+
+class Constant(StablehloOp):
+    """A rank-0 constant from the context's constants."""
+
+    arity = 0
+    attr_domain_kind = "constant"
+
+    def attribute_domain(self, arg_types, ctx):
+        if arg_types:
+            return ()
+        return tuple(attrs(value=v, dtype=dt) for v in ctx.constants for dt in ctx.dtypes
+                     if dt in FLOAT_DTYPES or (dt in NUMERIC_DTYPES and float(v).is_integer()))
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        return TensorType((), attr_dict(attrs)["dtype"])
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return sem.full((), d["value"], d["dtype"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        return _tensor_constant(em, d["value"], d["dtype"])
+
+
+# --- the grammar ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def grammar() -> tuple[Op, ...]:
+    return (
+        Elementwise("stablehlo.add", 2, "add"),
+        Elementwise("stablehlo.subtract", 2, "sub"),
+        Elementwise("stablehlo.multiply", 2, "mul"),
+        Elementwise("stablehlo.divide", 2, "div", FLOAT_DTYPES),
+        Elementwise("stablehlo.maximum", 2, "maximum"),
+        Elementwise("stablehlo.minimum", 2, "minimum"),
+        Elementwise("stablehlo.negate", 1, "neg"),
+        Elementwise("stablehlo.sqrt", 1, "sqrt", FLOAT_DTYPES),
+        Elementwise("stablehlo.exponential", 1, "exp", FLOAT_DTYPES),
+        DotGeneral("stablehlo.dot_general"),
+        BroadcastInDim("stablehlo.broadcast_in_dim"),
+        Transpose("stablehlo.transpose"),
+        Reshape("stablehlo.reshape"),
+        Reduce("stablehlo.reduce_add", "add"),
+        Reduce("stablehlo.reduce_max", "max"),
+        Reduce("stablehlo.reduce_min", "min"),
+        Compare("stablehlo.compare"),
+        Select("stablehlo.select"),
+        Iota("stablehlo.iota"),
+        Constant("stablehlo.constant"),
+    )

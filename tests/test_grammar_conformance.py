@@ -1,0 +1,275 @@
+"""Conformance of every grammar op: its pieces agree with each other and with MLIR.
+
+For each op of both dialects, over operand types from a small universe and attribute
+choices from its own attribute_domain:
+  1. the real MLIR verifier accepts the emitted op;
+  2. result_type is the type MLIR infers (ops whose builder infers it) and the type of
+     what the compiled op returns;
+  3. evaluate (NumPy) equals the compiled MLIR on random inputs (stablehlo on XLA CPU,
+     linalg through synth.execution's ExecutionEngine worker);
+  4. the Z3 semantics, with the same inputs substituted, equals evaluate.
+The default run samples a few instances per op; `-m slow` runs every instance.
+Also: ill-typed instances are rejected, and grammars/<dialect>.json agrees with the
+Python ops and with the dialect definitions it is derived from.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import zlib
+from itertools import product
+
+import numpy as np
+import pytest
+
+from synth.grammar import SearchContext, ShapeError, TensorType, ops_for
+from synth.grammar import z3sem
+from synth.grammar.op import attrs, emit_op_function, grammar_path, load_specs
+from synth.grammar.verifier import DEFAULT as VERIFIER
+
+ROOT = grammar_path("stablehlo").parents[1]
+
+SHAPES = [(), (3,), (4,), (3, 4), (4, 3), (2, 3, 4), (2, 4, 3)]
+CTX = SearchContext(frozenset(SHAPES), constants=(0.0, 1.0, 2.5), dtypes=("f64", "i64"))
+UNIVERSE = (
+    [TensorType(s, "f64") for s in SHAPES]
+    + [TensorType(s, "i1") for s in [(3,), (3, 4)]]
+    + [TensorType(s, "i64") for s in [(), (3, 4)]]
+)
+ALL_OPS = {op.name: op for d in ("stablehlo", "linalg") for op in ops_for(d)}
+
+
+def instances(op, exhaustive: bool = False):
+    """(arg_types, attrs) pairs: every fitting operand-type tuple of the universe with
+    every attribute choice, or (default) a deterministic sample of a few."""
+    combos = [ts for ts in product(UNIVERSE, repeat=op.arity) if op.accepts(ts, CTX)]
+    if exhaustive:
+        return [(ts, a) for ts in combos for a in op.attribute_domain(ts, CTX)]
+    rng = random.Random(zlib.crc32(op.name.encode()))
+    rng.shuffle(combos)
+    # prefer f64 combos (the common case), then at least one other dtype if any fits
+    combos.sort(key=lambda ts: any(t.dtype != "f64" for t in ts))
+    chosen = combos[:3] + [ts for ts in combos[3:] if any(t.dtype == "i64" for t in ts)][:1]
+    out = []
+    for ts in chosen:
+        domain = list(op.attribute_domain(ts, CTX))
+        picks = {0, len(domain) - 1, rng.randrange(len(domain))}
+        out.extend((ts, domain[i]) for i in sorted(picks))
+    return out
+
+
+def random_inputs(op, arg_types, seed: int):
+    """Nonzero half-integers (ties for comparisons, no division by zero), positive for
+    sqrt; small ints; random booleans."""
+    rng = np.random.default_rng(seed)
+    halves = np.array([-3, -2.5, -2, -1.5, -1, -0.5, 0.5, 1, 1.5, 2, 2.5, 3])
+    out = []
+    for t in arg_types:
+        if t.dtype == "i1":
+            a = rng.random(t.shape) < 0.5
+        elif t.is_int:
+            a = rng.integers(-4, 5, size=t.shape)
+        else:
+            a = rng.choice(halves, size=t.shape)
+            if "sqrt" in op.name:
+                a = np.abs(a)
+        out.append(np.asarray(a, dtype=t.numpy_dtype))
+    return out
+
+
+def run_compiled(op, text: str, inputs):
+    if op.dialect == "stablehlo":
+        from synth.backends.xla_cpu import run_stablehlo
+
+        return run_stablehlo(text, inputs)
+    from synth.execution import run_tensor_function
+
+    return run_tensor_function(text, "main", inputs)
+
+
+def assert_same(actual, expected, what: str):
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
+    if expected.dtype.kind == "f":
+        np.testing.assert_allclose(actual.astype(np.float64), expected, rtol=1e-9, atol=1e-12,
+                                   err_msg=what)
+    else:
+        np.testing.assert_array_equal(actual, expected, err_msg=what)
+
+
+def check_instance(op, arg_types, a, seed: int = 0):
+    label = f"{op.name}({', '.join(t.mlir() for t in arg_types)}) {dict(a)}"
+    # 1. the verifier accepts it
+    verdict = VERIFIER.verify(op, arg_types, a)
+    assert verdict is None, f"{label}: rejected by MLIR:\n{verdict}\n{emit_op_function(op, arg_types, a)}"
+    # 2. result type: inferred by MLIR where the builder infers
+    rt = op.result_type(arg_types, a)
+    inferred = VERIFIER.infer_result_type(op, arg_types, a)
+    if inferred is not None:
+        assert inferred == rt.mlir(), f"{label}: MLIR infers {inferred}, shape rule says {rt.mlir()}"
+    # 3. NumPy reference vs compiled MLIR
+    inputs = random_inputs(op, arg_types, seed)
+    expected = op.evaluate(inputs, a)
+    assert expected.shape == rt.shape and expected.dtype == rt.numpy_dtype, \
+        f"{label}: evaluate gives {expected.dtype}{expected.shape}, result_type {rt.mlir()}"
+    (compiled,) = run_compiled(op, emit_op_function(op, arg_types, a), inputs)
+    assert compiled.dtype == rt.numpy_dtype, f"{label}: MLIR returns {compiled.dtype}, not {rt.mlir()}"
+    assert_same(compiled, expected, f"{label}: compiled MLIR vs evaluate")
+    # 4. Z3 semantics at the same point
+    symbolic = [z3sem.symbols(f"x{i}", t.shape, t.dtype) for i, t in enumerate(arg_types)]
+    terms = op.z3(symbolic, a)
+    assert terms.shape == rt.shape, f"{label}: z3 result shape {terms.shape} != {rt.shape}"
+    values = z3sem.concrete_array(z3sem.substitute(terms, z3sem.bind(symbolic, inputs)), rt.numpy_dtype)
+    assert_same(values, expected, f"{label}: z3 semantics vs evaluate")
+
+
+@pytest.mark.parametrize("name", sorted(ALL_OPS))
+def test_op_conformance(name):
+    op = ALL_OPS[name]
+    cases = instances(op)
+    assert cases, f"{name}: no operand types of the test universe fit (attribute_domain empty)"
+    for k, (arg_types, a) in enumerate(cases):
+        check_instance(op, arg_types, a, seed=k)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(ALL_OPS))
+def test_op_conformance_exhaustive(name):
+    op = ALL_OPS[name]
+    cases = instances(op, exhaustive=True)
+    assert cases
+    for k, (arg_types, a) in enumerate(cases):
+        check_instance(op, arg_types, a, seed=k)
+
+
+# instances the universe does not reach: other element types, size-1 stretching
+EXTRA = [
+    ("stablehlo.add", [((3, 4), "f32")] * 2, attrs()),
+    ("stablehlo.dot_general", [((3, 4), "f32"), ((4, 3), "f32")],
+     attrs(lhs_batch=(), rhs_batch=(), lhs_contract=(1,), rhs_contract=(0,))),
+    ("stablehlo.reduce_max", [((3, 4), "i32")], attrs(dim=0)),
+    ("stablehlo.broadcast_in_dim", [((1, 4), "f64")], attrs(shape=(3, 4), dims=(0, 1))),
+    ("stablehlo.broadcast_in_dim", [((4, 1), "f64")], attrs(shape=(2, 3, 4), dims=(2, 0))),
+    ("linalg.matmul", [((3, 4), "f32"), ((4, 3), "f32")], attrs()),
+    ("linalg.reduce_min", [((2, 3, 4), "f32")], attrs(dim=2)),
+    ("linalg.scalar_mul", [((), "f32"), ((3, 4), "f32")], attrs()),
+]
+
+
+@pytest.mark.parametrize("name,types,a", EXTRA, ids=[f"{e[0]}-{i}" for i, e in enumerate(EXTRA)])
+def test_extra_instances(name, types, a):
+    op = ALL_OPS[name]
+    arg_types = tuple(TensorType(s, dt) for s, dt in types)
+    op.result_type(arg_types, a)  # the shape rule accepts it
+    check_instance(op, arg_types, a)
+
+
+def test_composed_programs():
+    """Ops compose through emit_function: alpha * (A @ B) + C in both dialects."""
+    A, B, C, s = (TensorType((3, 4), F), TensorType((4, 3), F), TensorType((3, 3), F), TensorType((), F))
+    rng = np.random.default_rng(1)
+    inputs = [rng.standard_normal(t.shape) for t in (A, B, C)] + [np.asarray(1.5)]
+    expected = 1.5 * inputs[0] @ inputs[1] + inputs[2]
+    hlo = {op.name: op for op in ops_for("stablehlo")}
+    lin = {op.name: op for op in ops_for("linalg")}
+
+    def build_hlo(em, args):
+        ab, t = em.apply(hlo["stablehlo.dot_general"], args[:2], (A, B),
+                         attrs(lhs_batch=(), rhs_batch=(), lhs_contract=(1,), rhs_contract=(0,)))
+        sb, _ = em.apply(hlo["stablehlo.broadcast_in_dim"], [args[3]], (s,), attrs(shape=(3, 3), dims=()))
+        m, _ = em.apply(hlo["stablehlo.multiply"], [sb, ab], (t, t), ())
+        return [em.apply(hlo["stablehlo.add"], [m, args[2]], (t, t), ())]
+
+    def build_lin(em, args):
+        ab, t = em.apply(lin["linalg.matmul"], args[:2], (A, B), ())
+        m, _ = em.apply(lin["linalg.scalar_mul"], [args[3], ab], (s, t), ())
+        return [em.apply(lin["linalg.add"], [m, args[2]], (t, t), ())]
+
+    from synth.backends.xla_cpu import run_stablehlo
+    from synth.execution import run_tensor_function
+    from synth.grammar import emit_function
+
+    text = emit_function("main", (A, B, C, s), build_hlo)
+    assert VERIFIER.verify_text("stablehlo", text) is None, text
+    assert_same(run_stablehlo(text, inputs)[0], expected, "stablehlo program")
+    text = emit_function("main", (A, B, C, s), build_lin)
+    assert VERIFIER.verify_text("linalg", text) is None, text
+    assert_same(run_tensor_function(text, "main", inputs)[0], expected, "linalg program")
+
+
+# --- ill-typed instances -------------------------------------------------------------------
+
+F = "f64"
+BAD = [
+    # (op, operand shapes, attrs, stated result shape)
+    ("stablehlo.add", [(3, 4), (4, 3)], attrs(), (3, 4)),
+    ("stablehlo.dot_general", [(3, 4), (3, 4)],
+     attrs(lhs_batch=(), rhs_batch=(), lhs_contract=(0,), rhs_contract=(1,)), (4, 3)),
+    ("stablehlo.transpose", [(3, 4)], attrs(permutation=(1, 0)), (3, 4)),
+    ("stablehlo.reduce_add", [(3, 4)], attrs(dim=1), (4,)),
+    ("stablehlo.broadcast_in_dim", [(3,)], attrs(shape=(3, 4), dims=(1,)), (3, 4)),
+    ("stablehlo.reshape", [(3, 4)], attrs(shape=(2, 3, 4)), (2, 3, 4)),
+    ("linalg.matmul", [(3, 4), (3, 4)], attrs(), (3, 4)),
+    ("linalg.add", [(3, 4), (4, 3)], attrs(), (3, 4)),
+    ("linalg.transpose", [(3, 4)], attrs(permutation=(1, 0)), (3, 4)),
+    ("linalg.broadcast", [(3,)], attrs(shape=(3, 4), dims=(0,)), (3, 4)),
+    ("linalg.reduce_max", [(3, 4)], attrs(dim=0), (3,)),
+    ("linalg.dot", [(3,), (4,)], attrs(), ()),
+]
+
+
+@pytest.mark.parametrize("name,shapes,a,result", BAD, ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD)])
+def test_ill_typed_rejected(name, shapes, a, result):
+    op = ALL_OPS[name]
+    arg_types = tuple(TensorType(s, F) for s in shapes)
+    verdict = VERIFIER.verify(op, arg_types, a, result_type=TensorType(result, F))
+    assert verdict is not None, f"MLIR accepted ill-typed {name}{shapes} {dict(a)} -> {result}"
+    # the shape rule agrees: it rejects the operands, or gives another result type
+    try:
+        rt = op.result_type(arg_types, a)
+    except ShapeError:
+        assert a not in tuple(op.attribute_domain(arg_types, CTX))
+    else:
+        assert rt != TensorType(result, F)
+
+
+def test_verifier_cache_counts():
+    op = ALL_OPS["stablehlo.add"]
+    t = (TensorType((4,), F),) * 2
+    VERIFIER.verify(op, t, ())
+    before = VERIFIER.stats()
+    assert VERIFIER.verify(op, t, ()) is None
+    after = VERIFIER.stats()
+    assert after["hits"] == before["hits"] + 1 and after["misses"] == before["misses"]
+
+
+# --- the declarative grammars --------------------------------------------------------------
+
+
+def _derive_module():
+    spec = importlib.util.spec_from_file_location("derive_grammars", ROOT / "scripts" / "derive_grammars.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
+def test_grammar_json(dialect):
+    derive = _derive_module()
+    on_disk = json.loads(grammar_path(dialect).read_text())
+    assert on_disk == json.loads(derive.render(derive.derive(dialect))), \
+        f"grammars/{dialect}.json is stale: run scripts/derive_grammars.py"
+    specs = load_specs(dialect)
+    ops = ops_for(dialect)
+    assert sorted(op.name for op in ops) == sorted(specs), "Python ops and JSON ops differ"
+    classes = derive.generated_classes(dialect)
+    for op in ops:
+        entry = specs[op.name].entry
+        assert op.mlir_name in classes, f"{op.name}: {op.mlir_name} is not a {dialect} op"
+        assert entry["ods"]["class_name"] == classes[op.mlir_name].__name__
+        assert sum(entry["operand_use"].values()) == op.arity, f"{op.name}: operand counts differ"
+        if entry.get("opdsl"):
+            assert len(entry["opdsl"]["inputs"]) == op.arity, f"{op.name}: OpDSL input count"
+        assert (op.weight, op.commutative) == (entry["weight"], entry["commutative"])
