@@ -1,0 +1,653 @@
+"""Symbolic execution of an affine function: the original side of an equivalence proof.
+
+The function is compiled once into Python closures (one per op), then run with every
+loop unrolled at concrete bounds. What values are:
+
+- index and integer values computed from constants, loop indices and size parameters
+  stay Python ints (bools for i1): loop bounds, `affine.if` conditions and every memory
+  index are evaluated concretely, and an index that depends on data is an error;
+- data values are z3 terms: Real for f32/f64, exact real arithmetic (f32/f64 rounding
+  is NOT modelled), Int for i32/i64 (mathematical integers: no wrap-around), Bool for i1;
+- a memref is a NumPy object array of such values. Function arguments are copied, local
+  `memref.alloca`/`alloc` start empty, and reading an element never written gives a
+  fresh symbolic constant `undef_<name>!k` (remembered, so re-reads agree).
+
+max / min / select / division / sqrt / exp / comparisons use the shared encodings of
+`synth.grammar.z3sem` (the raised side uses the very same uninterpreted functions);
+powf and integer division come from `synth.z3_affine_support`. Unsupported ops raise
+`InputError` at the op's FILE:LINE:COL when the function is compiled, before anything
+runs.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import z3
+from mlir import ir
+
+from . import z3_affine_support as support
+from .errors import InputError
+from .grammar import z3sem
+from .kernel import KernelFunction, find_function
+from .mlir_input import SourceModule, diagnostic_location, parse_module
+
+Env = list  # slot -> value, one slot per SSA value of the function
+Step = Callable[[Env], None]
+
+FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
+
+
+# inputs -------------------------------------------------------------------------------
+
+
+def symbolic_inputs(kf: KernelFunction, prefix: str = "", sizes: dict[int, int] | None = None) -> list:
+    """One entry per argument of `kf`, for `execute`.
+
+    Memrefs: object arrays of fresh z3 constants named `{prefix}arg{i}[j,k]` (Real for
+    float, Int for integer elements). Float scalars: a z3 Real `{prefix}arg{i}`. Size
+    parameters (integer scalars that bound a loop or an array dimension) are Python ints:
+    `sizes[i]` where given, else the value the array shapes imply, else None (the caller
+    must fill it in before `execute`). Other integer scalars: a z3 Int."""
+    known = {**kf.inferred_sizes(), **(sizes or {})}
+    size_params = kf.loop_params | set(kf.inferred_sizes()) | set(sizes or {})
+    out: list = []
+    for a in kf.arguments:
+        name = f"{prefix}arg{a.index}"
+        if a.is_array:
+            sort = z3sem.sort_for(a.type)
+            arr = np.empty(a.shape, dtype=object)
+            for idx in np.ndindex(*a.shape):
+                arr[idx] = z3.Const(f"{name}[{','.join(map(str, idx))}]", sort)
+            out.append(arr)
+        elif a.index in size_params:
+            out.append(known.get(a.index))
+        elif a.type in FLOAT_TYPES:
+            out.append(z3.Real(name))
+        else:
+            out.append(z3.Int(name))
+    return out
+
+
+# memory -------------------------------------------------------------------------------
+
+
+class _Buffer:
+    """A memref's contents; None marks an element never written."""
+
+    __slots__ = ("data", "dtype", "name")
+
+    def __init__(self, data: np.ndarray, dtype: str, name: str):
+        self.data, self.dtype, self.name = data, dtype, name
+
+    def undefined(self, idx: tuple) -> z3.ExprRef:
+        value = z3.FreshConst(z3sem.sort_for(self.dtype), prefix=f"undef_{self.name}")
+        self.data[idx] = value
+        return value
+
+
+class _RunError(Exception):
+    """A semantic error found while running (located by the step that catches it)."""
+
+
+# affine maps and sets -----------------------------------------------------------------
+
+IntFn = Callable[[Sequence[int]], int]
+
+
+def _compile_expr(expr: ir.AffineExpr, n_dims: int) -> IntFn:
+    if isinstance(expr, ir.AffineConstantExpr):
+        value = expr.value
+        return lambda x: value
+    if isinstance(expr, ir.AffineDimExpr):
+        return operator.itemgetter(expr.position)
+    if isinstance(expr, ir.AffineSymbolExpr):
+        return operator.itemgetter(n_dims + expr.position)
+    lhs, rhs = _compile_expr(expr.lhs, n_dims), _compile_expr(expr.rhs, n_dims)
+    if isinstance(expr, ir.AffineAddExpr):
+        return lambda x: lhs(x) + rhs(x)
+    if isinstance(expr, ir.AffineMulExpr):
+        return lambda x: lhs(x) * rhs(x)
+    if isinstance(expr, ir.AffineModExpr):  # rhs > 0 in valid affine code: Python's % agrees
+        return lambda x: lhs(x) % rhs(x)
+    if isinstance(expr, ir.AffineFloorDivExpr):
+        return lambda x: lhs(x) // rhs(x)
+    if isinstance(expr, ir.AffineCeilDivExpr):
+        return lambda x: -(-lhs(x) // rhs(x))
+    raise ValueError(f"unknown affine expression {expr}")
+
+
+def _compile_map(amap: ir.AffineMap) -> list[IntFn]:
+    return [_compile_expr(e, amap.n_dims) for e in amap.results]
+
+
+_SET = re.compile(r"^affine_set<(?P<head>.*?) : \((?P<body>.*)\)>$", re.DOTALL)
+
+
+def _integer_set(attr: ir.Attribute) -> tuple[ir.AffineMap, list[bool]]:
+    """An `affine_set` as a map of its constraint expressions plus `is_eq` flags.
+
+    The bindings give no access to an IntegerSetAttr's set, so its canonical text
+    (`(d0)[s0] : (d0 - s0 >= 0, d0 == 0)`) is re-read as an affine map."""
+    m = _SET.match(str(attr))
+    if m is None:
+        raise ValueError(f"cannot read integer set {attr}")
+    parts, depth, start, body = [], 0, 0, m["body"]
+    for i, ch in enumerate(body):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    parts.append(body[start:])
+    exprs, eqs = [], []
+    for part in parts:
+        part = part.strip()
+        for suffix, is_eq in ((" >= 0", False), (" == 0", True)):
+            if part.endswith(suffix):
+                exprs.append(part[: -len(suffix)])
+                eqs.append(is_eq)
+                break
+        else:
+            raise ValueError(f"cannot read constraint {part!r} of {attr}")
+    amap = ir.AffineMapAttr(ir.Attribute.parse(f"affine_map<{m['head']} -> ({', '.join(exprs)})>")).value
+    return amap, eqs
+
+
+# the compiler -------------------------------------------------------------------------
+
+Handler = Callable[["_Compiler", ir.OpView], "Step | None"]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def _handles(*names: str):
+    def register(fn: Handler) -> Handler:
+        for name in names:
+            _HANDLERS[name] = fn
+        return fn
+    return register
+
+
+class _Compiler:
+    def __init__(self, path: str):
+        self.path = path
+        self.slots: dict[ir.Value, int] = {}
+
+    def define(self, value: ir.Value) -> int:
+        slot = len(self.slots)
+        self.slots[value] = slot
+        return slot
+
+    def use(self, value: ir.Value) -> int:
+        return self.slots[value]
+
+    def where(self, op) -> str:
+        return diagnostic_location(self.path, op.location)
+
+    def block(self, block: ir.Block) -> tuple[list[Step], list[int]]:
+        """Steps of a block's ops, and the slots its terminator yields."""
+        steps: list[Step] = []
+        yielded: list[int] = []
+        for op in block.operations:
+            name = op.operation.name
+            if name in ("affine.yield", "func.return"):
+                yielded = [self.use(v) for v in op.operands]
+                continue
+            handler = _HANDLERS.get(name)
+            if handler is None:
+                raise InputError(f"symbolic execution does not support '{name}'", self.where(op))
+            step = handler(self, op)
+            if step is not None:
+                steps.append(step)
+        return steps, yielded
+
+    def indices(self, amap: ir.AffineMap, operands, op) -> Callable[[Env], list[int]]:
+        """Evaluates a map's results on its (concrete) operands."""
+        fns = _compile_map(amap)
+        slots = [self.use(v) for v in operands]
+        where, op_name = self.where(op), op.operation.name
+
+        def evaluate(env: Env) -> list[int]:
+            vals = [env[s] for s in slots]
+            for v in vals:
+                if not isinstance(v, int):
+                    term = str(v) if len(str(v)) <= 60 else str(v)[:57] + "..."
+                    raise InputError(f"'{op_name}': an index or bound depends on symbolic data "
+                                     f"({term}); only concrete index computations are supported",
+                                     where)
+            return [f(vals) for f in fns]
+        return evaluate
+
+
+def _run(steps: list[Step], env: Env) -> None:
+    for step in steps:
+        step(env)
+
+
+def _located(fn: Callable, name: str, where: str) -> Callable:
+    """`fn` with runtime errors (zero division, unsupported operand kinds) located at the op."""
+    def call(*args):
+        try:
+            return fn(*args)
+        except ZeroDivisionError:
+            raise InputError(f"'{name}': integer division by zero", where) from None
+        except (_RunError, z3.Z3Exception) as e:
+            raise InputError(f"'{name}': {e}", where) from None
+    return call
+
+
+# affine control flow ------------------------------------------------------------------
+
+
+@_handles("affine.for")
+def _affine_for(c: _Compiler, op) -> Step:
+    lower = c.indices(op.lowerBoundMap.value, op.lowerBoundOperands, op)
+    upper = c.indices(op.upperBoundMap.value, op.upperBoundOperands, op)
+    stride = ir.IntegerAttr(op.step).value
+    body = op.regions[0].blocks[0]
+    iv = c.define(body.arguments[0])
+    carried = [c.define(a) for a in list(body.arguments)[1:]]
+    inits = [c.use(v) for v in op.inits]
+    results = [c.define(r) for r in op.results]
+    steps, yielded = c.block(body)
+
+    def step(env: Env) -> None:
+        values = [env[s] for s in inits]
+        for i in range(max(lower(env)), min(upper(env)), stride):
+            env[iv] = i
+            for s, v in zip(carried, values):
+                env[s] = v
+            for st in steps:
+                st(env)
+            values = [env[s] for s in yielded]
+        for s, v in zip(results, values):
+            env[s] = v
+    return step
+
+
+@_handles("affine.if")
+def _affine_if(c: _Compiler, op) -> Step:
+    try:
+        amap, eqs = _integer_set(op.attributes["condition"])
+    except (ValueError, ir.MLIRError) as e:
+        raise InputError(f"'affine.if': {e}", c.where(op)) from None
+    constraints = c.indices(amap, op.operands, op)
+    then_steps, then_yield = c.block(op.regions[0].blocks[0])
+    else_steps, else_yield = ([], [])
+    if len(op.regions[1].blocks):
+        else_steps, else_yield = c.block(op.regions[1].blocks[0])
+    results = [c.define(r) for r in op.results]
+
+    def step(env: Env) -> None:
+        holds = all(v == 0 if eq else v >= 0 for v, eq in zip(constraints(env), eqs))
+        steps, yielded = (then_steps, then_yield) if holds else (else_steps, else_yield)
+        for st in steps:
+            st(env)
+        values = [env[s] for s in yielded]
+        for s, v in zip(results, values):
+            env[s] = v
+    return step
+
+
+@_handles("affine.apply", "affine.min", "affine.max")
+def _affine_apply(c: _Compiler, op) -> Step:
+    results = c.indices(op.attributes["map"].value, op.operands, op)
+    pick = {"affine.apply": lambda r: r[0], "affine.min": min, "affine.max": max}[op.operation.name]
+    r = c.define(op.results[0])
+
+    def step(env: Env) -> None:
+        env[r] = pick(results(env))
+    return step
+
+
+# memory -------------------------------------------------------------------------------
+
+
+def _access(c: _Compiler, op, memref: ir.Value, index: Callable[[Env], list[int]],
+            store: ir.Value | None) -> Step:
+    """A load (store None) or a store of `store`, bounds-checked at the op."""
+    m = c.use(memref)
+    where, name = c.where(op), op.operation.name
+
+    def locate(env: Env) -> tuple:
+        idx = tuple(index(env))
+        buf = env[m]
+        if len(idx) != buf.data.ndim or any(not 0 <= i < n for i, n in zip(idx, buf.data.shape)):
+            raise InputError(f"'{name}': index {list(idx)} is out of bounds of "
+                             f"{buf.name} (shape {list(buf.data.shape)})", where)
+        return buf, idx
+
+    if store is None:
+        r = c.define(op.results[0])
+
+        def load(env: Env) -> None:
+            buf, idx = locate(env)
+            v = buf.data[idx]
+            env[r] = buf.undefined(idx) if v is None else v
+        return load
+    s = c.use(store)
+
+    def write(env: Env) -> None:
+        buf, idx = locate(env)
+        buf.data[idx] = env[s]
+    return write
+
+
+@_handles("affine.load")
+def _affine_load(c: _Compiler, op) -> Step:
+    return _access(c, op, op.memref, c.indices(op.map.value, op.indices, op), None)
+
+
+@_handles("affine.store")
+def _affine_store(c: _Compiler, op) -> Step:
+    return _access(c, op, op.memref, c.indices(op.map.value, op.indices, op), op.value)
+
+
+def _identity_indices(c: _Compiler, values, op) -> Callable[[Env], list[int]]:
+    n = len(values)
+    amap = ir.AffineMap.get_identity(n) if n else ir.AffineMap.get_empty()
+    return c.indices(amap, values, op)
+
+
+@_handles("memref.load")
+def _memref_load(c: _Compiler, op) -> Step:
+    operands = list(op.operands)
+    return _access(c, op, operands[0], _identity_indices(c, operands[1:], op), None)
+
+
+@_handles("memref.store")
+def _memref_store(c: _Compiler, op) -> Step:
+    operands = list(op.operands)
+    return _access(c, op, operands[1], _identity_indices(c, operands[2:], op), operands[0])
+
+
+@_handles("memref.alloca", "memref.alloc")
+def _alloc(c: _Compiler, op) -> Step:
+    t = ir.MemRefType(op.results[0].type)
+    if len(op.operands) or not t.has_static_shape:
+        raise InputError(f"'{op.operation.name}' with dynamic sizes is not supported", c.where(op))
+    shape, dtype = tuple(t.shape), str(t.element_type)
+    z3sem.sort_for(dtype)  # element types without a z3 sort fail here, at compile time
+    r = c.define(op.results[0])
+    loc = op.location
+    name = f"{op.operation.name.split('.')[1]}_line{loc.start_line if loc.is_a_file() else '?'}"
+
+    def step(env: Env) -> None:
+        env[r] = _Buffer(np.full(shape, None, dtype=object), dtype, name)
+    return step
+
+
+@_handles("memref.dealloc")
+def _dealloc(c: _Compiler, op) -> None:
+    return None
+
+
+# arith and math -----------------------------------------------------------------------
+
+
+@_handles("arith.constant")
+def _constant(c: _Compiler, op) -> Step:
+    attr = op.attributes["value"]
+    dtype = str(op.results[0].type)
+    if isinstance(attr, ir.BoolAttr):
+        value = attr.value
+    elif isinstance(attr, ir.IntegerAttr):
+        value = attr.value if dtype != "i1" else bool(attr.value)
+    elif isinstance(attr, ir.FloatAttr):
+        value = z3sem.numeral(attr.value, "f64")
+    else:
+        raise InputError(f"'arith.constant' of {attr} is not supported (scalars only)", c.where(op))
+    r = c.define(op.results[0])
+
+    def step(env: Env) -> None:
+        env[r] = value
+    return step
+
+
+def _elementwise(c: _Compiler, op, fn: Callable) -> Step:
+    fn = _located(fn, op.operation.name, c.where(op))
+    args = [c.use(v) for v in op.operands]
+    r = c.define(op.results[0])
+    if len(args) == 1:
+        (a,) = args
+
+        def unary(env: Env) -> None:
+            env[r] = fn(env[a])
+        return unary
+    if len(args) == 2:
+        a, b = args
+
+        def binary(env: Env) -> None:
+            env[r] = fn(env[a], env[b])
+        return binary
+
+    def nary(env: Env) -> None:
+        env[r] = fn(*(env[s] for s in args))
+    return nary
+
+
+def _int_or(py: Callable, sym: Callable) -> Callable:
+    """`py` on Python ints, `sym` once a z3 term is involved."""
+    return lambda a, b: py(a, b) if isinstance(a, int) and isinstance(b, int) else sym(a, b)
+
+
+def _logic(py: Callable, sym: Callable) -> Callable:
+    def fn(a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return py(a, b)
+        if z3.is_bool(a) or z3.is_bool(b):
+            return sym(a, b)
+        raise _RunError("bitwise operations on symbolic integers wider than i1 are not supported")
+    return fn
+
+
+_ELEMENTWISE: dict[str, Callable] = {
+    # floats: exact real arithmetic
+    "arith.addf": operator.add,
+    "arith.subf": operator.sub,
+    "arith.mulf": operator.mul,
+    "arith.divf": z3sem.div,
+    "arith.negf": operator.neg,
+    "arith.extf": lambda a: a,  # f32 <-> f64: rounding is not modelled
+    "arith.truncf": lambda a: a,
+    "arith.maximumf": z3sem.maximum,  # no NaN among the reals: all four agree
+    "arith.maxnumf": z3sem.maximum,
+    "arith.minimumf": z3sem.minimum,
+    "arith.minnumf": z3sem.minimum,
+    "math.sqrt": z3sem.sqrt,
+    "math.exp": z3sem.exp,
+    "math.powf": support.power,
+    # integers and index: mathematical integers
+    "arith.addi": operator.add,
+    "arith.subi": operator.sub,
+    "arith.muli": operator.mul,
+    "arith.divsi": support.trunc_div,
+    "arith.remsi": support.trunc_rem,
+    "arith.floordivsi": support.floor_div,
+    "arith.ceildivsi": support.ceil_div,
+    "arith.maxsi": _int_or(max, z3sem.maximum),
+    "arith.minsi": _int_or(min, z3sem.minimum),
+    "arith.andi": _logic(operator.and_, lambda a, b: z3.And(a, b)),
+    "arith.ori": _logic(operator.or_, lambda a, b: z3.Or(a, b)),
+    "arith.xori": _logic(operator.xor, lambda a, b: z3.Xor(a, b)),
+    "arith.select": lambda p, a, b: (a if p else b) if isinstance(p, bool) else z3sem.select(p, a, b),
+    "arith.index_cast": lambda a: a,
+    "arith.index_castui": lambda a: a,
+    "arith.extsi": lambda a: a,
+}
+
+
+@_handles(*_ELEMENTWISE)
+def _elementwise_op(c: _Compiler, op) -> Step:
+    return _elementwise(c, op, _ELEMENTWISE[op.operation.name])
+
+
+@_handles("arith.extui")
+def _extui(c: _Compiler, op) -> Step:
+    def extend(a):
+        if isinstance(a, bool):
+            return int(a)
+        if z3.is_bool(a):
+            return z3.If(a, 1, 0)
+        if isinstance(a, int) and a >= 0:
+            return a
+        raise _RunError("zero extension of a (possibly) negative integer is not modelled; "
+                        "only i1 and non-negative concrete values are supported")
+    return _elementwise(c, op, extend)
+
+
+@_handles("arith.sitofp", "arith.uitofp")
+def _int_to_float(c: _Compiler, op) -> Step:
+    signed = op.operation.name == "arith.sitofp"
+    one = -1 if signed else 1  # i1 true is -1 as a signed integer
+
+    def convert(a):
+        if isinstance(a, bool):
+            return z3sem.numeral(one if a else 0, "f64")
+        if isinstance(a, int):
+            return z3sem.numeral(a, "f64")
+        if z3.is_bool(a):
+            return z3.If(a, z3.RealVal(one), z3.RealVal(0))
+        if not signed:
+            raise _RunError("uitofp of a symbolic integer is not modelled (sign unknown)")
+        return z3.ToReal(a)
+    return _elementwise(c, op, convert)
+
+
+# cmpf: predicates in arith's enum order. Reals have no NaN, so ordered and unordered
+# predicates coincide; "ord" is always true and "uno" always false.
+_CMPF = [
+    lambda a, b: z3.BoolVal(False), z3sem.COMPARE["EQ"], z3sem.COMPARE["GT"], z3sem.COMPARE["GE"],
+    z3sem.COMPARE["LT"], z3sem.COMPARE["LE"], z3sem.COMPARE["NE"], lambda a, b: z3.BoolVal(True),
+    z3sem.COMPARE["EQ"], z3sem.COMPARE["GT"], z3sem.COMPARE["GE"], z3sem.COMPARE["LT"],
+    z3sem.COMPARE["LE"], z3sem.COMPARE["NE"], lambda a, b: z3.BoolVal(False),
+    lambda a, b: z3.BoolVal(True),
+]
+
+
+@_handles("arith.cmpf")
+def _cmpf(c: _Compiler, op) -> Step:
+    return _elementwise(c, op, _CMPF[op.attributes["predicate"].value])
+
+
+def _width(t: ir.Type) -> int:
+    return 64 if str(t) == "index" else ir.IntegerType(t).width
+
+
+@_handles("arith.cmpi")
+def _cmpi(c: _Compiler, op) -> Step:
+    pred = op.attributes["predicate"].value
+    width = _width(op.operands[0].type)
+    signed = [z3sem.COMPARE[k] for k in ("EQ", "NE", "LT", "LE", "GT", "GE")]
+    if pred < 6:
+        fn = signed[pred]
+        if width == 1 and pred >= 2:  # i1 as signed: true is -1
+            fn = _i1_signed(fn)
+    else:
+        kind = ("lt", "le", "gt", "ge")[pred - 6]
+
+        def fn(a, b):
+            return support.unsigned_compare(kind, a, b, width)
+    return _elementwise(c, op, fn)
+
+
+def _i1_signed(cmp: Callable) -> Callable:
+    def fn(a, b):
+        if isinstance(a, bool) and isinstance(b, bool):
+            return cmp(-int(a), -int(b))
+        raise _RunError("signed order on symbolic i1 values is not supported")
+    return fn
+
+
+# running ------------------------------------------------------------------------------
+
+
+class SymbolicFunction:
+    """A function compiled for symbolic execution (reusable across calls)."""
+
+    def __init__(self, source: SourceModule, func_name: str):
+        with ir.Context():
+            module = parse_module(source)
+            func = find_function(module, func_name)
+            if func is None:
+                raise InputError(f"no function @{func_name} in the module", source.path)
+            where = diagnostic_location(source.path, func.location)
+            if len(func.regions[0].blocks) == 0:
+                raise InputError(f"@{func_name} is a declaration without a body", where)
+            c = _Compiler(source.path)
+            block = func.regions[0].blocks[0]
+            self.name, self.location = func_name, where
+            self.arg_types = []
+            for a in block.arguments:
+                c.define(a)
+                if isinstance(a.type, ir.MemRefType):
+                    t = ir.MemRefType(a.type)
+                    self.arg_types.append((str(t.element_type), tuple(t.shape)))
+                else:
+                    self.arg_types.append((str(a.type), None))
+            self.steps, returned = c.block(block)
+            if returned:
+                raise InputError(f"@{func_name} returns values; symbolic execution handles "
+                                 f"functions that write their results into memrefs", where)
+            self.n_slots = len(c.slots)
+
+    def run(self, args: list) -> list:
+        if len(args) != len(self.arg_types):
+            raise InputError(f"@{self.name} takes {len(self.arg_types)} arguments, got {len(args)}",
+                             self.location)
+        env: Env = [None] * self.n_slots
+        for i, (arg, (dtype, shape)) in enumerate(zip(args, self.arg_types)):
+            if shape is None:
+                if arg is None:
+                    raise InputError(f"argument #{i} of @{self.name} ({dtype}) has no value: "
+                                     f"pass a Python int for a size parameter", self.location)
+                env[i] = arg
+                continue
+            data = np.asarray(arg, dtype=object)
+            if data.shape != shape:
+                raise InputError(f"argument #{i} of @{self.name} has shape {list(data.shape)}, "
+                                 f"the function expects {list(shape)}", self.location)
+            env[i] = _Buffer(data.copy(), dtype, f"arg{i}")
+        _run(self.steps, env)
+        out = []
+        for i, (arg, (dtype, shape)) in enumerate(zip(args, self.arg_types)):
+            if shape is None:
+                out.append(arg)
+                continue
+            data = env[i].data
+            for idx in np.ndindex(*shape):
+                if not isinstance(data[idx], z3.ExprRef):
+                    data[idx] = support.numeral_like(data[idx], dtype)
+            out.append(data)
+        return out
+
+
+_CACHE: OrderedDict[tuple[str, str, str], SymbolicFunction] = OrderedDict()
+_CACHE_SIZE = 32
+
+
+def compile_function(source: SourceModule, func_name: str) -> SymbolicFunction:
+    """The compiled function, cached by (path, text, name)."""
+    key = (source.path, source.text, func_name)
+    fn = _CACHE.get(key)
+    if fn is None:
+        fn = SymbolicFunction(source, func_name)
+        _CACHE[key] = fn
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return fn
+
+
+def execute(source: SourceModule, func_name: str, args: list) -> list:
+    """Symbolically run @func_name on `args` (as from `symbolic_inputs`; size parameters
+    are Python ints and every loop is unrolled at those concrete bounds).
+
+    Returns the final contents of each argument: object arrays of z3 terms for memrefs
+    (the inputs are not modified), the unchanged value for scalars."""
+    return compile_function(source, func_name).run(args)
