@@ -6,6 +6,7 @@ clear line; only an unexpected exception prints a traceback (exit 1)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
@@ -96,6 +97,46 @@ def cmd_run(args) -> int:
     return 0
 
 
+def cmd_raise(args) -> int:
+    import json
+
+    from .emit import combine, output_module
+    from .raising import raise_function, raised_function_text
+    from .search import SearchSettings
+
+    source = _load(args.file)
+    names = _functions(source, args.function)
+    settings = SearchSettings(max_size=args.max_size, timeout=args.timeout,
+                              equivalence_pruning=not args.no_equivalence_pruning,
+                              verifier_pruning=not args.no_verifier_pruning)
+    modules, stats = [], {}
+    try:
+        for name in names:
+            result = raise_function(source, name, args.target, settings)
+            stats[name] = {"target": args.target, "seconds": round(result.seconds, 3),
+                           "standin_sizes": {f"#{p}": v for p, v in sorted(result.spec.standin.items())},
+                           "groups": [g.statements for g in result.spec.groups],
+                           "problems": result.stats, "checks": result.checks,
+                           "candidates": sum(s["enumerated"] for s in result.stats)}
+            modules.append(output_module(result.spec.function,
+                                         raised_function_text(result, result.sizes()), args.target))
+            print(f"@{name}: raised to {args.target} in {result.seconds:.2f} s "
+                  f"({stats[name]['candidates']} candidates, {len(result.stats)} problems, "
+                  f"checked at {len(result.checks)} sizes)", file=sys.stderr)
+    except SynthError as e:
+        stats.setdefault("error", {"message": str(e), "exit_code": e.exit_code})
+        raise
+    finally:
+        if args.stats_json:
+            Path(args.stats_json).write_text(json.dumps(stats, indent=2, default=str))
+    text = combine(modules) if len(modules) > 1 else modules[0]
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="synth",
@@ -118,6 +159,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_run)
 
+    p = sub.add_parser("raise", help="raise affine functions to stablehlo or linalg")
+    p.add_argument("file")
+    p.add_argument("--target", required=True, choices=("stablehlo", "linalg"))
+    p.add_argument("--function", help="function name (default: every function)")
+    p.add_argument("-o", "--output", help="output file (default: stdout); written only on success")
+    p.add_argument("--timeout", type=float, default=60.0, help="search budget per function, seconds")
+    p.add_argument("--max-size", type=int, default=6, help="largest program size (ops) searched")
+    p.add_argument("--stats-json", help="write search statistics per sub-problem to this file")
+    p.add_argument("--no-equivalence-pruning", action="store_true",
+                   help="ablation: keep observationally equivalent candidates")
+    p.add_argument("--no-verifier-pruning", action="store_true",
+                   help="ablation: do not run the dialect verifier on candidate ops")
+    p.set_defaults(run=cmd_raise)
+
     for register in _EXTRA_COMMANDS:
         register(sub)
     return parser
@@ -127,6 +182,7 @@ _EXTRA_COMMANDS: list = []
 
 
 def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # XLA's C++ info lines on stderr
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)

@@ -59,6 +59,8 @@ class KernelFunction:
     dim_params: dict[tuple[int, int], int] = field(default_factory=dict)
     loop_params: set[int] = field(default_factory=set)  # size parameters that bound some loop
     ops: Counter = field(default_factory=Counter)  # op name -> count in the body
+    scalars_used: set[int] = field(default_factory=set)  # non-size scalar arguments used
+    float_constants: set[float] = field(default_factory=set)  # arith.constant float values
 
     @property
     def outputs(self) -> list[int]:
@@ -170,6 +172,12 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
             raise InputError(f"unsupported operation '{opname}' in @{name}; synth handles "
                              f"func/affine/arith/math/memref loop code",
                              diagnostic_location(source.path, op.location))
+        for v in op.operands:
+            idx = _func_arg_index(v, block)
+            if idx is not None and not arguments[idx].is_array and arguments[idx].type not in SIZE_TYPES:
+                kf.scalars_used.add(idx)
+        if opname == "arith.constant" and isinstance(op.attributes["value"], ir.FloatAttr):
+            kf.float_constants.add(float(op.attributes["value"].value))
         if opname == "affine.for":
             view = op.opview
             ub_params = {p for v in view.upperBoundOperands if (p := param_of(v)) is not None}

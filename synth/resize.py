@@ -13,11 +13,16 @@ from .kernel import KernelFunction, analyze_function, find_function
 from .mlir_input import SourceModule, parse_module
 
 _MAX_BOUND_OFFSET = 2  # a constant bound n-2 .. n+2 of a size n counts as depending on it
+# ... but only for constants this large: small bounds (0, 1, 2) are loop starts and
+# stencil offsets, never sizes, even when a kernel is already small
+_MIN_SIZE_CONSTANT = 8
 
 
 def _match_value(old: int, old_values: dict[int, int], new_values: dict[int, int]) -> int | None:
     """New value for a constant that equals (or is within a small offset of) exactly one
     parameter's old value; None when it matches none or several."""
+    if old < _MIN_SIZE_CONSTANT:
+        return None
     for offset in range(_MAX_BOUND_OFFSET + 1):
         for sign in ((0,) if offset == 0 else (-1, 1)):
             hits = {p for p, v in old_values.items() if v + sign * offset == old}

@@ -126,3 +126,14 @@ def test_resize_rewrites_constant_loop_bounds(tmp_path):
     kf = describe(source, "kernel_jacobi_1d")
     text = resize_module(source, {kf.name: {0: 20, 1: 30}})
     assert "memref<30xf64>" in text and "to 29" in text and "1999" not in text
+
+
+def test_resizing_a_small_kernel_keeps_small_constant_bounds():
+    """Re-resizing an already small kernel must not take `0 to` for `size - 2`."""
+    source = load_source(POLYBENCH / "gemm.mlir")
+    kf = describe(source, "kernel_gemm")
+    small = SourceModule(source.path, resize_module(source, {kf.name: {0: 4, 1: 3, 2: 2}}))
+    again = resize_module(small, {kf.name: {0: 2, 1: 3, 2: 4}})
+    assert "affine.for %arg8 = 0 to" in again
+    kf2 = describe(SourceModule("x", again), kf.name)
+    assert [a.shape for a in kf2.arguments if a.is_array] == [(2, 3), (2, 4), (4, 3)]

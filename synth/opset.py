@@ -1,0 +1,50 @@
+"""Which grammar ops a kernel licenses, inferred from the ops in its loop body.
+
+No per-kernel hints: an elementwise grammar op is searched only if the kernel computes
+that scalar operation somewhere; contractions only if it multiplies and adds; structural
+ops (broadcast, transpose, reshape, constants) always."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .grammar.op import Op, ops_for
+
+_ADD = {"arith.addf", "arith.addi"}
+_SUB = {"arith.subf", "arith.subi"}
+_MUL = {"arith.mulf", "arith.muli"}
+_DIV = {"arith.divf", "arith.divsi", "arith.divui"}
+_CMP = {"arith.cmpf", "arith.cmpi", "arith.select", "arith.maxnumf", "arith.minnumf",
+        "arith.maximumf", "arith.minimumf", "arith.maxsi", "arith.minsi"}
+_NEG = {"arith.negf"} | _SUB
+_SQRT = {"math.sqrt"}
+_EXP = {"math.exp"}
+_TO_FLOAT = {"arith.sitofp", "arith.uitofp"}
+
+# grammar op (name after the dialect prefix) -> kernel ops, any of which licenses it
+_LICENSES: dict[str, set[str]] = {
+    "add": _ADD, "subtract": _SUB, "sub": _SUB, "multiply": _MUL, "mul": _MUL,
+    "divide": _DIV, "div": _DIV, "maximum": _CMP, "minimum": _CMP, "max": _CMP, "min": _CMP,
+    "negate": _NEG, "negf": _NEG, "sqrt": _SQRT, "exponential": _EXP, "exp": _EXP,
+    "compare": _CMP, "select": _CMP, "reduce_max": _CMP, "reduce_min": _CMP,
+    "reduce_add": _ADD, "iota": _TO_FLOAT,
+    "scalar_mul": _MUL, "scalar_add": _ADD, "outer": _MUL,
+}
+_CONTRACTIONS = ("dot_general", "matmul", "matvec", "vecmat", "batch_matmul", "dot")
+
+
+def licensed(op: Op, kernel_ops: Counter) -> bool:
+    short = op.name.split(".", 1)[1]
+    present = {name for name, n in kernel_ops.items() if n}
+    if short in _CONTRACTIONS:
+        return bool(present & _MUL) and bool(present & _ADD)
+    if short in _LICENSES:
+        return bool(present & _LICENSES[short])
+    for key in ("select", "compare", "cmp"):
+        if key in short:
+            return bool(present & _CMP)
+    return True
+
+
+def select_ops(dialect: str, kernel_ops: Counter) -> tuple[Op, ...]:
+    return tuple(op for op in ops_for(dialect) if licensed(op, kernel_ops))

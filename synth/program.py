@@ -1,0 +1,97 @@
+"""Programs the search builds: expression trees over grammar ops, their emission as MLIR
+text, and their re-instantiation at other sizes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .grammar.op import Attrs, Emitter, Op
+from .grammar.types import ShapeError, TensorType
+
+
+@dataclass(frozen=True, eq=False)
+class Expr:
+    """`op(args...)` with attributes, or an input leaf (`op is None`, `leaf` = argument index)."""
+
+    type: TensorType
+    op: Op | None = None
+    attrs: Attrs = ()
+    args: tuple["Expr", ...] = ()
+    leaf: int | None = None
+
+    def size(self) -> int:
+        """Number of ops (leaves and arity-0 ops count 0)."""
+        if self.op is None or not self.args:
+            return 0
+        return self.op.weight + sum(a.size() for a in self.args)
+
+    def ops(self) -> list[str]:
+        out = [] if self.op is None else [self.op.name]
+        for a in self.args:
+            out += a.ops()
+        return out
+
+    def __str__(self) -> str:
+        if self.op is None:
+            return f"arg{self.leaf}"
+        attrs = ", ".join(f"{k}={v}" for k, v in self.attrs)
+        inner = ", ".join(str(a) for a in self.args)
+        sep = "; " if inner and attrs else ""
+        return f"{self.op.name.split('.', 1)[1]}({inner}{sep}{attrs})"
+
+
+def remap_attrs(attrs: Attrs, size_map: dict[int, int]) -> Attrs:
+    """Rewrite the sizes inside attributes (shapes of broadcasts, iotas, reshapes...).
+
+    Stand-in sizes are chosen >= MIN_STANDIN_SIZE, larger than any dimension index, so an
+    int that is a key of `size_map` is a size, never a dimension number."""
+
+    def remap(v):
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, int):
+            return size_map.get(v, v)
+        if isinstance(v, tuple):
+            return tuple(remap(x) for x in v)
+        return v
+
+    return tuple((k, remap(v)) for k, v in attrs)
+
+
+def instantiate(expr: Expr, size_map: dict[int, int], input_types: dict[int, TensorType],
+                memo: dict | None = None) -> Expr:
+    """The same program at other sizes; raises ShapeError if it does not fit there."""
+    memo = {} if memo is None else memo
+    if id(expr) in memo:
+        return memo[id(expr)]
+    if expr.op is None:
+        out = Expr(input_types[expr.leaf], leaf=expr.leaf)
+    else:
+        args = tuple(instantiate(a, size_map, input_types, memo) for a in expr.args)
+        attrs = remap_attrs(expr.attrs, size_map)
+        rt = expr.op.result_type(tuple(a.type for a in args), attrs)
+        out = Expr(rt, expr.op, attrs, args)
+    memo[id(expr)] = out
+    return out
+
+
+@dataclass
+class ProgramEmitter:
+    """Emits expressions into one function body, sharing common subexpressions."""
+
+    em: Emitter
+    env: dict[int, str]  # input argument index -> SSA name
+    memo: dict[int, str] = field(default_factory=dict)
+
+    def emit(self, expr: Expr) -> str:
+        if expr.op is None:
+            return self.env[expr.leaf]
+        key = id(expr)
+        if key not in self.memo:
+            operands = [self.emit(a) for a in expr.args]
+            name, _ = self.em.apply(expr.op, operands, [a.type for a in expr.args], expr.attrs)
+            self.memo[key] = name
+        return self.memo[key]
+
+
+__all__ = ["Expr", "ProgramEmitter", "ShapeError", "instantiate", "remap_attrs"]

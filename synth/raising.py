@@ -1,0 +1,176 @@
+"""Raising one function: specification -> search per problem -> composition ->
+re-instantiation at other sizes -> checking by execution -> emission.
+
+The raised function `@NAME_raised` takes one tensor per original argument (memref<SxT>
+becomes tensor<SxT>, a scalar T becomes tensor<T>) and returns the final contents of every
+array the original writes, in argument order (`synth.outputs` lists their indices). Its
+body chains the solutions of the statement groups in execution order.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import NoSolutionError, NotEquivalentError
+from .execution import run_function, run_tensor_function
+from .grammar.op import Emitter
+from .grammar.types import TensorType
+from .inputs import kernel_arguments
+from .kernel import describe
+from .mlir_input import SourceModule
+from .program import Expr, ProgramEmitter, instantiate
+from .resize import resize_module, size_values
+from .search import SearchSettings, SearchStats, search
+from .spec import Specification, build_specification, standin_sizes, tensor_type
+
+RTOL = 1e-9  # relative tolerance: reassociated f64 sums, nothing more
+
+
+@dataclass
+class GroupSolution:
+    statements: list[int]
+    programs: dict[int, Expr]  # output argument -> program over the group's inputs
+
+
+@dataclass
+class RaiseResult:
+    name: str
+    dialect: str
+    spec: Specification
+    solutions: list[GroupSolution]
+    stats: list[dict] = field(default_factory=list)  # one entry per problem
+    checks: list[dict] = field(default_factory=list)  # one entry per checked size
+    seconds: float = 0.0
+
+    @property
+    def outputs(self) -> list[int]:
+        return self.spec.function.outputs
+
+    def sizes(self) -> dict[int, int]:
+        return size_values(self.spec.function)
+
+
+def solve(spec: Specification, settings: SearchSettings, deadline: float) -> tuple[list[GroupSolution], list[dict]]:
+    solutions, stats = [], []
+    for g in spec.groups:
+        programs = {}
+        for problem, out in zip(g.problems, g.writes):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise NoSolutionError(f"time budget exhausted before {problem.name}")
+            found, st = search(problem, SearchSettings(
+                settings.max_size, left, settings.equivalence_pruning, settings.verifier_pruning))
+            stats.append({"problem": problem.name, "group": g.index, "output": out,
+                          "statements": g.statements, "ops": [o.name for o in problem.ops],
+                          "program": str(found) if found else None, **st.as_dict()})
+            if found is None:
+                why = "time budget exhausted" if st.seconds >= left * 0.99 else \
+                    f"no program of up to {st.size_reached} ops in the grammar"
+                raise NoSolutionError(
+                    f"no equivalent program found for {problem.name} (statements "
+                    f"{g.statements} of the original): {why}; {st.evaluated} candidates evaluated")
+            programs[out] = found
+        solutions.append(GroupSolution(g.statements, programs))
+    return solutions, stats
+
+
+def _size_map(spec: Specification, sizes: dict[int, int]) -> dict[int, int]:
+    return {spec.standin[p]: sizes[p] for p in set(spec.function.dim_params.values())}
+
+
+def raised_function_text(result: RaiseResult, sizes: dict[int, int], name: str | None = None) -> str:
+    """`func.func @NAME_raised` at the given size-parameter values."""
+    spec = result.spec
+    ks = spec.standin_function
+    size_map = _size_map(spec, sizes)
+    types: dict[int, TensorType] = {}
+    for a in ks.arguments:
+        t = tensor_type(ks, a.index)
+        types[a.index] = t.with_shape(tuple(size_map.get(d, d) for d in t.shape))
+    em = Emitter(indent="  ")
+    env = {i: f"%a{i}" for i in types}
+    state_types = dict(types)
+    for sol in result.solutions:
+        pe = ProgramEmitter(em, dict(env))
+        new_env, new_types = {}, {}
+        for out, expr in sol.programs.items():
+            inst = instantiate(expr, size_map, state_types)
+            new_env[out] = pe.emit(inst)
+            new_types[out] = inst.type
+        env.update(new_env)
+        state_types.update(new_types)
+    outs = result.outputs
+    fname = name or f"{result.name}_raised"
+    params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in sorted(types))
+    rtypes = ", ".join(state_types[o].mlir() for o in outs)
+    body = "\n".join(em.lines)
+    ret = ", ".join(env[o] for o in outs)
+    return (f"func.func @{fname}({params}) -> ({rtypes}) attributes {{synth.outputs = "
+            f"[{', '.join(map(str, outs))}]}} {{\n{body}\n  return {ret} : {rtypes}\n}}\n")
+
+
+def run_raised(dialect: str, text: str, fname: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    if dialect == "stablehlo":
+        from .backends.xla_cpu import run_stablehlo
+
+        return run_stablehlo(text.replace(f"func.func @{fname}(", "func.func @main(", 1), inputs)
+    return run_tensor_function(text, fname, inputs)
+
+
+def compare_outputs(expected: list[np.ndarray], got: list[np.ndarray], outputs: list[int]) -> str | None:
+    """None if equal within tolerance, else a description of the first difference."""
+    for arr_index, want, have in zip(outputs, expected, got):
+        have = np.asarray(have)
+        if have.shape != want.shape:
+            return f"arg{arr_index}: shape {have.shape} != {want.shape}"
+        if want.dtype.kind == "f":
+            scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
+            bad = ~np.isclose(have, want, rtol=RTOL, atol=RTOL * scale)
+        else:
+            bad = have != want
+        if np.any(bad):
+            idx = tuple(int(i) for i in np.argwhere(bad)[0])
+            return f"arg{arr_index}{list(idx)}: raised {have[idx]!r} != original {want[idx]!r}"
+    return None
+
+
+def check_by_execution(result: RaiseResult, sizes: dict[int, int], seed: int) -> dict:
+    """Run original and raised on fresh random inputs at `sizes`; raise NotEquivalentError."""
+    spec = result.spec
+    t0 = time.monotonic()
+    if sizes == result.sizes():
+        text = spec.source.text
+    else:
+        text = resize_module(spec.source, {result.name: sizes})
+    kf = describe(SourceModule(spec.source.path, text), result.name)
+    args = kernel_arguments(kf, sizes, np.random.default_rng(seed))
+    expected = run_function(text, result.name, args, opt_level=3).outputs
+    inputs = [a if isinstance(a, np.ndarray) else np.asarray(a[1], dtype=tensor_type(kf, i).numpy_dtype)
+              for i, a in enumerate(args)]
+    fname = f"{result.name}_raised"
+    got = run_raised(result.dialect, raised_function_text(result, sizes), fname, inputs)
+    diff = compare_outputs([expected[i] for i in result.outputs], got, result.outputs)
+    check = {"sizes": {f"#{p}": v for p, v in sorted(sizes.items())}, "seed": seed,
+             "seconds": round(time.monotonic() - t0, 3), "equal": diff is None}
+    if diff is not None:
+        raise NotEquivalentError(f"raised @{result.name} differs from the original at sizes "
+                                 f"{check['sizes']}: {diff}")
+    return check
+
+
+def raise_function(source: SourceModule, name: str, dialect: str, settings: SearchSettings,
+                   check: bool = True) -> RaiseResult:
+    t0 = time.monotonic()
+    deadline = t0 + settings.timeout
+    spec = build_specification(source, name, dialect)
+    solutions, stats = solve(spec, settings, deadline)
+    result = RaiseResult(name, dialect, spec, solutions, stats)
+    if check:
+        second = standin_sizes(spec.function, base=7, stride=2)
+        for k, sizes in enumerate((second, result.sizes())):
+            result.checks.append(check_by_execution(result, sizes, seed=1000 + k))
+    result.seconds = time.monotonic() - t0
+    return result

@@ -1,0 +1,255 @@
+"""Bottom-up enumerative search over a grammar (TF-Coder style).
+
+Values are enumerated by program size (number of ops; inputs, constants and broadcasts of
+scalars are leaves of size 0). For each op and each split of the size among its operands,
+operands are chosen by type: the attribute choices, shape rule and dialect verifier are
+evaluated once per operand-type signature and cached. Each new value is computed on every
+example; observational equivalence keeps one program per distinct value. The first value
+equal to the target output on all examples is the solution.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .grammar import verifier
+from .grammar.op import Op
+from .grammar.types import SearchContext, ShapeError, TensorType
+from .program import Expr
+
+ROUND_DECIMALS = 9  # values equal to this many decimals are observationally equivalent
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    max_size: int = 6
+    timeout: float = 60.0
+    equivalence_pruning: bool = True
+    verifier_pruning: bool = True
+
+
+@dataclass
+class SearchStats:
+    enumerated: int = 0  # operand/attribute combinations considered
+    rejected_type: int = 0  # operand types that no attribute choice / shape rule accepts
+    rejected_verifier: int = 0  # signatures the dialect verifier rejected
+    rejected_equivalence: int = 0  # values equal to one already kept
+    rejected_nonfinite: int = 0  # values with inf/nan on an example
+    evaluated: int = 0  # programs run on the examples
+    values: int = 0  # distinct values kept
+    size_reached: int = 0
+    seconds: float = 0.0
+    solution_size: int | None = None
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Problem:
+    """Find f with f(inputs) == output on every example."""
+
+    name: str
+    input_types: dict[int, TensorType]  # argument index -> type at stand-in sizes
+    examples_in: list[dict[int, np.ndarray]]
+    examples_out: list[np.ndarray]
+    output_type: TensorType
+    context: SearchContext
+    ops: tuple[Op, ...]
+
+
+class SearchTimeout(Exception):
+    pass
+
+
+@dataclass
+class _Value:
+    expr: Expr
+    data: tuple[np.ndarray, ...]
+    index: int = 0
+
+
+def _fingerprint(t: TensorType, data: tuple[np.ndarray, ...]) -> tuple:
+    parts = []
+    for d in data:
+        if d.dtype.kind == "f":
+            d = np.round(d, ROUND_DECIMALS) + 0.0  # + 0.0 folds -0.0 into 0.0
+        parts.append(d.tobytes())
+    return (t, hashlib.blake2b(b"".join(parts), digest_size=16).digest())
+
+
+@dataclass
+class Enumerator:
+    problem: Problem
+    settings: SearchSettings
+    stats: SearchStats = field(default_factory=SearchStats)
+
+    def __post_init__(self):
+        self.pools: dict[int, dict[TensorType, list[_Value]]] = defaultdict(lambda: defaultdict(list))
+        self.seen: set[tuple] = set()
+        self.signatures: dict[tuple, list] = {}
+        self.deadline = time.monotonic() + self.settings.timeout
+        self.count = 0
+        out = self.problem.examples_out
+        self.target = tuple(np.asarray(o) for o in out)
+        # intermediate values never need a higher rank than the problem's own values
+        self.max_rank = max([t.rank for t in self.problem.input_types.values()]
+                            + [self.problem.output_type.rank])
+
+    # -- checks ---------------------------------------------------------------------------
+    def _signature(self, op: Op, types: tuple[TensorType, ...]) -> list:
+        key = (op, types)
+        cached = self.signatures.get(key)
+        if cached is not None:
+            return cached
+        choices = []
+        for attrs in op.attribute_domain(types, self.problem.context):
+            try:
+                rt = op.result_type(types, attrs)
+            except ShapeError:
+                self.stats.rejected_type += 1
+                continue
+            if rt.rank > self.max_rank:
+                self.stats.rejected_type += 1
+                continue
+            if self.settings.verifier_pruning and verifier.verify(op, types, attrs) is not None:
+                self.stats.rejected_verifier += 1
+                continue
+            choices.append((attrs, rt))
+        if not choices:
+            self.stats.rejected_type += 1
+        self.signatures[key] = choices
+        return choices
+
+    def _matches(self, t: TensorType, data) -> bool:
+        if t != self.problem.output_type:
+            return False
+        for got, want in zip(data, self.target):
+            if want.dtype.kind == "f":
+                if not np.allclose(got, want, rtol=1e-9, atol=1e-12):
+                    return False
+            elif not np.array_equal(got, want):
+                return False
+        return True
+
+    def _add(self, size: int, expr: Expr, data) -> Expr | None:
+        """Keep a new value (unless equivalent to a kept one); return it if it solves."""
+        self.stats.evaluated += 1
+        if any(d.dtype.kind == "f" and not np.all(np.isfinite(d)) for d in data):
+            self.stats.rejected_nonfinite += 1
+            return None
+        if self.settings.equivalence_pruning:
+            fp = _fingerprint(expr.type, data)
+            if fp in self.seen:
+                self.stats.rejected_equivalence += 1
+                return None
+            self.seen.add(fp)
+        pool = self.pools[size][expr.type]
+        pool.append(_Value(expr, data, len(pool)))
+        self.stats.values += 1
+        return expr if self._matches(expr.type, data) else None
+
+    def _tick(self):
+        self.count += 1
+        if self.count & 255 == 0 and time.monotonic() > self.deadline:
+            raise SearchTimeout
+
+    def _apply(self, op: Op, attrs, rt: TensorType, args: tuple[_Value, ...]):
+        data = tuple(
+            np.asarray(op.evaluate([a.data[e] for a in args], attrs), dtype=rt.numpy_dtype)
+            for e in range(len(self.target))
+        )
+        return Expr(rt, op, attrs, tuple(a.expr for a in args)), data
+
+    # -- leaves ---------------------------------------------------------------------------
+    def _leaves(self) -> Expr | None:
+        p = self.problem
+        n = len(p.examples_in)
+        for i, t in sorted(p.input_types.items()):
+            found = self._add(0, Expr(t, leaf=i), tuple(np.asarray(p.examples_in[e][i]) for e in range(n)))
+            if found:
+                return found
+        for op in p.ops:
+            if op.arity == 0:
+                for attrs, rt in self._signature(op, ()):
+                    expr, data = self._apply(op, attrs, rt, ())
+                    if found := self._add(0, expr, data):
+                        return found
+        # scalars broadcast to the shapes of the problem are leaves too
+        for op in p.ops:
+            if op.arity != 1 or "broadcast" not in op.name:
+                continue
+            scalars = [v for t, vs in self.pools[0].items() if t.rank == 0 for v in vs]
+            for v in scalars:
+                for attrs, rt in self._signature(op, (v.expr.type,)):
+                    if rt.shape in p.context.shapes:
+                        expr, data = self._apply(op, attrs, rt, (v,))
+                        if found := self._add(0, Expr(rt, op, attrs, (v.expr,)), data):
+                            return found
+        return None
+
+    # -- enumeration ----------------------------------------------------------------------
+    def _splits(self, total: int, arity: int):
+        if arity == 1:
+            yield (total,)
+            return
+        for first in range(total + 1):
+            for rest in self._splits(total - first, arity - 1):
+                yield (first,) + rest
+
+    def _grow(self, size: int) -> Expr | None:
+        for op in self.problem.ops:
+            if op.arity == 0:
+                continue
+            remaining = size - op.weight
+            if remaining < 0:
+                continue
+            for split in self._splits(remaining, op.arity):
+                if op.commutative and list(split) != sorted(split):
+                    continue  # the mirrored split gives the same values
+                type_lists = [list(self.pools[s].keys()) for s in split]
+                for types in itertools.product(*type_lists):
+                    choices = self._signature(op, types)
+                    if not choices:
+                        continue
+                    pools = [self.pools[s][t] for s, t in zip(split, types)]
+                    same = op.commutative and op.arity == 2 and split[0] == split[1] and types[0] == types[1]
+                    for args in itertools.product(*pools):
+                        if same and args[1].index < args[0].index:
+                            continue
+                        for attrs, rt in choices:
+                            self.stats.enumerated += 1
+                            self._tick()
+                            expr, data = self._apply(op, attrs, rt, args)
+                            if found := self._add(size, expr, data):
+                                return found
+        return None
+
+    def run(self) -> Expr | None:
+        t0 = time.monotonic()
+        try:
+            with np.errstate(all="ignore"):
+                found = self._leaves()
+                size = 0
+                while found is None and size < self.settings.max_size:
+                    size += 1
+                    self.stats.size_reached = size
+                    found = self._grow(size)
+        except SearchTimeout:
+            found = None
+        finally:
+            self.stats.seconds = time.monotonic() - t0
+        if found is not None:
+            self.stats.solution_size = found.size()
+        return found
+
+
+def search(problem: Problem, settings: SearchSettings) -> tuple[Expr | None, SearchStats]:
+    e = Enumerator(problem, settings)
+    return e.run(), e.stats
