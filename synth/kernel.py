@@ -93,6 +93,16 @@ def find_function(module: ir.Module, name: str):
     return None
 
 
+def walk(block: ir.Block):
+    """Every operation nested in `block`, in pre-order (parents before their bodies)."""
+    for op in block.operations:
+        op = op.operation
+        yield op
+        for region in op.regions:
+            for b in region.blocks:
+                yield from walk(b)
+
+
 def _func_arg_index(value: ir.Value, func_block: ir.Block) -> int | None:
     if isinstance(value, ir.BlockArgument) and value.owner == func_block:
         return value.arg_number
@@ -165,7 +175,7 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
             return src
         return iv_param.get(value)
 
-    def visit(op: ir.Operation):
+    for op in walk(block):
         opname = op.name
         kf.ops[opname] += 1
         if opname not in _SUPPORTED_OPS and opname.split(".")[0] not in _SUPPORTED_DIALECTS:
@@ -193,13 +203,6 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
             if arr is not None:
                 (kf.writes if opname in _ACCESS_WRITE else kf.reads).add(arr)
                 _vote_dims(op, opname, arr, param_of, votes)
-        for region in op.regions:
-            for b in region.blocks:
-                for inner in b.operations:
-                    visit(inner.operation)
-
-    for op in block.operations:
-        visit(op.operation)
     for key, counter in votes.items():
         kf.dim_params[key] = counter.most_common(1)[0][0]
     return kf

@@ -9,7 +9,7 @@ from mlir.dialects import memref as memref_d
 
 from . import polybench
 from .errors import InputError
-from .kernel import KernelFunction, analyze_function, find_function
+from .kernel import KernelFunction, analyze_function, find_function, walk
 from .mlir_input import SourceModule, parse_module
 
 _MAX_BOUND_OFFSET = 2  # a constant bound n-2 .. n+2 of a size n counts as depending on it
@@ -64,20 +64,9 @@ def resize_function(module: ir.Module, kf: KernelFunction, new_values: dict[int,
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(new_inputs, list(ftype.results)))
 
-    allocs, loops = [], []
-
-    def collect(op: ir.Operation):
-        if op.name in ("memref.alloca", "memref.alloc"):
-            allocs.append(op)
-        elif op.name == "affine.for":
-            loops.append(op)
-        for region in op.regions:
-            for b in region.blocks:
-                for inner in b.operations:
-                    collect(inner.operation)
-
-    for op in block.operations:
-        collect(op.operation)
+    ops = list(walk(block))
+    allocs = [op for op in ops if op.name in ("memref.alloca", "memref.alloc")]
+    loops = [op for op in ops if op.name == "affine.for"]
     for op in allocs:
         t = ir.MemRefType(op.results[0].type)
         shape = _resized_shape(tuple(t.shape), {}, old_values, new_values)
