@@ -69,6 +69,9 @@ CURATED = {
             doc="non-identity permutations"),
         _op("stablehlo.reshape", "stablehlo.reshape", 1, attr_domain="reshape",
             doc="target: another shape of interest with the same element count"),
+        _op("stablehlo.slice_edge", "stablehlo.slice", 1, attr_domain="slice_edge",
+            doc="first or last index along a set of dims (position symbolic, index from the "
+                "shape), all of the others; rank kept, size 1 along the dims"),
         _op("stablehlo.reduce_add", "stablehlo.reduce", 1, attr_domain="reduce_dim",
             emitted=["init_values"], doc="one dimension, body stablehlo.add, init 0"),
         _op("stablehlo.reduce_max", "stablehlo.reduce", 1, attr_domain="reduce_dim",
@@ -98,10 +101,19 @@ CURATED = {
         _op("linalg.vecmat", "linalg.vecmat", 2, emitted=["outputs"]),
         _op("linalg.batch_matmul", "linalg.batch_matmul", 2, emitted=["outputs"]),
         _op("linalg.dot", "linalg.dot", 2, emitted=["outputs"]),
+        _op("linalg.dot_general", "linalg.generic", 2, weight=2, attr_domain="dot_dims",
+            emitted=["outputs"],
+            doc="generic contraction with stablehlo.dot_general's dims (at most one batch and "
+                "one contracting pair), mulf + addf over a zero fill; forms of the named "
+                "contractions, linalg.outer and rank-0 operands are left to those ops; weight 2, "
+                "as a transpose + named contraction, so the search prefers the named ops"),
         _op("linalg.transpose", "linalg.transpose", 1, attr_domain="permutation",
             emitted=["init"], doc="non-identity permutations"),
         _op("linalg.broadcast", "linalg.broadcast", 1, attr_domain="broadcast", emitted=["init"],
             doc="target: a higher-rank shape of interest; operand dims keep their order"),
+        _op("linalg.slice_edge", "linalg.generic", 1, attr_domain="slice_edge", emitted=["outputs"],
+            doc="generic: first or last index along a set of dims (constant results in the "
+                "input map, computed from the shape), all of the others; drops the dims"),
         _op("linalg.reduce_add", "linalg.reduce", 1, attr_domain="reduce_dim", emitted=["inits"],
             doc="one dimension, arith.addf, init 0"),
         _op("linalg.reduce_max", "linalg.reduce", 1, attr_domain="reduce_dim", emitted=["inits"],

@@ -155,6 +155,17 @@ EXTRA = [
     ("linalg.matmul", [((3, 4), "f32"), ((4, 3), "f32")], attrs()),
     ("linalg.reduce_min", [((2, 3, 4), "f32")], attrs(dim=2)),
     ("linalg.scalar_mul", [((), "f32"), ((3, 4), "f32")], attrs()),
+    # doitgen: A[r][q][:] @ C4 (rank 3 x rank 2), and its last row
+    ("stablehlo.dot_general", [((5, 6, 7), "f64"), ((7, 7), "f64")],
+     attrs(lhs_batch=(), rhs_batch=(), lhs_contract=(2,), rhs_contract=(0,))),
+    ("linalg.dot_general", [((5, 6, 7), "f64"), ((7, 7), "f64")],
+     attrs(lhs_batch=(), rhs_batch=(), lhs_contract=(2,), rhs_contract=(0,))),
+    ("linalg.dot_general", [((2, 3, 4), "f32"), ((4, 2), "f32")],
+     attrs(lhs_batch=(0,), rhs_batch=(1,), lhs_contract=(2,), rhs_contract=(0,))),
+    ("stablehlo.slice_edge", [((5, 6, 7), "f64")], attrs(dims=(0, 1), position="last")),
+    ("linalg.slice_edge", [((5, 6, 7), "f64")], attrs(dims=(0, 1), position="last")),
+    ("stablehlo.slice_edge", [((2, 3, 4), "f32")], attrs(dims=(0, 1, 2), position="first")),
+    ("linalg.slice_edge", [((2, 3, 4), "f32")], attrs(dims=(0, 1, 2), position="last")),
 ]
 
 
@@ -217,6 +228,10 @@ BAD = [
     ("linalg.broadcast", [(3,)], attrs(shape=(3, 4), dims=(0,)), (3, 4)),
     ("linalg.reduce_max", [(3, 4)], attrs(dim=0), (3,)),
     ("linalg.dot", [(3,), (4,)], attrs(), ()),
+    ("stablehlo.slice_edge", [(3, 4)], attrs(dims=(0,), position="last"), (3, 4)),
+    ("linalg.slice_edge", [(3, 4)], attrs(dims=(0,), position="last"), (3,)),
+    ("linalg.dot_general", [(2, 3, 4), (3, 4)],
+     attrs(lhs_batch=(), rhs_batch=(), lhs_contract=(2,), rhs_contract=(0,)), (2, 3, 4)),
 ]
 
 
@@ -233,6 +248,40 @@ def test_ill_typed_rejected(name, shapes, a, result):
         assert a not in tuple(op.attribute_domain(arg_types, CTX))
     else:
         assert rt != TensorType(result, F)
+
+
+def test_linalg_dot_general_leaves_named_forms_out():
+    """linalg.dot_general's domain is stablehlo.dot_general's minus what matmul, matvec,
+    vecmat, batch_matmul, dot and outer compute."""
+    gen, hlo = ALL_OPS["linalg.dot_general"], ALL_OPS["stablehlo.dot_general"]
+    named = ["linalg.matmul", "linalg.matvec", "linalg.vecmat", "linalg.batch_matmul",
+             "linalg.dot", "linalg.outer"]
+    rng = np.random.default_rng(0)
+    for shapes in [[(3, 4), (4, 3)], [(3, 4), (4,)], [(3,), (3, 4)], [(2, 3, 4), (2, 4, 3)],
+                   [(3,), (3,)], [(3,), (4,)]]:
+        ts = tuple(TensorType(s, F) for s in shapes)
+        missing = set(hlo.attribute_domain(ts, CTX)) - set(gen.attribute_domain(ts, CTX))
+        assert missing, f"{shapes}: no form left to a named op"
+        inputs = [rng.standard_normal(t.shape) for t in ts]
+        for a in missing:
+            want = hlo.evaluate(inputs, a)
+            assert any(ALL_OPS[n].accepts(ts, CTX) and ALL_OPS[n].evaluate(inputs, ()).shape == want.shape
+                       and np.allclose(ALL_OPS[n].evaluate(inputs, ()), want) for n in named), \
+                f"{shapes} {dict(a)}: left out, but no named op computes it"
+
+
+@pytest.mark.parametrize("name", ["stablehlo.slice_edge", "linalg.slice_edge"])
+def test_slice_edge_resizes(name):
+    """The position is symbolic: the same attributes at other sizes take the same edge."""
+    from synth.program import remap_attrs
+
+    op = ALL_OPS[name]
+    a = attrs(dims=(0, 2), position="last")
+    assert remap_attrs(a, {5: 8, 6: 9, 7: 10}) == a
+    for shape in [(5, 6, 7), (8, 9, 10)]:
+        x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+        got = op.evaluate([x], a).reshape(-1)
+        assert_same(got, x[-1, :, -1], f"{name} at {shape}")
 
 
 def test_verifier_cache_counts():

@@ -3,9 +3,15 @@
 Every value is a tensor (scalars are rank-0 tensors) of a float element type. Outputs
 (`outs`) are a `tensor.empty`, filled with the identity (`linalg.fill` of 0 for sums and
 contractions, -inf / +inf for max / min reductions) when the op reads its output; ops
-that only write it (elementwise, transpose, broadcast, generic) take the empty tensor.
-Only linalg ops, tensor.empty, arith.constant and scalar arith ops inside linalg
-regions are emitted.
+that only write it (elementwise, transpose, broadcast, the parallel generics) take the
+empty tensor. Only linalg ops, tensor.empty, arith.constant and scalar arith ops inside
+linalg regions are emitted.
+
+Two generics cover what the named ops cannot: `linalg.dot_general` (any contraction in
+stablehlo.dot_general's domain, e.g. doitgen's rank-3 x rank-2 A @ C4) and
+`linalg.slice_edge` (the first / last index along some dims, constant results in the
+input's indexing map: linalg.generic's verifier accepts them and checks them against
+the operand's static shape).
 
 i1 tensors are avoided on purpose: the MLIR 22 lowering to LLVM aborts on stores to
 i1 memrefs (`integralElementType.getWidth() >= 8` in MemRefToLLVM), so a comparison
@@ -18,6 +24,8 @@ Attribute keys:
   reduce_*         dim
   fill             value, shape, dtype
   select_cmp       direction (GT GE LT LE EQ NE)
+  dot_general      lhs_batch, rhs_batch, lhs_contract, rhs_contract (as stablehlo.dot_general)
+  slice_edge       dims (sorted operand dims), position ("first" | "last")
 """
 
 from __future__ import annotations
@@ -27,7 +35,8 @@ from itertools import combinations, permutations
 
 import numpy as np
 
-from .op import Attrs, Emitter, Op, attr_dict, attrs, dot_general
+from .op import (Attrs, Emitter, Op, attr_dict, attrs, check_edge_attrs, dot_domain, dot_general,
+                 dot_general_type, edge_domain, edge_index, edge_slices)
 from .stablehlo import DIRECTIONS, reduce_init
 from .types import FLOAT_DTYPES, TensorType
 
@@ -95,6 +104,11 @@ class Contraction(LinalgOp):
         contract = [c for c in lhs if c in rhs and c not in out]
         self.dims = (tuple(lhs.index(c) for c in batch), tuple(rhs.index(c) for c in batch),
                      tuple(lhs.index(c) for c in contract), tuple(rhs.index(c) for c in contract))
+
+    def attrs(self) -> Attrs:
+        """The same contraction as dot_general dims (what linalg.dot_general leaves to it)."""
+        lb, rb, lc, rc = self.dims
+        return attrs(lhs_batch=lb, rhs_batch=rb, lhs_contract=lc, rhs_contract=rc)
 
     def _sizes(self, arg_types) -> dict[str, int] | None:
         a, b = arg_types
@@ -289,32 +303,44 @@ class Fill(LinalgOp):
 # --- linalg.generic forms ----------------------------------------------------------------------
 
 
-def _affine_map(ndims: int, results: tuple[int, ...]) -> str:
+def _affine_map(ndims: int, results) -> str:
+    """`affine_map<(d0, ...) -> (...)>`: an int result k is the dim d<k>, a str is
+    written as is (a constant index)."""
     dims = ", ".join(f"d{i}" for i in range(ndims))
-    return f"affine_map<({dims}) -> ({', '.join(f'd{k}' for k in results)})>"
+    exprs = ", ".join(r if isinstance(r, str) else f"d{r}" for r in results)
+    return f"affine_map<({dims}) -> ({exprs})>"
 
 
-def emit_generic(em: Emitter, operands, arg_types, in_dims: list[tuple[int, ...]],
-                 result_type: TensorType, body) -> str:
-    """A parallel `linalg.generic` over the result's index space: input i is read at the
-    result dims `in_dims[i]`; `body(em, block_args) -> ssa` emits the scalar code."""
-    n = result_type.rank
-    maps = [_affine_map(n, d) for d in in_dims] + [_affine_map(n, tuple(range(n)))]
-    iters = ", ".join(['"parallel"'] * n)
-    e = em.empty(result_type)
+def emit_structured(em: Emitter, operands, arg_types, maps: list[str], iterators: list[str],
+                    init: str, result_type: TensorType, body) -> str:
+    """A `linalg.generic` with the given indexing maps (inputs, then the output) and
+    iterator types, writing into `init`; `body(em, block_args, out_arg) -> ssa` emits
+    the scalar code."""
+    iters = ", ".join(f'"{t}"' for t in iterators)
     r = em.fresh()
     bargs = [em.fresh("b") for _ in operands]
     bout = em.fresh("o")
     em.line(f"{r} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}} "
-            f"{_ins(operands, arg_types)} outs({e} : {result_type.mlir()}) {{")
+            f"{_ins(operands, arg_types)} outs({init} : {result_type.mlir()}) {{")
     params = [f"{b}: {t.dtype}" for b, t in zip(bargs, arg_types)] + [f"{bout}: {result_type.dtype}"]
     em.line(f"^bb0({', '.join(params)}):")
     lines_before = len(em.lines)
-    value = body(em, bargs)
+    value = body(em, bargs, bout)
     em.lines[lines_before:] = ["  " + ln for ln in em.lines[lines_before:]]
     em.line(f"  linalg.yield {value} : {result_type.dtype}")
     em.line(f"}} -> {result_type.mlir()}")
     return r
+
+
+def emit_generic(em: Emitter, operands, arg_types, in_dims: list[tuple], result_type: TensorType,
+                 body) -> str:
+    """A parallel `linalg.generic` over the result's index space into a `tensor.empty`:
+    input i is read at `in_dims[i]` (result dims, or constant indices as str);
+    `body(em, block_args) -> ssa` emits the scalar code."""
+    n = result_type.rank
+    maps = [_affine_map(n, d) for d in in_dims] + [_affine_map(n, tuple(range(n)))]
+    return emit_structured(em, operands, arg_types, maps, ["parallel"] * n, em.empty(result_type),
+                           result_type, lambda em, b, _out: body(em, b))
 
 
 _CMPF = {"GT": "ogt", "GE": "oge", "LT": "olt", "LE": "ole", "EQ": "oeq", "NE": "one"}
@@ -400,6 +426,7 @@ class Outer(LinalgOp):
 
     arity = 2
     attr_domain_kind = "none"
+    ATTRS = attrs(lhs_batch=(), rhs_batch=(), lhs_contract=(), rhs_contract=())  # as dot_general
 
     def _fits(self, arg_types) -> bool:
         return (len(arg_types) == 2 and arg_types[0].rank == 1 and arg_types[1].rank == 1
@@ -428,11 +455,149 @@ class Outer(LinalgOp):
         return emit_generic(em, operands, arg_types, [(0,), (1,)], result_type, body)
 
 
+class DotGeneral(LinalgOp):
+    """linalg.generic contraction with stablehlo.dot_general's dims (at most one batch
+    pair, at most one contracting pair; result dims: batch, lhs free, rhs free):
+    loops d0..d(n-1) over the result, d(n) over the contracted dim ("reduction");
+    body out + a * b (arith.mulf, arith.addf) over a zero-filled init.
+
+    The forms a named grammar op computes (`covered`: matmul, matvec, vecmat,
+    batch_matmul, dot, outer, given as (lhs rank, rhs rank, attrs)) and products with a
+    rank-0 operand (scalar_mul) are left out of the domain: the search would only find
+    the same value twice. Its weight (2, in the JSON spec) is that of a transpose + a
+    named contraction: the search tries the named ops first, which keeps searches that
+    need no general contraction (gemm, mvt, atax) as fast as without it."""
+
+    arity = 2
+    attr_domain_kind = "dot_dims"
+
+    def __init__(self, name: str, covered: frozenset = frozenset()):
+        super().__init__(name)
+        self.covered = covered
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 2:
+            return ()
+        return _dot_generic_domain(tuple(arg_types), self.covered)
+
+    def result_type(self, arg_types, attrs):
+        return dot_general_type(self, arg_types, attrs, FLOAT_DTYPES)
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return dot_general(sem, args[0], args[1], d["lhs_batch"], d["rhs_batch"],
+                           d["lhs_contract"], d["rhs_contract"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a, b = arg_types
+        lb, rb, lc, rc = d["lhs_batch"], d["rhs_batch"], d["lhs_contract"], d["rhs_contract"]
+        n = result_type.rank
+        lhs_free = [k for k in range(a.rank) if k not in lb + lc]
+        rhs_free = [k for k in range(b.rank) if k not in rb + rc]
+
+        def operand_map(rank, batch, contract, free, first_free):
+            loops = {k: 0 for k in batch} | {k: n for k in contract}
+            loops |= {k: first_free + i for i, k in enumerate(free)}
+            return tuple(loops[k] for k in range(rank))
+
+        nloops = n + len(lc)
+        maps = [_affine_map(nloops, operand_map(a.rank, lb, lc, lhs_free, len(lb))),
+                _affine_map(nloops, operand_map(b.rank, rb, rc, rhs_free, len(lb) + len(lhs_free))),
+                _affine_map(nloops, tuple(range(n)))]
+        iterators = ["parallel"] * n + ["reduction"] * len(lc)
+        dt = result_type.dtype
+
+        def body(em, bargs, out):
+            m, s = em.fresh("m"), em.fresh("s")
+            em.line(f"{m} = arith.mulf {bargs[0]}, {bargs[1]} : {dt}")
+            em.line(f"{s} = arith.addf {out}, {m} : {dt}")
+            return s
+
+        return emit_structured(em, operands, arg_types, maps, iterators,
+                               em.filled(result_type, 0.0), result_type, body)
+
+
+def _swapped(a: Attrs) -> Attrs:
+    d = attr_dict(a)
+    return attrs(lhs_batch=d["rhs_batch"], rhs_batch=d["lhs_batch"],
+                 lhs_contract=d["rhs_contract"], rhs_contract=d["lhs_contract"])
+
+
+@lru_cache(maxsize=4096)
+def _dot_generic_domain(arg_types, covered: frozenset) -> tuple[Attrs, ...]:
+    """dot_domain less the values other grammar ops give: a rank-0 operand (scalar_mul,
+    mul), a `covered` form, or a covered form with the operands swapped when one
+    operand has no free dims (then the swap gives the same value)."""
+    a, b = arg_types
+    if a.rank == 0 or b.rank == 0:
+        return ()
+    out = []
+    for x in dot_domain(arg_types, FLOAT_DTYPES):
+        d = attr_dict(x)
+        no_free = (len(d["lhs_batch"] + d["lhs_contract"]) == a.rank
+                   or len(d["rhs_batch"] + d["rhs_contract"]) == b.rank)
+        if (a.rank, b.rank, x) in covered or (no_free and (b.rank, a.rank, _swapped(x)) in covered):
+            continue
+        out.append(x)
+    return tuple(out)
+
+
+class SliceEdge(LinalgOp):
+    """linalg.generic taking the first or the last index along `dims` and every index
+    along the other dims, dropping `dims` (rank-reducing, unlike stablehlo.slice_edge):
+    the input map has constant results, e.g. `affine_map<(d0) -> (4, 5, d0)>`. The
+    position is symbolic; the index (0 or size - 1) is computed from the operand shape
+    when applied or emitted."""
+
+    arity = 1
+    attr_domain_kind = "slice_edge"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].dtype not in FLOAT_DTYPES:
+            return ()
+        return edge_domain(arg_types[0].shape)
+
+    def result_type(self, arg_types, attrs):
+        dims, _ = check_edge_attrs(self, arg_types, attrs)
+        a = arg_types[0]
+        if a.dtype not in FLOAT_DTYPES:
+            raise self.shape_error("needs a float tensor", arg_types, attrs)
+        return a.with_shape(tuple(s for k, s in enumerate(a.shape) if k not in dims))
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        a = np.asarray(args[0])
+        return np.array(a[edge_slices(a.shape, d["dims"], d["position"], keep_dims=False)])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a = arg_types[0]
+        read, loop = [], 0
+        for k, size in enumerate(a.shape):
+            if k in d["dims"]:
+                read.append(str(edge_index(size, d["position"])))
+            else:
+                read.append(loop)
+                loop += 1
+        return emit_generic(em, operands, arg_types, [tuple(read)], result_type,
+                            lambda em, b: b[0])
+
+
 # --- the grammar ---------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=1)
 def grammar() -> tuple[Op, ...]:
+    contractions = (
+        Contraction("linalg.matmul", "mk", "kn", "mn"),
+        Contraction("linalg.matvec", "mk", "k", "m"),
+        Contraction("linalg.vecmat", "k", "kn", "n"),
+        Contraction("linalg.batch_matmul", "bmk", "bkn", "bmn"),
+        Contraction("linalg.dot", "k", "k", ""),
+    )
+    covered = frozenset([(len(c.lhs), len(c.rhs), c.attrs()) for c in contractions]
+                        + [(1, 1, Outer.ATTRS)])
     return (
         Elementwise("linalg.add", 2, "add"),
         Elementwise("linalg.sub", 2, "sub"),
@@ -443,13 +608,11 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("linalg.negf", 1, "neg"),
         Elementwise("linalg.sqrt", 1, "sqrt"),
         Elementwise("linalg.exp", 1, "exp"),
-        Contraction("linalg.matmul", "mk", "kn", "mn"),
-        Contraction("linalg.matvec", "mk", "k", "m"),
-        Contraction("linalg.vecmat", "k", "kn", "n"),
-        Contraction("linalg.batch_matmul", "bmk", "bkn", "bmn"),
-        Contraction("linalg.dot", "k", "k", ""),
+        *contractions,
+        DotGeneral("linalg.dot_general", covered),
         Transpose("linalg.transpose"),
         Broadcast("linalg.broadcast"),
+        SliceEdge("linalg.slice_edge"),
         Reduce("linalg.reduce_add", "add"),
         Reduce("linalg.reduce_max", "max"),
         Reduce("linalg.reduce_min", "min"),

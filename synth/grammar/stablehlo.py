@@ -9,6 +9,7 @@ Attribute keys (values are ints, strs or tuples of ints):
   broadcast_in_dim  shape (target), dims (broadcast_dimensions)
   transpose       permutation
   reshape         shape
+  slice_edge      dims (sorted operand dims), position ("first" | "last")
   reduce_*        dim
   compare         direction  (GT GE LT LE EQ NE)
   iota            shape, dim, dtype
@@ -23,7 +24,8 @@ from itertools import permutations
 
 import numpy as np
 
-from .op import Attrs, Emitter, Op, attr_dict, attrs, broadcast, dot_general, format_scalar
+from .op import (Attrs, Emitter, Op, attr_dict, attrs, broadcast, check_edge_attrs, dot_domain,
+                 dot_general, dot_general_type, edge_domain, edge_index, edge_slices, format_scalar)
 from .types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
@@ -92,29 +94,10 @@ class DotGeneral(StablehloOp):
     attr_domain_kind = "dot_dims"
 
     def attribute_domain(self, arg_types, ctx):
-        return _dot_domain(arg_types) if len(arg_types) == 2 else ()
+        return dot_domain(arg_types, NUMERIC_DTYPES) if len(arg_types) == 2 else ()
 
     def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        a, b = arg_types
-        d = attr_dict(attrs)
-        lb, rb, lc, rc = d["lhs_batch"], d["rhs_batch"], d["lhs_contract"], d["rhs_contract"]
-        if a.dtype != b.dtype or a.dtype not in NUMERIC_DTYPES:
-            raise self.shape_error("operands need one numeric element type", arg_types, attrs)
-        if len(lb) != len(rb) or len(lc) != len(rc) or len(lb) > 1 or len(lc) > 1:
-            raise self.shape_error("batch / contracting dims must pair up (at most one pair each)",
-                                   arg_types, attrs)
-        for ds, t in ((lb + lc, a), (rb + rc, b)):
-            if len(set(ds)) != len(ds) or any(not 0 <= k < t.rank for k in ds):
-                raise self.shape_error("dims out of range or repeated", arg_types, attrs)
-        for i, j in zip(lb + lc, rb + rc):
-            if a.shape[i] != b.shape[j]:
-                raise self.shape_error(f"size mismatch: lhs dim {i} ({a.shape[i]}) vs rhs dim {j} "
-                                       f"({b.shape[j]})", arg_types, attrs)
-        shape = (tuple(a.shape[i] for i in lb)
-                 + tuple(s for k, s in enumerate(a.shape) if k not in lb + lc)
-                 + tuple(s for k, s in enumerate(b.shape) if k not in rb + rc))
-        return TensorType(shape, a.dtype)
+        return dot_general_type(self, arg_types, attrs, NUMERIC_DTYPES)
 
     def apply(self, sem, args, attrs):
         d = attr_dict(attrs)
@@ -131,23 +114,6 @@ class DotGeneral(StablehloOp):
         em.line(f"{r} = stablehlo.dot_general {operands[0]}, {operands[1]}, {dims} : "
                 f"({_types(arg_types)}) -> {result_type.mlir()}")
         return r
-
-
-@lru_cache(maxsize=4096)
-def _dot_domain(arg_types) -> tuple[Attrs, ...]:
-    a, b = arg_types
-    if a.dtype != b.dtype or a.dtype not in NUMERIC_DTYPES:
-        return ()
-    pairs = [(i, j) for i in range(a.rank) for j in range(b.rank) if a.shape[i] == b.shape[j]]
-    out = []
-    for batch in [None, *pairs]:
-        for contract in [None, *pairs]:
-            if batch and contract and (batch[0] == contract[0] or batch[1] == contract[1]):
-                continue
-            lb, rb = (batch[:1], batch[1:]) if batch else ((), ())
-            lc, rc = (contract[:1], contract[1:]) if contract else ((), ())
-            out.append(attrs(lhs_batch=lb, rhs_batch=rb, lhs_contract=lc, rhs_contract=rc))
-    return tuple(out)
 
 
 # --- data movement -------------------------------------------------------------------------
@@ -257,6 +223,41 @@ class Reshape(StablehloOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         r = em.fresh()
         em.line(f"{r} = stablehlo.reshape {operands[0]} : ({arg_types[0].mlir()}) -> {result_type.mlir()}")
+        return r
+
+
+class SliceEdge(StablehloOp):
+    """stablehlo.slice keeping the first or the last index along `dims` and every index
+    along the other dims. The rank is kept (size 1 along `dims`); `stablehlo.reshape`
+    drops those dims. The position is symbolic: the start index (0 or size - 1) is
+    computed from the operand shape, so the attributes hold no sizes."""
+
+    arity = 1
+    attr_domain_kind = "slice_edge"
+
+    def attribute_domain(self, arg_types, ctx):
+        return edge_domain(arg_types[0].shape) if len(arg_types) == 1 else ()
+
+    def result_type(self, arg_types, attrs):
+        dims, _ = check_edge_attrs(self, arg_types, attrs)
+        a = arg_types[0]
+        return a.with_shape(tuple(1 if k in dims else s for k, s in enumerate(a.shape)))
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        a = np.asarray(args[0])
+        return np.array(a[edge_slices(a.shape, d["dims"], d["position"], keep_dims=True)])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a = arg_types[0]
+        ranges = []
+        for k, n in enumerate(a.shape):
+            i = edge_index(n, d["position"])
+            ranges.append(f"{i}:{i + 1}" if k in d["dims"] else f"0:{n}")
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.slice {operands[0]} [{', '.join(ranges)}] : "
+                f"({a.mlir()}) -> {result_type.mlir()}")
         return r
 
 
@@ -451,6 +452,7 @@ def grammar() -> tuple[Op, ...]:
         BroadcastInDim("stablehlo.broadcast_in_dim"),
         Transpose("stablehlo.transpose"),
         Reshape("stablehlo.reshape"),
+        SliceEdge("stablehlo.slice_edge"),
         Reduce("stablehlo.reduce_add", "add"),
         Reduce("stablehlo.reduce_max", "max"),
         Reduce("stablehlo.reduce_min", "min"),
