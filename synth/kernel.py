@@ -60,6 +60,9 @@ class KernelFunction:
     loop_params: set[int] = field(default_factory=set)  # size parameters that bound some loop
     ops: Counter = field(default_factory=Counter)  # op name -> count in the body
     scalars_used: set[int] = field(default_factory=set)  # non-size scalar arguments used
+    # a loop bound depends on an enclosing loop's induction variable, or an affine.if
+    # guards a statement: the iteration domain is not a box (e.g. triangular)
+    non_rectangular: bool = False
     float_constants: set[float] = field(default_factory=set)  # arith.constant float values
 
     @property
@@ -196,7 +199,12 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
             if len(params) == 1:
                 iv_param[view.induction_variable] = next(iter(params))
             bounds = list(view.upperBoundOperands) + list(view.lowerBoundOperands)
+            if any(v in iv_param or (isinstance(v, ir.BlockArgument) and v.owner != block)
+                   for v in bounds):
+                kf.non_rectangular = True
             kf.loop_params |= {p for v in bounds if (p := _size_source(v, block)) is not None}
+        if opname == "affine.if":
+            kf.non_rectangular = True
         if opname in _ACCESS_READ + _ACCESS_WRITE:
             memref = op.operands[0 if opname in _ACCESS_READ else 1]
             arr = _func_arg_index(memref, block)

@@ -33,9 +33,15 @@ _LICENSES: dict[str, set[str]] = {
 _CONTRACTIONS = ("dot_general", "matmul", "matvec", "vecmat", "batch_matmul", "dot")
 
 
-def licensed(op: Op, kernel_ops: Counter) -> bool:
+# a non-rectangular iteration domain (triangular loops, affine.if) needs index masks
+_MASKS = ("iota", "compare", "select")
+
+
+def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False) -> bool:
     short = op.name.split(".", 1)[1]
     present = {name for name, n in kernel_ops.items() if n}
+    if non_rectangular and any(key in short for key in _MASKS):
+        return True
     if short in _CONTRACTIONS:
         return bool(present & _MUL) and bool(present & _ADD)
     if short in _LICENSES:
@@ -46,5 +52,5 @@ def licensed(op: Op, kernel_ops: Counter) -> bool:
     return True
 
 
-def select_ops(dialect: str, kernel_ops: Counter) -> tuple[Op, ...]:
-    return tuple(op for op in ops_for(dialect) if licensed(op, kernel_ops))
+def select_ops(dialect: str, kernel_ops: Counter, non_rectangular: bool = False) -> tuple[Op, ...]:
+    return tuple(op for op in ops_for(dialect) if licensed(op, kernel_ops, non_rectangular))

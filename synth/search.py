@@ -181,6 +181,19 @@ class Enumerator:
                     expr, data = self._apply(op, attrs, rt, ())
                     if found := self._add(0, expr, data):
                         return found
+        # comparisons of two index grids (iota along different dims of one shape) are the
+        # masks of non-rectangular iteration domains (j <= i, k > i ...): leaves too
+        for op in p.ops:
+            if op.arity != 2 or "compare" not in op.name:
+                continue
+            grids = [v for t, vs in self.pools[0].items() for v in vs
+                     if v.expr.op is not None and "iota" in v.expr.op.name and not v.expr.args]
+            for a, b in itertools.permutations(grids, 2):
+                if a.expr.type == b.expr.type and a.expr.attrs < b.expr.attrs:
+                    for attrs, rt in self._signature(op, (a.expr.type, b.expr.type)):
+                        expr, data = self._apply(op, attrs, rt, (a, b))
+                        if found := self._add(0, expr, data):
+                            return found
         # scalars broadcast to the shapes of the problem are leaves too
         for op in p.ops:
             if op.arity != 1 or "broadcast" not in op.name:
@@ -204,6 +217,16 @@ class Enumerator:
                 yield (first,) + rest
 
     def _grow(self, size: int) -> Expr | None:
+        """All values of `size`. Candidates of the output type go first: when the solution
+        has this size it is found before the rest of the (largest) level is built."""
+        for output_typed in (True, False):
+            found = self._grow_pass(size, output_typed)
+            if found is not None:
+                return found
+        return None
+
+    def _grow_pass(self, size: int, output_typed: bool) -> Expr | None:
+        out_type = self.problem.output_type
         for op in self.problem.ops:
             if op.arity == 0:
                 continue
@@ -215,7 +238,8 @@ class Enumerator:
                     continue  # the mirrored split gives the same values
                 type_lists = [list(self.pools[s].keys()) for s in split]
                 for types in itertools.product(*type_lists):
-                    choices = self._signature(op, types)
+                    choices = [(a, rt) for a, rt in self._signature(op, types)
+                               if (rt == out_type) == output_typed]
                     if not choices:
                         continue
                     pools = [self.pools[s][t] for s, t in zip(split, types)]

@@ -145,3 +145,10 @@ def test_unsupported_input_exits_2(tmp_path, capsys):
     assert main(["raise", str(path), "--target", "linalg", "-o", str(tmp_path / "o.mlir")]) == 2
     assert "dynamic shape" in capsys.readouterr().err
     assert not (tmp_path / "o.mlir").exists()
+
+
+def test_time_step_loops_exit_3_at_once(tmp_path, capsys):
+    out = tmp_path / "j.mlir"
+    rc = main(["raise", str(POLYBENCH / "jacobi-2d.mlir"), "--target", "linalg", "-o", str(out)])
+    assert rc == 3 and not out.exists()
+    assert "bound no array dimension (time steps)" in capsys.readouterr().err
