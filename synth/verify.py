@@ -1,0 +1,656 @@
+"""`synth verify ORIGINAL RAISED`: is a raised module equivalent to the affine original?
+
+Two levels, the second including the first:
+
+- "test": observational testing. The original runs through MLIR's ExecutionEngine, the
+  raised function through XLA CPU (stablehlo, as `@main`) or the ExecutionEngine
+  (linalg on tensors), on several input sets: uniform random, zeros, negatives, tiny
+  (~1e-300), large (~1e+100) and mixed magnitudes, at two small size configurations and
+  at the original sizes. Results agree when both are non-finite at the same place or
+  |raised - original| <= RTOL * (|original| + max(1, max |original|)) with RTOL = 1e-9
+  (synth.raising's tolerance: reassociated f64 sums, nothing more). Differences far below
+  1 in absolute value therefore pass, which is why the proof exists.
+- "z3": a bounded proof. At small sizes (every dimension parameter >= 2, all distinct:
+  2, 3, 4, ... and a second configuration with the values rotated; time-step parameters
+  2 and 1), every array element and every scalar argument is a symbolic input (no scalar
+  is fixed); the original is executed symbolically (synth.symbolic_affine), the raised
+  function interpreted (synth.raised_semantics), and Z3 checks that no input makes any
+  written array element differ (the disjunction of all differences is unsat), over the
+  REALS. So the proof covers exactly the sizes listed in the report, in exact real
+  arithmetic: floating-point results may still differ by rounding and reassociation.
+
+Sound by construction: "equivalent" is reported only on unsat. sqrt / exp / pow are
+uninterpreted functions shared by both sides, and x/0 is z3's unspecified total
+division, so an unsat proof holds for every value those could take. A sat model that
+relies on such a value may be spurious: it is confirmed by evaluating both sides at the
+model with the real functions (exactly where no such function or division occurs). An
+unconfirmed model makes the next stage add, only as needed, (1) the true sqrt facts
+(x >= 0 -> sqrt(x) >= 0 and sqrt(x)^2 = x), then (2) nonzero denominators, which is an
+assumption: a proof that needed it says so in the report. Still unconfirmed, or a Z3
+timeout: the verdict is "unknown" (exit 3), never "equivalent".
+
+An array the raised function does not return (missing from `synth.outputs`) keeps its
+input value; it is compared with the original's final value like any other, so a dropped
+output is a difference with a counterexample, not a malformed input. A raised module
+that breaks the contract (wrong argument types, result types, no `synth.outputs`) is an
+InputError (exit 2).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import z3
+
+from . import z3_affine_support as support
+from .errors import InputError
+from .grammar import z3sem
+from .kernel import KernelFunction, describe, list_functions
+from .mlir_input import SourceModule, load_source
+from .raised_semantics import MIN_SIZE, RaisedFunction, Signature, load_raised, top_level_functions
+from .raising import RTOL
+from .resize import resize_module, size_values
+from .spec import tensor_type
+
+LEVELS = ("test", "z3")
+Sizes = dict[int, int]  # size parameter (argument index) -> value
+
+DEFAULT_Z3_TIMEOUT = 300.0  # seconds per solver call
+MAX_PROOF_ELEMENTS = 4096  # proving at the original sizes (no re-instantiation) up to this
+
+
+# results ----------------------------------------------------------------------------------
+
+
+def _sizes_text(sizes: Sizes) -> str:
+    return ", ".join(f"#{p}={v}" for p, v in sorted(sizes.items())) or "no size parameters"
+
+
+def _element_text(key) -> str:
+    """`arg5[1, 2]` for the key (5, (1, 2)) of an output element."""
+    if isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], tuple):
+        arg, idx = key
+        return f"arg{arg}[{', '.join(map(str, idx))}]" if idx else f"arg{arg}"
+    return str(key)
+
+
+@dataclass
+class Counterexample:
+    """Inputs on which the two functions differ, and the first differing element."""
+
+    level: str  # "test" or "z3"
+    sizes: Sizes
+    output: int  # argument index of the array that differs
+    index: tuple[int, ...]
+    original: str  # the element's value in the original, as text
+    raised: str
+    inputs: dict[str, str]  # z3: the inputs the element depends on (others arbitrary); test: the input set
+
+    def __str__(self) -> str:
+        lines = [f"at sizes {_sizes_text(self.sizes)}: {_element_text((self.output, self.index))}: "
+                 f"original {self.original}, "
+                 f"raised {self.raised}"]
+        if self.inputs:
+            lines.append("inputs: " + ", ".join(f"{k} = {v}" for k, v in self.inputs.items()))
+            if self.level == "z3":
+                lines.append("(every other input: any value)")
+        return "\n".join(lines)
+
+
+@dataclass
+class Report:
+    function: str
+    raised_function: str
+    dialect: str
+    verdict: str  # "equivalent", "not equivalent" or "unknown"
+    level: str  # the level that decided: "test" or "z3"
+    sizes_tested: list[Sizes] = field(default_factory=list)
+    input_sets: int = 0  # input sets run at level "test"
+    sizes_proven: list[Sizes] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+    counterexample: Counterexample | None = None
+    message: str = ""  # why, when the verdict is "unknown"
+    seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)  # "test" / "z3" -> seconds
+
+    @property
+    def equivalent(self) -> bool:
+        return self.verdict == "equivalent"
+
+    def summary(self) -> str:
+        head = f"@{self.raised_function} ({self.dialect}) vs @{self.function}: "
+        lines = []
+        if self.verdict == "equivalent":
+            lines.append(head + f"EQUIVALENT (level {self.level})")
+        elif self.verdict == "not equivalent":
+            lines.append(head + f"NOT EQUIVALENT (found at level {self.level})")
+        else:
+            lines.append(head + f"UNKNOWN at level {self.level}: {self.message}")
+        if self.sizes_tested:
+            lines.append(f"  tested: {self.input_sets} input sets (random, zeros, negatives, tiny, "
+                         f"large, mixed) at sizes " + "; ".join(map(_sizes_text, self.sizes_tested))
+                         + f", tolerance rtol {RTOL:g}")
+        if self.sizes_proven:
+            lines.append("  proven by Z3 (unsat) at sizes " + "; ".join(map(_sizes_text, self.sizes_proven))
+                         + ", every array element and scalar symbolic")
+            lines.append("  covers: exactly these sizes, in exact real arithmetic (floating-point "
+                         "results may differ by rounding and reassociation)")
+        for a in self.assumptions:
+            lines.append(f"  assuming: {a}")
+        if self.counterexample is not None:
+            lines.append("  counterexample " + str(self.counterexample).replace("\n", "\n    "))
+        times = ", ".join(f"{k} {v:.2f} s" for k, v in self.timings.items())
+        lines.append(f"  time: {self.seconds:.2f} s" + (f" ({times})" if times else ""))
+        return "\n".join(lines)
+
+
+# the contract -----------------------------------------------------------------------------
+
+
+def _pick_function(source: SourceModule, raised_text: str, function: str | None) -> str:
+    names = list_functions(source)
+    if function is not None:
+        if function not in names:
+            raise InputError(f"no function @{function} with a body in the original module "
+                             f"(functions: {', '.join('@' + n for n in names) or 'none'})", source.path)
+        return function
+    if len(names) == 1:
+        return names[0]
+    raised = {n for n, _, _ in top_level_functions(raised_text)}
+    candidates = [n for n in names if f"{n}_raised" in raised]
+    if len(candidates) != 1:
+        raise InputError(f"the original module has several functions "
+                         f"({', '.join('@' + n for n in names)}); choose one with --function",
+                         source.path)
+    return candidates[0]
+
+
+def _check_contract(kf: KernelFunction, raised: RaisedFunction, sig: Signature) -> list[int]:
+    """InputError unless `sig` follows the output contract; the arrays to compare."""
+    where = raised.path
+    if len(sig.arguments) != len(kf.arguments):
+        raise InputError(f"@{raised.name} takes {len(sig.arguments)} arguments; @{kf.name} has "
+                         f"{len(kf.arguments)} (one tensor per original argument)", where)
+    for a, t in zip(kf.arguments, sig.arguments):
+        want = tensor_type(kf, a.index).mlir()
+        if t.mlir() != want:
+            raise InputError(f"argument #{a.index} of @{raised.name} is {t.mlir()}; for "
+                             f"{a.mlir_type} the contract wants {want}", where)
+    if sig.outputs is None:
+        raise InputError(f"@{raised.name} has no `synth.outputs` attribute listing the "
+                         f"arguments its results are the final contents of", where)
+    if len(sig.outputs) != len(sig.results):
+        raise InputError(f"@{raised.name} returns {len(sig.results)} values but synth.outputs "
+                         f"lists {len(sig.outputs)}", where)
+    if len(set(sig.outputs)) != len(sig.outputs):
+        raise InputError(f"synth.outputs of @{raised.name} lists an argument twice", where)
+    for k, (o, t) in enumerate(zip(sig.outputs, sig.results)):
+        if not 0 <= o < len(kf.arguments) or not kf.arguments[o].is_array:
+            raise InputError(f"synth.outputs of @{raised.name} lists {o}, which is not an array "
+                             f"argument of @{kf.name}", where)
+        want = tensor_type(kf, o).mlir()
+        if t.mlir() != want:
+            raise InputError(f"result #{k} of @{raised.name} is {t.mlir()}; the final contents "
+                             f"of argument #{o} are {want}", where)
+    return sorted(set(kf.writes) | set(sig.outputs))
+
+
+# sizes -------------------------------------------------------------------------------------
+
+
+class _SizePlan:
+    """Original sizes, and the small configurations for testing and proving.
+
+    Dimension parameters with equal original values get equal small values (the textual
+    re-instantiation of the raised function maps values, not parameters); time-step
+    parameters (bounding loops but no dimension) get the given step count."""
+
+    def __init__(self, kf: KernelFunction):
+        self.kf = kf
+        self.original = size_values(kf)
+        self.dim_params = sorted(set(kf.dim_params.values()))
+        self.values = list(dict.fromkeys(self.original[p] for p in self.dim_params))
+        self.rewritable = all(v >= MIN_SIZE for v in self.values)
+
+    def config(self, small: list[int], steps: int) -> Sizes:
+        by_value = dict(zip(self.values, small))
+        sizes = {}
+        for p in self.kf.size_params:
+            if p in self.dim_params:
+                sizes[p] = by_value[self.original[p]]
+            elif p in self.kf.loop_params:
+                sizes[p] = steps
+            else:
+                sizes[p] = self.original.get(p, 0)
+        return sizes
+
+    def value_map(self, sizes: Sizes) -> dict[int, int]:
+        return {self.original[p]: sizes[p] for p in self.dim_params}
+
+    def test_configs(self) -> list[Sizes]:
+        n = len(self.values)
+        if not self.rewritable:
+            return [self.original]
+        ascending = [3 + 2 * k for k in range(n)]
+        descending = [4 + 2 * k for k in reversed(range(n))]
+        return [self.config(ascending, 2), self.config(descending, 1), self.original]
+
+    def proof_configs(self) -> list[Sizes]:
+        n = len(self.values)
+        if not self.rewritable:
+            elements = sum(math.prod(a.shape) for a in self.kf.arguments if a.is_array)
+            if elements > MAX_PROOF_ELEMENTS:
+                small = [v for v in self.values if v < MIN_SIZE]
+                raise InputError(f"@{self.kf.name} has size values below {MIN_SIZE} ({small}) "
+                                 f"that cannot be told from other numbers in the raised text, and "
+                                 f"is too large ({elements} array elements) to prove at its own "
+                                 f"sizes", self.kf.location)
+            return [self.original]
+        first = [2 + k for k in range(n)]
+        second = first[1:] + first[:1] if n > 1 else [3]
+        return [self.config(first, 2), self.config(second, 1)]
+
+
+def _instances(source: SourceModule, name: str, raised: RaisedFunction, plan: _SizePlan,
+               sizes: Sizes) -> tuple[SourceModule, RaisedFunction]:
+    """Original and raised at `sizes` (the raised one checked by MLIR's verifier)."""
+    if sizes == plan.original:
+        return source, raised
+    original = SourceModule(source.path, resize_module(source, {name: sizes}))
+    small = raised.resized(plan.value_map(sizes))
+    try:
+        small.signature()
+    except InputError as e:
+        raise InputError(f"cannot re-instantiate @{raised.name} at sizes {_sizes_text(sizes)} "
+                         f"(original sizes mapped textually): {e.message}", e.location) from None
+    return original, small
+
+
+# level "test" ------------------------------------------------------------------------------
+
+
+def _mixed(rng: np.random.Generator, shape) -> np.ndarray:
+    choices = np.stack([np.zeros(shape), np.sign(rng.uniform(-1, 1, shape)), rng.uniform(-1, 1, shape),
+                        rng.uniform(-1, 1, shape) * 1e-300, rng.uniform(-1, 1, shape) * 1e100])
+    pick = rng.integers(0, len(choices), shape)
+    return np.take_along_axis(choices, pick[None, ...], axis=0)[0] if shape else choices[int(pick)]
+
+
+INPUT_SETS = {
+    "random": lambda rng, shape: rng.uniform(-1.0, 1.0, shape),
+    "zeros": lambda rng, shape: np.zeros(shape),
+    "negatives": lambda rng, shape: -rng.uniform(0.5, 2.0, shape),
+    "tiny": lambda rng, shape: rng.uniform(-1.0, 1.0, shape) * 1e-300,
+    "large": lambda rng, shape: rng.uniform(-1.0, 1.0, shape) * 1e100,
+    "mixed": _mixed,
+}
+SMALL_SETS = ("random", "random", "zeros", "negatives", "tiny", "large", "mixed")
+ORIGINAL_SIZE_SETS = ("random",)  # the original sizes are large: one run
+
+
+def _arguments(kf: KernelFunction, sizes: Sizes, kind: str, rng: np.random.Generator) -> list:
+    """run_function arguments: arrays, `(type, value)` scalars (size parameters from `sizes`)."""
+    from .execution import NUMPY_DTYPES
+
+    draw = INPUT_SETS[kind]
+    args: list = []
+    for a in kf.arguments:
+        dtype = NUMPY_DTYPES[a.type]
+        if a.is_array:
+            if a.type.startswith("f"):
+                args.append(np.ascontiguousarray(draw(rng, a.shape), dtype=dtype))
+            elif kind == "zeros":
+                args.append(np.zeros(a.shape, dtype=dtype))
+            else:
+                args.append(rng.integers(-50, 50, a.shape).astype(dtype))
+        elif a.index in sizes:
+            args.append((a.type, sizes[a.index]))
+        elif a.type.startswith("f"):
+            args.append((a.type, float(draw(rng, ()))))
+        else:
+            args.append((a.type, 0 if kind == "zeros" else int(rng.integers(1, 10))))
+    return args
+
+
+def first_difference(want: np.ndarray, have: np.ndarray) -> tuple | None:
+    """(index, original, raised) of the first element outside the tolerance, else None."""
+    have = np.asarray(have)
+    if want.dtype.kind != "f":
+        bad = have != want
+    else:
+        with np.errstate(all="ignore"):
+            finite = np.isfinite(want)
+            scale = max(1.0, float(np.max(np.abs(want[finite]))) if finite.any() else 1.0)
+            close = np.abs(have - want) <= RTOL * (np.abs(want) + scale)
+            bad = ~(close | (~np.isfinite(have) & ~finite))
+            bad |= np.isfinite(have) != finite
+    if not np.any(bad):
+        return None
+    idx = tuple(int(i) for i in np.argwhere(bad)[0])
+    return idx, want[idx], have[idx]
+
+
+def _run_tests(source: SourceModule, name: str, raised: RaisedFunction, plan: _SizePlan,
+               compared: list[int], outputs: list[int], seed: int, report: Report) -> Counterexample | None:
+    from .execution import run_function
+    from .raising import run_raised
+
+    rng = np.random.default_rng(seed)
+    configs = plan.test_configs()
+    for sizes in configs:
+        original, small = _instances(source, name, raised, plan, sizes)
+        kf = describe(original, name)
+        report.sizes_tested.append(sizes)
+        sets = ORIGINAL_SIZE_SETS if sizes == plan.original and len(configs) > 1 else SMALL_SETS
+        for kind in sets:
+            args = _arguments(kf, sizes, kind, rng)
+            expected = run_function(original.text, name, args, opt_level=3).outputs
+            inputs = [a if isinstance(a, np.ndarray) else
+                      np.asarray(a[1], dtype=tensor_type(kf, i).numpy_dtype) for i, a in enumerate(args)]
+            got = run_raised(raised.dialect, small.text, raised.name, inputs)
+            report.input_sets += 1
+            for arg in compared:
+                have = got[outputs.index(arg)] if arg in outputs else inputs[arg]
+                diff = first_difference(expected[arg], have)
+                if diff is not None:
+                    idx, want, value = diff
+                    return Counterexample("test", sizes, arg, idx, repr(float(want)) if want.dtype.kind == "f"
+                                          else repr(want.item()), repr(np.asarray(value).item()),
+                                          {"input set": f"{kind} (seed {seed}, set {report.input_sets})"})
+    return None
+
+
+# level "z3" ----------------------------------------------------------------------------------
+
+
+def _free_constants(terms) -> list[z3.ExprRef]:
+    seen, out, stack = set(), [], [t for t in terms if isinstance(t, z3.ExprRef)]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out.append(t)
+        else:
+            stack.extend(t.children())
+    return sorted(out, key=str)
+
+
+def _has_partial_ops(terms) -> bool:
+    """Whether `terms` apply an uninterpreted function (sqrt, exp, pow) or divide by a
+    non-numeral: the ops whose z3 model values may be unlike the real functions'."""
+    return bool(_divisors(terms)) or any(True for _ in _applications(terms))
+
+
+def _applications(terms):
+    seen, stack = set(), [t for t in terms if isinstance(t, z3.ExprRef)]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_app(t) and t.num_args() > 0 and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            yield t
+        stack.extend(t.children())
+
+
+def _divisors(terms) -> list[z3.ExprRef]:
+    seen, out, stack = set(), {}, [t for t in terms if isinstance(t, z3.ExprRef)]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_app_of(t, z3.Z3_OP_DIV) or z3.is_app_of(t, z3.Z3_OP_IDIV):
+            d = t.arg(1)
+            if not (z3.is_rational_value(d) or z3.is_int_value(d)):
+                out.setdefault(d.get_id(), d)
+        stack.extend(t.children())
+    return list(out.values())
+
+
+def _value_text(v: z3.ExprRef) -> str:
+    if z3.is_true(v) or z3.is_false(v):
+        return str(v).lower()
+    if z3.is_int_value(v):
+        return str(v.as_long())
+    if z3.is_rational_value(v):
+        fr = Fraction(v.numerator_as_long(), v.denominator_as_long())
+        f = float(fr)
+        if Fraction(f) == fr:
+            return repr(f)
+        if fr.denominator < 10 ** 12:
+            return f"{f!r} (exactly {fr})"
+        return f"~{f!r}"  # a rational no float represents: its nearest float
+    if z3.is_algebraic_value(v):
+        return f"~{v.approx(17).as_decimal(17).rstrip('?')}"
+    return str(v)
+
+
+def _python_value(v: z3.ExprRef):
+    if z3.is_true(v):
+        return True
+    if z3.is_false(v):
+        return False
+    if z3.is_int_value(v):
+        return v.as_long()
+    if z3.is_rational_value(v):
+        return float(Fraction(v.numerator_as_long(), v.denominator_as_long()))
+    if z3.is_algebraic_value(v):
+        return float(Fraction(v.approx(20).as_fraction()))
+    raise ValueError(f"no value for {v}")
+
+
+def _confirmed(model: z3.ModelRef, want, have) -> bool:
+    """Whether `want != have` holds at the model's inputs with the real sqrt / exp / pow and
+    defined divisions (exact in the model where none of those occurs)."""
+    if not _has_partial_ops([want, have]):
+        return True
+    bindings = {c.get_id(): _python_value(model.eval(c, model_completion=True))
+                for c in _free_constants([want, have])}
+    try:
+        w, h = support.evaluate([want, have], bindings)
+    except (ZeroDivisionError, ValueError, OverflowError, KeyError):
+        return False
+    if isinstance(w, bool) or isinstance(h, bool):
+        return w != h
+    if math.isnan(w) or math.isnan(h):
+        return False
+    return not math.isclose(w, h, rel_tol=RTOL, abs_tol=0.0)
+
+
+@dataclass
+class Proof:
+    """The outcome of `prove_equal`."""
+
+    verdict: str  # "proven", "refuted", "unknown"
+    assumptions: list[str] = field(default_factory=list)
+    counterexample: tuple | None = None  # (pair, model)
+    message: str = ""
+
+
+def prove_equal(pairs: list[tuple], timeout: float) -> Proof:
+    """Is `want == have` for every (key, want, have) in `pairs`, for all inputs?"""
+    pairs = [p for p in pairs
+             if not (isinstance(p[1], z3.ExprRef) and isinstance(p[2], z3.ExprRef) and p[1].eq(p[2]))]
+    if not pairs:
+        return Proof("proven")
+    terms = [t for _, w, h in pairs for t in (w, h)]
+    solver = z3.Solver()
+    solver.set("timeout", int(timeout * 1000))
+    solver.add(z3.Or([w != h for _, w, h in pairs]))
+    stages = [("", [])]
+    if any(True for a in _applications(terms) if a.decl().eq(z3sem.SQRT)):
+        stages.append(("sqrt facts", z3sem.sqrt_facts(terms)))
+    divisors = _divisors(terms)
+    if divisors:
+        stages.append(("nonzero denominators", [d != 0 for d in divisors]))
+    assumptions: list[str] = []
+    last = None
+    for label, facts in stages:
+        if facts:
+            solver.add(*facts)
+            if label == "nonzero denominators":
+                assumptions.append(f"every denominator is nonzero ({len(divisors)} distinct "
+                                   f"denominator terms); inputs dividing by zero are not covered")
+        result = solver.check()
+        if result == z3.unsat:
+            return Proof("proven", assumptions)
+        if result == z3.unknown:
+            return Proof("unknown", assumptions, message=f"Z3 gave up ({solver.reason_unknown()})")
+        model = solver.model()
+        first = next(p for p in pairs if z3.is_true(model.eval(p[1] != p[2], model_completion=True)))
+        if _confirmed(model, first[1], first[2]):
+            return Proof("refuted", assumptions, (first, model))
+        last = first
+    return Proof("unknown", assumptions,
+                  message=f"Z3's counterexample at {_element_text(last[0])} relies on values of sqrt / exp / pow / "
+                          f"division by zero that the real functions do not take")
+
+
+def _symbolic_raised_args(kf: KernelFunction, sym: list) -> list:
+    args = []
+    for a, s in zip(kf.arguments, sym):
+        if a.is_array:
+            args.append(s)
+        else:
+            v = z3sem.numeral(s, tensor_type(kf, a.index).dtype) if isinstance(s, int) else s
+            out = np.empty((), dtype=object)
+            out[()] = v
+            args.append(out)
+    return args
+
+
+def _run_proofs(source: SourceModule, name: str, raised: RaisedFunction, plan: _SizePlan,
+                compared: list[int], outputs: list[int], timeout: float, report: Report) -> None:
+    from .symbolic_affine import execute, symbolic_inputs
+
+    for sizes in plan.proof_configs():
+        original, small = _instances(source, name, raised, plan, sizes)
+        kf = describe(original, name)
+        sym = symbolic_inputs(kf, "", sizes)
+        want = execute(original, name, sym)
+        have = small.evaluate(_symbolic_raised_args(kf, sym))
+        pairs = []
+        for arg in compared:
+            w = want[arg]
+            h = have[outputs.index(arg)] if arg in outputs else sym[arg]
+            for idx in np.ndindex(*w.shape):
+                pairs.append(((arg, idx), w[idx], h[idx]))
+        proof = prove_equal(pairs, timeout)
+        for a in proof.assumptions:
+            if a not in report.assumptions:
+                report.assumptions.append(a)
+        if proof.verdict == "proven":
+            report.sizes_proven.append(sizes)
+            continue
+        report.level = "z3"
+        if proof.verdict == "unknown":
+            report.verdict, report.message = "unknown", f"at sizes {_sizes_text(sizes)}: {proof.message}"
+            return
+        ((arg, idx), w, h), model = proof.counterexample
+        inputs = {}
+        scalars = [s for a, s in zip(kf.arguments, sym) if not a.is_array and isinstance(s, z3.ExprRef)]
+        for c in _free_constants([w, h] + scalars):
+            inputs[str(c)] = _value_text(model.eval(c, model_completion=True))
+        report.verdict = "not equivalent"
+        report.counterexample = Counterexample(
+            "z3", sizes, arg, idx, _value_text(model.eval(w, model_completion=True)),
+            _value_text(model.eval(h, model_completion=True)), inputs)
+        return
+    report.verdict, report.level = "equivalent", "z3"
+
+
+# entry points ----------------------------------------------------------------------------------
+
+
+def verify(original_path, raised_path, function: str | None = None, level: str = "z3", *,
+           seed: int = 0, test_first: bool = True, z3_timeout: float = DEFAULT_Z3_TIMEOUT) -> Report:
+    """Check `@NAME_raised` in `raised_path` against `@NAME` in `original_path`.
+
+    level "test": observational testing only; "z3": testing first (a cheap refutation;
+    `test_first=False` skips it), then the bounded Z3 proof. Returns a Report whose verdict
+    is "equivalent", "not equivalent" (with a counterexample) or "unknown"; raises
+    InputError for unreadable or unsupported input or a raised module that breaks the
+    output contract."""
+    return verify_text(original_path, _read(raised_path), str(raised_path), function, level,
+                       seed=seed, test_first=test_first, z3_timeout=z3_timeout)
+
+
+def verify_text(original_path, raised_text: str, raised_path: str, function: str | None = None,
+                level: str = "z3", *, seed: int = 0, test_first: bool = True,
+                z3_timeout: float = DEFAULT_Z3_TIMEOUT) -> Report:
+    """`verify` on raised module text (`raised_path` names it in messages)."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    t0 = time.monotonic()
+    source = load_source(original_path, warn=False)
+    name = _pick_function(source, raised_text, function)
+    kf = describe(source, name)
+    raised = load_raised(raised_path, f"{name}_raised", raised_text)
+    sig = raised.signature()
+    compared = _check_contract(kf, raised, sig)
+    plan = _SizePlan(kf)
+    report = Report(name, raised.name, raised.dialect, "equivalent", "test")
+    if level == "test" or test_first:
+        t = time.monotonic()
+        cex = _run_tests(source, name, raised, plan, compared, sig.outputs, seed, report)
+        report.timings["test"] = time.monotonic() - t
+        if cex is not None:
+            report.verdict, report.counterexample = "not equivalent", cex
+    if report.verdict == "equivalent" and level == "z3":
+        t = time.monotonic()
+        _run_proofs(source, name, raised, plan, compared, sig.outputs, z3_timeout, report)
+        report.timings["z3"] = time.monotonic() - t
+    report.seconds = time.monotonic() - t0
+    return report
+
+
+def _read(path) -> str:
+    from pathlib import Path
+
+    try:
+        return Path(path).read_text()
+    except FileNotFoundError:
+        raise InputError("no such file", str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read file: {e}", str(path)) from None
+
+
+EXIT_CODES = {"equivalent": 0, "not equivalent": 4, "unknown": 3}
+
+
+def cmd_verify(args) -> int:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = verify(args.original, args.raised, args.function, args.level, seed=args.seed,
+                        z3_timeout=args.z3_timeout)
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    print(report.summary())
+    return EXIT_CODES[report.verdict]
+
+
+def register(subparsers) -> None:
+    """Add `synth verify` to the CLI's subcommands."""
+    p = subparsers.add_parser(
+        "verify", help="check that a raised module is equivalent to the original kernel",
+        description="Test (level test) and prove with Z3 at small sizes (level z3) that "
+                    "@NAME_raised in RAISED computes what @NAME in ORIGINAL writes. Exit codes: "
+                    "0 equivalent, 4 not equivalent (counterexample printed), 3 undecided, "
+                    "2 bad input.")
+    p.add_argument("original", help="the affine kernel (.mlir)")
+    p.add_argument("raised", help="the raised module with @NAME_raised (.mlir)")
+    p.add_argument("--function", help="function name (default: the only one, or the one raised)")
+    p.add_argument("--level", choices=LEVELS, default="z3", help="test only, or test then prove (default)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random input sets")
+    p.add_argument("--z3-timeout", type=float, default=DEFAULT_Z3_TIMEOUT,
+                   help="seconds per Z3 query (a timeout gives exit 3)")
+    p.set_defaults(run=cmd_verify)

@@ -1,0 +1,389 @@
+"""`synth verify`: synth's own raised outputs verify at level z3; hand-made mutants are
+rejected (exit 4) with a counterexample, one of them (a comparison against 1e-300) only by
+the proof; contract violations are bad input (exit 2); the raised-function interpreter
+agrees with XLA / the ExecutionEngine at random points; re-instantiation, tolerance and
+the staged proof (sqrt facts, nonzero denominators) behave as documented."""
+
+import time
+
+import numpy as np
+import pytest
+import z3
+
+import synth.verify
+from conftest import DATA, POLYBENCH
+from synth import cli
+from synth import z3_affine_support as support
+from synth.grammar import z3sem
+from synth.raised_semantics import keep_functions, load_raised, resize_text
+from synth.raising import run_raised
+from synth.verify import first_difference, prove_equal, verify
+
+
+MUTANTS = DATA / "mutants"
+KERNELS = ("gemm", "mvt", "atax", "bicg")
+TARGETS = ("stablehlo", "linalg")
+
+
+def _original(kernel: str):
+    path = POLYBENCH / f"{kernel}.mlir"
+    return path if path.exists() else MUTANTS / f"{kernel}.mlir"
+
+
+def _verify_cli(capsys, original, raised, *extra):
+    t0 = time.monotonic()
+    rc = cli.main(["verify", str(original), str(raised), *extra])
+    captured = capsys.readouterr()
+    return rc, captured.out + captured.err, time.monotonic() - t0
+
+
+@pytest.fixture(scope="module")
+def raised(tmp_path_factory):
+    """(kernel, target) -> path of synth's raised module, raised once per test module."""
+    root = tmp_path_factory.mktemp("raised")
+    cache = {}
+
+    def get(kernel: str, target: str):
+        if (kernel, target) not in cache:
+            out = root / f"{kernel}.{target}.mlir"
+            rc = cli.main(["raise", str(POLYBENCH / f"{kernel}.mlir"), "--target", target, "-o", str(out)])
+            assert rc == 0, f"raising {kernel} to {target} failed"
+            cache[(kernel, target)] = out
+        return cache[(kernel, target)]
+    return get
+
+
+# synth's own outputs -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_raised_kernel_verifies(raised, capsys, record_property, kernel, target):
+    path = raised(kernel, target)
+    rc, out, seconds = _verify_cli(capsys, POLYBENCH / f"{kernel}.mlir", path)
+    record_property("verify_seconds", round(seconds, 2))
+    assert rc == 0, out
+    assert "EQUIVALENT (level z3)" in out and "proven by Z3 (unsat) at sizes #0=2" in out, out
+    assert "exact real arithmetic" in out
+
+
+# mutants ---------------------------------------------------------------------------------------
+
+# file -> (exit code at level z3, the level that decides)
+MUTANT_TABLE = {
+    "relu.max.stablehlo.mlir": (0, "z3"),
+    "relu.max.linalg.mlir": (0, "z3"),
+    "relu.eps.stablehlo.mlir": (4, "z3"),
+    "relu.eps.linalg.mlir": (4, "z3"),
+    "diff.ok.stablehlo.mlir": (0, "z3"),
+    "diff.ok.linalg.mlir": (0, "z3"),
+    "diff.swapsub.stablehlo.mlir": (4, "test"),
+    "diff.swapsub.linalg.mlir": (4, "test"),
+    "diff.perm.stablehlo.mlir": (4, "test"),
+    "diff.perm.linalg.mlir": (4, "test"),
+    "gemm.noalpha.stablehlo.mlir": (4, "test"),
+    "gemm.noalpha.linalg.mlir": (4, "test"),
+    "gemm.rows.stablehlo.mlir": (0, "z3"),
+    "gemm.rows.linalg.mlir": (0, "z3"),
+    "gemm.lastrow.stablehlo.mlir": (4, "test"),
+    "gemm.lastrow.linalg.mlir": (4, "test"),
+    "mvt.swapdot.stablehlo.mlir": (4, "test"),
+    "mvt.contract.stablehlo.mlir": (4, "test"),
+    "mvt.matvec.linalg.mlir": (4, "test"),
+    "atax.dropped.stablehlo.mlir": (4, "test"),
+    "atax.dropped.linalg.mlir": (4, "test"),
+}
+def test_mutant_table_covers_the_files():
+    assert set(MUTANT_TABLE) == {p.name for p in MUTANTS.glob("*.*.*.mlir")}
+
+
+@pytest.mark.parametrize("name", list(MUTANT_TABLE))
+def test_mutant_cli(capsys, record_property, name):
+    want_rc, want_level = MUTANT_TABLE[name]
+    rc, out, seconds = _verify_cli(capsys, _original(name.split(".")[0]), MUTANTS / name)
+    record_property("verify_seconds", round(seconds, 2))
+    assert rc == want_rc, out
+    if want_rc == 4:
+        assert f"NOT EQUIVALENT (found at level {want_level})" in out, out
+        assert "counterexample at sizes" in out
+    else:
+        assert "EQUIVALENT (level z3)" in out
+
+
+@pytest.mark.parametrize("name", list(MUTANT_TABLE))
+def test_mutant_z3_alone(name):
+    """The proof decides every mutant by itself (testing skipped)."""
+    want_rc, _ = MUTANT_TABLE[name]
+    report = verify(_original(name.split(".")[0]), MUTANTS / name, level="z3", test_first=False)
+    assert report.level == "z3"
+    assert report.equivalent == (want_rc == 0), report.summary()
+    if not report.equivalent:
+        cex = report.counterexample
+        assert cex.level == "z3" and cex.original != cex.raised and cex.inputs
+
+
+def test_comparison_constant_escapes_testing(capsys):
+    """relu with `A > 1e-300`: every input set passes the tolerance, the proof finds
+    0 < A <= 1e-300."""
+    rc, out, _ = _verify_cli(capsys, MUTANTS / "relu.mlir", MUTANTS / "relu.eps.stablehlo.mlir",
+                             "--level", "test")
+    assert rc == 0, out
+    report = verify(MUTANTS / "relu.mlir", MUTANTS / "relu.eps.stablehlo.mlir", test_first=False)
+    cex = report.counterexample
+    assert cex.output == 3 and cex.raised == "0.0"
+    (name, value), = cex.inputs.items()
+    assert name == f"arg2[{','.join(map(str, cex.index))}]"
+    assert 0 < float(value.lstrip("~").split()[0]) <= 1e-300
+
+
+def test_dropped_output_counterexample():
+    report = verify(POLYBENCH / "atax.mlir", MUTANTS / "atax.dropped.stablehlo.mlir", test_first=False)
+    assert report.verdict == "not equivalent" and report.counterexample.output == 5
+    assert "arg5[" in report.summary()
+
+
+# bad input ---------------------------------------------------------------------------------------
+
+
+def _edited(tmp_path, source_name: str, old: str, new: str):
+    text = (MUTANTS / source_name).read_text()
+    assert old in text
+    path = tmp_path / source_name
+    path.write_text(text.replace(old, new))
+    return path
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("@kernel_diff_raised", "@other_raised", "no function @kernel_diff_raised"),
+    (" attributes {synth.outputs = [3]}", "", "no `synth.outputs`"),
+    # the result claimed as A's final contents: a semantic difference (and C is dropped)
+    ("synth.outputs = [3]", "synth.outputs = [1]", None),
+    ("%arg0: tensor<i32>", "%arg0: tensor<i64>", "argument #0"),
+    ("stablehlo.subtract %arg1, %0", "stablehlo.subtract %arg1, %zz", "diff.ok.stablehlo.mlir:4:"),
+])
+def test_bad_raised_module(tmp_path, capsys, old, new, message):
+    path = _edited(tmp_path, "diff.ok.stablehlo.mlir", old, new)
+    rc, out, _ = _verify_cli(capsys, MUTANTS / "diff.mlir", path)
+    if message is None:
+        assert rc == 4, out
+        return
+    assert rc == 2, out
+    assert message in out
+
+
+def test_unsupported_op_is_bad_input(tmp_path, capsys):
+    """An op the interpreter does not model (here unused, so testing passes) stops the
+    proof with exit 2 at the op's FILE:LINE:COL; it is never skipped."""
+    path = tmp_path / "relu.cbrt.stablehlo.mlir"
+    path.write_text((MUTANTS / "relu.max.stablehlo.mlir").read_text().replace(
+        "  return %0", "  %1 = stablehlo.cbrt %arg2 : tensor<1000x1200xf64>\n  return %0"))
+    rc, out, _ = _verify_cli(capsys, MUTANTS / "relu.mlir", path, "--level", "test")
+    assert rc == 0, out
+    rc, out, _ = _verify_cli(capsys, MUTANTS / "relu.mlir", path)
+    assert rc == 2, out
+    assert f"{path}:5:8: error: the raised-function interpreter does not support 'stablehlo.cbrt'" in out
+
+
+def test_missing_files(tmp_path, capsys):
+    rc, out, _ = _verify_cli(capsys, tmp_path / "none.mlir", MUTANTS / "diff.ok.stablehlo.mlir")
+    assert rc == 2 and "no such file" in out
+    rc, out, _ = _verify_cli(capsys, MUTANTS / "diff.mlir", tmp_path / "none.mlir")
+    assert rc == 2 and "no such file" in out
+
+
+# the interpreter against execution -----------------------------------------------------------------
+
+OPS_STABLEHLO = """
+func.func @ops_raised(%a: tensor<3x4xf64>, %b: tensor<2x4x5xf64>, %c: tensor<2x5x3xf64>, %s: tensor<f64>, %n: tensor<i32>) -> (tensor<4x2x3x5xf64>, tensor<3xf64>, tensor<2x4xf64>, tensor<3x4xf64>, tensor<6x4xf64>, tensor<7x4xf64>, tensor<2x4x3xf64>, tensor<4xf64>, tensor<12xf64>, tensor<3x4xf64>, tensor<3x4xf64>, tensor<f64>, tensor<2x3xf64>) {
+  %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1] : (tensor<3x4xf64>, tensor<2x4x5xf64>) -> tensor<3x2x5xf64>
+  %bb = stablehlo.broadcast_in_dim %d, dims = [2, 1, 3] : (tensor<3x2x5xf64>) -> tensor<4x2x3x5xf64>
+  %ninf = stablehlo.constant dense<0xFFF0000000000000> : tensor<f64>
+  %r = stablehlo.reduce(%a init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<3x4xf64>, tensor<f64>) -> tensor<3xf64>
+  %sl = stablehlo.slice %a [1:3, 0:4:1] : (tensor<3x4xf64>) -> tensor<2x4xf64>
+  %io = stablehlo.iota dim = 1 : tensor<3x4xf64>
+  %half = stablehlo.constant dense<0.5> : tensor<3x4xf64>
+  %io2 = stablehlo.multiply %io, %half : tensor<3x4xf64>
+  %cmp = stablehlo.compare LT, %a, %io2, FLOAT : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xi1>
+  %neg = stablehlo.negate %a : tensor<3x4xf64>
+  %sel = stablehlo.select %cmp, %neg, %io2 : tensor<3x4xi1>, tensor<3x4xf64>
+  %cc = stablehlo.concatenate %a, %sel, dim = 0 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<6x4xf64>
+  %z = stablehlo.constant dense<2.5> : tensor<f64>
+  %p = stablehlo.pad %a, %z, low = [1, 0], high = [1, 0], interior = [1, 0] : (tensor<3x4xf64>, tensor<f64>) -> tensor<7x4xf64>
+  %bm = stablehlo.dot_general %b, %c, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x4x5xf64>, tensor<2x5x3xf64>) -> tensor<2x4x3xf64>
+  %zero = stablehlo.constant dense<0.0> : tensor<f64>
+  %red = stablehlo.reduce(%b init: %zero) applies stablehlo.add across dimensions = [0, 2] : (tensor<2x4x5xf64>, tensor<f64>) -> tensor<4xf64>
+  %rs = stablehlo.reshape %a : (tensor<3x4xf64>) -> tensor<12xf64>
+  %ab = stablehlo.abs %a : tensor<3x4xf64>
+  %sq = stablehlo.sqrt %ab : tensor<3x4xf64>
+  %ex = stablehlo.exponential %a : tensor<3x4xf64>
+  %dv = stablehlo.divide %sq, %ex : tensor<3x4xf64>
+  %lo = stablehlo.constant dense<-0.25> : tensor<f64>
+  %hi = stablehlo.constant dense<0.25> : tensor<f64>
+  %cl = stablehlo.clamp %lo, %a, %hi : (tensor<f64>, tensor<3x4xf64>, tensor<f64>) -> tensor<3x4xf64>
+  %nf = stablehlo.convert %n : (tensor<i32>) -> tensor<f64>
+  %ns = stablehlo.multiply %nf, %s : tensor<f64>
+  %rv = stablehlo.reverse %a, dims = [0] : tensor<3x4xf64>
+  %tr = stablehlo.transpose %rv, dims = [1, 0] : (tensor<3x4xf64>) -> tensor<4x3xf64>
+  %mn = stablehlo.minimum %tr, %tr : tensor<4x3xf64>
+  %sl2 = stablehlo.slice %mn [0:4:2, 0:3] : (tensor<4x3xf64>) -> tensor<2x3xf64>
+  return %bb, %r, %sl, %sel, %cc, %p, %bm, %red, %rs, %dv, %cl, %ns, %sl2 : tensor<4x2x3x5xf64>, tensor<3xf64>, tensor<2x4xf64>, tensor<3x4xf64>, tensor<6x4xf64>, tensor<7x4xf64>, tensor<2x4x3xf64>, tensor<4xf64>, tensor<12xf64>, tensor<3x4xf64>, tensor<3x4xf64>, tensor<f64>, tensor<2x3xf64>
+}
+"""
+
+OPS_LINALG = """
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @ops_raised(%a: tensor<3x4xf64>, %b: tensor<2x4x5xf64>, %c: tensor<2x5x3xf64>, %v: tensor<4xf64>, %s: tensor<f64>) -> (tensor<2x4x3xf64>, tensor<f64>, tensor<3xf64>, tensor<4x3xf64>, tensor<3x4xf64>, tensor<3x4xf64>, tensor<3xf64>, tensor<3x4xf64>, tensor<2x4xf64>, tensor<12xf64>) {
+  %zero = arith.constant 0.0 : f64
+  %pinf = arith.constant 0x7FF0000000000000 : f64
+  %e0 = tensor.empty() : tensor<2x4x3xf64>
+  %f0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<2x4x3xf64>) -> tensor<2x4x3xf64>
+  %bm = linalg.batch_matmul ins(%b, %c : tensor<2x4x5xf64>, tensor<2x5x3xf64>) outs(%f0 : tensor<2x4x3xf64>) -> tensor<2x4x3xf64>
+  %e1 = tensor.empty() : tensor<f64>
+  %f1 = linalg.fill ins(%zero : f64) outs(%e1 : tensor<f64>) -> tensor<f64>
+  %dt = linalg.dot ins(%v, %v : tensor<4xf64>, tensor<4xf64>) outs(%f1 : tensor<f64>) -> tensor<f64>
+  %e2 = tensor.empty() : tensor<3xf64>
+  %f2 = linalg.fill ins(%pinf : f64) outs(%e2 : tensor<3xf64>) -> tensor<3xf64>
+  %rmin = linalg.reduce ins(%a : tensor<3x4xf64>) outs(%f2 : tensor<3xf64>) dimensions = [1]
+    (%x: f64, %acc: f64) {
+      %y = arith.minimumf %x, %acc : f64
+      linalg.yield %y : f64
+    }
+  %e3 = tensor.empty() : tensor<4x3xf64>
+  %tr = linalg.transpose ins(%a : tensor<3x4xf64>) outs(%e3 : tensor<4x3xf64>) permutation = [1, 0]
+  %e4 = tensor.empty() : tensor<3x4xf64>
+  %bc = linalg.broadcast ins(%v : tensor<4xf64>) outs(%e4 : tensor<3x4xf64>) dimensions = [0]
+  %e5 = tensor.empty() : tensor<3x4xf64>
+  %ex = linalg.exp ins(%a : tensor<3x4xf64>) outs(%e5 : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %dv = linalg.div ins(%bc, %ex : tensor<3x4xf64>, tensor<3x4xf64>) outs(%e5 : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %ng = linalg.negf ins(%dv : tensor<3x4xf64>) outs(%e5 : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %mx = linalg.max ins(%ng, %a : tensor<3x4xf64>, tensor<3x4xf64>) outs(%e5 : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %e6 = tensor.empty() : tensor<3xf64>
+  %f6 = linalg.fill ins(%zero : f64) outs(%e6 : tensor<3xf64>) -> tensor<3xf64>
+  %rs = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<3x4xf64>) outs(%f6 : tensor<3xf64>) {
+  ^bb0(%x: f64, %acc: f64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %jf = arith.sitofp %ji : i64 to f64
+    %t = arith.mulf %x, %jf : f64
+    %u = arith.addf %acc, %t : f64
+    linalg.yield %u : f64
+  } -> tensor<3xf64>
+  %e7 = tensor.empty() : tensor<3x4xf64>
+  %sc = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%s, %a : tensor<f64>, tensor<3x4xf64>) outs(%e7 : tensor<3x4xf64>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %p = arith.cmpf olt, %y, %zero : f64
+    %m = arith.mulf %x, %y : f64
+    %q = arith.select %p, %m, %y : f64
+    linalg.yield %q : f64
+  } -> tensor<3x4xf64>
+  %es = tensor.extract_slice %a[1, 0] [2, 4] [1, 1] : tensor<3x4xf64> to tensor<2x4xf64>
+  %cl = tensor.collapse_shape %a [[0, 1]] : tensor<3x4xf64> into tensor<12xf64>
+  return %bm, %dt, %rmin, %tr, %bc, %mx, %rs, %sc, %es, %cl : tensor<2x4x3xf64>, tensor<f64>, tensor<3xf64>, tensor<4x3xf64>, tensor<3x4xf64>, tensor<3x4xf64>, tensor<3xf64>, tensor<3x4xf64>, tensor<2x4xf64>, tensor<12xf64>
+}
+"""
+
+
+def _interpreted_vs_executed(rf, seed: int = 0) -> int:
+    """Evaluate the z3 semantics of `rf` at random inputs and compare with running it."""
+    sig = rf.signature()
+    rng = np.random.default_rng(seed)
+    symbols, inputs = [], []
+    for i, t in enumerate(sig.arguments):
+        if t.dtype.startswith("f"):
+            symbols.append(z3sem.symbols(f"x{i}", t.shape, "f64"))
+            inputs.append(np.asarray(rng.uniform(-1, 1, t.shape)))
+        else:
+            symbols.append(z3sem.symbols(f"x{i}", t.shape, "i64"))
+            inputs.append(np.asarray(rng.integers(1, 5, t.shape), dtype=np.int32 if t.dtype == "i32" else np.int64))
+    terms = rf.evaluate(symbols)
+    bindings = {s[idx].get_id(): v[idx].item() for s, v in zip(symbols, inputs) for idx in np.ndindex(*s.shape)}
+    executed = run_raised(rf.dialect, rf.text, rf.name, inputs)
+    assert len(terms) == len(executed) == len(sig.results)
+    for k, (t, e) in enumerate(zip(terms, executed)):
+        e = np.asarray(e)
+        values = np.array(support.evaluate(list(t.reshape(-1)), bindings), dtype=e.dtype).reshape(t.shape)
+        assert values.shape == e.shape, k
+        assert np.allclose(values, e, rtol=1e-9, atol=1e-12), (k, values, e)
+    return len(terms)
+
+
+@pytest.mark.parametrize("text", [OPS_STABLEHLO, OPS_LINALG], ids=TARGETS)
+def test_interpreter_ops_match_execution(tmp_path, text):
+    path = tmp_path / "ops.mlir"
+    path.write_text(text)
+    assert _interpreted_vs_executed(load_raised(path, "ops_raised")) >= 10
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kernel", ("gemm", "atax"))
+def test_interpreter_matches_execution_at_small_sizes(raised, kernel, target):
+    rf = load_raised(raised(kernel, target), f"kernel_{kernel}_raised")
+    sizes = sorted({d for t in rf.signature().arguments if t.shape for d in t.shape})
+    small = rf.resized({v: 3 + k for k, v in enumerate(sizes)})
+    assert _interpreted_vs_executed(small) >= 1
+
+
+# pieces ----------------------------------------------------------------------------------------------
+
+
+def test_resize_text_maps_sizes_only():
+    text = ("%0 = stablehlo.slice %5 [0:999, 0:1100] : (tensor<1000x1100xf64>) -> tensor<999x1100xf64>\n"
+            "%1 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (tensor<1x1100xf64>) -> tensor<1000x1100xf64>\n"
+            "%2 = stablehlo.constant dense<1000.0> : tensor<f64>\n"
+            "%3 = arith.constant 1000 : index\n"
+            "%4 = tensor.extract_slice %x[999, 0] [1, 1100] [1, 1] : tensor<1000x1100xf64> to tensor<1x1100xf64>\n")
+    out = resize_text(text, {1000: 2, 1100: 3})
+    assert out.splitlines() == [
+        "%0 = stablehlo.slice %5 [0:1, 0:3] : (tensor<2x3xf64>) -> tensor<1x3xf64>",
+        "%1 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (tensor<1x3xf64>) -> tensor<2x3xf64>",
+        "%2 = stablehlo.constant dense<1000.0> : tensor<f64>",
+        "%3 = arith.constant 2 : index",
+        "%4 = tensor.extract_slice %x[1, 0] [1, 3] [1, 1] : tensor<2x3xf64> to tensor<1x3xf64>",
+    ]
+
+
+def test_keep_functions_blanks_the_wrapper(raised):
+    text = raised("atax", "stablehlo").read_text()
+    kept = keep_functions(text, "kernel_atax_raised")
+    assert len(kept) == len(text) and kept.count("\n") == text.count("\n")
+    assert "bufferization" not in kept and "func.func @kernel_atax_raised(" in kept
+    assert "func.func @kernel_atax(" not in kept
+    assert keep_functions(text, "missing") is None
+
+
+def test_tolerance():
+    want = np.array([1.0, 2.0, np.inf, np.nan, 1e-300])
+    assert first_difference(want, want + 1e-12) is None
+    assert first_difference(want, np.array([1.0, 2.0, np.inf, np.nan, 0.0])) is None  # below 1e-9 absolute
+    assert first_difference(want, np.array([1.0, 2.0 + 1e-6, np.inf, np.nan, 1e-300]))[0] == (1,)
+    assert first_difference(want, np.array([1.0, 2.0, 5.0, np.nan, 1e-300]))[0] == (2,)
+    assert first_difference(np.array([1, 2]), np.array([1, 3]))[0] == (1,)
+
+
+def test_staged_proof():
+    x, y, a, b = z3.Reals("x y a b")
+    # polynomial identity: unsat, no assumption
+    proof = prove_equal([(0, (a + b) * (a + b), a * a + 2 * a * b + b * b)], 10)
+    assert proof.verdict == "proven" and not proof.assumptions
+    # a real difference: refuted with a model
+    proof = prove_equal([(0, z3sem.maximum(a, z3.RealVal(0)), z3.If(a > z3.RealVal("1/100"), a, 0))], 10)
+    assert proof.verdict == "refuted"
+    # x / y * y == x needs y != 0: proven under that stated assumption
+    proof = prove_equal([(0, z3sem.div(x, y) * y, x)], 10)
+    assert proof.verdict == "proven" and "nonzero" in proof.assumptions[0]
+    # sqrt(x)^2 == x is false for x < 0 (NaN in floats): never "proven"
+    proof = prove_equal([(0, z3sem.sqrt(x) * z3sem.sqrt(x), x)], 10)
+    assert proof.verdict == "unknown"
+    # sqrt(x*x) >= 0 style facts: sqrt(a*a)*sqrt(a*a) == a*a holds with the sqrt facts
+    proof = prove_equal([(0, z3sem.sqrt(a * a) * z3sem.sqrt(a * a), a * a)], 10)
+    assert proof.verdict == "proven" and not proof.assumptions
+
+
+def test_function_option(capsys):
+    rc, out, _ = _verify_cli(capsys, MUTANTS / "relu.mlir", MUTANTS / "relu.max.stablehlo.mlir",
+                             "--function", "kernel_relu", "--level", "test")
+    assert rc == 0 and "EQUIVALENT (level test)" in out, out
+    rc, out, _ = _verify_cli(capsys, MUTANTS / "relu.mlir", MUTANTS / "relu.max.stablehlo.mlir",
+                             "--function", "nope")
+    assert rc == 2 and "no function @nope" in out, out
