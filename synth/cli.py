@@ -118,11 +118,18 @@ def cmd_raise(args) -> int:
                            "groups": [g.statements for g in result.spec.groups],
                            "problems": result.stats, "checks": result.checks,
                            "candidates": sum(s["enumerated"] for s in result.stats)}
-            modules.append(output_module(result.spec.function,
-                                         raised_function_text(result, result.sizes()), args.target))
+            kf = result.spec.function
+            module = output_module(kf, raised_function_text(result, result.sizes()), args.target)
+            validation = _validate(source, name, module, args, result)
+            stats[name]["verification"] = validation["level"]
+            stats[name]["validation"] = validation
+            module = output_module(kf, raised_function_text(result, result.sizes(),
+                                                            attributes=validation["attributes"]),
+                                   args.target)
+            modules.append(module)
             print(f"@{name}: raised to {args.target} in {result.seconds:.2f} s "
-                  f"({stats[name]['candidates']} candidates, {len(result.stats)} problems, "
-                  f"checked at {len(result.checks)} sizes)", file=sys.stderr)
+                  f"({stats[name]['candidates']} candidates, {len(result.stats)} problems), "
+                  f"validated: {validation['summary']}", file=sys.stderr)
     except SynthError as e:
         stats.setdefault("error", {"message": str(e), "exit_code": e.exit_code})
         raise
@@ -135,6 +142,47 @@ def cmd_raise(args) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import run_bench
+
+    summary = run_bench(args.paths, args.suite, args.dataset, args.targets.split(","),
+                        args.backends.split(",") if args.backends else None, args.jobs,
+                        args.scheduler, Path(args.out), args.timeout, args.warmup, args.repeats,
+                        Path(args.db) if args.db else None)
+    g = summary["geomean_best"]
+    print(f"{len(summary['raised'])} kernel x target pairs raised and timed; geomean speedup "
+          f"(best backend per kernel and target): {'-' if g is None else f'{g:.2f}x'}; "
+          f"report: {Path(args.out) / 'report.md'}")
+    return 0
+
+
+def _validate(source, name: str, module: str, args, result) -> dict:
+    """Validate the raised module with `synth verify` (level --verify). The Z3 level falls
+    back to the testing level when the proof is undecided within its budget; a module found
+    not equivalent is never emitted."""
+    from .errors import NoSolutionError
+    from .verify import verify_text
+
+    report = verify_text(source.path, module, f"<raised @{name}>", name, args.verify,
+                         z3_timeout=args.z3_timeout)
+    if report.verdict == "not equivalent":
+        raise NoSolutionError(f"the program found for @{name} failed validation at level "
+                              f"{report.level}: {report.counterexample}")
+    level = report.level if report.verdict == "equivalent" else "test"
+    proven = [{f"#{p}": v for p, v in sorted(s.items())} for s in report.sizes_proven] if level == "z3" else []
+    attributes = {"synth.validation": f'"{level}"'}
+    if proven:
+        attributes["synth.sizes_proven"] = "[" + ", ".join(
+            "{" + ", ".join(f"arg{p} = {v}" for p, v in sorted(s.items())) + "}"
+            for s in report.sizes_proven) + "]"
+        attributes["synth.proof"] = '"bounded sizes, every input symbolic, real arithmetic"'
+    summary = (f"proven equivalent with Z3 at sizes {proven} (real arithmetic)" if proven
+               else f"tested ({report.input_sets} input sets, {len(report.sizes_tested)} size configurations)"
+               + (f"; Z3 undecided: {report.message}" if args.verify == "z3" else ""))
+    return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
+            "timings": report.timings, "attributes": attributes, "summary": summary}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -167,18 +215,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0, help="search budget per function, seconds")
     p.add_argument("--max-size", type=int, default=6, help="largest program size (ops) searched")
     p.add_argument("--stats-json", help="write search statistics per sub-problem to this file")
+    p.add_argument("--verify", choices=("test", "z3"), default="z3",
+                   help="validation level before emitting: observational testing, or testing then "
+                        "a bounded Z3 proof (default; falls back to test when Z3 is undecided)")
+    p.add_argument("--z3-timeout", type=float, default=60.0, help="seconds per Z3 query")
     p.add_argument("--no-equivalence-pruning", action="store_true",
                    help="ablation: keep observationally equivalent candidates")
     p.add_argument("--no-verifier-pruning", action="store_true",
                    help="ablation: do not run the dialect verifier on candidate ops")
     p.set_defaults(run=cmd_raise)
 
-    for register in _EXTRA_COMMANDS:
-        register(sub)
+    p = sub.add_parser("bench", help="raise, verify and time many kernels; write a report")
+    p.add_argument("paths", nargs="*", help="kernel files or directories")
+    p.add_argument("--suite", choices=("polybench",), help="the bundled PolyBench kernels")
+    p.add_argument("--dataset", choices=polybench.DATASET_NAMES, default="large",
+                   help="resize PolyBench kernels to this dataset (default large)")
+    p.add_argument("--targets", default="stablehlo,linalg")
+    p.add_argument("--backends", help="comma-separated backend names (default: all available)")
+    p.add_argument("--jobs", type=int, default=2, help="raise jobs in parallel (local pool)")
+    p.add_argument("--scheduler", help="address of a Dask distributed scheduler to run jobs on")
+    p.add_argument("--out", default="results", help="output directory (default ./results)")
+    p.add_argument("--db", help="results database (default OUT/results.sqlite)")
+    p.add_argument("--timeout", type=float, default=30.0, help="synthesis budget per kernel, seconds")
+    p.add_argument("--warmup", type=int, default=1)
+    p.add_argument("--repeats", type=int, default=5)
+    p.set_defaults(run=cmd_bench)
+
+    from .verify import register as register_verify
+
+    register_verify(sub)
     return parser
 
 
-_EXTRA_COMMANDS: list = []
 
 
 def main(argv: list[str] | None = None) -> int:

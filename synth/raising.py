@@ -81,8 +81,10 @@ def _size_map(spec: Specification, sizes: dict[int, int]) -> dict[int, int]:
     return {spec.standin[p]: sizes[p] for p in set(spec.function.dim_params.values())}
 
 
-def raised_function_text(result: RaiseResult, sizes: dict[int, int], name: str | None = None) -> str:
-    """`func.func @NAME_raised` at the given size-parameter values."""
+def raised_function_text(result: RaiseResult, sizes: dict[int, int], name: str | None = None,
+                         attributes: dict[str, str] | None = None) -> str:
+    """`func.func @NAME_raised` at the given size-parameter values; `attributes` are
+    extra function attributes (name -> MLIR attribute text)."""
     spec = result.spec
     ks = spec.standin_function
     size_map = _size_map(spec, sizes)
@@ -108,8 +110,10 @@ def raised_function_text(result: RaiseResult, sizes: dict[int, int], name: str |
     rtypes = ", ".join(state_types[o].mlir() for o in outs)
     body = "\n".join(em.lines)
     ret = ", ".join(env[o] for o in outs)
-    return (f"func.func @{fname}({params}) -> ({rtypes}) attributes {{synth.outputs = "
-            f"[{', '.join(map(str, outs))}]}} {{\n{body}\n  return {ret} : {rtypes}\n}}\n")
+    attrs = [f"synth.outputs = [{', '.join(map(str, outs))}]"]
+    attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
+    return (f"func.func @{fname}({params}) -> ({rtypes}) attributes {{{', '.join(attrs)}}} "
+            f"{{\n{body}\n  return {ret} : {rtypes}\n}}\n")
 
 
 def run_raised(dialect: str, text: str, fname: str, inputs: list[np.ndarray]) -> list[np.ndarray]:

@@ -76,6 +76,8 @@ def check_contract_and_equivalence(tmp_path, kernel, target):
     for a, t in zip(kf.arguments, arg_types):
         assert t == (a.mlir_type.replace("memref", "tensor") if a.is_array else f"tensor<{a.type}>")
     assert wrapper_types == [a.mlir_type for a in kf.arguments]  # drop-in keeps the signature
+    # the validation is recorded on @NAME_raised: a bounded Z3 proof by default
+    assert 'synth.validation = "z3"' in text and "synth.sizes_proven = [{arg" in text
 
     # equivalence at the original sizes on fresh inputs
     sizes = size_values(kf)
@@ -99,6 +101,7 @@ def check_contract_and_equivalence(tmp_path, kernel, target):
 def test_raise_mvt_meets_contract(tmp_path, target):
     stats = check_contract_and_equivalence(tmp_path, "mvt", target)
     assert stats["candidates"] > 0 and len(stats["checks"]) == 2
+    assert stats["verification"] == "z3" and stats["validation"]["sizes_proven"]
     for p in stats["problems"]:
         for key in ("enumerated", "rejected_type", "rejected_verifier", "rejected_equivalence",
                     "evaluated", "seconds"):
