@@ -14,15 +14,17 @@ it at small ones. `RaisedFunction.resized(value_map)` re-instantiates it textual
   - every dimension of a `tensor<...>` / `memref<...>` type,
   - every integer in a bracketed integer list (`[0:999, 0:1100]`, `[999, 0] [1, 1100]`,
     `low = [1, 0]`), in `array<i64: ...>` and in `arith.constant N : index`
+  - every integer constant inside an `affine_map<...>` (an edge index n-1 of a slice)
 is mapped when it equals an original size exactly, or lies within 2 of exactly one
 (so a slice bound n-1 stays n-1); every other number is left alone, and so are the
-contents of `dense<...>` constants (data, not sizes) and affine maps. Dimension numbers
+contents of `dense<...>` constants (data, not sizes). Dimension numbers
 (`dims = [0, 1]`, permutations) are far below any size and never move. This needs every
 original size to be >= MIN_SIZE and equal sizes to map to equal values (the caller,
 synth.verify, ensures both). The resized text is parsed and verified by MLIR, so a
 rewrite that breaks the function is an error, never a silent change; a raised function
 that hides a size elsewhere (a non-splat constant shaped by a size, an affine-map
-constant such as `999 - d0`) cannot be re-instantiated this way.
+expression such as `-d0 + 999`, which maps to `-d0 + n-1` only if written so) cannot be
+re-instantiated this way.
 
 Evaluating. `RaisedFunction.evaluate(args)` interprets the function op by op on NumPy
 object arrays of z3 terms (0-d arrays for rank-0 tensors), with the shared encodings of
@@ -212,6 +214,8 @@ _INT_LIST = re.compile(r"\[([\d\s,:\-]*)\]")
 _ARRAY_ATTR = re.compile(r"array<i64:([\d\s,\-]*)>")
 _INDEX_CONST = re.compile(r"(arith\.constant\s+)(\d+)(\s*:\s*index\b)")
 _INT = re.compile(r"\d+")
+_AFFINE_MAP = re.compile(r"affine_map<(.*?\))>")  # up to the first ")>": `->` has a '>' too
+_MAP_INT = re.compile(r"(?<![\w])\d+")  # an integer constant, not the 0 of d0 / s0
 
 
 _DENSE = re.compile(r"\bdense(?:_resource)?<[^>]*>")
@@ -243,6 +247,9 @@ def _resize_unmasked(text: str, value_map: dict[int, int]) -> str:
     text = _SHAPED.sub(shaped, text)
     text = _INT_LIST.sub(lambda m: "[" + ints(m.group(1)) + "]", text)
     text = _ARRAY_ATTR.sub(lambda m: "array<i64:" + ints(m.group(1)) + ">", text)
+    # constant indices in affine maps (an edge index size - 1 of a slice, say)
+    text = _AFFINE_MAP.sub(lambda m: "affine_map<" + _MAP_INT.sub(
+        lambda k: str(map_size(int(k.group()), value_map)), m.group(1)) + ">", text)
     return _INDEX_CONST.sub(lambda m: m.group(1) + ints(m.group(2)) + m.group(3), text)
 
 

@@ -387,3 +387,14 @@ def test_function_option(capsys):
     rc, out, _ = _verify_cli(capsys, MUTANTS / "relu.mlir", MUTANTS / "relu.max.stablehlo.mlir",
                              "--function", "nope")
     assert rc == 2 and "no function @nope" in out, out
+
+
+def test_edge_slice_constants_in_affine_maps_are_resized(tmp_path):
+    """doitgen's linalg raise keeps the last (r, q) row through a linalg.generic whose
+    input map holds the constant indices size-1: the textual resize must move them."""
+    out = tmp_path / "doitgen.linalg.mlir"
+    assert cli.main(["raise", str(POLYBENCH / "doitgen.mlir"), "--target", "linalg", "-o", str(out),
+                     "--verify", "test"]) == 0
+    assert "149, 139, d0" in out.read_text()
+    report = synth.verify.verify(POLYBENCH / "doitgen.mlir", out, level="z3")
+    assert report.verdict == "equivalent" and report.level == "z3"
