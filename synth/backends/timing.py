@@ -1,0 +1,69 @@
+"""Timing a call: warm-up calls, then timed samples, summarised by their median.
+
+`measure` times a Python callable in this process (`time.perf_counter` around each call).
+`measure_batched` is for callables timed elsewhere (the MLIR worker process): it asks for
+batches of samples and discards the warm-up ones.
+
+Both take `repeats` samples at least; with `min_total > 0` they keep sampling until the
+timed samples add up to `min_total` seconds (so short calls get more samples), up to
+`max_samples`.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass
+class Timing:
+    seconds: float  # median of the samples
+    samples: list[float]  # one per timed call, in order
+    warmup: int  # untimed calls before the samples
+    repeats: int  # len(samples)
+
+    @classmethod
+    def from_samples(cls, samples: list[float], warmup: int) -> "Timing":
+        if not samples:
+            raise ValueError("a timing needs at least one sample")
+        return cls(statistics.median(samples), list(samples), warmup, len(samples))
+
+    def to_json(self) -> dict:
+        return {"seconds": self.seconds, "samples": self.samples, "warmup": self.warmup,
+                "repeats": self.repeats}
+
+
+def _check(warmup: int, repeats: int) -> None:
+    if warmup < 0 or repeats < 1:
+        raise ValueError(f"need warmup >= 0 and repeats >= 1 (got warmup={warmup}, repeats={repeats})")
+
+
+def measure(run: Callable[[], object], warmup: int = 1, repeats: int = 5, min_total: float = 0.0,
+            max_samples: int = 100_000) -> Timing:
+    """Call `run` `warmup` times untimed, then time each further call."""
+    _check(warmup, repeats)
+    for _ in range(warmup):
+        run()
+    samples: list[float] = []
+    total = 0.0
+    while len(samples) < repeats or (total < min_total and len(samples) < max_samples):
+        t0 = time.perf_counter()
+        run()
+        samples.append(time.perf_counter() - t0)
+        total += samples[-1]
+    return Timing.from_samples(samples, warmup)
+
+
+def measure_batched(run_batch: Callable[[int], list[float]], warmup: int = 1, repeats: int = 5,
+                    min_total: float = 0.0, max_samples: int = 100_000) -> Timing:
+    """`run_batch(n)` makes n calls and returns their n times; the first `warmup` are dropped."""
+    _check(warmup, repeats)
+    samples = list(run_batch(warmup + repeats))[warmup:]
+    while sum(samples) < min_total and len(samples) < max_samples:
+        per_call = max(statistics.median(samples), 1e-9)
+        more = min(max_samples - len(samples), math.ceil((min_total - sum(samples)) / per_call))
+        samples += run_batch(max(more, 1))
+    return Timing.from_samples(samples, warmup)

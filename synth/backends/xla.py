@@ -1,0 +1,83 @@
+"""XLA through jax: the raised stablehlo function compiled as `@main` (x64 enabled).
+
+`xla-cpu` uses jax's CPU backend; `xla-gpu` jax's GPU backend, available only where
+`jax.devices("gpu")` finds one. Inputs are put on the device once, outside the timed
+region; a timed call is `execute` plus `block_until_ready` on every result.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .registry import Backend, Prepared, RaisedFunction, raised_function
+from .timing import Timing, measure
+
+
+@lru_cache(maxsize=None)
+def _platform(platform: str):
+    """(jax, xla backend, its first device) for "cpu" or "gpu"."""
+    import jax
+    from jax.extend.backend import get_backend
+
+    jax.config.update("jax_enable_x64", True)
+    backend = get_backend(platform)
+    return jax, backend, backend.local_devices()[0]
+
+
+@lru_cache(maxsize=None)
+def platform_available(platform: str) -> bool:
+    import jax
+
+    try:
+        return bool(jax.devices(platform))
+    except RuntimeError:  # "Unknown backend: 'gpu' requested, but no platforms ..."
+        return False
+
+
+class XlaBackend(Backend):
+    target = "stablehlo"
+
+    def __init__(self, platform: str = "cpu"):
+        if platform not in ("cpu", "gpu"):
+            raise ValueError(f"XLA platform must be cpu or gpu, not {platform!r}")
+        self.platform = platform
+        self.name = f"xla-{platform}"
+
+    def available(self) -> bool:
+        return platform_available(self.platform)
+
+    def prepare(self, module_text: str, func: str) -> "XlaPrepared":
+        import time
+
+        from jax._src.lib import xla_client
+
+        fn = raised_function(module_text, func)
+        _, backend, device = _platform(self.platform)
+        t0 = time.perf_counter()
+        exe = backend.compile_and_load(fn.module("main"), xla_client.DeviceList((device,)),
+                                       xla_client.CompileOptions())
+        return XlaPrepared(self.name, fn, exe, self.platform, time.perf_counter() - t0)
+
+
+class XlaPrepared(Prepared):
+    def __init__(self, backend: str, fn: RaisedFunction, exe, platform: str, compile_seconds: float):
+        self.backend, self.function, self.raised = backend, fn.name, fn
+        self.exe, self.platform, self.compile_seconds = exe, platform, compile_seconds
+
+    def _device_inputs(self, inputs: list) -> list:
+        jax, _, device = _platform(self.platform)
+        return [jax.device_put(a, device) for a in self.raised.tensor_inputs(inputs)]
+
+    def run(self, inputs: list) -> list[np.ndarray]:
+        return [np.asarray(r) for r in self.exe.execute(self._device_inputs(inputs))]
+
+    def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
+        args = self._device_inputs(inputs)
+
+        def call():
+            for r in self.exe.execute(args):
+                r.block_until_ready()
+
+        return measure(call, warmup, repeats, min_total)

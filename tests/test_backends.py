@@ -1,0 +1,178 @@
+"""Execution backends of `synth bench`: every available backend agrees with the baseline.
+
+gemm and atax are resized to MINI and raised to both targets once per module; every
+backend available for a target runs the raised function on the baseline's inputs.
+GPU backends must be absent (not failing) on a machine without a GPU.
+"""
+
+import numpy as np
+import pytest
+from conftest import POLYBENCH
+
+from synth.backends.baseline import AffineBaseline
+from synth.backends.mlir_cpu import MlirCpuBackend
+from synth.backends.registry import (BACKEND_NAMES, all_backends, backends_for, baseline_backend,
+                                     raised_function)
+from synth.backends.timing import measure, measure_batched
+from synth.cli import main
+from synth.inputs import kernel_arguments
+from synth.kernel import describe
+from synth.mlir_input import load_source
+from synth.resize import size_values
+
+KERNELS = ("gemm", "atax")
+TARGETS = ("stablehlo", "linalg")
+CPU_BACKENDS = {"stablehlo": {"xla-cpu", "iree-llvm-cpu"}, "linalg": {"iree-llvm-cpu", "mlir-cpu"}}
+RTOL = 1e-9
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as mp:
+        path = tmp_path_factory.mktemp("cache")
+        mp.setenv("SYNTH_CACHE_DIR", str(path))
+        yield path
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory, cache_dir):
+    """{kernel: dict(name, source, args, expected, raised={target: text})} at MINI size."""
+    out = {}
+    tmp = tmp_path_factory.mktemp("raised")
+    for k in KERNELS:
+        mini = tmp / f"{k}.mini.mlir"
+        assert main(["resize", str(POLYBENCH / f"{k}.mlir"), "--dataset", "mini", "-o", str(mini)]) == 0
+        raised = {}
+        for t in TARGETS:
+            path = tmp / f"{k}.{t}.mlir"
+            assert main(["raise", str(mini), "--target", t, "-o", str(path)]) == 0
+            raised[t] = path.read_text()
+        source = load_source(mini)
+        name = f"kernel_{k}"
+        kf = describe(source, name)
+        args = kernel_arguments(kf, size_values(kf), np.random.default_rng(7))
+        baseline = AffineBaseline().prepare(source.text, name, kf.outputs)
+        out[k] = dict(name=name, source=source.text, args=args, outputs=kf.outputs,
+                      baseline=baseline, expected=baseline.run(args), raised=raised)
+    return out
+
+
+def assert_close(got, expected, label):
+    assert len(got) == len(expected), label
+    for g, e in zip(got, expected):
+        assert g.shape == e.shape and g.dtype == e.dtype, label
+        np.testing.assert_allclose(g, e, rtol=RTOL, atol=RTOL * max(1.0, float(np.max(np.abs(e)))),
+                                   err_msg=label)
+
+
+def check_timing(t, repeats):
+    assert t.repeats == repeats == len(t.samples)
+    assert t.seconds > 0 and all(s > 0 for s in t.samples)
+    assert min(t.samples) <= t.seconds <= max(t.samples)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("target", TARGETS)
+def test_backends_agree_with_baseline(kernels, cache_dir, kernel, target):
+    k = kernels[kernel]
+    backends = backends_for(target, iree_cache_dir=str(cache_dir / "iree"))
+    assert CPU_BACKENDS[target] <= {b.name for b in backends}
+    for backend in backends:
+        label = f"{backend.name} on {kernel} ({target})"
+        prepared = backend.prepare(k["raised"][target], k["name"])
+        assert_close(prepared.run(k["args"]), k["expected"], label)
+        check_timing(prepared.time(k["args"], warmup=1, repeats=3), 3)
+        assert prepared.compile_seconds is not None and prepared.compile_seconds >= 0
+        if backend.name == "mlir-cpu":
+            assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_baseline(kernels, kernel):
+    k = kernels[kernel]
+    assert [b.name for b in backends_for(None)] == [baseline_backend().name] == ["affine-mlir-O3"]
+    check_timing(k["baseline"].time(k["args"], warmup=2, repeats=4), 4)
+    # outputs default to the kernel analysis; inputs are never modified
+    before = [a.copy() if isinstance(a, np.ndarray) else a for a in k["args"]]
+    assert_close(AffineBaseline().prepare(k["source"], k["name"]).run(k["args"]), k["expected"], kernel)
+    for a, b in zip(k["args"], before):
+        if isinstance(a, np.ndarray):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_registry_names_and_gpu_absence():
+    backends = all_backends()
+    assert {b.name for b in backends} == set(BACKEND_NAMES)
+    import jax
+
+    try:
+        has_gpu = bool(jax.devices("gpu"))
+    except RuntimeError:
+        has_gpu = False
+    for b in backends:
+        if b.name in ("xla-gpu", "iree-cuda") and not has_gpu:
+            assert not b.available()
+            assert b not in backends_for(b.target)
+    with pytest.raises(ValueError, match="unknown target"):
+        backends_for("tosa")
+
+
+def test_raised_function_cut_from_module(kernels):
+    fn = raised_function(kernels["atax"]["raised"]["stablehlo"], "kernel_atax")
+    assert fn.name == "kernel_atax_raised" and fn.outputs == (4, 5)
+    assert [a.shape for a in fn.arguments] == [(), (), (38, 42), (42,), (42,), (38,)]
+    assert [r.mlir() for r in fn.results] == ["tensor<42xf64>", "tensor<38xf64>"]
+    module = fn.module("main")
+    assert "bufferization" not in module and "@main(" in module and "@kernel_atax(" not in module
+    # the raised name works too; top-level aliases (#map, used by linalg.generic) are kept
+    text = "#map = affine_map<(d0) -> (d0)>\nmodule {\n" + fn.text + "\n}\n"
+    again = raised_function(text, "kernel_atax_raised")
+    assert again.text == fn.text and again.module().startswith("#map = ")
+    with pytest.raises(ValueError, match="shape"):
+        fn.tensor_inputs([("i32", 1), ("i32", 2), np.zeros((42, 38)), np.zeros(42), np.zeros(42), np.zeros(38)])
+
+
+MATMULS = """func.func @f(%a: tensor<13x5xf64>, %b: tensor<5x21xf64>, %w: tensor<13xf64>,
+    %ba: tensor<2x4x5xf64>, %bb: tensor<2x5x6xf64>)
+    -> (tensor<13x21xf64>, tensor<5xf64>, tensor<2x4x6xf64>) attributes {synth.outputs = [0, 1, 2]} {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<13x21xf64>
+  %ef = linalg.fill ins(%z : f64) outs(%e : tensor<13x21xf64>) -> tensor<13x21xf64>
+  %m = linalg.matmul ins(%a, %b : tensor<13x5xf64>, tensor<5x21xf64>) outs(%ef : tensor<13x21xf64>) -> tensor<13x21xf64>
+  %e3 = tensor.empty() : tensor<5xf64>
+  %e3f = linalg.fill ins(%z : f64) outs(%e3 : tensor<5xf64>) -> tensor<5xf64>
+  %vm = linalg.vecmat ins(%w, %a : tensor<13xf64>, tensor<13x5xf64>) outs(%e3f : tensor<5xf64>) -> tensor<5xf64>
+  %e5 = tensor.empty() : tensor<2x4x6xf64>
+  %e5f = linalg.fill ins(%z : f64) outs(%e5 : tensor<2x4x6xf64>) -> tensor<2x4x6xf64>
+  %bm = linalg.batch_matmul ins(%ba, %bb : tensor<2x4x5xf64>, tensor<2x5x6xf64>) outs(%e5f : tensor<2x4x6xf64>) -> tensor<2x4x6xf64>
+  return %m, %vm, %bm : tensor<13x21xf64>, tensor<5xf64>, tensor<2x4x6xf64>
+}
+"""
+
+
+def test_mlir_cpu_schedule_on_partial_tiles(cache_dir):
+    """13x21 is not a multiple of the 8x16 matmul tile: peeled remainders must be right."""
+    rng = np.random.default_rng(3)
+    a, b, w = rng.uniform(-1, 1, (13, 5)), rng.uniform(-1, 1, (5, 21)), rng.uniform(-1, 1, 13)
+    ba, bb = rng.uniform(-1, 1, (2, 4, 5)), rng.uniform(-1, 1, (2, 5, 6))
+    prepared = MlirCpuBackend().prepare(MATMULS, "f")
+    assert_close(prepared.run([a, b, w, ba, bb]), [a @ b, w @ a, ba @ bb], "mlir-cpu")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
+def test_measure_counts():
+    calls = []
+    t = measure(lambda: calls.append(1), warmup=2, repeats=3)
+    assert len(calls) == 5 and t.repeats == 3 and t.warmup == 2
+    t = measure(lambda: None, warmup=0, repeats=2, min_total=1e-3)
+    assert t.repeats >= 2 and sum(t.samples) >= 1e-3
+    batches = []
+
+    def run_batch(n):
+        batches.append(n)
+        return [0.25] * n
+
+    t = measure_batched(run_batch, warmup=1, repeats=2, min_total=1.25)
+    assert batches == [3, 3] and t.repeats == 5 and t.seconds == 0.25
+    with pytest.raises(ValueError):
+        measure(lambda: None, repeats=0)
