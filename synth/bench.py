@@ -1,0 +1,412 @@
+"""`synth bench`: raise every kernel function found, verify, time each backend, report.
+
+Phases:
+1. Discovery: every function with a body in the given files / directories (or the bundled
+   PolyBench suite), resized to the dataset when it is a PolyBench kernel.
+2. Raising: one `synth raise` process per kernel x target, with a timeout; a failure is a
+   result (with its reason), never the end of the batch. Jobs run in a local pool
+   (`--jobs`) or on a Dask distributed cluster (`--scheduler ADDRESS`).
+3. Timing: the baseline (original affine code, MLIR -O3, ExecutionEngine) once per kernel,
+   then every backend of the raised target; outputs are compared with the baseline
+   before anything is timed. Timing runs one kernel at a time, so runs do not compete.
+4. Results: an SQLite database keyed by the hash of everything a result depends on
+   (re-running skips what did not change), and results.json / results.csv / report.md /
+   speedup.png in --out.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import sqlite3
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .errors import InputError
+
+ROOT = Path(__file__).resolve().parent.parent
+POLYBENCH_DIR = ROOT / "benchmarks" / "polybench"
+RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification",
+                 "synth_seconds", "candidates", "baseline_seconds", "seconds", "speedup", "reason")
+
+
+@dataclass(frozen=True)
+class Job:
+    kernel: str  # display name (file stem, plus @function when a file has several)
+    path: str  # the (resized) module file raised
+    function: str
+    target: str
+    timeout: float
+    out_dir: str
+    key: str  # hash of everything the result depends on
+
+    @property
+    def raised_path(self) -> str:
+        return str(Path(self.out_dir) / "raised" / f"{self.kernel}.{self.target}.mlir")
+
+    @property
+    def stats_path(self) -> str:
+        return str(Path(self.out_dir) / "raised" / f"{self.kernel}.{self.target}.stats.json")
+
+
+def run_raise_job(job: Job) -> dict:
+    """Raise one kernel to one target in its own process (also runs on Dask workers)."""
+    Path(job.raised_path).parent.mkdir(parents=True, exist_ok=True)
+    for p in (job.raised_path, job.stats_path):
+        Path(p).unlink(missing_ok=True)
+    cmd = [sys.executable, "-m", "synth.cli", "raise", job.path, "--function", job.function,
+           "--target", job.target, "-o", job.raised_path, "--stats-json", job.stats_path,
+           "--timeout", str(job.timeout)]
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=job.timeout + 120)
+        code, err = proc.returncode, proc.stderr
+    except subprocess.TimeoutExpired:
+        code, err = -9, f"killed after {job.timeout + 120:.0f} s"
+    seconds = time.monotonic() - t0
+    stats = {}
+    if Path(job.stats_path).exists():
+        stats = json.loads(Path(job.stats_path).read_text())
+    fn = stats.get(job.function, {})
+    reason = ""
+    if code != 0:
+        lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+        reason = stats.get("error", {}).get("message") or (lines[-1] if lines else f"exit code {code}")
+    status = {0: "raised", 2: "unsupported", 3: "not-raised"}.get(code, "error")
+    return {"job": job, "status": status, "exit_code": code, "synth_seconds": round(seconds, 3),
+            "candidates": fn.get("candidates"), "verification": fn.get("verification", "execution"),
+            "reason": reason}
+
+
+# ---------------------------------------------------------------------------------------
+# discovery
+
+
+def discover(paths: list[str], suite: str | None) -> list[Path]:
+    files: list[Path] = []
+    if suite == "polybench":
+        files += sorted(POLYBENCH_DIR.glob("*.mlir"))
+    elif suite:
+        raise InputError(f"unknown suite {suite!r} (known: polybench)")
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            files += sorted(path.rglob("*.mlir"))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise InputError("no such file or directory", p)
+    if not files:
+        raise InputError("no kernels given: name files or directories, or --suite polybench")
+    return files
+
+
+def _hash(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _grammar_fingerprint() -> str:
+    return _hash(*(p.read_text() for p in sorted((ROOT / "grammars").glob("*.json"))))
+
+
+def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], timeout: float,
+                 out_dir: Path, settings_key: str) -> tuple[list[Job], list[dict]]:
+    """Resize every function to the dataset and make its jobs; inputs that cannot be
+    loaded become result rows with their reason."""
+    from .kernel import describe, list_functions
+    from .mlir_input import SourceModule, load_source
+    from .resize import dataset_values, polybench_kernel, resize_module
+
+    jobs, failures = [], []
+    (out_dir / "kernels").mkdir(parents=True, exist_ok=True)
+    grammar = _grammar_fingerprint()
+    for f in files:
+        try:
+            source = load_source(f, warn=False)
+            names = list_functions(source)
+            plan = {}
+            if dataset:
+                for n in names:
+                    kf = describe(source, n)
+                    if polybench_kernel(kf):
+                        plan[n] = dataset_values(kf, dataset)
+            text = resize_module(source, plan) if plan else source.text
+        except InputError as e:
+            failures += [{"kernel": f.stem, "function": "", "target": t, "backend": "",
+                          "status": "unsupported", "reason": str(e)} for t in targets]
+            continue
+        resized = out_dir / "kernels" / f"{f.stem}.{dataset or 'as-is'}.mlir"
+        resized.write_text(text)
+        for n in names:
+            kernel = f.stem if len(names) == 1 else f"{f.stem}@{n}"
+            for t in targets:
+                key = _hash(__version__, grammar, text, n, t, timeout, settings_key)
+                jobs.append(Job(kernel, str(resized), n, t, timeout, str(out_dir), key))
+    return jobs, failures
+
+
+# ---------------------------------------------------------------------------------------
+# the results database
+
+
+class ResultStore:
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(path)
+        self.db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, kernel TEXT, "
+                        "target TEXT, rows TEXT, created REAL)")
+        self.db.commit()
+
+    def get(self, key: str) -> list[dict] | None:
+        row = self.db.execute("SELECT rows FROM results WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def put(self, job: Job, rows: list[dict]) -> None:
+        self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
+                        (job.key, job.kernel, job.target, json.dumps(rows), time.time()))
+        self.db.commit()
+
+
+# ---------------------------------------------------------------------------------------
+# timing
+
+
+def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int, repeats: int,
+                baselines: dict) -> list[dict]:
+    """Rows for one raised kernel x target: one per backend, outputs checked first."""
+    from .backends.registry import baseline_backend, backends_for
+    from .kernel import describe
+    from .mlir_input import load_source
+    from .raising import compare_outputs
+    from .inputs import kernel_arguments
+    from .resize import size_values
+
+    source = load_source(job.path, warn=False)
+    kf = describe(source, job.function)
+    base = {k: outcome[k] for k in ("synth_seconds", "candidates", "verification")}
+    common = {"kernel": job.kernel, "function": job.function, "target": job.target, **base}
+    args = kernel_arguments(kf, size_values(kf), np.random.default_rng(2024))
+    if job.path not in baselines:
+        prepared = baseline_backend().prepare(source.text, job.function, kf.outputs)
+        expected = prepared.run(args)
+        timing = prepared.time(args, warmup, repeats)
+        baselines[job.path] = (expected, timing.seconds)
+    expected, baseline_seconds = baselines[job.path]
+    inputs = [a if isinstance(a, np.ndarray) else np.asarray(a[1], dtype=_np_dtype(a[0])) for a in args]
+    raised_text = Path(job.raised_path).read_text()
+    rows = []
+    for backend in backends_for(job.target):
+        if backends and backend.name not in backends:
+            continue
+        row = {**common, "backend": backend.name, "baseline_seconds": baseline_seconds}
+        try:
+            prepared = backend.prepare(raised_text, job.function)
+            diff = compare_outputs(expected, prepared.run(inputs), kf.outputs)
+            if diff:
+                rows.append({**row, "status": "wrong-output", "reason": diff})
+                continue
+            timing = prepared.time(inputs, warmup, repeats)
+            rows.append({**row, "status": "ok", "seconds": timing.seconds,
+                         "speedup": baseline_seconds / timing.seconds if timing.seconds > 0 else None})
+        except Exception as e:  # a backend failing on one kernel is a result, not a crash
+            rows.append({**row, "status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]})
+    return rows
+
+
+def _np_dtype(t: str):
+    return {"f64": np.float64, "f32": np.float32, "i32": np.int32, "i64": np.int64, "index": np.int64}[t]
+
+
+# ---------------------------------------------------------------------------------------
+# reports
+
+
+def geomean(values: list[float]) -> float | None:
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def best_speedups(rows: list[dict]) -> dict[tuple[str, str], dict]:
+    best: dict[tuple[str, str], dict] = {}
+    for r in rows:
+        if r.get("status") == "ok" and r.get("speedup"):
+            k = (r["kernel"], r["target"])
+            if k not in best or r["speedup"] > best[k]["speedup"]:
+                best[k] = r
+    return best
+
+
+def write_reports(rows: list[dict], out_dir: Path, title: str) -> dict:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = sorted(rows, key=lambda r: (r["kernel"], r["target"], r.get("backend") or ""))
+    (out_dir / "results.json").write_text(json.dumps(rows, indent=2))
+    with open(out_dir / "results.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=RESULT_FIELDS, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    best = best_speedups(rows)
+    summary = {"kernels": len({r["kernel"] for r in rows}),
+               "raised": sorted({f"{r['kernel']}/{r['target']}" for r in rows if r.get("status") == "ok"}),
+               "geomean_best": geomean([r["speedup"] for r in best.values()])}
+    for target in sorted({r["target"] for r in rows}):
+        summary[f"geomean_best_{target}"] = geomean([r["speedup"] for (k, t), r in best.items() if t == target])
+    lines = [f"# {title}", "",
+             f"{summary['kernels']} kernels; raised and timed: {len(best)} kernel x target pairs; "
+             f"geomean speedup of the best backend per kernel and target: "
+             f"{_fmt(summary['geomean_best'])}x", ""]
+    for target in sorted({r["target"] for r in rows}):
+        lines.append(f"- {target}: geomean {_fmt(summary.get(f'geomean_best_{target}'))}x")
+    lines += ["", "| kernel | target | backend | status | verification | synth s | candidates | baseline s | s | speedup |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if r.get("backend"):
+            lines.append(f"| {r['kernel']} | {r['target']} | {r['backend']} | {r['status']} | "
+                         f"{r.get('verification') or ''} | {_fmt(r.get('synth_seconds'))} | "
+                         f"{r.get('candidates') or ''} | {_sec(r.get('baseline_seconds'))} | "
+                         f"{_sec(r.get('seconds'))} | {_fmt(r.get('speedup'))} |")
+    failed = [r for r in rows if not r.get("backend") or r["status"] not in ("ok",)]
+    if failed:
+        lines += ["", "## Not raised or not timed", "", "| kernel | target | backend | status | reason |",
+                  "|---|---|---|---|---|"]
+        for r in failed:
+            reason = (r.get("reason") or "").replace("|", "/").replace("\n", " ")
+            lines.append(f"| {r['kernel']} | {r['target']} | {r.get('backend') or ''} | {r['status']} | {reason} |")
+    (out_dir / "report.md").write_text("\n".join(lines) + "\n")
+    _plot(best, out_dir / "speedup.png", summary)
+    return summary
+
+
+def _sec(v) -> str:
+    return "" if v is None else f"{v:.3g}"
+
+
+def _fmt(v, digits=2) -> str:
+    return "" if v is None else f"{v:.{digits}f}" if isinstance(v, float) else str(v)
+
+
+def _plot(best: dict, path: Path, summary: dict) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    items = sorted(best.items())
+    fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(items) + 2), 4.5))
+    if items:
+        labels = [f"{k}\n{t}" for (k, t), _ in items]
+        values = [r["speedup"] for _, r in items]
+        colors = ["tab:blue" if t == "stablehlo" else "tab:orange" for (_, t), _ in items]
+        ax.bar(range(len(values)), values, color=colors)
+        ax.set_xticks(range(len(values)), labels, rotation=60, ha="right", fontsize=7)
+        ax.set_yscale("log")
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        if summary.get("geomean_best"):
+            ax.axhline(summary["geomean_best"], color="green", linestyle="--",
+                       label=f"geomean {summary['geomean_best']:.2f}x")
+            ax.legend()
+    ax.set_ylabel("speedup over affine -O3 (best backend)")
+    ax.set_title("synth: raised kernels vs original loops (CPU)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------
+# driver
+
+
+class Progress:
+    """A live progress display on a terminal, a line per event otherwise."""
+
+    def __init__(self, total: int, label: str):
+        self.total, self.done, self.label = total, 0, label
+        self._rich = None
+        if sys.stderr.isatty():
+            from rich.progress import Progress as RichProgress
+
+            self._rich = RichProgress(transient=False)
+            self._rich.start()
+            self._task = self._rich.add_task(label, total=total)
+
+    def step(self, text: str) -> None:
+        self.done += 1
+        if self._rich:
+            self._rich.update(self._task, advance=1, description=f"{self.label}: {text}")
+        else:
+            print(f"[{self.done}/{self.total}] {self.label}: {text}", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self._rich:
+            self._rich.stop()
+
+
+def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets: list[str],
+              backends: list[str] | None, jobs: int, scheduler: str | None, out_dir: Path,
+              timeout: float, warmup: int, repeats: int, db_path: Path | None = None) -> dict:
+    files = discover(paths, suite)
+    settings_key = _hash(sorted(backends or []), warmup, repeats)
+    job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir, settings_key)
+    store = ResultStore(db_path or out_dir / "results.sqlite")
+    todo = []
+    for job in job_list:
+        cached = store.get(job.key)
+        if cached is not None:
+            rows += cached
+        else:
+            todo.append(job)
+    print(f"synth bench: {len(job_list)} jobs ({len(job_list) - len(todo)} unchanged, "
+          f"{len(todo)} to run) on {scheduler or f'{jobs} local worker(s)'}", file=sys.stderr)
+
+    outcomes = []
+    progress = Progress(len(todo), "raise")
+    if todo and scheduler:
+        from dask.distributed import Client, as_completed as dask_completed
+
+        with Client(scheduler) as client:
+            futures = client.map(run_raise_job, todo, pure=False)
+            for fut in dask_completed(futures):
+                outcome = fut.result()
+                outcomes.append(outcome)
+                progress.step(f"{outcome['job'].kernel}/{outcome['job'].target} {outcome['status']}")
+    elif todo:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = [pool.submit(run_raise_job, j) for j in todo]
+            for fut in as_completed(futures):
+                outcome = fut.result()
+                outcomes.append(outcome)
+                progress.step(f"{outcome['job'].kernel}/{outcome['job'].target} {outcome['status']}")
+    progress.close()
+
+    baselines: dict = {}
+    progress = Progress(len(outcomes), "time")
+    for outcome in sorted(outcomes, key=lambda o: (o["job"].kernel, o["job"].target)):
+        job = outcome["job"]
+        if outcome["status"] == "raised":
+            try:
+                new = time_kernel(job, outcome, backends, warmup, repeats, baselines)
+            except Exception as e:  # the baseline itself failed: report it, go on
+                new = [{"kernel": job.kernel, "function": job.function, "target": job.target,
+                        "backend": "", "status": "error", "reason": f"{type(e).__name__}: {e}"[:500]}]
+        else:
+            new = [{"kernel": job.kernel, "function": job.function, "target": job.target,
+                    "backend": "", "status": outcome["status"], "reason": outcome["reason"],
+                    "synth_seconds": outcome["synth_seconds"], "candidates": outcome["candidates"]}]
+        store.put(job, new)
+        rows += new
+        progress.step(f"{job.kernel}/{job.target}")
+    progress.close()
+    title = f"synth bench: {suite or ', '.join(paths)} at {dataset or 'given sizes'}"
+    return write_reports(rows, out_dir, title)

@@ -1,0 +1,73 @@
+"""`synth bench`: batch raising with timing, reports, incremental reruns, Dask."""
+
+import csv
+import json
+
+import pytest
+
+from conftest import DATA, POLYBENCH
+from synth.cli import main
+
+FIELDS = {"kernel", "target", "backend", "status", "verification", "synth_seconds", "candidates",
+          "baseline_seconds", "seconds", "speedup"}
+
+
+@pytest.fixture(scope="module")
+def bench_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench")
+    paths = [str(POLYBENCH / "gemm.mlir"), str(POLYBENCH / "jacobi-1d.mlir"), str(DATA / "malformed.mlir")]
+    rc = main(["bench", *paths, "--dataset", "mini", "--out", str(out), "--repeats", "2",
+               "--backends", "xla-cpu,mlir-cpu", "--timeout", "30"])
+    assert rc == 0
+    return out, paths
+
+
+def test_results_files(bench_out):
+    out, _ = bench_out
+    rows = json.loads((out / "results.json").read_text())
+    timed = [r for r in rows if r["status"] == "ok"]
+    assert {(r["kernel"], r["target"], r["backend"]) for r in timed} == {
+        ("gemm", "stablehlo", "xla-cpu"), ("gemm", "linalg", "mlir-cpu")}
+    for r in timed:
+        assert FIELDS <= set(r)
+        assert r["verification"] == "z3"
+        assert r["seconds"] > 0 and r["baseline_seconds"] > 0
+        assert r["speedup"] == pytest.approx(r["baseline_seconds"] / r["seconds"])
+    with open(out / "results.csv") as f:
+        assert len(list(csv.DictReader(f))) == len(rows)
+    assert (out / "speedup.png").stat().st_size > 1000
+
+
+def test_failures_are_results_with_reasons(bench_out):
+    out, _ = bench_out
+    rows = json.loads((out / "results.json").read_text())
+    jacobi = [r for r in rows if r["kernel"] == "jacobi-1d"]
+    assert {r["status"] for r in jacobi} == {"not-raised"} and len(jacobi) == 2
+    assert all("time steps" in r["reason"] for r in jacobi)
+    bad = [r for r in rows if r["kernel"] == "malformed"]
+    assert bad and all(r["status"] == "unsupported" and "malformed.mlir:2:19" in r["reason"] for r in bad)
+    report = (out / "report.md").read_text()
+    assert "## Not raised or not timed" in report and "jacobi-1d" in report
+    assert "geomean" in report
+
+
+def test_rerun_is_incremental(bench_out, capsys):
+    out, paths = bench_out
+    before = json.loads((out / "results.json").read_text())
+    rc = main(["bench", *paths, "--dataset", "mini", "--out", str(out), "--repeats", "2",
+               "--backends", "xla-cpu,mlir-cpu", "--timeout", "30"])
+    assert rc == 0
+    assert "(4 unchanged, 0 to run)" in capsys.readouterr().err
+    assert json.loads((out / "results.json").read_text()) == before
+
+
+def test_dask_scheduler(tmp_path):
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None) as cluster:
+        rc = main(["bench", str(POLYBENCH / "mvt.mlir"), "--dataset", "mini", "--out", str(tmp_path),
+                   "--scheduler", cluster.scheduler_address, "--backends", "xla-cpu", "--repeats", "2",
+                   "--targets", "stablehlo"])
+    assert rc == 0
+    rows = json.loads((tmp_path / "results.json").read_text())
+    assert [(r["kernel"], r["status"]) for r in rows] == [("mvt", "ok")]
