@@ -116,7 +116,7 @@ def test_raise_atax_linalg_uses_contractions(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
-@pytest.mark.parametrize("kernel", ["2mm", "3mm", "atax", "bicg", "gemm", "gemver", "gesummv", "mvt"])
+@pytest.mark.parametrize("kernel", ["2mm", "3mm", "atax", "bicg", "doitgen", "gemm", "gemver", "gesummv", "mvt"])
 def test_raise_kernel(tmp_path, kernel, target):
     check_contract_and_equivalence(tmp_path, kernel, target)
 
