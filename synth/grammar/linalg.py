@@ -35,7 +35,7 @@ from itertools import combinations, permutations
 
 import numpy as np
 
-from .op import (Attrs, Emitter, Op, attr_dict, attrs, check_edge_attrs, dot_domain, dot_general,
+from .op import (NUMPY, Attrs, Emitter, Op, attr_dict, attrs, check_edge_attrs, dot_domain, dot_general,
                  dot_general_type, edge_domain, edge_index, edge_slices)
 from .stablehlo import DIRECTIONS, reduce_init
 from .types import FLOAT_DTYPES, TensorType
@@ -383,6 +383,62 @@ class SelectCmp(LinalgOp):
         return emit_generic(em, operands, arg_types, [tuple(range(n))] * 4, result_type, body)
 
 
+_CMPI = {"GT": "sgt", "GE": "sge", "LT": "slt", "LE": "sle", "EQ": "eq", "NE": "ne"}
+
+
+class SelectIndex(LinalgOp):
+    """linalg.generic: out = (index a <direction> index b) ? x : y.
+
+    The mask of a non-rectangular iteration domain (j <= i, k > i ...) fused with its use:
+    linalg has no iota, and i1 tensors cannot be lowered here (MemRefToLLVM asserts), so
+    the index comparison lives inside the generic's body (linalg.index + arith.cmpi)."""
+
+    arity = 2
+    attr_domain_kind = "index_comparison"
+
+    def _fits(self, arg_types) -> bool:
+        return (len(arg_types) == 2 and arg_types[0] == arg_types[1] and arg_types[0].rank >= 2
+                and arg_types[0].dtype in FLOAT_DTYPES)
+
+    def attribute_domain(self, arg_types, ctx):
+        if not self._fits(arg_types):
+            return ()
+        n = arg_types[0].rank
+        return tuple(attrs(dims=(a, b), direction=d) for a, b in combinations(range(n), 2)
+                     for d in DIRECTIONS)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("needs two tensors of one float type, rank >= 2", arg_types, attrs)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        x, y = args
+        a, b = d["dims"]
+        grid = np.indices(np.shape(x))
+        mask = NUMPY.compare(d["direction"], grid[a], grid[b])
+        if sem is not NUMPY:
+            mask = mask.astype(object)  # Python bools for z3.If
+        return sem.select(mask, x, y)
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        dt = result_type.dtype
+
+        def body(em, blk):
+            ia, ib, p, s = em.fresh("i"), em.fresh("i"), em.fresh("p"), em.fresh("s")
+            em.line(f"{ia} = linalg.index {d['dims'][0]} : index")
+            em.line(f"{ib} = linalg.index {d['dims'][1]} : index")
+            em.line(f"{p} = arith.cmpi {_CMPI[d['direction']]}, {ia}, {ib} : index")
+            em.line(f"{s} = arith.select {p}, {blk[0]}, {blk[1]} : {dt}")
+            return s
+
+        n = result_type.rank
+        return emit_generic(em, operands, arg_types, [tuple(range(n))] * 2, result_type, body)
+
+
 class ScalarBinary(LinalgOp):
     """linalg.generic: s <fn> x for a rank-0 s and a tensor x of rank >= 1."""
 
@@ -618,6 +674,7 @@ def grammar() -> tuple[Op, ...]:
         Reduce("linalg.reduce_min", "min"),
         Fill("linalg.fill"),
         SelectCmp("linalg.select_cmp"),
+        SelectIndex("linalg.select_index"),
         ScalarBinary("linalg.scalar_mul", "mul"),
         ScalarBinary("linalg.scalar_add", "add"),
         Outer("linalg.outer"),
