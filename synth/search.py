@@ -62,6 +62,7 @@ class Problem:
     output_type: TensorType
     context: SearchContext
     ops: tuple[Op, ...]
+    output: int | None = None  # argument index of the output array, when it is also an input
 
 
 class SearchTimeout(Exception):
@@ -98,6 +99,8 @@ class Enumerator:
         self.count = 0
         out = self.problem.examples_out
         self.target = tuple(np.asarray(o) for o in out)
+        self.care: np.ndarray | None = None  # positions the program must get right
+        self.wrap = None  # update Expr -> the whole output's Expr (a masked select)
         # intermediate values never need a higher rank than the problem's own values
         self.max_rank = max([t.rank for t in self.problem.input_types.values()]
                             + [self.problem.output_type.rank])
@@ -131,6 +134,8 @@ class Enumerator:
         if t != self.problem.output_type:
             return False
         for got, want in zip(data, self.target):
+            if self.care is not None:
+                got, want = got[self.care], want[self.care]
             if want.dtype.kind == "f":
                 if not np.allclose(got, want, rtol=1e-9, atol=1e-12):
                     return False
@@ -255,11 +260,51 @@ class Enumerator:
                                 return found
         return None
 
+    def _masked_update(self) -> None:
+        """When the output is an input array changed only at the positions of an index
+        mask (a triangular update, say), the program need only be right there: the search
+        looks for the update on those positions and wraps it as select(mask, update, old)."""
+        p = self.problem
+        if p.output is None or p.input_types.get(p.output) != p.output_type or p.output_type.rank == 0:
+            return
+        out = p.output_type
+        old = next((v for v in self.pools[0][out] if v.expr.leaf == p.output), None)
+        if old is None:
+            return
+        changed = np.zeros(out.shape, dtype=bool)
+        for before, after in zip(old.data, self.target):
+            changed |= before != after
+        if changed.all() or not changed.any():
+            return
+        for op in p.ops:
+            if "select" not in op.name:
+                continue
+            if op.arity == 3:  # select(mask, x, y) with an index-grid comparison leaf as mask
+                masks = [v for t, vs in self.pools[0].items() if t.dtype == "i1" and t.shape == out.shape
+                         for v in vs if all(np.array_equal(d, changed) for d in v.data)]
+                for mask in masks:
+                    for attrs, rt in self._signature(op, (mask.expr.type, out, out)):
+                        self.care = changed
+                        self.wrap = lambda f, op=op, a=attrs, m=mask.expr: Expr(out, op, a, (m, f, old.expr))
+                        return
+            elif op.arity == 2:  # a mask fused into the op: select_index(x, y)
+                ones, zeros = np.ones(out.shape, out.numpy_dtype), np.zeros(out.shape, out.numpy_dtype)
+                for attrs, rt in self._signature(op, (out, out)):
+                    if np.array_equal(op.evaluate([ones, zeros], attrs) != 0, changed):
+                        self.care = changed
+                        self.wrap = lambda f, op=op, a=attrs: Expr(out, op, a, (f, old.expr))
+                        return
+
     def run(self) -> Expr | None:
         t0 = time.monotonic()
         try:
             with np.errstate(all="ignore"):
                 found = self._leaves()
+                if found is None:
+                    self._masked_update()
+                    if self.care is not None:  # a leaf may be the update itself
+                        found = next((v.expr for vs in self.pools[0].values() for v in vs
+                                      if self._matches(v.expr.type, v.data)), None)
                 size = 0
                 while found is None and size < self.settings.max_size:
                     size += 1
@@ -269,6 +314,8 @@ class Enumerator:
             found = None
         finally:
             self.stats.seconds = time.monotonic() - t0
+        if found is not None and self.wrap is not None:
+            found = self.wrap(found)
         if found is not None:
             self.stats.solution_size = found.size()
         return found

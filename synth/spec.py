@@ -118,6 +118,7 @@ def build_specification(source: SourceModule, name: str, dialect: str, *,
                 output_type=out_type,
                 context=SearchContext(shapes, constants, dtypes),
                 ops=ops,
+                output=out,
             ))
         specs.append(g)
         states = after

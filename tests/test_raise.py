@@ -116,9 +116,26 @@ def test_raise_atax_linalg_uses_contractions(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
-@pytest.mark.parametrize("kernel", ["2mm", "3mm", "atax", "bicg", "doitgen", "gemm", "gemver", "gesummv", "mvt"])
+@pytest.mark.parametrize("kernel", ["2mm", "3mm", "atax", "bicg", "doitgen", "gemm", "gemver", "gesummv", "mvt",
+                                    "covariance", "syrk", "trmm"])
 def test_raise_kernel(tmp_path, kernel, target):
     check_contract_and_equivalence(tmp_path, kernel, target)
+
+
+def test_triangular_update_is_a_masked_select(tmp_path):
+    """syrk updates only the lower triangle of C: the search finds the update on the
+    positions that change and wraps it in a select on an index-grid comparison."""
+    stats = check_contract_and_equivalence(tmp_path, "syrk", "stablehlo")
+    text = (tmp_path / "syrk.stablehlo.mlir").read_text()
+    assert "stablehlo.iota" in text and "stablehlo.compare" in text and "stablehlo.select" in text
+    assert all(p["program"].startswith("select(compare(iota") for p in stats["problems"])
+
+
+def test_triangular_operand_is_masked(tmp_path):
+    """trmm sums A[k][i] * B[k][j] over k > i only: the strictly triangular part of A is a
+    select on an index-grid comparison feeding the contraction."""
+    stats = check_contract_and_equivalence(tmp_path, "trmm", "stablehlo")
+    assert any("dot_general(select(compare(iota" in p["program"] for p in stats["problems"])
 
 
 def test_sequential_recurrence_exits_3_and_writes_nothing(tmp_path, capsys):
