@@ -126,15 +126,20 @@ def parse_module(source: SourceModule) -> ir.Module:
         raise InputError(message, diagnostic_location(source.path, first.location)) from None
 
 
+def read_text(path: str | Path) -> str:
+    """A file's text; a missing or unreadable file is an InputError naming it."""
+    try:
+        return Path(path).read_text()
+    except FileNotFoundError:
+        raise InputError("no such file", str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read file: {e}", str(path)) from None
+
+
 def load_source(path: str | Path, *, warn: bool = True) -> SourceModule:
     """Read a module file (never modified), upgrade legacy syntax, check that it parses."""
     path = str(path)
-    try:
-        text = Path(path).read_text()
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read file: {e}", path) from None
+    text = read_text(path)
     text, notes = upgrade_legacy_syntax(text)
     source = SourceModule(path, text, notes)
     if warn:

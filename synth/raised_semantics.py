@@ -64,6 +64,7 @@ from . import z3_affine_support as support
 from .errors import InputError
 from .grammar import z3sem
 from .grammar.op import broadcast
+from .mlir_input import read_text
 
 MIN_SIZE = 8  # smallest original size value the textual re-instantiation accepts
 _NEAR = 2  # a number within this of an original size is that size plus an offset
@@ -1178,12 +1179,7 @@ def load_raised(path: str | Path, name: str, text: str | None = None) -> RaisedF
     """`@name` from the raised module at `path` (or from `text`), other functions blanked."""
     path = str(path)
     if text is None:
-        try:
-            text = Path(path).read_text()
-        except FileNotFoundError:
-            raise InputError("no such file", path) from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise InputError(f"cannot read file: {e}", path) from None
+        text = read_text(path)
     try:
         kept = keep_functions(text, name)
     except ValueError as e:

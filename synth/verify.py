@@ -52,7 +52,7 @@ from . import z3_affine_support as support
 from .errors import InputError
 from .grammar import z3sem
 from .kernel import KernelFunction, describe, list_functions
-from .mlir_input import SourceModule, load_source
+from .mlir_input import SourceModule, load_source, read_text
 from .raised_semantics import MIN_SIZE, RaisedFunction, Signature, load_raised, top_level_functions
 from .raising import RTOL
 from .resize import resize_module, size_values
@@ -580,7 +580,7 @@ def verify(original_path, raised_path, function: str | None = None, level: str =
     is "equivalent", "not equivalent" (with a counterexample) or "unknown"; raises
     InputError for unreadable or unsupported input or a raised module that breaks the
     output contract."""
-    return verify_text(original_path, _read(raised_path), str(raised_path), function, level,
+    return verify_text(original_path, read_text(raised_path), str(raised_path), function, level,
                        seed=seed, test_first=test_first, z3_timeout=z3_timeout)
 
 
@@ -611,17 +611,6 @@ def verify_text(original_path, raised_text: str, raised_path: str, function: str
         report.timings["z3"] = time.monotonic() - t
     report.seconds = time.monotonic() - t0
     return report
-
-
-def _read(path) -> str:
-    from pathlib import Path
-
-    try:
-        return Path(path).read_text()
-    except FileNotFoundError:
-        raise InputError("no such file", str(path)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read file: {e}", str(path)) from None
 
 
 EXIT_CODES = {"equivalent": 0, "not equivalent": 4, "unknown": 3}

@@ -35,8 +35,9 @@ from itertools import combinations, permutations
 
 import numpy as np
 
-from .op import (NUMPY, Attrs, Emitter, Op, attr_dict, attrs, check_edge_attrs, dot_domain, dot_general,
-                 dot_general_type, edge_domain, edge_index, edge_slices)
+from .op import (Attrs, Emitter, NUMPY, Op, attr_dict, attrs, check_edge_attrs, dot_domain,
+                 dot_general, dot_general_type, edge_domain, edge_index, edge_slices,
+                 reduce_domain, reduce_type)
 from .stablehlo import DIRECTIONS, reduce_init
 from .types import FLOAT_DTYPES, TensorType
 
@@ -242,17 +243,10 @@ class Reduce(LinalgOp):
         self.kind = kind
 
     def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].rank < 1 or arg_types[0].dtype not in FLOAT_DTYPES:
-            return ()
-        return tuple(attrs(dim=k) for k in range(arg_types[0].rank))
+        return reduce_domain(arg_types, FLOAT_DTYPES)
 
     def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        (a,) = arg_types
-        k = attr_dict(attrs)["dim"]
-        if not 0 <= k < a.rank or a.dtype not in FLOAT_DTYPES:
-            raise self.shape_error(f"dim {k} out of range or not a float tensor", arg_types, attrs)
-        return a.with_shape(a.shape[:k] + a.shape[k + 1:])
+        return reduce_type(self, arg_types, attrs, FLOAT_DTYPES)
 
     def apply(self, sem, args, attrs):
         return sem.reduce(self.kind, args[0], attr_dict(attrs)["dim"])

@@ -451,6 +451,25 @@ def broadcast(a: np.ndarray, shape: tuple[int, ...], operand_dims: tuple[int, ..
 EDGE_POSITIONS = ("first", "last")
 
 
+def reduce_domain(arg_types, dtypes: tuple[str, ...]) -> tuple[Attrs, ...]:
+    """Reductions over one dimension of a tensor of rank >= 1 and an element type in `dtypes`."""
+    if len(arg_types) != 1 or arg_types[0].rank < 1 or arg_types[0].dtype not in dtypes:
+        return ()
+    return tuple(attrs(dim=k) for k in range(arg_types[0].rank))
+
+
+def reduce_type(op: Op, arg_types, a: Attrs, dtypes: tuple[str, ...]) -> TensorType:
+    """Shape rule of a reduction over dimension `dim`: that dimension is dropped."""
+    op.check_arity(arg_types)
+    (t,) = arg_types
+    k = attr_dict(a)["dim"]
+    if not 0 <= k < t.rank:
+        raise op.shape_error(f"dim {k} out of range", arg_types, a)
+    if t.dtype not in dtypes:
+        raise op.shape_error(f"needs an element type in {dtypes}", arg_types, a)
+    return t.with_shape(t.shape[:k] + t.shape[k + 1:])
+
+
 def edge_index(size: int, position: str) -> int:
     """The index of the `position` ("first" or "last") element along a dim of `size`.
     Attributes hold the position, never the number, so they re-instantiate at other sizes."""

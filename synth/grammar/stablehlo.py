@@ -25,7 +25,8 @@ from itertools import permutations
 import numpy as np
 
 from .op import (Attrs, Emitter, Op, attr_dict, attrs, broadcast, check_edge_attrs, dot_domain,
-                 dot_general, dot_general_type, edge_domain, edge_index, edge_slices, format_scalar)
+                 dot_general, dot_general_type, edge_domain, edge_index, edge_slices,
+                 format_scalar, reduce_domain, reduce_type)
 from .types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
@@ -287,19 +288,10 @@ class Reduce(StablehloOp):
         self.kind = kind
 
     def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].rank < 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
-            return ()
-        return tuple(attrs(dim=k) for k in range(arg_types[0].rank))
+        return reduce_domain(arg_types, NUMERIC_DTYPES)
 
     def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        (a,) = arg_types
-        k = attr_dict(attrs)["dim"]
-        if not 0 <= k < a.rank:
-            raise self.shape_error(f"dim {k} out of range", arg_types, attrs)
-        if a.dtype not in NUMERIC_DTYPES:
-            raise self.shape_error("needs a numeric element type", arg_types, attrs)
-        return a.with_shape(a.shape[:k] + a.shape[k + 1:])
+        return reduce_type(self, arg_types, attrs, NUMERIC_DTYPES)
 
     def apply(self, sem, args, attrs):
         return sem.reduce(self.kind, args[0], attr_dict(attrs)["dim"])
