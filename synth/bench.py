@@ -47,7 +47,7 @@ class Job:
     target: str
     timeout: float
     out_dir: str
-    key: str  # hash of everything the result depends on
+    key: str  # hash of everything the raise depends on (timing settings add to it)
 
     @property
     def raised_path(self) -> str:
@@ -123,7 +123,7 @@ def _grammar_fingerprint() -> str:
 
 
 def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], timeout: float,
-                 out_dir: Path, settings_key: str) -> tuple[list[Job], list[dict]]:
+                 out_dir: Path) -> tuple[list[Job], list[dict]]:
     """Resize every function to the dataset and make its jobs; inputs that cannot be
     loaded become result rows with their reason."""
     from .kernel import describe, list_functions
@@ -153,7 +153,7 @@ def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], tim
         for n in names:
             kernel = f.stem if len(names) == 1 else f"{f.stem}@{n}"
             for t in targets:
-                key = _hash(__version__, grammar, text, n, t, timeout, settings_key)
+                key = _hash(__version__, grammar, text, n, t, timeout)
                 jobs.append(Job(kernel, str(resized), n, t, timeout, str(out_dir), key))
     return jobs, failures
 
@@ -163,20 +163,43 @@ def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], tim
 
 
 class ResultStore:
+    """Raise outcomes (with the raised text) keyed by what the raise depends on; result rows
+    keyed by that plus the timing settings, so changing how to time re-times only."""
+
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(path)
+        self.db.execute("CREATE TABLE IF NOT EXISTS raises (key TEXT PRIMARY KEY, kernel TEXT, "
+                        "target TEXT, outcome TEXT, raised TEXT, created REAL)")
         self.db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, kernel TEXT, "
                         "target TEXT, rows TEXT, created REAL)")
         self.db.commit()
 
-    def get(self, key: str) -> list[dict] | None:
+    def rows(self, key: str) -> list[dict] | None:
         row = self.db.execute("SELECT rows FROM results WHERE key = ?", (key,)).fetchone()
         return json.loads(row[0]) if row else None
 
-    def put(self, job: Job, rows: list[dict]) -> None:
+    def put_rows(self, key: str, job: Job, rows: list[dict]) -> None:
         self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
-                        (job.key, job.kernel, job.target, json.dumps(rows), time.time()))
+                        (key, job.kernel, job.target, json.dumps(rows), time.time()))
+        self.db.commit()
+
+    def raise_outcome(self, job: Job) -> dict | None:
+        """A stored outcome of `job`, its raised module written back to job.raised_path."""
+        row = self.db.execute("SELECT outcome, raised FROM raises WHERE key = ?", (job.key,)).fetchone()
+        if row is None:
+            return None
+        if row[1] is not None:
+            Path(job.raised_path).parent.mkdir(parents=True, exist_ok=True)
+            Path(job.raised_path).write_text(row[1])
+        return {**json.loads(row[0]), "job": job}
+
+    def put_raise(self, outcome: dict) -> None:
+        job = outcome["job"]
+        raised = Path(job.raised_path).read_text() if Path(job.raised_path).exists() else None
+        data = {k: v for k, v in outcome.items() if k != "job"}
+        self.db.execute("INSERT OR REPLACE INTO raises VALUES (?, ?, ?, ?, ?, ?)",
+                        (job.key, job.kernel, job.target, json.dumps(data), raised, time.time()))
         self.db.commit()
 
 
@@ -353,24 +376,44 @@ class Progress:
             self._rich.stop()
 
 
+def _time_outcome(job: Job, outcome: dict, backends, warmup: int, repeats: int, baselines: dict,
+                  store: ResultStore, timing: str) -> list[dict]:
+    """Result rows for one raise outcome (timed when raised), stored under the timing key."""
+    if outcome["status"] == "raised":
+        try:
+            rows = time_kernel(job, outcome, backends, warmup, repeats, baselines)
+        except Exception as e:  # the baseline itself failed: report it, go on
+            rows = [{"kernel": job.kernel, "function": job.function, "target": job.target,
+                     "backend": "", "status": "error", "reason": f"{type(e).__name__}: {e}"[:500]}]
+    else:
+        rows = [{"kernel": job.kernel, "function": job.function, "target": job.target,
+                 "backend": "", "status": outcome["status"], "reason": outcome["reason"],
+                 "synth_seconds": outcome["synth_seconds"], "candidates": outcome["candidates"]}]
+    store.put_rows(_hash(job.key, timing), job, rows)
+    return rows
+
+
 def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets: list[str],
               backends: list[str] | None, jobs: int, scheduler: str | None, out_dir: Path,
-              timeout: float, warmup: int, repeats: int, db_path: Path | None = None) -> dict:
+              timeout: float, warmup: int, repeats: int, db_path: Path | None = None,
+              threads: int | None = None) -> dict:
     files = discover(paths, suite)
-    settings_key = _hash(sorted(backends or []), warmup, repeats)
-    job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir, settings_key)
+    timing = _hash(sorted(backends or []), warmup, repeats, threads)
+    job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir)
     store = ResultStore(db_path or out_dir / "results.sqlite")
-    todo = []
+    todo, outcomes = [], []
     for job in job_list:
-        cached = store.get(job.key)
+        cached = store.rows(_hash(job.key, timing))
         if cached is not None:
             rows += cached
+        elif (outcome := store.raise_outcome(job)) is not None:
+            outcomes.append(outcome)  # raised before: time it only
         else:
             todo.append(job)
-    print(f"synth bench: {len(job_list)} jobs ({len(job_list) - len(todo)} unchanged, "
-          f"{len(todo)} to run) on {scheduler or f'{jobs} local worker(s)'}", file=sys.stderr)
+    unchanged = len(job_list) - len(todo) - len(outcomes)
+    print(f"synth bench: {len(job_list)} jobs ({unchanged} unchanged, {len(outcomes)} to time, "
+          f"{len(todo)} to raise) on {scheduler or f'{jobs} local worker(s)'}", file=sys.stderr)
 
-    outcomes = []
     progress = Progress(len(todo), "raise")
     if todo and scheduler:
         from dask.distributed import Client, as_completed as dask_completed
@@ -379,6 +422,7 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
             futures = client.map(run_raise_job, todo, pure=False)
             for fut in dask_completed(futures):
                 outcome = fut.result()
+                store.put_raise(outcome)
                 outcomes.append(outcome)
                 progress.step(f"{outcome['job'].kernel}/{outcome['job'].target} {outcome['status']}")
     elif todo:
@@ -386,27 +430,21 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
             futures = [pool.submit(run_raise_job, j) for j in todo]
             for fut in as_completed(futures):
                 outcome = fut.result()
+                store.put_raise(outcome)
                 outcomes.append(outcome)
                 progress.step(f"{outcome['job'].kernel}/{outcome['job'].target} {outcome['status']}")
     progress.close()
 
+    from .backends.registry import pinned_cpu_threads
+
     baselines: dict = {}
     progress = Progress(len(outcomes), "time")
-    for outcome in sorted(outcomes, key=lambda o: (o["job"].kernel, o["job"].target)):
-        job = outcome["job"]
-        if outcome["status"] == "raised":
-            try:
-                new = time_kernel(job, outcome, backends, warmup, repeats, baselines)
-            except Exception as e:  # the baseline itself failed: report it, go on
-                new = [{"kernel": job.kernel, "function": job.function, "target": job.target,
-                        "backend": "", "status": "error", "reason": f"{type(e).__name__}: {e}"[:500]}]
-        else:
-            new = [{"kernel": job.kernel, "function": job.function, "target": job.target,
-                    "backend": "", "status": outcome["status"], "reason": outcome["reason"],
-                    "synth_seconds": outcome["synth_seconds"], "candidates": outcome["candidates"]}]
-        store.put(job, new)
-        rows += new
-        progress.step(f"{job.kernel}/{job.target}")
+    with pinned_cpu_threads(threads):  # timing only: the raise jobs above used every core
+        for outcome in sorted(outcomes, key=lambda o: (o["job"].kernel, o["job"].target)):
+            job = outcome["job"]
+            rows += _time_outcome(job, outcome, backends, warmup, repeats, baselines, store, timing)
+            progress.step(f"{job.kernel}/{job.target}")
     progress.close()
-    title = f"synth bench: {suite or ', '.join(paths)} at {dataset or 'given sizes'}"
+    title = (f"synth bench: {suite or ', '.join(paths)} at {dataset or 'given sizes'}, raised code on "
+             f"{f'{threads} core(s)' if threads else 'all cores'}, baseline single-threaded")
     return write_reports(rows, out_dir, title)

@@ -147,10 +147,11 @@ def cmd_raise(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
+
     summary = run_bench(args.paths, args.suite, args.dataset, args.targets.split(","),
                         args.backends.split(",") if args.backends else None, args.jobs,
                         args.scheduler, Path(args.out), args.timeout, args.warmup, args.repeats,
-                        Path(args.db) if args.db else None)
+                        Path(args.db) if args.db else None, threads=args.threads)
     g = summary["geomean_best"]
     print(f"{len(summary['raised'])} kernel x target pairs raised and timed; geomean speedup "
           f"(best backend per kernel and target): {'-' if g is None else f'{g:.2f}x'}; "
@@ -237,6 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="results", help="output directory (default ./results)")
     p.add_argument("--db", help="results database (default OUT/results.sqlite)")
     p.add_argument("--timeout", type=float, default=30.0, help="synthesis budget per kernel, seconds")
+    p.add_argument("--threads", type=int, help="cores for timing (all backends are confined to them); "
+                   "the baseline is single-threaded, so --threads 1 compares like for like "
+                   "(default: all cores)")
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--repeats", type=int, default=5)
     p.set_defaults(run=cmd_bench)

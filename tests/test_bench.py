@@ -57,8 +57,19 @@ def test_rerun_is_incremental(bench_out, capsys):
     rc = main(["bench", *paths, "--dataset", "mini", "--out", str(out), "--repeats", "2",
                "--backends", "xla-cpu,mlir-cpu", "--timeout", "30"])
     assert rc == 0
-    assert "(4 unchanged, 0 to run)" in capsys.readouterr().err
+    assert "(4 unchanged, 0 to time, 0 to raise)" in capsys.readouterr().err
     assert json.loads((out / "results.json").read_text()) == before
+
+
+def test_new_timing_settings_retime_without_raising(bench_out, capsys):
+    out, paths = bench_out
+    rc = main(["bench", *paths, "--dataset", "mini", "--out", str(out), "--repeats", "3",
+               "--backends", "xla-cpu", "--timeout", "30", "--threads", "1"])
+    assert rc == 0
+    assert "(0 unchanged, 4 to time, 0 to raise)" in capsys.readouterr().err
+    rows = json.loads((out / "results.json").read_text())
+    assert {r["backend"] for r in rows if r["status"] == "ok"} == {"xla-cpu"}
+    assert "1 core(s)" in (out / "report.md").read_text()
 
 
 def test_dask_scheduler(tmp_path):

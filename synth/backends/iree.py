@@ -144,7 +144,9 @@ def _config(driver: str):
     import iree.runtime as rt
 
     if driver == "local-task":  # process-wide; must precede the first local-task device
-        rt.flags.parse_flags(f"--task_topology_group_count={os.cpu_count() or 1}")
+        from .registry import cpu_threads
+
+        rt.flags.parse_flags(f"--task_topology_group_count={cpu_threads() or os.cpu_count() or 1}")
     return rt.Config(driver)
 
 

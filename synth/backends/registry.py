@@ -21,6 +21,7 @@ Raised backends return the results of `@NAME_raised` (the arrays listed by its
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 import re
 import tempfile
 from abc import ABC, abstractmethod
@@ -227,3 +228,36 @@ def raised_function(module_text: str, func: str) -> RaisedFunction:
         raise ValueError(f"@{name}: synth.outputs lists {len(outputs)} arrays for {len(results)} results")
     aliases = "".join(a + "\n" for a in _ALIAS.findall(module_text))
     return RaisedFunction(name, arguments, results, outputs, module_text[m.start():end], aliases)
+
+
+THREADS_ENV = "SYNTH_CPU_THREADS"
+
+
+def cpu_threads() -> int | None:
+    """CPU cores the timed code may use (`synth bench --threads`); None: all of them."""
+    value = os.environ.get(THREADS_ENV)
+    return int(value) if value else None
+
+
+@contextmanager
+def pinned_cpu_threads(n: int | None):
+    """Confine this process to `n` cores (None: no change) while timing. Thread pools that
+    XLA and IREE start meanwhile (and an MLIR worker process started meanwhile) inherit
+    the affinity, so every backend, and the single-threaded baseline, run on the same `n`
+    cores; IREE also sizes its task topology from it. XLA's flags do not bound its thread
+    pool, affinity does. The calling thread's affinity is restored afterwards."""
+    if not n:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    previous = os.environ.get(THREADS_ENV)
+    os.environ[THREADS_ENV] = str(n)
+    os.sched_setaffinity(0, set(sorted(before)[:max(1, n)]))
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+        if previous is None:
+            os.environ.pop(THREADS_ENV, None)
+        else:
+            os.environ[THREADS_ENV] = previous
