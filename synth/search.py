@@ -101,6 +101,7 @@ class Enumerator:
         self.target = tuple(np.asarray(o) for o in out)
         self.care: np.ndarray | None = None  # positions the program must get right
         self.wrap = None  # update Expr -> the whole output's Expr (a masked select)
+        self.residuals: dict[tuple, tuple] = {}  # fingerprint of target - leaf -> (add, attrs, leaf)
         # intermediate values never need a higher rank than the problem's own values
         self.max_rank = max([t.rank for t in self.problem.input_types.values()]
                             + [self.problem.output_type.rank])
@@ -158,7 +159,35 @@ class Enumerator:
         pool = self.pools[size][expr.type]
         pool.append(_Value(expr, data, len(pool)))
         self.stats.values += 1
-        return expr if self._matches(expr.type, data) else None
+        if self._matches(expr.type, data):
+            return expr
+        if self.residuals and expr.type == self.problem.output_type:
+            base = self.residuals.get(self._target_fingerprint(data))
+            if base is not None:  # target = base + this value
+                add, attrs, old = base
+                return Expr(expr.type, add, attrs, (old, expr))
+        return None
+
+    def _target_fingerprint(self, data) -> tuple:
+        """Fingerprint of a value on the positions that must be right."""
+        if self.care is not None:
+            data = tuple(np.where(self.care, d, 0.0) for d in data)
+        return _fingerprint(self.problem.output_type, data)
+
+    def _residual_targets(self) -> None:
+        """Most updates are `old + delta`: for every leaf L of the output type, a value equal
+        to target - L solves the problem as add(L, value). Looked up by fingerprint, so
+        solutions one op larger than the value are found at the value's size."""
+        out = self.problem.output_type
+        add = next((op for op in self.problem.ops if op.name.split(".", 1)[1] == "add"), None)
+        if add is None or out.dtype not in ("f64", "f32"):
+            return
+        choices = self._signature(add, (out, out))
+        if not choices:
+            return
+        for v in self.pools[0][out]:
+            residual = tuple(t - d for t, d in zip(self.target, v.data))
+            self.residuals.setdefault(self._target_fingerprint(residual), (add, choices[0][0], v.expr))
 
     def _tick(self):
         self.count += 1
@@ -305,6 +334,7 @@ class Enumerator:
                     if self.care is not None:  # a leaf may be the update itself
                         found = next((v.expr for vs in self.pools[0].values() for v in vs
                                       if self._matches(v.expr.type, v.data)), None)
+                    self._residual_targets()
                 size = 0
                 while found is None and size < self.settings.max_size:
                     size += 1

@@ -1,0 +1,80 @@
+"""The enumerator on small synthetic problems: residual targets, masked updates,
+observational equivalence, and running out of program sizes."""
+
+import numpy as np
+
+from synth.grammar.op import ops_for
+from synth.grammar.types import SearchContext, TensorType
+from synth.search import Problem, SearchSettings, search
+
+F = "f64"
+
+
+def _problem(inputs: dict[int, np.ndarray], fn, output: int | None = None, ops=None, n_examples=2):
+    rng = np.random.default_rng(3)
+    examples = []
+    for _ in range(n_examples):
+        examples.append({i: rng.uniform(-1, 1, a.shape) if a.ndim else np.asarray(rng.uniform(0.5, 2))
+                         for i, a in inputs.items()})
+    outs = [fn(e) for e in examples]
+    types = {i: TensorType(a.shape, F) for i, a in inputs.items()}
+    out_type = TensorType(outs[0].shape, F)
+    shapes = frozenset(t.shape for t in types.values()) | {out_type.shape}
+    return Problem("synthetic", types, examples, outs, out_type,
+                   SearchContext(shapes, (0.0, 1.0), (F,)), ops or ops_for("stablehlo"), output)
+
+
+def test_residual_target_finds_one_op_more_than_the_size_bound():
+    # C + A @ B is two ops; with sizes bounded at 1 the residual target - C is A @ B
+    p = _problem({0: np.zeros((3, 5)), 1: np.zeros((3, 4)), 2: np.zeros((4, 5))},
+                 lambda e: e[0] + e[1] @ e[2], output=0)
+    found, stats = search(p, SearchSettings(max_size=1, timeout=30))
+    assert found is not None and str(found).startswith("add(arg0, dot_general(arg1, arg2")
+    assert stats.size_reached == 1
+
+
+def test_masked_update_searches_only_the_changed_positions():
+    # only the lower triangle changes: update = C * A there; old C elsewhere
+    mask = np.tri(4, dtype=bool)
+    p = _problem({0: np.zeros((4, 4)), 1: np.zeros((4, 4))},
+                 lambda e: np.where(mask, e[0] * e[1], e[0]), output=0)
+    found, _ = search(p, SearchSettings(max_size=1, timeout=30))
+    assert found is not None
+    assert str(found).startswith("select(compare(iota") and "multiply(arg0, arg1)" in str(found)
+    values = [found.op.evaluate([np.asarray(x) for x in _eval_args(found, ex)], found.attrs)
+              for ex in p.examples_in]
+    for got, want in zip(values, p.examples_out):
+        np.testing.assert_allclose(got, want)
+
+
+def _eval_args(expr, env):
+    out = []
+    for a in expr.args:
+        if a.op is None:
+            out.append(env[a.leaf])
+        else:
+            out.append(a.op.evaluate(_eval_args(a, env), a.attrs))
+    return out
+
+
+def test_linalg_masked_update_uses_select_index():
+    mask = np.tri(4, k=-1, dtype=bool)  # strictly lower
+    p = _problem({0: np.zeros((4, 4)), 1: np.zeros((4, 4))},
+                 lambda e: np.where(mask, e[0] + e[1], e[0]), output=0, ops=ops_for("linalg"))
+    found, _ = search(p, SearchSettings(max_size=2, timeout=30))
+    assert found is not None and found.op.name == "linalg.select_index"
+
+
+def test_no_program_within_the_size_bound():
+    # a prefix sum is not a small program of the grammar
+    p = _problem({0: np.zeros((6,))}, lambda e: np.cumsum(e[0]))
+    found, stats = search(p, SearchSettings(max_size=2, timeout=30))
+    assert found is None and stats.size_reached == 2 and stats.evaluated > 0
+
+
+def test_equivalence_pruning_keeps_one_value_per_class():
+    p = _problem({0: np.zeros((3,)), 1: np.zeros((3,))}, lambda e: np.cumsum(e[0] * e[1]))
+    _, pruned = search(p, SearchSettings(max_size=2, timeout=30))
+    _, full = search(p, SearchSettings(max_size=2, timeout=30, equivalence_pruning=False))
+    assert pruned.rejected_equivalence > 0 and full.rejected_equivalence == 0
+    assert full.values > pruned.values
