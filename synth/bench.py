@@ -119,7 +119,9 @@ def _hash(*parts) -> str:
 
 
 def _grammar_fingerprint() -> str:
-    return _hash(*(p.read_text() for p in sorted((ROOT / "grammars").glob("*.json"))))
+    from .grammar.op import DIALECTS, grammar_path
+
+    return _hash(*(grammar_path(d).read_text() for d in DIALECTS))
 
 
 def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], timeout: float,

@@ -78,12 +78,12 @@ class OpSpec:
 
 
 def grammar_path(dialect: str) -> Path:
-    """grammars/<dialect>.json at the repository root (next to the `synth` package), or
-    a copy shipped as package data in synth/grammar/data/."""
+    """grammars/<dialect>.json at the repository root (next to the `synth` package), or,
+    in an installed wheel, the same file shipped as synth/grammars/<dialect>.json."""
     repo = Path(__file__).resolve().parents[2] / "grammars" / f"{dialect}.json"
     if repo.exists():
         return repo
-    packaged = Path(__file__).resolve().parent / "data" / f"{dialect}.json"
+    packaged = Path(__file__).resolve().parents[1] / "grammars" / f"{dialect}.json"
     if packaged.exists():
         return packaged
     raise GrammarError(f"no grammar file for dialect {dialect!r} (looked at {repo} and {packaged}); "
