@@ -112,22 +112,25 @@ def cmd_raise(args) -> int:
     modules, stats = [], {}
     try:
         for name in names:
+            t0 = time.perf_counter()
             result = raise_function(source, name, args.target, settings)
-            stats[name] = {"target": args.target, "seconds": round(result.seconds, 3),
-                           "standin_sizes": {f"#{p}": v for p, v in sorted(result.spec.standin.items())},
+            stats[name] = {"target": args.target, "search_seconds": round(result.seconds, 3),
+                           "standin_sizes": _sizes_json(result.spec.standin),
                            "groups": [g.statements for g in result.spec.groups],
-                           "problems": result.stats, "checks": result.checks,
+                           "problems": result.stats,
                            "candidates": sum(s["enumerated"] for s in result.stats)}
             kf = result.spec.function
             module = output_module(kf, raised_function_text(result, result.sizes()), args.target)
-            validation = _validate(source, name, module, args, result)
+            validation = _validate(source, name, module, args)
             stats[name]["verification"] = validation["level"]
             stats[name]["validation"] = validation
+            stats[name]["checks"] = validation["sizes_tested"]  # executed against the original
             module = output_module(kf, raised_function_text(result, result.sizes(),
                                                             attributes=validation["attributes"]),
                                    args.target)
             modules.append(module)
-            print(f"@{name}: raised to {args.target} in {result.seconds:.2f} s "
+            stats[name]["seconds"] = round(time.perf_counter() - t0, 3)
+            print(f"@{name}: raised to {args.target} in {stats[name]['seconds']:.2f} s "
                   f"({stats[name]['candidates']} candidates, {len(result.stats)} problems), "
                   f"validated: {validation['summary']}", file=sys.stderr)
     except SynthError as e:
@@ -147,7 +150,6 @@ def cmd_raise(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
-
     summary = run_bench(args.paths, args.suite, args.dataset, args.targets.split(","),
                         args.backends.split(",") if args.backends else None, args.jobs,
                         args.scheduler, Path(args.out), args.timeout, args.warmup, args.repeats,
@@ -159,7 +161,11 @@ def cmd_bench(args) -> int:
     return 0
 
 
-def _validate(source, name: str, module: str, args, result) -> dict:
+def _sizes_json(sizes: dict[int, int]) -> dict[str, int]:
+    return {f"#{p}": v for p, v in sorted(sizes.items())}
+
+
+def _validate(source, name: str, module: str, args) -> dict:
     """Validate the raised module with `synth verify` (level --verify). The Z3 level falls
     back to the testing level when the proof is undecided within its budget; a module found
     not equivalent is never emitted."""
@@ -172,7 +178,7 @@ def _validate(source, name: str, module: str, args, result) -> dict:
         raise NoSolutionError(f"the program found for @{name} failed validation at level "
                               f"{report.level}: {report.counterexample}")
     level = report.level if report.verdict == "equivalent" else "test"
-    proven = [{f"#{p}": v for p, v in sorted(s.items())} for s in report.sizes_proven] if level == "z3" else []
+    proven = [_sizes_json(s) for s in report.sizes_proven] if level == "z3" else []
     attributes = {"synth.validation": f'"{level}"'}
     if proven:
         attributes["synth.sizes_proven"] = "[" + ", ".join(
@@ -183,6 +189,7 @@ def _validate(source, name: str, module: str, args, result) -> dict:
                else f"tested ({report.input_sets} input sets, {len(report.sizes_tested)} size configurations)"
                + (f"; Z3 undecided: {report.message}" if args.verify == "z3" else ""))
     return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
+            "sizes_tested": [_sizes_json(s) for s in report.sizes_tested],
             "timings": report.timings, "attributes": attributes, "summary": summary}
 
 

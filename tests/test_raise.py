@@ -100,7 +100,8 @@ def check_contract_and_equivalence(tmp_path, kernel, target):
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
 def test_raise_mvt_meets_contract(tmp_path, target):
     stats = check_contract_and_equivalence(tmp_path, "mvt", target)
-    assert stats["candidates"] > 0 and len(stats["checks"]) == 2
+    # executed against the original at two small size configurations and the original size
+    assert stats["candidates"] > 0 and len(stats["checks"]) == 3 and {"#0": 2000} in stats["checks"]
     assert stats["verification"] == "z3" and stats["validation"]["sizes_proven"]
     for p in stats["problems"]:
         for key in ("enumerated", "rejected_type", "rejected_verifier", "rejected_equivalence",
