@@ -129,7 +129,7 @@ def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], tim
     """Resize every function to the dataset and make its jobs; inputs that cannot be
     loaded become result rows with their reason."""
     from .kernel import describe, list_functions
-    from .mlir_input import SourceModule, load_source
+    from .mlir_input import load_source
     from .resize import dataset_values, polybench_kernel, resize_module
 
     jobs, failures = [], []
@@ -230,7 +230,6 @@ def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int
         timing = prepared.time(args, warmup, repeats)
         baselines[job.path] = (expected, timing.seconds)
     expected, baseline_seconds = baselines[job.path]
-    inputs = [a if isinstance(a, np.ndarray) else np.asarray(a[1], dtype=_np_dtype(a[0])) for a in args]
     raised_text = Path(job.raised_path).read_text()
     rows = []
     for backend in backends_for(job.target):
@@ -239,20 +238,16 @@ def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int
         row = {**common, "backend": backend.name, "baseline_seconds": baseline_seconds}
         try:
             prepared = backend.prepare(raised_text, job.function)
-            diff = compare_outputs(expected, prepared.run(inputs), kf.outputs)
+            diff = compare_outputs(expected, prepared.run(args), kf.outputs)
             if diff:
                 rows.append({**row, "status": "wrong-output", "reason": diff})
                 continue
-            timing = prepared.time(inputs, warmup, repeats)
+            timing = prepared.time(args, warmup, repeats)
             rows.append({**row, "status": "ok", "seconds": timing.seconds,
                          "speedup": baseline_seconds / timing.seconds if timing.seconds > 0 else None})
         except Exception as e:  # a backend failing on one kernel is a result, not a crash
             rows.append({**row, "status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]})
     return rows
-
-
-def _np_dtype(t: str):
-    return {"f64": np.float64, "f32": np.float32, "i32": np.int32, "i64": np.int64, "index": np.int64}[t]
 
 
 # ---------------------------------------------------------------------------------------

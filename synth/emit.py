@@ -53,8 +53,8 @@ def _func_body(printed_module: str) -> str:
     return "\n".join(lines)
 
 
-def wrapper_text(kf: KernelFunction) -> str:
-    """The drop-in `@NAME` with the original signature."""
+def wrapper_text(kf: KernelFunction) -> tuple[str, str]:
+    """(declaration of `@NAME_raised`, the drop-in `@NAME` with the original signature)."""
     lines, operands, in_types = [], [], []
     for a in kf.arguments:
         t = tensor_type(kf, a.index)

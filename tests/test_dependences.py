@@ -3,7 +3,6 @@ split into its statement groups still computes what the original does, and the g
 a few kernels and hand-written loops are the expected ones."""
 
 import importlib
-from pathlib import Path
 
 import numpy as np
 import pytest
