@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,6 +54,7 @@ class RunResult:
     outputs: list[np.ndarray | None]  # run_function: every argument, arrays updated, None for scalars
     seconds: list[float]  # one entry per repeat: the call alone
     compile_seconds: float  # 0.0 on a cache hit
+    results: list[np.ndarray] = field(default_factory=list)  # run_function: the returned values (0-d for scalars)
 
 
 # ----------------------------------------------------------------------------------------
@@ -71,6 +72,70 @@ def _ctype_scalar(type_str: str, value):
     if type_str not in kinds:
         raise ValueError(f"unsupported scalar argument type {type_str}")
     return ctypes.pointer(kinds[type_str](value))
+
+
+ENTRY_PREFIX = "__synth_entry_"
+
+
+def _add_result_entry(module, func_op, ir) -> list[tuple[tuple[int, ...], str]]:
+    """For a function with results: promote the `memref.alloca`s it returns to
+    `memref.alloc` (a stack buffer does not outlive the call) and add
+    `@__synth_entry_NAME(args..., outs...)` that calls it and copies each result into an
+    out-parameter (`memref.copy` for memrefs, `memref.store` into a `memref<T>` for scalars).
+    Returns the out-parameters' (shape, element type)."""
+    from mlir.dialects import memref as memref_d
+
+    name = func_op.attributes["sym_name"].value
+    ftype = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
+    block = func_op.regions[0].blocks[0]
+    returns = []
+
+    def collect(b):
+        for op in b.operations:
+            if op.operation.name == "func.return":
+                returns.append(op.operation)
+            for region in op.operation.regions:
+                for inner in region.blocks:
+                    collect(inner)
+
+    collect(block)
+    for ret in returns:
+        for v in ret.operands:
+            if isinstance(v, ir.OpResult) and v.owner.name == "memref.alloca":
+                alloca = v.owner
+                with ir.InsertionPoint(alloca), alloca.location:
+                    new = memref_d.alloc(ir.MemRefType(v.type), list(alloca.operands), [])
+                v.replace_all_uses_with(new)
+                alloca.erase()
+    outs, params, out_types = [], [], []
+    for t in ftype.results:
+        if isinstance(t, ir.MemRefType) or str(t).startswith("memref<"):
+            mt = ir.MemRefType(t)
+            if not mt.has_static_shape:
+                raise ValueError(f"@{name} returns {t}: returned memrefs need a static shape")
+            outs.append((tuple(mt.shape), str(mt.element_type)))
+            out_types.append(str(mt))
+        else:
+            outs.append(((), str(t)))
+            out_types.append(f"memref<{t}>")
+    in_types = [str(t) for t in ftype.inputs]
+    args = [f"%a{i}" for i in range(len(in_types))]
+    o_args = [f"%o{k}" for k in range(len(outs))]
+    results = [f"%r#{k}" for k in range(len(outs))] if len(outs) > 1 else ["%r"]
+    lines = [f"func.func @{ENTRY_PREFIX}{name}("
+             + ", ".join(f"{a}: {t}" for a, t in zip(args + o_args, in_types + out_types)) + ") {",
+             f"  %r{':' + str(len(outs)) if len(outs) > 1 else ''} = func.call @{name}({', '.join(args)}) : "
+             f"({', '.join(in_types)}) -> ({', '.join(str(t) for t in ftype.results)})"]
+    for k, t in enumerate(ftype.results):
+        if isinstance(t, ir.MemRefType) or str(t).startswith("memref<"):
+            lines.append(f"  memref.copy {results[k]}, %o{k} : {t} to {out_types[k]}")
+        else:
+            lines.append(f"  memref.store {results[k]}, %o{k}[] : {out_types[k]}")
+    lines += ["  return", "}"]
+    decl = f"func.func private @{name}({', '.join(in_types)}) -> ({', '.join(str(t) for t in ftype.results)})"
+    entry = ir.Module.parse(decl + "\n" + "\n".join(lines))
+    module.body.append(entry.body.operations[1].operation)  # moves the op
+    return outs
 
 
 def _memref_arg(array: np.ndarray):
@@ -91,7 +156,8 @@ def _memref_arg(array: np.ndarray):
 
 
 class _Compiled:
-    def __init__(self, text: str, func: str, pipeline: str, opt_level: int, libs: tuple[str, ...]):
+    def __init__(self, text: str, func: str, pipeline: str, opt_level: int, libs: tuple[str, ...],
+                 kind: str = "memref"):
         from mlir import ir, passmanager
         from mlir.execution_engine import ExecutionEngine
 
@@ -99,17 +165,23 @@ class _Compiled:
         with self.context:
             module = ir.Module.parse(text)
             self.result_types: list[tuple[tuple[int, ...], str]] = []
-            found = False
-            for op in module.body.operations:
-                if op.operation.name == "func.func" and op.attributes["sym_name"].value == func:
-                    found = True
-                    ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
-                    for t in ftype.results:
-                        st = ir.ShapedType(t)
-                        self.result_types.append((tuple(st.shape), str(st.element_type)))
-                    op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
-            if not found:
+            self.entry = func
+            target = next((op for op in module.body.operations if op.operation.name == "func.func"
+                           and op.attributes["sym_name"].value == func), None)
+            if target is None:
                 raise KeyError(f"no function @{func} in the module")
+            ftype = ir.FunctionType(ir.TypeAttr(target.attributes["function_type"]).value)
+            if kind == "memref" and len(ftype.results):
+                # a function returning values: called through an entry with out-parameters
+                self.result_types = _add_result_entry(module, target, ir)
+                self.entry = ENTRY_PREFIX + func
+            else:
+                for t in ftype.results:
+                    st = ir.ShapedType(t)
+                    self.result_types.append((tuple(st.shape), str(st.element_type)))
+            for op in module.body.operations:
+                if op.operation.name == "func.func" and op.attributes["sym_name"].value == self.entry:
+                    op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
             passmanager.PassManager.parse(pipeline).run(module.operation)
             self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=list(libs))
             self.module = module
@@ -147,7 +219,7 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
         try:
             kind = request["kind"]
             key = hashlib.sha256(
-                f"{request['pipeline']}|{request['opt_level']}|{request['func']}|".encode()
+                f"{kind}|{request['pipeline']}|{request['opt_level']}|{request['func']}|".encode()
                 + request["text"].encode()
             ).hexdigest()
             compile_seconds = 0.0
@@ -155,18 +227,20 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
             if compiled is None:
                 t0 = time.perf_counter()
                 compiled = _Compiled(request["text"], request["func"], request["pipeline"],
-                                     request["opt_level"], tuple(request.get("libs", ())))
+                                     request["opt_level"], tuple(request.get("libs", ())), kind)
                 compile_seconds = time.perf_counter() - t0
                 cache[key] = compiled
             seconds = []
+            results: list[np.ndarray] = []
             if kind == "memref":
                 originals = request["args"]
                 for _ in range(request["repeat"]):
                     args = [a.copy() if isinstance(a, np.ndarray) else a for a in originals]
+                    results = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in compiled.result_types]
                     cargs = [_memref_arg(a) if isinstance(a, np.ndarray) else _ctype_scalar(*a)
-                             for a in args]
+                             for a in args] + [_memref_arg(r) for r in results]
                     t0 = time.perf_counter()
-                    compiled.engine.invoke(request["func"], *cargs)
+                    compiled.engine.invoke(compiled.entry, *cargs)
                     seconds.append(time.perf_counter() - t0)
                 outputs = [a if isinstance(a, np.ndarray) else None for a in args]
             else:  # tensor function: results are trailing out-params
@@ -178,7 +252,7 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
                     compiled.engine.invoke(request["func"], *cargs)
                     seconds.append(time.perf_counter() - t0)
                 outputs = outs
-            _send(replies, ("ok", (outputs, seconds, compile_seconds)))
+            _send(replies, ("ok", (outputs, seconds, compile_seconds, results)))
         except Exception as e:  # reported to the caller as an ExecutionError
             message = str(e)
             diags = getattr(e, "error_diagnostics", None)
@@ -259,7 +333,8 @@ def run_function(text: str, func: str, args: list, *, opt_level: int = 2, repeat
                  pipeline: str = AFFINE_PIPELINE) -> RunResult:
     """Run `func` (memref/scalar arguments) on `args`: NumPy arrays for memrefs (copied,
     updated in the worker, returned in `outputs`) and `(mlir_type, value)` pairs for
-    scalars, e.g. `("i32", 20)`, `("f64", 1.5)`."""
+    scalars, e.g. `("i32", 20)`, `("f64", 1.5)`. What the function returns (memrefs of
+    static shape, scalars as 0-d arrays) is in `results`."""
     for a in args:
         if isinstance(a, np.ndarray) and not a.flags.c_contiguous:
             raise ValueError("array arguments must be C-contiguous")

@@ -33,6 +33,9 @@ class SourceModule:
 
 _DL_SPEC = re.compile(r"dlti\.dl_spec\s*=\s*#dlti\.dl_spec<")
 _OLD_FUNC = re.compile(r"^(\s*)func(\s+(?:private\s+)?@)", re.MULTILINE)
+# op names MLIR renamed (same semantics): arith.maxf/minf (NaN-propagating, -0 < +0)
+_RENAMED_OPS = {"arith.maxf": "arith.maximumf", "arith.minf": "arith.minimumf"}
+_OLD_OP = re.compile(r"\b(" + "|".join(re.escape(k) for k in _RENAMED_OPS) + r")(?![\w.])")
 
 
 def _attribute_span(text: str, match: re.Match) -> tuple[int, int]:
@@ -78,6 +81,10 @@ def upgrade_legacy_syntax(text: str) -> tuple[str, list[str]]:
     if _OLD_FUNC.search(text):
         text = _OLD_FUNC.sub(r"\1func.func\2", text)
         notes.append("upgraded pre-`func` dialect `func @name` to `func.func @name`")
+    renamed = sorted({m.group(1) for m in _OLD_OP.finditer(text)})
+    if renamed:
+        text = _OLD_OP.sub(lambda m: _RENAMED_OPS[m.group(1)], text)
+        notes.append("renamed old op names " + ", ".join(f"`{o}` to `{_RENAMED_OPS[o]}`" for o in renamed))
     m = _DL_SPEC.search(text)
     if m:
         start, end = _attribute_span(text, m)
