@@ -1,6 +1,7 @@
 """The linalg-on-tensors grammar: one class per op family, one instance per grammar op.
 
-Every value is a tensor (scalars are rank-0 tensors) of a float element type. Outputs
+Every value is a tensor (scalars are rank-0 tensors) of a float or integer element type
+(regions use arith's float or integer ops by the element type). Outputs
 (`outs`) are a `tensor.empty`, filled with the identity (`linalg.fill` of 0 for sums and
 contractions, -inf / +inf for max / min reductions) when the op reads its output; ops
 that only write it (elementwise, transpose, broadcast, the parallel generics) take the
@@ -39,11 +40,22 @@ from .op import (Attrs, Emitter, NUMPY, Op, attr_dict, attrs, check_edge_attrs, 
                  dot_general, dot_general_type, edge_domain, edge_index, edge_slices,
                  reduce_domain, reduce_type)
 from .stablehlo import DIRECTIONS, reduce_init
-from .types import FLOAT_DTYPES, TensorType
+from .types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 
 class LinalgOp(Op):
     dialect = "linalg"
+
+
+_SCALAR_OPS = {  # (float op, integer op) inside linalg regions
+    "add": ("arith.addf", "arith.addi"), "mul": ("arith.mulf", "arith.muli"),
+    "max": ("arith.maximumf", "arith.maxsi"), "min": ("arith.minimumf", "arith.minsi"),
+}
+
+
+def scalar_op(kind: str, dtype: str) -> str:
+    """The arith op computing `kind` on scalars of `dtype` (add, mul, max, min)."""
+    return _SCALAR_OPS[kind][0 if dtype in FLOAT_DTYPES else 1]
 
 
 def _ins(operands, arg_types) -> str:
@@ -54,18 +66,21 @@ def _ins(operands, arg_types) -> str:
 
 
 class Elementwise(LinalgOp):
-    """Named elementwise op (linalg.add, linalg.sqrt, ...) on operands of one float type."""
+    """Named elementwise op (linalg.add, linalg.sqrt, ...) on operands of one type: a
+    float type, or an integer type for the ops whose body MLIR types by the element
+    (add, sub, mul, div: arith.divsi, max/min: arith.maxsi/minsi)."""
 
     attr_domain_kind = "none"
 
-    def __init__(self, name: str, arity: int, fn: str):
+    def __init__(self, name: str, arity: int, fn: str, dtypes: tuple[str, ...] = FLOAT_DTYPES):
         self.arity = arity
         super().__init__(name)
         self.fn = fn  # name in the semantics namespace
+        self.dtypes = dtypes
 
     def _fits(self, arg_types) -> bool:
         return (len(arg_types) == self.arity and len(set(arg_types)) == 1
-                and arg_types[0].dtype in FLOAT_DTYPES)
+                and arg_types[0].dtype in self.dtypes)
 
     def attribute_domain(self, arg_types, ctx):
         return ((),) if self._fits(arg_types) else ()
@@ -73,7 +88,7 @@ class Elementwise(LinalgOp):
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
         if not self._fits(arg_types):
-            raise self.shape_error("operands must have one identical float type", arg_types)
+            raise self.shape_error(f"operands must have one identical type of {self.dtypes}", arg_types)
         return arg_types[0]
 
     def apply(self, sem, args, attrs):
@@ -114,7 +129,7 @@ class Contraction(LinalgOp):
     def _sizes(self, arg_types) -> dict[str, int] | None:
         a, b = arg_types
         if (a.rank, b.rank) != (len(self.lhs), len(self.rhs)) or a.dtype != b.dtype \
-                or a.dtype not in FLOAT_DTYPES:
+                or a.dtype not in NUMERIC_DTYPES:
             return None
         sizes: dict[str, int] = {}
         for letters, t in ((self.lhs, a), (self.rhs, b)):
@@ -152,7 +167,7 @@ class Transpose(LinalgOp):
     attr_domain_kind = "permutation"
 
     def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].rank < 2 or arg_types[0].dtype not in FLOAT_DTYPES:
+        if len(arg_types) != 1 or arg_types[0].rank < 2 or arg_types[0].dtype not in NUMERIC_DTYPES:
             return ()
         r = arg_types[0].rank
         return tuple(attrs(permutation=p) for p in permutations(range(r)) if p != tuple(range(r)))
@@ -183,7 +198,7 @@ class Broadcast(LinalgOp):
     attr_domain_kind = "broadcast"
 
     def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].dtype not in FLOAT_DTYPES:
+        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
             return ()
         return _broadcast_domain(arg_types[0], ctx.shapes)
 
@@ -229,7 +244,6 @@ def _broadcast_domain(a: TensorType, shapes: frozenset) -> tuple[Attrs, ...]:
 
 # --- reduce ----------------------------------------------------------------------------------
 
-_REDUCE_SCALAR = {"add": "arith.addf", "max": "arith.maximumf", "min": "arith.minimumf"}
 
 
 class Reduce(LinalgOp):
@@ -243,10 +257,10 @@ class Reduce(LinalgOp):
         self.kind = kind
 
     def attribute_domain(self, arg_types, ctx):
-        return reduce_domain(arg_types, FLOAT_DTYPES)
+        return reduce_domain(arg_types, NUMERIC_DTYPES)
 
     def result_type(self, arg_types, attrs):
-        return reduce_type(self, arg_types, attrs, FLOAT_DTYPES)
+        return reduce_type(self, arg_types, attrs, NUMERIC_DTYPES)
 
     def apply(self, sem, args, attrs):
         return sem.reduce(self.kind, args[0], attr_dict(attrs)["dim"])
@@ -258,7 +272,7 @@ class Reduce(LinalgOp):
         em.line(f"{r} = linalg.reduce {_ins(operands, arg_types)} outs({f} : {result_type.mlir()}) "
                 f"dimensions = [{attr_dict(attrs)['dim']}]\n"
                 f"  ({x}: {dt}, {acc}: {dt}) {{\n"
-                f"    {y} = {_REDUCE_SCALAR[self.kind]} {x}, {acc} : {dt}\n"
+                f"    {y} = {scalar_op(self.kind, dt)} {x}, {acc} : {dt}\n"
                 f"    linalg.yield {y} : {dt}\n"
                 f"  }}")
         return r
@@ -279,7 +293,8 @@ class Fill(LinalgOp):
             return ()
         shapes = sorted(set(ctx.shapes) | {()})
         return tuple(attrs(value=v, shape=tuple(s), dtype=dt) for v in ctx.constants
-                     for s in shapes for dt in ctx.dtypes if dt in FLOAT_DTYPES)
+                     for s in shapes for dt in ctx.dtypes
+                     if dt in FLOAT_DTYPES or (dt in NUMERIC_DTYPES and float(v).is_integer()))
 
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
@@ -338,7 +353,6 @@ def emit_generic(em: Emitter, operands, arg_types, in_dims: list[tuple], result_
 
 
 _CMPF = {"GT": "ogt", "GE": "oge", "LT": "olt", "LE": "ole", "EQ": "oeq", "NE": "one"}
-_ARITH = {"mul": "arith.mulf", "add": "arith.addf"}
 
 
 class SelectCmp(LinalgOp):
@@ -348,7 +362,7 @@ class SelectCmp(LinalgOp):
     attr_domain_kind = "comparison_direction"
 
     def _fits(self, arg_types) -> bool:
-        return len(arg_types) == 4 and len(set(arg_types)) == 1 and arg_types[0].dtype in FLOAT_DTYPES
+        return len(arg_types) == 4 and len(set(arg_types)) == 1 and arg_types[0].dtype in NUMERIC_DTYPES
 
     def attribute_domain(self, arg_types, ctx):
         return tuple(attrs(direction=d) for d in DIRECTIONS) if self._fits(arg_types) else ()
@@ -356,7 +370,7 @@ class SelectCmp(LinalgOp):
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
         if not self._fits(arg_types):
-            raise self.shape_error("operands must have one identical float type", arg_types, attrs)
+            raise self.shape_error("operands must have one identical numeric type", arg_types, attrs)
         return arg_types[0]
 
     def apply(self, sem, args, attrs):
@@ -365,11 +379,12 @@ class SelectCmp(LinalgOp):
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         dt = result_type.dtype
-        pred = _CMPF[attr_dict(attrs)["direction"]]
+        direction = attr_dict(attrs)["direction"]
+        cmp = f"arith.cmpf {_CMPF[direction]}" if dt in FLOAT_DTYPES else f"arith.cmpi {_CMPI[direction]}"
 
         def body(em, b):
             p, s = em.fresh("p"), em.fresh("s")
-            em.line(f"{p} = arith.cmpf {pred}, {b[0]}, {b[1]} : {dt}")
+            em.line(f"{p} = {cmp}, {b[0]}, {b[1]} : {dt}")
             em.line(f"{s} = arith.select {p}, {b[2]}, {b[3]} : {dt}")
             return s
 
@@ -392,7 +407,7 @@ class SelectIndex(LinalgOp):
 
     def _fits(self, arg_types) -> bool:
         return (len(arg_types) == 2 and arg_types[0] == arg_types[1] and arg_types[0].rank >= 2
-                and arg_types[0].dtype in FLOAT_DTYPES)
+                and arg_types[0].dtype in NUMERIC_DTYPES)
 
     def attribute_domain(self, arg_types, ctx):
         if not self._fits(arg_types):
@@ -404,7 +419,7 @@ class SelectIndex(LinalgOp):
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
         if not self._fits(arg_types):
-            raise self.shape_error("needs two tensors of one float type, rank >= 2", arg_types, attrs)
+            raise self.shape_error("needs two tensors of one numeric type, rank >= 2", arg_types, attrs)
         return arg_types[0]
 
     def apply(self, sem, args, attrs):
@@ -445,7 +460,7 @@ class ScalarBinary(LinalgOp):
 
     def _fits(self, arg_types) -> bool:
         return (len(arg_types) == 2 and arg_types[0].rank == 0 and arg_types[1].rank >= 1
-                and arg_types[0].dtype == arg_types[1].dtype and arg_types[0].dtype in FLOAT_DTYPES)
+                and arg_types[0].dtype == arg_types[1].dtype and arg_types[0].dtype in NUMERIC_DTYPES)
 
     def attribute_domain(self, arg_types, ctx):
         return ((),) if self._fits(arg_types) else ()
@@ -453,7 +468,7 @@ class ScalarBinary(LinalgOp):
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
         if not self._fits(arg_types):
-            raise self.shape_error("needs a rank-0 float tensor and a tensor of its type", arg_types)
+            raise self.shape_error("needs a rank-0 tensor and a tensor of its type", arg_types)
         return arg_types[1]
 
     def apply(self, sem, args, attrs):
@@ -464,7 +479,7 @@ class ScalarBinary(LinalgOp):
 
         def body(em, b):
             s = em.fresh("s")
-            em.line(f"{s} = {_ARITH[self.fn]} {b[0]}, {b[1]} : {dt}")
+            em.line(f"{s} = {scalar_op(self.fn, dt)} {b[0]}, {b[1]} : {dt}")
             return s
 
         n = result_type.rank
@@ -480,7 +495,7 @@ class Outer(LinalgOp):
 
     def _fits(self, arg_types) -> bool:
         return (len(arg_types) == 2 and arg_types[0].rank == 1 and arg_types[1].rank == 1
-                and arg_types[0].dtype == arg_types[1].dtype and arg_types[0].dtype in FLOAT_DTYPES)
+                and arg_types[0].dtype == arg_types[1].dtype and arg_types[0].dtype in NUMERIC_DTYPES)
 
     def attribute_domain(self, arg_types, ctx):
         return ((),) if self._fits(arg_types) else ()
@@ -488,7 +503,7 @@ class Outer(LinalgOp):
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
         if not self._fits(arg_types):
-            raise self.shape_error("needs two float vectors of one element type", arg_types)
+            raise self.shape_error("needs two vectors of one element type", arg_types)
         return TensorType((arg_types[0].shape[0], arg_types[1].shape[0]), arg_types[0].dtype)
 
     def apply(self, sem, args, attrs):
@@ -499,7 +514,7 @@ class Outer(LinalgOp):
 
         def body(em, b):
             s = em.fresh("s")
-            em.line(f"{s} = arith.mulf {b[0]}, {b[1]} : {dt}")
+            em.line(f"{s} = {scalar_op('mul', dt)} {b[0]}, {b[1]} : {dt}")
             return s
 
         return emit_generic(em, operands, arg_types, [(0,), (1,)], result_type, body)
@@ -531,7 +546,7 @@ class DotGeneral(LinalgOp):
         return _dot_generic_domain(tuple(arg_types), self.covered)
 
     def result_type(self, arg_types, attrs):
-        return dot_general_type(self, arg_types, attrs, FLOAT_DTYPES)
+        return dot_general_type(self, arg_types, attrs, NUMERIC_DTYPES)
 
     def apply(self, sem, args, attrs):
         d = attr_dict(attrs)
@@ -560,8 +575,8 @@ class DotGeneral(LinalgOp):
 
         def body(em, bargs, out):
             m, s = em.fresh("m"), em.fresh("s")
-            em.line(f"{m} = arith.mulf {bargs[0]}, {bargs[1]} : {dt}")
-            em.line(f"{s} = arith.addf {out}, {m} : {dt}")
+            em.line(f"{m} = {scalar_op('mul', dt)} {bargs[0]}, {bargs[1]} : {dt}")
+            em.line(f"{s} = {scalar_op('add', dt)} {out}, {m} : {dt}")
             return s
 
         return emit_structured(em, operands, arg_types, maps, iterators,
@@ -583,7 +598,7 @@ def _dot_generic_domain(arg_types, covered: frozenset) -> tuple[Attrs, ...]:
     if a.rank == 0 or b.rank == 0:
         return ()
     out = []
-    for x in dot_domain(arg_types, FLOAT_DTYPES):
+    for x in dot_domain(arg_types, NUMERIC_DTYPES):
         d = attr_dict(x)
         no_free = (len(d["lhs_batch"] + d["lhs_contract"]) == a.rank
                    or len(d["rhs_batch"] + d["rhs_contract"]) == b.rank)
@@ -604,15 +619,15 @@ class SliceEdge(LinalgOp):
     attr_domain_kind = "slice_edge"
 
     def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].dtype not in FLOAT_DTYPES:
+        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
             return ()
         return edge_domain(arg_types[0].shape)
 
     def result_type(self, arg_types, attrs):
         dims, _ = check_edge_attrs(self, arg_types, attrs)
         a = arg_types[0]
-        if a.dtype not in FLOAT_DTYPES:
-            raise self.shape_error("needs a float tensor", arg_types, attrs)
+        if a.dtype not in NUMERIC_DTYPES:
+            raise self.shape_error("needs a numeric tensor", arg_types, attrs)
         return a.with_shape(tuple(s for k, s in enumerate(a.shape) if k not in dims))
 
     def apply(self, sem, args, attrs):
@@ -649,12 +664,12 @@ def grammar() -> tuple[Op, ...]:
     covered = frozenset([(len(c.lhs), len(c.rhs), c.attrs()) for c in contractions]
                         + [(1, 1, Outer.ATTRS)])
     return (
-        Elementwise("linalg.add", 2, "add"),
-        Elementwise("linalg.sub", 2, "sub"),
-        Elementwise("linalg.mul", 2, "mul"),
-        Elementwise("linalg.div", 2, "div"),
-        Elementwise("linalg.max", 2, "maximum"),
-        Elementwise("linalg.min", 2, "minimum"),
+        Elementwise("linalg.add", 2, "add", NUMERIC_DTYPES),
+        Elementwise("linalg.sub", 2, "sub", NUMERIC_DTYPES),
+        Elementwise("linalg.mul", 2, "mul", NUMERIC_DTYPES),
+        Elementwise("linalg.div", 2, "div", NUMERIC_DTYPES),
+        Elementwise("linalg.max", 2, "maximum", NUMERIC_DTYPES),
+        Elementwise("linalg.min", 2, "minimum", NUMERIC_DTYPES),
         Elementwise("linalg.negf", 1, "neg"),
         Elementwise("linalg.sqrt", 1, "sqrt"),
         Elementwise("linalg.exp", 1, "exp"),

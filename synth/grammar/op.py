@@ -227,7 +227,17 @@ class _NumpySem:
     exp = staticmethod(np.exp)
     tensordot = staticmethod(np.tensordot)
 
-    div = staticmethod(np.divide)
+    @staticmethod
+    def div(a, b):
+        """Float division; integers divide rounding toward zero, x/0 = -1 as XLA defines it
+        (arith.divsi leaves it undefined: the search never keeps a program that divides an
+        integer by zero on its examples)."""
+        a, b = np.asarray(a), np.asarray(b)
+        if a.dtype.kind in "iu" and b.dtype.kind in "iu":
+            safe = np.where(b == 0, 1, b)
+            q = np.abs(a) // np.abs(safe)
+            return np.where(b == 0, -1, np.where((a < 0) != (safe < 0), -q, q)).astype(a.dtype)
+        return np.divide(a, b)
 
     @staticmethod
     def compare(direction: str, a, b):

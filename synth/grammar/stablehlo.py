@@ -434,7 +434,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("stablehlo.add", 2, "add"),
         Elementwise("stablehlo.subtract", 2, "sub"),
         Elementwise("stablehlo.multiply", 2, "mul"),
-        Elementwise("stablehlo.divide", 2, "div", FLOAT_DTYPES),
+        Elementwise("stablehlo.divide", 2, "div"),
         Elementwise("stablehlo.maximum", 2, "maximum"),
         Elementwise("stablehlo.minimum", 2, "minimum"),
         Elementwise("stablehlo.negate", 1, "neg"),

@@ -124,8 +124,17 @@ def exp(a):
 
 
 def div(a, b):
-    """Real division; x/0 is unspecified in z3 (see the module docstring)."""
+    """Real division; x/0 is unspecified in z3 (see the module docstring). Integers
+    divide rounding toward zero (arith.divsi, stablehlo.divide on integers)."""
+    if _is_int(a) and _is_int(b):
+        from ..z3_affine_support import trunc_div
+
+        return trunc_div(a, b)
     return a / b
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) or (isinstance(x, z3.ArithRef) and x.is_int())
 
 
 def sqrt_facts(terms) -> list[z3.BoolRef]:
