@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
-"""Raise a set of PolyBench kernels to each target with `synth raise` (one process per
-raise, as a user runs it) and report wall time, candidates enumerated and the result.
+"""Raise a set of kernels to each target with `synth raise` (one process per raise, as a
+user runs it) and report wall time, candidates enumerated and the result, then a summary
+per target: how many raised, median and maximum wall time, how many took over 30 s.
 
-    python scripts/raise_suite.py                       # the synthesis issue's 9 kernels
+    python scripts/raise_suite.py                           # the synthesis issue's 9 PolyBench kernels
     python scripts/raise_suite.py gemm atax --targets linalg --json out.json
+    python scripts/raise_suite.py benchmarks/loops          # every kernel file in a directory
+    python scripts/raise_suite.py --corpus benchmarks/polybench-polygeist gemm atax
+
+A name is looked up in --corpus (default benchmarks/polybench); a path to a file or a
+directory is taken as it is.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -20,22 +27,38 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ["2mm", "3mm", "atax", "bicg", "doitgen", "gemm", "gemver", "gesummv", "mvt"]
 
 
-def raise_one(kernel: str, target: str, timeout: float, out_dir: Path) -> dict:
-    out = out_dir / f"{kernel}.{target}.mlir"
-    stats = out_dir / f"{kernel}.{target}.json"
-    cmd = [sys.executable, "-m", "synth.cli", "raise", str(ROOT / "benchmarks/polybench" / f"{kernel}.mlir"),
-           "--target", target, "-o", str(out), "--stats-json", str(stats), "--timeout", str(timeout)]
+def kernel_files(items: list[str], corpus: Path) -> list[Path]:
+    out = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            out += sorted(p.glob("*.mlir"))
+        elif p.suffix == ".mlir" and p.exists():
+            out.append(p)
+        else:
+            out.append(corpus / f"{item}.mlir")
+    return out
+
+
+def raise_one(path: Path, target: str, timeout: float, out_dir: Path, extra: list[str]) -> dict:
+    out = out_dir / f"{path.stem}.{target}.mlir"
+    stats = out_dir / f"{path.stem}.{target}.json"
+    cmd = [sys.executable, "-m", "synth.cli", "raise", str(path), "--target", target, "-o", str(out),
+           "--stats-json", str(stats), "--timeout", str(timeout), *extra]
     t0 = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
-    row = {"kernel": kernel, "target": target, "exit": proc.returncode, "wall_seconds": round(wall, 2)}
+    row = {"kernel": path.stem, "file": str(path), "target": target, "exit": proc.returncode,
+           "wall_seconds": round(wall, 2)}
     if stats.exists():
         data = json.loads(stats.read_text())
-        fn = next((v for k, v in data.items() if k != "error"), None)
-        if fn:
-            row.update(candidates=fn["candidates"], problems=len(fn["problems"]),
-                       search_seconds=round(sum(p["seconds"] for p in fn["problems"]), 2),
-                       programs=[p["program"] for p in fn["problems"]])
+        fns = [v for k, v in data.items() if k != "error"]
+        if fns:
+            row.update(candidates=sum(f["candidates"] for f in fns),
+                       problems=sum(len(f["problems"]) for f in fns),
+                       search_seconds=round(sum(p["seconds"] for f in fns for p in f["problems"]), 2),
+                       verification=",".join(f.get("verification", "?") for f in fns),
+                       programs=[p["program"] for f in fns for p in f["problems"]])
         if "error" in data:
             row["error"] = data["error"]["message"]
     if proc.returncode != 0 and "error" not in row:
@@ -43,27 +66,46 @@ def raise_one(kernel: str, target: str, timeout: float, out_dir: Path) -> dict:
     return row
 
 
+def summary(rows: list[dict]) -> list[str]:
+    lines = []
+    for target in sorted({r["target"] for r in rows}):
+        rs = [r for r in rows if r["target"] == target]
+        ok = [r for r in rs if r["exit"] == 0]
+        walls = [r["wall_seconds"] for r in rs]
+        lines.append(f"{target}: {len(ok)}/{len(rs)} raised ({100 * len(ok) / len(rs):.0f}%); wall median "
+                     f"{statistics.median(walls):.2f}s, max {max(walls):.2f}s, over 30 s: "
+                     f"{sum(w > 30 for w in walls)}; exit codes "
+                     + ", ".join(f"{c}: {sum(r['exit'] == c for r in rs)}"
+                                 for c in sorted({r['exit'] for r in rs})))
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("kernels", nargs="*", default=DEFAULT)
+    ap.add_argument("kernels", nargs="*", default=DEFAULT, help="names, files or directories")
+    ap.add_argument("--corpus", default=str(ROOT / "benchmarks/polybench"), help="where names are looked up")
     ap.add_argument("--targets", default="stablehlo,linalg")
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--json", help="write the rows to this file")
-    args = ap.parse_args()
+    ap.add_argument("--keep", help="keep the raised modules and stats in this directory")
+    args, extra = ap.parse_known_args()
     rows = []
+    files = kernel_files(args.kernels, Path(args.corpus))
     with tempfile.TemporaryDirectory() as tmp:
-        for kernel in args.kernels:
+        out_dir = Path(args.keep or tmp)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for path in files:
             for target in args.targets.split(","):
-                row = raise_one(kernel, target, args.timeout, Path(tmp))
+                row = raise_one(path, target, args.timeout, out_dir, extra)
                 rows.append(row)
-                print(f"{kernel:10s} {target:10s} exit={row['exit']} wall={row['wall_seconds']:7.2f}s "
-                      f"candidates={row.get('candidates', '-'):>7} problems={row.get('problems', '-')}"
-                      + (f"  [{row['error']}]" if row.get("error") else ""), flush=True)
-    ok = sum(r["exit"] == 0 for r in rows)
-    print(f"{ok}/{len(rows)} raised; max wall {max(r['wall_seconds'] for r in rows):.2f}s")
+                print(f"{path.stem:22s} {target:10s} exit={row['exit']} wall={row['wall_seconds']:7.2f}s "
+                      f"candidates={row.get('candidates', '-'):>8} problems={row.get('problems', '-')}"
+                      + (f"  [{row['error'][:150]}]" if row.get("error") else ""), flush=True)
+    for line in summary(rows):
+        print(line)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
-    return 0 if ok == len(rows) else 1
+    return 0 if all(r["exit"] == 0 for r in rows) else 1
 
 
 if __name__ == "__main__":

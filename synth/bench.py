@@ -128,9 +128,10 @@ def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], tim
                  out_dir: Path) -> tuple[list[Job], list[dict]]:
     """Resize every function to the dataset and make its jobs; inputs that cannot be
     loaded become result rows with their reason."""
-    from .kernel import describe, list_functions
+    from . import polybench
+    from .kernel import list_functions
     from .mlir_input import load_source
-    from .resize import dataset_values, polybench_kernel, resize_module
+    from .resize import resize_module
 
     jobs, failures = [], []
     (out_dir / "kernels").mkdir(parents=True, exist_ok=True)
@@ -139,13 +140,8 @@ def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], tim
         try:
             source = load_source(f, warn=False)
             names = list_functions(source)
-            plan = {}
-            if dataset:
-                for n in names:
-                    kf = describe(source, n)
-                    if polybench_kernel(kf):
-                        plan[n] = dataset_values(kf, dataset)
-            text = resize_module(source, plan) if plan else source.text
+            plan = [n for n in names if polybench.kernel_of_function(n)] if dataset else []
+            text = resize_module(source, plan, dataset) if plan else source.text
         except InputError as e:
             failures += [{"kernel": f.stem, "function": "", "target": t, "backend": "",
                           "status": "unsupported", "reason": str(e)} for t in targets]
@@ -212,20 +208,21 @@ class ResultStore:
 def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int, repeats: int,
                 baselines: dict) -> list[dict]:
     """Rows for one raised kernel x target: one per backend, outputs checked first."""
+    from .analysis.model import load_kernel
     from .backends.registry import baseline_backend, backends_for
-    from .kernel import describe
     from .mlir_input import load_source
     from .raising import compare_outputs
-    from .inputs import kernel_arguments
-    from .resize import size_values
+    from .spec import random_draw
 
     source = load_source(job.path, warn=False)
-    kf = describe(source, job.function)
+    kernel = load_kernel(source, job.function)
+    labels = kernel.written + [f"result #{j}" for j in range(len(kernel.interface.results))]
     base = {k: outcome[k] for k in ("synth_seconds", "candidates", "verification")}
     common = {"kernel": job.kernel, "function": job.function, "target": job.target, **base}
-    args = kernel_arguments(kf, size_values(kf), np.random.default_rng(2024))
+    args = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(2024)))
+    args = args[: kernel.n_arguments]  # the function as written (no out-parameters)
     if job.path not in baselines:
-        prepared = baseline_backend().prepare(source.text, job.function, kf.outputs)
+        prepared = baseline_backend().prepare(source.text, job.function, kernel.written)
         expected = prepared.run(args)
         timing = prepared.time(args, warmup, repeats)
         baselines[job.path] = (expected, timing.seconds)
@@ -238,7 +235,7 @@ def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int
         row = {**common, "backend": backend.name, "baseline_seconds": baseline_seconds}
         try:
             prepared = backend.prepare(raised_text, job.function)
-            diff = compare_outputs(expected, prepared.run(args), kf.outputs)
+            diff = compare_outputs(expected, prepared.run(args), labels)
             if diff:
                 rows.append({**row, "status": "wrong-output", "reason": diff})
                 continue

@@ -45,12 +45,10 @@ def _functions(source, name: str | None) -> list[str]:
 
 
 def _resized_source(source, names: list[str], dataset: str):
-    from .kernel import describe
     from .mlir_input import SourceModule
-    from .resize import dataset_values, resize_module
+    from .resize import resize_module
 
-    plan = {n: dataset_values(describe(source, n), dataset) for n in names}
-    return SourceModule(source.path, resize_module(source, plan), source.notes)
+    return SourceModule(source.path, resize_module(source, names, dataset), source.notes)
 
 
 def cmd_resize(args) -> int:
@@ -58,11 +56,32 @@ def cmd_resize(args) -> int:
 
     source = _load(args.file)
     resized = _resized_source(source, list_functions(source), args.dataset)
-    if args.output:
-        Path(args.output).write_text(resized.text)
-    else:
-        sys.stdout.write(resized.text)
+    _write_output(args.output, resized.text)
     return 0
+
+
+def _write_output(path: str | None, text: str) -> None:
+    if path and path != "-":
+        try:
+            Path(path).write_text(text)
+        except OSError as e:
+            raise InputError(f"cannot write the output: {e.strerror}", path) from None
+    else:
+        sys.stdout.write(text)
+
+
+def _check_output_path(path: str | None) -> None:
+    """Fail early (exit 2) when the output cannot be written, before any work."""
+    if not path or path == "-":
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise InputError("the output path is a directory", path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"the output directory {parent} does not exist", path)
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise InputError("the output is not writable", path)
 
 
 def _checksum(a: np.ndarray) -> str:
@@ -70,28 +89,31 @@ def _checksum(a: np.ndarray) -> str:
 
 
 def cmd_run(args) -> int:
+    from .analysis.model import load_kernel
     from .execution import run_function
-    from .inputs import kernel_arguments
-    from .kernel import describe
-    from .resize import size_values
+    from .spec import random_draw
 
     source = _load(args.file)
     names = _functions(source, args.function)
     if args.dataset:
         source = _resized_source(source, names, args.dataset)
     for name in names:
-        kf = describe(source, name)
-        sizes = size_values(kf)
-        call_args = kernel_arguments(kf, sizes, np.random.default_rng(args.seed))
+        kernel = load_kernel(source, name)
+        sizes = kernel.sizes.original()
+        call_args = kernel.arguments(sizes, random_draw(np.random.default_rng(args.seed)))
+        text = kernel.at(sizes).text if kernel.sizes.arg_dims else kernel.normal.text
         t0 = time.perf_counter()
-        result = run_function(source.text, name, call_args, opt_level=3)
+        result = run_function(text, name, call_args, opt_level=3)
         total = time.perf_counter() - t0
-        size_text = ", ".join(f"#{p}={v}" for p, v in sorted(sizes.items()))
-        print(f"@{name} ({size_text})")
-        for i in kf.outputs:
-            a = kf.arguments[i]
-            shape = "x".join(map(str, a.shape)) or "scalar"
+        print(f"@{name} ({kernel.sizes.describe()})")
+        for i in kernel.written:
+            a = kernel.function.arguments[i]
+            shape = "x".join(str(d) for d in result.outputs[i].shape) or "scalar"
             print(f"  arg{i} {shape}x{a.type}: {_checksum(result.outputs[i])}")
+        for j, r in enumerate(kernel.interface.results):
+            out = result.outputs[r.argument]
+            shape = "x".join(str(d) for d in out.shape) or "scalar"
+            print(f"  result #{j} {shape} {r.type}: {_checksum(out)}")
         print(f"  run {result.seconds[0]:.6f} s, compile {result.compile_seconds:.3f} s, "
               f"total {total:.3f} s")
     return 0
@@ -100,39 +122,25 @@ def cmd_run(args) -> int:
 def cmd_raise(args) -> int:
     import json
 
-    from .emit import combine, output_module
-    from .raising import raise_function, raised_function_text
+    from .emit import combine
+    from .pipeline import RaiseOptions, raise_function
     from .search import SearchSettings
 
+    _check_output_path(args.output)
     source = _load(args.file)
     names = _functions(source, args.function)
-    settings = SearchSettings(max_size=args.max_size, timeout=args.timeout,
-                              equivalence_pruning=not args.no_equivalence_pruning,
-                              verifier_pruning=not args.no_verifier_pruning)
+    options = RaiseOptions(SearchSettings(max_size=args.max_size, timeout=args.timeout,
+                                          equivalence_pruning=not args.no_equivalence_pruning,
+                                          verifier_pruning=not args.no_verifier_pruning,
+                                          inverse_targets=not args.no_inverse_targets),
+                           args.verify, args.z3_timeout)
     modules, stats = [], {}
     try:
         for name in names:
-            t0 = time.perf_counter()
-            result = raise_function(source, name, args.target, settings)
-            stats[name] = {"target": args.target, "search_seconds": round(result.seconds, 3),
-                           "standin_sizes": _sizes_json(result.spec.standin),
-                           "groups": [g.statements for g in result.spec.groups],
-                           "problems": result.stats,
-                           "candidates": sum(s["enumerated"] for s in result.stats)}
-            kf = result.spec.function
-            module = output_module(kf, raised_function_text(result, result.sizes()), args.target)
-            validation = _validate(source, name, module, args)
-            stats[name]["verification"] = validation["level"]
-            stats[name]["validation"] = validation
-            stats[name]["checks"] = validation["sizes_tested"]  # executed against the original
-            module = output_module(kf, raised_function_text(result, result.sizes(),
-                                                            attributes=validation["attributes"]),
-                                   args.target)
-            modules.append(module)
-            stats[name]["seconds"] = round(time.perf_counter() - t0, 3)
-            print(f"@{name}: raised to {args.target} in {stats[name]['seconds']:.2f} s "
-                  f"({stats[name]['candidates']} candidates, {len(result.stats)} problems), "
-                  f"validated: {validation['summary']}", file=sys.stderr)
+            outcome = raise_function(source, name, args.target, options)
+            stats[name] = outcome.stats
+            modules.append(outcome.module)
+            print(outcome.summary, file=sys.stderr)
     except SynthError as e:
         stats.setdefault("error", {"message": str(e), "exit_code": e.exit_code})
         raise
@@ -140,10 +148,7 @@ def cmd_raise(args) -> int:
         if args.stats_json:
             Path(args.stats_json).write_text(json.dumps(stats, indent=2, default=str))
     text = combine(modules) if len(modules) > 1 else modules[0]
-    if args.output:
-        Path(args.output).write_text(text)
-    else:
-        sys.stdout.write(text)
+    _write_output(args.output, text)
     return 0
 
 
@@ -159,38 +164,6 @@ def cmd_bench(args) -> int:
           f"(best backend per kernel and target): {'-' if g is None else f'{g:.2f}x'}; "
           f"report: {Path(args.out) / 'report.md'}")
     return 0
-
-
-def _sizes_json(sizes: dict[int, int]) -> dict[str, int]:
-    return {f"#{p}": v for p, v in sorted(sizes.items())}
-
-
-def _validate(source, name: str, module: str, args) -> dict:
-    """Validate the raised module with `synth verify` (level --verify). The Z3 level falls
-    back to the testing level when the proof is undecided within its budget; a module found
-    not equivalent is never emitted."""
-    from .errors import NoSolutionError
-    from .verify import verify_text
-
-    report = verify_text(source.path, module, f"<raised @{name}>", name, args.verify,
-                         z3_timeout=args.z3_timeout)
-    if report.verdict == "not equivalent":
-        raise NoSolutionError(f"the program found for @{name} failed validation at level "
-                              f"{report.level}: {report.counterexample}")
-    level = report.level if report.verdict == "equivalent" else "test"
-    proven = [_sizes_json(s) for s in report.sizes_proven] if level == "z3" else []
-    attributes = {"synth.validation": f'"{level}"'}
-    if proven:
-        attributes["synth.sizes_proven"] = "[" + ", ".join(
-            "{" + ", ".join(f"arg{p} = {v}" for p, v in sorted(s.items())) + "}"
-            for s in report.sizes_proven) + "]"
-        attributes["synth.proof"] = '"bounded sizes, every input symbolic, real arithmetic"'
-    summary = (f"proven equivalent with Z3 at sizes {proven} (real arithmetic)" if proven
-               else f"tested ({report.input_sets} input sets, {len(report.sizes_tested)} size configurations)"
-               + (f"; Z3 undecided: {report.message}" if args.verify == "z3" else ""))
-    return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
-            "sizes_tested": [_sizes_json(s) for s in report.sizes_tested],
-            "timings": report.timings, "attributes": attributes, "summary": summary}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -231,6 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ablation: keep observationally equivalent candidates")
     p.add_argument("--no-verifier-pruning", action="store_true",
                    help="ablation: do not run the dialect verifier on candidate ops")
+    p.add_argument("--no-inverse-targets", action="store_true",
+                   help="ablation: do not search for the target with its last ops undone")
     p.set_defaults(run=cmd_raise)
 
     p = sub.add_parser("bench", help="raise, verify and time many kernels; write a report")

@@ -9,9 +9,8 @@ context against a declaration of `@NAME_raised`. A linalg module is verified who
 
 from __future__ import annotations
 
+from .analysis.model import Kernel
 from .errors import SynthError
-from .kernel import KernelFunction
-from .spec import tensor_type
 
 
 def _stablehlo_context():
@@ -53,37 +52,77 @@ def _func_body(printed_module: str) -> str:
     return "\n".join(lines)
 
 
-def wrapper_text(kf: KernelFunction) -> tuple[str, str]:
-    """(declaration of `@NAME_raised`, the drop-in `@NAME` with the original signature)."""
+def wrapper_text(kernel: Kernel) -> tuple[str, str]:
+    """(declaration of `@NAME_raised`, the drop-in `@NAME` with the original signature).
+
+    Array arguments become tensors (a dynamic one through a `memref.cast` to its extent),
+    scalars rank-0 tensors; the written arrays are materialized back into the arguments;
+    returned arrays into fresh buffers, returned scalars extracted."""
+    values = kernel.sizes.original()
     lines, operands, in_types = [], [], []
-    for a in kf.arguments:
-        t = tensor_type(kf, a.index)
+    memrefs: dict[int, tuple[str, str]] = {}  # argument -> (SSA name, static memref type)
+    for a in kernel.function.arguments[: kernel.n_arguments]:
+        t = kernel.tensor_type(a.index, values)
         in_types.append(t.mlir())
         if a.is_array:
-            lines.append(f"  %t{a.index} = bufferization.to_tensor %arg{a.index} restrict : "
-                         f"{a.mlir_type} to {t.mlir()}")
+            static = f"memref<{''.join(f'{d}x' for d in t.shape)}{a.type}>"
+            name = f"%arg{a.index}"
+            if static != a.mlir_type:
+                lines.append(f"  %m{a.index} = memref.cast %arg{a.index} : {a.mlir_type} to {static}")
+                name = f"%m{a.index}"
+            memrefs[a.index] = (name, static)
+            lines.append(f"  %t{a.index} = bufferization.to_tensor {name} restrict : "
+                         f"{static} to {t.mlir()}")
         elif a.type == "index":
             lines.append(f"  %i{a.index} = arith.index_cast %arg{a.index} : index to i64")
             lines.append(f"  %t{a.index} = tensor.from_elements %i{a.index} : {t.mlir()}")
         else:
             lines.append(f"  %t{a.index} = tensor.from_elements %arg{a.index} : {t.mlir()}")
         operands.append(f"%t{a.index}")
-    outs = kf.outputs
-    out_types = [tensor_type(kf, o).mlir() for o in outs]
+    outs = kernel.outputs
+    out_types = [kernel.tensor_type(o, values).mlir() for o in outs]
     sig = f"({', '.join(in_types)}) -> ({', '.join(out_types)})"
-    lines.append(f"  %r:{len(outs)} = call @{kf.name}_raised({', '.join(operands)}) : {sig}")
-    for k, o in enumerate(outs):
-        lines.append(f"  bufferization.materialize_in_destination %r#{k} in restrict writable "
-                     f"%arg{o} : ({out_types[k]}, {kf.arguments[o].mlir_type}) -> ()")
-    params = ", ".join(f"%arg{a.index}: {a.mlir_type}" for a in kf.arguments)
-    decl = f"func.func private @{kf.name}_raised{sig}"
-    func = f"func.func @{kf.name}({params}) {{\n" + "\n".join(lines) + "\n  return\n}\n"
+    results = [f"%r#{k}" for k in range(len(outs))] if len(outs) > 1 else ["%r"]
+    lines.append(f"  {'%r:' + str(len(outs)) if len(outs) > 1 else '%r'} = call "
+                 f"@{kernel.name}_raised({', '.join(operands)}) : {sig}")
+    for k, o in enumerate(kernel.written):
+        name, static = memrefs[o]
+        lines.append(f"  bufferization.materialize_in_destination {results[k]} in restrict writable "
+                     f"{name} : ({out_types[k]}, {static}) -> ()")
+    returned, ret_types = [], []
+    for j, r in enumerate(kernel.interface.results):
+        k = len(kernel.written) + j
+        if r.kind == "alias":
+            returned.append(f"%arg{r.argument}")
+        elif r.kind == "array":
+            lines.append(f"  %o{j} = memref.alloc() : {r.type}")
+            lines.append(f"  bufferization.materialize_in_destination {results[k]} in restrict writable "
+                         f"%o{j} : ({out_types[k]}, {r.type}) -> ()")
+            returned.append(f"%o{j}")
+        else:
+            elem = "i64" if r.type == "index" else r.type
+            lines.append(f"  %o{j} = tensor.extract {results[k]}[] : tensor<{elem}>")
+            if r.type == "index":
+                lines.append(f"  %x{j} = arith.index_cast %o{j} : i64 to index")
+                returned.append(f"%x{j}")
+            else:
+                returned.append(f"%o{j}")
+        ret_types.append(r.type)
+    params = ", ".join(f"%arg{i}: {t}" for i, t in enumerate(kernel.interface.argument_types))
+    decl = f"func.func private @{kernel.name}_raised{sig}"
+    head = f"func.func @{kernel.name}({params})"
+    if ret_types:
+        head += f" -> ({', '.join(ret_types)})"
+        lines.append(f"  return {', '.join(returned)} : {', '.join(ret_types)}")
+    else:
+        lines.append("  return")
+    func = head + " {\n" + "\n".join(lines) + "\n}\n"
     return decl, func
 
 
-def output_module(kf: KernelFunction, raised_text: str, dialect: str) -> str:
+def output_module(kernel: Kernel, raised_text: str, dialect: str) -> str:
     """Module text holding @NAME_raised and the drop-in @NAME, each verified by MLIR."""
-    decl, wrapper = wrapper_text(kf)
+    decl, wrapper = wrapper_text(kernel)
     if dialect == "linalg":
         return print_verified(raised_text + wrapper, "linalg")
     raised = _func_body(print_verified(raised_text, "stablehlo"))

@@ -29,13 +29,14 @@ _SUPPORTED_OPS = {
     "memref.dealloc", "func.return", "scf.yield",
 }
 _SUPPORTED_DIALECTS = ("arith", "math")
+_INDEX_OPS = {"arith.index_cast", "arith.index_castui"}
 
 
 @dataclass(frozen=True)
 class Argument:
     index: int
     type: str  # element type for arrays, the scalar type otherwise
-    shape: tuple[int, ...] | None  # None for scalars
+    shape: tuple[int | None, ...] | None  # None for scalars; a None dim is dynamic (`?`)
 
     @property
     def is_array(self) -> bool:
@@ -45,7 +46,8 @@ class Argument:
     def mlir_type(self) -> str:
         if self.shape is None:
             return self.type
-        return f"memref<{'x'.join(map(str, self.shape))}x{self.type}>" if self.shape else f"memref<{self.type}>"
+        dims = ["?" if d is None else str(d) for d in self.shape]
+        return f"memref<{'x'.join(dims)}x{self.type}>" if self.shape else f"memref<{self.type}>"
 
 
 @dataclass
@@ -135,14 +137,11 @@ def _expr_positions(expr: ir.AffineExpr, dims: set[int], syms: set[int]) -> None
 def _parse_type(t: ir.Type, location: str, what: str) -> tuple[str, tuple[int, ...] | None]:
     if isinstance(t, ir.MemRefType):
         mt = t
-        if not mt.has_static_shape:
-            raise InputError(f"{what} has dynamic shape {t}; synth needs static shapes "
-                             f"(resize the kernel to concrete sizes first)", location)
         elem = str(mt.element_type)
         if elem not in ARRAY_ELEMENT_TYPES:
             raise InputError(f"{what} has element type {elem}; supported: "
                              f"{', '.join(ARRAY_ELEMENT_TYPES)}", location)
-        return elem, tuple(mt.shape)
+        return elem, tuple(None if mt.is_dynamic_dim(d) else mt.shape[d] for d in range(mt.rank))
     s = str(t)
     if s not in SCALAR_TYPES:
         raise InputError(f"{what} has type {s}; supported: memrefs of "
@@ -159,9 +158,8 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
     if len(func.regions[0].blocks) == 0:
         raise InputError(f"@{name} is a declaration without a body", location)
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
-    if len(ftype.results) > 0:
-        raise InputError(f"@{name} returns values; synth raises functions that write their "
-                         f"results into memref arguments, as Polygeist emits them", location)
+    if len(ftype.results) > 0:  # synth.frontend.normalize turns results into out-parameters
+        raise InputError(f"@{name} returns values; analyze its normal form", location)
     arguments = []
     for i, t in enumerate(ftype.inputs):
         elem, shape = _parse_type(t, location, f"argument #{i} of @{name}")
@@ -187,10 +185,18 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
                              diagnostic_location(source.path, op.location))
         for v in op.operands:
             idx = _func_arg_index(v, block)
-            if idx is not None and not arguments[idx].is_array and arguments[idx].type not in SIZE_TYPES:
+            if idx is None or arguments[idx].is_array:
+                continue
+            # an integer argument is a size when it only feeds index computations
+            if arguments[idx].type not in SIZE_TYPES or (
+                    opname.split(".")[0] in _SUPPORTED_DIALECTS and opname not in _INDEX_OPS):
                 kf.scalars_used.add(idx)
-        if opname == "arith.constant" and isinstance(op.attributes["value"], ir.FloatAttr):
-            kf.float_constants.add(float(op.attributes["value"].value))
+        if opname == "arith.constant":
+            value = op.attributes["value"]
+            if isinstance(value, ir.FloatAttr):
+                kf.float_constants.add(float(value.value))
+            elif isinstance(value, ir.IntegerAttr) and str(value.type) not in ("index", "i1"):
+                kf.float_constants.add(float(ir.IntegerAttr(value).value))  # data constants too
         if opname == "affine.for":
             view = op.opview
             ub_params = {p for v in view.upperBoundOperands if (p := param_of(v)) is not None}

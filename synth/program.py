@@ -1,10 +1,13 @@
 """Programs the search builds: expression trees over grammar ops, their emission as MLIR
-text, and their re-instantiation at other sizes."""
+text, and their re-instantiation at other sizes (from the size symbols their types and
+attributes carry, see synth.analysis.symbols)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Mapping
 
+from .analysis.symbols import reinstantiate_value
 from .grammar.op import Attrs, Emitter, Op
 from .grammar.types import ShapeError, TensorType
 
@@ -40,35 +43,19 @@ class Expr:
         return f"{self.op.name.split('.', 1)[1]}({inner}{sep}{attrs})"
 
 
-def remap_attrs(attrs: Attrs, size_map: dict[int, int]) -> Attrs:
-    """Rewrite the sizes inside attributes (shapes of broadcasts, iotas, reshapes...).
-
-    Stand-in sizes are chosen >= MIN_STANDIN_SIZE, larger than any dimension index, so an
-    int that is a key of `size_map` is a size, never a dimension number."""
-
-    def remap(v):
-        if isinstance(v, bool):
-            return v
-        if isinstance(v, int):
-            return size_map.get(v, v)
-        if isinstance(v, tuple):
-            return tuple(remap(x) for x in v)
-        return v
-
-    return tuple((k, remap(v)) for k, v in attrs)
-
-
-def instantiate(expr: Expr, size_map: dict[int, int], input_types: dict[int, TensorType],
+def instantiate(expr: Expr, values: Mapping[str, int], input_types: dict[int, TensorType],
                 memo: dict | None = None) -> Expr:
-    """The same program at other sizes; raises ShapeError if it does not fit there."""
+    """The same program at other values of the size symbols: attributes that hold sizes
+    (`Size`s) are re-evaluated, result types recomputed by the shape rules. Raises
+    ShapeError if the program does not fit there."""
     memo = {} if memo is None else memo
     if id(expr) in memo:
         return memo[id(expr)]
     if expr.op is None:
         out = Expr(input_types[expr.leaf], leaf=expr.leaf)
     else:
-        args = tuple(instantiate(a, size_map, input_types, memo) for a in expr.args)
-        attrs = remap_attrs(expr.attrs, size_map)
+        args = tuple(instantiate(a, values, input_types, memo) for a in expr.args)
+        attrs = tuple((k, reinstantiate_value(v, values)) for k, v in expr.attrs)
         rt = expr.op.result_type(tuple(a.type for a in args), attrs)
         out = Expr(rt, expr.op, attrs, args)
     memo[id(expr)] = out
@@ -94,4 +81,4 @@ class ProgramEmitter:
         return self.memo[key]
 
 
-__all__ = ["Expr", "ProgramEmitter", "ShapeError", "instantiate", "remap_attrs"]
+__all__ = ["Expr", "ProgramEmitter", "ShapeError", "instantiate"]

@@ -415,8 +415,9 @@ def _is_zero(x) -> bool:
         return False
     if isinstance(x, int):
         return x == 0
-    return isinstance(x, z3.ArithRef) and (z3.is_int_value(x) or z3.is_rational_value(x)) \
-        and x.as_fraction() == 0
+    if isinstance(x, z3.ArithRef) and z3.is_int_value(x):
+        return x.as_long() == 0
+    return isinstance(x, z3.ArithRef) and z3.is_rational_value(x) and x.as_fraction() == 0
 
 
 def _float_div(a, b):

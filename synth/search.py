@@ -10,7 +10,6 @@ equal to the target output on all examples is the solution.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import time
 from collections import defaultdict
@@ -21,9 +20,9 @@ import numpy as np
 from .grammar import verifier
 from .grammar.op import Op
 from .grammar.types import SearchContext, ShapeError, TensorType
+from .numerics import equal, fingerprint
 from .program import Expr
 
-ROUND_DECIMALS = 9  # values equal to this many decimals are observationally equivalent
 
 
 @dataclass(frozen=True)
@@ -32,6 +31,7 @@ class SearchSettings:
     timeout: float = 60.0
     equivalence_pruning: bool = True
     verifier_pruning: bool = True
+    inverse_targets: bool = True
 
 
 @dataclass
@@ -69,6 +69,64 @@ class SearchTimeout(Exception):
     pass
 
 
+MAX_INVERSE_DEPTH = 3  # ops undone on the way from the target to a value
+MAX_DERIVED = 20000  # inverse targets kept
+INVERSE_OPERAND_SIZE = 1  # values up to this size are also the other operand of an undone op
+
+# grammar op (name after the dialect) -> what undoing it means (see _invert)
+_INVERTIBLE = {
+    "add": "add", "subtract": "sub", "sub": "sub", "multiply": "mul", "mul": "mul",
+    "divide": "div", "div": "div", "negate": "neg", "negf": "neg", "sqrt": "sqrt",
+    "exponential": "exp", "exp": "exp",
+}
+
+
+def _invert(kind: str, side: int, target: tuple, other: tuple | None, care) -> tuple | None:
+    """The value X with op(X, other) == target (side 0) or op(other, X) == target (side 1),
+    per example; None where no such value exists or it is not exact (division by zero,
+    sqrt of a negative, integers that do not divide)."""
+    out = []
+    for e, t in enumerate(target):
+        o = None if other is None else other[e]
+        is_int = t.dtype.kind in "iu"
+        with np.errstate(all="ignore"):
+            if kind == "add":
+                x = t - o
+            elif kind == "sub":
+                x = t + o if side == 0 else o - t
+            elif kind == "neg":
+                x = -t
+            elif is_int:
+                return None  # integer mul / div / sqrt / exp do not invert exactly
+            elif kind == "mul":
+                if np.any((o == 0)[care] if care is not None else o == 0):
+                    return None
+                x = t / o
+            elif kind == "div":
+                if side == 0:
+                    x = t * o
+                else:
+                    if np.any((t == 0)[care] if care is not None else t == 0):
+                        return None
+                    x = o / t
+            elif kind == "sqrt":
+                if np.any((t < 0)[care] if care is not None else t < 0):
+                    return None
+                x = t * t
+            elif kind == "exp":
+                if np.any((t <= 0)[care] if care is not None else t <= 0):
+                    return None
+                x = np.log(t)
+            else:
+                return None
+        x = np.asarray(x, dtype=t.dtype)
+        check = x[care] if care is not None else x
+        if x.dtype.kind == "f" and not np.all(np.isfinite(check)):
+            return None
+        out.append(x)
+    return tuple(out)
+
+
 @dataclass
 class _Value:
     expr: Expr
@@ -77,12 +135,7 @@ class _Value:
 
 
 def _fingerprint(t: TensorType, data: tuple[np.ndarray, ...]) -> tuple:
-    parts = []
-    for d in data:
-        if d.dtype.kind == "f":
-            d = np.round(d, ROUND_DECIMALS) + 0.0  # + 0.0 folds -0.0 into 0.0
-        parts.append(d.tobytes())
-    return (t, hashlib.blake2b(b"".join(parts), digest_size=16).digest())
+    return (t, fingerprint(list(data)))
 
 
 @dataclass
@@ -101,7 +154,12 @@ class Enumerator:
         self.target = tuple(np.asarray(o) for o in out)
         self.care: np.ndarray | None = None  # positions the program must get right
         self.wrap = None  # update Expr -> the whole output's Expr (a masked select)
-        self.residuals: dict[tuple, tuple] = {}  # fingerprint of target - leaf -> (add, attrs, leaf)
+        # inverse targets: fingerprint of a value that would solve the problem once
+        # wrapped in a few ops -> how to wrap it (see _invert)
+        self.derived: dict[tuple, list] = {}
+        self.derived_count = 0
+        self.inverse_ops: list | None = None
+        self.best: Expr | None = None  # smallest solution through an inverse target so far
         # intermediate values never need a higher rank than the problem's own values
         self.max_rank = max([t.rank for t in self.problem.input_types.values()]
                             + [self.problem.output_type.rank])
@@ -137,10 +195,7 @@ class Enumerator:
         for got, want in zip(data, self.target):
             if self.care is not None:
                 got, want = got[self.care], want[self.care]
-            if want.dtype.kind == "f":
-                if not np.allclose(got, want, rtol=1e-9, atol=1e-12):
-                    return False
-            elif not np.array_equal(got, want):
+            if not equal(want, got):
                 return False
         return True
 
@@ -161,11 +216,12 @@ class Enumerator:
         self.stats.values += 1
         if self._matches(expr.type, data):
             return expr
-        if self.residuals and expr.type == self.problem.output_type:
-            base = self.residuals.get(self._target_fingerprint(data))
-            if base is not None:  # target = base + this value
-                add, attrs, old = base
-                return Expr(expr.type, add, attrs, (old, expr))
+        if self.derived and expr.type == self.problem.output_type:
+            for wrap in self.derived.get(self._target_fingerprint(data), ()):
+                candidate = wrap(expr)
+                if (self.best is None or candidate.size() < self.best.size()) \
+                        and self._matches(candidate.type, self._evaluate(candidate)):
+                    self.best = candidate  # kept until this size is done: a direct match wins
         return None
 
     def _target_fingerprint(self, data) -> tuple:
@@ -174,20 +230,78 @@ class Enumerator:
             data = tuple(np.where(self.care, d, 0.0) for d in data)
         return _fingerprint(self.problem.output_type, data)
 
-    def _residual_targets(self) -> None:
-        """Most updates are `old + delta`: for every leaf L of the output type, a value equal
-        to target - L solves the problem as add(L, value). Looked up by fingerprint, so
-        solutions one op larger than the value are found at the value's size."""
+    # -- inverse targets ------------------------------------------------------------------
+    def _evaluate(self, expr: Expr, memo: dict | None = None) -> tuple:
+        """An expression's value on the examples (leaves from the inputs)."""
+        memo = {} if memo is None else memo
+        if id(expr) in memo:
+            return memo[id(expr)]
+        if expr.op is None:
+            out = tuple(np.asarray(ex[expr.leaf]) for ex in self.problem.examples_in)
+        else:
+            args = [self._evaluate(a, memo) for a in expr.args]
+            out = tuple(np.asarray(expr.op.evaluate([a[e] for a in args], expr.attrs),
+                                   dtype=expr.type.numpy_dtype) for e in range(len(self.target)))
+        memo[id(expr)] = out
+        return out
+
+    def _invertible_ops(self) -> list:
+        """(op, attrs, kind) of the elementwise ops of the output type that can be undone."""
         out = self.problem.output_type
-        add = next((op for op in self.problem.ops if op.name.split(".", 1)[1] == "add"), None)
-        if add is None or out.dtype not in ("f64", "f32"):
+        found = []
+        for op in self.problem.ops:
+            kind = _INVERTIBLE.get(op.name.split(".", 1)[1])
+            if kind is None:
+                continue
+            types = (out,) * op.arity
+            choices = [(a, rt) for a, rt in self._signature(op, types) if rt == out]
+            if choices:
+                found.append((op, choices[0][0], kind))
+        return found
+
+    def _derive(self, target: tuple, wrap, depth: int, operands: list) -> None:
+        """Register the values that solve `target` after one more op (with one of
+        `operands`, values of the output type, as the other operand), recursively."""
+        if depth >= MAX_INVERSE_DEPTH:
             return
-        choices = self._signature(add, (out, out))
-        if not choices:
+        out = self.problem.output_type
+        for op, attrs, kind in self.inverse_ops:
+            sides = [None] if op.arity == 1 else [(v, side) for v in operands for side in (0, 1)]
+            for arg in sides:
+                if self.derived_count >= MAX_DERIVED:
+                    return
+                leaf, side = arg if arg is not None else (None, 0)
+                if kind in ("add", "mul") and side == 1:
+                    continue  # commutative: the same target as side 0
+                new = _invert(kind, side, target, None if leaf is None else leaf.data, self.care)
+                if new is None or self._target_fingerprint(new) == self._target_fingerprint(target):
+                    continue  # impossible, or an identity (x + 0, x * 1): no progress
+                if leaf is None:
+                    inner = (lambda e, op=op, a=attrs, w=wrap: w(Expr(out, op, a, (e,))))
+                elif side == 0:
+                    inner = (lambda e, op=op, a=attrs, w=wrap, x=leaf.expr: w(Expr(out, op, a, (e, x))))
+                else:
+                    inner = (lambda e, op=op, a=attrs, w=wrap, x=leaf.expr: w(Expr(out, op, a, (x, e))))
+                self.derived.setdefault(self._target_fingerprint(new), []).append(inner)
+                self.derived_count += 1
+                self._derive(new, inner, depth + 1, operands)
+
+    def _inverse_targets(self, size: int) -> None:
+        """Most kernels end in a few elementwise ops with an input, a constant or a small
+        value (`old + delta`, `alpha * x`, `1 / sqrt(s / n + eps)`): values equal to the
+        target with those ops undone solve the problem once the ops are put back. They are
+        registered by fingerprint, so a solution k ops larger than the value found is found
+        at the value's size (inverse semantics, as in top-down deductive synthesis)."""
+        out = self.problem.output_type
+        if out.dtype not in ("f64", "f32", "i32", "i64") or not self.settings.inverse_targets:
             return
-        for v in self.pools[0][out]:
-            residual = tuple(t - d for t, d in zip(self.target, v.data))
-            self.residuals.setdefault(self._target_fingerprint(residual), (add, choices[0][0], v.expr))
+        if self.inverse_ops is None:
+            self.inverse_ops = self._invertible_ops()
+        if not self.inverse_ops:
+            return
+        operands = [v for v in self.pools[size].get(out, [])]
+        identity = lambda e: e  # noqa: E731
+        self._derive(self.target, identity, 0 if size == 0 else MAX_INVERSE_DEPTH - 1, operands)
 
     def _tick(self):
         self.count += 1
@@ -278,9 +392,13 @@ class Enumerator:
                         continue
                     pools = [self.pools[s][t] for s, t in zip(split, types)]
                     same = op.commutative and op.arity == 2 and split[0] == split[1] and types[0] == types[1]
+                    int_div = op.name.split(".", 1)[1] in ("divide", "div") and types[-1].is_int
                     for args in itertools.product(*pools):
                         if same and args[1].index < args[0].index:
                             continue
+                        if int_div and any(np.any(d == 0) for d in args[-1].data):
+                            self.stats.rejected_nonfinite += 1
+                            continue  # integer x/0: a trap (arith.divsi) or -1 (XLA)
                         for attrs, rt in choices:
                             self.stats.enumerated += 1
                             self._tick()
@@ -334,14 +452,17 @@ class Enumerator:
                     if self.care is not None:  # a leaf may be the update itself
                         found = next((v.expr for vs in self.pools[0].values() for v in vs
                                       if self._matches(v.expr.type, v.data)), None)
-                    self._residual_targets()
+                    self._inverse_targets(0)
+                    found = found or self.best
                 size = 0
                 while found is None and size < self.settings.max_size:
                     size += 1
                     self.stats.size_reached = size
-                    found = self._grow(size)
+                    found = self._grow(size) or self.best
+                    if found is None and size <= INVERSE_OPERAND_SIZE:
+                        self._inverse_targets(size)
         except SearchTimeout:
-            found = None
+            found = self.best
         finally:
             self.stats.seconds = time.monotonic() - t0
         if found is not None and self.wrap is not None:

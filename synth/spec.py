@@ -1,15 +1,17 @@
-"""From a function to synthesis problems.
+"""From a kernel to synthesis problems.
 
-1. Stand-in sizes: each size parameter that bounds an array dimension gets a small
-   distinct value (>= MIN_STANDIN_SIZE, so sizes never look like dimension numbers);
-   other size parameters (time steps) get TIME_STEPS_STANDIN.
+1. Stand-in sizes: small values for the kernel's size symbols (synth.analysis.sizes),
+   and the kernel instantiated at them. Types carry the symbols (`Size` dims), so the
+   programs found re-instantiate at any sizes.
 2. Statement groups: the dependence analysis (synth.dependences) splits the function
    into groups of statements that may run one after another; each group becomes a
    function of its own (`@<name>_part<k>`).
 3. Examples: the parts run one after another through the ExecutionEngine on random
    inputs; the array states before and after each part are the examples.
 4. One problem per array a group writes: its final value as a function of the state
-   before the group (the arrays the group reads or writes, and the scalars it uses).
+   before the group (the arrays the group reads or writes, and the scalars it uses). The
+   out-parameters that hold returned values (synth.frontend.normalize) are never inputs
+   before a group has written them: their first contents are undefined.
 """
 
 from __future__ import annotations
@@ -18,37 +20,43 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .analysis.model import Kernel
 from .dependences import split_function, statement_groups
 from .errors import NoSolutionError
-from .execution import run_function
+from .execution import NUMPY_DTYPES, run_function
 from .grammar.types import SearchContext, TensorType
-from .inputs import kernel_arguments
-from .kernel import KernelFunction, describe
+from .kernel import describe
 from .mlir_input import SourceModule
 from .opset import select_ops
-from .resize import resize_module
 from .search import Problem
 
-MIN_STANDIN_SIZE = 5
-TIME_STEPS_STANDIN = 2
 N_EXAMPLES = 2  # random example sets; the final checks use fresh inputs
 
-_TENSOR_DTYPE = {"f64": "f64", "f32": "f32", "i32": "i32", "i64": "i64", "index": "i64"}
+
+EXAMPLE_KINDS = ("random", "negative", "positive")
+_RANGES = {  # kind -> ((float low, high), (int low, high)) for arrays
+    "random": ((-1.0, 1.0), (-50, 50)),
+    "negative": ((-2.0, -0.5), (-50, 0)),
+    "positive": ((0.5, 2.0), (1, 51)),
+}
 
 
-def tensor_type(kf: KernelFunction, index: int) -> TensorType:
-    a = kf.arguments[index]
-    return TensorType(a.shape if a.is_array else (), _TENSOR_DTYPE[a.type])
+def random_draw(rng: np.random.Generator, kind: str = "random"):
+    """`draw(shape, element type)` for Kernel.arguments. Arrays: floats uniform in
+    [-1, 1], integers in [-50, 50) ("negative" / "positive": one sign only). Scalars:
+    floats in [0.5, 2], integers in [1, 10) (random) or [-10, 10) otherwise."""
+    (flo, fhi), (ilo, ihi) = _RANGES[kind]
 
-
-def standin_sizes(kf: KernelFunction, base: int = MIN_STANDIN_SIZE, stride: int = 1) -> dict[int, int]:
-    """Small distinct sizes for the dimension parameters, in argument order."""
-    dim_params = sorted(set(kf.dim_params.values()))
-    sizes = {p: base + k * stride for k, p in enumerate(dim_params)}
-    for p in kf.size_params:
-        if p not in sizes:
-            sizes[p] = TIME_STEPS_STANDIN if p in kf.loop_params else 0
-    return sizes
+    def draw(shape, elem):
+        dtype = NUMPY_DTYPES[elem]
+        if elem.startswith("f"):
+            if shape == ():
+                return np.asarray(rng.uniform(0.5, 2.0), dtype=dtype)
+            return rng.uniform(flo, fhi, size=shape).astype(dtype)
+        if shape == ():
+            return np.asarray(rng.integers(1, 10) if kind == "random" else rng.integers(-10, 10), dtype=dtype)
+        return rng.integers(ilo, ihi, size=shape).astype(dtype)
+    return draw
 
 
 @dataclass
@@ -63,10 +71,9 @@ class GroupSpec:
 
 @dataclass
 class Specification:
-    source: SourceModule
-    function: KernelFunction  # at the original sizes
-    standin: dict[int, int]  # size parameter -> stand-in value
-    standin_function: KernelFunction
+    kernel: Kernel
+    standin: dict[str, int]  # size symbol -> stand-in value
+    standin_source: SourceModule
     split_text: str
     groups: list[GroupSpec]
 
@@ -75,25 +82,30 @@ def _as_example(value, t: TensorType) -> np.ndarray:
     return np.asarray(value[1] if isinstance(value, tuple) else value, dtype=t.numpy_dtype)
 
 
-def build_specification(source: SourceModule, name: str, dialect: str, *,
-                        n_examples: int = N_EXAMPLES, seed: int = 0) -> Specification:
-    kf = describe(source, name)
-    time_loops = sorted(p for p in kf.loop_params if p not in set(kf.dim_params.values()))
-    if time_loops:
+def check_time_loops(kernel: Kernel) -> None:
+    if kernel.sizes.time_loops:
         raise NoSolutionError(
-            f"@{name}: loops run a number of times given by size parameter(s) "
-            f"{', '.join('#' + str(p) for p in time_loops)}, which bound no array dimension "
-            f"(time steps): a tensor program of fixed size cannot express a run-time iteration "
-            f"count, so no equivalent program exists in the grammar")
-    standin = standin_sizes(kf)
-    small = SourceModule(source.path, resize_module(source, {name: standin}))
-    ks = describe(small, name)
-    groups = statement_groups(small, name, standin)
+            f"@{kernel.name}: the loop at {kernel.sizes.time_loops[0]} repeats a computation "
+            f"that reads what its previous iteration wrote (a time-step loop); a tensor program "
+            f"without loops cannot express it, so no equivalent program exists in the grammar")
+
+
+def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXAMPLES,
+                        seed: int = 0, kinds: tuple[str, ...] = ("random",)) -> Specification:
+    """The problems of a kernel; examples drawn `n_examples` at a time from each of the
+    input `kinds` (EXAMPLE_KINDS)."""
+    check_time_loops(kernel)
+    name = kernel.name
+    standin = kernel.sizes.standin()
+    small = kernel.at(standin)
+    params = kernel.sizes.param_values(standin)
+    groups = statement_groups(small, name, params)
     split_text, parts = split_function(small, name, groups)
-    split_source = SourceModule(source.path, split_text)
+    split_source = SourceModule(small.path, split_text)
 
     rng = np.random.default_rng(seed)
-    states = [kernel_arguments(ks, standin, rng) for _ in range(n_examples)]
+    states = [kernel.arguments(standin, random_draw(rng, kind)) for kind in kinds for _ in range(n_examples)]
+    undefined = set(kernel.interface.out_parameters)  # results not yet written
     specs: list[GroupSpec] = []
     for k, (statements, part) in enumerate(zip(groups, parts)):
         kp = describe(split_source, part)
@@ -102,24 +114,26 @@ def build_specification(source: SourceModule, name: str, dialect: str, *,
         for state in states:
             result = run_function(split_text, part, state)
             after.append([o if o is not None else s for o, s in zip(result.outputs, state)])
-        inputs = sorted(set(kp.reads) | set(kp.writes) | kp.scalars_used)
+        inputs = sorted((set(kp.reads) | set(kp.writes) | kp.scalars_used) - undefined)
         ops = select_ops(dialect, kp.ops, kp.non_rectangular)
         constants = tuple(sorted({0.0, 1.0} | kp.float_constants))
+        types = {i: kernel.tensor_type(i, standin) for i in range(len(kernel.function.arguments))}
         for out in g.writes:
-            types = {i: tensor_type(ks, i) for i in inputs}
-            out_type = tensor_type(ks, out)
-            shapes = frozenset(t.shape for t in types.values()) | {out_type.shape}
-            dtypes = tuple(sorted({t.dtype for t in types.values()} | {out_type.dtype}))
+            in_types = {i: types[i] for i in inputs}
+            out_type = types[out]
+            shapes = frozenset(t.shape for t in in_types.values()) | {out_type.shape}
+            dtypes = tuple(sorted({t.dtype for t in in_types.values()} | {out_type.dtype}))
             g.problems.append(Problem(
                 name=f"@{name} group {k} arg{out}",
-                input_types=types,
-                examples_in=[{i: _as_example(s[i], types[i]) for i in inputs} for s in states],
+                input_types=in_types,
+                examples_in=[{i: _as_example(s[i], in_types[i]) for i in inputs} for s in states],
                 examples_out=[np.asarray(a[out]) for a in after],
                 output_type=out_type,
                 context=SearchContext(shapes, constants, dtypes),
                 ops=ops,
-                output=out,
+                output=out if out in inputs else None,
             ))
+        undefined -= set(g.writes)
         specs.append(g)
         states = after
-    return Specification(source, kf, standin, ks, split_text, specs)
+    return Specification(kernel, standin, small, split_text, specs)

@@ -48,11 +48,12 @@ FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
 def symbolic_inputs(kf: KernelFunction, prefix: str = "", sizes: dict[int, int] | None = None) -> list:
     """One entry per argument of `kf`, for `execute`.
 
-    Memrefs: object arrays of fresh z3 constants named `{prefix}arg{i}[j,k]` (Real for
-    float, Int for integer elements). Float scalars: a z3 Real `{prefix}arg{i}`. Size
-    parameters (integer scalars that bound a loop or an array dimension) are Python ints:
-    `sizes[i]` where given, else the value the array shapes imply, else None (the caller
-    must fill it in before `execute`). Other integer scalars: a z3 Int."""
+    Memrefs (of static shape): object arrays of fresh z3 constants named
+    `{prefix}arg{i}[j,k]` (Real for float, Int for integer elements). Float scalars: a z3
+    Real `{prefix}arg{i}`. Size arguments (`sizes`: argument index -> value) are Python
+    ints; those not in `sizes` and bound to an array dimension take its extent, the
+    others bounding loops None (to be filled in before `execute`). Other integer
+    scalars: a z3 Int."""
     known = {**kf.inferred_sizes(), **(sizes or {})}
     size_params = kf.loop_params | set(kf.inferred_sizes()) | set(sizes or {})
     out: list = []

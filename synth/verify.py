@@ -42,24 +42,27 @@ import math
 import sys
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
 import z3
 
 from . import z3_affine_support as support
+from .analysis.model import Kernel, load_kernel
 from .errors import InputError
+from .execution import NUMPY_DTYPES
 from .grammar import z3sem
-from .kernel import KernelFunction, describe, list_functions
+from .kernel import describe, list_functions
 from .mlir_input import SourceModule, load_source, read_text
+from .numerics import RTOL as RTOLS
+from .numerics import first_difference
 from .raised_semantics import MIN_SIZE, RaisedFunction, Signature, load_raised, top_level_functions
-from .raising import RTOL
-from .resize import resize_module, size_values
-from .spec import tensor_type
+
+RTOL = RTOLS["f64"]
 
 LEVELS = ("test", "z3")
-Sizes = dict[int, int]  # size parameter (argument index) -> value
+Sizes = dict[str, int]  # size symbol -> value
 
 DEFAULT_Z3_TIMEOUT = 300.0  # seconds per solver call
 MAX_PROOF_ELEMENTS = 4096  # proving at the original sizes (no re-instantiation) up to this
@@ -69,14 +72,14 @@ MAX_PROOF_ELEMENTS = 4096  # proving at the original sizes (no re-instantiation)
 
 
 def _sizes_text(sizes: Sizes) -> str:
-    return ", ".join(f"#{p}={v}" for p, v in sorted(sizes.items())) or "no size parameters"
+    return ", ".join(f"{n}={v}" for n, v in sorted(sizes.items())) or "no sizes"
 
 
 def _element_text(key) -> str:
-    """`arg5[1, 2]` for the key (5, (1, 2)) of an output element."""
+    """`arg5[1, 2]` for the key ("arg5", (1, 2)) of an output element."""
     if isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], tuple):
-        arg, idx = key
-        return f"arg{arg}[{', '.join(map(str, idx))}]" if idx else f"arg{arg}"
+        label, idx = key
+        return f"{label}[{', '.join(map(str, idx))}]" if idx else f"{label}"
     return str(key)
 
 
@@ -86,7 +89,7 @@ class Counterexample:
 
     level: str  # "test" or "z3"
     sizes: Sizes
-    output: int  # argument index of the array that differs
+    output: str  # the output that differs: "arg5" or "result #0"
     index: tuple[int, ...]
     original: str  # the element's value in the original, as text
     raised: str
@@ -135,7 +138,8 @@ class Report:
         if self.sizes_tested:
             lines.append(f"  tested: {self.input_sets} input sets (random, zeros, negatives, tiny, "
                          f"large, mixed) at sizes " + "; ".join(map(_sizes_text, self.sizes_tested))
-                         + f", tolerance rtol {RTOL:g}")
+                         + f", tolerance rtol {RTOLS['f64']:g} (f64), {RTOLS['f32']:g} (f32), "
+                         f"exact (integers)")
         if self.sizes_proven:
             lines.append("  proven by Z3 (unsat) at sizes " + "; ".join(map(_sizes_text, self.sizes_proven))
                          + ", every array element and scalar symbolic")
@@ -171,197 +175,216 @@ def _pick_function(source: SourceModule, raised_text: str, function: str | None)
     return candidates[0]
 
 
-def _check_contract(kf: KernelFunction, raised: RaisedFunction, sig: Signature) -> list[int]:
-    """InputError unless `sig` follows the output contract; the arrays to compare."""
+@dataclass(frozen=True)
+class Comparison:
+    """One output: `label` (arg5, result #0), the normal-form argument holding its
+    expected value after the original ran, and the raised function's result holding it
+    (None: an array the raised function does not return keeps its input value)."""
+
+    label: str
+    argument: int
+    result: int | None
+
+
+def _check_contract(kernel: Kernel, raised: RaisedFunction, sig: Signature) -> list[Comparison]:
+    """InputError unless `sig` follows the output contract; what to compare."""
     where = raised.path
-    if len(sig.arguments) != len(kf.arguments):
-        raise InputError(f"@{raised.name} takes {len(sig.arguments)} arguments; @{kf.name} has "
-                         f"{len(kf.arguments)} (one tensor per original argument)", where)
-    for a, t in zip(kf.arguments, sig.arguments):
-        want = tensor_type(kf, a.index).mlir()
+    n = kernel.n_arguments
+    values = kernel.sizes.original()
+    if len(sig.arguments) != n:
+        raise InputError(f"@{raised.name} takes {len(sig.arguments)} arguments; @{kernel.name} has "
+                         f"{n} (one tensor per original argument)", where)
+    for a, t in zip(kernel.function.arguments[:n], sig.arguments):
+        want = kernel.tensor_type(a.index, values).mlir()
         if t.mlir() != want:
             raise InputError(f"argument #{a.index} of @{raised.name} is {t.mlir()}; for "
                              f"{a.mlir_type} the contract wants {want}", where)
     if sig.outputs is None:
         raise InputError(f"@{raised.name} has no `synth.outputs` attribute listing the "
-                         f"arguments its results are the final contents of", where)
-    if len(sig.outputs) != len(sig.results):
+                         f"arguments its first results are the final contents of", where)
+    results = kernel.interface.results
+    if len(sig.results) != len(sig.outputs) + len(results):
+        extra = f" and the {len(results)} value(s) @{kernel.name} returns" if results else ""
         raise InputError(f"@{raised.name} returns {len(sig.results)} values but synth.outputs "
-                         f"lists {len(sig.outputs)}", where)
+                         f"lists {len(sig.outputs)} argument(s){extra}", where)
     if len(set(sig.outputs)) != len(sig.outputs):
         raise InputError(f"synth.outputs of @{raised.name} lists an argument twice", where)
     for k, (o, t) in enumerate(zip(sig.outputs, sig.results)):
-        if not 0 <= o < len(kf.arguments) or not kf.arguments[o].is_array:
+        if not 0 <= o < n or not kernel.function.arguments[o].is_array:
             raise InputError(f"synth.outputs of @{raised.name} lists {o}, which is not an array "
-                             f"argument of @{kf.name}", where)
-        want = tensor_type(kf, o).mlir()
+                             f"argument of @{kernel.name}", where)
+        want = kernel.tensor_type(o, values).mlir()
         if t.mlir() != want:
             raise InputError(f"result #{k} of @{raised.name} is {t.mlir()}; the final contents "
                              f"of argument #{o} are {want}", where)
-    return sorted(set(kf.writes) | set(sig.outputs))
+    out = [Comparison(f"arg{a}", a, sig.outputs.index(a) if a in sig.outputs else None)
+           for a in sorted(set(kernel.written) | set(sig.outputs))]
+    for j, r in enumerate(results):
+        k = len(sig.outputs) + j
+        want = kernel.tensor_type(r.argument, values).mlir()
+        if sig.results[k].mlir() != want:
+            raise InputError(f"result #{k} of @{raised.name} is {sig.results[k].mlir()}; "
+                             f"result #{j} of @{kernel.name} ({r.type}) is {want}", where)
+        out.append(Comparison(f"result #{j}", r.argument, k))
+    return out
 
 
 # sizes -------------------------------------------------------------------------------------
 
 
 class _SizePlan:
-    """Original sizes, and the small configurations for testing and proving.
+    """Original sizes, the small configurations for testing and proving, and the raised
+    function at each.
 
-    Dimension parameters with equal original values get equal small values (the textual
-    re-instantiation of the raised function maps values, not parameters); time-step
-    parameters (bounding loops but no dimension) get the given step count."""
+    `raised_at(values) -> text`, when given (synth raise passes its program), builds the
+    raised function at any sizes from the size symbols. Otherwise (a module written by
+    hand or by another tool) the text is re-instantiated by mapping each original size
+    value to its new one, which needs the original values distinct and >= MIN_SIZE."""
 
-    def __init__(self, kf: KernelFunction):
-        self.kf = kf
-        self.original = size_values(kf)
-        self.dim_params = sorted(set(kf.dim_params.values()))
-        self.values = list(dict.fromkeys(self.original[p] for p in self.dim_params))
-        self.rewritable = all(v >= MIN_SIZE for v in self.values)
+    def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None):
+        self.kernel = kernel
+        self.model = kernel.sizes
+        self.original = self.model.original()
+        self.raised = raised
+        self.raised_at = raised_at
+        values = list(self.original.values())
+        self.rewritable = raised_at is not None or (
+            len(set(values)) == len(values) and all(v >= MIN_SIZE for v in values))
+        self._cache: dict = {}
 
-    def config(self, small: list[int], steps: int) -> Sizes:
-        by_value = dict(zip(self.values, small))
-        sizes = {}
-        for p in self.kf.size_params:
-            if p in self.dim_params:
-                sizes[p] = by_value[self.original[p]]
-            elif p in self.kf.loop_params:
-                sizes[p] = steps
-            else:
-                sizes[p] = self.original.get(p, 0)
-        return sizes
-
-    def value_map(self, sizes: Sizes) -> dict[int, int]:
-        return {self.original[p]: sizes[p] for p in self.dim_params}
+    def _configs(self, first: int, stride: int) -> list[Sizes]:
+        """Two configurations: ascending from `first` in the order of the original values,
+        then the values rotated (one symbol: `first + 1`)."""
+        out = []
+        single = len(self.original) == 1
+        for rotate in (0, 1):
+            try:
+                c = self.model.small_values(first + (rotate if single else 0), stride, 0 if single else rotate)
+            except InputError:
+                continue
+            if c not in out and c != self.original:
+                out.append(c)
+        return out
 
     def test_configs(self) -> list[Sizes]:
-        n = len(self.values)
         if not self.rewritable:
             return [self.original]
-        ascending = [3 + 2 * k for k in range(n)]
-        descending = [4 + 2 * k for k in reversed(range(n))]
-        return [self.config(ascending, 2), self.config(descending, 1), self.original]
+        return self._configs(3, 2) + [self.original]
 
     def proof_configs(self) -> list[Sizes]:
-        n = len(self.values)
         if not self.rewritable:
-            elements = sum(math.prod(a.shape) for a in self.kf.arguments if a.is_array)
+            elements = sum(math.prod(int(d) for d in self.model.shape(i, self.original))
+                           for i in self.model.arg_dims)
             if elements > MAX_PROOF_ELEMENTS:
-                small = [v for v in self.values if v < MIN_SIZE]
-                raise InputError(f"@{self.kf.name} has size values below {MIN_SIZE} ({small}) "
-                                 f"that cannot be told from other numbers in the raised text, and "
-                                 f"is too large ({elements} array elements) to prove at its own "
-                                 f"sizes", self.kf.location)
+                raise InputError(f"@{self.kernel.name} has sizes ({self.model.describe()}) that "
+                                 f"cannot be told from other numbers in the raised text (they "
+                                 f"must be distinct and at least {MIN_SIZE}), and is too large "
+                                 f"({elements} array elements) to prove at its own sizes",
+                                 self.kernel.location)
             return [self.original]
-        first = [2 + k for k in range(n)]
-        second = first[1:] + first[:1] if n > 1 else [3]
-        return [self.config(first, 2), self.config(second, 1)]
+        configs = self._configs(2, 1)
+        return configs or [self.original]
 
-
-def _instances(source: SourceModule, name: str, raised: RaisedFunction, plan: _SizePlan,
-               sizes: Sizes) -> tuple[SourceModule, RaisedFunction]:
-    """Original and raised at `sizes` (the raised one checked by MLIR's verifier)."""
-    if sizes == plan.original:
-        return source, raised
-    original = SourceModule(source.path, resize_module(source, {name: sizes}))
-    small = raised.resized(plan.value_map(sizes))
-    try:
-        small.signature()
-    except InputError as e:
-        raise InputError(f"cannot re-instantiate @{raised.name} at sizes {_sizes_text(sizes)} "
-                         f"(original sizes mapped textually): {e.message}", e.location) from None
-    return original, small
+    def instances(self, values: Sizes) -> tuple[SourceModule, RaisedFunction]:
+        """Original (normal form) and raised at `values` (the raised one verified by MLIR)."""
+        key = tuple(sorted(values.items()))
+        if key in self._cache:
+            return self._cache[key]
+        if values == self.original:
+            out = (self.kernel.at(values) if self.kernel.sizes.arg_dims else self.kernel.normal, self.raised)
+        else:
+            original = self.kernel.at(values)
+            if self.raised_at is not None:
+                small = replace(self.raised, text=self.raised_at(values))
+            else:
+                small = self.raised.resized({self.original[n]: values[n] for n in self.original})
+            try:
+                small.signature()
+            except InputError as e:
+                raise InputError(f"cannot re-instantiate @{self.raised.name} at sizes "
+                                 f"{_sizes_text(values)}: {e.message}", e.location) from None
+            out = (original, small)
+        self._cache[key] = out
+        return out
 
 
 # level "test" ------------------------------------------------------------------------------
 
 
-def _mixed(rng: np.random.Generator, shape) -> np.ndarray:
+# magnitudes of the "tiny" and "large" sets, per float type (within its range)
+_EXTREMES = {"f64": (1e-300, 1e100), "f32": (1e-30, 1e15)}
+
+
+def _mixed(rng: np.random.Generator, shape, elem: str = "f64") -> np.ndarray:
+    tiny, large = _EXTREMES[elem]
     choices = np.stack([np.zeros(shape), np.sign(rng.uniform(-1, 1, shape)), rng.uniform(-1, 1, shape),
-                        rng.uniform(-1, 1, shape) * 1e-300, rng.uniform(-1, 1, shape) * 1e100])
+                        rng.uniform(-1, 1, shape) * tiny, rng.uniform(-1, 1, shape) * large])
     pick = rng.integers(0, len(choices), shape)
     return np.take_along_axis(choices, pick[None, ...], axis=0)[0] if shape else choices[int(pick)]
 
 
-INPUT_SETS = {
-    "random": lambda rng, shape: rng.uniform(-1.0, 1.0, shape),
-    "zeros": lambda rng, shape: np.zeros(shape),
-    "negatives": lambda rng, shape: -rng.uniform(0.5, 2.0, shape),
-    "tiny": lambda rng, shape: rng.uniform(-1.0, 1.0, shape) * 1e-300,
-    "large": lambda rng, shape: rng.uniform(-1.0, 1.0, shape) * 1e100,
+INPUT_SETS = {  # (rng, shape, float element type) -> values
+    "random": lambda rng, shape, elem: rng.uniform(-1.0, 1.0, shape),
+    "zeros": lambda rng, shape, elem: np.zeros(shape),
+    "negatives": lambda rng, shape, elem: -rng.uniform(0.5, 2.0, shape),
+    "tiny": lambda rng, shape, elem: rng.uniform(-1.0, 1.0, shape) * _EXTREMES[elem][0],
+    "large": lambda rng, shape, elem: rng.uniform(-1.0, 1.0, shape) * _EXTREMES[elem][1],
     "mixed": _mixed,
 }
 SMALL_SETS = ("random", "random", "zeros", "negatives", "tiny", "large", "mixed")
 ORIGINAL_SIZE_SETS = ("random",)  # the original sizes are large: one run
 
 
-def _arguments(kf: KernelFunction, sizes: Sizes, kind: str, rng: np.random.Generator) -> list:
-    """run_function arguments: arrays, `(type, value)` scalars (size parameters from `sizes`)."""
-    from .execution import NUMPY_DTYPES
+def _arguments(kernel: Kernel, sizes: Sizes, kind: str, rng: np.random.Generator) -> list:
+    """run_function arguments at `sizes`, drawn from input set `kind`."""
+    draw_float = INPUT_SETS[kind]
 
-    draw = INPUT_SETS[kind]
-    args: list = []
-    for a in kf.arguments:
-        dtype = NUMPY_DTYPES[a.type]
-        if a.is_array:
-            if a.type.startswith("f"):
-                args.append(np.ascontiguousarray(draw(rng, a.shape), dtype=dtype))
-            elif kind == "zeros":
-                args.append(np.zeros(a.shape, dtype=dtype))
-            else:
-                args.append(rng.integers(-50, 50, a.shape).astype(dtype))
-        elif a.index in sizes:
-            args.append((a.type, sizes[a.index]))
-        elif a.type.startswith("f"):
-            args.append((a.type, float(draw(rng, ()))))
-        else:
-            args.append((a.type, 0 if kind == "zeros" else int(rng.integers(1, 10))))
-    return args
+    def draw(shape, elem):
+        dtype = NUMPY_DTYPES[elem]
+        if elem.startswith("f"):
+            return np.asarray(draw_float(rng, shape, elem), dtype=dtype)
+        if kind == "zeros":
+            return np.zeros(shape, dtype=dtype)
+        if shape == ():
+            return np.asarray(rng.integers(1, 10), dtype=dtype)
+        return rng.integers(-50, 50, shape).astype(dtype)
+    return kernel.arguments(sizes, draw)
 
 
-def first_difference(want: np.ndarray, have: np.ndarray) -> tuple | None:
-    """(index, original, raised) of the first element outside the tolerance, else None."""
-    have = np.asarray(have)
-    if want.dtype.kind != "f":
-        bad = have != want
-    else:
-        with np.errstate(all="ignore"):
-            finite = np.isfinite(want)
-            scale = max(1.0, float(np.max(np.abs(want[finite]))) if finite.any() else 1.0)
-            close = np.abs(have - want) <= RTOL * (np.abs(want) + scale)
-            bad = ~(close | (~np.isfinite(have) & ~finite))
-            bad |= np.isfinite(have) != finite
-    if not np.any(bad):
-        return None
-    idx = tuple(int(i) for i in np.argwhere(bad)[0])
-    return idx, want[idx], have[idx]
+def _raised_inputs(kernel: Kernel, sizes: Sizes, args: list) -> list[np.ndarray]:
+    return [a if isinstance(a, np.ndarray) else
+            np.asarray(a[1], dtype=kernel.tensor_type(i, sizes).numpy_dtype)
+            for i, a in enumerate(args[: kernel.n_arguments])]
 
 
-def _run_tests(source: SourceModule, name: str, raised: RaisedFunction, plan: _SizePlan,
-               compared: list[int], outputs: list[int], seed: int, report: Report) -> Counterexample | None:
+def _value_repr(v) -> str:
+    v = np.asarray(v)
+    return repr(float(v)) if v.dtype.kind == "f" else repr(v.item())
+
+
+def _run_tests(kernel: Kernel, plan: _SizePlan, comparisons: list[Comparison], seed: int,
+               report: Report) -> Counterexample | None:
     from .execution import run_function
     from .raising import run_raised
 
     rng = np.random.default_rng(seed)
     configs = plan.test_configs()
     for sizes in configs:
-        original, small = _instances(source, name, raised, plan, sizes)
-        kf = describe(original, name)
+        original, small = plan.instances(sizes)
         report.sizes_tested.append(sizes)
         sets = ORIGINAL_SIZE_SETS if sizes == plan.original and len(configs) > 1 else SMALL_SETS
         for kind in sets:
-            args = _arguments(kf, sizes, kind, rng)
-            expected = run_function(original.text, name, args, opt_level=3).outputs
-            inputs = [a if isinstance(a, np.ndarray) else
-                      np.asarray(a[1], dtype=tensor_type(kf, i).numpy_dtype) for i, a in enumerate(args)]
-            got = run_raised(raised.dialect, small.text, raised.name, inputs)
+            args = _arguments(kernel, sizes, kind, rng)
+            expected = run_function(original.text, kernel.name, args, opt_level=3).outputs
+            inputs = _raised_inputs(kernel, sizes, args)
+            got = run_raised(small.dialect, small.text, small.name, inputs)
             report.input_sets += 1
-            for arg in compared:
-                have = got[outputs.index(arg)] if arg in outputs else inputs[arg]
-                diff = first_difference(expected[arg], have)
+            for c in comparisons:
+                have = got[c.result] if c.result is not None else inputs[c.argument]
+                diff = first_difference(expected[c.argument], have)
                 if diff is not None:
                     idx, want, value = diff
-                    return Counterexample("test", sizes, arg, idx, repr(float(want)) if want.dtype.kind == "f"
-                                          else repr(want.item()), repr(np.asarray(value).item()),
+                    return Counterexample("test", sizes, c.label, idx, _value_repr(want), _value_repr(value),
                                           {"input set": f"{kind} (seed {seed}, set {report.input_sets})"})
     return None
 
@@ -515,35 +538,56 @@ def prove_equal(pairs: list[tuple], timeout: float) -> Proof:
                           f"division by zero that the real functions do not take")
 
 
-def _symbolic_raised_args(kf: KernelFunction, sym: list) -> list:
+def _symbolic_raised_args(kernel: Kernel, sizes: Sizes, sym: list) -> list:
     args = []
-    for a, s in zip(kf.arguments, sym):
+    for a, v in zip(kernel.function.arguments[: kernel.n_arguments], sym):
         if a.is_array:
-            args.append(s)
+            args.append(v)
         else:
-            v = z3sem.numeral(s, tensor_type(kf, a.index).dtype) if isinstance(s, int) else s
+            v = z3sem.numeral(v, kernel.tensor_type(a.index, sizes).dtype) if isinstance(v, int) else v
             out = np.empty((), dtype=object)
             out[()] = v
             args.append(out)
     return args
 
 
-def _run_proofs(source: SourceModule, name: str, raised: RaisedFunction, plan: _SizePlan,
-                compared: list[int], outputs: list[int], timeout: float, report: Report) -> None:
+def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comparison]) -> str | None:
+    """The output element, if any, that depends on memory the original never wrote: a
+    local's element read before written (`undef_*`), or the initial content of an
+    out-parameter (a returned buffer)."""
+    out_params = set(kernel.interface.out_parameters)
+    initial = set()
+    for i in out_params:
+        initial |= {t.get_id() for t in np.asarray(sym[i], dtype=object).ravel() if isinstance(t, z3.ExprRef)}
+    for c in comparisons:
+        w = np.asarray(want[c.argument], dtype=object)
+        for idx in np.ndindex(*w.shape):
+            for t in _free_constants([w[idx]]):
+                if str(t).startswith("undef_") or t.get_id() in initial:
+                    return f"{c.label}{list(idx)}"
+    return None
+
+
+def _run_proofs(kernel: Kernel, plan: _SizePlan, comparisons: list[Comparison], timeout: float,
+                report: Report) -> None:
     from .symbolic_affine import execute, symbolic_inputs
 
     for sizes in plan.proof_configs():
-        original, small = _instances(source, name, raised, plan, sizes)
-        kf = describe(original, name)
-        sym = symbolic_inputs(kf, "", sizes)
-        want = execute(original, name, sym)
-        have = small.evaluate(_symbolic_raised_args(kf, sym))
+        original, small = plan.instances(sizes)
+        kf = describe(original, kernel.name)
+        sym = symbolic_inputs(kf, "", kernel.sizes.param_values(sizes))
+        want = execute(original, kernel.name, sym)
+        bad = _uninitialised(kernel, sym, want, comparisons)
+        if bad is not None:
+            raise InputError(f"@{kernel.name} reads memory it never wrote (an uninitialised "
+                             f"local or returned buffer) to compute {bad}", kernel.location)
+        have = small.evaluate(_symbolic_raised_args(kernel, sizes, sym))
         pairs = []
-        for arg in compared:
-            w = want[arg]
-            h = have[outputs.index(arg)] if arg in outputs else sym[arg]
+        for c in comparisons:
+            w = want[c.argument]
+            h = have[c.result] if c.result is not None else sym[c.argument]
             for idx in np.ndindex(*w.shape):
-                pairs.append(((arg, idx), w[idx], h[idx]))
+                pairs.append(((c.label, idx), w[idx], h[idx]))
         proof = prove_equal(pairs, timeout)
         for a in proof.assumptions:
             if a not in report.assumptions:
@@ -555,14 +599,14 @@ def _run_proofs(source: SourceModule, name: str, raised: RaisedFunction, plan: _
         if proof.verdict == "unknown":
             report.verdict, report.message = "unknown", f"at sizes {_sizes_text(sizes)}: {proof.message}"
             return
-        ((arg, idx), w, h), model = proof.counterexample
+        ((label, idx), w, h), model = proof.counterexample
         inputs = {}
         scalars = [s for a, s in zip(kf.arguments, sym) if not a.is_array and isinstance(s, z3.ExprRef)]
         for c in _free_constants([w, h] + scalars):
             inputs[str(c)] = _value_text(model.eval(c, model_completion=True))
         report.verdict = "not equivalent"
         report.counterexample = Counterexample(
-            "z3", sizes, arg, idx, _value_text(model.eval(w, model_completion=True)),
+            "z3", sizes, label, idx, _value_text(model.eval(w, model_completion=True)),
             _value_text(model.eval(h, model_completion=True)), inputs)
         return
     report.verdict, report.level = "equivalent", "z3"
@@ -580,34 +624,38 @@ def verify(original_path, raised_path, function: str | None = None, level: str =
     is "equivalent", "not equivalent" (with a counterexample) or "unknown"; raises
     InputError for unreadable or unsupported input or a raised module that breaks the
     output contract."""
-    return verify_text(original_path, read_text(raised_path), str(raised_path), function, level,
+    source = load_source(original_path, warn=False)
+    return verify_text(source, read_text(raised_path), str(raised_path), function, level,
                        seed=seed, test_first=test_first, z3_timeout=z3_timeout)
 
 
-def verify_text(original_path, raised_text: str, raised_path: str, function: str | None = None,
+def verify_text(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None,
                 level: str = "z3", *, seed: int = 0, test_first: bool = True,
-                z3_timeout: float = DEFAULT_Z3_TIMEOUT) -> Report:
-    """`verify` on raised module text (`raised_path` names it in messages)."""
+                z3_timeout: float = DEFAULT_Z3_TIMEOUT, kernel: Kernel | None = None,
+                raised_at=None) -> Report:
+    """`verify` on raised module text (`raised_path` names it in messages). `kernel` is the
+    original already loaded; `raised_at(values) -> text` builds the raised function at
+    other sizes (synth raise passes its program: no textual re-instantiation)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
     t0 = time.monotonic()
-    source = load_source(original_path, warn=False)
-    name = _pick_function(source, raised_text, function)
-    kf = describe(source, name)
+    name = kernel.name if kernel is not None else _pick_function(source, raised_text, function)
+    if kernel is None:
+        kernel = load_kernel(source, name)
     raised = load_raised(raised_path, f"{name}_raised", raised_text)
     sig = raised.signature()
-    compared = _check_contract(kf, raised, sig)
-    plan = _SizePlan(kf)
+    comparisons = _check_contract(kernel, raised, sig)
+    plan = _SizePlan(kernel, raised, raised_at)
     report = Report(name, raised.name, raised.dialect, "equivalent", "test")
     if level == "test" or test_first:
         t = time.monotonic()
-        cex = _run_tests(source, name, raised, plan, compared, sig.outputs, seed, report)
+        cex = _run_tests(kernel, plan, comparisons, seed, report)
         report.timings["test"] = time.monotonic() - t
         if cex is not None:
             report.verdict, report.counterexample = "not equivalent", cex
     if report.verdict == "equivalent" and level == "z3":
         t = time.monotonic()
-        _run_proofs(source, name, raised, plan, compared, sig.outputs, z3_timeout, report)
+        _run_proofs(kernel, plan, comparisons, z3_timeout, report)
         report.timings["z3"] = time.monotonic() - t
     report.seconds = time.monotonic() - t0
     return report

@@ -15,10 +15,9 @@ from synth.backends.registry import (BACKEND_NAMES, all_backends, backends_for, 
                                      raised_function)
 from synth.backends.timing import measure, measure_batched
 from synth.cli import main
-from synth.inputs import kernel_arguments
-from synth.kernel import describe
+from synth.analysis.model import load_kernel
 from synth.mlir_input import load_source
-from synth.resize import size_values
+from synth.spec import random_draw
 
 KERNELS = ("gemm", "atax")
 TARGETS = ("stablehlo", "linalg")
@@ -49,10 +48,10 @@ def kernels(tmp_path_factory, cache_dir):
             raised[t] = path.read_text()
         source = load_source(mini)
         name = f"kernel_{k}"
-        kf = describe(source, name)
-        args = kernel_arguments(kf, size_values(kf), np.random.default_rng(7))
-        baseline = AffineBaseline().prepare(source.text, name, kf.outputs)
-        out[k] = dict(name=name, source=source.text, args=args, outputs=kf.outputs,
+        kernel = load_kernel(source, name)
+        args = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(7)))
+        baseline = AffineBaseline().prepare(source.text, name, kernel.written)
+        out[k] = dict(name=name, source=source.text, args=args, outputs=kernel.written,
                       baseline=baseline, expected=baseline.run(args), raised=raised)
     return out
 

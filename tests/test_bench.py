@@ -43,7 +43,7 @@ def test_failures_are_results_with_reasons(bench_out):
     rows = json.loads((out / "results.json").read_text())
     jacobi = [r for r in rows if r["kernel"] == "jacobi-1d"]
     assert {r["status"] for r in jacobi} == {"not-raised"} and len(jacobi) == 2
-    assert all("time steps" in r["reason"] for r in jacobi)
+    assert all("time-step loop" in r["reason"] for r in jacobi)
     bad = [r for r in rows if r["kernel"] == "malformed"]
     assert bad and all(r["status"] == "unsupported" and "malformed.mlir:2:19" in r["reason"] for r in bad)
     report = (out / "report.md").read_text()

@@ -15,7 +15,7 @@ from synth.dependences import (dependence_graph, split_function, statement_group
 from synth.execution import run_function
 from synth.kernel import describe, find_function
 from synth.mlir_input import SourceModule, load_source, parse_module
-from synth.resize import dataset_values, resize_module
+from synth.resize import dataset_arguments, resize_module
 
 TIME_STEPS = ("tsteps", "tmax")
 
@@ -42,11 +42,11 @@ def _mini(name):
     source = load_source(path)
     func = "kernel_" + name.replace("-", "_")
     kf = describe(source, func)
-    sizes = dataset_values(kf, "mini")
+    sizes = dataset_arguments(func, kf.size_params, "mini")
     for p, pname in zip(kf.size_params, polybench.size_parameters(name)):
         if pname in TIME_STEPS:
             sizes[p] = 2
-    return SourceModule(source.path, resize_module(source, {func: sizes})), func, sizes
+    return SourceModule(source.path, resize_module(source, [func], "mini")), func, sizes
 
 
 def _arguments(source, func, sizes, rng, prepare=None):

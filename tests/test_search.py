@@ -29,7 +29,7 @@ def test_residual_target_finds_one_op_more_than_the_size_bound():
     p = _problem({0: np.zeros((3, 5)), 1: np.zeros((3, 4)), 2: np.zeros((4, 5))},
                  lambda e: e[0] + e[1] @ e[2], output=0)
     found, stats = search(p, SearchSettings(max_size=1, timeout=30))
-    assert found is not None and str(found).startswith("add(arg0, dot_general(arg1, arg2")
+    assert found is not None and str(found).replace("add(arg0, ", "add(").startswith("add(dot_general(arg1, arg2")
     assert stats.size_reached == 1
 
 

@@ -11,8 +11,8 @@ from synth import polybench
 from synth.errors import InputError
 from synth.execution import run_function
 from synth.kernel import describe
+from synth.analysis.model import load_kernel
 from synth.mlir_input import SourceModule, load_source
-from synth.resize import resize_module
 from synth.symbolic_affine import execute, symbolic_inputs
 from synth.z3_affine_support import evaluate
 
@@ -44,10 +44,10 @@ def resized_kernel(kernel: str, sizes: dict[str, int]):
     if not path.exists():
         pytest.fail(f"{path.name} is missing")
     source = load_source(path)
-    kf = describe(source, "kernel_" + kernel.replace("-", "_"))
-    values = dict(zip(kf.size_params, (sizes[p] for p in polybench.size_parameters(kernel))))
-    resized = SourceModule(source.path, resize_module(source, {kf.name: values}))
-    return resized, describe(resized, kf.name)
+    k = load_kernel(source, "kernel_" + kernel.replace("-", "_"))
+    values = {f"arg{i}": sizes[p] for i, p in zip(k.function.size_params, polybench.size_parameters(kernel))}
+    resized = k.at(values)
+    return resized, describe(resized, k.name)
 
 
 def tiny_kernel(kernel: str):

@@ -42,10 +42,11 @@ class AffinePrepared(Prepared):
         result = run_function(self.text, self.function, list(inputs), opt_level=OPT_LEVEL, repeat=repeat)
         if result.compile_seconds > 0.0 or self.compile_seconds is None:
             self.compile_seconds = result.compile_seconds
-        return [result.outputs[i] for i in self.outputs], result.seconds
+        return [result.outputs[i] for i in self.outputs] + list(result.results), result.seconds
 
     def run(self, inputs: list) -> list[np.ndarray]:
-        """The arrays the function writes (`outputs` order) after one call on a copy of `inputs`."""
+        """The arrays the function writes (`outputs` order), then what it returns, after one
+        call on a copy of `inputs`."""
         return self._call(inputs, 1)[0]
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:

@@ -1,0 +1,120 @@
+"""A kernel as the rest of synth sees it: its normal form, what it reads and writes, and
+its size model. Parsed once; instantiated at any sizes from there.
+
+    kernel = load_kernel(source, "kernel_gemm")
+    small = kernel.at(kernel.sizes.standin())      # SourceModule at stand-in sizes
+    kernel.tensor_type(5, values)                  # tensor type of argument 5, with Size dims
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+from mlir import ir
+
+from ..frontend.normalize import Interface, normalize
+from ..grammar.types import TensorType
+from ..kernel import KernelFunction, analyze_function
+from ..mlir_input import SourceModule, parse_module
+from .instantiate import instantiate
+from .sizes import SizeModel, analyze_sizes
+
+_TENSOR_DTYPE = {"f64": "f64", "f32": "f32", "i32": "i32", "i64": "i64", "index": "i64"}
+
+
+@dataclass
+class Kernel:
+    name: str
+    source: SourceModule  # as read (legacy syntax upgraded)
+    normal: SourceModule  # the normal form (synth.frontend.normalize)
+    interface: Interface
+    function: KernelFunction  # of the normal form, at the kernel's own sizes
+    sizes: SizeModel
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    @property
+    def location(self) -> str:
+        return self.function.location
+
+    @property
+    def n_arguments(self) -> int:
+        """Arguments as written (the normal form's out-parameters follow them)."""
+        return self.interface.n_arguments
+
+    @property
+    def written(self) -> list[int]:
+        """Arguments as written that the kernel writes, in order."""
+        return [i for i in self.function.outputs if i < self.n_arguments]
+
+    @property
+    def outputs(self) -> list[int]:
+        """Normal-form arguments whose final contents the raised function returns, in
+        order: the written arguments, then one per result (aliases included)."""
+        return self.written + [r.argument for r in self.interface.results]
+
+    def at(self, values: Mapping[str, int]) -> SourceModule:
+        return instantiate(self.normal, self.name, self.sizes, values)
+
+    def tensor_type(self, index: int, values: Mapping[str, int]) -> TensorType:
+        a = self.function.arguments[index]
+        if not a.is_array:
+            return TensorType((), _TENSOR_DTYPE[a.type])
+        return TensorType(self.sizes.shape(index, values), _TENSOR_DTYPE[a.type])
+
+    def arguments(self, values: Mapping[str, int], draw) -> list:
+        """run_function arguments at `values`: `draw(shape, element type)` makes each
+        array; size arguments get their values; data scalars `draw((), type)`."""
+        params = self.sizes.param_values(values)
+        out = []
+        for a in self.function.arguments:
+            if a.is_array:
+                shape = tuple(int(d) for d in self.sizes.shape(a.index, values))
+                out.append(np.require(draw(shape, a.type), requirements="C"))
+            elif a.index in params:
+                out.append((a.type, params[a.index]))
+            else:
+                out.append((a.type, draw((), a.type).item()))
+        return out
+
+
+def load_kernel(source: SourceModule, name: str) -> Kernel:
+    nf = normalize(source, name)
+    with ir.Context():
+        module = parse_module(nf.source)
+        kf = analyze_function(nf.source, module, name)
+        func = next(op for op in module.body.operations if op.operation.name == "func.func"
+                    and op.attributes["sym_name"].value == name)
+        model = analyze_sizes(nf.source.path, func)
+    _polybench_values(model, kf)
+    return Kernel(name, source, nf.source, nf.interface, kf, model)
+
+
+def _polybench_values(model: SizeModel, kf: KernelFunction) -> None:
+    """Size arguments whose value the shapes do not tell (a time-step count) take the
+    value of the PolyBench dataset closest to the others, for a PolyBench kernel."""
+    from dataclasses import replace
+
+    from .. import polybench
+
+    unknown = [k for k, n in model.params.items() if model.symbols[n].value < 0]
+    kernel = polybench.kernel_of_function(kf.name)
+    int_args = [a.index for a in kf.arguments if not a.is_array and a.type in ("i32", "i64", "index")]
+    if not unknown or kernel is None or len(int_args) != len(polybench.size_parameters(kernel)):
+        return
+    known = {k: model.symbols[n].value for k, n in model.params.items() if k not in unknown}
+
+    def distance(dataset: str) -> float:
+        table = dict(zip(int_args, polybench.size_arguments(kernel, dataset)))
+        return sum(abs(table[k] - v) / max(v, 1) for k, v in known.items())
+
+    best = min(polybench.DATASET_NAMES, key=distance)
+    table = dict(zip(int_args, polybench.size_arguments(kernel, best)))
+    for k in unknown:
+        n = model.params[k]
+        model.symbols[n] = replace(model.symbols[n], value=table[k],
+                                   origin=f"argument #{k} (PolyBench {best} dataset)")

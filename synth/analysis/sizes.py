@@ -1,0 +1,759 @@
+"""Which numbers in a kernel are sizes, and of which symbols.
+
+Kernels give their sizes in two ways: as parameters that bound the loops (`affine.for %i =
+0 to %n` with `%n = arith.index_cast %arg0`), or as constants (PolyBench through
+Polygeist: `affine.for %i = 0 to 2100`, `memref<1900x2100xf64>`, the `i32` size arguments
+passed but never used). Either way synth works with *size symbols*:
+
+- a size parameter used in a bound or an index is a symbol (`arg0`); its value is the
+  extent of an array dimension its loops index, found structurally;
+- every distinct array extent that a loop index runs over is a symbol (`n2100`: the
+  constant 2100, shared by every dimension and loop bound of that value);
+- a constant loop bound that is no extent is related to one (`n2100 - 1`, `n2100 floordiv
+  2`) or becomes a symbol of its own (`n100`: a repeat count);
+- a dynamic extent (`memref<?x2100xf64>`) is what its accesses reach (`n1900`), and a
+  static extent that no loop bound equals may be a sum of others (a FIR's input of
+  `n1000 + n32 - 1`);
+- constant indices and large constant offsets near a size are expressions of it
+  (`A[1199][1199]` is `n1200 - 1`); small ones (below SMALL_CONSTANT) stay literal, as do
+  strides, tile sizes and every constant in data computations.
+
+The result, a `SizeModel`, says for each array dimension, allocation and map constant
+what expression of the symbols it is, and which inequalities (every access within its
+array) any choice of symbol values must satisfy. Stand-in sizes and the size
+configurations of tests and proofs are chosen from it; `synth.analysis.instantiate`
+rewrites the kernel at any values. Size arguments that bound nothing are ignored (passed
+through with any value).
+
+Everything here runs inside the caller's `ir.Context`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from mlir import ir
+
+from ..errors import InputError
+from ..mlir_input import diagnostic_location
+from .symbols import SizeExpr
+
+SMALL_CONSTANT = 8  # constants below this in an index or offset are literal (stencil offsets...)
+MAX_OFFSET = 2  # a constant within this of a size is that size plus an offset
+STANDIN_BASES = (5, 8, 12, 16, 24, 32, 48, 64)  # smallest stand-in size tried, then larger
+SIZE_TYPES = ("i32", "i64", "index")
+
+Key = tuple  # ("iv", loop id) for a loop index; a str for a symbol
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    value: int  # at the function's own sizes
+    kind: str  # "parameter", "extent" or "bound"
+    origin: str  # where it comes from, for messages
+
+
+@dataclass
+class _Lin:
+    """An affine form over loop indices (("iv", id) keys) and size symbols (str keys)."""
+
+    terms: dict = field(default_factory=dict)
+    const: int = 0
+
+    def add(self, other: _Lin, k: int = 1) -> _Lin:
+        out = dict(self.terms)
+        for key, c in other.terms.items():
+            out[key] = out.get(key, 0) + k * c
+        return _Lin({a: b for a, b in out.items() if b}, self.const + k * other.const)
+
+    def scale(self, k: int) -> _Lin:
+        return _Lin({a: b * k for a, b in self.terms.items() if b * k}, self.const * k)
+
+    @property
+    def ivs(self) -> list:
+        return [k for k in self.terms if isinstance(k, tuple)]
+
+    def size_expr(self) -> SizeExpr:
+        assert not self.ivs
+        return SizeExpr(tuple(sorted(self.terms.items())), self.const)
+
+
+@dataclass
+class _Loop:
+    id: int
+    op_index: int
+    location: str
+    lbs: list  # _Lin | None per map result
+    ubs: list
+    step: int
+    iv: ir.Value
+
+
+@dataclass
+class _Access:
+    array: tuple  # ("arg", index) or ("alloc", op index)
+    forms: list  # _Lin | None per dim; in raw form (params as ("p", k))
+    op_index: int
+    write: bool
+    location: str
+
+
+@dataclass
+class _Site:
+    """A constant in a map: the whole result (pure) or its additive constant."""
+
+    key: tuple  # (op index, attribute, result index)
+    value: int
+    context: str  # "ub", "lb", "index", "offset"
+    pure: bool
+    iv_loop: int | None = None  # for bounds: the loop
+    array_dim: tuple | None = None  # for indices: (array, dim)
+    location: str = ""
+
+
+@dataclass
+class SizeModel:
+    """Size symbols of one function (its normal form) and what each size is."""
+
+    function: str
+    location: str
+    symbols: dict[str, Symbol]
+    params: dict[int, str]  # size argument index -> its symbol
+    unused_params: list[int]  # size arguments that bound nothing
+    arg_dims: dict[int, tuple[SizeExpr, ...]]  # array argument -> expression per dim
+    alloc_dims: dict[int, tuple[SizeExpr, ...]]  # op index of a local allocation -> dims
+    sites: dict[tuple, SizeExpr]  # (op index, attribute, result) -> expression of its constant
+    constraints: list[tuple[SizeExpr, SizeExpr, str]] = field(default_factory=list)  # a <= b
+    nonempty: list[tuple[SizeExpr, SizeExpr]] = field(default_factory=list)  # lb < ub of loops
+    repeat_loops: list[str] = field(default_factory=list)  # loops whose index nothing uses
+    time_loops: list[str] = field(default_factory=list)  # ... that carry a dependence
+
+    # -- values ------------------------------------------------------------------------------
+    def original(self) -> dict[str, int]:
+        unknown = [n for n, s in self.symbols.items() if s.value < 0]
+        if unknown:
+            raise InputError(f"cannot tell the value of size argument(s) "
+                             f"{', '.join('#' + n[3:] for n in unknown)} of @{self.function}: "
+                             f"they bound loops, but no loop over them indexes an array of "
+                             f"static extent", self.location)
+        return {n: s.value for n, s in self.symbols.items()}
+
+    def violations(self, values: Mapping[str, int]) -> list[str]:
+        out = []
+        for a, b, why in self.constraints:
+            if a.at(values) > b.at(values):
+                out.append(f"{why}: {a} = {a.at(values)} > {b} = {b.at(values)}")
+        return out
+
+    def valid(self, values: Mapping[str, int], nonempty: bool = True) -> bool:
+        if any(v < 1 for v in values.values()) or self.violations(values):
+            return False
+        return not nonempty or all(lb.at(values) < ub.at(values) for lb, ub in self.nonempty)
+
+    def _assign(self, order: list[str], small: list[int]) -> dict[str, int]:
+        values = {}
+        for name, v in zip(order, small):
+            known = self.symbols[name].value
+            values[name] = v if known < 0 else min(v, known)
+        return values
+
+    def small_values(self, first: int, stride: int = 1, rotate: int = 0) -> dict[str, int]:
+        """Small values for the symbols, in the order of their original values (the
+        smallest gets `first`, the next `first + stride`...; `rotate` shifts who gets
+        which); a symbol already smaller keeps its value. Larger values are tried until
+        every access stays within its array and every loop runs."""
+        order = sorted(self.symbols, key=lambda n: (self.symbols[n].value < 0, self.symbols[n].value, n))
+        if not order:
+            return {}
+        for base in [first] + [b for b in STANDIN_BASES if b > first]:
+            small = [base + stride * k for k in range(len(order))]
+            if rotate:
+                r = rotate % len(small)
+                small = small[r:] + small[:r]
+            values = self._assign(order, small)
+            if self.valid(values):
+                return values
+        raise InputError(f"@{self.function}: no small sizes keep every access of the kernel "
+                         f"within its array ({'; '.join(self.violations(values)[:2])}); the "
+                         f"sizes of the kernel could not be told apart", self.location)
+
+    def standin(self) -> dict[str, int]:
+        return self.small_values(STANDIN_BASES[0])
+
+    # -- at given values ---------------------------------------------------------------------
+    def shape(self, arg: int, values: Mapping[str, int]) -> tuple:
+        from .symbols import size
+
+        return tuple(size(e, values) for e in self.arg_dims[arg])
+
+    def param_values(self, values: Mapping[str, int]) -> dict[int, int]:
+        """Size argument index -> value (unused size arguments get 0: they bound nothing)."""
+        out = {k: values[s] for k, s in self.params.items()}
+        out.update({k: 0 for k in self.unused_params})
+        return out
+
+    def describe(self, values: Mapping[str, int] | None = None) -> str:
+        values = values or self.original()
+        return ", ".join(f"{n}={values[n]}" for n in sorted(self.symbols, key=_symbol_order)) or "no sizes"
+
+
+def _symbol_order(name: str):
+    return (name[0] != "a", len(name), name)
+
+
+# -------------------------------------------------------------------------------------------
+# collecting loops, accesses and map constants
+
+
+def _walk(block: ir.Block):
+    for op in block.operations:
+        op = op.operation
+        yield op
+        for region in op.regions:
+            for b in region.blocks:
+                yield from _walk(b)
+
+
+def _split_const(expr: ir.AffineExpr) -> tuple[ir.AffineExpr | None, int]:
+    """(the expression without its top-level additive constant, that constant)."""
+    if isinstance(expr, ir.AffineConstantExpr):
+        return None, expr.value
+    if isinstance(expr, ir.AffineAddExpr) and isinstance(expr.rhs, ir.AffineConstantExpr):
+        return expr.lhs, expr.rhs.value
+    return expr, 0
+
+
+def _expr_lin(expr: ir.AffineExpr, operands: list) -> _Lin | None:
+    """An affine map result over operand forms; None where it is not linear."""
+    if isinstance(expr, ir.AffineConstantExpr):
+        return _Lin({}, expr.value)
+    if isinstance(expr, (ir.AffineDimExpr, ir.AffineSymbolExpr)):
+        pos = expr.position if isinstance(expr, ir.AffineDimExpr) else None
+        return operands[pos] if pos is not None else None
+    lhs, rhs = _expr_lin(expr.lhs, operands), _expr_lin(expr.rhs, operands)
+    if lhs is None or rhs is None:
+        return None
+    if isinstance(expr, ir.AffineAddExpr):
+        return lhs.add(rhs)
+    if isinstance(expr, ir.AffineMulExpr):
+        if not rhs.terms:
+            return lhs.scale(rhs.const)
+        if not lhs.terms:
+            return rhs.scale(lhs.const)
+    return None
+
+
+class _Collector:
+    def __init__(self, path: str, func, block: ir.Block):
+        self.path = path
+        self.block = block
+        self.loops: dict = {}  # iv value -> _Loop
+        self.loop_list: list[_Loop] = []
+        self.accesses: list[_Access] = []
+        self.sites: list[_Site] = []
+        self.if_forms: list[_Lin | None] = []
+        self.used_params: set[int] = set()
+        self.allocs: dict[int, ir.Operation] = {}
+        self.alloc_values: dict = {}
+        self.parent: dict[int, int | None] = {}
+
+    def where(self, op) -> str:
+        return diagnostic_location(self.path, op.location)
+
+    # values -> forms
+    def operand(self, v: ir.Value) -> _Lin | None:
+        if v in self.loops:
+            return _Lin({("iv", self.loops[v].id): 1})
+        if isinstance(v, ir.BlockArgument):
+            if v.owner == self.block and str(v.type) in SIZE_TYPES:
+                self.used_params.add(v.arg_number)
+                return _Lin({("p", v.arg_number): 1})
+            return None
+        owner = v.owner
+        if owner.name in ("arith.index_cast", "arith.index_castui", "arith.extsi"):
+            return self.operand(owner.operands[0])
+        if owner.name == "arith.constant":
+            attr = owner.attributes["value"]
+            return _Lin({}, ir.IntegerAttr(attr).value) if isinstance(attr, ir.IntegerAttr) else None
+        if owner.name == "affine.apply":
+            amap = owner.opview.map.value
+            forms = [self.operand(x) for x in owner.operands]
+            dims = forms[: amap.n_dims] + forms[amap.n_dims:]
+            return _map_lins(amap, dims)[0]
+        return None
+
+    def map_forms(self, amap: ir.AffineMap, operands: list) -> list:
+        forms = [self.operand(v) for v in operands]
+        return _map_lins(amap, forms)
+
+    def record_sites(self, op_index: int, attr: str, amap: ir.AffineMap, context: str, loc: str,
+                     **extra) -> None:
+        for r, expr in enumerate(amap.results):
+            rest, c = _split_const(expr)
+            pure = rest is None
+            if pure or abs(c) >= SMALL_CONSTANT:
+                ctx = context if pure else "offset"
+                self.sites.append(_Site((op_index, attr, r), c, ctx, pure, location=loc,
+                                        **({k: v for k, v in extra.items()} if pure else {})))
+
+    def run(self) -> None:
+        stack: list[int | None] = []
+        for index, op in enumerate(_walk(self.block)):
+            name = op.name
+            loc = self.where(op)
+            if name == "affine.for":
+                v = op.opview
+                lbm, ubm = v.lowerBoundMap.value, v.upperBoundMap.value
+                step = ir.IntegerAttr(v.step).value if isinstance(v.step, ir.Attribute) else int(v.step)
+                loop = _Loop(len(self.loop_list), index, loc,
+                             self.map_forms(lbm, list(v.lowerBoundOperands)),
+                             self.map_forms(ubm, list(v.upperBoundOperands)), step,
+                             v.induction_variable)
+                self.loops[v.induction_variable] = loop
+                self.loop_list.append(loop)
+                self.parent[loop.id] = self._enclosing(op)
+                self.record_sites(index, "lowerBoundMap", lbm, "lb", loc, iv_loop=loop.id)
+                self.record_sites(index, "upperBoundMap", ubm, "ub", loc, iv_loop=loop.id)
+            elif name in ("affine.load", "affine.store"):
+                v = op.opview
+                amap = v.map.value
+                write = name == "affine.store"
+                memref = op.operands[1 if write else 0]
+                array = self.array_of(memref)
+                forms = self.map_forms(amap, list(v.indices))
+                if array is not None:
+                    self.accesses.append(_Access(array, forms, index, write, loc))
+                for r, expr in enumerate(amap.results):
+                    rest, c = _split_const(expr)
+                    if rest is None or abs(c) >= SMALL_CONSTANT:
+                        self.sites.append(_Site((index, "map", r), c, "index" if rest is None else "offset",
+                                                rest is None, array_dim=(array, r) if array else None,
+                                                location=loc))
+            elif name in ("affine.apply", "affine.min", "affine.max"):
+                amap = op.attributes["map"].value
+                self.map_forms(amap, list(op.operands))
+                self.record_sites(index, "map", amap, "offset", loc)
+            elif name == "affine.if":
+                from ..symbolic_affine import _integer_set
+
+                amap, _ = _integer_set(op.attributes["condition"])
+                self.if_forms += self.map_forms(amap, list(op.operands))
+                for r, expr in enumerate(amap.results):
+                    rest, c = _split_const(expr)
+                    if abs(c) >= SMALL_CONSTANT:
+                        self.sites.append(_Site((index, "condition", r), c, "offset", False, location=loc))
+            elif name in ("memref.alloca", "memref.alloc"):
+                self.allocs[index] = op
+                self.alloc_values[op.results[0]] = index
+            elif name in ("memref.load", "memref.store"):
+                operands = list(op.operands)
+                memref, idx = (operands[1], operands[2:]) if name == "memref.store" else (operands[0], operands[1:])
+                array = self.array_of(memref)
+                if array is not None:
+                    self.accesses.append(_Access(array, [self.operand(x) for x in idx], index,
+                                                 name == "memref.store", loc))
+
+    def _enclosing(self, op) -> int | None:
+        p = op.parent
+        while p is not None and p.name != "func.func":
+            if p.name == "affine.for":
+                iv = p.regions[0].blocks[0].arguments[0]
+                return self.loops[iv].id if iv in self.loops else None
+            p = p.parent
+        return None
+
+    def array_of(self, memref: ir.Value):
+        if isinstance(memref, ir.BlockArgument) and memref.owner == self.block:
+            return ("arg", memref.arg_number)
+        if memref in self.alloc_values:
+            return ("alloc", self.alloc_values[memref])
+        return None
+
+
+def _map_lins(amap: ir.AffineMap, forms: list) -> list:
+    """Forms of a map's results. Symbol operands are positioned after the dims."""
+    out = []
+    for expr in amap.results:
+        out.append(_expr_lin_positions(expr, forms, amap.n_dims))
+    return out
+
+
+def _expr_lin_positions(expr: ir.AffineExpr, forms: list, n_dims: int) -> _Lin | None:
+    if isinstance(expr, ir.AffineConstantExpr):
+        return _Lin({}, expr.value)
+    if isinstance(expr, ir.AffineDimExpr):
+        return forms[expr.position]
+    if isinstance(expr, ir.AffineSymbolExpr):
+        return forms[n_dims + expr.position]
+    lhs = _expr_lin_positions(expr.lhs, forms, n_dims)
+    rhs = _expr_lin_positions(expr.rhs, forms, n_dims)
+    if lhs is None or rhs is None:
+        return None
+    if isinstance(expr, ir.AffineAddExpr):
+        return lhs.add(rhs)
+    if isinstance(expr, ir.AffineMulExpr):
+        if not rhs.terms:
+            return lhs.scale(rhs.const)
+        if not lhs.terms:
+            return rhs.scale(lhs.const)
+    return None
+
+
+# -------------------------------------------------------------------------------------------
+# the model
+
+
+def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol]) -> SizeExpr | None:
+    """An expression of the symbols whose original value is c: a preferred one first
+    (exact, minus/plus an offset, halved), then any symbol."""
+    values = {n: s.value for n, s in symbols.items()}
+    everyone = [SizeExpr.symbol(n) for n in sorted(symbols, key=lambda n: (symbols[n].kind != "extent", n))]
+    for group in (preferred, everyone):
+        for e in group:
+            if e.at(values) == c:
+                return e
+        for k in range(1, MAX_OFFSET + 1):
+            for e in group:
+                if e.at(values) - k == c:
+                    return e - k
+                if e.at(values) + k == c:
+                    return e + k
+        for e in group:
+            if e.is_constant or e.div != 1:
+                continue
+            if e.at(values) // 2 == c and c >= SMALL_CONSTANT:
+                return e.floordiv(2)
+    return None
+
+
+def analyze_sizes(path: str, func) -> SizeModel:
+    """The size model of a function in normal form (see synth.frontend.normalize)."""
+    name = func.attributes["sym_name"].value
+    location = diagnostic_location(path, func.location)
+    block = func.regions[0].blocks[0]
+    col = _Collector(path, func, block)
+    col.run()
+    ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    arg_types = list(ftype.inputs)
+
+    # arrays and their static extents
+    arrays: dict[tuple, tuple] = {}  # array -> shape (None for dynamic dims)
+    for i, t in enumerate(arg_types):
+        if isinstance(t, ir.MemRefType) or str(t).startswith("memref<"):
+            mt = ir.MemRefType(t)
+            arrays[("arg", i)] = tuple(None if mt.is_dynamic_dim(d) else mt.shape[d] for d in range(mt.rank))
+    for index, op in col.allocs.items():
+        mt = ir.MemRefType(op.results[0].type)
+        if len(op.operands):
+            raise InputError("a local allocation with dynamic sizes is not supported", col.where(op))
+        arrays[("alloc", index)] = tuple(mt.shape)
+
+    # -- parameters: each loop index bound to one size parameter, votes per array dim
+    iv_param: dict[int, int] = {}
+    for loop in col.loop_list:
+        params = set()
+        for form in loop.ubs:
+            if form is None:
+                continue
+            ps = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p"]
+            if len(ps) == 1 and not [k for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]:
+                params.add(ps[0])
+        if not params:  # a bound of an outer index (triangular) inherits its parameter
+            for form in loop.ubs + loop.lbs:
+                for k in (form.terms if form else ()):
+                    if isinstance(k, tuple) and k[0] == "iv" and k[1] in iv_param:
+                        params.add(iv_param[k[1]])
+        if len(params) == 1:
+            iv_param[loop.id] = params.pop()
+    votes: dict[tuple, dict[int, int]] = {}
+    indexed: set[tuple] = set()  # (array, dim) indexed by some loop index
+    for acc in col.accesses:
+        for d, form in enumerate(acc.forms):
+            if form is None:
+                indexed.add((acc.array, d))
+                continue
+            ivs = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]
+            if ivs:
+                indexed.add((acc.array, d))
+            ps = {iv_param[i] for i in ivs if i in iv_param}
+            ps |= {k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p"} if not ivs else set()
+            if len(ps) == 1:
+                tally = votes.setdefault((acc.array, d), {})
+                p = ps.pop()
+                tally[p] = tally.get(p, 0) + 1
+    dim_param = {key: max(t.items(), key=lambda kv: kv[1])[0] for key, t in votes.items()}
+
+    symbols: dict[str, Symbol] = {}
+    params: dict[int, str] = {}
+    for p in sorted(col.used_params):
+        value = None
+        for (arr, d), q in sorted(dim_param.items()):
+            if q == p and arrays.get(arr) and arrays[arr][d] is not None:
+                value = arrays[arr][d]
+                break
+        params[p] = f"arg{p}"
+        symbols[f"arg{p}"] = Symbol(f"arg{p}", value if value is not None else -1, "parameter",
+                                    f"argument #{p}")
+    # integer arguments used nowhere (Polygeist's size arguments with constant bounds);
+    # those used only in data computations are data scalars, not sizes
+    unused = [i for i, t in enumerate(arg_types) if str(t) in SIZE_TYPES and i not in col.used_params
+              and not any(True for _ in block.arguments[i].uses)]
+
+    # -- extents
+    dims: dict[tuple, SizeExpr | None] = {}
+    for arr, shape in arrays.items():
+        for d, extent in enumerate(shape):
+            key = (arr, d)
+            if key in dim_param:
+                dims[key] = SizeExpr.symbol(params[dim_param[key]])
+            elif extent is None:
+                dims[key] = None  # from the accesses, below
+            elif extent > 1 and key in indexed:
+                n = f"n{extent}"
+                symbols.setdefault(n, Symbol(n, extent, "extent", f"extent {extent}"))
+                dims[key] = SizeExpr.symbol(n)
+            else:
+                dims[key] = SizeExpr.constant(extent)
+
+    # -- map constants: loop bounds first (they may create symbols), then indices and offsets
+    decided: dict[tuple, SizeExpr] = {}
+    used_symbols: set[str] = set()
+
+    def preferred_for_loop(loop_id: int) -> list[SizeExpr]:
+        out = []
+        for acc in col.accesses:
+            for d, form in enumerate(acc.forms):
+                if form is not None and form.terms.get(("iv", loop_id)) in (1, -1):
+                    e = dims.get((acc.array, d))
+                    if e is not None and e not in out:
+                        out.append(e)
+        return out
+
+    for site in col.sites:
+        if site.context not in ("ub", "lb") or not site.pure:
+            continue
+        c = site.value
+        if site.context == "lb" and c < SMALL_CONSTANT:
+            continue
+        if site.context == "ub" and c < 2:
+            continue
+        e = _relate(c, preferred_for_loop(site.iv_loop), symbols)
+        if e is None:
+            if site.context == "lb":
+                raise InputError(f"loop lower bound {c} is not a size synth can relate to the "
+                                 f"kernel's array extents", site.location)
+            n = f"n{c}"
+            symbols.setdefault(n, Symbol(n, c, "bound", f"loop bound {c} at {site.location}"))
+            e = SizeExpr.symbol(n)
+        decided[site.key] = e
+        used_symbols |= set(e.symbols)
+
+    # loops as forms over symbols (params by name, constants by their decided expressions)
+    def sym_form(form: _Lin | None, key: tuple | None) -> _Lin | None:
+        if form is None:
+            return None
+        terms = {}
+        for k, c in form.terms.items():
+            if isinstance(k, tuple) and k[0] == "p":
+                terms[params[k[1]]] = terms.get(params[k[1]], 0) + c
+            else:
+                terms[k] = c
+        out = _Lin(terms, form.const)
+        if key is not None and key in decided:  # the map's own constant is a size
+            e = decided[key]
+            # the site's constant is part of form.const; swap it for the expression
+            site_c = next(s.value for s in col.sites if s.key == key)
+            out = _Lin(out.terms, out.const - site_c).add(_Lin(dict(e.terms), e.const)) if e.div == 1 else None
+        return out
+
+    bounds: dict[int, tuple[list, list]] = {}
+    for loop in col.loop_list:
+        lbs = [sym_form(f, (loop.op_index, "lowerBoundMap", r)) for r, f in enumerate(loop.lbs)]
+        ubs = [sym_form(f, (loop.op_index, "upperBoundMap", r)) for r, f in enumerate(loop.ubs)]
+        bounds[loop.id] = (lbs, ubs)
+
+    def extreme(form: _Lin, upper: bool, depth: int = 0) -> _Lin | None:
+        """An upper (lower) bound of `form` over the loop indices, as a symbol form."""
+        if form is None or depth > 64:
+            return None
+        ivs = form.ivs
+        if not ivs:
+            return form
+        key = max(ivs, key=lambda k: k[1])  # innermost first: its bounds may use outer ones
+        coeff = form.terms[key]
+        lbs, ubs = bounds[key[1]]
+        take_upper = (coeff > 0) == upper
+        options = ubs if take_upper else lbs
+        options = [o for o in options if o is not None]
+        if not options:
+            return None
+        pure = [o for o in options if not o.ivs]
+        choice = (pure or options)[0]
+        if take_upper:
+            choice = choice.add(_Lin({}, -1))
+        rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
+        return extreme(rest.add(choice, coeff), upper, depth + 1)
+
+    # dynamic extents: what the accesses reach
+    for key, e in list(dims.items()):
+        if e is not None:
+            continue
+        arr, d = key
+        reach = []
+        for acc in col.accesses:
+            if acc.array == arr and d < len(acc.forms):
+                hi = extreme(sym_form(acc.forms[d], None), True)
+                if hi is not None:
+                    reach.append(hi.add(_Lin({}, 1)).size_expr())
+        if not reach:
+            where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
+            raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop "
+                             f"index reaches it; synth needs to know every array's size", location)
+        orig = {n: s.value for n, s in symbols.items()}
+        dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
+
+    # static extents no loop bound equals: a sum of other sizes (a FIR's longer input)
+    for n, s in list(symbols.items()):
+        if s.kind != "extent" or n in used_symbols:
+            continue
+        keys = [k for k, e in dims.items() if e == SizeExpr.symbol(n)]
+        orig = {m: t.value for m, t in symbols.items()}
+        derived = None
+        for (arr, d) in keys:
+            for acc in col.accesses:
+                if acc.array != arr:
+                    continue
+                hi = extreme(sym_form(acc.forms[d], None), True)
+                if hi is None:
+                    continue
+                r = hi.add(_Lin({}, 1)).size_expr()
+                if r.symbols and n not in r.symbols and all(x in orig for x in r.symbols) \
+                        and r.at(orig) == s.value and len(r.symbols) > 1:
+                    derived = r
+        if derived is not None:
+            for k in keys:
+                dims[k] = derived
+            del symbols[n]
+
+    # indices and offsets
+    for site in col.sites:
+        if site.key in decided or site.context in ("ub", "lb"):
+            continue
+        c = site.value
+        if site.context == "index":
+            pref = [dims[site.array_dim]] if site.array_dim in dims else []
+            e = _relate(c, pref, symbols) if c >= SMALL_CONSTANT else None
+            if e is None and c >= SMALL_CONSTANT:
+                raise InputError(f"constant index {c} cannot be related to the sizes of the "
+                                 f"kernel (it is not near an extent)", site.location)
+        else:  # offset: relate its magnitude
+            e = _relate(abs(c), [], symbols)
+            if e is not None and c < 0:
+                e = -e
+        if e is not None:
+            decided[site.key] = e
+
+
+    # -- constraints: every access within its array, loops that run
+    constraints = []
+    nonempty = []
+    for acc in col.accesses:
+        shape_exprs = [dims.get((acc.array, d)) for d in range(len(acc.forms))]
+        for d, form in enumerate(acc.forms):
+            f = sym_form(form, None)
+            ext = shape_exprs[d]
+            if f is None or ext is None:
+                continue
+            hi, lo = extreme(f, True), extreme(f, False)
+            what = f"access at {acc.location}, dim {d}"
+            if hi is not None and all(isinstance(k, str) for k in hi.terms):
+                constraints.append((_Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
+            if lo is not None and all(isinstance(k, str) for k in lo.terms):
+                constraints.append((SizeExpr.constant(0), lo.size_expr(), what))
+    # an access guarded by an affine.if may look out of bounds to this interval analysis;
+    # what the kernel's own sizes violate is such an over-approximation: dropped
+    try:
+        orig = {n: s.value for n, s in symbols.items()}
+        if all(v >= 0 for v in orig.values()):
+            constraints = [c for c in constraints if c[0].at(orig) <= c[1].at(orig)]
+    except KeyError:
+        pass
+    for loop in col.loop_list:
+        lbs, ubs = bounds[loop.id]
+        if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
+                and not lbs[0].ivs and not ubs[0].ivs:
+            nonempty.append((lbs[0].size_expr(), ubs[0].size_expr()))
+
+    # -- loops whose index nothing uses
+    repeat, time = [], []
+    for loop in col.loop_list:
+        if any(True for _ in loop.iv.uses):
+            continue
+        repeat.append(loop.location)
+        if _carries_dependence(col, loop):
+            time.append(loop.location)
+
+    arg_dims = {i: tuple(dims[(("arg", i), d)] for d in range(len(shape)))
+                for (kind, i), shape in arrays.items() if kind == "arg"}
+    alloc_dims = {i: tuple(dims[(("alloc", i), d)] for d in range(len(shape)))
+                  for (kind, i), shape in arrays.items() if kind == "alloc"}
+    return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
+                     constraints, nonempty, repeat, time)
+
+
+def _carries_dependence(col: _Collector, loop: _Loop) -> bool:
+    """Whether a loop whose index nothing uses repeats a computation that reads what an
+    earlier repetition wrote elsewhere (a time step), rather than accumulating into the
+    same elements (a repeated update, `y[i] += c`)."""
+    op_lo = loop.op_index
+    inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
+    written = {}
+    for a in inner:
+        if a.write:
+            written.setdefault(a.array, []).append(a.forms)
+    for a in inner:
+        if not a.write and a.array in written:
+            if any(_same_forms(a.forms, w) for w in written[a.array]):
+                continue
+            return True
+    return op_lo < 0
+
+
+def _inside(col: _Collector, op_index: int, loop: _Loop) -> bool:
+    # ops are numbered in pre-order: the loop's body spans the indices up to the next op
+    # that is not nested in it; find it from the walk positions of the loops after it
+    end = _loop_end(col, loop)
+    return loop.op_index < op_index < end
+
+
+def _loop_end(col: _Collector, loop: _Loop) -> int:
+    cache = getattr(col, "_ends", None)
+    if cache is None:
+        cache = col._ends = {}
+        count = 0
+        ends = {}
+
+        def visit(block):
+            nonlocal count
+            for op in block.operations:
+                op = op.operation
+                start = count
+                count += 1
+                for region in op.regions:
+                    for b in region.blocks:
+                        visit(b)
+                ends[start] = count
+        visit(col.block)
+        cache.update(ends)
+    return cache[loop.op_index]
+
+
+def _same_forms(a: list, b: list) -> bool:
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x is None or y is None or x.terms != y.terms or x.const != y.const:
+            return False
+    return True

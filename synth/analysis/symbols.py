@@ -1,0 +1,171 @@
+"""Size symbols and sizes that remember them.
+
+A `SizeExpr` is an affine expression of named size symbols, `(c + a*n + b*m) floordiv d`.
+A `Size` is an int (a concrete dimension, used by NumPy and the shape rules as it is) that
+also carries the `SizeExpr` it was computed from. Tensor types built from sizes keep
+their symbols through every shape rule (which copy dimensions), so a program found at
+stand-in sizes is re-instantiated at any other sizes by evaluating each expression, never
+by guessing from integers.
+
+Equality: two `Size`s are equal when their expressions are (a 5 that is `n` differs from
+a 5 that is `m`: the search cannot mix them up); a `Size` with a constant expression
+equals the plain int of its value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class SizeExpr:
+    """`(const + sum(coeff * symbol)) floordiv div`; `terms` sorted by symbol name."""
+
+    terms: tuple[tuple[str, int], ...] = ()
+    const: int = 0
+    div: int = 1
+
+    @staticmethod
+    def symbol(name: str) -> SizeExpr:
+        return SizeExpr(((name, 1),))
+
+    @staticmethod
+    def constant(value: int) -> SizeExpr:
+        return SizeExpr((), int(value))
+
+    @staticmethod
+    def of(value) -> SizeExpr:
+        """The expression of a dimension: a Size's own, or a constant."""
+        if isinstance(value, Size):
+            return value.expr
+        return SizeExpr.constant(int(value))
+
+    @property
+    def is_constant(self) -> bool:
+        return not self.terms
+
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self.terms)
+
+    def at(self, values: Mapping[str, int]) -> int:
+        try:
+            total = self.const + sum(c * values[n] for n, c in self.terms)
+        except KeyError as e:
+            raise KeyError(f"no value for size symbol {e.args[0]} in {self}") from None
+        return total // self.div
+
+    def _linear(self, other) -> SizeExpr:
+        if self.div != 1 or (isinstance(other, SizeExpr) and other.div != 1):
+            raise ValueError(f"cannot combine {self} and {other}: floordiv is not linear")
+        return self
+
+    def __add__(self, other) -> SizeExpr:
+        if isinstance(other, int):
+            if self.div != 1:
+                raise ValueError(f"cannot add to {self}")
+            return SizeExpr(self.terms, self.const + other)
+        self._linear(other)
+        coeffs = dict(self.terms)
+        for n, c in other.terms:
+            coeffs[n] = coeffs.get(n, 0) + c
+        return SizeExpr(tuple(sorted((n, c) for n, c in coeffs.items() if c)), self.const + other.const)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> SizeExpr:
+        if self.div != 1:
+            raise ValueError(f"cannot negate {self}")
+        return SizeExpr(tuple((n, -c) for n, c in self.terms), -self.const)
+
+    def __sub__(self, other) -> SizeExpr:
+        return self + (-other)
+
+    def __rsub__(self, other) -> SizeExpr:
+        return (-self) + other
+
+    def __mul__(self, k: int) -> SizeExpr:
+        if self.div != 1:
+            raise ValueError(f"cannot scale {self}")
+        return SizeExpr(tuple((n, c * k) for n, c in self.terms if c * k), self.const * k)
+
+    __rmul__ = __mul__
+
+    def floordiv(self, k: int) -> SizeExpr:
+        if self.div != 1:
+            raise ValueError(f"cannot divide {self} twice")
+        return SizeExpr(self.terms, self.const, k) if self.terms else SizeExpr((), self.const // k)
+
+    def __str__(self) -> str:
+        parts = []
+        for n, c in self.terms:
+            sign = "-" if c < 0 else "+"
+            mag = "" if abs(c) == 1 else f"{abs(c)}*"
+            parts.append(f"{sign} {mag}{n}")
+        if self.const or not parts:
+            parts.append(f"{'-' if self.const < 0 else '+'} {abs(self.const)}")
+        text = " ".join(parts)
+        text = text[2:] if text.startswith("+ ") else "-" + text[2:]
+        return f"({text}) floordiv {self.div}" if self.div != 1 else text
+
+
+class Size(int):
+    """A dimension: its value now, and the expression of size symbols it stands for."""
+
+
+    def __new__(cls, value: int, expr: SizeExpr):
+        obj = super().__new__(cls, value)
+        obj.expr = expr
+        return obj
+
+    def __eq__(self, other):
+        if isinstance(other, Size):
+            return int(self) == int(other) and self.expr == other.expr
+        if isinstance(other, int):
+            return self.expr.is_constant and int(self) == other
+        return NotImplemented
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self):
+        return hash(int(self)) if self.expr.is_constant else hash((int(self), self.expr))
+
+    def __repr__(self) -> str:
+        return f"Size({int(self)}, {self.expr})"
+
+    def __str__(self) -> str:
+        return str(int(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(int(self), spec)
+
+    def __reduce__(self):
+        return (Size, (int(self), self.expr))
+
+    # ordering stays the ints' (sorted shapes, comparisons with bounds)
+
+
+def size(expr: SizeExpr, values: Mapping[str, int]) -> int:
+    """The dimension `expr` at `values`: a plain int for a constant, else a Size."""
+    if expr.is_constant:
+        return expr.const // expr.div
+    return Size(expr.at(values), expr)
+
+
+def reinstantiate(dim, values: Mapping[str, int]):
+    """A dimension (Size or int) at other values of the symbols."""
+    if isinstance(dim, Size):
+        return size(dim.expr, values)
+    return dim
+
+
+def reinstantiate_value(v, values: Mapping[str, int]):
+    """Sizes inside an attribute value (ints, tuples of them) at other symbol values."""
+    if isinstance(v, Size):
+        return size(v.expr, values)
+    if isinstance(v, tuple):
+        return tuple(reinstantiate_value(x, values) for x in v)
+    return v

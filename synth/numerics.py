@@ -1,0 +1,72 @@
+"""What "equal" means, in one place: the tolerance of each element type, the comparison
+of an output with its expected value, and the observational-equivalence fingerprint of
+the search (consistent with the comparison: values the comparison calls equal almost
+always share a fingerprint, and values it tells apart never do).
+
+Floats compare with a tolerance relative to the largest magnitude of the expected array
+(`|have - want| <= rtol * (|want| + max(1, max |want|))`): reassociated sums, nothing
+more. f64: 1e-9; f32: 1e-5 (f32's epsilon is 1.2e-7: a few hundred rounding errors).
+Integers compare exactly. Non-finite values are equal where both sides are non-finite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+RTOL = {"f64": 1e-9, "f32": 1e-5}
+# fingerprints round floats to this many decimals (values are O(1) at stand-in sizes)
+FINGERPRINT_DECIMALS = {"f64": 9, "f32": 5}
+
+
+def dtype_name(a: np.ndarray) -> str:
+    return {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32", np.dtype(np.int64): "i64",
+            np.dtype(np.int32): "i32", np.dtype(np.bool_): "i1"}.get(np.asarray(a).dtype, "other")
+
+
+def rtol(dtype: str) -> float:
+    """The relative tolerance of an element type (0 for integers: exact)."""
+    return RTOL.get(dtype, 0.0)
+
+
+def mismatches(want: np.ndarray, have: np.ndarray) -> np.ndarray:
+    """Boolean array: where `have` is not equal to `want` within the tolerance of want's type."""
+    want, have = np.asarray(want), np.asarray(have)
+    if want.dtype.kind != "f":
+        return np.asarray(have != want)
+    tol = rtol(dtype_name(want))
+    with np.errstate(all="ignore"):
+        w = want.astype(np.float64)
+        h = np.asarray(have, dtype=np.float64)
+        finite = np.isfinite(w)
+        scale = max(1.0, float(np.max(np.abs(w[finite]))) if finite.any() else 1.0)
+        close = np.abs(h - w) <= tol * (np.abs(w) + scale)
+        bad = ~(close | (~np.isfinite(h) & ~finite))
+        bad |= np.isfinite(h) != finite
+    return bad
+
+
+def equal(want: np.ndarray, have: np.ndarray) -> bool:
+    want, have = np.asarray(want), np.asarray(have)
+    return want.shape == have.shape and not np.any(mismatches(want, have))
+
+
+def first_difference(want: np.ndarray, have: np.ndarray) -> tuple | None:
+    """(index, expected, got) of the first element outside the tolerance, else None."""
+    bad = mismatches(want, have)
+    if not np.any(bad):
+        return None
+    idx = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
+    return idx, np.asarray(want)[idx], np.asarray(have)[idx]
+
+
+def fingerprint(parts: list[np.ndarray]) -> bytes:
+    """A digest of values for observational equivalence (floats rounded per type)."""
+    chunks = []
+    for d in parts:
+        d = np.asarray(d)
+        if d.dtype.kind == "f":
+            d = np.round(d, FINGERPRINT_DECIMALS.get(dtype_name(d), 9)) + 0.0  # folds -0.0 into 0.0
+        chunks.append(d.tobytes())
+    return hashlib.blake2b(b"".join(chunks), digest_size=16).digest()

@@ -1,0 +1,134 @@
+"""One raise, start to end: the function `synth raise` and `synth bench` both call.
+
+    outcome = raise_function(source, "kernel_gemm", "stablehlo", RaiseOptions())
+    outcome.module      # the output module (only ever set when validated)
+    outcome.stats       # what the CLI writes to --stats-json
+
+Steps: load the kernel (normal form, size symbols), search a program at stand-in sizes,
+emit it at the original sizes, validate it (synth.verify, re-instantiating the program at
+each size from its symbols), and only then return a module. A program that validation
+refutes was right on the search's examples only: the search runs again on examples of
+more kinds (negative and positive values as well as mixed ones), within the same budget.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .analysis.model import Kernel, load_kernel
+from .emit import output_module
+from .errors import NoSolutionError
+from .mlir_input import SourceModule
+from .raising import RaiseResult, raised_function_text, search_kernel
+from .search import SearchSettings
+from .spec import EXAMPLE_KINDS
+
+ATTEMPTS = (  # (seed, example kinds) of each search
+    (0, ("random",)),
+    (1, EXAMPLE_KINDS),
+)
+
+
+@dataclass(frozen=True)
+class RaiseOptions:
+    settings: SearchSettings = field(default_factory=SearchSettings)
+    verify: str = "z3"  # "test" or "z3"
+    z3_timeout: float = 60.0
+
+
+@dataclass
+class RaiseOutcome:
+    name: str
+    target: str
+    kernel: Kernel
+    result: RaiseResult
+    module: str  # @NAME_raised and the drop-in @NAME, validated
+    validation: dict
+    stats: dict
+    seconds: float
+
+    @property
+    def summary(self) -> str:
+        return (f"@{self.name}: raised to {self.target} in {self.seconds:.2f} s "
+                f"({self.stats['candidates']} candidates, {len(self.result.stats)} problems), "
+                f"validated: {self.validation['summary']}")
+
+
+def _sizes_json(sizes: dict[str, int]) -> dict[str, int]:
+    return dict(sorted(sizes.items()))
+
+
+def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
+             options: RaiseOptions):
+    """synth verify on the module at the original sizes (the program re-instantiated from
+    its size symbols at the others). Returns the report."""
+    from .verify import verify_text
+
+    module = output_module(kernel, raised_function_text(result, kernel.sizes.original()), target)
+    return verify_text(source, module, f"<raised @{kernel.name}>", kernel.name, options.verify,
+                       z3_timeout=options.z3_timeout, kernel=kernel,
+                       raised_at=lambda values: raised_function_text(result, values))
+
+
+def arithmetic(kernel: Kernel) -> str:
+    """What a proof's arithmetic is: real numbers for float outputs, integers (no
+    wrap-around) for integer ones."""
+    kinds = {"real" if kernel.function.arguments[o].type.startswith("f") else "integer"
+             for o in kernel.outputs}
+    return " and ".join(sorted(kinds)) + " arithmetic"
+
+
+def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
+    level = report.level if report.verdict == "equivalent" else "test"
+    exact = arithmetic(kernel)
+    proven = [_sizes_json(s) for s in report.sizes_proven] if level == "z3" else []
+    attributes = {"synth.validation": f'"{level}"'}
+    if proven:
+        attributes["synth.sizes_proven"] = "[" + ", ".join(
+            "{" + ", ".join(f"{n} = {v}" for n, v in sorted(s.items())) + "}"
+            for s in report.sizes_proven) + "]"
+        attributes["synth.proof"] = f'"bounded sizes, every input symbolic, {exact}"'
+    summary = (f"proven equivalent with Z3 at sizes {proven} ({exact})" if proven
+               else f"tested ({report.input_sets} input sets, {len(report.sizes_tested)} size configurations)"
+               + (f"; Z3 undecided: {report.message}" if options.verify == "z3" else ""))
+    return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
+            "sizes_tested": [_sizes_json(s) for s in report.sizes_tested],
+            "timings": report.timings, "attributes": attributes, "summary": summary}
+
+
+def raise_function(source: SourceModule, name: str, target: str, options: RaiseOptions,
+                   kernel: Kernel | None = None) -> RaiseOutcome:
+    """Raise @name to `target` and validate it; NoSolutionError (exit 3) when no program
+    is found, or none that validates, within the budget."""
+    t0 = time.monotonic()
+    deadline = t0 + options.settings.timeout
+    kernel = kernel or load_kernel(source, name)
+    refuted = []
+    problems: list = []
+    for attempt, (seed, kinds) in enumerate(ATTEMPTS):
+        if attempt and time.monotonic() >= deadline:
+            break
+        result = search_kernel(kernel, target, options.settings, deadline=deadline, seed=seed, kinds=kinds)
+        problems += result.stats
+        report = validate(source, kernel, result, target, options)
+        if report.verdict != "not equivalent":
+            break
+        refuted.append(f"{'; '.join(s['program'] for s in result.stats if s['program'])} "
+                       f"(examples: {', '.join(kinds)}): {report.counterexample}")
+    else:
+        raise NoSolutionError(f"the program found for @{name} failed validation: "
+                              + " | ".join(refuted))
+    if report.verdict == "not equivalent":  # out of time after a refutation
+        raise NoSolutionError(f"the program found for @{name} failed validation: " + " | ".join(refuted))
+    validation = _validation(report, options, kernel)
+    module = output_module(kernel, raised_function_text(result, kernel.sizes.original(),
+                                                        attributes=validation["attributes"]), target)
+    seconds = time.monotonic() - t0
+    stats = {"target": target, "search_seconds": round(result.seconds, 3),
+             "sizes": _sizes_json(kernel.sizes.original()), "standin_sizes": result.spec.standin,
+             "groups": [g.statements for g in result.spec.groups], "problems": problems,
+             "candidates": sum(s["enumerated"] for s in problems), "attempts": len(refuted) + 1,
+             "refuted": refuted, "verification": validation["level"], "validation": validation,
+             "checks": validation["sizes_tested"], "seconds": round(seconds, 3)}
+    return RaiseOutcome(name, target, kernel, result, module, validation, stats, seconds)
