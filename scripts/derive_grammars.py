@@ -54,10 +54,12 @@ CURATED = {
         _op("stablehlo.add", "stablehlo.add", 2, commutative=True),
         _op("stablehlo.subtract", "stablehlo.subtract", 2),
         _op("stablehlo.multiply", "stablehlo.multiply", 2, commutative=True),
-        _op("stablehlo.divide", "stablehlo.divide", 2, doc="float element types only"),
+        _op("stablehlo.divide", "stablehlo.divide", 2,
+            doc="integers round toward zero; x/0 is -1 for integers"),
         _op("stablehlo.maximum", "stablehlo.maximum", 2, commutative=True),
         _op("stablehlo.minimum", "stablehlo.minimum", 2, commutative=True),
         _op("stablehlo.negate", "stablehlo.negate", 1),
+        _op("stablehlo.abs", "stablehlo.abs", 1),
         _op("stablehlo.sqrt", "stablehlo.sqrt", 1),
         _op("stablehlo.exponential", "stablehlo.exponential", 1),
         _op("stablehlo.dot_general", "stablehlo.dot_general", 2, attr_domain="dot_dims",
@@ -94,6 +96,7 @@ CURATED = {
         _op("linalg.max", "linalg.max", 2, commutative=True, emitted=["outputs"]),
         _op("linalg.min", "linalg.min", 2, commutative=True, emitted=["outputs"]),
         _op("linalg.negf", "linalg.negf", 1, emitted=["outputs"]),
+        _op("linalg.abs", "linalg.abs", 1, emitted=["outputs"]),
         _op("linalg.sqrt", "linalg.sqrt", 1, emitted=["outputs"]),
         _op("linalg.exp", "linalg.exp", 1, emitted=["outputs"]),
         _op("linalg.matmul", "linalg.matmul", 2, emitted=["outputs"]),
@@ -134,6 +137,9 @@ CURATED = {
             doc="generic: rank-0 s plus tensor x"),
         _op("linalg.outer", "linalg.generic", 2, emitted=["outputs"],
             doc="generic: out[i, j] = u[i] * v[j]"),
+        _op("linalg.iota", "linalg.generic", 0, attr_domain="iota", emitted=["outputs"],
+            doc="generic: out = the index along one dim (linalg.index, converted to the element "
+                "type), over a shape of interest"),
     ],
 }
 

@@ -179,6 +179,9 @@ class _Compiled:
                 for t in ftype.results:
                     st = ir.ShapedType(t)
                     self.result_types.append((tuple(st.shape), str(st.element_type)))
+            # scalar parameters (a linalg function may take f64 rather than tensor<f64>)
+            self.scalar_inputs = [None if str(t).startswith(("tensor<", "memref<")) else str(t)
+                                  for t in ftype.inputs]
             for op in module.body.operations:
                 if op.operation.name == "func.func" and op.attributes["sym_name"].value == self.entry:
                     op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
@@ -245,9 +248,11 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
                 outputs = [a if isinstance(a, np.ndarray) else None for a in args]
             else:  # tensor function: results are trailing out-params
                 for _ in range(request["repeat"]):
-                    ins = [np.ascontiguousarray(a) for a in request["args"]]
+                    ins = [np.require(a, requirements="C") for a in request["args"]]
                     outs = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in compiled.result_types]
-                    cargs = [_memref_arg(a) for a in ins + outs]
+                    cargs = [_memref_arg(a) if scalar is None else _ctype_scalar(scalar, a.item())
+                             for a, scalar in zip(ins, compiled.scalar_inputs)]
+                    cargs += [_memref_arg(a) for a in outs]
                     t0 = time.perf_counter()
                     compiled.engine.invoke(request["func"], *cargs)
                     seconds.append(time.perf_counter() - t0)

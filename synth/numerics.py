@@ -63,9 +63,11 @@ def first_difference(want: np.ndarray, have: np.ndarray) -> tuple | None:
 
 def fingerprint(parts: list[np.ndarray]) -> bytes:
     """A digest of values for observational equivalence (floats rounded per type)."""
+    parts = [np.asarray(d) for d in parts]
+    if parts and all(d.dtype == parts[0].dtype for d in parts):  # one pass over all examples
+        parts = [np.concatenate([d.ravel() for d in parts])]
     chunks = []
     for d in parts:
-        d = np.asarray(d)
         if d.dtype.kind == "f":
             d = np.round(d, FINGERPRINT_DECIMALS.get(dtype_name(d), 9)) + 0.0  # folds -0.0 into 0.0
         chunks.append(d.tobytes())

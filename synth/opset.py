@@ -18,6 +18,7 @@ _CMP = {"arith.cmpf", "arith.cmpi", "arith.select", "arith.maxnumf", "arith.minn
         "arith.maximumf", "arith.minimumf", "arith.maxsi", "arith.minsi"}
 _NEG = {"arith.negf"} | _SUB
 _SQRT = {"math.sqrt"}
+_ABS = {"math.absf", "math.absi"}
 _EXP = {"math.exp"}
 _TO_FLOAT = {"arith.sitofp", "arith.uitofp"}
 
@@ -25,7 +26,7 @@ _TO_FLOAT = {"arith.sitofp", "arith.uitofp"}
 _LICENSES: dict[str, set[str]] = {
     "add": _ADD, "subtract": _SUB, "sub": _SUB, "multiply": _MUL, "mul": _MUL,
     "divide": _DIV, "div": _DIV, "maximum": _CMP, "minimum": _CMP, "max": _CMP, "min": _CMP,
-    "negate": _NEG, "negf": _NEG, "sqrt": _SQRT, "exponential": _EXP, "exp": _EXP,
+    "negate": _NEG, "negf": _NEG, "sqrt": _SQRT, "exponential": _EXP, "exp": _EXP, "abs": _ABS,
     "compare": _CMP, "select": _CMP, "reduce_max": _CMP, "reduce_min": _CMP,
     "reduce_add": _ADD, "iota": _TO_FLOAT,
     "scalar_mul": _MUL, "scalar_add": _ADD, "outer": _MUL,
@@ -40,6 +41,8 @@ _MASKS = ("iota", "compare", "select")
 def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False) -> bool:
     short = op.name.split(".", 1)[1]
     present = {name for name, n in kernel_ops.items() if n}
+    if op.name == "linalg.iota":  # linalg's masks are select_index: iota is for data only
+        return bool(present & _TO_FLOAT)
     if non_rectangular and any(key in short for key in _MASKS):
         return True
     if short in _CONTRACTIONS:

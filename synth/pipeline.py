@@ -8,13 +8,14 @@ Steps: load the kernel (normal form, size symbols), search a program at stand-in
 emit it at the original sizes, validate it (synth.verify, re-instantiating the program at
 each size from its symbols), and only then return a module. A program that validation
 refutes was right on the search's examples only: the search runs again on examples of
-more kinds (negative and positive values as well as mixed ones), within the same budget.
+more kinds (negative and positive values, the kernel's own constants), keeping values
+with inf / nan this time (a select may discard them), within the same budget.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .analysis.model import Kernel, load_kernel
 from .emit import output_module
@@ -24,9 +25,9 @@ from .raising import RaiseResult, raised_function_text, search_kernel
 from .search import SearchSettings
 from .spec import EXAMPLE_KINDS
 
-ATTEMPTS = (  # (seed, example kinds) of each search
-    (0, ("random",)),
-    (1, EXAMPLE_KINDS),
+ATTEMPTS = (  # (seed, example kinds, keep values with inf / nan) of each search
+    (0, ("random",), False),
+    (1, EXAMPLE_KINDS, True),
 )
 
 
@@ -106,10 +107,11 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
     kernel = kernel or load_kernel(source, name)
     refuted = []
     problems: list = []
-    for attempt, (seed, kinds) in enumerate(ATTEMPTS):
+    for attempt, (seed, kinds, nonfinite) in enumerate(ATTEMPTS):
         if attempt and time.monotonic() >= deadline:
             break
-        result = search_kernel(kernel, target, options.settings, deadline=deadline, seed=seed, kinds=kinds)
+        settings = replace(options.settings, keep_nonfinite=nonfinite)
+        result = search_kernel(kernel, target, settings, deadline=deadline, seed=seed, kinds=kinds)
         problems += result.stats
         report = validate(source, kernel, result, target, options)
         if report.verdict != "not equivalent":

@@ -1146,7 +1146,10 @@ class RaisedFunction:
                                  self.path)
             values = []
             for k, (a, t) in enumerate(zip(args, arg_types)):
-                a = np.asarray(a, dtype=object) if t.is_tensor else a
+                if t.is_tensor:
+                    a = np.asarray(a, dtype=object)
+                elif isinstance(a, np.ndarray) and a.shape == ():
+                    a = a[()]  # a scalar argument given as a rank-0 value
                 if t.is_tensor and a.shape != t.shape:
                     raise InputError(f"argument #{k} of @{self.name} has shape {list(a.shape)}, "
                                      f"the function expects {t.mlir()}", self.path)

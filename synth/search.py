@@ -13,12 +13,12 @@ from __future__ import annotations
 import itertools
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .grammar import verifier
-from .grammar.op import Op
+from .grammar.op import NUMPY, Op
 from .grammar.types import SearchContext, ShapeError, TensorType
 from .numerics import equal, fingerprint
 from .program import Expr
@@ -32,6 +32,7 @@ class SearchSettings:
     equivalence_pruning: bool = True
     verifier_pruning: bool = True
     inverse_targets: bool = True
+    keep_nonfinite: bool = False  # keep values with inf / nan (a select may discard them)
 
 
 @dataclass
@@ -69,6 +70,10 @@ class SearchTimeout(Exception):
     pass
 
 
+SPLIT_AFTER = 2  # sizes searched whole before the target is split by a comparison
+SPLIT_BRANCH_SIZE = 4  # largest branch searched
+SPLIT_BRANCH_SECONDS = 1.5  # budget of one branch: most splits tried are wrong
+MAX_SPLITS = 12  # comparisons tried
 MAX_INVERSE_DEPTH = 3  # ops undone on the way from the target to a value
 MAX_DERIVED = 20000  # inverse targets kept
 INVERSE_OPERAND_SIZE = 1  # values up to this size are also the other operand of an undone op
@@ -81,13 +86,15 @@ _INVERTIBLE = {
 }
 
 
-def _invert(kind: str, side: int, target: tuple, other: tuple | None, care) -> tuple | None:
+def _invert(kind: str, side: int, target: tuple, other: tuple | None, cares) -> tuple | None:
     """The value X with op(X, other) == target (side 0) or op(other, X) == target (side 1),
     per example; None where no such value exists or it is not exact (division by zero,
-    sqrt of a negative, integers that do not divide)."""
+    sqrt of a negative, integers that do not divide). `cares`: the positions that matter,
+    one mask per example (None: all)."""
     out = []
     for e, t in enumerate(target):
         o = None if other is None else other[e]
+        care = None if cares is None else cares[e]
         is_int = t.dtype.kind in "iu"
         with np.errstate(all="ignore"):
             if kind == "add":
@@ -143,6 +150,8 @@ class Enumerator:
     problem: Problem
     settings: SearchSettings
     stats: SearchStats = field(default_factory=SearchStats)
+    care_mask: tuple | None = None  # a branch of a select split: only these positions, per example
+    splits: bool = True  # try splitting the target by a comparison (not inside a branch)
 
     def __post_init__(self):
         self.pools: dict[int, dict[TensorType, list[_Value]]] = defaultdict(lambda: defaultdict(list))
@@ -152,7 +161,8 @@ class Enumerator:
         self.count = 0
         out = self.problem.examples_out
         self.target = tuple(np.asarray(o) for o in out)
-        self.care: np.ndarray | None = None  # positions the program must get right
+        # positions the program must get right, one mask per example (None: all)
+        self.care: tuple | None = self.care_mask
         self.wrap = None  # update Expr -> the whole output's Expr (a masked select)
         # inverse targets: fingerprint of a value that would solve the problem once
         # wrapped in a few ops -> how to wrap it (see _invert)
@@ -160,9 +170,12 @@ class Enumerator:
         self.derived_count = 0
         self.inverse_ops: list | None = None
         self.best: Expr | None = None  # smallest solution through an inverse target so far
-        # intermediate values never need a higher rank than the problem's own values
+        self.values_of: dict[Expr, tuple] = {}  # expression -> its value on the examples
+        # intermediate values never need a higher rank than the problem's own values and
+        # the iteration spaces of its statements
         self.max_rank = max([t.rank for t in self.problem.input_types.values()]
-                            + [self.problem.output_type.rank])
+                            + [self.problem.output_type.rank]
+                            + [len(s) for s in self.problem.context.shapes])
 
     # -- checks ---------------------------------------------------------------------------
     def _signature(self, op: Op, types: tuple[TensorType, ...]) -> list:
@@ -192,9 +205,9 @@ class Enumerator:
     def _matches(self, t: TensorType, data) -> bool:
         if t != self.problem.output_type:
             return False
-        for got, want in zip(data, self.target):
+        for e, (got, want) in enumerate(zip(data, self.target)):
             if self.care is not None:
-                got, want = got[self.care], want[self.care]
+                got, want = got[self.care[e]], want[self.care[e]]
             if not equal(want, got):
                 return False
         return True
@@ -202,7 +215,8 @@ class Enumerator:
     def _add(self, size: int, expr: Expr, data) -> Expr | None:
         """Keep a new value (unless equivalent to a kept one); return it if it solves."""
         self.stats.evaluated += 1
-        if any(d.dtype.kind == "f" and not np.all(np.isfinite(d)) for d in data):
+        if not self.settings.keep_nonfinite and any(d.dtype.kind == "f" and not np.all(np.isfinite(d))
+                                                    for d in data):
             self.stats.rejected_nonfinite += 1
             return None
         if self.settings.equivalence_pruning:
@@ -213,6 +227,7 @@ class Enumerator:
             self.seen.add(fp)
         pool = self.pools[size][expr.type]
         pool.append(_Value(expr, data, len(pool)))
+        self.values_of[expr] = data
         self.stats.values += 1
         if self._matches(expr.type, data):
             return expr
@@ -227,22 +242,23 @@ class Enumerator:
     def _target_fingerprint(self, data) -> tuple:
         """Fingerprint of a value on the positions that must be right."""
         if self.care is not None:
-            data = tuple(np.where(self.care, d, 0.0) for d in data)
+            data = tuple(np.where(c, d, 0) for c, d in zip(self.care, data))
         return _fingerprint(self.problem.output_type, data)
 
     # -- inverse targets ------------------------------------------------------------------
     def _evaluate(self, expr: Expr, memo: dict | None = None) -> tuple:
-        """An expression's value on the examples (leaves from the inputs)."""
-        memo = {} if memo is None else memo
-        if id(expr) in memo:
-            return memo[id(expr)]
+        """An expression's value on the examples (leaves from the inputs); the values
+        kept in the pools are known already."""
+        memo = self.values_of if memo is None else memo
+        if expr in memo:
+            return memo[expr]
         if expr.op is None:
             out = tuple(np.asarray(ex[expr.leaf]) for ex in self.problem.examples_in)
         else:
             args = [self._evaluate(a, memo) for a in expr.args]
             out = tuple(np.asarray(expr.op.evaluate([a[e] for a in args], expr.attrs),
                                    dtype=expr.type.numpy_dtype) for e in range(len(self.target)))
-        memo[id(expr)] = out
+        memo[expr] = out
         return out
 
     def _invertible_ops(self) -> list:
@@ -262,7 +278,7 @@ class Enumerator:
     def _derive(self, target: tuple, wrap, depth: int, operands: list) -> None:
         """Register the values that solve `target` after one more op (with one of
         `operands`, values of the output type, as the other operand), recursively."""
-        if depth >= MAX_INVERSE_DEPTH:
+        if depth >= (MAX_INVERSE_DEPTH if self.splits else MAX_INVERSE_DEPTH - 1):
             return
         out = self.problem.output_type
         for op, attrs, kind in self.inverse_ops:
@@ -302,6 +318,104 @@ class Enumerator:
         operands = [v for v in self.pools[size].get(out, [])]
         identity = lambda e: e  # noqa: E731
         self._derive(self.target, identity, 0 if size == 0 else MAX_INVERSE_DEPTH - 1, operands)
+
+    # -- branches -------------------------------------------------------------------------
+    def _split_ops(self):
+        """How this grammar writes `m ? x : y` for a comparison m of two values: the
+        select + compare pair (stablehlo) or the fused select_cmp (linalg)."""
+        names = {op.name.split(".", 1)[1]: op for op in self.problem.ops}
+        out = self.problem.output_type
+        if "select_cmp" in names:
+            op = names["select_cmp"]
+
+            def build(a, b, direction, x, y):
+                return Expr(out, op, (("direction", direction),), (a, b, x, y))
+            return build
+        if "select" in names and "compare" in names:
+            sel, cmp = names["select"], names["compare"]
+
+            def build(a, b, direction, x, y):
+                attrs = self._signature(cmp, (a.type, b.type))
+                choice = next((c for c in attrs if dict(c[0])["direction"] == direction), None)
+                if choice is None:
+                    return None
+                mask = Expr(choice[1], cmp, choice[0], (a, b))
+                sel_attrs = self._signature(sel, (choice[1], out, out))
+                return Expr(out, sel, sel_attrs[0][0], (mask, x, y)) if sel_attrs else None
+            return build
+        return None
+
+    def _select_split(self) -> Expr | None:
+        """Kernels that choose per element (`b == 1 ? 1 : a / (1 - b)`, blend modes, clamps)
+        need a select over two branches that may each take several ops. When no program
+        of SPLIT_AFTER ops exists, the target is split by a comparison of two leaves (an
+        input or a broadcast constant, compared GT, GE or EQ), and each branch is searched
+        on its own positions only, smaller; `m ? x : y` joins them. Comparisons that
+        leave one branch to a value already built (the constant of `b == 1 ? 1 : ...`)
+        go first, then comparisons with a constant."""
+        build = self._split_ops()
+        out = self.problem.output_type
+        if build is None or out.rank == 0:
+            return None
+        leaves = [v for v in self.pools[0].get(out, [])]
+        constant = [v for v in leaves if v.expr.leaf is None]
+        pairs = [(a, b) for a in leaves for b in constant] + \
+                [(a, b) for a in leaves for b in leaves if a.expr.leaf is not None and b.expr.leaf is not None
+                 and a.expr.leaf < b.expr.leaf]
+        base = self.care or tuple(np.ones(out.shape, dtype=bool) for _ in self.target)
+        small = [v for size in range(min(SPLIT_AFTER, 1) + 1) for v in self.pools[size].get(out, [])]
+
+        def explained(masks) -> Expr | None:
+            """A value already built (size <= 1) that is right on `masks`."""
+            for v in small:
+                if all(equal(t[m], d[m]) for t, d, m in zip(self.target, v.data, masks)):
+                    return v.expr
+            return None
+
+        seen, ranked = set(), []
+        for a, b in pairs:
+            for direction in ("GE", "GT", "EQ"):
+                masks = tuple(np.asarray(NUMPY.compare(direction, x, y)) & c
+                              for x, y, c in zip(a.data, b.data, base))
+                rest = tuple(c & ~m for m, c in zip(masks, base))
+                key = b"".join(m.tobytes() for m in masks)
+                if key in seen or all(not m.any() for m in masks) or all(not r.any() for r in rest):
+                    continue
+                seen |= {key, b"".join(r.tobytes() for r in rest)}
+                then, other = explained(masks), explained(rest)
+                if then is not None and other is not None:
+                    joined = build(a.expr, b.expr, direction, then, other)
+                    if joined is not None and self._matches(joined.type, self._evaluate(joined)):
+                        return joined
+                ranked.append((then is None and other is None, len(ranked), a, b, direction,
+                               masks, rest, then, other))
+        ranked.sort(key=lambda r: r[:2])
+        for blind, _, a, b, direction, masks, rest, then, other in ranked[:MAX_SPLITS]:
+            if time.monotonic() > self.deadline:
+                return None
+            then = then or self._branch(masks)
+            if then is None:
+                continue
+            other = other or self._branch(rest)
+            if other is None:
+                continue
+            joined = build(a.expr, b.expr, direction, then, other)
+            if joined is not None and self._matches(joined.type, self._evaluate(joined)):
+                return joined
+        return None
+
+    def _branch(self, masks: tuple) -> Expr | None:
+        """A program right on `masks` (one per example), searched with a smaller bound."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            return None
+        settings = replace(self.settings, max_size=min(SPLIT_BRANCH_SIZE, self.settings.max_size),
+                           timeout=min(left, SPLIT_BRANCH_SECONDS))
+        sub = Enumerator(self.problem, settings, care_mask=masks, splits=False)
+        found = sub.run()
+        self.stats.enumerated += sub.stats.enumerated
+        self.stats.evaluated += sub.stats.evaluated
+        return found
 
     def _tick(self):
         self.count += 1
@@ -431,14 +545,14 @@ class Enumerator:
                          for v in vs if all(np.array_equal(d, changed) for d in v.data)]
                 for mask in masks:
                     for attrs, rt in self._signature(op, (mask.expr.type, out, out)):
-                        self.care = changed
+                        self.care = (changed,) * len(self.target)
                         self.wrap = lambda f, op=op, a=attrs, m=mask.expr: Expr(out, op, a, (m, f, old.expr))
                         return
             elif op.arity == 2:  # a mask fused into the op: select_index(x, y)
                 ones, zeros = np.ones(out.shape, out.numpy_dtype), np.zeros(out.shape, out.numpy_dtype)
                 for attrs, rt in self._signature(op, (out, out)):
                     if np.array_equal(op.evaluate([ones, zeros], attrs) != 0, changed):
-                        self.care = changed
+                        self.care = (changed,) * len(self.target)
                         self.wrap = lambda f, op=op, a=attrs: Expr(out, op, a, (f, old.expr))
                         return
 
@@ -447,13 +561,14 @@ class Enumerator:
         try:
             with np.errstate(all="ignore"):
                 found = self._leaves()
-                if found is None:
+                if found is None and self.care_mask is None:
                     self._masked_update()
                     if self.care is not None:  # a leaf may be the update itself
                         found = next((v.expr for vs in self.pools[0].values() for v in vs
                                       if self._matches(v.expr.type, v.data)), None)
+                if found is None:
                     self._inverse_targets(0)
-                    found = found or self.best
+                    found = self.best
                 size = 0
                 while found is None and size < self.settings.max_size:
                     size += 1
@@ -461,6 +576,8 @@ class Enumerator:
                     found = self._grow(size) or self.best
                     if found is None and size <= INVERSE_OPERAND_SIZE:
                         self._inverse_targets(size)
+                    if found is None and size == SPLIT_AFTER and self.splits:
+                        found = self._select_split()
         except SearchTimeout:
             found = self.best
         finally:

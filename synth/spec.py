@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .analysis.model import Kernel
+from .analysis.symbols import size
 from .dependences import split_function, statement_groups
 from .errors import NoSolutionError
 from .execution import NUMPY_DTYPES, run_function
@@ -33,7 +34,7 @@ from .search import Problem
 N_EXAMPLES = 2  # random example sets; the final checks use fresh inputs
 
 
-EXAMPLE_KINDS = ("random", "negative", "positive")
+EXAMPLE_KINDS = ("random", "negative", "positive", "boundary")
 _RANGES = {  # kind -> ((float low, high), (int low, high)) for arrays
     "random": ((-1.0, 1.0), (-50, 50)),
     "negative": ((-2.0, -0.5), (-50, 0)),
@@ -41,21 +42,32 @@ _RANGES = {  # kind -> ((float low, high), (int low, high)) for arrays
 }
 
 
-def random_draw(rng: np.random.Generator, kind: str = "random"):
+def random_draw(rng: np.random.Generator, kind: str = "random", constants=()):
     """`draw(shape, element type)` for Kernel.arguments. Arrays: floats uniform in
-    [-1, 1], integers in [-50, 50) ("negative" / "positive": one sign only). Scalars:
-    floats in [0.5, 2], integers in [1, 10) (random) or [-10, 10) otherwise."""
-    (flo, fhi), (ilo, ihi) = _RANGES[kind]
+    [-1, 1], integers in [-50, 50) ("negative" / "positive": one sign only; "boundary":
+    a third of the elements are the kernel's own `constants`, so comparisons with them
+    and divisions by differences from them take every branch). Scalars: floats in
+    [0.5, 2], integers in [1, 10) (random) or [-10, 10) otherwise."""
+    (flo, fhi), (ilo, ihi) = _RANGES["random" if kind == "boundary" else kind]
+    special = np.asarray(sorted({0.0, *constants}), dtype=np.float64)
+
+    def boundary(values):
+        pick = rng.random(values.shape) < 1 / 3
+        return np.where(pick, rng.choice(special, size=values.shape), values)
 
     def draw(shape, elem):
         dtype = NUMPY_DTYPES[elem]
         if elem.startswith("f"):
             if shape == ():
                 return np.asarray(rng.uniform(0.5, 2.0), dtype=dtype)
-            return rng.uniform(flo, fhi, size=shape).astype(dtype)
+            values = rng.uniform(flo, fhi, size=shape)
+            return (boundary(values) if kind == "boundary" else values).astype(dtype)
         if shape == ():
             return np.asarray(rng.integers(1, 10) if kind == "random" else rng.integers(-10, 10), dtype=dtype)
-        return rng.integers(ilo, ihi, size=shape).astype(dtype)
+        values = rng.integers(ilo, ihi, size=shape)
+        if kind == "boundary":
+            values = boundary(values).round()
+        return values.astype(dtype)
     return draw
 
 
@@ -104,7 +116,9 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
     split_source = SourceModule(small.path, split_text)
 
     rng = np.random.default_rng(seed)
-    states = [kernel.arguments(standin, random_draw(rng, kind)) for kind in kinds for _ in range(n_examples)]
+    constants = sorted(kernel.function.float_constants)
+    states = [kernel.arguments(standin, random_draw(rng, kind, constants))
+              for kind in kinds for _ in range(n_examples)]
     undefined = set(kernel.interface.out_parameters)  # results not yet written
     specs: list[GroupSpec] = []
     for k, (statements, part) in enumerate(zip(groups, parts)):
@@ -118,10 +132,15 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
         ops = select_ops(dialect, kp.ops, kp.non_rectangular)
         constants = tuple(sorted({0.0, 1.0} | kp.float_constants))
         types = {i: kernel.tensor_type(i, standin) for i in range(len(kernel.function.arguments))}
+        # the iteration spaces of the group's statements are shapes of interest too (a
+        # value repeated m times is a broadcast over m, then a reduction)
+        nests = {tuple(size(e, standin) for e in kernel.sizes.statement_nests[st])
+                 for st in statements if st < len(kernel.sizes.statement_nests)}
         for out in g.writes:
             in_types = {i: types[i] for i in inputs}
             out_type = types[out]
-            shapes = frozenset(t.shape for t in in_types.values()) | {out_type.shape}
+            shapes = frozenset(t.shape for t in in_types.values()) | {out_type.shape} | \
+                {n for n in nests if n and all(int(d) > 0 for d in n)}
             dtypes = tuple(sorted({t.dtype for t in in_types.values()} | {out_type.dtype}))
             g.problems.append(Problem(
                 name=f"@{name} group {k} arg{out}",

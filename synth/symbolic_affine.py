@@ -460,6 +460,8 @@ _ELEMENTWISE: dict[str, Callable] = {
     "arith.minimumf": z3sem.minimum,
     "arith.minnumf": z3sem.minimum,
     "math.sqrt": z3sem.sqrt,
+    "math.absf": lambda a: z3.If(a >= 0, a, -a),
+    "math.absi": lambda a: abs(a) if isinstance(a, int) else z3.If(a >= 0, a, -a),
     "math.exp": z3sem.exp,
     "math.powf": support.power,
     # integers and index: mathematical integers

@@ -127,6 +127,9 @@ class SizeModel:
     sites: dict[tuple, SizeExpr]  # (op index, attribute, result) -> expression of its constant
     constraints: list[tuple[SizeExpr, SizeExpr, str]] = field(default_factory=list)  # a <= b
     nonempty: list[tuple[SizeExpr, SizeExpr]] = field(default_factory=list)  # lb < ub of loops
+    # per statement (affine.store, pre-order): the trip counts of its loops, outermost
+    # first, where they are sizes (loops with an index-dependent bound are left out)
+    statement_nests: list[tuple[SizeExpr, ...]] = field(default_factory=list)
     repeat_loops: list[str] = field(default_factory=list)  # loops whose index nothing uses
     time_loops: list[str] = field(default_factory=list)  # ... that carry a dependence
 
@@ -258,6 +261,7 @@ class _Collector:
         self.allocs: dict[int, ir.Operation] = {}
         self.alloc_values: dict = {}
         self.parent: dict[int, int | None] = {}
+        self.store_loops: list[list[int]] = []  # per affine.store (pre-order): enclosing loops
 
     def where(self, op) -> str:
         return diagnostic_location(self.path, op.location)
@@ -317,6 +321,8 @@ class _Collector:
                 self.record_sites(index, "lowerBoundMap", lbm, "lb", loc, iv_loop=loop.id)
                 self.record_sites(index, "upperBoundMap", ubm, "ub", loc, iv_loop=loop.id)
             elif name in ("affine.load", "affine.store"):
+                if name == "affine.store":
+                    self.store_loops.append(self._loops_around(op))
                 v = op.opview
                 amap = v.map.value
                 write = name == "affine.store"
@@ -354,6 +360,17 @@ class _Collector:
                 if array is not None:
                     self.accesses.append(_Access(array, [self.operand(x) for x in idx], index,
                                                  name == "memref.store", loc))
+
+    def _loops_around(self, op) -> list[int]:
+        out = []
+        p = op.parent
+        while p is not None and p.name != "func.func":
+            if p.name == "affine.for":
+                iv = p.regions[0].blocks[0].arguments[0]
+                if iv in self.loops:
+                    out.append(self.loops[iv].id)
+            p = p.parent
+        return out[::-1]
 
     def _enclosing(self, op) -> int | None:
         p = op.parent
@@ -625,13 +642,17 @@ def analyze_sizes(path: str, func) -> SizeModel:
             for acc in col.accesses:
                 if acc.array != arr:
                     continue
-                hi = extreme(sym_form(acc.forms[d], None), True)
+                form = acc.forms[d]
+                hi = extreme(sym_form(form, None), True)
                 if hi is None:
                     continue
                 r = hi.add(_Lin({}, 1)).size_expr()
+                # a strided access (x[2 * i]) reaches to within its stride of the end
+                stride = max((abs(c) for k, c in form.terms.items() if isinstance(k, tuple) and k[0] == "iv"),
+                             default=1)
                 if r.symbols and n not in r.symbols and all(x in orig for x in r.symbols) \
-                        and r.at(orig) == s.value and len(r.symbols) > 1:
-                    derived = r
+                        and 0 <= s.value - r.at(orig) < stride:
+                    derived = r + (s.value - r.at(orig))  # the accesses cover the array: its extent is theirs
         if derived is not None:
             for k in keys:
                 dims[k] = derived
@@ -686,6 +707,15 @@ def analyze_sizes(path: str, func) -> SizeModel:
                 and not lbs[0].ivs and not ubs[0].ivs:
             nonempty.append((lbs[0].size_expr(), ubs[0].size_expr()))
 
+    # -- iteration spaces of the statements
+    trips: dict[int, SizeExpr] = {}
+    for loop in col.loop_list:
+        lbs, ubs = bounds[loop.id]
+        if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
+                and not lbs[0].ivs and not ubs[0].ivs and loop.step == 1:
+            trips[loop.id] = ubs[0].size_expr() - lbs[0].size_expr()
+    nests = [tuple(trips[i] for i in loops if i in trips) for loops in col.store_loops]
+
     # -- loops whose index nothing uses
     repeat, time = [], []
     for loop in col.loop_list:
@@ -700,7 +730,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
     alloc_dims = {i: tuple(dims[(("alloc", i), d)] for d in range(len(shape)))
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
-                     constraints, nonempty, repeat, time)
+                     constraints, nonempty, nests, repeat, time)
 
 
 def _carries_dependence(col: _Collector, loop: _Loop) -> bool:

@@ -329,8 +329,9 @@ def emit_structured(em: Emitter, operands, arg_types, maps: list[str], iterators
     r = em.fresh()
     bargs = [em.fresh("b") for _ in operands]
     bout = em.fresh("o")
+    ins = f"{_ins(operands, arg_types)} " if operands else ""
     em.line(f"{r} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}} "
-            f"{_ins(operands, arg_types)} outs({init} : {result_type.mlir()}) {{")
+            f"{ins}outs({init} : {result_type.mlir()}) {{")
     params = [f"{b}: {t.dtype}" for b, t in zip(bargs, arg_types)] + [f"{bout}: {result_type.dtype}"]
     em.line(f"^bb0({', '.join(params)}):")
     lines_before = len(em.lines)
@@ -649,6 +650,48 @@ class SliceEdge(LinalgOp):
                             lambda em, b: b[0])
 
 
+class Iota(LinalgOp):
+    """linalg.generic: out = the index along `dim` (linalg.index, then arith.index_cast and
+    arith.sitofp to the element type) over a shape of interest; stablehlo.iota's twin."""
+
+    arity = 0
+    attr_domain_kind = "iota"
+
+    def attribute_domain(self, arg_types, ctx):
+        if arg_types:
+            return ()
+        return tuple(attrs(shape=tuple(s), dim=k, dtype=dt) for s in sorted(ctx.shapes) if s
+                     for k in range(len(s)) for dt in ctx.dtypes if dt in NUMERIC_DTYPES)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        d = attr_dict(attrs)
+        if not 0 <= d["dim"] < len(d["shape"]) or d["dtype"] not in NUMERIC_DTYPES:
+            raise self.shape_error("dim out of range or not a numeric type", arg_types, attrs)
+        return TensorType(tuple(d["shape"]), d["dtype"])
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return sem.iota(tuple(d["shape"]), d["dim"], d["dtype"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        dt = result_type.dtype
+
+        def body(em, _b):
+            i, c = em.fresh("i"), em.fresh("c")
+            em.line(f"{i} = linalg.index {d['dim']} : index")
+            if dt in FLOAT_DTYPES:
+                k = em.fresh("k")
+                em.line(f"{k} = arith.index_cast {i} : index to i64")
+                em.line(f"{c} = arith.sitofp {k} : i64 to {dt}")
+            else:
+                em.line(f"{c} = arith.index_cast {i} : index to {dt}")
+            return c
+
+        return emit_generic(em, [], [], [], result_type, body)
+
+
 # --- the grammar ---------------------------------------------------------------------------
 
 
@@ -671,6 +714,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("linalg.max", 2, "maximum", NUMERIC_DTYPES),
         Elementwise("linalg.min", 2, "minimum", NUMERIC_DTYPES),
         Elementwise("linalg.negf", 1, "neg"),
+        Elementwise("linalg.abs", 1, "abs"),
         Elementwise("linalg.sqrt", 1, "sqrt"),
         Elementwise("linalg.exp", 1, "exp"),
         *contractions,
@@ -687,4 +731,5 @@ def grammar() -> tuple[Op, ...]:
         ScalarBinary("linalg.scalar_mul", "mul"),
         ScalarBinary("linalg.scalar_add", "add"),
         Outer("linalg.outer"),
+        Iota("linalg.iota"),
     )

@@ -221,6 +221,7 @@ class _NumpySem:
     sub = staticmethod(np.subtract)
     mul = staticmethod(np.multiply)
     neg = staticmethod(np.negative)
+    abs = staticmethod(np.abs)
     maximum = staticmethod(np.maximum)
     minimum = staticmethod(np.minimum)
     sqrt = staticmethod(np.sqrt)

@@ -438,6 +438,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("stablehlo.maximum", 2, "maximum"),
         Elementwise("stablehlo.minimum", 2, "minimum"),
         Elementwise("stablehlo.negate", 1, "neg"),
+        Elementwise("stablehlo.abs", 1, "abs"),
         Elementwise("stablehlo.sqrt", 1, "sqrt", FLOAT_DTYPES),
         Elementwise("stablehlo.exponential", 1, "exp", FLOAT_DTYPES),
         DotGeneral("stablehlo.dot_general"),

@@ -295,6 +295,10 @@ class _Z3Sem:
         return elementwise(sqrt, a)
 
     @staticmethod
+    def abs(a):
+        return elementwise(lambda x: z3.If(x >= 0, x, -x), a)
+
+    @staticmethod
     def exp(a):
         return elementwise(exp, a)
 
