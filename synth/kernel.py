@@ -66,6 +66,7 @@ class KernelFunction:
     # guards a statement: the iteration domain is not a box (e.g. triangular)
     non_rectangular: bool = False
     float_constants: set[float] = field(default_factory=set)  # arith.constant float values
+    diagonal: bool = False  # an access uses one index in two dims (A[i][i])
 
     @property
     def outputs(self) -> list[int]:
@@ -217,6 +218,9 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
             if arr is not None:
                 (kf.writes if opname in _ACCESS_WRITE else kf.reads).add(arr)
                 _vote_dims(op, opname, arr, param_of, votes)
+            if opname.startswith("affine.") and _diagonal(op):
+                kf.non_rectangular = True  # A[i][i]: a diagonal, the mask of i == j
+                kf.diagonal = True
     for key, counter in votes.items():
         kf.dim_params[key] = counter.most_common(1)[0][0]
     return kf
@@ -241,6 +245,22 @@ def _vote_dims(op: ir.Operation, opname: str, arr: int, param_of, votes) -> None
             p = param_of(v)
             if p is not None:
                 votes[(arr, dim)][p] += 1
+
+
+def _diagonal(op: ir.Operation) -> bool:
+    """Whether an affine access uses one index value in two dims (A[i][i])."""
+    view = op.opview
+    amap = view.map.value
+    indices = list(view.indices)
+    seen: list = []
+    for expr in amap.results:
+        dims: set[int] = set()
+        _expr_positions(expr, dims, set())
+        values = [indices[d] for d in dims]
+        if any(v == w for v in values for w in seen):
+            return True
+        seen += values
+    return False
 
 
 def describe(source: SourceModule, name: str) -> KernelFunction:

@@ -129,7 +129,7 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
             result = run_function(split_text, part, state)
             after.append([o if o is not None else s for o, s in zip(result.outputs, state)])
         inputs = sorted((set(kp.reads) | set(kp.writes) | kp.scalars_used) - undefined)
-        ops = select_ops(dialect, kp.ops, kp.non_rectangular)
+        ops = select_ops(dialect, kp.ops, kp.non_rectangular, kp.diagonal)
         constants = tuple(sorted({0.0, 1.0} | kp.float_constants))
         types = {i: kernel.tensor_type(i, standin) for i in range(len(kernel.function.arguments))}
         # the iteration spaces of the group's statements are shapes of interest too (a

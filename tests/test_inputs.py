@@ -331,3 +331,20 @@ def test_integer_kernels_raise_and_prove_in_integer_arithmetic(tmp_path, kernel)
         rc, out, stats = _raise(tmp_path, LOOPS / f"{kernel}.mlir", target)
         assert rc == 0
         assert "integer arithmetic" in out.read_text()
+
+
+def test_a_diagonal_access_licenses_index_masks(tmp_path):
+    """A[i][i] reads a diagonal: the mask i == j is in the search, as for triangles."""
+    path = _write(tmp_path, """
+func.func @diag(%A: memref<64x64xf64>, %d: memref<64xf64>) {
+  affine.for %i = 0 to 64 {
+    %a = affine.load %A[%i, %i] : memref<64x64xf64>
+    affine.store %a, %d[%i] : memref<64xf64>
+  }
+  return
+}
+""")
+    assert load_kernel(load_source(path), "diag").function.non_rectangular
+    for target in ("stablehlo", "linalg"):
+        rc, out, _ = _raise(tmp_path, path, target)
+        assert rc == 0, target

@@ -398,3 +398,42 @@ def test_edge_slice_constants_in_affine_maps_are_resized(tmp_path):
     assert "149, 139, d0" in out.read_text()
     report = synth.verify.verify(POLYBENCH / "doitgen.mlir", out, level="z3")
     assert report.verdict == "equivalent" and report.level == "z3"
+
+
+SCALE = """
+func.func @scale(%n: i32, %alpha: f64, %x: memref<100xf64>, %y: memref<100xf64>) {
+  %N = arith.index_cast %n : i32 to index
+  affine.for %i = 0 to %N {
+    %v = affine.load %x[%i] : memref<100xf64>
+    %w = arith.mulf %alpha, %v : f64
+    affine.store %w, %y[%i] : memref<100xf64>
+  }
+  return
+}
+"""
+
+SCALE_RAISED = """
+func.func @scale_raised(%n: i32, %alpha: f64, %x: tensor<100xf64>, %y: tensor<100xf64>) -> tensor<100xf64>
+    attributes {synth.outputs = [3]} {
+  %e = tensor.empty() : tensor<100xf64>
+  %a = linalg.fill ins(%alpha : f64) outs(%e : tensor<100xf64>) -> tensor<100xf64>
+  %e2 = tensor.empty() : tensor<100xf64>
+  %r = linalg.mul ins(%a, %x : tensor<100xf64>, tensor<100xf64>) outs(%e2 : tensor<100xf64>) -> tensor<100xf64>
+  return %r : tensor<100xf64>
+}
+"""
+
+
+def test_linalg_raised_function_may_take_scalars_as_scalars(tmp_path, capsys):
+    """The contract lets a linalg @NAME_raised take an i32 or f64 argument as itself, not
+    as a rank-0 tensor; testing and the proof run it so."""
+    original, raised_path = tmp_path / "scale.mlir", tmp_path / "scale.raised.mlir"
+    original.write_text(SCALE)
+    raised_path.write_text(SCALE_RAISED)
+    rc, out, _ = _verify_cli(capsys, original, raised_path)
+    assert rc == 0, out
+    assert "EQUIVALENT (level z3)" in out
+    wrong = tmp_path / "scale.wrong.mlir"
+    wrong.write_text(SCALE_RAISED.replace("linalg.mul", "linalg.add"))
+    rc, out, _ = _verify_cli(capsys, original, wrong)
+    assert rc == 4, out
