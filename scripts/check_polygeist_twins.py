@@ -9,7 +9,7 @@ Every array argument is compared afterwards: exactly for integer arrays, and for
 arrays with `np.allclose(rtol=1e-12, atol=1e-12 * max(1, max|reference|))` (NaNs equal).
 The table also says whether the two results are bitwise identical.
 
-The twin's text goes through `synth.mlir_input.load_source` first (this upgrades the legacy
+The twin's text goes through `synth.frontend.reader.load_source` first (this upgrades the legacy
 `dlti.dl_spec` that MLIR 22 rejects, and checks that the file parses). The script also
 checks that the twin's i32 size parameters have no uses (every bound is a constant).
 
@@ -59,9 +59,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from synth import polybench  # noqa: E402
+from synth.analysis import polybench  # noqa: E402
 from synth.execution import run_function  # noqa: E402
-from synth.mlir_input import load_source  # noqa: E402
+from synth.frontend.reader import load_source  # noqa: E402
 
 ORIGINALS = ROOT / "benchmarks" / "polybench"
 TWINS = ROOT / "benchmarks" / "polybench-polygeist"

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from . import polybench
-from .errors import InputError, SynthError
+from synth.analysis import polybench
+from synth.errors import InputError, SynthError
 
 
 def _load(path: str):
-    from .mlir_input import load_source
+    from synth.frontend.reader import load_source
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -31,7 +31,7 @@ def _load(path: str):
 
 
 def _functions(source, name: str | None) -> list[str]:
-    from .kernel import list_functions
+    from synth.analysis.function import list_functions
 
     names = list_functions(source)
     if name is not None:
@@ -45,14 +45,14 @@ def _functions(source, name: str | None) -> list[str]:
 
 
 def _resized_source(source, names: list[str], dataset: str):
-    from .mlir_input import SourceModule
-    from .resize import resize_module
+    from synth.frontend.reader import SourceModule
+    from synth.analysis.resize import resize_module
 
     return SourceModule(source.path, resize_module(source, names, dataset), source.notes)
 
 
 def cmd_resize(args) -> int:
-    from .kernel import list_functions
+    from synth.analysis.function import list_functions
 
     source = _load(args.file)
     resized = _resized_source(source, list_functions(source), args.dataset)
@@ -89,9 +89,9 @@ def _checksum(a: np.ndarray) -> str:
 
 
 def cmd_run(args) -> int:
-    from .analysis.model import load_kernel
-    from .execution import run_function
-    from .spec import random_draw
+    from synth.analysis.model import load_kernel
+    from synth.execution import run_function
+    from synth.synthesis.spec import random_draw
 
     source = _load(args.file)
     names = _functions(source, args.function)
@@ -122,9 +122,9 @@ def cmd_run(args) -> int:
 def cmd_raise(args) -> int:
     import json
 
-    from .emit import combine
-    from .pipeline import RaiseOptions, raise_function
-    from .search import SearchSettings
+    from synth.codegen.emit import combine
+    from synth.pipeline import RaiseOptions, raise_function
+    from synth.synthesis.search import SearchSettings
 
     _check_output_path(args.output)
     source = _load(args.file)
@@ -153,7 +153,7 @@ def cmd_raise(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import run_bench
+    from synth.bench.runner import run_bench
 
     summary = run_bench(args.paths, args.suite, args.dataset, args.targets.split(","),
                         args.backends.split(",") if args.backends else None, args.jobs,
@@ -227,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=5)
     p.set_defaults(run=cmd_bench)
 
-    from .verify import register as register_verify
+    from synth.validation.verify import register as register_verify
 
     register_verify(sub)
     return parser

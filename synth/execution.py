@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import ExecutionError
+from synth.errors import ExecutionError
 
 AFFINE_PIPELINE = (
     "builtin.module(lower-affine,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)"

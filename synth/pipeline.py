@@ -5,7 +5,7 @@
     outcome.stats       # what the CLI writes to --stats-json
 
 Steps: load the kernel (normal form, size symbols), search a program at stand-in sizes,
-emit it at the original sizes, validate it (synth.verify, re-instantiating the program at
+emit it at the original sizes, validate it (synth.validation.verify, re-instantiating the program at
 each size from its symbols), and only then return a module. A program that validation
 refutes was right on the search's examples only: the search runs again on examples of
 more kinds (negative and positive values, the kernel's own constants), keeping values
@@ -17,13 +17,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from .analysis.model import Kernel, load_kernel
-from .emit import output_module
-from .errors import NoSolutionError
-from .mlir_input import SourceModule
-from .raising import RaiseResult, raised_function_text, search_kernel
-from .search import SearchSettings
-from .spec import EXAMPLE_KINDS
+from synth.analysis.model import Kernel, load_kernel
+from synth.codegen.emit import output_module
+from synth.errors import NoSolutionError
+from synth.frontend.reader import SourceModule
+from synth.synthesis.solve import RaiseResult, raised_function_text, search_kernel
+from synth.synthesis.search import SearchSettings
+from synth.synthesis.spec import EXAMPLE_KINDS
 
 ATTEMPTS = (  # (seed, example kinds, keep values with inf / nan) of each search
     (0, ("random",), False),
@@ -64,7 +64,7 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
              options: RaiseOptions):
     """synth verify on the module at the original sizes (the program re-instantiated from
     its size symbols at the others). Returns the report."""
-    from .verify import verify_text
+    from synth.validation.verify import verify_text
 
     module = output_module(kernel, raised_function_text(result, kernel.sizes.original()), target)
     return verify_text(source, module, f"<raised @{kernel.name}>", kernel.name, options.verify,

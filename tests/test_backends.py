@@ -16,8 +16,8 @@ from synth.backends.registry import (BACKEND_NAMES, all_backends, backends_for, 
 from synth.backends.timing import measure, measure_batched
 from synth.cli import main
 from synth.analysis.model import load_kernel
-from synth.mlir_input import load_source
-from synth.spec import random_draw
+from synth.frontend.reader import load_source
+from synth.synthesis.spec import random_draw
 
 KERNELS = ("gemm", "atax")
 TARGETS = ("stablehlo", "linalg")

@@ -1,4 +1,4 @@
-"""Dependence analysis and loop distribution (synth.dependences): every PolyBench kernel
+"""Dependence analysis and loop distribution (synth.analysis.dependences): every PolyBench kernel
 split into its statement groups still computes what the original does, and the groups of
 a few kernels and hand-written loops are the expected ones."""
 
@@ -9,13 +9,13 @@ import pytest
 from mlir import ir
 
 from conftest import POLYBENCH
-from synth import polybench
-from synth.dependences import (dependence_graph, split_function, statement_groups,
+from synth.analysis import polybench
+from synth.analysis.dependences import (dependence_graph, split_function, statement_groups,
                                statements)
 from synth.execution import run_function
-from synth.kernel import describe, find_function
-from synth.mlir_input import SourceModule, load_source, parse_module
-from synth.resize import dataset_arguments, resize_module
+from synth.analysis.function import describe, find_function
+from synth.frontend.reader import SourceModule, load_source, parse_module
+from synth.analysis.resize import dataset_arguments, resize_module
 
 TIME_STEPS = ("tsteps", "tmax")
 

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from synth.grammar import SearchContext, ShapeError, TensorType, ops_for
-from synth.grammar import z3sem
+from synth.semantics import z3sem
 from synth.grammar.op import attrs, emit_op_function, grammar_path, load_specs
 from synth.grammar.verifier import DEFAULT as VERIFIER
 
@@ -276,7 +276,7 @@ def test_linalg_dot_general_leaves_named_forms_out():
 def test_slice_edge_resizes(name):
     """The position is symbolic: the same attributes at other sizes take the same edge."""
     from synth.analysis.symbols import Size, SizeExpr
-    from synth.program import Expr, instantiate
+    from synth.synthesis.program import Expr, instantiate
 
     op = ALL_OPS[name]
     a = attrs(dims=(0, 2), position="last")

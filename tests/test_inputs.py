@@ -16,8 +16,8 @@ from synth.cli import main
 from synth.errors import InputError
 from synth.execution import TENSOR_PIPELINE, run_function
 from synth.frontend.normalize import normalize
-from synth.mlir_input import load_source
-from synth.spec import random_draw
+from synth.frontend.reader import load_source
+from synth.synthesis.spec import random_draw
 
 
 def _write(tmp_path, text, name="k.mlir"):

@@ -9,8 +9,8 @@ from conftest import DATA
 from synth.cli import main
 from synth.errors import InputError
 from synth.analysis.model import load_kernel
-from synth.kernel import describe
-from synth.mlir_input import LegacySyntaxWarning, load_source
+from synth.analysis.function import describe
+from synth.frontend.reader import LegacySyntaxWarning, load_source
 
 
 def test_legacy_dlti_header_loads_with_warning():

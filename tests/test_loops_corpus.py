@@ -24,7 +24,7 @@ import pytest
 from mlir import ir
 
 from synth.execution import NUMPY_DTYPES, run_function
-from synth.mlir_input import LegacySyntaxWarning, load_source
+from synth.frontend.reader import LegacySyntaxWarning, load_source
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = {

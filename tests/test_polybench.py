@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from conftest import POLYBENCH, POLYGEIST
-from synth import polybench
+from synth.analysis import polybench
 from synth.analysis.model import load_kernel
 from synth.cli import main
 from synth.execution import run_function
-from synth.mlir_input import SourceModule, load_source
-from synth.resize import dataset_arguments, resize_module
+from synth.frontend.reader import SourceModule, load_source
+from synth.analysis.resize import dataset_arguments, resize_module
 
 REFERENCE_MODULES = ("linear_algebra", "solvers_stencils_medley")
 

@@ -11,8 +11,8 @@ from synth.backends.xla_cpu import run_stablehlo
 from synth.cli import main
 from synth.execution import TENSOR_PIPELINE, run_function
 from synth.analysis.model import load_kernel
-from synth.mlir_input import load_source
-from synth.spec import random_draw
+from synth.frontend.reader import load_source
+from synth.synthesis.spec import random_draw
 
 ALLOWED = {
     "stablehlo": lambda name: name.startswith("stablehlo.") or name == "func.return",
@@ -36,7 +36,7 @@ def _raised_ops(text, target, name):
 
     raised_part, wrapper_part = text.split(f"  func.func @{name}(")
     if target == "stablehlo":
-        from synth.emit import _stablehlo_context
+        from synth.codegen.emit import _stablehlo_context
 
         ir, ctx = _stablehlo_context()
         raised_text = raised_part + "}\n"

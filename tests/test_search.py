@@ -5,7 +5,7 @@ import numpy as np
 
 from synth.grammar.op import ops_for
 from synth.grammar.types import SearchContext, TensorType
-from synth.search import Problem, SearchSettings, search
+from synth.synthesis.search import Problem, SearchSettings, search
 
 F = "f64"
 

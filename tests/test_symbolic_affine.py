@@ -1,4 +1,4 @@
-"""Symbolic execution of affine functions (synth.symbolic_affine): every PolyBench kernel
+"""Symbolic execution of affine functions (synth.semantics.affine): every PolyBench kernel
 agrees with its compiled twin at random points, op semantics agree with MLIR's, and the
 terms support proofs (gemm) and refutations (an off-by-one gemm)."""
 
@@ -7,14 +7,14 @@ import pytest
 import z3
 
 from conftest import POLYBENCH
-from synth import polybench
+from synth.analysis import polybench
 from synth.errors import InputError
 from synth.execution import run_function
-from synth.kernel import describe
+from synth.analysis.function import describe
 from synth.analysis.model import load_kernel
-from synth.mlir_input import SourceModule, load_source
-from synth.symbolic_affine import execute, symbolic_inputs
-from synth.z3_affine_support import evaluate
+from synth.frontend.reader import SourceModule, load_source
+from synth.semantics.affine import execute, symbolic_inputs
+from synth.semantics.support import evaluate
 
 try:
     from polybench_reference.linear_algebra import PREPARE as _PREPARE_LA

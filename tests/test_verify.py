@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 import z3
 
-import synth.verify
+import synth.validation.verify
 from conftest import DATA, POLYBENCH
 from synth import cli
-from synth import z3_affine_support as support
-from synth.grammar import z3sem
-from synth.raised_semantics import keep_functions, load_raised, resize_text
-from synth.raising import run_raised
-from synth.verify import first_difference, prove_equal, verify
+from synth.semantics import support as support
+from synth.semantics import z3sem
+from synth.semantics.raised import keep_functions, load_raised, resize_text
+from synth.synthesis.solve import run_raised
+from synth.validation.verify import first_difference, prove_equal, verify
 
 
 MUTANTS = DATA / "mutants"
@@ -396,7 +396,7 @@ def test_edge_slice_constants_in_affine_maps_are_resized(tmp_path):
     assert cli.main(["raise", str(POLYBENCH / "doitgen.mlir"), "--target", "linalg", "-o", str(out),
                      "--verify", "test"]) == 0
     assert "149, 139, d0" in out.read_text()
-    report = synth.verify.verify(POLYBENCH / "doitgen.mlir", out, level="z3")
+    report = synth.validation.verify.verify(POLYBENCH / "doitgen.mlir", out, level="z3")
     assert report.verdict == "equivalent" and report.level == "z3"
 
 

@@ -15,8 +15,8 @@ from typing import Mapping
 from mlir import ir
 from mlir.dialects import memref as memref_d
 
-from ..mlir_input import SourceModule, parse_module
-from .sizes import SizeModel, _split_const, _walk
+from synth.frontend.reader import SourceModule, parse_module
+from synth.analysis.sizes import SizeModel, _split_const, _walk
 
 
 def _with_constant(expr: ir.AffineExpr, value: int) -> ir.AffineExpr:
@@ -34,7 +34,7 @@ def _rewrite_map(amap: ir.AffineMap, sites: dict[int, int]) -> ir.AffineMap:
 
 
 def _rewrite_set(attr: ir.Attribute, sites: dict[int, int]) -> ir.Attribute:
-    from ..symbolic_affine import _integer_set
+    from synth.semantics.affine import _integer_set
 
     amap, eqs = _integer_set(attr)
     amap = _rewrite_map(amap, sites)

@@ -14,12 +14,12 @@ from typing import Mapping
 import numpy as np
 from mlir import ir
 
-from ..frontend.normalize import Interface, normalize
-from ..grammar.types import TensorType
-from ..kernel import KernelFunction, analyze_function
-from ..mlir_input import SourceModule, parse_module
-from .instantiate import instantiate
-from .sizes import SizeModel, analyze_sizes
+from synth.frontend.normalize import Interface, normalize
+from synth.grammar.types import TensorType
+from synth.analysis.function import KernelFunction, analyze_function
+from synth.frontend.reader import SourceModule, parse_module
+from synth.analysis.instantiate import instantiate
+from synth.analysis.sizes import SizeModel, analyze_sizes
 
 _TENSOR_DTYPE = {"f64": "f64", "f32": "f32", "i32": "i32", "i64": "i64", "index": "i64"}
 
@@ -99,7 +99,7 @@ def _polybench_values(model: SizeModel, kf: KernelFunction) -> None:
     value of the PolyBench dataset closest to the others, for a PolyBench kernel."""
     from dataclasses import replace
 
-    from .. import polybench
+    from synth.analysis import polybench
 
     unknown = [k for k, n in model.params.items() if model.symbols[n].value < 0]
     kernel = polybench.kernel_of_function(kf.name)

@@ -35,9 +35,9 @@ from typing import Mapping
 
 from mlir import ir
 
-from ..errors import InputError
-from ..mlir_input import diagnostic_location
-from .symbols import SizeExpr
+from synth.errors import InputError
+from synth.frontend.reader import diagnostic_location
+from synth.analysis.symbols import SizeExpr
 
 SMALL_CONSTANT = 8  # constants below this in an index or offset are literal (stencil offsets...)
 MAX_OFFSET = 2  # a constant within this of a size is that size plus an offset
@@ -187,7 +187,7 @@ class SizeModel:
 
     # -- at given values ---------------------------------------------------------------------
     def shape(self, arg: int, values: Mapping[str, int]) -> tuple:
-        from .symbols import size
+        from synth.analysis.symbols import size
 
         return tuple(size(e, values) for e in self.arg_dims[arg])
 
@@ -342,7 +342,7 @@ class _Collector:
                 self.map_forms(amap, list(op.operands))
                 self.record_sites(index, "map", amap, "offset", loc)
             elif name == "affine.if":
-                from ..symbolic_affine import _integer_set
+                from synth.semantics.affine import _integer_set
 
                 amap, _ = _integer_set(op.attributes["condition"])
                 self.if_forms += self.map_forms(amap, list(op.operands))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..execution import run_function
-from .registry import Backend, Prepared
-from .timing import Timing, measure_batched
+from synth.execution import run_function
+from synth.backends.registry import Backend, Prepared
+from synth.backends.timing import Timing, measure_batched
 
 OPT_LEVEL = 3
 
@@ -24,8 +24,8 @@ class AffineBaseline(Backend):
         """`outputs`: indices of the arguments the function writes (default: from synth's
         kernel analysis of `module_text`)."""
         if outputs is None:
-            from ..kernel import describe
-            from ..mlir_input import SourceModule
+            from synth.analysis.function import describe
+            from synth.frontend.reader import SourceModule
 
             outputs = describe(SourceModule("<bench>", module_text), func).outputs
         return AffinePrepared(module_text, func, list(outputs))

@@ -34,9 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ExecutionError
-from .registry import Backend, Prepared, RaisedFunction, cache_root, raised_function, write_atomic
-from .timing import Timing, measure
+from synth.errors import ExecutionError
+from synth.backends.registry import Backend, Prepared, RaisedFunction, cache_root, raised_function, write_atomic
+from synth.backends.timing import Timing, measure
 
 COMMON_FLAGS = ("--iree-input-demote-f64-to-f32=false",
                 "--iree-global-opt-enable-warn-on-uninitialized-values=false")
@@ -144,7 +144,7 @@ def _config(driver: str):
     import iree.runtime as rt
 
     if driver == "local-task":  # process-wide; must precede the first local-task device
-        from .registry import cpu_threads
+        from synth.backends.registry import cpu_threads
 
         rt.flags.parse_flags(f"--task_topology_group_count={cpu_threads() or os.cpu_count() or 1}")
     return rt.Config(driver)

@@ -29,10 +29,10 @@ import hashlib
 
 import numpy as np
 
-from ..errors import ExecutionError
-from ..execution import TENSOR_PIPELINE, run_tensor_function_timed
-from .registry import Backend, Prepared, RaisedFunction, cache_root, raised_function, write_atomic
-from .timing import Timing, measure_batched
+from synth.errors import ExecutionError
+from synth.execution import TENSOR_PIPELINE, run_tensor_function_timed
+from synth.backends.registry import Backend, Prepared, RaisedFunction, cache_root, raised_function, write_atomic
+from synth.backends.timing import Timing, measure_batched
 
 OPT_LEVEL = 3
 

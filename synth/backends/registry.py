@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..execution import NUMPY_DTYPES
-from .timing import Timing
+from synth.execution import NUMPY_DTYPES
+from synth.backends.timing import Timing
 
 BACKEND_NAMES = ("affine-mlir-O3", "xla-cpu", "xla-gpu", "iree-llvm-cpu", "iree-cuda", "mlir-cpu")
 TARGETS = (None, "stablehlo", "linalg")
@@ -86,10 +86,10 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def all_backends(*, iree_cache_dir: str | None = None) -> list[Backend]:
     """Every backend, available here or not."""
-    from .baseline import AffineBaseline
-    from .iree import IreeBackend
-    from .mlir_cpu import MlirCpuBackend
-    from .xla import XlaBackend
+    from synth.backends.baseline import AffineBaseline
+    from synth.backends.iree import IreeBackend
+    from synth.backends.mlir_cpu import MlirCpuBackend
+    from synth.backends.xla import XlaBackend
 
     return [
         AffineBaseline(),
@@ -112,7 +112,7 @@ def backends_for(target: str | None, *, iree_cache_dir: str | None = None) -> li
 
 def baseline_backend() -> Backend:
     """The baseline (`affine-mlir-O3`); its `prepare` also takes `outputs`."""
-    from .baseline import AffineBaseline
+    from synth.backends.baseline import AffineBaseline
 
     return AffineBaseline()
 

@@ -11,8 +11,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .registry import Backend, Prepared, RaisedFunction, raised_function
-from .timing import Timing, measure
+from synth.backends.registry import Backend, Prepared, RaisedFunction, raised_function
+from synth.backends.timing import Timing, measure
 
 
 @lru_cache(maxsize=None)

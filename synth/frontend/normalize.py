@@ -30,8 +30,8 @@ from mlir import ir
 from mlir.dialects import affine as affine_d
 from mlir.dialects import memref as memref_d
 
-from ..errors import InputError
-from ..mlir_input import SourceModule, diagnostic_location, parse_module
+from synth.errors import InputError
+from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
 
 SCALAR_RESULT_TYPES = ("f64", "f32", "i64", "i32", "index")
 

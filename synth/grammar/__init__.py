@@ -9,7 +9,7 @@ verifier (the real MLIR verifier as a cached oracle). The grammar data derived f
 dialect definitions lives in grammars/<dialect>.json (scripts/derive_grammars.py).
 """
 
-from .op import (
+from synth.grammar.op import (
     Attrs,
     Emitter,
     GrammarError,
@@ -22,8 +22,8 @@ from .op import (
     op_by_name,
     ops_for,
 )
-from .types import SearchContext, ShapeError, TensorType
-from .verifier import Verifier, verify
+from synth.grammar.types import SearchContext, ShapeError, TensorType
+from synth.grammar.verifier import Verifier, verify
 
 __all__ = [
     "Attrs", "Emitter", "GrammarError", "Op", "OpSpec", "SearchContext", "ShapeError",

@@ -36,11 +36,11 @@ from itertools import combinations, permutations
 
 import numpy as np
 
-from .op import (Attrs, Emitter, NUMPY, Op, attr_dict, attrs, check_edge_attrs, dot_domain,
+from synth.grammar.op import (Attrs, Emitter, NUMPY, Op, attr_dict, attrs, check_edge_attrs, dot_domain,
                  dot_general, dot_general_type, edge_domain, edge_index, edge_slices,
                  reduce_domain, reduce_type)
-from .stablehlo import DIRECTIONS, reduce_init
-from .types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.stablehlo import DIRECTIONS, reduce_init
+from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 
 class LinalgOp(Op):

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .types import SearchContext, ShapeError, TensorType
+from synth.grammar.types import SearchContext, ShapeError, TensorType
 
 Attrs = tuple[tuple[str, object], ...]
 
@@ -334,7 +334,7 @@ class Op:
 
     def z3(self, args: list[np.ndarray], attrs: Attrs) -> np.ndarray:
         """The same on object arrays of z3 terms."""
-        from . import z3sem
+        from synth.semantics import z3sem
 
         return z3sem.as_object_array(self.apply(z3sem.Z3, args, attrs))
 
@@ -360,11 +360,11 @@ class Op:
 def ops_for(dialect: str) -> tuple[Op, ...]:
     """The grammar of one dialect (the same op objects on every call)."""
     if dialect == "stablehlo":
-        from . import stablehlo
+        from synth.grammar import stablehlo
 
         return stablehlo.grammar()
     if dialect == "linalg":
-        from . import linalg
+        from synth.grammar import linalg
 
         return linalg.grammar()
     raise ValueError(f"unknown dialect {dialect!r} (known: {', '.join(DIALECTS)})")

@@ -24,10 +24,10 @@ from itertools import permutations
 
 import numpy as np
 
-from .op import (Attrs, Emitter, Op, attr_dict, attrs, broadcast, check_edge_attrs, dot_domain,
+from synth.grammar.op import (Attrs, Emitter, Op, attr_dict, attrs, broadcast, check_edge_attrs, dot_domain,
                  dot_general, dot_general_type, edge_domain, edge_index, edge_slices,
                  format_scalar, reduce_domain, reduce_type)
-from .types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .op import Attrs, Op, emit_op_function
-from .types import ShapeError, TensorType
+from synth.grammar.op import Attrs, Op, emit_op_function
+from synth.grammar.types import ShapeError, TensorType
 
 
 def _stablehlo_context():

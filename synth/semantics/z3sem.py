@@ -127,7 +127,7 @@ def div(a, b):
     """Real division; x/0 is unspecified in z3 (see the module docstring). Integers
     divide rounding toward zero (arith.divsi, stablehlo.divide on integers)."""
     if _is_int(a) and _is_int(b):
-        from ..z3_affine_support import trunc_div
+        from synth.semantics.support import trunc_div
 
         return trunc_div(a, b)
     return a / b

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .grammar.op import Op, ops_for
+from synth.grammar.op import Op, ops_for
 
 _ADD = {"arith.addf", "arith.addi"}
 _SUB = {"arith.subf", "arith.subi"}

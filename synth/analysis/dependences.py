@@ -31,9 +31,9 @@ import islpy as isl
 from mlir import ir
 from mlir.dialects import affine as affine_d
 
-from .errors import InputError
-from .kernel import find_function
-from .mlir_input import SourceModule, parse_module
+from synth.errors import InputError
+from synth.analysis.function import find_function
+from synth.frontend.reader import SourceModule, parse_module
 
 _LOADS = ("affine.load", "memref.load")
 _ALLOCS = ("memref.alloca", "memref.alloc")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from mlir import ir
 
-from .errors import InputError
+from synth.errors import InputError
 
 
 class LegacySyntaxWarning(UserWarning):

@@ -9,8 +9,8 @@ context against a declaration of `@NAME_raised`. A linalg module is verified who
 
 from __future__ import annotations
 
-from .analysis.model import Kernel
-from .errors import SynthError
+from synth.analysis.model import Kernel
+from synth.errors import SynthError
 
 
 def _stablehlo_context():

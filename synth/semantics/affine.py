@@ -13,8 +13,8 @@ loop unrolled at concrete bounds. What values are:
   fresh symbolic constant `undef_<name>!k` (remembered, so re-reads agree).
 
 max / min / select / division / sqrt / exp / comparisons use the shared encodings of
-`synth.grammar.z3sem` (the raised side uses the very same uninterpreted functions);
-powf and integer division come from `synth.z3_affine_support`. Unsupported ops raise
+`synth.semantics.z3sem` (the raised side uses the very same uninterpreted functions);
+powf and integer division come from `synth.semantics.support`. Unsupported ops raise
 `InputError` at the op's FILE:LINE:COL when the function is compiled, before anything
 runs.
 """
@@ -30,11 +30,11 @@ import numpy as np
 import z3
 from mlir import ir
 
-from . import z3_affine_support as support
-from .errors import InputError
-from .grammar import z3sem
-from .kernel import KernelFunction, find_function
-from .mlir_input import SourceModule, diagnostic_location, parse_module
+from synth.semantics import support as support
+from synth.errors import InputError
+from synth.semantics import z3sem
+from synth.analysis.function import KernelFunction, find_function
+from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
 
 Env = list  # slot -> value, one slot per SSA value of the function
 Step = Callable[[Env], None]

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
-from .errors import InputError
+from synth import __version__
+from synth.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 POLYBENCH_DIR = ROOT / "benchmarks" / "polybench"
@@ -119,7 +119,7 @@ def _hash(*parts) -> str:
 
 
 def _grammar_fingerprint() -> str:
-    from .grammar.op import DIALECTS, grammar_path
+    from synth.grammar.op import DIALECTS, grammar_path
 
     return _hash(*(grammar_path(d).read_text() for d in DIALECTS))
 
@@ -128,10 +128,10 @@ def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], tim
                  out_dir: Path) -> tuple[list[Job], list[dict]]:
     """Resize every function to the dataset and make its jobs; inputs that cannot be
     loaded become result rows with their reason."""
-    from . import polybench
-    from .kernel import list_functions
-    from .mlir_input import load_source
-    from .resize import resize_module
+    from synth.analysis import polybench
+    from synth.analysis.function import list_functions
+    from synth.frontend.reader import load_source
+    from synth.analysis.resize import resize_module
 
     jobs, failures = [], []
     (out_dir / "kernels").mkdir(parents=True, exist_ok=True)
@@ -208,11 +208,11 @@ class ResultStore:
 def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int, repeats: int,
                 baselines: dict) -> list[dict]:
     """Rows for one raised kernel x target: one per backend, outputs checked first."""
-    from .analysis.model import load_kernel
-    from .backends.registry import baseline_backend, backends_for
-    from .mlir_input import load_source
-    from .raising import compare_outputs
-    from .spec import random_draw
+    from synth.analysis.model import load_kernel
+    from synth.backends.registry import baseline_backend, backends_for
+    from synth.frontend.reader import load_source
+    from synth.synthesis.solve import compare_outputs
+    from synth.synthesis.spec import random_draw
 
     source = load_source(job.path, warn=False)
     kernel = load_kernel(source, job.function)
@@ -429,7 +429,7 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
                 progress.step(f"{outcome['job'].kernel}/{outcome['job'].target} {outcome['status']}")
     progress.close()
 
-    from .backends.registry import pinned_cpu_threads
+    from synth.backends.registry import pinned_cpu_threads
 
     baselines: dict = {}
     progress = Progress(len(outcomes), "time")

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .analysis.symbols import reinstantiate_value
-from .grammar.op import Attrs, Emitter, Op
-from .grammar.types import ShapeError, TensorType
+from synth.analysis.symbols import reinstantiate_value
+from synth.grammar.op import Attrs, Emitter, Op
+from synth.grammar.types import ShapeError, TensorType
 
 
 @dataclass(frozen=True, eq=False)

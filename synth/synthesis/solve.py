@@ -1,6 +1,6 @@
 """Raising one function: specification -> search per problem -> composition ->
 re-instantiation at any sizes. Checking the result (by execution at several sizes, then
-Z3) is synth.verify's, which `synth raise` runs before anything is emitted.
+Z3) is synth.validation.verify's, which `synth raise` runs before anything is emitted.
 
 The raised function `@NAME_raised` takes one tensor per original argument (memref<SxT>
 becomes tensor<SxT>, a dynamic dim its extent; a scalar T becomes tensor<T>) and returns
@@ -18,15 +18,15 @@ import numpy as np
 
 from typing import Mapping
 
-from .analysis.model import Kernel
-from .errors import NoSolutionError, SynthError
-from .execution import run_tensor_function
-from .grammar.op import Emitter
-from .grammar.types import ShapeError
-from .numerics import first_difference
-from .program import Expr, ProgramEmitter, instantiate
-from .search import SearchSettings, search
-from .spec import Specification, build_specification
+from synth.analysis.model import Kernel
+from synth.errors import NoSolutionError, SynthError
+from synth.execution import run_tensor_function
+from synth.grammar.op import Emitter
+from synth.grammar.types import ShapeError
+from synth.numerics import first_difference
+from synth.synthesis.program import Expr, ProgramEmitter, instantiate
+from synth.synthesis.search import SearchSettings, search
+from synth.synthesis.spec import Specification, build_specification
 
 
 @dataclass
@@ -140,7 +140,7 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
 
 def run_raised(dialect: str, text: str, fname: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
     if dialect == "stablehlo":
-        from .backends.xla_cpu import run_stablehlo
+        from synth.backends.xla_cpu import run_stablehlo
 
         return run_stablehlo(text.replace(f"func.func @{fname}(", "func.func @main(", 1), inputs)
     return run_tensor_function(text, fname, inputs)
@@ -166,7 +166,7 @@ def compare_outputs(expected: list[np.ndarray], got: list[np.ndarray], outputs: 
 def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
                   deadline: float | None = None, seed: int = 0,
                   kinds: tuple[str, ...] = ("random",)) -> RaiseResult:
-    """Search a program for the kernel; not yet checked (see synth.verify)."""
+    """Search a program for the kernel; not yet checked (see synth.validation.verify)."""
     t0 = time.monotonic()
     deadline = t0 + settings.timeout if deadline is None else deadline
     spec = build_specification(kernel, dialect, seed=seed, kinds=kinds)

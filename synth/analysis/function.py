@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from .errors import InputError
-from .mlir_input import SourceModule, diagnostic_location, parse_module
+from synth.errors import InputError
+from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
 
 ARRAY_ELEMENT_TYPES = ("f64", "f32", "i32", "i64")
 SCALAR_TYPES = ("i32", "i64", "index", "f32", "f64")

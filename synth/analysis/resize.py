@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from mlir import ir
 
-from . import polybench
-from .analysis.instantiate import instantiate_function
-from .analysis.sizes import SizeModel, analyze_sizes
-from .errors import InputError
-from .kernel import find_function
-from .mlir_input import SourceModule, diagnostic_location, parse_module
+from synth.analysis import polybench
+from synth.analysis.instantiate import instantiate_function
+from synth.analysis.sizes import SizeModel, analyze_sizes
+from synth.errors import InputError
+from synth.analysis.function import find_function
+from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
 
 
 def _size_arguments(func) -> list[int]:

@@ -3,7 +3,7 @@
 1. Stand-in sizes: small values for the kernel's size symbols (synth.analysis.sizes),
    and the kernel instantiated at them. Types carry the symbols (`Size` dims), so the
    programs found re-instantiate at any sizes.
-2. Statement groups: the dependence analysis (synth.dependences) splits the function
+2. Statement groups: the dependence analysis (synth.analysis.dependences) splits the function
    into groups of statements that may run one after another; each group becomes a
    function of its own (`@<name>_part<k>`).
 3. Examples: the parts run one after another through the ExecutionEngine on random
@@ -20,16 +20,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .analysis.model import Kernel
-from .analysis.symbols import size
-from .dependences import split_function, statement_groups
-from .errors import NoSolutionError
-from .execution import NUMPY_DTYPES, run_function
-from .grammar.types import SearchContext, TensorType
-from .kernel import describe
-from .mlir_input import SourceModule
-from .opset import select_ops
-from .search import Problem
+from synth.analysis.model import Kernel
+from synth.analysis.symbols import size
+from synth.analysis.dependences import split_function, statement_groups
+from synth.errors import NoSolutionError
+from synth.execution import NUMPY_DTYPES, run_function
+from synth.grammar.types import SearchContext, TensorType
+from synth.analysis.function import describe
+from synth.frontend.reader import SourceModule
+from synth.synthesis.opset import select_ops
+from synth.synthesis.search import Problem
 
 N_EXAMPLES = 2  # random example sets; the final checks use fresh inputs
 

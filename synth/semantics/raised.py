@@ -6,7 +6,7 @@ the jaxlib (stablehlo) context cannot parse. `load_raised` keeps `@NAME_raised` 
 functions it calls (transitively) and blanks every other top-level function out of the
 text, character for character (newlines kept), so MLIR's FILE:LINE:COL diagnostics still
 point into the file. A module with a stablehlo op (outside comments) is parsed in jaxlib's
-context (stablehlo registered, as `synth.emit` does), any other in the upstream `mlir` one.
+context (stablehlo registered, as `synth.codegen.emit` does), any other in the upstream `mlir` one.
 
 Sizes. The raised function is written at the ORIGINAL sizes (e.g. 1000x1200); proofs need
 it at small ones. `RaisedFunction.resized(value_map)` re-instantiates it textually, with
@@ -20,7 +20,7 @@ is mapped when it equals an original size exactly, or lies within 2 of exactly o
 contents of `dense<...>` constants (data, not sizes). Dimension numbers
 (`dims = [0, 1]`, permutations) are far below any size and never move. This needs every
 original size to be >= MIN_SIZE and equal sizes to map to equal values (the caller,
-synth.verify, ensures both). The resized text is parsed and verified by MLIR, so a
+synth.validation.verify, ensures both). The resized text is parsed and verified by MLIR, so a
 rewrite that breaks the function is an error, never a silent change; a raised function
 that hides a size elsewhere (a non-splat constant shaped by a size, an affine-map
 expression such as `-d0 + 999`, which maps to `-d0 + n-1` only if written so) cannot be
@@ -28,7 +28,7 @@ re-instantiated this way.
 
 Evaluating. `RaisedFunction.evaluate(args)` interprets the function op by op on NumPy
 object arrays of z3 terms (0-d arrays for rank-0 tensors), with the shared encodings of
-`synth.grammar.z3sem` (the same uninterpreted sqrt / exp as the affine side, max / min /
+`synth.semantics.z3sem` (the same uninterpreted sqrt / exp as the affine side, max / min /
 select via If, real division):
   - stablehlo: add subtract multiply divide negate abs maximum minimum sqrt rsqrt
     exponential power clamp and or not xor convert compare select dot_general (any batch
@@ -60,11 +60,11 @@ from pathlib import Path
 import numpy as np
 import z3
 
-from . import z3_affine_support as support
-from .errors import InputError
-from .grammar import z3sem
-from .grammar.op import broadcast
-from .mlir_input import read_text
+from synth.semantics import support as support
+from synth.errors import InputError
+from synth.semantics import z3sem
+from synth.grammar.op import broadcast
+from synth.frontend.reader import read_text
 
 MIN_SIZE = 8  # smallest original size value the textual re-instantiation accepts
 _NEAR = 2  # a number within this of an original size is that size plus an offset
@@ -1037,7 +1037,7 @@ def _from_elements(it, op, xs):
 
 
 def _stablehlo_context():
-    from .emit import _stablehlo_context as context
+    from synth.codegen.emit import _stablehlo_context as context
 
     return context()
 

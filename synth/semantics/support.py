@@ -1,4 +1,4 @@
-"""Z3 encodings the affine symbolic executor needs beyond `synth.grammar.z3sem`.
+"""Z3 encodings the affine symbolic executor needs beyond `synth.semantics.z3sem`.
 
 Kept apart from z3sem (owned by the grammar) so both can change independently; anything
 the raised side also needs should move there. What is here:
@@ -27,7 +27,7 @@ from functools import reduce
 
 import z3
 
-from .grammar import z3sem
+from synth.semantics import z3sem
 
 POW = z3.Function("pow", z3.RealSort(), z3.RealSort(), z3.RealSort())
 

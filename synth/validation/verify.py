@@ -8,13 +8,13 @@ Two levels, the second including the first:
   (~1e-300), large (~1e+100) and mixed magnitudes, at two small size configurations and
   at the original sizes. Results agree when both are non-finite at the same place or
   |raised - original| <= RTOL * (|original| + max(1, max |original|)) with RTOL = 1e-9
-  (synth.raising's tolerance: reassociated f64 sums, nothing more). Differences far below
+  (synth.synthesis.solve's tolerance: reassociated f64 sums, nothing more). Differences far below
   1 in absolute value therefore pass, which is why the proof exists.
 - "z3": a bounded proof. At small sizes (every dimension parameter >= 2, all distinct:
   2, 3, 4, ... and a second configuration with the values rotated; time-step parameters
   2 and 1), every array element and every scalar argument is a symbolic input (no scalar
-  is fixed); the original is executed symbolically (synth.symbolic_affine), the raised
-  function interpreted (synth.raised_semantics), and Z3 checks that no input makes any
+  is fixed); the original is executed symbolically (synth.semantics.affine), the raised
+  function interpreted (synth.semantics.raised), and Z3 checks that no input makes any
   written array element differ (the disjunction of all differences is unsat), over the
   REALS. So the proof covers exactly the sizes listed in the report, in exact real
   arithmetic: floating-point results may still differ by rounding and reassociation.
@@ -48,16 +48,16 @@ from fractions import Fraction
 import numpy as np
 import z3
 
-from . import z3_affine_support as support
-from .analysis.model import Kernel, load_kernel
-from .errors import InputError
-from .execution import NUMPY_DTYPES
-from .grammar import z3sem
-from .kernel import describe, list_functions
-from .mlir_input import SourceModule, load_source, read_text
-from .numerics import RTOL as RTOLS
-from .numerics import first_difference
-from .raised_semantics import MIN_SIZE, RaisedFunction, Signature, load_raised, top_level_functions
+from synth.semantics import support as support
+from synth.analysis.model import Kernel, load_kernel
+from synth.errors import InputError
+from synth.execution import NUMPY_DTYPES
+from synth.semantics import z3sem
+from synth.analysis.function import describe, list_functions
+from synth.frontend.reader import SourceModule, load_source, read_text
+from synth.numerics import RTOL as RTOLS
+from synth.numerics import first_difference
+from synth.semantics.raised import MIN_SIZE, RaisedFunction, Signature, load_raised, top_level_functions
 
 RTOL = RTOLS["f64"]
 
@@ -367,8 +367,8 @@ def _value_repr(v) -> str:
 
 def _run_tests(kernel: Kernel, plan: _SizePlan, comparisons: list[Comparison], seed: int,
                report: Report) -> Counterexample | None:
-    from .execution import run_function
-    from .raising import run_raised
+    from synth.execution import run_function
+    from synth.synthesis.solve import run_raised
 
     rng = np.random.default_rng(seed)
     configs = plan.test_configs()
@@ -573,7 +573,7 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
 
 def _run_proofs(kernel: Kernel, plan: _SizePlan, comparisons: list[Comparison], timeout: float,
                 report: Report) -> None:
-    from .symbolic_affine import execute, symbolic_inputs
+    from synth.semantics.affine import execute, symbolic_inputs
 
     for sizes in plan.proof_configs():
         original, small = plan.instances(sizes)

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .grammar import verifier
-from .grammar.op import NUMPY, Op
-from .grammar.types import SearchContext, ShapeError, TensorType
-from .numerics import equal, fingerprint
-from .program import Expr
+from synth.grammar import verifier
+from synth.grammar.op import NUMPY, Op
+from synth.grammar.types import SearchContext, ShapeError, TensorType
+from synth.numerics import equal, fingerprint
+from synth.synthesis.program import Expr
 
 
 
