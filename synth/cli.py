@@ -19,15 +19,48 @@ from synth.analysis import polybench
 from synth.errors import InputError, SynthError
 
 
-def _load(path: str):
-    from synth.frontend.reader import load_source
+def _load(path: str, quiet: bool = False, text: str | None = None):
+    from synth.frontend.reader import load_source, load_text
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        source = load_source(path)
+        source = load_source(path) if text is None else load_text(text, "<stdin>" if path == "-" else path)
     for w in caught:
-        print(f"warning: {w.message}", file=sys.stderr)
+        if not quiet:
+            print(f"warning: {w.message}", file=sys.stderr)
     return source
+
+
+def _check_positive(value: float, option: str) -> None:
+    if not value > 0:
+        raise InputError(f"{option} must be a positive number of seconds, got {value:g}")
+
+
+class _Progress:
+    """One status line on stderr while a raise searches: the sub-problem, the program
+    size reached, candidates so far, elapsed time (redrawn in place on a terminal)."""
+
+    def __init__(self, verbose: bool):
+        self.t0 = time.monotonic()
+        self.tty = sys.stderr.isatty()
+        self.verbose = verbose
+        self.shown = False
+
+    def __call__(self, problem: str, size: int, candidates: int) -> None:
+        line = (f"searching {problem}: size {size}, {candidates} candidates, "
+                f"{time.monotonic() - self.t0:.0f} s")
+        if self.tty:
+            sys.stderr.write("\r\033[K" + line)
+            sys.stderr.flush()
+            self.shown = True
+        elif self.verbose:
+            print(line, file=sys.stderr)
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = False
 
 
 def _functions(source, name: str | None) -> list[str]:
@@ -88,12 +121,20 @@ def _checksum(a: np.ndarray) -> str:
     return f"sum={float(np.sum(a, dtype=np.float64)):.12e} crc32={zlib.crc32(np.ascontiguousarray(a).tobytes()):08x}"
 
 
+RUN_REPEATS = 3  # timed calls after one warm-up call (the median is printed)
+
+
 def cmd_run(args) -> int:
     from synth.analysis.model import load_kernel
     from synth.execution import run_function
     from synth.synthesis.spec import random_draw
 
-    source = _load(args.file)
+    from synth.frontend.reader import SourceModule, read_text
+
+    text = read_text(args.file)
+    if _is_raised_module(text):  # synth's output: parsed in the dialect's own context
+        return _run_raised_module(SourceModule("<stdin>" if args.file == "-" else args.file, text), args)
+    source = _load(args.file, text=text)
     names = _functions(source, args.function)
     if args.dataset:
         source = _resized_source(source, names, args.dataset)
@@ -102,9 +143,7 @@ def cmd_run(args) -> int:
         sizes = kernel.sizes.original()
         call_args = kernel.arguments(sizes, random_draw(np.random.default_rng(args.seed)))
         text = kernel.at(sizes).text if kernel.sizes.arg_dims else kernel.normal.text
-        t0 = time.perf_counter()
-        result = run_function(text, name, call_args, opt_level=3)
-        total = time.perf_counter() - t0
+        result = run_function(text, name, call_args, opt_level=3, repeat=1 + RUN_REPEATS)
         print(f"@{name} ({kernel.sizes.describe()})")
         for i in kernel.written:
             a = kernel.function.arguments[i]
@@ -114,8 +153,61 @@ def cmd_run(args) -> int:
             out = result.outputs[r.argument]
             shape = "x".join(str(d) for d in out.shape) or "scalar"
             print(f"  result #{j} {shape} {r.type}: {_checksum(out)}")
-        print(f"  run {result.seconds[0]:.6f} s, compile {result.compile_seconds:.3f} s, "
-              f"total {total:.3f} s")
+        _print_times(result.seconds[1:], result.compile_seconds)
+    return 0
+
+
+def _print_times(seconds: list[float], compile_seconds: float) -> None:
+    import statistics
+
+    print(f"  run {statistics.median(seconds):.6f} s (median of {len(seconds)} after a warm-up), "
+          f"compile {compile_seconds:.3f} s")
+
+
+def _is_raised_module(text: str) -> bool:
+    import re
+
+    return bool(re.search(r"func\.func\s+(?:public\s+|private\s+)?@[\w$.]+_raised\(", text))
+
+
+def _run_raised_module(source, args) -> int:
+    """`synth run` on synth's output (or any module with @NAME_raised): the raised function
+    on seeded random inputs of its signature, through XLA (stablehlo) or MLIR (linalg)."""
+    import statistics
+
+    from synth.execution import NUMPY_DTYPES
+    from synth.semantics.raised import load_raised, top_level_functions
+    from synth.synthesis.solve import run_raised
+
+    names = [n for n, _, _ in top_level_functions(source.text) if n.endswith("_raised")]
+    if args.function:
+        names = [n for n in names if n in (args.function, f"{args.function}_raised")]
+    if not names:
+        raise InputError("no @NAME_raised function to run", source.path)
+    rng = np.random.default_rng(args.seed)
+    for name in names:
+        raised = load_raised(source.path, name, source.text)
+        sig = raised.signature()
+        inputs = []
+        for t in sig.arguments:
+            shape = t.shape or ()
+            if t.dtype.startswith("f"):
+                inputs.append(rng.uniform(-1.0, 1.0, shape).astype(NUMPY_DTYPES[t.dtype]))
+            else:
+                inputs.append(rng.integers(1, 10, shape).astype(NUMPY_DTYPES[t.dtype]))
+        times = []
+        outputs = None
+        for k in range(1 + RUN_REPEATS):
+            t0 = time.perf_counter()
+            outputs = run_raised(raised.dialect, raised.text, name, inputs)
+            times.append(time.perf_counter() - t0)
+        print(f"@{name} ({raised.dialect}, {'XLA CPU' if raised.dialect == 'stablehlo' else 'MLIR CPU'})")
+        for k, out in enumerate(outputs):
+            out = np.asarray(out)
+            shape = "x".join(str(d) for d in out.shape) or "scalar"
+            print(f"  result #{k} {shape}: {_checksum(out)}")
+        print(f"  run {statistics.median(times[1:]):.6f} s (median of {RUN_REPEATS} after a warm-up "
+              f"that compiled it in {times[0]:.3f} s)")
     return 0
 
 
@@ -127,20 +219,29 @@ def cmd_raise(args) -> int:
     from synth.synthesis.search import SearchSettings
 
     _check_output_path(args.output)
-    source = _load(args.file)
+    _check_positive(args.timeout, "--timeout")
+    source = _load(args.file, quiet=args.quiet)
     names = _functions(source, args.function)
+    progress = _Progress(args.verbose) if (sys.stderr.isatty() or args.verbose) and not args.quiet else None
     options = RaiseOptions(SearchSettings(max_size=args.max_size, timeout=args.timeout,
                                           equivalence_pruning=not args.no_equivalence_pruning,
                                           verifier_pruning=not args.no_verifier_pruning,
-                                          inverse_targets=not args.no_inverse_targets),
-                           args.verify, args.z3_timeout)
+                                          inverse_targets=not args.no_inverse_targets,
+                                          progress=progress),
+                           args.verify, args.z3_timeout, args.seed)
     modules, stats = [], {}
     try:
         for name in names:
             outcome = raise_function(source, name, args.target, options)
             stats[name] = outcome.stats
             modules.append(outcome.module)
-            print(outcome.summary, file=sys.stderr)
+            if progress is not None:
+                progress.done()
+            if args.verbose:
+                for p in outcome.stats["problems"]:
+                    print(f"  {p['problem']}: {p['program'] or '(none)'}", file=sys.stderr)
+            if not args.quiet:
+                print(outcome.summary, file=sys.stderr)
     except SynthError as e:
         stats.setdefault("error", {"message": str(e), "exit_code": e.exit_code})
         raise
@@ -155,6 +256,7 @@ def cmd_raise(args) -> int:
 def cmd_bench(args) -> int:
     from synth.bench.runner import run_bench
 
+    _check_positive(args.timeout, "--timeout")
     summary = run_bench(args.paths, args.suite, args.dataset, args.targets.split(","),
                         args.backends.split(",") if args.backends else None, args.jobs,
                         args.scheduler, Path(args.out), args.timeout, args.warmup, args.repeats,
@@ -166,40 +268,60 @@ def cmd_bench(args) -> int:
     return 0
 
 
+class _DefaultsFormatter(argparse.HelpFormatter):
+    """Help lines end with the default, where there is one to say."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if action.default not in (None, False, argparse.SUPPRESS) and "%(default)" not in text \
+                and action.option_strings:
+            text += " (default: %(default)s)"
+        return text
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from synth import __version__
+
+    fmt = _DefaultsFormatter
     parser = argparse.ArgumentParser(
         prog="synth",
         description="Raise affine MLIR loop kernels to linalg / stablehlo by program synthesis.",
         epilog="exit codes: 0 success, 1 internal error, 2 bad or unsupported input, "
                "3 no equivalent program found, 4 not equivalent",
     )
+    parser.add_argument("--version", action="version", version=f"synth {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("resize", help="rewrite a PolyBench kernel to another dataset size")
-    p.add_argument("file")
-    p.add_argument("--dataset", required=True, choices=polybench.DATASET_NAMES)
-    p.add_argument("-o", "--output", help="output file (default: stdout)")
+    p = sub.add_parser("resize", help="rewrite a PolyBench kernel to another dataset size", formatter_class=fmt)
+    p.add_argument("file", help="the kernel (.mlir; - reads standard input)")
+    p.add_argument("--dataset", required=True, choices=polybench.DATASET_NAMES, help="PolyBench dataset")
+    p.add_argument("-o", "--output", help="output file (- or none: standard output)")
     p.set_defaults(run=cmd_resize)
 
-    p = sub.add_parser("run", help="run a kernel on seeded random inputs; print checksums and time")
-    p.add_argument("file")
-    p.add_argument("--function", help="function name (default: every function)")
-    p.add_argument("--dataset", choices=polybench.DATASET_NAMES, help="resize first")
-    p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("run", help="run a kernel on seeded random inputs; print checksums and time",
+                       formatter_class=fmt)
+    p.add_argument("file", help="the kernel (.mlir; - reads standard input)")
+    p.add_argument("--function", help="function name (none: every function)")
+    p.add_argument("--dataset", choices=polybench.DATASET_NAMES, help="resize to this PolyBench dataset first")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     p.set_defaults(run=cmd_run)
 
-    p = sub.add_parser("raise", help="raise affine functions to stablehlo or linalg")
-    p.add_argument("file")
-    p.add_argument("--target", required=True, choices=("stablehlo", "linalg"))
-    p.add_argument("--function", help="function name (default: every function)")
-    p.add_argument("-o", "--output", help="output file (default: stdout); written only on success")
+    p = sub.add_parser("raise", help="raise affine functions to stablehlo or linalg", formatter_class=fmt)
+    p.add_argument("file", help="the kernel module (.mlir; - reads standard input)")
+    p.add_argument("--target", required=True, choices=("stablehlo", "linalg"), help="dialect to raise to")
+    p.add_argument("--function", help="function name (none: every function)")
+    p.add_argument("-o", "--output", help="output file (- or none: standard output); written only on success")
     p.add_argument("--timeout", type=float, default=60.0, help="search budget per function, seconds")
     p.add_argument("--max-size", type=int, default=6, help="largest program size (ops) searched")
     p.add_argument("--stats-json", help="write search statistics per sub-problem to this file")
+    p.add_argument("-q", "--quiet", action="store_true", help="print errors only")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="print progress lines and the program found for each sub-problem")
     p.add_argument("--verify", choices=("test", "z3"), default="z3",
                    help="validation level before emitting: observational testing, or testing then "
                         "a bounded Z3 proof (default; falls back to test when Z3 is undecided)")
     p.add_argument("--z3-timeout", type=float, default=60.0, help="seconds per Z3 query")
+    p.add_argument("--seed", type=int, default=0, help="seed of the search's random examples")
     p.add_argument("--no-equivalence-pruning", action="store_true",
                    help="ablation: keep observationally equivalent candidates")
     p.add_argument("--no-verifier-pruning", action="store_true",
@@ -208,23 +330,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ablation: do not search for the target with its last ops undone")
     p.set_defaults(run=cmd_raise)
 
-    p = sub.add_parser("bench", help="raise, verify and time many kernels; write a report")
+    p = sub.add_parser("bench", help="raise, verify and time many kernels; write a report",
+                       formatter_class=fmt)
     p.add_argument("paths", nargs="*", help="kernel files or directories")
     p.add_argument("--suite", choices=("polybench",), help="the bundled PolyBench kernels")
     p.add_argument("--dataset", choices=polybench.DATASET_NAMES, default="large",
-                   help="resize PolyBench kernels to this dataset (default large)")
-    p.add_argument("--targets", default="stablehlo,linalg")
-    p.add_argument("--backends", help="comma-separated backend names (default: all available)")
+                   help="resize PolyBench kernels to this dataset")
+    p.add_argument("--targets", default="stablehlo,linalg", help="comma-separated targets to raise to")
+    p.add_argument("--backends", help="comma-separated backend names (none: all available)")
     p.add_argument("--jobs", type=int, default=2, help="raise jobs in parallel (local pool)")
     p.add_argument("--scheduler", help="address of a Dask distributed scheduler to run jobs on")
-    p.add_argument("--out", default="results", help="output directory (default ./results)")
-    p.add_argument("--db", help="results database (default OUT/results.sqlite)")
+    p.add_argument("--out", default="results", help="output directory")
+    p.add_argument("--db", help="results database (none: OUT/results.sqlite)")
     p.add_argument("--timeout", type=float, default=30.0, help="synthesis budget per kernel, seconds")
     p.add_argument("--threads", type=int, help="cores for timing (all backends are confined to them); "
                    "the baseline is single-threaded, so --threads 1 compares like for like "
-                   "(default: all cores)")
-    p.add_argument("--warmup", type=int, default=1)
-    p.add_argument("--repeats", type=int, default=5)
+                   "(none: all cores)")
+    p.add_argument("--warmup", type=int, default=1, help="timing: calls before the timed ones")
+    p.add_argument("--repeats", type=int, default=5, help="timing: the median of this many calls")
     p.set_defaults(run=cmd_bench)
 
     from synth.validation.verify import register as register_verify

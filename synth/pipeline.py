@@ -36,6 +36,7 @@ class RaiseOptions:
     settings: SearchSettings = field(default_factory=SearchSettings)
     verify: str = "z3"  # "test" or "z3"
     z3_timeout: float = 60.0
+    seed: int = 0  # of the search's random examples
 
 
 @dataclass
@@ -58,6 +59,12 @@ class RaiseOutcome:
 
 def _sizes_json(sizes: dict[str, int]) -> dict[str, int]:
     return dict(sorted(sizes.items()))
+
+
+def _sizes_words(configs: list[dict[str, int]]) -> str:
+    """`n1000=2, n1200=3 and n1000=3, n1200=2` for a list of size configurations."""
+    texts = [", ".join(f"{n}={v}" for n, v in sorted(c.items())) or "(no sizes)" for c in configs]
+    return " and ".join(texts) if len(texts) <= 2 else "; ".join(texts[:-1]) + " and " + texts[-1]
 
 
 def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
@@ -90,8 +97,8 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
             "{" + ", ".join(f"{n} = {v}" for n, v in sorted(s.items())) + "}"
             for s in report.sizes_proven) + "]"
         attributes["synth.proof"] = f'"bounded sizes, every input symbolic, {exact}"'
-    summary = (f"proven equivalent with Z3 at sizes {proven} ({exact})" if proven
-               else f"tested ({report.input_sets} input sets, {len(report.sizes_tested)} size configurations)"
+    summary = (f"proven equivalent with Z3 at sizes {_sizes_words(proven)} ({exact})" if proven
+               else f"tested on {report.input_sets} input sets at sizes {_sizes_words(report.sizes_tested)}"
                + (f"; Z3 undecided: {report.message}" if options.verify == "z3" else ""))
     return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
             "sizes_tested": [_sizes_json(s) for s in report.sizes_tested],
@@ -111,7 +118,8 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
         if attempt and time.monotonic() >= deadline:
             break
         settings = replace(options.settings, keep_nonfinite=nonfinite)
-        result = search_kernel(kernel, target, settings, deadline=deadline, seed=seed, kinds=kinds)
+        result = search_kernel(kernel, target, settings, deadline=deadline, seed=options.seed + seed,
+                               kinds=kinds)
         problems += result.stats
         report = validate(source, kernel, result, target, options)
         if report.verdict != "not equivalent":

@@ -134,7 +134,12 @@ def parse_module(source: SourceModule) -> ir.Module:
 
 
 def read_text(path: str | Path) -> str:
-    """A file's text; a missing or unreadable file is an InputError naming it."""
+    """A file's text (`-`: standard input); a missing or unreadable file is an InputError
+    naming it."""
+    if str(path) == "-":
+        import sys
+
+        return sys.stdin.read()
     try:
         return Path(path).read_text()
     except FileNotFoundError:
@@ -145,8 +150,11 @@ def read_text(path: str | Path) -> str:
 
 def load_source(path: str | Path, *, warn: bool = True) -> SourceModule:
     """Read a module file (never modified), upgrade legacy syntax, check that it parses."""
-    path = str(path)
-    text = read_text(path)
+    return load_text(read_text(path), "<stdin>" if str(path) == "-" else str(path), warn=warn)
+
+
+def load_text(text: str, path: str, *, warn: bool = True) -> SourceModule:
+    """`load_source` on text already read; `path` names it in messages."""
     text, notes = upgrade_legacy_syntax(text)
     source = SourceModule(path, text, notes)
     if warn:

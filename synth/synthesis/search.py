@@ -33,6 +33,8 @@ class SearchSettings:
     verifier_pruning: bool = True
     inverse_targets: bool = True
     keep_nonfinite: bool = False  # keep values with inf / nan (a select may discard them)
+    # called as progress(problem name, size reached, candidates enumerated) about once a second
+    progress: object = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -158,6 +160,7 @@ class Enumerator:
         self.seen: set[tuple] = set()
         self.signatures: dict[tuple, list] = {}
         self.deadline = time.monotonic() + self.settings.timeout
+        self.next_report = time.monotonic() + 1.0
         self.count = 0
         out = self.problem.examples_out
         self.target = tuple(np.asarray(o) for o in out)
@@ -419,8 +422,13 @@ class Enumerator:
 
     def _tick(self):
         self.count += 1
-        if self.count & 255 == 0 and time.monotonic() > self.deadline:
-            raise SearchTimeout
+        if self.count & 255 == 0:
+            now = time.monotonic()
+            if now > self.deadline:
+                raise SearchTimeout
+            if self.settings.progress is not None and now >= self.next_report:
+                self.next_report = now + 1.0
+                self.settings.progress(self.problem.name, self.stats.size_reached, self.stats.enumerated)
 
     def _apply(self, op: Op, attrs, rt: TensorType, args: tuple[_Value, ...]):
         data = tuple(

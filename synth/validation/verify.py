@@ -360,6 +360,19 @@ def _raised_inputs(kernel: Kernel, sizes: Sizes, args: list) -> list[np.ndarray]
             for i, a in enumerate(args[: kernel.n_arguments])]
 
 
+def _small_inputs(kernel: Kernel, args: list, limit: int = 36) -> dict[str, str]:
+    """The input values of a counterexample, where they are few enough to print."""
+    out = {}
+    for i, a in enumerate(args[: kernel.n_arguments]):
+        if isinstance(a, np.ndarray):
+            if a.size <= limit:
+                values = np.round(a, 6) if a.dtype.kind == "f" else a
+                out[f"arg{i}"] = str(values.tolist())
+        else:
+            out[f"arg{i}"] = repr(a[1])
+    return out
+
+
 def _value_repr(v) -> str:
     v = np.asarray(v)
     return repr(float(v)) if v.dtype.kind == "f" else repr(v.item())
@@ -388,7 +401,8 @@ def _run_tests(kernel: Kernel, plan: _SizePlan, comparisons: list[Comparison], s
                 if diff is not None:
                     idx, want, value = diff
                     return Counterexample("test", sizes, c.label, idx, _value_repr(want), _value_repr(value),
-                                          {"input set": f"{kind} (seed {seed}, set {report.input_sets})"})
+                                          {"input set": f"{kind} (seed {seed}, set {report.input_sets})",
+                                           **_small_inputs(kernel, args)})
     return None
 
 

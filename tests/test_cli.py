@@ -1,0 +1,87 @@
+"""The command line as a new user meets it, through a subprocess: --version, standard
+input and output, unwritable outputs refused before any work, help for every option, the
+result said in words, counterexamples with their inputs, `synth run` timing and raised
+modules, bench option checks."""
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import DATA, LOOPS, POLYBENCH
+from synth.cli import build_parser
+
+SYNTH = [sys.executable, "-m", "synth.cli"]
+
+
+def synth(*args, stdin=None, timeout=300):
+    return subprocess.run([*SYNTH, *map(str, args)], input=stdin, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_version():
+    p = synth("--version")
+    assert p.returncode == 0 and p.stdout.startswith("synth ")
+
+
+def test_standard_input_and_output():
+    p = synth("raise", "-", "--target", "linalg", "-o", "-", stdin=(LOOPS / "dsp_vadd.mlir").read_text())
+    assert p.returncode == 0, p.stderr
+    assert "func.func @dsp_vadd_raised" in p.stdout and "linalg.add" in p.stdout
+    bad = synth("raise", "-", "--target", "linalg", stdin="func.func @k(%a: memref<4xf64>) {\n")
+    assert bad.returncode == 2 and bad.stderr.startswith("<stdin>:")
+
+
+@pytest.mark.parametrize("kind", ["missing directory", "a directory"])
+def test_unwritable_output_is_refused_before_any_work(tmp_path, kind):
+    out = tmp_path / "no" / "such" / "dir" / "x.mlir" if kind == "missing directory" else tmp_path
+    t0 = time.monotonic()
+    p = synth("raise", POLYBENCH / "gemm.mlir", "--target", "stablehlo", "-o", out)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert ("does not exist" in p.stderr) if kind == "missing directory" else ("is a directory" in p.stderr)
+    assert time.monotonic() - t0 < 20  # no search, no proof
+
+
+def test_every_option_has_help():
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    for name, sub in commands.items():
+        for action in sub._actions:
+            if action.dest == "help":
+                continue
+            assert action.help, f"synth {name} {action.option_strings or action.dest}: no help"
+    text = synth("bench", "--help").stdout
+    assert "--repeats REPEATS" in text and "(default: 5)" in text
+
+
+def test_success_is_said_in_words(tmp_path):
+    p = synth("raise", LOOPS / "blas_axpy.mlir", "--target", "stablehlo", "-o", tmp_path / "o.mlir")
+    assert p.returncode == 0
+    assert "proven equivalent with Z3 at sizes n1000=2 and n1000=3 (real arithmetic)" in p.stderr
+    assert "{" not in p.stderr.splitlines()[-1]
+    q = synth("raise", LOOPS / "blas_axpy.mlir", "--target", "stablehlo", "-q", "-o", tmp_path / "q.mlir")
+    assert q.returncode == 0 and q.stderr == ""
+
+
+def test_counterexample_prints_the_inputs():
+    p = synth("verify", DATA / "mutants" / "diff.mlir", DATA / "mutants" / "diff.swapsub.stablehlo.mlir",
+              "--level", "test")
+    assert p.returncode == 4
+    assert "input set = random" in p.stdout and "arg1 = [[" in p.stdout and "arg0 = 3" in p.stdout
+
+
+def test_run_times_after_a_warm_up_and_runs_raised_modules(tmp_path):
+    p = synth("run", POLYBENCH / "gemm.mlir", "--dataset", "mini")
+    assert p.returncode == 0 and "(median of 3 after a warm-up), compile" in p.stdout
+    out = tmp_path / "axpy.mlir"
+    assert synth("raise", LOOPS / "blas_axpy.mlir", "--target", "stablehlo", "-q", "-o", out).returncode == 0
+    r = synth("run", out)
+    assert r.returncode == 0, r.stderr
+    assert "@blas_axpy_raised (stablehlo, XLA CPU)" in r.stdout and "result #0 1000: sum=" in r.stdout
+
+
+@pytest.mark.parametrize("value", ["0", "-5"])
+def test_bench_refuses_a_non_positive_timeout(tmp_path, value):
+    p = synth("bench", POLYBENCH / "gemm.mlir", "--timeout", value, "--out", tmp_path)
+    assert p.returncode == 2 and "--timeout must be a positive number" in p.stderr
