@@ -348,3 +348,12 @@ func.func @diag(%A: memref<64x64xf64>, %d: memref<64xf64>) {
     for target in ("stablehlo", "linalg"):
         rc, out, _ = _raise(tmp_path, path, target)
         assert rc == 0, target
+
+
+@pytest.mark.parametrize("kernel", ["correlation", "deriche", "ludcmp", "nussinov"])
+def test_constant_indices_near_a_size_move_with_it(kernel):
+    """corr[1199][1199], A[i][2159 - j], table[2499 - i][j]: the stand-in kernel keeps
+    every access inside its (small) arrays."""
+    k = load_kernel(load_source(POLYGEIST / f"{kernel}.mlir", warn=False), f"kernel_{kernel}")
+    standin = k.sizes.standin()
+    assert max(standin.values()) < 8 and k.sizes.valid(standin)

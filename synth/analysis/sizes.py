@@ -613,24 +613,6 @@ def analyze_sizes(path: str, func) -> SizeModel:
         rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
         return extreme(rest.add(choice, coeff), upper, depth + 1)
 
-    # dynamic extents: what the accesses reach
-    for key, e in list(dims.items()):
-        if e is not None:
-            continue
-        arr, d = key
-        reach = []
-        for acc in col.accesses:
-            if acc.array == arr and d < len(acc.forms):
-                hi = extreme(sym_form(acc.forms[d], None), True)
-                if hi is not None:
-                    reach.append(hi.add(_Lin({}, 1)).size_expr())
-        if not reach:
-            where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
-            raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop "
-                             f"index reaches it; synth needs to know every array's size", location)
-        orig = {n: s.value for n, s in symbols.items()}
-        dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
-
     # static extents no loop bound equals: a sum of other sizes (a FIR's longer input)
     for n, s in list(symbols.items()):
         if s.kind != "extent" or n in used_symbols:
@@ -677,13 +659,31 @@ def analyze_sizes(path: str, func) -> SizeModel:
             decided[site.key] = e
 
 
+    # dynamic extents: what the accesses reach
+    for key, e in list(dims.items()):
+        if e is not None:
+            continue
+        arr, d = key
+        reach = []
+        for acc in col.accesses:
+            if acc.array == arr and d < len(acc.forms):
+                hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
+                if hi is not None:
+                    reach.append(hi.add(_Lin({}, 1)).size_expr())
+        if not reach:
+            where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
+            raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop "
+                             f"index reaches it; synth needs to know every array's size", location)
+        orig = {n: s.value for n, s in symbols.items()}
+        dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
+
     # -- constraints: every access within its array, loops that run
     constraints = []
     nonempty = []
     for acc in col.accesses:
         shape_exprs = [dims.get((acc.array, d)) for d in range(len(acc.forms))]
         for d, form in enumerate(acc.forms):
-            f = sym_form(form, None)
+            f = sym_form(form, (acc.op_index, "map", d))  # with its size constants as sizes
             ext = shape_exprs[d]
             if f is None or ext is None:
                 continue
