@@ -177,7 +177,7 @@ def _run_raised_module(source, args) -> int:
 
     from synth.execution import NUMPY_DTYPES
     from synth.semantics.raised import load_raised, top_level_functions
-    from synth.synthesis.solve import run_raised
+    from synth.backends.run import run_raised
 
     names = [n for n, _, _ in top_level_functions(source.text) if n.endswith("_raised")]
     if args.function:

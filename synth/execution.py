@@ -107,7 +107,7 @@ def _add_result_entry(module, func_op, ir) -> list[tuple[tuple[int, ...], str]]:
                     new = memref_d.alloc(ir.MemRefType(v.type), list(alloca.operands), [])
                 v.replace_all_uses_with(new)
                 alloca.erase()
-    outs, params, out_types = [], [], []
+    outs, out_types = [], []
     for t in ftype.results:
         if isinstance(t, ir.MemRefType) or str(t).startswith("memref<"):
             mt = ir.MemRefType(t)

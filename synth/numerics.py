@@ -72,3 +72,20 @@ def fingerprint(parts: list[np.ndarray]) -> bytes:
             d = np.round(d, FINGERPRINT_DECIMALS.get(dtype_name(d), 9)) + 0.0  # folds -0.0 into 0.0
         chunks.append(d.tobytes())
     return hashlib.blake2b(b"".join(chunks), digest_size=16).digest()
+
+
+def compare_outputs(expected: list[np.ndarray], got: list[np.ndarray], outputs: list) -> str | None:
+    """None if equal within tolerance, else a description of the first difference.
+    `outputs` names them: argument indices (arg5) or labels (result #0)."""
+    if len(got) != len(expected):
+        return f"{len(got)} outputs, expected {len(expected)}"
+    for label, want, have in zip(outputs, expected, got):
+        label = f"arg{label}" if isinstance(label, int) else label
+        want, have = np.asarray(want), np.asarray(have)
+        if have.shape != want.shape:
+            return f"{label}: shape {have.shape} != {want.shape}"
+        diff = first_difference(want, have)
+        if diff is not None:
+            idx, w, h = diff
+            return f"{label}{list(idx)}: raised {h!r} != original {w!r}"
+    return None

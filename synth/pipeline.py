@@ -21,7 +21,8 @@ from synth.analysis.model import Kernel, load_kernel
 from synth.codegen.emit import output_module
 from synth.errors import NoSolutionError
 from synth.frontend.reader import SourceModule
-from synth.synthesis.solve import RaiseResult, raised_function_text, search_kernel
+from synth.codegen.raised import raised_function_text
+from synth.synthesis.solve import RaiseResult, search_kernel
 from synth.synthesis.search import SearchSettings
 from synth.synthesis.spec import EXAMPLE_KINDS
 

@@ -10,8 +10,8 @@ from mlir import ir
 
 from conftest import POLYBENCH
 from synth.analysis import polybench
-from synth.analysis.dependences import (dependence_graph, split_function, statement_groups,
-                               statements)
+from synth.analysis.dependences import dependence_graph, statement_groups, statements
+from synth.analysis.distribution import split_function
 from synth.execution import run_function
 from synth.analysis.function import describe, find_function
 from synth.frontend.reader import SourceModule, load_source, parse_module

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from conftest import LOOPS, POLYBENCH, POLYGEIST
+from conftest import LOOPS, POLYGEIST
 from synth.analysis.model import load_kernel
 from synth.cli import main
 from synth.errors import InputError

@@ -16,8 +16,9 @@ from synth import cli
 from synth.semantics import support as support
 from synth.semantics import z3sem
 from synth.semantics.raised import keep_functions, load_raised, resize_text
-from synth.synthesis.solve import run_raised
-from synth.validation.verify import first_difference, prove_equal, verify
+from synth.backends.run import run_raised
+from synth.numerics import first_difference
+from synth.validation.verify import prove_equal, verify
 
 
 MUTANTS = DATA / "mutants"

@@ -211,7 +211,7 @@ def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int
     from synth.analysis.model import load_kernel
     from synth.backends.registry import baseline_backend, backends_for
     from synth.frontend.reader import load_source
-    from synth.synthesis.solve import compare_outputs
+    from synth.numerics import compare_outputs
     from synth.synthesis.spec import random_draw
 
     source = load_source(job.path, warn=False)

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 from mlir.dialects import affine as affine_d
-from mlir.dialects import memref as memref_d
 
 from synth.errors import InputError
 from synth.frontend.reader import SourceModule, diagnostic_location, parse_module

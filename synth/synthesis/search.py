@@ -13,15 +13,17 @@ from __future__ import annotations
 import itertools
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from synth.grammar import verifier
-from synth.grammar.op import NUMPY, Op
+from synth.grammar.op import Op
 from synth.grammar.types import SearchContext, ShapeError, TensorType
 from synth.numerics import equal, fingerprint
 from synth.synthesis.program import Expr
+from synth.synthesis.branches import SPLIT_AFTER, BranchSplits
+from synth.synthesis.inverse import INVERSE_OPERAND_SIZE, InverseTargets
 
 
 
@@ -72,70 +74,6 @@ class SearchTimeout(Exception):
     pass
 
 
-SPLIT_AFTER = 2  # sizes searched whole before the target is split by a comparison
-SPLIT_BRANCH_SIZE = 4  # largest branch searched
-SPLIT_BRANCH_SECONDS = 1.5  # budget of one branch: most splits tried are wrong
-MAX_SPLITS = 12  # comparisons tried
-MAX_INVERSE_DEPTH = 3  # ops undone on the way from the target to a value
-MAX_DERIVED = 20000  # inverse targets kept
-INVERSE_OPERAND_SIZE = 1  # values up to this size are also the other operand of an undone op
-
-# grammar op (name after the dialect) -> what undoing it means (see _invert)
-_INVERTIBLE = {
-    "add": "add", "subtract": "sub", "sub": "sub", "multiply": "mul", "mul": "mul",
-    "divide": "div", "div": "div", "negate": "neg", "negf": "neg", "sqrt": "sqrt",
-    "exponential": "exp", "exp": "exp",
-}
-
-
-def _invert(kind: str, side: int, target: tuple, other: tuple | None, cares) -> tuple | None:
-    """The value X with op(X, other) == target (side 0) or op(other, X) == target (side 1),
-    per example; None where no such value exists or it is not exact (division by zero,
-    sqrt of a negative, integers that do not divide). `cares`: the positions that matter,
-    one mask per example (None: all)."""
-    out = []
-    for e, t in enumerate(target):
-        o = None if other is None else other[e]
-        care = None if cares is None else cares[e]
-        is_int = t.dtype.kind in "iu"
-        with np.errstate(all="ignore"):
-            if kind == "add":
-                x = t - o
-            elif kind == "sub":
-                x = t + o if side == 0 else o - t
-            elif kind == "neg":
-                x = -t
-            elif is_int:
-                return None  # integer mul / div / sqrt / exp do not invert exactly
-            elif kind == "mul":
-                if np.any((o == 0)[care] if care is not None else o == 0):
-                    return None
-                x = t / o
-            elif kind == "div":
-                if side == 0:
-                    x = t * o
-                else:
-                    if np.any((t == 0)[care] if care is not None else t == 0):
-                        return None
-                    x = o / t
-            elif kind == "sqrt":
-                if np.any((t < 0)[care] if care is not None else t < 0):
-                    return None
-                x = t * t
-            elif kind == "exp":
-                if np.any((t <= 0)[care] if care is not None else t <= 0):
-                    return None
-                x = np.log(t)
-            else:
-                return None
-        x = np.asarray(x, dtype=t.dtype)
-        check = x[care] if care is not None else x
-        if x.dtype.kind == "f" and not np.all(np.isfinite(check)):
-            return None
-        out.append(x)
-    return tuple(out)
-
-
 @dataclass
 class _Value:
     expr: Expr
@@ -148,7 +86,7 @@ def _fingerprint(t: TensorType, data: tuple[np.ndarray, ...]) -> tuple:
 
 
 @dataclass
-class Enumerator:
+class Enumerator(InverseTargets, BranchSplits):
     problem: Problem
     settings: SearchSettings
     stats: SearchStats = field(default_factory=SearchStats)
@@ -247,178 +185,6 @@ class Enumerator:
         if self.care is not None:
             data = tuple(np.where(c, d, 0) for c, d in zip(self.care, data))
         return _fingerprint(self.problem.output_type, data)
-
-    # -- inverse targets ------------------------------------------------------------------
-    def _evaluate(self, expr: Expr, memo: dict | None = None) -> tuple:
-        """An expression's value on the examples (leaves from the inputs); the values
-        kept in the pools are known already."""
-        memo = self.values_of if memo is None else memo
-        if expr in memo:
-            return memo[expr]
-        if expr.op is None:
-            out = tuple(np.asarray(ex[expr.leaf]) for ex in self.problem.examples_in)
-        else:
-            args = [self._evaluate(a, memo) for a in expr.args]
-            out = tuple(np.asarray(expr.op.evaluate([a[e] for a in args], expr.attrs),
-                                   dtype=expr.type.numpy_dtype) for e in range(len(self.target)))
-        memo[expr] = out
-        return out
-
-    def _invertible_ops(self) -> list:
-        """(op, attrs, kind) of the elementwise ops of the output type that can be undone."""
-        out = self.problem.output_type
-        found = []
-        for op in self.problem.ops:
-            kind = _INVERTIBLE.get(op.name.split(".", 1)[1])
-            if kind is None:
-                continue
-            types = (out,) * op.arity
-            choices = [(a, rt) for a, rt in self._signature(op, types) if rt == out]
-            if choices:
-                found.append((op, choices[0][0], kind))
-        return found
-
-    def _derive(self, target: tuple, wrap, depth: int, operands: list) -> None:
-        """Register the values that solve `target` after one more op (with one of
-        `operands`, values of the output type, as the other operand), recursively."""
-        if depth >= (MAX_INVERSE_DEPTH if self.splits else MAX_INVERSE_DEPTH - 1):
-            return
-        out = self.problem.output_type
-        for op, attrs, kind in self.inverse_ops:
-            sides = [None] if op.arity == 1 else [(v, side) for v in operands for side in (0, 1)]
-            for arg in sides:
-                if self.derived_count >= MAX_DERIVED:
-                    return
-                leaf, side = arg if arg is not None else (None, 0)
-                if kind in ("add", "mul") and side == 1:
-                    continue  # commutative: the same target as side 0
-                new = _invert(kind, side, target, None if leaf is None else leaf.data, self.care)
-                if new is None or self._target_fingerprint(new) == self._target_fingerprint(target):
-                    continue  # impossible, or an identity (x + 0, x * 1): no progress
-                if leaf is None:
-                    inner = (lambda e, op=op, a=attrs, w=wrap: w(Expr(out, op, a, (e,))))
-                elif side == 0:
-                    inner = (lambda e, op=op, a=attrs, w=wrap, x=leaf.expr: w(Expr(out, op, a, (e, x))))
-                else:
-                    inner = (lambda e, op=op, a=attrs, w=wrap, x=leaf.expr: w(Expr(out, op, a, (x, e))))
-                self.derived.setdefault(self._target_fingerprint(new), []).append(inner)
-                self.derived_count += 1
-                self._derive(new, inner, depth + 1, operands)
-
-    def _inverse_targets(self, size: int) -> None:
-        """Most kernels end in a few elementwise ops with an input, a constant or a small
-        value (`old + delta`, `alpha * x`, `1 / sqrt(s / n + eps)`): values equal to the
-        target with those ops undone solve the problem once the ops are put back. They are
-        registered by fingerprint, so a solution k ops larger than the value found is found
-        at the value's size (inverse semantics, as in top-down deductive synthesis)."""
-        out = self.problem.output_type
-        if out.dtype not in ("f64", "f32", "i32", "i64") or not self.settings.inverse_targets:
-            return
-        if self.inverse_ops is None:
-            self.inverse_ops = self._invertible_ops()
-        if not self.inverse_ops:
-            return
-        operands = [v for v in self.pools[size].get(out, [])]
-        identity = lambda e: e  # noqa: E731
-        self._derive(self.target, identity, 0 if size == 0 else MAX_INVERSE_DEPTH - 1, operands)
-
-    # -- branches -------------------------------------------------------------------------
-    def _split_ops(self):
-        """How this grammar writes `m ? x : y` for a comparison m of two values: the
-        select + compare pair (stablehlo) or the fused select_cmp (linalg)."""
-        names = {op.name.split(".", 1)[1]: op for op in self.problem.ops}
-        out = self.problem.output_type
-        if "select_cmp" in names:
-            op = names["select_cmp"]
-
-            def build(a, b, direction, x, y):
-                return Expr(out, op, (("direction", direction),), (a, b, x, y))
-            return build
-        if "select" in names and "compare" in names:
-            sel, cmp = names["select"], names["compare"]
-
-            def build(a, b, direction, x, y):
-                attrs = self._signature(cmp, (a.type, b.type))
-                choice = next((c for c in attrs if dict(c[0])["direction"] == direction), None)
-                if choice is None:
-                    return None
-                mask = Expr(choice[1], cmp, choice[0], (a, b))
-                sel_attrs = self._signature(sel, (choice[1], out, out))
-                return Expr(out, sel, sel_attrs[0][0], (mask, x, y)) if sel_attrs else None
-            return build
-        return None
-
-    def _select_split(self) -> Expr | None:
-        """Kernels that choose per element (`b == 1 ? 1 : a / (1 - b)`, blend modes, clamps)
-        need a select over two branches that may each take several ops. When no program
-        of SPLIT_AFTER ops exists, the target is split by a comparison of two leaves (an
-        input or a broadcast constant, compared GT, GE or EQ), and each branch is searched
-        on its own positions only, smaller; `m ? x : y` joins them. Comparisons that
-        leave one branch to a value already built (the constant of `b == 1 ? 1 : ...`)
-        go first, then comparisons with a constant."""
-        build = self._split_ops()
-        out = self.problem.output_type
-        if build is None or out.rank == 0:
-            return None
-        leaves = [v for v in self.pools[0].get(out, [])]
-        constant = [v for v in leaves if v.expr.leaf is None]
-        pairs = [(a, b) for a in leaves for b in constant] + \
-                [(a, b) for a in leaves for b in leaves if a.expr.leaf is not None and b.expr.leaf is not None
-                 and a.expr.leaf < b.expr.leaf]
-        base = self.care or tuple(np.ones(out.shape, dtype=bool) for _ in self.target)
-        small = [v for size in range(min(SPLIT_AFTER, 1) + 1) for v in self.pools[size].get(out, [])]
-
-        def explained(masks) -> Expr | None:
-            """A value already built (size <= 1) that is right on `masks`."""
-            for v in small:
-                if all(equal(t[m], d[m]) for t, d, m in zip(self.target, v.data, masks)):
-                    return v.expr
-            return None
-
-        seen, ranked = set(), []
-        for a, b in pairs:
-            for direction in ("GE", "GT", "EQ"):
-                masks = tuple(np.asarray(NUMPY.compare(direction, x, y)) & c
-                              for x, y, c in zip(a.data, b.data, base))
-                rest = tuple(c & ~m for m, c in zip(masks, base))
-                key = b"".join(m.tobytes() for m in masks)
-                if key in seen or all(not m.any() for m in masks) or all(not r.any() for r in rest):
-                    continue
-                seen |= {key, b"".join(r.tobytes() for r in rest)}
-                then, other = explained(masks), explained(rest)
-                if then is not None and other is not None:
-                    joined = build(a.expr, b.expr, direction, then, other)
-                    if joined is not None and self._matches(joined.type, self._evaluate(joined)):
-                        return joined
-                ranked.append((then is None and other is None, len(ranked), a, b, direction,
-                               masks, rest, then, other))
-        ranked.sort(key=lambda r: r[:2])
-        for blind, _, a, b, direction, masks, rest, then, other in ranked[:MAX_SPLITS]:
-            if time.monotonic() > self.deadline:
-                return None
-            then = then or self._branch(masks)
-            if then is None:
-                continue
-            other = other or self._branch(rest)
-            if other is None:
-                continue
-            joined = build(a.expr, b.expr, direction, then, other)
-            if joined is not None and self._matches(joined.type, self._evaluate(joined)):
-                return joined
-        return None
-
-    def _branch(self, masks: tuple) -> Expr | None:
-        """A program right on `masks` (one per example), searched with a smaller bound."""
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            return None
-        settings = replace(self.settings, max_size=min(SPLIT_BRANCH_SIZE, self.settings.max_size),
-                           timeout=min(left, SPLIT_BRANCH_SECONDS))
-        sub = Enumerator(self.problem, settings, care_mask=masks, splits=False)
-        found = sub.run()
-        self.stats.enumerated += sub.stats.enumerated
-        self.stats.evaluated += sub.stats.evaluated
-        return found
 
     def _tick(self):
         self.count += 1

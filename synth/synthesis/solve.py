@@ -14,17 +14,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-import numpy as np
 
-from typing import Mapping
 
 from synth.analysis.model import Kernel
-from synth.errors import NoSolutionError, SynthError
-from synth.execution import run_tensor_function
-from synth.grammar.op import Emitter
-from synth.grammar.types import ShapeError
-from synth.numerics import first_difference
-from synth.synthesis.program import Expr, ProgramEmitter, instantiate
+from synth.errors import NoSolutionError
+from synth.synthesis.program import Expr
 from synth.synthesis.search import SearchSettings, search
 from synth.synthesis.spec import Specification, build_specification
 
@@ -74,93 +68,6 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float) -> tup
             programs[out] = found
         solutions.append(GroupSolution(g.statements, programs))
     return solutions, stats
-
-
-def compose(solutions: list[GroupSolution]) -> dict[int, Expr]:
-    """The final program of every array a group writes, over the function's inputs: each
-    group's leaves are the programs of the groups before it. A value a later group
-    overwrites without reading it (an accumulator's initial 0) disappears."""
-    state: dict[int, Expr] = {}
-
-    def substitute(expr: Expr, memo: dict) -> Expr:
-        if id(expr) in memo:
-            return memo[id(expr)]
-        if expr.op is None:
-            out = state.get(expr.leaf, expr)
-        else:
-            out = Expr(expr.type, expr.op, expr.attrs, tuple(substitute(a, memo) for a in expr.args))
-        memo[id(expr)] = out
-        return out
-
-    for sol in solutions:
-        memo: dict = {}
-        state.update({out: substitute(expr, memo) for out, expr in sol.programs.items()})
-    return state
-
-
-def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: str | None = None,
-                         attributes: dict[str, str] | None = None) -> str:
-    """`func.func @NAME_raised` at the given values of the size symbols; `attributes` are
-    extra function attributes (name -> MLIR attribute text). Each output is emitted once
-    (common subexpressions shared); an output returned twice (a returned argument that
-    the kernel also writes) is copied in linalg, whose buffer-results-to-out-params
-    cannot give one buffer to two results."""
-    kernel = result.spec.kernel
-    types = {i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}
-    final = compose(result.solutions)
-    em = Emitter(indent="  ")
-    pe = ProgramEmitter(em, {i: f"%a{i}" for i in range(kernel.n_arguments)})
-    memo: dict = {}
-    names, rtypes = [], []
-    for o in result.outputs:
-        expr = final.get(o, Expr(types[o], leaf=o))
-        try:
-            inst = instantiate(expr, values, types, memo)
-        except ShapeError as e:  # a bug: programs are typed over the symbols
-            raise SynthError(f"the program for arg{o} does not fit sizes {dict(values)}: {e}") from None
-        if inst.op is None and inst.leaf >= kernel.n_arguments:
-            raise SynthError(f"no program computes out-parameter arg{o}")
-        value = pe.emit(inst)
-        if value in names and result.dialect == "linalg":
-            copy = em.fresh("copy")
-            em.line(f"{copy} = linalg.copy ins({value} : {inst.type.mlir()}) "
-                    f"outs({em.empty(inst.type)} : {inst.type.mlir()}) -> {inst.type.mlir()}")
-            value = copy
-        names.append(value)
-        rtypes.append(inst.type.mlir())
-    fname = name or f"{result.name}_raised"
-    params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in range(kernel.n_arguments))
-    body = "\n".join(em.lines)
-    attrs = [f"synth.outputs = [{', '.join(map(str, kernel.written))}]"]
-    attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
-    rt = ", ".join(rtypes)
-    return (f"func.func @{fname}({params}) -> ({rt}) attributes {{{', '.join(attrs)}}} "
-            f"{{\n{body}\n  return {', '.join(names)} : {rt}\n}}\n")
-
-
-def run_raised(dialect: str, text: str, fname: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    if dialect == "stablehlo":
-        from synth.backends.xla_cpu import run_stablehlo
-
-        return run_stablehlo(text.replace(f"func.func @{fname}(", "func.func @main(", 1), inputs)
-    return run_tensor_function(text, fname, inputs)
-
-
-def compare_outputs(expected: list[np.ndarray], got: list[np.ndarray], outputs: list) -> str | None:
-    """None if equal within tolerance, else a description of the first difference.
-    `outputs` names them: argument indices (arg5) or labels (result #0)."""
-    if len(got) != len(expected):
-        return f"{len(got)} outputs, expected {len(expected)}"
-    for label, want, have in zip(outputs, expected, got):
-        label = f"arg{label}" if isinstance(label, int) else label
-        want, have = np.asarray(want), np.asarray(have)
-        if have.shape != want.shape:
-            return f"{label}: shape {have.shape} != {want.shape}"
-        diff = first_difference(want, have)
-        if diff is not None:
-            idx, w, h = diff
-            return f"{label}{list(idx)}: raised {h!r} != original {w!r}"
-    return None
 
 
 def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,

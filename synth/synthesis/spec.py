@@ -22,7 +22,8 @@ import numpy as np
 
 from synth.analysis.model import Kernel
 from synth.analysis.symbols import size
-from synth.analysis.dependences import split_function, statement_groups
+from synth.analysis.dependences import statement_groups
+from synth.analysis.distribution import split_function
 from synth.errors import NoSolutionError
 from synth.execution import NUMPY_DTYPES, run_function
 from synth.grammar.types import SearchContext, TensorType

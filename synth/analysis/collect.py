@@ -1,0 +1,286 @@
+"""What the size analysis reads off a function: its loops (bounds as affine forms over
+loop indices and size arguments), its accesses (one form per dim), and the constants of
+its affine maps that may be sizes (sites), in pre-order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mlir import ir
+
+from synth.frontend.reader import diagnostic_location
+from synth.analysis.symbols import SizeExpr
+
+SMALL_CONSTANT = 8  # constants below this in an index or offset are literal (stencil offsets...)
+SIZE_TYPES = ("i32", "i64", "index")
+
+
+@dataclass
+class _Lin:
+    """An affine form over loop indices (("iv", id) keys) and size symbols (str keys)."""
+
+    terms: dict = field(default_factory=dict)
+    const: int = 0
+
+    def add(self, other: _Lin, k: int = 1) -> _Lin:
+        out = dict(self.terms)
+        for key, c in other.terms.items():
+            out[key] = out.get(key, 0) + k * c
+        return _Lin({a: b for a, b in out.items() if b}, self.const + k * other.const)
+
+    def scale(self, k: int) -> _Lin:
+        return _Lin({a: b * k for a, b in self.terms.items() if b * k}, self.const * k)
+
+    @property
+    def ivs(self) -> list:
+        return [k for k in self.terms if isinstance(k, tuple)]
+
+    def size_expr(self) -> SizeExpr:
+        assert not self.ivs
+        return SizeExpr(tuple(sorted(self.terms.items())), self.const)
+
+
+@dataclass
+class _Loop:
+    id: int
+    op_index: int
+    location: str
+    lbs: list  # _Lin | None per map result
+    ubs: list
+    step: int
+    iv: ir.Value
+
+
+@dataclass
+class _Access:
+    array: tuple  # ("arg", index) or ("alloc", op index)
+    forms: list  # _Lin | None per dim; in raw form (params as ("p", k))
+    op_index: int
+    write: bool
+    location: str
+
+
+@dataclass
+class _Site:
+    """A constant in a map: the whole result (pure) or its additive constant."""
+
+    key: tuple  # (op index, attribute, result index)
+    value: int
+    context: str  # "ub", "lb", "index", "offset"
+    pure: bool
+    iv_loop: int | None = None  # for bounds: the loop
+    array_dim: tuple | None = None  # for indices: (array, dim)
+    location: str = ""
+
+
+# -------------------------------------------------------------------------------------------
+# collecting loops, accesses and map constants
+
+
+def _walk(block: ir.Block):
+    for op in block.operations:
+        op = op.operation
+        yield op
+        for region in op.regions:
+            for b in region.blocks:
+                yield from _walk(b)
+
+
+def _split_const(expr: ir.AffineExpr) -> tuple[ir.AffineExpr | None, int]:
+    """(the expression without its top-level additive constant, that constant)."""
+    if isinstance(expr, ir.AffineConstantExpr):
+        return None, expr.value
+    if isinstance(expr, ir.AffineAddExpr) and isinstance(expr.rhs, ir.AffineConstantExpr):
+        return expr.lhs, expr.rhs.value
+    return expr, 0
+
+
+def _expr_lin(expr: ir.AffineExpr, operands: list) -> _Lin | None:
+    """An affine map result over operand forms; None where it is not linear."""
+    if isinstance(expr, ir.AffineConstantExpr):
+        return _Lin({}, expr.value)
+    if isinstance(expr, (ir.AffineDimExpr, ir.AffineSymbolExpr)):
+        pos = expr.position if isinstance(expr, ir.AffineDimExpr) else None
+        return operands[pos] if pos is not None else None
+    lhs, rhs = _expr_lin(expr.lhs, operands), _expr_lin(expr.rhs, operands)
+    if lhs is None or rhs is None:
+        return None
+    if isinstance(expr, ir.AffineAddExpr):
+        return lhs.add(rhs)
+    if isinstance(expr, ir.AffineMulExpr):
+        if not rhs.terms:
+            return lhs.scale(rhs.const)
+        if not lhs.terms:
+            return rhs.scale(lhs.const)
+    return None
+
+
+class _Collector:
+    def __init__(self, path: str, func, block: ir.Block):
+        self.path = path
+        self.block = block
+        self.loops: dict = {}  # iv value -> _Loop
+        self.loop_list: list[_Loop] = []
+        self.accesses: list[_Access] = []
+        self.sites: list[_Site] = []
+        self.if_forms: list[_Lin | None] = []
+        self.used_params: set[int] = set()
+        self.allocs: dict[int, ir.Operation] = {}
+        self.alloc_values: dict = {}
+        self.parent: dict[int, int | None] = {}
+        self.store_loops: list[list[int]] = []  # per affine.store (pre-order): enclosing loops
+
+    def where(self, op) -> str:
+        return diagnostic_location(self.path, op.location)
+
+    # values -> forms
+    def operand(self, v: ir.Value) -> _Lin | None:
+        if v in self.loops:
+            return _Lin({("iv", self.loops[v].id): 1})
+        if isinstance(v, ir.BlockArgument):
+            if v.owner == self.block and str(v.type) in SIZE_TYPES:
+                self.used_params.add(v.arg_number)
+                return _Lin({("p", v.arg_number): 1})
+            return None
+        owner = v.owner
+        if owner.name in ("arith.index_cast", "arith.index_castui", "arith.extsi"):
+            return self.operand(owner.operands[0])
+        if owner.name == "arith.constant":
+            attr = owner.attributes["value"]
+            return _Lin({}, ir.IntegerAttr(attr).value) if isinstance(attr, ir.IntegerAttr) else None
+        if owner.name == "affine.apply":
+            amap = owner.opview.map.value
+            forms = [self.operand(x) for x in owner.operands]
+            dims = forms[: amap.n_dims] + forms[amap.n_dims:]
+            return _map_lins(amap, dims)[0]
+        return None
+
+    def map_forms(self, amap: ir.AffineMap, operands: list) -> list:
+        forms = [self.operand(v) for v in operands]
+        return _map_lins(amap, forms)
+
+    def record_sites(self, op_index: int, attr: str, amap: ir.AffineMap, context: str, loc: str,
+                     **extra) -> None:
+        for r, expr in enumerate(amap.results):
+            rest, c = _split_const(expr)
+            pure = rest is None
+            if pure or abs(c) >= SMALL_CONSTANT:
+                ctx = context if pure else "offset"
+                self.sites.append(_Site((op_index, attr, r), c, ctx, pure, location=loc,
+                                        **({k: v for k, v in extra.items()} if pure else {})))
+
+    def run(self) -> None:
+        for index, op in enumerate(_walk(self.block)):
+            name = op.name
+            loc = self.where(op)
+            if name == "affine.for":
+                v = op.opview
+                lbm, ubm = v.lowerBoundMap.value, v.upperBoundMap.value
+                step = ir.IntegerAttr(v.step).value if isinstance(v.step, ir.Attribute) else int(v.step)
+                loop = _Loop(len(self.loop_list), index, loc,
+                             self.map_forms(lbm, list(v.lowerBoundOperands)),
+                             self.map_forms(ubm, list(v.upperBoundOperands)), step,
+                             v.induction_variable)
+                self.loops[v.induction_variable] = loop
+                self.loop_list.append(loop)
+                self.parent[loop.id] = self._enclosing(op)
+                self.record_sites(index, "lowerBoundMap", lbm, "lb", loc, iv_loop=loop.id)
+                self.record_sites(index, "upperBoundMap", ubm, "ub", loc, iv_loop=loop.id)
+            elif name in ("affine.load", "affine.store"):
+                if name == "affine.store":
+                    self.store_loops.append(self._loops_around(op))
+                v = op.opview
+                amap = v.map.value
+                write = name == "affine.store"
+                memref = op.operands[1 if write else 0]
+                array = self.array_of(memref)
+                forms = self.map_forms(amap, list(v.indices))
+                if array is not None:
+                    self.accesses.append(_Access(array, forms, index, write, loc))
+                for r, expr in enumerate(amap.results):
+                    rest, c = _split_const(expr)
+                    if rest is None or abs(c) >= SMALL_CONSTANT:
+                        self.sites.append(_Site((index, "map", r), c, "index" if rest is None else "offset",
+                                                rest is None, array_dim=(array, r) if array else None,
+                                                location=loc))
+            elif name in ("affine.apply", "affine.min", "affine.max"):
+                amap = op.attributes["map"].value
+                self.map_forms(amap, list(op.operands))
+                self.record_sites(index, "map", amap, "offset", loc)
+            elif name == "affine.if":
+                from synth.semantics.affine import _integer_set
+
+                amap, _ = _integer_set(op.attributes["condition"])
+                self.if_forms += self.map_forms(amap, list(op.operands))
+                for r, expr in enumerate(amap.results):
+                    rest, c = _split_const(expr)
+                    if abs(c) >= SMALL_CONSTANT:
+                        self.sites.append(_Site((index, "condition", r), c, "offset", False, location=loc))
+            elif name in ("memref.alloca", "memref.alloc"):
+                self.allocs[index] = op
+                self.alloc_values[op.results[0]] = index
+            elif name in ("memref.load", "memref.store"):
+                operands = list(op.operands)
+                memref, idx = (operands[1], operands[2:]) if name == "memref.store" else (operands[0], operands[1:])
+                array = self.array_of(memref)
+                if array is not None:
+                    self.accesses.append(_Access(array, [self.operand(x) for x in idx], index,
+                                                 name == "memref.store", loc))
+
+    def _loops_around(self, op) -> list[int]:
+        out = []
+        p = op.parent
+        while p is not None and p.name != "func.func":
+            if p.name == "affine.for":
+                iv = p.regions[0].blocks[0].arguments[0]
+                if iv in self.loops:
+                    out.append(self.loops[iv].id)
+            p = p.parent
+        return out[::-1]
+
+    def _enclosing(self, op) -> int | None:
+        p = op.parent
+        while p is not None and p.name != "func.func":
+            if p.name == "affine.for":
+                iv = p.regions[0].blocks[0].arguments[0]
+                return self.loops[iv].id if iv in self.loops else None
+            p = p.parent
+        return None
+
+    def array_of(self, memref: ir.Value):
+        if isinstance(memref, ir.BlockArgument) and memref.owner == self.block:
+            return ("arg", memref.arg_number)
+        if memref in self.alloc_values:
+            return ("alloc", self.alloc_values[memref])
+        return None
+
+
+def _map_lins(amap: ir.AffineMap, forms: list) -> list:
+    """Forms of a map's results. Symbol operands are positioned after the dims."""
+    out = []
+    for expr in amap.results:
+        out.append(_expr_lin_positions(expr, forms, amap.n_dims))
+    return out
+
+
+def _expr_lin_positions(expr: ir.AffineExpr, forms: list, n_dims: int) -> _Lin | None:
+    if isinstance(expr, ir.AffineConstantExpr):
+        return _Lin({}, expr.value)
+    if isinstance(expr, ir.AffineDimExpr):
+        return forms[expr.position]
+    if isinstance(expr, ir.AffineSymbolExpr):
+        return forms[n_dims + expr.position]
+    lhs = _expr_lin_positions(expr.lhs, forms, n_dims)
+    rhs = _expr_lin_positions(expr.rhs, forms, n_dims)
+    if lhs is None or rhs is None:
+        return None
+    if isinstance(expr, ir.AffineAddExpr):
+        return lhs.add(rhs)
+    if isinstance(expr, ir.AffineMulExpr):
+        if not rhs.terms:
+            return lhs.scale(rhs.const)
+        if not lhs.terms:
+            return rhs.scale(lhs.const)
+    return None
+
+

@@ -1,0 +1,484 @@
+"""The interpreter of raised functions: one handler per op (stablehlo, linalg generics
+after generalization, tensor, arith, math, func.call), on NumPy object arrays of z3
+terms. Handlers are registered in HANDLERS by `_handles`."""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections import ChainMap
+from collections.abc import Callable
+
+import numpy as np
+import z3
+
+from synth.semantics import support as support
+from synth.errors import InputError
+from synth.semantics import z3sem
+from synth.grammar.op import broadcast
+
+from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, dot_general, numeral, value_type,
+    _Unsupported, _abs, _add, _by_type, _checked, _compare, _float_div, _has, _i64s, _int_attr, _int_div, _map, _maximum,
+    _minimum, _select, _to_float, _attr_number, _bool_op, _dense_values, _scalar_array)
+# the interpreter -------------------------------------------------------------------------
+
+Handler = Callable[["_Interpreter", object, list], list]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def _handles(*names: str):
+    def register(fn: Handler) -> Handler:
+        for n in names:
+            _HANDLERS[n] = fn
+        return fn
+    return register
+
+
+_TERMINATORS = ("func.return", "stablehlo.return", "linalg.yield", "tensor.yield")
+
+
+class _Interpreter:
+    def __init__(self, ir, module, path: str):
+        self.ir, self.path = ir, path
+        self.functions = {}
+        for op in module.body.operations:
+            if op.operation.name == "func.func":
+                self.functions[ir.StringAttr(op.attributes["sym_name"]).value] = op
+        self.index_stack: list[tuple[int, ...] | None] = []  # linalg.generic points, innermost last
+        self.env: ChainMap | None = None  # SSA value -> value, innermost block first
+
+    def where(self, op) -> str:
+        m = re.search(r'loc\("[^"]*":(\d+):(\d+)', str(op.location))
+        return f"{self.path}:{m.group(1)}:{m.group(2)}" if m else self.path
+
+    def call(self, name: str, args: list) -> list:
+        func = self.functions.get(name)
+        if func is None or len(func.regions[0].blocks) == 0:
+            raise InputError(f"no function @{name} with a body in the raised module", self.path)
+        return self.run_block(func.regions[0].blocks[0], args)
+
+    def run_block(self, block, args: list) -> list:
+        """Run a block on its argument values; the values its terminator returns. Values
+        of enclosing blocks stay visible (a linalg.generic body may use constants
+        defined, or hoisted by MLIR's folder, outside it)."""
+        outer = self.env
+        self.env = env = ChainMap(dict(zip(block.arguments, args)), *([outer] if outer is not None else []))
+        try:
+            for op in block.operations:
+                name = op.operation.name
+                operands = [env[v] for v in op.operands]
+                if name in _TERMINATORS:
+                    return operands
+                handler = _HANDLERS.get(name)
+                if handler is None:
+                    raise InputError(f"the raised-function interpreter does not support '{name}'",
+                                     self.where(op))
+                try:
+                    results = handler(self, op, operands)
+                except _Unsupported as e:
+                    raise InputError(f"'{name}': {e}", self.where(op)) from None
+                env.maps[0].update(zip(op.results, results))
+            return []
+        finally:
+            self.env = outer
+
+    def result_type(self, op, k: int = 0) -> ValueType:
+        return value_type(op.results[k].type)
+
+    def fresh_array(self, t: ValueType, what: str) -> np.ndarray:
+        out = np.empty(t.shape, dtype=object)
+        sort = _sort(t.dtype)
+        for idx in np.ndindex(*t.shape):
+            out[idx] = z3.FreshConst(sort, prefix=what)
+        return out
+
+
+# --- elementwise (stablehlo, arith / math on scalars or tensors) ---------------------------
+
+_ELEMENTWISE: dict[str, Callable[[str], Callable | None]] = {
+    "stablehlo.add": _by_type(_checked("add", _add)),
+    "stablehlo.subtract": _by_type(_checked("subtract", operator.sub)),
+    "stablehlo.multiply": _by_type(_checked("multiply", operator.mul)),
+    "stablehlo.divide": _by_type(_checked("divide", _float_div), _checked("divide", _int_div)),
+    "stablehlo.negate": _by_type(_checked("negate", operator.neg)),
+    "stablehlo.abs": _by_type(_checked("abs", _abs)),
+    "stablehlo.maximum": _by_type(_maximum),
+    "stablehlo.minimum": _by_type(_minimum),
+    "stablehlo.sqrt": _by_type(_checked("sqrt", z3sem.sqrt)),
+    "stablehlo.rsqrt": _by_type(_checked("rsqrt", lambda a: z3sem.div(z3.RealVal(1), z3sem.sqrt(a)))),
+    "stablehlo.exponential": _by_type(_checked("exponential", z3sem.exp)),
+    "stablehlo.power": _by_type(_checked("power", support.power)),
+    "stablehlo.and": _by_type(_bool_op(operator.and_, z3.And)),
+    "stablehlo.or": _by_type(_bool_op(operator.or_, z3.Or)),
+    "stablehlo.xor": _by_type(_bool_op(operator.xor, z3.Xor)),
+    "stablehlo.not": _by_type(_bool_op(operator.not_, z3.Not)),
+    "stablehlo.select": _by_type(_select),
+    "stablehlo.clamp": _by_type(lambda lo, x, hi: _minimum(_maximum(x, lo), hi)),
+    "arith.addf": _by_type(_checked("addf", _add)),
+    "arith.subf": _by_type(_checked("subf", operator.sub)),
+    "arith.mulf": _by_type(_checked("mulf", operator.mul)),
+    "arith.divf": _by_type(_checked("divf", _float_div)),
+    "arith.negf": _by_type(_checked("negf", operator.neg)),
+    "arith.maximumf": _by_type(_maximum),
+    "arith.maxnumf": _by_type(_maximum),
+    "arith.minimumf": _by_type(_minimum),
+    "arith.minnumf": _by_type(_minimum),
+    "arith.select": _by_type(_select),
+    "arith.extf": _by_type(lambda a: a),
+    "arith.truncf": _by_type(lambda a: a),
+    "arith.sitofp": _by_type(_checked("sitofp", _to_float)),
+    "arith.addi": _by_type(None, _checked("addi", operator.add)),
+    "arith.subi": _by_type(None, _checked("subi", operator.sub)),
+    "arith.muli": _by_type(None, _checked("muli", operator.mul)),
+    "arith.divsi": _by_type(None, _checked("divsi", _int_div)),
+    "arith.maxsi": _by_type(None, _maximum),
+    "arith.minsi": _by_type(None, _minimum),
+    "arith.andi": _by_type(None, _bool_op(operator.and_, z3.And)),
+    "arith.ori": _by_type(None, _bool_op(operator.or_, z3.Or)),
+    "arith.index_cast": _by_type(None, lambda a: a),
+    "arith.extsi": _by_type(None, lambda a: a),
+    "math.sqrt": _by_type(_checked("sqrt", z3sem.sqrt)),
+    "math.rsqrt": _by_type(_checked("rsqrt", lambda a: z3sem.div(z3.RealVal(1), z3sem.sqrt(a)))),
+    "math.exp": _by_type(_checked("exp", z3sem.exp)),
+    "math.absf": _by_type(_checked("absf", _abs)),
+    "math.powf": _by_type(_checked("powf", support.power)),
+}
+
+
+def _apply_elementwise(fn: Callable, t: ValueType, operands: list):
+    if not t.is_tensor:
+        return fn(*operands)
+    return _map(fn, t.shape, *operands)
+
+
+@_handles(*_ELEMENTWISE)
+def _elementwise(it: _Interpreter, op, xs: list) -> list:
+    t = it.result_type(op)
+    fn = _ELEMENTWISE[op.operation.name](t.dtype)
+    if fn is None:
+        raise _Unsupported(f"not modelled for element type {t.dtype}")
+    return [_apply_elementwise(fn, t, xs)]
+
+
+@_handles("stablehlo.convert")
+def _convert(it, op, xs):
+    t = it.result_type(op)
+    src = value_type(op.operands[0].type).dtype
+    if t.dtype in _FLOATS:
+        fn = _to_float if src not in _FLOATS else (lambda a: a)
+    elif src in _FLOATS:
+        raise _Unsupported("float to integer conversion is not modelled")
+    elif t.dtype == "i1":
+        fn = lambda a: a != 0 if not z3.is_bool(a) else a  # noqa: E731
+    else:
+        fn = lambda a: z3.If(a, z3.IntVal(1), z3.IntVal(0)) if z3.is_bool(a) else a  # noqa: E731
+    return [_apply_elementwise(fn, t, xs)]
+
+
+_DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
+
+
+@_handles("stablehlo.compare")
+def _sh_compare(it, op, xs):
+    direction = _DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
+    if _has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
+        raise _Unsupported("unsigned comparison is not modelled")
+    t = it.result_type(op)
+    return [_map(lambda a, b: _compare(direction, a, b), t.shape, *xs)]
+
+
+# arith.cmpf / cmpi predicates in enum order (reals have no NaN: ordered == unordered)
+_CMPF = [False, "EQ", "GT", "GE", "LT", "LE", "NE", True, "EQ", "GT", "GE", "LT", "LE", "NE", False, True]
+_CMPI = ["EQ", "NE", "LT", "LE", "GT", "GE"]
+
+
+@_handles("arith.cmpf", "arith.cmpi")
+def _arith_compare(it, op, xs):
+    pred = _int_attr(it.ir, op.attributes["predicate"])
+    t = it.result_type(op)
+    if op.operation.name == "arith.cmpf":
+        d = _CMPF[pred]
+        if isinstance(d, bool):
+            return [_apply_elementwise(lambda a, b: z3.BoolVal(d), t, xs)]
+    else:
+        if pred >= 6:
+            width = 64
+            kind = ("lt", "le", "gt", "ge")[pred - 6]
+            return [_apply_elementwise(lambda a, b: support.unsigned_compare(kind, a, b, width), t, xs)]
+        d = _CMPI[pred]
+    return [_apply_elementwise(lambda a, b: _compare(d, a, b), t, xs)]
+
+
+# --- constants and shapes ---------------------------------------------------------------------
+
+
+@_handles("stablehlo.constant", "arith.constant")
+def _constant(it, op, xs):
+    t = it.result_type(op)
+    attr = op.attributes["value"]
+    if t.is_tensor:
+        return [_dense_values(it.ir, attr, t)]
+    value = _attr_number(it.ir, attr)
+    if t.dtype == "index":
+        return [int(value)]
+    if t.dtype == "i1":
+        return [bool(value)]
+    return [numeral(value, t.dtype)]
+
+
+@_handles("stablehlo.iota")
+def _iota(it, op, xs):
+    t = it.result_type(op)
+    dim = _int_attr(it.ir, op.attributes["iota_dimension"])
+    out = np.empty(t.shape, dtype=object)
+    for idx in np.ndindex(*t.shape):
+        out[idx] = numeral(idx[dim], t.dtype)
+    return [out]
+
+
+@_handles("stablehlo.broadcast_in_dim")
+def _broadcast_in_dim(it, op, xs):
+    t = it.result_type(op)
+    dims = tuple(_i64s(it.ir, op.attributes["broadcast_dimensions"]))
+    return [broadcast(xs[0], t.shape, dims)]
+
+
+@_handles("stablehlo.broadcast")
+def _sh_broadcast(it, op, xs):
+    t = it.result_type(op)
+    a = np.asarray(xs[0], dtype=object)
+    return [np.array(np.broadcast_to(a, t.shape), dtype=object)]
+
+
+@_handles("stablehlo.transpose")
+def _transpose(it, op, xs):
+    perm = _i64s(it.ir, op.attributes["permutation"])
+    return [np.ascontiguousarray(np.transpose(xs[0], perm))]
+
+
+@_handles("stablehlo.reshape", "tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape")
+def _reshape(it, op, xs):
+    t = it.result_type(op)
+    return [np.array(np.reshape(xs[0], t.shape), dtype=object)]
+
+
+@_handles("stablehlo.reverse")
+def _reverse(it, op, xs):
+    dims = _i64s(it.ir, op.attributes["dimensions"])
+    return [np.ascontiguousarray(np.flip(xs[0], axis=tuple(dims)))]
+
+
+@_handles("stablehlo.slice")
+def _slice(it, op, xs):
+    start = _i64s(it.ir, op.attributes["start_indices"])
+    limit = _i64s(it.ir, op.attributes["limit_indices"])
+    strides = _i64s(it.ir, op.attributes["strides"]) if _has(op, "strides") else [1] * len(start)
+    index = tuple(slice(s, e, k) for s, e, k in zip(start, limit, strides))
+    return [np.array(xs[0][index], dtype=object)]
+
+
+@_handles("stablehlo.concatenate")
+def _concatenate(it, op, xs):
+    dim = _int_attr(it.ir, op.attributes["dimension"])
+    return [np.concatenate([np.asarray(x, dtype=object) for x in xs], axis=dim)]
+
+
+@_handles("stablehlo.pad")
+def _pad(it, op, xs):
+    a, value = xs[0], xs[1][()]
+    low = _i64s(it.ir, op.attributes["edge_padding_low"])
+    interior = _i64s(it.ir, op.attributes["interior_padding"])
+    t = it.result_type(op)
+    out = np.empty(t.shape, dtype=object)
+    for idx in np.ndindex(*t.shape):
+        src = []
+        for d, i in enumerate(idx):
+            pos = i - low[d]
+            step = interior[d] + 1
+            if pos < 0 or pos % step or pos // step >= a.shape[d]:
+                src = None
+                break
+            src.append(pos // step)
+        out[idx] = value if src is None else a[tuple(src)]
+    return [out]
+
+
+# --- contractions and reductions ---------------------------------------------------------------
+
+_DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([\d,\s]*)\]")
+
+
+@_handles("stablehlo.dot_general")
+def _dot_general(it, op, xs):
+    dims = {("lhs", "batching"): [], ("rhs", "batching"): [],
+            ("lhs", "contracting"): [], ("rhs", "contracting"): []}
+    for side, kind, values in _DOT_FIELD.findall(str(op.attributes["dot_dimension_numbers"])):
+        dims[(side, kind)] = [int(v) for v in values.replace(" ", "").split(",") if v]
+    out = dot_general(np.asarray(xs[0], dtype=object), np.asarray(xs[1], dtype=object),
+                      dims[("lhs", "batching")], dims[("rhs", "batching")],
+                      dims[("lhs", "contracting")], dims[("rhs", "contracting")])
+    return [_zero_fill(out, it.result_type(op))]
+
+
+@_handles("stablehlo.dot")
+def _dot(it, op, xs):
+    a, b = (np.asarray(x, dtype=object) for x in xs)
+    out = dot_general(a, b, [], [], [a.ndim - 1], [0])
+    return [_zero_fill(out, it.result_type(op))]
+
+
+def _zero_fill(out: np.ndarray, t: ValueType) -> np.ndarray:
+    """Empty contractions give zeros of the result's element type."""
+    for idx in np.ndindex(*out.shape):
+        if out[idx] is None:
+            out[idx] = numeral(0, t.dtype)
+    return np.asarray(out, dtype=object).reshape(t.shape)
+
+
+@_handles("stablehlo.reduce")
+def _reduce(it, op, xs):
+    n = len(xs) // 2
+    inputs, inits = xs[:n], [x[()] for x in xs[n:]]
+    dims = sorted(_i64s(it.ir, op.attributes["dimensions"]))
+    body = op.regions[0].blocks[0]
+    a0 = np.asarray(inputs[0], dtype=object)
+    kept = [d for d in range(a0.ndim) if d not in dims]
+    out_shape = tuple(a0.shape[d] for d in kept)
+    outs = [np.empty(out_shape, dtype=object) for _ in range(n)]
+    moved = [np.asarray(x, dtype=object).transpose(kept + dims).reshape(out_shape + (-1,)) for x in inputs]
+    for idx in np.ndindex(*out_shape):
+        acc = list(inits)
+        for k in range(moved[0].shape[-1]):
+            args = [_scalar_array(v) for v in acc] + [_scalar_array(m[idx + (k,)]) for m in moved]
+            acc = [r[()] for r in it.run_block(body, args)]
+        for o, v in zip(outs, acc):
+            o[idx] = v
+    return outs
+
+
+# --- functions ---------------------------------------------------------------------------------
+
+
+@_handles("func.call")
+def _call(it, op, xs):
+    callee = str(op.attributes["callee"]).lstrip("@")
+    return it.call(callee, xs)
+
+
+# --- linalg (named ops are generalized first) and tensor ----------------------------------------
+
+
+@_handles("tensor.empty")
+def _empty(it, op, xs):
+    return [it.fresh_array(it.result_type(op), "empty")]
+
+
+def _affine_value(ir, expr, dims: tuple[int, ...], symbols=()) -> int:
+    if isinstance(expr, ir.AffineConstantExpr):
+        return expr.value
+    if isinstance(expr, ir.AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, ir.AffineSymbolExpr):
+        return symbols[expr.position]
+    lhs, rhs = _affine_value(ir, expr.lhs, dims, symbols), _affine_value(ir, expr.rhs, dims, symbols)
+    if isinstance(expr, ir.AffineAddExpr):
+        return lhs + rhs
+    if isinstance(expr, ir.AffineMulExpr):
+        return lhs * rhs
+    if isinstance(expr, ir.AffineModExpr):
+        return lhs % rhs
+    if isinstance(expr, ir.AffineFloorDivExpr):
+        return lhs // rhs
+    if isinstance(expr, ir.AffineCeilDivExpr):
+        return -(-lhs // rhs)
+    raise _Unsupported(f"affine expression {expr}")
+
+
+@_handles("linalg.generic")
+def _generic(it, op, xs):
+    ir = it.ir
+    view = op.opview
+    n_in = len(view.inputs)
+    ins, outs = xs[:n_in], [np.array(o, dtype=object) for o in xs[n_in:]]
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    n_dims = maps[0].n_dims
+    shapes = [value_type(v.type).shape for v in op.operands]
+    domain: list[int | None] = [None] * n_dims
+    for amap, shape in zip(maps, shapes):
+        if shape is None:
+            continue
+        for r, expr in enumerate(amap.results):
+            if isinstance(expr, ir.AffineDimExpr) and domain[expr.position] is None:
+                domain[expr.position] = shape[r]
+    if any(d is None for d in domain):
+        raise _Unsupported("a loop dimension that no operand indexes directly")
+    body = op.regions[0].blocks[0]
+    it.index_stack.append(None)
+    try:
+        for point in np.ndindex(*domain):
+            it.index_stack[-1] = point
+            args = []
+            for amap, x, shape in zip(maps, ins + outs, shapes):
+                if shape is None:
+                    args.append(x)
+                else:
+                    args.append(x[tuple(_affine_value(ir, e, point) for e in amap.results)])
+            values = it.run_block(body, args)
+            for o, amap, v in zip(outs, maps[n_in:], values):
+                o[tuple(_affine_value(ir, e, point) for e in amap.results)] = v
+    finally:
+        it.index_stack.pop()
+    return outs
+
+
+@_handles("linalg.index")
+def _index(it, op, xs):
+    if not it.index_stack or it.index_stack[-1] is None:
+        raise _Unsupported("linalg.index outside a linalg.generic")
+    return [int(it.index_stack[-1][_int_attr(it.ir, op.attributes["dim"])])]
+
+
+def _static(ir, op, name: str) -> list[int]:
+    values = _i64s(ir, op.attributes[name])
+    if any(v < -(2 ** 62) for v in values):
+        raise _Unsupported("dynamic offsets / sizes / strides are not supported")
+    return values
+
+
+@_handles("tensor.extract_slice")
+def _extract_slice(it, op, xs):
+    off = _static(it.ir, op, "static_offsets")
+    size = _static(it.ir, op, "static_sizes")
+    stride = _static(it.ir, op, "static_strides")
+    t = it.result_type(op)
+    index = tuple(slice(o, o + s * k, k) for o, s, k in zip(off, size, stride))
+    return [np.array(xs[0][index], dtype=object).reshape(t.shape)]
+
+
+@_handles("tensor.insert_slice")
+def _insert_slice(it, op, xs):
+    off = _static(it.ir, op, "static_offsets")
+    size = _static(it.ir, op, "static_sizes")
+    stride = _static(it.ir, op, "static_strides")
+    dest = np.array(xs[1], dtype=object)
+    index = tuple(slice(o, o + s * k, k) for o, s, k in zip(off, size, stride))
+    dest[index] = np.asarray(xs[0], dtype=object).reshape(dest[index].shape)
+    return [dest]
+
+
+@_handles("tensor.extract")
+def _extract(it, op, xs):
+    if any(not isinstance(i, int) for i in xs[1:]):
+        raise _Unsupported("indices must be concrete")
+    return [xs[0][tuple(xs[1:])]]
+
+
+@_handles("tensor.from_elements")
+def _from_elements(it, op, xs):
+    t = it.result_type(op)
+    out = np.empty(t.shape, dtype=object)
+    for idx, v in zip(np.ndindex(*t.shape), xs):
+        out[idx] = v
+    return [out]
+
+

@@ -1,0 +1,199 @@
+"""The text of raised modules: the top-level functions (brace matching that skips strings
+and comments), keeping one function and its callees, and the textual re-instantiation at
+other sizes used for modules synth did not write (see synth.semantics.raised)."""
+
+from __future__ import annotations
+
+import re
+
+
+from synth.semantics import support as support
+
+MIN_SIZE = 8  # smallest original size value the textual re-instantiation accepts
+_NEAR = 2  # a number within this of an original size is that size plus an offset
+
+
+# module text --------------------------------------------------------------------------------
+
+
+def _skip_string(text: str, i: int) -> int:
+    """Index just past the string literal starting at text[i] == '"'."""
+    i += 1
+    while i < len(text) and text[i] != '"':
+        i += 2 if text[i] == "\\" else 1
+    return i + 1
+
+
+def _matching_brace(text: str, i: int) -> int:
+    """Index just past the '}' matching the '{' at text[i] (strings and comments skipped)."""
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i = _skip_string(text, i)
+            continue
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                return len(text)
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError("unbalanced braces")
+
+
+_FUNC = re.compile(r"func\.func\s+(?:(?:private|public|nested)\s+)?@([\w$.]+)")
+
+
+def top_level_functions(text: str) -> list[tuple[str, int, int]]:
+    """(name, start, end) of each `func.func` at the top level of a module (or of the file).
+
+    A function ends with its body's closing brace; a declaration (no body) with its line."""
+    out: list[tuple[str, int, int]] = []
+    depth, i = 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i = _skip_string(text, i)
+            continue
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = len(text) if j < 0 else j
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif depth <= 1 and text.startswith("func.func", i) and (i == 0 or not text[i - 1].isalnum()):
+            m = _FUNC.match(text, i)
+            if m:
+                end = _function_end(text, m.end())
+                out.append((m.group(1), i, end))
+                i = end
+                continue
+        i += 1
+    return out
+
+
+def _function_end(text: str, i: int) -> int:
+    parens = 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i = _skip_string(text, i)
+            continue
+        if c in "([":
+            parens += 1
+        elif c in ")]":
+            parens -= 1
+        elif c == "{" and parens == 0:
+            if text[:i].rstrip().endswith("attributes"):
+                i = _matching_brace(text, i)
+                continue
+            return _matching_brace(text, i)
+        elif c == "\n" and parens == 0:
+            rest = text[i:].lstrip()
+            if not rest.startswith(("{", "->", "attributes")):
+                return i  # a declaration
+        i += 1
+    return len(text)
+
+
+def _blank(fragment: str) -> str:
+    return "".join("\n" if c == "\n" else " " for c in fragment)
+
+
+_CALL = re.compile(r"\bcall\s+@([\w$.]+)")
+
+
+def keep_functions(text: str, root: str) -> str | None:
+    """The text with every top-level function blanked out except `root` and the functions
+    it calls (transitively); None when there is no function `root`."""
+    funcs = {name: (s, e) for name, s, e in top_level_functions(text)}
+    if root not in funcs:
+        return None
+    keep, todo = set(), [root]
+    while todo:
+        name = todo.pop()
+        if name in keep or name not in funcs:
+            continue
+        keep.add(name)
+        s, e = funcs[name]
+        todo.extend(_CALL.findall(text[s:e]))
+    pieces, pos = [], 0
+    for name, (s, e) in sorted(funcs.items(), key=lambda kv: kv[1]):
+        pieces.append(text[pos:s])
+        pieces.append(text[s:e] if name in keep else _blank(text[s:e]))
+        pos = e
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+# re-instantiation at other sizes -------------------------------------------------------------
+
+
+def map_size(value: int, value_map: dict[int, int]) -> int:
+    """`value` as a size under `value_map` (exact, else within _NEAR of exactly one size)."""
+    if value in value_map:
+        return value_map[value]
+    if value < MIN_SIZE - _NEAR:
+        return value
+    for offset in range(1, _NEAR + 1):
+        for sign in (-1, 1):
+            hits = [v for v in value_map if v + sign * offset == value]
+            if len(hits) == 1:
+                return value_map[hits[0]] + sign * offset
+            if hits:
+                return value
+    return value
+
+
+_SHAPED = re.compile(r"\b(tensor|memref|vector)<((?:(?:\d+|\?)x)+)")
+_INT_LIST = re.compile(r"\[([\d\s,:\-]*)\]")
+_ARRAY_ATTR = re.compile(r"array<i64:([\d\s,\-]*)>")
+_INDEX_CONST = re.compile(r"(arith\.constant\s+)(\d+)(\s*:\s*index\b)")
+_INT = re.compile(r"\d+")
+_AFFINE_MAP = re.compile(r"affine_map<(.*?\))>")  # up to the first ")>": `->` has a '>' too
+_MAP_INT = re.compile(r"(?<![\w])\d+")  # an integer constant, not the 0 of d0 / s0
+
+
+_DENSE = re.compile(r"\bdense(?:_resource)?<[^>]*>")
+
+
+def resize_text(text: str, value_map: dict[int, int]) -> str:
+    """Rewrite the sizes of a raised module (see the module docstring). The contents of
+    `dense<...>` attributes are data, never sizes: they are masked while rewriting."""
+    constants: list[str] = []
+
+    def mask(m: re.Match) -> str:
+        constants.append(m.group())
+        return f"\0{len(constants) - 1}\0"
+
+    text = _DENSE.sub(mask, text)
+    text = _resize_unmasked(text, value_map)
+    return re.sub("\0(\\d+)\0", lambda m: constants[int(m.group(1))], text)
+
+
+def _resize_unmasked(text: str, value_map: dict[int, int]) -> str:
+    def ints(s: str) -> str:
+        return _INT.sub(lambda m: str(map_size(int(m.group()), value_map)), s)
+
+    def shaped(m: re.Match) -> str:
+        dims = m.group(2).split("x")[:-1]
+        new = [d if d == "?" else str(value_map.get(int(d), map_size(int(d), value_map))) for d in dims]
+        return f"{m.group(1)}<{''.join(d + 'x' for d in new)}"
+
+    text = _SHAPED.sub(shaped, text)
+    text = _INT_LIST.sub(lambda m: "[" + ints(m.group(1)) + "]", text)
+    text = _ARRAY_ATTR.sub(lambda m: "array<i64:" + ints(m.group(1)) + ">", text)
+    # constant indices in affine maps (an edge index size - 1 of a slice, say)
+    text = _AFFINE_MAP.sub(lambda m: "affine_map<" + _MAP_INT.sub(
+        lambda k: str(map_size(int(k.group()), value_map)), m.group(1)) + ">", text)
+    return _INDEX_CONST.sub(lambda m: m.group(1) + ints(m.group(2)) + m.group(3), text)
+
+

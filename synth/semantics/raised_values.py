@@ -1,0 +1,335 @@
+"""Values of the raised-program interpreter: tensor and scalar types, the infinities of
+max / min reductions, scalar semantics over z3 terms and Python numbers (one place with
+synth.semantics.z3sem), and the helpers that read MLIR attributes into NumPy arrays."""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import z3
+
+from synth.semantics import support as support
+from synth.semantics import z3sem
+
+# types -------------------------------------------------------------------------------------
+
+_FLOATS = ("f16", "bf16", "f32", "f64")
+_TENSOR = re.compile(r"^tensor<(.*)>$")
+
+
+@dataclass(frozen=True)
+class ValueType:
+    shape: tuple[int, ...] | None  # None: a scalar (not a tensor)
+    dtype: str
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.shape is not None
+
+    def mlir(self) -> str:
+        if self.shape is None:
+            return self.dtype
+        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.dtype + ">"
+
+
+def value_type(t) -> ValueType:
+    """A ValueType from an MLIR type (either binding), via its text."""
+    s = str(t)
+    m = _TENSOR.match(s)
+    if m is None:
+        return ValueType(None, s)
+    parts = m.group(1).split("x")
+    if any(not p.isdigit() for p in parts[:-1]):
+        raise _Unsupported(f"dynamic or unsupported tensor type {s}")
+    return ValueType(tuple(int(p) for p in parts[:-1]), parts[-1])
+
+
+def _sort(dtype: str) -> z3.SortRef:
+    if dtype in _FLOATS:
+        return z3.RealSort()
+    if dtype == "i1":
+        return z3.BoolSort()
+    if dtype == "index" or re.fullmatch(r"[su]?i\d+", dtype):
+        return z3.IntSort()
+    raise _Unsupported(f"element type {dtype} has no z3 sort")
+
+
+# infinities --------------------------------------------------------------------------------
+
+
+class _Infinity:
+    """+inf / -inf: only as identities of max / min (see the module docstring)."""
+
+    __slots__ = ("sign",)
+
+    def __init__(self, sign: int):
+        self.sign = sign
+
+    def __repr__(self) -> str:
+        return "+inf" if self.sign > 0 else "-inf"
+
+
+POS_INF, NEG_INF = _Infinity(1), _Infinity(-1)
+
+
+def _is_inf(x) -> bool:
+    return isinstance(x, _Infinity)
+
+
+class _Unsupported(Exception):
+    """An op, attribute or value outside what the interpreter models (becomes InputError)."""
+
+
+def _finite(name: str, *xs) -> None:
+    if any(_is_inf(x) for x in xs):
+        raise _Unsupported(f"an infinite value reaches '{name}'; infinities are supported only "
+                           f"as identities of max / min reductions")
+
+
+# scalar semantics --------------------------------------------------------------------------
+
+
+def numeral(value, dtype: str):
+    """A constant as a z3 numeral of `dtype` (infinities as sentinels; NaN unsupported)."""
+    if dtype == "i1":
+        return z3.BoolVal(bool(value))
+    if dtype in _FLOATS:
+        v = float(value)
+        if math.isnan(v):
+            raise _Unsupported("NaN constants have no real-number value")
+        if math.isinf(v):
+            return POS_INF if v > 0 else NEG_INF
+        return z3sem.numeral(v, "f64")
+    return z3.IntVal(int(value))
+
+
+def _maximum(a, b):
+    if _is_inf(a):
+        return b if a.sign < 0 else a
+    if _is_inf(b):
+        return a if b.sign < 0 else b
+    if isinstance(a, int) and isinstance(b, int):
+        return max(a, b)
+    return z3sem.maximum(a, b)
+
+
+def _minimum(a, b):
+    if _is_inf(a):
+        return b if a.sign > 0 else a
+    if _is_inf(b):
+        return a if b.sign > 0 else b
+    if isinstance(a, int) and isinstance(b, int):
+        return min(a, b)
+    return z3sem.minimum(a, b)
+
+
+_PY_COMPARE = {"GT": operator.gt, "GE": operator.ge, "LT": operator.lt, "LE": operator.le,
+               "EQ": operator.eq, "NE": operator.ne}
+
+
+def _compare(direction: str, a, b):
+    if _is_inf(a) or _is_inf(b):
+        # -inf < every real < +inf; both infinite: compare the signs
+        rank_a = a.sign if _is_inf(a) else 0
+        rank_b = b.sign if _is_inf(b) else 0
+        return z3.BoolVal(_PY_COMPARE[direction](rank_a, rank_b))
+    if isinstance(a, int) and isinstance(b, int):
+        return _PY_COMPARE[direction](a, b)
+    return z3sem.COMPARE[direction](a, b)
+
+
+def _select(p, a, b):
+    if isinstance(p, bool):
+        return a if p else b
+    if z3.is_true(p):
+        return a
+    if z3.is_false(p):
+        return b
+    if a is b:
+        return a
+    _finite("select", a, b)
+    return z3sem.select(p, a, b)
+
+
+def _checked(name: str, fn: Callable) -> Callable:
+    def call(*xs):
+        _finite(name, *xs)
+        return fn(*xs)
+    return call
+
+
+def _add(a, b):
+    if _is_zero(a):
+        return b
+    if _is_zero(b):
+        return a
+    return a + b
+
+
+def _is_zero(x) -> bool:
+    """A literal zero (Python int or z3 numeral): `_add` drops it to keep terms small."""
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int):
+        return x == 0
+    if isinstance(x, z3.ArithRef) and z3.is_int_value(x):
+        return x.as_long() == 0
+    return isinstance(x, z3.ArithRef) and z3.is_rational_value(x) and x.as_fraction() == 0
+
+
+def _float_div(a, b):
+    return z3sem.div(a, b)
+
+
+def _int_div(a, b):
+    return support.trunc_div(a, b)
+
+
+def _abs(a):
+    return abs(a) if isinstance(a, int) else z3.If(a >= 0, a, -a)
+
+
+def _to_float(a):
+    if isinstance(a, bool):
+        return z3.RealVal(int(a))
+    if isinstance(a, int):
+        return z3.RealVal(a)
+    if z3.is_bool(a):
+        return z3.If(a, z3.RealVal(1), z3.RealVal(0))
+    if z3.is_int(a):
+        return z3.ToReal(a)
+    return a
+
+
+def _bool_op(py: Callable, sym: Callable) -> Callable:
+    def fn(*xs):
+        if all(isinstance(x, bool) for x in xs):
+            return py(*xs)
+        if all(z3.is_bool(x) or isinstance(x, bool) for x in xs):
+            return sym(*xs)
+        raise _Unsupported("bitwise operations are modelled on i1 only")
+    return fn
+
+
+def _by_type(float_fn: Callable | None, int_fn: Callable | None = None) -> Callable:
+    """dtype -> scalar function: `float_fn` for float results, `int_fn` (default: the
+    same) for integer / i1 / index ones; None where the op is not modelled."""
+    return lambda dtype: float_fn if dtype in _FLOATS or int_fn is None else int_fn
+
+
+# arrays ------------------------------------------------------------------------------------
+
+
+def _map(fn: Callable, shape: tuple[int, ...], *arrays) -> np.ndarray:
+    arrays = [np.broadcast_to(np.asarray(a, dtype=object), shape) for a in arrays]
+    out = np.empty(shape, dtype=object)
+    for idx in np.ndindex(*shape):
+        out[idx] = fn(*(a[idx] for a in arrays))
+    return out
+
+
+def _scalar_array(value) -> np.ndarray:
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out
+
+
+def _dense_values(ir, attr, t: ValueType) -> np.ndarray:
+    """The elements of a dense elements attribute as numerals of `t.dtype`."""
+    dense = ir.DenseElementsAttr(attr)
+    shape = t.shape if t.is_tensor else ()
+    if dense.is_splat:
+        value = numeral(_attr_number(ir, dense.get_splat_value()), t.dtype)
+        out = np.empty(shape, dtype=object)
+        for idx in np.ndindex(*shape):
+            out[idx] = value
+        return out
+    if t.dtype in _FLOATS:
+        raw = np.array(ir.DenseFPElementsAttr(attr))
+    elif t.dtype == "i1":
+        raise _Unsupported("non-splat i1 constants are not supported")
+    else:
+        raw = np.array(ir.DenseIntElementsAttr(attr))
+    raw = raw.reshape(shape)
+    out = np.empty(shape, dtype=object)
+    for idx in np.ndindex(*shape):
+        out[idx] = numeral(raw[idx], t.dtype)
+    return out
+
+
+def _cast(cls, attr):
+    """`cls(attr)`, or None when the attribute is of another kind (either binding)."""
+    try:
+        return cls(attr)
+    except (ValueError, TypeError):
+        return None
+
+
+def _attr_number(ir, attr):
+    for cls in (ir.BoolAttr, ir.FloatAttr, ir.IntegerAttr):
+        a = _cast(cls, attr)
+        if a is not None:
+            return a.value
+    raise _Unsupported(f"constant {attr} is not a number")
+
+
+def _i64s(ir, attr) -> list[int]:
+    if (a := _cast(ir.DenseI64ArrayAttr, attr)) is not None:
+        return [int(x) for x in a]
+    if (a := _cast(ir.DenseIntElementsAttr, attr)) is not None:
+        return [int(x) for x in np.array(a).reshape(-1)]
+    if (a := _cast(ir.ArrayAttr, attr)) is not None:
+        return [int(ir.IntegerAttr(x).value) for x in a]
+    raise _Unsupported(f"expected a list of integers, got {attr}")
+
+
+def _int_attr(ir, attr) -> int:
+    return int(ir.IntegerAttr(attr).value)
+
+
+def _has(op, name: str) -> bool:
+    try:
+        op.attributes[name]
+        return True
+    except KeyError:
+        return False
+
+
+def dot_general(a: np.ndarray, b: np.ndarray, lb, rb, lc, rc, add=_add) -> np.ndarray:
+    """StableHLO dot_general on object arrays: result dims are the batch dims, then the
+    lhs free dims, then the rhs free dims; products summed left to right."""
+    lf = [k for k in range(a.ndim) if k not in lb and k not in lc]
+    rf = [k for k in range(b.ndim) if k not in rb and k not in rc]
+    out_shape = tuple(a.shape[k] for k in lb) + tuple(a.shape[k] for k in lf) + tuple(b.shape[k] for k in rf)
+    contract_shape = tuple(a.shape[k] for k in lc)
+    out = np.empty(out_shape, dtype=object)
+    for idx in np.ndindex(*out_shape):
+        bi, li, ri = idx[:len(lb)], idx[len(lb):len(lb) + len(lf)], idx[len(lb) + len(lf):]
+        ai, bj = [0] * a.ndim, [0] * b.ndim
+        for k, v in zip(lb, bi):
+            ai[k] = v
+        for k, v in zip(rb, bi):
+            bj[k] = v
+        for k, v in zip(lf, li):
+            ai[k] = v
+        for k, v in zip(rf, ri):
+            bj[k] = v
+        acc = None
+        for c in np.ndindex(*contract_shape):
+            for k, v in zip(lc, c):
+                ai[k] = v
+            for k, v in zip(rc, c):
+                bj[k] = v
+            x, y = a[tuple(ai)], b[tuple(bj)]
+            _finite("dot_general", x, y)
+            term = x * y
+            acc = term if acc is None else add(acc, term)
+        out[idx] = acc  # None for an empty contraction: the caller fills in a typed zero
+    return out
+
+

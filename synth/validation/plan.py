@@ -1,0 +1,95 @@
+"""Size configurations of testing and proving, and the raised function at each."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+
+from synth.semantics import support as support
+from synth.analysis.model import Kernel
+from synth.errors import InputError
+from synth.frontend.reader import SourceModule
+from synth.semantics.raised import MIN_SIZE, RaisedFunction
+from synth.validation.common import MAX_PROOF_ELEMENTS, Sizes, sizes_text
+
+
+# sizes -------------------------------------------------------------------------------------
+
+
+class SizePlan:
+    """Original sizes, the small configurations for testing and proving, and the raised
+    function at each.
+
+    `raised_at(values) -> text`, when given (synth raise passes its program), builds the
+    raised function at any sizes from the size symbols. Otherwise (a module written by
+    hand or by another tool) the text is re-instantiated by mapping each original size
+    value to its new one, which needs the original values distinct and >= MIN_SIZE."""
+
+    def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None):
+        self.kernel = kernel
+        self.model = kernel.sizes
+        self.original = self.model.original()
+        self.raised = raised
+        self.raised_at = raised_at
+        values = list(self.original.values())
+        self.rewritable = raised_at is not None or (
+            len(set(values)) == len(values) and all(v >= MIN_SIZE for v in values))
+        self._cache: dict = {}
+
+    def _configs(self, first: int, stride: int) -> list[Sizes]:
+        """Two configurations: ascending from `first` in the order of the original values,
+        then the values rotated (one symbol: `first + 1`)."""
+        out = []
+        single = len(self.original) == 1
+        for rotate in (0, 1):
+            try:
+                c = self.model.small_values(first + (rotate if single else 0), stride, 0 if single else rotate)
+            except InputError:
+                continue
+            if c not in out and c != self.original:
+                out.append(c)
+        return out
+
+    def test_configs(self) -> list[Sizes]:
+        if not self.rewritable:
+            return [self.original]
+        return self._configs(3, 2) + [self.original]
+
+    def proof_configs(self) -> list[Sizes]:
+        if not self.rewritable:
+            elements = sum(math.prod(int(d) for d in self.model.shape(i, self.original))
+                           for i in self.model.arg_dims)
+            if elements > MAX_PROOF_ELEMENTS:
+                raise InputError(f"@{self.kernel.name} has sizes ({self.model.describe()}) that "
+                                 f"cannot be told from other numbers in the raised text (they "
+                                 f"must be distinct and at least {MIN_SIZE}), and is too large "
+                                 f"({elements} array elements) to prove at its own sizes",
+                                 self.kernel.location)
+            return [self.original]
+        configs = self._configs(2, 1)
+        return configs or [self.original]
+
+    def instances(self, values: Sizes) -> tuple[SourceModule, RaisedFunction]:
+        """Original (normal form) and raised at `values` (the raised one verified by MLIR)."""
+        key = tuple(sorted(values.items()))
+        if key in self._cache:
+            return self._cache[key]
+        if values == self.original:
+            out = (self.kernel.at(values) if self.kernel.sizes.arg_dims else self.kernel.normal, self.raised)
+        else:
+            original = self.kernel.at(values)
+            if self.raised_at is not None:
+                small = replace(self.raised, text=self.raised_at(values))
+            else:
+                small = self.raised.resized({self.original[n]: values[n] for n in self.original})
+            try:
+                small.signature()
+            except InputError as e:
+                raise InputError(f"cannot re-instantiate @{self.raised.name} at sizes "
+                                 f"{sizes_text(values)}: {e.message}", e.location) from None
+            out = (original, small)
+        self._cache[key] = out
+        return out
+
+

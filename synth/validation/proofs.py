@@ -1,0 +1,245 @@
+"""Level z3: bounded proofs (every input symbolic, the original executed symbolically,
+the raised function interpreted), staged assumptions, confirmed counterexamples."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import z3
+
+from synth.semantics import support as support
+from synth.analysis.model import Kernel
+from synth.errors import InputError
+from synth.semantics import z3sem
+from synth.analysis.function import describe
+from synth.validation.common import RTOL, Counterexample, Report, Sizes, element_text, sizes_text
+from synth.validation.contract import Comparison
+from synth.validation.plan import SizePlan
+
+
+# level "z3" ----------------------------------------------------------------------------------
+
+
+def _free_constants(terms) -> list[z3.ExprRef]:
+    seen, out, stack = set(), [], [t for t in terms if isinstance(t, z3.ExprRef)]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out.append(t)
+        else:
+            stack.extend(t.children())
+    return sorted(out, key=str)
+
+
+def _has_partial_ops(terms) -> bool:
+    """Whether `terms` apply an uninterpreted function (sqrt, exp, pow) or divide by a
+    non-numeral: the ops whose z3 model values may be unlike the real functions'."""
+    return bool(_divisors(terms)) or any(True for _ in _applications(terms))
+
+
+def _applications(terms):
+    seen, stack = set(), [t for t in terms if isinstance(t, z3.ExprRef)]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_app(t) and t.num_args() > 0 and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            yield t
+        stack.extend(t.children())
+
+
+def _divisors(terms) -> list[z3.ExprRef]:
+    seen, out, stack = set(), {}, [t for t in terms if isinstance(t, z3.ExprRef)]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_app_of(t, z3.Z3_OP_DIV) or z3.is_app_of(t, z3.Z3_OP_IDIV):
+            d = t.arg(1)
+            if not (z3.is_rational_value(d) or z3.is_int_value(d)):
+                out.setdefault(d.get_id(), d)
+        stack.extend(t.children())
+    return list(out.values())
+
+
+def _value_text(v: z3.ExprRef) -> str:
+    if z3.is_true(v) or z3.is_false(v):
+        return str(v).lower()
+    if z3.is_int_value(v):
+        return str(v.as_long())
+    if z3.is_rational_value(v):
+        fr = Fraction(v.numerator_as_long(), v.denominator_as_long())
+        f = float(fr)
+        if Fraction(f) == fr:
+            return repr(f)
+        if fr.denominator < 10 ** 12:
+            return f"{f!r} (exactly {fr})"
+        return f"~{f!r}"  # a rational no float represents: its nearest float
+    if z3.is_algebraic_value(v):
+        return f"~{v.approx(17).as_decimal(17).rstrip('?')}"
+    return str(v)
+
+
+def _python_value(v: z3.ExprRef):
+    if z3.is_true(v):
+        return True
+    if z3.is_false(v):
+        return False
+    if z3.is_int_value(v):
+        return v.as_long()
+    if z3.is_rational_value(v):
+        return float(Fraction(v.numerator_as_long(), v.denominator_as_long()))
+    if z3.is_algebraic_value(v):
+        return float(Fraction(v.approx(20).as_fraction()))
+    raise ValueError(f"no value for {v}")
+
+
+def _confirmed(model: z3.ModelRef, want, have) -> bool:
+    """Whether `want != have` holds at the model's inputs with the real sqrt / exp / pow and
+    defined divisions (exact in the model where none of those occurs)."""
+    if not _has_partial_ops([want, have]):
+        return True
+    bindings = {c.get_id(): _python_value(model.eval(c, model_completion=True))
+                for c in _free_constants([want, have])}
+    try:
+        w, h = support.evaluate([want, have], bindings)
+    except (ZeroDivisionError, ValueError, OverflowError, KeyError):
+        return False
+    if isinstance(w, bool) or isinstance(h, bool):
+        return w != h
+    if math.isnan(w) or math.isnan(h):
+        return False
+    return not math.isclose(w, h, rel_tol=RTOL, abs_tol=0.0)
+
+
+@dataclass
+class Proof:
+    """The outcome of `prove_equal`."""
+
+    verdict: str  # "proven", "refuted", "unknown"
+    assumptions: list[str] = field(default_factory=list)
+    counterexample: tuple | None = None  # (pair, model)
+    message: str = ""
+
+
+def prove_equal(pairs: list[tuple], timeout: float) -> Proof:
+    """Is `want == have` for every (key, want, have) in `pairs`, for all inputs?"""
+    pairs = [p for p in pairs
+             if not (isinstance(p[1], z3.ExprRef) and isinstance(p[2], z3.ExprRef) and p[1].eq(p[2]))]
+    if not pairs:
+        return Proof("proven")
+    terms = [t for _, w, h in pairs for t in (w, h)]
+    solver = z3.Solver()
+    solver.set("timeout", int(timeout * 1000))
+    solver.add(z3.Or([w != h for _, w, h in pairs]))
+    stages = [("", [])]
+    if any(True for a in _applications(terms) if a.decl().eq(z3sem.SQRT)):
+        stages.append(("sqrt facts", z3sem.sqrt_facts(terms)))
+    divisors = _divisors(terms)
+    if divisors:
+        stages.append(("nonzero denominators", [d != 0 for d in divisors]))
+    assumptions: list[str] = []
+    last = None
+    for label, facts in stages:
+        if facts:
+            solver.add(*facts)
+            if label == "nonzero denominators":
+                assumptions.append(f"every denominator is nonzero ({len(divisors)} distinct "
+                                   f"denominator terms); inputs dividing by zero are not covered")
+        result = solver.check()
+        if result == z3.unsat:
+            return Proof("proven", assumptions)
+        if result == z3.unknown:
+            return Proof("unknown", assumptions, message=f"Z3 gave up ({solver.reason_unknown()})")
+        model = solver.model()
+        first = next(p for p in pairs if z3.is_true(model.eval(p[1] != p[2], model_completion=True)))
+        if _confirmed(model, first[1], first[2]):
+            return Proof("refuted", assumptions, (first, model))
+        last = first
+    return Proof("unknown", assumptions,
+                  message=f"Z3's counterexample at {element_text(last[0])} relies on values of sqrt / exp / pow / "
+                          f"division by zero that the real functions do not take")
+
+
+def _symbolic_raised_args(kernel: Kernel, sizes: Sizes, sym: list) -> list:
+    args = []
+    for a, v in zip(kernel.function.arguments[: kernel.n_arguments], sym):
+        if a.is_array:
+            args.append(v)
+        else:
+            v = z3sem.numeral(v, kernel.tensor_type(a.index, sizes).dtype) if isinstance(v, int) else v
+            out = np.empty((), dtype=object)
+            out[()] = v
+            args.append(out)
+    return args
+
+
+def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comparison]) -> str | None:
+    """The output element, if any, that depends on memory the original never wrote: a
+    local's element read before written (`undef_*`), or the initial content of an
+    out-parameter (a returned buffer)."""
+    out_params = set(kernel.interface.out_parameters)
+    initial = set()
+    for i in out_params:
+        initial |= {t.get_id() for t in np.asarray(sym[i], dtype=object).ravel() if isinstance(t, z3.ExprRef)}
+    for c in comparisons:
+        w = np.asarray(want[c.argument], dtype=object)
+        for idx in np.ndindex(*w.shape):
+            for t in _free_constants([w[idx]]):
+                if str(t).startswith("undef_") or t.get_id() in initial:
+                    return f"{c.label}{list(idx)}"
+    return None
+
+
+def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], timeout: float,
+                report: Report) -> None:
+    from synth.semantics.affine import execute, symbolic_inputs
+
+    for sizes in plan.proof_configs():
+        original, small = plan.instances(sizes)
+        kf = describe(original, kernel.name)
+        sym = symbolic_inputs(kf, "", kernel.sizes.param_values(sizes))
+        want = execute(original, kernel.name, sym)
+        bad = _uninitialised(kernel, sym, want, comparisons)
+        if bad is not None:
+            raise InputError(f"@{kernel.name} reads memory it never wrote (an uninitialised "
+                             f"local or returned buffer) to compute {bad}", kernel.location)
+        have = small.evaluate(_symbolic_raised_args(kernel, sizes, sym))
+        pairs = []
+        for c in comparisons:
+            w = want[c.argument]
+            h = have[c.result] if c.result is not None else sym[c.argument]
+            for idx in np.ndindex(*w.shape):
+                pairs.append(((c.label, idx), w[idx], h[idx]))
+        proof = prove_equal(pairs, timeout)
+        for a in proof.assumptions:
+            if a not in report.assumptions:
+                report.assumptions.append(a)
+        if proof.verdict == "proven":
+            report.sizes_proven.append(sizes)
+            continue
+        report.level = "z3"
+        if proof.verdict == "unknown":
+            report.verdict, report.message = "unknown", f"at sizes {sizes_text(sizes)}: {proof.message}"
+            return
+        ((label, idx), w, h), model = proof.counterexample
+        inputs = {}
+        scalars = [s for a, s in zip(kf.arguments, sym) if not a.is_array and isinstance(s, z3.ExprRef)]
+        for c in _free_constants([w, h] + scalars):
+            inputs[str(c)] = _value_text(model.eval(c, model_completion=True))
+        report.verdict = "not equivalent"
+        report.counterexample = Counterexample(
+            "z3", sizes, label, idx, _value_text(model.eval(w, model_completion=True)),
+            _value_text(model.eval(h, model_completion=True)), inputs)
+        return
+    report.verdict, report.level = "equivalent", "z3"
+
+

@@ -1,0 +1,111 @@
+"""Level test: the original and the raised function on input sets at several sizes."""
+
+from __future__ import annotations
+
+
+import numpy as np
+
+from synth.semantics import support as support
+from synth.analysis.model import Kernel
+from synth.execution import NUMPY_DTYPES
+from synth.numerics import first_difference
+from synth.validation.common import Counterexample, Report, Sizes
+from synth.validation.contract import Comparison
+from synth.validation.plan import SizePlan
+
+
+# level "test" ------------------------------------------------------------------------------
+
+
+# magnitudes of the "tiny" and "large" sets, per float type (within its range)
+_EXTREMES = {"f64": (1e-300, 1e100), "f32": (1e-30, 1e15)}
+
+
+def _mixed(rng: np.random.Generator, shape, elem: str = "f64") -> np.ndarray:
+    tiny, large = _EXTREMES[elem]
+    choices = np.stack([np.zeros(shape), np.sign(rng.uniform(-1, 1, shape)), rng.uniform(-1, 1, shape),
+                        rng.uniform(-1, 1, shape) * tiny, rng.uniform(-1, 1, shape) * large])
+    pick = rng.integers(0, len(choices), shape)
+    return np.take_along_axis(choices, pick[None, ...], axis=0)[0] if shape else choices[int(pick)]
+
+
+INPUT_SETS = {  # (rng, shape, float element type) -> values
+    "random": lambda rng, shape, elem: rng.uniform(-1.0, 1.0, shape),
+    "zeros": lambda rng, shape, elem: np.zeros(shape),
+    "negatives": lambda rng, shape, elem: -rng.uniform(0.5, 2.0, shape),
+    "tiny": lambda rng, shape, elem: rng.uniform(-1.0, 1.0, shape) * _EXTREMES[elem][0],
+    "large": lambda rng, shape, elem: rng.uniform(-1.0, 1.0, shape) * _EXTREMES[elem][1],
+    "mixed": _mixed,
+}
+SMALL_SETS = ("random", "random", "zeros", "negatives", "tiny", "large", "mixed")
+ORIGINAL_SIZE_SETS = ("random",)  # the original sizes are large: one run
+
+
+def _arguments(kernel: Kernel, sizes: Sizes, kind: str, rng: np.random.Generator) -> list:
+    """run_function arguments at `sizes`, drawn from input set `kind`."""
+    draw_float = INPUT_SETS[kind]
+
+    def draw(shape, elem):
+        dtype = NUMPY_DTYPES[elem]
+        if elem.startswith("f"):
+            return np.asarray(draw_float(rng, shape, elem), dtype=dtype)
+        if kind == "zeros":
+            return np.zeros(shape, dtype=dtype)
+        if shape == ():
+            return np.asarray(rng.integers(1, 10), dtype=dtype)
+        return rng.integers(-50, 50, shape).astype(dtype)
+    return kernel.arguments(sizes, draw)
+
+
+def _raised_inputs(kernel: Kernel, sizes: Sizes, args: list) -> list[np.ndarray]:
+    return [a if isinstance(a, np.ndarray) else
+            np.asarray(a[1], dtype=kernel.tensor_type(i, sizes).numpy_dtype)
+            for i, a in enumerate(args[: kernel.n_arguments])]
+
+
+def _small_inputs(kernel: Kernel, args: list, limit: int = 36) -> dict[str, str]:
+    """The input values of a counterexample, where they are few enough to print."""
+    out = {}
+    for i, a in enumerate(args[: kernel.n_arguments]):
+        if isinstance(a, np.ndarray):
+            if a.size <= limit:
+                values = np.round(a, 6) if a.dtype.kind == "f" else a
+                out[f"arg{i}"] = str(values.tolist())
+        else:
+            out[f"arg{i}"] = repr(a[1])
+    return out
+
+
+def _value_repr(v) -> str:
+    v = np.asarray(v)
+    return repr(float(v)) if v.dtype.kind == "f" else repr(v.item())
+
+
+def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], seed: int,
+               report: Report) -> Counterexample | None:
+    from synth.execution import run_function
+    from synth.backends.run import run_raised
+
+    rng = np.random.default_rng(seed)
+    configs = plan.test_configs()
+    for sizes in configs:
+        original, small = plan.instances(sizes)
+        report.sizes_tested.append(sizes)
+        sets = ORIGINAL_SIZE_SETS if sizes == plan.original and len(configs) > 1 else SMALL_SETS
+        for kind in sets:
+            args = _arguments(kernel, sizes, kind, rng)
+            expected = run_function(original.text, kernel.name, args, opt_level=3).outputs
+            inputs = _raised_inputs(kernel, sizes, args)
+            got = run_raised(small.dialect, small.text, small.name, inputs)
+            report.input_sets += 1
+            for c in comparisons:
+                have = got[c.result] if c.result is not None else inputs[c.argument]
+                diff = first_difference(expected[c.argument], have)
+                if diff is not None:
+                    idx, want, value = diff
+                    return Counterexample("test", sizes, c.label, idx, _value_repr(want), _value_repr(value),
+                                          {"input set": f"{kind} (seed {seed}, set {report.input_sets})",
+                                           **_small_inputs(kernel, args)})
+    return None
+
+
