@@ -19,12 +19,25 @@ from synth.analysis import polybench
 from synth.errors import InputError, SynthError
 
 
-def _load(path: str, quiet: bool = False, text: str | None = None):
-    from synth.frontend.reader import load_source, load_text
+def _c_options(args):
+    import shlex
+
+    from synth.frontend.reader import COptions
+
+    return COptions(tuple(getattr(args, "define", None) or ()), tuple(getattr(args, "include", None) or ()),
+                    getattr(args, "std", "c99"), tuple(shlex.split(getattr(args, "cflags", None) or "")))
+
+
+def _load(path: str, quiet: bool = False, text: str | None = None, args=None):
+    from synth.frontend.reader import is_c, load_input, load_text
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        source = load_source(path) if text is None else load_text(text, "<stdin>" if path == "-" else path)
+        if text is not None and not is_c(path):
+            source = load_text(text, "<stdin>" if path == "-" else path)
+        else:
+            source = load_input(path, function=getattr(args, "function", None),
+                                c=_c_options(args) if args is not None else None)
     for w in caught:
         if not quiet:
             print(f"warning: {w.message}", file=sys.stderr)
@@ -84,10 +97,23 @@ def _resized_source(source, names: list[str], dataset: str):
     return SourceModule(source.path, resize_module(source, names, dataset), source.notes)
 
 
+def cmd_translate(args) -> int:
+    from synth.frontend.c import translate_c
+
+    c = _c_options(args)
+    source = translate_c(args.file, function=args.function, defines=list(c.defines),
+                         include_dirs=list(c.include_dirs), std=c.std, extra_flags=list(c.flags),
+                         locations=False, skip_unsupported=args.function is None)
+    for note in source.notes:
+        print(f"warning: {args.file}: {note}", file=sys.stderr)
+    _write_output(args.output, source.text)
+    return 0
+
+
 def cmd_resize(args) -> int:
     from synth.analysis.function import list_functions
 
-    source = _load(args.file)
+    source = _load(args.file, args=args)
     resized = _resized_source(source, list_functions(source), args.dataset)
     _write_output(args.output, resized.text)
     return 0
@@ -131,10 +157,10 @@ def cmd_run(args) -> int:
 
     from synth.frontend.reader import SourceModule, read_text
 
-    text = read_text(args.file)
+    text = "" if args.file.endswith(".c") else read_text(args.file)
     if _is_raised_module(text):  # synth's output: parsed in the dialect's own context
         return _run_raised_module(SourceModule("<stdin>" if args.file == "-" else args.file, text), args)
-    source = _load(args.file, text=text)
+    source = _load(args.file, text=None if args.file.endswith(".c") else text, args=args)
     names = _functions(source, args.function)
     if args.dataset:
         source = _resized_source(source, names, args.dataset)
@@ -220,7 +246,7 @@ def cmd_raise(args) -> int:
 
     _check_output_path(args.output)
     _check_positive(args.timeout, "--timeout")
-    source = _load(args.file, quiet=args.quiet)
+    source = _load(args.file, quiet=args.quiet, args=args)
     names = _functions(source, args.function)
     progress = _Progress(args.verbose) if (sys.stderr.isatty() or args.verbose) and not args.quiet else None
     options = RaiseOptions(SearchSettings(max_size=args.max_size, timeout=args.timeout,
@@ -260,7 +286,7 @@ def cmd_bench(args) -> int:
     summary = run_bench(args.paths, args.suite, args.dataset, args.targets.split(","),
                         args.backends.split(",") if args.backends else None, args.jobs,
                         args.scheduler, Path(args.out), args.timeout, args.warmup, args.repeats,
-                        Path(args.db) if args.db else None, threads=args.threads)
+                        Path(args.db) if args.db else None, threads=args.threads, c=_c_options(args))
     g = summary["geomean_best"]
     print(f"{len(summary['raised'])} kernel x target pairs raised and timed; geomean speedup "
           f"(best backend per kernel and target): {'-' if g is None else f'{g:.2f}x'}; "
@@ -292,6 +318,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"synth {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
+    c_flags = argparse.ArgumentParser(add_help=False)
+    g = c_flags.add_argument_group("C input (a .c file is translated to affine MLIR first)")
+    g.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
+                   help="define a preprocessor macro (repeatable)")
+    g.add_argument("-I", dest="include", action="append", metavar="DIR",
+                   help="add an include directory (repeatable)")
+    g.add_argument("--std", default="c99", help="C standard")
+    g.add_argument("--cflags", help="other compiler flags, one quoted argument (--cflags=\"-DLARGE_DATASET -O0\")")
+
+    p = sub.add_parser("translate", help="translate a static-control C kernel to affine MLIR",
+                       formatter_class=fmt, parents=[c_flags])
+    p.add_argument("file", help="the C file")
+    p.add_argument("--function", help="function name (none: every static-control function)")
+    p.add_argument("-o", "--output", help="output file (- or none: standard output)")
+    p.set_defaults(run=cmd_translate)
+
     p = sub.add_parser("resize", help="rewrite a PolyBench kernel to another dataset size", formatter_class=fmt)
     p.add_argument("file", help="the kernel (.mlir; - reads standard input)")
     p.add_argument("--dataset", required=True, choices=polybench.DATASET_NAMES, help="PolyBench dataset")
@@ -299,15 +341,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_resize)
 
     p = sub.add_parser("run", help="run a kernel on seeded random inputs; print checksums and time",
-                       formatter_class=fmt)
-    p.add_argument("file", help="the kernel (.mlir; - reads standard input)")
+                       formatter_class=fmt, parents=[c_flags])
+    p.add_argument("file", help="the kernel (.mlir or .c; - reads standard input), or a raised module")
     p.add_argument("--function", help="function name (none: every function)")
     p.add_argument("--dataset", choices=polybench.DATASET_NAMES, help="resize to this PolyBench dataset first")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     p.set_defaults(run=cmd_run)
 
-    p = sub.add_parser("raise", help="raise affine functions to stablehlo or linalg", formatter_class=fmt)
-    p.add_argument("file", help="the kernel module (.mlir; - reads standard input)")
+    p = sub.add_parser("raise", help="raise affine functions to stablehlo or linalg", formatter_class=fmt,
+                       parents=[c_flags])
+    p.add_argument("file", help="the kernel module (.mlir or .c; - reads standard input)")
     p.add_argument("--target", required=True, choices=("stablehlo", "linalg"), help="dialect to raise to")
     p.add_argument("--function", help="function name (none: every function)")
     p.add_argument("-o", "--output", help="output file (- or none: standard output); written only on success")
@@ -331,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_raise)
 
     p = sub.add_parser("bench", help="raise, verify and time many kernels; write a report",
-                       formatter_class=fmt)
+                       formatter_class=fmt, parents=[c_flags])
     p.add_argument("paths", nargs="*", help="kernel files or directories")
     p.add_argument("--suite", choices=("polybench",), help="the bundled PolyBench kernels")
     p.add_argument("--dataset", choices=polybench.DATASET_NAMES, default="large",
@@ -352,7 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from synth.validation.verify import register as register_verify
 
-    register_verify(sub)
+    register_verify(sub, parents=[c_flags])
     return parser
 
 

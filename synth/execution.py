@@ -42,6 +42,8 @@ TENSOR_PIPELINE = (
     "reconcile-unrealized-casts)"
 )
 
+WORKER_DEADLINE = 900.0  # seconds one compile + run may take before the worker is stopped
+
 # MLIR element type <-> NumPy dtype
 NUMPY_DTYPES = {
     "f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32,
@@ -283,12 +285,23 @@ class _Worker:
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
             )
 
-    def call(self, request: dict) -> RunResult:
+    def call(self, request: dict, deadline: float = WORKER_DEADLINE) -> RunResult:
+        """Send one request and wait at most `deadline` seconds for the reply: a worker stuck
+        in a compile or a run is killed (and restarted on the next call)."""
+        import select
+
         with self._lock:
             if self._proc is None or self._proc.poll() is not None:
                 self._start()
             try:
                 _send(self._proc.stdin, request)
+                ready, _, _ = select.select([self._proc.stdout], [], [], deadline)
+                if not ready:
+                    self._proc.kill()
+                    self._proc.wait(timeout=10)
+                    self._proc = None
+                    raise ExecutionError(f"compiling or running @{request['func']} took longer than "
+                                         f"{deadline:g} s; the MLIR worker was stopped")
                 status, payload = _recv(self._proc.stdout)
             except (EOFError, BrokenPipeError, ConnectionResetError):
                 code = self._proc.wait(timeout=10)

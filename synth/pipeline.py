@@ -70,12 +70,13 @@ def _sizes_words(configs: list[dict[str, int]]) -> str:
 
 def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
              options: RaiseOptions):
-    """synth verify on the module at the original sizes (the program re-instantiated from
-    its size symbols at the others). Returns the report."""
+    """synth verify on @NAME_raised at the original sizes (the program re-instantiated from
+    its size symbols at the others). Returns the report. The output module (with the
+    drop-in) is emitted once, after this."""
     from synth.validation.verify import verify_text
 
-    module = output_module(kernel, raised_function_text(result, kernel.sizes.original()), target)
-    return verify_text(source, module, f"<raised @{kernel.name}>", kernel.name, options.verify,
+    raised = raised_function_text(result, kernel.sizes.original())
+    return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=kernel,
                        raised_at=lambda values: raised_function_text(result, values))
 

@@ -85,3 +85,39 @@ def test_run_times_after_a_warm_up_and_runs_raised_modules(tmp_path):
 def test_bench_refuses_a_non_positive_timeout(tmp_path, value):
     p = synth("bench", POLYBENCH / "gemm.mlir", "--timeout", value, "--out", tmp_path)
     assert p.returncode == 2 and "--timeout must be a positive number" in p.stderr
+
+
+SAXPY_C = """
+#include <math.h>
+#ifndef N
+#define N 1000
+#endif
+void saxpy(double a, double x[N], double y[N]) {
+  for (int i = 0; i < N; i++)
+    y[i] = a * x[i] + y[i];
+}
+"""
+
+
+def test_c_kernels_translate_raise_verify_and_run(tmp_path):
+    """`synth translate` and C inputs to raise / verify / run, with -D like a compiler."""
+    c = tmp_path / "saxpy.c"
+    c.write_text(SAXPY_C)
+    t = synth("translate", c, "-D", "N=64")
+    assert t.returncode == 0, t.stderr
+    assert "func.func @saxpy(%arg0: f64, %arg1: memref<64xf64>, %arg2: memref<64xf64>)" in t.stdout
+    assert "affine.for" in t.stdout and "loc(" not in t.stdout
+    out = tmp_path / "saxpy.raised.mlir"
+    r = synth("raise", c, "--target", "stablehlo", "-D", "N=64", "-q", "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert "tensor<64xf64>" in out.read_text()
+    v = synth("verify", c, out, "-D", "N=64")
+    assert v.returncode == 0 and "EQUIVALENT" in v.stdout, v.stdout + v.stderr
+    assert synth("run", c, "--cflags=-DN=64 -O0").returncode == 0
+
+
+def test_c_outside_static_control_is_refused_with_its_location(tmp_path):
+    c = tmp_path / "w.c"
+    c.write_text("void k(double a[10]) {\n  int i = 0;\n  while (i < 10) { a[i] = 0; i++; }\n}\n")
+    p = synth("raise", c, "--target", "linalg", "-o", tmp_path / "o.mlir")
+    assert p.returncode == 2 and f"{c}:3:3:" in p.stderr and "while" in p.stderr

@@ -100,7 +100,7 @@ def discover(paths: list[str], suite: str | None) -> list[Path]:
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            files += sorted(path.rglob("*.mlir"))
+            files += sorted([*path.rglob("*.mlir"), *path.rglob("*.c")])
         elif path.exists():
             files.append(path)
         else:
@@ -119,18 +119,22 @@ def _hash(*parts) -> str:
 
 
 def _grammar_fingerprint() -> str:
+    """What a raise depends on besides its input: the grammars and synth's own sources
+    (an edited search must not reuse raises cached before the edit)."""
     from synth.grammar.op import DIALECTS, grammar_path
 
-    return _hash(*(grammar_path(d).read_text() for d in DIALECTS))
+    package = Path(__file__).resolve().parents[1]
+    sources = [p.read_text() for p in sorted(package.rglob("*.py"))]
+    return _hash(*(grammar_path(d).read_text() for d in DIALECTS), *sources)
 
 
 def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], timeout: float,
-                 out_dir: Path) -> tuple[list[Job], list[dict]]:
+                 out_dir: Path, c=None) -> tuple[list[Job], list[dict]]:
     """Resize every function to the dataset and make its jobs; inputs that cannot be
     loaded become result rows with their reason."""
     from synth.analysis import polybench
     from synth.analysis.function import list_functions
-    from synth.frontend.reader import load_source
+    from synth.frontend.reader import load_input
     from synth.analysis.resize import resize_module
 
     jobs, failures = [], []
@@ -138,7 +142,7 @@ def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], tim
     grammar = _grammar_fingerprint()
     for f in files:
         try:
-            source = load_source(f, warn=False)
+            source = load_input(f, c=c, warn=False)  # a .c file is translated first
             names = list_functions(source)
             plan = [n for n in names if polybench.kernel_of_function(n)] if dataset else []
             text = resize_module(source, plan, dataset) if plan else source.text
@@ -390,10 +394,10 @@ def _time_outcome(job: Job, outcome: dict, backends, warmup: int, repeats: int, 
 def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets: list[str],
               backends: list[str] | None, jobs: int, scheduler: str | None, out_dir: Path,
               timeout: float, warmup: int, repeats: int, db_path: Path | None = None,
-              threads: int | None = None) -> dict:
+              threads: int | None = None, c=None) -> dict:
     files = discover(paths, suite)
     timing = _hash(sorted(backends or []), warmup, repeats, threads)
-    job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir)
+    job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir, c)
     store = ResultStore(db_path or out_dir / "results.sqlite")
     todo, outcomes = [], []
     for job in job_list:

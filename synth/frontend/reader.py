@@ -112,7 +112,7 @@ def diagnostic_location(path: str, location: ir.Location) -> str:
     try:
         if location.is_a_file():
             return f"{path}:{location.start_line}:{location.start_col}"
-    except Exception:  # location kinds without file info
+    except (AttributeError, ValueError, TypeError):  # location kinds without file info
         pass
     return path
 
@@ -163,3 +163,37 @@ def load_text(text: str, path: str, *, warn: bool = True) -> SourceModule:
     with ir.Context():
         parse_module(source)
     return source
+
+
+@dataclass(frozen=True)
+class COptions:
+    """How to compile a C input (synth.frontend.c): -D, -I, --std, other flags."""
+
+    defines: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    std: str = "c99"
+    flags: tuple[str, ...] = ()
+
+
+def is_c(path) -> bool:
+    return str(path).endswith((".c", ".h"))
+
+
+def load_input(path, *, function: str | None = None, c: COptions | None = None,
+               warn: bool = True) -> SourceModule:
+    """A kernel file as a module: MLIR (`load_source`), or C translated to affine MLIR
+    (functions outside static control are left out, named in the notes, unless `function`
+    asks for one)."""
+    if not is_c(path):
+        return load_source(path, warn=warn)
+    from synth.frontend.c import translate_c
+
+    c = c or COptions()
+    source = translate_c(str(path), function=function, defines=list(c.defines),
+                         include_dirs=list(c.include_dirs), std=c.std, extra_flags=list(c.flags),
+                         skip_unsupported=function is None)
+    if warn:
+        for note in source.notes:
+            warnings.warn(f"{path}: {note}", LegacySyntaxWarning, stacklevel=2)
+    return source
+

@@ -45,7 +45,7 @@ import warnings
 
 from synth.semantics import support as support
 from synth.analysis.model import Kernel, load_kernel
-from synth.frontend.reader import SourceModule, load_source, read_text
+from synth.frontend.reader import SourceModule, read_text
 from synth.semantics.raised import load_raised
 
 from synth.validation.contract import Comparison, check_contract, pick_function  # noqa: F401
@@ -59,7 +59,8 @@ from synth.validation.common import DEFAULT_Z3_TIMEOUT, LEVELS, Counterexample, 
 
 
 def verify(original_path, raised_path, function: str | None = None, level: str = "z3", *,
-           seed: int = 0, test_first: bool = True, z3_timeout: float = DEFAULT_Z3_TIMEOUT) -> Report:
+           seed: int = 0, test_first: bool = True, z3_timeout: float = DEFAULT_Z3_TIMEOUT,
+           c=None) -> Report:
     """Check `@NAME_raised` in `raised_path` against `@NAME` in `original_path`.
 
     level "test": observational testing only; "z3": testing first (a cheap refutation;
@@ -67,7 +68,9 @@ def verify(original_path, raised_path, function: str | None = None, level: str =
     is "equivalent", "not equivalent" (with a counterexample) or "unknown"; raises
     InputError for unreadable or unsupported input or a raised module that breaks the
     output contract."""
-    source = load_source(original_path, warn=False)
+    from synth.frontend.reader import load_input
+
+    source = load_input(original_path, function=function, c=c, warn=False)
     return verify_text(source, read_text(raised_path), str(raised_path), function, level,
                        seed=seed, test_first=test_first, z3_timeout=z3_timeout)
 
@@ -110,23 +113,25 @@ EXIT_CODES = {"equivalent": 0, "not equivalent": 4, "unknown": 3}
 def cmd_verify(args) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        from synth.cli import _c_options
+
         report = verify(args.original, args.raised, args.function, args.level, seed=args.seed,
-                        z3_timeout=args.z3_timeout)
+                        z3_timeout=args.z3_timeout, c=_c_options(args))
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
     print(report.summary())
     return EXIT_CODES[report.verdict]
 
 
-def register(subparsers) -> None:
+def register(subparsers, parents=()) -> None:
     """Add `synth verify` to the CLI's subcommands."""
     p = subparsers.add_parser(
-        "verify", help="check that a raised module is equivalent to the original kernel",
+        "verify", parents=list(parents), help="check that a raised module is equivalent to the original kernel",
         description="Test (level test) and prove with Z3 at small sizes (level z3) that "
                     "@NAME_raised in RAISED computes what @NAME in ORIGINAL writes. Exit codes: "
                     "0 equivalent, 4 not equivalent (counterexample printed), 3 undecided, "
                     "2 bad input.")
-    p.add_argument("original", help="the affine kernel (.mlir)")
+    p.add_argument("original", help="the affine kernel (.mlir), or a C kernel (.c)")
     p.add_argument("raised", help="the raised module with @NAME_raised (.mlir)")
     p.add_argument("--function", help="function name (default: the only one, or the one raised)")
     p.add_argument("--level", choices=LEVELS, default="z3", help="test only, or test then prove (default)")

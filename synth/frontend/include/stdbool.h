@@ -1,0 +1,8 @@
+/* Minimal stdbool.h for synth's C front end. */
+#ifndef _SYNTH_STDBOOL_H
+#define _SYNTH_STDBOOL_H
+#define bool _Bool
+#define true 1
+#define false 0
+#define __bool_true_false_are_defined 1
+#endif
