@@ -82,3 +82,35 @@ def test_dask_scheduler(tmp_path):
     assert rc == 0
     rows = json.loads((tmp_path / "results.json").read_text())
     assert [(r["kernel"], r["status"]) for r in rows] == [("mvt", "ok")]
+
+
+def test_plot_data_and_png(bench_out):
+    """speedup.png: one bar per kernel x target from the 1x line, labelled with the
+    speedup and the winning backend, colored by target; a slowdown hangs below 1x."""
+    from PIL import Image
+
+    from synth.bench.runner import TARGET_COLORS, plot_bars, _plot
+
+    out, _ = bench_out
+    rows = json.loads((out / "results.json").read_text())
+    best = {}
+    for r in rows:
+        if r["status"] == "ok" and (best.get((r["kernel"], r["target"])) or {}).get("speedup", 0) < r["speedup"]:
+            best[(r["kernel"], r["target"])] = r
+    bars = plot_bars(best)
+    assert [(b["kernel"], b["target"]) for b in bars] == sorted(best)
+    for b in bars:
+        assert b["text"] == f"{b['speedup']:.1f}x\n{b['backend']}" and b["color"] == TARGET_COLORS[b["target"]]
+    with Image.open(out / "speedup.png") as img:
+        assert img.size[0] >= 700 and img.size[1] >= 500
+    slow = {("k", "linalg"): {"speedup": 0.5, "backend": "mlir-cpu"},
+            ("k", "stablehlo"): {"speedup": 4.0, "backend": "xla-cpu"}}
+    _plot(slow, out / "slow.png", {"geomean_best": 1.41})
+    assert plot_bars(slow)[0]["speedup"] < 1 and (out / "slow.png").stat().st_size > 1000
+
+
+def test_bench_names_the_files_it_skips(bench_out, capsys):
+    out, paths = bench_out
+    assert main(["bench", *paths, "--dataset", "mini", "--out", str(out), "--repeats", "2",
+                 "--backends", "xla-cpu,mlir-cpu", "--timeout", "30"]) == 0
+    assert "skipped malformed: " in capsys.readouterr().err

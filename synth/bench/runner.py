@@ -318,28 +318,51 @@ def _fmt(v, digits=2) -> str:
     return "" if v is None else f"{v:.{digits}f}" if isinstance(v, float) else str(v)
 
 
+TARGET_COLORS = {"stablehlo": "tab:blue", "linalg": "tab:orange"}
+
+
+def plot_bars(best: dict) -> list[dict]:
+    """What speedup.png draws: one bar per kernel x target (best backend), in order."""
+    return [{"label": f"{k}\n{t}", "kernel": k, "target": t, "speedup": r["speedup"],
+             "backend": r["backend"], "color": TARGET_COLORS.get(t, "tab:gray"),
+             "text": f"{r['speedup']:.1f}x\n{r['backend']}"} for (k, t), r in sorted(best.items())]
+
+
 def _plot(best: dict, path: Path, summary: dict) -> None:
+    """Bars from the 1x line on a log axis (slowdowns hang below it), labelled with the
+    speedup and the backend that won; a legend entry per target and the geomean."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
-    items = sorted(best.items())
-    fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(items) + 2), 4.5))
-    if items:
-        labels = [f"{k}\n{t}" for (k, t), _ in items]
-        values = [r["speedup"] for _, r in items]
-        colors = ["tab:blue" if t == "stablehlo" else "tab:orange" for (_, t), _ in items]
-        ax.bar(range(len(values)), values, color=colors)
-        ax.set_xticks(range(len(values)), labels, rotation=60, ha="right", fontsize=7)
+    bars = plot_bars(best)
+    fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(bars) + 2) + 2.5, 5))
+    if bars:
+        xs = range(len(bars))
+        values = [b["speedup"] for b in bars]
         ax.set_yscale("log")
-        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.bar(xs, [v - 1.0 for v in values], bottom=1.0, color=[b["color"] for b in bars])
+        for x, b in zip(xs, bars):
+            above = b["speedup"] >= 1.0
+            ax.annotate(b["text"], (x, b["speedup"]), xytext=(0, 3 if above else -3),
+                        textcoords="offset points", ha="center", va="bottom" if above else "top",
+                        fontsize=6)
+        ax.set_xticks(list(xs), [b["label"] for b in bars], rotation=60, ha="right", fontsize=7)
+        low, high = min(values + [1.0]), max(values + [1.0])
+        ax.set_ylim(low / 2, high * 3)
+        ax.axhline(1.0, color="black", linewidth=1.0)
+        handles = [Patch(color=c, label=t) for t, c in TARGET_COLORS.items()
+                   if any(b["target"] == t for b in bars)]
+        handles.append(plt.Line2D([], [], color="black", linewidth=1.0, label="1x (the original loops)"))
         if summary.get("geomean_best"):
-            ax.axhline(summary["geomean_best"], color="green", linestyle="--",
-                       label=f"geomean {summary['geomean_best']:.2f}x")
-            ax.legend()
-    ax.set_ylabel("speedup over affine -O3 (best backend)")
-    ax.set_title("synth: raised kernels vs original loops (CPU)")
+            ax.axhline(summary["geomean_best"], color="green", linestyle="--")
+            handles.append(plt.Line2D([], [], color="green", linestyle="--",
+                                      label=f"geomean {summary['geomean_best']:.2f}x"))
+        ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_ylabel("speedup over affine -O3 (best backend, log scale)")
+    ax.set_title("synth: raised kernels vs original loops")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -398,6 +421,9 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
     files = discover(paths, suite)
     timing = _hash(sorted(backends or []), warmup, repeats, threads)
     job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir, c)
+    skipped = {(r["kernel"], r["reason"]) for r in rows if r.get("status") == "unsupported"}
+    for kernel, reason in sorted(skipped):
+        print(f"synth bench: skipped {kernel}: {reason}", file=sys.stderr)
     store = ResultStore(db_path or out_dir / "results.sqlite")
     todo, outcomes = [], []
     for job in job_list:
