@@ -10,6 +10,7 @@ from mlir import ir
 
 from synth.frontend.reader import diagnostic_location
 from synth.analysis.symbols import SizeExpr
+from synth.frontend.reader import walk_ops
 
 SMALL_CONSTANT = 8  # constants below this in an index or offset are literal (stencil offsets...)
 SIZE_TYPES = ("i32", "i64", "index")
@@ -77,13 +78,7 @@ class _Site:
 # collecting loops, accesses and map constants
 
 
-def _walk(block: ir.Block):
-    for op in block.operations:
-        op = op.operation
-        yield op
-        for region in op.regions:
-            for b in region.blocks:
-                yield from _walk(b)
+_walk = walk_ops  # pre-order, as every analysis numbers ops
 
 
 def _split_const(expr: ir.AffineExpr) -> tuple[ir.AffineExpr | None, int]:
@@ -93,26 +88,6 @@ def _split_const(expr: ir.AffineExpr) -> tuple[ir.AffineExpr | None, int]:
     if isinstance(expr, ir.AffineAddExpr) and isinstance(expr.rhs, ir.AffineConstantExpr):
         return expr.lhs, expr.rhs.value
     return expr, 0
-
-
-def _expr_lin(expr: ir.AffineExpr, operands: list) -> _Lin | None:
-    """An affine map result over operand forms; None where it is not linear."""
-    if isinstance(expr, ir.AffineConstantExpr):
-        return _Lin({}, expr.value)
-    if isinstance(expr, (ir.AffineDimExpr, ir.AffineSymbolExpr)):
-        pos = expr.position if isinstance(expr, ir.AffineDimExpr) else None
-        return operands[pos] if pos is not None else None
-    lhs, rhs = _expr_lin(expr.lhs, operands), _expr_lin(expr.rhs, operands)
-    if lhs is None or rhs is None:
-        return None
-    if isinstance(expr, ir.AffineAddExpr):
-        return lhs.add(rhs)
-    if isinstance(expr, ir.AffineMulExpr):
-        if not rhs.terms:
-            return lhs.scale(rhs.const)
-        if not lhs.terms:
-            return rhs.scale(lhs.const)
-    return None
 
 
 class _Collector:

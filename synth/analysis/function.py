@@ -16,6 +16,7 @@ from mlir import ir
 
 from synth.errors import InputError
 from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
+from synth.frontend.reader import walk_ops
 
 ARRAY_ELEMENT_TYPES = ("f64", "f32", "i32", "i64")
 SCALAR_TYPES = ("i32", "i64", "index", "f32", "f64")
@@ -99,14 +100,7 @@ def find_function(module: ir.Module, name: str):
     return None
 
 
-def walk(block: ir.Block):
-    """Every operation nested in `block`, in pre-order (parents before their bodies)."""
-    for op in block.operations:
-        op = op.operation
-        yield op
-        for region in op.regions:
-            for b in region.blocks:
-                yield from walk(b)
+walk = walk_ops  # every operation nested in a block, in pre-order
 
 
 def _func_arg_index(value: ir.Value, func_block: ir.Block) -> int | None:

@@ -31,6 +31,7 @@ from mlir.dialects import affine as affine_d
 
 from synth.errors import InputError
 from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
+from synth.frontend.reader import walk_ops
 
 SCALAR_RESULT_TYPES = ("f64", "f32", "i64", "i32", "index")
 
@@ -65,13 +66,7 @@ class NormalForm:
     interface: Interface
 
 
-def _walk(block: ir.Block):
-    for op in block.operations:
-        op = op.operation
-        yield op
-        for region in op.regions:
-            for b in region.blocks:
-                yield from _walk(b)
+_walk = walk_ops  # pre-order, as every analysis numbers ops
 
 
 def _where(source: SourceModule, op) -> str:

@@ -108,6 +108,17 @@ def _parses(text: str) -> bool:
             return False
 
 
+def walk_ops(block: ir.Block):
+    """Every operation nested in `block`, in pre-order (parents before their bodies): the
+    order every analysis numbers ops in."""
+    for op in block.operations:
+        op = op.operation
+        yield op
+        for region in op.regions:
+            for b in region.blocks:
+                yield from walk_ops(b)
+
+
 def diagnostic_location(path: str, location: ir.Location) -> str:
     try:
         if location.is_a_file():

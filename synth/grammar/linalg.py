@@ -32,51 +32,26 @@ Attribute keys:
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations, permutations
+from itertools import combinations
 
 import numpy as np
 
-from synth.grammar.op import (Attrs, Op, attr_dict, attrs, dot_general, reduce_domain, reduce_type)
+from synth.grammar.op import (Attrs, Op, attr_dict, attrs, dot_general)
 from synth.grammar.stablehlo import reduce_init
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
-
-
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectIndex, SliceEdge, emit_generic, emit_structured)
+from synth.grammar.families import TransposeFamily, ElementwiseFamily, ReduceFamily
 
 
 # --- named elementwise -----------------------------------------------------------------------
 
 
-class Elementwise(LinalgOp):
+class Elementwise(ElementwiseFamily, LinalgOp):
     """Named elementwise op (linalg.add, linalg.sqrt, ...) on operands of one type: a
     float type, or an integer type for the ops whose body MLIR types by the element
     (add, sub, mul, div: arith.divsi, max/min: arith.maxsi/minsi)."""
-
-    attr_domain_kind = "none"
-
-    def __init__(self, name: str, arity: int, fn: str, dtypes: tuple[str, ...] = FLOAT_DTYPES):
-        self.arity = arity
-        super().__init__(name)
-        self.fn = fn  # name in the semantics namespace
-        self.dtypes = dtypes
-
-    def _fits(self, arg_types) -> bool:
-        return (len(arg_types) == self.arity and len(set(arg_types)) == 1
-                and arg_types[0].dtype in self.dtypes)
-
-    def attribute_domain(self, arg_types, ctx):
-        return ((),) if self._fits(arg_types) else ()
-
-    def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        if not self._fits(arg_types):
-            raise self.shape_error(f"operands must have one identical type of {self.dtypes}", arg_types)
-        return arg_types[0]
-
-    def apply(self, sem, args, attrs):
-        return getattr(sem, self.fn)(*args)
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         e = em.empty(result_type)
@@ -146,26 +121,7 @@ class Contraction(LinalgOp):
 # --- data movement -----------------------------------------------------------------------------
 
 
-class Transpose(LinalgOp):
-    arity = 1
-    attr_domain_kind = "permutation"
-
-    def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].rank < 2 or arg_types[0].dtype not in NUMERIC_DTYPES:
-            return ()
-        r = arg_types[0].rank
-        return tuple(attrs(permutation=p) for p in permutations(range(r)) if p != tuple(range(r)))
-
-    def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        perm = attr_dict(attrs)["permutation"]
-        if sorted(perm) != list(range(arg_types[0].rank)):
-            raise self.shape_error("permutation must permute the operand dims", arg_types, attrs)
-        return arg_types[0].with_shape(tuple(arg_types[0].shape[p] for p in perm))
-
-    def apply(self, sem, args, attrs):
-        return np.ascontiguousarray(np.transpose(args[0], attr_dict(attrs)["permutation"]))
-
+class Transpose(TransposeFamily, LinalgOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         e = em.empty(result_type)
         r = em.fresh()
@@ -230,24 +186,8 @@ def _broadcast_domain(a: TensorType, shapes: frozenset) -> tuple[Attrs, ...]:
 
 
 
-class Reduce(LinalgOp):
+class Reduce(ReduceFamily, LinalgOp):
     """linalg.reduce over one dimension, init filled with the identity."""
-
-    arity = 1
-    attr_domain_kind = "reduce_dim"
-
-    def __init__(self, name: str, kind: str):
-        super().__init__(name)
-        self.kind = kind
-
-    def attribute_domain(self, arg_types, ctx):
-        return reduce_domain(arg_types, NUMERIC_DTYPES)
-
-    def result_type(self, arg_types, attrs):
-        return reduce_type(self, arg_types, attrs, NUMERIC_DTYPES)
-
-    def apply(self, sem, args, attrs):
-        return sem.reduce(self.kind, args[0], attr_dict(attrs)["dim"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         dt = result_type.dtype
@@ -314,10 +254,10 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("linalg.div", 2, "div", NUMERIC_DTYPES),
         Elementwise("linalg.max", 2, "maximum", NUMERIC_DTYPES),
         Elementwise("linalg.min", 2, "minimum", NUMERIC_DTYPES),
-        Elementwise("linalg.negf", 1, "neg"),
-        Elementwise("linalg.abs", 1, "abs"),
-        Elementwise("linalg.sqrt", 1, "sqrt"),
-        Elementwise("linalg.exp", 1, "exp"),
+        Elementwise("linalg.negf", 1, "neg", FLOAT_DTYPES),
+        Elementwise("linalg.abs", 1, "abs", FLOAT_DTYPES),
+        Elementwise("linalg.sqrt", 1, "sqrt", FLOAT_DTYPES),
+        Elementwise("linalg.exp", 1, "exp", FLOAT_DTYPES),
         *contractions,
         DotGeneral("linalg.dot_general", covered),
         Transpose("linalg.transpose"),

@@ -16,6 +16,7 @@ from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op
+from synth.grammar.families import IotaFamily
 
 
 # --- linalg.generic forms ----------------------------------------------------------------------
@@ -359,29 +360,9 @@ class SliceEdge(LinalgOp):
                             lambda em, b: b[0])
 
 
-class Iota(LinalgOp):
+class Iota(IotaFamily, LinalgOp):
     """linalg.generic: out = the index along `dim` (linalg.index, then arith.index_cast and
     arith.sitofp to the element type) over a shape of interest; stablehlo.iota's twin."""
-
-    arity = 0
-    attr_domain_kind = "iota"
-
-    def attribute_domain(self, arg_types, ctx):
-        if arg_types:
-            return ()
-        return tuple(attrs(shape=tuple(s), dim=k, dtype=dt) for s in sorted(ctx.shapes) if s
-                     for k in range(len(s)) for dt in ctx.dtypes if dt in NUMERIC_DTYPES)
-
-    def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        d = attr_dict(attrs)
-        if not 0 <= d["dim"] < len(d["shape"]) or d["dtype"] not in NUMERIC_DTYPES:
-            raise self.shape_error("dim out of range or not a numeric type", arg_types, attrs)
-        return TensorType(tuple(d["shape"]), d["dtype"])
-
-    def apply(self, sem, args, attrs):
-        d = attr_dict(attrs)
-        return sem.iota(tuple(d["shape"]), d["dim"], d["dtype"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)

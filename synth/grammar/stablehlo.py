@@ -26,8 +26,9 @@ import numpy as np
 
 from synth.grammar.op import (Attrs, Emitter, Op, attr_dict, attrs, broadcast, check_edge_attrs, dot_domain,
                  dot_general, dot_general_type, edge_domain, edge_index, edge_slices,
-                 format_scalar, reduce_domain, reduce_type)
+                 format_scalar)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.families import TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
 
@@ -50,34 +51,8 @@ class StablehloOp(Op):
 # --- elementwise ---------------------------------------------------------------------------
 
 
-class Elementwise(StablehloOp):
+class Elementwise(ElementwiseFamily, StablehloOp):
     """Unary / binary elementwise op on operands of one identical type."""
-
-    attr_domain_kind = "none"
-
-    def __init__(self, name: str, arity: int, fn: str, dtypes: tuple[str, ...] = NUMERIC_DTYPES):
-        self.arity = arity
-        super().__init__(name)
-        self.fn = fn  # name in the semantics namespace (op.NUMPY / z3sem.Z3)
-        self.dtypes = dtypes
-
-    def _fits(self, arg_types) -> bool:
-        return (len(arg_types) == self.arity and len(set(arg_types)) == 1
-                and arg_types[0].dtype in self.dtypes)
-
-    def attribute_domain(self, arg_types, ctx):
-        return ((),) if self._fits(arg_types) else ()
-
-    def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        if len(set(arg_types)) != 1:
-            raise self.shape_error("operands must have identical types", arg_types)
-        if arg_types[0].dtype not in self.dtypes:
-            raise self.shape_error(f"element type must be one of {self.dtypes}", arg_types)
-        return arg_types[0]
-
-    def apply(self, sem, args, attrs):
-        return getattr(sem, self.fn)(*args)
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         r = em.fresh()
@@ -171,26 +146,7 @@ def _broadcast_in_dim_domain(a: TensorType, shapes: frozenset) -> tuple[Attrs, .
     return tuple(out)
 
 
-class Transpose(StablehloOp):
-    arity = 1
-    attr_domain_kind = "permutation"
-
-    def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].rank < 2:
-            return ()
-        r = arg_types[0].rank
-        return tuple(attrs(permutation=p) for p in permutations(range(r)) if p != tuple(range(r)))
-
-    def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        perm = attr_dict(attrs)["permutation"]
-        if sorted(perm) != list(range(arg_types[0].rank)):
-            raise self.shape_error("permutation must permute the operand dims", arg_types, attrs)
-        return arg_types[0].with_shape(tuple(arg_types[0].shape[p] for p in perm))
-
-    def apply(self, sem, args, attrs):
-        return np.ascontiguousarray(np.transpose(args[0], attr_dict(attrs)["permutation"]))
-
+class Transpose(TransposeFamily, StablehloOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         r = em.fresh()
         em.line(f"{r} = stablehlo.transpose {operands[0]}, dims = {list(attr_dict(attrs)['permutation'])} "
@@ -277,24 +233,8 @@ def reduce_init(kind: str, dtype: str):
     return int(info.min) if kind == "max" else int(info.max)
 
 
-class Reduce(StablehloOp):
+class Reduce(ReduceFamily, StablehloOp):
     """reduce over one dimension with add / maximum / minimum and its identity as init."""
-
-    arity = 1
-    attr_domain_kind = "reduce_dim"
-
-    def __init__(self, name: str, kind: str):
-        super().__init__(name)
-        self.kind = kind
-
-    def attribute_domain(self, arg_types, ctx):
-        return reduce_domain(arg_types, NUMERIC_DTYPES)
-
-    def result_type(self, arg_types, attrs):
-        return reduce_type(self, arg_types, attrs, NUMERIC_DTYPES)
-
-    def apply(self, sem, args, attrs):
-        return sem.reduce(self.kind, args[0], attr_dict(attrs)["dim"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         dt = arg_types[0].dtype
@@ -371,28 +311,8 @@ class Select(StablehloOp):
 # --- values from nothing ---------------------------------------------------------------------
 
 
-class Iota(StablehloOp):
+class Iota(IotaFamily, StablehloOp):
     """iota over a shape of interest along one dimension."""
-
-    arity = 0
-    attr_domain_kind = "iota"
-
-    def attribute_domain(self, arg_types, ctx):
-        if arg_types:
-            return ()
-        return tuple(attrs(shape=tuple(s), dim=k, dtype=dt) for s in sorted(ctx.shapes) if s
-                     for k in range(len(s)) for dt in ctx.dtypes if dt in NUMERIC_DTYPES)
-
-    def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        d = attr_dict(attrs)
-        if not 0 <= d["dim"] < len(d["shape"]):
-            raise self.shape_error("dim out of range", arg_types, attrs)
-        return TensorType(tuple(d["shape"]), d["dtype"])
-
-    def apply(self, sem, args, attrs):
-        d = attr_dict(attrs)
-        return sem.iota(tuple(d["shape"]), d["dim"], d["dtype"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         r = em.fresh()

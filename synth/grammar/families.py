@@ -1,0 +1,110 @@
+"""Op families both dialects share: everything but the emitter (signature, attribute
+domain, shape rule, semantics) in one place. A dialect's op is `class Reduce(ReduceFamily,
+StablehloOp)` with its own `emit`."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+import numpy as np
+
+from synth.grammar.op import attr_dict, attrs, reduce_domain, reduce_type
+from synth.grammar.types import NUMERIC_DTYPES, TensorType
+
+
+class ElementwiseFamily:
+    """Unary / binary elementwise op on operands of one identical type in `dtypes`; its
+    semantics is `fn` of the semantics namespace (op.NUMPY / z3sem.Z3)."""
+
+    attr_domain_kind = "none"
+
+    def __init__(self, name: str, arity: int, fn: str, dtypes: tuple[str, ...] = NUMERIC_DTYPES):
+        self.arity = arity
+        super().__init__(name)
+        self.fn = fn
+        self.dtypes = dtypes
+
+    def _fits(self, arg_types) -> bool:
+        return (len(arg_types) == self.arity and len(set(arg_types)) == 1
+                and arg_types[0].dtype in self.dtypes)
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if len(set(arg_types)) != 1:
+            raise self.shape_error("operands must have identical types", arg_types)
+        if arg_types[0].dtype not in self.dtypes:
+            raise self.shape_error(f"element type must be one of {self.dtypes}", arg_types)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        return getattr(sem, self.fn)(*args)
+
+
+class ReduceFamily:
+    """A reduction (add, max, min) over one dimension, its identity as the init."""
+
+    arity = 1
+    attr_domain_kind = "reduce_dim"
+
+    def __init__(self, name: str, kind: str):
+        super().__init__(name)
+        self.kind = kind
+
+    def attribute_domain(self, arg_types, ctx):
+        return reduce_domain(arg_types, NUMERIC_DTYPES)
+
+    def result_type(self, arg_types, attrs):
+        return reduce_type(self, arg_types, attrs, NUMERIC_DTYPES)
+
+    def apply(self, sem, args, attrs):
+        return sem.reduce(self.kind, args[0], attr_dict(attrs)["dim"])
+
+
+class IotaFamily:
+    """The index along one dim of a shape of interest, in a numeric element type."""
+
+    arity = 0
+    attr_domain_kind = "iota"
+
+    def attribute_domain(self, arg_types, ctx):
+        if arg_types:
+            return ()
+        return tuple(attrs(shape=tuple(s), dim=k, dtype=dt) for s in sorted(ctx.shapes) if s
+                     for k in range(len(s)) for dt in ctx.dtypes if dt in NUMERIC_DTYPES)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        d = attr_dict(attrs)
+        if not 0 <= d["dim"] < len(d["shape"]) or d["dtype"] not in NUMERIC_DTYPES:
+            raise self.shape_error("dim out of range or not a numeric type", arg_types, attrs)
+        return TensorType(tuple(d["shape"]), d["dtype"])
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return sem.iota(tuple(d["shape"]), d["dim"], d["dtype"])
+
+
+class TransposeFamily:
+    """A non-identity permutation of the dims of a tensor of rank >= 2."""
+
+    arity = 1
+    attr_domain_kind = "permutation"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].rank < 2 or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        r = arg_types[0].rank
+        return tuple(attrs(permutation=p) for p in permutations(range(r)) if p != tuple(range(r)))
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        perm = attr_dict(attrs)["permutation"]
+        if sorted(perm) != list(range(arg_types[0].rank)):
+            raise self.shape_error("permutation must permute the operand dims", arg_types, attrs)
+        return arg_types[0].with_shape(tuple(arg_types[0].shape[p] for p in perm))
+
+    def apply(self, sem, args, attrs):
+        return np.ascontiguousarray(np.transpose(args[0], attr_dict(attrs)["permutation"]))
