@@ -83,7 +83,7 @@ def random_inputs(op, arg_types, seed: int):
 
 def run_compiled(op, text: str, inputs):
     if op.dialect == "stablehlo":
-        from synth.backends.xla_cpu import run_stablehlo
+        from synth.backends.xla import run_stablehlo
 
         return run_stablehlo(text, inputs)
     from synth.execution import run_tensor_function
@@ -200,7 +200,7 @@ def test_composed_programs():
         m, _ = em.apply(lin["linalg.scalar_mul"], [args[3], ab], (s, t), ())
         return [em.apply(lin["linalg.add"], [m, args[2]], (t, t), ())]
 
-    from synth.backends.xla_cpu import run_stablehlo
+    from synth.backends.xla import run_stablehlo
     from synth.execution import run_tensor_function
     from synth.grammar import emit_function
 

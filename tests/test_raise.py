@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from conftest import DATA, LOOPS, POLYBENCH, POLYGEIST
-from synth.backends.xla_cpu import run_stablehlo
+from synth.backends.xla import run_stablehlo
 from synth.cli import main
 from synth.execution import TENSOR_PIPELINE, run_function
 from synth.analysis.model import load_kernel

@@ -118,70 +118,24 @@ def baseline_backend() -> Backend:
 
 
 # ----------------------------------------------------------------------------------------
-# the raised function, cut out of `synth raise` output
-
-_TENSOR = re.compile(r"tensor<((?:\d+x)*)([A-Za-z]\w*)>")
-_ALIAS = re.compile(r"^[#!][\w.$-]+\s*=.*$", re.M)
-_OUTPUTS = re.compile(r"synth\.outputs\s*=\s*\[([\d,\s]*)\]")
-
-
-@dataclass(frozen=True)
-class TensorSig:
-    shape: tuple[int, ...]
-    elem: str  # MLIR element type, e.g. "f64"
-
-    @property
-    def dtype(self) -> np.dtype:
-        if self.elem not in NUMPY_DTYPES:
-            raise ValueError(f"unsupported element type {self.elem}")
-        return np.dtype(NUMPY_DTYPES[self.elem])
-
-    def mlir(self) -> str:
-        return f"tensor<{''.join(f'{d}x' for d in self.shape)}{self.elem}>"
-
-
-def _tensor_types(text: str, what: str) -> tuple[TensorSig, ...]:
-    sigs = tuple(TensorSig(tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2))
-                 for m in _TENSOR.finditer(text))
-    if len(sigs) != text.count("tensor<"):
-        raise ValueError(f"{what}: only statically shaped tensors are supported: {text.strip()}")
-    return sigs
-
-
-def _balanced(text: str, start: int, open_: str, close: str) -> int:
-    """Index just past the bracket closing the one at `start` (string literals skipped)."""
-    depth, i, n = 0, start, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif c == open_:
-            depth += 1
-        elif c == close:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise ValueError(f"unbalanced {open_}{close} from offset {start}")
+# the raised function, read from `synth raise` output (synth.semantics.raised reads it)
 
 
 @dataclass(frozen=True)
 class RaisedFunction:
+    """`@NAME_raised` as the backends need it: its signature and a module holding it alone."""
+
     name: str
-    arguments: tuple[TensorSig, ...]
-    results: tuple[TensorSig, ...]
-    outputs: tuple[int, ...]  # synth.outputs: original argument index of each result
-    text: str  # the `func.func` alone
-    aliases: str  # the module's top-level attribute/type alias definitions (e.g. #map)
+    arguments: tuple  # ValueType per argument
+    results: tuple
+    outputs: tuple[int, ...]  # synth.outputs
+    text: str  # the module with this function and its callees only (others blanked)
 
     def module(self, name: str | None = None) -> str:
-        """A module holding only this function, renamed to `name` if given."""
-        text = self.text
-        if name is not None:
-            text = re.sub(rf"@{re.escape(self.name)}\(", f"@{name}(", text, count=1)
-        return f"{self.aliases}module {{\n{text}\n}}\n"
+        """The module holding only this function, renamed to `name` if given."""
+        if name is None:
+            return self.text
+        return re.sub(rf"@{re.escape(self.name)}\(", f"@{name}(", self.text, count=1)
 
     def tensor_inputs(self, inputs: list) -> list[np.ndarray]:
         """One array per argument, of the declared shape and dtype, from the original
@@ -189,45 +143,35 @@ class RaisedFunction:
         if len(inputs) != len(self.arguments):
             raise ValueError(f"@{self.name} takes {len(self.arguments)} arguments, got {len(inputs)}")
         arrays = []
-        for i, (sig, x) in enumerate(zip(self.arguments, inputs)):
+        for i, (t, x) in enumerate(zip(self.arguments, inputs)):
             value = x[1] if isinstance(x, tuple) else x
-            a = np.asarray(value, dtype=sig.dtype)
+            a = np.asarray(value, dtype=np.dtype(NUMPY_DTYPES[t.dtype]))
             if not a.flags.c_contiguous:
                 a = a.copy(order="C")
-            if a.shape != sig.shape:
-                raise ValueError(f"@{self.name} argument {i}: shape {a.shape} != {sig.shape} ({sig.mlir()})")
+            if a.shape != (t.shape or ()):
+                raise ValueError(f"@{self.name} argument {i}: shape {a.shape} != {t.shape} ({t.mlir()})")
             arrays.append(a)
         return arrays
 
 
 def raised_function(module_text: str, func: str) -> RaisedFunction:
-    """`@func_raised` (or `@func` itself if there is no `@func_raised`) of `module_text`."""
-    for name in (f"{func}_raised", func):
-        m = re.search(rf"func\.func\s+(?:public\s+|private\s+)?@{re.escape(name)}\(", module_text)
-        if m:
-            break
-    else:
+    """`@func_raised` (or `@func` itself if there is no `@func_raised`) of `module_text`,
+    read and verified by MLIR (synth.semantics.raised)."""
+    from synth.errors import InputError
+    from synth.semantics.raised import load_raised, top_level_functions
+
+    names = {n for n, _, _ in top_level_functions(module_text)}
+    name = next((n for n in (f"{func}_raised", func) if n in names), None)
+    if name is None:
         raise KeyError(f"no function @{func}_raised or @{func} in the module")
-    args_end = _balanced(module_text, m.end() - 1, "(", ")")
-    arguments = _tensor_types(module_text[m.end():args_end - 1], f"@{name} arguments")
-    body = module_text.index("{", args_end)
-    attrs = ""
-    head = module_text[args_end:body]
-    if re.search(r"\battributes\s*$", head):  # that brace opens the attribute dictionary
-        attrs_end = _balanced(module_text, body, "{", "}")
-        attrs = module_text[body:attrs_end]
-        body = module_text.index("{", attrs_end)
-        head = module_text[args_end:body]
-    results = _tensor_types(head.split("attributes")[0], f"@{name} results")
-    end = _balanced(module_text, body, "{", "}")
-    om = _OUTPUTS.search(attrs)
-    if om is None:
+    rf = load_raised("<raised>", name, module_text)
+    try:
+        sig = rf.signature()
+    except InputError as e:
+        raise ValueError(str(e)) from None
+    if sig.outputs is None:
         raise ValueError(f"@{name} has no synth.outputs attribute")
-    outputs = tuple(int(v) for v in om.group(1).replace(",", " ").split())
-    if len(outputs) != len(results):
-        raise ValueError(f"@{name}: synth.outputs lists {len(outputs)} arrays for {len(results)} results")
-    aliases = "".join(a + "\n" for a in _ALIAS.findall(module_text))
-    return RaisedFunction(name, arguments, results, outputs, module_text[m.start():end], aliases)
+    return RaisedFunction(name, tuple(sig.arguments), tuple(sig.results), tuple(sig.outputs), rf.text)
 
 
 THREADS_ENV = "SYNTH_CPU_THREADS"

@@ -1,3 +1,4 @@
+# ruff: noqa: F821  (lit provides `config`)
 # lit configuration of synth's golden tests (run by tests/test_lit.py, or `lit tests/lit`).
 # `synth` runs the command line of the package under test; `filecheck` is the PyPI port of
 # LLVM's FileCheck; `not` inverts an exit code.
