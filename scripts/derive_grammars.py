@@ -74,6 +74,9 @@ CURATED = {
         _op("stablehlo.slice_edge", "stablehlo.slice", 1, attr_domain="slice_edge",
             doc="first or last index along a set of dims (position symbolic, index from the "
                 "shape), all of the others; rank kept, size 1 along the dims"),
+        _op("stablehlo.select_edge", "stablehlo.select", 2, attr_domain="slice_edge", emitted=["pred"],
+            doc="select(iota == edge index, x, y) over the dims: the mask of a first / last row, "
+                "column or element (position symbolic) fused with its use"),
         _op("stablehlo.reduce_add", "stablehlo.reduce", 1, attr_domain="reduce_dim",
             emitted=["init_values"], doc="one dimension, body stablehlo.add, init 0"),
         _op("stablehlo.reduce_max", "stablehlo.reduce", 1, attr_domain="reduce_dim",
@@ -117,6 +120,8 @@ CURATED = {
         _op("linalg.slice_edge", "linalg.generic", 1, attr_domain="slice_edge", emitted=["outputs"],
             doc="generic: first or last index along a set of dims (constant results in the "
                 "input map, computed from the shape), all of the others; drops the dims"),
+        _op("linalg.select_edge", "linalg.generic", 2, attr_domain="slice_edge", emitted=["outputs"],
+            doc="generic: out = (linalg.index == edge index along the dims) ? x : y"),
         _op("linalg.reduce_add", "linalg.reduce", 1, attr_domain="reduce_dim", emitted=["inits"],
             doc="one dimension, arith.addf, init 0"),
         _op("linalg.reduce_max", "linalg.reduce", 1, attr_domain="reduce_dim", emitted=["inits"],

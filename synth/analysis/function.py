@@ -68,6 +68,7 @@ class KernelFunction:
     non_rectangular: bool = False
     float_constants: set[float] = field(default_factory=set)  # arith.constant float values
     diagonal: bool = False  # an access uses one index in two dims (A[i][i])
+    edge_store: bool = False  # a store at an index no loop moves along some dim (A[n-1][j])
 
     @property
     def outputs(self) -> list[int]:
@@ -212,6 +213,8 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
             if arr is not None:
                 (kf.writes if opname in _ACCESS_WRITE else kf.reads).add(arr)
                 _vote_dims(op, opname, arr, param_of, votes)
+            if opname == "affine.store" and _edge_store(op):
+                kf.edge_store = True  # A[n-1][...] = ...: a store at a fixed index
             if opname.startswith("affine.") and _diagonal(op):
                 kf.non_rectangular = True  # A[i][i]: a diagonal, the mask of i == j
                 kf.diagonal = True
@@ -239,6 +242,17 @@ def _vote_dims(op: ir.Operation, opname: str, arr: int, param_of, votes) -> None
             p = param_of(v)
             if p is not None:
                 votes[(arr, dim)][p] += 1
+
+
+def _edge_store(op: ir.Operation) -> bool:
+    """Whether an affine.store fixes the index of some dim (no loop index in it)."""
+    amap = op.opview.map.value
+    for expr in amap.results:
+        dims: set[int] = set()
+        _expr_positions(expr, dims, set())
+        if not dims:
+            return True
+    return False
 
 
 def _diagonal(op: ir.Operation) -> bool:

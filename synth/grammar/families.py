@@ -8,7 +8,8 @@ from itertools import permutations
 
 import numpy as np
 
-from synth.grammar.op import attr_dict, attrs, reduce_domain, reduce_type
+from synth.grammar.op import (EDGE_POSITIONS, attr_dict, attrs, edge_domain, edge_index, reduce_domain,
+                              reduce_type)
 from synth.grammar.types import NUMERIC_DTYPES, TensorType
 
 
@@ -108,3 +109,46 @@ class TransposeFamily:
 
     def apply(self, sem, args, attrs):
         return np.ascontiguousarray(np.transpose(args[0], attr_dict(attrs)["permutation"]))
+
+
+class SelectEdgeFamily:
+    """out = x where every dim in `dims` is at its `position` (first / last index), y
+    elsewhere: the mask of an edge row, column or element (corr[n-1][n-1] = 1) fused with
+    its use. As slice_edge, the position is symbolic: the index (0 or size - 1) comes from
+    the shape, so the attributes hold no sizes."""
+
+    arity = 2
+    attr_domain_kind = "slice_edge"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 2 or arg_types[0] != arg_types[1] or arg_types[0].rank == 0 \
+                or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return edge_domain(arg_types[0].shape)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if arg_types[0] != arg_types[1]:
+            raise self.shape_error("both operands must have one type", arg_types, attrs)
+        d = attr_dict(attrs)
+        dims, rank = tuple(d["dims"]), arg_types[0].rank
+        if not dims or list(dims) != sorted(set(dims)) or any(not 0 <= k < rank for k in dims) \
+                or d["position"] not in EDGE_POSITIONS:
+            raise self.shape_error("dims must be distinct dims in increasing order, position "
+                                   f"one of {EDGE_POSITIONS}", arg_types, attrs)
+        return arg_types[0]
+
+    def mask(self, shape, attrs) -> np.ndarray:
+        d = attr_dict(attrs)
+        grid = np.indices(shape)
+        m = np.ones(shape, dtype=bool)
+        for k in d["dims"]:
+            m &= grid[k] == edge_index(shape[k], d["position"])
+        return m
+
+    def apply(self, sem, args, attrs):
+        x, y = args
+        m = self.mask(np.shape(x), attrs)
+        if sem.name != "numpy":
+            m = m.astype(object)  # Python bools for z3.If
+        return sem.select(m, x, y)

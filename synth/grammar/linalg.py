@@ -41,7 +41,8 @@ from synth.grammar.stablehlo import reduce_init
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
-                                          SelectIndex, SliceEdge, emit_generic, emit_structured)
+                                          SelectEdge, SelectIndex, SliceEdge, emit_generic,
+                                          emit_structured)
 from synth.grammar.families import TransposeFamily, ElementwiseFamily, ReduceFamily
 
 
@@ -263,6 +264,7 @@ def grammar() -> tuple[Op, ...]:
         Transpose("linalg.transpose"),
         Broadcast("linalg.broadcast"),
         SliceEdge("linalg.slice_edge"),
+        SelectEdge("linalg.select_edge"),
         Reduce("linalg.reduce_add", "add"),
         Reduce("linalg.reduce_max", "max"),
         Reduce("linalg.reduce_min", "min"),

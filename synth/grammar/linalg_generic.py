@@ -16,7 +16,7 @@ from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op
-from synth.grammar.families import IotaFamily
+from synth.grammar.families import SelectEdgeFamily, IotaFamily
 
 
 # --- linalg.generic forms ----------------------------------------------------------------------
@@ -380,3 +380,32 @@ class Iota(IotaFamily, LinalgOp):
             return c
 
         return emit_generic(em, [], [], [], result_type, body)
+
+
+class SelectEdge(SelectEdgeFamily, LinalgOp):
+    """linalg.generic: out = x where linalg.index of every dim in `dims` is its edge index,
+    y elsewhere (the comparison lives in the body: no i1 tensors)."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        dt = result_type.dtype
+
+        def body(em, blk):
+            cond = None
+            for k in d["dims"]:
+                i, c, p = em.fresh("i"), em.fresh("e"), em.fresh("p")
+                em.line(f"{i} = linalg.index {k} : index")
+                em.line(f"{c} = arith.constant {edge_index(result_type.shape[k], d['position'])} : index")
+                em.line(f"{p} = arith.cmpi eq, {i}, {c} : index")
+                if cond is None:
+                    cond = p
+                else:
+                    both = em.fresh("p")
+                    em.line(f"{both} = arith.andi {cond}, {p} : i1")
+                    cond = both
+            s = em.fresh("s")
+            em.line(f"{s} = arith.select {cond}, {blk[0]}, {blk[1]} : {dt}")
+            return s
+
+        n = result_type.rank
+        return emit_generic(em, operands, arg_types, [tuple(range(n))] * 2, result_type, body)

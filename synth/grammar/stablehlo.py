@@ -28,7 +28,7 @@ from synth.grammar.op import (Attrs, Emitter, Op, attr_dict, attrs, broadcast, c
                  dot_general, dot_general_type, edge_domain, edge_index, edge_slices,
                  format_scalar)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
-from synth.grammar.families import TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
+from synth.grammar.families import SelectEdgeFamily, TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
 
@@ -218,6 +218,31 @@ class SliceEdge(StablehloOp):
         return r
 
 
+class SelectEdge(SelectEdgeFamily, StablehloOp):
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        t = result_type
+        mask = None
+        for k in d["dims"]:
+            it, c, cmp = em.fresh(), em.fresh("cst"), em.fresh()
+            idx = edge_index(t.shape[k], d["position"])
+            em.line(f"{it} = stablehlo.iota dim = {k} : tensor<{''.join(f'{n}x' for n in t.shape)}i64>")
+            em.line(f"{c} = stablehlo.constant dense<{idx}> : tensor<{''.join(f'{n}x' for n in t.shape)}i64>")
+            em.line(f"{cmp} = stablehlo.compare EQ, {it}, {c} : "
+                    f"(tensor<{''.join(f'{n}x' for n in t.shape)}i64>, tensor<{''.join(f'{n}x' for n in t.shape)}i64>) "
+                    f"-> tensor<{''.join(f'{n}x' for n in t.shape)}i1>")
+            if mask is None:
+                mask = cmp
+            else:
+                both = em.fresh()
+                em.line(f"{both} = stablehlo.and {mask}, {cmp} : tensor<{''.join(f'{n}x' for n in t.shape)}i1>")
+                mask = both
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.select {mask}, {operands[0]}, {operands[1]} : "
+                f"tensor<{''.join(f'{n}x' for n in t.shape)}i1>, {t.mlir()}")
+        return r
+
+
 # --- reduce --------------------------------------------------------------------------------
 
 _REDUCE_BODY = {"add": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}
@@ -366,6 +391,7 @@ def grammar() -> tuple[Op, ...]:
         Transpose("stablehlo.transpose"),
         Reshape("stablehlo.reshape"),
         SliceEdge("stablehlo.slice_edge"),
+        SelectEdge("stablehlo.select_edge"),
         Reduce("stablehlo.reduce_add", "add"),
         Reduce("stablehlo.reduce_max", "max"),
         Reduce("stablehlo.reduce_min", "min"),

@@ -38,9 +38,12 @@ _CONTRACTIONS = ("dot_general", "matmul", "matvec", "vecmat", "batch_matmul", "d
 _MASKS = ("iota", "compare", "select")
 
 
-def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagonal: bool = False) -> bool:
+def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagonal: bool = False,
+             edge_store: bool = False) -> bool:
     short = op.name.split(".", 1)[1]
     present = {name for name, n in kernel_ops.items() if n}
+    if short == "select_edge":
+        return edge_store or non_rectangular  # an edge row / element, or a domain ending before it
     if diagonal and short == "reduce_add":
         return True  # reading a diagonal is a masked sum over one of its dims
     if op.name == "linalg.iota":  # linalg's masks are select_index: iota is for data only
@@ -58,5 +61,6 @@ def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagona
 
 
 def select_ops(dialect: str, kernel_ops: Counter, non_rectangular: bool = False,
-               diagonal: bool = False) -> tuple[Op, ...]:
-    return tuple(op for op in ops_for(dialect) if licensed(op, kernel_ops, non_rectangular, diagonal))
+               diagonal: bool = False, edge_store: bool = False) -> tuple[Op, ...]:
+    return tuple(op for op in ops_for(dialect)
+                 if licensed(op, kernel_ops, non_rectangular, diagonal, edge_store))

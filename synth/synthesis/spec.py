@@ -35,11 +35,12 @@ from synth.synthesis.search import Problem
 N_EXAMPLES = 2  # random example sets; the final checks use fresh inputs
 
 
-EXAMPLE_KINDS = ("random", "negative", "positive", "boundary")
+EXAMPLE_KINDS = ("random", "negative", "positive", "small", "boundary")
 _RANGES = {  # kind -> ((float low, high), (int low, high)) for arrays
     "random": ((-1.0, 1.0), (-50, 50)),
     "negative": ((-2.0, -0.5), (-50, 0)),
     "positive": ((0.5, 2.0), (1, 51)),
+    "small": ((-1e-3, 1e-3), (-5, 5)),  # computed values cross the kernel's thresholds
 }
 
 
@@ -130,7 +131,7 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
             result = run_function(split_text, part, state)
             after.append([o if o is not None else s for o, s in zip(result.outputs, state)])
         inputs = sorted((set(kp.reads) | set(kp.writes) | kp.scalars_used) - undefined)
-        ops = select_ops(dialect, kp.ops, kp.non_rectangular, kp.diagonal)
+        ops = select_ops(dialect, kp.ops, kp.non_rectangular, kp.diagonal, kp.edge_store)
         constants = tuple(sorted({0.0, 1.0} | kp.float_constants))
         types = {i: kernel.tensor_type(i, standin) for i in range(len(kernel.function.arguments))}
         # the iteration spaces of the group's statements are shapes of interest too (a
