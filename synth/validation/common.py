@@ -86,7 +86,7 @@ class Report:
         else:
             lines.append(head + f"UNKNOWN at level {self.level}: {self.message}")
         if self.sizes_tested:
-            lines.append(f"  tested: {self.input_sets} input sets (random, zeros, negatives, tiny, "
+            lines.append(f"  tested: {self.input_sets} input sets (random, zeros, negatives, small, tiny, "
                          f"large, mixed) at sizes " + "; ".join(map(sizes_text, self.sizes_tested))
                          + f", tolerance rtol {RTOLS['f64']:g} (f64), {RTOLS['f32']:g} (f32), "
                          f"exact (integers)")

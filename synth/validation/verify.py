@@ -4,7 +4,7 @@ Two levels, the second including the first:
 
 - "test": observational testing. The original runs through MLIR's ExecutionEngine, the
   raised function through XLA CPU (stablehlo, as `@main`) or the ExecutionEngine
-  (linalg on tensors), on several input sets: uniform random, zeros, negatives, tiny
+  (linalg on tensors), on several input sets: uniform random, zeros, negatives, small (1e-3), tiny
   (~1e-300), large (~1e+100) and mixed magnitudes, at two small size configurations and
   at the original sizes. Results agree when both are non-finite at the same place or
   |raised - original| <= RTOL * (|original| + max(1, max |original|)) with RTOL = 1e-9
