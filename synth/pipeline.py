@@ -116,12 +116,13 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
     kernel = kernel or load_kernel(source, name)
     refuted = []
     problems: list = []
+    result = None
     for attempt, (seed, kinds, nonfinite) in enumerate(ATTEMPTS):
         if attempt and time.monotonic() >= deadline:
             break
         settings = replace(options.settings, keep_nonfinite=nonfinite)
         result = search_kernel(kernel, target, settings, deadline=deadline, seed=options.seed + seed,
-                               kinds=kinds)
+                               kinds=kinds, previous=result)
         problems += result.stats
         report = validate(source, kernel, result, target, options)
         if report.verdict != "not equivalent":

@@ -62,6 +62,24 @@ def instantiate(expr: Expr, values: Mapping[str, int], input_types: dict[int, Te
     return out
 
 
+def evaluate(expr: Expr, examples_in: list[dict], memo: dict | None = None) -> tuple:
+    """The program's value on each example (`examples_in[e][leaf]` are the inputs)."""
+    import numpy as np
+
+    memo = {} if memo is None else memo
+    if id(expr) in memo:
+        return memo[id(expr)]
+    if expr.op is None:
+        out = tuple(np.asarray(ex[expr.leaf]) for ex in examples_in)
+    else:
+        args = [evaluate(a, examples_in, memo) for a in expr.args]
+        with np.errstate(all="ignore"):
+            out = tuple(np.asarray(expr.op.evaluate([a[e] for a in args], expr.attrs),
+                                   dtype=expr.type.numpy_dtype) for e in range(len(examples_in)))
+    memo[id(expr)] = out
+    return out
+
+
 @dataclass
 class ProgramEmitter:
     """Emits expressions into one function body, sharing common subexpressions."""

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field, replace
 
 from synth.analysis.model import Kernel
 from synth.errors import NoSolutionError
-from synth.synthesis.program import Expr
-from synth.synthesis.search import SearchSettings, search
+from synth.numerics import equal
+from synth.synthesis.program import Expr, evaluate
+from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.spec import Specification, build_specification
 
 
@@ -47,14 +48,43 @@ class RaiseResult:
         return self.spec.kernel.sizes.original()
 
 
-def solve(spec: Specification, settings: SearchSettings, deadline: float) -> tuple[list[GroupSolution], list[dict]]:
+def _still_right(program: Expr, problem) -> bool:
+    """Whether a program found before (on other examples) is right on this problem's."""
+    if program.type != problem.output_type or any(
+            leaf not in problem.input_types for leaf in _leaves(program)):
+        return False
+    try:
+        got = evaluate(program, problem.examples_in)
+    except (KeyError, ValueError, IndexError):
+        return False
+    return all(equal(want, have) for want, have in zip(problem.examples_out, got))
+
+
+def _leaves(expr: Expr) -> set[int]:
+    if expr.op is None:
+        return {expr.leaf}
+    return set().union(*(_leaves(a) for a in expr.args)) if expr.args else set()
+
+
+def solve(spec: Specification, settings: SearchSettings, deadline: float,
+          previous: dict | None = None) -> tuple[list[GroupSolution], list[dict]]:
+    """A program per problem. `previous`: problem name -> the program an earlier search
+    found (on other examples); kept where it is still right on these examples."""
     solutions, stats = [], []
+    previous = previous or {}
     for g in spec.groups:
         programs = {}
         for problem, out in zip(g.problems, g.writes):
             left = deadline - time.monotonic()
             if left <= 0:
                 raise NoSolutionError(f"time budget exhausted before {problem.name}")
+            old = previous.get(problem.name)
+            if old is not None and _still_right(old, problem):
+                stats.append({"problem": problem.name, "group": g.index, "output": out,
+                              "statements": g.statements, "ops": [o.name for o in problem.ops],
+                              "program": str(old), "reused": True, **SearchStats().as_dict()})
+                programs[out] = old
+                continue
             found, st = search(problem, replace(settings, timeout=left))
             stats.append({"problem": problem.name, "group": g.index, "output": out,
                           "statements": g.statements, "ops": [o.name for o in problem.ops],
@@ -72,13 +102,19 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float) -> tup
 
 def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
                   deadline: float | None = None, seed: int = 0,
-                  kinds: tuple[str, ...] = ("random",)) -> RaiseResult:
-    """Search a program for the kernel; not yet checked (see synth.validation.verify)."""
+                  kinds: tuple[str, ...] = ("random",), previous: RaiseResult | None = None) -> RaiseResult:
+    """Search a program for the kernel; not yet checked (see synth.validation.verify).
+    `previous`: an earlier (refuted) result whose programs are kept where still right."""
     t0 = time.monotonic()
     deadline = t0 + settings.timeout if deadline is None else deadline
     spec = build_specification(kernel, dialect, seed=seed, kinds=kinds)
     name = kernel.name
-    solutions, stats = solve(spec, settings, deadline)
+    old = {}
+    if previous is not None:
+        for g, sol in zip(previous.spec.groups, previous.solutions):
+            for p, out in zip(g.problems, g.writes):
+                old[p.name] = sol.programs[out]
+    solutions, stats = solve(spec, settings, deadline, old)
     result = RaiseResult(name, dialect, spec, solutions, stats)
     result.seconds = time.monotonic() - t0
     return result
