@@ -144,6 +144,13 @@ def test_raise_kernel(tmp_path, kernel, corpus, target):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("corpus", [POLYBENCH, POLYGEIST], ids=["ours", "polygeist"])
+def test_raise_syr2k_stablehlo(tmp_path, corpus):
+    """syr2k (a 5-op update under a triangular mask) raises to stablehlo only (~1 min)."""
+    check_contract_and_equivalence(tmp_path, "syr2k", "stablehlo", corpus)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
 @pytest.mark.parametrize("kernel", sorted(p.stem for p in LOOPS.glob("*.mlir")))
 def test_raise_loop_kernel(tmp_path, kernel, target):
