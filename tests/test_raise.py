@@ -216,3 +216,33 @@ def test_time_step_loops_exit_3_at_once(tmp_path, capsys):
     rc = main(["raise", str(POLYBENCH / "jacobi-2d.mlir"), "--target", "linalg", "-o", str(out)])
     assert rc == 3 and not out.exists()
     assert "(a time-step loop)" in capsys.readouterr().err
+
+
+MAX_FROM_NEG_INF = """
+func.func @row_max(%n: i32, %m: i32, %x: memref<48xf64>, %z: memref<16xf64>) {
+  %0 = arith.index_cast %n : i32 to index
+  %1 = arith.index_cast %m : i32 to index
+  %cst = arith.constant 0xFFF0000000000000 : f64
+  affine.for %i = 0 to %1 {
+    %2 = affine.for %j = 0 to %0 iter_args(%acc = %cst) -> (f64) {
+      %3 = affine.load %x[%j] : memref<48xf64>
+      %4 = arith.maximumf %acc, %3 : f64
+      affine.yield %4 : f64
+    }
+    affine.store %2, %z[%i] : memref<16xf64>
+  }
+  return
+}
+"""
+
+
+def test_max_from_minus_infinity_is_tested_not_proven(tmp_path, capsys):
+    """A constant with no real value (-inf, a max reduction's start) leaves the proof
+    undecided with the reason; the raise is kept at level test (found by the fuzzer:
+    it was a traceback, exit 1)."""
+    src = tmp_path / "row_max.mlir"
+    src.write_text(MAX_FROM_NEG_INF)
+    out = tmp_path / "out.mlir"
+    assert main(["raise", str(src), "--target", "stablehlo", "-o", str(out)]) == 0
+    assert 'synth.validation = "test"' in out.read_text()
+    assert "-inf has no real-number value" in capsys.readouterr().err

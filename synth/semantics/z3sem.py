@@ -39,6 +39,10 @@ EXP = z3.Function("exp", z3.RealSort(), z3.RealSort())
 _UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp}
 
 
+class NoRealValue(ValueError):
+    """A constant (inf, nan) that real-number arithmetic has no value for."""
+
+
 def sort_for(dtype: str) -> z3.SortRef:
     if dtype in ("f32", "f64"):
         return z3.RealSort()
@@ -57,7 +61,7 @@ def numeral(value, dtype: str) -> z3.ExprRef:
         return z3.IntVal(int(value))
     v = float(value)
     if not math.isfinite(v):
-        raise ValueError(f"{v} has no real-number value in z3")
+        raise NoRealValue(f"the constant {v} has no real-number value")
     fr = Fraction(v)
     return z3.RealVal(f"{fr.numerator}/{fr.denominator}") if fr.denominator != 1 else z3.RealVal(fr.numerator)
 
