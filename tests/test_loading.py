@@ -74,3 +74,28 @@ def test_dynamic_shapes_are_rejected_clearly(tmp_path):
     path.write_text("func.func @k(%a: memref<?xf64>) {\n  return\n}\n")
     with pytest.raises(InputError, match="dimension 0 of argument #0 is dynamic and no loop index reaches it"):
         load_kernel(load_source(path), "k")
+
+
+@pytest.mark.parametrize("command", ["raise", "verify"])
+def test_the_input_is_parsed_once_per_process(tmp_path, monkeypatch, command):
+    """`synth raise` and `synth verify` parse the input file's text once; later stages
+    read that parse or copy it (the texts synth derives are parsed once each too)."""
+    from mlir import ir
+
+    from conftest import POLYBENCH
+
+    text = (POLYBENCH / "gemm.mlir").read_text()
+    parsed = []
+    real_parse = ir.Module.parse
+    monkeypatch.setattr(ir.Module, "parse", staticmethod(
+        lambda asm, *a, **k: (parsed.append(asm), real_parse(asm, *a, **k))[1]))
+    out = tmp_path / "gemm.raised.mlir"
+    if command == "verify":
+        assert main(["raise", str(POLYBENCH / "gemm.mlir"), "--target", "linalg", "-o", str(out), "-q"]) == 0
+        parsed.clear()
+        args = ["verify", str(POLYBENCH / "gemm.mlir"), str(out), "--level", "test"]
+    else:
+        args = ["raise", str(POLYBENCH / "gemm.mlir"), "--target", "linalg", "-o", str(out), "-q"]
+    assert main(args) == 0
+    assert parsed.count(text) == 1
+    assert max(parsed.count(t) for t in set(parsed)) <= 3  # derived texts: at most per size instance

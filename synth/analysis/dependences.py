@@ -32,7 +32,7 @@ from mlir import ir
 
 from synth.errors import InputError
 from synth.analysis.function import find_function
-from synth.frontend.reader import SourceModule, parse_module
+from synth.frontend.reader import SourceModule
 
 _LOADS = ("affine.load", "memref.load")
 _ALLOCS = ("memref.alloca", "memref.alloc")
@@ -523,8 +523,8 @@ def order_groups(n: int, edges: set[tuple[int, int]]) -> list[list[int]]:
 
 def dependence_graph(source: SourceModule, func_name: str, sizes: dict[int, int]) -> DependenceGraph:
     """Statements of @func_name and the dependences between them at the given sizes."""
-    with ir.Context():
-        module = parse_module(source)
+    with source.context:
+        module = source.parsed()
         body = _function_body(module, func_name, source.path)
         stmts = statements(module, func_name)
         try:

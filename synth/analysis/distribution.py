@@ -10,7 +10,7 @@ from mlir.dialects import affine as affine_d
 
 from synth.errors import InputError
 from synth.analysis.function import find_function
-from synth.frontend.reader import SourceModule, parse_module
+from synth.frontend.reader import SourceModule
 
 from synth.analysis.dependences import _REGION_OPS, _is_pure, _preorder, _stores, _terminator
 
@@ -166,8 +166,8 @@ def split_function(source: SourceModule, func_name: str, groups: list[list[int]]
     """Module text with the original module plus `@<func>_part<k>` per group: the original
     body keeping only the group's affine.stores and what they need. Returns (text, names)."""
     names = [f"{func_name}_part{k}" for k in range(len(groups))]
-    with ir.Context():
-        module = parse_module(source)
+    module = source.copy()
+    with source.context:
         func = find_function(module, func_name)
         if func is None:
             raise InputError(f"no function @{func_name} in the module", source.path)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from synth.errors import InputError
-from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
+from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.frontend.reader import walk_ops
 
 ARRAY_ELEMENT_TYPES = ("f64", "f32", "i32", "i64")
@@ -88,8 +88,8 @@ class KernelFunction:
 
 def list_functions(source: SourceModule) -> list[str]:
     """Names of the functions with a body, in module order."""
-    with ir.Context():
-        module = parse_module(source)
+    with source.context:
+        module = source.parsed()
         return [op.attributes["sym_name"].value for op in module.body.operations
                 if op.operation.name == "func.func" and len(op.regions[0].blocks) > 0]
 
@@ -272,5 +272,5 @@ def _diagonal(op: ir.Operation) -> bool:
 
 
 def describe(source: SourceModule, name: str) -> KernelFunction:
-    with ir.Context():
-        return analyze_function(source, parse_module(source), name)
+    with source.context:
+        return analyze_function(source, source.parsed(), name)

@@ -15,7 +15,7 @@ from typing import Mapping
 from mlir import ir
 from mlir.dialects import memref as memref_d
 
-from synth.frontend.reader import SourceModule, parse_module
+from synth.frontend.reader import SourceModule
 from synth.analysis.sizes import SizeModel, _split_const, _walk
 
 
@@ -85,8 +85,8 @@ def instantiate_function(func, model: SizeModel, values: Mapping[str, int], *,
 
 def instantiate(source: SourceModule, name: str, model: SizeModel, values: Mapping[str, int]) -> SourceModule:
     """The module with @name rewritten at symbol `values` (locations kept)."""
-    with ir.Context(), ir.Location.unknown():
-        module = parse_module(source)
+    module = source.copy()
+    with source.context, ir.Location.unknown():
         func = next(op for op in module.body.operations if op.operation.name == "func.func"
                     and op.attributes["sym_name"].value == name)
         instantiate_function(func, model, values)

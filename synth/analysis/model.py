@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
-from mlir import ir
 
 from synth.frontend.normalize import Interface, normalize
 from synth.grammar.types import TensorType
 from synth.analysis.function import KernelFunction, analyze_function
-from synth.frontend.reader import SourceModule, parse_module
+from synth.frontend.reader import SourceModule
 from synth.analysis.instantiate import instantiate
 from synth.analysis.sizes import SizeModel, analyze_sizes
 
@@ -84,8 +83,8 @@ class Kernel:
 
 def load_kernel(source: SourceModule, name: str) -> Kernel:
     nf = normalize(source, name)
-    with ir.Context():
-        module = parse_module(nf.source)
+    with nf.source.context:
+        module = nf.source.parsed()
         kf = analyze_function(nf.source, module, name)
         func = next(op for op in module.body.operations if op.operation.name == "func.func"
                     and op.attributes["sym_name"].value == name)

@@ -16,7 +16,7 @@ from synth.analysis.instantiate import instantiate_function
 from synth.analysis.sizes import SizeModel, analyze_sizes
 from synth.errors import InputError
 from synth.analysis.function import find_function
-from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
+from synth.frontend.reader import SourceModule, diagnostic_location
 
 
 def _size_arguments(func) -> list[int]:
@@ -58,8 +58,8 @@ def dataset_values(model: SizeModel, name: str, size_args: list[int], dataset: s
 
 def resize_module(source: SourceModule, names: list[str], dataset: str) -> str:
     """Text of the module with each named function at a PolyBench dataset."""
-    with ir.Context(), ir.Location.unknown():
-        module = parse_module(source)
+    module = source.copy()
+    with source.context, ir.Location.unknown():
         for name in names:
             func = find_function(module, name)
             location = diagnostic_location(source.path, func.location)

@@ -30,7 +30,7 @@ from mlir import ir
 from mlir.dialects import affine as affine_d
 
 from synth.errors import InputError
-from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
+from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.frontend.reader import walk_ops
 
 SCALAR_RESULT_TYPES = ("f64", "f32", "i64", "i32", "index")
@@ -357,8 +357,8 @@ def _results_to_out_params(source: SourceModule, func, iface: Interface) -> None
 
 def normalize(source: SourceModule, name: str) -> NormalForm:
     """The normal form of @name (other functions are kept as they are)."""
-    with ir.Context(), ir.Location.unknown():
-        module = parse_module(source)
+    module = source.copy()
+    with source.context, ir.Location.unknown():
         func = next((op for op in module.body.operations if op.operation.name == "func.func"
                      and op.attributes["sym_name"].value == name), None)
         if func is None:

@@ -24,11 +24,37 @@ class LegacySyntaxWarning(UserWarning):
 
 @dataclass
 class SourceModule:
-    """Module text after legacy upgrades, with where it came from."""
+    """Module text after legacy upgrades, with where it came from. The text is parsed once,
+    on first use (`parsed`), in a context of its own that lives as long as this object;
+    passes that change the IR work on a `copy`."""
 
     path: str
     text: str
     notes: list[str] = field(default_factory=list)  # what the upgrades changed
+    _parsed: tuple | None = field(default=None, init=False, repr=False, compare=False)
+
+    def parsed(self) -> ir.Module:
+        """The module (FILE:LINE:COL InputError if it does not parse); read it under
+        `with source.context:` and do not change it."""
+        if self._parsed is None:
+            context = ir.Context()
+            with context:
+                self._parsed = (context, parse_module(self))
+        return self._parsed[1]
+
+    @property
+    def context(self) -> ir.Context:
+        self.parsed()
+        return self._parsed[0]
+
+    def copy(self):
+        """A private copy of the module's top-level op (a builtin.module, in `context`) for
+        a pass to change."""
+        with self.context, ir.Location.unknown():
+            return self.parsed().operation.clone()
+
+    def __getstate__(self):  # the parse stays in this process
+        return {**self.__dict__, "_parsed": None}
 
 
 _DL_SPEC = re.compile(r"dlti\.dl_spec\s*=\s*#dlti\.dl_spec<")
@@ -171,8 +197,7 @@ def load_text(text: str, path: str, *, warn: bool = True) -> SourceModule:
     if warn:
         for note in notes:
             warnings.warn(f"{path}: {note}", LegacySyntaxWarning, stacklevel=2)
-    with ir.Context():
-        parse_module(source)
+    source.parsed()
     return source
 
 

@@ -34,7 +34,7 @@ from synth.semantics import support as support
 from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.analysis.function import KernelFunction, find_function
-from synth.frontend.reader import SourceModule, diagnostic_location, parse_module
+from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.semantics.affine_scalar import SCALAR_HANDLERS
 
 Env = list  # slot -> value, one slot per SSA value of the function
@@ -380,8 +380,8 @@ class SymbolicFunction:
     """A function compiled for symbolic execution (reusable across calls)."""
 
     def __init__(self, source: SourceModule, func_name: str):
-        with ir.Context():
-            module = parse_module(source)
+        with source.context:
+            module = source.parsed()
             func = find_function(module, func_name)
             if func is None:
                 raise InputError(f"no function @{func_name} in the module", source.path)
