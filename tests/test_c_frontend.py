@@ -304,7 +304,8 @@ def test_shipped_headers(monkeypatch):
     for h in cfront._FALLBACK_HEADERS:
         assert (cfront._FALLBACK_INCLUDE / h).is_file()
     assert "memref<12xf64>" in translate_c(str(C / "freestanding.c")).text  # system headers
-    monkeypatch.setattr(cfront, "resource_include_dir", lambda: str(cfront._FALLBACK_INCLUDE))
+    # patched where _clang_args looks it up (synth/frontend/c/libclang.py)
+    monkeypatch.setattr(cfront.libclang, "resource_include_dir", lambda: str(cfront._FALLBACK_INCLUDE))
     freestanding = translate_c(str(C / "freestanding.c"))
     assert "memref<12xf64>" in freestanding.text
     x = np.ascontiguousarray(np.linspace(-2, 2, 12))
