@@ -81,6 +81,29 @@ def test_derived_extent_of_a_longer_input():
     assert set(k.sizes.symbols) == {"n1000", "n32"}
 
 
+def test_an_extent_no_loop_runs_over_moves_with_the_size_it_equals(tmp_path):
+    """`x[i] = A[0, i]` with A 24x24: A's first extent is the size 24 too (as the raised
+    module's sizes are read), so `synth verify` of the raise's own output runs at small
+    sizes (found by the fuzzer: tests/data/fuzz/verify_own_10_81.mlir)."""
+    path = _write(tmp_path, """
+func.func @first_row(%x: memref<24xf64>, %A: memref<24x24xf64>, %c: memref<3x24xf64>) {
+  affine.for %i = 0 to 24 {
+    %0 = affine.load %A[0, %i] : memref<24x24xf64>
+    %1 = affine.load %c[2, %i] : memref<3x24xf64>
+    %2 = arith.addf %0, %1 : f64
+    affine.store %2, %x[%i] : memref<24xf64>
+  }
+  return
+}
+""")
+    k = load_kernel(load_source(path), "first_row")
+    assert [str(e) for e in k.sizes.arg_dims[1]] == ["n24", "n24"]
+    assert [str(e) for e in k.sizes.arg_dims[2]] == ["3", "n24"]  # small extents stay literal
+    rc, out, _ = _raise(tmp_path, path, "linalg")
+    assert rc == 0
+    assert main(["verify", str(path), str(out)]) == 0
+
+
 def test_a_size_inside_a_min_bound_is_a_size(tmp_path):
     """`0 to min(i + 1, m)`: m bounds A's columns, it is no time-step count."""
     path = _write(tmp_path, """

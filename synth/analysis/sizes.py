@@ -389,6 +389,14 @@ def analyze_sizes(path: str, func) -> SizeModel:
         if e is not None:
             decided[site.key] = e
 
+    # static extents no loop index runs over (`A[0, i]` of a 24x24 A): a size where their
+    # value is one (or within MAX_OFFSET of one), as a raised module's sizes are read
+    # (synth.semantics.raised_text.map_size); small ones stay literal
+    for key, e in dims.items():
+        if e is not None and e.is_constant and e.const >= SMALL_CONSTANT and symbols:
+            r = _relate(e.const, [], symbols)
+            if r is not None and r.div == 1:
+                dims[key] = r
 
     # dynamic extents: what the accesses reach
     for key, e in list(dims.items()):
