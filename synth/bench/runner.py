@@ -3,8 +3,9 @@
 Phases:
 1. Discovery: every function with a body in the given files / directories (or the bundled
    PolyBench suite), resized to the dataset when it is a PolyBench kernel.
-2. Raising: one `synth raise` process per kernel x target, with a timeout; a failure is a
-   result (with its reason), never the end of the batch. Jobs run in a local pool
+2. Raising: `synth.pipeline.raise_function` (what `synth raise` calls) in a child process
+   per kernel x target (synth.bench.raise_job), with a deadline; a failure is a result
+   (with its reason), never the end of the batch. Jobs run in a local pool
    (`--jobs`) or on a Dask distributed cluster (`--scheduler ADDRESS`).
 3. Timing: the baseline (original affine code, MLIR -O3, ExecutionEngine) once per kernel,
    then every backend of the raised target; outputs are compared with the baseline
@@ -21,7 +22,6 @@ import hashlib
 import json
 import math
 import sqlite3
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from synth import __version__
+from synth.bench.raise_job import run_raise_job
 from synth.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,39 +53,6 @@ class Job:
     @property
     def raised_path(self) -> str:
         return str(Path(self.out_dir) / "raised" / f"{self.kernel}.{self.target}.mlir")
-
-    @property
-    def stats_path(self) -> str:
-        return str(Path(self.out_dir) / "raised" / f"{self.kernel}.{self.target}.stats.json")
-
-
-def run_raise_job(job: Job) -> dict:
-    """Raise one kernel to one target in its own process (also runs on Dask workers)."""
-    Path(job.raised_path).parent.mkdir(parents=True, exist_ok=True)
-    for p in (job.raised_path, job.stats_path):
-        Path(p).unlink(missing_ok=True)
-    cmd = [sys.executable, "-m", "synth.cli", "raise", job.path, "--function", job.function,
-           "--target", job.target, "-o", job.raised_path, "--stats-json", job.stats_path,
-           "--timeout", str(job.timeout)]
-    t0 = time.monotonic()
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=job.timeout + 120)
-        code, err = proc.returncode, proc.stderr
-    except subprocess.TimeoutExpired:
-        code, err = -9, f"killed after {job.timeout + 120:.0f} s"
-    seconds = time.monotonic() - t0
-    stats = {}
-    if Path(job.stats_path).exists():
-        stats = json.loads(Path(job.stats_path).read_text())
-    fn = stats.get(job.function, {})
-    reason = ""
-    if code != 0:
-        lines = [ln for ln in err.strip().splitlines() if ln.strip()]
-        reason = stats.get("error", {}).get("message") or (lines[-1] if lines else f"exit code {code}")
-    status = {0: "raised", 2: "unsupported", 3: "not-raised"}.get(code, "error")
-    return {"job": job, "status": status, "exit_code": code, "synth_seconds": round(seconds, 3),
-            "candidates": fn.get("candidates"), "verification": fn.get("verification", "execution"),
-            "reason": reason}
 
 
 # ---------------------------------------------------------------------------------------
