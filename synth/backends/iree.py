@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from synth.errors import ExecutionError
-from synth.backends.registry import Backend, Prepared, RaisedFunction, cache_root, raised_function, write_atomic
+from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, measure
 
 COMMON_FLAGS = ("--iree-input-demote-f64-to-f32=false",
@@ -185,7 +185,7 @@ class IreeBackend(Backend):
 
 
 class IreePrepared(Prepared):
-    def __init__(self, backend: str, fn: RaisedFunction, context, entry, device, compile_seconds: float):
+    def __init__(self, backend: str, fn: BackendEntry, context, entry, device, compile_seconds: float):
         self.backend, self.function, self.raised = backend, fn.name, fn
         self.context, self.entry, self.device = context, entry, device
         self.compile_seconds = compile_seconds  # 0.x s, or milliseconds from the .vmfb cache

@@ -31,7 +31,7 @@ import numpy as np
 
 from synth.errors import ExecutionError
 from synth.execution import TENSOR_PIPELINE, run_tensor_function_timed
-from synth.backends.registry import Backend, Prepared, RaisedFunction, cache_root, raised_function, write_atomic
+from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, measure_batched
 
 OPT_LEVEL = 3
@@ -140,7 +140,7 @@ class MlirCpuBackend(Backend):
 class MlirCpuPrepared(Prepared):
     backend = MlirCpuBackend.name
 
-    def __init__(self, fn: RaisedFunction, pipeline: str, pipeline_name: str, fallback: str | None):
+    def __init__(self, fn: BackendEntry, pipeline: str, pipeline_name: str, fallback: str | None):
         self.raised, self.function = fn, fn.name
         self.pipeline, self.pipeline_name, self.fallback = pipeline, pipeline_name, fallback
         self.fallback_reason: str | None = None

@@ -122,8 +122,9 @@ def baseline_backend() -> Backend:
 
 
 @dataclass(frozen=True)
-class RaisedFunction:
-    """`@NAME_raised` as the backends need it: its signature and a module holding it alone."""
+class BackendEntry:
+    """`@NAME_raised` as the backends need it: its signature and a module holding it alone
+    (a view of synth.semantics.raised.RaisedFunction, which reads and checks it)."""
 
     name: str
     arguments: tuple  # ValueType per argument
@@ -154,7 +155,7 @@ class RaisedFunction:
         return arrays
 
 
-def raised_function(module_text: str, func: str) -> RaisedFunction:
+def raised_function(module_text: str, func: str) -> BackendEntry:
     """`@func_raised` (or `@func` itself if there is no `@func_raised`) of `module_text`,
     read and verified by MLIR (synth.semantics.raised)."""
     from synth.errors import InputError
@@ -171,7 +172,7 @@ def raised_function(module_text: str, func: str) -> RaisedFunction:
         raise ValueError(str(e)) from None
     if sig.outputs is None:
         raise ValueError(f"@{name} has no synth.outputs attribute")
-    return RaisedFunction(name, tuple(sig.arguments), tuple(sig.results), tuple(sig.outputs), rf.text)
+    return BackendEntry(name, tuple(sig.arguments), tuple(sig.results), tuple(sig.outputs), rf.text)
 
 
 THREADS_ENV = "SYNTH_CPU_THREADS"

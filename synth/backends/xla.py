@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from synth.backends.registry import Backend, Prepared, RaisedFunction, raised_function
+from synth.backends.registry import Backend, Prepared, BackendEntry, raised_function
 from synth.backends.timing import Timing, measure
 
 
@@ -96,7 +96,7 @@ class XlaBackend(Backend):
 
 
 class XlaPrepared(Prepared):
-    def __init__(self, backend: str, fn: RaisedFunction, exe, platform: str, compile_seconds: float):
+    def __init__(self, backend: str, fn: BackendEntry, exe, platform: str, compile_seconds: float):
         self.backend, self.function, self.raised = backend, fn.name, fn
         self.exe, self.platform, self.compile_seconds = exe, platform, compile_seconds
 
