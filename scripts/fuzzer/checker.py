@@ -80,8 +80,9 @@ class Checker:
         path.write_text(text)
         return path, text
 
-    def expected(self, path: Path, kernel_name: str, sizes: dict[int, int], seed: int) -> list:
-        """[(inputs, (arrays, results))] for each input set, from the original."""
+    def expected(self, path: Path, kernel_name: str, sizes: dict[int, int], seed: int) -> tuple[list, list]:
+        """[(inputs, (arrays, results))] for each input set, from the original, and the
+        argument specs of the signature."""
         from synth.frontend.reader import load_source
 
         text = load_source(str(path), warn=False).text

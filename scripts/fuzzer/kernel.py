@@ -250,11 +250,7 @@ def walk_nodes(body: list):
 
 
 def node_exprs(node) -> list:
-    if isinstance(node, Store):
-        return [node.expr]
-    if isinstance(node, ScalarReduce):
-        return [node.expr]
-    return []
+    return [node.expr] if isinstance(node, Store | ScalarReduce) else []
 
 
 def node_accesses(node) -> list[Access]:
@@ -301,8 +297,6 @@ def tree_features(kernel: Kernel) -> set[str]:
     out.add(f"{depth}-deep")
     if kernel.memref_style:
         out.add("memref-load-store")
-    loops_of: dict[int, int] = {}
-
     def visit(body, nloops):
         for node in body:
             if isinstance(node, For):
@@ -315,7 +309,6 @@ def tree_features(kernel: Kernel) -> set[str]:
             elif isinstance(node, Store | ScalarReduce):
                 n = nloops + (len(node.loops) if isinstance(node, ScalarReduce) else 0)
                 for e in walk_expr(node.expr):
-                    loops_of[id(e)] = n
                     if isinstance(e, Binary):
                         out.add(e.op)
                     elif isinstance(e, Unary) and e.op != "abs":

@@ -171,7 +171,7 @@ def run_original(text: str, name: str, inputs: list) -> tuple[list, list]:
 
     with _RUN_LOCK:
         r = run_function(text, name, inputs)
-    return [o if o is not None else None for o in r.outputs], [np.asarray(x) for x in r.results]
+    return list(r.outputs), [np.asarray(x) for x in r.results]
 
 
 def cut_function(text: str, name: str) -> tuple[int, int] | None:
