@@ -114,3 +114,12 @@ def test_bench_names_the_files_it_skips(bench_out, capsys):
     assert main(["bench", *paths, "--dataset", "mini", "--out", str(out), "--repeats", "2",
                  "--backends", "xla-cpu,mlir-cpu", "--timeout", "30"]) == 0
     assert "skipped malformed: " in capsys.readouterr().err
+
+
+def test_the_polybench_suite_is_found_from_anywhere(tmp_path, monkeypatch):
+    """`--suite polybench` finds the 30 bundled kernels whatever the working directory."""
+    from synth.bench.runner import discover
+
+    monkeypatch.chdir(tmp_path)
+    files = discover([], "polybench")
+    assert len(files) == 30 and files == sorted(POLYBENCH.glob("*.mlir"))

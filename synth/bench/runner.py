@@ -34,7 +34,7 @@ from synth import __version__
 from synth.bench.raise_job import run_raise_job
 from synth.errors import InputError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: synth/bench/runner.py
 POLYBENCH_DIR = ROOT / "benchmarks" / "polybench"
 RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification",
                  "synth_seconds", "candidates", "baseline_seconds", "seconds", "speedup", "reason")
@@ -62,6 +62,9 @@ class Job:
 def discover(paths: list[str], suite: str | None) -> list[Path]:
     files: list[Path] = []
     if suite == "polybench":
+        if not POLYBENCH_DIR.is_dir():
+            raise InputError(f"the PolyBench suite is not here ({POLYBENCH_DIR}); it comes with a "
+                             f"checkout of synth (pip install -e .): name the kernel files instead")
         files += sorted(POLYBENCH_DIR.glob("*.mlir"))
     elif suite:
         raise InputError(f"unknown suite {suite!r} (known: polybench)")
