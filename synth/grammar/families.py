@@ -8,8 +8,8 @@ from itertools import permutations
 
 import numpy as np
 
-from synth.grammar.op import (EDGE_POSITIONS, attr_dict, attrs, edge_domain, edge_index, reduce_domain,
-                              reduce_type)
+from synth.grammar.op import (EDGE_POSITIONS, attr_dict, attrs, dot_general, dot_general_type, edge_domain,
+                              edge_index, reduce_domain, reduce_type)
 from synth.grammar.types import NUMERIC_DTYPES, TensorType
 
 
@@ -42,6 +42,22 @@ class ElementwiseFamily:
 
     def apply(self, sem, args, attrs):
         return getattr(sem, self.fn)(*args)
+
+
+class DotGeneralFamily:
+    """A contraction with stablehlo.dot_general's dims (lhs_batch, rhs_batch, lhs_contract,
+    rhs_contract); each dialect says which dims it offers (`attribute_domain`)."""
+
+    arity = 2
+    attr_domain_kind = "dot_dims"
+
+    def result_type(self, arg_types, attrs):
+        return dot_general_type(self, arg_types, attrs, NUMERIC_DTYPES)
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return dot_general(sem, args[0], args[1], d["lhs_batch"], d["rhs_batch"],
+                           d["lhs_contract"], d["rhs_contract"])
 
 
 class ReduceFamily:

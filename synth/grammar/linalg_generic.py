@@ -10,13 +10,13 @@ from itertools import combinations
 import numpy as np
 
 from synth.grammar.op import (Attrs, Emitter, NUMPY, attr_dict, attrs, check_edge_attrs, dot_domain,
-                 dot_general, dot_general_type, edge_domain, edge_index, edge_slices)
+                 dot_general, edge_domain, edge_index, edge_slices)
 from synth.grammar.stablehlo import DIRECTIONS
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op
-from synth.grammar.families import SelectEdgeFamily, IotaFamily
+from synth.grammar.families import DotGeneralFamily, SelectEdgeFamily, IotaFamily
 
 
 # --- linalg.generic forms ----------------------------------------------------------------------
@@ -231,7 +231,7 @@ class Outer(LinalgOp):
         return emit_generic(em, operands, arg_types, [(0,), (1,)], result_type, body)
 
 
-class DotGeneral(LinalgOp):
+class DotGeneral(DotGeneralFamily, LinalgOp):
     """linalg.generic contraction with stablehlo.dot_general's dims (at most one batch
     pair, at most one contracting pair; result dims: batch, lhs free, rhs free):
     loops d0..d(n-1) over the result, d(n) over the contracted dim ("reduction");
@@ -244,9 +244,6 @@ class DotGeneral(LinalgOp):
     named contraction: the search tries the named ops first, which keeps searches that
     need no general contraction (gemm, mvt, atax) as fast as without it."""
 
-    arity = 2
-    attr_domain_kind = "dot_dims"
-
     def __init__(self, name: str, covered: frozenset = frozenset()):
         super().__init__(name)
         self.covered = covered
@@ -255,14 +252,6 @@ class DotGeneral(LinalgOp):
         if len(arg_types) != 2:
             return ()
         return _dot_generic_domain(tuple(arg_types), self.covered)
-
-    def result_type(self, arg_types, attrs):
-        return dot_general_type(self, arg_types, attrs, NUMERIC_DTYPES)
-
-    def apply(self, sem, args, attrs):
-        d = attr_dict(attrs)
-        return dot_general(sem, args[0], args[1], d["lhs_batch"], d["rhs_batch"],
-                           d["lhs_contract"], d["rhs_contract"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)

@@ -25,10 +25,10 @@ from itertools import permutations
 import numpy as np
 
 from synth.grammar.op import (Attrs, Emitter, Op, attr_dict, attrs, broadcast, check_edge_attrs, dot_domain,
-                 dot_general, dot_general_type, edge_domain, edge_index, edge_slices,
+                 edge_domain, edge_index, edge_slices,
                  format_scalar)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
-from synth.grammar.families import SelectEdgeFamily, TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
+from synth.grammar.families import DotGeneralFamily, SelectEdgeFamily, TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
 
@@ -63,22 +63,11 @@ class Elementwise(ElementwiseFamily, StablehloOp):
 # --- dot_general ---------------------------------------------------------------------------
 
 
-class DotGeneral(StablehloOp):
+class DotGeneral(DotGeneralFamily, StablehloOp):
     """dot_general with at most one batching pair and at most one contracting pair."""
-
-    arity = 2
-    attr_domain_kind = "dot_dims"
 
     def attribute_domain(self, arg_types, ctx):
         return dot_domain(arg_types, NUMERIC_DTYPES) if len(arg_types) == 2 else ()
-
-    def result_type(self, arg_types, attrs):
-        return dot_general_type(self, arg_types, attrs, NUMERIC_DTYPES)
-
-    def apply(self, sem, args, attrs):
-        d = attr_dict(attrs)
-        return dot_general(sem, args[0], args[1], d["lhs_batch"], d["rhs_batch"],
-                           d["lhs_contract"], d["rhs_contract"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
