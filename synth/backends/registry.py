@@ -127,7 +127,7 @@ class BackendEntry:
     (a view of synth.semantics.raised.RaisedFunction, which reads and checks it)."""
 
     name: str
-    arguments: tuple  # ValueType per argument
+    arguments: tuple  # the type of each argument: TensorType or ScalarType
     results: tuple
     outputs: tuple[int, ...]  # synth.outputs
     text: str  # the module with this function and its callees only (others blanked)

@@ -27,6 +27,7 @@ NUMERIC_DTYPES = FLOAT_DTYPES + INT_DTYPES
 class TensorType:
     shape: tuple[int, ...]
     dtype: str  # "f64" | "f32" | "i32" | "i64" | "i1"
+    is_tensor = True  # beside synth.semantics.raised_values.ScalarType
 
     def __post_init__(self):
         if self.dtype not in NUMPY_DTYPES:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import z3
 
+from synth.grammar.types import TensorType
+
 from synth.semantics import support as support
 from synth.semantics import z3sem
 
@@ -23,30 +25,35 @@ _TENSOR = re.compile(r"^tensor<(.*)>$")
 
 
 @dataclass(frozen=True)
-class ValueType:
-    shape: tuple[int, ...] | None  # None: a scalar (not a tensor)
-    dtype: str
+class ScalarType:
+    """A value of the raised IR that is not a tensor (f64, i32, index, i1, ... in MLIR's
+    spelling): scalar arguments, and the scalars inside linalg.generic bodies. Tensors
+    are synth.grammar.types.TensorType, the search's own type."""
 
-    @property
-    def is_tensor(self) -> bool:
-        return self.shape is not None
+    dtype: str
+    shape = None
+    is_tensor = False
 
     def mlir(self) -> str:
-        if self.shape is None:
-            return self.dtype
-        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.dtype + ">"
+        return self.dtype
+
+
+ValueType = TensorType | ScalarType  # the type of one SSA value of a raised function
 
 
 def value_type(t) -> ValueType:
-    """A ValueType from an MLIR type (either binding), via its text."""
+    """The type of an MLIR value (either binding), via its text."""
     s = str(t)
     m = _TENSOR.match(s)
     if m is None:
-        return ValueType(None, s)
+        return ScalarType(s)
     parts = m.group(1).split("x")
     if any(not p.isdigit() for p in parts[:-1]):
         raise _Unsupported(f"dynamic or unsupported tensor type {s}")
-    return ValueType(tuple(int(p) for p in parts[:-1]), parts[-1])
+    try:
+        return TensorType(tuple(int(p) for p in parts[:-1]), parts[-1])
+    except ValueError:
+        raise _Unsupported(f"element type of {s} is not supported") from None
 
 
 def _sort(dtype: str) -> z3.SortRef:
