@@ -21,10 +21,9 @@ runs.
 
 from __future__ import annotations
 
-import operator
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 import z3
@@ -35,6 +34,7 @@ from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.analysis.function import KernelFunction, find_function
 from synth.frontend.reader import SourceModule, diagnostic_location
+from synth.semantics.affine_expr import compile_map
 from synth.semantics.affine_scalar import SCALAR_HANDLERS
 
 Env = list  # slot -> value, one slot per SSA value of the function
@@ -94,35 +94,6 @@ class _Buffer:
 
 
 # affine maps and sets -----------------------------------------------------------------
-
-IntFn = Callable[[Sequence[int]], int]
-
-
-def _compile_expr(expr: ir.AffineExpr, n_dims: int) -> IntFn:
-    if isinstance(expr, ir.AffineConstantExpr):
-        value = expr.value
-        return lambda x: value
-    if isinstance(expr, ir.AffineDimExpr):
-        return operator.itemgetter(expr.position)
-    if isinstance(expr, ir.AffineSymbolExpr):
-        return operator.itemgetter(n_dims + expr.position)
-    lhs, rhs = _compile_expr(expr.lhs, n_dims), _compile_expr(expr.rhs, n_dims)
-    if isinstance(expr, ir.AffineAddExpr):
-        return lambda x: lhs(x) + rhs(x)
-    if isinstance(expr, ir.AffineMulExpr):
-        return lambda x: lhs(x) * rhs(x)
-    if isinstance(expr, ir.AffineModExpr):  # rhs > 0 in valid affine code: Python's % agrees
-        return lambda x: lhs(x) % rhs(x)
-    if isinstance(expr, ir.AffineFloorDivExpr):
-        return lambda x: lhs(x) // rhs(x)
-    if isinstance(expr, ir.AffineCeilDivExpr):
-        return lambda x: -(-lhs(x) // rhs(x))
-    raise ValueError(f"unknown affine expression {expr}")
-
-
-def _compile_map(amap: ir.AffineMap) -> list[IntFn]:
-    return [_compile_expr(e, amap.n_dims) for e in amap.results]
-
 
 _SET = re.compile(r"^affine_set<(?P<head>.*?) : \((?P<body>.*)\)>$", re.DOTALL)
 
@@ -206,7 +177,7 @@ class _Compiler:
 
     def indices(self, amap: ir.AffineMap, operands, op) -> Callable[[Env], list[int]]:
         """Evaluates a map's results on its (concrete) operands."""
-        fns = _compile_map(amap)
+        fns = compile_map(amap)
         slots = [self.use(v) for v in operands]
         where, op_name = self.where(op), op.operation.name
 

@@ -16,6 +16,7 @@ from synth.semantics import support as support
 from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.grammar.op import broadcast
+from synth.semantics.affine_expr import compile_map
 
 from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, dot_general, numeral, value_type,
     _Unsupported, _abs, _add, _by_type, _checked, _compare, _float_div, _has, _i64s, _int_attr, _int_div, _map, _maximum,
@@ -373,27 +374,6 @@ def _empty(it, op, xs):
     return [it.fresh_array(it.result_type(op), "empty")]
 
 
-def _affine_value(ir, expr, dims: tuple[int, ...], symbols=()) -> int:
-    if isinstance(expr, ir.AffineConstantExpr):
-        return expr.value
-    if isinstance(expr, ir.AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, ir.AffineSymbolExpr):
-        return symbols[expr.position]
-    lhs, rhs = _affine_value(ir, expr.lhs, dims, symbols), _affine_value(ir, expr.rhs, dims, symbols)
-    if isinstance(expr, ir.AffineAddExpr):
-        return lhs + rhs
-    if isinstance(expr, ir.AffineMulExpr):
-        return lhs * rhs
-    if isinstance(expr, ir.AffineModExpr):
-        return lhs % rhs
-    if isinstance(expr, ir.AffineFloorDivExpr):
-        return lhs // rhs
-    if isinstance(expr, ir.AffineCeilDivExpr):
-        return -(-lhs // rhs)
-    raise _Unsupported(f"affine expression {expr}")
-
-
 @_handles("linalg.generic")
 def _generic(it, op, xs):
     ir = it.ir
@@ -412,20 +392,18 @@ def _generic(it, op, xs):
                 domain[expr.position] = shape[r]
     if any(d is None for d in domain):
         raise _Unsupported("a loop dimension that no operand indexes directly")
+    indexers = [None if shape is None else compile_map(amap, ir) for amap, shape in zip(maps, shapes)]
     body = op.regions[0].blocks[0]
     it.index_stack.append(None)
     try:
         for point in np.ndindex(*domain):
             it.index_stack[-1] = point
             args = []
-            for amap, x, shape in zip(maps, ins + outs, shapes):
-                if shape is None:
-                    args.append(x)
-                else:
-                    args.append(x[tuple(_affine_value(ir, e, point) for e in amap.results)])
+            for fns, x in zip(indexers, ins + outs):
+                args.append(x if fns is None else x[tuple(f(point) for f in fns)])
             values = it.run_block(body, args)
-            for o, amap, v in zip(outs, maps[n_in:], values):
-                o[tuple(_affine_value(ir, e, point) for e in amap.results)] = v
+            for o, fns, v in zip(outs, indexers[n_in:], values):
+                o[tuple(f(point) for f in fns)] = v
     finally:
         it.index_stack.pop()
     return outs
