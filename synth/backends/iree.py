@@ -140,23 +140,23 @@ def device_available(device: str) -> bool:
 
 
 @lru_cache(maxsize=None)
-def _config(driver: str):
+def _config(driver: str, threads: int | None):
     import iree.runtime as rt
 
-    if driver == "local-task":  # process-wide; must precede the first local-task device
-        from synth.backends.registry import cpu_threads
-
-        rt.flags.parse_flags(f"--task_topology_group_count={cpu_threads() or os.cpu_count() or 1}")
+    if driver == "local-task":  # process-wide; takes effect before the first local-task device
+        rt.flags.parse_flags(f"--task_topology_group_count={threads or os.cpu_count() or 1}")
     return rt.Config(driver)
 
 
 class IreeBackend(Backend):
-    def __init__(self, target: str = "linalg", device: str = "llvm-cpu", cache_dir: str | Path | None = None):
+    def __init__(self, target: str = "linalg", device: str = "llvm-cpu", cache_dir: str | Path | None = None,
+                 threads: int | None = None):
         if target not in INPUT_TYPES or device not in DEVICE_FLAGS:
             raise ValueError(f"IREE backend for target {target!r} on device {device!r} is not supported")
         self.target, self.device = target, device
         self.name = f"iree-{device}"
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        self.threads = threads  # CPU cores of the task system (None: all)
 
     def available(self) -> bool:
         return device_available(self.device)
@@ -176,7 +176,7 @@ class IreeBackend(Backend):
         if self.target == "linalg":
             source = generalize_elementwise(source, self.cache_dir)
         vmfb = compile_vmfb(source, self.flags(), self.cache_dir)
-        config = _config(DRIVERS[self.device])
+        config = _config(DRIVERS[self.device], self.threads)
         context = rt.SystemContext(config=config)
         module = rt.VmModule.copy_buffer(context.instance, vmfb.read_bytes())
         context.add_vm_module(module)

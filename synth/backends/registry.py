@@ -84,8 +84,9 @@ def write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def all_backends(*, iree_cache_dir: str | None = None) -> list[Backend]:
-    """Every backend, available here or not."""
+def all_backends(*, iree_cache_dir: str | None = None, threads: int | None = None) -> list[Backend]:
+    """Every backend, available here or not; `threads`: the CPU cores IREE's task system
+    sizes itself for (None: all; see pinned_cpu_threads)."""
     from synth.backends.baseline import AffineBaseline
     from synth.backends.iree import IreeBackend
     from synth.backends.mlir_cpu import MlirCpuBackend
@@ -94,19 +95,20 @@ def all_backends(*, iree_cache_dir: str | None = None) -> list[Backend]:
     return [
         AffineBaseline(),
         XlaBackend("cpu"), XlaBackend("gpu"),
-        IreeBackend("linalg", "llvm-cpu", cache_dir=iree_cache_dir),
-        IreeBackend("stablehlo", "llvm-cpu", cache_dir=iree_cache_dir),
+        IreeBackend("linalg", "llvm-cpu", cache_dir=iree_cache_dir, threads=threads),
+        IreeBackend("stablehlo", "llvm-cpu", cache_dir=iree_cache_dir, threads=threads),
         IreeBackend("linalg", "cuda", cache_dir=iree_cache_dir),
         IreeBackend("stablehlo", "cuda", cache_dir=iree_cache_dir),
         MlirCpuBackend(),
     ]
 
 
-def backends_for(target: str | None, *, iree_cache_dir: str | None = None) -> list[Backend]:
+def backends_for(target: str | None, *, iree_cache_dir: str | None = None,
+                 threads: int | None = None) -> list[Backend]:
     """The available backends running `target` (None: the baseline)."""
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (one of {TARGETS})")
-    return [b for b in all_backends(iree_cache_dir=iree_cache_dir)
+    return [b for b in all_backends(iree_cache_dir=iree_cache_dir, threads=threads)
             if b.target == target and b.available()]
 
 
@@ -175,34 +177,20 @@ def raised_function(module_text: str, func: str) -> BackendEntry:
     return BackendEntry(name, tuple(sig.arguments), tuple(sig.results), tuple(sig.outputs), rf.text)
 
 
-THREADS_ENV = "SYNTH_CPU_THREADS"
-
-
-def cpu_threads() -> int | None:
-    """CPU cores the timed code may use (`synth bench --threads`); None: all of them."""
-    value = os.environ.get(THREADS_ENV)
-    return int(value) if value else None
-
-
 @contextmanager
 def pinned_cpu_threads(n: int | None):
     """Confine this process to `n` cores (None: no change) while timing. Thread pools that
     XLA and IREE start meanwhile (and an MLIR worker process started meanwhile) inherit
     the affinity, so every backend, and the single-threaded baseline, run on the same `n`
-    cores; IREE also sizes its task topology from it. XLA's flags do not bound its thread
-    pool, affinity does. The calling thread's affinity is restored afterwards."""
+    cores; IREE sizes its task topology from the `threads` its backend is given. XLA's
+    flags do not bound its thread pool, affinity does. The calling thread's affinity is
+    restored afterwards."""
     if not n:
         yield
         return
     before = os.sched_getaffinity(0)
-    previous = os.environ.get(THREADS_ENV)
-    os.environ[THREADS_ENV] = str(n)
     os.sched_setaffinity(0, set(sorted(before)[:max(1, n)]))
     try:
         yield
     finally:
         os.sched_setaffinity(0, before)
-        if previous is None:
-            os.environ.pop(THREADS_ENV, None)
-        else:
-            os.environ[THREADS_ENV] = previous

@@ -181,7 +181,7 @@ class ResultStore:
 
 
 def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int, repeats: int,
-                baselines: dict) -> list[dict]:
+                baselines: dict, threads: int | None = None) -> list[dict]:
     """Rows for one raised kernel x target: one per backend, outputs checked first."""
     from synth.analysis.model import load_kernel
     from synth.backends.registry import baseline_backend, backends_for
@@ -204,7 +204,7 @@ def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int
     expected, baseline_seconds = baselines[job.path]
     raised_text = Path(job.raised_path).read_text()
     rows = []
-    for backend in backends_for(job.target):
+    for backend in backends_for(job.target, threads=threads):
         if backends and backend.name not in backends:
             continue
         row = {**common, "backend": backend.name, "baseline_seconds": baseline_seconds}
@@ -369,11 +369,11 @@ class Progress:
 
 
 def _time_outcome(job: Job, outcome: dict, backends, warmup: int, repeats: int, baselines: dict,
-                  store: ResultStore, timing: str) -> list[dict]:
+                  store: ResultStore, timing: str, threads: int | None) -> list[dict]:
     """Result rows for one raise outcome (timed when raised), stored under the timing key."""
     if outcome["status"] == "raised":
         try:
-            rows = time_kernel(job, outcome, backends, warmup, repeats, baselines)
+            rows = time_kernel(job, outcome, backends, warmup, repeats, baselines, threads)
         except Exception as e:  # the baseline itself failed: report it, go on
             rows = [{"kernel": job.kernel, "function": job.function, "target": job.target,
                      "backend": "", "status": "error", "reason": f"{type(e).__name__}: {e}"[:500]}]
@@ -437,7 +437,7 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
     with pinned_cpu_threads(threads):  # timing only: the raise jobs above used every core
         for outcome in sorted(outcomes, key=lambda o: (o["job"].kernel, o["job"].target)):
             job = outcome["job"]
-            rows += _time_outcome(job, outcome, backends, warmup, repeats, baselines, store, timing)
+            rows += _time_outcome(job, outcome, backends, warmup, repeats, baselines, store, timing, threads)
             progress.step(f"{job.kernel}/{job.target}")
     progress.close()
     title = (f"synth bench: {suite or ', '.join(paths)} at {dataset or 'given sizes'}, raised code on "
