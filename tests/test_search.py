@@ -78,3 +78,16 @@ def test_equivalence_pruning_keeps_one_value_per_class():
     _, full = search(p, SearchSettings(max_size=2, timeout=30, equivalence_pruning=False))
     assert pruned.rejected_equivalence > 0 and full.rejected_equivalence == 0
     assert full.values > pruned.values
+
+
+def test_the_search_uses_the_verifier_it_is_given():
+    """The dialect verifier (and its cache) is a value in the settings: a fresh one sees
+    every signature this search checks, and the process-wide one none of them."""
+    from synth.grammar import verifier
+
+    p = _problem({0: np.zeros((3, 4)), 1: np.zeros((4,))}, lambda e: e[0] @ e[1])
+    before = verifier.DEFAULT.stats()
+    own = verifier.Verifier()
+    found, _ = search(p, SearchSettings(max_size=2, timeout=30, verifier=own))
+    assert found is not None
+    assert own.stats()["misses"] > 0 and verifier.DEFAULT.stats() == before

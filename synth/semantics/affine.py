@@ -36,6 +36,7 @@ from synth.analysis.function import KernelFunction, find_function
 from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.semantics.affine_expr import compile_map
 from synth.semantics.affine_scalar import SCALAR_HANDLERS
+from synth.semantics.handlers import handles, table
 
 Env = list  # slot -> value, one slot per SSA value of the function
 Step = Callable[[Env], None]
@@ -131,20 +132,12 @@ def _integer_set(attr: ir.Attribute) -> tuple[ir.AffineMap, list[bool]]:
 # the compiler -------------------------------------------------------------------------
 
 Handler = Callable[["_Compiler", ir.OpView], "Step | None"]
-_HANDLERS: dict[str, Handler] = dict(SCALAR_HANDLERS)  # arith / math, then the affine and memory ops below
-
-
-def _handles(*names: str):
-    def register(fn: Handler) -> Handler:
-        for name in names:
-            _HANDLERS[name] = fn
-        return fn
-    return register
 
 
 class _Compiler:
-    def __init__(self, path: str):
+    def __init__(self, path: str, handlers=None):
         self.path = path
+        self.handlers = HANDLERS if handlers is None else handlers  # op name -> handler
         self.slots: dict[ir.Value, int] = {}
 
     def define(self, value: ir.Value) -> int:
@@ -167,7 +160,7 @@ class _Compiler:
             if name in ("affine.yield", "func.return"):
                 yielded = [self.use(v) for v in op.operands]
                 continue
-            handler = _HANDLERS.get(name)
+            handler = self.handlers.get(name)
             if handler is None:
                 raise InputError(f"symbolic execution does not support '{name}'", self.where(op))
             step = handler(self, op)
@@ -201,7 +194,7 @@ def _run(steps: list[Step], env: Env) -> None:
 # affine control flow ------------------------------------------------------------------
 
 
-@_handles("affine.for")
+@handles("affine.for")
 def _affine_for(c: _Compiler, op) -> Step:
     lower = c.indices(op.lowerBoundMap.value, op.lowerBoundOperands, op)
     upper = c.indices(op.upperBoundMap.value, op.upperBoundOperands, op)
@@ -227,7 +220,7 @@ def _affine_for(c: _Compiler, op) -> Step:
     return step
 
 
-@_handles("affine.if")
+@handles("affine.if")
 def _affine_if(c: _Compiler, op) -> Step:
     try:
         amap, eqs = _integer_set(op.attributes["condition"])
@@ -251,7 +244,7 @@ def _affine_if(c: _Compiler, op) -> Step:
     return step
 
 
-@_handles("affine.apply", "affine.min", "affine.max")
+@handles("affine.apply", "affine.min", "affine.max")
 def _affine_apply(c: _Compiler, op) -> Step:
     results = c.indices(op.attributes["map"].value, op.operands, op)
     pick = {"affine.apply": lambda r: r[0], "affine.min": min, "affine.max": max}[op.operation.name]
@@ -295,12 +288,12 @@ def _access(c: _Compiler, op, memref: ir.Value, index: Callable[[Env], list[int]
     return write
 
 
-@_handles("affine.load")
+@handles("affine.load")
 def _affine_load(c: _Compiler, op) -> Step:
     return _access(c, op, op.memref, c.indices(op.map.value, op.indices, op), None)
 
 
-@_handles("affine.store")
+@handles("affine.store")
 def _affine_store(c: _Compiler, op) -> Step:
     return _access(c, op, op.memref, c.indices(op.map.value, op.indices, op), op.value)
 
@@ -311,19 +304,19 @@ def _identity_indices(c: _Compiler, values, op) -> Callable[[Env], list[int]]:
     return c.indices(amap, values, op)
 
 
-@_handles("memref.load")
+@handles("memref.load")
 def _memref_load(c: _Compiler, op) -> Step:
     operands = list(op.operands)
     return _access(c, op, operands[0], _identity_indices(c, operands[1:], op), None)
 
 
-@_handles("memref.store")
+@handles("memref.store")
 def _memref_store(c: _Compiler, op) -> Step:
     operands = list(op.operands)
     return _access(c, op, operands[1], _identity_indices(c, operands[2:], op), operands[0])
 
 
-@_handles("memref.alloca", "memref.alloc")
+@handles("memref.alloca", "memref.alloc")
 def _alloc(c: _Compiler, op) -> Step:
     t = ir.MemRefType(op.results[0].type)
     if len(op.operands) or not t.has_static_shape:
@@ -339,7 +332,7 @@ def _alloc(c: _Compiler, op) -> Step:
     return step
 
 
-@_handles("memref.dealloc")
+@handles("memref.dealloc")
 def _dealloc(c: _Compiler, op) -> None:
     return None
 
@@ -432,3 +425,10 @@ def execute(source: SourceModule, func_name: str, args: list) -> list:
     Returns the final contents of each argument: object arrays of z3 terms for memrefs
     (the inputs are not modified), the unchanged value for scalars."""
     return compile_function(source, func_name).run(args)
+
+
+HANDLERS = table(
+    _affine_for, _affine_if, _affine_apply, _affine_load, _affine_store, _memref_load,
+    _memref_store, _alloc, _dealloc,
+    base=SCALAR_HANDLERS,
+)

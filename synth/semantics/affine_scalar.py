@@ -13,6 +13,7 @@ from mlir import ir
 from synth.semantics import support as support
 from synth.errors import InputError
 from synth.semantics import z3sem
+from synth.semantics.handlers import handles, table
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the executor that calls these handlers
@@ -20,19 +21,6 @@ if TYPE_CHECKING:  # the executor that calls these handlers
 
 Env = list  # slot -> value, one slot per SSA value of the function
 Step = Callable[[Env], None]
-
-
-Env = list
-Step = Callable[[Env], None]
-SCALAR_HANDLERS: dict = {}
-
-
-def _handles(*names: str):
-    def register(fn):
-        for name in names:
-            SCALAR_HANDLERS[name] = fn
-        return fn
-    return register
 
 
 class _RunError(Exception):
@@ -55,7 +43,7 @@ def _located(fn: Callable, name: str, where: str) -> Callable:
 # arith and math -----------------------------------------------------------------------
 
 
-@_handles("arith.constant")
+@handles("arith.constant")
 def _constant(c: _Compiler, op) -> Step:
     attr = op.attributes["value"]
     dtype = str(op.results[0].type)
@@ -149,12 +137,12 @@ _ELEMENTWISE: dict[str, Callable] = {
 }
 
 
-@_handles(*_ELEMENTWISE)
+@handles(*_ELEMENTWISE)
 def _elementwise_op(c: _Compiler, op) -> Step:
     return _elementwise(c, op, _ELEMENTWISE[op.operation.name])
 
 
-@_handles("arith.extui")
+@handles("arith.extui")
 def _extui(c: _Compiler, op) -> Step:
     def extend(a):
         if isinstance(a, bool):
@@ -168,7 +156,7 @@ def _extui(c: _Compiler, op) -> Step:
     return _elementwise(c, op, extend)
 
 
-@_handles("arith.sitofp", "arith.uitofp")
+@handles("arith.sitofp", "arith.uitofp")
 def _int_to_float(c: _Compiler, op) -> Step:
     signed = op.operation.name == "arith.sitofp"
     one = -1 if signed else 1  # i1 true is -1 as a signed integer
@@ -197,7 +185,7 @@ _CMPF = [
 ]
 
 
-@_handles("arith.cmpf")
+@handles("arith.cmpf")
 def _cmpf(c: _Compiler, op) -> Step:
     return _elementwise(c, op, _CMPF[op.attributes["predicate"].value])
 
@@ -206,7 +194,7 @@ def _width(t: ir.Type) -> int:
     return 64 if str(t) == "index" else ir.IntegerType(t).width
 
 
-@_handles("arith.cmpi")
+@handles("arith.cmpi")
 def _cmpi(c: _Compiler, op) -> Step:
     pred = op.attributes["predicate"].value
     width = _width(op.operands[0].type)
@@ -229,3 +217,8 @@ def _i1_signed(cmp: Callable) -> Callable:
             return cmp(-int(a), -int(b))
         raise _RunError("signed order on symbolic i1 values is not supported")
     return fn
+
+
+SCALAR_HANDLERS = table(
+    _constant, _elementwise_op, _extui, _int_to_float, _cmpf, _cmpi,
+)

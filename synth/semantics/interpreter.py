@@ -1,6 +1,6 @@
 """The interpreter of raised functions: one handler per op (stablehlo, linalg generics
 after generalization, tensor, arith, math, func.call), on NumPy object arrays of z3
-terms. Handlers are registered in HANDLERS by `_handles`."""
+terms. Its op handlers are listed in the table HANDLERS (synth.semantics.handlers)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.grammar.op import broadcast
 from synth.semantics.affine_expr import compile_map
+from synth.semantics.handlers import handles, table
 
 from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, dot_general, numeral, value_type,
     _Unsupported, _abs, _add, _by_type, _checked, _compare, _float_div, _has, _i64s, _int_attr, _int_div, _map, _maximum,
@@ -24,23 +25,15 @@ from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, dot_genera
 # the interpreter -------------------------------------------------------------------------
 
 Handler = Callable[["_Interpreter", object, list], list]
-_HANDLERS: dict[str, Handler] = {}
-
-
-def _handles(*names: str):
-    def register(fn: Handler) -> Handler:
-        for n in names:
-            _HANDLERS[n] = fn
-        return fn
-    return register
 
 
 _TERMINATORS = ("func.return", "stablehlo.return", "linalg.yield", "tensor.yield")
 
 
 class _Interpreter:
-    def __init__(self, ir, module, path: str):
+    def __init__(self, ir, module, path: str, handlers=None):
         self.ir, self.path = ir, path
+        self.handlers = HANDLERS if handlers is None else handlers  # op name -> handler
         self.functions = {}
         for op in module.body.operations:
             if op.operation.name == "func.func":
@@ -70,7 +63,7 @@ class _Interpreter:
                 operands = [env[v] for v in op.operands]
                 if name in _TERMINATORS:
                     return operands
-                handler = _HANDLERS.get(name)
+                handler = self.handlers.get(name)
                 if handler is None:
                     raise InputError(f"the raised-function interpreter does not support '{name}'",
                                      self.where(op))
@@ -152,7 +145,7 @@ def _apply_elementwise(fn: Callable, t: ValueType, operands: list):
     return _map(fn, t.shape, *operands)
 
 
-@_handles(*_ELEMENTWISE)
+@handles(*_ELEMENTWISE)
 def _elementwise(it: _Interpreter, op, xs: list) -> list:
     t = it.result_type(op)
     fn = _ELEMENTWISE[op.operation.name](t.dtype)
@@ -161,7 +154,7 @@ def _elementwise(it: _Interpreter, op, xs: list) -> list:
     return [_apply_elementwise(fn, t, xs)]
 
 
-@_handles("stablehlo.convert")
+@handles("stablehlo.convert")
 def _convert(it, op, xs):
     t = it.result_type(op)
     src = value_type(op.operands[0].type).dtype
@@ -179,7 +172,7 @@ def _convert(it, op, xs):
 _DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
 
 
-@_handles("stablehlo.compare")
+@handles("stablehlo.compare")
 def _sh_compare(it, op, xs):
     direction = _DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
     if _has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
@@ -193,7 +186,7 @@ _CMPF = [False, "EQ", "GT", "GE", "LT", "LE", "NE", True, "EQ", "GT", "GE", "LT"
 _CMPI = ["EQ", "NE", "LT", "LE", "GT", "GE"]
 
 
-@_handles("arith.cmpf", "arith.cmpi")
+@handles("arith.cmpf", "arith.cmpi")
 def _arith_compare(it, op, xs):
     pred = _int_attr(it.ir, op.attributes["predicate"])
     t = it.result_type(op)
@@ -213,7 +206,7 @@ def _arith_compare(it, op, xs):
 # --- constants and shapes ---------------------------------------------------------------------
 
 
-@_handles("stablehlo.constant", "arith.constant")
+@handles("stablehlo.constant", "arith.constant")
 def _constant(it, op, xs):
     t = it.result_type(op)
     attr = op.attributes["value"]
@@ -227,7 +220,7 @@ def _constant(it, op, xs):
     return [numeral(value, t.dtype)]
 
 
-@_handles("stablehlo.iota")
+@handles("stablehlo.iota")
 def _iota(it, op, xs):
     t = it.result_type(op)
     dim = _int_attr(it.ir, op.attributes["iota_dimension"])
@@ -237,39 +230,39 @@ def _iota(it, op, xs):
     return [out]
 
 
-@_handles("stablehlo.broadcast_in_dim")
+@handles("stablehlo.broadcast_in_dim")
 def _broadcast_in_dim(it, op, xs):
     t = it.result_type(op)
     dims = tuple(_i64s(it.ir, op.attributes["broadcast_dimensions"]))
     return [broadcast(xs[0], t.shape, dims)]
 
 
-@_handles("stablehlo.broadcast")
+@handles("stablehlo.broadcast")
 def _sh_broadcast(it, op, xs):
     t = it.result_type(op)
     a = np.asarray(xs[0], dtype=object)
     return [np.array(np.broadcast_to(a, t.shape), dtype=object)]
 
 
-@_handles("stablehlo.transpose")
+@handles("stablehlo.transpose")
 def _transpose(it, op, xs):
     perm = _i64s(it.ir, op.attributes["permutation"])
     return [np.ascontiguousarray(np.transpose(xs[0], perm))]
 
 
-@_handles("stablehlo.reshape", "tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape")
+@handles("stablehlo.reshape", "tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape")
 def _reshape(it, op, xs):
     t = it.result_type(op)
     return [np.array(np.reshape(xs[0], t.shape), dtype=object)]
 
 
-@_handles("stablehlo.reverse")
+@handles("stablehlo.reverse")
 def _reverse(it, op, xs):
     dims = _i64s(it.ir, op.attributes["dimensions"])
     return [np.ascontiguousarray(np.flip(xs[0], axis=tuple(dims)))]
 
 
-@_handles("stablehlo.slice")
+@handles("stablehlo.slice")
 def _slice(it, op, xs):
     start = _i64s(it.ir, op.attributes["start_indices"])
     limit = _i64s(it.ir, op.attributes["limit_indices"])
@@ -278,13 +271,13 @@ def _slice(it, op, xs):
     return [np.array(xs[0][index], dtype=object)]
 
 
-@_handles("stablehlo.concatenate")
+@handles("stablehlo.concatenate")
 def _concatenate(it, op, xs):
     dim = _int_attr(it.ir, op.attributes["dimension"])
     return [np.concatenate([np.asarray(x, dtype=object) for x in xs], axis=dim)]
 
 
-@_handles("stablehlo.pad")
+@handles("stablehlo.pad")
 def _pad(it, op, xs):
     a, value = xs[0], xs[1][()]
     low = _i64s(it.ir, op.attributes["edge_padding_low"])
@@ -309,7 +302,7 @@ def _pad(it, op, xs):
 _DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([\d,\s]*)\]")
 
 
-@_handles("stablehlo.dot_general")
+@handles("stablehlo.dot_general")
 def _dot_general(it, op, xs):
     dims = {("lhs", "batching"): [], ("rhs", "batching"): [],
             ("lhs", "contracting"): [], ("rhs", "contracting"): []}
@@ -321,7 +314,7 @@ def _dot_general(it, op, xs):
     return [_zero_fill(out, it.result_type(op))]
 
 
-@_handles("stablehlo.dot")
+@handles("stablehlo.dot")
 def _dot(it, op, xs):
     a, b = (np.asarray(x, dtype=object) for x in xs)
     out = dot_general(a, b, [], [], [a.ndim - 1], [0])
@@ -336,7 +329,7 @@ def _zero_fill(out: np.ndarray, t: ValueType) -> np.ndarray:
     return np.asarray(out, dtype=object).reshape(t.shape)
 
 
-@_handles("stablehlo.reduce")
+@handles("stablehlo.reduce")
 def _reduce(it, op, xs):
     n = len(xs) // 2
     inputs, inits = xs[:n], [x[()] for x in xs[n:]]
@@ -360,7 +353,7 @@ def _reduce(it, op, xs):
 # --- functions ---------------------------------------------------------------------------------
 
 
-@_handles("func.call")
+@handles("func.call")
 def _call(it, op, xs):
     callee = str(op.attributes["callee"]).lstrip("@")
     return it.call(callee, xs)
@@ -369,12 +362,12 @@ def _call(it, op, xs):
 # --- linalg (named ops are generalized first) and tensor ----------------------------------------
 
 
-@_handles("tensor.empty")
+@handles("tensor.empty")
 def _empty(it, op, xs):
     return [it.fresh_array(it.result_type(op), "empty")]
 
 
-@_handles("linalg.generic")
+@handles("linalg.generic")
 def _generic(it, op, xs):
     ir = it.ir
     view = op.opview
@@ -409,7 +402,7 @@ def _generic(it, op, xs):
     return outs
 
 
-@_handles("linalg.index")
+@handles("linalg.index")
 def _index(it, op, xs):
     if not it.index_stack or it.index_stack[-1] is None:
         raise _Unsupported("linalg.index outside a linalg.generic")
@@ -423,7 +416,7 @@ def _static(ir, op, name: str) -> list[int]:
     return values
 
 
-@_handles("tensor.extract_slice")
+@handles("tensor.extract_slice")
 def _extract_slice(it, op, xs):
     off = _static(it.ir, op, "static_offsets")
     size = _static(it.ir, op, "static_sizes")
@@ -433,7 +426,7 @@ def _extract_slice(it, op, xs):
     return [np.array(xs[0][index], dtype=object).reshape(t.shape)]
 
 
-@_handles("tensor.insert_slice")
+@handles("tensor.insert_slice")
 def _insert_slice(it, op, xs):
     off = _static(it.ir, op, "static_offsets")
     size = _static(it.ir, op, "static_sizes")
@@ -444,14 +437,14 @@ def _insert_slice(it, op, xs):
     return [dest]
 
 
-@_handles("tensor.extract")
+@handles("tensor.extract")
 def _extract(it, op, xs):
     if any(not isinstance(i, int) for i in xs[1:]):
         raise _Unsupported("indices must be concrete")
     return [xs[0][tuple(xs[1:])]]
 
 
-@_handles("tensor.from_elements")
+@handles("tensor.from_elements")
 def _from_elements(it, op, xs):
     t = it.result_type(op)
     out = np.empty(t.shape, dtype=object)
@@ -460,3 +453,9 @@ def _from_elements(it, op, xs):
     return [out]
 
 
+HANDLERS = table(
+    _elementwise, _convert, _sh_compare, _arith_compare, _constant, _iota,
+    _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
+    _pad, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
+    _insert_slice, _extract, _from_elements,
+)

@@ -37,6 +37,8 @@ class SearchSettings:
     keep_nonfinite: bool = False  # keep values with inf / nan (a select may discard them)
     # called as progress(problem name, size reached, candidates enumerated) about once a second
     progress: object = field(default=None, compare=False, repr=False)
+    # the dialect verifier and its cache of verdicts (None: the process-wide one)
+    verifier: verifier.Verifier | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -98,6 +100,7 @@ class Enumerator(InverseTargets, BranchSplits):
         self.seen: set[tuple] = set()
         self.signatures: dict[tuple, list] = {}
         self.deadline = time.monotonic() + self.settings.timeout
+        self.verifier = self.settings.verifier or verifier.DEFAULT
         self.next_report = time.monotonic() + 1.0
         self.count = 0
         out = self.problem.examples_out
@@ -134,7 +137,7 @@ class Enumerator(InverseTargets, BranchSplits):
             if rt.rank > self.max_rank:
                 self.stats.rejected_type += 1
                 continue
-            if self.settings.verifier_pruning and verifier.verify(op, types, attrs) is not None:
+            if self.settings.verifier_pruning and self.verifier.verify(op, types, attrs) is not None:
                 self.stats.rejected_verifier += 1
                 continue
             choices.append((attrs, rt))
