@@ -183,9 +183,9 @@ class _Collector:
                 self.map_forms(amap, list(op.operands))
                 self.record_sites(index, "map", amap, "offset", loc)
             elif name == "affine.if":
-                from synth.semantics.affine import _integer_set
+                from synth.semantics.affine_expr import integer_set
 
-                amap, _ = _integer_set(op.attributes["condition"])
+                amap, _ = integer_set(op.attributes["condition"])
                 self.if_forms += self.map_forms(amap, list(op.operands))
                 for r, expr in enumerate(amap.results):
                     rest, c = _split_const(expr)

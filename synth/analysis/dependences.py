@@ -33,6 +33,7 @@ from mlir import ir
 from synth.errors import InputError
 from synth.analysis.function import find_function
 from synth.frontend.reader import SourceModule
+from synth.semantics.affine_expr import integer_set, isl_text, isl_wrap
 
 _LOADS = ("affine.load", "memref.load")
 _ALLOCS = ("memref.alloca", "memref.alloc")
@@ -120,77 +121,6 @@ def _terminator(block: ir.Block) -> ir.Operation:
 
 
 # ----------------------------------------------------------------------------------------
-# affine expressions as isl text
-
-
-def _atom(s: str) -> bool:
-    return s.lstrip("-").isalnum()
-
-
-def _wrap(s: str) -> str:
-    return s if _atom(s) else f"({s})"
-
-
-def _isl_expr(expr: ir.AffineExpr, dims: list[str | None], syms: list[str | None]) -> str | None:
-    """isl text of an affine expression (isl's parser wants constants bare); None when it
-    uses an unknown operand or is not affine (a product of two variables)."""
-    if isinstance(expr, ir.AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, ir.AffineSymbolExpr):
-        return syms[expr.position]
-    if isinstance(expr, ir.AffineConstantExpr):
-        return str(expr.value)
-    lhs, rhs = _isl_expr(expr.lhs, dims, syms), _isl_expr(expr.rhs, dims, syms)
-    if lhs is None or rhs is None:
-        return None
-    if isinstance(expr, ir.AffineAddExpr):
-        return f"{_wrap(lhs)} + {_wrap(rhs)}"
-    constant = isinstance(expr.rhs, ir.AffineConstantExpr)
-    if isinstance(expr, ir.AffineMulExpr):
-        if constant:
-            return f"{rhs} * {_wrap(lhs)}"
-        if isinstance(expr.lhs, ir.AffineConstantExpr):
-            return f"{lhs} * {_wrap(rhs)}"
-        return None
-    if not constant or expr.rhs.value <= 0:
-        return None
-    if isinstance(expr, ir.AffineModExpr):
-        return f"({_wrap(lhs)} mod {rhs})"
-    if isinstance(expr, ir.AffineFloorDivExpr):
-        return f"floor(({lhs})/{rhs})"
-    if isinstance(expr, ir.AffineCeilDivExpr):
-        return f"ceil(({lhs})/{rhs})"
-    return None
-
-
-def _set_constraints(condition: ir.Attribute) -> tuple[int, list[tuple[ir.AffineExpr, bool]]] | None:
-    """(number of dims, [(expr, is_equality)]) of an affine.if condition, read from its text
-    (the bindings give no IntegerSet for an IntegerSetAttr); None if it cannot be read."""
-    text = str(condition)
-    if not (text.startswith("affine_set<") and text.endswith(">")):
-        return None
-    header, sep, body = text[len("affine_set<"):-1].partition(" : ")
-    body = body.strip()
-    if not sep or not (body.startswith("(") and body.endswith(")")):
-        return None
-    exprs, kinds = [], []
-    for part in body[1:-1].split(","):
-        part = part.strip()
-        for op, eq in ((">= 0", False), ("== 0", True)):
-            if part.endswith(op):
-                exprs.append(part[: -len(op)].strip())
-                kinds.append(eq)
-                break
-        else:
-            return None
-    try:
-        amap = ir.AffineMapAttr(ir.Attribute.parse(f"affine_map<{header} -> ({', '.join(exprs)})>")).value
-    except (ir.MLIRError, ValueError):
-        return None
-    return amap.n_dims, list(zip(amap.results, kinds))
-
-
-# ----------------------------------------------------------------------------------------
 # the polyhedral model of a function
 
 
@@ -246,7 +176,7 @@ class _Model:
         if name == "affine.apply":
             amap = owner.opview.map.value
             operands = [self._value_expr(v) for v in owner.operands]
-            return _isl_expr(amap.results[0], operands[: amap.n_dims], operands[amap.n_dims:])
+            return isl_text(amap.results[0], operands[: amap.n_dims], operands[amap.n_dims:])
         return None
 
     def _map_exprs(self, amap: ir.AffineMap, operands: list[ir.Value], *, control: bool) -> list[str | None]:
@@ -255,7 +185,7 @@ class _Model:
             for v, e in zip(operands, values):
                 if e is None and _slice_loads([v]):
                     raise Unmodelled("a loop bound or affine.if condition depends on memory")
-        return [_isl_expr(r, values[: amap.n_dims], values[amap.n_dims:]) for r in amap.results]
+        return [isl_text(r, values[: amap.n_dims], values[amap.n_dims:]) for r in amap.results]
 
     def _set(self, ivs: list[str], constraints: list[str]) -> isl.Set:
         params = f"[{', '.join(sorted(self.params))}] -> " if self.params else ""
@@ -291,14 +221,18 @@ class _Model:
         constraints += [f"{iv} < {e}" for e in ubs if e is not None]
         step = ir.IntegerAttr(view.step).value if isinstance(view.step, ir.Attribute) else int(view.step)
         if step > 1 and len(lbs) == 1 and lbs[0] is not None:
-            constraints.append(f"exists (e0 : {iv} = {_wrap(lbs[0])} + {step}*e0)")
+            constraints.append(f"exists (e0 : {iv} = {isl_wrap(lbs[0])} + {step}*e0)")
         inner_domain = domain.add_dims(isl.dim_type.set, 1).intersect(self._set(inner, constraints))
         self.iv_names[view.induction_variable] = iv
         self._walk(view.body, inner_domain, inner, schedule + [str(pos), iv])
 
     def _if(self, op, pos, domain, ivs, schedule) -> None:
         view = op.opview
-        read = _set_constraints(view.condition)
+        try:
+            amap, eqs = integer_set(view.condition)
+            read = amap.n_dims, list(zip(amap.results, eqs))
+        except (ir.MLIRError, ValueError):
+            read = None
         then_set, exact = self._set(ivs, []), False
         if read is not None:
             n_dims, constraints = read
@@ -309,7 +243,7 @@ class _Model:
                     raise Unmodelled("an affine.if condition depends on memory")
             texts = []
             for expr, eq in constraints:
-                e = _isl_expr(expr, values[:n_dims], values[n_dims:])
+                e = isl_text(expr, values[:n_dims], values[n_dims:])
                 if e is not None:
                     texts.append(f"{e} {'=' if eq else '>='} 0")
             then_set, exact = self._set(ivs, texts), len(texts) == len(constraints)

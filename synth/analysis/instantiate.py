@@ -34,9 +34,9 @@ def _rewrite_map(amap: ir.AffineMap, sites: dict[int, int]) -> ir.AffineMap:
 
 
 def _rewrite_set(attr: ir.Attribute, sites: dict[int, int]) -> ir.Attribute:
-    from synth.semantics.affine import _integer_set
+    from synth.semantics.affine_expr import integer_set
 
-    amap, eqs = _integer_set(attr)
+    amap, eqs = integer_set(attr)
     amap = _rewrite_map(amap, sites)
     return ir.IntegerSetAttr.get(ir.IntegerSet.get(amap.n_dims, amap.n_symbols, list(amap.results), eqs))
 

@@ -21,7 +21,6 @@ runs.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -34,7 +33,7 @@ from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.analysis.function import KernelFunction, find_function
 from synth.frontend.reader import SourceModule, diagnostic_location
-from synth.semantics.affine_expr import compile_map
+from synth.semantics.affine_expr import compile_map, integer_set
 from synth.semantics.affine_scalar import SCALAR_HANDLERS
 from synth.semantics.handlers import handles, table
 
@@ -96,37 +95,6 @@ class _Buffer:
 
 # affine maps and sets -----------------------------------------------------------------
 
-_SET = re.compile(r"^affine_set<(?P<head>.*?) : \((?P<body>.*)\)>$", re.DOTALL)
-
-
-def _integer_set(attr: ir.Attribute) -> tuple[ir.AffineMap, list[bool]]:
-    """An `affine_set` as a map of its constraint expressions plus `is_eq` flags.
-
-    The bindings give no access to an IntegerSetAttr's set, so its canonical text
-    (`(d0)[s0] : (d0 - s0 >= 0, d0 == 0)`) is re-read as an affine map."""
-    m = _SET.match(str(attr))
-    if m is None:
-        raise ValueError(f"cannot read integer set {attr}")
-    parts, depth, start, body = [], 0, 0, m["body"]
-    for i, ch in enumerate(body):
-        depth += ch == "("
-        depth -= ch == ")"
-        if ch == "," and depth == 0:
-            parts.append(body[start:i])
-            start = i + 1
-    parts.append(body[start:])
-    exprs, eqs = [], []
-    for part in parts:
-        part = part.strip()
-        for suffix, is_eq in ((" >= 0", False), (" == 0", True)):
-            if part.endswith(suffix):
-                exprs.append(part[: -len(suffix)])
-                eqs.append(is_eq)
-                break
-        else:
-            raise ValueError(f"cannot read constraint {part!r} of {attr}")
-    amap = ir.AffineMapAttr(ir.Attribute.parse(f"affine_map<{m['head']} -> ({', '.join(exprs)})>")).value
-    return amap, eqs
 
 
 # the compiler -------------------------------------------------------------------------
@@ -223,7 +191,7 @@ def _affine_for(c: _Compiler, op) -> Step:
 @handles("affine.if")
 def _affine_if(c: _Compiler, op) -> Step:
     try:
-        amap, eqs = _integer_set(op.attributes["condition"])
+        amap, eqs = integer_set(op.attributes["condition"])
     except (ValueError, ir.MLIRError) as e:
         raise InputError(f"'affine.if': {e}", c.where(op)) from None
     constraints = c.indices(amap, op.operands, op)
