@@ -8,8 +8,9 @@ from itertools import permutations
 
 import numpy as np
 
-from synth.grammar.op import (EDGE_POSITIONS, attr_dict, attrs, dot_general, dot_general_type, edge_domain,
-                              edge_index, reduce_domain, reduce_type)
+from synth.grammar.op import attr_dict, attrs
+from synth.grammar.shapes import (EDGE_POSITIONS, dot_general, dot_general_type, edge_domain,
+                                  edge_index, reduce_domain, reduce_type)
 from synth.grammar.types import NUMERIC_DTYPES, TensorType
 
 

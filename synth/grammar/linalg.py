@@ -36,7 +36,8 @@ from itertools import combinations
 
 import numpy as np
 
-from synth.grammar.op import (Attrs, Op, attr_dict, attrs, dot_general)
+from synth.grammar.op import Attrs, Op, attr_dict, attrs
+from synth.grammar.shapes import dot_general
 from synth.grammar.stablehlo import reduce_init
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401

@@ -9,8 +9,9 @@ from itertools import combinations
 
 import numpy as np
 
-from synth.grammar.op import (Attrs, Emitter, NUMPY, attr_dict, attrs, check_edge_attrs, dot_domain,
-                 dot_general, edge_domain, edge_index, edge_slices)
+from synth.grammar.op import Attrs, Emitter, NUMPY, attr_dict, attrs
+from synth.grammar.shapes import (check_edge_attrs, dot_domain, dot_general, edge_domain,
+                                  edge_index, edge_slices)
 from synth.grammar.stablehlo import DIRECTIONS
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 

@@ -24,9 +24,9 @@ from itertools import permutations
 
 import numpy as np
 
-from synth.grammar.op import (Attrs, Emitter, Op, attr_dict, attrs, broadcast, check_edge_attrs, dot_domain,
-                 edge_domain, edge_index, edge_slices,
-                 format_scalar)
+from synth.grammar.op import Attrs, Emitter, Op, attr_dict, attrs, format_scalar
+from synth.grammar.shapes import (broadcast, check_edge_attrs, dot_domain, edge_domain, edge_index,
+                                  edge_slices)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.families import DotGeneralFamily, SelectEdgeFamily, TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
 

@@ -15,7 +15,7 @@ import z3
 from synth.semantics import support as support
 from synth.errors import InputError
 from synth.semantics import z3sem
-from synth.grammar.op import broadcast
+from synth.grammar.shapes import broadcast
 from synth.semantics.affine_expr import compile_map
 from synth.semantics.handlers import handles, table
 

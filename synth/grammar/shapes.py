@@ -1,0 +1,160 @@
+"""Shape rules, attribute domains and semantics shared by ops of both dialects:
+dot_general (and its result type and dims), broadcast, reductions over one dim, and
+taking the first / last index along some dims. NumPy arrays and object arrays of z3
+terms alike."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+
+from synth.grammar.op import Attrs, Op, attr_dict, attrs
+from synth.grammar.types import TensorType
+
+
+def dot_general(sem, a: np.ndarray, b: np.ndarray, lhs_batch: tuple[int, ...],
+                rhs_batch: tuple[int, ...], lhs_contract: tuple[int, ...],
+                rhs_contract: tuple[int, ...]) -> np.ndarray:
+    """StableHLO dot_general with at most one batch pair: result dims are the batch dim,
+    then lhs free dims, then rhs free dims (in operand order)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if not lhs_batch:
+        return np.asarray(sem.tensordot(a, b, axes=(list(lhs_contract), list(rhs_contract))))
+    (i,), (j,) = lhs_batch, rhs_batch
+    am, bm = np.moveaxis(a, i, 0), np.moveaxis(b, j, 0)
+    lc = [k if k < i else k - 1 for k in lhs_contract]
+    rc = [k if k < j else k - 1 for k in rhs_contract]
+    slices = [np.asarray(sem.tensordot(am[t], bm[t], axes=(lc, rc))) for t in range(am.shape[0])]
+    out = np.empty((am.shape[0], *slices[0].shape), dtype=slices[0].dtype)
+    for t, s in enumerate(slices):
+        out[t, ...] = s
+    return out
+
+
+def dot_general_type(op: Op, arg_types, attrs: Attrs, dtypes: tuple[str, ...]) -> TensorType:
+    """The dot_general shape rule (stablehlo.dot_general, linalg.dot_general): result dims
+    are the batch dim, then lhs free dims, then rhs free dims; element type in `dtypes`."""
+    op.check_arity(arg_types)
+    a, b = arg_types
+    d = attr_dict(attrs)
+    lb, rb, lc, rc = d["lhs_batch"], d["rhs_batch"], d["lhs_contract"], d["rhs_contract"]
+    if a.dtype != b.dtype or a.dtype not in dtypes:
+        raise op.shape_error(f"operands need one element type of {dtypes}", arg_types, attrs)
+    if len(lb) != len(rb) or len(lc) != len(rc) or len(lb) > 1 or len(lc) > 1:
+        raise op.shape_error("batch / contracting dims must pair up (at most one pair each)",
+                             arg_types, attrs)
+    for ds, t in ((lb + lc, a), (rb + rc, b)):
+        if len(set(ds)) != len(ds) or any(not 0 <= k < t.rank for k in ds):
+            raise op.shape_error("dims out of range or repeated", arg_types, attrs)
+    for i, j in zip(lb + lc, rb + rc):
+        if a.shape[i] != b.shape[j]:
+            raise op.shape_error(f"size mismatch: lhs dim {i} ({a.shape[i]}) vs rhs dim {j} "
+                                 f"({b.shape[j]})", arg_types, attrs)
+    shape = (tuple(a.shape[i] for i in lb)
+             + tuple(s for k, s in enumerate(a.shape) if k not in lb + lc)
+             + tuple(s for k, s in enumerate(b.shape) if k not in rb + rc))
+    return TensorType(shape, a.dtype)
+
+
+@lru_cache(maxsize=4096)
+def dot_domain(arg_types, dtypes: tuple[str, ...]) -> tuple[Attrs, ...]:
+    """Every dot_general dims choice with at most one batch and one contracting pair of
+    equal-size dims, for operands of one element type in `dtypes`."""
+    a, b = arg_types
+    if a.dtype != b.dtype or a.dtype not in dtypes:
+        return ()
+    pairs = [(i, j) for i in range(a.rank) for j in range(b.rank) if a.shape[i] == b.shape[j]]
+    out = []
+    for batch in [None, *pairs]:
+        for contract in [None, *pairs]:
+            if batch and contract and (batch[0] == contract[0] or batch[1] == contract[1]):
+                continue
+            lb, rb = (batch[:1], batch[1:]) if batch else ((), ())
+            lc, rc = (contract[:1], contract[1:]) if contract else ((), ())
+            out.append(attrs(lhs_batch=lb, rhs_batch=rb, lhs_contract=lc, rhs_contract=rc))
+    return tuple(out)
+
+
+def broadcast(a: np.ndarray, shape: tuple[int, ...], operand_dims: tuple[int, ...]) -> np.ndarray:
+    """Broadcast `a` into `shape`, operand dim k going to result dim operand_dims[k]
+    (any order; an operand dim of size 1 may stretch). Returns a fresh array."""
+    a = np.asarray(a)
+    order = sorted(range(a.ndim), key=lambda k: operand_dims[k])
+    at = np.transpose(a, order) if a.ndim else a
+    placed = sorted(operand_dims)
+    expanded = [1] * len(shape)
+    for pos, k in zip(placed, order):
+        expanded[pos] = a.shape[k]
+    return np.array(np.broadcast_to(at.reshape(expanded), shape))
+
+
+# --- taking the first / last index along some dims (slice_edge in both dialects) ---------
+
+EDGE_POSITIONS = ("first", "last")
+
+
+def reduce_domain(arg_types, dtypes: tuple[str, ...]) -> tuple[Attrs, ...]:
+    """Reductions over one dimension of a tensor of rank >= 1 and an element type in `dtypes`."""
+    if len(arg_types) != 1 or arg_types[0].rank < 1 or arg_types[0].dtype not in dtypes:
+        return ()
+    return tuple(attrs(dim=k) for k in range(arg_types[0].rank))
+
+
+def reduce_type(op: Op, arg_types, a: Attrs, dtypes: tuple[str, ...]) -> TensorType:
+    """Shape rule of a reduction over dimension `dim`: that dimension is dropped."""
+    op.check_arity(arg_types)
+    (t,) = arg_types
+    k = attr_dict(a)["dim"]
+    if not 0 <= k < t.rank:
+        raise op.shape_error(f"dim {k} out of range", arg_types, a)
+    if t.dtype not in dtypes:
+        raise op.shape_error(f"needs an element type in {dtypes}", arg_types, a)
+    return t.with_shape(t.shape[:k] + t.shape[k + 1:])
+
+
+def edge_index(size: int, position: str) -> int:
+    """The index of the `position` ("first" or "last") element along a dim of `size`.
+    Attributes hold the position, never the number, so they re-instantiate at other sizes."""
+    if position not in EDGE_POSITIONS:
+        raise ValueError(f"position must be one of {EDGE_POSITIONS}, got {position!r}")
+    return 0 if position == "first" else size - 1
+
+
+@lru_cache(maxsize=4096)
+def edge_domain(shape: tuple[int, ...]) -> tuple[Attrs, ...]:
+    """Every (dims, position) for a shape: `dims` a non-empty set of dims of size > 1
+    (a size-1 dim has a single index: taking it changes nothing), in increasing order."""
+    candidates = [k for k, s in enumerate(shape) if s > 1]
+    return tuple(attrs(dims=dims, position=pos) for n in range(1, len(candidates) + 1)
+                 for dims in combinations(candidates, n) for pos in EDGE_POSITIONS)
+
+
+def check_edge_attrs(op: Op, arg_types, a: Attrs) -> tuple[tuple[int, ...], str]:
+    """(dims, position) of a slice_edge instance, or the op's ShapeError."""
+    op.check_arity(arg_types)
+    d = attr_dict(a)
+    dims, position = tuple(d["dims"]), d["position"]
+    rank = arg_types[0].rank
+    if not dims or list(dims) != sorted(set(dims)) or any(not 0 <= k < rank for k in dims):
+        raise op.shape_error("dims must be distinct operand dims in increasing order", arg_types, a)
+    if position not in EDGE_POSITIONS:
+        raise op.shape_error(f"position must be one of {EDGE_POSITIONS}", arg_types, a)
+    if any(arg_types[0].shape[k] == 0 for k in dims):
+        raise op.shape_error("cannot index an empty dim", arg_types, a)
+    return dims, position
+
+
+def edge_slices(shape: tuple[int, ...], dims: tuple[int, ...], position: str,
+                keep_dims: bool) -> tuple:
+    """The NumPy index taking `position` along `dims` and everything along the other
+    dims; `keep_dims`: a length-1 slice (rank kept) instead of an integer (dim dropped)."""
+    out = []
+    for k, s in enumerate(shape):
+        if k in dims:
+            i = edge_index(s, position)
+            out.append(slice(i, i + 1) if keep_dims else i)
+        else:
+            out.append(slice(None))
+    return tuple(out)
