@@ -24,26 +24,32 @@ def _skip_string(text: str, i: int) -> int:
     return i + 1
 
 
-def _matching_brace(text: str, i: int) -> int:
-    """Index just past the '}' matching the '{' at text[i] (strings and comments skipped)."""
-    depth = 0
-    while i < len(text):
-        c = text[i]
-        if c == '"':
+def _code(text: str, i: int = 0):
+    """Indices of the characters of `text`, from `i` on, that are code: outside string
+    literals and `//` comments."""
+    n = len(text)
+    while i < n:
+        if text[i] == '"':
             i = _skip_string(text, i)
             continue
         if text.startswith("//", i):
-            i = text.find("\n", i)
-            if i < 0:
-                return len(text)
+            j = text.find("\n", i)
+            i = n if j < 0 else j
             continue
-        if c == "{":
+        yield i
+        i += 1
+
+
+def _matching_brace(text: str, i: int) -> int:
+    """Index just past the '}' matching the '{' at text[i]."""
+    depth = 0
+    for k in _code(text, i):
+        if text[k] == "{":
             depth += 1
-        elif c == "}":
+        elif text[k] == "}":
             depth -= 1
             if depth == 0:
-                return i + 1
-        i += 1
+                return k + 1
     raise ValueError("unbalanced braces")
 
 
@@ -55,16 +61,11 @@ def top_level_functions(text: str) -> list[tuple[str, int, int]]:
 
     A function ends with its body's closing brace; a declaration (no body) with its line."""
     out: list[tuple[str, int, int]] = []
-    depth, i = 0, 0
-    while i < len(text):
+    depth, skip = 0, 0
+    for i in _code(text):
+        if i < skip:  # inside a function already found
+            continue
         c = text[i]
-        if c == '"':
-            i = _skip_string(text, i)
-            continue
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            i = len(text) if j < 0 else j
-            continue
         if c == "{":
             depth += 1
         elif c == "}":
@@ -72,35 +73,30 @@ def top_level_functions(text: str) -> list[tuple[str, int, int]]:
         elif depth <= 1 and text.startswith("func.func", i) and (i == 0 or not text[i - 1].isalnum()):
             m = _FUNC.match(text, i)
             if m:
-                end = _function_end(text, m.end())
-                out.append((m.group(1), i, end))
-                i = end
-                continue
-        i += 1
+                skip = _function_end(text, m.end())
+                out.append((m.group(1), i, skip))
     return out
 
 
 def _function_end(text: str, i: int) -> int:
-    parens = 0
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            i = _skip_string(text, i)
+    parens, skip = 0, i
+    for k in _code(text, i):
+        if k < skip:  # inside an attribute dictionary
             continue
+        c = text[k]
         if c in "([":
             parens += 1
         elif c in ")]":
             parens -= 1
         elif c == "{" and parens == 0:
-            if text[:i].rstrip().endswith("attributes"):
-                i = _matching_brace(text, i)
+            if text[:k].rstrip().endswith("attributes"):
+                skip = _matching_brace(text, k)
                 continue
-            return _matching_brace(text, i)
+            return _matching_brace(text, k)
         elif c == "\n" and parens == 0:
-            rest = text[i:].lstrip()
+            rest = text[k:].lstrip()
             if not rest.startswith(("{", "->", "attributes")):
-                return i  # a declaration
-        i += 1
+                return k  # a declaration
     return len(text)
 
 
