@@ -33,6 +33,14 @@ def test_results_files(bench_out):
         assert r["verification"] == "z3"
         assert r["seconds"] > 0 and r["baseline_seconds"] > 0
         assert r["speedup"] == pytest.approx(r["baseline_seconds"] / r["seconds"])
+        # the spread of the timed calls
+        assert r["seconds_min"] <= r["seconds"] <= r["seconds_max"]
+        assert r["baseline_min"] <= r["baseline_seconds"] <= r["baseline_max"]
+    report = (out / "report.md").read_text()
+    # when, where and how it ran; each time with its range
+    assert "cores" in report and "UTC" in report and "timed calls 2" in report
+    assert any("xla-cpu" in line and line.count(" to ") >= 2
+               for line in report.splitlines() if line.startswith("| gemm"))
     with open(out / "results.csv") as f:
         assert len(list(csv.DictReader(f))) == len(rows)
     assert (out / "speedup.png").stat().st_size > 1000

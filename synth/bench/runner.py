@@ -37,7 +37,8 @@ from synth.errors import InputError
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: synth/bench/runner.py
 POLYBENCH_DIR = ROOT / "benchmarks" / "polybench"
 RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification",
-                 "synth_seconds", "candidates", "baseline_seconds", "seconds", "speedup", "reason")
+                 "synth_seconds", "candidates", "baseline_seconds", "baseline_min", "baseline_max",
+                 "seconds", "seconds_min", "seconds_max", "speedup", "reason")
 
 
 @dataclass(frozen=True)
@@ -200,14 +201,16 @@ def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int
         prepared = baseline_backend().prepare(source.text, job.function, kernel.written)
         expected = prepared.run(args)
         timing = prepared.time(args, warmup, repeats)
-        baselines[job.path] = (expected, timing.seconds)
-    expected, baseline_seconds = baselines[job.path]
+        baselines[job.path] = (expected, timing)
+    expected, base_timing = baselines[job.path]
+    baseline_seconds = base_timing.seconds
     raised_text = Path(job.raised_path).read_text()
     rows = []
     for backend in backends_for(job.target, threads=threads):
         if backends and backend.name not in backends:
             continue
-        row = {**common, "backend": backend.name, "baseline_seconds": baseline_seconds}
+        row = {**common, "backend": backend.name, "baseline_seconds": baseline_seconds,
+               "baseline_min": min(base_timing.samples), "baseline_max": max(base_timing.samples)}
         try:
             prepared = backend.prepare(raised_text, job.function)
             diff = compare_outputs(expected, prepared.run(args), labels)
@@ -216,6 +219,7 @@ def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int
                 continue
             timing = prepared.time(args, warmup, repeats)
             rows.append({**row, "status": "ok", "seconds": timing.seconds,
+                         "seconds_min": min(timing.samples), "seconds_max": max(timing.samples),
                          "speedup": baseline_seconds / timing.seconds if timing.seconds > 0 else None})
         except Exception as e:  # a backend failing on one kernel is a result, not a crash
             rows.append({**row, "status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]})
@@ -241,7 +245,25 @@ def best_speedups(rows: list[dict]) -> dict[tuple[str, str], dict]:
     return best
 
 
-def write_reports(rows: list[dict], out_dir: Path, title: str) -> dict:
+def run_header(settings: dict) -> list[str]:
+    """Report lines saying when, where and how a bench ran."""
+    import datetime
+    import os
+    import platform
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        cpu = next(ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                   if ln.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    how = ", ".join(f"{k} {v}" for k, v in settings.items())
+    return [f"Run {when} on {cpu} ({os.cpu_count()} cores, {platform.system()} {platform.release()}), "
+            f"synth {__version__}; {how}. Times: median of the timed calls (their range in parentheses).", ""]
+
+
+def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str] = ()) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = sorted(rows, key=lambda r: (r["kernel"], r["target"], r.get("backend") or ""))
     (out_dir / "results.json").write_text(json.dumps(rows, indent=2))
@@ -255,7 +277,7 @@ def write_reports(rows: list[dict], out_dir: Path, title: str) -> dict:
                "geomean_best": geomean([r["speedup"] for r in best.values()])}
     for target in sorted({r["target"] for r in rows}):
         summary[f"geomean_best_{target}"] = geomean([r["speedup"] for (k, t), r in best.items() if t == target])
-    lines = [f"# {title}", "",
+    lines = [f"# {title}", "", *header,
              f"{summary['kernels']} kernels; raised and timed: {len(best)} kernel x target pairs; "
              f"geomean speedup of the best backend per kernel and target: "
              f"{_fmt(summary['geomean_best'])}x", ""]
@@ -267,8 +289,9 @@ def write_reports(rows: list[dict], out_dir: Path, title: str) -> dict:
         if r.get("backend"):
             lines.append(f"| {r['kernel']} | {r['target']} | {r['backend']} | {r['status']} | "
                          f"{r.get('verification') or ''} | {_fmt(r.get('synth_seconds'))} | "
-                         f"{r.get('candidates') or ''} | {_sec(r.get('baseline_seconds'))} | "
-                         f"{_sec(r.get('seconds'))} | {_fmt(r.get('speedup'))} |")
+                         f"{r.get('candidates') or ''} | "
+                         f"{_spread(r, 'baseline_seconds', 'baseline_min', 'baseline_max')} | "
+                         f"{_spread(r, 'seconds', 'seconds_min', 'seconds_max')} | {_fmt(r.get('speedup'))} |")
     failed = [r for r in rows if not r.get("backend") or r["status"] not in ("ok",)]
     if failed:
         lines += ["", "## Not raised or not timed", "", "| kernel | target | backend | status | reason |",
@@ -283,6 +306,15 @@ def write_reports(rows: list[dict], out_dir: Path, title: str) -> dict:
 
 def _sec(v) -> str:
     return "" if v is None else f"{v:.3g}"
+
+
+def _spread(r: dict, median: str, low: str, high: str) -> str:
+    """`0.108 (0.105 to 0.112)`: a median and the range of its samples (where recorded)."""
+    if r.get(median) is None:
+        return ""
+    if r.get(low) is None or r.get(high) is None:
+        return _sec(r[median])
+    return f"{_sec(r[median])} ({_sec(r[low])} to {_sec(r[high])})"
 
 
 def _fmt(v, digits=2) -> str:
@@ -442,4 +474,7 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
     progress.close()
     title = (f"synth bench: {suite or ', '.join(paths)} at {dataset or 'given sizes'}, raised code on "
              f"{f'{threads} core(s)' if threads else 'all cores'}, baseline single-threaded")
-    return write_reports(rows, out_dir, title)
+    header = run_header({"dataset": dataset or "as given", "targets": ",".join(targets),
+                         "synthesis budget": f"{timeout:g} s", "warm-up calls": warmup,
+                         "timed calls": repeats, "cores for timing": threads or "all"})
+    return write_reports(rows, out_dir, title, header)
