@@ -286,7 +286,8 @@ def cmd_bench(args) -> int:
     summary = run_bench(args.paths, args.suite, args.dataset, args.targets.split(","),
                         args.backends.split(",") if args.backends else None, args.jobs,
                         args.scheduler, Path(args.out), args.timeout, args.warmup, args.repeats,
-                        Path(args.db) if args.db else None, threads=args.threads, c=_c_options(args))
+                        Path(args.db) if args.db else None, threads=args.threads, c=_c_options(args),
+                        baseline_cc=args.baseline == "cc")
     g = summary["geomean_best"]
     print(f"{len(summary['raised'])} kernel x target pairs raised and timed; geomean speedup "
           f"(best backend per kernel and target): {'-' if g is None else f'{g:.2f}x'}; "
@@ -391,6 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "(none: all cores)")
     p.add_argument("--warmup", type=int, default=1, help="timing: calls before the timed ones")
     p.add_argument("--repeats", type=int, default=5, help="timing: the median of this many calls")
+    p.add_argument("--baseline", choices=("mlir", "cc"), default="mlir",
+                   help="mlir: the original loops through MLIR at -O3; cc: also each PolyBench kernel's C "
+                        "twin (benchmarks/polybench-c) compiled by the system C compiler at -O3 -march=native")
     p.set_defaults(run=cmd_bench)
 
     from synth.validation.verify import register as register_verify

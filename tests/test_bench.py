@@ -97,7 +97,7 @@ def test_plot_data_and_png(bench_out):
     speedup and the winning backend, colored by target; a slowdown hangs below 1x."""
     from PIL import Image
 
-    from synth.bench.runner import TARGET_COLORS, plot_bars, _plot
+    from synth.bench.report import TARGET_COLORS, plot_bars, _plot
 
     out, _ = bench_out
     rows = json.loads((out / "results.json").read_text())
@@ -131,3 +131,28 @@ def test_the_polybench_suite_is_found_from_anywhere(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     files = discover([], "polybench")
     assert len(files) == 30 and files == sorted(POLYBENCH.glob("*.mlir"))
+
+
+def test_c_baseline(tmp_path):
+    """--baseline cc: the kernel's C twin, compiled by the system C compiler, is checked
+    against the MLIR baseline's outputs and timed; rows carry its time and the speedup
+    over it."""
+    from synth.backends.cc import compiler
+
+    if compiler() is None:
+        pytest.skip("no C compiler on PATH")
+    rc = main(["bench", str(POLYBENCH / "gemm.mlir"), "--dataset", "mini", "--targets", "stablehlo",
+               "--backends", "xla-cpu", "--baseline", "cc", "--repeats", "2", "--out", str(tmp_path)])
+    assert rc == 0
+    [row] = [r for r in json.loads((tmp_path / "results.json").read_text()) if r["status"] == "ok"]
+    assert row["cc_min"] <= row["cc_seconds"] <= row["cc_max"] and row["cc_seconds"] > 0
+    assert row["speedup_cc"] == pytest.approx(row["cc_seconds"] / row["seconds"])
+    report = (tmp_path / "report.md").read_text()
+    assert "over the C twins" in report and "cc -O3 -march=native" in report
+
+
+def test_c_twins_of_kernels():
+    from synth.bench.timing import c_twin
+
+    assert c_twin("kernel_gemm").name == "gemm.c" and c_twin("kernel_jacobi_2d").name == "jacobi-2d.c"
+    assert c_twin("blas_ger") is None

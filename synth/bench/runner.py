@@ -17,10 +17,8 @@ Phases:
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
-import math
 import sqlite3
 import sys
 import time
@@ -28,17 +26,15 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 
 from synth import __version__
 from synth.bench.raise_job import run_raise_job
+from synth.bench.report import write_reports, run_header
+from synth.bench.timing import TimingSettings, time_kernel
 from synth.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: synth/bench/runner.py
 POLYBENCH_DIR = ROOT / "benchmarks" / "polybench"
-RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification",
-                 "synth_seconds", "candidates", "baseline_seconds", "baseline_min", "baseline_max",
-                 "seconds", "seconds_min", "seconds_max", "speedup", "reason")
 
 
 @dataclass(frozen=True)
@@ -178,200 +174,6 @@ class ResultStore:
 
 
 # ---------------------------------------------------------------------------------------
-# timing
-
-
-def time_kernel(job: Job, outcome: dict, backends: list[str] | None, warmup: int, repeats: int,
-                baselines: dict, threads: int | None = None) -> list[dict]:
-    """Rows for one raised kernel x target: one per backend, outputs checked first."""
-    from synth.analysis.model import load_kernel
-    from synth.backends.registry import baseline_backend, backends_for
-    from synth.frontend.reader import load_source
-    from synth.numerics import compare_outputs
-    from synth.synthesis.spec import random_draw
-
-    source = load_source(job.path, warn=False)
-    kernel = load_kernel(source, job.function)
-    labels = kernel.written + [f"result #{j}" for j in range(len(kernel.interface.results))]
-    base = {k: outcome[k] for k in ("synth_seconds", "candidates", "verification")}
-    common = {"kernel": job.kernel, "function": job.function, "target": job.target, **base}
-    args = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(2024)))
-    args = args[: kernel.n_arguments]  # the function as written (no out-parameters)
-    if job.path not in baselines:
-        prepared = baseline_backend().prepare(source.text, job.function, kernel.written)
-        expected = prepared.run(args)
-        timing = prepared.time(args, warmup, repeats)
-        baselines[job.path] = (expected, timing)
-    expected, base_timing = baselines[job.path]
-    baseline_seconds = base_timing.seconds
-    raised_text = Path(job.raised_path).read_text()
-    rows = []
-    for backend in backends_for(job.target, threads=threads):
-        if backends and backend.name not in backends:
-            continue
-        row = {**common, "backend": backend.name, "baseline_seconds": baseline_seconds,
-               "baseline_min": min(base_timing.samples), "baseline_max": max(base_timing.samples)}
-        try:
-            prepared = backend.prepare(raised_text, job.function)
-            diff = compare_outputs(expected, prepared.run(args), labels)
-            if diff:
-                rows.append({**row, "status": "wrong-output", "reason": diff})
-                continue
-            timing = prepared.time(args, warmup, repeats)
-            rows.append({**row, "status": "ok", "seconds": timing.seconds,
-                         "seconds_min": min(timing.samples), "seconds_max": max(timing.samples),
-                         "speedup": baseline_seconds / timing.seconds if timing.seconds > 0 else None})
-        except Exception as e:  # a backend failing on one kernel is a result, not a crash
-            rows.append({**row, "status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]})
-    return rows
-
-
-# ---------------------------------------------------------------------------------------
-# reports
-
-
-def geomean(values: list[float]) -> float | None:
-    values = [v for v in values if v and v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
-
-
-def best_speedups(rows: list[dict]) -> dict[tuple[str, str], dict]:
-    best: dict[tuple[str, str], dict] = {}
-    for r in rows:
-        if r.get("status") == "ok" and r.get("speedup"):
-            k = (r["kernel"], r["target"])
-            if k not in best or r["speedup"] > best[k]["speedup"]:
-                best[k] = r
-    return best
-
-
-def run_header(settings: dict) -> list[str]:
-    """Report lines saying when, where and how a bench ran."""
-    import datetime
-    import os
-    import platform
-
-    cpu = platform.processor() or platform.machine()
-    try:
-        cpu = next(ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                   if ln.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    how = ", ".join(f"{k} {v}" for k, v in settings.items())
-    return [f"Run {when} on {cpu} ({os.cpu_count()} cores, {platform.system()} {platform.release()}), "
-            f"synth {__version__}; {how}. Times: median of the timed calls (their range in parentheses).", ""]
-
-
-def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str] = ()) -> dict:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    rows = sorted(rows, key=lambda r: (r["kernel"], r["target"], r.get("backend") or ""))
-    (out_dir / "results.json").write_text(json.dumps(rows, indent=2))
-    with open(out_dir / "results.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=RESULT_FIELDS, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
-    best = best_speedups(rows)
-    summary = {"kernels": len({r["kernel"] for r in rows}),
-               "raised": sorted({f"{r['kernel']}/{r['target']}" for r in rows if r.get("status") == "ok"}),
-               "geomean_best": geomean([r["speedup"] for r in best.values()])}
-    for target in sorted({r["target"] for r in rows}):
-        summary[f"geomean_best_{target}"] = geomean([r["speedup"] for (k, t), r in best.items() if t == target])
-    lines = [f"# {title}", "", *header,
-             f"{summary['kernels']} kernels; raised and timed: {len(best)} kernel x target pairs; "
-             f"geomean speedup of the best backend per kernel and target: "
-             f"{_fmt(summary['geomean_best'])}x", ""]
-    for target in sorted({r["target"] for r in rows}):
-        lines.append(f"- {target}: geomean {_fmt(summary.get(f'geomean_best_{target}'))}x")
-    lines += ["", "| kernel | target | backend | status | verification | synth s | candidates | baseline s | s | speedup |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        if r.get("backend"):
-            lines.append(f"| {r['kernel']} | {r['target']} | {r['backend']} | {r['status']} | "
-                         f"{r.get('verification') or ''} | {_fmt(r.get('synth_seconds'))} | "
-                         f"{r.get('candidates') or ''} | "
-                         f"{_spread(r, 'baseline_seconds', 'baseline_min', 'baseline_max')} | "
-                         f"{_spread(r, 'seconds', 'seconds_min', 'seconds_max')} | {_fmt(r.get('speedup'))} |")
-    failed = [r for r in rows if not r.get("backend") or r["status"] not in ("ok",)]
-    if failed:
-        lines += ["", "## Not raised or not timed", "", "| kernel | target | backend | status | reason |",
-                  "|---|---|---|---|---|"]
-        for r in failed:
-            reason = (r.get("reason") or "").replace("|", "/").replace("\n", " ")
-            lines.append(f"| {r['kernel']} | {r['target']} | {r.get('backend') or ''} | {r['status']} | {reason} |")
-    (out_dir / "report.md").write_text("\n".join(lines) + "\n")
-    _plot(best, out_dir / "speedup.png", summary)
-    return summary
-
-
-def _sec(v) -> str:
-    return "" if v is None else f"{v:.3g}"
-
-
-def _spread(r: dict, median: str, low: str, high: str) -> str:
-    """`0.108 (0.105 to 0.112)`: a median and the range of its samples (where recorded)."""
-    if r.get(median) is None:
-        return ""
-    if r.get(low) is None or r.get(high) is None:
-        return _sec(r[median])
-    return f"{_sec(r[median])} ({_sec(r[low])} to {_sec(r[high])})"
-
-
-def _fmt(v, digits=2) -> str:
-    return "" if v is None else f"{v:.{digits}f}" if isinstance(v, float) else str(v)
-
-
-TARGET_COLORS = {"stablehlo": "tab:blue", "linalg": "tab:orange"}
-
-
-def plot_bars(best: dict) -> list[dict]:
-    """What speedup.png draws: one bar per kernel x target (best backend), in order."""
-    return [{"label": f"{k}\n{t}", "kernel": k, "target": t, "speedup": r["speedup"],
-             "backend": r["backend"], "color": TARGET_COLORS.get(t, "tab:gray"),
-             "text": f"{r['speedup']:.1f}x\n{r['backend']}"} for (k, t), r in sorted(best.items())]
-
-
-def _plot(best: dict, path: Path, summary: dict) -> None:
-    """Bars from the 1x line on a log axis (slowdowns hang below it), labelled with the
-    speedup and the backend that won; a legend entry per target and the geomean."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch
-
-    bars = plot_bars(best)
-    fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(bars) + 2) + 2.5, 5))
-    if bars:
-        xs = range(len(bars))
-        values = [b["speedup"] for b in bars]
-        ax.set_yscale("log")
-        ax.bar(xs, [v - 1.0 for v in values], bottom=1.0, color=[b["color"] for b in bars])
-        for x, b in zip(xs, bars):
-            above = b["speedup"] >= 1.0
-            ax.annotate(b["text"], (x, b["speedup"]), xytext=(0, 3 if above else -3),
-                        textcoords="offset points", ha="center", va="bottom" if above else "top",
-                        fontsize=6)
-        ax.set_xticks(list(xs), [b["label"] for b in bars], rotation=60, ha="right", fontsize=7)
-        low, high = min(values + [1.0]), max(values + [1.0])
-        ax.set_ylim(low / 2, high * 3)
-        ax.axhline(1.0, color="black", linewidth=1.0)
-        handles = [Patch(color=c, label=t) for t, c in TARGET_COLORS.items()
-                   if any(b["target"] == t for b in bars)]
-        handles.append(plt.Line2D([], [], color="black", linewidth=1.0, label="1x (the original loops)"))
-        if summary.get("geomean_best"):
-            ax.axhline(summary["geomean_best"], color="green", linestyle="--")
-            handles.append(plt.Line2D([], [], color="green", linestyle="--",
-                                      label=f"geomean {summary['geomean_best']:.2f}x"))
-        ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    ax.set_ylabel("speedup over affine -O3 (best backend, log scale)")
-    ax.set_title("synth: raised kernels vs original loops")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-# ---------------------------------------------------------------------------------------
 # driver
 
 
@@ -400,12 +202,12 @@ class Progress:
             self._rich.stop()
 
 
-def _time_outcome(job: Job, outcome: dict, backends, warmup: int, repeats: int, baselines: dict,
-                  store: ResultStore, timing: str, threads: int | None) -> list[dict]:
+def _time_outcome(job: Job, outcome: dict, settings: TimingSettings, baselines: dict,
+                  store: ResultStore, timing: str) -> list[dict]:
     """Result rows for one raise outcome (timed when raised), stored under the timing key."""
     if outcome["status"] == "raised":
         try:
-            rows = time_kernel(job, outcome, backends, warmup, repeats, baselines, threads)
+            rows = time_kernel(job, outcome, settings, baselines)
         except Exception as e:  # the baseline itself failed: report it, go on
             rows = [{"kernel": job.kernel, "function": job.function, "target": job.target,
                      "backend": "", "status": "error", "reason": f"{type(e).__name__}: {e}"[:500]}]
@@ -420,9 +222,11 @@ def _time_outcome(job: Job, outcome: dict, backends, warmup: int, repeats: int, 
 def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets: list[str],
               backends: list[str] | None, jobs: int, scheduler: str | None, out_dir: Path,
               timeout: float, warmup: int, repeats: int, db_path: Path | None = None,
-              threads: int | None = None, c=None) -> dict:
+              threads: int | None = None, c=None, baseline_cc: bool = False) -> dict:
     files = discover(paths, suite)
-    timing = _hash(sorted(backends or []), warmup, repeats, threads)
+    settings = TimingSettings(backends, warmup, repeats, threads,
+                              cc_dataset=dataset if baseline_cc else None)
+    timing = _hash(sorted(backends or []), warmup, repeats, threads, settings.cc_dataset)
     job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir, c)
     skipped = {(r["kernel"], r["reason"]) for r in rows if r.get("status") == "unsupported"}
     for kernel, reason in sorted(skipped):
@@ -469,12 +273,13 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
     with pinned_cpu_threads(threads):  # timing only: the raise jobs above used every core
         for outcome in sorted(outcomes, key=lambda o: (o["job"].kernel, o["job"].target)):
             job = outcome["job"]
-            rows += _time_outcome(job, outcome, backends, warmup, repeats, baselines, store, timing, threads)
+            rows += _time_outcome(job, outcome, settings, baselines, store, timing)
             progress.step(f"{job.kernel}/{job.target}")
     progress.close()
     title = (f"synth bench: {suite or ', '.join(paths)} at {dataset or 'given sizes'}, raised code on "
              f"{f'{threads} core(s)' if threads else 'all cores'}, baseline single-threaded")
     header = run_header({"dataset": dataset or "as given", "targets": ",".join(targets),
                          "synthesis budget": f"{timeout:g} s", "warm-up calls": warmup,
-                         "timed calls": repeats, "cores for timing": threads or "all"})
+                         "timed calls": repeats, "cores for timing": threads or "all",
+                         "baselines": "MLIR -O3" + (" and C (cc -O3 -march=native)" if baseline_cc else "")})
     return write_reports(rows, out_dir, title, header)

@@ -1,0 +1,103 @@
+"""Timing one raised kernel x target in `synth bench`: the baseline (the original affine
+function through MLIR at -O3) once per kernel, optionally the kernel's C twin compiled by
+the system C compiler (`--baseline cc`), then every backend of the target; each backend's
+outputs are compared with the baseline's before it is timed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+POLYBENCH_C_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "polybench-c"
+
+
+@dataclass(frozen=True)
+class TimingSettings:
+    backends: list[str] | None  # backend names (None: every available one)
+    warmup: int
+    repeats: int
+    threads: int | None  # cores the timed code may use (None: all)
+    cc_dataset: str | None = None  # time PolyBench C twins at this dataset (None: no C baseline)
+
+
+def _spread(prefix: str, timing) -> dict:
+    return {f"{prefix}_min": min(timing.samples), f"{prefix}_max": max(timing.samples)}
+
+
+def c_twin(function: str) -> Path | None:
+    """The PolyBench/C file of a PolyBench kernel function, where there is one."""
+    from synth.analysis import polybench
+
+    kernel = polybench.kernel_of_function(function)
+    path = POLYBENCH_C_DIR / f"{kernel}.c" if kernel else None
+    return path if path is not None and path.is_file() else None
+
+
+def _cc_baseline(job, settings: TimingSettings, kernel, args, expected, labels) -> dict:
+    """Row fields of the C baseline: its time and range, or why there is none."""
+    from synth.backends.cc import prepare_c
+    from synth.errors import SynthError
+    from synth.numerics import compare_outputs
+
+    twin = c_twin(job.function)
+    if twin is None:
+        return {"cc_reason": "no C twin"}
+    try:
+        prepared = prepare_c(twin, job.function, kernel.written, [f"{settings.cc_dataset.upper()}_DATASET"])
+        diff = compare_outputs(expected, prepared.run(args), labels)
+        if diff:
+            return {"cc_reason": f"the C twin computes something else: {diff}"}
+        timing = prepared.time(args, settings.warmup, settings.repeats)
+    except (SynthError, OSError) as e:
+        return {"cc_reason": str(e)[:300]}
+    return {"cc_seconds": timing.seconds, **_spread("cc", timing)}
+
+
+def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -> list[dict]:
+    """Rows for one raised kernel x target (a synth.bench.runner.Job): one per backend.
+    `baselines` caches the baselines of each kernel file across its targets."""
+    from synth.analysis.model import load_kernel
+    from synth.backends.registry import baseline_backend, backends_for
+    from synth.frontend.reader import load_source
+    from synth.numerics import compare_outputs
+    from synth.synthesis.spec import random_draw
+
+    source = load_source(job.path, warn=False)
+    kernel = load_kernel(source, job.function)
+    labels = kernel.written + [f"result #{j}" for j in range(len(kernel.interface.results))]
+    base = {k: outcome[k] for k in ("synth_seconds", "candidates", "verification")}
+    common = {"kernel": job.kernel, "function": job.function, "target": job.target, **base}
+    args = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(2024)))
+    args = args[: kernel.n_arguments]  # the function as written (no out-parameters)
+    if job.path not in baselines:
+        prepared = baseline_backend().prepare(source.text, job.function, kernel.written)
+        expected = prepared.run(args)
+        timing = prepared.time(args, settings.warmup, settings.repeats)
+        cc = (_cc_baseline(job, settings, kernel, args, expected, labels)
+              if settings.cc_dataset and not kernel.interface.results else {})
+        baselines[job.path] = (expected, timing, cc)
+    expected, base_timing, cc = baselines[job.path]
+    raised_text = Path(job.raised_path).read_text()
+    rows = []
+    for backend in backends_for(job.target, threads=settings.threads):
+        if settings.backends and backend.name not in settings.backends:
+            continue
+        row = {**common, "backend": backend.name, "baseline_seconds": base_timing.seconds,
+               **_spread("baseline", base_timing), **cc}
+        try:
+            prepared = backend.prepare(raised_text, job.function)
+            diff = compare_outputs(expected, prepared.run(args), labels)
+            if diff:
+                rows.append({**row, "status": "wrong-output", "reason": diff})
+                continue
+            timing = prepared.time(args, settings.warmup, settings.repeats)
+        except Exception as e:  # a backend failing on one kernel is a result, not a crash
+            rows.append({**row, "status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]})
+            continue
+        speedup = (lambda ref: ref / timing.seconds if timing.seconds > 0 else None)
+        rows.append({**row, "status": "ok", "seconds": timing.seconds, **_spread("seconds", timing),
+                     "speedup": speedup(base_timing.seconds),
+                     **({"speedup_cc": speedup(cc["cc_seconds"])} if "cc_seconds" in cc else {})})
+    return rows
