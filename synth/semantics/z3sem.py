@@ -145,13 +145,16 @@ def sqrt_facts(terms) -> list[z3.BoolRef]:
     """Side conditions for SQRT applications among `terms`: for each argument x found,
     x >= 0 implies sqrt(x) >= 0 and sqrt(x) * sqrt(x) == x."""
     seen: dict[int, z3.ExprRef] = {}
+    visited: set[int] = set()  # a term DAG (a chain of max / min shares its operands) is walked once per node
     stack = list(terms)
     while stack:
         t = stack.pop()
-        if z3.is_app(t):
-            if t.decl().eq(SQRT):
-                seen.setdefault(t.get_id(), t.arg(0))
-            stack.extend(t.children())
+        if not z3.is_app(t) or t.get_id() in visited:
+            continue
+        visited.add(t.get_id())
+        if t.decl().eq(SQRT):
+            seen.setdefault(t.get_id(), t.arg(0))
+        stack.extend(t.children())
     return [z3.Implies(x >= 0, z3.And(SQRT(x) >= 0, SQRT(x) * SQRT(x) == x)) for x in seen.values()]
 
 
@@ -184,10 +187,18 @@ _BINARY = {
 def concrete_value(expr: z3.ExprRef):
     """Evaluate a closed z3 term to a Python float / int / bool (SQRT, EXP by math)."""
     expr = z3.simplify(expr)
-    return _eval(expr)
+    return _eval(expr, {})
 
 
-def _eval(e: z3.ExprRef):
+def _eval(e: z3.ExprRef, memo: dict):
+    """The value of a closed term; `memo` (term id -> value) makes a DAG cost its size."""
+    key = e.get_id()
+    if key not in memo:
+        memo[key] = _eval_node(e, memo)
+    return memo[key]
+
+
+def _eval_node(e: z3.ExprRef, memo: dict):
     if z3.is_true(e):
         return True
     if z3.is_false(e):
@@ -201,7 +212,7 @@ def _eval(e: z3.ExprRef):
     if not z3.is_app(e):
         raise ValueError(f"cannot evaluate {e}")
     kind = e.decl().kind()
-    args = [_eval(c) for c in e.children()]
+    args = [_eval(c, memo) for c in e.children()]
     if kind == z3.Z3_OP_UNINTERPRETED:
         fn = _UNINTERPRETED.get(e.decl().name())
         if fn is None or e.num_args() != 1:
