@@ -141,21 +141,24 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) or (isinstance(x, z3.ArithRef) and x.is_int())
 
 
+def subterms(terms):
+    """Each distinct subterm of the z3 terms among `terms` once (a term DAG, such as a chain
+    of max / min that shares its operands, costs its size, not its tree size)."""
+    seen, stack = set(), [t for t in terms if isinstance(t, z3.ExprRef)]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        yield t
+        stack.extend(t.children())
+
+
 def sqrt_facts(terms) -> list[z3.BoolRef]:
     """Side conditions for SQRT applications among `terms`: for each argument x found,
     x >= 0 implies sqrt(x) >= 0 and sqrt(x) * sqrt(x) == x."""
-    seen: dict[int, z3.ExprRef] = {}
-    visited: set[int] = set()  # a term DAG (a chain of max / min shares its operands) is walked once per node
-    stack = list(terms)
-    while stack:
-        t = stack.pop()
-        if not z3.is_app(t) or t.get_id() in visited:
-            continue
-        visited.add(t.get_id())
-        if t.decl().eq(SQRT):
-            seen.setdefault(t.get_id(), t.arg(0))
-        stack.extend(t.children())
-    return [z3.Implies(x >= 0, z3.And(SQRT(x) >= 0, SQRT(x) * SQRT(x) == x)) for x in seen.values()]
+    args = [t.arg(0) for t in subterms(terms) if z3.is_app(t) and t.decl().eq(SQRT)]
+    return [z3.Implies(x >= 0, z3.And(SQRT(x) >= 0, SQRT(x) * SQRT(x) == x)) for x in args]
 
 
 def reduce_axis(array: np.ndarray, axis: int, combine: Callable) -> np.ndarray:

@@ -24,17 +24,8 @@ from synth.validation.plan import SizePlan
 
 
 def _free_constants(terms) -> list[z3.ExprRef]:
-    seen, out, stack = set(), [], [t for t in terms if isinstance(t, z3.ExprRef)]
-    while stack:
-        t = stack.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out.append(t)
-        else:
-            stack.extend(t.children())
-    return sorted(out, key=str)
+    return sorted((t for t in z3sem.subterms(terms)
+                   if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED), key=str)
 
 
 def _has_partial_ops(terms) -> bool:
@@ -44,29 +35,18 @@ def _has_partial_ops(terms) -> bool:
 
 
 def _applications(terms):
-    seen, stack = set(), [t for t in terms if isinstance(t, z3.ExprRef)]
-    while stack:
-        t = stack.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
+    for t in z3sem.subterms(terms):
         if z3.is_app(t) and t.num_args() > 0 and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
             yield t
-        stack.extend(t.children())
 
 
 def _divisors(terms) -> list[z3.ExprRef]:
-    seen, out, stack = set(), {}, [t for t in terms if isinstance(t, z3.ExprRef)]
-    while stack:
-        t = stack.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
+    out = {}
+    for t in z3sem.subterms(terms):
         if z3.is_app_of(t, z3.Z3_OP_DIV) or z3.is_app_of(t, z3.Z3_OP_IDIV):
             d = t.arg(1)
             if not (z3.is_rational_value(d) or z3.is_int_value(d)):
                 out.setdefault(d.get_id(), d)
-        stack.extend(t.children())
     return list(out.values())
 
 
