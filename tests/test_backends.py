@@ -11,8 +11,8 @@ from conftest import POLYBENCH
 
 from synth.backends.baseline import AffineBaseline
 from synth.backends.mlir_cpu import MlirCpuBackend
-from synth.backends.registry import (BACKEND_NAMES, all_backends, backends_for, baseline_backend,
-                                     raised_function)
+from synth.backends.registry import (BACKEND_ERRORS, BACKEND_NAMES, all_backends, backends_for,
+                                     baseline_backend, raised_function)
 from synth.backends.timing import measure, measure_batched
 from synth.cli import main
 from synth.analysis.model import load_kernel
@@ -129,6 +129,17 @@ def test_raised_function_cut_from_module(kernels):
     assert again.name == fn.name and again.module().startswith("#map = ")
     with pytest.raises(ValueError, match="shape"):
         fn.tensor_inputs([("i32", 1), ("i32", 2), np.zeros((42, 38)), np.zeros(42), np.zeros(42), np.zeros(38)])
+
+
+def test_backend_failures_are_backend_errors(kernels):
+    """What synth bench records as a backend-error row (anything else is a bug, raised):
+    a missing function, and a pipeline that MLIR refuses."""
+    with pytest.raises(BACKEND_ERRORS, match="no function @nope"):
+        raised_function(kernels["atax"]["raised"]["stablehlo"], "nope")
+    broken = MlirCpuBackend(pipeline="builtin.module(no-such-pass)")
+    prepared = broken.prepare(kernels["atax"]["raised"]["linalg"], "kernel_atax")
+    with pytest.raises(BACKEND_ERRORS):
+        prepared.run([("i32", 38), ("i32", 42), np.zeros((38, 42)), np.zeros(42), np.zeros(42), np.zeros(38)])
 
 
 MATMULS = """func.func @f(%a: tensor<13x5xf64>, %b: tensor<5x21xf64>, %w: tensor<13xf64>,

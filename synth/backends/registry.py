@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from synth.errors import SynthError
 from synth.execution import NUMPY_DTYPES
 from synth.backends.timing import Timing
 
@@ -157,6 +158,13 @@ class BackendEntry:
         return arrays
 
 
+# How a backend says it cannot compile or run one kernel: synth's own errors (a tool that
+# failed, ExecutionError), jax's JaxRuntimeError and IREE's runtime errors (RuntimeError),
+# a module or arguments it refuses (ValueError), a file or tool it cannot reach (OSError).
+# synth bench records these as a "backend-error" row; anything else is a bug and is raised.
+BACKEND_ERRORS: tuple[type[BaseException], ...] = (SynthError, RuntimeError, ValueError, OSError)
+
+
 def raised_function(module_text: str, func: str) -> BackendEntry:
     """`@func_raised` (or `@func` itself if there is no `@func_raised`) of `module_text`,
     read and verified by MLIR (synth.semantics.raised)."""
@@ -166,7 +174,7 @@ def raised_function(module_text: str, func: str) -> BackendEntry:
     names = {n for n, _, _ in top_level_functions(module_text)}
     name = next((n for n in (f"{func}_raised", func) if n in names), None)
     if name is None:
-        raise KeyError(f"no function @{func}_raised or @{func} in the module")
+        raise ValueError(f"no function @{func}_raised or @{func} in the module")
     rf = load_raised("<raised>", name, module_text)
     try:
         sig = rf.signature()

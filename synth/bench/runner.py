@@ -28,6 +28,7 @@ from pathlib import Path
 
 
 from synth import __version__
+from synth.backends.registry import BACKEND_ERRORS
 from synth.bench.raise_job import run_raise_job
 from synth.bench.report import write_reports, run_header
 from synth.bench.timing import TimingSettings, time_kernel
@@ -208,7 +209,7 @@ def _time_outcome(job: Job, outcome: dict, settings: TimingSettings, baselines: 
     if outcome["status"] == "raised":
         try:
             rows = time_kernel(job, outcome, settings, baselines)
-        except Exception as e:  # the baseline itself failed: report it, go on
+        except BACKEND_ERRORS as e:  # the baseline itself failed: report it, go on
             rows = [{"kernel": job.kernel, "function": job.function, "target": job.target,
                      "backend": "", "status": "error", "reason": f"{type(e).__name__}: {e}"[:500]}]
     else:

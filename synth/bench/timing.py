@@ -59,7 +59,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
     """Rows for one raised kernel x target (a synth.bench.runner.Job): one per backend.
     `baselines` caches the baselines of each kernel file across its targets."""
     from synth.analysis.model import load_kernel
-    from synth.backends.registry import baseline_backend, backends_for
+    from synth.backends.registry import BACKEND_ERRORS, baseline_backend, backends_for
     from synth.frontend.reader import load_source
     from synth.numerics import compare_outputs
     from synth.synthesis.spec import random_draw
@@ -93,7 +93,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
                 rows.append({**row, "status": "wrong-output", "reason": diff})
                 continue
             timing = prepared.time(args, settings.warmup, settings.repeats)
-        except Exception as e:  # a backend failing on one kernel is a result, not a crash
+        except BACKEND_ERRORS as e:  # a backend failing on one kernel is a result, not a crash
             rows.append({**row, "status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]})
             continue
         speedup = (lambda ref: ref / timing.seconds if timing.seconds > 0 else None)
