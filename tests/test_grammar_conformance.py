@@ -7,7 +7,9 @@ choices from its own attribute_domain:
      what the compiled op returns;
   3. evaluate (NumPy) equals the compiled MLIR on random inputs (stablehlo on XLA CPU,
      linalg through synth.execution's ExecutionEngine worker);
-  4. the Z3 semantics, with the same inputs substituted, equals evaluate.
+  4. the raised-program interpreter (synth.semantics.interpreter: the semantics the
+     proofs use) on the emitted MLIR, over z3 symbols with the same inputs substituted,
+     equals evaluate.
 The default run samples a few instances per op; `-m slow` runs every instance.
 Also: ill-typed instances are rejected, and grammars/<dialect>.json agrees with the
 Python ops and with the dialect definitions it is derived from.
@@ -28,6 +30,7 @@ from synth.grammar import SearchContext, ShapeError, TensorType, ops_for
 from synth.semantics import z3sem
 from synth.grammar.op import attrs, emit_op_function, grammar_path, load_specs
 from synth.grammar.verifier import DEFAULT as VERIFIER
+from synth.semantics.raised import load_raised
 
 ROOT = grammar_path("stablehlo").parents[1]
 
@@ -119,12 +122,13 @@ def check_instance(op, arg_types, a, seed: int = 0):
     (compiled,) = run_compiled(op, emit_op_function(op, arg_types, a), inputs)
     assert compiled.dtype == rt.numpy_dtype, f"{label}: MLIR returns {compiled.dtype}, not {rt.mlir()}"
     assert_same(compiled, expected, f"{label}: compiled MLIR vs evaluate")
-    # 4. Z3 semantics at the same point
+    # 4. the proofs' semantics: the interpreter of raised programs on the emitted MLIR, over
+    # z3 symbols, with the same inputs substituted
     symbolic = [z3sem.symbols(f"x{i}", t.shape, t.dtype) for i, t in enumerate(arg_types)]
-    terms = op.z3(symbolic, a)
-    assert terms.shape == rt.shape, f"{label}: z3 result shape {terms.shape} != {rt.shape}"
+    (terms,) = load_raised(f"<{op.name}>", "main", emit_op_function(op, arg_types, a)).evaluate(symbolic)
+    assert terms.shape == rt.shape, f"{label}: interpreted result shape {terms.shape} != {rt.shape}"
     values = z3sem.concrete_array(z3sem.substitute(terms, z3sem.bind(symbolic, inputs)), rt.numpy_dtype)
-    assert_same(values, expected, f"{label}: z3 semantics vs evaluate")
+    assert_same(values, expected, f"{label}: interpreter (z3) vs evaluate")
 
 
 @pytest.mark.parametrize("name", sorted(ALL_OPS))

@@ -4,7 +4,7 @@
     ops = ops_for("stablehlo")            # tuple of Op, one per grammar op
 
 Modules: types (TensorType, ShapeError, SearchContext), op (Op base, Emitter,
-emit_function, ops_for), stablehlo / linalg (the ops), z3sem (shared Z3 helpers),
+emit_function, ops_for), stablehlo / linalg (the ops),
 verifier (the real MLIR verifier as a cached oracle). The grammar data derived from the
 dialect definitions lives in grammars/<dialect>.json (scripts/derive_grammars.py).
 """

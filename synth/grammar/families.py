@@ -16,7 +16,7 @@ from synth.grammar.types import NUMERIC_DTYPES, TensorType
 
 class ElementwiseFamily:
     """Unary / binary elementwise op on operands of one identical type in `dtypes`; its
-    semantics is `fn` of the semantics namespace (op.NUMPY / z3sem.Z3)."""
+    semantics is `fn` of the semantics namespace (op.NUMPY)."""
 
     attr_domain_kind = "none"
 
@@ -165,7 +165,4 @@ class SelectEdgeFamily:
 
     def apply(self, sem, args, attrs):
         x, y = args
-        m = self.mask(np.shape(x), attrs)
-        if sem.name != "numpy":
-            m = m.astype(object)  # Python bools for z3.If
-        return sem.select(m, x, y)
+        return sem.select(self.mask(np.shape(x), attrs), x, y)

@@ -139,10 +139,7 @@ class SelectIndex(LinalgOp):
         x, y = args
         a, b = d["dims"]
         grid = np.indices(np.shape(x))
-        mask = NUMPY.compare(d["direction"], grid[a], grid[b])
-        if sem is not NUMPY:
-            mask = mask.astype(object)  # Python bools for z3.If
-        return sem.select(mask, x, y)
+        return sem.select(NUMPY.compare(d["direction"], grid[a], grid[b]), x, y)
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)

@@ -5,11 +5,12 @@ An `Op` bundles, for one grammar operation:
                  with the attribute-domain kind, come from grammars/<dialect>.json)
   attribute_domain(arg_types, ctx)  every valid attribute choice for these operand types
   result_type(arg_types, attrs)     the shape rule (raises ShapeError)
-  apply(sem, args, attrs)           the semantics, written once against a semantics
-                                    namespace: `NUMPY` (reference) or `z3sem.Z3` (symbolic)
+  apply(sem, args, attrs)           the reference semantics, written against the NumPy
+                                    namespace `NUMPY` (`evaluate` is apply with it)
   emit(em, operands, arg_types, attrs, result_type)   the MLIR text
 
-`evaluate` and `z3` are `apply` with the two namespaces. Attributes are hashable
+The proofs do not use `apply`: they interpret the op's emitted MLIR (synth.semantics.
+interpreter), and the conformance test checks that both agree with the compiled op. Attributes are hashable
 `Attrs`: a tuple of (key, value) pairs sorted by key (`attrs(dim=1)`, `attr_dict(a)`).
 
 MLIR text is produced by an `Emitter` (fresh SSA names, memoized scalar constants,
@@ -208,12 +209,11 @@ def emit_op_function(op: Op, arg_types: Sequence[TensorType], attrs: Attrs, name
 
 
 # ---------------------------------------------------------------------------------------
-# NumPy semantics namespace (the Z3 one, with the same names, is z3sem.Z3)
+# NumPy semantics namespace
 
 
 class _NumpySem:
-    """Reference semantics on NumPy arrays. Ops call these through `sem.`; the same
-    names on `z3sem.Z3` work on object arrays of z3 terms."""
+    """Reference semantics on NumPy arrays. Ops call these through `sem.`."""
 
     name = "numpy"
     add = staticmethod(np.add)
@@ -330,12 +330,6 @@ class Op:
         (sqrt of a negative, overflow, x/0) are silenced: the values are IEEE's, as in MLIR."""
         with np.errstate(all="ignore"):
             return np.asarray(self.apply(NUMPY, [np.asarray(a) for a in args], attrs))
-
-    def z3(self, args: list[np.ndarray], attrs: Attrs) -> np.ndarray:
-        """The same on object arrays of z3 terms."""
-        from synth.semantics import z3sem
-
-        return z3sem.as_object_array(self.apply(z3sem.Z3, args, attrs))
 
     def accepts(self, arg_types: tuple[TensorType, ...], ctx: SearchContext) -> bool:
         """Whether some attribute choice fits these operand types."""

@@ -1,7 +1,7 @@
 """The stablehlo grammar: one class per op family, one instance per grammar op.
 
-Each op keeps its attribute domain, shape rule, semantics (`apply`, shared by NumPy and
-Z3) and emitter together. `grammar()` returns the ops as a tuple; weight, commutativity
+Each op keeps its attribute domain, shape rule, NumPy reference semantics (`apply`) and
+emitter together. `grammar()` returns the ops as a tuple; weight, commutativity
 and the MLIR name come from grammars/stablehlo.json.
 
 Attribute keys (values are ints, strs or tuples of ints):

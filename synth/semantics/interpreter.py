@@ -4,7 +4,6 @@ terms. Its op handlers are listed in the table HANDLERS (synth.semantics.handler
 
 from __future__ import annotations
 
-import operator
 import re
 from collections import ChainMap
 from collections.abc import Callable
@@ -12,16 +11,14 @@ from collections.abc import Callable
 import numpy as np
 import z3
 
-from synth.semantics import support as support
 from synth.errors import InputError
-from synth.semantics import z3sem
 from synth.grammar.shapes import broadcast
 from synth.semantics.affine_expr import compile_map
 from synth.semantics.handlers import handles, table
 
+from synth.semantics import scalar
 from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, dot_general, numeral, value_type,
-    _Unsupported, _abs, _add, _by_type, _checked, _compare, _float_div, _has, _i64s, _int_attr, _int_div, _map, _maximum,
-    _minimum, _select, _to_float, _attr_number, _bool_op, _dense_values, _scalar_array)
+    _Unsupported, _has, _i64s, _int_attr, _map, _attr_number, _dense_values, _scalar_array)
 # the interpreter -------------------------------------------------------------------------
 
 Handler = Callable[["_Interpreter", object, list], list]
@@ -89,54 +86,7 @@ class _Interpreter:
 
 # --- elementwise (stablehlo, arith / math on scalars or tensors) ---------------------------
 
-_ELEMENTWISE: dict[str, Callable[[str], Callable | None]] = {
-    "stablehlo.add": _by_type(_checked("add", _add)),
-    "stablehlo.subtract": _by_type(_checked("subtract", operator.sub)),
-    "stablehlo.multiply": _by_type(_checked("multiply", operator.mul)),
-    "stablehlo.divide": _by_type(_checked("divide", _float_div), _checked("divide", _int_div)),
-    "stablehlo.negate": _by_type(_checked("negate", operator.neg)),
-    "stablehlo.abs": _by_type(_checked("abs", _abs)),
-    "stablehlo.maximum": _by_type(_maximum),
-    "stablehlo.minimum": _by_type(_minimum),
-    "stablehlo.sqrt": _by_type(_checked("sqrt", z3sem.sqrt)),
-    "stablehlo.rsqrt": _by_type(_checked("rsqrt", lambda a: z3sem.div(z3.RealVal(1), z3sem.sqrt(a)))),
-    "stablehlo.exponential": _by_type(_checked("exponential", z3sem.exp)),
-    "stablehlo.power": _by_type(_checked("power", support.power)),
-    "stablehlo.and": _by_type(_bool_op(operator.and_, z3.And)),
-    "stablehlo.or": _by_type(_bool_op(operator.or_, z3.Or)),
-    "stablehlo.xor": _by_type(_bool_op(operator.xor, z3.Xor)),
-    "stablehlo.not": _by_type(_bool_op(operator.not_, z3.Not)),
-    "stablehlo.select": _by_type(_select),
-    "stablehlo.clamp": _by_type(lambda lo, x, hi: _minimum(_maximum(x, lo), hi)),
-    "arith.addf": _by_type(_checked("addf", _add)),
-    "arith.subf": _by_type(_checked("subf", operator.sub)),
-    "arith.mulf": _by_type(_checked("mulf", operator.mul)),
-    "arith.divf": _by_type(_checked("divf", _float_div)),
-    "arith.negf": _by_type(_checked("negf", operator.neg)),
-    "arith.maximumf": _by_type(_maximum),
-    "arith.maxnumf": _by_type(_maximum),
-    "arith.minimumf": _by_type(_minimum),
-    "arith.minnumf": _by_type(_minimum),
-    "arith.select": _by_type(_select),
-    "arith.extf": _by_type(lambda a: a),
-    "arith.truncf": _by_type(lambda a: a),
-    "arith.sitofp": _by_type(_checked("sitofp", _to_float)),
-    "arith.addi": _by_type(None, _checked("addi", operator.add)),
-    "arith.subi": _by_type(None, _checked("subi", operator.sub)),
-    "arith.muli": _by_type(None, _checked("muli", operator.mul)),
-    "arith.divsi": _by_type(None, _checked("divsi", _int_div)),
-    "arith.maxsi": _by_type(None, _maximum),
-    "arith.minsi": _by_type(None, _minimum),
-    "arith.andi": _by_type(None, _bool_op(operator.and_, z3.And)),
-    "arith.ori": _by_type(None, _bool_op(operator.or_, z3.Or)),
-    "arith.index_cast": _by_type(None, lambda a: a),
-    "arith.extsi": _by_type(None, lambda a: a),
-    "math.sqrt": _by_type(_checked("sqrt", z3sem.sqrt)),
-    "math.rsqrt": _by_type(_checked("rsqrt", lambda a: z3sem.div(z3.RealVal(1), z3sem.sqrt(a)))),
-    "math.exp": _by_type(_checked("exp", z3sem.exp)),
-    "math.absf": _by_type(_checked("absf", _abs)),
-    "math.powf": _by_type(_checked("powf", support.power)),
-}
+_ELEMENTWISE: dict[str, Callable] = {**scalar.STABLEHLO, **scalar.ARITH_MATH}
 
 
 def _apply_elementwise(fn: Callable, t: ValueType, operands: list):
@@ -147,11 +97,7 @@ def _apply_elementwise(fn: Callable, t: ValueType, operands: list):
 
 @handles(*_ELEMENTWISE)
 def _elementwise(it: _Interpreter, op, xs: list) -> list:
-    t = it.result_type(op)
-    fn = _ELEMENTWISE[op.operation.name](t.dtype)
-    if fn is None:
-        raise _Unsupported(f"not modelled for element type {t.dtype}")
-    return [_apply_elementwise(fn, t, xs)]
+    return [_apply_elementwise(_ELEMENTWISE[op.operation.name], it.result_type(op), xs)]
 
 
 @handles("stablehlo.convert")
@@ -159,7 +105,7 @@ def _convert(it, op, xs):
     t = it.result_type(op)
     src = value_type(op.operands[0].type).dtype
     if t.dtype in _FLOATS:
-        fn = _to_float if src not in _FLOATS else (lambda a: a)
+        fn = scalar.int_to_float if src not in _FLOATS else (lambda a: a)
     elif src in _FLOATS:
         raise _Unsupported("float to integer conversion is not modelled")
     elif t.dtype == "i1":
@@ -178,29 +124,18 @@ def _sh_compare(it, op, xs):
     if _has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
         raise _Unsupported("unsigned comparison is not modelled")
     t = it.result_type(op)
-    return [_map(lambda a, b: _compare(direction, a, b), t.shape, *xs)]
-
-
-# arith.cmpf / cmpi predicates in enum order (reals have no NaN: ordered == unordered)
-_CMPF = [False, "EQ", "GT", "GE", "LT", "LE", "NE", True, "EQ", "GT", "GE", "LT", "LE", "NE", False, True]
-_CMPI = ["EQ", "NE", "LT", "LE", "GT", "GE"]
+    return [_map(lambda a, b: scalar.compare(direction, a, b), t.shape, *xs)]
 
 
 @handles("arith.cmpf", "arith.cmpi")
 def _arith_compare(it, op, xs):
     pred = _int_attr(it.ir, op.attributes["predicate"])
-    t = it.result_type(op)
     if op.operation.name == "arith.cmpf":
-        d = _CMPF[pred]
-        if isinstance(d, bool):
-            return [_apply_elementwise(lambda a, b: z3.BoolVal(d), t, xs)]
+        fn = scalar.cmpf(pred)
     else:
-        if pred >= 6:
-            width = 64
-            kind = ("lt", "le", "gt", "ge")[pred - 6]
-            return [_apply_elementwise(lambda a, b: support.unsigned_compare(kind, a, b, width), t, xs)]
-        d = _CMPI[pred]
-    return [_apply_elementwise(lambda a, b: _compare(d, a, b), t, xs)]
+        dtype = value_type(op.operands[0].type).dtype
+        fn = scalar.cmpi(pred, 64 if dtype == "index" else int(dtype.lstrip("sui")))
+    return [_apply_elementwise(fn, it.result_type(op), xs)]
 
 
 # --- constants and shapes ---------------------------------------------------------------------

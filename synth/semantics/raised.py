@@ -27,9 +27,9 @@ expression such as `-d0 + 999`, which maps to `-d0 + n-1` only if written so) ca
 re-instantiated this way.
 
 Evaluating. `RaisedFunction.evaluate(args)` interprets the function op by op on NumPy
-object arrays of z3 terms (0-d arrays for rank-0 tensors), with the shared encodings of
-`synth.semantics.z3sem` (the same uninterpreted sqrt / exp as the affine side, max / min /
-select via If, real division):
+object arrays of z3 terms (0-d arrays for rank-0 tensors); every scalar operation means
+what `synth.semantics.scalar`'s tables say, the tables the affine side uses (the same
+uninterpreted sqrt / exp, max / min / select via If, real division):
   - stablehlo: add subtract multiply divide negate abs maximum minimum sqrt rsqrt
     exponential power clamp and or not xor convert compare select dot_general (any batch
     and contracting dims) dot broadcast_in_dim broadcast transpose reshape reverse
@@ -65,7 +65,8 @@ from synth.semantics.interpreter import _Interpreter
 from synth.semantics.raised_text import (MIN_SIZE, keep_functions, resize_text,  # noqa: F401
                                          top_level_functions)
 from synth.semantics.raised_values import (ValueType, _Unsupported, _cast, _has, _int_attr,  # noqa: F401
-                                           _is_inf, _scalar_array, numeral, value_type)
+                                           _scalar_array, numeral, value_type)
+from synth.semantics.scalar import is_inf as _is_inf
 # the raised function ---------------------------------------------------------------------------
 
 

@@ -1,11 +1,11 @@
-"""Values of the raised-program interpreter: tensor and scalar types, the infinities of
-max / min reductions, scalar semantics over z3 terms and Python numbers (one place with
-synth.semantics.z3sem), and the helpers that read MLIR attributes into NumPy arrays."""
+"""Values of the raised-program interpreter: tensor and scalar types, constants as z3
+numerals (the infinities of max / min reductions as synth.semantics.scalar's sentinels),
+dot_general on object arrays, and the helpers that read MLIR attributes into NumPy
+arrays. The scalar operations themselves are synth.semantics.scalar's."""
 
 from __future__ import annotations
 
 import math
-import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,8 +15,8 @@ import z3
 
 from synth.grammar.types import TensorType
 
-from synth.semantics import support as support
 from synth.semantics import z3sem
+from synth.semantics.scalar import NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add, finite as _finite
 
 # types -------------------------------------------------------------------------------------
 
@@ -66,39 +66,7 @@ def _sort(dtype: str) -> z3.SortRef:
     raise _Unsupported(f"element type {dtype} has no z3 sort")
 
 
-# infinities --------------------------------------------------------------------------------
-
-
-class _Infinity:
-    """+inf / -inf: only as identities of max / min (see the module docstring)."""
-
-    __slots__ = ("sign",)
-
-    def __init__(self, sign: int):
-        self.sign = sign
-
-    def __repr__(self) -> str:
-        return "+inf" if self.sign > 0 else "-inf"
-
-
-POS_INF, NEG_INF = _Infinity(1), _Infinity(-1)
-
-
-def _is_inf(x) -> bool:
-    return isinstance(x, _Infinity)
-
-
-class _Unsupported(Exception):
-    """An op, attribute or value outside what the interpreter models (becomes InputError)."""
-
-
-def _finite(name: str, *xs) -> None:
-    if any(_is_inf(x) for x in xs):
-        raise _Unsupported(f"an infinite value reaches '{name}'; infinities are supported only "
-                           f"as identities of max / min reductions")
-
-
-# scalar semantics --------------------------------------------------------------------------
+# constants ----------------------------------------------------------------------------------
 
 
 def numeral(value, dtype: str):
@@ -113,120 +81,6 @@ def numeral(value, dtype: str):
             return POS_INF if v > 0 else NEG_INF
         return z3sem.numeral(v, "f64")
     return z3.IntVal(int(value))
-
-
-def _maximum(a, b):
-    if _is_inf(a):
-        return b if a.sign < 0 else a
-    if _is_inf(b):
-        return a if b.sign < 0 else b
-    if isinstance(a, int) and isinstance(b, int):
-        return max(a, b)
-    return z3sem.maximum(a, b)
-
-
-def _minimum(a, b):
-    if _is_inf(a):
-        return b if a.sign > 0 else a
-    if _is_inf(b):
-        return a if b.sign > 0 else b
-    if isinstance(a, int) and isinstance(b, int):
-        return min(a, b)
-    return z3sem.minimum(a, b)
-
-
-_PY_COMPARE = {"GT": operator.gt, "GE": operator.ge, "LT": operator.lt, "LE": operator.le,
-               "EQ": operator.eq, "NE": operator.ne}
-
-
-def _compare(direction: str, a, b):
-    if _is_inf(a) or _is_inf(b):
-        # -inf < every real < +inf; both infinite: compare the signs
-        rank_a = a.sign if _is_inf(a) else 0
-        rank_b = b.sign if _is_inf(b) else 0
-        return z3.BoolVal(_PY_COMPARE[direction](rank_a, rank_b))
-    if isinstance(a, int) and isinstance(b, int):
-        return _PY_COMPARE[direction](a, b)
-    return z3sem.COMPARE[direction](a, b)
-
-
-def _select(p, a, b):
-    if isinstance(p, bool):
-        return a if p else b
-    if z3.is_true(p):
-        return a
-    if z3.is_false(p):
-        return b
-    if a is b:
-        return a
-    _finite("select", a, b)
-    return z3sem.select(p, a, b)
-
-
-def _checked(name: str, fn: Callable) -> Callable:
-    def call(*xs):
-        _finite(name, *xs)
-        return fn(*xs)
-    return call
-
-
-def _add(a, b):
-    if _is_zero(a):
-        return b
-    if _is_zero(b):
-        return a
-    return a + b
-
-
-def _is_zero(x) -> bool:
-    """A literal zero (Python int or z3 numeral): `_add` drops it to keep terms small."""
-    if isinstance(x, bool):
-        return False
-    if isinstance(x, int):
-        return x == 0
-    if isinstance(x, z3.ArithRef) and z3.is_int_value(x):
-        return x.as_long() == 0
-    return isinstance(x, z3.ArithRef) and z3.is_rational_value(x) and x.as_fraction() == 0
-
-
-def _float_div(a, b):
-    return z3sem.div(a, b)
-
-
-def _int_div(a, b):
-    return support.trunc_div(a, b)
-
-
-def _abs(a):
-    return abs(a) if isinstance(a, int) else z3.If(a >= 0, a, -a)
-
-
-def _to_float(a):
-    if isinstance(a, bool):
-        return z3.RealVal(int(a))
-    if isinstance(a, int):
-        return z3.RealVal(a)
-    if z3.is_bool(a):
-        return z3.If(a, z3.RealVal(1), z3.RealVal(0))
-    if z3.is_int(a):
-        return z3.ToReal(a)
-    return a
-
-
-def _bool_op(py: Callable, sym: Callable) -> Callable:
-    def fn(*xs):
-        if all(isinstance(x, bool) for x in xs):
-            return py(*xs)
-        if all(z3.is_bool(x) or isinstance(x, bool) for x in xs):
-            return sym(*xs)
-        raise _Unsupported("bitwise operations are modelled on i1 only")
-    return fn
-
-
-def _by_type(float_fn: Callable | None, int_fn: Callable | None = None) -> Callable:
-    """dtype -> scalar function: `float_fn` for float results, `int_fn` (default: the
-    same) for integer / i1 / index ones; None where the op is not modelled."""
-    return lambda dtype: float_fn if dtype in _FLOATS or int_fn is None else int_fn
 
 
 # arrays ------------------------------------------------------------------------------------

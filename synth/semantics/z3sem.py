@@ -1,9 +1,8 @@
-"""Z3 semantics shared by the grammar ops.
+"""The z3 encodings under both sides of a proof (the scalar table of
+synth.semantics.scalar is built on them), and z3 terms back to numbers.
 
 A tensor is a NumPy object array (0-d for rank 0) of z3 terms: Real for float element
-types, Int for integer ones, Bool for i1. NumPy's own +, -, *, tensordot, sum, transpose,
-reshape and broadcast work unchanged on such arrays, so most ops share their NumPy
-reference code. What NumPy cannot do with symbolic values is defined here:
+types, Int for integer ones, Bool for i1. The encodings:
 
 - maximum / minimum: `z3.If` (no NaN: reals have none).
 - compare: exact comparison of reals / ints, giving Bool terms.
@@ -19,8 +18,8 @@ reference code. What NumPy cannot do with symbolic values is defined here:
 - integers are mathematical integers (no wrap-around on overflow).
 
 `concrete_value` evaluates a closed term (inputs substituted by numerals) back to a
-Python number, mapping SQRT/EXP to math.sqrt/math.exp, so tests can compare the Z3
-semantics with the NumPy reference at points.
+Python number, mapping SQRT/EXP to math.sqrt/math.exp, so tests can compare the proofs'
+semantics with the NumPy reference and with compiled code at points.
 """
 
 from __future__ import annotations
@@ -161,18 +160,6 @@ def sqrt_facts(terms) -> list[z3.BoolRef]:
     return [z3.Implies(x >= 0, z3.And(SQRT(x) >= 0, SQRT(x) * SQRT(x) == x)) for x in args]
 
 
-def reduce_axis(array: np.ndarray, axis: int, combine: Callable) -> np.ndarray:
-    """Fold `combine` over one axis of an object array (left to right)."""
-    moved = np.moveaxis(np.asarray(array, dtype=object), axis, 0)
-    out = np.empty(moved.shape[1:], dtype=object)
-    for idx in np.ndindex(*out.shape):
-        acc = moved[(0, *idx)]
-        for k in range(1, moved.shape[0]):
-            acc = combine(acc, moved[(k, *idx)])
-        out[idx] = acc
-    return out
-
-
 # evaluating closed terms ------------------------------------------------------------------
 
 _BINARY = {
@@ -275,79 +262,3 @@ def bind(symbolic_inputs: list[np.ndarray], concrete_inputs: list[np.ndarray]) -
             dtype = "i1" if z3.is_bool(s) else ("i64" if z3.is_int(s) else "f64")
             pairs.append((s, numeral(val[idx], dtype)))
     return pairs
-
-
-def as_object_array(value) -> np.ndarray:
-    """An object array from an object array or a single z3 term (0-d)."""
-    if isinstance(value, np.ndarray):
-        return value.astype(object, copy=False)
-    out = np.empty((), dtype=object)
-    out[()] = value
-    return out
-
-
-def _compare(direction: str, a, b):
-    return elementwise(COMPARE[direction], a, b)
-
-
-class _Z3Sem:
-    """The symbolic twin of op.NUMPY: same names, object arrays of z3 terms."""
-
-    name = "z3"
-    add = staticmethod(np.add)
-    sub = staticmethod(np.subtract)
-    mul = staticmethod(np.multiply)
-    neg = staticmethod(np.negative)
-    tensordot = staticmethod(np.tensordot)
-
-    @staticmethod
-    def maximum(a, b):
-        return elementwise(maximum, a, b)
-
-    @staticmethod
-    def minimum(a, b):
-        return elementwise(minimum, a, b)
-
-    @staticmethod
-    def sqrt(a):
-        return elementwise(sqrt, a)
-
-    @staticmethod
-    def abs(a):
-        return elementwise(lambda x: z3.If(x >= 0, x, -x), a)
-
-    @staticmethod
-    def exp(a):
-        return elementwise(exp, a)
-
-    @staticmethod
-    def div(a, b):
-        return elementwise(div, a, b)
-
-    compare = staticmethod(_compare)
-
-    @staticmethod
-    def select(p, a, b):
-        return elementwise(select, p, a, b)
-
-    @staticmethod
-    def reduce(kind: str, a, axis: int):
-        combine = {"add": lambda x, y: x + y, "max": maximum, "min": minimum}[kind]
-        return reduce_axis(a, axis, combine)
-
-    @staticmethod
-    def full(shape, value, dtype: str):
-        out = np.empty(shape, dtype=object)
-        for idx in np.ndindex(*shape):
-            out[idx] = numeral(value, dtype)
-        return out
-
-    @staticmethod
-    def iota(shape, dim: int, dtype: str):
-        out = np.empty(shape, dtype=object)
-        for idx in np.ndindex(*shape):
-            out[idx] = numeral(idx[dim], dtype)
-        return out
-
-
-Z3 = _Z3Sem()
