@@ -273,6 +273,7 @@ ARITH_MATH: dict[str, Callable] = _table({
     "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor",
     "arith.select": "select",
     "arith.index_cast": "same", "arith.index_castui": "same", "arith.extsi": "extsi",
+    "arith.trunci": "same",  # integers are mathematical: no wrap-around (module docstring)
     "arith.extui": "extui",
     "math.sqrt": "sqrt", "math.rsqrt": "rsqrt", "math.exp": "exp", "math.absf": "abs",
     "math.absi": "abs", "math.powf": "pow",
