@@ -265,7 +265,9 @@ def cmd_raise(args) -> int:
                 progress.done()
             if args.verbose:
                 for p in outcome.stats["problems"]:
-                    print(f"  {p['problem']}: {p['program'] or '(none)'}", file=sys.stderr)
+                    choice = (f" (cheapest of {p['solutions_compared']} equivalent, estimated work "
+                              f"{p['solution_cost']:.3g})" if p.get("solutions_compared", 0) > 1 else "")
+                    print(f"  {p['problem']}: {p['program'] or '(none)'}{choice}", file=sys.stderr)
             if not args.quiet:
                 print(outcome.summary, file=sys.stderr)
     except SynthError as e:

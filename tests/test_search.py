@@ -5,6 +5,7 @@ import numpy as np
 
 from synth.grammar.op import ops_for
 from synth.grammar.types import SearchContext, TensorType
+from synth.synthesis.program import cost as program_cost
 from synth.synthesis.search import Problem, SearchSettings, search
 
 F = "f64"
@@ -91,3 +92,21 @@ def test_the_search_uses_the_verifier_it_is_given():
     found, _ = search(p, SearchSettings(max_size=2, timeout=30, verifier=own))
     assert found is not None
     assert own.stats()["misses"] > 0 and verifier.DEFAULT.stats() == before
+
+
+def _shapes(expr) -> set:
+    return {expr.type.shape} | set().union(*(_shapes(a) for a in expr.args)) if expr.args else {expr.type.shape}
+
+
+def test_cheapest_of_equivalent_solutions_is_kept():
+    # A (2x9) B (9x2) C (2x9): (A B) C makes a 2x2 intermediate, A (B C) a 9x9 one; both
+    # have two ops, the first the search finds is A (B C)
+    p = _problem({0: np.zeros((2, 9)), 1: np.zeros((9, 2)), 2: np.zeros((2, 9))},
+                 lambda e: e[0] @ e[1] @ e[2])
+    first, first_stats = search(p, SearchSettings(timeout=30, alternatives=0))
+    cheapest, stats = search(p, SearchSettings(timeout=30))
+    assert first is not None and cheapest is not None
+    assert (9, 9) in _shapes(first) and first_stats.solutions_compared == 0
+    assert (9, 9) not in _shapes(cheapest) and (2, 2) in _shapes(cheapest)
+    assert stats.solutions_compared >= 2 and stats.solution_cost == program_cost(cheapest)
+    assert program_cost(cheapest) < program_cost(first)

@@ -60,6 +60,9 @@ class DotGeneralFamily:
         return dot_general(sem, args[0], args[1], d["lhs_batch"], d["rhs_batch"],
                            d["lhs_contract"], d["rhs_contract"])
 
+    def cost(self, arg_types, attrs, result_type):
+        return contraction_cost(arg_types, attr_dict(attrs)["lhs_contract"], result_type)
+
 
 class ReduceFamily:
     """A reduction (add, max, min) over one dimension, its identity as the init."""
@@ -166,3 +169,11 @@ class SelectEdgeFamily:
     def apply(self, sem, args, attrs):
         x, y = args
         return sem.select(self.mask(np.shape(x), attrs), x, y)
+
+
+def contraction_cost(arg_types, lhs_contract, result_type) -> int:
+    """Elements read and written plus two operations per multiply-add."""
+    depth = 1
+    for k in lhs_contract:
+        depth *= arg_types[0].shape[k]
+    return 2 * result_type.size * depth + result_type.size + sum(t.size for t in arg_types)

@@ -44,7 +44,7 @@ from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
-from synth.grammar.families import TransposeFamily, ElementwiseFamily, ReduceFamily
+from synth.grammar.families import TransposeFamily, ElementwiseFamily, ReduceFamily, contraction_cost
 
 
 # --- named elementwise -----------------------------------------------------------------------
@@ -101,6 +101,9 @@ class Contraction(LinalgOp):
 
     def attribute_domain(self, arg_types, ctx):
         return ((),) if len(arg_types) == 2 and self._sizes(arg_types) is not None else ()
+
+    def cost(self, arg_types, attrs, result_type):
+        return contraction_cost(arg_types, self.dims[2], result_type)
 
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)

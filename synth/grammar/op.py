@@ -8,6 +8,7 @@ An `Op` bundles, for one grammar operation:
   apply(sem, args, attrs)           the reference semantics, written against the NumPy
                                     namespace `NUMPY` (`evaluate` is apply with it)
   emit(em, operands, arg_types, attrs, result_type)   the MLIR text
+  cost(arg_types, attrs, result_type)   estimated work, to choose among equivalent programs
 
 The proofs do not use `apply`: they interpret the op's emitted MLIR (synth.semantics.
 interpreter), and the conformance test checks that both agree with the compiled op. Attributes are hashable
@@ -330,6 +331,13 @@ class Op:
         (sqrt of a negative, overflow, x/0) are silenced: the values are IEEE's, as in MLIR."""
         with np.errstate(all="ignore"):
             return np.asarray(self.apply(NUMPY, [np.asarray(a) for a in args], attrs))
+
+    def cost(self, arg_types: tuple[TensorType, ...], attrs: Attrs, result_type: TensorType) -> int:
+        """Estimated work of one application at these types, in element operations: the
+        elements it reads and writes (data movement, elementwise ops, reductions);
+        contractions add their multiply-adds. The search uses it to choose among
+        equivalent programs (synth.synthesis.search), at the original sizes."""
+        return result_type.size + sum(t.size for t in arg_types)
 
     def accepts(self, arg_types: tuple[TensorType, ...], ctx: SearchContext) -> bool:
         """Whether some attribute choice fits these operand types."""

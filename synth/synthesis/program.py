@@ -62,6 +62,22 @@ def instantiate(expr: Expr, values: Mapping[str, int], input_types: dict[int, Te
     return out
 
 
+def cost(expr: Expr) -> int:
+    """Estimated work of the program at the sizes its types carry: the sum of its ops'
+    `Op.cost`, each distinct subexpression (a shared value is computed once) counted once."""
+    seen: set[int] = set()
+    total = 0
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen or e.op is None:
+            continue
+        seen.add(id(e))
+        total += e.op.cost(tuple(a.type for a in e.args), e.attrs, e.type)
+        stack.extend(e.args)
+    return total
+
+
 def evaluate(expr: Expr, examples_in: list[dict], memo: dict | None = None) -> tuple:
     """The program's value on each example (`examples_in[e][leaf]` are the inputs)."""
     import numpy as np
@@ -99,4 +115,4 @@ class ProgramEmitter:
         return self.memo[key]
 
 
-__all__ = ["Expr", "ProgramEmitter", "ShapeError", "instantiate"]
+__all__ = ["Expr", "ProgramEmitter", "ShapeError", "cost", "instantiate"]

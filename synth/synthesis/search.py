@@ -4,8 +4,13 @@ Values are enumerated by program size (number of ops; inputs, constants and broa
 scalars are leaves of size 0). For each op and each split of the size among its operands,
 operands are chosen by type: the attribute choices, shape rule and dialect verifier are
 evaluated once per operand-type signature and cached. Each new value is computed on every
-example; observational equivalence keeps one program per distinct value. The first value
-equal to the target output on all examples is the solution.
+example; observational equivalence keeps one program per distinct value. A value equal
+to the target output on all examples is a solution. After the first, the search goes on
+for `SearchSettings.alternatives` more candidates of the same size (a count, so the
+outcome does not depend on the machine's speed), collecting every solution, equivalent
+ones that observational equivalence would drop included, and returns the cheapest by
+`SearchSettings.cost` (estimated work at the original sizes, synth.synthesis.program.cost):
+(A B) C and A (B C) have the same size, not the same cost.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from synth.grammar import verifier
 from synth.grammar.op import Op
 from synth.grammar.types import SearchContext, ShapeError, TensorType
 from synth.numerics import equal, fingerprint
-from synth.synthesis.program import Expr
+from synth.synthesis.program import Expr, cost as program_cost
 from synth.synthesis.branches import SPLIT_AFTER, BranchSplits
 from synth.synthesis.inverse import INVERSE_OPERAND_SIZE, InverseTargets
 
@@ -39,6 +44,11 @@ class SearchSettings:
     progress: object = field(default=None, compare=False, repr=False)
     # the dialect verifier and its cache of verdicts (None: the process-wide one)
     verifier: verifier.Verifier | None = field(default=None, compare=False, repr=False)
+    # candidates enumerated after the first solution, looking for a cheaper one (0: none)
+    alternatives: int = 20000
+    # Expr -> estimated work, to choose among solutions (None: program.cost at the
+    # search's stand-in sizes; synth.synthesis.solve passes it at the original sizes)
+    cost: object = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -53,6 +63,8 @@ class SearchStats:
     size_reached: int = 0
     seconds: float = 0.0
     solution_size: int | None = None
+    solutions_compared: int = 0  # equivalent solutions found, the cheapest kept
+    solution_cost: float | None = None  # its estimated work (SearchSettings.cost)
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -115,6 +127,9 @@ class Enumerator(InverseTargets, BranchSplits):
         self.inverse_ops: list | None = None
         self.best: Expr | None = None  # smallest solution through an inverse target so far
         self.values_of: dict[Expr, tuple] = {}  # expression -> its value on the examples
+        self.solutions: list[Expr] = []  # solutions of the current size, cheapest chosen
+        self.solution_fp: tuple | None = None  # their value's fingerprint
+        self.stop_at: int | None = None  # enumerated count at which collecting them ends
         # intermediate values never need a higher rank than the problem's own values and
         # the iteration spaces of its statements
         self.max_rank = max([t.rank for t in self.problem.input_types.values()]
@@ -167,6 +182,8 @@ class Enumerator(InverseTargets, BranchSplits):
             fp = _fingerprint(expr.type, data)
             if fp in self.seen:
                 self.stats.rejected_equivalence += 1
+                if self.solutions and fp == self.solution_fp:
+                    self.solutions.append(expr)  # another program for the solution's value
                 return None
             self.seen.add(fp)
         pool = self.pools[size][expr.type]
@@ -294,9 +311,32 @@ class Enumerator(InverseTargets, BranchSplits):
                             self.stats.enumerated += 1
                             self._tick()
                             expr, data = self._apply(op, attrs, rt, args)
-                            if found := self._add(size, expr, data):
+                            if (found := self._add(size, expr, data)) and not self._collect(found, data):
                                 return found
-        return None
+                            if self.stop_at is not None and self.stats.enumerated >= self.stop_at:
+                                return self._cheapest()
+        return self._cheapest()
+
+    def _collect(self, solution: Expr, data) -> bool:
+        """Keep a solution and go on looking for cheaper ones (False: stop at this one)."""
+        if self.settings.alternatives <= 0:
+            return False
+        if not self.solutions:
+            self.solution_fp = _fingerprint(solution.type, data)
+            self.stop_at = self.stats.enumerated + self.settings.alternatives
+        self.solutions.append(solution)
+        return True
+
+    def _cheapest(self) -> Expr | None:
+        """The cheapest solution collected (the first found among equally cheap ones)."""
+        if not self.solutions:
+            return None
+        cost = self.settings.cost or program_cost
+        costs = [cost(e) for e in self.solutions]
+        best = min(range(len(costs)), key=lambda k: (costs[k], k))
+        self.stats.solutions_compared = len(self.solutions)
+        self.stats.solution_cost = costs[best]
+        return self.solutions[best]
 
     def _masked_update(self) -> None:
         """When the output is an input array changed only at the positions of an index
@@ -356,7 +396,7 @@ class Enumerator(InverseTargets, BranchSplits):
                     if found is None and size == SPLIT_AFTER and self.splits:
                         found = self._select_split()
         except SearchTimeout:
-            found = self.best
+            found = self._cheapest() or self.best
         finally:
             self.stats.seconds = time.monotonic() - t0
         if found is not None and self.wrap is not None:

@@ -12,14 +12,14 @@ chains the solutions of the statement groups in execution order.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-
-
 
 from synth.analysis.model import Kernel
 from synth.errors import NoSolutionError
+from synth.grammar.types import ShapeError
 from synth.numerics import equal
-from synth.synthesis.program import Expr, evaluate
+from synth.synthesis.program import Expr, cost as program_cost, evaluate, instantiate
 from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.spec import Specification, build_specification
 
@@ -100,6 +100,20 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
     return solutions, stats
 
 
+def original_cost(kernel: Kernel) -> Callable[[Expr], int]:
+    """A program's estimated work at the kernel's original sizes (where the choice among
+    equivalent programs matters: a stand-in 3x4 matrix says little about 1900x2100)."""
+    values = kernel.sizes.original()
+    types = {i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}
+
+    def cost(expr: Expr) -> int:
+        try:
+            return program_cost(instantiate(expr, values, types))
+        except (ShapeError, KeyError):  # a leaf with no original type: the search's sizes
+            return program_cost(expr)
+    return cost
+
+
 def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
                   deadline: float | None = None, seed: int = 0,
                   kinds: tuple[str, ...] = ("random",), previous: RaiseResult | None = None) -> RaiseResult:
@@ -108,6 +122,8 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
     t0 = time.monotonic()
     deadline = t0 + settings.timeout if deadline is None else deadline
     spec = build_specification(kernel, dialect, seed=seed, kinds=kinds)
+    if settings.cost is None:
+        settings = replace(settings, cost=original_cost(kernel))
     name = kernel.name
     old = {}
     if previous is not None:
