@@ -142,9 +142,17 @@ def test_backend_failures_are_backend_errors(kernels):
         prepared.run([("i32", 38), ("i32", 42), np.zeros((38, 42)), np.zeros(42), np.zeros(42), np.zeros(38)])
 
 
-MATMULS = """func.func @f(%a: tensor<13x5xf64>, %b: tensor<5x21xf64>, %w: tensor<13xf64>,
-    %ba: tensor<2x4x5xf64>, %bb: tensor<2x5x6xf64>)
-    -> (tensor<13x21xf64>, tensor<5xf64>, tensor<2x4x6xf64>) attributes {synth.outputs = [0, 1, 2]} {
+MATMULS = """#ki = affine_map<(i, j, k) -> (k, i)>
+#kj = affine_map<(i, j, k) -> (k, j)>
+#ij = affine_map<(i, j, k) -> (i, j)>
+#rqs = affine_map<(r, q, p, s) -> (r, q, s)>
+#sp = affine_map<(r, q, p, s) -> (s, p)>
+#rqp = affine_map<(r, q, p, s) -> (r, q, p)>
+func.func @f(%a: tensor<13x5xf64>, %b: tensor<5x21xf64>, %w: tensor<13xf64>,
+    %ba: tensor<2x4x5xf64>, %bb: tensor<2x5x6xf64>, %c: tensor<21x19xf64>, %v: tensor<19xf64>,
+    %d3: tensor<3x11x7xf64>, %c4: tensor<7x18xf64>)
+    -> (tensor<13x21xf64>, tensor<5xf64>, tensor<2x4x6xf64>, tensor<21xf64>, tensor<19x19xf64>, tensor<3x11x18xf64>)
+    attributes {synth.outputs = [0, 1, 2, 3, 4, 5]} {
   %z = arith.constant 0.0 : f64
   %e = tensor.empty() : tensor<13x21xf64>
   %ef = linalg.fill ins(%z : f64) outs(%e : tensor<13x21xf64>) -> tensor<13x21xf64>
@@ -155,18 +163,45 @@ MATMULS = """func.func @f(%a: tensor<13x5xf64>, %b: tensor<5x21xf64>, %w: tensor
   %e5 = tensor.empty() : tensor<2x4x6xf64>
   %e5f = linalg.fill ins(%z : f64) outs(%e5 : tensor<2x4x6xf64>) -> tensor<2x4x6xf64>
   %bm = linalg.batch_matmul ins(%ba, %bb : tensor<2x4x5xf64>, tensor<2x5x6xf64>) outs(%e5f : tensor<2x4x6xf64>) -> tensor<2x4x6xf64>
-  return %m, %vm, %bm : tensor<13x21xf64>, tensor<5xf64>, tensor<2x4x6xf64>
+  %e7 = tensor.empty() : tensor<21xf64>
+  %e7f = linalg.fill ins(%z : f64) outs(%e7 : tensor<21xf64>) -> tensor<21xf64>
+  %mv = linalg.matvec ins(%c, %v : tensor<21x19xf64>, tensor<19xf64>) outs(%e7f : tensor<21xf64>) -> tensor<21xf64>
+  %e8 = tensor.empty() : tensor<19x19xf64>
+  %e8f = linalg.fill ins(%z : f64) outs(%e8 : tensor<19x19xf64>) -> tensor<19x19xf64>
+  %ctc = linalg.generic {indexing_maps = [#ki, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%c, %c : tensor<21x19xf64>, tensor<21x19xf64>) outs(%e8f : tensor<19x19xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %q = arith.addf %acc, %p : f64
+    linalg.yield %q : f64
+  } -> tensor<19x19xf64>
+  %e9 = tensor.empty() : tensor<3x11x18xf64>
+  %e9f = linalg.fill ins(%z : f64) outs(%e9 : tensor<3x11x18xf64>) -> tensor<3x11x18xf64>
+  %dc = linalg.generic {indexing_maps = [#rqs, #sp, #rqp], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%d3, %c4 : tensor<3x11x7xf64>, tensor<7x18xf64>) outs(%e9f : tensor<3x11x18xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %q = arith.addf %acc, %p : f64
+    linalg.yield %q : f64
+  } -> tensor<3x11x18xf64>
+  return %m, %vm, %bm, %mv, %ctc, %dc : tensor<13x21xf64>, tensor<5xf64>, tensor<2x4x6xf64>, tensor<21xf64>, tensor<19x19xf64>, tensor<3x11x18xf64>
 }
 """
 
 
 def test_mlir_cpu_schedule_on_partial_tiles(cache_dir):
-    """13x21 is not a multiple of the 8x16 matmul tile: peeled remainders must be right."""
+    """13x21 is not a multiple of the 8x16 matmul tile, nor 21x19 of the matvec's 8-row
+    tiles and 8-wide partial sums, nor 19x19 and 11x18 of the tiles of contractions
+    written as linalg.generic (C^T C; a 3-d by 2-d product): peeled remainders must be
+    right."""
     rng = np.random.default_rng(3)
     a, b, w = rng.uniform(-1, 1, (13, 5)), rng.uniform(-1, 1, (5, 21)), rng.uniform(-1, 1, 13)
     ba, bb = rng.uniform(-1, 1, (2, 4, 5)), rng.uniform(-1, 1, (2, 5, 6))
+    c, v = rng.uniform(-1, 1, (21, 19)), rng.uniform(-1, 1, 19)
+    d3, c4 = rng.uniform(-1, 1, (3, 11, 7)), rng.uniform(-1, 1, (7, 18))
     prepared = MlirCpuBackend().prepare(MATMULS, "f")
-    assert_close(prepared.run([a, b, w, ba, bb]), [a @ b, w @ a, ba @ bb], "mlir-cpu")
+    assert_close(prepared.run([a, b, w, ba, bb, c, v, d3, c4]),
+                 [a @ b, w @ a, ba @ bb, c @ v, c.T @ c, d3 @ c4], "mlir-cpu")
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
 
 
