@@ -112,8 +112,10 @@ class BranchSplits:
         left = self.deadline - time.monotonic()
         if left <= 0:
             return None
+        # a branch takes its first solution: up to MAX_SPLITS branches are searched, and
+        # going on for cheaper ones in each would multiply the cost of a split
         settings = replace(self.settings, max_size=min(SPLIT_BRANCH_SIZE, self.settings.max_size),
-                           timeout=min(left, SPLIT_BRANCH_SECONDS))
+                           timeout=min(left, SPLIT_BRANCH_SECONDS), alternatives=0)
         sub = type(self)(self.problem, settings, care_mask=masks, splits=False)
         found = sub.run()
         self.stats.enumerated += sub.stats.enumerated
