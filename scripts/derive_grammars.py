@@ -90,6 +90,9 @@ CURATED = {
             doc="a shape of interest, each dimension"),
         _op("stablehlo.constant", "stablehlo.constant", 0, attr_domain="constant",
             doc="rank 0, values from the search context"),
+        _op("stablehlo.triangular_solve", "stablehlo.triangular_solve", 2, attr_domain="triangular",
+            doc="left side; lower / upper, transposed or not, unit diagonal or not; a vector "
+                "right-hand side is reshaped to a column and back"),
     ],
     "linalg": [
         _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),

@@ -34,7 +34,7 @@ from synth.semantics.raised import load_raised
 
 ROOT = grammar_path("stablehlo").parents[1]
 
-SHAPES = [(), (3,), (4,), (3, 4), (4, 3), (2, 3, 4), (2, 4, 3)]
+SHAPES = [(), (3,), (4,), (3, 4), (4, 3), (4, 4), (2, 3, 4), (2, 4, 3)]
 CTX = SearchContext(frozenset(SHAPES), constants=(0.0, 1.0, 2.5), dtypes=("f64", "i64"))
 UNIVERSE = (
     [TensorType(s, "f64") for s in SHAPES]

@@ -158,3 +158,29 @@ def edge_slices(shape: tuple[int, ...], dims: tuple[int, ...], position: str,
         else:
             out.append(slice(None))
     return tuple(out)
+
+
+def triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool, unit_diagonal: bool,
+                     transpose_a: bool, sub=None, mul=None, div=None) -> np.ndarray:
+    """x with op(a) x = b (stablehlo.triangular_solve, left side): op(a) is a or its
+    transpose, of which only the lower (`lower`) or upper triangle of `a` is read, and the
+    diagonal is taken as ones if `unit_diagonal`. Forward (or backward) substitution, each
+    row's products subtracted in order of the column; `b` is a vector or a matrix (one
+    solve per column). NumPy arrays with the default operators; object arrays of z3 terms
+    with the interpreter's scalar operations (synth.semantics.scalar)."""
+    import operator
+
+    sub, mul, div = sub or operator.sub, mul or operator.mul, div or operator.truediv
+    a, b = np.asarray(a), np.asarray(b)
+    if transpose_a:  # the transpose of the lower triangle is an upper triangle
+        a, lower = a.T, not lower
+    n = a.shape[0]
+    x = np.empty(b.shape, dtype=object if object in (a.dtype, b.dtype) else np.result_type(a, b))
+    rows = range(n) if lower else range(n - 1, -1, -1)
+    for i in rows:
+        for col in np.ndindex(*b.shape[1:]):
+            acc = b[(i, *col)]
+            for j in (range(i) if lower else range(i + 1, n)):
+                acc = sub(acc, mul(a[i, j], x[(j, *col)]))
+            x[(i, *col)] = acc if unit_diagonal else div(acc, a[i, i])
+    return x

@@ -14,6 +14,7 @@ Attribute keys (values are ints, strs or tuples of ints):
   compare         direction  (GT GE LT LE EQ NE)
   iota            shape, dim, dtype
   constant        value, dtype  (shape ())
+  triangular_solve  lower, unit_diagonal, transpose_a  (bools; left side)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import numpy as np
 
 from synth.grammar.op import Attrs, Emitter, Op, attr_dict, attrs, format_scalar
 from synth.grammar.shapes import (broadcast, check_edge_attrs, dot_domain, edge_domain, edge_index,
-                                  edge_slices)
+                                  edge_slices, triangular_solve)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.families import DotGeneralFamily, SelectEdgeFamily, TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
 
@@ -322,6 +323,67 @@ class Select(StablehloOp):
         return r
 
 
+# --- library ops -------------------------------------------------------------------------------
+
+
+class TriangularSolve(StablehloOp):
+    """stablehlo.triangular_solve (left side): x with op(a) x = b for a square `a` whose
+    lower or upper triangle is read (op: a or its transpose; a unit diagonal or a's own).
+    `b` may be a vector: it is reshaped to a column and back around the op (the op wants
+    rank 2). Forward / backward substitution: trisolv, and the solves of ludcmp."""
+
+    arity = 2
+    attr_domain_kind = "triangular"
+
+    @staticmethod
+    def _fits(arg_types) -> bool:
+        if len(arg_types) != 2:
+            return False
+        a, b = arg_types
+        return (a.rank == 2 and a.shape[0] == a.shape[1] and b.rank in (1, 2)
+                and b.shape[0] == a.shape[0] and a.dtype == b.dtype and a.dtype in FLOAT_DTYPES)
+
+    def attribute_domain(self, arg_types, ctx):
+        if not self._fits(arg_types):
+            return ()
+        return tuple(attrs(lower=lo, unit_diagonal=unit, transpose_a=tr)
+                     for lo in (True, False) for tr in (False, True) for unit in (False, True))
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("needs a square float matrix and a vector or matrix with as "
+                                   "many rows, of its element type", arg_types)
+        return arg_types[1]
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return triangular_solve(args[0], args[1], d["lower"], d["unit_diagonal"], d["transpose_a"])
+
+    def cost(self, arg_types, attrs, result_type):
+        return arg_types[0].size * max(1, result_type.size // result_type.shape[0]) + result_type.size
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a, b = arg_types
+        rhs, column = operands[1], b.with_shape((b.shape[0], 1)) if b.rank == 1 else b
+        if b.rank == 1:
+            rhs = em.fresh()
+            em.line(f"{rhs} = stablehlo.reshape {operands[1]} : ({b.mlir()}) -> {column.mlir()}")
+        x = em.fresh()
+        flag = lambda v: "true" if v else "false"  # noqa: E731
+        transpose = "TRANSPOSE" if d["transpose_a"] else "NO_TRANSPOSE"
+        em.line(f'{x} = "stablehlo.triangular_solve"({operands[0]}, {rhs}) {{left_side = true, '
+                f'lower = {flag(d["lower"])}, unit_diagonal = {flag(d["unit_diagonal"])}, '
+                f'transpose_a = #stablehlo<transpose {transpose}>}} : ({a.mlir()}, {column.mlir()}) '
+                f'-> {column.mlir()}')
+        if b.rank == 2:
+            return x
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.reshape {x} : ({column.mlir()}) -> {result_type.mlir()}")
+        return r
+
+
 # --- values from nothing ---------------------------------------------------------------------
 
 
@@ -388,4 +450,5 @@ def grammar() -> tuple[Op, ...]:
         Select("stablehlo.select"),
         Iota("stablehlo.iota"),
         Constant("stablehlo.constant"),
+        TriangularSolve("stablehlo.triangular_solve"),
     )

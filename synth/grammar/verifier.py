@@ -115,8 +115,13 @@ class Verifier:
                                           infer_type=True, ip=ir.InsertionPoint(o))
             inferred = str(rebuilt.results[0].type)
             rebuilt.erase()
+            stated = str(o.results[0].type)
+            returned = str(ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value).results[0])
         del module
-        return inferred
+        # an op emitted with reshapes around it (triangular_solve of a vector): when MLIR
+        # agrees with the type the text states for the op, the function's result is the
+        # grammar op's result (the reshapes are verified with the function)
+        return returned if inferred == stated else inferred
 
     def stats(self) -> dict:
         return dict(hits=self.hits, misses=self.misses, cached=len(self._cache))

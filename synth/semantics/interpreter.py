@@ -12,7 +12,7 @@ import numpy as np
 import z3
 
 from synth.errors import InputError
-from synth.grammar.shapes import broadcast
+from synth.grammar.shapes import broadcast, triangular_solve
 from synth.semantics.affine_expr import compile_map
 from synth.semantics.handlers import handles, table
 
@@ -388,9 +388,24 @@ def _from_elements(it, op, xs):
     return [out]
 
 
+@handles("stablehlo.triangular_solve")
+def _triangular_solve(it, op, xs):
+    def flag(name: str) -> bool:
+        return it.ir.BoolAttr(op.attributes[name]).value
+
+    if not flag("left_side"):
+        raise _Unsupported("only left_side = true is modelled")
+    transpose = str(op.attributes["transpose_a"])
+    if "ADJOINT" in transpose:
+        raise _Unsupported("transpose_a = ADJOINT is not modelled")
+    ops = scalar.STABLEHLO
+    return [triangular_solve(xs[0], xs[1], flag("lower"), flag("unit_diagonal"), "NO_TRANSPOSE" not in transpose,
+                             ops["stablehlo.subtract"], ops["stablehlo.multiply"], ops["stablehlo.divide"])]
+
+
 HANDLERS = table(
     _elementwise, _convert, _sh_compare, _arith_compare, _constant, _iota,
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
     _pad, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
-    _insert_slice, _extract, _from_elements,
+    _insert_slice, _extract, _from_elements, _triangular_solve,
 )

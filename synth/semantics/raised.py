@@ -33,7 +33,8 @@ uninterpreted sqrt / exp, max / min / select via If, real division):
   - stablehlo: add subtract multiply divide negate abs maximum minimum sqrt rsqrt
     exponential power clamp and or not xor convert compare select dot_general (any batch
     and contracting dims) dot broadcast_in_dim broadcast transpose reshape reverse
-    reduce (any body, interpreted) iota constant slice concatenate pad, func.call;
+    reduce (any body, interpreted) iota constant slice concatenate pad, triangular_solve
+    (left side; forward / backward substitution), func.call;
   - linalg: the module is first run through MLIR's `linalg-generalize-named-ops`, so every
     named op (add ... exp, matmul, matvec, vecmat, batch_matmul, dot, transpose,
     broadcast, reduce, fill, map, ...) is interpreted through its own `linalg.generic`

@@ -1,7 +1,8 @@
 """Which grammar ops a kernel licenses, inferred from the ops in its loop body.
 
 No per-kernel hints: an elementwise grammar op is searched only if the kernel computes
-that scalar operation somewhere; contractions only if it multiplies and adds; structural
+that scalar operation somewhere; contractions only if it multiplies and adds; a triangular
+solve only if a non-rectangular loop nest multiplies, subtracts and divides; structural
 ops (broadcast, transpose, reshape, constants) always."""
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagona
         return bool(present & _TO_FLOAT)
     if non_rectangular and any(key in short for key in _MASKS):
         return True
+    if short == "triangular_solve":  # substitution: a triangular loop that multiplies, subtracts, divides
+        return non_rectangular and all(present & k for k in (_MUL, _SUB, _DIV))
     if short in _CONTRACTIONS:
         return bool(present & _MUL) and bool(present & _ADD)
     if short in _LICENSES:
