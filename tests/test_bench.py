@@ -156,3 +156,25 @@ def test_c_twins_of_kernels():
 
     assert c_twin("kernel_gemm").name == "gemm.c" and c_twin("kernel_jacobi_2d").name == "jacobi-2d.c"
     assert c_twin("blas_ger") is None
+
+
+def test_inputs_of_a_solver_are_made_diagonally_dominant():
+    """trisolv overflows on uniform random data long before its last row; the bench then
+    times it on the same draw with n added to the diagonal (as PolyBench initialises it),
+    on which the original's outputs are finite."""
+    import numpy as np
+
+    from synth.analysis.model import load_kernel
+    from synth.bench.timing import _finite, diagonally_dominant
+    from synth.execution import run_function
+    from synth.frontend.reader import load_source
+    from synth.synthesis.spec import random_draw
+
+    source = load_source(POLYBENCH / "trisolv.mlir", warn=False)
+    kernel = load_kernel(source, "kernel_trisolv")
+    args = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(2024)))
+    args = args[: kernel.n_arguments]
+    assert not _finite(run_function(source.text, "kernel_trisolv", args).outputs)
+    fixed = diagonally_dominant(args)
+    assert _finite(run_function(source.text, "kernel_trisolv", fixed).outputs)
+    assert [np.shape(a) for a in fixed] == [np.shape(a) for a in args]
