@@ -93,6 +93,8 @@ CURATED = {
         _op("stablehlo.triangular_solve", "stablehlo.triangular_solve", 2, attr_domain="triangular",
             doc="left side; lower / upper, transposed or not, unit diagonal or not; a vector "
                 "right-hand side is reshaped to a column and back"),
+        _op("stablehlo.cholesky", "stablehlo.cholesky", 1,
+            doc="lower = true; the implementation-defined upper triangle is zeroed by a select"),
     ],
     "linalg": [
         _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),

@@ -99,12 +99,16 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
             "{" + ", ".join(f"{n} = {v}" for n, v in sorted(s.items())) + "}"
             for s in report.sizes_proven) + "]"
         attributes["synth.proof"] = f'"bounded sizes, every input symbolic, {exact}"'
+    if report.assumptions:  # what the validation took for granted, in the words of its report
+        attributes["synth.assumptions"] = "[" + ", ".join(
+            '"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"' for a in report.assumptions) + "]"
     summary = (f"proven equivalent with Z3 at sizes {_sizes_words(proven)} ({exact})" if proven
                else f"tested on {report.input_sets} input sets at sizes {_sizes_words(report.sizes_tested)}"
                + (f"; Z3 undecided: {report.message}" if options.verify == "z3" else ""))
     return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
             "sizes_tested": [_sizes_json(s) for s in report.sizes_tested],
-            "timings": report.timings, "attributes": attributes, "summary": summary}
+            "timings": report.timings, "assumptions": list(report.assumptions),
+            "attributes": attributes, "summary": summary}
 
 
 def raise_function(source: SourceModule, name: str, target: str, options: RaiseOptions,

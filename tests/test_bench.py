@@ -165,7 +165,7 @@ def test_inputs_of_a_solver_are_made_diagonally_dominant():
     import numpy as np
 
     from synth.analysis.model import load_kernel
-    from synth.bench.timing import _finite, diagonally_dominant
+    from synth.synthesis.spec import diagonally_dominant, finite_outputs
     from synth.execution import run_function
     from synth.frontend.reader import load_source
     from synth.synthesis.spec import random_draw
@@ -174,7 +174,7 @@ def test_inputs_of_a_solver_are_made_diagonally_dominant():
     kernel = load_kernel(source, "kernel_trisolv")
     args = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(2024)))
     args = args[: kernel.n_arguments]
-    assert not _finite(run_function(source.text, "kernel_trisolv", args).outputs)
+    assert not finite_outputs(run_function(source.text, "kernel_trisolv", args).outputs)
     fixed = diagonally_dominant(args)
-    assert _finite(run_function(source.text, "kernel_trisolv", fixed).outputs)
+    assert finite_outputs(run_function(source.text, "kernel_trisolv", fixed).outputs)
     assert [np.shape(a) for a in fixed] == [np.shape(a) for a in args]

@@ -80,6 +80,8 @@ def random_inputs(op, arg_types, seed: int):
             a = rng.choice(halves, size=t.shape)
             if "sqrt" in op.name:
                 a = np.abs(a)
+            if "cholesky" in op.name:  # positive definite: a dominant diagonal
+                a = a + 2 * t.shape[0] * np.eye(t.shape[0])
         out.append(np.asarray(a, dtype=t.numpy_dtype))
     return out
 

@@ -55,23 +55,6 @@ def _cc_baseline(job, settings: TimingSettings, kernel, args, expected, labels) 
     return {"cc_seconds": timing.seconds, **_spread("cc", timing)}
 
 
-def _finite(arrays) -> bool:
-    return all(np.all(np.isfinite(a)) for a in arrays if isinstance(a, np.ndarray) and a.dtype.kind == "f")
-
-
-def diagonally_dominant(args: list) -> list:
-    """The inputs with n added to the diagonal of every square float matrix: PolyBench
-    initialises the matrices of its solvers so; uniform random ones make a forward
-    substitution overflow long before row 2000. Used only when the original's outputs on
-    the first draw are not finite."""
-    out = []
-    for a in args:
-        if isinstance(a, np.ndarray) and a.dtype.kind == "f" and a.ndim == 2 and a.shape[0] == a.shape[1]:
-            a = a + a.shape[0] * np.eye(a.shape[0], dtype=a.dtype)
-        out.append(a)
-    return out
-
-
 def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -> list[dict]:
     """Rows for one raised kernel x target (a synth.bench.runner.Job): one per backend.
     `baselines` caches the baselines of each kernel file across its targets."""
@@ -79,7 +62,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
     from synth.backends.registry import BACKEND_ERRORS, baseline_backend, backends_for
     from synth.frontend.reader import load_source
     from synth.numerics import compare_outputs
-    from synth.synthesis.spec import random_draw
+    from synth.synthesis.spec import diagonally_dominant, finite_outputs, random_draw
 
     source = load_source(job.path, warn=False)
     kernel = load_kernel(source, job.function)
@@ -91,7 +74,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
     if job.path not in baselines:
         prepared = baseline_backend().prepare(source.text, job.function, kernel.written)
         expected = prepared.run(args)
-        if not _finite(expected):  # a substitution overflows on random data (trisolv)
+        if not finite_outputs(expected):  # a substitution overflows on random data (trisolv)
             args = diagonally_dominant(args)
             expected = prepared.run(args)
         timing = prepared.time(args, settings.warmup, settings.repeats)

@@ -184,3 +184,30 @@ def triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool, unit_diagonal: b
                 acc = sub(acc, mul(a[i, j], x[(j, *col)]))
             x[(i, *col)] = acc if unit_diagonal else div(acc, a[i, i])
     return x
+
+
+def cholesky(a: np.ndarray, sub=None, mul=None, div=None, sqrt=None) -> np.ndarray:
+    """The lower Cholesky factor L of the symmetric matrix whose lower triangle is `a`'s
+    (stablehlo.cholesky, lower = true), computed in place the way PolyBench's cholesky
+    does (row by row; in row i, L[i][j] for j < i, then the diagonal), zeros above the
+    diagonal. NumPy arrays with the default operators (NaN where a square root's argument
+    is negative); object arrays of z3 terms with the interpreter's scalar operations."""
+    import operator
+
+    sub, mul, div = sub or operator.sub, mul or operator.mul, div or operator.truediv
+    sqrt = sqrt or np.sqrt
+    a = np.asarray(a)
+    n = a.shape[0]
+    out = np.array(a, dtype=a.dtype, copy=True)
+    for i in range(n):
+        for j in range(i):
+            acc = out[i, j]
+            for k in range(j):
+                acc = sub(acc, mul(out[i, k], out[j, k]))
+            out[i, j] = div(acc, out[j, j])
+        acc = out[i, i]
+        for k in range(i):
+            acc = sub(acc, mul(out[i, k], out[i, k]))
+        out[i, i] = sqrt(acc)
+        out[i, i + 1:] = 0
+    return out

@@ -15,6 +15,7 @@ Attribute keys (values are ints, strs or tuples of ints):
   iota            shape, dim, dtype
   constant        value, dtype  (shape ())
   triangular_solve  lower, unit_diagonal, transpose_a  (bools; left side)
+  cholesky        none (lower = true; zeros above the diagonal)
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from itertools import permutations
 import numpy as np
 
 from synth.grammar.op import Attrs, Emitter, Op, attr_dict, attrs, format_scalar
-from synth.grammar.shapes import (broadcast, check_edge_attrs, dot_domain, edge_domain, edge_index,
-                                  edge_slices, triangular_solve)
+from synth.grammar.shapes import (broadcast, check_edge_attrs, cholesky, dot_domain, edge_domain,
+                                  edge_index, edge_slices, triangular_solve)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.families import DotGeneralFamily, SelectEdgeFamily, TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
 
@@ -384,6 +385,52 @@ class TriangularSolve(StablehloOp):
         return r
 
 
+class Cholesky(StablehloOp):
+    """stablehlo.cholesky, lower = true: the lower factor L of the symmetric matrix whose
+    lower triangle is the operand's (cholesky). What the op leaves above the diagonal is
+    implementation-defined, so the emitter zeroes it explicitly (a select on an iota
+    comparison): the grammar op's value is L with zeros above the diagonal everywhere."""
+
+    arity = 1
+    attr_domain_kind = "none"
+
+    @staticmethod
+    def _fits(arg_types) -> bool:
+        return (len(arg_types) == 1 and arg_types[0].rank == 2
+                and arg_types[0].shape[0] == arg_types[0].shape[1] and arg_types[0].dtype in FLOAT_DTYPES)
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("needs a square float matrix", arg_types)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        return cholesky(args[0])
+
+    def cost(self, arg_types, attrs, result_type):
+        n = result_type.shape[0]
+        return n * n * n // 3 + 2 * result_type.size
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        t = result_type.mlir()
+        mask_t = result_type.with_dtype("i1").mlir()
+        names = {k: em.fresh() for k in ("l", "rows", "cols", "lower", "zero", "zeros", "r")}
+        em.line(f"{names['l']} = stablehlo.cholesky {operands[0]}, lower = true : {t}")
+        em.line(f"{names['rows']} = stablehlo.iota dim = 0 : {result_type.with_dtype('i64').mlir()}")
+        em.line(f"{names['cols']} = stablehlo.iota dim = 1 : {result_type.with_dtype('i64').mlir()}")
+        em.line(f"{names['lower']} = stablehlo.compare GE, {names['rows']}, {names['cols']} : "
+                f"({result_type.with_dtype('i64').mlir()}, {result_type.with_dtype('i64').mlir()}) -> {mask_t}")
+        zero = _tensor_constant(em, 0.0, result_type.dtype)
+        em.line(f"{names['zeros']} = stablehlo.broadcast_in_dim {zero}, dims = [] : "
+                f"(tensor<{result_type.dtype}>) -> {t}")
+        em.line(f"{names['r']} = stablehlo.select {names['lower']}, {names['l']}, {names['zeros']} : {mask_t}, {t}")
+        return names["r"]
+
+
 # --- values from nothing ---------------------------------------------------------------------
 
 
@@ -451,4 +498,5 @@ def grammar() -> tuple[Op, ...]:
         Iota("stablehlo.iota"),
         Constant("stablehlo.constant"),
         TriangularSolve("stablehlo.triangular_solve"),
+        Cholesky("stablehlo.cholesky"),
     )

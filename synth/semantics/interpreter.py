@@ -12,7 +12,7 @@ import numpy as np
 import z3
 
 from synth.errors import InputError
-from synth.grammar.shapes import broadcast, triangular_solve
+from synth.grammar.shapes import broadcast, cholesky, triangular_solve
 from synth.semantics.affine_expr import compile_map
 from synth.semantics.handlers import handles, table
 
@@ -403,9 +403,22 @@ def _triangular_solve(it, op, xs):
                              ops["stablehlo.subtract"], ops["stablehlo.multiply"], ops["stablehlo.divide"])]
 
 
+@handles("stablehlo.cholesky")
+def _cholesky(it, op, xs):
+    if not (_has(op, "lower") and it.ir.BoolAttr(op.attributes["lower"]).value):
+        raise _Unsupported("only lower = true is modelled")
+    ops = scalar.STABLEHLO
+    out = cholesky(xs[0], ops["stablehlo.subtract"], ops["stablehlo.multiply"], ops["stablehlo.divide"],
+                   ops["stablehlo.sqrt"])
+    unknown = it.fresh_array(it.result_type(op), "cholesky_upper")  # implementation-defined
+    upper = np.triu(np.ones(out.shape, dtype=bool), 1)
+    out[upper] = unknown[upper]
+    return [out]
+
+
 HANDLERS = table(
     _elementwise, _convert, _sh_compare, _arith_compare, _constant, _iota,
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
     _pad, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
-    _insert_slice, _extract, _from_elements, _triangular_solve,
+    _insert_slice, _extract, _from_elements, _triangular_solve, _cholesky,
 )

@@ -53,6 +53,8 @@ def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagona
         return True
     if short == "triangular_solve":  # substitution: a triangular loop that multiplies, subtracts, divides
         return non_rectangular and all(present & k for k in (_MUL, _SUB, _DIV))
+    if short == "cholesky":  # ... and takes square roots
+        return non_rectangular and all(present & k for k in (_MUL, _SUB, _DIV, _SQRT))
     if short in _CONTRACTIONS:
         return bool(present & _MUL) and bool(present & _ADD)
     if short in _LICENSES:
