@@ -380,3 +380,17 @@ def test_constant_indices_near_a_size_move_with_it(kernel):
     k = load_kernel(load_source(POLYGEIST / f"{kernel}.mlir", warn=False), f"kernel_{kernel}")
     standin = k.sizes.standin()
     assert max(standin.values()) < 8 and k.sizes.valid(standin)
+
+
+def test_stand_in_sizes_keep_offsets_past_a_halved_bound_in_bounds():
+    """B[i + 9, ...] with i < 12 = n24 / 2 (fuzz program 907): the bound is a floordiv of
+    the size, which the access checks carry as a symbol of its own; stand-in sizes where
+    i + 9 would run past the array (the MLIR worker crashed on such an instance) are
+    skipped."""
+    from conftest import DATA
+
+    source = load_source(DATA / "fuzz" / "crash_1000_907.mlir", warn=False)
+    sizes = load_kernel(source, "fuzz_907").sizes
+    n = sizes.standin()["n24"]
+    assert n // 2 - 1 + 9 < n and not sizes.violations(sizes.standin())
+    assert sizes.violations({"n24": 6})  # 6 // 2 - 1 + 9 = 11 is past the end

@@ -75,6 +75,8 @@ class SizeModel:
     statement_nests: list[tuple[SizeExpr, ...]] = field(default_factory=list)
     repeat_loops: list[str] = field(default_factory=list)  # loops whose index nothing uses
     time_loops: list[str] = field(default_factory=list)  # ... that carry a dependence
+    # symbols of the constraints that stand for a floordiv of sizes (a loop to n24 / 2)
+    derived: dict[str, SizeExpr] = field(default_factory=dict)
 
     # -- values ------------------------------------------------------------------------------
     def original(self) -> dict[str, int]:
@@ -88,6 +90,7 @@ class SizeModel:
 
     def violations(self, values: Mapping[str, int]) -> list[str]:
         out = []
+        values = {**values, **{n: e.at(values) for n, e in self.derived.items()}}
         for a, b, why in self.constraints:
             if a.at(values) > b.at(values):
                 out.append(f"{why}: {a} = {a.at(values)} > {b} = {b.at(values)}")
@@ -299,7 +302,11 @@ def analyze_sizes(path: str, func) -> SizeModel:
         used_symbols |= set(e.symbols)
 
     # loops as forms over symbols (params by name, constants by their decided expressions)
-    def sym_form(form: _Lin | None, key: tuple | None) -> _Lin | None:
+    derived: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
+
+    def sym_form(form: _Lin | None, key: tuple | None, floordivs: bool = False) -> _Lin | None:
+        """`form` over size symbols; a constant decided as a floordiv (12 = n24 / 2) makes
+        it None, or (`floordivs`, for the bounds checks) a term of its own symbol."""
         if form is None:
             return None
         terms = {}
@@ -313,16 +320,27 @@ def analyze_sizes(path: str, func) -> SizeModel:
             e = decided[key]
             # the site's constant is part of form.const; swap it for the expression
             site_c = next(s.value for s in col.sites if s.key == key)
-            out = _Lin(out.terms, out.const - site_c).add(_Lin(dict(e.terms), e.const)) if e.div == 1 else None
+            if e.div == 1:
+                out = _Lin(out.terms, out.const - site_c).add(_Lin(dict(e.terms), e.const))
+            elif floordivs:
+                derived[str(e)] = e
+                out = _Lin(out.terms, out.const - site_c).add(_Lin({str(e): 1}, 0))
+            else:
+                out = None
         return out
 
-    bounds: dict[int, tuple[list, list]] = {}
-    for loop in col.loop_list:
-        lbs = [sym_form(f, (loop.op_index, "lowerBoundMap", r)) for r, f in enumerate(loop.lbs)]
-        ubs = [sym_form(f, (loop.op_index, "upperBoundMap", r)) for r, f in enumerate(loop.ubs)]
-        bounds[loop.id] = (lbs, ubs)
+    def loop_bounds(floordivs: bool) -> dict[int, tuple[list, list]]:
+        out = {}
+        for loop in col.loop_list:
+            lbs = [sym_form(f, (loop.op_index, "lowerBoundMap", r), floordivs) for r, f in enumerate(loop.lbs)]
+            ubs = [sym_form(f, (loop.op_index, "upperBoundMap", r), floordivs) for r, f in enumerate(loop.ubs)]
+            out[loop.id] = (lbs, ubs)
+        return out
 
-    def extreme(form: _Lin, upper: bool, depth: int = 0) -> _Lin | None:
+    bounds = loop_bounds(False)
+    checked_bounds = loop_bounds(True)  # with floordivs of sizes as symbols of their own
+
+    def extreme(form: _Lin, upper: bool, depth: int = 0, bounds=bounds) -> _Lin | None:
         """An upper (lower) bound of `form` over the loop indices, as a symbol form."""
         if form is None or depth > 64:
             return None
@@ -342,7 +360,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
         if take_upper:
             choice = choice.add(_Lin({}, -1))
         rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
-        return extreme(rest.add(choice, coeff), upper, depth + 1)
+        return extreme(rest.add(choice, coeff), upper, depth + 1, bounds)
 
     # static extents no loop bound equals: a sum of other sizes (a FIR's longer input)
     for n, s in list(symbols.items()):
@@ -422,11 +440,11 @@ def analyze_sizes(path: str, func) -> SizeModel:
     for acc in col.accesses:
         shape_exprs = [dims.get((acc.array, d)) for d in range(len(acc.forms))]
         for d, form in enumerate(acc.forms):
-            f = sym_form(form, (acc.op_index, "map", d))  # with its size constants as sizes
+            f = sym_form(form, (acc.op_index, "map", d), True)  # with its size constants as sizes
             ext = shape_exprs[d]
             if f is None or ext is None:
                 continue
-            hi, lo = extreme(f, True), extreme(f, False)
+            hi, lo = extreme(f, True, bounds=checked_bounds), extreme(f, False, bounds=checked_bounds)
             what = f"access at {acc.location}, dim {d}"
             if hi is not None and all(isinstance(k, str) for k in hi.terms):
                 constraints.append((_Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
@@ -437,6 +455,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
     try:
         orig = {n: s.value for n, s in symbols.items()}
         if all(v >= 0 for v in orig.values()):
+            orig |= {n: e.at(orig) for n, e in derived.items()}
             constraints = [c for c in constraints if c[0].at(orig) <= c[1].at(orig)]
     except KeyError:
         pass
@@ -469,7 +488,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
     alloc_dims = {i: tuple(dims[(("alloc", i), d)] for d in range(len(shape)))
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
-                     constraints, nonempty, nests, repeat, time)
+                     constraints, nonempty, nests, repeat, time, derived)
 
 
 def _carries_dependence(col: _Collector, loop: _Loop) -> bool:
