@@ -76,7 +76,7 @@ class SizeModel:
     repeat_loops: list[str] = field(default_factory=list)  # loops whose index nothing uses
     time_loops: list[str] = field(default_factory=list)  # ... that carry a dependence
     # symbols of the constraints that stand for a floordiv of sizes (a loop to n24 / 2)
-    derived: dict[str, SizeExpr] = field(default_factory=dict)
+    floordivs: dict[str, SizeExpr] = field(default_factory=dict)
 
     # -- values ------------------------------------------------------------------------------
     def original(self) -> dict[str, int]:
@@ -90,7 +90,7 @@ class SizeModel:
 
     def violations(self, values: Mapping[str, int]) -> list[str]:
         out = []
-        values = {**values, **{n: e.at(values) for n, e in self.derived.items()}}
+        values = {**values, **{n: e.at(values) for n, e in self.floordivs.items()}}
         for a, b, why in self.constraints:
             if a.at(values) > b.at(values):
                 out.append(f"{why}: {a} = {a.at(values)} > {b} = {b.at(values)}")
@@ -302,7 +302,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
         used_symbols |= set(e.symbols)
 
     # loops as forms over symbols (params by name, constants by their decided expressions)
-    derived: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
+    floordiv_symbols: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
 
     def sym_form(form: _Lin | None, key: tuple | None, floordivs: bool = False) -> _Lin | None:
         """`form` over size symbols; a constant decided as a floordiv (12 = n24 / 2) makes
@@ -323,7 +323,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
             if e.div == 1:
                 out = _Lin(out.terms, out.const - site_c).add(_Lin(dict(e.terms), e.const))
             elif floordivs:
-                derived[str(e)] = e
+                floordiv_symbols[str(e)] = e
                 out = _Lin(out.terms, out.const - site_c).add(_Lin({str(e): 1}, 0))
             else:
                 out = None
@@ -455,7 +455,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
     try:
         orig = {n: s.value for n, s in symbols.items()}
         if all(v >= 0 for v in orig.values()):
-            orig |= {n: e.at(orig) for n, e in derived.items()}
+            orig |= {n: e.at(orig) for n, e in floordiv_symbols.items()}
             constraints = [c for c in constraints if c[0].at(orig) <= c[1].at(orig)]
     except KeyError:
         pass
@@ -488,7 +488,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
     alloc_dims = {i: tuple(dims[(("alloc", i), d)] for d in range(len(shape)))
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
-                     constraints, nonempty, nests, repeat, time, derived)
+                     constraints, nonempty, nests, repeat, time, floordiv_symbols)
 
 
 def _carries_dependence(col: _Collector, loop: _Loop) -> bool:
