@@ -69,9 +69,9 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
     labels = kernel.written + [f"result #{j}" for j in range(len(kernel.interface.results))]
     base = {k: outcome[k] for k in ("synth_seconds", "candidates", "verification")}
     common = {"kernel": job.kernel, "function": job.function, "target": job.target, **base}
-    args = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(2024)))
-    args = args[: kernel.n_arguments]  # the function as written (no out-parameters)
-    if job.path not in baselines:
+    if job.path not in baselines:  # inputs and baselines once per kernel file, for every target
+        args = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(2024)))
+        args = args[: kernel.n_arguments]  # the function as written (no out-parameters)
         prepared = baseline_backend().prepare(source.text, job.function, kernel.written)
         expected = prepared.run(args)
         if not finite_outputs(expected):  # a substitution overflows on random data (trisolv)

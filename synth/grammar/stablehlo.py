@@ -418,7 +418,7 @@ class Cholesky(StablehloOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         t = result_type.mlir()
         mask_t = result_type.with_dtype("i1").mlir()
-        names = {k: em.fresh() for k in ("l", "rows", "cols", "lower", "zero", "zeros", "r")}
+        names = {k: em.fresh() for k in ("l", "rows", "cols", "lower", "zeros", "r")}
         em.line(f"{names['l']} = stablehlo.cholesky {operands[0]}, lower = true : {t}")
         em.line(f"{names['rows']} = stablehlo.iota dim = 0 : {result_type.with_dtype('i64').mlir()}")
         em.line(f"{names['cols']} = stablehlo.iota dim = 1 : {result_type.with_dtype('i64').mlir()}")
