@@ -363,9 +363,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="print progress lines and the program found for each sub-problem")
-    p.add_argument("--verify", choices=("test", "z3"), default="z3",
-                   help="validation level before emitting: observational testing, or testing then "
-                        "a bounded Z3 proof (default; falls back to test when Z3 is undecided)")
+    p.add_argument("--verify", choices=("test", "z3", "all"), default="all",
+                   help="validation level before emitting: observational testing; testing then a "
+                        "bounded Z3 proof; or (default) testing then a Z3 proof for every size, "
+                        "falling back to the bounded proof, then to testing, when undecided")
     p.add_argument("--z3-timeout", type=float, default=60.0, help="seconds per Z3 query")
     p.add_argument("--seed", type=int, default=0, help="seed of the search's random examples")
     p.add_argument("--no-equivalence-pruning", action="store_true",

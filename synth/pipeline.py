@@ -35,7 +35,7 @@ ATTEMPTS = (  # (seed, example kinds, keep values with inf / nan) of each search
 @dataclass(frozen=True)
 class RaiseOptions:
     settings: SearchSettings = field(default_factory=SearchSettings)
-    verify: str = "z3"  # "test" or "z3"
+    verify: str = "all"  # "test", "z3" (bounded proof) or "all" (every size, else bounded)
     z3_timeout: float = 60.0
     seed: int = 0  # of the search's random examples
 
@@ -94,6 +94,10 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
     exact = arithmetic(kernel)
     proven = [_sizes_json(s) for s in report.sizes_proven] if level == "z3" else []
     attributes = {"synth.validation": f'"{level}"'}
+    if level == "all":
+        attributes["synth.proof"] = f'"all sizes: {report.domain}; every input symbolic, {exact}"'
+    elif report.all_sizes:
+        attributes["synth.all_sizes"] = '"' + report.all_sizes.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if proven:
         attributes["synth.sizes_proven"] = "[" + ", ".join(
             "{" + ", ".join(f"{n} = {v}" for n, v in sorted(s.items())) + "}"
@@ -102,12 +106,14 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
     if report.assumptions:  # what the validation took for granted, in the words of its report
         attributes["synth.assumptions"] = "[" + ", ".join(
             '"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"' for a in report.assumptions) + "]"
-    summary = (f"proven equivalent with Z3 at sizes {_sizes_words(proven)} ({exact})" if proven
+    summary = (f"proven equivalent with Z3 for every size ({report.domain}; {exact})" if level == "all"
+               else f"proven equivalent with Z3 at sizes {_sizes_words(proven)} ({exact})" if proven
                else f"tested on {report.input_sets} input sets at sizes {_sizes_words(report.sizes_tested)}"
-               + (f"; Z3 undecided: {report.message}" if options.verify == "z3" else ""))
+               + (f"; Z3 undecided: {report.message}" if options.verify != "test" else ""))
     return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
             "sizes_tested": [_sizes_json(s) for s in report.sizes_tested],
             "timings": report.timings, "assumptions": list(report.assumptions),
+            "proof": report.proof, "all_sizes": report.all_sizes,
             "attributes": attributes, "summary": summary}
 
 

@@ -1,4 +1,4 @@
-"""`synth verify`: synth's own raised outputs verify at level z3; hand-made mutants are
+"""`synth verify`: synth's own raised outputs verify for every size (level all) and at bounded sizes (level z3); hand-made mutants are
 rejected (exit 4) with a counterexample, one of them (a comparison against 1e-300) only by
 the proof; contract violations are bad input (exit 2); the raised-function interpreter
 agrees with XLA / the ExecutionEngine at random points; re-instantiation, tolerance and
@@ -64,20 +64,30 @@ def test_raised_kernel_verifies(raised, capsys, record_property, kernel, target)
     rc, out, seconds = _verify_cli(capsys, POLYBENCH / f"{kernel}.mlir", path)
     record_property("verify_seconds", round(seconds, 2))
     assert rc == 0, out
-    assert "EQUIVALENT (level z3)" in out and "proven by Z3 (unsat) at sizes arg0=2" in out, out
+    assert "EQUIVALENT (level all)" in out and "proven by Z3 (unsat) for every size" in out, out
     assert "exact real arithmetic" in out
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_raised_kernel_bounded_level(raised, kernel, target):
+    report = verify(POLYBENCH / f"{kernel}.mlir", raised(kernel, target), level="z3", test_first=False)
+    assert report.equivalent and report.level == "z3" and report.proof == "bounded sizes", report.summary()
+    assert report.sizes_proven and report.sizes_proven[0]["arg0"] == 2
 
 
 # mutants ---------------------------------------------------------------------------------------
 
-# file -> (exit code at level z3, the level that decides)
+# file -> (exit code of synth verify, the level that decides at its default level "all")
 MUTANT_TABLE = {
-    "relu.max.stablehlo.mlir": (0, "z3"),
-    "relu.max.linalg.mlir": (0, "z3"),
+    "relu.max.stablehlo.mlir": (0, "all"),
+    "relu.max.linalg.mlir": (0, "all"),
     "relu.eps.stablehlo.mlir": (4, "z3"),
     "relu.eps.linalg.mlir": (4, "z3"),
-    "diff.ok.stablehlo.mlir": (0, "z3"),
-    "diff.ok.linalg.mlir": (0, "z3"),
+    "diff.ok.stablehlo.mlir": (0, "all"),
+    "diff.ok.linalg.mlir": (0, "all"),
+    "diff.farrows.stablehlo.mlir": (4, "test"),
+    "diff.shift.stablehlo.mlir": (4, "test"),
     "diff.swapsub.stablehlo.mlir": (4, "test"),
     "diff.swapsub.linalg.mlir": (4, "test"),
     "diff.perm.stablehlo.mlir": (4, "test"),
@@ -85,7 +95,7 @@ MUTANT_TABLE = {
     "gemm.noalpha.stablehlo.mlir": (4, "test"),
     "gemm.noalpha.linalg.mlir": (4, "test"),
     "gemm.rows.stablehlo.mlir": (0, "z3"),
-    "gemm.rows.linalg.mlir": (0, "z3"),
+    "gemm.rows.linalg.mlir": (0, "all"),
     "gemm.lastrow.stablehlo.mlir": (4, "test"),
     "gemm.lastrow.linalg.mlir": (4, "test"),
     "mvt.swapdot.stablehlo.mlir": (4, "test"),
@@ -94,6 +104,10 @@ MUTANT_TABLE = {
     "atax.dropped.stablehlo.mlir": (4, "test"),
     "atax.dropped.linalg.mlir": (4, "test"),
 }
+# wrong only at sizes >= 5: the bounded proof (sizes 2 and 3) accepts them, the all-size one does not
+ALL_SIZES_ONLY = {"diff.farrows.stablehlo.mlir", "diff.shift.stablehlo.mlir"}
+
+
 def test_mutant_table_covers_the_files():
     assert set(MUTANT_TABLE) == {p.name for p in MUTANTS.glob("*.*.*.mlir")}
 
@@ -108,19 +122,38 @@ def test_mutant_cli(capsys, record_property, name):
         assert f"NOT EQUIVALENT (found at level {want_level})" in out, out
         assert "counterexample at sizes" in out
     else:
-        assert "EQUIVALENT (level z3)" in out
+        assert f"EQUIVALENT (level {want_level})" in out, out
 
 
 @pytest.mark.parametrize("name", list(MUTANT_TABLE))
 def test_mutant_z3_alone(name):
-    """The proof decides every mutant by itself (testing skipped)."""
+    """The bounded proof decides every mutant by itself (testing skipped), except those
+    wrong only at sizes it does not reach."""
     want_rc, _ = MUTANT_TABLE[name]
     report = verify(_original(name.split(".")[0]), MUTANTS / name, level="z3", test_first=False)
     assert report.level == "z3"
-    assert report.equivalent == (want_rc == 0), report.summary()
+    assert report.equivalent == (want_rc == 0 or name in ALL_SIZES_ONLY), report.summary()
     if not report.equivalent:
         cex = report.counterexample
         assert cex.level == "z3" and cex.original != cex.raised and cex.inputs
+
+
+@pytest.mark.parametrize("name", list(MUTANT_TABLE))
+def test_mutant_all_sizes_alone(name):
+    """Level "all" without testing rejects every wrong mutant, those wrong only at sizes >= 5
+    included (its possible difference at sizes 5.. is confirmed by the bounded proof
+    there), and proves the right ones for every size where they stay in its model."""
+    want_rc, want_level = MUTANT_TABLE[name]
+    report = verify(_original(name.split(".")[0]), MUTANTS / name, level="all", test_first=False)
+    assert report.equivalent == (want_rc == 0), report.summary()
+    if want_rc == 0:
+        assert report.level == want_level, report.summary()
+        assert report.proof == ("all sizes" if want_level == "all" else "bounded sizes")
+    else:
+        assert report.proof == "none" and report.counterexample.level == "z3"
+    if name in ALL_SIZES_ONLY:
+        assert min(report.counterexample.sizes.values()) >= 5, report.summary()
+        assert "all-size proof: unknown" in report.summary()
 
 
 def test_comparison_constant_escapes_testing(capsys):
@@ -399,6 +432,8 @@ def test_edge_slice_constants_in_affine_maps_are_resized(tmp_path):
     assert "149, 139, d0" in out.read_text()
     report = synth.validation.verify.verify(POLYBENCH / "doitgen.mlir", out, level="z3")
     assert report.verdict == "equivalent" and report.level == "z3"
+    report = synth.validation.verify.verify(POLYBENCH / "doitgen.mlir", out, level="all", test_first=False)
+    assert report.verdict == "equivalent" and report.level == "all", report.summary()
 
 
 SCALE = """
@@ -433,7 +468,7 @@ def test_linalg_raised_function_may_take_scalars_as_scalars(tmp_path, capsys):
     raised_path.write_text(SCALE_RAISED)
     rc, out, _ = _verify_cli(capsys, original, raised_path)
     assert rc == 0, out
-    assert "EQUIVALENT (level z3)" in out
+    assert "EQUIVALENT (level all)" in out
     wrong = tmp_path / "scale.wrong.mlir"
     wrong.write_text(SCALE_RAISED.replace("linalg.mul", "linalg.add"))
     rc, out, _ = _verify_cli(capsys, original, wrong)

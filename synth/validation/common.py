@@ -11,7 +11,7 @@ from synth.numerics import RTOL as RTOLS
 
 RTOL = RTOLS["f64"]
 
-LEVELS = ("test", "z3")
+LEVELS = ("test", "z3", "all")
 Sizes = dict[str, int]  # size symbol -> value
 
 DEFAULT_Z3_TIMEOUT = 300.0  # seconds per solver call
@@ -62,7 +62,7 @@ class Report:
     raised_function: str
     dialect: str
     verdict: str  # "equivalent", "not equivalent" or "unknown"
-    level: str  # the level that decided: "test" or "z3"
+    level: str  # the level that decided: "test", "z3" (bounded sizes) or "all" (every size)
     sizes_tested: list[Sizes] = field(default_factory=list)
     input_sets: int = 0  # input sets run at level "test"
     sizes_proven: list[Sizes] = field(default_factory=list)
@@ -70,7 +70,16 @@ class Report:
     counterexample: Counterexample | None = None
     message: str = ""  # why, when the verdict is "unknown"
     seconds: float = 0.0
-    timings: dict[str, float] = field(default_factory=dict)  # "test" / "z3" -> seconds
+    timings: dict[str, float] = field(default_factory=dict)  # "test" / "all" / "z3" -> seconds
+    domain: str = ""  # level "all": the sizes the proof covers, in words
+    all_sizes: str = ""  # level "all" tried and fell back to "z3": why
+
+    @property
+    def proof(self) -> str:
+        """The proof level reached: "all sizes", "bounded sizes" or "none"."""
+        if self.verdict != "equivalent":
+            return "none"
+        return {"all": "all sizes", "z3": "bounded sizes"}.get(self.level, "none")
 
     @property
     def equivalent(self) -> bool:
@@ -90,6 +99,13 @@ class Report:
                          f"large, mixed) at sizes " + "; ".join(map(sizes_text, self.sizes_tested))
                          + f", tolerance rtol {RTOLS['f64']:g} (f64), {RTOLS['f32']:g} (f32), "
                          f"exact (integers)")
+        if self.level == "all" and self.verdict == "equivalent":
+            lines.append(f"  proven by Z3 (unsat) for every size: {self.domain}; every array element "
+                         f"and scalar symbolic")
+            lines.append("  covers: every size in that domain, in exact real arithmetic (floating-point "
+                         "results may differ by rounding and reassociation)")
+        elif self.all_sizes:
+            lines.append(f"  all-size proof: {self.all_sizes}; fell back to bounded sizes")
         if self.sizes_proven:
             lines.append("  proven by Z3 (unsat) at sizes " + "; ".join(map(sizes_text, self.sizes_proven))
                          + ", every array element and scalar symbolic")

@@ -180,10 +180,15 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
 
 
 def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], timeout: float,
-                report: Report) -> None:
+                report: Report, extra: list | None = None) -> None:
+    """The bounded proof at the plan's configurations, then at `extra` ones (sizes where
+    the all-size proof saw a possible difference) that the size model accepts."""
     from synth.semantics.affine import execute, symbolic_inputs
 
-    for sizes in plan.proof_configs():
+    configs = plan.proof_configs()
+    if plan.rewritable:
+        configs += [s for s in extra or [] if s not in configs and kernel.sizes.valid(s)]
+    for sizes in configs:
         original, small = plan.instances(sizes)
         kf = describe(original, kernel.name)
         sym = symbolic_inputs(kf, "", kernel.sizes.param_values(sizes))

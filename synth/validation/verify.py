@@ -58,7 +58,7 @@ from synth.validation.common import DEFAULT_Z3_TIMEOUT, LEVELS, Counterexample, 
 # entry points ----------------------------------------------------------------------------------
 
 
-def verify(original_path, raised_path, function: str | None = None, level: str = "z3", *,
+def verify(original_path, raised_path, function: str | None = None, level: str = "all", *,
            seed: int = 0, test_first: bool = True, z3_timeout: float = DEFAULT_Z3_TIMEOUT,
            c=None) -> Report:
     """Check `@NAME_raised` in `raised_path` against `@NAME` in `original_path`.
@@ -76,7 +76,7 @@ def verify(original_path, raised_path, function: str | None = None, level: str =
 
 
 def verify_text(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None,
-                level: str = "z3", *, seed: int = 0, test_first: bool = True,
+                level: str = "all", *, seed: int = 0, test_first: bool = True,
                 z3_timeout: float = DEFAULT_Z3_TIMEOUT, kernel: Kernel | None = None,
                 raised_at=None) -> Report:
     """`verify` on raised module text (`raised_path` names it in messages). `kernel` is the
@@ -99,9 +99,20 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
         report.timings["test"] = time.monotonic() - t
         if cex is not None:
             report.verdict, report.counterexample = "not equivalent", cex
-    if report.verdict == "equivalent" and level == "z3":
+    extra: list = []
+    if report.verdict == "equivalent" and level == "all":
+        from synth.validation.allsizes import domain_text, prove_all_sizes
+
+        result = prove_all_sizes(kernel, raised, comparisons, z3_timeout)
+        report.timings["all"] = result.seconds
+        if result.verdict == "proven":
+            report.level, report.domain = "all", domain_text(kernel)
+        else:
+            report.all_sizes = f"{result.verdict} ({result.message})"
+            extra = result.suspect_sizes
+    if report.verdict == "equivalent" and level in ("z3", "all") and report.level != "all":
         t = time.monotonic()
-        run_proofs(kernel, plan, comparisons, z3_timeout, report)
+        run_proofs(kernel, plan, comparisons, z3_timeout, report, extra)
         report.timings["z3"] = time.monotonic() - t
     report.seconds = time.monotonic() - t0
     return report
@@ -134,7 +145,11 @@ def register(subparsers, parents=()) -> None:
     p.add_argument("original", help="the affine kernel (.mlir), or a C kernel (.c)")
     p.add_argument("raised", help="the raised module with @NAME_raised (.mlir)")
     p.add_argument("--function", help="function name (default: the only one, or the one raised)")
-    p.add_argument("--level", choices=LEVELS, default="z3", help="test only, or test then prove (default)")
+    p.add_argument("--level", choices=LEVELS, default="all",
+                   help="test: testing only; z3: testing, then a proof at bounded sizes; all "
+                        "(default): testing, then a proof for every size, falling back to the "
+                        "bounded proof (plus the sizes where the all-size proof saw a possible "
+                        "difference) where it does not apply")
     p.add_argument("--seed", type=int, default=0, help="seed of the random input sets")
     p.add_argument("--z3-timeout", type=float, default=DEFAULT_Z3_TIMEOUT,
                    help="seconds per Z3 query (a timeout gives exit 3)")

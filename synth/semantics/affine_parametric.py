@@ -1,0 +1,505 @@
+"""The original affine function at symbolic sizes: each output array as a term of a
+symbolic element index (synth.semantics.parametric), for the all-size proof.
+
+The sizes are the kernel's size symbols (synth.analysis.sizes): a loop bound, index or
+condition constant the size model names is its expression in the symbols, a size
+argument is its symbol. Loops are not unrolled; each is summarised once, from one run of
+its body at a symbolic iteration `v`, with the arrays it writes as unknown functions
+`X_in` (their contents when iteration `v` starts):
+
+- a read `Y_in(y)` that no earlier iteration can have written (decided by z3 over the
+  integers, every size symbolic) reads the contents from before the loop;
+- an array whose iteration writes no longer read any `_in` contents, and whose written
+  elements pin the iteration (`x1 == v`), is written by exactly one iteration per
+  element: its final contents are the body's at that iteration (a parallel loop);
+- an array whose update is `X_in(x) + d` with `d` free of `_in` contents is a sum
+  reduction: `before(x) + SUM(lb, ub, Lambda([v], If(written, d, 0)))`;
+- anything else (a recurrence, a max reduction, a loop with iter_args or a step) is
+  outside the model: NotParametric, and the proof falls back to bounded sizes.
+
+Arrays are functions from index tuples to terms (Python closures); the element type's
+sort is Real for floats and Int for integers, as in the bounded executor."""
+
+from __future__ import annotations
+
+import itertools
+
+import z3
+from mlir import ir
+
+from synth.analysis.collect import _split_const, _walk
+from synth.analysis.model import Kernel
+from synth.analysis.symbols import SizeExpr
+from synth.semantics import z3sem
+from synth.semantics.affine_expr import integer_set
+from synth.semantics.parametric import (NotParametric, assume, canonical, is_sum, make_sum, mentions,
+                                        open_sum, solve_for, fresh_index)
+from synth.semantics.scalar import ARITH_MATH, Unsupported, cmpf, cmpi
+
+_COUNT = itertools.count()
+
+
+def size_term(e: SizeExpr) -> z3.ArithRef:
+    t = z3.IntVal(e.const) + z3.Sum([z3.Int(n) * c for n, c in e.terms] or [z3.IntVal(0)])
+    return z3.simplify(t / e.div if e.div != 1 else t)
+
+
+def affine_term(expr, values: list) -> z3.ArithRef:
+    """An affine expression over z3 Int operands (dims then symbols)."""
+    if isinstance(expr, ir.AffineConstantExpr):
+        return z3.IntVal(expr.value)
+    if isinstance(expr, ir.AffineDimExpr):
+        return values[expr.position]
+    if isinstance(expr, ir.AffineSymbolExpr):
+        raise NotParametric("symbol operands of affine maps need the map's dim count")
+    lhs, rhs = affine_term(expr.lhs, values), affine_term(expr.rhs, values)
+    if isinstance(expr, ir.AffineAddExpr):
+        return lhs + rhs
+    if isinstance(expr, ir.AffineMulExpr):
+        return lhs * rhs
+    if isinstance(expr, ir.AffineModExpr):
+        return lhs % rhs  # z3: Euclidean, equal to floor mod for a positive divisor
+    if isinstance(expr, ir.AffineFloorDivExpr):
+        return lhs / rhs
+    if isinstance(expr, ir.AffineCeilDivExpr):
+        return -((-lhs) / rhs)
+    raise NotParametric(f"affine expression {expr}")
+
+
+def _map_terms(amap: ir.AffineMap, operands: list) -> list:
+    n = amap.n_dims
+    values = list(operands[:n]) + list(operands[n:])
+
+    def sym(expr):
+        if isinstance(expr, ir.AffineSymbolExpr):
+            return values[n + expr.position]
+        return None
+
+    def term(expr):
+        s = sym(expr)
+        if s is not None:
+            return s
+        if isinstance(expr, (ir.AffineConstantExpr, ir.AffineDimExpr)):
+            return affine_term(expr, values)
+        lhs, rhs = term(expr.lhs), term(expr.rhs)
+        if isinstance(expr, ir.AffineAddExpr):
+            return lhs + rhs
+        if isinstance(expr, ir.AffineMulExpr):
+            return lhs * rhs
+        if isinstance(expr, ir.AffineModExpr):
+            return lhs % rhs
+        if isinstance(expr, ir.AffineFloorDivExpr):
+            return lhs / rhs
+        if isinstance(expr, ir.AffineCeilDivExpr):
+            return -((-lhs) / rhs)
+        raise NotParametric(f"affine expression {expr}")
+    return term
+
+
+class _Array:
+    """A memref's contents: `read(idx)` and what it is called in messages."""
+
+    def __init__(self, name: str, sort, rank: int, read):
+        self.name, self.sort, self.rank, self.read = name, sort, rank, read
+
+    def with_read(self, read) -> _Array:
+        return _Array(self.name, self.sort, self.rank, read)
+
+
+def _or(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return lambda x: z3.Or(a(x), b(x))
+
+
+class ParametricOriginal:
+    """`outputs()`: argument index -> (index variables, term) for each array the
+    function writes, at symbolic sizes."""
+
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+        self.model = kernel.sizes
+        source = kernel.normal
+        self.context = source.context
+        with source.context:
+            module = source.parsed()
+            from synth.analysis.function import find_function
+            self.func = find_function(module, kernel.name)
+            block = self.func.regions[0].blocks[0]
+            self.index = {op: i for i, op in enumerate(_walk(block))}
+            self.sites: dict[int, dict[str, dict[int, SizeExpr]]] = {}
+            for (i, attr, r), e in self.model.sites.items():
+                self.sites.setdefault(i, {}).setdefault(attr, {})[r] = e
+            self.block = block
+            self.constraints = self._domain()
+            self.result = self._run_function()
+
+    # sizes ------------------------------------------------------------------------------
+    def _domain(self) -> list:
+        """The sizes for which the original is defined: every symbol >= 1 and every
+        access within its array (the size model's constraints)."""
+        out = [z3.Int(n) >= 1 for n in self.model.symbols]
+        for a, b, _ in self.model.constraints:
+            out.append(size_term(a) <= size_term(b))
+        for n, e in self.model.floordivs.items():
+            out.append(z3.Int(n) == size_term(e))
+        return out
+
+    def _map(self, op, attr: str, operands: list) -> list:
+        amap = ir.AffineMapAttr(op.attributes[attr]).value if attr != "condition" else None
+        if attr == "condition":
+            amap, _ = integer_set(op.attributes["condition"])
+        sites = self.sites.get(self.index.get(op.operation, -1), {}).get(attr, {})
+        term = _map_terms(amap, operands)
+        out = []
+        for r, expr in enumerate(amap.results):
+            if r in sites:
+                rest, _ = _split_const(expr)
+                out.append(size_term(sites[r]) + (term(rest) if rest is not None else 0))
+            else:
+                out.append(term(expr))
+        return [z3.simplify(t) if isinstance(t, z3.ExprRef) else z3.IntVal(t) for t in out]
+
+    # running ------------------------------------------------------------------------------
+    def _run_function(self):
+        env: dict = {}
+        state: dict = {}
+        params = self.model.param_values(self.model.original())
+        for a, value in zip(self.kernel.function.arguments, self.block.arguments):
+            if a.is_array:
+                sort = z3sem.sort_for(a.type)
+                f = z3.Function(f"arg{a.index}", *([z3.IntSort()] * len(a.shape)), sort)
+                state[a.index] = _Array(f"arg{a.index}", sort, len(a.shape), lambda x, f=f: f(*x))
+                env[value] = a.index
+            elif a.index in self.model.params:
+                env[value] = z3.Int(self.model.params[a.index])
+            elif a.index in params:
+                env[value] = z3.IntVal(0)
+            elif a.type in ("f16", "bf16", "f32", "f64"):
+                env[value] = z3.Real(f"arg{a.index}")
+            else:
+                env[value] = z3.Int(f"arg{a.index}")
+        self.inputs = {k: a.read for k, a in state.items()}
+        self.scalars = {a.index: env[v] for a, v in zip(self.kernel.function.arguments, self.block.arguments)
+                        if not a.is_array}
+        state, _ = self._block(self.block, env, state)
+        return state
+
+    def outputs(self) -> dict[int, tuple]:
+        out = {}
+        for i in self.kernel.outputs:
+            arr = self.result[i]
+            x = tuple(z3.Int(f"x{d}") for d in range(arr.rank))
+            out[i] = (x, arr.read(x))
+        return out
+
+    def _block(self, block, env: dict, state: dict) -> tuple[dict, dict]:
+        guards: dict = {}
+        state = dict(state)
+        for op in block.operations:
+            name = op.operation.name
+            if name in ("affine.yield", "func.return"):
+                if len(op.operands):
+                    raise NotParametric(f"'{name}' with values (iter_args or results)")
+                continue
+            if name == "affine.for":
+                self._for(op, env, state, guards)
+            elif name == "affine.if":
+                self._if(op, env, state, guards)
+            elif name in ("affine.load", "memref.load"):
+                key, idx = self._access(op, env, name == "affine.load", 0)
+                env[op.results[0]] = state[key].read(idx)
+            elif name in ("affine.store", "memref.store"):
+                key, idx = self._access(op, env, name == "affine.store", 1)
+                value = env[op.operands[0]]
+                old, idx = state[key], tuple(idx)
+                value = self._typed(value, old.sort)
+                state[key] = old.with_read(
+                    lambda x, old=old, idx=idx, value=value: z3.If(
+                        z3.And([a == b for a, b in zip(x, idx)]), value, old.read(x)))
+                guards[key] = _or(guards.get(key), lambda x, idx=idx: z3.And([a == b for a, b in zip(x, idx)]))
+            elif name in ("memref.alloca", "memref.alloc"):
+                t = ir.MemRefType(op.results[0].type)
+                key = ("local", self.index[op.operation])
+                sort = z3sem.sort_for(str(t.element_type))
+                f = z3.Function(f"undef_{key[1]}", *([z3.IntSort()] * t.rank), sort)
+                state[key] = _Array(f"local{key[1]}", sort, t.rank, lambda x, f=f: f(*x))
+                env[op.results[0]] = key
+            elif name == "memref.dealloc":
+                continue
+            elif name in ("affine.apply", "affine.min", "affine.max"):
+                vals = self._map(op, "map", [env[v] for v in op.operands])
+                pick = {"affine.apply": lambda r: r[0], "affine.min": _min, "affine.max": _max}[name]
+                env[op.results[0]] = pick(vals)
+            else:
+                env[op.results[0]] = self._scalar(op, env)
+        return state, guards
+
+    @staticmethod
+    def _typed(value, sort):
+        if isinstance(value, z3.ExprRef):
+            return value
+        if isinstance(value, bool):
+            return z3.BoolVal(value)
+        return z3.RealVal(value) if sort == z3.RealSort() else z3.IntVal(value)
+
+    def _scalar(self, op, env):
+        name = op.operation.name
+        if name == "arith.constant":
+            attr = op.attributes["value"]
+            if isinstance(attr, ir.BoolAttr):
+                return z3.BoolVal(attr.value)
+            if isinstance(attr, ir.IntegerAttr):
+                if str(op.results[0].type) == "i1":
+                    return z3.BoolVal(bool(attr.value))
+                return z3.IntVal(attr.value)
+            if isinstance(attr, ir.FloatAttr):
+                return z3sem.numeral(attr.value, "f64")
+            raise NotParametric(f"constant {attr}")
+        args = [env[v] for v in op.operands]
+        try:
+            if name in ARITH_MATH:
+                return ARITH_MATH[name](*args)
+            if name == "arith.cmpf":
+                return cmpf(op.attributes["predicate"].value)(*args)
+            if name == "arith.cmpi":
+                t = op.operands[0].type
+                width = 64 if str(t) == "index" else ir.IntegerType(t).width
+                return cmpi(op.attributes["predicate"].value, width)(*args)
+        except (Unsupported, ZeroDivisionError, z3.Z3Exception) as e:
+            raise NotParametric(f"'{name}': {e}") from None
+        raise NotParametric(f"'{name}' is not modelled at symbolic sizes")
+
+    def _access(self, op, env, affine: bool, memref_pos: int):
+        operands = list(op.operands)
+        memref = operands[memref_pos]
+        rest = [env[v] for v in operands[memref_pos + 1:]]
+        idx = self._map(op, "map", rest) if affine else [z3.simplify(v) for v in rest]
+        return env[memref], idx
+
+    def _if(self, op, env, state, guards):
+        _, eqs = integer_set(op.attributes["condition"])
+        vals = self._map(op, "condition", [env[v] for v in op.operands])
+        cond = z3.simplify(z3.And([v == 0 if eq else v >= 0 for v, eq in zip(vals, eqs)]))
+        if len(op.results):
+            raise NotParametric("'affine.if' with results")
+        then_state, then_guards = self._block(op.regions[0].blocks[0], env, state)
+        else_state, else_guards = (state, {})
+        if len(op.regions[1].blocks):
+            else_state, else_guards = self._block(op.regions[1].blocks[0], env, state)
+        for key in set(then_guards) | set(else_guards):
+            a, b = then_state[key], else_state[key]
+            state[key] = a.with_read(lambda x, a=a, b=b: z3.If(cond, a.read(x), b.read(x)))
+            ga, gb = then_guards.get(key), else_guards.get(key)
+            g = lambda x, ga=ga, gb=gb: z3.Or(z3.And(cond, ga(x)) if ga else z3.BoolVal(False),
+                                               z3.And(z3.Not(cond), gb(x)) if gb else z3.BoolVal(False))
+            guards[key] = _or(guards.get(key), g)
+
+    # loops ------------------------------------------------------------------------------
+    def _for(self, op, env, state, guards):
+        if ir.IntegerAttr(op.step).value != 1:
+            raise NotParametric("a loop with a step other than 1")
+        if len(op.results):
+            raise NotParametric("a loop with iter_args")
+        lbs = self._map(op, "lowerBoundMap", [env[v] for v in op.lowerBoundOperands])
+        ubs = self._map(op, "upperBoundMap", [env[v] for v in op.upperBoundOperands])
+        lb, ub = _max(lbs), _min(ubs)
+        n = next(_COUNT)
+        v = z3.Int(f"v!{n}")
+        body = op.regions[0].blocks[0]
+        written = self._written(body, env, state)
+        in_fns = {}
+        inner_state = dict(state)
+        for key in written:
+            arr = state[key]
+            f = z3.Function(f"{arr.name}_in{n}", *([z3.IntSort()] * arr.rank), arr.sort)
+            in_fns[key] = f
+            inner_state[key] = arr.with_read(lambda x, f=f: f(*x))
+        inner_env = dict(env)
+        inner_env[body.arguments[0]] = v
+        out_state, body_guards = self._block(body, inner_env, inner_state)
+        by_decl = {f.get_id(): key for key, f in in_fns.items()} if False else \
+            {f.name(): key for key, f in in_fns.items()}
+
+        def earlier_write(key, y, ctx, cur) -> bool:
+            """Can an iteration before `cur` have written element y of `key`?"""
+            g = body_guards.get(key)
+            if g is None:
+                return False
+            w = z3.Int(f"w!{n}")
+            s = z3.Solver()
+            s.set("timeout", 5000)
+            s.add(self.constraints + ctx + [lb <= w, w < cur, lb <= cur, cur < ub])
+            s.add(z3.substitute(g(tuple(y)), (v, w)))
+            r = s.check()
+            return r != z3.unsat
+
+        def settle(t, ctx, cur):
+            """Reads of `_in` contents that no earlier iteration wrote: the contents
+            from before the loop."""
+            if is_sum(t):
+                lo, hi, k, body_t = open_sum(t)
+                lo, hi = settle(lo, ctx, cur), settle(hi, ctx, cur)
+                return make_sum(lo, hi, k, settle(body_t, ctx + [lo <= k, k < hi], cur))
+            if not z3.is_app(t) or t.num_args() == 0:
+                return t
+            if z3.is_app_of(t, z3.Z3_OP_ITE):
+                c = settle(t.arg(0), ctx, cur)
+                return z3.If(c, settle(t.arg(1), ctx + [c], cur), settle(t.arg(2), ctx + [z3.Not(c)], cur))
+            args = [settle(c, ctx, cur) for c in t.children()]
+            name = t.decl().name()
+            if name in by_decl and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+                key = by_decl[name]
+                if not earlier_write(key, args, ctx, cur):
+                    return state[key].read(tuple(args))
+            return t.decl()(*args)
+
+        for key in written:
+            arr = state[key]
+            x = tuple(z3.Int(f"x{n}_{d}") for d in range(arr.rank))
+            raw = out_state[key].read(x)
+            g = z3.simplify(body_guards[key](x))
+            pre = arr.read
+            point = _pin(v, g)
+            if point is not None:  # one iteration writes each element: a parallel loop
+                sub = lambda e, point=point: z3.substitute(e, (v, point))
+                written_g = z3.simplify(z3.And(lb <= point, point < ub, sub(g)))
+                value = settle(sub(raw), [written_g], point)
+                if not _reads_in(value, by_decl):
+                    state[key] = _closed(arr, x, lambda xs, written_g=written_g, value=value, pre=pre:
+                                         (written_g, value, pre(xs)))
+                    guards[key] = _or(guards.get(key), _closed_guard(x, written_g))
+                    continue
+            out = settle(raw, [], v)
+            if not _reads_in(out, by_decl) and not mentions(g, v):  # the last iteration wins
+                written_g = z3.simplify(z3.And(lb < ub, g))
+                value = z3.substitute(out, (v, ub - 1))
+                state[key] = _closed(arr, x, lambda xs, written_g=written_g, value=value, pre=pre:
+                                     (written_g, value, pre(xs)))
+                guards[key] = _or(guards.get(key), _closed_guard(x, written_g))
+                continue
+            fixed = []
+            for conj in _conjuncts(g):
+                if z3.is_eq(conj):
+                    for d, xd in enumerate(x):
+                        t = solve_for(xd, conj.arg(0), conj.arg(1))
+                        if t is not None and not mentions(t, xd) and all(not mentions(t, y) for y in x):
+                            fixed.append((xd, t))
+                            break
+            here = tuple(z3.substitute(xd, *fixed) if fixed else xd for xd in x)
+            out = assume(out, self.constraints + [g, lb <= v, v < ub])
+            delta = out - in_fns[key](*here) if arr.sort != z3.BoolSort() else None
+            if delta is None:
+                raise NotParametric(f"a loop at {self._where(op)} updates a boolean array")
+            if fixed:
+                delta = z3.substitute(delta, *fixed)
+            delta = canonical(z3.If(g, delta, _zero(arr.sort)))
+            if _reads_in(delta, by_decl):
+                raise NotParametric(f"the loop at {self._where(op)} carries a dependence through "
+                                    f"{arr.name} that is not a sum reduction")
+            total = make_sum(lb, ub, v, delta)
+            written_g = z3.simplify(z3.And(lb < ub, g)) if not mentions(g, v) else \
+                z3.Exists([v], z3.And(lb <= v, v < ub, g))
+            state[key] = _closed(arr, x, lambda xs, total=total, pre=pre: (None, total, pre(xs)))
+            guards[key] = _or(guards.get(key), _closed_guard(x, written_g))
+
+    def _written(self, body, env, state) -> list:
+        keys = []
+        for op in _walk(body):
+            name = op.operation.name
+            if name in ("affine.store", "memref.store"):
+                memref = op.operands[1]
+                key = env.get(memref)
+                if key is not None and key in state and key not in keys:
+                    keys.append(key)
+        return keys
+
+    def _where(self, op) -> str:
+        from synth.frontend.reader import diagnostic_location
+        return diagnostic_location(self.kernel.path, op.location)
+
+
+def _closed(arr: _Array, x: tuple, parts) -> _Array:
+    """The array whose element `xs` is (guard, value, before) of `parts` instantiated."""
+    def read(xs):
+        g, value, before = parts(xs)
+        subst = list(zip(x, xs))
+        value = z3.substitute(value, *subst) if subst else value
+        if g is None:
+            return before + value
+        g = z3.substitute(g, *subst) if subst else g
+        return z3.If(g, value, before)
+    return arr.with_read(read)
+
+
+def _closed_guard(x: tuple, g):
+    def guard(xs):
+        subst = list(zip(x, xs))
+        return z3.substitute(g, *subst) if subst else g
+    return guard
+
+
+def _zero(sort):
+    return z3.RealVal(0) if sort == z3.RealSort() else z3.IntVal(0)
+
+
+def _conjuncts(g) -> list:
+    if z3.is_and(g):
+        return [c for ch in g.children() for c in _conjuncts(ch)]
+    return [g]
+
+
+def _pin(v, g):
+    """The iteration that writes an element, when the guard fixes it: a conjunct
+    `v == t`, or every disjunct fixing the same t."""
+    if z3.is_eq(g) and g.arg(0).sort() == z3.IntSort():
+        t = solve_for(v, g.arg(0), g.arg(1))
+        return t if t is not None and not mentions(t, v) else None
+    if z3.is_and(g):
+        for c in g.children():
+            t = _pin(v, c)
+            if t is not None:
+                return t
+        return None
+    if z3.is_or(g):
+        found = None
+        for c in g.children():
+            t = _pin(v, c)
+            if t is None or (found is not None and not z3.eq(z3.simplify(found), z3.simplify(t))):
+                return None
+            found = t
+        return found
+    return None
+
+
+def _reads_in(t, by_decl) -> bool:
+    seen = set()
+
+    def walk(e):
+        if e.get_id() in seen:
+            return False
+        seen.add(e.get_id())
+        if z3.is_quantifier(e):
+            return walk(e.body())
+        if not z3.is_app(e):
+            return False
+        if e.decl().kind() == z3.Z3_OP_UNINTERPRETED and e.decl().name() in by_decl:
+            return True
+        return any(walk(c) for c in e.children())
+    return walk(t)
+
+
+def _max(xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = z3.If(out >= x, out, x)
+    return z3.simplify(out)
+
+
+def _min(xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = z3.If(out <= x, out, x)
+    return z3.simplify(out)

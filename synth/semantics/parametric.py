@@ -1,0 +1,542 @@
+"""Terms for proofs at every size: one output element, at a symbolic index, of a program
+whose sizes are symbols.
+
+Both sides of an all-size proof (synth.semantics.affine_parametric for the original,
+synth.semantics.raised_parametric for the raised text) describe an output as a z3 term
+in the size symbols, the index variables of the element and the inputs, where an input
+array is an uninterpreted function of its indices (`arg5(i, j)`) and a reduction is
+
+    SUM(lo, hi, Lambda([k], body))      the sum of body over lo <= k < hi
+
+with SUM an uninterpreted function. Scalar operations are those of
+synth.semantics.scalar (real arithmetic for floats, mathematical integers).
+
+`canonical(term)` rewrites a term so that sums that are equal for a reason the proof
+knows become the same z3 term: polynomials are expanded, factors that do not depend on
+the summation index and constant coefficients are moved out of sums, sums of sums are
+split, guards that bound the summation index affinely (a mask `k > i`, a triangular
+loop) become the sum's bounds, and a sum pinned to one point by an equality guard becomes
+that point. What is left to z3 is then the equality of two terms in which each SUM is an
+uninterpreted function (equal arguments, equal sums: congruence), plus the fact that an
+empty sum is zero. The rewrite is sound (each step is an identity of finite sums); it is
+not complete, and the proof reports "unknown" where it falls short.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+
+import z3
+
+
+class NotParametric(Exception):
+    """A program (or a part of it) outside what the all-size proof models; the message
+    says what."""
+
+
+# sums ---------------------------------------------------------------------------------------
+
+_SUMS: dict[str, z3.FuncDeclRef] = {}
+
+
+def sum_decl(sort: z3.SortRef) -> z3.FuncDeclRef:
+    key = str(sort)
+    if key not in _SUMS:
+        _SUMS[key] = z3.Function(f"SUM_{key}", z3.IntSort(), z3.IntSort(),
+                                 z3.ArraySort(z3.IntSort(), sort), sort)
+    return _SUMS[key]
+
+
+def is_sum(e: z3.ExprRef) -> bool:
+    return z3.is_app(e) and e.num_args() == 3 and any(e.decl().eq(d) for d in _SUMS.values())
+
+
+_FRESH = itertools.count()
+
+
+def fresh_index(prefix: str = "k") -> z3.ArithRef:
+    return z3.Int(f"{prefix}!{next(_FRESH)}")
+
+
+def make_sum(lo, hi, k: z3.ArithRef, body: z3.ExprRef) -> z3.ExprRef:
+    """sum of `body` (a term in the index constant `k`) over lo <= k < hi."""
+    return sum_decl(body.sort())(lo, hi, z3.Lambda([k], body))
+
+
+def open_sum(e: z3.ExprRef, k: z3.ArithRef | None = None):
+    """(lo, hi, k, body) of a SUM term, its index instantiated with `k` (fresh if None)."""
+    k = fresh_index() if k is None else k
+    lam = e.arg(2)
+    return e.arg(0), e.arg(1), k, z3.substitute_vars(lam.body(), k)
+
+
+def zero(sort: z3.SortRef) -> z3.ExprRef:
+    return z3.RealVal(0) if sort == z3.RealSort() else z3.IntVal(0)
+
+
+def sums_in(e: z3.ExprRef) -> list[z3.ExprRef]:
+    """Every SUM application in `e`, sums inside sum bodies included (their indices
+    instantiated with fresh constants)."""
+    out, seen = [], set()
+
+    def walk(t):
+        if t.get_id() in seen:
+            return
+        seen.add(t.get_id())
+        if is_sum(t):
+            out.append(t)
+            lo, hi, _, body = open_sum(t)
+            walk(lo), walk(hi), walk(body)
+            return
+        if z3.is_app(t):
+            for c in t.children():
+                walk(c)
+    walk(e)
+    return out
+
+
+def empty_sum_facts(terms: list[z3.ExprRef]) -> list[z3.BoolRef]:
+    """An empty sum is zero (the only fact about SUM beyond congruence)."""
+    facts, seen = [], set()
+    for t in terms:
+        for s in sums_in(t):
+            if s.get_id() not in seen:
+                seen.add(s.get_id())
+                facts.append(z3.Implies(s.arg(1) <= s.arg(0), s == zero(s.sort())))
+    return facts
+
+
+# linear integer terms -----------------------------------------------------------------------
+
+
+def linear(t: z3.ExprRef) -> tuple[dict, int] | None:
+    """`t` as (atom id -> (atom, coefficient), constant) when it is linear over Int atoms
+    (constants and uninterpreted applications), else None."""
+    if z3.is_int_value(t):
+        return {}, t.as_long()
+    if z3.is_add(t) or z3.is_sub(t):
+        parts = [linear(c) for c in t.children()]
+        if any(p is None for p in parts):
+            return None
+        out, const = dict(parts[0][0]), parts[0][1]
+        for n, (terms, c) in enumerate(parts[1:]):
+            sign = -1 if z3.is_sub(t) else 1
+            const += sign * c
+            for key, (atom, coef) in terms.items():
+                prev = out.get(key, (atom, 0))[1]
+                out[key] = (atom, prev + sign * coef)
+        return {k: v for k, v in out.items() if v[1]}, const
+    if z3.is_app_of(t, z3.Z3_OP_UMINUS):
+        p = linear(t.arg(0))
+        return None if p is None else ({k: (a, -c) for k, (a, c) in p[0].items()}, -p[1])
+    if z3.is_mul(t):
+        factor, rest = 1, []
+        for c in t.children():
+            if z3.is_int_value(c):
+                factor *= c.as_long()
+            else:
+                rest.append(c)
+        if len(rest) > 1:
+            return None
+        if not rest:
+            return {}, factor
+        p = linear(rest[0])
+        return None if p is None else ({k: (a, c * factor) for k, (a, c) in p[0].items()}, p[1] * factor)
+    if z3.is_const(t) or (z3.is_app(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED):
+        if t.sort() == z3.IntSort():
+            return {t.get_id(): (t, 1)}, 0
+    return None
+
+
+def mentions(t: z3.ExprRef, k: z3.ExprRef) -> bool:
+    kid = k.get_id()
+    seen = set()
+
+    def walk(e):
+        if e.get_id() == kid:
+            return True
+        if e.get_id() in seen:
+            return False
+        seen.add(e.get_id())
+        if z3.is_quantifier(e):
+            return walk(e.body())
+        return z3.is_app(e) and any(walk(c) for c in e.children())
+    return walk(t)
+
+
+def solve_for(k: z3.ExprRef, lhs: z3.ExprRef, rhs: z3.ExprRef) -> z3.ExprRef | None:
+    """The value of `k` that makes lhs == rhs, when both are linear and k's coefficient
+    is +-1."""
+    a, b = linear(lhs), linear(rhs)
+    if a is None or b is None:
+        return None
+    terms = dict(a[0])
+    for key, (atom, c) in b[0].items():
+        terms[key] = (atom, terms.get(key, (atom, 0))[1] - c)
+    const = a[1] - b[1]
+    coef = terms.pop(k.get_id(), (k, 0))[1]
+    if coef not in (1, -1):
+        return None
+    rest = z3.IntVal(const) + z3.Sum([atom * c for atom, c in terms.values() if c] or [z3.IntVal(0)])
+    return z3.simplify(-rest if coef == 1 else rest)
+
+
+def _bound(k: z3.ExprRef, g: z3.BoolRef):
+    """A guard on `k` as ("lo", t): k >= t, ("hi", t): k < t, ("eq", t), or None."""
+    neg = False
+    while z3.is_not(g):
+        neg, g = not neg, g.arg(0)
+    if not z3.is_app(g) or g.num_args() != 2 or g.arg(0).sort() != z3.IntSort():
+        return None
+    kind = g.decl().kind()
+    if kind == z3.Z3_OP_EQ and not neg:
+        t = solve_for(k, g.arg(0), g.arg(1))
+        return None if t is None else ("eq", t)
+    flip = {z3.Z3_OP_LE: z3.Z3_OP_GT, z3.Z3_OP_GT: z3.Z3_OP_LE, z3.Z3_OP_GE: z3.Z3_OP_LT,
+            z3.Z3_OP_LT: z3.Z3_OP_GE}
+    if kind not in flip:
+        return None
+    if neg:
+        kind = flip[kind]
+    # normalise to  lhs - rhs  (op)  0  with lhs - rhs = c*k + rest
+    a, b = linear(g.arg(0)), linear(g.arg(1))
+    if a is None or b is None:
+        return None
+    terms = dict(a[0])
+    for key, (atom, c) in b[0].items():
+        terms[key] = (atom, terms.get(key, (atom, 0))[1] - c)
+    const = a[1] - b[1]
+    coef = terms.pop(k.get_id(), (k, 0))[1]
+    if coef not in (1, -1):
+        return None
+    rest = z3.IntVal(const) + z3.Sum([atom * c for atom, c in terms.values() if c] or [z3.IntVal(0)])
+    # c*k + rest (op) 0; make c = 1 by negating both sides (flipping the comparison)
+    if coef == -1:
+        rest = -rest
+        kind = {z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_GE: z3.Z3_OP_LE,
+                z3.Z3_OP_LT: z3.Z3_OP_GT, z3.Z3_OP_GT: z3.Z3_OP_LT}[kind]
+    t = z3.simplify(-rest)  # k (op) t
+    if kind == z3.Z3_OP_GE:
+        return "lo", t
+    if kind == z3.Z3_OP_GT:
+        return "lo", z3.simplify(t + 1)
+    if kind == z3.Z3_OP_LT:
+        return "hi", t
+    return "hi", z3.simplify(t + 1)  # k <= t
+
+
+# canonical form -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Mono:
+    coef: Fraction
+    guards: tuple  # canonical Bool terms, sorted by key
+    factors: tuple  # canonical atoms, sorted by key
+
+
+def _key(t: z3.ExprRef) -> str:
+    return t.sexpr()
+
+
+def _merge(a: tuple, b: tuple) -> tuple:
+    items = {_key(t): t for t in a + b}
+    return tuple(items[k] for k in sorted(items))
+
+
+def _mul(p: list[_Mono], q: list[_Mono]) -> list[_Mono]:
+    return [_Mono(m.coef * n.coef, _merge(m.guards, n.guards),
+                  tuple(sorted(m.factors + n.factors, key=_key))) for m in p for n in q]
+
+
+def _scale(p: list[_Mono], c: Fraction) -> list[_Mono]:
+    return [_Mono(m.coef * c, m.guards, m.factors) for m in p if m.coef * c]
+
+
+def _guarded(p: list[_Mono], g: z3.BoolRef) -> list[_Mono]:
+    g = z3.simplify(g)
+    if z3.is_false(g):
+        return []
+    if z3.is_true(g):
+        return p
+    parts = list(g.children()) if z3.is_and(g) else [g]
+    return [_Mono(m.coef, _merge(m.guards, tuple(parts)), m.factors) for m in p]
+
+
+def _collect(p: list[_Mono]) -> list[_Mono]:
+    acc: dict[tuple, Fraction] = {}
+    reps: dict[tuple, _Mono] = {}
+    for m in p:
+        key = (tuple(_key(g) for g in m.guards), tuple(_key(f) for f in m.factors))
+        acc[key] = acc.get(key, Fraction(0)) + m.coef
+        reps.setdefault(key, m)
+    out = [_Mono(c, reps[k].guards, reps[k].factors) for k, c in sorted(acc.items()) if c]
+    return _merge_complements(out)
+
+
+def _merge_complements(p: list[_Mono]) -> list[_Mono]:
+    """c*[G, g]*f + c*[G, not g]*f  ->  c*[G]*f, repeatedly."""
+    changed = True
+    while changed:
+        changed = False
+        index = {}
+        for n, m in enumerate(p):
+            index[(m.coef, tuple(_key(g) for g in m.guards), tuple(_key(f) for f in m.factors))] = n
+        for n, m in enumerate(p):
+            for gi, g in enumerate(m.guards):
+                neg = g.arg(0) if z3.is_not(g) else z3.simplify(z3.Not(g))
+                rest = m.guards[:gi] + m.guards[gi + 1:]
+                twin = _merge(rest, (neg,))
+                key = (m.coef, tuple(_key(x) for x in twin), tuple(_key(f) for f in m.factors))
+                other = index.get(key)
+                if other is not None and other != n:
+                    keep = [q for j, q in enumerate(p) if j not in (n, other)]
+                    p = keep + [_Mono(m.coef, rest, m.factors)]
+                    changed = True
+                    break
+            if changed:
+                break
+    return p
+
+
+def assume(t: z3.ExprRef, facts: list, cache: dict | None = None) -> z3.ExprRef:
+    """`t` with every if-then-else whose condition `facts` decide replaced by its branch
+    (z3 decides, over the integers: index conditions)."""
+    cache = {} if cache is None else cache
+
+    def decided(c) -> bool | None:
+        key = c.get_id()
+        if key not in cache:
+            s = z3.Solver()
+            s.set("timeout", 2000)
+            s.add(facts)
+            s.push()
+            s.add(z3.Not(c))
+            if s.check() == z3.unsat:
+                cache[key] = True
+            else:
+                s.pop()
+                s.add(c)
+                cache[key] = False if s.check() == z3.unsat else None
+        return cache[key]
+
+    def walk(e):
+        if is_sum(e):
+            lo, hi, k, body = open_sum(e)
+            return make_sum(walk(lo), walk(hi), k, walk(body))
+        if not z3.is_app(e) or e.num_args() == 0:
+            return e
+        if z3.is_app_of(e, z3.Z3_OP_ITE) and e.arg(0).sort() == z3.BoolSort():
+            d = decided(e.arg(0)) if not _has_data(e.arg(0)) else None
+            if d is True:
+                return walk(e.arg(1))
+            if d is False:
+                return walk(e.arg(2))
+        return e.decl()(*[walk(c) for c in e.children()])
+    return walk(t)
+
+
+def _has_data(c: z3.ExprRef) -> bool:
+    """Whether a condition compares non-integer terms (data, not indices)."""
+    seen = set()
+
+    def walk(e):
+        if e.get_id() in seen:
+            return False
+        seen.add(e.get_id())
+        if z3.is_quantifier(e):
+            return False
+        if z3.is_app(e) and e.sort() not in (z3.IntSort(), z3.BoolSort()):
+            return True
+        return z3.is_app(e) and any(walk(ch) for ch in e.children())
+    return walk(c)
+
+
+def _numeral(t: z3.ExprRef) -> Fraction | None:
+    if z3.is_int_value(t):
+        return Fraction(t.as_long())
+    if z3.is_rational_value(t):
+        return Fraction(t.numerator_as_long(), t.denominator_as_long())
+    return None
+
+
+class _Canon:
+    def __init__(self):
+        self.memo: dict[int, list[_Mono]] = {}
+        self.depth = 0  # sums being expanded: the index of the next one is k!depth
+
+    def poly(self, t: z3.ExprRef) -> list[_Mono]:
+        tid = t.get_id()
+        if tid not in self.memo:
+            self.memo[tid] = _collect(self._poly(t))
+        return self.memo[tid]
+
+    def _poly(self, t: z3.ExprRef) -> list[_Mono]:
+        c = _numeral(t)
+        if c is not None:
+            return [_Mono(c, (), ())] if c else []
+        if z3.is_add(t):
+            return [m for ch in t.children() for m in self.poly(ch)]
+        if z3.is_sub(t):
+            first, *rest = t.children()
+            return self.poly(first) + [m for ch in rest for m in _scale(self.poly(ch), Fraction(-1))]
+        if z3.is_app_of(t, z3.Z3_OP_UMINUS):
+            return _scale(self.poly(t.arg(0)), Fraction(-1))
+        if z3.is_mul(t):
+            out = [_Mono(Fraction(1), (), ())]
+            for ch in t.children():
+                out = _collect(_mul(out, self.poly(ch)))
+            return out
+        if z3.is_div(t):
+            d = _numeral(z3.simplify(t.arg(1)))
+            if d is not None and d != 0:
+                return _scale(self.poly(t.arg(0)), 1 / d)
+            inv = self.term(t.arg(1))
+            return _mul(self.poly(t.arg(0)), [_Mono(Fraction(1), (), (z3.RealVal(1) / inv,))])
+        if z3.is_app_of(t, z3.Z3_OP_ITE):
+            g = self.guard(t.arg(0))
+            if z3.is_true(g):
+                return self.poly(t.arg(1))
+            if z3.is_false(g):
+                return self.poly(t.arg(2))
+            return _guarded(self.poly(t.arg(1)), g) + _guarded(self.poly(t.arg(2)), z3.Not(g))
+        if is_sum(t):
+            return self.sum(t)
+        if z3.is_app_of(t, z3.Z3_OP_TO_REAL):
+            inner = z3.simplify(t.arg(0))
+            p = linear(inner)
+            if p is not None:  # ToReal(a*i + b) = a*ToReal(i) + b
+                out = [_Mono(Fraction(p[1]), (), ())] if p[1] else []
+                for atom, c in p[0].values():
+                    out.append(_Mono(Fraction(c), (), (z3.ToReal(atom),)))
+                return out
+            return [_Mono(Fraction(1), (), (z3.ToReal(inner),))]
+        return [_Mono(Fraction(1), (), (self.atom(t),))]
+
+    def atom(self, t: z3.ExprRef) -> z3.ExprRef:
+        """An opaque factor with canonical arguments (an input element, sqrt(x), ...)."""
+        if z3.is_app(t) and t.num_args():
+            args = [z3.simplify(a) if a.sort() == z3.IntSort() and linear(z3.simplify(a)) is not None
+                    else self.term(a) if z3.is_arith(a) or z3.is_bool(a) else a for a in t.children()]
+            return t.decl()(*args)
+        return t
+
+    def guard(self, g: z3.BoolRef) -> z3.BoolRef:
+        """A condition with canonical data terms in its comparisons."""
+        if z3.is_and(g) or z3.is_or(g) or z3.is_not(g):
+            parts = [self.guard(c) for c in g.children()]
+            return z3.simplify(z3.And(parts) if z3.is_and(g) else z3.Or(parts) if z3.is_or(g)
+                               else z3.Not(parts[0]))
+        if z3.is_app(g) and g.num_args() == 2 and z3.is_arith(g.arg(0)) and g.arg(0).sort() != z3.IntSort():
+            lhs = self.term(g.arg(0) - g.arg(1))
+            return z3.simplify(g.decl()(lhs, zero(lhs.sort())))
+        return z3.simplify(g)
+
+    def sum(self, t: z3.ExprRef) -> list[_Mono]:
+        lo, hi, k, body = open_sum(t, z3.Int(f"k!{self.depth}"))
+        lo, hi = z3.simplify(lo), z3.simplify(hi)
+        out: list[_Mono] = []
+        self.depth += 1
+        try:
+            monos = self.poly(body)
+        finally:
+            self.depth -= 1
+        for m in monos:
+            los, his, inner, outer, point = [lo], [hi], [], [], None
+            for g in m.guards:
+                if not mentions(g, k):
+                    outer.append(g)
+                    continue
+                b = _bound(k, g)
+                if b is None:
+                    inner.append(g)
+                elif b[0] == "eq" and point is None:
+                    point = b[1]
+                elif b[0] == "lo":
+                    los.append(b[1])
+                elif b[0] == "hi":
+                    his.append(b[1])
+                else:
+                    inner.append(g)
+            if point is not None:  # one term: k = point, if it lies in the range
+                sub = lambda e: z3.simplify(z3.substitute(e, (k, point)))
+                rng = [point >= b for b in los] + [point < b for b in his]
+                g = z3.And([sub(x) for x in inner] + rng + outer)
+                term = z3.RealVal(m.coef.numerator) / m.coef.denominator if body.sort() == z3.RealSort() \
+                    else z3.IntVal(int(m.coef))
+                for f in m.factors:
+                    term = term * sub(f)
+                out += _guarded(self.poly(term), g)
+                continue
+            dep = [f for f in m.factors if mentions(f, k)]
+            indep = [f for f in m.factors if not mentions(f, k)]
+            if not dep and not inner:  # sum of a constant: (hi' - lo') copies, when nonempty
+                lo2, hi2 = _max(los), _min(his)
+                count = z3.simplify(z3.ToReal(hi2 - lo2)) if body.sort() == z3.RealSort() else z3.simplify(hi2 - lo2)
+                base = _guarded([_Mono(m.coef, (), tuple(sorted(indep, key=_key)))], z3.And(outer + [lo2 < hi2]))
+                out += _mul(base, self.poly(count))
+                continue
+            inner_body = z3.RealVal(1) if body.sort() == z3.RealSort() else z3.IntVal(1)
+            for f in dep:
+                inner_body = inner_body * f
+            if inner:
+                inner_body = z3.If(z3.And(inner), inner_body, zero(body.sort()))
+            atom = make_sum(_max(los), _min(his), k, self.term(inner_body))
+            out += _guarded([_Mono(m.coef, (), tuple(sorted(indep + [atom], key=_key)))], z3.And(outer))
+        return out
+
+    def term(self, t: z3.ExprRef) -> z3.ExprRef:
+        """The canonical term of `t`."""
+        if z3.is_bool(t):
+            return self.guard(t)
+        if not z3.is_arith(t):
+            return t
+        return to_term(self.poly(t), t.sort())
+
+
+def _max(xs: list) -> z3.ExprRef:
+    xs = _dedup(xs)
+    out = xs[0]
+    for x in xs[1:]:
+        out = z3.If(out >= x, out, x)
+    return z3.simplify(out)
+
+
+def _min(xs: list) -> z3.ExprRef:
+    xs = _dedup(xs)
+    out = xs[0]
+    for x in xs[1:]:
+        out = z3.If(out <= x, out, x)
+    return z3.simplify(out)
+
+
+def _dedup(xs: list) -> list:
+    seen, out = set(), []
+    for x in xs:
+        x = z3.simplify(x)
+        if _key(x) not in seen:
+            seen.add(_key(x))
+            out.append(x)
+    return out
+
+
+def to_term(p: list[_Mono], sort: z3.SortRef) -> z3.ExprRef:
+    terms = []
+    for m in p:
+        c = (z3.RealVal(m.coef.numerator) / m.coef.denominator) if sort == z3.RealSort() else z3.IntVal(int(m.coef))
+        factors = ([] if m.coef == 1 and m.factors else [c]) + list(m.factors)
+        t = factors[0]
+        for f in factors[1:]:
+            t = t * f
+        if m.guards:
+            t = z3.If(z3.And(list(m.guards)), t, zero(sort))
+        terms.append(t)
+    if not terms:
+        return zero(sort)
+    return terms[0] if len(terms) == 1 else z3.Sum(terms)
+
+
+def canonical(t: z3.ExprRef) -> z3.ExprRef:
+    return _Canon().term(t)

@@ -1,0 +1,133 @@
+"""Level "all": equivalence for every value of the size symbols.
+
+Both sides become one term per output array at a symbolic element index and symbolic
+sizes: the original by summarising its loops (synth.semantics.affine_parametric), the
+raised text by interpreting it with its sizes as symbols (synth.semantics.
+raised_parametric). Both are put in the canonical form of synth.semantics.parametric,
+and z3 decides, over the integers (sizes, indices) and the reals (data), that no sizes
+in the domain, no element within the shape and no input make them differ. The domain
+is where the original is defined: every size symbol >= 1 and every access of the
+original within its array (the size model's constraints).
+
+Sound: "proven" only on unsat, with SUM an uninterpreted function that satisfies only
+congruence and "an empty sum is zero". Not complete: a sat answer may be an artefact of
+that (two sums equal for a reason the canonical form misses), so it is never reported
+as a difference by itself; the sizes of its model are handed to the bounded proof,
+which confirms or rejects a difference there. Where the programs leave the model
+(sequential recurrences, max reductions, library ops), the result says why and the
+bounded level decides."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import z3
+
+from synth.analysis.model import Kernel
+from synth.semantics.affine_parametric import ParametricOriginal, size_term
+from synth.semantics.parametric import NotParametric, canonical, empty_sum_facts
+from synth.semantics.raised_parametric import Tensor, evaluate
+from synth.validation.contract import Comparison
+
+
+@dataclass
+class AllSizes:
+    verdict: str  # "proven", "not applicable", "unknown"
+    message: str = ""
+    suspect_sizes: list[dict] = field(default_factory=list)  # where z3 saw a difference
+    seconds: float = 0.0
+
+
+MAX_SUSPECT_SIZE = 9  # a suspected difference is looked for with every size up to this
+
+
+def prove_all_sizes(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float) -> AllSizes:
+    t0 = time.monotonic()
+    try:
+        out = _prove(kernel, raised, comparisons, timeout)
+    except NotParametric as e:
+        out = AllSizes("not applicable", str(e))
+    out.seconds = time.monotonic() - t0
+    return out
+
+
+def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float) -> AllSizes:
+    original = ParametricOriginal(kernel)
+    want = original.outputs()
+    model = kernel.sizes
+    args = []
+    signature = raised.signature()
+    for a, t in zip(kernel.function.arguments[: kernel.n_arguments], signature.arguments):
+        if a.is_array:
+            shape = tuple(size_term(e) for e in model.arg_dims[a.index])
+            args.append(Tensor(shape, kernel.tensor_type(a.index, model.original()).dtype,
+                               original.inputs[a.index]))
+        else:
+            v = original.scalars[a.index]
+            args.append(Tensor((), t.dtype, lambda idx, v=v: v) if t.is_tensor else v)
+    have = evaluate(raised, model.original(), args)
+    domain = list(original.constraints)
+    pairs, facts = [], []
+    for c in comparisons:
+        x, w = want[c.argument]
+        shape = tuple(size_term(e) for e in model.arg_dims[c.argument])
+        if c.result is None:
+            h = original.inputs[c.argument](x)
+        else:
+            r_shape, r_x, h = have[c.result]
+            if len(r_shape) != len(shape):
+                raise NotParametric(f"{c.label}: rank {len(r_shape)} where the original has {len(shape)}")
+            same = _decide(domain, z3.Or([a != b for a, b in zip(r_shape, shape)] or [z3.BoolVal(False)]), timeout)
+            if same != z3.unsat:
+                raise NotParametric(f"{c.label}: the raised shape is not the original's at every size")
+            h = z3.substitute(h, *zip(r_x, x)) if x else h
+        inside = [z3.And(0 <= i, i < n) for i, n in zip(x, shape)]
+        w, h = canonical(w), canonical(h)
+        pairs.append((c.label, inside, w, h))
+        facts += empty_sum_facts([w, h])
+    solver = z3.Solver()
+    solver.set("timeout", int(timeout * 1000))
+    solver.add(domain + facts)
+    solver.add(z3.Or([z3.And(inside + [w != h]) for _, inside, w, h in pairs]))
+    result = solver.check()
+    if result == z3.unsat:
+        return AllSizes("proven")
+    if result == z3.unknown:
+        return AllSizes("unknown", f"z3 gave up ({solver.reason_unknown()})")
+    suspects = []
+    symbols = [z3.Int(n) for n in model.symbols]
+    for cap in (MAX_SUSPECT_SIZE,):
+        solver.push()
+        solver.add([s <= cap for s in symbols])
+        while len(suspects) < 3 and solver.check() == z3.sat:
+            m = solver.model()
+            sizes = {str(s): m.eval(s, model_completion=True).as_long() for s in symbols}
+            suspects.append(sizes)
+            solver.add(z3.Or([s != v for s, v in zip(symbols, sizes.values())]))
+        solver.pop()
+    return AllSizes("unknown", "the canonical forms differ" + (
+        f"; sizes where they may: {', '.join(map(_text, suspects))}" if suspects else ""), suspects)
+
+
+def _text(sizes: dict) -> str:
+    return "(" + ", ".join(f"{k}={v}" for k, v in sorted(sizes.items())) + ")"
+
+
+def _decide(domain: list, goal, timeout: float):
+    s = z3.Solver()
+    s.set("timeout", int(timeout * 1000))
+    s.add(domain + [goal])
+    return s.check()
+
+
+def domain_text(kernel: Kernel) -> str:
+    """The sizes an all-size proof covers, in words."""
+    m = kernel.sizes
+    names = sorted(m.symbols)
+    if not names:
+        return "the kernel's own sizes (it has no size symbols)"
+    text = f"{', '.join(names)} >= 1"
+    if m.constraints:
+        text += f" with every access of the original within its array ({len(m.constraints)} constraints)"
+    return text
