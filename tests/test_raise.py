@@ -84,8 +84,11 @@ def check_contract_and_equivalence(tmp_path, kernel, target, corpus=POLYBENCH, n
         else:
             assert t == f"tensor<{'i64' if a.type == 'index' else a.type}>"
     assert wrapper_types == k.interface.argument_types  # drop-in keeps the signature
-    # the validation is recorded on @NAME_raised: a bounded Z3 proof by default
-    assert 'synth.validation = "z3"' in text and "synth.sizes_proven = [{" in text
+    # the validation is recorded on @NAME_raised: a proof for every size by default, else
+    # a bounded one (saying why the all-size proof did not apply)
+    assert ('synth.validation = "all"' in text and 'synth.proof = "all sizes: ' in text) or \
+        ('synth.validation = "z3"' in text and "synth.sizes_proven = [{" in text
+         and "synth.all_sizes = " in text), text.splitlines()[0:3]
 
     # equivalence at the original sizes on fresh inputs
     args = k.arguments(original, random_draw(np.random.default_rng(7)))[: k.n_arguments]
@@ -117,7 +120,7 @@ def test_raise_mvt_meets_contract(tmp_path, target):
     stats = check_contract_and_equivalence(tmp_path, "mvt", target)
     # executed against the original at two small size configurations and the original size
     assert stats["candidates"] > 0 and len(stats["checks"]) == 3 and {"arg0": 2000} in stats["checks"]
-    assert stats["verification"] == "z3" and stats["validation"]["sizes_proven"]
+    assert stats["verification"] == "all" and stats["validation"]["proof"] == "all sizes"
     for p in stats["problems"]:
         for key in ("enumerated", "rejected_type", "rejected_verifier", "rejected_equivalence",
                     "evaluated", "seconds"):

@@ -332,13 +332,24 @@ class ParametricOriginal:
             s = z3.Solver()
             s.set("timeout", 5000)
             s.add(self.constraints + ctx + [lb <= w, w < cur, lb <= cur, cur < ub])
-            s.add(z3.substitute(g(tuple(y)), (v, w)))
-            r = s.check()
-            return r != z3.unsat
+            xf = tuple(z3.FreshInt("y") for _ in y)  # v -> w first: y may hold v itself
+            s.add(z3.substitute(z3.substitute(g(xf), (v, w)), *zip(xf, y)) if xf else z3.substitute(g(()), (v, w)))
+            return s.check() != z3.unsat
+
+        has_in: dict[int, bool] = {}
+        memo: dict = {}
 
         def settle(t, ctx, cur):
             """Reads of `_in` contents that no earlier iteration wrote: the contents
             from before the loop."""
+            if not _reads_in(t, by_decl, has_in):
+                return t
+            key = (t.get_id(), tuple(c.get_id() for c in ctx), cur.get_id())
+            if key not in memo:
+                memo[key] = _settle(t, ctx, cur)
+            return memo[key]
+
+        def _settle(t, ctx, cur):
             if is_sum(t):
                 lo, hi, k, body_t = open_sum(t)
                 lo, hi = settle(lo, ctx, cur), settle(hi, ctx, cur)
@@ -362,14 +373,19 @@ class ParametricOriginal:
             raw = out_state[key].read(x)
             g = z3.simplify(body_guards[key](x))
             pre = arr.read
-            point = _pin(v, g)
-            if point is not None:  # one iteration writes each element: a parallel loop
-                sub = lambda e, point=point: z3.substitute(e, (v, point))
-                written_g = z3.simplify(z3.And(lb <= point, point < ub, sub(g)))
-                value = settle(sub(raw), [written_g], point)
-                if not _reads_in(value, by_decl):
-                    state[key] = _closed(arr, x, lambda xs, written_g=written_g, value=value, pre=pre:
-                                         (written_g, value, pre(xs)))
+            points = _pins(v, g)
+            if points:  # each element is written by the iterations its guard pins: a parallel
+                # loop (one point), or a few (a symmetric store): the last valid one wins
+                valid = [z3.simplify(z3.And(lb <= t, t < ub, z3.substitute(g, (v, t)))) for t in points]
+                chosen, values = [], []
+                for n_t, t in enumerate(points):
+                    last = [z3.Or(z3.Not(valid[u]), points[u] <= t) for u in range(len(points)) if u != n_t]
+                    sel = z3.simplify(z3.And([valid[n_t]] + last))
+                    chosen.append(sel)
+                    values.append(settle(z3.substitute(raw, (v, t)), [sel], t))
+                if not any(_reads_in(val, by_decl) for val in values):
+                    written_g = z3.simplify(z3.Or(valid)) if len(valid) > 1 else valid[0]
+                    state[key] = _closed_cases(arr, x, list(zip(chosen, values)))
                     guards[key] = _or(guards.get(key), _closed_guard(x, written_g))
                     continue
             out = settle(raw, [], v)
@@ -434,6 +450,22 @@ def _closed(arr: _Array, x: tuple, parts) -> _Array:
     return arr.with_read(read)
 
 
+def _closed_cases(arr: _Array, x: tuple, cases: list) -> _Array:
+    """The array whose element `xs` is the value of the first case whose condition holds
+    (conditions and values over x), else the contents before."""
+    before = arr.read
+
+    def read(xs):
+        subst = list(zip(x, xs))
+        out = before(xs)
+        for cond, value in reversed(cases):
+            if subst:
+                cond, value = z3.substitute(cond, *subst), z3.substitute(value, *subst)
+            out = z3.If(cond, value, out)
+        return out
+    return arr.with_read(read)
+
+
 def _closed_guard(x: tuple, g):
     def guard(xs):
         subst = list(zip(x, xs))
@@ -449,6 +481,50 @@ def _conjuncts(g) -> list:
     if z3.is_and(g):
         return [c for ch in g.children() for c in _conjuncts(ch)]
     return [g]
+
+
+def _pins(v, g) -> list:
+    """The iterations that may write an element: for each disjunct of the guard's
+    disjunctive normal form, the iteration its equalities pin (distinct terms only);
+    [] when some disjunct pins nothing (or the form is too large)."""
+    one = _pin(v, g)
+    if one is not None:
+        return [one]
+    terms = _dnf(g)
+    if terms is None:
+        return []
+    out = []
+    for conj in terms:
+        c = z3.And(conj)
+        t = _pin(v, c)
+        if t is None:
+            return []
+        if not any(_same_under(c, t, u) for u in out):
+            out.append(t)
+    return out
+
+
+def _dnf(g, limit: int = 64) -> list | None:
+    """g as a list of conjunctions (lists), or None beyond `limit` of them."""
+    if z3.is_or(g):
+        out = []
+        for c in g.children():
+            d = _dnf(c, limit)
+            if d is None:
+                return None
+            out += d
+        return out if len(out) <= limit else None
+    if z3.is_and(g):
+        out = [[]]
+        for c in g.children():
+            d = _dnf(c, limit)
+            if d is None:
+                return None
+            out = [a + b for a in out for b in d]
+            if len(out) > limit:
+                return None
+        return out
+    return [[g]]
 
 
 def _pin(v, g):
@@ -467,27 +543,42 @@ def _pin(v, g):
         found = None
         for c in g.children():
             t = _pin(v, c)
-            if t is None or (found is not None and not z3.eq(z3.simplify(found), z3.simplify(t))):
+            if t is None or (found is not None and not _same_under(c, t, found)):
                 return None
-            found = t
+            found = found if found is not None else t
         return found
     return None
 
 
-def _reads_in(t, by_decl) -> bool:
-    seen = set()
+def _same_under(cond, a, b) -> bool:
+    """Whether a == b wherever `cond` holds (z3, over the integers)."""
+    if z3.eq(z3.simplify(a), z3.simplify(b)):
+        return True
+    s = z3.Solver()
+    s.set("timeout", 2000)
+    s.add(cond, a != b)
+    return s.check() == z3.unsat
+
+
+def _reads_in(t, by_decl, cache: dict | None = None) -> bool:
+    """Whether `t` reads any of the `_in` functions named in by_decl."""
+    cache = {} if cache is None else cache
 
     def walk(e):
-        if e.get_id() in seen:
-            return False
-        seen.add(e.get_id())
+        key = e.get_id()
+        if key in cache:
+            return cache[key]
+        cache[key] = False  # (terms are acyclic: a placeholder while visiting)
         if z3.is_quantifier(e):
-            return walk(e.body())
-        if not z3.is_app(e):
-            return False
-        if e.decl().kind() == z3.Z3_OP_UNINTERPRETED and e.decl().name() in by_decl:
-            return True
-        return any(walk(c) for c in e.children())
+            out = walk(e.body())
+        elif not z3.is_app(e):
+            out = False
+        elif e.decl().kind() == z3.Z3_OP_UNINTERPRETED and e.decl().name() in by_decl:
+            out = True
+        else:
+            out = any(walk(c) for c in e.children())
+        cache[key] = out
+        return out
     return walk(t)
 
 

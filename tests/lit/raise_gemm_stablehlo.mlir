@@ -3,7 +3,7 @@
 
 // CHECK-LABEL: func.func @gemm_raised(%arg0: tensor<f64>, %arg1: tensor<f64>, %arg2: tensor<8x10xf64>, %arg3: tensor<8x12xf64>, %arg4: tensor<12x10xf64>) -> tensor<8x10xf64>
 // CHECK-SAME: synth.outputs = [2]
-// CHECK-SAME: synth.sizes_proven = [{n10 = {{[0-9]+}} : i64, n12 = {{[0-9]+}} : i64, n8 = {{[0-9]+}} : i64}
+// CHECK-SAME: synth.proof = "all sizes: n10, n12, n8 >= 1
 // CHECK-DAG: stablehlo.dot_general %arg3, %arg4, contracting_dims = [1] x [0] : (tensor<8x12xf64>, tensor<12x10xf64>) -> tensor<8x10xf64>
 // CHECK-DAG: stablehlo.multiply
 // CHECK: stablehlo.add

@@ -1,0 +1,89 @@
+"""The all-size proof (synth verify --level all): the canonical form of sums, the
+original summarised at symbolic sizes, and where it stops (recurrences fall back to the
+bounded proof with the reason). The mutants wrong only at sizes >= 5 are in
+test_verify.py."""
+
+import z3
+import pytest
+
+from conftest import DATA, POLYBENCH
+from synth.analysis.model import load_kernel
+from synth.frontend.reader import load_source
+from synth.semantics.affine_parametric import ParametricOriginal
+from synth.semantics.parametric import NotParametric, canonical, empty_sum_facts, fresh_index, make_sum
+
+i, j, n = z3.Ints("i j n")
+A = z3.Function("A", z3.IntSort(), z3.IntSort(), z3.RealSort())
+B = z3.Function("B", z3.IntSort(), z3.IntSort(), z3.RealSort())
+alpha, beta = z3.Reals("alpha beta")
+
+
+def _equal(a, b, *context) -> bool:
+    a, b = canonical(a), canonical(b)
+    s = z3.Solver()
+    s.add(empty_sum_facts([a, b]) + list(context) + [a != b])
+    return s.check() == z3.unsat
+
+
+def _sum(lo, hi, body):
+    k = fresh_index()
+    return make_sum(lo, hi, k, body(k))
+
+
+def test_constants_move_out_of_sums_and_sums_split():
+    gemm = beta * A(i, j) + _sum(0, n, lambda k: alpha * A(i, k) * B(k, j))
+    other = _sum(0, n, lambda k: B(k, j) * (alpha * A(i, k))) + A(i, j) * beta
+    assert _equal(gemm, other)
+    split = _sum(0, n, lambda k: A(i, k) + B(k, j))
+    assert _equal(split, _sum(0, n, lambda k: A(i, k)) + _sum(0, n, lambda k: B(k, j)))
+    assert not _equal(gemm, other + 1)
+
+
+def test_masks_become_bounds():
+    """A triangular loop (k from i + 1) equals a masked full sum (k > i), not k >= i."""
+    ctx = (i >= 0, i < n)
+    tri = _sum(i + 1, n, lambda k: A(k, i) * B(k, j))
+    assert _equal(tri, _sum(0, n, lambda k: z3.If(k > i, A(k, i), 0) * B(k, j)), *ctx)
+    assert not _equal(tri, _sum(0, n, lambda k: z3.If(k >= i, A(k, i), 0) * B(k, j)), *ctx)
+
+
+def test_a_point_guard_picks_one_term():
+    assert _equal(A(i, j), _sum(0, n, lambda k: z3.If(k == j, A(i, k), 0)), j >= 0, j < n)
+    assert not _equal(A(i, j), _sum(0, n, lambda k: z3.If(k == j, A(i, k), 0)), j >= 0)  # j may be >= n
+
+
+@pytest.mark.parametrize("kernel", ["gemm", "2mm", "covariance", "trmm", "syrk", "doitgen"])
+def test_polybench_originals_summarise(kernel):
+    """Sum reductions, parallel loops, a symmetric store (covariance), triangular loops."""
+    k = load_kernel(load_source(POLYBENCH / f"{kernel}.mlir"), f"kernel_{kernel}")
+    outputs = ParametricOriginal(k).outputs()
+    assert set(outputs) == set(k.outputs)
+    for x, term in outputs.values():
+        assert len(x) >= 1 and isinstance(term, z3.ExprRef)
+
+
+def test_gemm_original_is_the_formula():
+    k = load_kernel(load_source(POLYBENCH / "gemm.mlir"), "kernel_gemm")
+    (x, term), = ParametricOriginal(k).outputs().values()
+    C, Am, Bm = (z3.Function(f"arg{a}", z3.IntSort(), z3.IntSort(), z3.RealSort()) for a in (5, 6, 7))
+    ni, nj, nk = z3.Ints("arg0 arg1 arg2")
+    want = z3.Real("arg4") * C(*x) + z3.Real("arg3") * _sum(0, nk, lambda k: Am(x[0], k) * Bm(k, x[1]))
+    inside = [0 <= x[0], x[0] < ni, 0 <= x[1], x[1] < nj, ni >= 1, nj >= 1, nk >= 1]
+    assert _equal(term, want, *inside)
+    assert not _equal(term, want + C(*x), *inside)
+
+
+@pytest.mark.parametrize("kernel", ["trisolv", "cholesky", "jacobi-1d"])
+def test_recurrences_are_not_summarised(kernel):
+    name = "kernel_" + kernel.replace("-", "_")
+    k = load_kernel(load_source(POLYBENCH / f"{kernel}.mlir"), name)
+    with pytest.raises(NotParametric, match=r"the loop at .*mlir:\d+:\d+ .*"):
+        ParametricOriginal(k)
+
+
+def test_gauss_seidel_sweep_is_a_recurrence():
+    path = DATA / "gauss_seidel_1d.mlir"
+    source = load_source(path)
+    name = next(line.split("@")[1].split("(")[0] for line in source.text.splitlines() if "func.func @" in line)
+    with pytest.raises(NotParametric):
+        ParametricOriginal(load_kernel(source, name))
