@@ -320,8 +320,7 @@ class ParametricOriginal:
         inner_env = dict(env)
         inner_env[body.arguments[0]] = v
         out_state, body_guards = self._block(body, inner_env, inner_state)
-        by_decl = {f.get_id(): key for key, f in in_fns.items()} if False else \
-            {f.name(): key for key, f in in_fns.items()}
+        by_decl = {f.name(): key for key, f in in_fns.items()}
 
         def earlier_write(key, y, ctx, cur) -> bool:
             """Can an iteration before `cur` have written element y of `key`?"""
@@ -345,9 +344,9 @@ class ParametricOriginal:
             if not _reads_in(t, by_decl, has_in):
                 return t
             key = (t.get_id(), tuple(c.get_id() for c in ctx), cur.get_id())
-            if key not in memo:
-                memo[key] = _settle(t, ctx, cur)
-            return memo[key]
+            if key not in memo:  # the key's terms kept alive with it (z3 reuses freed ids)
+                memo[key] = (t, ctx, cur, _settle(t, ctx, cur))
+            return memo[key][3]
 
         def _settle(t, ctx, cur):
             if is_sum(t):
@@ -567,8 +566,8 @@ def _reads_in(t, by_decl, cache: dict | None = None) -> bool:
     def walk(e):
         key = e.get_id()
         if key in cache:
-            return cache[key]
-        cache[key] = False  # (terms are acyclic: a placeholder while visiting)
+            return cache[key][1]
+        cache[key] = (e, False)  # (terms are acyclic: a placeholder while visiting)
         if z3.is_quantifier(e):
             out = walk(e.body())
         elif not z3.is_app(e):
@@ -577,7 +576,7 @@ def _reads_in(t, by_decl, cache: dict | None = None) -> bool:
             out = True
         else:
             out = any(walk(c) for c in e.children())
-        cache[key] = out
+        cache[key] = (e, out)  # the term kept alive: z3 reuses the ids of freed terms
         return out
     return walk(t)
 

@@ -79,12 +79,13 @@ def zero(sort: z3.SortRef) -> z3.ExprRef:
 def sums_in(e: z3.ExprRef) -> list[z3.ExprRef]:
     """Every SUM application in `e`, sums inside sum bodies included (their indices
     instantiated with fresh constants)."""
-    out, seen = [], set()
+    out, seen, alive = [], set(), []
 
     def walk(t):
         if t.get_id() in seen:
             return
         seen.add(t.get_id())
+        alive.append(t)  # z3 reuses the ids of freed terms (opened bodies are new terms)
         if is_sum(t):
             out.append(t)
             lo, hi, _, body = open_sum(t)
@@ -309,6 +310,7 @@ def assume(t: z3.ExprRef, facts: list, cache: dict | None = None) -> z3.ExprRef:
     def decided(c) -> bool | None:
         key = c.get_id()
         if key not in cache:
+            cache[("term", key)] = c  # kept alive: z3 reuses the ids of freed terms
             s = z3.Solver()
             s.set("timeout", 2000)
             s.add(facts)
@@ -364,14 +366,15 @@ def _numeral(t: z3.ExprRef) -> Fraction | None:
 
 class _Canon:
     def __init__(self):
-        self.memo: dict[int, list[_Mono]] = {}
-        self.depth = 0  # sums being expanded: the index of the next one is k!depth
+        self.memo: dict[int, tuple] = {}  # id -> (term, its polynomial)
+        self.depth = 0  # sums being expanded: the index of the next one is sum!depth (a name fresh_index never gives)
 
     def poly(self, t: z3.ExprRef) -> list[_Mono]:
+        # keyed by z3's AST id, with the term kept alive: ids of freed terms are reused
         tid = t.get_id()
         if tid not in self.memo:
-            self.memo[tid] = _collect(self._poly(t))
-        return self.memo[tid]
+            self.memo[tid] = (t, _collect(self._poly(t)))
+        return self.memo[tid][1]
 
     def _poly(self, t: z3.ExprRef) -> list[_Mono]:
         c = _numeral(t)
@@ -401,7 +404,12 @@ class _Canon:
                 return self.poly(t.arg(1))
             if z3.is_false(g):
                 return self.poly(t.arg(2))
-            return _guarded(self.poly(t.arg(1)), g) + _guarded(self.poly(t.arg(2)), z3.Not(g))
+            cases = _cases(g)
+            if cases is None:
+                return _guarded(self.poly(t.arg(1)), g) + _guarded(self.poly(t.arg(2)), z3.Not(g))
+            then, other = self.poly(t.arg(1)), self.poly(t.arg(2))
+            return ([m for c in cases[0] for m in _guarded(then, z3.And(c))]
+                    + [m for c in cases[1] for m in _guarded(other, z3.And(c))])
         if is_sum(t):
             return self.sum(t)
         if z3.is_app_of(t, z3.Z3_OP_TO_REAL):
@@ -435,7 +443,7 @@ class _Canon:
         return z3.simplify(g)
 
     def sum(self, t: z3.ExprRef) -> list[_Mono]:
-        lo, hi, k, body = open_sum(t, z3.Int(f"k!{self.depth}"))
+        lo, hi, k, body = open_sum(t, z3.Int(f"sum!{self.depth}"))
         lo, hi = z3.simplify(lo), z3.simplify(hi)
         out: list[_Mono] = []
         self.depth += 1
@@ -483,7 +491,12 @@ class _Canon:
                 inner_body = inner_body * f
             if inner:
                 inner_body = z3.If(z3.And(inner), inner_body, zero(body.sort()))
-            atom = make_sum(_max(los), _min(his), k, self.term(inner_body))
+            self.depth += 1  # still inside this sum: its index is sum!(depth - 1)
+            try:
+                body_term = self.term(inner_body)
+            finally:
+                self.depth -= 1
+            atom = make_sum(_max(los), _min(his), k, body_term)
             out += _guarded([_Mono(m.coef, (), tuple(sorted(indep + [atom], key=_key)))], z3.And(outer))
         return out
 
@@ -494,6 +507,38 @@ class _Canon:
         if not z3.is_arith(t):
             return t
         return to_term(self.poly(t), t.sort())
+
+
+MAX_CASES = 32
+
+
+def _cases(g: z3.BoolRef):
+    """Disjoint conjunctions of literals covering where g holds and where it does not
+    (Shannon expansion over its connectives), or None beyond MAX_CASES: a sum's
+    `If(And(in range, k < n), v, before)` then splits into literals that become bounds."""
+    if z3.is_not(g):
+        out = _cases(g.arg(0))
+        return None if out is None else (out[1], out[0])
+    if z3.is_and(g) or z3.is_or(g):
+        first, *rest = g.children()
+        a = _cases(first)
+        if a is None:
+            return None
+        if not rest:
+            return a
+        b = _cases(z3.And(rest) if z3.is_and(g) else z3.Or(rest))
+        if b is None:
+            return None
+        if z3.is_and(g):
+            true = [x + y for x in a[0] for y in b[0]]
+            false = a[1] + [x + y for x in a[0] for y in b[1]]
+        else:
+            true = a[0] + [x + y for x in a[1] for y in b[0]]
+            false = [x + y for x in a[1] for y in b[1]]
+        if len(true) + len(false) > MAX_CASES:
+            return None
+        return true, false
+    return [[g]], [[z3.simplify(z3.Not(g))]]
 
 
 def _max(xs: list) -> z3.ExprRef:
