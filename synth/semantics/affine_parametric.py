@@ -44,15 +44,18 @@ def size_term(e: SizeExpr) -> z3.ArithRef:
     return z3.simplify(t / e.div if e.div != 1 else t)
 
 
-def affine_term(expr, values: list) -> z3.ArithRef:
-    """An affine expression over z3 Int operands (dims then symbols)."""
+def affine_term(expr, values: list, const=None) -> z3.ArithRef:
+    """An affine expression over z3 Int operands (dims then symbols); `const(value)`, when
+    given, is the term of a constant (the raised side: a size, or a number)."""
     if isinstance(expr, ir.AffineConstantExpr):
-        return z3.IntVal(expr.value)
+        return const(expr.value) if const is not None else z3.IntVal(expr.value)
     if isinstance(expr, ir.AffineDimExpr):
         return values[expr.position]
     if isinstance(expr, ir.AffineSymbolExpr):
         raise NotParametric("symbol operands of affine maps need the map's dim count")
-    lhs, rhs = affine_term(expr.lhs, values), affine_term(expr.rhs, values)
+    if not isinstance(expr, ir.AffineAddExpr):
+        const = None  # coefficients and divisors stay numbers
+    lhs, rhs = affine_term(expr.lhs, values, const), affine_term(expr.rhs, values, const)
     if isinstance(expr, ir.AffineAddExpr):
         return lhs + rhs
     if isinstance(expr, ir.AffineMulExpr):

@@ -238,8 +238,10 @@ class _Mono:
     factors: tuple  # canonical atoms, sorted by key
 
 
-def _key(t: z3.ExprRef) -> str:
-    return t.sexpr()
+def _key(t: z3.ExprRef) -> int:
+    """Order and identity of terms: z3 hash-conses its ASTs, so equal terms have one id
+    (while alive: every term keyed here is held by a monomial or a list)."""
+    return t.get_id()
 
 
 def _merge(a: tuple, b: tuple) -> tuple:

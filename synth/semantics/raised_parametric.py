@@ -459,7 +459,7 @@ def _generic(ev, op, xs, env):
             args = []
             for amap, x in zip(maps[:n_in], xs[:n_in]):
                 if isinstance(x, Tensor):
-                    args.append(x.at(tuple(affine_term(e, point) for e in amap.results)))
+                    args.append(x.at(tuple(affine_term(e, point, ev.sizes.term) for e in amap.results)))
                 else:
                     args.append(x)
             args += [acc if j == o_index else o.at(tuple(point[d] for d in _proj(ir, maps[n_in + j])))
