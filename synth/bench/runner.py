@@ -28,6 +28,9 @@ from pathlib import Path
 
 
 from synth import __version__
+from synth.pipeline import RaiseOptions
+
+VALIDATION = RaiseOptions().verify
 from synth.backends.registry import BACKEND_ERRORS
 from synth.bench.raise_job import run_raise_job
 from synth.bench.report import write_reports, run_header
@@ -124,7 +127,9 @@ def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], tim
         for n in names:
             kernel = f.stem if len(names) == 1 else f"{f.stem}@{n}"
             for t in targets:
-                key = _hash(__version__, grammar, text, n, t, timeout)
+                # the validation level is part of what a raise is (a proof for every size
+                # since level "all"): a cached raise validated otherwise is raised again
+                key = _hash(__version__, grammar, text, n, t, timeout, VALIDATION)
                 jobs.append(Job(kernel, str(resized), n, t, timeout, str(out_dir), key))
     return jobs, failures
 

@@ -28,6 +28,8 @@ from synth.analysis.model import Kernel
 from synth.semantics.affine_parametric import ParametricOriginal, size_term
 from synth.semantics.parametric import NotParametric, canonical, empty_sum_facts
 from synth.semantics.raised_parametric import Tensor, evaluate
+from synth.semantics.scalar import Unsupported
+from synth.semantics.z3sem import NoRealValue
 from synth.validation.contract import Comparison
 
 
@@ -48,6 +50,10 @@ def prove_all_sizes(kernel: Kernel, raised, comparisons: list[Comparison], timeo
         out = _prove(kernel, raised, comparisons, timeout)
     except NotParametric as e:
         out = AllSizes("not applicable", str(e))
+    except (NoRealValue, Unsupported) as e:  # infinities (a max from -inf), ops outside the scalar model
+        out = AllSizes("not applicable", f"{e}; the proof is over the real numbers")
+    except z3.Z3Exception as e:
+        out = AllSizes("unknown", f"z3: {e}")
     out.seconds = time.monotonic() - t0
     return out
 
