@@ -87,3 +87,30 @@ def test_gauss_seidel_sweep_is_a_recurrence():
     name = next(line.split("@")[1].split("(")[0] for line in source.text.splitlines() if "func.func @" in line)
     with pytest.raises(NotParametric):
         ParametricOriginal(load_kernel(source, name))
+
+
+SPLIT4 = """
+func.func @kernel_diff_raised(%arg0: tensor<i32>, %arg1: tensor<1500x1500xf64>, %arg2: tensor<1500x1500xf64>, %arg3: tensor<1500x1500xf64>) -> tensor<1500x1500xf64> attributes {synth.outputs = [3]} {
+  %0 = stablehlo.transpose %arg2, dims = [1, 0] : (tensor<1500x1500xf64>) -> tensor<1500x1500xf64>
+  %1 = stablehlo.subtract %arg1, %0 : tensor<1500x1500xf64>
+  %2 = stablehlo.slice %1 [0:4, 0:1500] : (tensor<1500x1500xf64>) -> tensor<4x1500xf64>
+  %3 = stablehlo.slice %1 [4:1500, 0:1500] : (tensor<1500x1500xf64>) -> tensor<1496x1500xf64>
+  %4 = stablehlo.concatenate %2, %3, dim = 0 : (tensor<4x1500xf64>, tensor<1496x1500xf64>) -> tensor<1500x1500xf64>
+  return %4 : tensor<1500x1500xf64>
+}
+"""
+
+
+def test_a_family_that_is_ill_typed_at_small_sizes_is_not_proven(tmp_path):
+    """Rows 0:4 and 4:n joined: right wherever it type-checks, but a slice of 4 rows of
+    an n-row matrix does not for n < 4, inside the domain (n >= 1): no all-size claim."""
+    from synth.semantics.raised import load_raised
+    from synth.validation.allsizes import prove_all_sizes
+    from synth.validation.contract import check_contract
+
+    k = load_kernel(load_source(DATA / "mutants" / "diff.mlir"), "kernel_diff")
+    path = tmp_path / "split4.mlir"
+    path.write_text(SPLIT4)
+    raised = load_raised(str(path), "kernel_diff_raised", SPLIT4)
+    result = prove_all_sizes(k, raised, check_contract(k, raised, raised.signature()), 60)
+    assert result.verdict == "not applicable" and "not well-typed at every size (slice" in result.message

@@ -88,6 +88,19 @@ class _Eval:
             if op.operation.name == "func.func":
                 self.functions[ir.StringAttr(op.attributes["sym_name"]).value] = op
         self.index_stack: list = []
+        self.obligations: list = []  # (condition on the sizes, what it says): well-typedness
+
+    def require(self, cond, what: str) -> None:
+        """A condition the op's types need at every size (true at the text's own sizes,
+        which MLIR verified); the proof checks them all over the domain."""
+        self.obligations.append((cond, what))
+
+    def same_shape(self, a: tuple, b: tuple, what: str) -> None:
+        if len(a) != len(b):
+            raise NotParametric(f"{what}: ranks differ")
+        for x, y in zip(a, b):
+            if not z3.eq(z3.simplify(x), z3.simplify(y)):
+                self.require(x == y, what)
 
     def shape(self, t) -> tuple:
         vt = value_type(t)
@@ -140,9 +153,16 @@ def _elementwise_fn(fn, shape, dtype, is_tensor, xs):
     return Tensor(shape, dtype, lambda idx: fn(*(a(idx) for a in ats)))
 
 
+def _same_operands(ev, op, shape, xs) -> None:
+    for x in xs:
+        if isinstance(x, Tensor):
+            ev.same_shape(x.shape, shape, f"'{op.operation.name}' operand and result shapes")
+
+
 @handles(*_ELEMENTWISE)
 def _elementwise(ev, op, xs, env):
     shape, dtype, is_tensor = ev.result(op)
+    _same_operands(ev, op, shape, xs)
     fn = _ELEMENTWISE[op.operation.name]
     return [_elementwise_fn(fn, shape, dtype, is_tensor, xs)]
 
@@ -150,6 +170,7 @@ def _elementwise(ev, op, xs, env):
 @handles("stablehlo.convert")
 def _convert(ev, op, xs, env):
     shape, dtype, is_tensor = ev.result(op)
+    _same_operands(ev, op, shape, xs)
     src = value_type(op.operands[0].type).dtype
     if dtype in _FLOATS:
         fn = scalar.int_to_float if src not in _FLOATS else (lambda a: a)
@@ -166,6 +187,7 @@ def _convert(ev, op, xs, env):
 def _compare(ev, op, xs, env):
     direction = _DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
     shape, dtype, is_tensor = ev.result(op)
+    _same_operands(ev, op, shape, xs)
     return [_elementwise_fn(lambda a, b: scalar.compare(direction, a, b), shape, dtype, is_tensor, xs)]
 
 
@@ -219,6 +241,9 @@ def _broadcast_at(a: Tensor, dims, out_shape):
 def _broadcast_in_dim(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
     dims = _i64s(ev.ir, op.attributes["broadcast_dimensions"])
+    for k, d in enumerate(dims):
+        if not _unit(xs[0].shape[k]):
+            ev.same_shape((xs[0].shape[k],), (shape[d],), "broadcast_in_dim: an operand dimension")
     return [Tensor(shape, dtype, _broadcast_at(xs[0], dims, shape))]
 
 
@@ -227,6 +252,7 @@ def _transpose(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
     perm = _i64s(ev.ir, op.attributes["permutation"])
     a = xs[0]
+    ev.same_shape(tuple(a.shape[p] for p in perm), shape, "transpose: result dimensions")
 
     def at(idx):
         src = [None] * len(perm)
@@ -273,6 +299,9 @@ def _slice(ev, op, xs, env):
     start = [ev.sizes.term(v) for v in _i64s(ev.ir, op.attributes["start_indices"])]
     strides = _i64s(ev.ir, op.attributes["strides"]) if _has(op, "strides") else [1] * len(start)
     a = xs[0]
+    for s0, k, n_out, n_in in zip(start, strides, shape, a.shape):
+        ev.require(z3.And(0 <= s0, z3.Or(n_out <= 0, s0 + k * (n_out - 1) < n_in)),
+                   "slice: within its operand")
     return [Tensor(shape, dtype, lambda idx: a.at(tuple(s + k * i for s, k, i in zip(start, strides, idx))))]
 
 
@@ -280,6 +309,10 @@ def _slice(ev, op, xs, env):
 def _concatenate(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
     dim = _int_attr(ev.ir, op.attributes["dimension"])
+    for x in xs:
+        ev.same_shape(tuple(n for d, n in enumerate(x.shape) if d != dim),
+                      tuple(n for d, n in enumerate(shape) if d != dim), "concatenate: other dimensions")
+    ev.same_shape((z3.Sum([x.shape[dim] for x in xs]),), (shape[dim],), "concatenate: the joined dimension")
 
     def at(idx):
         offsets, off = [], z3.IntVal(0)
@@ -302,6 +335,8 @@ def _pad(ev, op, xs, env):
     low = [ev.sizes.term(v) for v in _i64s(ev.ir, op.attributes["edge_padding_low"])]
     if any(_i64s(ev.ir, op.attributes["interior_padding"])):
         raise NotParametric("interior padding")
+    high = [ev.sizes.term(v) for v in _i64s(ev.ir, op.attributes["edge_padding_high"])]
+    ev.same_shape(tuple(lo + n + hi for lo, n, hi in zip(low, a.shape, high)), shape, "pad: result dimensions")
 
     def at(idx):
         src = tuple(i - lo for i, lo in zip(idx, low))
@@ -310,9 +345,13 @@ def _pad(ev, op, xs, env):
     return [Tensor(shape, dtype, at)]
 
 
-def _contract(a: Tensor, b: Tensor, lb, rb, lc, rc, shape, dtype):
+def _contract(ev, a: Tensor, b: Tensor, lb, rb, lc, rc, shape, dtype):
     lf = [k for k in range(a.rank) if k not in lb and k not in lc]
     rf = [k for k in range(b.rank) if k not in rb and k not in rc]
+    ev.same_shape(tuple(a.shape[k] for k in lc), tuple(b.shape[k] for k in rc), "dot: contracting dimensions")
+    ev.same_shape(tuple(a.shape[k] for k in lb), tuple(b.shape[k] for k in rb), "dot: batching dimensions")
+    ev.same_shape(tuple(a.shape[k] for k in lb) + tuple(a.shape[k] for k in lf) + tuple(b.shape[k] for k in rf),
+                  shape, "dot: result dimensions")
 
     def at(idx):
         bi, li, ri = idx[:len(lb)], idx[len(lb):len(lb) + len(lf)], idx[len(lb) + len(lf):]
@@ -344,7 +383,7 @@ def _dot_general(ev, op, xs, env):
             ("lhs", "contracting"): [], ("rhs", "contracting"): []}
     for side, kind, values in _DOT_FIELD.findall(str(op.attributes["dot_dimension_numbers"])):
         dims[(side, kind)] = [int(v) for v in values.replace(" ", "").split(",") if v]
-    return [_contract(xs[0], xs[1], dims[("lhs", "batching")], dims[("rhs", "batching")],
+    return [_contract(ev, xs[0], xs[1], dims[("lhs", "batching")], dims[("rhs", "batching")],
                       dims[("lhs", "contracting")], dims[("rhs", "contracting")], shape, dtype)]
 
 
@@ -352,7 +391,7 @@ def _dot_general(ev, op, xs, env):
 def _dot(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
     a, b = xs
-    return [_contract(a, b, [], [], [a.rank - 1], [0], shape, dtype)]
+    return [_contract(ev, a, b, [], [], [a.rank - 1], [0], shape, dtype)]
 
 
 def _sum_step(ev, body, acc_sort, outer: dict):
@@ -384,6 +423,7 @@ def _reduce(ev, op, xs, env):
     a, init = xs[0], xs[1].at(())
     dims = sorted(_i64s(ev.ir, op.attributes["dimensions"]))
     kept = [d for d in range(a.rank) if d not in dims]
+    ev.same_shape(tuple(a.shape[d] for d in kept), shape, "reduce: result dimensions")
     body = op.regions[0].blocks[0]
     wrap = lambda v: Tensor((), dtype, lambda idx, v=v: v)  # noqa: E731
     step = _sum_step(ev, body, _sort(dtype), env)
@@ -431,6 +471,11 @@ def _generic(ev, op, xs, env):
                 domain[expr.position] = x.shape[r]
     if any(d is None for d in domain):
         raise NotParametric("a loop dimension that no operand indexes directly")
+    for amap, x in zip(maps, xs):
+        if isinstance(x, Tensor):
+            for r, expr in enumerate(amap.results):
+                if isinstance(expr, ir.AffineDimExpr):
+                    ev.same_shape((x.shape[r],), (domain[expr.position],), "linalg.generic: a loop's extent")
     from synth.semantics.affine_parametric import affine_term
     body = op.regions[0].blocks[0]
     reduction = [d for d in range(n_dims) if "reduction" in kinds[d]]
@@ -508,6 +553,9 @@ def _extract_slice(ev, op, xs, env):
     a = xs[0]
     kept = [d for d in range(a.rank) if not (z3.is_int_value(size[d]) and size[d].as_long() == 1)] \
         if len(shape) < a.rank else list(range(a.rank))
+    for d in range(a.rank):
+        ev.require(z3.And(0 <= off[d], z3.Or(size[d] <= 0, off[d] + stride[d] * (size[d] - 1) < a.shape[d])),
+                   "extract_slice: within its source")
 
     def at(idx):
         src = list(off)
@@ -525,6 +573,8 @@ def _insert_slice(ev, op, xs, env):
         raise NotParametric("a strided insert_slice")
     kept = [d for d in range(dest.rank) if not (z3.is_int_value(size[d]) and size[d].as_long() == 1)] \
         if src.rank < dest.rank else list(range(dest.rank))
+    for d in range(dest.rank):
+        ev.require(z3.And(0 <= off[d], off[d] + size[d] <= dest.shape[d]), "insert_slice: within its destination")
 
     def at(idx):
         inside = z3.And([z3.And(off[d] <= idx[d], idx[d] < off[d] + size[d]) for d in range(dest.rank)])
@@ -554,11 +604,12 @@ def _from_elements(ev, op, xs, env):
     return [Tensor(shape, dtype, at)]
 
 
-def evaluate(raised, sizes: dict[str, int], args: list) -> list[tuple]:
+def evaluate(raised, sizes: dict[str, int], args: list) -> tuple[list[tuple], list]:
     """The raised function's results at symbolic sizes, as (shape, index variables,
     term of the element at those indices); `args` are Tensors (arrays) or terms
-    (scalars), in the function's argument order. Everything is evaluated while the
-    module is alive (its ops are not usable after)."""
+    (scalars), in the function's argument order; and the conditions on the sizes its
+    ops' types need (`Eval.require`). Everything is evaluated while the module is alive
+    (its ops are not usable after)."""
     sz = Sizes(sizes)
 
     def work(ir, module, func):
@@ -570,5 +621,5 @@ def evaluate(raised, sizes: dict[str, int], args: list) -> list[tuple]:
                 continue
             x = tuple(z3.Int(f"x{d}") for d in range(r.rank))
             out.append((r.shape, x, r.at(x)))
-        return out
+        return out, ev.obligations
     return raised._inside(work, generalize=raised.dialect == "linalg")

@@ -72,8 +72,12 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float
         else:
             v = original.scalars[a.index]
             args.append(Tensor((), t.dtype, lambda idx, v=v: v) if t.is_tensor else v)
-    have = evaluate(raised, model.original(), args)
     domain = list(original.constraints)
+    _check_argument_shapes(kernel, signature, domain, timeout)
+    have, obligations = evaluate(raised, model.original(), args)
+    for cond, what in obligations:  # the raised family is well-typed at every size of the domain
+        if _decide(domain, z3.Not(cond), timeout) != z3.unsat:
+            raise NotParametric(f"the raised function is not well-typed at every size ({what})")
     pairs, facts = [], []
     for c in comparisons:
         x, w = want[c.argument]
@@ -114,6 +118,25 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float
         solver.pop()
     return AllSizes("unknown", "the canonical forms differ" + (
         f"; sizes where they may: {', '.join(map(_text, suspects))}" if suspects else ""), suspects)
+
+
+def _check_argument_shapes(kernel: Kernel, signature, domain: list, timeout: float) -> None:
+    """The raised text's argument dimensions, read as sizes, must be the original's at
+    every size: otherwise the family of raised functions the proof is about would take
+    inputs of other shapes than the original's."""
+    from synth.semantics.raised_parametric import Sizes
+
+    sizes = Sizes(kernel.sizes.original())
+    for a, t in zip(kernel.function.arguments[: kernel.n_arguments], signature.arguments):
+        if not a.is_array or not t.is_tensor:
+            continue
+        want = [size_term(e) for e in kernel.sizes.arg_dims[a.index]]
+        have = [sizes.term(int(d)) for d in t.shape]
+        differ = z3.Or([x != y for x, y in zip(want, have)] or [z3.BoolVal(False)])
+        if len(want) != len(have) or _decide(domain, differ, timeout) != z3.unsat:
+            raise NotParametric(f"argument #{a.index} of the raised function has dimensions "
+                                f"({', '.join(map(str, have))}) that are not the original's "
+                                f"({', '.join(map(str, want))}) at every size")
 
 
 def _text(sizes: dict) -> str:
