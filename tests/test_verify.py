@@ -473,3 +473,31 @@ def test_linalg_raised_function_may_take_scalars_as_scalars(tmp_path, capsys):
     wrong.write_text(SCALE_RAISED.replace("linalg.mul", "linalg.add"))
     rc, out, _ = _verify_cli(capsys, original, wrong)
     assert rc == 4, out
+
+
+FUZZ_262_RAISED = """
+func.func @fuzz_262_raised(%arg0: tensor<48x48xf64>, %arg1: tensor<48x48x48xf64>) -> tensor<48x48xf64> attributes {synth.outputs = [0]} {
+  %0 = stablehlo.slice %arg1 [0:48, 0:48, 47:48] : (tensor<48x48x48xf64>) -> tensor<48x48x1xf64>
+  %1 = stablehlo.reshape %0 : (tensor<48x48x1xf64>) -> tensor<48x48xf64>
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+  %2 = stablehlo.reduce(%1 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<48x48xf64>, tensor<f64>) -> tensor<48xf64>
+  %3 = stablehlo.broadcast_in_dim %2, dims = [1] : (tensor<48xf64>) -> tensor<48x48xf64>
+  %4 = stablehlo.add %3, %arg0 : tensor<48x48xf64>
+  return %4 : tensor<48x48xf64>
+}
+"""
+
+
+def test_kernel_without_smaller_sizes_is_not_proven_at_its_own(tmp_path):
+    """Fuzz program 262 reads B[k][j][47] of a 48^3 array: 47 stays a number (below
+    SMALL_CONSTANT), so no size below 48 keeps the access in bounds. The bounded proof
+    would run at 48 (115200 symbolic elements: minutes, the fuzzer's hang); it now says
+    it cannot, and the all-size proof covers every n48 >= 48."""
+    original = DATA / "fuzz" / "hang_1000_262.mlir"
+    raised_path = tmp_path / "fuzz_262.raised.mlir"
+    raised_path.write_text(FUZZ_262_RAISED)
+    report = verify(original, raised_path, level="z3", test_first=False)
+    assert report.verdict == "unknown" and "more than the bounded proof takes" in report.message, report.summary()
+    report = verify(original, raised_path, level="all", test_first=False)
+    assert report.equivalent and report.level == "all", report.summary()
+    assert "n48 >= 1" in report.domain

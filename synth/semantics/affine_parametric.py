@@ -340,6 +340,7 @@ class ParametricOriginal:
 
         has_in: dict[int, bool] = {}
         memo: dict = {}
+        before = dict(state)  # the contents before the loop (`state` is updated per array below)
 
         def settle(t, ctx, cur):
             """Reads of `_in` contents that no earlier iteration wrote: the contents
@@ -366,7 +367,7 @@ class ParametricOriginal:
             if name in by_decl and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
                 key = by_decl[name]
                 if not earlier_write(key, args, ctx, cur):
-                    return state[key].read(tuple(args))
+                    return before[key].read(tuple(args))
             return t.decl()(*args)
 
         for key in written:

@@ -181,6 +181,8 @@ def solve_for(k: z3.ExprRef, lhs: z3.ExprRef, rhs: z3.ExprRef) -> z3.ExprRef | N
     if coef not in (1, -1):
         return None
     rest = z3.IntVal(const) + z3.Sum([atom * c for atom, c in terms.values() if c] or [z3.IntVal(0)])
+    if mentions(rest, k):  # k inside an atom (an integer input read at k): no solution form
+        return None
     return z3.simplify(-rest if coef == 1 else rest)
 
 
@@ -213,6 +215,8 @@ def _bound(k: z3.ExprRef, g: z3.BoolRef):
     if coef not in (1, -1):
         return None
     rest = z3.IntVal(const) + z3.Sum([atom * c for atom, c in terms.values() if c] or [z3.IntVal(0)])
+    if mentions(rest, k):  # k inside an atom (an integer input read at k): not a bound
+        return None
     # c*k + rest (op) 0; make c = 1 by negating both sides (flipping the comparison)
     if coef == -1:
         rest = -rest

@@ -16,6 +16,7 @@ non-splat constants) raise NotParametric."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import z3
@@ -44,7 +45,8 @@ class Tensor:
 class Sizes:
     """Integers of the raised text as terms of the size symbols."""
 
-    def __init__(self, values: dict[str, int]):
+    def __init__(self, values: dict[str, int], near: bool = True):
+        self.near = near  # also a number within _NEAR of exactly one size (n - 1)
         self.by_value: dict[int, str] = {}
         for name, v in values.items():
             if v in self.by_value:
@@ -55,7 +57,7 @@ class Sizes:
     def term(self, value: int) -> z3.ArithRef:
         if value in self.by_value:
             return z3.Int(self.by_value[value])
-        if value >= MIN_SIZE - _NEAR:
+        if self.near and value >= MIN_SIZE - _NEAR:
             for offset in range(1, _NEAR + 1):
                 for sign in (-1, 1):
                     hits = [v for v in self.by_value if v + sign * offset == value]
@@ -88,6 +90,7 @@ class _Eval:
             if op.operation.name == "func.func":
                 self.functions[ir.StringAttr(op.attributes["sym_name"]).value] = op
         self.index_stack: list = []
+        self.empties = itertools.count()  # names of tensor.empty contents, one per op run
         self.obligations: list = []  # (condition on the sizes, what it says): well-typedness
 
     def require(self, cond, what: str) -> None:
@@ -186,6 +189,8 @@ def _convert(ev, op, xs, env):
 @handles("stablehlo.compare")
 def _compare(ev, op, xs, env):
     direction = _DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
+    if _has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
+        raise NotParametric("unsigned comparison is not modelled")
     shape, dtype, is_tensor = ev.result(op)
     _same_operands(ev, op, shape, xs)
     return [_elementwise_fn(lambda a, b: scalar.compare(direction, a, b), shape, dtype, is_tensor, xs)]
@@ -450,7 +455,7 @@ def _call(ev, op, xs, env):
 @handles("tensor.empty")
 def _empty(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
-    f = z3.Function(f"empty!{id(op)}", *([z3.IntSort()] * len(shape)), _sort(dtype))
+    f = z3.Function(f"empty!{next(ev.empties)}", *([z3.IntSort()] * len(shape)), _sort(dtype))
     return [Tensor(shape, dtype, lambda idx: f(*idx))]
 
 
@@ -488,6 +493,8 @@ def _generic(ev, op, xs, env):
             if not isinstance(expr, ir.AffineDimExpr):
                 raise NotParametric("an output indexing map that is not a projection")
             out_dims.append(expr.position)
+        if len(set(out_dims)) != len(out_dims):
+            raise NotParametric("an output indexing map that repeats a loop dimension")
         shape, dtype = out.shape, out.dtype
         acc_sort = _sort(dtype)
 
@@ -507,7 +514,11 @@ def _generic(ev, op, xs, env):
                     args.append(x.at(tuple(affine_term(e, point, ev.sizes.term) for e in amap.results)))
                 else:
                     args.append(x)
-            args += [acc if j == o_index else o.at(tuple(point[d] for d in _proj(ir, maps[n_in + j])))
+            # the other outputs: their initial values where each point is visited once; in a
+            # reduction they change from one step to the next, so they must not be read
+            others = {j: z3.Const(f"out!{j}", _sort(o.dtype)) for j, o in enumerate(outs) if j != o_index}
+            args += [acc if j == o_index else
+                     (others[j] if ks else o.at(tuple(point[d] for d in _proj(ir, maps[n_in + j]))))
                      for j, o in enumerate(outs)]
             ev.index_stack.append(point)
             try:
@@ -519,8 +530,8 @@ def _generic(ev, op, xs, env):
             if not ks:
                 return z3.substitute(y, (acc, init)) if _mentions_acc(y, acc) else y
             d_term = canonical(y - acc)
-            if _mentions_acc(d_term, acc):
-                raise NotParametric("a linalg reduction that is not a sum")
+            if _mentions_acc(d_term, acc) or any(_mentions_acc(d_term, c) for c in others.values()):
+                raise NotParametric("a linalg reduction that is not a sum of its own")
             for d in sorted(ks, reverse=True):
                 d_term = make_sum(z3.IntVal(0), domain[d], ks[d], d_term)
             return init + d_term
@@ -546,13 +557,23 @@ def _static(ev, op, name: str) -> list:
     return [ev.sizes.term(v) for v in values]
 
 
+def _kept_dims(rank: int, reduced: int, size: list) -> list[int]:
+    """The dims of a slice that a rank-reduced tensor of rank `reduced` keeps: when the
+    rank drops, exactly the unit-size dims go (otherwise which ones would be ambiguous)."""
+    if reduced == rank:
+        return list(range(rank))
+    units = [d for d in range(rank) if z3.is_int_value(size[d]) and size[d].as_long() == 1]
+    if len(units) != rank - reduced:
+        raise NotParametric("a rank-reducing slice that keeps some unit dimensions")
+    return [d for d in range(rank) if d not in units]
+
+
 @handles("tensor.extract_slice")
 def _extract_slice(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
     off, size, stride = (_static(ev, op, n) for n in ("static_offsets", "static_sizes", "static_strides"))
     a = xs[0]
-    kept = [d for d in range(a.rank) if not (z3.is_int_value(size[d]) and size[d].as_long() == 1)] \
-        if len(shape) < a.rank else list(range(a.rank))
+    kept = _kept_dims(a.rank, len(shape), size)
     for d in range(a.rank):
         ev.require(z3.And(0 <= off[d], z3.Or(size[d] <= 0, off[d] + stride[d] * (size[d] - 1) < a.shape[d])),
                    "extract_slice: within its source")
@@ -571,8 +592,7 @@ def _insert_slice(ev, op, xs, env):
     off, size, stride = (_static(ev, op, n) for n in ("static_offsets", "static_sizes", "static_strides"))
     if any(not (z3.is_int_value(k) and k.as_long() == 1) for k in stride):
         raise NotParametric("a strided insert_slice")
-    kept = [d for d in range(dest.rank) if not (z3.is_int_value(size[d]) and size[d].as_long() == 1)] \
-        if src.rank < dest.rank else list(range(dest.rank))
+    kept = _kept_dims(dest.rank, src.rank, size)
     for d in range(dest.rank):
         ev.require(z3.And(0 <= off[d], off[d] + size[d] <= dest.shape[d]), "insert_slice: within its destination")
 
@@ -604,13 +624,13 @@ def _from_elements(ev, op, xs, env):
     return [Tensor(shape, dtype, at)]
 
 
-def evaluate(raised, sizes: dict[str, int], args: list) -> tuple[list[tuple], list]:
+def evaluate(raised, sizes: dict[str, int], args: list, near: bool = True) -> tuple[list[tuple], list]:
     """The raised function's results at symbolic sizes, as (shape, index variables,
     term of the element at those indices); `args` are Tensors (arrays) or terms
     (scalars), in the function's argument order; and the conditions on the sizes its
     ops' types need (`Eval.require`). Everything is evaluated while the module is alive
     (its ops are not usable after)."""
-    sz = Sizes(sizes)
+    sz = Sizes(sizes, near)
 
     def work(ir, module, func):
         ev = _Eval(ir, module, sz)

@@ -58,8 +58,7 @@ class SizePlan:
 
     def proof_configs(self) -> list[Sizes]:
         if not self.rewritable:
-            elements = sum(math.prod(int(d) for d in self.model.shape(i, self.original))
-                           for i in self.model.arg_dims)
+            elements = self.elements()
             if elements > MAX_PROOF_ELEMENTS:
                 raise InputError(f"@{self.kernel.name} has sizes ({self.model.describe()}) that "
                                  f"cannot be told from other numbers in the raised text (they "
@@ -68,7 +67,13 @@ class SizePlan:
                                  self.kernel.location)
             return [self.original]
         configs = self._configs(2, 1)
-        return configs or [self.original]
+        if configs or self.elements() <= MAX_PROOF_ELEMENTS:
+            return configs or [self.original]
+        return []  # no smaller sizes keep every access in bounds, and its own are too large
+
+    def elements(self) -> int:
+        """Array elements of the arguments at the original sizes."""
+        return sum(math.prod(int(d) for d in self.model.shape(i, self.original)) for i in self.model.arg_dims)
 
     def instances(self, values: Sizes) -> tuple[SourceModule, RaisedFunction]:
         """Original (normal form) and raised at `values` (the raised one verified by MLIR)."""

@@ -15,7 +15,7 @@ from synth.analysis.model import Kernel
 from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.analysis.function import describe
-from synth.validation.common import RTOL, Counterexample, Report, Sizes, element_text, sizes_text
+from synth.validation.common import MAX_PROOF_ELEMENTS, RTOL, Counterexample, Report, Sizes, element_text, sizes_text
 from synth.validation.contract import Comparison
 from synth.validation.plan import SizePlan
 
@@ -186,6 +186,12 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
     from synth.semantics.affine import execute, symbolic_inputs
 
     configs = plan.proof_configs()
+    if not configs:
+        report.level, report.verdict = "z3", "unknown"
+        report.message = (f"no sizes smaller than the kernel's own ({kernel.sizes.describe()}) keep every "
+                          f"access within its array, and at those it has {plan.elements()} array "
+                          f"elements, more than the bounded proof takes ({MAX_PROOF_ELEMENTS})")
+        return
     if plan.rewritable:
         configs += [s for s in extra or [] if s not in configs and kernel.sizes.valid(s)]
     for sizes in configs:
