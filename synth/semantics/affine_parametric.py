@@ -33,10 +33,9 @@ from synth.analysis.symbols import SizeExpr
 from synth.semantics import z3sem
 from synth.semantics.affine_expr import integer_set
 from synth.semantics.parametric import (NotParametric, assume, canonical, is_sum, make_sum, mentions,
-                                        open_sum, solve_for, fresh_index)
+                                        open_sum, solve_for)
 from synth.semantics.scalar import ARITH_MATH, Unsupported, cmpf, cmpi
 
-_COUNT = itertools.count()
 
 
 def size_term(e: SizeExpr) -> z3.ArithRef:
@@ -124,6 +123,7 @@ class ParametricOriginal:
     def __init__(self, kernel: Kernel):
         self.kernel = kernel
         self.model = kernel.sizes
+        self._loops = itertools.count()  # numbers the loops' iteration variables v!n
         source = kernel.normal
         self.context = source.context
         with source.context:
@@ -309,7 +309,7 @@ class ParametricOriginal:
         lbs = self._map(op, "lowerBoundMap", [env[v] for v in op.lowerBoundOperands])
         ubs = self._map(op, "upperBoundMap", [env[v] for v in op.upperBoundOperands])
         lb, ub = _max(lbs), _min(ubs)
-        n = next(_COUNT)
+        n = next(self._loops)
         v = z3.Int(f"v!{n}")
         body = op.regions[0].blocks[0]
         written = self._written(body, env, state)
