@@ -135,6 +135,7 @@ REVIEWED = [
     ("rowsum.mlir", "rowsum.diag.linalg.mlir", False),  # an output map (i, i)
     ("row.mlir", "row.slice.linalg.mlir", False),  # a rank-reducing slice keeping a unit dim
     ("../mutants/diff.mlir", "empty2.mlir", False),  # two tensor.empty given one name
+    ("../mutants/diff.mlir", "diff.extra.mlir", False),  # returns an array the original never writes
 ]
 
 

@@ -191,12 +191,14 @@ class ParametricOriginal:
         return state
 
     def outputs(self) -> dict[int, tuple]:
-        out = {}
-        for i in self.kernel.outputs:
-            arr = self.result[i]
-            x = tuple(z3.Int(f"x{d}") for d in range(arr.rank))
-            out[i] = (x, arr.read(x))
-        return out
+        return {i: self.final(i) for i in self.kernel.outputs}
+
+    def final(self, i: int) -> tuple:
+        """(index variables, term) of array argument i after the function ran (its input
+        contents where the function does not write it)."""
+        arr = self.result[i]
+        x = tuple(z3.Int(f"x{d}") for d in range(arr.rank))
+        return x, arr.read(x)
 
     def _block(self, block, env: dict, state: dict) -> tuple[dict, dict]:
         guards: dict = {}

@@ -91,7 +91,7 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float
             raise NotParametric(f"the raised function is not well-typed at every size ({what})")
     pairs, facts = [], []
     for c in comparisons:
-        x, w = want[c.argument]
+        x, w = want[c.argument] if c.argument in want else original.final(c.argument)
         shape = tuple(size_term(e) for e in model.arg_dims[c.argument])
         if c.result is None:
             h = original.inputs[c.argument](x)
