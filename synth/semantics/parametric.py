@@ -444,7 +444,12 @@ class _Canon:
             return z3.simplify(z3.And(parts) if z3.is_and(g) else z3.Or(parts) if z3.is_or(g)
                                else z3.Not(parts[0]))
         if z3.is_app(g) and g.num_args() == 2 and z3.is_arith(g.arg(0)) and g.arg(0).sort() != z3.IntSort():
-            lhs = self.term(g.arg(0) - g.arg(1))
+            diff = self.poly(g.arg(0) - g.arg(1))
+            integral = _integer_form(diff)
+            compare = _COMPARE.get(g.decl().kind())
+            if integral is not None and compare is not None:  # iota as a float (a mask of f64
+                return z3.simplify(compare(integral, z3.IntVal(0)))  # indices): an index condition
+            lhs = to_term(diff, g.arg(0).sort())
             return z3.simplify(g.decl()(lhs, zero(lhs.sort())))
         return z3.simplify(g)
 
@@ -571,6 +576,27 @@ def _dedup(xs: list) -> list:
             seen.add(_key(x))
             out.append(x)
     return out
+
+
+_COMPARE = {z3.Z3_OP_LE: lambda a, b: a <= b, z3.Z3_OP_LT: lambda a, b: a < b,
+            z3.Z3_OP_GE: lambda a, b: a >= b, z3.Z3_OP_GT: lambda a, b: a > b,
+            z3.Z3_OP_EQ: lambda a, b: a == b}
+
+
+def _integer_form(p: list[_Mono]) -> z3.ArithRef | None:
+    """A real polynomial that is an integer one in disguise (integer coefficients, each
+    term a constant or ToReal of an integer term), as that integer term."""
+    terms = []
+    for m in p:
+        if m.guards or m.coef.denominator != 1:
+            return None
+        if not m.factors:
+            terms.append(z3.IntVal(int(m.coef)))
+        elif len(m.factors) == 1 and z3.is_app_of(m.factors[0], z3.Z3_OP_TO_REAL):
+            terms.append(int(m.coef) * m.factors[0].arg(0))
+        else:
+            return None
+    return z3.simplify(z3.Sum(terms) if terms else z3.IntVal(0))
 
 
 def to_term(p: list[_Mono], sort: z3.SortRef) -> z3.ExprRef:
