@@ -43,18 +43,21 @@ def size_term(e: SizeExpr) -> z3.ArithRef:
     return z3.simplify(t / e.div if e.div != 1 else t)
 
 
-def affine_term(expr, values: list, const=None) -> z3.ArithRef:
-    """An affine expression over z3 Int operands (dims then symbols); `const(value)`, when
-    given, is the term of a constant (the raised side: a size, or a number)."""
+def affine_term(expr, values: list, const=None, n_dims: int | None = None) -> z3.ArithRef:
+    """An affine expression over z3 Int operands (dims, then symbols when the map's
+    `n_dims` is given); `const(value)`, when given, is the term of a constant (the raised
+    side: a size, or a number)."""
     if isinstance(expr, ir.AffineConstantExpr):
         return const(expr.value) if const is not None else z3.IntVal(expr.value)
     if isinstance(expr, ir.AffineDimExpr):
         return values[expr.position]
     if isinstance(expr, ir.AffineSymbolExpr):
-        raise NotParametric("symbol operands of affine maps need the map's dim count")
+        if n_dims is None:
+            raise NotParametric("symbol operands of affine maps need the map's dim count")
+        return values[n_dims + expr.position]
     if not isinstance(expr, ir.AffineAddExpr):
         const = None  # coefficients and divisors stay numbers
-    lhs, rhs = affine_term(expr.lhs, values, const), affine_term(expr.rhs, values, const)
+    lhs, rhs = affine_term(expr.lhs, values, const, n_dims), affine_term(expr.rhs, values, const, n_dims)
     if isinstance(expr, ir.AffineAddExpr):
         return lhs + rhs
     if isinstance(expr, ir.AffineMulExpr):
@@ -68,34 +71,9 @@ def affine_term(expr, values: list, const=None) -> z3.ArithRef:
     raise NotParametric(f"affine expression {expr}")
 
 
-def _map_terms(amap: ir.AffineMap, operands: list) -> list:
-    n = amap.n_dims
-    values = list(operands[:n]) + list(operands[n:])
-
-    def sym(expr):
-        if isinstance(expr, ir.AffineSymbolExpr):
-            return values[n + expr.position]
-        return None
-
-    def term(expr):
-        s = sym(expr)
-        if s is not None:
-            return s
-        if isinstance(expr, (ir.AffineConstantExpr, ir.AffineDimExpr)):
-            return affine_term(expr, values)
-        lhs, rhs = term(expr.lhs), term(expr.rhs)
-        if isinstance(expr, ir.AffineAddExpr):
-            return lhs + rhs
-        if isinstance(expr, ir.AffineMulExpr):
-            return lhs * rhs
-        if isinstance(expr, ir.AffineModExpr):
-            return lhs % rhs
-        if isinstance(expr, ir.AffineFloorDivExpr):
-            return lhs / rhs
-        if isinstance(expr, ir.AffineCeilDivExpr):
-            return -((-lhs) / rhs)
-        raise NotParametric(f"affine expression {expr}")
-    return term
+def _map_terms(amap: ir.AffineMap, operands: list):
+    """expr -> its z3 term over the map's operands (dims then symbols)."""
+    return lambda expr: affine_term(expr, list(operands), n_dims=amap.n_dims)
 
 
 class _Array:

@@ -17,7 +17,7 @@ from synth.semantics.affine_expr import compile_map
 from synth.semantics.handlers import handles, table
 
 from synth.semantics import scalar
-from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, dot_general, numeral, value_type,
+from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, arith_compare, dot_general, numeral, value_type,
     _Unsupported, _has, _i64s, _int_attr, _map, _attr_number, _dense_values, _scalar_array)
 # the interpreter -------------------------------------------------------------------------
 
@@ -129,13 +129,7 @@ def _sh_compare(it, op, xs):
 
 @handles("arith.cmpf", "arith.cmpi")
 def _arith_compare(it, op, xs):
-    pred = _int_attr(it.ir, op.attributes["predicate"])
-    if op.operation.name == "arith.cmpf":
-        fn = scalar.cmpf(pred)
-    else:
-        dtype = value_type(op.operands[0].type).dtype
-        fn = scalar.cmpi(pred, 64 if dtype == "index" else int(dtype.lstrip("sui")))
-    return [_apply_elementwise(fn, it.result_type(op), xs)]
+    return [_apply_elementwise(arith_compare(it.ir, op), it.result_type(op), xs)]
 
 
 # --- constants and shapes ---------------------------------------------------------------------

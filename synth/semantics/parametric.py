@@ -170,6 +170,17 @@ def mentions(t: z3.ExprRef, k: z3.ExprRef) -> bool:
 def solve_for(k: z3.ExprRef, lhs: z3.ExprRef, rhs: z3.ExprRef) -> z3.ExprRef | None:
     """The value of `k` that makes lhs == rhs, when both are linear and k's coefficient
     is +-1."""
+    split = _unit_split(k, lhs, rhs)
+    if split is None:
+        return None
+    coef, rest = split
+    return z3.simplify(-rest if coef == 1 else rest)
+
+
+def _unit_split(k: z3.ExprRef, lhs: z3.ExprRef, rhs: z3.ExprRef):
+    """lhs - rhs as (c, rest) with lhs - rhs = c*k + rest, c = +-1 and k not in rest;
+    None when the difference is not linear so (k inside an atom, such as an integer
+    input read at k, counts as not)."""
     a, b = linear(lhs), linear(rhs)
     if a is None or b is None:
         return None
@@ -181,9 +192,7 @@ def solve_for(k: z3.ExprRef, lhs: z3.ExprRef, rhs: z3.ExprRef) -> z3.ExprRef | N
     if coef not in (1, -1):
         return None
     rest = z3.IntVal(const) + z3.Sum([atom * c for atom, c in terms.values() if c] or [z3.IntVal(0)])
-    if mentions(rest, k):  # k inside an atom (an integer input read at k): no solution form
-        return None
-    return z3.simplify(-rest if coef == 1 else rest)
+    return None if mentions(rest, k) else (coef, rest)
 
 
 def _bound(k: z3.ExprRef, g: z3.BoolRef):
@@ -203,20 +212,10 @@ def _bound(k: z3.ExprRef, g: z3.BoolRef):
         return None
     if neg:
         kind = flip[kind]
-    # normalise to  lhs - rhs  (op)  0  with lhs - rhs = c*k + rest
-    a, b = linear(g.arg(0)), linear(g.arg(1))
-    if a is None or b is None:
+    split = _unit_split(k, g.arg(0), g.arg(1))  # lhs - rhs = c*k + rest  (op)  0
+    if split is None:
         return None
-    terms = dict(a[0])
-    for key, (atom, c) in b[0].items():
-        terms[key] = (atom, terms.get(key, (atom, 0))[1] - c)
-    const = a[1] - b[1]
-    coef = terms.pop(k.get_id(), (k, 0))[1]
-    if coef not in (1, -1):
-        return None
-    rest = z3.IntVal(const) + z3.Sum([atom * c for atom, c in terms.values() if c] or [z3.IntVal(0)])
-    if mentions(rest, k):  # k inside an atom (an integer input read at k): not a bound
-        return None
+    coef, rest = split
     # c*k + rest (op) 0; make c = 1 by negating both sides (flipping the comparison)
     if coef == -1:
         rest = -rest

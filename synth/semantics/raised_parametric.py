@@ -25,7 +25,7 @@ from synth.semantics import scalar
 from synth.semantics.parametric import NotParametric, canonical, fresh_index, make_sum
 from synth.semantics.raised_text import MIN_SIZE, _NEAR
 from synth.semantics.raised_values import (_FLOATS, _attr_number, _has, _i64s, _int_attr, _sort,
-                                           _Unsupported, value_type)
+                                           _Unsupported, arith_compare, dot_indices, value_type)
 
 _ELEMENTWISE = {**scalar.STABLEHLO, **scalar.ARITH_MATH}
 _DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
@@ -198,14 +198,8 @@ def _compare(ev, op, xs, env):
 
 @handles("arith.cmpf", "arith.cmpi")
 def _arith_compare(ev, op, xs, env):
-    pred = _int_attr(ev.ir, op.attributes["predicate"])
-    if op.operation.name == "arith.cmpf":
-        fn = scalar.cmpf(pred)
-    else:
-        dtype = value_type(op.operands[0].type).dtype
-        fn = scalar.cmpi(pred, 64 if dtype == "index" else int(dtype.lstrip("sui")))
     shape, dtype, is_tensor = ev.result(op)
-    return [_elementwise_fn(fn, shape, dtype, is_tensor, xs)]
+    return [_elementwise_fn(arith_compare(ev.ir, op), shape, dtype, is_tensor, xs)]
 
 
 @handles("stablehlo.constant", "arith.constant")
@@ -359,21 +353,8 @@ def _contract(ev, a: Tensor, b: Tensor, lb, rb, lc, rc, shape, dtype):
                   shape, "dot: result dimensions")
 
     def at(idx):
-        bi, li, ri = idx[:len(lb)], idx[len(lb):len(lb) + len(lf)], idx[len(lb) + len(lf):]
         ks = [fresh_index() for _ in lc]
-        ai, bj = [None] * a.rank, [None] * b.rank
-        for k, v in zip(lb, bi):
-            ai[k] = v
-        for k, v in zip(rb, bi):
-            bj[k] = v
-        for k, v in zip(lf, li):
-            ai[k] = v
-        for k, v in zip(rf, ri):
-            bj[k] = v
-        for k, kk in zip(lc, ks):
-            ai[k] = kk
-        for k, kk in zip(rc, ks):
-            bj[k] = kk
+        ai, bj = dot_indices(a.rank, b.rank, lb, rb, lc, rc, idx, ks)
         term = a.at(tuple(ai)) * b.at(tuple(bj))
         for k, kk in reversed(list(zip(lc, ks))):
             term = make_sum(z3.IntVal(0), a.shape[k], kk, term)

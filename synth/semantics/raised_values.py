@@ -16,7 +16,7 @@ import z3
 from synth.grammar.types import TensorType
 
 from synth.semantics import z3sem
-from synth.semantics.scalar import NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add, finite as _finite
+from synth.semantics.scalar import NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add, cmpf, cmpi, finite as _finite
 
 # types -------------------------------------------------------------------------------------
 
@@ -161,6 +161,29 @@ def _has(op, name: str) -> bool:
         return False
 
 
+def arith_compare(ir, op):
+    """The scalar function of an arith.cmpf / arith.cmpi op (synth.semantics.scalar)."""
+    pred = _int_attr(ir, op.attributes["predicate"])
+    if op.operation.name == "arith.cmpf":
+        return cmpf(pred)
+    dtype = value_type(op.operands[0].type).dtype
+    return cmpi(pred, 64 if dtype == "index" else int(dtype.lstrip("sui")))
+
+
+def dot_indices(a_rank: int, b_rank: int, lb, rb, lc, rc, idx, contract) -> tuple[list, list]:
+    """The operand indices of dot_general's result element `idx` (batch dims, then the lhs
+    free dims, then the rhs free dims) at contraction index `contract` (one per lc / rc)."""
+    lf = [k for k in range(a_rank) if k not in lb and k not in lc]
+    rf = [k for k in range(b_rank) if k not in rb and k not in rc]
+    bi, li, ri = idx[:len(lb)], idx[len(lb):len(lb) + len(lf)], idx[len(lb) + len(lf):]
+    ai, bj = [None] * a_rank, [None] * b_rank
+    for dims, values, out in ((lb, bi, ai), (rb, bi, bj), (lf, li, ai), (rf, ri, bj),
+                              (lc, contract, ai), (rc, contract, bj)):
+        for k, v in zip(dims, values):
+            out[k] = v
+    return ai, bj
+
+
 def dot_general(a: np.ndarray, b: np.ndarray, lb, rb, lc, rc, add=_add) -> np.ndarray:
     """StableHLO dot_general on object arrays: result dims are the batch dims, then the
     lhs free dims, then the rhs free dims; products summed left to right."""
@@ -170,22 +193,9 @@ def dot_general(a: np.ndarray, b: np.ndarray, lb, rb, lc, rc, add=_add) -> np.nd
     contract_shape = tuple(a.shape[k] for k in lc)
     out = np.empty(out_shape, dtype=object)
     for idx in np.ndindex(*out_shape):
-        bi, li, ri = idx[:len(lb)], idx[len(lb):len(lb) + len(lf)], idx[len(lb) + len(lf):]
-        ai, bj = [0] * a.ndim, [0] * b.ndim
-        for k, v in zip(lb, bi):
-            ai[k] = v
-        for k, v in zip(rb, bi):
-            bj[k] = v
-        for k, v in zip(lf, li):
-            ai[k] = v
-        for k, v in zip(rf, ri):
-            bj[k] = v
         acc = None
         for c in np.ndindex(*contract_shape):
-            for k, v in zip(lc, c):
-                ai[k] = v
-            for k, v in zip(rc, c):
-                bj[k] = v
+            ai, bj = dot_indices(a.ndim, b.ndim, lb, rb, lc, rc, idx, c)
             x, y = a[tuple(ai)], b[tuple(bj)]
             _finite("dot_general", x, y)
             term = x * y
