@@ -8,14 +8,17 @@ Steps: load the kernel (normal form, size symbols), search a program at stand-in
 emit it at the original sizes, validate it (synth.validation.verify, re-instantiating the program at
 each size from its symbols), and only then return a module. A program that validation
 refutes was right on the search's examples only: the search runs again on examples of
-more kinds (negative and positive values, the kernel's own constants), keeping values
-with inf / nan this time (a select may discard them), within the same budget.
+more kinds (negative and positive values, the kernel's own constants) and on states drawn
+from the input set that refuted it, keeping values with inf / nan this time (a select may
+discard them), round after round within the same budget (counterexample-guided).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from synth.analysis.model import Kernel, load_kernel
 from synth.codegen.emit import output_module
@@ -26,10 +29,12 @@ from synth.synthesis.solve import RaiseResult, search_kernel
 from synth.synthesis.search import SearchSettings
 from synth.synthesis.spec import EXAMPLE_KINDS
 
-ATTEMPTS = (  # (seed, example kinds, keep values with inf / nan) of each search
+ATTEMPTS = (  # (seed, example kinds, keep values with inf / nan): the first search, the others
     (0, ("random",), False),
     (1, EXAMPLE_KINDS, True),
 )
+CEGIS_DRAWS = 2  # example states drawn from a refuting input set, each time
+MAX_STALLS = 3  # searches in a row that return the refuted program again, before giving up
 
 
 @dataclass(frozen=True)
@@ -117,33 +122,110 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
             "attributes": attributes, "summary": summary}
 
 
+def _embedded(kernel: Kernel, standin: dict, values: list, rng: np.random.Generator) -> list:
+    """A random state at the stand-in sizes holding `values` (per argument: an (array,
+    mask) pair, a number, or None) repeated periodically over each array: a small
+    size's element (i, j) at every (i + a*m, j + b*n). Maxima, minima and elementwise
+    relations of the small arrays survive the repetition."""
+    from synth.validation.testing import arguments
+
+    state = arguments(kernel, standin, "random", rng)
+    for i, value in enumerate(values[: len(state)]):
+        if value is None or i in kernel.sizes.params or i in kernel.sizes.unused_params:
+            continue
+        if isinstance(value, tuple) and isinstance(state[i], np.ndarray):
+            array, mask = value
+            if array.ndim != state[i].ndim or 0 in array.shape:
+                continue
+            where = np.ix_(*(np.arange(d) % s for d, s in zip(state[i].shape, array.shape)))
+            state[i] = np.where(mask[where], array[where], state[i]).astype(state[i].dtype)
+        elif isinstance(state[i], tuple) and not isinstance(value, tuple):
+            state[i] = (state[i][0], value)
+    return state
+
+
+def counter_states(kernel: Kernel, cex, rng: np.random.Generator, n: int = CEGIS_DRAWS,
+                   first: bool = True) -> list:
+    """Example states at the stand-in sizes from a counterexample, which is at other sizes
+    than the search's: the counterexample's values repeated over the stand-in arrays
+    (`first` time only; for Z3's, only the values the differing element depends on, the
+    others random), then `n` states drawn from the input set that refuted the program
+    (synth.validation.testing.INPUT_SETS; random ones for Z3's)."""
+    from synth.validation.testing import arguments
+
+    standin = kernel.sizes.standin()
+    if cex.kind == "z3":
+        values = cex.args
+    else:
+        values = [(a, np.ones(a.shape, dtype=bool)) if isinstance(a, np.ndarray) else
+                  a[1] if isinstance(a, tuple) else None for a in cex.args]
+    states = [_embedded(kernel, standin, values, rng)] if first else []
+    kind = "random" if cex.kind == "z3" else cex.kind
+    states += [arguments(kernel, standin, kind, rng) if cex.kind != "z3" else
+               _embedded(kernel, standin, values, rng) for _ in range(n)]
+    return states
+
+
+def _programs(result) -> list[str]:
+    return [str(p) for sol in result.solutions for _, p in sorted(sol.programs.items())]
+
+
 def raise_function(source: SourceModule, name: str, target: str, options: RaiseOptions,
                    kernel: Kernel | None = None) -> RaiseOutcome:
     """Raise @name to `target` and validate it; NoSolutionError (exit 3) when no program
-    is found, or none that validates, within the budget."""
+    is found, or none that validates, within the budget.
+
+    Counterexample-guided: when validation refutes the program found, the search runs
+    again with more examples (every kind of EXAMPLE_KINDS, the counterexample's values
+    repeated over the stand-in arrays, states drawn from the input set that refuted it:
+    counter_states), keeping the programs that are still right on them, until a program
+    validates or the budget ends. Where the new examples do not separate the refuted
+    program (the search returns it again), more states are drawn, up to MAX_STALLS
+    times. `stats["rounds"]` counts the searches."""
     t0 = time.monotonic()
     deadline = t0 + options.settings.timeout
     kernel = kernel or load_kernel(source, name)
-    refuted = []
+    refuted: list[str] = []
     problems: list = []
-    result = None
-    for attempt, (seed, kinds, nonfinite) in enumerate(ATTEMPTS):
-        if attempt and time.monotonic() >= deadline:
-            break
+    extra: list = []  # example states of the input sets that refuted a program
+    rng = np.random.default_rng(options.seed)
+    result, last, cex, stalls, rounds = None, None, None, 0, 0
+    seed, kinds, nonfinite = ATTEMPTS[0]
+
+    def give_up(why: str = "") -> NoSolutionError:
+        return NoSolutionError(f"the program found for @{name} failed validation"
+                               f" ({rounds} search rounds){why}: " + " | ".join(refuted))
+    while True:
         settings = replace(options.settings, keep_nonfinite=nonfinite)
-        result = search_kernel(kernel, target, settings, deadline=deadline, seed=options.seed + seed,
-                               kinds=kinds, previous=result)
+        try:
+            result = search_kernel(kernel, target, settings, deadline=deadline, seed=options.seed + seed,
+                                   kinds=kinds, extra=tuple(extra), previous=result)
+        except NoSolutionError as e:
+            if refuted:
+                raise give_up(f"; then {e}") from None
+            raise
+        rounds += 1
         problems += result.stats
+        if last is not None and _programs(result) == last:  # the new examples did not separate it
+            stalls += 1
+            if cex is None or stalls >= MAX_STALLS or time.monotonic() >= deadline:
+                raise give_up()
+            extra += counter_states(kernel, cex, rng, first=False)
+            continue
         report = validate(source, kernel, result, target, options)
         if report.verdict != "not equivalent":
             break
         refuted.append(f"{'; '.join(s['program'] for s in result.stats if s['program'])} "
-                       f"(examples: {', '.join(kinds)}): {report.counterexample}")
-    else:
-        raise NoSolutionError(f"the program found for @{name} failed validation: "
-                              + " | ".join(refuted))
-    if report.verdict == "not equivalent":  # out of time after a refutation
-        raise NoSolutionError(f"the program found for @{name} failed validation: " + " | ".join(refuted))
+                       f"(examples: {', '.join(kinds)}{f' + {len(extra)} refuting' if extra else ''}): "
+                       f"{report.counterexample}")
+        if time.monotonic() >= deadline:
+            raise give_up()
+        last, stalls = _programs(result), 0
+        seed, kinds, nonfinite = ATTEMPTS[1]
+        cex = report.counterexample if report.counterexample is not None and \
+            report.counterexample.args is not None else None
+        if cex is not None:
+            extra += counter_states(kernel, cex, rng)
     validation = _validation(report, options, kernel)
     module = output_module(kernel, raised_function_text(result, kernel.sizes.original(),
                                                         attributes=validation["attributes"]), target)
@@ -152,6 +234,7 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
              "sizes": _sizes_json(kernel.sizes.original()), "standin_sizes": result.spec.standin,
              "groups": [g.statements for g in result.spec.groups], "problems": problems,
              "candidates": sum(s["enumerated"] for s in problems), "attempts": len(refuted) + 1,
+             "rounds": rounds, "refuting_examples": len(extra),
              "refuted": refuted, "verification": validation["level"], "validation": validation,
              "checks": validation["sizes_tested"], "seconds": round(seconds, 3)}
     return RaiseOutcome(name, target, kernel, result, module, validation, stats, seconds)

@@ -116,12 +116,14 @@ def original_cost(kernel: Kernel) -> Callable[[Expr], int]:
 
 def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
                   deadline: float | None = None, seed: int = 0,
-                  kinds: tuple[str, ...] = ("random",), previous: RaiseResult | None = None) -> RaiseResult:
+                  kinds: tuple[str, ...] = ("random",), extra: tuple = (),
+                  previous: RaiseResult | None = None) -> RaiseResult:
     """Search a program for the kernel; not yet checked (see synth.validation.verify).
+    `extra`: more example states at the stand-in sizes (build_specification's).
     `previous`: an earlier (refuted) result whose programs are kept where still right."""
     t0 = time.monotonic()
     deadline = t0 + settings.timeout if deadline is None else deadline
-    spec = build_specification(kernel, dialect, seed=seed, kinds=kinds)
+    spec = build_specification(kernel, dialect, seed=seed, kinds=kinds, extra=extra)
     if settings.cost is None:
         settings = replace(settings, cost=original_cost(kernel))
     name = kernel.name

@@ -124,9 +124,11 @@ def check_time_loops(kernel: Kernel) -> None:
 
 
 def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXAMPLES,
-                        seed: int = 0, kinds: tuple[str, ...] = ("random",)) -> Specification:
+                        seed: int = 0, kinds: tuple[str, ...] = ("random",),
+                        extra: tuple = ()) -> Specification:
     """The problems of a kernel; examples drawn `n_examples` at a time from each of the
-    input `kinds` (EXAMPLE_KINDS)."""
+    input `kinds` (EXAMPLE_KINDS), then the states `extra` (Kernel.arguments at the
+    stand-in sizes: inputs of the kinds that refuted an earlier program)."""
     check_time_loops(kernel)
     name = kernel.name
     standin = kernel.sizes.standin()
@@ -139,7 +141,7 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
     rng = np.random.default_rng(seed)
     constants = sorted(kernel.function.float_constants)
     states = [kernel.arguments(standin, random_draw(rng, kind, constants))
-              for kind in kinds for _ in range(n_examples)]
+              for kind in kinds for _ in range(n_examples)] + list(extra)
     states = [state if finite_outputs(run_function(small.text, name, state).outputs)
               else diagonally_dominant(state) for state in states]
     undefined = set(kernel.interface.out_parameters)  # results not yet written

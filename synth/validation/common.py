@@ -44,6 +44,10 @@ class Counterexample:
     original: str  # the element's value in the original, as text
     raised: str
     inputs: dict[str, str]  # z3: the inputs the element depends on (others arbitrary); test: the input set
+    # level test: the input set's kind (testing.INPUT_SETS) and the arguments themselves
+    # (run_function's, at `sizes`), for a search that learns from them (synth.pipeline)
+    kind: str | None = field(default=None, repr=False, compare=False)
+    args: list | None = field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
         lines = [f"at sizes {sizes_text(self.sizes)}: {element_text((self.output, self.index))}: "

@@ -110,8 +110,9 @@ class Proof:
     message: str = ""
 
 
-def prove_equal(pairs: list[tuple], timeout: float) -> Proof:
-    """Is `want == have` for every (key, want, have) in `pairs`, for all inputs?"""
+def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
+    """Is `want == have` for every (key, want, have) in `pairs`, for all inputs (that
+    satisfy `facts`: the value ranges of integer inputs)?"""
     pairs = [p for p in pairs
              if not (isinstance(p[1], z3.ExprRef) and isinstance(p[2], z3.ExprRef) and p[1].eq(p[2]))]
     if not pairs:
@@ -120,6 +121,7 @@ def prove_equal(pairs: list[tuple], timeout: float) -> Proof:
     solver = z3.Solver()
     solver.set("timeout", int(timeout * 1000))
     solver.add(z3.Or([w != h for _, w, h in pairs]))
+    solver.add(*facts)
     stages = [("", [])]
     if any(True for a in _applications(terms) if a.decl().eq(z3sem.SQRT)):
         stages.append(("sqrt facts", z3sem.sqrt_facts(terms)))
@@ -147,6 +149,56 @@ def prove_equal(pairs: list[tuple], timeout: float) -> Proof:
     return Proof("unknown", assumptions,
                   message=f"Z3's counterexample at {element_text(last[0])} relies on values of sqrt / exp / pow / "
                           f"division by zero that the real functions do not take")
+
+
+def _input_ranges(kernel: Kernel, sym: list) -> list:
+    """`lo <= x <= hi` for each integer input element x of an iN argument: the proof's
+    integers do not wrap around, but its inputs are iN values (a max reduction that starts
+    from the smallest iN is the max of its elements only for such inputs)."""
+    facts = []
+    for a, v in zip(kernel.function.arguments[: kernel.n_arguments], sym):
+        bits = a.type[1:]
+        if not (a.type.startswith("i") and bits.isdigit() and int(bits) > 1):
+            continue
+        lo, hi = -2 ** (int(bits) - 1), 2 ** (int(bits) - 1) - 1
+        for t in np.asarray(v, dtype=object).ravel():
+            if isinstance(t, z3.ArithRef) and t.is_int() and z3.is_const(t) and \
+                    t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+                facts += [t >= lo, t <= hi]
+    return facts
+
+
+def _number(v: z3.ExprRef):
+    if z3.is_int_value(v):
+        return v.as_long()
+    if z3.is_rational_value(v):
+        return float(Fraction(v.numerator_as_long(), v.denominator_as_long()))
+    return None  # true / false, or an irrational algebraic number
+
+
+def _model_arguments(kernel: Kernel, sym: list, model, relevant) -> list:
+    """The counterexample's input values, one entry per argument of the kernel: an
+    (array, mask) pair for arrays (the mask marks the elements the differing element
+    depends on; the others are arbitrary), a number for scalars, None where a value is
+    not a number z3 can name."""
+    relevant = {t.get_id() for t in relevant}
+    out = []
+    for a, v in zip(kernel.function.arguments[: kernel.n_arguments], sym):
+        if a.is_array and isinstance(v, np.ndarray):
+            values = np.zeros(v.shape)
+            mask = np.zeros(v.shape, dtype=bool)
+            for idx in np.ndindex(*v.shape):
+                t = v[idx]
+                if isinstance(t, z3.ExprRef) and t.get_id() in relevant:
+                    n = _number(model.eval(t, model_completion=True))
+                    if n is not None:
+                        values[idx], mask[idx] = n, True
+            out.append((values, mask))
+        elif isinstance(v, z3.ExprRef) and v.get_id() in relevant:
+            out.append(_number(model.eval(v, model_completion=True)))
+        else:
+            out.append(None)
+    return out
 
 
 def _symbolic_raised_args(kernel: Kernel, sizes: Sizes, sym: list) -> list:
@@ -215,7 +267,7 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
             h = have[c.result] if c.result is not None else sym[c.argument]
             for idx in np.ndindex(*w.shape):
                 pairs.append(((c.label, idx), w[idx], h[idx]))
-        proof = prove_equal(pairs, timeout)
+        proof = prove_equal(pairs, timeout, _input_ranges(kernel, sym))
         for a in proof.assumptions:
             if a not in report.assumptions:
                 report.assumptions.append(a)
@@ -234,7 +286,8 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
         report.verdict = "not equivalent"
         report.counterexample = Counterexample(
             "z3", sizes, label, idx, _value_text(model.eval(w, model_completion=True)),
-            _value_text(model.eval(h, model_completion=True)), inputs)
+            _value_text(model.eval(h, model_completion=True)), inputs,
+            kind="z3", args=_model_arguments(kernel, sym, model, _free_constants([w, h] + scalars)))
         return
     report.verdict, report.level = "equivalent", "z3"
 

@@ -45,7 +45,7 @@ SMALL_SETS = ("random", "random", "zeros", "negatives", "small", "tiny", "large"
 ORIGINAL_SIZE_SETS = ("random",)  # the original sizes are large: one run
 
 
-def _arguments(kernel: Kernel, sizes: Sizes, kind: str, rng: np.random.Generator) -> list:
+def arguments(kernel: Kernel, sizes: Sizes, kind: str, rng: np.random.Generator) -> list:
     """run_function arguments at `sizes`, drawn from input set `kind`."""
     draw_float = INPUT_SETS[kind]
 
@@ -132,7 +132,7 @@ def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], see
         report.sizes_tested.append(sizes)
         sets = ORIGINAL_SIZE_SETS if sizes == plan.original and len(configs) > 1 else SMALL_SETS
         for kind in sets:
-            args = _arguments(kernel, sizes, kind, rng)
+            args = arguments(kernel, sizes, kind, rng)
             expected = run_function(original.text, kernel.name, args, opt_level=3).outputs
             inputs = _raised_inputs(kernel, sizes, args)
             got = run_raised(small.dialect, small.text, small.name, inputs)
@@ -154,7 +154,7 @@ def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], see
                     idx, want, value = diff
                     return Counterexample("test", sizes, c.label, idx, _value_repr(want), _value_repr(value),
                                           {"input set": f"{kind} (seed {seed}, set {report.input_sets})",
-                                           **_small_inputs(kernel, args)})
+                                           **_small_inputs(kernel, args)}, kind=kind, args=args)
     return None
 
 
