@@ -221,3 +221,34 @@ def test_measure_counts():
     assert batches == [3, 3] and t.repeats == 5 and t.seconds == 0.25
     with pytest.raises(ValueError):
         measure(lambda: None, repeats=0)
+
+
+CHOLESKY_RAISED = """
+func.func @kernel_chol_raised(%a: tensor<6x6xf64>) -> tensor<6x6xf64> {
+  %0 = stablehlo.cholesky %a, lower = true : tensor<6x6xf64>
+  return %0 : tensor<6x6xf64>
+}
+"""
+
+
+def test_gpu_bench_script_on_cpu(tmp_path):
+    """scripts/gpu_bench.py with --platform cpu (the GPU numbers of the README come from it
+    on an H100): a Cholesky factorisation of a uniform random matrix is NaN on XLA CPU, so
+    the script draws it again diagonally dominant, agrees with itself, and says so."""
+    import importlib.util
+    import json as _json
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("gpu_bench", ROOT / "scripts" / "gpu_bench.py")
+    gpu_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gpu_bench)
+    src = tmp_path / "chol.stablehlo.mlir"
+    src.write_text(CHOLESKY_RAISED)
+    out = tmp_path / "out.json"
+    assert gpu_bench.main([str(src), "--platform", "cpu", "--warmup", "0", "--repeats", "2",
+                           "-o", str(out)]) == 0
+    (rec,) = _json.loads(out.read_text())["results"]
+    assert rec["function"] == "kernel_chol" and rec["finite"] and rec["agrees_with_cpu"]
+    assert rec["inputs"].startswith("uniform, n added to the diagonal")
+    assert len(rec["samples"]) == 2 and rec["seconds"] > 0
