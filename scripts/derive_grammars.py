@@ -39,6 +39,12 @@ GENERATED_MODULES = {
     "stablehlo": "jaxlib.mlir.dialects._stablehlo_ops_gen",
     "linalg": "mlir.dialects._linalg_ops_gen",
 }
+# other dialects whose ops a grammar emits as its top op (linalg's range ops are
+# tensor.extract_slice / tensor.insert_slice); such an op's entry names its module
+EXTRA_MODULES = {
+    "stablehlo": (),
+    "linalg": ("mlir.dialects._tensor_ops_gen",),
+}
 
 
 def _op(name, mlir_name, arity, *, weight=1, commutative=False, attr_domain="none", emitted=(),
@@ -95,6 +101,13 @@ CURATED = {
                 "right-hand side is reshaped to a column and back"),
         _op("stablehlo.cholesky", "stablehlo.cholesky", 1,
             doc="lower = true; the implementation-defined upper triangle is zeroed by a select"),
+        _op("stablehlo.slice_range", "stablehlo.slice", 1, attr_domain="range",
+            doc="drops lo[k] elements at the start and hi[k] at the end of each dim k (offsets "
+                "0..2, not all 0; the result a shape of interest); not searched by default"),
+        _op("stablehlo.insert_range", "stablehlo.select", 2, attr_domain="range", emitted=["pred"],
+            doc="(dest, update): dest with its range (lo, hi) replaced by update: select(mask, "
+                "pad(update), dest), the mask a splat true padded with false; not searched by "
+                "default"),
     ],
     "linalg": [
         _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),
@@ -150,6 +163,14 @@ CURATED = {
         _op("linalg.iota", "linalg.generic", 0, attr_domain="iota", emitted=["outputs"],
             doc="generic: out = the index along one dim (linalg.index, converted to the element "
                 "type), over a shape of interest"),
+        _op("linalg.extract_range", "tensor.extract_slice", 1, attr_domain="range",
+            emitted=["offsets", "sizes", "strides"],
+            doc="static slice dropping lo[k] elements at the start and hi[k] at the end of each "
+                "dim k (offsets 0..2, not all 0; unit strides, rank kept); not searched by default"),
+        _op("linalg.insert_range", "tensor.insert_slice", 2, attr_domain="range",
+            emitted=["offsets", "sizes", "strides"],
+            doc="(dest, update): static insert_slice of update into dest's range (lo, hi); not "
+                "searched by default"),
     ],
 }
 
@@ -159,14 +180,16 @@ CURATED = {
 
 @lru_cache(maxsize=None)
 def generated_classes(dialect: str) -> dict[str, type]:
-    """OPERATION_NAME -> ODS-generated OpView class."""
-    module = importlib.import_module(GENERATED_MODULES[dialect])
-    opview = module._ods_ir.OpView
+    """OPERATION_NAME -> ODS-generated OpView class (the dialect's module, then
+    EXTRA_MODULES)."""
     out = {}
-    for value in vars(module).values():
-        name = getattr(value, "OPERATION_NAME", None)
-        if isinstance(value, type) and issubclass(value, opview) and isinstance(name, str):
-            out[name] = value
+    for module_name in (GENERATED_MODULES[dialect], *EXTRA_MODULES[dialect]):
+        module = importlib.import_module(module_name)
+        opview = module._ods_ir.OpView
+        for value in vars(module).values():
+            name = getattr(value, "OPERATION_NAME", None)
+            if isinstance(value, type) and issubclass(value, opview) and isinstance(name, str):
+                out.setdefault(name, value)
     return out
 
 
@@ -345,9 +368,11 @@ def derive(dialect: str) -> dict:
             raise ValueError(f"{entry['name']}: no generated class for {entry['mlir_name']}")
         ods = ods_signature(classes[entry["mlir_name"]])
         derived = dict(ods=ods, operand_use=operand_use(entry, ods))
+        if classes[entry["mlir_name"]].__module__ != GENERATED_MODULES[dialect]:
+            derived["ods_module"] = classes[entry["mlir_name"]].__module__
         if dialect == "linalg":
             short = entry["mlir_name"].split(".", 1)[1]
-            derived["opdsl"] = opdsl_summary(short)
+            derived["opdsl"] = opdsl_summary(short) if entry["mlir_name"].startswith("linalg.") else None
             if derived["opdsl"] is not None and len(derived["opdsl"]["inputs"]) != entry["arity"]:
                 raise ValueError(f"{entry['name']}: arity {entry['arity']} != OpDSL inputs "
                                  f"{derived['opdsl']['inputs']}")

@@ -10,7 +10,12 @@ Two calling conventions:
 - `run_function`: a function on memrefs and scalars (the affine original); arrays are
   updated in place in the worker and returned.
 - `run_tensor_function`: a function on tensors (linalg); it is bufferized, its results
-  become trailing out-parameters, and they are returned.
+  become trailing out-parameters, and they are returned. Each call gets fresh copies of
+  the inputs: bufferization may write into an argument's buffer (a tensor.insert_slice
+  into an argument, in place), which must not leak into the next repeat.
+Every engine links MLIR's C runner utils where the toolchain ships them (`runtime_libs`):
+a `memref.copy` between strided layouts (what tensor.extract_slice / insert_slice become
+after bufferization) lowers to a call of their `memrefCopy`.
 """
 
 from __future__ import annotations
@@ -140,6 +145,22 @@ def _add_result_entry(module, func_op, ir) -> list[tuple[tuple[int, ...], str]]:
     return outs
 
 
+def runtime_libs() -> tuple[str, ...]:
+    """MLIR's C runner utils library (`memrefCopy`, for copies between non-identity
+    layouts), from the `mlir` package's lib folder; () when it is not there."""
+    try:
+        import mlir
+    except ImportError:
+        return ()
+    from pathlib import Path
+
+    for root in getattr(mlir, "__path__", ()):
+        lib = Path(root) / "lib" / "libmlir_c_runner_utils.so"
+        if lib.exists():
+            return (str(lib),)
+    return ()
+
+
 def _memref_arg(array: np.ndarray):
     import ctypes
 
@@ -188,7 +209,8 @@ class _Compiled:
                 if op.operation.name == "func.func" and op.attributes["sym_name"].value == self.entry:
                     op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
             passmanager.PassManager.parse(pipeline).run(module.operation)
-            self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=list(libs))
+            shared = list(libs) + [lib for lib in runtime_libs() if lib not in libs]
+            self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=shared)
             self.module = module
 
 
@@ -250,7 +272,7 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
                 outputs = [a if isinstance(a, np.ndarray) else None for a in args]
             else:  # tensor function: results are trailing out-params
                 for _ in range(request["repeat"]):
-                    ins = [np.require(a, requirements="C") for a in request["args"]]
+                    ins = [np.array(a, order="C", copy=True) for a in request["args"]]
                     outs = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in compiled.result_types]
                     cargs = [_memref_arg(a) if scalar is None else _ctype_scalar(scalar, a.item())
                              for a, scalar in zip(ins, compiled.scalar_inputs)]

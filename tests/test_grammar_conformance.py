@@ -174,6 +174,27 @@ EXTRA = [
     ("linalg.slice_edge", [((5, 6, 7), "f64")], attrs(dims=(0, 1), position="last")),
     ("stablehlo.slice_edge", [((2, 3, 4), "f32")], attrs(dims=(0, 1, 2), position="first")),
     ("linalg.slice_edge", [((2, 3, 4), "f32")], attrs(dims=(0, 1, 2), position="last")),
+    # ranges with offsets (stencils): 2-D and 3-D, f64 and f32, asymmetric lo / hi
+    *[(f"{d}.{kind}", [((6, 7), "f64")], attrs(lo=(1, 0), hi=(1, 0)))
+      for d, kind in (("stablehlo", "slice_range"), ("linalg", "extract_range"))],
+    *[(f"{d}.{kind}", [((6, 7), "f32")], attrs(lo=(2, 1), hi=(0, 2)))
+      for d, kind in (("stablehlo", "slice_range"), ("linalg", "extract_range"))],
+    *[(f"{d}.{kind}", [((5, 6, 7), "f64")], attrs(lo=(1, 0, 2), hi=(1, 2, 0)))
+      for d, kind in (("stablehlo", "slice_range"), ("linalg", "extract_range"))],
+    *[(f"{d}.{kind}", [((4, 5, 6), "f32")], attrs(lo=(0, 1, 1), hi=(2, 0, 1)))
+      for d, kind in (("stablehlo", "slice_range"), ("linalg", "extract_range"))],
+    *[(f"{d}.{kind}", [((6, 7), "i64")], attrs(lo=(0, 2), hi=(1, 0)))
+      for d, kind in (("stablehlo", "slice_range"), ("linalg", "extract_range"))],
+    *[(f"{d}.insert_range", [((6, 7), "f64"), ((4, 7), "f64")], attrs(lo=(1, 0), hi=(1, 0)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.insert_range", [((6, 7), "f32"), ((4, 4), "f32")], attrs(lo=(2, 1), hi=(0, 2)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.insert_range", [((5, 6, 7), "f64"), ((3, 4, 5), "f64")], attrs(lo=(1, 0, 2), hi=(1, 2, 0)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.insert_range", [((4, 5, 6), "f32"), ((2, 4, 6), "f32")], attrs(lo=(0, 1, 0), hi=(2, 0, 0)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.insert_range", [((6, 7), "i64"), ((5, 5), "i64")], attrs(lo=(0, 2), hi=(1, 0)))
+      for d in ("stablehlo", "linalg")],
 ]
 
 
@@ -240,6 +261,10 @@ BAD = [
     ("linalg.slice_edge", [(3, 4)], attrs(dims=(0,), position="last"), (3,)),
     ("linalg.dot_general", [(2, 3, 4), (3, 4)],
      attrs(lhs_batch=(), rhs_batch=(), lhs_contract=(2,), rhs_contract=(0,)), (2, 3, 4)),
+    ("stablehlo.slice_range", [(5, 6)], attrs(lo=(1, 0), hi=(1, 0)), (4, 6)),
+    ("linalg.extract_range", [(5, 6)], attrs(lo=(1, 0), hi=(1, 0)), (4, 6)),
+    ("stablehlo.insert_range", [(5, 6), (3, 4)], attrs(lo=(1, 1), hi=(0, 0)), (5, 6)),
+    ("linalg.insert_range", [(5, 6), (3, 4)], attrs(lo=(1, 1), hi=(0, 0)), (5, 6)),
 ]
 
 
@@ -296,6 +321,90 @@ def test_slice_edge_resizes(name):
         x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
         got = op.evaluate([x], a).reshape(-1)
         assert_same(got, x[-1, :, -1], f"{name} at {shape}")
+
+
+RANGE_OPS = {"stablehlo": ("stablehlo.slice_range", "stablehlo.insert_range"),
+             "linalg": ("linalg.extract_range", "linalg.insert_range")}
+
+
+@pytest.mark.parametrize("dialect", sorted(RANGE_OPS))
+def test_ranges_resize(dialect):
+    """The offsets are the attributes, the extents come from the shape: a range's dims are
+    Sizes whose expressions are the operand's less lo + hi, so a stencil program
+    (insert_range(a, slice_range(a) * 2)) re-instantiates at other sizes."""
+    from synth.analysis.symbols import Size, SizeExpr
+    from synth.synthesis.program import Expr, instantiate
+
+    cut, put = (ALL_OPS[n] for n in RANGE_OPS[dialect])
+    mul = ALL_OPS["stablehlo.multiply" if dialect == "stablehlo" else "linalg.mul"]
+    a = attrs(lo=(1, 0, 2), hi=(1, 2, 0))
+    sym = {n: SizeExpr.symbol(n) for n in "ijk"}
+
+    def typ(values):
+        return TensorType(tuple(Size(v, sym[n]) for n, v in zip("ijk", values)), F)
+
+    at5 = typ((5, 6, 7))
+    x = Expr(at5, leaf=0)
+    inner = Expr(cut.result_type((at5,), a), cut, a, (x,))
+    assert [d.expr for d in inner.type.shape] == [sym["i"] - 2, sym["j"] - 2, sym["k"] - 2]
+    assert [int(d) for d in inner.type.shape] == [3, 4, 5]
+    doubled = Expr(inner.type, mul, (), (inner, inner))
+    prog = Expr(put.result_type((at5, doubled.type), a), put, a, (x, doubled))
+    assert prog.type == at5
+    again = instantiate(prog, {"i": 8, "j": 9, "k": 10}, {0: typ((8, 9, 10))})
+    assert again.attrs == a and again.type == typ((8, 9, 10))
+    assert [int(d) for d in again.args[1].type.shape] == [6, 7, 8]
+    assert [d.expr for d in again.args[1].type.shape] == [sym["i"] - 2, sym["j"] - 2, sym["k"] - 2]
+    for shape in [(5, 6, 7), (8, 9, 10)]:
+        v = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+        want = v.copy()
+        want[1:-1, 0:-2, 2:] = 2 * v[1:-1, 0:-2, 2:]
+        got = put.evaluate([v, 2 * cut.evaluate([v], a)], a)
+        assert_same(got, want, f"{dialect} stencil at {shape}")
+    # an update of the right extent that stands for another size does not fit
+    other = TensorType((Size(3, sym["i"] - 2), Size(4, SizeExpr.symbol("m")), Size(5, sym["k"] - 2)), F)
+    with pytest.raises(ShapeError):
+        put.result_type((at5, other), a)
+    assert put.attribute_domain((at5, other), CTX) == ()
+    # a range is searched only where its shape is one of interest (as Sizes)
+    ctx = SearchContext(frozenset({inner.type.shape}))
+    assert a in cut.attribute_domain((at5,), ctx)
+    assert cut.attribute_domain((at5,), SearchContext(frozenset({(3, 4, 5)}))) == ()
+
+
+@pytest.mark.parametrize("dialect", sorted(RANGE_OPS))
+def test_range_domains(dialect):
+    """Offsets 0..2, not all 0; an insert_range has every split of dest - update."""
+    cut, put = (ALL_OPS[n] for n in RANGE_OPS[dialect])
+    t = TensorType((6, 7), F)
+    ctx = SearchContext(frozenset({(4, 7), (6, 5), (6, 7)}))
+    got = {tuple(dict(a)[k] for k in ("lo", "hi")) for a in cut.attribute_domain((t,), ctx)}
+    assert got == {((2, 0), (0, 0)), ((1, 0), (1, 0)), ((0, 0), (2, 0)),
+                   ((0, 2), (0, 0)), ((0, 1), (0, 1)), ((0, 0), (0, 2))}
+    u = TensorType((4, 6), F)
+    got = {tuple(dict(a)[k] for k in ("lo", "hi")) for a in put.attribute_domain((t, u), ctx)}
+    assert got == {((lo0, lo1), (2 - lo0, 1 - lo1)) for lo0 in range(3) for lo1 in range(2)}
+    assert put.attribute_domain((t, t), ctx) == ()  # nothing to place
+    assert len(put.attribute_domain((t, TensorType((2, 7), F)), ctx)) == 1  # a gap of 4: 2 + 2
+    assert put.attribute_domain((t, TensorType((1, 7), F)), ctx) == ()  # a gap of 5: offsets <= 2
+    assert put.attribute_domain((t, TensorType((4, 6), "f32")), ctx) == ()
+    with pytest.raises(ShapeError):
+        cut.result_type((t,), attrs(lo=(3, 0), hi=(3, 0)))  # nothing left
+    with pytest.raises(ShapeError):
+        cut.result_type((t,), attrs(lo=(1,), hi=(1,)))  # one offset per dim
+
+
+def test_range_ops_not_searched_by_default():
+    from collections import Counter
+
+    from synth.synthesis.opset import select_ops
+
+    kernel_ops = Counter({"arith.addf": 1, "arith.mulf": 1, "arith.subf": 1, "arith.cmpf": 1,
+                          "arith.divf": 1, "math.sqrt": 1})
+    for dialect, names in RANGE_OPS.items():
+        for flags in [(False, False, False), (True, True, True)]:
+            chosen = {op.name for op in select_ops(dialect, kernel_ops, *flags)}
+            assert chosen and not chosen & set(names)
 
 
 def test_verifier_cache_counts():

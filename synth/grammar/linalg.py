@@ -6,7 +6,8 @@ Every value is a tensor (scalars are rank-0 tensors) of a float or integer eleme
 contractions, -inf / +inf for max / min reductions) when the op reads its output; ops
 that only write it (elementwise, transpose, broadcast, the parallel generics) take the
 empty tensor. Only linalg ops, tensor.empty, arith.constant and scalar arith ops inside
-linalg regions are emitted.
+linalg regions are emitted, and tensor.extract_slice / tensor.insert_slice (static offsets,
+sizes and unit strides) for the range ops.
 
 Two generics cover what the named ops cannot: `linalg.dot_general` (any contraction in
 stablehlo.dot_general's domain, e.g. doitgen's rank-3 x rank-2 A @ C4) and
@@ -27,6 +28,8 @@ Attribute keys:
   select_cmp       direction (GT GE LT LE EQ NE)
   dot_general      lhs_batch, rhs_batch, lhs_contract, rhs_contract (as stablehlo.dot_general)
   slice_edge       dims (sorted operand dims), position ("first" | "last")
+  extract_range, insert_range   lo, hi (tuples of non-negative ints, one per dim: the
+                   elements dropped at the start / end of each dim; never sizes)
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ from itertools import combinations
 import numpy as np
 
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
-from synth.grammar.shapes import dot_general
+from synth.grammar.shapes import (check_insert_range, dot_general, insert_range, insert_range_domain,
+                                  range_shape, range_slices, slice_range_domain)
 from synth.grammar.stablehlo import reduce_init
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
@@ -187,6 +191,72 @@ def _broadcast_domain(a: TensorType, shapes: frozenset) -> tuple[Attrs, ...]:
     return tuple(out)
 
 
+class ExtractRange(LinalgOp):
+    """tensor.extract_slice dropping lo[k] elements at the start and hi[k] at the end of
+    each dim k (unit strides, rank kept): a[lo0:n0-hi0, ...]; stablehlo.slice_range's
+    twin. The offsets are the attributes; the extents come from the operand's shape."""
+
+    arity = 1
+    attr_domain_kind = "range"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return slice_range_domain(arg_types[0].shape, ctx.shapes)
+
+    def result_type(self, arg_types, attrs):
+        return arg_types[0].with_shape(range_shape(self, arg_types, attrs))
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        a = np.asarray(args[0])
+        return np.array(a[range_slices(a.shape, d["lo"], d["hi"])])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        block = arg_types[0].with_shape(range_shape(self, arg_types, attrs))  # from the attributes
+        r = em.fresh()
+        em.line(f"{r} = tensor.extract_slice {operands[0]}{_slice_operands(attrs, block)} : "
+                f"{arg_types[0].mlir()} to {result_type.mlir()}")
+        return r
+
+
+class InsertRange(LinalgOp):
+    """(dest, update): tensor.insert_slice of update into dest's range (lo, hi) (unit
+    strides, rank kept); stablehlo.insert_range's twin."""
+
+    arity = 2
+    attr_domain_kind = "range"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 2 or arg_types[0].dtype != arg_types[1].dtype \
+                or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return insert_range_domain(arg_types[0].shape, arg_types[1].shape)
+
+    def result_type(self, arg_types, attrs):
+        check_insert_range(self, arg_types, attrs)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return insert_range(args[0], args[1], d["lo"], d["hi"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        dest, update = arg_types
+        block = dest.with_shape(range_shape(self, arg_types, attrs))  # from the attributes
+        r = em.fresh()
+        em.line(f"{r} = tensor.insert_slice {operands[1]} into {operands[0]}"
+                f"{_slice_operands(attrs, block)} : {update.mlir()} into {dest.mlir()}")
+        return r
+
+
+def _slice_operands(a: Attrs, block: TensorType) -> str:
+    """`[lo...] [sizes...] [1...]`: static offsets, sizes (the block's shape) and strides."""
+    lo = attr_dict(a)["lo"]
+    return (f"[{', '.join(str(v) for v in lo)}] [{', '.join(str(int(n)) for n in block.shape)}] "
+            f"[{', '.join('1' for _ in lo)}]")
+
+
 # --- reduce ----------------------------------------------------------------------------------
 
 
@@ -279,4 +349,7 @@ def grammar() -> tuple[Op, ...]:
         ScalarBinary("linalg.scalar_add", "add"),
         Outer("linalg.outer"),
         Iota("linalg.iota"),
+        # not searched by default (synth.synthesis.opset leaves them out): stencil sketches
+        ExtractRange("linalg.extract_range"),
+        InsertRange("linalg.insert_range"),
     )

@@ -1,15 +1,17 @@
 """Shape rules, attribute domains and semantics shared by ops of both dialects:
-dot_general (and its result type and dims), broadcast, reductions over one dim, and
-taking the first / last index along some dims. NumPy arrays and object arrays of z3
-terms alike."""
+dot_general (and its result type and dims), broadcast, reductions over one dim,
+taking the first / last index along some dims, and ranges with offsets (a slice that
+drops `lo` / `hi` elements at the ends of each dim, writing a block into an interior).
+NumPy arrays and object arrays of z3 terms alike."""
 
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 
 import numpy as np
 
+from synth.analysis.symbols import Size
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.types import TensorType
 
@@ -158,6 +160,140 @@ def edge_slices(shape: tuple[int, ...], dims: tuple[int, ...], position: str,
         else:
             out.append(slice(None))
     return tuple(out)
+
+
+# --- ranges with offsets (slice_range / insert_range, extract_range / insert_range) ---------
+#
+# Attributes `lo` and `hi`: tuples of non-negative ints, one per dim; the range drops lo[k]
+# elements at the start and hi[k] at the end of dim k. They are offsets, never sizes: the
+# extent n - lo - hi is computed from the operand's shape (a `Size` whose expression is the
+# operand's minus lo + hi), so the attributes re-instantiate at any size.
+
+RANGE_OFFSETS = (0, 1, 2)  # the offsets the attribute domains enumerate
+
+
+def shrink_dim(n, by: int):
+    """The dim `n` less `by` elements: a Size whose expression is n's minus `by` (a plain
+    int when that expression is constant, or when `n` is a plain int); None when n's
+    expression cannot be offset (a floordiv)."""
+    if not isinstance(n, Size):
+        return int(n) - by
+    try:
+        expr = n.expr - by
+    except ValueError:
+        return None
+    return int(n) - by if expr.is_constant else Size(int(n) - by, expr)
+
+
+def same_dim(a, b) -> bool:
+    """Equal dims: as ints, and by their expressions where both are Sizes."""
+    if int(a) != int(b):
+        return False
+    return not (isinstance(a, Size) and isinstance(b, Size)) or a.expr == b.expr
+
+
+def check_range_attrs(op: Op, arg_types, a: Attrs) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(lo, hi) of a range op on `arg_types[0]` (the sliced operand, or the destination),
+    or the op's ShapeError: one non-negative int per dim each."""
+    op.check_arity(arg_types)
+    d = attr_dict(a)
+    if "lo" not in d or "hi" not in d:
+        raise op.shape_error("needs attributes lo and hi", arg_types, a)
+    lo, hi = d["lo"], d["hi"]
+    rank = arg_types[0].rank
+    ok = (isinstance(lo, tuple) and isinstance(hi, tuple) and len(lo) == len(hi) == rank
+          and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0
+                  for v in lo + hi))
+    if not ok:
+        raise op.shape_error(f"lo and hi must be tuples of {rank} non-negative ints", arg_types, a)
+    return tuple(int(v) for v in lo), tuple(int(v) for v in hi)
+
+
+def range_shape(op: Op, arg_types, a: Attrs) -> tuple:
+    """The shape of the range (lo, hi) of `arg_types[0]`: dim k less lo[k] + hi[k] (Sizes
+    keep their expressions), or the op's ShapeError when a dim would be < 1."""
+    lo, hi = check_range_attrs(op, arg_types, a)
+    out = []
+    for k, n in enumerate(arg_types[0].shape):
+        m = shrink_dim(n, lo[k] + hi[k])
+        if m is None:
+            raise op.shape_error(f"dim {k} ({n}: {n.expr}) cannot be offset", arg_types, a)
+        if m < 1:
+            raise op.shape_error(f"dim {k} ({n}) has no element left after lo {lo[k]}, hi {hi[k]}",
+                                 arg_types, a)
+        out.append(m)
+    return tuple(out)
+
+
+def range_slices(shape, lo, hi) -> tuple:
+    """The NumPy index of the range: a[lo0:n0-hi0, ...]."""
+    return tuple(slice(int(l), int(n) - int(h)) for n, l, h in zip(shape, lo, hi))
+
+
+@lru_cache(maxsize=4096)
+def slice_range_domain(shape: tuple, shapes: frozenset) -> tuple[Attrs, ...]:
+    """Every (lo, hi) with offsets in RANGE_OFFSETS, at least one nonzero, whose range is
+    a shape of interest (compared as Sizes: a 5 that is n - 2 is not a 5 that is m)."""
+    rank = len(shape)
+    if rank == 0:
+        return ()
+    out = []
+    for lo in product(RANGE_OFFSETS, repeat=rank):
+        for hi in product(RANGE_OFFSETS, repeat=rank):
+            if not any(lo) and not any(hi):
+                continue
+            dims = [shrink_dim(n, l + h) for n, l, h in zip(shape, lo, hi)]
+            if any(m is None or m < 1 for m in dims):
+                continue
+            if tuple(dims) in shapes:
+                out.append(attrs(lo=lo, hi=hi))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def insert_range_domain(dest: tuple, update: tuple) -> tuple[Attrs, ...]:
+    """Every (lo, hi) placing a block of shape `update` inside `dest`: lo[k] + hi[k] =
+    dest[k] - update[k] (as Sizes), each in RANGE_OFFSETS, not all zero (that would be
+    the update itself)."""
+    if len(dest) != len(update) or not dest:
+        return ()
+    splits = []
+    for n, m in zip(dest, update):
+        gap = int(n) - int(m)
+        if gap < 0 or not same_dim(shrink_dim(n, gap), m):
+            return ()
+        splits.append([(l, gap - l) for l in RANGE_OFFSETS if gap - l in RANGE_OFFSETS])
+    out = []
+    for choice in product(*splits):
+        lo, hi = tuple(c[0] for c in choice), tuple(c[1] for c in choice)
+        if any(lo) or any(hi):
+            out.append(attrs(lo=lo, hi=hi))
+    return tuple(out)
+
+
+def check_insert_range(op: Op, arg_types, a: Attrs):
+    """(lo, hi) of an insert_range (dest, update), or the op's ShapeError: one element
+    type, update's dims equal to dest's range (lo, hi)."""
+    op.check_arity(arg_types)
+    dest, update = arg_types
+    lo, hi = check_range_attrs(op, arg_types, a)
+    if dest.dtype != update.dtype:
+        raise op.shape_error("dest and update need one element type", arg_types, a)
+    if update.rank != dest.rank:
+        raise op.shape_error("dest and update need one rank", arg_types, a)
+    block = range_shape(op, arg_types, a)
+    for k, (m, u) in enumerate(zip(block, update.shape)):
+        if not same_dim(m, u):
+            raise op.shape_error(f"update dim {k} ({u}) is not dest's range ({m}) there",
+                                 arg_types, a)
+    return lo, hi
+
+
+def insert_range(dest, update, lo, hi) -> np.ndarray:
+    """A copy of `dest` with the block at `lo` of `update`'s extent replaced by `update`."""
+    out = np.array(dest, copy=True)
+    out[range_slices(out.shape, lo, hi)] = update
+    return out
 
 
 def triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool, unit_diagonal: bool,

@@ -10,6 +10,8 @@ Attribute keys (values are ints, strs or tuples of ints):
   transpose       permutation
   reshape         shape
   slice_edge      dims (sorted operand dims), position ("first" | "last")
+  slice_range, insert_range   lo, hi (tuples of non-negative ints, one per dim: the
+                  elements dropped at the start / end of each dim; never sizes)
   reduce_*        dim
   compare         direction  (GT GE LT LE EQ NE)
   iota            shape, dim, dtype
@@ -27,8 +29,10 @@ from itertools import permutations
 import numpy as np
 
 from synth.grammar.op import Attrs, Emitter, Op, attr_dict, attrs, format_scalar
-from synth.grammar.shapes import (broadcast, check_edge_attrs, cholesky, dot_domain, edge_domain,
-                                  edge_index, edge_slices, triangular_solve)
+from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, cholesky,
+                                  dot_domain, edge_domain, edge_index, edge_slices,
+                                  insert_range, insert_range_domain, range_shape, range_slices,
+                                  slice_range_domain, triangular_solve)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.families import DotGeneralFamily, SelectEdgeFamily, TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
 
@@ -206,6 +210,85 @@ class SliceEdge(StablehloOp):
         r = em.fresh()
         em.line(f"{r} = stablehlo.slice {operands[0]} [{', '.join(ranges)}] : "
                 f"({a.mlir()}) -> {result_type.mlir()}")
+        return r
+
+
+class SliceRange(StablehloOp):
+    """stablehlo.slice dropping lo[k] elements at the start and hi[k] at the end of each
+    dim k (a stencil's shifted neighbourhood, or the interior it writes): a[lo0:n0-hi0, ...].
+    The offsets are the attributes; the extents come from the operand's shape."""
+
+    arity = 1
+    attr_domain_kind = "range"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return slice_range_domain(arg_types[0].shape, ctx.shapes)
+
+    def result_type(self, arg_types, attrs):
+        return arg_types[0].with_shape(range_shape(self, arg_types, attrs))
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        a = np.asarray(args[0])
+        return np.array(a[range_slices(a.shape, d["lo"], d["hi"])])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a = arg_types[0]
+        ranges = [f"{lo}:{n - hi}" for n, lo, hi in zip(a.shape, d["lo"], d["hi"])]
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.slice {operands[0]} [{', '.join(ranges)}] : "
+                f"({a.mlir()}) -> {result_type.mlir()}")
+        return r
+
+
+class InsertRange(StablehloOp):
+    """(dest, update): dest with its range (lo, hi) replaced by update, whose shape is that
+    range's (a stencil writing the interior of an array). Emitted as a select between
+    update padded to dest's shape (stablehlo.pad, low = lo, high = hi) and dest, on a mask
+    that is a splat `true` of update's shape padded with `false` the same way: every
+    number in it is an offset or a dimension, so the text re-instantiates at other sizes
+    (an iota compared with a constant n - hi would hide a size in a dense<> constant).
+    With nothing trimmed (lo = hi = 0) the value is the update itself."""
+
+    arity = 2
+    attr_domain_kind = "range"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 2 or arg_types[0].dtype != arg_types[1].dtype \
+                or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return insert_range_domain(arg_types[0].shape, arg_types[1].shape)
+
+    def result_type(self, arg_types, attrs):
+        check_insert_range(self, arg_types, attrs)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return insert_range(args[0], args[1], d["lo"], d["hi"])
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        dest, update = arg_types
+        if not any(d["lo"]) and not any(d["hi"]):
+            return operands[1]
+        pads = (f"low = {list(d['lo'])}, high = {list(d['hi'])}, "
+                f"interior = {[0] * dest.rank}")
+        ones, no, mask = em.fresh("cst"), em.fresh("cst"), em.fresh()
+        em.line(f"{ones} = stablehlo.constant dense<true> : {update.with_dtype('i1').mlir()}")
+        em.line(f"{no} = stablehlo.constant dense<false> : tensor<i1>")
+        em.line(f"{mask} = stablehlo.pad {ones}, {no}, {pads} : "
+                f"({update.with_dtype('i1').mlir()}, tensor<i1>) -> {dest.with_dtype('i1').mlir()}")
+        zero = _tensor_constant(em, 0, dest.dtype)
+        padded = em.fresh()
+        em.line(f"{padded} = stablehlo.pad {operands[1]}, {zero}, {pads} : "
+                f"({update.mlir()}, tensor<{dest.dtype}>) -> {dest.mlir()}")
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.select {mask}, {padded}, {operands[0]} : "
+                f"{dest.with_dtype('i1').mlir()}, {dest.mlir()}")
         return r
 
 
@@ -499,4 +582,7 @@ def grammar() -> tuple[Op, ...]:
         Constant("stablehlo.constant"),
         TriangularSolve("stablehlo.triangular_solve"),
         Cholesky("stablehlo.cholesky"),
+        # not searched by default (synth.synthesis.opset leaves them out): stencil sketches
+        SliceRange("stablehlo.slice_range"),
+        InsertRange("stablehlo.insert_range"),
     )

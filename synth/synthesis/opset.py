@@ -39,9 +39,16 @@ _CONTRACTIONS = ("dot_general", "matmul", "matvec", "vecmat", "batch_matmul", "d
 _MASKS = ("iota", "compare", "select")
 
 
+# ranges with offsets (stencils): never in the default search set; the stencil sketch
+# tactic (synth.synthesis.sketch) builds programs with them directly
+_SKETCH_ONLY = ("slice_range", "extract_range", "insert_range")
+
+
 def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagonal: bool = False,
              edge_store: bool = False) -> bool:
     short = op.name.split(".", 1)[1]
+    if short in _SKETCH_ONLY:
+        return False
     present = {name for name, n in kernel_ops.items() if n}
     if short == "select_edge":
         return edge_store or non_rectangular  # an edge row / element, or a domain ending before it
