@@ -253,6 +253,7 @@ def cmd_raise(args) -> int:
                                           equivalence_pruning=not args.no_equivalence_pruning,
                                           verifier_pruning=not args.no_verifier_pruning,
                                           inverse_targets=not args.no_inverse_targets,
+                                          sketches=not args.no_sketches,
                                           progress=progress),
                            args.verify, args.z3_timeout, args.seed)
     modules, stats = [], {}
@@ -375,6 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ablation: do not run the dialect verifier on candidate ops")
     p.add_argument("--no-inverse-targets", action="store_true",
                    help="ablation: do not search for the target with its last ops undone")
+    p.add_argument("--no-sketches", action="store_true",
+                   help="ablation: do not take a statement's own program (slices of its loads, its "
+                        "arithmetic elementwise) without a search")
     p.set_defaults(run=cmd_raise)
 
     p = sub.add_parser("bench", help="raise, verify and time many kernels; write a report",

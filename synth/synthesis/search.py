@@ -39,6 +39,7 @@ class SearchSettings:
     equivalence_pruning: bool = True
     verifier_pruning: bool = True
     inverse_targets: bool = True
+    sketches: bool = True  # take a statement's own program where it is right (synth.synthesis.sketch)
     keep_nonfinite: bool = False  # keep values with inf / nan (a select may discard them)
     # called as progress(problem name, size reached, candidates enumerated) about once a second
     progress: object = field(default=None, compare=False, repr=False)

@@ -21,6 +21,7 @@ from synth.grammar.types import ShapeError
 from synth.numerics import equal
 from synth.synthesis.program import Expr, cost as program_cost, evaluate, instantiate
 from synth.synthesis.search import SearchSettings, SearchStats, search
+from synth.synthesis.sketch import sketches
 from synth.synthesis.spec import Specification, build_specification
 
 
@@ -67,11 +68,14 @@ def _leaves(expr: Expr) -> set[int]:
 
 
 def solve(spec: Specification, settings: SearchSettings, deadline: float,
-          previous: dict | None = None) -> tuple[list[GroupSolution], list[dict]]:
+          previous: dict | None = None, sketched: dict | None = None) -> tuple[list[GroupSolution], list[dict]]:
     """A program per problem. `previous`: problem name -> the program an earlier search
-    found (on other examples); kept where it is still right on these examples."""
+    found (on other examples); kept where it is still right on these examples.
+    `sketched`: problem name -> the program read off its statement (synth.synthesis.sketch),
+    taken without a search where it is right on the examples."""
     solutions, stats = [], []
     previous = previous or {}
+    sketched = sketched or {}
     for g in spec.groups:
         programs = {}
         for problem, out in zip(g.problems, g.writes):
@@ -84,6 +88,14 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
                               "statements": g.statements, "ops": [o.name for o in problem.ops],
                               "program": str(old), "reused": True, **SearchStats().as_dict()})
                 programs[out] = old
+                continue
+            sketch = sketched.get(problem.name)
+            if sketch is not None and _still_right(sketch, problem):
+                stats.append({"problem": problem.name, "group": g.index, "output": out,
+                              "statements": g.statements, "ops": [o.name for o in problem.ops],
+                              "program": str(sketch), "sketch": True,
+                              **SearchStats(solution_size=sketch.size()).as_dict()})
+                programs[out] = sketch
                 continue
             found, st = search(problem, replace(settings, timeout=left))
             stats.append({"problem": problem.name, "group": g.index, "output": out,
@@ -132,7 +144,8 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
         for g, sol in zip(previous.spec.groups, previous.solutions):
             for p, out in zip(g.problems, g.writes):
                 old[p.name] = sol.programs[out]
-    solutions, stats = solve(spec, settings, deadline, old)
+    sketched = sketches(spec, dialect) if settings.sketches else {}
+    solutions, stats = solve(spec, settings, deadline, old, sketched)
     result = RaiseResult(name, dialect, spec, solutions, stats)
     result.seconds = time.monotonic() - t0
     return result
