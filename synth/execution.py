@@ -38,8 +38,9 @@ from synth.errors import ExecutionError
 AFFINE_PIPELINE = (
     "builtin.module(lower-affine,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)"
 )
-TENSOR_PIPELINE = (
-    "builtin.module(one-shot-bufferize{bufferize-function-boundaries=1 "
+TENSOR_PIPELINE = (  # elementwise chains fused first: one loop nest, no temporaries between them
+    "builtin.module(func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),"
+    "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1},"
     "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,convert-scf-to-cf,"

@@ -15,7 +15,7 @@ FIELDS = {"kernel", "target", "backend", "status", "verification", "synth_second
 @pytest.fixture(scope="module")
 def bench_out(tmp_path_factory):
     out = tmp_path_factory.mktemp("bench")
-    paths = [str(POLYBENCH / "gemm.mlir"), str(POLYBENCH / "jacobi-1d.mlir"), str(DATA / "malformed.mlir")]
+    paths = [str(POLYBENCH / "gemm.mlir"), str(DATA / "nested_time_loops.mlir"), str(DATA / "malformed.mlir")]
     rc = main(["bench", *paths, "--dataset", "mini", "--out", str(out), "--repeats", "2",
                "--backends", "xla-cpu,mlir-cpu", "--timeout", "30"])
     assert rc == 0
@@ -49,13 +49,13 @@ def test_results_files(bench_out):
 def test_failures_are_results_with_reasons(bench_out):
     out, _ = bench_out
     rows = json.loads((out / "results.json").read_text())
-    jacobi = [r for r in rows if r["kernel"] == "jacobi-1d"]
-    assert {r["status"] for r in jacobi} == {"not-raised"} and len(jacobi) == 2
-    assert all("time-step loop" in r["reason"] for r in jacobi)
+    adi = [r for r in rows if r["kernel"] == "nested_time_loops"]
+    assert {r["status"] for r in adi} == {"not-raised"} and len(adi) == 2
+    assert all("time-step loop" in r["reason"] for r in adi)
     bad = [r for r in rows if r["kernel"] == "malformed"]
     assert bad and all(r["status"] == "unsupported" and "malformed.mlir:2:19" in r["reason"] for r in bad)
     report = (out / "report.md").read_text()
-    assert "## Not raised or not timed" in report and "jacobi-1d" in report
+    assert "## Not raised or not timed" in report and "nested_time_loops" in report
     assert "geomean" in report
 
 

@@ -77,6 +77,7 @@ class SizeModel:
     time_loops: list[str] = field(default_factory=list)  # ... that carry a dependence
     # symbols of the constraints that stand for a floordiv of sizes (a loop to n24 / 2)
     floordivs: dict[str, SizeExpr] = field(default_factory=dict)
+    time_trips: list = field(default_factory=list)  # trip count (SizeExpr | None) of each time loop
 
     # -- values ------------------------------------------------------------------------------
     def original(self) -> dict[str, int]:
@@ -475,20 +476,22 @@ def analyze_sizes(path: str, func) -> SizeModel:
     nests = [tuple(trips[i] for i in loops if i in trips) for loops in col.store_loops]
 
     # -- loops whose index nothing uses
-    repeat, time = [], []
+    repeat, time, time_trips = [], [], []
     for loop in col.loop_list:
-        if any(True for _ in loop.iv.uses):
-            continue
+        trip = trips.get(loop.id)
+        if any(True for _ in loop.iv.uses) or trip is not None and trip.is_constant and trip.const == 1:
+            continue  # a loop that runs once repeats nothing (a time loop's step, synth.synthesis.steps)
         repeat.append(loop.location)
         if _carries_dependence(col, loop):
             time.append(loop.location)
+            time_trips.append(trip)
 
     arg_dims = {i: tuple(dims[(("arg", i), d)] for d in range(len(shape)))
                 for (kind, i), shape in arrays.items() if kind == "arg"}
     alloc_dims = {i: tuple(dims[(("alloc", i), d)] for d in range(len(shape)))
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
-                     constraints, nonempty, nests, repeat, time, floordiv_symbols)
+                     constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips)
 
 
 def _carries_dependence(col: _Collector, loop: _Loop) -> bool:

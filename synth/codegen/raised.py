@@ -9,6 +9,7 @@ from typing import Mapping
 from synth.errors import SynthError
 from synth.grammar.op import Emitter
 from synth.grammar.types import ShapeError
+from synth.analysis.symbols import size
 from synth.synthesis.program import Expr, ProgramEmitter, instantiate
 from synth.synthesis.solve import GroupSolution, RaiseResult
 
@@ -46,7 +47,11 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     types = {i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}
     final = compose(result.solutions)
     em = Emitter(indent="  ")
-    pe = ProgramEmitter(em, {i: f"%a{i}" for i in range(kernel.n_arguments)})
+    env = {i: f"%a{i}" for i in range(kernel.n_arguments)}
+    if result.time_loop is not None:
+        env = _time_loop(em, result, values, types, final, env)
+        final = {}
+    pe = ProgramEmitter(em, env)
     memo: dict = {}
     names, rtypes = [], []
     for o in result.outputs:
@@ -73,3 +78,80 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     rt = ", ".join(rtypes)
     return (f"func.func @{fname}({params}) -> ({rt}) attributes {{{', '.join(attrs)}}} "
             f"{{\n{body}\n  return {', '.join(names)} : {rt}\n}}\n")
+
+
+def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,
+               final: dict[int, Expr], env: dict[int, str]) -> dict[int, str]:
+    """Emit the time loop (synth.synthesis.steps) around the programs of one step; the
+    names of the arrays after it (the loop's results) replace them in `env`."""
+    trip = size(result.time_loop.trip, values)
+    carried = [o for o in result.outputs if o in final]
+    inputs = [i for i in sorted(env) if i not in carried]
+    if trip < 0:
+        raise SynthError(f"a time loop of {trip} steps at sizes {dict(values)}")
+    body_env = dict(env)
+    out = em.fresh("loop")
+    many = len(carried) > 1 or result.dialect == "stablehlo"
+
+    def body() -> list[str]:
+        saved = dict(em._scalars)  # constants defined in the body stay in it
+        em._scalars = {}
+        pe = ProgramEmitter(em, body_env)
+        memo: dict = {}
+        got = []
+        for o in carried:
+            try:
+                got.append(pe.emit(instantiate(final[o], values, types, memo)))
+            except ShapeError as e:
+                raise SynthError(f"the step program for arg{o} does not fit sizes {dict(values)}: {e}") from None
+        em._scalars = saved
+        return got
+
+    ctypes = [types[o].mlir() for o in carried]
+    if result.dialect == "stablehlo":
+        it = em.fresh("it")
+        body_env.update({o: em.fresh("w") for o in carried})
+        body_env.update({i: em.fresh("x") for i in inputs})
+        zero = em.fresh("c")
+        em.line(f"{zero} = stablehlo.constant dense<0> : tensor<i64>")
+        operands = [(it, zero, "tensor<i64>")] + \
+            [(body_env[o], env[o], types[o].mlir()) for o in carried] + \
+            [(body_env[i], env[i], types[i].mlir()) for i in inputs]
+        n = len(operands)
+        em.line(f"{out}:{n} = stablehlo.while(" + ", ".join(f"{a} = {b}" for a, b, _ in operands)
+                + ") : " + ", ".join(t for _, _, t in operands))
+        em.line("cond {")
+        bound, p = em.fresh("c"), em.fresh("p")
+        em.line(f"  {bound} = stablehlo.constant dense<{trip}> : tensor<i64>")
+        em.line(f"  {p} = stablehlo.compare LT, {it}, {bound} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
+        em.line(f"  stablehlo.return {p} : tensor<i1>")
+        em.line("} do {")
+        indent = em.indent
+        em.indent = indent + "  "
+        got = body()
+        one, nxt = em.fresh("c"), em.fresh("it")
+        em.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
+        em.line(f"{nxt} = stablehlo.add {it}, {one} : tensor<i64>")
+        em.line(f"stablehlo.return {', '.join([nxt] + got + [body_env[i] for i in inputs])} : "
+                + ", ".join(t for _, _, t in operands))
+        em.indent = indent
+        em.line("}")
+        results = {o: f"{out}#{k + 1}" for k, o in enumerate(carried)}
+    else:
+        lb, ub, st, t = em.fresh("c"), em.fresh("c"), em.fresh("c"), em.fresh("t")
+        em.line(f"{lb} = arith.constant 0 : index")
+        em.line(f"{ub} = arith.constant {trip} : index")
+        em.line(f"{st} = arith.constant 1 : index")
+        body_env.update({o: em.fresh("w") for o in carried})
+        head = f"{out}:{len(carried)}" if many else out
+        em.line(f"{head} = scf.for {t} = {lb} to {ub} step {st} iter_args("
+                + ", ".join(f"{body_env[o]} = {env[o]}" for o in carried) + ") -> ("
+                + ", ".join(ctypes) + ") {")
+        indent = em.indent
+        em.indent = indent + "  "
+        got = body()
+        em.line(f"scf.yield {', '.join(got)} : {', '.join(ctypes)}")
+        em.indent = indent
+        em.line("}")
+        results = {o: (f"{out}#{k}" if many else out) for k, o in enumerate(carried)}
+    return {**env, **results}

@@ -24,7 +24,8 @@ from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, arith_comp
 Handler = Callable[["_Interpreter", object, list], list]
 
 
-_TERMINATORS = ("func.return", "stablehlo.return", "linalg.yield", "tensor.yield")
+_TERMINATORS = ("func.return", "stablehlo.return", "linalg.yield", "tensor.yield", "scf.yield")
+MAX_ITERATIONS = 100_000  # of a loop in a raised function (stablehlo.while, scf.for)
 
 
 class _Interpreter:
@@ -282,6 +283,53 @@ def _reduce(it, op, xs):
 # --- functions ---------------------------------------------------------------------------------
 
 
+# --- loops (a time loop around a step, synth.synthesis.steps): run at concrete trip counts ---
+
+
+def _concrete(v):
+    """A loop counter or condition as a Python int / bool; _Unsupported where it depends
+    on the inputs."""
+    if isinstance(v, np.ndarray):
+        v = v[()] if v.shape == () else None
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, z3.ExprRef):
+        t = z3.simplify(v)
+        if z3.is_true(t) or z3.is_false(t):
+            return z3.is_true(t)
+        if z3.is_int_value(t):
+            return t.as_long()
+        if z3.is_bv_value(t):
+            return t.as_signed_long()
+    raise _Unsupported("a loop whose trip count depends on the inputs")
+
+
+@handles("stablehlo.while")
+def _while(it, op, xs):
+    cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    values = list(xs)
+    for _ in range(MAX_ITERATIONS):
+        (go,) = it.run_block(cond, values)
+        if not _concrete(go):
+            return values
+        values = it.run_block(body, values)
+    raise _Unsupported(f"a loop of more than {MAX_ITERATIONS} iterations")
+
+
+@handles("scf.for")
+def _for(it, op, xs):
+    lb, ub, step = (_concrete(x) for x in xs[:3])
+    if step <= 0 or (ub - lb) // step > MAX_ITERATIONS:
+        raise _Unsupported(f"a loop of step {step} or of more than {MAX_ITERATIONS} iterations")
+    values = list(xs[3:])
+    block = op.regions[0].blocks[0]
+    for i in range(lb, ub, step):
+        values = it.run_block(block, [z3.IntVal(i)] + values)
+    return values
+
+
 @handles("func.call")
 def _call(it, op, xs):
     callee = str(op.attributes["callee"]).lstrip("@")
@@ -414,5 +462,5 @@ HANDLERS = table(
     _elementwise, _convert, _sh_compare, _arith_compare, _constant, _iota,
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
     _pad, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
-    _insert_slice, _extract, _from_elements, _triangular_solve, _cholesky,
+    _insert_slice, _extract, _from_elements, _triangular_solve, _cholesky, _while, _for,
 )

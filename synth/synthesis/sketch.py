@@ -183,6 +183,8 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     writing argument `output`; NoSketch where the statement is outside the tactic."""
     reader = _Reader(func, dialect, params, input_types)
     store, loops = reader.statement()
+    # a loop that runs once and whose index nothing uses (a time loop's one step) is no dim
+    loops = [l for l in loops if not (l.hi - l.lo == 1 and not any(True for _ in l.iv.uses))]
     memref, index = _access(store.operation)
     if reader.arg_index(memref) != output:
         raise NoSketch("the store writes a local")

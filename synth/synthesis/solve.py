@@ -22,6 +22,7 @@ from synth.numerics import equal
 from synth.synthesis.program import Expr, cost as program_cost, evaluate, instantiate
 from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
+from synth.synthesis.steps import TimeLoop, step_kernel
 from synth.synthesis.spec import Specification, build_specification
 
 
@@ -39,6 +40,8 @@ class RaiseResult:
     solutions: list[GroupSolution]
     stats: list[dict] = field(default_factory=list)  # one entry per problem
     seconds: float = 0.0
+    # the time loop the programs run in (synth.synthesis.steps); the programs are its body
+    time_loop: TimeLoop | None = None
 
     @property
     def outputs(self) -> list[int]:
@@ -135,6 +138,9 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
     `previous`: an earlier (refuted) result whose programs are kept where still right."""
     t0 = time.monotonic()
     deadline = t0 + settings.timeout if deadline is None else deadline
+    time_loop = None
+    if kernel.sizes.time_loops:  # a loop of the target, around the program of one step
+        kernel, time_loop = step_kernel(kernel)
     spec = build_specification(kernel, dialect, seed=seed, kinds=kinds, extra=extra)
     if settings.cost is None:
         settings = replace(settings, cost=original_cost(kernel))
@@ -146,6 +152,6 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
                 old[p.name] = sol.programs[out]
     sketched = sketches(spec, dialect) if settings.sketches else {}
     solutions, stats = solve(spec, settings, deadline, old, sketched)
-    result = RaiseResult(name, dialect, spec, solutions, stats)
+    result = RaiseResult(name, dialect, spec, solutions, stats, time_loop=time_loop)
     result.seconds = time.monotonic() - t0
     return result

@@ -1,0 +1,123 @@
+"""Loops that stay loops (synth.synthesis.steps): a time-step loop around a kernel becomes
+stablehlo.while / scf.for around the program of one step; validation checks the whole
+loop against the original, and the bounded proof unrolls it."""
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import DATA, POLYBENCH, POLYGEIST
+from synth.backends.run import run_raised
+from synth.cli import main
+from synth.execution import run_function
+from synth.frontend.reader import load_input
+from synth.analysis.model import load_kernel
+from synth.errors import NoSolutionError
+from synth.semantics.raised import load_raised
+from synth.synthesis.steps import step_kernel
+
+LOOP = {"stablehlo": "stablehlo.while", "linalg": "scf.for"}
+
+
+def _raise(tmp_path, path, target, *extra):
+    out, stats = tmp_path / f"out.{target}.mlir", tmp_path / f"stats.{target}.json"
+    rc = main(["raise", str(path), "--target", target, "--timeout", "60", "-o", str(out),
+               "--stats-json", str(stats), *extra])
+    return rc, out, stats
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_jacobi_1d_is_a_loop_around_a_stencil(tmp_path, target):
+    rc, out, stats = _raise(tmp_path, POLYBENCH / "jacobi-1d.mlir", target)
+    assert rc == 0
+    text = out.read_text()
+    assert text.count(LOOP[target]) == 1
+    assert ("stablehlo.slice" if target == "stablehlo" else "tensor.extract_slice") in text
+    record = json.loads(stats.read_text())["kernel_jacobi_1d"]
+    assert [p.get("sketch") for p in record["problems"]] == [True, True]
+    assert record["verification"] == "z3" and record["validation"]["sizes_proven"]
+
+
+def test_raised_loop_matches_the_original_at_its_own_sizes(tmp_path):
+    """The Polygeist twin (constant bounds: 500 steps over 2000 elements), raised, run on
+    XLA against the original loops on the same inputs, outside synth's validation."""
+    src = POLYGEIST / "jacobi-1d.mlir"
+    rc, out, _ = _raise(tmp_path, src, "stablehlo", "--verify", "test")
+    assert rc == 0
+    rng = np.random.default_rng(5)
+    a, b = rng.uniform(-1, 1, 2000), rng.uniform(-1, 1, 2000)
+    name = "kernel_jacobi_1d"
+    args = [("i32", 500), ("i32", 2000), a.copy(), b.copy()]
+    want = run_function(load_input(src, warn=False).text, name, args).outputs  # legacy header upgraded
+    raised = load_raised(str(out), f"{name}_raised", out.read_text())
+    got = run_raised(raised.dialect, raised.text, raised.name,
+                     [np.asarray(500, np.int32), np.asarray(2000, np.int32), a, b])
+    assert np.allclose(got[0], want[2], rtol=1e-9) and np.allclose(got[1], want[3], rtol=1e-9)
+    assert not np.allclose(want[2], a)  # the loop ran
+
+
+def test_step_kernel_runs_the_time_loop_once():
+    source = load_input(POLYBENCH / "heat-3d.mlir", warn=False)
+    kernel = load_kernel(source, "kernel_heat_3d")
+    step, loop = step_kernel(kernel)
+    assert not step.sizes.time_loops and str(loop.trip) == "arg0"
+    rng = np.random.default_rng(0)
+    A, B = rng.uniform(-1, 1, (120, 120, 120)), rng.uniform(-1, 1, (120, 120, 120))
+    # the step ignores the step count; the original runs its loop once for a count of 1
+    once = run_function(step.normal.text, "kernel_heat_3d", [("i32", 7), ("i32", 120), A.copy(), B.copy()]).outputs
+    want = run_function(kernel.normal.text, "kernel_heat_3d", [("i32", 1), ("i32", 120), A.copy(), B.copy()]).outputs
+    assert np.array_equal(once[2], want[2]) and np.array_equal(once[3], want[3])
+    assert not np.array_equal(want[3], B)
+
+
+def test_nested_time_loops_exit_3_at_once(tmp_path, capsys):
+    """Two nested time loops: one loop of the target around one step does not express
+    them; exit 3 with the reason, nothing written."""
+    rc, out, _ = _raise(tmp_path, DATA / "nested_time_loops.mlir", "stablehlo")
+    assert rc == 3 and not out.exists()
+    assert "(a time-step loop); it is one of 2 such loops" in capsys.readouterr().err
+
+
+def test_in_place_sweep_still_exits_3(tmp_path, capsys):
+    """The Gauss-Seidel sweep (no time loop; each element reads the one just written) is
+    not a stencil of the sketch: exit 3, nothing written."""
+    out = tmp_path / "gs.mlir"
+    rc = main(["raise", str(DATA / "gauss_seidel_1d.mlir"), "--target", "stablehlo", "--timeout", "10",
+               "-o", str(out)])
+    assert rc == 3 and not out.exists()
+
+
+def test_several_time_loops_are_refused():
+    text = """
+func.func @two(%t: i32, %a: memref<16xf64>, %b: memref<16xf64>) {
+  %n = arith.index_cast %t : i32 to index
+  affine.for %s = 0 to %n {
+    affine.for %i = 1 to 15 {
+      %0 = affine.load %a[%i - 1] : memref<16xf64>
+      affine.store %0, %b[%i] : memref<16xf64>
+    }
+    affine.for %i = 1 to 15 {
+      %0 = affine.load %b[%i + 1] : memref<16xf64>
+      affine.store %0, %a[%i] : memref<16xf64>
+    }
+  }
+  affine.for %s = 0 to %n {
+    affine.for %i = 1 to 15 {
+      %0 = affine.load %a[%i - 1] : memref<16xf64>
+      affine.store %0, %b[%i] : memref<16xf64>
+    }
+    affine.for %i = 1 to 15 {
+      %0 = affine.load %b[%i + 1] : memref<16xf64>
+      affine.store %0, %a[%i] : memref<16xf64>
+    }
+  }
+  return
+}
+"""
+    from synth.frontend.reader import SourceModule
+
+    kernel = load_kernel(SourceModule("two.mlir", text), "two")
+    assert len(kernel.sizes.time_loops) == 2
+    with pytest.raises(NoSolutionError, match="one of 2 such loops"):
+        step_kernel(kernel)
