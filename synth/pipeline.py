@@ -33,6 +33,7 @@ ATTEMPTS = (  # (seed, example kinds, keep values with inf / nan): the first sea
     (0, ("random",), False),
     (1, EXAMPLE_KINDS, True),
 )
+LIBRARY_OPS = {"stablehlo.cholesky", "stablehlo.triangular_solve"}
 CEGIS_DRAWS = 2  # example states drawn from a refuting input set, each time
 MAX_STALLS = 3  # searches in a row that return the refuted program again, before giving up
 
@@ -55,6 +56,15 @@ class RaiseOutcome:
     validation: dict
     stats: dict
     seconds: float
+
+    @property
+    def form(self) -> str:
+        """What the raise is: "tensor program", "loop with tensor body" (a time loop kept
+        as a loop of the target) or "library op" (a program using one)."""
+        if self.result.time_loop is not None:
+            return "loop with tensor body"
+        ops = {n for sol in self.result.solutions for p in sol.programs.values() for n in p.ops()}
+        return "library op" if ops & LIBRARY_OPS else "tensor program"
 
     @property
     def summary(self) -> str:
@@ -237,4 +247,6 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
              "rounds": rounds, "refuting_examples": len(extra),
              "refuted": refuted, "verification": validation["level"], "validation": validation,
              "checks": validation["sizes_tested"], "seconds": round(seconds, 3)}
-    return RaiseOutcome(name, target, kernel, result, module, validation, stats, seconds)
+    outcome = RaiseOutcome(name, target, kernel, result, module, validation, stats, seconds)
+    stats["form"] = outcome.form
+    return outcome

@@ -31,6 +31,7 @@ def test_results_files(bench_out):
     for r in timed:
         assert FIELDS <= set(r)
         assert r["verification"] == "all"  # gemm: proven for every size
+        assert r["form"] == "tensor program"
         assert r["seconds"] > 0 and r["baseline_seconds"] > 0
         assert r["speedup"] == pytest.approx(r["baseline_seconds"] / r["seconds"])
         # the spread of the timed calls
@@ -39,6 +40,7 @@ def test_results_files(bench_out):
     report = (out / "report.md").read_text()
     # when, where and how it ran; each time with its range
     assert "cores" in report and "UTC" in report and "timed calls 2" in report
+    assert "| form |" in report and "2 tensor program (column form)" in report
     assert any("xla-cpu" in line and line.count(" to ") >= 2
                for line in report.splitlines() if line.startswith("| gemm"))
     with open(out / "results.csv") as f:

@@ -37,6 +37,7 @@ def test_jacobi_1d_is_a_loop_around_a_stencil(tmp_path, target):
     record = json.loads(stats.read_text())["kernel_jacobi_1d"]
     assert [p.get("sketch") for p in record["problems"]] == [True, True]
     assert record["verification"] == "z3" and record["validation"]["sizes_proven"]
+    assert record["form"] == "loop with tensor body"
 
 
 def test_raised_loop_matches_the_original_at_its_own_sizes(tmp_path):

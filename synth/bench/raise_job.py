@@ -50,7 +50,8 @@ def run_raise_job(job) -> dict:
     code = result["exit_code"]
     return {"job": job, "status": STATUS.get(code, "error"), "exit_code": code,
             "synth_seconds": round(time.monotonic() - t0, 3), "candidates": result.get("candidates"),
-            "verification": result.get("verification", "execution"), "reason": result.get("reason", "")}
+            "verification": result.get("verification", "execution"), "form": result.get("form", ""),
+            "reason": result.get("reason", "")}
 
 
 def _child() -> int:
@@ -71,7 +72,7 @@ def _child() -> int:
         outcome = raise_function(source, request["function"], request["target"], options)
         Path(request["output"]).write_text(outcome.module)
         result = {"exit_code": 0, "candidates": outcome.stats["candidates"],
-                  "verification": outcome.validation["level"]}
+                  "verification": outcome.validation["level"], "form": outcome.form}
     except SynthError as e:
         result = {"exit_code": e.exit_code, "reason": str(e)}
     print(json.dumps(result))

@@ -13,7 +13,7 @@ from pathlib import Path
 from synth import __version__
 
 PROOF_WORDS = {"all": "all sizes", "z3": "bounded sizes", "test": "tested only"}
-RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification",
+RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification", "form",
                  "synth_seconds", "candidates", "baseline_seconds", "baseline_min", "baseline_max",
                  "seconds", "seconds_min", "seconds_max", "speedup", "cc_seconds", "cc_min", "cc_max",
                  "speedup_cc", "reason")
@@ -82,11 +82,17 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
         every = sum(v == "all" for v in raises.values())
         lines.append(f"- proofs: {every} of {len(raises)} raises proven for every size, "
                      f"{sum(v == 'z3' for v in raises.values())} at bounded sizes (column proof)")
-    lines += ["", "| kernel | target | backend | status | proof | synth s | candidates | baseline s | s | speedup "
-              "| C s | vs C |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    forms = {}
+    for r in best.values():
+        forms[r.get("form") or "?"] = forms.get(r.get("form") or "?", 0) + 1
+    if forms:
+        lines.append("- forms of the raises timed: " + ", ".join(f"{n} {f}" for f, n in sorted(forms.items()))
+                     + " (column form)")
+    lines += ["", "| kernel | target | form | backend | status | proof | synth s | candidates | baseline s "
+              "| s | speedup | C s | vs C |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if r.get("backend"):
-            lines.append(f"| {r['kernel']} | {r['target']} | {r['backend']} | {r['status']} | "
+            lines.append(f"| {r['kernel']} | {r['target']} | {r.get('form') or ''} | {r['backend']} | {r['status']} | "
                          f"{PROOF_WORDS.get(r.get('verification'), r.get('verification') or '')} | "
                          f"{_fmt(r.get('synth_seconds'))} | "
                          f"{r.get('candidates') or ''} | "
