@@ -91,9 +91,47 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
     from synth.validation.verify import verify_text
 
     raised = raised_function_text(result, kernel.sizes.original())
+    if result.time_loop is not None:
+        return _validate_loop(source, kernel, result, options)
     return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=kernel,
                        raised_at=lambda values: raised_function_text(result, values))
+
+
+INDUCTION = ("the time loop: proven for one step on every input state (the arrays the step "
+             "reads and writes), so for every step count by induction; the whole loop tested")
+
+
+def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseOptions):
+    """A time loop kept as a loop (synth.synthesis.steps): the raised step proven against
+    the original's step at `options.verify` (every input state, so every number of steps
+    by induction: both loops apply their step the same number of times to the same
+    state), and the whole raised loop tested against the original by execution."""
+    from synth.validation.verify import verify_text
+
+    step_kernel = result.spec.kernel
+    step_result = replace(result, time_loop=None)
+    step = verify_text(step_kernel.source, raised_function_text(step_result, step_kernel.sizes.original()),
+                       f"<raised step of @{kernel.name}>", kernel.name, options.verify,
+                       z3_timeout=options.z3_timeout, kernel=step_kernel,
+                       raised_at=lambda values: raised_function_text(step_result, values))
+    if step.verdict == "not equivalent":
+        return step
+    whole = verify_text(source, raised_function_text(result, kernel.sizes.original()),
+                        f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
+                        raised_at=lambda values: raised_function_text(result, values))
+    if whole.verdict == "not equivalent":
+        return whole
+    step.sizes_tested = whole.sizes_tested + step.sizes_tested
+    step.input_sets += whole.input_sets
+    step.timings = {**step.timings, "test (whole loop)": whole.timings.get("test", 0.0)}
+    step.seconds += whole.seconds
+    step.function, step.raised_function = whole.function, whole.raised_function
+    if step.verdict == "equivalent" and step.level in ("z3", "all"):
+        step.assumptions.append(INDUCTION)
+        if step.level == "all":
+            step.domain += "; every step count (by induction on the step)"
+    return step
 
 
 def arithmetic(kernel: Kernel) -> str:

@@ -38,6 +38,9 @@ def test_jacobi_1d_is_a_loop_around_a_stencil(tmp_path, target):
     assert [p.get("sketch") for p in record["problems"]] == [True, True]
     assert record["verification"] == "z3" and record["validation"]["sizes_proven"]
     assert record["form"] == "loop with tensor body"
+    # proven for one step on every state, for every step count by induction; tested whole
+    assert any("for every step count by induction" in a for a in record["validation"]["assumptions"])
+    assert "test (whole loop)" in record["validation"]["timings"]
 
 
 def test_raised_loop_matches_the_original_at_its_own_sizes(tmp_path):
