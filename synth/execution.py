@@ -38,15 +38,21 @@ from synth.errors import ExecutionError
 AFFINE_PIPELINE = (
     "builtin.module(lower-affine,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)"
 )
-TENSOR_PIPELINE = (  # elementwise chains fused first: one loop nest, no temporaries between them
-    "builtin.module(func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),"
-    "one-shot-bufferize{bufferize-function-boundaries=1 "
+TENSOR_PIPELINE = (
+    "builtin.module(one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1},"
     "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,convert-scf-to-cf,"
     "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-to-llvm,"
     "reconcile-unrealized-casts)"
 )
+
+# elementwise chains fused first (one loop nest, no temporaries between them): a time loop's
+# linalg body at its own sizes runs 5x faster. MLIR (the wheel's build) crashes on some IR
+# with it (a generalized op whose result is also returned and copied), so callers fall
+# back to TENSOR_PIPELINE when the worker crashes (synth.backends.run.run_raised).
+FUSED_TENSOR_PIPELINE = TENSOR_PIPELINE.replace(
+    "builtin.module(", "builtin.module(func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),", 1)
 
 WORKER_DEADLINE = 900.0  # seconds one compile + run may take before the worker is stopped
 
