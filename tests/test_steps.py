@@ -93,10 +93,7 @@ def test_in_place_sweep_still_exits_3(tmp_path, capsys):
 
 
 def test_several_time_loops_are_refused():
-    text = """
-func.func @two(%t: i32, %a: memref<16xf64>, %b: memref<16xf64>) {
-  %n = arith.index_cast %t : i32 to index
-  affine.for %s = 0 to %n {
+    sweeps = """  affine.for %s = 0 to %n {
     affine.for %i = 1 to 15 {
       %0 = affine.load %a[%i - 1] : memref<16xf64>
       affine.store %0, %b[%i] : memref<16xf64>
@@ -106,19 +103,9 @@ func.func @two(%t: i32, %a: memref<16xf64>, %b: memref<16xf64>) {
       affine.store %0, %a[%i] : memref<16xf64>
     }
   }
-  affine.for %s = 0 to %n {
-    affine.for %i = 1 to 15 {
-      %0 = affine.load %a[%i - 1] : memref<16xf64>
-      affine.store %0, %b[%i] : memref<16xf64>
-    }
-    affine.for %i = 1 to 15 {
-      %0 = affine.load %b[%i + 1] : memref<16xf64>
-      affine.store %0, %a[%i] : memref<16xf64>
-    }
-  }
-  return
-}
 """
+    text = ("func.func @two(%t: i32, %a: memref<16xf64>, %b: memref<16xf64>) {\n"
+            "  %n = arith.index_cast %t : i32 to index\n" + sweeps * 2 + "  return\n}\n")
     from synth.frontend.reader import SourceModule
 
     kernel = load_kernel(SourceModule("two.mlir", text), "two")

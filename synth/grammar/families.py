@@ -9,8 +9,9 @@ from itertools import permutations
 import numpy as np
 
 from synth.grammar.op import attr_dict, attrs
-from synth.grammar.shapes import (EDGE_POSITIONS, dot_general, dot_general_type, edge_domain,
-                                  edge_index, reduce_domain, reduce_type)
+from synth.grammar.shapes import (EDGE_POSITIONS, check_insert_range, dot_general, dot_general_type,
+                                  edge_domain, edge_index, insert_range, insert_range_domain, range_shape,
+                                  range_slices, reduce_domain, reduce_type, slice_range_domain)
 from synth.grammar.types import NUMERIC_DTYPES, TensorType
 
 
@@ -169,6 +170,52 @@ class SelectEdgeFamily:
     def apply(self, sem, args, attrs):
         x, y = args
         return sem.select(self.mask(np.shape(x), attrs), x, y)
+
+
+class SliceRangeFamily:
+    """An array less lo[k] elements at the start and hi[k] at the end of each dim k (a
+    stencil's shifted neighbourhood, or the interior it writes): a[lo0:n0-hi0, ...]. The
+    offsets are the attributes; the extents come from the operand's shape (size
+    expressions, so the program re-instantiates). Emitters: stablehlo.slice,
+    tensor.extract_slice."""
+
+    arity = 1
+    attr_domain_kind = "range"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return slice_range_domain(arg_types[0].shape, ctx.shapes)
+
+    def result_type(self, arg_types, attrs):
+        return arg_types[0].with_shape(range_shape(self, arg_types, attrs))
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        a = np.asarray(args[0])
+        return np.array(a[range_slices(a.shape, d["lo"], d["hi"])])
+
+
+class InsertRangeFamily:
+    """(dest, update): dest with its range (lo, hi) replaced by update, whose shape is that
+    range's (a stencil writing the interior of an array)."""
+
+    arity = 2
+    attr_domain_kind = "range"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 2 or arg_types[0].dtype != arg_types[1].dtype \
+                or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return insert_range_domain(arg_types[0].shape, arg_types[1].shape)
+
+    def result_type(self, arg_types, attrs):
+        check_insert_range(self, arg_types, attrs)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return insert_range(args[0], args[1], d["lo"], d["hi"])
 
 
 def contraction_cost(arg_types, lhs_contract, result_type) -> int:

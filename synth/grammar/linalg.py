@@ -40,15 +40,15 @@ from itertools import combinations
 import numpy as np
 
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
-from synth.grammar.shapes import (check_insert_range, dot_general, insert_range, insert_range_domain,
-                                  range_shape, range_slices, slice_range_domain)
+from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
-from synth.grammar.families import TransposeFamily, ElementwiseFamily, ReduceFamily, contraction_cost
+from synth.grammar.families import (ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
+                                    TransposeFamily, contraction_cost)
 
 
 # --- named elementwise -----------------------------------------------------------------------
@@ -191,26 +191,10 @@ def _broadcast_domain(a: TensorType, shapes: frozenset) -> tuple[Attrs, ...]:
     return tuple(out)
 
 
-class ExtractRange(LinalgOp):
+class ExtractRange(SliceRangeFamily, LinalgOp):
     """tensor.extract_slice dropping lo[k] elements at the start and hi[k] at the end of
     each dim k (unit strides, rank kept): a[lo0:n0-hi0, ...]; stablehlo.slice_range's
     twin. The offsets are the attributes; the extents come from the operand's shape."""
-
-    arity = 1
-    attr_domain_kind = "range"
-
-    def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
-            return ()
-        return slice_range_domain(arg_types[0].shape, ctx.shapes)
-
-    def result_type(self, arg_types, attrs):
-        return arg_types[0].with_shape(range_shape(self, arg_types, attrs))
-
-    def apply(self, sem, args, attrs):
-        d = attr_dict(attrs)
-        a = np.asarray(args[0])
-        return np.array(a[range_slices(a.shape, d["lo"], d["hi"])])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         block = arg_types[0].with_shape(range_shape(self, arg_types, attrs))  # from the attributes
@@ -220,26 +204,9 @@ class ExtractRange(LinalgOp):
         return r
 
 
-class InsertRange(LinalgOp):
+class InsertRange(InsertRangeFamily, LinalgOp):
     """(dest, update): tensor.insert_slice of update into dest's range (lo, hi) (unit
     strides, rank kept); stablehlo.insert_range's twin."""
-
-    arity = 2
-    attr_domain_kind = "range"
-
-    def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 2 or arg_types[0].dtype != arg_types[1].dtype \
-                or arg_types[0].dtype not in NUMERIC_DTYPES:
-            return ()
-        return insert_range_domain(arg_types[0].shape, arg_types[1].shape)
-
-    def result_type(self, arg_types, attrs):
-        check_insert_range(self, arg_types, attrs)
-        return arg_types[0]
-
-    def apply(self, sem, args, attrs):
-        d = attr_dict(attrs)
-        return insert_range(args[0], args[1], d["lo"], d["hi"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         dest, update = arg_types

@@ -29,12 +29,11 @@ from itertools import permutations
 import numpy as np
 
 from synth.grammar.op import Attrs, Emitter, Op, attr_dict, attrs, format_scalar
-from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, cholesky,
-                                  dot_domain, edge_domain, edge_index, edge_slices,
-                                  insert_range, insert_range_domain, range_shape, range_slices,
-                                  slice_range_domain, triangular_solve)
+from synth.grammar.shapes import (broadcast, check_edge_attrs, cholesky, dot_domain, edge_domain,
+                                  edge_index, edge_slices, triangular_solve)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
-from synth.grammar.families import DotGeneralFamily, SelectEdgeFamily, TransposeFamily, ElementwiseFamily, IotaFamily, ReduceFamily
+from synth.grammar.families import (DotGeneralFamily, ElementwiseFamily, InsertRangeFamily, IotaFamily, ReduceFamily,
+                                    SelectEdgeFamily, SliceRangeFamily, TransposeFamily)
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
 
@@ -213,26 +212,10 @@ class SliceEdge(StablehloOp):
         return r
 
 
-class SliceRange(StablehloOp):
+class SliceRange(SliceRangeFamily, StablehloOp):
     """stablehlo.slice dropping lo[k] elements at the start and hi[k] at the end of each
     dim k (a stencil's shifted neighbourhood, or the interior it writes): a[lo0:n0-hi0, ...].
     The offsets are the attributes; the extents come from the operand's shape."""
-
-    arity = 1
-    attr_domain_kind = "range"
-
-    def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
-            return ()
-        return slice_range_domain(arg_types[0].shape, ctx.shapes)
-
-    def result_type(self, arg_types, attrs):
-        return arg_types[0].with_shape(range_shape(self, arg_types, attrs))
-
-    def apply(self, sem, args, attrs):
-        d = attr_dict(attrs)
-        a = np.asarray(args[0])
-        return np.array(a[range_slices(a.shape, d["lo"], d["hi"])])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
@@ -244,7 +227,7 @@ class SliceRange(StablehloOp):
         return r
 
 
-class InsertRange(StablehloOp):
+class InsertRange(InsertRangeFamily, StablehloOp):
     """(dest, update): dest with its range (lo, hi) replaced by update, whose shape is that
     range's (a stencil writing the interior of an array). Emitted as a select between
     update padded to dest's shape (stablehlo.pad, low = lo, high = hi) and dest, on a mask
@@ -252,23 +235,6 @@ class InsertRange(StablehloOp):
     number in it is an offset or a dimension, so the text re-instantiates at other sizes
     (an iota compared with a constant n - hi would hide a size in a dense<> constant).
     With nothing trimmed (lo = hi = 0) the value is the update itself."""
-
-    arity = 2
-    attr_domain_kind = "range"
-
-    def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 2 or arg_types[0].dtype != arg_types[1].dtype \
-                or arg_types[0].dtype not in NUMERIC_DTYPES:
-            return ()
-        return insert_range_domain(arg_types[0].shape, arg_types[1].shape)
-
-    def result_type(self, arg_types, attrs):
-        check_insert_range(self, arg_types, attrs)
-        return arg_types[0]
-
-    def apply(self, sem, args, attrs):
-        d = attr_dict(attrs)
-        return insert_range(args[0], args[1], d["lo"], d["hi"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
