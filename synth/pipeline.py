@@ -90,9 +90,9 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
     drop-in) is emitted once, after this."""
     from synth.validation.verify import verify_text
 
-    raised = raised_function_text(result, kernel.sizes.original())
     if result.time_loop is not None:
         return _validate_loop(source, kernel, result, options)
+    raised = raised_function_text(result, kernel.sizes.original())
     return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=kernel,
                        raised_at=lambda values: raised_function_text(result, values))

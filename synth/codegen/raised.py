@@ -91,7 +91,7 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         raise SynthError(f"a time loop of {trip} steps at sizes {dict(values)}")
     body_env = dict(env)
     out = em.fresh("loop")
-    many = len(carried) > 1 or result.dialect == "stablehlo"
+    many = len(carried) > 1
 
     def body() -> list[str]:
         saved = dict(em._scalars)  # constants defined in the body stay in it

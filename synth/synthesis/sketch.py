@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from mlir import ir
 
 from synth.grammar.op import Op, op_by_name
+from synth.grammar.shapes import shrink_dim
 from synth.grammar.types import ShapeError, TensorType
+from synth.semantics.affine_expr import compile_map
 from synth.synthesis.program import Expr
 
 MAX_TRIM = 2  # elements a slice may drop at either end (stencil offsets)
@@ -62,11 +64,6 @@ class _Loop:
     iv: ir.Value
     lo: int
     hi: int  # exclusive
-
-
-def _op_name(value: ir.Value) -> str | None:
-    owner = value.owner
-    return owner.name if isinstance(owner, ir.Operation) or hasattr(owner, "name") else None
 
 
 def _is_block_argument(value: ir.Value) -> bool:
@@ -109,7 +106,10 @@ class _Reader:
 
     def bound(self, amap: ir.AffineMap, operands, upper: bool) -> int:
         values = [self.index_value(v) for v in operands]
-        results = [_affine_value(e, values, amap.n_dims) for e in amap.results]
+        try:
+            results = [f(values) for f in compile_map(amap)]
+        except ValueError as e:
+            raise NoSketch(f"the bound {amap}: {e}") from None
         return min(results) if upper else max(results)
 
     # -- the statement ------------------------------------------------------------------------
@@ -140,20 +140,6 @@ class _Reader:
 def _step(f) -> int:
     step = f.step
     return int(ir.IntegerAttr(step).value) if isinstance(step, ir.Attribute) else int(step)
-
-
-def _affine_value(e: ir.AffineExpr, values: list[int], n_dims: int) -> int:
-    if isinstance(e, ir.AffineConstantExpr):
-        return e.value
-    if isinstance(e, ir.AffineDimExpr):
-        return values[e.position]
-    if isinstance(e, ir.AffineSymbolExpr):
-        return values[n_dims + e.position]
-    if isinstance(e, ir.AffineAddExpr):
-        return _affine_value(e.lhs, values, n_dims) + _affine_value(e.rhs, values, n_dims)
-    if isinstance(e, ir.AffineMulExpr):
-        return _affine_value(e.lhs, values, n_dims) * _affine_value(e.rhs, values, n_dims)
-    raise NoSketch(f"the bound {e}")
 
 
 def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int) -> tuple[ir.Value, int]:
@@ -205,7 +191,9 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     block_hi = tuple(int(shape[d]) - block_lo[d] - extent[iv] for d, (iv, c) in enumerate(index))
     if any(not 0 <= v <= MAX_TRIM for v in block_lo + block_hi):
         raise NoSketch("the block written is not the array less at most 2 elements at each end")
-    block = tuple(_trimmed(shape[d], block_lo[d], block_hi[d]) for d in range(len(shape)))
+    block = tuple(shrink_dim(shape[d], block_lo[d] + block_hi[d]) for d in range(len(shape)))
+    if None in block:
+        raise NoSketch("an array extent that is a floordiv of sizes")
     dtype = output_type.dtype
     memo: dict = {}
 
@@ -301,18 +289,9 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         return body
     if output not in input_types:
         raise NoSketch("a block of an array whose previous value is not an input")
-    return apply("insert_range" if dialect == "stablehlo" else "insert_range",
+    return apply("insert_range",
                  (Expr(input_types[output], leaf=output), body),
                  (("lo", block_lo), ("hi", block_hi)))
-
-
-def _trimmed(dim, lo: int, hi: int):
-    """`dim - lo - hi`, keeping the size expression of a Size."""
-    from synth.analysis.symbols import Size
-
-    if isinstance(dim, Size):
-        return Size(int(dim) - lo - hi, dim.expr + (-lo - hi))
-    return int(dim) - lo - hi
 
 
 def sketches(spec, dialect: str) -> dict[str, Expr]:
