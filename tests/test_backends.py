@@ -10,7 +10,7 @@ import pytest
 from conftest import POLYBENCH
 
 from synth.backends.baseline import AffineBaseline
-from synth.backends.mlir_cpu import MlirCpuBackend
+from synth.backends.mlir_cpu import MlirCpuBackend, bufferizing_passes
 from synth.backends.registry import (BACKEND_ERRORS, BACKEND_NAMES, all_backends, backends_for,
                                      baseline_backend, raised_function)
 from synth.backends.timing import measure, measure_batched
@@ -252,3 +252,63 @@ def test_gpu_bench_script_on_cpu(tmp_path):
     assert rec["function"] == "kernel_chol" and rec["finite"] and rec["agrees_with_cpu"]
     assert rec["inputs"].startswith("uniform, n added to the diagonal")
     assert len(rec["samples"]) == 2 and rec["seconds"] > 0
+
+
+
+STENCIL_LOOP = """
+func.func @f(%a: tensor<10xf64>, %b: tensor<10xf64>) -> (tensor<10xf64>, tensor<10xf64>)
+    attributes {synth.outputs = [0, 1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r:2 = scf.for %t = %c0 to %c3 step %c1 iter_args(%x = %a, %y = %b) -> (tensor<10xf64>, tensor<10xf64>) {
+    %q = arith.constant 0.25 : f64
+    %e = tensor.empty() : tensor<8xf64>
+    %w = linalg.fill ins(%q : f64) outs(%e : tensor<8xf64>) -> tensor<8xf64>
+    %l = tensor.extract_slice %x[0] [8] [1] : tensor<10xf64> to tensor<8xf64>
+    %m = tensor.extract_slice %x[1] [8] [1] : tensor<10xf64> to tensor<8xf64>
+    %r0 = tensor.extract_slice %x[2] [8] [1] : tensor<10xf64> to tensor<8xf64>
+    %e1 = tensor.empty() : tensor<8xf64>
+    %s1 = linalg.add ins(%l, %m : tensor<8xf64>, tensor<8xf64>) outs(%e1 : tensor<8xf64>) -> tensor<8xf64>
+    %e2 = tensor.empty() : tensor<8xf64>
+    %s2 = linalg.sub ins(%s1, %r0 : tensor<8xf64>, tensor<8xf64>) outs(%e2 : tensor<8xf64>) -> tensor<8xf64>
+    %e3 = tensor.empty() : tensor<8xf64>
+    %s3 = linalg.mul ins(%w, %s2 : tensor<8xf64>, tensor<8xf64>) outs(%e3 : tensor<8xf64>) -> tensor<8xf64>
+    %y2 = tensor.insert_slice %s3 into %y[1] [8] [1] : tensor<8xf64> into tensor<10xf64>
+    %yl = tensor.extract_slice %SOURCE[0] [8] [1] : tensor<10xf64> to tensor<8xf64>
+    %yr = tensor.extract_slice %SOURCE[2] [8] [1] : tensor<10xf64> to tensor<8xf64>
+    %e4 = tensor.empty() : tensor<8xf64>
+    %s4 = linalg.add ins(%yl, %yr : tensor<8xf64>, tensor<8xf64>) outs(%e4 : tensor<8xf64>) -> tensor<8xf64>
+    %x2 = tensor.insert_slice %s4 into %x[1] [8] [1] : tensor<8xf64> into tensor<10xf64>
+    scf.yield %x2, %y2 : tensor<10xf64>, tensor<10xf64>
+  }
+  return %r#0, %r#1 : tensor<10xf64>, tensor<10xf64>
+}
+"""
+
+
+@pytest.mark.parametrize("source", ["y2", "x"])
+def test_mlir_cpu_time_loop_body_fused(source):
+    """A time loop's elementwise chains are fused, one loop nest per written slice, and
+    written into their arrays in place when they read the other array (a jacobi sweep,
+    source y2: no temporary, no copy in the loop), through copies when they read the array
+    they write (source x: writing x[1:9] while reading x[0:10] is not in place)."""
+    rng = np.random.default_rng(5)
+    a, b = rng.uniform(-1, 1, 10), rng.uniform(-1, 1, 10)
+    x, y = a.copy(), b.copy()
+    for _ in range(3):
+        y[1:9] = 0.25 * (x[:8] + x[1:9] - x[2:])
+        src = y if source == "y2" else x
+        x[1:9] = src[:8] + src[2:]
+    text = STENCIL_LOOP.replace("%SOURCE", f"%{source}")
+    prepared = MlirCpuBackend().prepare(text, "f")
+    assert_close(prepared.run([a, b]), [x, y], "mlir-cpu")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    from mlir import ir, passmanager
+
+    with ir.Context():
+        module = ir.Module.parse(text)
+        passmanager.PassManager.parse(f"builtin.module({bufferizing_passes()})").run(module.operation)
+        loop = str(module).split("scf.for")[1]  # the loop and the two copies of its results
+    assert loop.count("linalg.generic") == 2
+    assert (loop.count("memref.copy") > 2) == (loop.count("memref.alloc") > 0) == (source == "x")

@@ -1,0 +1,69 @@
+"""Time raised linalg modules on the MLIR CPU backend under two pass pipelines, on the same
+inputs, in one process: a before/after table for a change of the backend's pipeline.
+
+    python scripts/compare_pipelines.py BENCH_OUT_DIR --before OLD.txt [--after NEW.txt]
+
+BENCH_OUT_DIR is a `synth bench --out` directory (its kernels/ and raised/ folders). A
+pipeline file holds one pass-pipeline string; without --after the backend's current tiled
+pipeline is the "after". Outputs are compared with the original's before a timing counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out_dir")
+    ap.add_argument("--before", required=True, help="file with the old pipeline string")
+    ap.add_argument("--after", help="file with the new pipeline string (default: the current one)")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    from synth.analysis.model import load_kernel
+    from synth.backends.mlir_cpu import MlirCpuBackend, tiled_pipeline
+    from synth.backends.registry import pinned_cpu_threads
+    from synth.frontend.reader import load_source
+    from synth.numerics import compare_outputs
+    from synth.synthesis.spec import random_draw
+
+    pipelines = {"before": Path(args.before).read_text().strip(),
+                 "after": Path(args.after).read_text().strip() if args.after else tiled_pipeline()}
+    out = Path(args.out_dir)
+    print("| kernel | before s | after s | after/before |\n|---|---|---|---|")
+    with pinned_cpu_threads(args.threads):
+        for raised in sorted((out / "raised").glob("*linalg*.mlir")):
+            stem = raised.name.split(".")[0]
+            kernels = list((out / "kernels").glob(f"{stem}.*.mlir"))
+            if not kernels:
+                continue
+            source = load_source(kernels[0], warn=False)
+            text = raised.read_text()
+            fn = next(l.split("@")[1].split("(")[0] for l in text.splitlines()
+                      if "func.func @" in l and "_raised(" not in l)
+            kernel = load_kernel(source, fn)
+            inputs = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(2024)))
+            inputs = inputs[: kernel.n_arguments]
+            times = {}
+            for name, pipe in pipelines.items():
+                prepared = MlirCpuBackend(pipe).prepare(text, fn)
+                got = prepared.run([np.copy(a) if isinstance(a, np.ndarray) else a for a in inputs])
+                ref = MlirCpuBackend(pipelines["before"]).prepare(text, fn).run(
+                    [np.copy(a) if isinstance(a, np.ndarray) else a for a in inputs]) if name == "after" else got
+                diff = compare_outputs(ref, got, kernel.written)
+                if diff:
+                    print(f"{stem}: {name} differs: {diff}", file=sys.stderr)
+                times[name] = prepared.time(inputs, 1, args.repeats).seconds
+            print(f"| {stem} | {times['before']:.3g} | {times['after']:.3g} | "
+                  f"{times['after'] / times['before']:.2f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
