@@ -117,7 +117,9 @@ def check_contract_and_equivalence(tmp_path, kernel, target, corpus=POLYBENCH, n
 
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
 def test_raise_mvt_meets_contract(tmp_path, target):
-    stats = check_contract_and_equivalence(tmp_path, "mvt", target)
+    # the search's own statistics (mvt's statements are sketched too: 0 candidates then)
+    stats = check_contract_and_equivalence(tmp_path, "mvt", target,
+                                           raised=_raise(tmp_path, "mvt", target, "--no-sketches"))
     # executed against the original at two small size configurations and the original size
     assert stats["candidates"] > 0 and len(stats["checks"]) == 3 and {"arg0": 2000} in stats["checks"]
     assert stats["verification"] == "all" and stats["validation"]["proof"] == "all sizes"
@@ -244,13 +246,14 @@ def test_sequential_recurrence_exits_3_and_writes_nothing(tmp_path, capsys):
 
 
 def test_ablation_switches_change_the_search(tmp_path):
-    _, _, stats = _raise(tmp_path, "gemm", "stablehlo")
+    # the search itself: gemm's statements are sketched otherwise (no search runs)
+    _, _, stats = _raise(tmp_path, "gemm", "stablehlo", "--no-sketches")
     inverse = json.loads(stats.read_text())["kernel_gemm"]["problems"]
-    _, _, stats = _raise(tmp_path, "gemm", "stablehlo", "--no-inverse-targets")
+    _, _, stats = _raise(tmp_path, "gemm", "stablehlo", "--no-sketches", "--no-inverse-targets")
     base = json.loads(stats.read_text())["kernel_gemm"]["problems"]
     # undoing the last ops (alpha * ..., + beta * C) finds gemm's program at a smaller size
     assert sum(p["evaluated"] for p in inverse) < sum(p["evaluated"] for p in base)
-    rc, _, stats = _raise(tmp_path, "gemm", "stablehlo", "--no-inverse-targets",
+    rc, _, stats = _raise(tmp_path, "gemm", "stablehlo", "--no-sketches", "--no-inverse-targets",
                           "--no-equivalence-pruning", "--no-verifier-pruning")
     assert rc == 0
     ablated = json.loads(stats.read_text())["kernel_gemm"]["problems"]

@@ -3,6 +3,7 @@ loads, its arithmetic elementwise, a block written into the array) taken where i
 on the examples; stencils raise with it, and validation checks it like any program."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -89,31 +90,42 @@ func.func @prefix(%a: memref<64xf64>) {
 }
 """
 
-REDUCTION = """
-func.func @rowsum(%A: memref<8x9xf64>, %s: memref<8xf64>) {
-  affine.for %i = 0 to 8 {
-    affine.for %j = 0 to 9 {
-      %0 = affine.load %A[%i, %j] : memref<8x9xf64>
-      %1 = affine.load %s[%i] : memref<8xf64>
-      %2 = arith.addf %0, %1 : f64
-      affine.store %2, %s[%i] : memref<8xf64>
-    }
-  }
-  return
-}
-"""
-
-
-@pytest.mark.parametrize("text,name", [(RECURRENCE, "prefix"), (REDUCTION, "rowsum")])
-def test_no_sketch_for_recurrences_and_reductions(tmp_path, text, name):
-    """A read of the written array at another element (a prefix sum) or a loop the store
-    does not index (a reduction) is outside the tactic: no sketch, the search decides."""
-    path = tmp_path / f"{name}.mlir"
-    path.write_text(text)
-    source = load_input(path, warn=False)
-    kernel = load_kernel(source, name)
+def test_a_recurrence_sketch_is_not_taken(tmp_path):
+    """A read of the written array at another element is sketched as a read of its
+    previous value: wrong for a prefix sum, so the examples turn the sketch down and the
+    search decides (never the sketch)."""
+    path = tmp_path / "prefix.mlir"
+    path.write_text(RECURRENCE)
+    kernel = load_kernel(load_input(path, warn=False), "prefix")
     spec = build_specification(kernel, "stablehlo")
-    assert spec.groups and sketches(spec, "stablehlo") == {}
+    assert len(sketches(spec, "stablehlo")) == 1
+    try:
+        result = search_kernel(kernel, "stablehlo", SearchSettings(timeout=3))
+    except NoSolutionError:
+        return
+    assert not any(s.get("sketch") for s in result.stats)
+
+
+REDUCTIONS = DATA / "reductions"
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+@pytest.mark.parametrize("name", ["rowsum", "lower_matvec", "weighted_gram"])
+def test_reduction_raises_from_its_sketch(tmp_path, name, target):
+    """A loop the store does not index is summed over: a product with that loop on both
+    sides is a contraction (no tensor over all the loops), a triangular bound a mask
+    (`j <= i` on the block written, `k < i` inside the sum); proven for every size."""
+    out, stats = tmp_path / "out.mlir", tmp_path / "stats.json"
+    assert main(["raise", str(REDUCTIONS / f"{name}.mlir"), "--target", target, "--timeout", "60",
+                 "-o", str(out), "--stats-json", str(stats)]) == 0
+    record = json.loads(stats.read_text())[name]
+    assert [p.get("sketch") for p in record["problems"]] == [True]
+    assert record["candidates"] == 0
+    assert record["verification"] == "all"
+    text = out.read_text()
+    if name == "weighted_gram":
+        assert ("stablehlo.dot_general" if target == "stablehlo" else "linalg.matmul") in text
+        assert not re.search(r"tensor<\d+x\d+x\d+x", text)  # no i x j x k product
 
 
 def test_ablation_switch_turns_sketches_off():

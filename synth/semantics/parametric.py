@@ -24,6 +24,8 @@ not complete, and the proof reports "unknown" where it falls short.
 
 from __future__ import annotations
 
+import time
+
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -234,6 +236,9 @@ def _bound(k: z3.ExprRef, g: z3.BoolRef):
 # canonical form -----------------------------------------------------------------------------
 
 
+MAX_TERMS = 2000  # monomials of a product's expansion beyond which the form is given up
+
+
 @dataclass(frozen=True)
 class _Mono:
     coef: Fraction
@@ -370,14 +375,20 @@ def _numeral(t: z3.ExprRef) -> Fraction | None:
 
 
 class _Canon:
-    def __init__(self):
+    def __init__(self, deadline: float | None = None):
+        self.deadline = deadline  # time.monotonic() after which the form is given up
         self.memo: dict[int, tuple] = {}  # id -> (term, its polynomial)
         self.depth = 0  # sums being expanded: the index of the next one is sum!depth (a name fresh_index never gives)
+
+    def check_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise NotParametric("the canonical form is not done in the level's time")
 
     def poly(self, t: z3.ExprRef) -> list[_Mono]:
         # keyed by z3's AST id, with the term kept alive: ids of freed terms are reused
         tid = t.get_id()
         if tid not in self.memo:
+            self.check_time()
             self.memo[tid] = (t, _collect(self._poly(t)))
         return self.memo[tid][1]
 
@@ -395,7 +406,11 @@ class _Canon:
         if z3.is_mul(t):
             out = [_Mono(Fraction(1), (), ())]
             for ch in t.children():
-                out = _collect(_mul(out, self.poly(ch)))
+                q = self.poly(ch)
+                if len(out) * len(q) > MAX_TERMS:
+                    raise NotParametric(f"a product expands to more than {MAX_TERMS} terms")
+                out = _collect(_mul(out, q))
+                self.check_time()
             return out
         if z3.is_div(t):
             d = _numeral(z3.simplify(t.arg(1)))
@@ -614,5 +629,6 @@ def to_term(p: list[_Mono], sort: z3.SortRef) -> z3.ExprRef:
     return terms[0] if len(terms) == 1 else z3.Sum(terms)
 
 
-def canonical(t: z3.ExprRef) -> z3.ExprRef:
-    return _Canon().term(t)
+def canonical(t: z3.ExprRef, deadline: float | None = None) -> z3.ExprRef:
+    """`t` in canonical form; NotParametric past `deadline` (a time.monotonic() value)."""
+    return _Canon(deadline).term(t)

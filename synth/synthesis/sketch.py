@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from synth.grammar.op import Op, op_by_name
+from synth.grammar.op import Op, attrs, op_by_name
 from synth.grammar.shapes import shrink_dim
 from synth.grammar.types import ShapeError, TensorType
 from synth.semantics.affine_expr import compile_map
@@ -63,11 +63,34 @@ class NoSketch(Exception):
 class _Loop:
     iv: ir.Value
     lo: int
-    hi: int  # exclusive
+    hi: int  # exclusive: the loop's box (every iteration of it lies inside)
+
+
+@dataclass(frozen=True)
+class _Mask:
+    """`index(a) <direction> index(b)`, over loop positions a, b (relative to their boxes):
+    the part of a box a triangular loop runs over (`j < i + 1`, `k > i`)."""
+    a: int
+    b: int
+    direction: str
+
+
+@dataclass
+class _View:
+    """A tensor over the loops at `dims` (positions in the nest, increasing)."""
+    expr: Expr
+    dims: tuple[int, ...]
+
+
+_FLIP = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE"}
 
 
 def _is_block_argument(value: ir.Value) -> bool:
     return isinstance(value.owner, ir.Block)
+
+
+def _is_loop_index(value: ir.Value) -> bool:
+    return _is_block_argument(value) and value.owner.owner.name == "affine.for"
 
 
 class _Reader:
@@ -104,7 +127,17 @@ class _Reader:
                 return self.index_value(owner.operands[0])
         raise NoSketch("a loop bound that is not a size")
 
-    def bound(self, amap: ir.AffineMap, operands, upper: bool) -> int:
+    def bound(self, amap: ir.AffineMap, operands, upper: bool):
+        """The bound at the stand-in sizes (an int), or (loop index, c) for a bound
+        `i + c` on the index of an enclosing loop (a triangular loop)."""
+        operands = list(operands)
+        if any(_is_loop_index(v) for v in operands):
+            if len(amap.results) != 1:
+                raise NoSketch("a min / max bound on a loop index")
+            iv, c = _unit_offset(amap.results[0], operands, amap.n_dims)
+            if not _is_loop_index(iv):
+                raise NoSketch("a bound that is not a loop index plus a constant")
+            return iv, c
         values = [self.index_value(v) for v in operands]
         try:
             results = [f(values) for f in compile_map(amap)]
@@ -114,13 +147,14 @@ class _Reader:
 
     # -- the statement ------------------------------------------------------------------------
     def statement(self):
+        """(store, loops outermost first, masks of the triangular loops)."""
         stores = []
         self.func.operation.walk(lambda op: (stores.append(op) if op.name in ("affine.store", "memref.store")
                                              else None, ir.WalkResult.ADVANCE)[1])
         if len(stores) != 1:
             raise NoSketch(f"{len(stores)} stores in the group")
         store = stores[0].opview
-        loops: list[_Loop] = []
+        raw = []
         parent = store.operation.parent
         while parent is not None and parent.name != "func.func":
             if parent.name != "affine.for":
@@ -131,10 +165,30 @@ class _Reader:
             nl = f.lowerBoundMap.value.n_dims + f.lowerBoundMap.value.n_symbols
             lb_ops = list(f.operands)[:nl]
             ub_ops = list(f.operands)[nl:nl + f.upperBoundMap.value.n_dims + f.upperBoundMap.value.n_symbols]
-            loops.append(_Loop(f.induction_variable, self.bound(f.lowerBoundMap.value, lb_ops, False),
-                               self.bound(f.upperBoundMap.value, ub_ops, True)))
+            raw.append((f.induction_variable, self.bound(f.lowerBoundMap.value, lb_ops, False),
+                        self.bound(f.upperBoundMap.value, ub_ops, True)))
             parent = parent.parent
-        return store, loops[::-1]
+        loops: list[_Loop] = []
+        relative = []  # (loop position, enclosing position, c, "lower" | "upper")
+        for pos, (iv, lb, ub) in enumerate(raw[::-1]):
+            at = {l.iv: p for p, l in enumerate(loops)}
+            # `l >= a + c`: the box from a's first value, less one where c >= 1 (then the
+            # mask is a strict comparison, and a triangle over a whole array needs no slice)
+            lo = lb if isinstance(lb, int) else loops[at[lb[0]]].lo + lb[1] - (lb[1] >= 1)
+            hi = ub if isinstance(ub, int) else loops[at[ub[0]]].hi - 1 + ub[1]
+            for side, b in (("lower", lb), ("upper", ub)):
+                if not isinstance(b, int):
+                    relative.append((pos, at[b[0]], b[1], side))
+            loops.append(_Loop(iv, lo, hi))
+        masks = []
+        for pos, outer, c, side in relative:
+            # absolute l >= a + c (lower) or l < a + c (upper), in indices relative to the boxes
+            d = loops[outer].lo + c - loops[pos].lo
+            table = {"lower": {0: "GE", 1: "GT"}, "upper": {0: "LT", 1: "LE"}}[side]
+            if d not in table:
+                raise NoSketch("a triangular bound whose offset is not a strict or loose comparison")
+            masks.append(_Mask(pos, outer, table[d]))
+        return store, loops, masks
 
 
 def _step(f) -> int:
@@ -163,108 +217,244 @@ def _access(op) -> tuple[ir.Value, list[tuple[ir.Value, int]]]:
     return view.memref, [(v, 0) for v in view.indices]
 
 
-def statement_sketch(func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
-                     output: int, output_type: TensorType) -> Expr:
-    """The sketch of the one statement of `func` (a part function at the stand-in sizes)
-    writing argument `output`; NoSketch where the statement is outside the tactic."""
-    reader = _Reader(func, dialect, params, input_types)
-    store, loops = reader.statement()
-    # a loop that runs once and whose index nothing uses (a time loop's one step) is no dim
-    loops = [l for l in loops if not (l.hi - l.lo == 1 and not any(True for _ in l.iv.uses))]
-    memref, index = _access(store.operation)
-    if reader.arg_index(memref) != output:
-        raise NoSketch("the store writes a local")
-    position = {}  # loop index -> position in the block (the store's dim)
-    for d, (iv, c) in enumerate(index):
-        loop = next((l for l in loops if l.iv == iv), None)
-        if loop is None or iv in position:
-            raise NoSketch("a store index that is not a distinct loop index")
-        position[iv] = d
-    if len(position) != len(loops):
-        raise NoSketch("a loop the store does not index (a reduction)")
-    extent = {iv: l.hi - l.lo for l in loops for iv in [l.iv]}
-    if any(e <= 0 for e in extent.values()):
-        raise NoSketch("an empty loop")
-    start = {l.iv: l.lo for l in loops}
-    shape = output_type.shape
-    block_lo = tuple(start[iv] + c for iv, c in index)
-    block_hi = tuple(int(shape[d]) - block_lo[d] - extent[iv] for d, (iv, c) in enumerate(index))
-    if any(not 0 <= v <= MAX_TRIM for v in block_lo + block_hi):
-        raise NoSketch("the block written is not the array less at most 2 elements at each end")
-    block = tuple(shrink_dim(shape[d], block_lo[d] + block_hi[d]) for d in range(len(shape)))
-    if None in block:
-        raise NoSketch("an array extent that is a floordiv of sizes")
-    dtype = output_type.dtype
-    memo: dict = {}
+def _factors(value: ir.Value, name: str) -> list[ir.Value]:
+    """The operands of a tree of `name` ops (a product a * b * c), left to right."""
+    if _is_block_argument(value) or value.owner.name != name:
+        return [value]
+    return [f for v in value.owner.operands for f in _factors(v, name)]
 
-    def apply(short: str, args: tuple, attrs: tuple = ()) -> Expr:
-        op = reader.op(short)
+
+class _Sketcher:
+    """Builds the sketch of one statement: views over loop positions, combined
+    elementwise (broadcast to the union of their dims), reduced over the loops the store
+    does not index (contractions where a product has the reduced loop on both sides)."""
+
+    def __init__(self, reader: _Reader, loops: list[_Loop], dtype: str):
+        self.reader, self.loops, self.dtype = reader, loops, dtype
+        self.dialect = reader.dialect
+        self.dim_shape: dict[int, object] = {}  # loop position -> extent (a Size where known)
+
+    def apply(self, short: str, args: tuple, attrs: tuple = ()) -> Expr:
+        op = self.reader.op(short)
         try:
             rt = op.result_type(tuple(a.type for a in args), attrs)
         except ShapeError as e:
             raise NoSketch(str(e)) from None
         return Expr(rt, op, attrs, args)
 
-    def broadcast_scalar(x: Expr) -> Expr:
-        if not block:
-            return x
-        if dialect == "stablehlo":
-            return apply("broadcast_in_dim", (x,), (("dims", ()), ("shape", block)))
-        return apply("broadcast", (x,), (("dims", tuple(range(len(block)))), ("shape", block)))
+    def shape(self, dims) -> tuple:
+        if any(p not in self.dim_shape for p in dims):
+            raise NoSketch("a loop no array is indexed by")
+        return tuple(self.dim_shape[p] for p in dims)
 
-    def constant(value: float) -> Expr:
-        if dialect == "stablehlo":
-            return broadcast_scalar(apply("constant", (), (("dtype", dtype), ("value", float(value)))))
-        return apply("fill", (), (("dtype", dtype), ("shape", block), ("value", float(value))))
+    def record(self, pos: int, extent) -> None:
+        known = self.dim_shape.setdefault(pos, extent)
+        if int(known) != int(extent):
+            raise NoSketch("one loop over views of different extents")
 
-    def load(op) -> Expr:
+    # -- views ---------------------------------------------------------------------------------
+    def broadcast(self, v: _View, dims: tuple[int, ...]) -> _View:
+        if v.dims == dims:
+            return v
+        shape = self.shape(dims)
+        if self.dialect == "stablehlo":
+            kept = tuple(dims.index(p) for p in v.dims)
+            return _View(self.apply("broadcast_in_dim", (v.expr,), (("dims", kept), ("shape", shape))), dims)
+        added = tuple(k for k, p in enumerate(dims) if p not in v.dims)
+        return _View(self.apply("broadcast", (v.expr,), (("dims", added), ("shape", shape))), dims)
+
+    def combine(self, short: str, *views: _View) -> _View:
+        dims = tuple(sorted(set().union(*(v.dims for v in views))))
+        return _View(self.apply(short, tuple(self.broadcast(v, dims).expr for v in views)), dims)
+
+    def in_order(self, expr: Expr, dims: tuple[int, ...]) -> _View:
+        """A tensor whose dims are the loops `dims` in that order, transposed into nest order."""
+        order = sorted(range(len(dims)), key=lambda k: dims[k])
+        if order != list(range(len(dims))):
+            expr = self.apply("transpose", (expr,), (("permutation", tuple(order)),))
+        return _View(expr, tuple(sorted(dims)))
+
+    def constant(self, value: float, dims: tuple[int, ...] = ()) -> _View:
+        if self.dialect == "stablehlo":
+            c = _View(self.apply("constant", (), (("dtype", self.dtype), ("value", float(value)))), ())
+            return self.broadcast(c, dims)
+        return _View(self.apply("fill", (), (("dtype", self.dtype), ("shape", self.shape(dims)),
+                                              ("value", float(value)))), dims)
+
+    def select(self, mask: _Mask, x: _View, y: _View) -> _View:
+        """x where the mask holds, y elsewhere (x and y over the same dims, which hold the mask's)."""
+        a, b, direction = x.dims.index(mask.a), x.dims.index(mask.b), mask.direction
+        if self.dialect == "linalg":
+            if a > b:
+                a, b, direction = b, a, _FLIP.get(direction, direction)
+            return _View(self.apply("select_index", (x.expr, y.expr),
+                                    (("dims", (a, b)), ("direction", direction))), x.dims)
+        shape = self.shape(x.dims)
+        ia = self.apply("iota", (), (("dim", a), ("dtype", "i64"), ("shape", shape)))
+        ib = self.apply("iota", (), (("dim", b), ("dtype", "i64"), ("shape", shape)))
+        pred = self.apply("compare", (ia, ib), (("direction", direction),))
+        return _View(self.apply("select", (pred, x.expr, y.expr)), x.dims)
+
+    def masked(self, v: _View, masks) -> _View:
+        for m in masks:
+            if m.a not in v.dims or m.b not in v.dims:
+                v = self.broadcast(v, tuple(sorted(set(v.dims) | {m.a, m.b})))
+            v = self.select(m, v, self.constant(0.0, v.dims))
+        return v
+
+    # -- reductions ----------------------------------------------------------------------------
+    def reduce(self, v: _View, positions) -> _View:
+        for p in sorted(positions, reverse=True):
+            k = v.dims.index(p)
+            v = _View(self.apply("reduce_add", (v.expr,), (("dim", k),)), v.dims[:k] + v.dims[k + 1:])
+        return v
+
+    def contract(self, x: _View, y: _View, reduced: frozenset, masks) -> _View:
+        for m in masks:  # each mask on the operand that has both its loops
+            if {m.a, m.b} <= set(x.dims):
+                x = self.masked(x, [m])
+            elif {m.a, m.b} <= set(y.dims):
+                y = self.masked(y, [m])
+            else:
+                raise NoSketch("a triangular bound across the factors of a product")
+        x = self.reduce(x, (set(x.dims) & reduced) - set(y.dims))
+        y = self.reduce(y, (set(y.dims) & reduced) - set(x.dims))
+        common = set(x.dims) & set(y.dims)
+        contract = sorted(common & reduced)
+        batch = sorted(common - reduced)
+        free_x = [p for p in x.dims if p not in common]
+        free_y = [p for p in y.dims if p not in common]
+        if self.dialect == "linalg":
+            named = self.named_contraction(x, y, batch, contract, free_x, free_y)
+            if named is not None:
+                return named
+        dims = attrs(lhs_batch=tuple(x.dims.index(p) for p in batch),
+                     rhs_batch=tuple(y.dims.index(p) for p in batch),
+                     lhs_contract=tuple(x.dims.index(p) for p in contract),
+                     rhs_contract=tuple(y.dims.index(p) for p in contract))
+        expr = self.apply("dot_general", (x.expr, y.expr), dims)
+        return self.in_order(expr, tuple(batch + free_x + free_y))
+
+
+    def merge_one(self, views: list[_View], short: str) -> list[_View]:
+        """Two of the factors of a product multiplied elementwise: one whose loops another
+        has (w[k] into X[k, i]), else the two that share the most loops."""
+        pairs = [(i, j) for i in range(len(views)) for j in range(len(views)) if i != j]
+        i, j = max(pairs, key=lambda ij: (set(views[ij[0]].dims) <= set(views[ij[1]].dims),
+                                          len(set(views[ij[0]].dims) & set(views[ij[1]].dims))))
+        merged = self.combine(short, views[i], views[j])
+        return [v for k, v in enumerate(views) if k not in (i, j)] + [merged]
+
+    def transposed(self, v: _View, dims: tuple[int, ...]) -> Expr:
+        """v's tensor with its dims in the order `dims`."""
+        if v.dims == dims:
+            return v.expr
+        perm = tuple(v.dims.index(p) for p in dims)
+        return self.apply("transpose", (v.expr,), (("permutation", perm),))
+
+    def named_contraction(self, x: _View, y: _View, batch, contract, free_x, free_y) -> _View | None:
+        """The contraction as a named linalg op (matmul, matvec, vecmat, batch_matmul, dot:
+        what the backends schedule best), operands in the order with fewer transposes;
+        None for other forms."""
+        if len(contract) != 1 or len(batch) > 1 or len(free_x) > 1 or len(free_y) > 1:
+            return None
+        names = {(0, 1, 1): "matmul", (0, 1, 0): "matvec", (0, 0, 1): "vecmat",
+                 (1, 1, 1): "batch_matmul", (0, 0, 0): "dot"}
+        options = []
+        for a, b, fa, fb in ((x, y, free_x, free_y), (y, x, free_y, free_x)):
+            name = names.get((len(batch), len(fa), len(fb)))
+            if name is None:
+                continue
+            want_a, want_b = tuple(batch + fa + contract), tuple(batch + contract + fb)
+            cost = (a.dims != want_a) + (b.dims != want_b)
+            options.append((cost, name, a, b, want_a, want_b, tuple(batch + fa + fb)))
+        if not options:
+            return None
+        _, name, a, b, want_a, want_b, out = min(options, key=lambda o: o[0])
+        expr = self.apply(name, (self.transposed(a, want_a), self.transposed(b, want_b)))
+        return self.in_order(expr, out)
+
+
+def statement_sketch(func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
+                     output: int, output_type: TensorType) -> Expr:
+    """The sketch of the one statement of `func` (a part function at the stand-in sizes)
+    writing argument `output`; NoSketch where the statement is outside the tactic."""
+    reader = _Reader(func, dialect, params, input_types)
+    store, loops, masks = reader.statement()
+    # a loop that runs once and whose index nothing uses (a time loop's one step) is no dim
+    dropped = [p for p, l in enumerate(loops) if l.hi - l.lo == 1 and not any(True for _ in l.iv.uses)]
+    if dropped:
+        keep = [p for p in range(len(loops)) if p not in dropped]
+        if any(m.a in dropped or m.b in dropped for m in masks):
+            raise NoSketch("a triangular bound on a loop that runs once")
+        masks = [_Mask(keep.index(m.a), keep.index(m.b), m.direction) for m in masks]
+        loops = [loops[p] for p in keep]
+    at = {l.iv: p for p, l in enumerate(loops)}
+    memref, index = _access(store.operation)
+    if reader.arg_index(memref) != output:
+        raise NoSketch("the store writes a local")
+    stored: list[int] = []  # loop position of each store dim
+    for iv, c in index:
+        if iv not in at or at[iv] in stored:
+            raise NoSketch("a store index that is not a distinct loop index")
+        stored.append(at[iv])
+    reduced = frozenset(range(len(loops))) - set(stored)
+    if any(l.hi <= l.lo for l in loops):
+        raise NoSketch("an empty loop")
+    shape = output_type.shape
+    block_lo = tuple(loops[p].lo + c for p, (_, c) in zip(stored, index))
+    block_hi = tuple(int(shape[d]) - block_lo[d] - (loops[p].hi - loops[p].lo) for d, p in enumerate(stored))
+    if any(not 0 <= v <= MAX_TRIM for v in block_lo + block_hi):
+        raise NoSketch("the block written is not the array less at most 2 elements at each end")
+    block = tuple(shrink_dim(shape[d], block_lo[d] + block_hi[d]) for d in range(len(shape)))
+    if None in block:
+        raise NoSketch("an array extent that is a floordiv of sizes")
+    dtype = output_type.dtype
+    sk = _Sketcher(reader, loops, dtype)
+    for d, p in enumerate(stored):
+        sk.record(p, block[d])
+    memo: dict = {}
+
+    def load(op) -> _View:
         array, idx = _access(op)
         k = reader.arg_index(array)
         if k is None or k not in input_types:
             raise NoSketch("a load from a local or an array the group does not read")
-        if k == output and idx != index:
-            raise NoSketch("a read of the array written at another element (a recurrence)")
+        # a read of the written array at another element is taken as a read of its previous
+        # value (right where the original reads elements it has not written yet, as trmm's
+        # k > i; a recurrence's sketch is wrong on the examples, and not taken)
         t = input_types[k]
         if len(idx) != t.rank:
             raise NoSketch("an access of another rank")
-        dims = []
-        lo, hi = [], []
+        dims, lo, hi = [], [], []
         for d, (iv, c) in enumerate(idx):
-            if iv not in position or iv in [x for x, _ in idx[:d]]:
-                raise NoSketch("a load index that is not a distinct loop index of the store")
-            first = start[iv] + c
-            lo.append(first)
-            hi.append(int(t.shape[d]) - first - extent[iv])
-            dims.append(position[iv])
+            if iv not in at or at[iv] in dims:
+                raise NoSketch("a load index that is not a distinct loop index")
+            loop = loops[at[iv]]
+            lo.append(loop.lo + c)
+            hi.append(int(t.shape[d]) - lo[-1] - (loop.hi - loop.lo))
+            dims.append(at[iv])
         if any(not 0 <= v <= MAX_TRIM for v in lo + hi):
             raise NoSketch("a load view that is not the array less at most 2 elements at each end")
         leaf = Expr(t, leaf=k)
-        view = leaf if not any(lo + hi) else apply(
+        view = leaf if not any(lo + hi) else sk.apply(
             "slice_range" if dialect == "stablehlo" else "extract_range", (leaf,),
             (("lo", tuple(lo)), ("hi", tuple(hi))))
-        order = sorted(range(len(dims)), key=lambda d: dims[d])
-        if order != list(range(len(dims))):  # into the store's order
-            view = apply("transpose", (view,), (("permutation", tuple(order)),))
-            dims = sorted(dims)
-        if len(dims) < len(block):
-            if dialect == "stablehlo":
-                view = apply("broadcast_in_dim", (view,), (("dims", tuple(dims)), ("shape", block)))
-            else:
-                added = tuple(d for d in range(len(block)) if d not in dims)
-                view = apply("broadcast", (view,), (("dims", added), ("shape", block)))
-        return view
+        for d, p in enumerate(dims):
+            sk.record(p, view.type.shape[d])
+        return sk.in_order(view, tuple(dims))
 
-    def read(value: ir.Value) -> Expr:
+    def read(value: ir.Value) -> _View:
         if value not in memo:  # a value used twice is one node (emitted once)
             memo[value] = _read(value)
         return memo[value]
 
-    def _read(value: ir.Value) -> Expr:
+    def _read(value: ir.Value) -> _View:
         k = reader.arg_index(value)
         if k is not None:
             if k not in input_types or input_types[k].rank != 0:
                 raise NoSketch("a scalar argument the problem does not take")
-            return broadcast_scalar(Expr(input_types[k], leaf=k))
+            return _View(Expr(input_types[k], leaf=k), ())
         if _is_block_argument(value):
             raise NoSketch("a loop index used as a value")
         op = value.owner
@@ -272,26 +462,106 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             return load(op)
         if op.name == "arith.constant":
             attr = op.attributes["value"]
-            if isinstance(attr, ir.FloatAttr):
-                return constant(attr.value)
-            if isinstance(attr, ir.IntegerAttr):
-                return constant(attr.value)
+            if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
+                return sk.constant(attr.value)
             raise NoSketch("a constant that is not a number")
         short = _ELEMENTWISE[dialect].get(op.name)
         if short is None:
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
-        return apply(short, tuple(read(v) for v in op.operands))
+        return sk.combine(short, *(read(v) for v in op.operands))
 
-    body = read(store.operands[0] if store.operation.name == "memref.store" else store.value)
-    if body.type.dtype != dtype:
+    def summed(value: ir.Value, inner: list[_Mask]) -> _View:
+        """The sum of `value` over the reduced loops, masked by `inner` (the triangular
+        bounds that involve a reduced loop), as a view over store loops."""
+        v = read(value)
+        if not set(v.dims) & reduced:
+            raise NoSketch("a term constant along a reduced loop (a sum of copies)")
+        op = None if _is_block_argument(value) else value.owner
+        name = op.name if op is not None else ""
+        if name in ("arith.addf", "arith.subf", "arith.addi", "arith.subi"):
+            a, b = op.operands
+            parts = [summed(x, inner) if set(read(x).dims) & reduced else None for x in (a, b)]
+            if None in parts:
+                raise NoSketch("a term constant along a reduced loop (a sum of copies)")
+            return sk.combine(_ELEMENTWISE[dialect][name], *parts)
+        if name == "arith.negf":
+            return sk.combine(_ELEMENTWISE[dialect][name], summed(op.operands[0], inner))
+        if name in ("arith.mulf", "arith.muli"):
+            # the factors constant along the reduced loops are taken out of the sum; the
+            # others are one summed term, or the two sides of a contraction
+            factors = _factors(value, name)
+            outside = [read(f) for f in factors if not set(read(f).dims) & reduced]
+            within = [f for f in factors if set(read(f).dims) & reduced]
+            if len(within) == 1:
+                core = summed(within[0], inner)
+            else:
+                if name != "arith.mulf" and dialect == "linalg":
+                    raise NoSketch("an integer contraction")
+                views = [read(f) for f in within]
+                while len(views) > 2:
+                    views = sk.merge_one(views, _ELEMENTWISE[dialect][name])
+                core = sk.contract(views[0], views[1], reduced, inner)
+            if outside:
+                scale = outside[0]
+                for v in outside[1:]:
+                    scale = sk.combine(_ELEMENTWISE[dialect][name], scale, v)
+                core = sk.combine(_ELEMENTWISE[dialect][name], scale, core)
+            return core
+        if name == "arith.divf" and not set(read(op.operands[1]).dims) & reduced:
+            return sk.combine(_ELEMENTWISE[dialect][name], summed(op.operands[0], inner),
+                              read(op.operands[1]))
+        return sk.reduce(sk.masked(v, inner), set(v.dims) & reduced)
+
+    value = store.operands[0] if store.operation.name == "memref.store" else store.value
+    outer = [m for m in masks if m.a not in reduced and m.b not in reduced]
+    inner = [m for m in masks if m not in outer]
+    if reduced:
+        # an accumulation: C[I] = C[I] + term (or - term), the term summed over the others
+        op = None if _is_block_argument(value) else value.owner
+        if op is None or op.name not in ("arith.addf", "arith.addi", "arith.subf", "arith.subi"):
+            raise NoSketch("a loop the store does not index, not an accumulation")
+        a, b = op.operands
+        own = [x for x in (a, b) if not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
+               and reader.arg_index(_access(x.owner)[0]) == output]
+        if len(own) != 1 or (op.name in ("arith.subf", "arith.subi") and own[0] != a):
+            raise NoSketch("a loop the store does not index, not an accumulation")
+        term = b if own[0] == a else a
+        body = sk.combine(_ELEMENTWISE[dialect][op.name], read(own[0]), summed(term, inner))
+    else:
+        body = read(value)
+    if body.expr.type.dtype != dtype:
         raise NoSketch("the stored value's type differs from the array's")
+    store_dims = tuple(sorted(stored))
+    body = sk.broadcast(body, store_dims)
+    if outer:  # a triangular block: the previous values outside it
+        if output not in input_types:
+            raise NoSketch("a triangular block of an array whose previous value is not an input")
+        previous = load(_OwnRead(store))
+        for m in outer:
+            body = sk.select(m, body, previous)
+    result = body.expr
+    order = [store_dims.index(p) for p in stored]  # nest order -> the store's order
+    if order != list(range(len(order))):
+        result = sk.apply("transpose", (result,), (("permutation", tuple(order)),))
     if not any(block_lo + block_hi):
-        return body
+        return result
     if output not in input_types:
         raise NoSketch("a block of an array whose previous value is not an input")
-    return apply("insert_range",
-                 (Expr(input_types[output], leaf=output), body),
-                 (("lo", block_lo), ("hi", block_hi)))
+    return sk.apply("insert_range", (Expr(input_types[output], leaf=output), result),
+                    (("lo", block_lo), ("hi", block_hi)))
+
+
+class _OwnRead:
+    """The store's own element read (the array's previous value over the block), in the
+    shape `_access` takes."""
+
+    def __init__(self, store):
+        self.store = store
+        self.name = store.operation.name.replace("store", "load")
+
+    @property
+    def opview(self):
+        return self.store
 
 
 def sketches(spec, dialect: str) -> dict[str, Expr]:

@@ -72,6 +72,7 @@ def _attempt(kernel: Kernel, raised, comparisons: list[Comparison], timeout: flo
 
 
 def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float, near: bool) -> AllSizes:
+    deadline = time.monotonic() + timeout
     original = ParametricOriginal(kernel)
     want = original.outputs()
     model = kernel.sizes
@@ -107,7 +108,7 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float
                 raise NotParametric(f"{c.label}: the raised shape is not the original's at every size")
             h = z3.substitute(h, *zip(r_x, x)) if x else h
         inside = [z3.And(0 <= i, i < n) for i, n in zip(x, shape)]
-        w, h = canonical(w), canonical(h)
+        w, h = canonical(w, deadline), canonical(h, deadline)
         pairs.append((c.label, inside, w, h))
         facts += empty_sum_facts([w, h])
     solver = z3.Solver()
