@@ -415,11 +415,19 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         sk.record(p, block[d])
     memo: dict = {}
 
+    views: dict = {}  # (array, access) -> its view: an element read twice is one node
+
     def load(op) -> _View:
         array, idx = _access(op)
         k = reader.arg_index(array)
         if k is None or k not in input_types:
             raise NoSketch("a load from a local or an array the group does not read")
+        if (k, tuple(idx)) not in views:
+            views[(k, tuple(idx))] = view_of(k, idx)
+        return views[(k, tuple(idx))]
+
+    def view_of(k: int, idx) -> _View:
+        """Argument k read at `idx` ((loop index, offset) per dim) over the loops."""
         # a read of the written array at another element is taken as a read of its previous
         # value (right where the original reads elements it has not written yet, as trmm's
         # k > i; a recurrence's sketch is wrong on the examples, and not taken)
@@ -536,7 +544,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     if outer:  # a triangular block: the previous values outside it
         if output not in input_types:
             raise NoSketch("a triangular block of an array whose previous value is not an input")
-        previous = load(_OwnRead(store))
+        previous = load(store.operation)  # the array's previous value over the block
         for m in outer:
             body = sk.select(m, body, previous)
     result = body.expr
@@ -549,19 +557,6 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         raise NoSketch("a block of an array whose previous value is not an input")
     return sk.apply("insert_range", (Expr(input_types[output], leaf=output), result),
                     (("lo", block_lo), ("hi", block_hi)))
-
-
-class _OwnRead:
-    """The store's own element read (the array's previous value over the block), in the
-    shape `_access` takes."""
-
-    def __init__(self, store):
-        self.store = store
-        self.name = store.operation.name.replace("store", "load")
-
-    @property
-    def opview(self):
-        return self.store
 
 
 def sketches(spec, dialect: str) -> dict[str, Expr]:
