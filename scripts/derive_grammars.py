@@ -104,10 +104,12 @@ CURATED = {
         _op("stablehlo.slice_range", "stablehlo.slice", 1, attr_domain="range",
             doc="drops lo[k] elements at the start and hi[k] at the end of each dim k (offsets "
                 "0..2, not all 0; the result a shape of interest); not searched by default"),
-        _op("stablehlo.insert_range", "stablehlo.select", 2, attr_domain="range", emitted=["pred"],
-            doc="(dest, update): dest with its range (lo, hi) replaced by update: select(mask, "
-                "pad(update), dest), the mask a splat true padded with false; not searched by "
-                "default"),
+        _op("stablehlo.insert_range", "stablehlo.dynamic_update_slice", 2, attr_domain="range",
+            emitted=["start_indices"],
+            doc="(dest, update): dest with its range (lo, hi) replaced by update: a "
+                "dynamic_update_slice at constant starts lo (below 5); at larger starts (a size "
+                "minus an offset) select(mask, pad(update), dest), the mask a splat true padded "
+                "with false; not searched by default"),
     ],
     "linalg": [
         _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),

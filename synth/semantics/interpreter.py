@@ -227,6 +227,16 @@ def _pad(it, op, xs):
     return [out]
 
 
+@handles("stablehlo.dynamic_update_slice")
+def _dynamic_update_slice(it, op, xs):
+    """dest with update written at the start indices, each clamped into [0, dest - update]
+    as stablehlo defines it; the indices must be concrete."""
+    dest, update = np.array(xs[0], dtype=object), np.asarray(xs[1], dtype=object)
+    starts = [min(max(_concrete(s), 0), n - m) for s, n, m in zip(xs[2:], dest.shape, update.shape)]
+    dest[tuple(slice(s, s + m) for s, m in zip(starts, update.shape))] = update
+    return [dest]
+
+
 # --- contractions and reductions ---------------------------------------------------------------
 
 _DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([\d,\s]*)\]")
@@ -461,6 +471,6 @@ def _cholesky(it, op, xs):
 HANDLERS = table(
     _elementwise, _convert, _sh_compare, _arith_compare, _constant, _iota,
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
-    _pad, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
+    _pad, _dynamic_update_slice, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
     _insert_slice, _extract, _from_elements, _triangular_solve, _cholesky, _while, _for,
 )

@@ -344,6 +344,20 @@ def _pad(ev, op, xs, env):
     return [Tensor(shape, dtype, at)]
 
 
+@handles("stablehlo.dynamic_update_slice")
+def _dynamic_update_slice(ev, op, xs, env):
+    dest, update = xs[0], xs[1]
+    starts = [x.at(()) for x in xs[2:]]
+    for s0, n, m in zip(starts, dest.shape, update.shape):
+        # stablehlo clamps a start into [0, n - m]; the raised code never relies on that
+        ev.require(z3.And(0 <= s0, s0 + m <= n), "dynamic_update_slice: within its destination")
+
+    def at(idx):
+        inside = z3.And([z3.And(s0 <= i, i < s0 + m) for s0, i, m in zip(starts, idx, update.shape)])
+        return z3.If(inside, update.at(tuple(i - s0 for s0, i in zip(starts, idx))), dest.at(idx))
+    return [Tensor(dest.shape, dest.dtype, at)]
+
+
 def _contract(ev, a: Tensor, b: Tensor, lb, rb, lc, rc, shape, dtype):
     lf = [k for k in range(a.rank) if k not in lb and k not in lc]
     rf = [k for k in range(b.rank) if k not in rb and k not in rc]
