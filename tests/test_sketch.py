@@ -128,6 +128,29 @@ def test_reduction_raises_from_its_sketch(tmp_path, name, target):
         assert not re.search(r"tensor<\d+x\d+x\d+x", text)  # no i x j x k product
 
 
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_a_sum_carried_in_a_scalar_raises_from_its_sketch(tmp_path, target):
+    """`acc = 0; for (k = i + 1; k < n; k++) acc += M[i][k] * X[k][j]` then a store that
+    uses acc and the diagonal M[i][i] (symm's form): the carried sum is a masked
+    contraction, the diagonal a masked row sum; proven for every size, and the output at
+    its own sizes is NumPy's."""
+    out, stats = tmp_path / "out.mlir", tmp_path / "stats.json"
+    assert main(["raise", str(REDUCTIONS / "upper_band.mlir"), "--target", target, "--timeout", "60",
+                 "-o", str(out), "--stats-json", str(stats)]) == 0
+    record = json.loads(stats.read_text())["upper_band"]
+    assert [p.get("sketch") for p in record["problems"]] == [True]
+    assert record["candidates"] == 0
+    assert record["verification"] == "all"  # the carried sum is a SUM in the all-size proof too
+    text = out.read_text()
+    assert ("stablehlo.dot_general" if target == "stablehlo" else "linalg.matmul") in text
+    rng = np.random.default_rng(5)
+    m, x, o = rng.uniform(-1, 1, (12, 12)), rng.uniform(-1, 1, (12, 7)), rng.uniform(-1, 1, (12, 7))
+    raised = load_raised(str(out), "upper_band_raised", text)
+    (got,) = run_raised(raised.dialect, raised.text, raised.name, [np.asarray(0.75), m, x, o])
+    want = 0.75 * o + np.diag(m)[:, None] * x + np.triu(m, 1) @ x
+    assert np.allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
 def test_ablation_switch_turns_sketches_off():
     """Without sketches the search has no shifted slice (the range ops are not in its
     grammar): the shifted average is out of its reach."""

@@ -14,7 +14,9 @@ its body at a symbolic iteration `v`, with the arrays it writes as unknown funct
   element: its final contents are the body's at that iteration (a parallel loop);
 - an array whose update is `X_in(x) + d` with `d` free of `_in` contents is a sum
   reduction: `before(x) + SUM(lb, ub, Lambda([v], If(written, d, 0)))`;
-- anything else (a recurrence, a max reduction, a loop with iter_args or a step) is
+- a loop carrying one value that it sums (`iter_args(%s = init)`, yielding `%s + t` with
+  `t` free of the arrays the loop writes) results in `init + SUM(lb, ub, Lambda([v], t))`;
+- anything else (a recurrence, a max reduction, other carried values, a step) is
   outside the model: NotParametric, and the proof falls back to bounded sizes.
 
 Arrays are functions from index tuples to terms (Python closures); the element type's
@@ -183,9 +185,11 @@ class ParametricOriginal:
         state = dict(state)
         for op in block.operations:
             name = op.operation.name
-            if name in ("affine.yield", "func.return"):
+            if name == "affine.yield":  # its values: the loop's summary (_carried_sum) reads them
+                continue
+            if name == "func.return":
                 if len(op.operands):
-                    raise NotParametric(f"'{name}' with values (iter_args or results)")
+                    raise NotParametric(f"'{name}' with values (results)")
                 continue
             if name == "affine.for":
                 self._for(op, env, state, guards)
@@ -284,8 +288,6 @@ class ParametricOriginal:
     def _for(self, op, env, state, guards):
         if ir.IntegerAttr(op.step).value != 1:
             raise NotParametric("a loop with a step other than 1")
-        if len(op.results):
-            raise NotParametric("a loop with iter_args")
         lbs = self._map(op, "lowerBoundMap", [env[v] for v in op.lowerBoundOperands])
         ubs = self._map(op, "upperBoundMap", [env[v] for v in op.upperBoundOperands])
         lb, ub = _max(lbs), _min(ubs)
@@ -302,6 +304,9 @@ class ParametricOriginal:
             inner_state[key] = arr.with_read(lambda x, f=f: f(*x))
         inner_env = dict(env)
         inner_env[body.arguments[0]] = v
+        carried = _carried_step(op, body, n)
+        if carried is not None:
+            inner_env[body.arguments[1]] = carried[0]
         out_state, body_guards = self._block(body, inner_env, inner_state)
         by_decl = {f.name(): key for key, f in in_fns.items()}
 
@@ -349,6 +354,14 @@ class ParametricOriginal:
                 if not earlier_write(key, args, ctx, cur):
                     return before[key].read(tuple(args))
             return t.decl()(*args)
+
+        if carried is not None:  # init + SUM(lb, ub, term(v)), the term free of the loop's writes
+            mark, term_value, init = carried
+            term = settle(inner_env[term_value], [], v)
+            if mentions(term, mark) or _reads_in(term, by_decl):
+                raise NotParametric(f"the value carried by the loop at {self._where(op)} is not a "
+                                    f"sum of terms its iterations do not change")
+            env[op.results[0]] = env[init] + make_sum(lb, ub, v, canonical(term))
 
         for key in written:
             arr = state[key]
@@ -577,3 +590,24 @@ def _min(xs):
     for x in xs[1:]:
         out = z3.If(out <= x, out, x)
     return z3.simplify(out)
+
+
+def _carried_step(op, body, n: int):
+    """(stand-in constant for the carried value, the SSA value of the summed term, the
+    init value) of a loop `iter_args(%s = init)` that yields `%s + term`; None for a loop
+    that carries nothing; NotParametric for other carried values."""
+    results = list(op.results)
+    if not results:
+        return None
+    if len(results) != 1:
+        raise NotParametric("a loop carrying several values")
+    carried = body.arguments[1]
+    step = list(body.operations)[-1].operands[0]
+    owner = None if isinstance(step.owner, ir.Block) else step.owner
+    if owner is None or owner.name not in ("arith.addf", "arith.addi") or carried not in list(owner.operands):
+        raise NotParametric("a loop carrying a value that is not a sum")
+    a, b = owner.operands
+    term = b if a == carried else a
+    sort = z3.RealSort() if owner.name == "arith.addf" else z3.IntSort()
+    init = list(op.operation.operands)[-1]
+    return z3.Const(f"carried!{n}", sort), term, init

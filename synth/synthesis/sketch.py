@@ -34,6 +34,7 @@ from synth.semantics.affine_expr import compile_map
 from synth.synthesis.program import Expr
 
 MAX_TRIM = 2  # elements a slice may drop at either end (stencil offsets)
+DIAGONAL = 1000  # position of the second index of a diagonal read A[i, i] of loop i: 1000 + i
 
 _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
     "stablehlo": {
@@ -154,41 +155,50 @@ class _Reader:
         if len(stores) != 1:
             raise NoSketch(f"{len(stores)} stores in the group")
         store = stores[0].opview
-        raw = []
+        nest = []
         parent = store.operation.parent
         while parent is not None and parent.name != "func.func":
             if parent.name != "affine.for":
                 raise NoSketch(f"the store is inside {parent.name}")
-            f = parent.opview
-            if _step(f) != 1:
-                raise NoSketch("a loop step other than 1")
-            nl = f.lowerBoundMap.value.n_dims + f.lowerBoundMap.value.n_symbols
-            lb_ops = list(f.operands)[:nl]
-            ub_ops = list(f.operands)[nl:nl + f.upperBoundMap.value.n_dims + f.upperBoundMap.value.n_symbols]
-            raw.append((f.induction_variable, self.bound(f.lowerBoundMap.value, lb_ops, False),
-                        self.bound(f.upperBoundMap.value, ub_ops, True)))
+            nest.append(parent.opview)
             parent = parent.parent
         loops: list[_Loop] = []
-        relative = []  # (loop position, enclosing position, c, "lower" | "upper")
-        for pos, (iv, lb, ub) in enumerate(raw[::-1]):
-            at = {l.iv: p for p, l in enumerate(loops)}
-            # `l >= a + c`: the box from a's first value, less one where c >= 1 (then the
-            # mask is a strict comparison, and a triangle over a whole array needs no slice)
-            lo = lb if isinstance(lb, int) else loops[at[lb[0]]].lo + lb[1] - (lb[1] >= 1)
-            hi = ub if isinstance(ub, int) else loops[at[ub[0]]].hi - 1 + ub[1]
-            for side, b in (("lower", lb), ("upper", ub)):
-                if not isinstance(b, int):
-                    relative.append((pos, at[b[0]], b[1], side))
-            loops.append(_Loop(iv, lo, hi))
-        masks = []
-        for pos, outer, c, side in relative:
+        masks: list[_Mask] = []
+        for f in nest[::-1]:
+            self.place(f, loops, masks)
+        return store, loops, masks
+
+    def place(self, f, loops: list, masks: list) -> int:
+        """Append the loop `f` (inside `loops`) to `loops`, and the masks of its bounds
+        that are relative to an enclosing loop to `masks`; its position."""
+        if _step(f) != 1:
+            raise NoSketch("a loop step other than 1")
+        nl = f.lowerBoundMap.value.n_dims + f.lowerBoundMap.value.n_symbols
+        lb_ops = list(f.operands)[:nl]
+        ub_ops = list(f.operands)[nl:nl + f.upperBoundMap.value.n_dims + f.upperBoundMap.value.n_symbols]
+        lb = self.bound(f.lowerBoundMap.value, lb_ops, False)
+        ub = self.bound(f.upperBoundMap.value, ub_ops, True)
+        at = {l.iv: p for p, l in enumerate(loops)}
+        for b in (lb, ub):
+            if not isinstance(b, int) and b[0] not in at:
+                raise NoSketch("a bound on the index of a loop outside the statement's")
+        # `l >= a + c`: the box from a's first value, less one where c >= 1 (then the
+        # mask is a strict comparison, and a triangle over a whole array needs no slice)
+        lo = lb if isinstance(lb, int) else loops[at[lb[0]]].lo + lb[1] - (lb[1] >= 1)
+        hi = ub if isinstance(ub, int) else loops[at[ub[0]]].hi - 1 + ub[1]
+        pos = len(loops)
+        loops.append(_Loop(f.induction_variable, lo, hi))
+        for side, b in (("lower", lb), ("upper", ub)):
+            if isinstance(b, int):
+                continue
             # absolute l >= a + c (lower) or l < a + c (upper), in indices relative to the boxes
-            d = loops[outer].lo + c - loops[pos].lo
+            outer = at[b[0]]
+            d = loops[outer].lo + b[1] - lo
             table = {"lower": {0: "GE", 1: "GT"}, "upper": {0: "LT", 1: "LE"}}[side]
             if d not in table:
                 raise NoSketch("a triangular bound whose offset is not a strict or loose comparison")
             masks.append(_Mask(pos, outer, table[d]))
-        return store, loops, masks
+        return pos
 
 
 def _step(f) -> int:
@@ -435,13 +445,20 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         if len(idx) != t.rank:
             raise NoSketch("an access of another rank")
         dims, lo, hi = [], [], []
+        diagonal = None  # (loop position, its stand-in second position) of an A[i, i]
         for d, (iv, c) in enumerate(idx):
-            if iv not in at or at[iv] in dims:
-                raise NoSketch("a load index that is not a distinct loop index")
+            if iv not in at:
+                raise NoSketch("a load index that is not a loop index")
+            p = at[iv]
+            if p in dims:
+                if diagonal is not None or idx[dims.index(p)][1] != c:
+                    raise NoSketch("a load index that is not a distinct loop index")
+                diagonal = (p, DIAGONAL + p)
+                p = DIAGONAL + p
             loop = loops[at[iv]]
             lo.append(loop.lo + c)
             hi.append(int(t.shape[d]) - lo[-1] - (loop.hi - loop.lo))
-            dims.append(at[iv])
+            dims.append(p)
         if any(not 0 <= v <= MAX_TRIM for v in lo + hi):
             raise NoSketch("a load view that is not the array less at most 2 elements at each end")
         leaf = Expr(t, leaf=k)
@@ -450,7 +467,11 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             (("lo", tuple(lo)), ("hi", tuple(hi))))
         for d, p in enumerate(dims):
             sk.record(p, view.type.shape[d])
-        return sk.in_order(view, tuple(dims))
+        v = sk.in_order(view, tuple(dims))
+        if diagonal is None:
+            return v
+        # the diagonal: the elements where both indices agree, summed over the second
+        return sk.reduce(sk.masked(v, [_Mask(diagonal[0], diagonal[1], "EQ")]), {diagonal[1]})
 
     def read(value: ir.Value) -> _View:
         if value not in memo:  # a value used twice is one node (emitted once)
@@ -468,6 +489,8 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         op = value.owner
         if op.name in ("affine.load", "memref.load"):
             return load(op)
+        if op.name == "affine.for":
+            return iterated(op.opview, value)
         if op.name == "arith.constant":
             attr = op.attributes["value"]
             if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
@@ -478,47 +501,76 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
         return sk.combine(short, *(read(v) for v in op.operands))
 
-    def summed(value: ir.Value, inner: list[_Mask]) -> _View:
-        """The sum of `value` over the reduced loops, masked by `inner` (the triangular
-        bounds that involve a reduced loop), as a view over store loops."""
+    def iterated(f, value: ir.Value) -> _View:
+        """The result of a loop that sums into a scalar (`iter_args(%s = init)`, yielding
+        `%s + term`): init plus the term summed over the loop's range (symm's temp2)."""
+        results = list(f.results)
+        if len(results) != 1 or len(f.inits) != 1:
+            raise NoSketch("a loop with other than one value carried")
+        body = f.regions[0].blocks[0]
+        carried = body.arguments[1]
+        step = list(body.operations)[-1].operands[0]
+        if _is_block_argument(step) or step.owner.name not in ("arith.addf", "arith.addi"):
+            raise NoSketch("a carried value that is not a sum")
+        a, b = step.owner.operands
+        if carried not in (a, b):
+            raise NoSketch("a carried value that is not a sum")
+        term = b if a == carried else a
+        if any(True for use in carried.uses if use.owner != step.owner):
+            raise NoSketch("a carried value read inside its loop")
+        masks: list[_Mask] = []
+        pos = reader.place(f, loops, masks)
+        at[f.induction_variable] = pos
+        total = summed(term, masks, frozenset({pos}))
+        init = list(f.inits)[0]
+        if not _is_block_argument(init) and init.owner.name == "arith.constant" and \
+                float(init.owner.attributes["value"].value) == 0.0:
+            return total
+        return sk.combine(_ELEMENTWISE[dialect][step.owner.name], read(init), total)
+
+    def summed(value: ir.Value, inner: list[_Mask], over: frozenset | None = None) -> _View:
+        """The sum of `value` over the loops `over` (the reduced loops by default), masked
+        by `inner` (the triangular bounds that involve one of them), as a view over the
+        others."""
+        over = reduced if over is None else over
         v = read(value)
-        if not set(v.dims) & reduced:
+        if not set(v.dims) & over:
             raise NoSketch("a term constant along a reduced loop (a sum of copies)")
         op = None if _is_block_argument(value) else value.owner
         name = op.name if op is not None else ""
         if name in ("arith.addf", "arith.subf", "arith.addi", "arith.subi"):
             a, b = op.operands
-            parts = [summed(x, inner) if set(read(x).dims) & reduced else None for x in (a, b)]
+            parts = [summed(x, inner, over) if set(read(x).dims) & over else None for x in (a, b)]
             if None in parts:
                 raise NoSketch("a term constant along a reduced loop (a sum of copies)")
             return sk.combine(_ELEMENTWISE[dialect][name], *parts)
         if name == "arith.negf":
-            return sk.combine(_ELEMENTWISE[dialect][name], summed(op.operands[0], inner))
+            return sk.combine(_ELEMENTWISE[dialect][name], summed(op.operands[0], inner, over))
         if name in ("arith.mulf", "arith.muli"):
             # the factors constant along the reduced loops are taken out of the sum; the
             # others are one summed term, or the two sides of a contraction
             factors = _factors(value, name)
-            outside = [read(f) for f in factors if not set(read(f).dims) & reduced]
-            within = [f for f in factors if set(read(f).dims) & reduced]
+            outside = [read(f) for f in factors if not set(read(f).dims) & over]
+            within = [f for f in factors if set(read(f).dims) & over]
             if len(within) == 1:
-                core = summed(within[0], inner)
+                core = summed(within[0], inner, over)
             else:
                 if name != "arith.mulf" and dialect == "linalg":
                     raise NoSketch("an integer contraction")
                 views = [read(f) for f in within]
                 while len(views) > 2:
                     views = sk.merge_one(views, _ELEMENTWISE[dialect][name])
-                core = sk.contract(views[0], views[1], reduced, inner)
+                core = sk.contract(views[0], views[1], over, inner)
             if outside:
                 scale = outside[0]
                 for v in outside[1:]:
                     scale = sk.combine(_ELEMENTWISE[dialect][name], scale, v)
                 core = sk.combine(_ELEMENTWISE[dialect][name], scale, core)
             return core
-        if name == "arith.divf" and not set(read(op.operands[1]).dims) & reduced:
-            return sk.combine(_ELEMENTWISE[dialect][name], summed(op.operands[0], inner),
+        if name == "arith.divf" and not set(read(op.operands[1]).dims) & over:
+            return sk.combine(_ELEMENTWISE[dialect][name], summed(op.operands[0], inner, over),
                               read(op.operands[1]))
-        return sk.reduce(sk.masked(v, inner), set(v.dims) & reduced)
+        return sk.reduce(sk.masked(v, inner), set(v.dims) & over)
 
     value = store.operands[0] if store.operation.name == "memref.store" else store.value
     outer = [m for m in masks if m.a not in reduced and m.b not in reduced]
