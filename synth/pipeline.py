@@ -102,6 +102,10 @@ INDUCTION = ("the time loop: proven for one step on every input state (the array
              "reads and writes), so for every step count by induction; the whole loop tested")
 
 
+ROTATION = ("the step reads at index 0 what the original reads at the step's index t; the loop "
+            "rotates those inputs by one after each step, so step t reads element t: ")
+
+
 def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseOptions):
     """A time loop kept as a loop (synth.synthesis.steps): the raised step proven against
     the original's step at `options.verify` (every input state, so every number of steps
@@ -129,6 +133,8 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
     step.function, step.raised_function = whole.function, whole.raised_function
     if step.verdict == "equivalent" and step.level in ("z3", "all"):
         step.assumptions.append(INDUCTION)
+        if result.time_loop.rotated:
+            step.assumptions.append(ROTATION + ", ".join(f"arg{a} along dim {d}" for a, d in result.time_loop.rotated))
         if step.level == "all":
             step.domain += "; every step count (by induction on the step)"
     return step

@@ -112,3 +112,55 @@ def test_several_time_loops_are_refused():
     assert len(kernel.sizes.time_loops) == 2
     with pytest.raises(NoSolutionError, match="one of 2 such loops"):
         step_kernel(kernel)
+
+
+def _driven_line(src, u, v, steps, n):
+    """NumPy reference of tests/data/stencils/driven_line.mlir."""
+    u, v = u.copy(), v.copy()
+    for t in range(steps):
+        u[0] = src[t]
+        v[1:n - 1] = 0.5 * (u[0:n - 2] + u[2:n])
+        u[1:n - 1] = v[1:n - 1]
+    return u, v
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_a_step_that_reads_its_input_at_the_step_index(tmp_path, target):
+    """`u[0] = src[t]` in the time loop (fdtd-2d's form): the step reads src at index 0 and
+    the target's loop rotates src by one after each step; the output at its own sizes is
+    the NumPy simulation's."""
+    rc, out, stats = _raise(tmp_path, DATA / "stencils" / "driven_line.mlir", target)
+    assert rc == 0
+    text = out.read_text()
+    assert text.count(LOOP[target]) == 1
+    record = json.loads(stats.read_text())["driven_line"]
+    assert all(p.get("sketch") for p in record["problems"])
+    assert any("rotates those inputs by one after each step" in a for a in record["validation"]["assumptions"])
+    rng = np.random.default_rng(9)
+    src, u, v = rng.uniform(-1, 1, 40), rng.uniform(-1, 1, 64), rng.uniform(-1, 1, 64)
+    raised = load_raised(str(out), "driven_line_raised", text)
+    got = run_raised(raised.dialect, raised.text, raised.name,
+                     [np.asarray(40, np.int32), np.asarray(64, np.int32), src, u, v])
+    want_u, want_v = _driven_line(src, u, v, 40, 64)
+    assert np.allclose(got[0], want_u, rtol=1e-12) and np.allclose(got[1], want_v, rtol=1e-12)
+    assert want_u[0] == src[39]  # the last step's signal
+
+
+def test_a_time_index_used_otherwise_is_no_time_loop():
+    """A step index that is written (`u[t] = ...`) is not a read of an input at the step:
+    the loop is no time loop of the model."""
+    text = """func.func @w(%a: memref<8xf64>, %u: memref<8xf64>) {
+  affine.for %t = 0 to 8 {
+    affine.for %i = 0 to 8 {
+      %x = affine.load %a[%i] : memref<8xf64>
+      %y = affine.load %u[%t] : memref<8xf64>
+      %z = arith.addf %x, %y : f64
+      affine.store %z, %u[%t] : memref<8xf64>
+    }
+  }
+  return
+}
+"""
+    from synth.frontend.reader import SourceModule
+    kernel = load_kernel(SourceModule("w.mlir", text), "w")
+    assert kernel.sizes.time_loops == []

@@ -479,9 +479,13 @@ def analyze_sizes(path: str, func) -> SizeModel:
     repeat, time, time_trips = [], [], []
     for loop in col.loop_list:
         trip = trips.get(loop.id)
-        if any(True for _ in loop.iv.uses) or trip is not None and trip.is_constant and trip.const == 1:
+        if trip is not None and trip.is_constant and trip.const == 1:
             continue  # a loop that runs once repeats nothing (a time loop's step, synth.synthesis.steps)
-        repeat.append(loop.location)
+        used = any(True for _ in loop.iv.uses)
+        if used and not _reads_inputs_only(col, loop):
+            continue
+        if not used:
+            repeat.append(loop.location)
         if _carries_dependence(col, loop):
             time.append(loop.location)
             time_trips.append(trip)
@@ -492,6 +496,23 @@ def analyze_sizes(path: str, func) -> SizeModel:
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
                      constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips)
+
+
+def _reads_inputs_only(col: _Collector, loop: _Loop) -> bool:
+    """Whether the loop's index is used only to read arrays the kernel never writes, each
+    read at `index + c` along one dim (fdtd-2d's `fict[t]`): a time loop whose step reads
+    its input at the step's index (synth.synthesis.steps rotates such inputs)."""
+    if any(use.owner.name != "affine.load" for use in loop.iv.uses):
+        return False
+    key = ("iv", loop.id)
+    written = {a.array for a in col.accesses if a.write}
+    for a in col.accesses:
+        dims = [f for f in a.forms if f is not None and key in f.terms]
+        if not dims:
+            continue
+        if a.write or a.array in written or len(dims) != 1 or dims[0].terms != {key: 1}:
+            return False
+    return True
 
 
 def _carries_dependence(col: _Collector, loop: _Loop) -> bool:

@@ -87,6 +87,7 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
     trip = size(result.time_loop.trip, values)
     carried = [o for o in result.outputs if o in final]
     inputs = [i for i in sorted(env) if i not in carried]
+    rotated = dict(result.time_loop.rotated)  # input -> dim: read at the step's index
     if trip < 0:
         raise SynthError(f"a time loop of {trip} steps at sizes {dict(values)}")
     body_env = dict(env)
@@ -132,7 +133,9 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         one, nxt = em.fresh("c"), em.fresh("it")
         em.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
         em.line(f"{nxt} = stablehlo.add {it}, {one} : tensor<i64>")
-        em.line(f"stablehlo.return {', '.join([nxt] + got + [body_env[i] for i in inputs])} : "
+        nexts = [_rotate(em, result.dialect, body_env[i], types[i], rotated[i]) if i in rotated else body_env[i]
+                 for i in inputs]
+        em.line(f"stablehlo.return {', '.join([nxt] + got + nexts)} : "
                 + ", ".join(t for _, _, t in operands))
         em.indent = indent
         em.line("}")
@@ -143,15 +146,58 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         em.line(f"{ub} = arith.constant {trip} : index")
         em.line(f"{st} = arith.constant 1 : index")
         body_env.update({o: em.fresh("w") for o in carried})
-        head = f"{out}:{len(carried)}" if many else out
+        turning = [i for i in inputs if i in rotated]  # carried too, rotated after each step
+        body_env.update({i: em.fresh("x") for i in turning})
+        ctypes += [types[i].mlir() for i in turning]
+        many = len(ctypes) > 1
+        head = f"{out}:{len(ctypes)}" if many else out
         em.line(f"{head} = scf.for {t} = {lb} to {ub} step {st} iter_args("
-                + ", ".join(f"{body_env[o]} = {env[o]}" for o in carried) + ") -> ("
+                + ", ".join(f"{body_env[o]} = {env[o]}" for o in carried + turning) + ") -> ("
                 + ", ".join(ctypes) + ") {")
         indent = em.indent
         em.indent = indent + "  "
         got = body()
+        got += [_rotate(em, result.dialect, body_env[i], types[i], rotated[i]) for i in turning]
         em.line(f"scf.yield {', '.join(got)} : {', '.join(ctypes)}")
         em.indent = indent
         em.line("}")
         results = {o: (f"{out}#{k}" if many else out) for k, o in enumerate(carried)}
     return {**env, **results}
+
+
+def _rotate(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
+    """`name` (of tensor type t) rotated left by one along `dim`: element k + 1 moves to k,
+    element 0 to the end (so that after step t, index 0 holds what step t + 1 reads)."""
+    n = int(t.shape[dim])
+    if n <= 1:
+        return name
+    head = [f"0:{int(m)}" for m in t.shape]
+    rest = list(head)
+    rest[dim], head[dim] = f"1:{n}", "0:1"
+    part = lambda r: "x".join(str(int(m)) if k != dim else str(r) for k, m in enumerate(t.shape))
+    a, b, r = em.fresh(), em.fresh(), em.fresh()
+    if dialect == "stablehlo":
+        em.line(f"{a} = stablehlo.slice {name} [{', '.join(rest)}] : ({t.mlir()}) -> tensor<{part(n - 1)}x{t.dtype}>")
+        em.line(f"{b} = stablehlo.slice {name} [{', '.join(head)}] : ({t.mlir()}) -> tensor<{part(1)}x{t.dtype}>")
+        em.line(f"{r} = stablehlo.concatenate {a}, {b}, dim = {dim} : (tensor<{part(n - 1)}x{t.dtype}>, "
+                f"tensor<{part(1)}x{t.dtype}>) -> {t.mlir()}")
+        return r
+    # copies of both parts first, then written back into the array itself: the loop's
+    # yield stays its iter_arg's buffer (one-shot bufferization requires that)
+    ones = ", ".join("1" for _ in t.shape)
+    off = lambda k: ", ".join(str(k) if d == dim else "0" for d in range(t.rank))
+    sizes = lambda m: ", ".join(str(m) if d == dim else str(int(s)) for d, s in enumerate(t.shape))
+    parts = []
+    for start, m, v in ((1, n - 1, a), (0, 1, b)):
+        pt = f"tensor<{part(m)}x{t.dtype}>"
+        e, c = em.fresh(), em.fresh()
+        em.line(f"{v} = tensor.extract_slice {name}[{off(start)}] [{sizes(m)}] [{ones}] : {t.mlir()} to {pt}")
+        em.line(f"{e} = tensor.empty() : {pt}")
+        em.line(f"{c} = linalg.copy ins({v} : {pt}) outs({e} : {pt}) -> {pt}")
+        parts.append((c, pt))
+    c = em.fresh()
+    em.line(f"{c} = tensor.insert_slice {parts[0][0]} into {name}[{off(0)}] [{sizes(n - 1)}] [{ones}] : "
+            f"{parts[0][1]} into {t.mlir()}")
+    em.line(f"{r} = tensor.insert_slice {parts[1][0]} into {c}[{off(n - 1)}] [{sizes(1)}] [{ones}] : "
+            f"{parts[1][1]} into {t.mlir()}")
+    return r

@@ -371,13 +371,15 @@ class Iota(IotaFamily, LinalgOp):
 
 class SelectEdge(SelectEdgeFamily, LinalgOp):
     """linalg.generic: out = x where linalg.index of every dim in `dims` is its edge index,
-    y elsewhere (the comparison lives in the body: no i1 tensors)."""
+    y elsewhere (the comparison lives in the body: no i1 tensors). y is the generic's
+    output operand, so the result can be y's buffer updated in place (a time loop's
+    iter_arg stays its own buffer)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         dt = result_type.dtype
 
-        def body(em, blk):
+        def body(em, blk, out):
             cond = None
             for k in d["dims"]:
                 i, c, p = em.fresh("i"), em.fresh("e"), em.fresh("p")
@@ -391,8 +393,10 @@ class SelectEdge(SelectEdgeFamily, LinalgOp):
                     em.line(f"{both} = arith.andi {cond}, {p} : i1")
                     cond = both
             s = em.fresh("s")
-            em.line(f"{s} = arith.select {cond}, {blk[0]}, {blk[1]} : {dt}")
+            em.line(f"{s} = arith.select {cond}, {blk[0]}, {out} : {dt}")
             return s
 
         n = result_type.rank
-        return emit_generic(em, operands, arg_types, [tuple(range(n))] * 2, result_type, body)
+        identity = _affine_map(n, tuple(range(n)))
+        return emit_structured(em, operands[:1], arg_types[:1], [identity, identity], ["parallel"] * n,
+                               operands[1], result_type, body)

@@ -206,8 +206,10 @@ def _step(f) -> int:
     return int(ir.IntegerAttr(step).value) if isinstance(step, ir.Attribute) else int(step)
 
 
-def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int) -> tuple[ir.Value, int]:
-    """(loop index, c) for an index `iv + c`, else NoSketch."""
+def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int) -> tuple[ir.Value | None, int]:
+    """(loop index, c) for an index `iv + c`, (None, c) for a constant index c, else NoSketch."""
+    if isinstance(e, ir.AffineConstantExpr):
+        return None, e.value
     if isinstance(e, ir.AffineDimExpr):
         return operands[e.position], 0
     if isinstance(e, ir.AffineAddExpr):
@@ -215,6 +217,15 @@ def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int) -> tup
             if isinstance(a, ir.AffineDimExpr) and isinstance(b, ir.AffineConstantExpr):
                 return operands[a.position], b.value
     raise NoSketch(f"the index {e} is not a loop index plus a constant")
+
+
+def _edge(c: int, n) -> str:
+    """"first" or "last" for a constant index c along a dim of extent n; NoSketch else."""
+    if c == 0:
+        return "first"
+    if c == int(n) - 1:
+        return "last"
+    raise NoSketch("a constant index inside an array (not its first or last element)")
 
 
 def _access(op) -> tuple[ir.Value, list[tuple[ir.Value, int]]]:
@@ -400,9 +411,13 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         masks = [_Mask(keep.index(m.a), keep.index(m.b), m.direction) for m in masks]
         loops = [loops[p] for p in keep]
     at = {l.iv: p for p, l in enumerate(loops)}
-    memref, index = _access(store.operation)
+    memref, full_index = _access(store.operation)
     if reader.arg_index(memref) != output:
         raise NoSketch("the store writes a local")
+    # a constant index (ey[0][j] = ...) writes the array's first or last element along
+    # that dim: the block over the other dims, then select_edge into the previous value
+    store_edges = {d: _edge(c, output_type.shape[d]) for d, (iv, c) in enumerate(full_index) if iv is None}
+    index = [x for d, x in enumerate(full_index) if d not in store_edges]
     stored: list[int] = []  # loop position of each store dim
     for iv, c in index:
         if iv not in at or at[iv] in stored:
@@ -411,7 +426,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     reduced = frozenset(range(len(loops))) - set(stored)
     if any(l.hi <= l.lo for l in loops):
         raise NoSketch("an empty loop")
-    shape = output_type.shape
+    shape = tuple(n for d, n in enumerate(output_type.shape) if d not in store_edges)
     block_lo = tuple(loops[p].lo + c for p, (_, c) in zip(stored, index))
     block_hi = tuple(int(shape[d]) - block_lo[d] - (loops[p].hi - loops[p].lo) for d, p in enumerate(stored))
     if any(not 0 <= v <= MAX_TRIM for v in block_lo + block_hi):
@@ -444,6 +459,12 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         t = input_types[k]
         if len(idx) != t.rank:
             raise NoSketch("an access of another rank")
+        edges = {}  # dim -> "first" | "last": a constant index (fict[0], A[n - 1][j])
+        for d, (iv, c) in enumerate(idx):
+            if iv is None:
+                edges[d] = _edge(c, t.shape[d])
+        if edges:
+            return edge_view(k, t, idx, edges)
         dims, lo, hi = [], [], []
         diagonal = None  # (loop position, its stand-in second position) of an A[i, i]
         for d, (iv, c) in enumerate(idx):
@@ -472,6 +493,29 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             return v
         # the diagonal: the elements where both indices agree, summed over the second
         return sk.reduce(sk.masked(v, [_Mask(diagonal[0], diagonal[1], "EQ")]), {diagonal[1]})
+
+    def edge_view(k: int, t: TensorType, idx, edges: dict) -> _View:
+        """Argument k at a constant index along the dims `edges` (its first or last
+        element there), over the loops of its other dims (which cover those dims whole)."""
+        rest = [(iv, c) for d, (iv, c) in enumerate(idx) if d not in edges]
+        positions = sorted(edges.values())
+        if len(set(positions)) != 1:
+            raise NoSketch("constant indices at both ends")
+        a = (("dims", tuple(sorted(edges))), ("position", positions[0]))
+        kept = TensorType(tuple(n for d, n in enumerate(t.shape) if d not in edges), t.dtype)
+        expr = sk.apply("slice_edge", (Expr(t, leaf=k),), a)
+        if dialect == "stablehlo":  # its slice_edge keeps the rank
+            expr = sk.apply("reshape", (expr,), (("shape", kept.shape),))
+        dims = []
+        for d, (iv, c) in enumerate(rest):
+            if iv is None or iv not in at or at[iv] in dims or c != 0:
+                raise NoSketch("a load at a constant index and other than loop indices elsewhere")
+            loop = loops[at[iv]]
+            if loop.lo != 0 or loop.hi != int(kept.shape[d]):
+                raise NoSketch("a load at a constant index over part of its other dims")
+            sk.record(at[iv], kept.shape[d])
+            dims.append(at[iv])
+        return sk.in_order(expr, tuple(dims))
 
     def read(value: ir.Value) -> _View:
         if value not in memo:  # a value used twice is one node (emitted once)
@@ -603,12 +647,34 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     order = [store_dims.index(p) for p in stored]  # nest order -> the store's order
     if order != list(range(len(order))):
         result = sk.apply("transpose", (result,), (("permutation", tuple(order)),))
+    if store_edges:
+        if output not in input_types:
+            raise NoSketch("an edge of an array whose previous value is not an input")
+        return _edge_store(sk, result, output, input_types[output], store_edges, block_lo + block_hi)
     if not any(block_lo + block_hi):
         return result
     if output not in input_types:
         raise NoSketch("a block of an array whose previous value is not an input")
     return sk.apply("insert_range", (Expr(input_types[output], leaf=output), result),
                     (("lo", block_lo), ("hi", block_hi)))
+
+
+def _edge_store(sk: _Sketcher, result: Expr, output: int, output_type: TensorType, edges: dict,
+                trims: tuple) -> Expr:
+    """`result` (over the dims without a constant store index) written at the edges
+    `edges` (dim -> "first" | "last") of the output's previous value: broadcast to the
+    whole array, then select_edge."""
+    positions = set(edges.values())
+    if len(positions) != 1 or any(trims):
+        raise NoSketch("a store at a constant index over part of its other dims, or at both ends")
+    kept = tuple(d for d in range(output_type.rank) if d not in edges)
+    if sk.dialect == "stablehlo":
+        a = (("dims", kept), ("shape", output_type.shape))
+    else:
+        a = (("dims", tuple(sorted(edges))), ("shape", output_type.shape))
+    whole = sk.apply("broadcast_in_dim" if sk.dialect == "stablehlo" else "broadcast", (result,), a)
+    return sk.apply("select_edge", (whole, Expr(output_type, leaf=output)),
+                    (("dims", tuple(sorted(edges))), ("position", positions.pop())))
 
 
 def sketches(spec, dialect: str) -> dict[str, Expr]:

@@ -15,9 +15,10 @@ Validation checks the whole raised function against the original, loop and all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mlir import ir
+from mlir.dialects import arith
 
 from synth.analysis.model import Kernel, load_kernel
 from synth.analysis.symbols import SizeExpr
@@ -29,6 +30,10 @@ from synth.frontend.reader import SourceModule, diagnostic_location
 class TimeLoop:
     trip: SizeExpr  # repetitions, in the kernel's size symbols
     location: str
+    # (argument, dim) of each input the step reads at the step's index (fdtd-2d's fict[t]):
+    # the step reads it at index 0, and the target's loop rotates it by one along that dim
+    # after each step, so that step t reads element t
+    rotated: tuple[tuple[int, int], ...] = ()
 
 
 def _why_not(kernel: Kernel, why: str) -> NoSolutionError:
@@ -75,6 +80,7 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
         module.walk(outside)
         if stores_outside:
             raise _why_not(kernel, "statements outside the loop")
+        rotated = _read_at_step(loop)
         lb = loop.lowerBoundMap.value
         # 0 to 1 (its index is unused): a bound of 2 would read as a size of its own
         ub = loop.upperBoundMap.value
@@ -83,9 +89,55 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
             loop.operation.attributes[attr] = ir.AffineMapAttr.get(once)
         text = str(module)
     step = load_kernel(SourceModule(path, text), kernel.name)
+    if rotated:  # the step reads them at index 0 only: their extents are the original's,
+        # and a step count that sized them keeps its value (nothing in the step indexes by it)
+        dims = dict(step.sizes.arg_dims)
+        dims.update({a: kernel.sizes.arg_dims[a] for a, _ in rotated})
+        symbols = {n: (kernel.sizes.symbols.get(n, s) if s.value < 0 else s)
+                   for n, s in step.sizes.symbols.items()}
+        step = replace(step, sizes=replace(step.sizes, arg_dims=dims, symbols=symbols))
     if step.sizes.time_loops:
         raise _why_not(kernel, "another loop inside it repeats too")
-    return step, TimeLoop(trip, location)
+    return step, TimeLoop(trip, location, rotated)
+
+
+def _read_at_step(loop) -> tuple[tuple[int, int], ...]:
+    """Rewrite each read at the loop's index (`x[t + c]`, of an input the kernel does not
+    write: synth.analysis.sizes checked that) into a read at `c`, the index's operand a
+    constant 0; the (argument, dim) pairs read so."""
+    iv = loop.induction_variable
+    uses = [(use.owner, use.operand_number) for use in iv.uses]
+    if not uses:
+        return ()
+    func = loop.operation
+    while func.name != "func.func":
+        func = func.parent
+    entry = func.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry):
+        zero = arith.ConstantOp(ir.IndexType.get(), 0).result
+    out = []
+    for owner, k in uses:
+        load = owner.opview
+        position = k - 1  # operand 0 is the memref; then the map's operands, dims first
+        amap = load.map.value
+        dims = [d for d, e in enumerate(amap.results) if _mentions_dim(e, position)]
+        memref = load.memref
+        if not isinstance(memref.owner, ir.Block) or len(dims) != 1:
+            raise NoSolutionError("a read at a time step's index that is not of an argument along one dim")
+        out.append((ir.BlockArgument(memref).arg_number, dims[0]))
+        new = amap.replace(ir.AffineDimExpr.get(position), ir.AffineConstantExpr.get(0),
+                           amap.n_dims, amap.n_symbols)
+        load.operation.attributes["map"] = ir.AffineMapAttr.get(new)
+        load.operation.operands[k] = zero
+    return tuple(sorted(set(out)))
+
+
+def _mentions_dim(e: ir.AffineExpr, position: int) -> bool:
+    if isinstance(e, ir.AffineDimExpr):
+        return e.position == position
+    if isinstance(e, ir.AffineBinaryExpr):
+        return _mentions_dim(e.lhs, position) or _mentions_dim(e.rhs, position)
+    return False
 
 
 def _inside(op, loop) -> bool:
