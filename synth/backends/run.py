@@ -1,5 +1,6 @@
 """Running a raised function on NumPy inputs: stablehlo on XLA CPU (as @main), linalg on
-tensors through the ExecutionEngine worker."""
+tensors through the ExecutionEngine worker (elementwise chains fused; from LARGE_INPUTS
+input elements on, through the MLIR CPU backend's tiled pipeline)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,15 @@ def run_raised(dialect: str, text: str, fname: str, inputs: list[np.ndarray]) ->
 
         return run_stablehlo(text.replace(f"func.func @{fname}(", "func.func @main(", 1), inputs)
     key = hash(text)
+    if sum(np.size(a) for a in inputs) >= LARGE_INPUTS and key not in _TILED_FAILURES:
+        # at sizes like PolyBench LARGE the plain loops of a contraction take tens of
+        # seconds (correlation: 28 s): the MLIR CPU backend's tiled pipeline, which is
+        # what synth bench times; where it fails, the pipelines below
+        from synth.backends.mlir_cpu import tiled_pipeline
+        try:
+            return run_tensor_function(text, fname, inputs, pipeline=tiled_pipeline())
+        except ExecutionError:
+            _TILED_FAILURES.add(key)
     if key not in _FUSION_CRASHES:
         try:  # elementwise chains fused; where MLIR crashes on that, the plain pipeline
             return run_tensor_function(text, fname, inputs, pipeline=FUSED_TENSOR_PIPELINE)
@@ -26,3 +36,5 @@ def run_raised(dialect: str, text: str, fname: str, inputs: list[np.ndarray]) ->
 
 
 _FUSION_CRASHES: set[int] = set()  # texts on which the fused pipeline crashed MLIR
+_TILED_FAILURES: set[int] = set()  # texts the tiled pipeline did not compile or run
+LARGE_INPUTS = 1 << 20  # input elements from which linalg runs through the tiled pipeline

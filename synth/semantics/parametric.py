@@ -288,28 +288,42 @@ def _collect(p: list[_Mono]) -> list[_Mono]:
 
 
 def _merge_complements(p: list[_Mono]) -> list[_Mono]:
-    """c*[G, g]*f + c*[G, not g]*f  ->  c*[G]*f, repeatedly."""
-    changed = True
-    while changed:
-        changed = False
-        index = {}
-        for n, m in enumerate(p):
-            index[(m.coef, tuple(_key(g) for g in m.guards), tuple(_key(f) for f in m.factors))] = n
-        for n, m in enumerate(p):
-            for gi, g in enumerate(m.guards):
-                neg = g.arg(0) if z3.is_not(g) else z3.simplify(z3.Not(g))
-                rest = m.guards[:gi] + m.guards[gi + 1:]
-                twin = _merge(rest, (neg,))
-                key = (m.coef, tuple(_key(x) for x in twin), tuple(_key(f) for f in m.factors))
-                other = index.get(key)
-                if other is not None and other != n:
-                    keep = [q for j, q in enumerate(p) if j not in (n, other)]
-                    p = keep + [_Mono(m.coef, rest, m.factors)]
-                    changed = True
+    """c*[G, g]*f + c*[G, not g]*f  ->  c*[G]*f, repeatedly (a merged monomial equal to
+    one already there adds its coefficient to it). A worklist over a dict keyed by the
+    monomials: each merge is looked up, not found by a rescan (correlation's all-size
+    form has thousands of monomials)."""
+    def key(m: _Mono) -> tuple:
+        return tuple(_key(g) for g in m.guards), tuple(_key(f) for f in m.factors)
+
+    items = {key(m): m for m in p}  # _collect made the keys distinct
+    negations: dict[int, z3.ExprRef] = {}
+    work = list(items)
+    while work:
+        k = work.pop()
+        m = items.get(k)
+        if m is None:
+            continue
+        for gi, g in enumerate(m.guards):
+            neg = negations.get(_key(g))
+            if neg is None:
+                neg = negations[_key(g)] = g.arg(0) if z3.is_not(g) else z3.simplify(z3.Not(g))
+            rest = m.guards[:gi] + m.guards[gi + 1:]
+            twin_key = (tuple(_key(x) for x in _merge(rest, (neg,))), k[1])
+            twin = items.get(twin_key)
+            if twin is None or twin_key == k or twin.coef != m.coef:
+                continue
+            del items[k], items[twin_key]
+            merged = _Mono(m.coef, rest, m.factors)
+            mk = key(merged)
+            if mk in items:
+                merged = _Mono(items[mk].coef + m.coef, rest, m.factors)
+                if not merged.coef:
+                    del items[mk]
                     break
-            if changed:
-                break
-    return p
+            items[mk] = merged
+            work.append(mk)
+            break
+    return [items[k] for k in sorted(items)]
 
 
 def assume(t: z3.ExprRef, facts: list, cache: dict | None = None) -> z3.ExprRef:

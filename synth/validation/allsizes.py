@@ -41,27 +41,27 @@ class AllSizes:
     seconds: float = 0.0
 
 
-MAX_SUSPECT_SIZE = 9
-QUERY_TIMEOUT = 10.0  # seconds per z3 query at most (the level aims at seconds per kernel)  # a suspected difference is looked for with every size up to this
+MAX_SUSPECT_SIZE = 9  # a suspected difference is looked for with every size up to this
+LEVEL_TIMEOUT = 20.0  # seconds for the whole level at most, both readings and every query (it aims at seconds per kernel)
 
 
 def prove_all_sizes(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float) -> AllSizes:
     t0 = time.monotonic()
-    timeout = min(timeout, QUERY_TIMEOUT)
-    out = _attempt(kernel, raised, comparisons, timeout, near=True)
-    if out.verdict != "proven" and time.monotonic() - t0 < timeout:
+    deadline = t0 + min(timeout, LEVEL_TIMEOUT)  # for the whole level, both readings
+    out = _attempt(kernel, raised, comparisons, deadline, near=True)
+    if out.verdict != "proven" and time.monotonic() < deadline:
         # a number next to a size (47 beside 48) may be a number, not `n - 1`: the
         # family with only exact sizes symbolic is the other reading of the same text
-        exact = _attempt(kernel, raised, comparisons, timeout, near=False)
+        exact = _attempt(kernel, raised, comparisons, deadline, near=False)
         if exact.verdict == "proven" or (exact.suspect_sizes and not out.suspect_sizes):
             out = exact
     out.seconds = time.monotonic() - t0
     return out
 
 
-def _attempt(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float, near: bool) -> AllSizes:
+def _attempt(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, near: bool) -> AllSizes:
     try:
-        out = _prove(kernel, raised, comparisons, timeout, near)
+        out = _prove(kernel, raised, comparisons, deadline, near)
     except NotParametric as e:
         out = AllSizes("not applicable", str(e))
     except (NoRealValue, Unsupported) as e:  # infinities (a max from -inf), ops outside the scalar model
@@ -71,8 +71,7 @@ def _attempt(kernel: Kernel, raised, comparisons: list[Comparison], timeout: flo
     return out
 
 
-def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float, near: bool) -> AllSizes:
-    deadline = time.monotonic() + timeout
+def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, near: bool) -> AllSizes:
     original = ParametricOriginal(kernel)
     want = original.outputs()
     model = kernel.sizes
@@ -87,11 +86,11 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float
             v = original.scalars[a.index]
             args.append(Tensor((), t.dtype, lambda idx, v=v: v) if t.is_tensor else v)
     domain = list(original.constraints)
-    _check_argument_shapes(kernel, signature, domain, timeout)
+    _check_argument_shapes(kernel, signature, domain, deadline)
     have, obligations = evaluate(raised, model.original(), args, near)
     # the raised family is well-typed at every size of the domain: one query for all
-    if obligations and _decide(domain, z3.Or([z3.Not(c) for c, _ in obligations]), timeout) != z3.unsat:
-        what = next((w for c, w in obligations if _decide(domain, z3.Not(c), timeout) != z3.unsat), "?")
+    if obligations and _decide(domain, z3.Or([z3.Not(c) for c, _ in obligations]), deadline) != z3.unsat:
+        what = next((w for c, w in obligations if _decide(domain, z3.Not(c), deadline) != z3.unsat), "?")
         raise NotParametric(f"the raised function is not well-typed at every size ({what})")
     pairs, facts = [], []
     for c in comparisons:
@@ -103,7 +102,7 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float
             r_shape, r_x, h = have[c.result]
             if len(r_shape) != len(shape):
                 raise NotParametric(f"{c.label}: rank {len(r_shape)} where the original has {len(shape)}")
-            same = _decide(domain, z3.Or([a != b for a, b in zip(r_shape, shape)] or [z3.BoolVal(False)]), timeout)
+            same = _decide(domain, z3.Or([a != b for a, b in zip(r_shape, shape)] or [z3.BoolVal(False)]), deadline)
             if same != z3.unsat:
                 raise NotParametric(f"{c.label}: the raised shape is not the original's at every size")
             h = z3.substitute(h, *zip(r_x, x)) if x else h
@@ -112,7 +111,7 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float
         pairs.append((c.label, inside, w, h))
         facts += empty_sum_facts([w, h])
     solver = z3.Solver()
-    solver.set("timeout", int(timeout * 1000))
+    solver.set("timeout", _remaining_ms(deadline))
     solver.add(domain + facts)
     solver.add(z3.Or([z3.And(inside + [w != h]) for _, inside, w, h in pairs]))
     result = solver.check()
@@ -125,7 +124,10 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float
     for cap in (MAX_SUSPECT_SIZE,):
         solver.push()
         solver.add([s <= cap for s in symbols])
-        while len(suspects) < 3 and solver.check() == z3.sat:
+        while len(suspects) < 3 and time.monotonic() < deadline:
+            solver.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
+            if solver.check() != z3.sat:
+                break
             m = solver.model()
             sizes = {str(s): m.eval(s, model_completion=True).as_long() for s in symbols}
             suspects.append(sizes)
@@ -135,7 +137,7 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float
         f"; sizes where they may: {', '.join(map(_text, suspects))}" if suspects else ""), suspects)
 
 
-def _check_argument_shapes(kernel: Kernel, signature, domain: list, timeout: float) -> None:
+def _check_argument_shapes(kernel: Kernel, signature, domain: list, deadline: float) -> None:
     """The raised text's argument dimensions, read as sizes, must be the original's at
     every size: otherwise the family of raised functions the proof is about would take
     inputs of other shapes than the original's."""
@@ -148,7 +150,7 @@ def _check_argument_shapes(kernel: Kernel, signature, domain: list, timeout: flo
         want = [size_term(e) for e in kernel.sizes.arg_dims[a.index]]
         have = [sizes.term(int(d)) for d in t.shape]
         differ = z3.Or([x != y for x, y in zip(want, have)] or [z3.BoolVal(False)])
-        if len(want) != len(have) or _decide(domain, differ, timeout) != z3.unsat:
+        if len(want) != len(have) or _decide(domain, differ, deadline) != z3.unsat:
             raise NotParametric(f"argument #{a.index} of the raised function has dimensions "
                                 f"({', '.join(map(str, have))}) that are not the original's "
                                 f"({', '.join(map(str, want))}) at every size")
@@ -158,9 +160,18 @@ def _text(sizes: dict) -> str:
     return "(" + ", ".join(f"{k}={v}" for k, v in sorted(sizes.items())) + ")"
 
 
-def _decide(domain: list, goal, timeout: float):
+def _remaining_ms(deadline: float) -> int:
+    """What is left of the level's time for one more query, in ms; NotParametric when
+    nothing is (the level gives up, the bounded proof decides)."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise NotParametric("the proof is not done in the level's time")
+    return max(1, int(left * 1000))
+
+
+def _decide(domain: list, goal, deadline: float):
     s = z3.Solver()
-    s.set("timeout", int(timeout * 1000))
+    s.set("timeout", _remaining_ms(deadline))
     s.add(domain + [goal])
     return s.check()
 
