@@ -78,9 +78,13 @@ class _Mask:
 
 @dataclass
 class _View:
-    """A tensor over the loops at `dims` (positions in the nest, increasing)."""
+    """A tensor over the loops at `dims` (positions in the nest, increasing). `natural`:
+    the same tensor before its transpose into nest order (expr, dims in its own order),
+    where it had one: a contraction takes it as it is (mvt's A^T y is vecmat(y, A), no
+    transposed copy of A)."""
     expr: Expr
     dims: tuple[int, ...]
+    natural: tuple | None = None
 
 
 _FLIP = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE"}
@@ -291,9 +295,10 @@ class _Sketcher:
     def in_order(self, expr: Expr, dims: tuple[int, ...]) -> _View:
         """A tensor whose dims are the loops `dims` in that order, transposed into nest order."""
         order = sorted(range(len(dims)), key=lambda k: dims[k])
-        if order != list(range(len(dims))):
-            expr = self.apply("transpose", (expr,), (("permutation", tuple(order)),))
-        return _View(expr, tuple(sorted(dims)))
+        if order == list(range(len(dims))):
+            return _View(expr, tuple(dims))
+        t = self.apply("transpose", (expr,), (("permutation", tuple(order)),))
+        return _View(t, tuple(sorted(dims)), natural=(expr, tuple(dims)))
 
     def constant(self, value: float, dims: tuple[int, ...] = ()) -> _View:
         if self.dialect == "stablehlo":
@@ -338,6 +343,7 @@ class _Sketcher:
                 y = self.masked(y, [m])
             else:
                 raise NoSketch("a triangular bound across the factors of a product")
+        x, y = (_View(*v.natural) if v.natural else v for v in (x, y))
         x = self.reduce(x, (set(x.dims) & reduced) - set(y.dims))
         y = self.reduce(y, (set(y.dims) & reduced) - set(x.dims))
         common = set(x.dims) & set(y.dims)
