@@ -164,3 +164,13 @@ def test_a_time_index_used_otherwise_is_no_time_loop():
     from synth.frontend.reader import SourceModule
     kernel = load_kernel(SourceModule("w.mlir", text), "w")
     assert kernel.sizes.time_loops == []
+
+
+def test_polygeist_fdtd_2d_reads_its_signal_at_the_step(tmp_path):
+    """Polygeist's fdtd-2d (constant sizes: the signal's extent 500 is the step count, a
+    constant the step no longer indexes) raises with the rotated signal, validated."""
+    rc, out, stats = _raise(tmp_path, POLYGEIST / "fdtd-2d.mlir", "stablehlo")
+    assert rc == 0
+    assert out.read_text().count("stablehlo.while") == 1
+    record = json.loads(stats.read_text())["kernel_fdtd_2d"]
+    assert any("rotates those inputs" in a for a in record["validation"]["assumptions"])

@@ -95,6 +95,10 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
         dims.update({a: kernel.sizes.arg_dims[a] for a, _ in rotated})
         symbols = {n: (kernel.sizes.symbols.get(n, s) if s.value < 0 else s)
                    for n, s in step.sizes.symbols.items()}
+        for a, _ in rotated:  # a constant extent the step no longer indexes (Polygeist's n500)
+            for e in kernel.sizes.arg_dims[a]:
+                for n in e.symbols:
+                    symbols.setdefault(n, kernel.sizes.symbols[n])
         step = replace(step, sizes=replace(step.sizes, arg_dims=dims, symbols=symbols))
     if step.sizes.time_loops:
         raise _why_not(kernel, "another loop inside it repeats too")
