@@ -29,7 +29,7 @@ import itertools
 import z3
 from mlir import ir
 
-from synth.analysis.collect import _split_const, _walk
+from synth.analysis.collect import _split_const, _walk, carried_sum
 from synth.analysis.model import Kernel
 from synth.analysis.symbols import SizeExpr
 from synth.semantics import z3sem
@@ -185,7 +185,7 @@ class ParametricOriginal:
         state = dict(state)
         for op in block.operations:
             name = op.operation.name
-            if name == "affine.yield":  # its values: the loop's summary (_carried_sum) reads them
+            if name == "affine.yield":  # its values: the loop's summary (_carried_step) reads them
                 continue
             if name == "func.return":
                 if len(op.operands):
@@ -596,18 +596,12 @@ def _carried_step(op, body, n: int):
     """(stand-in constant for the carried value, the SSA value of the summed term, the
     init value) of a loop `iter_args(%s = init)` that yields `%s + term`; None for a loop
     that carries nothing; NotParametric for other carried values."""
-    results = list(op.results)
-    if not results:
+    try:
+        found = carried_sum(op)
+    except ValueError as e:
+        raise NotParametric(str(e)) from None
+    if found is None:
         return None
-    if len(results) != 1:
-        raise NotParametric("a loop carrying several values")
-    carried = body.arguments[1]
-    step = list(body.operations)[-1].operands[0]
-    owner = None if isinstance(step.owner, ir.Block) else step.owner
-    if owner is None or owner.name not in ("arith.addf", "arith.addi") or carried not in list(owner.operands):
-        raise NotParametric("a loop carrying a value that is not a sum")
-    a, b = owner.operands
-    term = b if a == carried else a
-    sort = z3.RealSort() if owner.name == "arith.addf" else z3.IntSort()
-    init = list(op.operation.operands)[-1]
+    add, term, init = found
+    sort = z3.RealSort() if add == "arith.addf" else z3.IntSort()
     return z3.Const(f"carried!{n}", sort), term, init

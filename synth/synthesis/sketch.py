@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
+from synth.analysis.collect import carried_sum
 from synth.grammar.op import Op, attrs, op_by_name
 from synth.grammar.shapes import shrink_dim
 from synth.grammar.types import ShapeError, TensorType
@@ -540,7 +541,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         if op.name in ("affine.load", "memref.load"):
             return load(op)
         if op.name == "affine.for":
-            return iterated(op.opview, value)
+            return iterated(op.opview)
         if op.name == "arith.constant":
             attr = op.attributes["value"]
             if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
@@ -551,32 +552,21 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
         return sk.combine(short, *(read(v) for v in op.operands))
 
-    def iterated(f, value: ir.Value) -> _View:
+    def iterated(f) -> _View:
         """The result of a loop that sums into a scalar (`iter_args(%s = init)`, yielding
         `%s + term`): init plus the term summed over the loop's range (symm's temp2)."""
-        results = list(f.results)
-        if len(results) != 1 or len(f.inits) != 1:
-            raise NoSketch("a loop with other than one value carried")
-        body = f.regions[0].blocks[0]
-        carried = body.arguments[1]
-        step = list(body.operations)[-1].operands[0]
-        if _is_block_argument(step) or step.owner.name not in ("arith.addf", "arith.addi"):
-            raise NoSketch("a carried value that is not a sum")
-        a, b = step.owner.operands
-        if carried not in (a, b):
-            raise NoSketch("a carried value that is not a sum")
-        term = b if a == carried else a
-        if any(True for use in carried.uses if use.owner != step.owner):
-            raise NoSketch("a carried value read inside its loop")
+        try:
+            add, term, init = carried_sum(f)
+        except ValueError as e:
+            raise NoSketch(str(e)) from None
         masks: list[_Mask] = []
         pos = reader.place(f, loops, masks)
         at[f.induction_variable] = pos
         total = summed(term, masks, frozenset({pos}))
-        init = list(f.inits)[0]
         if not _is_block_argument(init) and init.owner.name == "arith.constant" and \
                 float(init.owner.attributes["value"].value) == 0.0:
             return total
-        return sk.combine(_ELEMENTWISE[dialect][step.owner.name], read(init), total)
+        return sk.combine(_ELEMENTWISE[dialect][add], read(init), total)
 
     def summed(value: ir.Value, inner: list[_Mask], over: frozenset | None = None) -> _View:
         """The sum of `value` over the loops `over` (the reduced loops by default), masked
