@@ -43,7 +43,7 @@ GENERATED_MODULES = {
 # tensor.extract_slice / tensor.insert_slice); such an op's entry names its module
 EXTRA_MODULES = {
     "stablehlo": (),
-    "linalg": ("mlir.dialects._tensor_ops_gen",),
+    "linalg": ("mlir.dialects._tensor_ops_gen", "mlir.dialects._scf_ops_gen"),
 }
 
 
@@ -101,6 +101,15 @@ CURATED = {
                 "right-hand side is reshaped to a column and back"),
         _op("stablehlo.cholesky", "stablehlo.cholesky", 1,
             doc="lower = true; the implementation-defined upper triangle is zeroed by a select"),
+        _op("stablehlo.take", "stablehlo.dynamic_slice", 2, attr_domain="counter_index",
+            doc="(a, t): a at index t + offset along dim (a rank-0 i64 counter), that dim "
+                "dropped (reshaped away); clamped into the dim; not searched (loop sketches)"),
+        _op("stablehlo.put", "stablehlo.dynamic_update_slice", 3, attr_domain="counter_index",
+            doc="(a, v, t): a with its slice at t + offset along dim replaced by v (reshaped "
+                "to a unit dim there); not searched (loop sketches)"),
+        _op("stablehlo.counter_select", "stablehlo.select", 3, attr_domain="counter_compare",
+            doc="(x, y, t): select(iota along dim <direction> t + offset, x, y); not searched "
+                "(loop sketches)"),
         _op("stablehlo.slice_range", "stablehlo.slice", 1, attr_domain="range",
             doc="drops lo[k] elements at the start and hi[k] at the end of each dim k (offsets "
                 "0..2, not all 0; the result a shape of interest); not searched by default"),
@@ -165,6 +174,26 @@ CURATED = {
         _op("linalg.iota", "linalg.generic", 0, attr_domain="iota", emitted=["outputs"],
             doc="generic: out = the index along one dim (linalg.index, converted to the element "
                 "type), over a shape of interest"),
+        _op("linalg.triangular_solve", "scf.for", 2, attr_domain="triangular",
+            emitted=["lowerBound", "upperBound", "step"],
+            doc="stablehlo.triangular_solve's loop form (vector right-hand side): scf.for over the "
+                "rows, iter_args (a, x = b); per row a linalg.dot of dynamic-size slices, then "
+                "x[i] = (b[i] - dot) / a[i, i]"),
+        _op("linalg.cholesky", "scf.for", 1, emitted=["lowerBound", "upperBound", "step"],
+            doc="stablehlo.cholesky's loop form: scf.for over the columns, iter_args (L = a), "
+                "left-looking: a linalg.matvec of dynamic-size slices per column; zeros above "
+                "the diagonal"),
+        _op("linalg.take", "tensor.extract_slice", 2, attr_domain="counter_index",
+            emitted=["sizes", "strides"],
+            doc="(a, t): extract_slice of extent 1 at t + offset along dim (a rank-0 i64 counter, "
+                "extracted and clamped into the dim), rank-reduced; not searched (loop sketches)"),
+        _op("linalg.put", "tensor.insert_slice", 3, attr_domain="counter_index",
+            emitted=["sizes", "strides"],
+            doc="(a, v, t): insert_slice of v at t + offset along dim; not searched (loop sketches)"),
+        _op("linalg.counter_select", "linalg.generic", 3, attr_domain="counter_compare",
+            emitted=["outputs"],
+            doc="generic: out = (linalg.index dim <direction> t + offset) ? x : y; not searched "
+                "(loop sketches)"),
         _op("linalg.extract_range", "tensor.extract_slice", 1, attr_domain="range",
             emitted=["offsets", "sizes", "strides"],
             doc="static slice dropping lo[k] elements at the start and hi[k] at the end of each "

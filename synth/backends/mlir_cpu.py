@@ -27,6 +27,13 @@ before bufferizing:
   (tile_reduction_using_for) so the loop over a row is an elementwise multiply-add on a
   vector<8x8> accumulator kept in registers, reduced across once per row block; this
   reassociates the sum, as XLA does (the proofs are over the reals).
+- `linalg.dot` (the library loop forms' per-step dot: linalg.triangular_solve) is split
+  the same way: 8 partial sums, the remainder peeled.
+- vector transfers are lowered fully unrolled (convert-vector-to-scf{full-unroll=true}):
+  the default lowering puts a temporary buffer (llvm.alloca) in the loop body, which
+  inside a loop over tensors (linalg.cholesky's matvec per column) grows the stack by
+  ~2 KB per tile and overflowed it at n = 600 (the worker crashed; the raise fell back to
+  plain loops). cholesky LARGE to linalg, one thread: plain loops 1.16 s, tiled 0.28 s.
 - `linalg.vecmat` and `linalg.batch_matmul` are generalized and interchanged so the
   innermost loop walks contiguous memory (i, k, j order, like the original kernels).
 - elementwise named ops (add, mul, broadcast, ...) are generalized first and fused into
@@ -91,6 +98,14 @@ SCHEDULE = """module attributes {transform.with_named_sequence} {
     transform.include @peel_one failures(suppress) (%loop) : (!transform.any_op) -> ()
     transform.yield
   }
+  transform.named_sequence @split_dot(%d: !transform.any_op {transform.consumed}) {
+    %fill, %split, %comb, %loop = transform.structured.tile_reduction_using_for %d by tile_sizes = [8] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %fill "synth.vectorize" : !transform.any_op
+    transform.annotate %split "synth.vectorize" : !transform.any_op
+    transform.annotate %comb "synth.vectorize" : !transform.any_op
+    transform.include @peel_one failures(suppress) (%loop) : (!transform.any_op) -> ()
+    transform.yield
+  }
   transform.named_sequence @match_contraction(%op: !transform.any_op {transform.readonly}, %rank: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
     transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
     %r = transform.match.structured failures(propagate) %op : (!transform.any_op) -> !transform.any_op {
@@ -134,6 +149,11 @@ SCHEDULE = """module attributes {transform.with_named_sequence} {
     %contracted = transform.foreach_match in %funcs
         @match_contraction3 -> @tile_contraction3, @match_contraction4 -> @tile_contraction4
         : (!transform.any_op) -> !transform.any_op
+    %dots = transform.structured.match ops{["linalg.dot"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.foreach %dots : !transform.any_op {
+    ^bb0(%d: !transform.any_op):
+      transform.include @split_dot failures(suppress) (%d) : (!transform.any_op) -> ()
+    }
     %mv = transform.structured.match ops{["linalg.matvec"]} in %root : (!transform.any_op) -> !transform.any_op
     %mvt, %mvl = transform.structured.tile_using_for %mv tile_sizes [8, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.include @peel_each failures(suppress) (%mvl) : (!transform.any_op) -> ()
@@ -210,7 +230,7 @@ _BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries=1 "
               "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1}")
 # elementwise producers fused into their consumers (one loop nest, no temporary between them)
 _FUSE = "func.func(linalg-fuse-elementwise-ops)"
-_LOWER = ("func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,convert-vector-to-scf,"
+_LOWER = ("func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,convert-vector-to-scf{full-unroll=true},"
           "convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
           "convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts")
 

@@ -9,10 +9,11 @@ from itertools import permutations
 import numpy as np
 
 from synth.grammar.op import attr_dict, attrs
-from synth.grammar.shapes import (EDGE_POSITIONS, check_insert_range, dot_general, dot_general_type,
+from synth.grammar.shapes import (EDGE_POSITIONS, check_insert_range, cholesky, dot_general, dot_general_type,
                                   edge_domain, edge_index, insert_range, insert_range_domain, range_shape,
-                                  range_slices, reduce_domain, reduce_type, slice_range_domain)
-from synth.grammar.types import NUMERIC_DTYPES, TensorType
+                                  range_slices, reduce_domain, reduce_type, slice_range_domain,
+                                  triangular_solve)
+from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 
 class ElementwiseFamily:
@@ -216,6 +217,191 @@ class InsertRangeFamily:
     def apply(self, sem, args, attrs):
         d = attr_dict(attrs)
         return insert_range(args[0], args[1], d["lo"], d["hi"])
+
+
+class TriangularSolveFamily:
+    """Library op (left side): x with op(a) x = b for a square float matrix `a` whose lower
+    or upper triangle is read (op: a or its transpose; a unit diagonal or a's own), `b` a
+    vector or (where the dialect's emitter takes one: `rhs_ranks`) a matrix of as many
+    rows. Forward / backward substitution: trisolv, the solves of ludcmp."""
+
+    arity = 2
+    attr_domain_kind = "triangular"
+    rhs_ranks = (1, 2)
+
+    def _fits(self, arg_types) -> bool:
+        if len(arg_types) != 2:
+            return False
+        a, b = arg_types
+        return (a.rank == 2 and a.shape[0] == a.shape[1] and b.rank in self.rhs_ranks
+                and b.shape[0] == a.shape[0] and a.dtype == b.dtype and a.dtype in FLOAT_DTYPES)
+
+    def attribute_domain(self, arg_types, ctx):
+        if not self._fits(arg_types):
+            return ()
+        return tuple(attrs(lower=lo, unit_diagonal=unit, transpose_a=tr)
+                     for lo in (True, False) for tr in (False, True) for unit in (False, True))
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            ranks = " or ".join({1: "a vector", 2: "a matrix"}[r] for r in self.rhs_ranks)
+            raise self.shape_error(f"needs a square float matrix and {ranks} with as many rows, "
+                                   f"of its element type", arg_types)
+        return arg_types[1]
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return triangular_solve(args[0], args[1], d["lower"], d["unit_diagonal"], d["transpose_a"])
+
+    def cost(self, arg_types, attrs, result_type):
+        return arg_types[0].size * max(1, result_type.size // result_type.shape[0]) + result_type.size
+
+
+class CholeskyFamily:
+    """Library op: the lower Cholesky factor L of the symmetric matrix whose lower triangle
+    is the operand's, with zeros above the diagonal (cholesky)."""
+
+    arity = 1
+    attr_domain_kind = "none"
+
+    @staticmethod
+    def _fits(arg_types) -> bool:
+        return (len(arg_types) == 1 and arg_types[0].rank == 2
+                and arg_types[0].shape[0] == arg_types[0].shape[1] and arg_types[0].dtype in FLOAT_DTYPES)
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("needs a square float matrix", arg_types)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        return cholesky(args[0])
+
+    def cost(self, arg_types, attrs, result_type):
+        n = result_type.shape[0]
+        return n * n * n // 3 + 2 * result_type.size
+
+
+# --- reads and writes at a loop counter (synth.synthesis.steps: a loop kept as a loop whose
+# body indexes by its counter): the counter is a rank-0 i64 operand, `offset` a constant
+# added to it; an index outside the dim is clamped into it, as stablehlo's dynamic_slice
+# and dynamic_update_slice define (the sketches only build in-range ones)
+
+COUNTER = TensorType((), "i64")
+COUNTER_OFFSETS = (-1, 0, 1)  # the attribute domain's offsets (the ops are not searched)
+
+
+def counter_index(t, offset: int, n: int) -> int:
+    """The counter plus `offset`, clamped into [0, n)."""
+    return min(max(int(np.asarray(t)) + offset, 0), int(n) - 1)
+
+
+class TakeFamily:
+    """(a, t): a at index t + offset along `dim`, that dim dropped (row t of a matrix,
+    element t of a vector as a rank-0 tensor)."""
+
+    arity = 2
+    attr_domain_kind = "counter_index"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 2 or arg_types[1] != COUNTER or arg_types[0].rank == 0 \
+                or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return tuple(attrs(dim=d, offset=c) for d in range(arg_types[0].rank) for c in COUNTER_OFFSETS)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        a, t = arg_types
+        d = attr_dict(attrs)
+        if t != COUNTER or not 0 <= d["dim"] < a.rank:
+            raise self.shape_error("needs a tensor of rank >= 1, a dim of it, and a rank-0 i64 counter",
+                                   arg_types, attrs)
+        return a.with_shape(tuple(n for k, n in enumerate(a.shape) if k != d["dim"]))
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        a = np.asarray(args[0])
+        return np.array(np.take(a, counter_index(args[1], d["offset"], a.shape[d["dim"]]), axis=d["dim"]))
+
+    def cost(self, arg_types, attrs, result_type):
+        return result_type.size
+
+
+class PutFamily:
+    """(a, v, t): a with its slice at index t + offset along `dim` replaced by v (whose
+    shape is a's without that dim)."""
+
+    arity = 3
+    attr_domain_kind = "counter_index"
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 3 or arg_types[2] != COUNTER or arg_types[0].rank == 0 \
+                or arg_types[0].dtype != arg_types[1].dtype or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        a, v = arg_types[0], arg_types[1]
+        return tuple(attrs(dim=d, offset=c) for d in range(a.rank) for c in COUNTER_OFFSETS
+                     if tuple(n for k, n in enumerate(a.shape) if k != d) == v.shape)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        a, v, t = arg_types
+        d = attr_dict(attrs)
+        if t != COUNTER or not 0 <= d["dim"] < a.rank or a.dtype != v.dtype \
+                or tuple(n for k, n in enumerate(a.shape) if k != d["dim"]) != v.shape:
+            raise self.shape_error("needs a tensor, a value of its shape less `dim`, and a rank-0 "
+                                   "i64 counter", arg_types, attrs)
+        return a
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        out = np.array(args[0], copy=True)
+        k = counter_index(args[2], d["offset"], out.shape[d["dim"]])
+        out[(slice(None),) * d["dim"] + (k,)] = args[1]
+        return out
+
+    def cost(self, arg_types, attrs, result_type):
+        return 2 * arg_types[1].size
+
+
+class CounterSelectFamily:
+    """(x, y, t): x where the index along `dim` <direction> t + offset, y elsewhere: the
+    part of a dim a loop bounded by the counter covers (`j > k` in the k-th step)."""
+
+    arity = 3
+    attr_domain_kind = "counter_compare"
+    DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 3 or arg_types[0] != arg_types[1] or arg_types[2] != COUNTER \
+                or arg_types[0].rank == 0 or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        return tuple(attrs(dim=d, direction=r, offset=c) for d in range(arg_types[0].rank)
+                     for r in self.DIRECTIONS for c in COUNTER_OFFSETS)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        x, y, t = arg_types
+        d = attr_dict(attrs)
+        if x != y or t != COUNTER or not 0 <= d["dim"] < x.rank or d["direction"] not in self.DIRECTIONS:
+            raise self.shape_error("needs two operands of one type, a dim of it, a direction and a "
+                                   "rank-0 i64 counter", arg_types, attrs)
+        return x
+
+    def mask(self, shape, t, attrs) -> np.ndarray:
+        d = attr_dict(attrs)
+        index = np.indices(shape)[d["dim"]]
+        bound = int(np.asarray(t)) + d["offset"]
+        return {"GT": index > bound, "GE": index >= bound, "LT": index < bound, "LE": index <= bound,
+                "EQ": index == bound, "NE": index != bound}[d["direction"]]
+
+    def apply(self, sem, args, attrs):
+        x, y, t = args
+        return sem.select(self.mask(np.shape(x), t, attrs), x, y)
 
 
 def contraction_cost(arg_types, lhs_contract, result_type) -> int:

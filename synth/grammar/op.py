@@ -119,7 +119,7 @@ def format_scalar(value, dtype: str) -> str:
     """An MLIR literal for a scalar of element type `dtype` (infinities in hex)."""
     if dtype == "i1":
         return "true" if value else "false"
-    if dtype in ("i32", "i64"):
+    if dtype in ("i32", "i64", "index"):
         if not isinstance(value, (int, np.integer)) and not float(value).is_integer():
             raise ValueError(f"{value} is not an integer")
         return str(int(value))

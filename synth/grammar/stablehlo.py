@@ -29,12 +29,13 @@ from itertools import permutations
 import numpy as np
 
 from synth.grammar.op import Attrs, Emitter, Op, attr_dict, attrs, format_scalar
-from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, cholesky, dot_domain, edge_domain,
-                                  edge_index, edge_slices, triangular_solve)
+from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
+                                  edge_index, edge_slices)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.semantics.raised_text import MIN_SIZE, _NEAR
-from synth.grammar.families import (DotGeneralFamily, ElementwiseFamily, InsertRangeFamily, IotaFamily, ReduceFamily,
-                                    SelectEdgeFamily, SliceRangeFamily, TransposeFamily)
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily,
+                                    InsertRangeFamily, IotaFamily, PutFamily, ReduceFamily, SelectEdgeFamily,
+                                    SliceRangeFamily, TakeFamily, TransposeFamily, TriangularSolveFamily)
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
 SMALL_OFFSET = MIN_SIZE - _NEAR - 1  # a constant below it is never read as a size by raised_text
@@ -395,42 +396,9 @@ class Select(StablehloOp):
 # --- library ops -------------------------------------------------------------------------------
 
 
-class TriangularSolve(StablehloOp):
-    """stablehlo.triangular_solve (left side): x with op(a) x = b for a square `a` whose
-    lower or upper triangle is read (op: a or its transpose; a unit diagonal or a's own).
-    `b` may be a vector: it is reshaped to a column and back around the op (the op wants
-    rank 2). Forward / backward substitution: trisolv, and the solves of ludcmp."""
-
-    arity = 2
-    attr_domain_kind = "triangular"
-
-    @staticmethod
-    def _fits(arg_types) -> bool:
-        if len(arg_types) != 2:
-            return False
-        a, b = arg_types
-        return (a.rank == 2 and a.shape[0] == a.shape[1] and b.rank in (1, 2)
-                and b.shape[0] == a.shape[0] and a.dtype == b.dtype and a.dtype in FLOAT_DTYPES)
-
-    def attribute_domain(self, arg_types, ctx):
-        if not self._fits(arg_types):
-            return ()
-        return tuple(attrs(lower=lo, unit_diagonal=unit, transpose_a=tr)
-                     for lo in (True, False) for tr in (False, True) for unit in (False, True))
-
-    def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        if not self._fits(arg_types):
-            raise self.shape_error("needs a square float matrix and a vector or matrix with as "
-                                   "many rows, of its element type", arg_types)
-        return arg_types[1]
-
-    def apply(self, sem, args, attrs):
-        d = attr_dict(attrs)
-        return triangular_solve(args[0], args[1], d["lower"], d["unit_diagonal"], d["transpose_a"])
-
-    def cost(self, arg_types, attrs, result_type):
-        return arg_types[0].size * max(1, result_type.size // result_type.shape[0]) + result_type.size
+class TriangularSolve(TriangularSolveFamily, StablehloOp):
+    """stablehlo.triangular_solve (left side). `b` may be a vector: it is reshaped to a
+    column and back around the op (the op wants rank 2)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
@@ -453,35 +421,10 @@ class TriangularSolve(StablehloOp):
         return r
 
 
-class Cholesky(StablehloOp):
-    """stablehlo.cholesky, lower = true: the lower factor L of the symmetric matrix whose
-    lower triangle is the operand's (cholesky). What the op leaves above the diagonal is
+class Cholesky(CholeskyFamily, StablehloOp):
+    """stablehlo.cholesky, lower = true. What the op leaves above the diagonal is
     implementation-defined, so the emitter zeroes it explicitly (a select on an iota
-    comparison): the grammar op's value is L with zeros above the diagonal everywhere."""
-
-    arity = 1
-    attr_domain_kind = "none"
-
-    @staticmethod
-    def _fits(arg_types) -> bool:
-        return (len(arg_types) == 1 and arg_types[0].rank == 2
-                and arg_types[0].shape[0] == arg_types[0].shape[1] and arg_types[0].dtype in FLOAT_DTYPES)
-
-    def attribute_domain(self, arg_types, ctx):
-        return ((),) if self._fits(arg_types) else ()
-
-    def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        if not self._fits(arg_types):
-            raise self.shape_error("needs a square float matrix", arg_types)
-        return arg_types[0]
-
-    def apply(self, sem, args, attrs):
-        return cholesky(args[0])
-
-    def cost(self, arg_types, attrs, result_type):
-        n = result_type.shape[0]
-        return n * n * n // 3 + 2 * result_type.size
+    comparison)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         t = result_type.mlir()
@@ -497,6 +440,68 @@ class Cholesky(StablehloOp):
                 f"(tensor<{result_type.dtype}>) -> {t}")
         em.line(f"{names['r']} = stablehlo.select {names['lower']}, {names['l']}, {names['zeros']} : {mask_t}, {t}")
         return names["r"]
+
+
+# --- reads and writes at a loop counter ---------------------------------------------------------
+
+
+def _counter_starts(em: Emitter, t: str, offset: int, dim: int, rank: int) -> list[str]:
+    """Start indices (tensor<i64>): the counter plus `offset` along `dim`, 0 elsewhere."""
+    at = t
+    if offset:
+        c = _tensor_constant(em, offset, "i64")
+        at = em.fresh()
+        em.line(f"{at} = stablehlo.add {t}, {c} : tensor<i64>")
+    zero = _tensor_constant(em, 0, "i64") if rank > 1 else None
+    return [at if k == dim else zero for k in range(rank)]
+
+
+class Take(TakeFamily, StablehloOp):
+    """dynamic_slice of extent 1 along `dim` at the counter, reshaped to drop that dim."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a = arg_types[0]
+        unit = a.with_shape(tuple(1 if k == d["dim"] else n for k, n in enumerate(a.shape)))
+        starts = _counter_starts(em, operands[1], d["offset"], d["dim"], a.rank)
+        s, r = em.fresh(), em.fresh()
+        em.line(f"{s} = stablehlo.dynamic_slice {operands[0]}, {', '.join(starts)}, "
+                f"sizes = [{', '.join(str(int(n)) for n in unit.shape)}] : "
+                f"({a.mlir()}, {', '.join(['tensor<i64>'] * a.rank)}) -> {unit.mlir()}")
+        em.line(f"{r} = stablehlo.reshape {s} : ({unit.mlir()}) -> {result_type.mlir()}")
+        return r
+
+
+class Put(PutFamily, StablehloOp):
+    """The value reshaped to a unit dim at `dim`, then dynamic_update_slice at the counter."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a, v = arg_types[0], arg_types[1]
+        unit = a.with_shape(tuple(1 if k == d["dim"] else n for k, n in enumerate(a.shape)))
+        u = em.fresh()
+        em.line(f"{u} = stablehlo.reshape {operands[1]} : ({v.mlir()}) -> {unit.mlir()}")
+        starts = _counter_starts(em, operands[2], d["offset"], d["dim"], a.rank)
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.dynamic_update_slice {operands[0]}, {u}, {', '.join(starts)} : "
+                f"({a.mlir()}, {unit.mlir()}, {', '.join(['tensor<i64>'] * a.rank)}) -> {a.mlir()}")
+        return r
+
+
+class CounterSelect(CounterSelectFamily, StablehloOp):
+    """select(iota along `dim` <direction> broadcast(counter + offset), x, y)."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        x = arg_types[0]
+        it = x.with_dtype("i64").mlir()
+        at = _counter_starts(em, operands[2], d["offset"], 0, 1)[0]
+        io, b, p, r = em.fresh(), em.fresh(), em.fresh(), em.fresh()
+        em.line(f"{io} = stablehlo.iota dim = {d['dim']} : {it}")
+        em.line(f"{b} = stablehlo.broadcast_in_dim {at}, dims = [] : (tensor<i64>) -> {it}")
+        em.line(f"{p} = stablehlo.compare {d['direction']}, {io}, {b} : ({it}, {it}) -> {x.with_dtype('i1').mlir()}")
+        em.line(f"{r} = stablehlo.select {p}, {operands[0]}, {operands[1]} : {x.with_dtype('i1').mlir()}, {x.mlir()}")
+        return r
 
 
 # --- values from nothing ---------------------------------------------------------------------
@@ -567,6 +572,10 @@ def grammar() -> tuple[Op, ...]:
         Constant("stablehlo.constant"),
         TriangularSolve("stablehlo.triangular_solve"),
         Cholesky("stablehlo.cholesky"),
+        # at a loop counter: only the sketches of loops kept as loops build them
+        Take("stablehlo.take"),
+        Put("stablehlo.put"),
+        CounterSelect("stablehlo.counter_select"),
         # not searched by default (synth.synthesis.opset leaves them out): stencil sketches
         SliceRange("stablehlo.slice_range"),
         InsertRange("stablehlo.insert_range"),

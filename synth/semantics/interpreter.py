@@ -13,6 +13,7 @@ import z3
 
 from synth.errors import InputError
 from synth.grammar.shapes import broadcast, cholesky, triangular_solve
+from synth.grammar.types import TensorType
 from synth.semantics.affine_expr import compile_map
 from synth.semantics.handlers import handles, table
 
@@ -230,11 +231,24 @@ def _pad(it, op, xs):
 @handles("stablehlo.dynamic_update_slice")
 def _dynamic_update_slice(it, op, xs):
     """dest with update written at the start indices, each clamped into [0, dest - update]
-    as stablehlo defines it; the indices must be concrete."""
-    dest, update = np.array(xs[0], dtype=object), np.asarray(xs[1], dtype=object)
-    starts = [min(max(_concrete(s), 0), n - m) for s, n, m in zip(xs[2:], dest.shape, update.shape)]
-    dest[tuple(slice(s, s + m) for s, m in zip(starts, update.shape))] = update
-    return [dest]
+    as stablehlo defines it (symbolic indices: by cases)."""
+    dest, update = np.asarray(xs[0], dtype=object), np.asarray(xs[1], dtype=object)
+
+    def build(starts):
+        out = np.array(dest, dtype=object)
+        out[tuple(slice(s, s + m) for s, m in zip(starts, update.shape))] = update
+        return out
+    return [_by_cases(xs[2:], [(0, n - m) for n, m in zip(dest.shape, update.shape)], build)]
+
+
+@handles("stablehlo.dynamic_slice")
+def _dynamic_slice(it, op, xs):
+    """The slice of the static sizes at the start indices, each clamped into [0, n - size];
+    the indices must be concrete."""
+    sizes = _i64s(it.ir, op.attributes["slice_sizes"])
+    a = np.asarray(xs[0], dtype=object)
+    return [_by_cases(xs[1:], [(0, n - m) for n, m in zip(a.shape, sizes)],
+                      lambda starts: a[tuple(slice(s, s + m) for s, m in zip(starts, sizes))])]
 
 
 # --- contractions and reductions ---------------------------------------------------------------
@@ -316,6 +330,40 @@ def _concrete(v):
     raise _Unsupported("a loop whose trip count depends on the inputs")
 
 
+def _index_cases(v, lo: int, hi: int) -> list[tuple[object, int]]:
+    """(condition, value) pairs covering an index clamped into [lo, hi]: one pair with
+    condition True where it is concrete; else each value with the condition that the
+    (symbolic) index clamps to it. A dynamic slice at a loop counter that is symbolic in a
+    proof (every counter value at once) is the merge of the slices at every position."""
+    try:
+        return [(True, min(max(_concrete(v), lo), hi))]
+    except _Unsupported:
+        pass
+    if isinstance(v, np.ndarray):
+        v = v[()]
+    if hi <= lo:
+        return [(True, lo)]
+    return [(v <= lo if k == lo else v >= hi if k == hi else v == k, k) for k in range(lo, hi + 1)]
+
+
+def _by_cases(indices: list, bounds: list[tuple[int, int]], build) -> np.ndarray:
+    """build(concrete indices) for indices that may be symbolic (each clamped into its
+    bounds): one array per combination of their cases, merged elementwise by z3.If."""
+    from itertools import product
+
+    combos = list(product(*(_index_cases(v, lo, hi) for v, (lo, hi) in zip(indices, bounds))))
+    results = [(z3.And(*[c for c, _ in combo if c is not True]) if any(c is not True for c, _ in combo) else True,
+                np.asarray(build([k for _, k in combo]), dtype=object)) for combo in combos]
+    cond, out = results[-1]
+    out = np.array(out, dtype=object)
+    for cond, value in reversed(results[:-1]):
+        for idx in np.ndindex(*out.shape):
+            a, b = value[idx], out[idx]
+            if a is not b and not (isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b)):
+                out[idx] = z3.If(cond, a, b)
+    return out
+
+
 @handles("stablehlo.while")
 def _while(it, op, xs):
     cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
@@ -351,7 +399,8 @@ def _call(it, op, xs):
 
 @handles("tensor.empty")
 def _empty(it, op, xs):
-    return [it.fresh_array(it.result_type(op), "empty")]
+    dtype = re.search(r"(?:<|x)([a-z]+\d*)>$", str(op.results[0].type)).group(1)
+    return [it.fresh_array(TensorType(_shape(op, 0, xs), dtype), "empty")]
 
 
 @handles("linalg.generic")
@@ -362,7 +411,7 @@ def _generic(it, op, xs):
     ins, outs = xs[:n_in], [np.array(o, dtype=object) for o in xs[n_in:]]
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
     n_dims = maps[0].n_dims
-    shapes = [value_type(v.type).shape for v in op.operands]
+    shapes = [np.shape(x) if isinstance(x, np.ndarray) else None for x in xs]  # dynamic dims too
     domain: list[int | None] = [None] * n_dims
     for amap, shape in zip(maps, shapes):
         if shape is None:
@@ -396,39 +445,84 @@ def _index(it, op, xs):
     return [int(it.index_stack[-1][_int_attr(it.ir, op.attributes["dim"])])]
 
 
-def _static(ir, op, name: str) -> list[int]:
-    values = _i64s(ir, op.attributes[name])
-    if any(v < -(2 ** 62) for v in values):
-        raise _Unsupported("dynamic offsets / sizes / strides are not supported")
-    return values
+_DYNAMIC = -(2 ** 62)  # static offsets / sizes / strides below it are ShapedType::kDynamic
+
+
+def _slice_params(it, op, dynamic: list) -> tuple[list[int], list[int], list[int]]:
+    """(offsets, sizes, strides) of a tensor.extract_slice / insert_slice: the static
+    attributes, each dynamic entry taken in order from `dynamic` (the op's index operands).
+    Sizes and strides must be concrete; offsets may be symbolic (a loop counter in a proof:
+    the slice is then taken by cases)."""
+    values = iter(dynamic)
+    out = []
+    for name in ("static_offsets", "static_sizes", "static_strides"):
+        out.append([(next(values) if name == "static_offsets" else _concrete(next(values)))
+                    if v < _DYNAMIC else v for v in _i64s(it.ir, op.attributes[name])])
+    return out[0], out[1], out[2]
+
+
+def _shape(op, k: int, dynamic: list) -> tuple[int, ...]:
+    """The shape of result k, its dynamic dims taken in order from `dynamic`."""
+    values = iter(dynamic)
+    return tuple(_concrete(next(values)) if d is None else d for d in _result_dims(op, k))
+
+
+def _result_dims(op, k: int = 0) -> list[int | None]:
+    """The dims of result k's tensor type, None where dynamic (`?`)."""
+    dims = re.match(r"tensor<((?:[0-9?]+x)*)", str(op.results[k].type)).group(1).split("x")[:-1]
+    return [None if d == "?" else int(d) for d in dims]
+
+
+def _reduced(sizes: list[int], static: list[int], result: list[int | None]) -> tuple[int, ...]:
+    """A slice's sizes less the unit dims tensor.extract_slice's rank reduction drops:
+    the static sizes matched to the result's dims from the left (a static size to the
+    same static dim, a dynamic one to a dynamic dim), a static 1 that does not match
+    dropped."""
+    out, r = [], 0
+    for n, s in zip(sizes, static):
+        dynamic = s < _DYNAMIC
+        if r < len(result) and (result[r] is None if dynamic else result[r] == s):
+            out.append(n)
+            r += 1
+        elif dynamic or s != 1:
+            raise _Unsupported("a rank-reducing slice whose dropped dims are not static unit dims")
+    return tuple(out)
 
 
 @handles("tensor.extract_slice")
 def _extract_slice(it, op, xs):
-    off = _static(it.ir, op, "static_offsets")
-    size = _static(it.ir, op, "static_sizes")
-    stride = _static(it.ir, op, "static_strides")
-    t = it.result_type(op)
-    index = tuple(slice(o, o + s * k, k) for o, s, k in zip(off, size, stride))
-    return [np.array(xs[0][index], dtype=object).reshape(t.shape)]
+    off, size, stride = _slice_params(it, op, xs[1:])
+    shape = _reduced(size, _i64s(it.ir, op.attributes["static_sizes"]), _result_dims(op))
+    a = np.asarray(xs[0], dtype=object)
+    bounds = [(0, max(n - (s - 1) * k - 1, 0)) for n, s, k in zip(a.shape, size, stride)]
+    return [_by_cases(off, bounds, lambda o: np.array(a[tuple(slice(b, b + s * k, k) for b, s, k
+                                                               in zip(o, size, stride))]).reshape(shape))]
 
 
 @handles("tensor.insert_slice")
 def _insert_slice(it, op, xs):
-    off = _static(it.ir, op, "static_offsets")
-    size = _static(it.ir, op, "static_sizes")
-    stride = _static(it.ir, op, "static_strides")
-    dest = np.array(xs[1], dtype=object)
-    index = tuple(slice(o, o + s * k, k) for o, s, k in zip(off, size, stride))
-    dest[index] = np.asarray(xs[0], dtype=object).reshape(dest[index].shape)
-    return [dest]
+    off, size, stride = _slice_params(it, op, xs[2:])
+    dest = np.asarray(xs[1], dtype=object)
+    bounds = [(0, max(n - (s - 1) * k - 1, 0)) for n, s, k in zip(dest.shape, size, stride)]
+
+    def build(o):
+        out = np.array(dest, dtype=object)
+        index = tuple(slice(b, b + s * k, k) for b, s, k in zip(o, size, stride))
+        out[index] = np.asarray(xs[0], dtype=object).reshape(out[index].shape)
+        return out
+    return [_by_cases(off, bounds, build)]
 
 
 @handles("tensor.extract")
 def _extract(it, op, xs):
-    if any(not isinstance(i, int) for i in xs[1:]):
-        raise _Unsupported("indices must be concrete")
-    return [xs[0][tuple(xs[1:])]]
+    return [xs[0][tuple(_concrete(i) for i in xs[1:])]]
+
+
+@handles("tensor.insert")
+def _insert(it, op, xs):
+    dest = np.array(xs[1], dtype=object)
+    dest[tuple(_concrete(i) for i in xs[2:])] = xs[0]
+    return [dest]
 
 
 @handles("tensor.from_elements")
@@ -471,6 +565,6 @@ def _cholesky(it, op, xs):
 HANDLERS = table(
     _elementwise, _convert, _sh_compare, _arith_compare, _constant, _iota,
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
-    _pad, _dynamic_update_slice, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
-    _insert_slice, _extract, _from_elements, _triangular_solve, _cholesky, _while, _for,
+    _pad, _dynamic_update_slice, _dynamic_slice, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
+    _insert_slice, _extract, _insert, _from_elements, _triangular_solve, _cholesky, _while, _for,
 )

@@ -1,0 +1,216 @@
+"""linalg's library ops: the loop forms of stablehlo.triangular_solve and stablehlo.cholesky.
+
+linalg has no op for a triangular solve or a Cholesky factorization; their equivalent in
+linalg on tensors is a loop over tensors whose body is linalg work on slices:
+
+    triangular_solve   scf.for over the rows of x (iter_args: a, x = b): row i of op(a)
+                       and the rows of x already solved (dynamic-size slices), their
+                       linalg.dot, then x[i] = (b[i] - dot) / a[i, i]; backward
+                       substitution counts i down
+    cholesky           scf.for over the columns (iter_args: L = a, left-looking): column j
+                       of L from a[j:, j] less the linalg.matvec of L[j:, :j] with
+                       L[j, :j], over sqrt of its first element; zeros above the diagonal
+
+Signature, attribute domain, shape rule and semantics are the stablehlo ops' own
+(synth.grammar.families): the same value in exact arithmetic (the sums add in another
+order). The emitted MLIR uses scf.for, tensor.extract_slice / insert_slice / extract /
+insert with dynamic offsets and sizes, arith index arithmetic, linalg.dot / matvec / fill
+/ generic: the ops the output contract allows for loops with tensor bodies. Constants are
+defined before the loop (an Emitter's memoized constants must dominate every later use).
+"""
+
+from __future__ import annotations
+
+from synth.grammar.families import CholeskyFamily, CounterSelectFamily, PutFamily, TakeFamily, TriangularSolveFamily
+from synth.grammar.linalg_base import LinalgOp
+from synth.grammar.linalg_generic import emit_generic
+from synth.grammar.op import attr_dict
+
+
+def _dynamic(n_dims: int, dtype: str) -> str:
+    return "tensor<" + "?x" * n_dims + dtype + ">"
+
+
+class TriangularSolve(TriangularSolveFamily, LinalgOp):
+    """Forward / backward substitution as an scf.for over the rows (a vector right-hand side)."""
+
+    rhs_ranks = (1,)
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a_t, b_t = arg_types
+        n, dt = int(a_t.shape[0]), a_t.dtype
+        t, v, dyn, scalar = a_t.mlir(), b_t.mlir(), _dynamic(1, dt), f"tensor<{dt}>"
+        forward = d["lower"] != d["transpose_a"]  # the triangle of op(a) solved from the top
+        c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
+        cn, last = em.scalar_constant(n, "index"), em.scalar_constant(n - 1, "index")
+        zero = em.scalar_constant(0.0, dt)
+        r, k, aa, x = em.fresh("solve"), em.fresh("k"), em.fresh("a"), em.fresh("x")
+        em.line(f"{r}:2 = scf.for {k} = {c0} to {cn} step {c1} iter_args({aa} = {operands[0]}, "
+                f"{x} = {operands[1]}) -> ({t}, {v}) {{")
+        body = _Body(em)
+        if forward:  # row i = k reads x[0:i]
+            i, lo, length = k, c0, k
+        else:  # row i = n - 1 - k reads x[i + 1:n], k elements
+            i, lo, length = body.line(f"arith.subi {last}, {k} : index"), None, k
+            lo = body.line(f"arith.addi {i}, {c1} : index")
+        if d["transpose_a"]:  # row i of a^T: column i of a
+            row = body.line(f"tensor.extract_slice {aa}[{lo}, {i}] [{length}, 1] [1, 1] : {t} to {dyn}")
+        else:
+            row = body.line(f"tensor.extract_slice {aa}[{i}, {lo}] [1, {length}] [1, 1] : {t} to {dyn}")
+        done = body.line(f"tensor.extract_slice {x}[{lo}] [{length}] [1] : {v} to {dyn}")
+        init = body.line(f"tensor.empty() : {scalar}")
+        filled = body.line(f"linalg.fill ins({zero} : {dt}) outs({init} : {scalar}) -> {scalar}")
+        dot = body.line(f"linalg.dot ins({row}, {done} : {dyn}, {dyn}) outs({filled} : {scalar}) -> {scalar}")
+        s = body.line(f"tensor.extract {dot}[] : {scalar}")
+        bi = body.line(f"tensor.extract {x}[{i}] : {v}")
+        xi = body.line(f"arith.subf {bi}, {s} : {dt}")
+        if not d["unit_diagonal"]:
+            diag = body.line(f"tensor.extract {aa}[{i}, {i}] : {t}")
+            xi = body.line(f"arith.divf {xi}, {diag} : {dt}")
+        new = body.line(f"tensor.insert {xi} into {x}[{i}] : {v}")
+        body.close(f"scf.yield {aa}, {new} : {t}, {v}")
+        return f"{r}#1"
+
+
+class Cholesky(CholeskyFamily, LinalgOp):
+    """Left-looking Cholesky as an scf.for over the columns, the factor built in place of
+    the operand (column j of the state is still a's when step j reads it)."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        (a_t,) = arg_types
+        n, dt = int(a_t.shape[0]), a_t.dtype
+        t, vec, mat = a_t.mlir(), _dynamic(1, dt), _dynamic(2, dt)
+        c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
+        cn, zero = em.scalar_constant(n, "index"), em.scalar_constant(0.0, dt)
+        r, j, state = em.fresh("chol"), em.fresh("j"), em.fresh("l")
+        em.line(f"{r} = scf.for {j} = {c0} to {cn} step {c1} iter_args({state} = {operands[0]}) -> ({t}) {{")
+        body = _Body(em)
+        m = body.line(f"arith.subi {cn}, {j} : index")  # rows j..n-1
+        column = body.line(f"tensor.extract_slice {state}[{j}, {j}] [{m}, 1] [1, 1] : {t} to {vec}")
+        block = body.line(f"tensor.extract_slice {state}[{j}, 0] [{m}, {j}] [1, 1] : {t} to {mat}")
+        row = body.line(f"tensor.extract_slice {state}[{j}, 0] [1, {j}] [1, 1] : {t} to {vec}")
+        init = body.line(f"tensor.empty({m}) : {vec}")
+        filled = body.line(f"linalg.fill ins({zero} : {dt}) outs({init} : {vec}) -> {vec}")
+        mv = body.line(f"linalg.matvec ins({block}, {row} : {mat}, {vec}) outs({filled} : {vec}) -> {vec}")
+        a0 = body.line(f"tensor.extract {column}[{c0}] : {vec}")
+        s0 = body.line(f"tensor.extract {mv}[{c0}] : {vec}")
+        pivot = body.line(f"arith.subf {a0}, {s0} : {dt}")
+        diag = body.line(f"math.sqrt {pivot} : {dt}")
+        p, q, o = em.fresh("p"), em.fresh("q"), em.fresh("o")
+        new = body.line(
+            f"linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, "
+            f"affine_map<(i) -> (i)>], iterator_types = [\"parallel\"]}} ins({column}, {mv} : {vec}, {vec}) "
+            f"outs({init} : {vec}) {{")
+        em.line(f"^bb0({p}: {dt}, {q}: {dt}, {o}: {dt}):")
+        idx = body.line("linalg.index 0 : index", extra="  ")
+        first = body.line(f"arith.cmpi eq, {idx}, {c0} : index", extra="  ")
+        diff = body.line(f"arith.subf {p}, {q} : {dt}", extra="  ")
+        scaled = body.line(f"arith.divf {diff}, {diag} : {dt}", extra="  ")
+        y = body.line(f"arith.select {first}, {diag}, {scaled} : {dt}", extra="  ")
+        em.line(f"  linalg.yield {y} : {dt}")
+        em.line(f"}} -> {vec}")
+        written = body.line(f"tensor.insert_slice {new} into {state}[{j}, {j}] [{m}, 1] [1, 1] : {vec} into {t}")
+        # above the diagonal: zeros (rows 0..j-1 of column j)
+        above = body.line(f"tensor.empty({j}) : {vec}")
+        zeros = body.line(f"linalg.fill ins({zero} : {dt}) outs({above} : {vec}) -> {vec}")
+        cleared = body.line(f"tensor.insert_slice {zeros} into {written}[0, {j}] [{j}, 1] [1, 1] : {vec} into {t}")
+        body.close(f"scf.yield {cleared} : {t}")
+        return r
+
+
+# --- reads and writes at a loop counter (a rank-0 i64 tensor) ------------------------------
+
+
+def _counter(em, t: str, offset: int) -> str:
+    """The counter plus `offset`, as an i64 scalar."""
+    value = em.fresh()
+    em.line(f"{value} = tensor.extract {t}[] : tensor<i64>")
+    if offset:
+        c, plus = em.scalar_constant(offset, "i64"), em.fresh()
+        em.line(f"{plus} = arith.addi {value}, {c} : i64")
+        value = plus
+    return value
+
+
+def _counter_offsets(em, t: str, offset: int, dim: int, shape) -> str:
+    """`[0, ..., k, ..., 0]`: the counter plus `offset`, clamped into the dim, as an index
+    at `dim` (stablehlo's dynamic_slice clamps the same way)."""
+    value, index = _counter(em, t, offset), em.fresh()
+    em.line(f"{index} = arith.index_cast {value} : i64 to index")
+    lo, hi = em.fresh(), em.fresh()
+    em.line(f"{lo} = arith.maxsi {index}, {em.scalar_constant(0, 'index')} : index")
+    em.line(f"{hi} = arith.minsi {lo}, {em.scalar_constant(int(shape[dim]) - 1, 'index')} : index")
+    return "[" + ", ".join(hi if k == dim else "0" for k in range(len(shape))) + "]"
+
+
+def _unit_slice(shape, dim: int) -> str:
+    """`[sizes] [strides]` of the slice of extent 1 along `dim`."""
+    sizes = ", ".join("1" if k == dim else str(int(n)) for k, n in enumerate(shape))
+    return f"[{sizes}] [{', '.join('1' for _ in shape)}]"
+
+
+class Take(TakeFamily, LinalgOp):
+    """tensor.extract_slice of extent 1 along `dim` at the counter, rank-reduced."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a = arg_types[0]
+        offsets = _counter_offsets(em, operands[1], d["offset"], d["dim"], a.shape)
+        r = em.fresh()
+        em.line(f"{r} = tensor.extract_slice {operands[0]}{offsets} {_unit_slice(a.shape, d['dim'])} : "
+                f"{a.mlir()} to {result_type.mlir()}")
+        return r
+
+
+class Put(PutFamily, LinalgOp):
+    """tensor.insert_slice of the value (rank-reduced) at the counter along `dim`."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a, v = arg_types[0], arg_types[1]
+        offsets = _counter_offsets(em, operands[2], d["offset"], d["dim"], a.shape)
+        r = em.fresh()
+        em.line(f"{r} = tensor.insert_slice {operands[1]} into {operands[0]}{offsets} "
+                f"{_unit_slice(a.shape, d['dim'])} : {v.mlir()} into {a.mlir()}")
+        return r
+
+
+_CMPI = {"GT": "sgt", "GE": "sge", "LT": "slt", "LE": "sle", "EQ": "eq", "NE": "ne"}
+
+
+class CounterSelect(CounterSelectFamily, LinalgOp):
+    """linalg.generic: out = (linalg.index dim <direction> counter + offset) ? x : y."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        bound = _counter(em, operands[2], d["offset"])
+        dims = tuple(range(result_type.rank))
+
+        def body(em, blk):
+            i, ii, p, s = em.fresh("i"), em.fresh("i"), em.fresh("p"), em.fresh("s")
+            em.line(f"{i} = linalg.index {d['dim']} : index")
+            em.line(f"{ii} = arith.index_cast {i} : index to i64")
+            em.line(f"{p} = arith.cmpi {_CMPI[d['direction']]}, {ii}, {bound} : i64")
+            em.line(f"{s} = arith.select {p}, {blk[0]}, {blk[1]} : {result_type.dtype}")
+            return s
+        return emit_generic(em, operands[:2], arg_types[:2], [dims, dims], result_type, body)
+
+
+class _Body:
+    """Lines of a loop body, one level deeper than the emitter's current indent."""
+
+    def __init__(self, em):
+        self.em = em
+        self.outer = em.indent
+        em.indent = self.outer + "  "
+
+    def line(self, rhs: str, extra: str = "") -> str:
+        name = self.em.fresh()
+        self.em.line(f"{extra}{name} = {rhs}")
+        return name
+
+    def close(self, terminator: str) -> None:
+        self.em.line(terminator)
+        self.em.indent = self.outer
+        self.em.line("}")
