@@ -102,6 +102,11 @@ INDUCTION = ("the time loop: proven for one step on every input state (the array
              "reads and writes), so for every step count by induction; the whole loop tested")
 
 
+COUNTER_INDUCTION = ("the loop kept as a loop: its step proven on every input state (the arrays the "
+                     "step reads and writes) at every value of its counter, so the loop by induction "
+                     "on the counter; the whole loop tested")
+
+
 ROTATION = ("the step reads at index 0 what the original reads at the step's index t; the loop "
             "rotates those inputs by one after each step, so step t reads element t: ")
 
@@ -126,13 +131,14 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
                         raised_at=lambda values: raised_function_text(result, values))
     if whole.verdict == "not equivalent":
         return whole
+    step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]
     step.sizes_tested = whole.sizes_tested + step.sizes_tested
     step.input_sets += whole.input_sets
     step.timings = {**step.timings, "test (whole loop)": whole.timings.get("test", 0.0)}
     step.seconds += whole.seconds
     step.function, step.raised_function = whole.function, whole.raised_function
     if step.verdict == "equivalent" and step.level in ("z3", "all"):
-        step.assumptions.append(INDUCTION)
+        step.assumptions.append(INDUCTION if result.time_loop.counter is None else COUNTER_INDUCTION)
         if result.time_loop.rotated:
             step.assumptions.append(ROTATION + ", ".join(f"arg{a} along dim {d}" for a, d in result.time_loop.rotated))
         if step.level == "all":

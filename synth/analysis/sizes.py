@@ -43,6 +43,8 @@ from synth.analysis.collect import (SIZE_TYPES, SMALL_CONSTANT, _Access, _Collec
                                     _Loop, _Site, _split_const, _walk)
 
 MAX_OFFSET = 2  # a constant within this of a size is that size plus an offset
+COUNTER = "counter"  # the key of a loop counter's value among size values (SizeModel.counter)
+COUNTER_ATTR = "synth.counter"  # the argument attribute that marks a loop counter
 STANDIN_BASES = (5, 8, 12, 16, 24, 32, 48, 64)  # smallest stand-in size tried, then larger
 
 Key = tuple  # ("iv", loop id) for a loop index; a str for a symbol
@@ -78,6 +80,13 @@ class SizeModel:
     # symbols of the constraints that stand for a floordiv of sizes (a loop to n24 / 2)
     floordivs: dict[str, SizeExpr] = field(default_factory=dict)
     time_trips: list = field(default_factory=list)  # trip count (SizeExpr | None) of each time loop
+    # (lower, upper) bound of each loop whose bounds are sizes, by location
+    loop_ranges: dict[str, tuple[SizeExpr, SizeExpr]] = field(default_factory=dict)
+    # the argument that is the counter of a loop kept as a loop (synth.synthesis.steps: an
+    # index argument marked `synth.counter`): not a size; its value comes with the
+    # values, under COUNTER, or is 0
+    counter: int | None = None
+    counter_range: tuple[SizeExpr, SizeExpr] | None = None  # [lower, upper) of its values
 
     # -- values ------------------------------------------------------------------------------
     def original(self) -> dict[str, int]:
@@ -139,10 +148,20 @@ class SizeModel:
         return tuple(size(e, values) for e in self.arg_dims[arg])
 
     def param_values(self, values: Mapping[str, int]) -> dict[int, int]:
-        """Size argument index -> value (unused size arguments get 0: they bound nothing)."""
+        """Size argument index -> value (unused size arguments get 0: they bound nothing;
+        the counter its value under COUNTER, or 0)."""
         out = {k: values[s] for k, s in self.params.items()}
         out.update({k: 0 for k in self.unused_params})
+        if self.counter is not None:
+            out[self.counter] = values.get(COUNTER, 0)
         return out
+
+    def counter_values(self, values: Mapping[str, int]) -> list[int]:
+        """The counter's values at these sizes (none without a counter)."""
+        if self.counter is None or self.counter_range is None:
+            return []
+        lo, hi = (e.at(values) for e in self.counter_range)
+        return list(range(lo, hi))
 
     def describe(self, values: Mapping[str, int] | None = None) -> str:
         values = values or self.original()
@@ -189,6 +208,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
     col.run()
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     arg_types = list(ftype.inputs)
+    counter = _counter_argument(func)
 
     # arrays and their static extents
     arrays: dict[tuple, tuple] = {}  # array -> shape (None for dynamic dims)
@@ -209,7 +229,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
         for form in loop.ubs:
             if form is None:
                 continue
-            ps = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p"]
+            ps = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p" and k[1] != counter]
             if len(ps) == 1 and not [k for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]:
                 params.add(ps[0])
         if not params:  # a bound of an outer index (triangular) inherits its parameter
@@ -231,6 +251,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
                 indexed.add((acc.array, d))
             ps = {iv_param[i] for i in ivs if i in iv_param}
             ps |= {k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p"} if not ivs else set()
+            ps.discard(counter)
             if len(ps) == 1:
                 tally = votes.setdefault((acc.array, d), {})
                 p = ps.pop()
@@ -239,7 +260,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
 
     symbols: dict[str, Symbol] = {}
     params: dict[int, str] = {}
-    for p in sorted(col.used_params):
+    for p in sorted(col.used_params - {counter}):
         value = None
         for (arr, d), q in sorted(dim_param.items()):
             if q == p and arrays.get(arr) and arrays[arr][d] is not None:
@@ -251,7 +272,9 @@ def analyze_sizes(path: str, func) -> SizeModel:
     # integer arguments used nowhere (Polygeist's size arguments with constant bounds);
     # those used only in data computations are data scalars, not sizes
     unused = [i for i, t in enumerate(arg_types) if str(t) in SIZE_TYPES and i not in col.used_params
-              and not any(True for _ in block.arguments[i].uses)]
+              and not any(True for _ in block.arguments[i].uses) and i != counter]
+    # the counter is a name in the forms (sym_form), never a symbol: no value of its own
+    form_names = {**params, **({counter: COUNTER} if counter is not None else {})}
 
     # -- extents
     dims: dict[tuple, SizeExpr | None] = {}
@@ -313,7 +336,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
         terms = {}
         for k, c in form.terms.items():
             if isinstance(k, tuple) and k[0] == "p":
-                terms[params[k[1]]] = terms.get(params[k[1]], 0) + c
+                terms[form_names[k[1]]] = terms.get(form_names[k[1]], 0) + c
             else:
                 terms[k] = c
         out = _Lin(terms, form.const)
@@ -447,9 +470,9 @@ def analyze_sizes(path: str, func) -> SizeModel:
                 continue
             hi, lo = extreme(f, True, bounds=checked_bounds), extreme(f, False, bounds=checked_bounds)
             what = f"access at {acc.location}, dim {d}"
-            if hi is not None and all(isinstance(k, str) for k in hi.terms):
+            if hi is not None and all(isinstance(k, str) and k != COUNTER for k in hi.terms):
                 constraints.append((_Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
-            if lo is not None and all(isinstance(k, str) for k in lo.terms):
+            if lo is not None and all(isinstance(k, str) and k != COUNTER for k in lo.terms):
                 constraints.append((SizeExpr.constant(0), lo.size_expr(), what))
     # an access guarded by an affine.if may look out of bounds to this interval analysis;
     # what the kernel's own sizes violate is such an over-approximation: dropped
@@ -463,16 +486,19 @@ def analyze_sizes(path: str, func) -> SizeModel:
     for loop in col.loop_list:
         lbs, ubs = bounds[loop.id]
         if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
-                and not lbs[0].ivs and not ubs[0].ivs:
+                and not lbs[0].ivs and not ubs[0].ivs and COUNTER not in lbs[0].terms | ubs[0].terms:
             nonempty.append((lbs[0].size_expr(), ubs[0].size_expr()))
 
     # -- iteration spaces of the statements
     trips: dict[int, SizeExpr] = {}
+    ranges: dict[str, tuple[SizeExpr, SizeExpr]] = {}
     for loop in col.loop_list:
         lbs, ubs = bounds[loop.id]
         if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
-                and not lbs[0].ivs and not ubs[0].ivs and loop.step == 1:
+                and not lbs[0].ivs and not ubs[0].ivs and loop.step == 1 \
+                and COUNTER not in lbs[0].terms | ubs[0].terms:
             trips[loop.id] = ubs[0].size_expr() - lbs[0].size_expr()
+            ranges[loop.location] = (lbs[0].size_expr(), ubs[0].size_expr())
     nests = [tuple(trips[i] for i in loops if i in trips) for loops in col.store_loops]
 
     # -- loops whose index nothing uses
@@ -495,7 +521,18 @@ def analyze_sizes(path: str, func) -> SizeModel:
     alloc_dims = {i: tuple(dims[(("alloc", i), d)] for d in range(len(shape)))
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
-                     constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips)
+                     constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips, ranges,
+                     counter)
+
+
+def _counter_argument(func) -> int | None:
+    """The index of the argument marked COUNTER_ATTR, if any."""
+    if "arg_attrs" not in func.attributes:
+        return None
+    for k, d in enumerate(ir.ArrayAttr(func.attributes["arg_attrs"])):
+        if COUNTER_ATTR in ir.DictAttr(d):
+            return k
+    return None
 
 
 def _reads_inputs_only(col: _Collector, loop: _Loop) -> bool:

@@ -47,7 +47,10 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     types = {i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}
     final = compose(result.solutions)
     em = Emitter(indent="  ")
-    env = {i: f"%a{i}" for i in range(kernel.n_arguments)}
+    # a counter loop's step kernel takes the counter as its last argument; the loop does not
+    counter = result.time_loop.counter if result.time_loop is not None else None
+    arguments = [i for i in range(kernel.n_arguments) if i != counter]
+    env = {i: f"%a{i}" for i in arguments}
     if result.time_loop is not None:
         env = _time_loop(em, result, values, types, final, env)
         final = {}
@@ -71,7 +74,7 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
         names.append(value)
         rtypes.append(inst.type.mlir())
     fname = name or f"{result.name}_raised"
-    params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in range(kernel.n_arguments))
+    params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in arguments)
     body = "\n".join(em.lines)
     attrs = [f"synth.outputs = [{', '.join(map(str, kernel.written))}]"]
     attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
@@ -129,6 +132,15 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         em.line("} do {")
         indent = em.indent
         em.indent = indent + "  "
+        counter = result.time_loop.counter
+        if counter is not None:  # the step's counter: the loop's, from the loop's start
+            start = size(result.time_loop.start, values)
+            body_env[counter] = it
+            if start:
+                c, at = em.fresh("c"), em.fresh("counter")
+                em.line(f"{c} = stablehlo.constant dense<{start}> : tensor<i64>")
+                em.line(f"{at} = stablehlo.add {it}, {c} : tensor<i64>")
+                body_env[counter] = at
         got = body()
         one, nxt = em.fresh("c"), em.fresh("it")
         em.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
@@ -156,6 +168,18 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
                 + ", ".join(ctypes) + ") {")
         indent = em.indent
         em.indent = indent + "  "
+        counter = result.time_loop.counter
+        if counter is not None:  # the step's counter as a tensor<i64>, from the loop's start
+            start = size(result.time_loop.start, values)
+            ci, ct = em.fresh("counter"), em.fresh("counter")
+            em.line(f"{ci} = arith.index_cast {t} : index to i64")
+            if start:
+                c, plus = em.fresh("c"), em.fresh("counter")
+                em.line(f"{c} = arith.constant {start} : i64")
+                em.line(f"{plus} = arith.addi {ci}, {c} : i64")
+                ci = plus
+            em.line(f"{ct} = tensor.from_elements {ci} : tensor<i64>")
+            body_env[counter] = ct
         got = body()
         got += [_rotate(em, result.dialect, body_env[i], types[i], rotated[i]) for i in turning]
         em.line(f"scf.yield {', '.join(got)} : {', '.join(ctypes)}")

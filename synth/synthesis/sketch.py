@@ -76,6 +76,33 @@ class _Mask:
     b: int
     direction: str
 
+    @property
+    def loops(self) -> set[int]:
+        return {self.a, self.b}
+
+    def moved(self, keep: list[int]) -> "_Mask":
+        return _Mask(keep.index(self.a), keep.index(self.b), self.direction)
+
+
+@dataclass(frozen=True)
+class _CounterMask:
+    """`index(a) <direction> counter + offset`, the index relative to a's box: the part
+    of a box a loop bounded by the counter of a loop kept as a loop runs over (`j > k`
+    in step k)."""
+    a: int
+    direction: str
+    offset: int
+
+    @property
+    def loops(self) -> set[int]:
+        return {self.a}
+
+    def moved(self, keep: list[int]) -> "_CounterMask":
+        return _CounterMask(keep.index(self.a), self.direction, self.offset)
+
+
+COUNTER = object()  # stands for the counter argument in (index value, offset) pairs
+
 
 @dataclass
 class _View:
@@ -102,12 +129,23 @@ def _is_loop_index(value: ir.Value) -> bool:
 class _Reader:
     """The statement of one part function, read into an Expr over the problem's inputs."""
 
-    def __init__(self, func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType]):
+    def __init__(self, func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
+                 counter: int | None = None, counter_range: tuple[int, int] | None = None):
         self.func = func
         self.dialect = dialect
-        self.params = params  # size argument index -> value at the stand-in sizes
+        self.params = {k: v for k, v in params.items() if k != counter}  # size argument -> stand-in value
         self.input_types = input_types
         self.entry = func.regions[0].blocks[0]
+        self.counter = counter  # the argument holding a loop counter (synth.synthesis.steps)
+        self.counter_range = counter_range  # its values [lo, hi) at the stand-in sizes
+
+    def is_counter(self, value: ir.Value) -> bool:
+        return self.counter is not None and self.arg_index(value) == self.counter
+
+    def counter_leaf(self) -> Expr:
+        if self.counter is None or self.counter not in self.input_types:
+            raise NoSketch("a loop counter the problem does not take")
+        return Expr(self.input_types[self.counter], leaf=self.counter)
 
     def op(self, short: str) -> Op:
         return op_by_name(self.dialect, f"{self.dialect}.{short}")
@@ -137,6 +175,13 @@ class _Reader:
         """The bound at the stand-in sizes (an int), or (loop index, c) for a bound
         `i + c` on the index of an enclosing loop (a triangular loop)."""
         operands = list(operands)
+        if any(self.is_counter(v) for v in operands):
+            if len(amap.results) != 1:
+                raise NoSketch("a min / max bound on a loop counter")
+            iv, c = _unit_offset(amap.results[0], operands, amap.n_dims)
+            if not self.is_counter(iv):
+                raise NoSketch("a bound that is not the counter plus a constant")
+            return COUNTER, c
         if any(_is_loop_index(v) for v in operands):
             if len(amap.results) != 1:
                 raise NoSketch("a min / max bound on a loop index")
@@ -157,6 +202,8 @@ class _Reader:
         stores = []
         self.func.operation.walk(lambda op: (stores.append(op) if op.name in ("affine.store", "memref.store")
                                              else None, ir.WalkResult.ADVANCE)[1])
+        # stores into local scalars are their definitions, read where they are loaded
+        stores = [op for op in stores if _local_scalar(_access(op)[0]) is None]
         if len(stores) != 1:
             raise NoSketch(f"{len(stores)} stores in the group")
         store = stores[0].opview
@@ -185,16 +232,32 @@ class _Reader:
         ub = self.bound(f.upperBoundMap.value, ub_ops, True)
         at = {l.iv: p for p, l in enumerate(loops)}
         for b in (lb, ub):
-            if not isinstance(b, int) and b[0] not in at:
+            if not isinstance(b, int) and b[0] is not COUNTER and b[0] not in at:
                 raise NoSketch("a bound on the index of a loop outside the statement's")
         # `l >= a + c`: the box from a's first value, less one where c >= 1 (then the
-        # mask is a strict comparison, and a triangle over a whole array needs no slice)
-        lo = lb if isinstance(lb, int) else loops[at[lb[0]]].lo + lb[1] - (lb[1] >= 1)
-        hi = ub if isinstance(ub, int) else loops[at[ub[0]]].hi - 1 + ub[1]
+        # mask is a strict comparison, and a triangle over a whole array needs no slice);
+        # `l >= counter + c`: from the counter's first value plus c (a mask, below)
+        if any(not isinstance(b, int) and b[0] is COUNTER for b in (lb, ub)) and self.counter_range is None:
+            raise NoSketch("a loop bounded by a counter whose values are not known")
+        if isinstance(lb, int):
+            lo = lb
+        elif lb[0] is COUNTER:
+            lo = self.counter_range[0] + lb[1]
+        else:
+            lo = loops[at[lb[0]]].lo + lb[1] - (lb[1] >= 1)
+        if isinstance(ub, int):
+            hi = ub
+        elif ub[0] is COUNTER:
+            hi = self.counter_range[1] - 1 + ub[1]
+        else:
+            hi = loops[at[ub[0]]].hi - 1 + ub[1]
         pos = len(loops)
         loops.append(_Loop(f.induction_variable, lo, hi))
         for side, b in (("lower", lb), ("upper", ub)):
             if isinstance(b, int):
+                continue
+            if b[0] is COUNTER:  # index(pos) - lo  >= / <  counter + c - lo
+                masks.append(_CounterMask(pos, "GE" if side == "lower" else "LT", b[1] - lo))
                 continue
             # absolute l >= a + c (lower) or l < a + c (upper), in indices relative to the boxes
             outer = at[b[0]]
@@ -241,6 +304,14 @@ def _access(op) -> tuple[ir.Value, list[tuple[ir.Value, int]]]:
         operands = list(view.indices)
         return view.memref, [_unit_offset(e, operands, amap.n_dims) for e in amap.results]
     return view.memref, [(v, 0) for v in view.indices]
+
+
+def _local_scalar(memref: ir.Value) -> ir.Value | None:
+    """The memref itself where it is a local scalar (memref.alloca of one element), else None."""
+    if _is_block_argument(memref) or memref.owner.name != "memref.alloca":
+        return None
+    t = ir.MemRefType(memref.type)
+    return memref if all(n == 1 for n in t.shape) else None
 
 
 def _factors(value: ir.Value, name: str) -> list[ir.Value]:
@@ -308,8 +379,11 @@ class _Sketcher:
         return _View(self.apply("fill", (), (("dtype", self.dtype), ("shape", self.shape(dims)),
                                               ("value", float(value)))), dims)
 
-    def select(self, mask: _Mask, x: _View, y: _View) -> _View:
+    def select(self, mask, x: _View, y: _View) -> _View:
         """x where the mask holds, y elsewhere (x and y over the same dims, which hold the mask's)."""
+        if isinstance(mask, _CounterMask):
+            a = (("dim", x.dims.index(mask.a)), ("direction", mask.direction), ("offset", mask.offset))
+            return _View(self.apply("counter_select", (x.expr, y.expr, self.reader.counter_leaf()), a), x.dims)
         a, b, direction = x.dims.index(mask.a), x.dims.index(mask.b), mask.direction
         if self.dialect == "linalg":
             if a > b:
@@ -324,8 +398,8 @@ class _Sketcher:
 
     def masked(self, v: _View, masks) -> _View:
         for m in masks:
-            if m.a not in v.dims or m.b not in v.dims:
-                v = self.broadcast(v, tuple(sorted(set(v.dims) | {m.a, m.b})))
+            if not m.loops <= set(v.dims):
+                v = self.broadcast(v, tuple(sorted(set(v.dims) | m.loops)))
             v = self.select(m, v, self.constant(0.0, v.dims))
         return v
 
@@ -338,9 +412,9 @@ class _Sketcher:
 
     def contract(self, x: _View, y: _View, reduced: frozenset, masks) -> _View:
         for m in masks:  # each mask on the operand that has both its loops
-            if {m.a, m.b} <= set(x.dims):
+            if m.loops <= set(x.dims):
                 x = self.masked(x, [m])
-            elif {m.a, m.b} <= set(y.dims):
+            elif m.loops <= set(y.dims):
                 y = self.masked(y, [m])
             else:
                 raise NoSketch("a triangular bound across the factors of a product")
@@ -404,32 +478,55 @@ class _Sketcher:
 
 
 def statement_sketch(func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
-                     output: int, output_type: TensorType) -> Expr:
+                     output: int, output_type: TensorType, counter: int | None = None,
+                     counter_range: tuple[int, int] | None = None) -> Expr:
     """The sketch of the one statement of `func` (a part function at the stand-in sizes)
-    writing argument `output`; NoSketch where the statement is outside the tactic."""
-    reader = _Reader(func, dialect, params, input_types)
+    writing argument `output`; NoSketch where the statement is outside the tactic.
+    `counter`: the argument holding the counter of a loop kept as a loop (one step of it is
+    `func`), whose values are `counter_range` at the stand-in sizes: an index at the
+    counter is a `take` of that dim (a `put` for the store), a loop bounded by it a
+    `counter_select` mask."""
+    reader = _Reader(func, dialect, params, input_types, counter, counter_range)
     store, loops, masks = reader.statement()
     # a loop that runs once and whose index nothing uses (a time loop's one step) is no dim
     dropped = [p for p, l in enumerate(loops) if l.hi - l.lo == 1 and not any(True for _ in l.iv.uses)]
     if dropped:
         keep = [p for p in range(len(loops)) if p not in dropped]
-        if any(m.a in dropped or m.b in dropped for m in masks):
+        if any(m.loops & set(dropped) for m in masks):
             raise NoSketch("a triangular bound on a loop that runs once")
-        masks = [_Mask(keep.index(m.a), keep.index(m.b), m.direction) for m in masks]
+        masks = [m.moved(keep) for m in masks]
         loops = [loops[p] for p in keep]
     at = {l.iv: p for p, l in enumerate(loops)}
     memref, full_index = _access(store.operation)
     if reader.arg_index(memref) != output:
         raise NoSketch("the store writes a local")
+    # an index at the counter: the block is written into that slice of the array (put)
+    store_counter = {d: c for d, (iv, c) in enumerate(full_index) if iv is not None and reader.is_counter(iv)}
+    store_index = list(full_index)
+    if store_counter:
+        output_type = output_type.with_shape(tuple(n for d, n in enumerate(output_type.shape)
+                                                   if d not in store_counter))
+        full_index = [x for d, x in enumerate(full_index) if d not in store_counter]
     # a constant index (ey[0][j] = ...) writes the array's first or last element along
     # that dim: the block over the other dims, then select_edge into the previous value
     store_edges = {d: _edge(c, output_type.shape[d]) for d, (iv, c) in enumerate(full_index) if iv is None}
+    if store_edges and store_counter:
+        raise NoSketch("a store at a constant index and at the counter")
     index = [x for d, x in enumerate(full_index) if d not in store_edges]
     stored: list[int] = []  # loop position of each store dim
     for iv, c in index:
         if iv not in at or at[iv] in stored:
             raise NoSketch("a store index that is not a distinct loop index")
         stored.append(at[iv])
+    if stored != sorted(stored):
+        # the loops renumbered so that the store's dims come first, in the store's order:
+        # the views are built in that order, and the block needs no transpose at the end
+        # (gramschmidt's A[i][j] -= ... in a j, i nest: a transposed copy per step otherwise)
+        order = stored + [p for p in range(len(loops)) if p not in stored]
+        loops = [loops[p] for p in order]
+        masks = [m.moved(order) for m in masks]
+        at = {l.iv: p for p, l in enumerate(loops)}
+        stored = list(range(len(stored)))
     reduced = frozenset(range(len(loops))) - set(stored)
     if any(l.hi <= l.lo for l in loops):
         raise NoSketch("an empty loop")
@@ -451,6 +548,8 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
 
     def load(op) -> _View:
         array, idx = _access(op)
+        if _local_scalar(array) is not None:
+            return local_value(array, op)
         k = reader.arg_index(array)
         if k is None or k not in input_types:
             raise NoSketch("a load from a local or an array the group does not read")
@@ -458,14 +557,27 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             views[(k, tuple(idx))] = view_of(k, idx)
         return views[(k, tuple(idx))]
 
+    def taken(k: int, idx) -> tuple[Expr, list]:
+        """Argument k with its dims indexed at the counter taken (the highest first, so the
+        others keep their positions), and the indices of the dims left."""
+        expr, rest = Expr(input_types[k], leaf=k), list(idx)
+        for d in sorted((d for d, (iv, _) in enumerate(idx) if iv is not None and reader.is_counter(iv)),
+                        reverse=True):
+            expr = sk.apply("take", (expr, reader.counter_leaf()), (("dim", d), ("offset", idx[d][1])))
+            del rest[d]
+        return expr, rest
+
     def view_of(k: int, idx) -> _View:
         """Argument k read at `idx` ((loop index, offset) per dim) over the loops."""
         # a read of the written array at another element is taken as a read of its previous
         # value (right where the original reads elements it has not written yet, as trmm's
         # k > i; a recurrence's sketch is wrong on the examples, and not taken)
-        t = input_types[k]
-        if len(idx) != t.rank:
+        if len(idx) != input_types[k].rank:
             raise NoSketch("an access of another rank")
+        leaf, idx = taken(k, idx)
+        t = leaf.type
+        if leaf.op is not None and any(iv is None for iv, _ in idx):
+            raise NoSketch("a load at a constant index and at the counter")
         edges = {}  # dim -> "first" | "last": a constant index (fict[0], A[n - 1][j])
         for d, (iv, c) in enumerate(idx):
             if iv is None:
@@ -489,7 +601,6 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             dims.append(p)
         if any(not 0 <= v <= MAX_TRIM for v in lo + hi):
             raise NoSketch("a load view that is not the array less at most 2 elements at each end")
-        leaf = Expr(t, leaf=k)
         view = leaf if not any(lo + hi) else sk.apply(
             "slice_range" if dialect == "stablehlo" else "extract_range", (leaf,),
             (("lo", tuple(lo)), ("hi", tuple(hi))))
@@ -552,6 +663,43 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
         return sk.combine(short, *(read(v) for v in op.operands))
 
+    def local_value(array: ir.Value, use) -> _View:
+        """A local scalar read after its definition: a store of an initial value outside
+        any loop, then (optionally) a loop nest adding into it (`nrm = 0; for i: nrm +=
+        a[i] * a[i]`): the initial value plus the term summed over that nest."""
+        stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
+        top = [st for st in stores if st.parent.name == "func.func"]
+        nested = [st for st in stores if st.parent.name != "func.func"]
+        if len(top) != 1 or len(nested) > 1:
+            raise NoSketch("a local scalar that is not an initial value plus one accumulation")
+        init = read(top[0].operands[0])
+        if not nested:
+            return init
+        acc = nested[0]
+        op = None if _is_block_argument(acc.operands[0]) else acc.operands[0].owner
+        if op is None or op.name not in ("arith.addf", "arith.addi"):
+            raise NoSketch("a local scalar accumulated other than by a sum")
+        own = [x for x in op.operands if not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
+               and _access(x.owner)[0] == array]
+        if len(own) != 1:
+            raise NoSketch("a local scalar accumulated other than by a sum")
+        term = next(x for x in op.operands if x != own[0])
+        nest = []
+        parent = acc.parent
+        while parent.name != "func.func":
+            if parent.name != "affine.for":
+                raise NoSketch(f"a local accumulation inside {parent.name}")
+            nest.append(parent.opview)
+            parent = parent.parent
+        masks: list = []
+        positions = []
+        for f in nest[::-1]:
+            pos = reader.place(f, loops, masks)
+            at[f.induction_variable] = pos
+            positions.append(pos)
+        total = summed(term, masks, frozenset(positions))
+        return sk.combine(_ELEMENTWISE[dialect][op.name], init, total)
+
     def iterated(f) -> _View:
         """The result of a loop that sums into a scalar (`iter_args(%s = init)`, yielding
         `%s + term`): init plus the term summed over the loop's range (symm's temp2)."""
@@ -613,7 +761,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         return sk.reduce(sk.masked(v, inner), set(v.dims) & over)
 
     value = store.operands[0] if store.operation.name == "memref.store" else store.value
-    outer = [m for m in masks if m.a not in reduced and m.b not in reduced]
+    outer = [m for m in masks if not m.loops & reduced]
     inner = [m for m in masks if m not in outer]
     if reduced:
         # an accumulation: C[I] = C[I] + term (or - term), the term summed over the others
@@ -647,12 +795,31 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         if output not in input_types:
             raise NoSketch("an edge of an array whose previous value is not an input")
         return _edge_store(sk, result, output, input_types[output], store_edges, block_lo + block_hi)
+    if store_counter:
+        if output not in input_types:
+            raise NoSketch("a slice of an array whose previous value is not an input")
+        if any(block_lo + block_hi):
+            result = sk.apply("insert_range", (taken(output, store_index)[0], result),
+                              (("lo", block_lo), ("hi", block_hi)))
+        return _put_back(sk, reader, Expr(input_types[output], leaf=output), store_counter, result)
     if not any(block_lo + block_hi):
         return result
     if output not in input_types:
         raise NoSketch("a block of an array whose previous value is not an input")
     return sk.apply("insert_range", (Expr(input_types[output], leaf=output), result),
                     (("lo", block_lo), ("hi", block_hi)))
+
+
+def _put_back(sk: "_Sketcher", reader: _Reader, array: Expr, at_counter: dict[int, int], value: Expr) -> Expr:
+    """`array` with `value` written at the counter along the dims `at_counter` (dim ->
+    offset): the slices taken down to value's (the highest dim first), then put back up."""
+    dims = sorted(at_counter, reverse=True)
+    chain = [array]
+    for d in dims[:-1]:
+        chain.append(sk.apply("take", (chain[-1], reader.counter_leaf()), (("dim", d), ("offset", at_counter[d]))))
+    for d, base in zip(reversed(dims), reversed(chain)):
+        value = sk.apply("put", (base, value, reader.counter_leaf()), (("dim", d), ("offset", at_counter[d])))
+    return value
 
 
 def _edge_store(sk: _Sketcher, result: Expr, output: int, output_type: TensorType, edges: dict,
@@ -679,10 +846,14 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
     from synth.frontend.reader import SourceModule
 
     out: dict[str, Expr] = {}
-    groups = [g for g in spec.groups if len(g.statements) == 1 and len(g.problems) == 1]
+    # one problem; several statements only where all but one define local scalars
+    groups = [g for g in spec.groups if len(g.problems) == 1]
     if not groups:
         return out
     params = spec.kernel.sizes.param_values(spec.standin)
+    counter = spec.kernel.sizes.counter
+    values = spec.kernel.sizes.counter_values(spec.standin)
+    counter_range = (values[0], values[-1] + 1) if values else None
     source = SourceModule(spec.standin_source.path, spec.split_text)
     with source.context:
         module = source.parsed()
@@ -692,7 +863,7 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
             problem = g.problems[0]
             try:
                 out[problem.name] = statement_sketch(funcs[g.part], dialect, params, problem.input_types,
-                                                     g.writes[0], problem.output_type)
+                                                     g.writes[0], problem.output_type, counter, counter_range)
             except NoSketch:
                 pass
     return out

@@ -16,13 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from synth.analysis.model import Kernel
-from synth.errors import NoSolutionError
+from synth.errors import InputError, NoSolutionError
 from synth.grammar.types import ShapeError
 from synth.numerics import equal
 from synth.synthesis.program import Expr, cost as program_cost, evaluate, instantiate
 from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
-from synth.synthesis.steps import TimeLoop, step_kernel
+from synth.synthesis.steps import TimeLoop, counter_loop, counter_step_kernel, step_kernel
 from synth.synthesis.spec import Specification, build_specification
 
 
@@ -139,19 +139,58 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
     t0 = time.monotonic()
     deadline = t0 + settings.timeout if deadline is None else deadline
     time_loop = None
-    if kernel.sizes.time_loops:  # a loop of the target, around the program of one step
-        kernel, time_loop = step_kernel(kernel)
-    spec = build_specification(kernel, dialect, seed=seed, kinds=kinds, extra=extra)
-    if settings.cost is None:
-        settings = replace(settings, cost=original_cost(kernel))
-    name = kernel.name
     old = {}
     if previous is not None:
         for g, sol in zip(previous.spec.groups, previous.solutions):
             for p, out in zip(g.problems, g.writes):
                 old[p.name] = sol.programs[out]
+    counter = counter_loop(kernel) if settings.sketches else None
+    if previous is not None and previous.time_loop is not None and previous.time_loop.counter is not None:
+        return _counter_raise(kernel, counter, dialect, settings, deadline, seed, kinds, extra, old, t0)
+    if kernel.sizes.time_loops:  # a loop of the target, around the program of one step
+        kernel, time_loop = step_kernel(kernel)
+    spec = build_specification(kernel, dialect, seed=seed, kinds=kinds, extra=extra)
+    if settings.cost is None:
+        settings = replace(settings, cost=original_cost(kernel))
     sketched = sketches(spec, dialect) if settings.sketches else {}
+    if counter is not None and not _all_sketched(spec, sketched):
+        # the statements inside one loop do not read off as tensor programs: that loop
+        # kept as a loop, its body read off the statements of one step, where they all are
+        try:
+            return _counter_raise(kernel, counter, dialect, settings, deadline, seed, kinds, extra, old, t0)
+        except (NoSolutionError, InputError):  # not a step the sketches read: search as before
+            pass
     solutions, stats = solve(spec, settings, deadline, old, sketched)
-    result = RaiseResult(name, dialect, spec, solutions, stats, time_loop=time_loop)
+    result = RaiseResult(kernel.name, dialect, spec, solutions, stats, time_loop=time_loop)
+    result.seconds = time.monotonic() - t0
+    return result
+
+
+def _all_sketched(spec: Specification, sketched: dict) -> bool:
+    return all(p.name in sketched and _still_right(sketched[p.name], p) for g in spec.groups for p in g.problems)
+
+
+def _counter_raise(kernel: Kernel, location: str | None, dialect: str, settings: SearchSettings,
+                   deadline: float, seed: int, kinds, extra, old: dict, t0: float) -> RaiseResult:
+    """The kernel's counter loop (synth.synthesis.steps.counter_loop) kept as a loop of the
+    target, its body the sketches of one step's statements; NoSolutionError where a
+    statement has none that is right on the examples (no search: a step's programs index
+    by the counter, which the search's ops do not)."""
+    if location is None:
+        raise NoSolutionError(f"@{kernel.name}: no loop to keep as a loop")
+    step, time_loop = counter_step_kernel(kernel, location)
+    spec = build_specification(step, dialect, seed=seed, kinds=kinds, extra=extra)
+    sketched = sketches(spec, dialect)
+    for name, program in old.items():  # an earlier round's programs where still right
+        sketched.setdefault(name, program)
+    missing = [p.name for g in spec.groups for p in g.problems
+               if p.name not in sketched or not _still_right(sketched[p.name], p)]
+    if missing:
+        raise NoSolutionError(f"@{kernel.name}: the loop at {location} kept as a loop: no sketch of "
+                              f"{missing[0]} is right on its examples")
+    if settings.cost is None:
+        settings = replace(settings, cost=original_cost(step))
+    solutions, stats = solve(spec, settings, deadline, {}, sketched)
+    result = RaiseResult(kernel.name, dialect, spec, solutions, stats, time_loop=time_loop)
     result.seconds = time.monotonic() - t0
     return result

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from synth.analysis.model import Kernel
+from synth.analysis.sizes import COUNTER
 from synth.analysis.symbols import size
 from synth.analysis.dependences import statement_groups
 from synth.analysis.distribution import split_function
@@ -140,8 +141,12 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
 
     rng = np.random.default_rng(seed)
     constants = sorted(kernel.function.float_constants)
-    states = [kernel.arguments(standin, random_draw(rng, kind, constants))
-              for kind in kinds for _ in range(n_examples)] + list(extra)
+    # a loop counter (synth.synthesis.steps) takes each of its values in turn
+    counters = kernel.sizes.counter_values(standin) or [None]
+    n_draws = max(n_examples, len(counters))
+    at = [standin if c is None else {**standin, COUNTER: c} for c in counters]
+    states = [kernel.arguments(at[k % len(at)], random_draw(rng, kind, constants))
+              for kind in kinds for k in range(n_draws)] + list(extra)
     states = [state if finite_outputs(run_function(small.text, name, state).outputs)
               else diagonally_dominant(state) for state in states]
     undefined = set(kernel.interface.out_parameters)  # results not yet written
@@ -154,6 +159,8 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
             result = run_function(split_text, part, state)
             after.append([o if o is not None else s for o, s in zip(result.outputs, state)])
         inputs = sorted((set(kp.reads) | set(kp.writes) | kp.scalars_used) - undefined)
+        if kernel.sizes.counter is not None:  # the step's counter: a rank-0 i64 input
+            inputs = sorted(set(inputs) | {kernel.sizes.counter})
         ops = select_ops(dialect, kp.ops, kp.non_rectangular, kp.diagonal, kp.edge_store)
         constants = tuple(sorted({0.0, 1.0} | kp.float_constants))
         types = {i: kernel.tensor_type(i, standin) for i in range(len(kernel.function.arguments))}

@@ -34,6 +34,10 @@ class TimeLoop:
     # the step reads it at index 0, and the target's loop rotates it by one along that dim
     # after each step, so that step t reads element t
     rotated: tuple[tuple[int, int], ...] = ()
+    # a counter loop (its body indexes by its counter): the step kernel's argument that
+    # holds the counter, and the counter's first value (step k has counter start + k)
+    counter: int | None = None
+    start: SizeExpr | None = None
 
 
 def _why_not(kernel: Kernel, why: str) -> NoSolutionError:
@@ -103,6 +107,72 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
     if step.sizes.time_loops:
         raise _why_not(kernel, "another loop inside it repeats too")
     return step, TimeLoop(trip, location, rotated)
+
+
+def counter_loop(kernel: Kernel) -> str | None:
+    """The location of the loop a kernel may keep as a counter loop: the one top-level
+    affine.for holding every statement, its index used by its body, no iter_args, unit
+    step, bounds that are sizes. None where there is none."""
+    sizes = kernel.sizes
+    if sizes.time_loops or kernel.interface.results or kernel.interface.out_parameters:
+        return None
+    source = kernel.normal
+    with source.context:
+        module = source.parsed()
+        func = next(op for op in module.body.operations if op.operation.name == "func.func"
+                    and op.attributes["sym_name"].value == kernel.name)
+        top = [op.operation for op in func.regions[0].blocks[0].operations]
+        loops = [op for op in top if op.name == "affine.for"]
+        stores = [op for op in top if op.name in ("affine.store", "memref.store")]
+        if len(loops) != 1 or stores or len(loops[0].results):
+            return None
+        loop = loops[0].opview
+        if _step(loop) != 1 or not any(True for _ in loop.induction_variable.uses):
+            return None
+        location = diagnostic_location(source.path, loop.location)
+    return location if location in sizes.loop_ranges else None
+
+
+def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop]:
+    """The kernel with its counter loop (counter_loop) running once at a counter given as
+    a new last argument (`index {synth.counter}`): the loop's body in place of the loop,
+    its index replaced by the argument. Raising it raises one step; the target's loop runs
+    it from the loop's lower bound, `trip` times."""
+    from synth.analysis.sizes import COUNTER_ATTR
+
+    lo, hi = kernel.sizes.loop_ranges[location]
+    source = kernel.normal
+    path = source.path
+    with source.context, ir.Location.unknown():
+        module = source.copy()
+        func = next(op for op in module.body.operations if op.operation.name == "func.func"
+                    and op.attributes["sym_name"].value == kernel.name)
+        entry = func.regions[0].blocks[0]
+        loop = next(op for op in entry.operations if op.operation.name == "affine.for").opview
+        counter = entry.add_argument(ir.IndexType.get(), loop.location)
+        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        func.attributes["function_type"] = ir.TypeAttr.get(
+            ir.FunctionType.get(list(ftype.inputs) + [ir.IndexType.get()], list(ftype.results)))
+        n = len(ftype.inputs)
+        old = list(ir.ArrayAttr(func.attributes["arg_attrs"])) if "arg_attrs" in func.attributes \
+            else [ir.DictAttr.get({}) for _ in range(n)]
+        func.attributes["arg_attrs"] = ir.ArrayAttr.get(old + [ir.DictAttr.get({COUNTER_ATTR: ir.UnitAttr.get()})])
+        loop.induction_variable.replace_all_uses_with(counter)
+        body = loop.regions[0].blocks[0]
+        for op in list(body.operations)[:-1]:  # all but the affine.yield
+            op.move_before(loop.operation)
+        loop.operation.erase()
+        text = str(module)
+    step = load_kernel(SourceModule(path, text), kernel.name)
+    if step.sizes.counter != n or set(lo.symbols) | set(hi.symbols) - set(step.sizes.symbols):
+        raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
+    step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi)))
+    return step, TimeLoop(hi - lo, location, counter=n, start=lo)
+
+
+def _step(f) -> int:
+    step = f.step
+    return int(ir.IntegerAttr(step).value) if isinstance(step, ir.Attribute) else int(step)
 
 
 def _read_at_step(loop) -> tuple[tuple[int, int], ...]:

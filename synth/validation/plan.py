@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from synth.semantics import support as support
 from synth.analysis.model import Kernel
+from synth.analysis.sizes import COUNTER
 from synth.errors import InputError
 from synth.frontend.reader import SourceModule
 from synth.semantics.raised import MIN_SIZE, RaisedFunction
@@ -51,10 +52,28 @@ class SizePlan:
                 out.append(c)
         return out
 
+    def is_original(self, values: Sizes) -> bool:
+        """Whether `values` are the original sizes (with any counter value)."""
+        return {k: v for k, v in values.items() if k != COUNTER} == self.original
+
+    def with_counter(self, configs: list[Sizes], most: int | None = None) -> list[Sizes]:
+        """A loop step's configurations (synth.synthesis.steps: the kernel takes a loop's
+        counter): each with every value of the counter (at most `most`: the first, the
+        last and evenly spaced ones between)."""
+        if self.model.counter is None:
+            return configs
+        out = []
+        for c in configs:
+            values = self.model.counter_values(c)
+            if most is not None and len(values) > most:
+                values = sorted({values[round(k * (len(values) - 1) / (most - 1))] for k in range(most)})
+            out += [{**c, COUNTER: v} for v in values]
+        return out
+
     def test_configs(self) -> list[Sizes]:
         if not self.rewritable:
-            return [self.original]
-        return self._configs(3, 2) + [self.original]
+            return self.with_counter([self.original], 3)
+        return self.with_counter(self._configs(3, 2)) + self.with_counter([self.original], 3)
 
     def proof_configs(self) -> list[Sizes]:
         if not self.rewritable:
@@ -68,7 +87,7 @@ class SizePlan:
             return [self.original]
         configs = self._configs(2, 1)
         if configs or self.elements() <= MAX_PROOF_ELEMENTS:
-            return configs or [self.original]
+            return self.with_counter(configs or [self.original])
         return []  # no smaller sizes keep every access in bounds, and its own are too large
 
     def elements(self) -> int:
