@@ -698,6 +698,10 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             at[f.induction_variable] = pos
             positions.append(pos)
         total = summed(term, masks, frozenset(positions))
+        value = top[0].operands[0]
+        if not _is_block_argument(value) and value.owner.name == "arith.constant" and \
+                float(value.owner.attributes["value"].value) == 0.0:
+            return total  # a sum from 0
         return sk.combine(_ELEMENTWISE[dialect][op.name], init, total)
 
     def iterated(f) -> _View:

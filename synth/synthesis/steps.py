@@ -127,10 +127,35 @@ def counter_loop(kernel: Kernel) -> str | None:
         if len(loops) != 1 or stores or len(loops[0].results):
             return None
         loop = loops[0].opview
-        if _step(loop) != 1 or not any(True for _ in loop.induction_variable.uses):
+        if _step(loop) != 1 or not any(True for _ in loop.induction_variable.uses) \
+                or not _reads_what_it_writes_elsewhere(loop):
             return None
         location = diagnostic_location(source.path, loop.location)
     return location if location in sizes.loop_ranges else None
+
+
+def _access_key(op) -> tuple:
+    view = op.opview
+    if op.name.startswith("affine."):
+        return str(view.map.value), tuple(view.indices)
+    return "", tuple(view.indices)
+
+
+def _reads_what_it_writes_elsewhere(loop) -> bool:
+    """Whether the loop carries a dependence the tensor ops cannot absorb: an array it
+    writes is read at another element (a column the previous step wrote, a row the next
+    one reads), not only at the element each statement writes."""
+    writes: dict = {}
+    reads = []
+
+    def visit(op):
+        if op.name in ("affine.store", "memref.store"):
+            writes.setdefault(op.opview.memref, set()).add(_access_key(op))
+        elif op.name in ("affine.load", "memref.load"):
+            reads.append(op)
+        return ir.WalkResult.ADVANCE
+    loop.operation.walk(visit)
+    return any(r.opview.memref in writes and _access_key(r) not in writes[r.opview.memref] for r in reads)
 
 
 def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop]:

@@ -133,7 +133,8 @@ def _ill_conditioned(original, kernel: Kernel, args: list, expected: list, rng) 
     elements rounding alone decides, which no reordering of the arithmetic reproduces."""
     from synth.execution import run_function
 
-    moved = [np.array(a, copy=True) * (1 + PERTURBATION * rng.uniform(-1, 1, np.shape(a)))
+    moved = [np.ascontiguousarray(np.asarray(a * (1 + PERTURBATION * rng.uniform(-1, 1, np.shape(a))),
+                                             dtype=a.dtype).reshape(np.shape(a)))
              if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a for a in args]
     again = run_function(original.text, kernel.name, moved, opt_level=3).outputs
     return [mismatches(w, h) if isinstance(w, np.ndarray) and w.dtype.kind == "f" else None
