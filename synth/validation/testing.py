@@ -8,7 +8,7 @@ import numpy as np
 from synth.semantics import support as support
 from synth.analysis.model import Kernel
 from synth.execution import NUMPY_DTYPES
-from synth.numerics import first_difference, mismatches
+from synth.numerics import first_difference, mismatches, perturbed, undetermined
 from synth.synthesis.spec import diagonally_dominant, finite_outputs
 from synth.validation.common import Counterexample, Report, Sizes
 from synth.validation.contract import Comparison
@@ -124,21 +124,13 @@ CONDITIONING_NOTE = ("elements whose value the original itself does not determin
                      "more than the tolerance when its float inputs move by 1e-12 relative: "
                      "0/0-like rounding noise, e.g. gramschmidt's columns beyond its rank) are not "
                      "compared; every other element is")
-PERTURBATION = 1e-12  # relative, of the float inputs, in the conditioning check
-
-
 def _ill_conditioned(original, kernel: Kernel, args: list, expected: list, rng) -> list:
-    """Per output array of the original: where its value moves by more than the tolerance
-    when the float inputs move by PERTURBATION relative (None where nothing moves): the
-    elements rounding alone decides, which no reordering of the arithmetic reproduces."""
+    """Per output array of the original: the elements it does not determine (numerics.
+    undetermined: they move under a 1e-12 relative change of its float inputs)."""
     from synth.execution import run_function
 
-    moved = [np.ascontiguousarray(np.asarray(a * (1 + PERTURBATION * rng.uniform(-1, 1, np.shape(a))),
-                                             dtype=a.dtype).reshape(np.shape(a)))
-             if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a for a in args]
-    again = run_function(original.text, kernel.name, moved, opt_level=3).outputs
-    return [mismatches(w, h) if isinstance(w, np.ndarray) and w.dtype.kind == "f" else None
-            for w, h in zip(expected, again)]
+    again = run_function(original.text, kernel.name, perturbed(args, rng), opt_level=3).outputs
+    return undetermined(expected, again)
 
 
 def _note_conditioning(report: Report) -> None:
