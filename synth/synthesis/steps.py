@@ -189,7 +189,7 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
         loop.operation.erase()
         text = str(module)
     step = load_kernel(SourceModule(path, text), kernel.name)
-    if step.sizes.counter != n or set(lo.symbols) | set(hi.symbols) - set(step.sizes.symbols):
+    if step.sizes.counter != n or (set(lo.symbols) | set(hi.symbols)) - set(step.sizes.symbols):
         raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
     step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi)))
     return step, TimeLoop(hi - lo, location, counter=n, start=lo)
