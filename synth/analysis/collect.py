@@ -102,6 +102,12 @@ def carried_sum(loop) -> tuple[str, ir.Value, ir.Value] | None:
     return owner.name, (b if a == carried else a), list(loop.operation.operands)[-1]
 
 
+def loop_step(loop) -> int:
+    """The step of an affine.for (an attribute in some binding versions, an int in others)."""
+    step = loop.step
+    return int(ir.IntegerAttr(step).value) if isinstance(step, ir.Attribute) else int(step)
+
+
 def _split_const(expr: ir.AffineExpr) -> tuple[ir.AffineExpr | None, int]:
     """(the expression without its top-level additive constant, that constant)."""
     if isinstance(expr, ir.AffineConstantExpr):
@@ -172,10 +178,9 @@ class _Collector:
             if name == "affine.for":
                 v = op.opview
                 lbm, ubm = v.lowerBoundMap.value, v.upperBoundMap.value
-                step = ir.IntegerAttr(v.step).value if isinstance(v.step, ir.Attribute) else int(v.step)
                 loop = _Loop(len(self.loop_list), index, loc,
                              self.map_forms(lbm, list(v.lowerBoundOperands)),
-                             self.map_forms(ubm, list(v.upperBoundOperands)), step,
+                             self.map_forms(ubm, list(v.upperBoundOperands)), loop_step(v),
                              v.induction_variable)
                 self.loops[v.induction_variable] = loop
                 self.loop_list.append(loop)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from synth.analysis.collect import carried_sum
+from synth.analysis.collect import carried_sum, loop_step
 from synth.grammar.op import Op, attrs, op_by_name
 from synth.grammar.shapes import shrink_dim
 from synth.grammar.types import ShapeError, TensorType
@@ -223,7 +223,7 @@ class _Reader:
     def place(self, f, loops: list, masks: list) -> int:
         """Append the loop `f` (inside `loops`) to `loops`, and the masks of its bounds
         that are relative to an enclosing loop to `masks`; its position."""
-        if _step(f) != 1:
+        if loop_step(f) != 1:
             raise NoSketch("a loop step other than 1")
         nl = f.lowerBoundMap.value.n_dims + f.lowerBoundMap.value.n_symbols
         lb_ops = list(f.operands)[:nl]
@@ -267,11 +267,6 @@ class _Reader:
                 raise NoSketch("a triangular bound whose offset is not a strict or loose comparison")
             masks.append(_Mask(pos, outer, table[d]))
         return pos
-
-
-def _step(f) -> int:
-    step = f.step
-    return int(ir.IntegerAttr(step).value) if isinstance(step, ir.Attribute) else int(step)
 
 
 def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int) -> tuple[ir.Value | None, int]:

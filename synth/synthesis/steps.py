@@ -20,6 +20,8 @@ from dataclasses import dataclass, replace
 from mlir import ir
 from mlir.dialects import arith
 
+from synth.analysis.collect import loop_step
+from synth.analysis.function import find_function
 from synth.analysis.model import Kernel, load_kernel
 from synth.analysis.symbols import SizeExpr
 from synth.errors import NoSolutionError
@@ -119,15 +121,14 @@ def counter_loop(kernel: Kernel) -> str | None:
     source = kernel.normal
     with source.context:
         module = source.parsed()
-        func = next(op for op in module.body.operations if op.operation.name == "func.func"
-                    and op.attributes["sym_name"].value == kernel.name)
+        func = find_function(module, kernel.name)
         top = [op.operation for op in func.regions[0].blocks[0].operations]
         loops = [op for op in top if op.name == "affine.for"]
         stores = [op for op in top if op.name in ("affine.store", "memref.store")]
         if len(loops) != 1 or stores or len(loops[0].results):
             return None
         loop = loops[0].opview
-        if _step(loop) != 1 or not any(True for _ in loop.induction_variable.uses) \
+        if loop_step(loop) != 1 or not any(True for _ in loop.induction_variable.uses) \
                 or not _reads_what_it_writes_elsewhere(loop):
             return None
         location = diagnostic_location(source.path, loop.location)
@@ -170,8 +171,7 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
     path = source.path
     with source.context, ir.Location.unknown():
         module = source.copy()
-        func = next(op for op in module.body.operations if op.operation.name == "func.func"
-                    and op.attributes["sym_name"].value == kernel.name)
+        func = find_function(module, kernel.name)
         entry = func.regions[0].blocks[0]
         loop = next(op for op in entry.operations if op.operation.name == "affine.for").opview
         counter = entry.add_argument(ir.IndexType.get(), loop.location)
@@ -193,11 +193,6 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
         raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
     step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi)))
     return step, TimeLoop(hi - lo, location, counter=n, start=lo)
-
-
-def _step(f) -> int:
-    step = f.step
-    return int(ir.IntegerAttr(step).value) if isinstance(step, ir.Attribute) else int(step)
 
 
 def _read_at_step(loop) -> tuple[tuple[int, int], ...]:
