@@ -296,6 +296,11 @@ COUNTER = TensorType((), "i64")
 COUNTER_OFFSETS = (-1, 0, 1)  # the attribute domain's offsets (the ops are not searched)
 
 
+def unit_shape(shape, dim: int) -> tuple:
+    """`shape` with extent 1 along `dim`: the slice a take reads and a put writes."""
+    return tuple(1 if k == dim else n for k, n in enumerate(shape))
+
+
 def counter_index(t, offset: int, n: int) -> int:
     """The counter plus `offset`, clamped into [0, n)."""
     return min(max(int(np.asarray(t)) + offset, 0), int(n) - 1)

@@ -21,7 +21,8 @@ defined before the loop (an Emitter's memoized constants must dominate every lat
 
 from __future__ import annotations
 
-from synth.grammar.families import CholeskyFamily, CounterSelectFamily, PutFamily, TakeFamily, TriangularSolveFamily
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, PutFamily, TakeFamily,
+                                    TriangularSolveFamily, unit_shape)
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.linalg_generic import emit_generic
 from synth.grammar.op import attr_dict
@@ -59,8 +60,7 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
         else:
             row = body.line(f"tensor.extract_slice {aa}[{i}, {lo}] [1, {length}] [1, 1] : {t} to {dyn}")
         done = body.line(f"tensor.extract_slice {x}[{lo}] [{length}] [1] : {v} to {dyn}")
-        init = body.line(f"tensor.empty() : {scalar}")
-        filled = body.line(f"linalg.fill ins({zero} : {dt}) outs({init} : {scalar}) -> {scalar}")
+        filled = body.zeros(zero, dt, scalar)
         dot = body.line(f"linalg.dot ins({row}, {done} : {dyn}, {dyn}) outs({filled} : {scalar}) -> {scalar}")
         s = body.line(f"tensor.extract {dot}[] : {scalar}")
         bi = body.line(f"tensor.extract {x}[{i}] : {v}")
@@ -91,7 +91,7 @@ class Cholesky(CholeskyFamily, LinalgOp):
         block = body.line(f"tensor.extract_slice {state}[{j}, 0] [{m}, {j}] [1, 1] : {t} to {mat}")
         row = body.line(f"tensor.extract_slice {state}[{j}, 0] [1, {j}] [1, 1] : {t} to {vec}")
         init = body.line(f"tensor.empty({m}) : {vec}")
-        filled = body.line(f"linalg.fill ins({zero} : {dt}) outs({init} : {vec}) -> {vec}")
+        filled = body.zeros(zero, dt, vec, init)
         mv = body.line(f"linalg.matvec ins({block}, {row} : {mat}, {vec}) outs({filled} : {vec}) -> {vec}")
         a0 = body.line(f"tensor.extract {column}[{c0}] : {vec}")
         s0 = body.line(f"tensor.extract {mv}[{c0}] : {vec}")
@@ -112,8 +112,7 @@ class Cholesky(CholeskyFamily, LinalgOp):
         em.line(f"}} -> {vec}")
         written = body.line(f"tensor.insert_slice {new} into {state}[{j}, {j}] [{m}, 1] [1, 1] : {vec} into {t}")
         # above the diagonal: zeros (rows 0..j-1 of column j)
-        above = body.line(f"tensor.empty({j}) : {vec}")
-        zeros = body.line(f"linalg.fill ins({zero} : {dt}) outs({above} : {vec}) -> {vec}")
+        zeros = body.zeros(zero, dt, vec, body.line(f"tensor.empty({j}) : {vec}"))
         cleared = body.line(f"tensor.insert_slice {zeros} into {written}[0, {j}] [{j}, 1] [1, 1] : {vec} into {t}")
         body.close(f"scf.yield {cleared} : {t}")
         return r
@@ -146,7 +145,7 @@ def _counter_offsets(em, t: str, offset: int, dim: int, shape) -> str:
 
 def _unit_slice(shape, dim: int) -> str:
     """`[sizes] [strides]` of the slice of extent 1 along `dim`."""
-    sizes = ", ".join("1" if k == dim else str(int(n)) for k, n in enumerate(shape))
+    sizes = ", ".join(str(int(n)) for n in unit_shape(shape, dim))
     return f"[{sizes}] [{', '.join('1' for _ in shape)}]"
 
 
@@ -209,6 +208,13 @@ class _Body:
         name = self.em.fresh()
         self.em.line(f"{extra}{name} = {rhs}")
         return name
+
+    def zeros(self, zero: str, dtype: str, t: str, empty: str | None = None) -> str:
+        """`linalg.fill` of the constant `zero` (of `dtype`) into `empty`, a static
+        `tensor.empty` of type t where none is given (em.filled would define its memoized
+        constant inside the loop, where later uses outside could not see it)."""
+        empty = empty or self.line(f"tensor.empty() : {t}")
+        return self.line(f"linalg.fill ins({zero} : {dtype}) outs({empty} : {t}) -> {t}")
 
     def close(self, terminator: str) -> None:
         self.em.line(terminator)

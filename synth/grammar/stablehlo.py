@@ -35,7 +35,8 @@ from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.semantics.raised_text import MIN_SIZE, _NEAR
 from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily,
                                     InsertRangeFamily, IotaFamily, PutFamily, ReduceFamily, SelectEdgeFamily,
-                                    SliceRangeFamily, TakeFamily, TransposeFamily, TriangularSolveFamily)
+                                    SliceRangeFamily, TakeFamily, TransposeFamily, TriangularSolveFamily,
+                                    unit_shape)
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
 SMALL_OFFSET = MIN_SIZE - _NEAR - 1  # a constant below it is never read as a size by raised_text
@@ -462,7 +463,7 @@ class Take(TakeFamily, StablehloOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a = arg_types[0]
-        unit = a.with_shape(tuple(1 if k == d["dim"] else n for k, n in enumerate(a.shape)))
+        unit = a.with_shape(unit_shape(a.shape, d["dim"]))
         starts = _counter_starts(em, operands[1], d["offset"], d["dim"], a.rank)
         s, r = em.fresh(), em.fresh()
         em.line(f"{s} = stablehlo.dynamic_slice {operands[0]}, {', '.join(starts)}, "
@@ -478,7 +479,7 @@ class Put(PutFamily, StablehloOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a, v = arg_types[0], arg_types[1]
-        unit = a.with_shape(tuple(1 if k == d["dim"] else n for k, n in enumerate(a.shape)))
+        unit = a.with_shape(unit_shape(a.shape, d["dim"]))
         u = em.fresh()
         em.line(f"{u} = stablehlo.reshape {operands[1]} : ({v.mlir()}) -> {unit.mlir()}")
         starts = _counter_starts(em, operands[2], d["offset"], d["dim"], a.rank)

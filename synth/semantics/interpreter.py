@@ -243,8 +243,8 @@ def _dynamic_update_slice(it, op, xs):
 
 @handles("stablehlo.dynamic_slice")
 def _dynamic_slice(it, op, xs):
-    """The slice of the static sizes at the start indices, each clamped into [0, n - size];
-    the indices must be concrete."""
+    """The slice of the static sizes at the start indices, each clamped into [0, n - size]
+    (symbolic indices: by cases)."""
     sizes = _i64s(it.ir, op.attributes["slice_sizes"])
     a = np.asarray(xs[0], dtype=object)
     return [_by_cases(xs[1:], [(0, n - m) for n, m in zip(a.shape, sizes)],
