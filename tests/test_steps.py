@@ -259,3 +259,16 @@ def test_right_looking_lu_is_a_counter_loop(tmp_path, target):
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
     lower, upper = np.tril(got, -1) + np.eye(24), np.triu(got)
     np.testing.assert_allclose(lower @ upper, a, rtol=1e-10, atol=1e-10)
+
+
+def test_refuted_counter_loop_searches_again_and_exits_3(tmp_path, capsys):
+    """The right-looking LU in f32: rounding grows through the pivots past f32's tolerance,
+    so validation refutes the step's programs; the refuting states (the kernel's own
+    arguments) get a counter value before they become the step's examples (they crashed
+    the worker for want of one), and the raise ends with exit 3, nothing written."""
+    text = (DATA / "counter" / "lu_right_looking.mlir").read_text().replace("f64", "f32")
+    path = tmp_path / "lu_f32.mlir"
+    path.write_text(text)
+    rc, out, _ = _raise(tmp_path, path, "stablehlo")
+    assert rc == 3 and not out.exists()
+    assert "failed validation" in capsys.readouterr().err

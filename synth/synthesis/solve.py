@@ -179,6 +179,10 @@ def _counter_raise(kernel: Kernel, location: str | None, dialect: str, settings:
     if location is None:
         raise NoSolutionError(f"@{kernel.name}: no loop to keep as a loop")
     step, time_loop = counter_step_kernel(kernel, location)
+    # refuting states are the kernel's arguments: the step takes the counter after them,
+    # each of its values in turn
+    values = step.sizes.counter_values(step.sizes.standin())
+    extra = tuple(list(state) + [("index", values[k % len(values)])] for k, state in enumerate(extra))
     spec = build_specification(step, dialect, seed=seed, kinds=kinds, extra=extra)
     sketched = sketches(spec, dialect)
     for name, program in old.items():  # an earlier round's programs where still right
