@@ -52,12 +52,9 @@ def equal(want: np.ndarray, have: np.ndarray) -> bool:
     return want.shape == have.shape and not np.any(mismatches(want, have))
 
 
-def first_difference(want: np.ndarray, have: np.ndarray, ignore: np.ndarray | None = None) -> tuple | None:
-    """(index, expected, got) of the first element outside the tolerance, else None;
-    `ignore`: a boolean mask of elements not compared (`undetermined`)."""
+def first_difference(want: np.ndarray, have: np.ndarray) -> tuple | None:
+    """(index, expected, got) of the first element outside the tolerance, else None."""
     bad = mismatches(want, have)
-    if ignore is not None:
-        bad = bad & ~ignore
     if not np.any(bad):
         return None
     idx = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
@@ -109,7 +106,10 @@ def compare_outputs(expected: list[np.ndarray], got: list[np.ndarray], outputs: 
         want, have = np.asarray(want), np.asarray(have)
         if have.shape != want.shape:
             return f"{label}: shape {have.shape} != {want.shape}"
-        diff = first_difference(want, have, ignore[k] if ignore is not None else None)
+        skip = ignore[k] if ignore is not None else None
+        if skip is not None:
+            want, have = np.where(skip, 0, want), np.where(skip, 0, have)
+        diff = first_difference(want, have)
         if diff is not None:
             idx, w, h = diff
             return f"{label}{list(idx)}: raised {h!r} != original {w!r}"
