@@ -10,7 +10,7 @@ from mlir import ir
 
 from conftest import POLYBENCH
 from synth.analysis import polybench
-from synth.analysis.dependences import dependence_graph, statement_groups, statements
+from synth.analysis.dependences import dependence_graph, recurrences, statement_groups, statements
 from synth.analysis.distribution import split_function
 from synth.execution import run_function
 from synth.analysis.function import describe, find_function
@@ -205,6 +205,37 @@ def test_gauss_seidel_sweep_is_one_group(tmp_path):
     assert statement_groups(source, "f", {0: 10}) == [[0]]
     assert dependence_graph(source, "f", {0: 10}).fallback is None
     _run_inline(source, [[0]])
+
+
+_SWEEP = """
+  affine.for %i = 1 to #m1()[%0] {
+    %a = affine.load %A[%i - 1] : memref<12xf64>
+    %b = affine.load %A[%i] : memref<12xf64>
+    %s = arith.addf %a, %b : f64
+    affine.store %s, %A[%i] : memref<12xf64>
+  }
+"""
+
+
+def test_recurrences_are_reads_of_what_earlier_instances_wrote(tmp_path):
+    """A[i] = A[i - 1] + A[i] reads the element the instance before wrote: a recurrence.
+    B[i] += A[j] (a reduction into the element written), C[i] = C[i + 1] (elements not
+    written yet) and the copy B into A before it are not."""
+    source = _inline(tmp_path, _HEADER + """
+  affine.for %i = 0 to 12 {
+    affine.for %j = 0 to 12 {
+      %a = affine.load %A[%j] : memref<12xf64>
+      %b = affine.load %B[%i] : memref<12xf64>
+      %s = arith.addf %a, %b : f64
+      affine.store %s, %B[%i] : memref<12xf64>
+    }
+  }
+  affine.for %i = 0 to 11 {
+    %c = affine.load %C[%i + 1] : memref<12xf64>
+    affine.store %c, %C[%i] : memref<12xf64>
+  }""" + _SWEEP + """  return
+}""")
+    assert recurrences(source, "f", {0: 10}) == {2: 1}
 
 
 def test_gauss_seidel_through_a_temporary_stays_fused(tmp_path):

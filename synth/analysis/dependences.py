@@ -470,6 +470,42 @@ def dependence_graph(source: SourceModule, func_name: str, sizes: dict[int, int]
     return DependenceGraph(stmts, edges)
 
 
+def recurrences(source: SourceModule, func_name: str, sizes: dict[int, int]) -> dict[int, int]:
+    """Statement id -> the argument it reads at elements that earlier instances of itself
+    wrote, other than the element each instance writes: a recurrence (x[i] from x[i - 1]),
+    which no tensor op computes from the inputs alone. A reduction (C[i][j] += ..., read
+    and written at one element) is not one. Empty where the model cannot represent the
+    function. For messages: why a statement has no program."""
+    with source.context:
+        module = source.parsed()
+        body = _function_body(module, func_name, source.path)
+        stores = _stores(body)
+        out: dict[int, int] = {}
+        try:
+            model = _Model(body, sizes)
+            for s, store in enumerate(stores):
+                write = model.accesses[model.store_access[s]]
+                if write.array is None:
+                    continue
+                for load in _slice_loads(_store_inputs(store)):
+                    read = model.accesses[model.load_access[load]]
+                    if read.array != write.array or s in out:
+                        continue
+                    same = read.relation.set_tuple_name(isl.dim_type.in_, write.name)
+                    if same.is_equal(write.relation):
+                        continue  # an accumulation into the element it writes
+                    length = max(len(write.schedule), len(read.schedule))
+                    order = isl.UnionMap.from_map(model.schedule_map(write, length)).union(
+                        isl.UnionMap.from_map(model.schedule_map(read, length)))
+                    flow = isl.UnionMap.from_map(write.relation).apply_range(
+                        isl.UnionMap.from_map(read.relation).reverse())
+                    if not flow.intersect(order.lex_lt_union_map(order)).is_empty():
+                        out[s] = int(write.array[1:])
+        except (Unmodelled, isl.Error):
+            return {}
+    return out
+
+
 def statement_groups(source: SourceModule, func_name: str, sizes: dict[int, int]) -> list[list[int]]:
     """Partition of statement ids into groups, in an execution order, such that running the
     original function restricted to each group, group after group, is equivalent to it;

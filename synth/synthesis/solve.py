@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from synth.analysis.dependences import recurrences
 from synth.analysis.model import Kernel
 from synth.errors import InputError, NoSolutionError
 from synth.grammar.types import ShapeError
@@ -109,10 +110,26 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
                     f"no program of up to {st.size_reached} ops in the grammar"
                 raise NoSolutionError(
                     f"no equivalent program found for {problem.name} (statements "
-                    f"{g.statements} of the original): {why}; {st.evaluated} candidates evaluated")
+                    f"{g.statements} of the original): {why}; {st.evaluated} candidates evaluated"
+                    + _recurrence_note(spec, g.statements))
             programs[out] = found
         solutions.append(GroupSolution(g.statements, programs))
     return solutions, stats
+
+
+def _recurrence_note(spec: Specification, statements: list[int]) -> str:
+    """Why a group's search may have had nothing to find: one of its statements is a
+    recurrence (synth.analysis.dependences.recurrences). Empty where none is."""
+    kernel = spec.kernel
+    found = recurrences(spec.standin_source, kernel.name, kernel.sizes.param_values(spec.standin))
+    hit = [s for s in statements if s in found]
+    if not hit:
+        return ""
+    return (f". Statement {hit[0]} is a recurrence: it reads elements of arg{found[hit[0]]} that "
+            f"earlier iterations of its own loops wrote, which no tensor op computes from the "
+            f"inputs alone; a loop is kept as a loop around tensor steps only where it is a time "
+            f"loop or the kernel's one top-level loop and each step's statements read off as tensor "
+            f"ops over whole rows or columns, and the library ops cover triangular solves and Cholesky factorizations")
 
 
 def original_cost(kernel: Kernel) -> Callable[[Expr], int]:
