@@ -10,7 +10,8 @@ from mlir import ir
 
 from conftest import POLYBENCH
 from synth.analysis import polybench
-from synth.analysis.dependences import dependence_graph, recurrences, statement_groups, statements
+from synth.analysis.dependences import (carried_scalars, dependence_graph, recurrences, statement_groups,
+                                        statements)
 from synth.analysis.distribution import split_function
 from synth.execution import run_function
 from synth.analysis.function import describe, find_function
@@ -236,6 +237,56 @@ def test_recurrences_are_reads_of_what_earlier_instances_wrote(tmp_path):
   }""" + _SWEEP + """  return
 }""")
     assert recurrences(source, "f", {0: 10}) == {2: 1}
+
+
+def test_carried_scalars_are_recurrences_not_accumulations(tmp_path):
+    """A local read before its loop's body stores it, and an iter_arg whose next value is
+    not the old one plus / minus / times a term, are scalar recurrences (statements 1 and
+    7 store values computed from them); a sum into a local (s -= ...), a sum in an
+    iter_arg and a local the body stores before reading it are not."""
+    source = _inline(tmp_path, _HEADER + """
+  %zero = arith.constant 0.0 : f64
+  %acc = memref.alloca() : memref<1xf64>
+  %prev = memref.alloca() : memref<1xf64>
+  affine.store %zero, %prev[0] : memref<1xf64>
+  affine.for %i = 0 to 12 {
+    %p = affine.load %prev[0] : memref<1xf64>
+    %a = affine.load %A[%i] : memref<12xf64>
+    %s = arith.addf %p, %a : f64
+    affine.store %s, %B[%i] : memref<12xf64>
+    affine.store %a, %prev[0] : memref<1xf64>
+  }
+  affine.for %i = 0 to 12 {
+    affine.store %zero, %acc[0] : memref<1xf64>
+    affine.for %j = 0 to 12 {
+      %a = affine.load %A[%j] : memref<12xf64>
+      %t = affine.load %acc[0] : memref<1xf64>
+      %u = arith.subf %t, %a : f64
+      affine.store %u, %acc[0] : memref<1xf64>
+    }
+    %r = affine.load %acc[0] : memref<1xf64>
+    affine.store %r, %C[%i] : memref<12xf64>
+  }
+  %sum = affine.for %i = 0 to 12 iter_args(%x = %zero) -> (f64) {
+    %a = affine.load %A[%i] : memref<12xf64>
+    %y = arith.addf %a, %x : f64
+    affine.yield %y : f64
+  }
+  affine.store %sum, %C[0] : memref<12xf64>
+  %h = affine.for %i = 0 to 12 iter_args(%x = %zero) -> (f64) {
+    %a = affine.load %A[%i] : memref<12xf64>
+    %t = arith.mulf %x, %c2 : f64
+    %y = arith.addf %t, %a : f64
+    affine.yield %y : f64
+  }
+  affine.store %h, %C[1] : memref<12xf64>
+  return
+}""")
+    found = carried_scalars(source, "f")
+    assert sorted(found) == [1, 7]
+    assert "f.mlir:11:3 carries the local scalar allocated at " in found[1] and "f.mlir:9:11 " in found[1]
+    assert "carries its iter_arg #0" in found[7]
+    assert carried_scalars(load_source(POLYBENCH / "gemm.mlir"), "kernel_gemm") == {}
 
 
 def test_gauss_seidel_through_a_temporary_stays_fused(tmp_path):

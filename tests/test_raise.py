@@ -280,6 +280,18 @@ def test_sequential_recurrence_exits_3_and_writes_nothing(tmp_path, capsys):
     assert "Statement 0 is a recurrence: it reads elements of arg1" in err
 
 
+def test_scalar_recurrence_exits_3_with_the_loop_that_carries_it(tmp_path, capsys):
+    # Horner's rule: acc = acc * x + c[15 - k] in an iter_arg, not a sum
+    out = tmp_path / "horner.mlir"
+    rc = main(["raise", str(DATA / "heldout_loops" / "horner_poly.mlir"), "--target", "linalg",
+               "-o", str(out), "--timeout", "5", "--max-size", "4"])
+    assert rc == 3
+    assert not out.exists()
+    err = capsys.readouterr().err
+    assert "Statement 0 stores a value computed from a scalar recurrence (the loop at " in err
+    assert "horner_poly.mlir:6:10 carries its iter_arg #0" in err
+
+
 def test_ablation_switches_change_the_search(tmp_path):
     # the search itself: gemm's statements are sketched otherwise (no search runs)
     _, _, stats = _raise(tmp_path, "gemm", "stablehlo", "--no-sketches")

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from synth.analysis.dependences import recurrences
+from synth.analysis.dependences import carried_scalars, recurrences
 from synth.analysis.model import Kernel
 from synth.errors import InputError, NoSolutionError
 from synth.grammar.types import ShapeError
@@ -119,17 +119,28 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
 
 def _recurrence_note(spec: Specification, statements: list[int]) -> str:
     """Why a group's search may have had nothing to find: one of its statements is a
-    recurrence (synth.analysis.dependences.recurrences). Empty where none is."""
+    recurrence through an array (synth.analysis.dependences.recurrences) or reads a scalar
+    a loop carries (carried_scalars). Empty where none is."""
     kernel = spec.kernel
     found = recurrences(spec.standin_source, kernel.name, kernel.sizes.param_values(spec.standin))
     hit = [s for s in statements if s in found]
-    if not hit:
-        return ""
-    return (f". Statement {hit[0]} is a recurrence: it reads elements of arg{found[hit[0]]} that "
-            f"earlier iterations of its own loops wrote, which no tensor op computes from the "
-            f"inputs alone; a loop is kept as a loop around tensor steps only where it is a time "
-            f"loop or the kernel's one top-level loop and each step's statements read off as tensor "
-            f"ops over whole rows or columns, and the library ops cover triangular solves and Cholesky factorizations")
+    if hit:
+        return (f". Statement {hit[0]} is a recurrence: it reads elements of arg{found[hit[0]]} that "
+                f"earlier iterations of its own loops wrote, which no tensor op computes from the "
+                f"inputs alone; {_KEPT_LOOPS}")
+    carried = carried_scalars(spec.standin_source, kernel.name)
+    hit = [s for s in statements if s in carried]
+    if hit:
+        return (f". Statement {hit[0]} stores a value computed from a scalar recurrence "
+                f"({carried[hit[0]]}); the target's loops carry arrays, not scalars, and "
+                f"{_KEPT_LOOPS}")
+    return ""
+
+
+_KEPT_LOOPS = ("a loop is kept as a loop around tensor steps only where it is a time loop or the "
+               "kernel's one top-level loop and each step's statements read off as tensor ops over "
+               "whole rows or columns, and the library ops cover triangular solves and Cholesky "
+               "factorizations")
 
 
 def original_cost(kernel: Kernel) -> Callable[[Expr], int]:
