@@ -32,6 +32,14 @@ from itertools import product
 import numpy as np
 import z3
 
+# Z3's own allocation cap for this process, in MB: past it a query ends as unknown ("out of
+# memory") instead of growing until the OS kills the process. Query timeouts do not bound
+# every phase: an all-size query on a fuzzed mutant (tests/data/fuzz/verify_hang_2511_11)
+# ignored its 20 s timeout and grew by about 130 MB/s until the machine ran out of memory
+# (killed after 205 s); with this cap it gives up after about 25 s.
+MEMORY_MAX_MB = 3072
+z3.set_param("memory_max_size", MEMORY_MAX_MB)
+
 SQRT = z3.Function("sqrt", z3.RealSort(), z3.RealSort())
 EXP = z3.Function("exp", z3.RealSort(), z3.RealSort())
 
