@@ -52,6 +52,25 @@ def test_a_point_guard_picks_one_term():
     assert not _equal(A(i, j), _sum(0, n, lambda k: z3.If(k == j, A(i, k), 0)), j >= 0)  # j may be >= n
 
 
+def test_sums_over_a_box_commute():
+    """Two sums over a box in either order are one term (fubini); the triangle below the
+    diagonal summed row-first and its mirror are not, nor is the box with its ranges
+    swapped. The fuzzer's mutant that reduced a 32x32x24 box in another order sent z3
+    into an unbounded search before (tests/data/fuzz/verify_hang_2511_11)."""
+    m = z3.Int("m")
+    ij = _sum(0, n, lambda a: _sum(0, m, lambda b: A(a, b)))
+    assert canonical(ij).eq(canonical(_sum(0, m, lambda b: _sum(0, n, lambda a: A(a, b)))))
+    C = z3.Function("C", z3.IntSort(), z3.IntSort(), z3.IntSort(), z3.RealSort())
+    three = _sum(0, n, lambda a: _sum(0, m, lambda b: _sum(0, 3, lambda c: 2 * C(b, a, c))))
+    assert canonical(three).eq(canonical(_sum(0, 3, lambda c: _sum(0, n, lambda a: _sum(
+        0, m, lambda b: C(b, a, c) * 2)))))
+    swapped = _sum(0, m, lambda a: _sum(0, n, lambda b: A(a, b)))
+    tri = _sum(0, n, lambda a: _sum(0, a, lambda b: A(a, b)))
+    mirror = _sum(0, n, lambda b: _sum(0, b, lambda a: A(a, b)))
+    for x, y in ((ij, swapped), (tri, mirror)):
+        assert not canonical(x).eq(canonical(y))
+
+
 @pytest.mark.parametrize("kernel", ["gemm", "2mm", "covariance", "trmm", "syrk", "doitgen"])
 def test_polybench_originals_summarise(kernel):
     """Sum reductions, parallel loops, a symmetric store (covariance), triangular loops."""

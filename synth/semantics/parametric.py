@@ -15,8 +15,9 @@ synth.semantics.scalar (real arithmetic for floats, mathematical integers).
 knows become the same z3 term: polynomials are expanded, factors that do not depend on
 the summation index and constant coefficients are moved out of sums, sums of sums are
 split, guards that bound the summation index affinely (a mask `k > i`, a triangular
-loop) become the sum's bounds, and a sum pinned to one point by an equality guard becomes
-that point. What is left to z3 is then the equality of two terms in which each SUM is an
+loop) become the sum's bounds, a sum pinned to one point by an equality guard becomes
+that point, and a nest of sums over a box (bounds free of the nest's indices) takes one
+canonical order of its sums (`fubini`). What is left to z3 is then the equality of two terms in which each SUM is an
 uninterpreted function (equal arguments, equal sums: congruence), plus the fact that an
 empty sum is zero. The rewrite is sound (each step is an identity of finite sums); it is
 not complete, and the proof reports "unknown" where it falls short.
@@ -535,9 +536,44 @@ class _Canon:
                 body_term = self.term(inner_body)
             finally:
                 self.depth -= 1
-            atom = make_sum(_max(los), _min(his), k, body_term)
+            atom = self.fubini(make_sum(_max(los), _min(his), k, body_term))
             out += _guarded([_Mono(m.coef, (), tuple(sorted(indep + [atom], key=_key)))], z3.And(outer))
         return out
+
+    MAX_NEST = 4  # sums of a box reordered by `fubini` (4! orders tried)
+
+    def fubini(self, atom: z3.ExprRef) -> z3.ExprRef:
+        """A nest of sums over a box (no bound mentions another sum's index of the nest),
+        with its sums in one canonical order: finite sums over a box commute, so two
+        programs that reduce the same box in different orders (sum_i sum_j B[j][i] and
+        sum_j sum_i B[j][i]) get one term. The order is the one whose term prints first,
+        with the indices named by depth as `sum` names them."""
+        levels, ks, t = [], [], atom
+        while is_sum(t) and len(levels) < self.MAX_NEST:
+            lo, hi = t.arg(0), t.arg(1)
+            if any(mentions(lo, j) or mentions(hi, j) for j in ks):
+                break  # a bound that depends on an outer index: not a box from here on
+            _, _, k, t = open_sum(t, fresh_index("fub"))
+            levels.append((lo, hi))
+            ks.append(k)
+        if len(levels) < 2:
+            return atom
+        names = [z3.Int(f"sum!{self.depth + m}") for m in range(len(levels))]
+        best = None
+        for order in itertools.permutations(range(len(levels))):
+            term = z3.substitute(t, *[(ks[order[m]], names[m]) for m in range(len(levels))])
+            self.depth += len(levels)  # renamed, the body's products may sort otherwise
+            try:
+                term = self.term(term)
+            finally:
+                self.depth -= len(levels)
+            for m in reversed(range(len(levels))):
+                lo, hi = levels[order[m]]
+                term = make_sum(lo, hi, names[m], term)
+            text = term.sexpr()
+            if best is None or text < best[0]:
+                best = (text, term)
+        return best[1]
 
     def term(self, t: z3.ExprRef) -> z3.ExprRef:
         """The canonical term of `t`."""
