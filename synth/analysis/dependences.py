@@ -293,11 +293,12 @@ class _Model:
         return isl.Map(text).intersect_domain(access.domain.set_tuple_name(access.name))
 
 
-def _slice_loads(roots: list[ir.Value]) -> set[ir.Value]:
-    """Results of the loads that the values in `roots` are computed from, through pure ops,
-    loop/if results and iter_args; load indices are followed too."""
+def _slice(roots: list[ir.Value], around_loops: bool, strict: bool) -> set[ir.Value]:
+    """The values (op results and block arguments) that the values in `roots` are computed
+    from: through pure ops, load indices and loop/if results; with `around_loops` also
+    through iter_args (their inits and the values yielded to them: every iteration), else
+    within one iteration. `strict`: Unmodelled on any other op, else it ends the walk."""
     seen: set[ir.Value] = set()
-    loads: set[ir.Value] = set()
     stack = list(roots)
     while stack:
         value = stack.pop()
@@ -306,7 +307,7 @@ def _slice_loads(roots: list[ir.Value]) -> set[ir.Value]:
         seen.add(value)
         if isinstance(value, ir.BlockArgument):
             parent = value.owner.owner
-            if parent is not None and parent.name == "affine.for" and value.arg_number > 0:
+            if around_loops and parent is not None and parent.name == "affine.for" and value.arg_number > 0:
                 k = value.arg_number - 1
                 view = parent.opview
                 stack += [list(view.inits)[k], _terminator(view.body).operands[k]]
@@ -314,7 +315,6 @@ def _slice_loads(roots: list[ir.Value]) -> set[ir.Value]:
         op = value.owner
         name = op.name
         if name in _LOADS:
-            loads.add(value)
             stack += list(op.operands)[1:]
         elif name == "affine.for":
             view = op.opview
@@ -327,9 +327,16 @@ def _slice_loads(roots: list[ir.Value]) -> set[ir.Value]:
                 stack.append(_terminator(view.else_block).operands[value.result_number])
         elif _is_pure(name):
             stack += list(op.operands)
-        else:
+        elif strict:
             raise Unmodelled(f"a stored value comes from '{name}'")
-    return loads
+    return seen
+
+
+def _slice_loads(roots: list[ir.Value]) -> set[ir.Value]:
+    """Results of the loads that the values in `roots` are computed from, through pure ops,
+    loop/if results and iter_args; load indices are followed too."""
+    return {v for v in _slice(roots, around_loops=True, strict=True)
+            if isinstance(v, ir.OpResult) and v.owner.name in _LOADS}
 
 
 def _store_inputs(store: ir.Operation) -> list[ir.Value]:
@@ -518,35 +525,7 @@ def _accumulates(value: ir.Value, into: ir.Value, excluded) -> bool:
         return False
     a, b = list(value.owner.operands)
     term = b if a == into else a if b == into and "sub" not in value.owner.name else None
-    return term is not None and not (_slice_values([term]) & excluded)
-
-
-def _slice_values(roots: list[ir.Value]) -> set[ir.Value]:
-    """The values (op results and block arguments) that `roots` are computed from within
-    one iteration: through pure ops, loads' indices and loop/if results, not through
-    memory and not around a loop's back edge."""
-    seen: set[ir.Value] = set()
-    stack = list(roots)
-    while stack:
-        value = stack.pop()
-        if value in seen:
-            continue
-        seen.add(value)
-        if isinstance(value, ir.BlockArgument):
-            continue
-        op = value.owner
-        if op.name in _LOADS:
-            stack += list(op.operands)[1:]
-        elif op.name == "affine.for":
-            view = op.opview
-            stack += [list(view.inits)[value.result_number],
-                      _terminator(view.body).operands[value.result_number]]
-        elif op.name == "affine.if":
-            stack += [_terminator(b).operands[value.result_number]
-                      for r in op.regions for b in r.blocks]
-        elif _is_pure(op.name):
-            stack += list(op.operands)
-    return seen
+    return term is not None and not (_slice([term], around_loops=False, strict=False) & excluded)
 
 
 def _carried_scalars(body: ir.Block, path: str) -> dict[ir.Value, str]:
@@ -613,7 +592,8 @@ def carried_scalars(source: SourceModule, func_name: str) -> dict[int, str]:
             return {}
         out: dict[int, str] = {}
         for s, store in enumerate(_stores(body)):
-            hit = [carried[v] for v in _slice_values(_store_inputs(store)) if v in carried]
+            hit = [carried[v] for v in _slice(_store_inputs(store), around_loops=False, strict=False)
+                   if v in carried]
             if hit:
                 out[s] = sorted(hit)[0]
     return out
