@@ -16,7 +16,9 @@ uniform in [-1, 1), integers in [1, 10)). Checks: the platform's results are fin
 agree with XLA CPU's (max |gpu - cpu| <= rtol * max(1, max |cpu|)). Where XLA CPU's
 results on the draw are not finite (a Cholesky factorisation or triangular solve of a
 random matrix), the draw is made diagonally dominant (n added to the diagonal of each
-square float matrix) and used on both; `inputs` in the JSON says which. Timing: inputs are put
+square float matrix) and used on both; where they are still not finite (a float scalar
+that divides or goes under a square root, as correlation's float_n), float scalars are
+drawn in [1, 2) as well; `inputs` in the JSON says which. Timing: inputs are put
 on the device once; each sample is `execute` + `block_until_ready`; the median is reported.
 `--platform cpu` runs the same on CPU (to try the script where there is no GPU).
 
@@ -151,6 +153,12 @@ def diagonally_dominant(inputs: list) -> list:
             if a.dtype.kind == "f" and a.ndim == 2 and a.shape[0] == a.shape[1] else a for a in inputs]
 
 
+def positive_scalars(inputs: list, rng: np.random.Generator) -> list:
+    """Float scalars drawn in [1, 2) (PolyBench passes such scalars as sizes, e.g. float_n)."""
+    return [np.asarray(rng.uniform(1.0, 2.0), dtype=a.dtype) if a.dtype.kind == "f" and a.ndim == 0 else a
+            for a in inputs]
+
+
 def bench_function(path: Path, name: str, args, module: str, target: Platform, cpu: Platform,
                    opts, baseline) -> dict:
     original = name[: -len("_raised")]
@@ -169,6 +177,10 @@ def bench_function(path: Path, name: str, args, module: str, target: Platform, c
         inputs = diagonally_dominant(inputs)
         want = [np.asarray(r) for r in cpu_exe.execute(cpu.put(inputs))]
         rec["inputs"] = "uniform, n added to the diagonal of square matrices"
+    if not _finite(want):  # a scalar such as correlation's float_n divides or goes under a sqrt
+        inputs = positive_scalars(inputs, np.random.default_rng(opts.seed))
+        want = [np.asarray(r) for r in cpu_exe.execute(cpu.put(inputs))]
+        rec["inputs"] += ", float scalars in [1, 2)"
     dev_inputs = target.put(inputs)
     got = [np.asarray(r) for r in exe.execute(dev_inputs)]
     rec["finite"] = all(bool(np.all(np.isfinite(g))) for g in got if g.dtype.kind == "f")

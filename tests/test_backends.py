@@ -254,6 +254,54 @@ def test_gpu_bench_script_on_cpu(tmp_path):
     assert len(rec["samples"]) == 2 and rec["seconds"] > 0
 
 
+SQRT_SCALAR_RAISED = """
+func.func @kernel_norm_raised(%n: tensor<f64>, %a: tensor<4xf64>) -> tensor<4xf64> {
+  %s = stablehlo.sqrt %n : tensor<f64>
+  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f64>) -> tensor<4xf64>
+  %0 = stablehlo.divide %a, %b : tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+"""
+
+
+def test_gpu_bench_script_draws_positive_scalars_when_needed(tmp_path):
+    """A float scalar under a square root (correlation's float_n) is NaN for a negative draw:
+    the script then draws float scalars in [1, 2), and the table script reads the result."""
+    import importlib.util
+    import json as _json
+
+    from conftest import ROOT
+
+    def load(name):
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    gpu_bench, gpu_table = load("gpu_bench"), load("gpu_table")
+    src = tmp_path / "norm.stablehlo.mlir"
+    src.write_text(SQRT_SCALAR_RAISED)
+    out = tmp_path / "out.json"
+    for seed in range(8):  # a seed whose first scalar draw is negative
+        if np.random.default_rng(seed).uniform(-1.0, 1.0) < 0:
+            break
+    assert gpu_bench.main([str(src), "--platform", "cpu", "--warmup", "0", "--repeats", "1",
+                           "--seed", str(seed), "-o", str(out)]) == 0
+    (rec,) = _json.loads(out.read_text())["results"]
+    assert rec["finite"] and rec["agrees_with_cpu"] and rec["inputs"].endswith("float scalars in [1, 2)")
+    cpu = tmp_path / "cpu.json"
+    cpu.write_text(_json.dumps([{"kernel": "norm", "target": "stablehlo", "backend": "xla-cpu",
+                                 "status": "ok", "seconds": 2 * rec["seconds"],
+                                 "baseline_seconds": 4 * rec["seconds"]}]))
+    table = tmp_path / "table.md"
+    import contextlib
+
+    with open(table, "w") as f, contextlib.redirect_stdout(f):
+        assert gpu_table.main(["--xla", str(out), "--cpu", str(cpu)]) == 0
+    text = table.read_text()
+    assert "| norm |" in text and "| 4x | 2x |" in text and "geomean over 1 kernels" in text
+
+
 
 STENCIL_LOOP = """
 func.func @f(%a: tensor<10xf64>, %b: tensor<10xf64>) -> (tensor<10xf64>, tensor<10xf64>)
