@@ -101,6 +101,10 @@ CURATED = {
                 "right-hand side is reshaped to a column and back"),
         _op("stablehlo.cholesky", "stablehlo.cholesky", 1,
             doc="lower = true; the implementation-defined upper triangle is zeroed by a select"),
+        _op("stablehlo.lu", "stablehlo.while", 1,
+            doc="no stablehlo op: LU without pivoting as a while over k (state k, a): the "
+                "multipliers of column k (dynamic_slice, divide) and the update of the block "
+                "below and right of (k, k), kept by iota masks (select); packed L\\U"),
         _op("stablehlo.take", "stablehlo.dynamic_slice", 2, attr_domain="counter_index",
             doc="(a, t): a at index t + offset along dim (a rank-0 i64 counter), that dim "
                 "dropped (reshaped away); clamped into the dim; not searched (loop sketches)"),
@@ -183,6 +187,10 @@ CURATED = {
             doc="stablehlo.cholesky's loop form: scf.for over the columns, iter_args (L = a), "
                 "left-looking: a linalg.matvec of dynamic-size slices per column; zeros above "
                 "the diagonal"),
+        _op("linalg.lu", "scf.for", 1, emitted=["lowerBound", "upperBound", "step"],
+            doc="LU without pivoting (no linalg op): scf.for over k, iter_args (a), right-looking: "
+                "a linalg.generic divides column k below the pivot, another updates the block "
+                "below and right of (k, k) in place, on dynamic-size slices; packed L\\U"),
         _op("linalg.take", "tensor.extract_slice", 2, attr_domain="counter_index",
             emitted=["sizes", "strides"],
             doc="(a, t): extract_slice of extent 1 at t + offset along dim (a rank-0 i64 counter, "

@@ -33,7 +33,8 @@ ATTEMPTS = (  # (seed, example kinds, keep values with inf / nan): the first sea
     (0, ("random",), False),
     (1, EXAMPLE_KINDS, True),
 )
-LIBRARY_OPS = {"stablehlo.cholesky", "stablehlo.triangular_solve", "linalg.cholesky", "linalg.triangular_solve"}
+LIBRARY_OPS = {"stablehlo.cholesky", "stablehlo.triangular_solve", "stablehlo.lu", "linalg.cholesky",
+               "linalg.triangular_solve", "linalg.lu"}
 CEGIS_DRAWS = 2  # example states drawn from a refuting input set, each time
 MAX_STALLS = 3  # searches in a row that return the refuted program again, before giving up
 

@@ -80,7 +80,7 @@ def random_inputs(op, arg_types, seed: int):
             a = rng.choice(halves, size=t.shape)
             if "sqrt" in op.name:
                 a = np.abs(a)
-            if "cholesky" in op.name:  # positive definite: a dominant diagonal
+            if "cholesky" in op.name or op.name.endswith(".lu"):  # a dominant diagonal (positive definite)
                 a = a + 2 * t.shape[0] * np.eye(t.shape[0])
         out.append(np.asarray(a, dtype=t.numpy_dtype))
     return out
@@ -445,3 +445,20 @@ def test_grammar_json(dialect):
         if entry.get("opdsl"):
             assert len(entry["opdsl"]["inputs"]) == op.arity, f"{op.name}: OpDSL input count"
         assert (op.weight, op.commutative) == (entry["weight"], entry["commutative"])
+
+
+@pytest.mark.parametrize("n", [96, 130])
+def test_lu_blocked_emission(n):
+    """stablehlo.lu at a size with a panel width (96: panels of 48; 130: of 26) is the
+    blocked loop (a dot_general per panel updates the trailing block): equal to NumPy's
+    row-by-row LU within the tolerance on a diagonally dominant matrix (the panel's
+    products are summed before they are subtracted)."""
+    from synth.backends.xla import run_stablehlo
+    from synth.grammar.shapes import lu
+
+    op = next(o for o in ops_for("stablehlo") if o.name == "stablehlo.lu")
+    text = emit_op_function(op, [TensorType((n, n), "f64")], ())
+    assert "stablehlo.dot_general" in text and text.count("stablehlo.while") == 2
+    a = np.random.default_rng(n).uniform(-1, 1, (n, n)) + n * np.eye(n)
+    (got,) = run_stablehlo(text, [a])
+    assert_same(got, lu(a), f"stablehlo.lu at {n}x{n}")

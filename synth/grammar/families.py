@@ -9,7 +9,7 @@ from itertools import permutations
 import numpy as np
 
 from synth.grammar.op import attr_dict, attrs
-from synth.grammar.shapes import (EDGE_POSITIONS, check_insert_range, cholesky, dot_general, dot_general_type,
+from synth.grammar.shapes import (EDGE_POSITIONS, check_insert_range, cholesky, dot_general, dot_general_type, lu,
                                   edge_domain, edge_index, insert_range, insert_range_domain, range_shape,
                                   range_slices, reduce_domain, reduce_type, slice_range_domain,
                                   triangular_solve)
@@ -285,6 +285,34 @@ class CholeskyFamily:
     def cost(self, arg_types, attrs, result_type):
         n = result_type.shape[0]
         return n * n * n // 3 + 2 * result_type.size
+
+
+class LuFamily:
+    """Library op: the LU factorization without pivoting of a square float matrix, packed
+    (the unit lower factor's multipliers below the diagonal, the upper factor on and above
+    it: lu, the factorization in ludcmp). No dialect has it as one op: both emit the
+    right-looking loop, the multipliers of column k and the update of the block below and
+    right of (k, k) per step."""
+
+    arity = 1
+    attr_domain_kind = "none"
+    _fits = staticmethod(CholeskyFamily._fits)
+
+    def attribute_domain(self, arg_types, ctx):
+        return ((),) if self._fits(arg_types) else ()
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        if not self._fits(arg_types):
+            raise self.shape_error("needs a square float matrix", arg_types)
+        return arg_types[0]
+
+    def apply(self, sem, args, attrs):
+        return lu(args[0])
+
+    def cost(self, arg_types, attrs, result_type):
+        n = result_type.shape[0]
+        return 2 * n * n * n // 3 + 2 * result_type.size
 
 
 # --- reads and writes at a loop counter (synth.synthesis.steps: a loop kept as a loop whose

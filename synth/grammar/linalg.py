@@ -47,7 +47,7 @@ from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
-from synth.grammar.linalg_library import Cholesky, CounterSelect, Put, Take, TriangularSolve
+from synth.grammar.linalg_library import Cholesky, CounterSelect, Lu, Put, Take, TriangularSolve
 from synth.grammar.families import (ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
                                     TransposeFamily, contraction_cost)
 
@@ -320,6 +320,7 @@ def grammar() -> tuple[Op, ...]:
         # library ops, as loops over tensors (synth.grammar.linalg_library)
         TriangularSolve("linalg.triangular_solve"),
         Cholesky("linalg.cholesky"),
+        Lu("linalg.lu"),
         # at a loop counter: only the sketches of loops kept as loops build them
         Take("linalg.take"),
         Put("linalg.put"),

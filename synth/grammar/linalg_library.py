@@ -1,4 +1,4 @@
-"""linalg's library ops: the loop forms of stablehlo.triangular_solve and stablehlo.cholesky.
+"""linalg's library ops: loop forms of stablehlo.triangular_solve, stablehlo.cholesky, and LU.
 
 linalg has no op for a triangular solve or a Cholesky factorization; their equivalent in
 linalg on tensors is a loop over tensors whose body is linalg work on slices:
@@ -10,6 +10,9 @@ linalg on tensors is a loop over tensors whose body is linalg work on slices:
     cholesky           scf.for over the columns (iter_args: L = a, left-looking): column j
                        of L from a[j:, j] less the linalg.matvec of L[j:, :j] with
                        L[j, :j], over sqrt of its first element; zeros above the diagonal
+    lu                 scf.for over k (iter_args: the matrix; right-looking, no pivoting):
+                       the multipliers a[k+1:, k] / a[k, k], then the block a[k+1:, k+1:]
+                       less their outer product with a[k, k+1:], updated in place
 
 Signature, attribute domain, shape rule and semantics are the stablehlo ops' own
 (synth.grammar.families): the same value in exact arithmetic (the sums add in another
@@ -21,7 +24,7 @@ defined before the loop (an Emitter's memoized constants must dominate every lat
 
 from __future__ import annotations
 
-from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, PutFamily, TakeFamily,
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, LuFamily, PutFamily, TakeFamily,
                                     TriangularSolveFamily, unit_shape)
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.linalg_generic import emit_generic
@@ -115,6 +118,51 @@ class Cholesky(CholeskyFamily, LinalgOp):
         zeros = body.zeros(zero, dt, vec, body.line(f"tensor.empty({j}) : {vec}"))
         cleared = body.line(f"tensor.insert_slice {zeros} into {written}[0, {j}] [{j}, 1] [1, 1] : {vec} into {t}")
         body.close(f"scf.yield {cleared} : {t}")
+        return r
+
+
+class Lu(LuFamily, LinalgOp):
+    """LU without pivoting as an scf.for over k = 0 .. n-2 (right-looking): a linalg.generic
+    divides the column below the pivot, another updates the block below and right of it in
+    place (its outs are the block's own slice), both on dynamic-size slices."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        (a_t,) = arg_types
+        n, dt = int(a_t.shape[0]), a_t.dtype
+        t, vec, mat = a_t.mlir(), _dynamic(1, dt), _dynamic(2, dt)
+        c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
+        cn, last = em.scalar_constant(n, "index"), em.scalar_constant(n - 1, "index")
+        r, k, state = em.fresh("lu"), em.fresh("k"), em.fresh("state")
+        em.line(f"{r} = scf.for {k} = {c0} to {last} step {c1} iter_args({state} = {operands[0]}) -> ({t}) {{")
+        body = _Body(em)
+        k1 = body.line(f"arith.addi {k}, {c1} : index")
+        m = body.line(f"arith.subi {cn}, {k1} : index")  # rows (and columns) after k
+        piv = body.line(f"tensor.extract {state}[{k}, {k}] : {t}")
+        column = body.line(f"tensor.extract_slice {state}[{k1}, {k}] [{m}, 1] [1, 1] : {t} to {vec}")
+        init = body.line(f"tensor.empty({m}) : {vec}")
+        x, o = em.fresh("x"), em.fresh("o")
+        ident = "affine_map<(i) -> (i)>"
+        mult = body.line(f"linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [\"parallel\"]}} "
+                         f"ins({column} : {vec}) outs({init} : {vec}) {{")
+        em.line(f"^bb0({x}: {dt}, {o}: {dt}):")
+        q = body.line(f"arith.divf {x}, {piv} : {dt}", extra="  ")
+        em.line(f"  linalg.yield {q} : {dt}")
+        em.line(f"}} -> {vec}")
+        divided = body.line(f"tensor.insert_slice {mult} into {state}[{k1}, {k}] [{m}, 1] [1, 1] : {vec} into {t}")
+        row = body.line(f"tensor.extract_slice {divided}[{k}, {k1}] [1, {m}] [1, 1] : {t} to {vec}")
+        block = body.line(f"tensor.extract_slice {divided}[{k1}, {k1}] [{m}, {m}] [1, 1] : {t} to {mat}")
+        li, uj, aij = em.fresh("l"), em.fresh("u"), em.fresh("elt")
+        updated = body.line(
+            f"linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, "
+            f"affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]}} "
+            f"ins({mult}, {row} : {vec}, {vec}) outs({block} : {mat}) {{")
+        em.line(f"^bb0({li}: {dt}, {uj}: {dt}, {aij}: {dt}):")
+        prod = body.line(f"arith.mulf {li}, {uj} : {dt}", extra="  ")
+        diff = body.line(f"arith.subf {aij}, {prod} : {dt}", extra="  ")
+        em.line(f"  linalg.yield {diff} : {dt}")
+        em.line(f"}} -> {mat}")
+        written = body.line(f"tensor.insert_slice {updated} into {divided}[{k1}, {k1}] [{m}, {m}] [1, 1] : {mat} into {t}")
+        body.close(f"scf.yield {written} : {t}")
         return r
 
 

@@ -322,6 +322,36 @@ def triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool, unit_diagonal: b
     return x
 
 
+def lu(a: np.ndarray, sub=None, mul=None, div=None) -> np.ndarray:
+    """The LU factorization of a square matrix without pivoting, packed in one matrix:
+    the unit lower factor's multipliers below the diagonal, the upper factor on and above
+    it (PolyBench's lu; LAPACK's getrf with no row exchanges). Element (i, j) is a[i, j]
+    less a[i, k] * a[k, j] for k < min(i, j), in order of k, then divided by a[j, j] when
+    j < i: the same operations in the same order whether computed row by row (Doolittle,
+    PolyBench's i-j-k loops) or step by step (right-looking: multipliers of column k, then
+    the trailing block's update). NumPy floats take the right-looking form, vectorized;
+    object arrays of z3 terms the row-by-row one with the interpreter's scalar operations."""
+    a = np.asarray(a)
+    n = a.shape[0]
+    out = np.array(a, dtype=a.dtype, copy=True)
+    if sub is None and mul is None and div is None and out.dtype != object:
+        with np.errstate(all="ignore"):  # a zero pivot gives inf / NaN, as the loops do
+            for k in range(n - 1):
+                out[k + 1:, k] = out[k + 1:, k] / out[k, k]
+                out[k + 1:, k + 1:] -= np.multiply.outer(out[k + 1:, k], out[k, k + 1:])
+        return out
+    import operator
+
+    sub, mul, div = sub or operator.sub, mul or operator.mul, div or operator.truediv
+    for i in range(n):
+        for j in range(n):
+            acc = out[i, j]
+            for k in range(min(i, j)):
+                acc = sub(acc, mul(out[i, k], out[k, j]))
+            out[i, j] = div(acc, out[j, j]) if j < i else acc
+    return out
+
+
 def cholesky(a: np.ndarray, sub=None, mul=None, div=None, sqrt=None) -> np.ndarray:
     """The lower Cholesky factor L of the symmetric matrix whose lower triangle is `a`'s
     (stablehlo.cholesky, lower = true), computed in place the way PolyBench's cholesky

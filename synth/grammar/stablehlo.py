@@ -18,6 +18,7 @@ Attribute keys (values are ints, strs or tuples of ints):
   constant        value, dtype  (shape ())
   triangular_solve  lower, unit_diagonal, transpose_a  (bools; left side)
   cholesky        none (lower = true; zeros above the diagonal)
+  lu              none (no such op: a stablehlo.while, right-looking, no pivoting)
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_rang
                                   edge_index, edge_slices)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.semantics.raised_text import MIN_SIZE, _NEAR
-from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily,
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily, LuFamily,
                                     InsertRangeFamily, IotaFamily, PutFamily, ReduceFamily, SelectEdgeFamily,
                                     SliceRangeFamily, TakeFamily, TransposeFamily, TriangularSolveFamily,
                                     unit_shape)
@@ -443,6 +444,187 @@ class Cholesky(CholeskyFamily, StablehloOp):
         return names["r"]
 
 
+LU_BLOCK = (16, 64)  # the panel width: the largest divisor of n in this range (else unblocked)
+
+
+class Lu(LuFamily, StablehloOp):
+    """LU without pivoting as stablehlo.while loops (static shapes: masks select the part
+    of a matrix a step changes).
+
+    Unblocked (n without a divisor in LU_BLOCK, e.g. the small sizes of proofs): a while
+    over k = 0 .. n-2: column k divided by the pivot, the block below and right of (k, k)
+    less the outer product of those multipliers with row k; each step computes the whole
+    matrix. Every element gets the operations of PolyBench's loops in their order.
+
+    Blocked (panel width b dividing n): a while over the panels K = 0, b, .., n-b; in each,
+    a while over its b columns does the unblocked steps on the column panel (n x b) and the
+    same eliminations on the row panel right of it (b x n: rows K..K+b-1, the unit lower
+    solve of U12), then the block below and right of the panel is updated by one
+    dot_general (n x b times b x n): there the b products of a panel are summed before
+    they are subtracted (reassociated; the rest in the loops' order)."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        n = int(arg_types[0].shape[0])
+        b = next((d for d in range(LU_BLOCK[1], LU_BLOCK[0] - 1, -1) if n % d == 0 and d < n), None)
+        return self._unblocked(em, operands[0], arg_types[0]) if b is None else \
+            self._blocked(em, operands[0], arg_types[0], b)
+
+    @staticmethod
+    def _line(em, rhs: str) -> str:
+        name = em.fresh()
+        em.line(f"{name} = {rhs}")
+        return name
+
+    @staticmethod
+    def _while(em, state: list[tuple[str, str, str]], bound: str, body) -> str:
+        """`stablehlo.while` over (name, initial value, type) with the first element an i64
+        counter running while below the constant `bound`; body(names) emits the body and
+        returns the next values. The result's name (`%r#k` is the k-th state)."""
+        out = em.fresh("loop")
+        em.line(f"{out}:{len(state)} = stablehlo.while(" + ", ".join(f"{a} = {v}" for a, v, _ in state)
+                + ") : " + ", ".join(t for _, _, t in state))
+        em.line("cond {")
+        c, p = em.fresh("c"), em.fresh("p")
+        em.line(f"  {c} = stablehlo.constant dense<{bound}> : tensor<i64>")
+        em.line(f"  {p} = stablehlo.compare LT, {state[0][0]}, {c} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
+        em.line(f"  stablehlo.return {p} : tensor<i1>")
+        em.line("} do {")
+        indent = em.indent
+        em.indent = indent + "  "
+        nexts = body([a for a, _, _ in state])
+        em.line(f"stablehlo.return {', '.join(nexts)} : " + ", ".join(t for _, _, t in state))
+        em.indent = indent
+        em.line("}")
+        return out
+
+    def _unblocked(self, em, a_value: str, a):
+        n, dt = int(a.shape[0]), a.dtype
+        t, vec, col_t, row_t = a.mlir(), f"tensor<{n}x{dt}>", f"tensor<{n}x1x{dt}>", f"tensor<1x{n}x{dt}>"
+        it, scalar, mask = a.with_dtype("i64").mlir(), "tensor<i64>", a.with_dtype("i1").mlir()
+        line = lambda rhs: self._line(em, rhs)  # noqa: E731
+        c0 = line("stablehlo.constant dense<0> : tensor<i64>")
+
+        def body(names):
+            k, state = names
+            zero = line(f"stablehlo.constant dense<0> : {scalar}")
+            one = line(f"stablehlo.constant dense<1> : {scalar}")
+            col = line(f"stablehlo.dynamic_slice {state}, {zero}, {k}, sizes = [{n}, 1] : ({t}, {scalar}, {scalar}) -> {col_t}")
+            row = line(f"stablehlo.dynamic_slice {state}, {k}, {zero}, sizes = [1, {n}] : ({t}, {scalar}, {scalar}) -> {row_t}")
+            piv = line(f"stablehlo.dynamic_slice {state}, {k}, {k}, sizes = [1, 1] : ({t}, {scalar}, {scalar}) -> tensor<1x1x{dt}>")
+            piv = line(f"stablehlo.reshape {piv} : (tensor<1x1x{dt}>) -> tensor<{dt}>")
+            col = line(f"stablehlo.reshape {col} : ({col_t}) -> {vec}")
+            row = line(f"stablehlo.reshape {row} : ({row_t}) -> {vec}")
+            pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vec}")
+            l = line(f"stablehlo.divide {col}, {pivs} : {vec}")
+            lb = line(f"stablehlo.broadcast_in_dim {l}, dims = [0] : ({vec}) -> {t}")
+            rb = line(f"stablehlo.broadcast_in_dim {row}, dims = [1] : ({vec}) -> {t}")
+            prod = line(f"stablehlo.multiply {lb}, {rb} : {t}")
+            upd = line(f"stablehlo.subtract {state}, {prod} : {t}")
+            rows = line(f"stablehlo.iota dim = 0 : {it}")
+            cols = line(f"stablehlo.iota dim = 1 : {it}")
+            kb = line(f"stablehlo.broadcast_in_dim {k}, dims = [] : ({scalar}) -> {it}")
+            inner = line(f"stablehlo.minimum {rows}, {cols} : {it}")
+            block = line(f"stablehlo.compare GT, {inner}, {kb} : ({it}, {it}) -> {mask}")
+            below = line(f"stablehlo.compare GT, {rows}, {kb} : ({it}, {it}) -> {mask}")
+            at_k = line(f"stablehlo.compare EQ, {cols}, {kb} : ({it}, {it}) -> {mask}")
+            multipliers = line(f"stablehlo.select {at_k}, {lb}, {state} : {mask}, {t}")
+            kept = line(f"stablehlo.select {below}, {multipliers}, {state} : {mask}, {t}")
+            new = line(f"stablehlo.select {block}, {upd}, {kept} : {mask}, {t}")
+            return [line(f"stablehlo.add {k}, {one} : {scalar}"), new]
+        out = self._while(em, [(em.fresh("k"), c0, "tensor<i64>"), (em.fresh("state"), a_value, t)], n - 1, body)
+        return f"{out}#1"
+
+    def _blocked(self, em, a_value: str, a, b: int):
+        n, dt = int(a.shape[0]), a.dtype
+        t, s = a.mlir(), "tensor<i64>"
+        panel, rpanel = f"tensor<{n}x{b}x{dt}>", f"tensor<{b}x{n}x{dt}>"
+        vn, vb = f"tensor<{n}x{dt}>", f"tensor<{b}x{dt}>"
+        ip, ir, it = f"tensor<{n}x{b}xi64>", f"tensor<{b}x{n}xi64>", f"tensor<{n}x{n}xi64>"
+        mp, mr, mt = f"tensor<{n}x{b}xi1>", f"tensor<{b}x{n}xi1>", f"tensor<{n}x{n}xi1>"
+        line = lambda rhs: self._line(em, rhs)  # noqa: E731
+        c0 = line(f"stablehlo.constant dense<0> : {s}")
+
+        def slice_(x, xt, starts, sizes, rt):
+            return line(f"stablehlo.dynamic_slice {x}, {', '.join(starts)}, sizes = [{', '.join(map(str, sizes))}] : "
+                        f"({xt}, {', '.join([s] * len(starts))}) -> {rt}")
+
+        def bcast(x, xt, dims, rt):
+            return line(f"stablehlo.broadcast_in_dim {x}, dims = [{', '.join(map(str, dims))}] : ({xt}) -> {rt}")
+
+        def outer(names):
+            kk, state = names
+            zero = line(f"stablehlo.constant dense<0> : {s}")
+            bc = line(f"stablehlo.constant dense<{b}> : {s}")
+            end = line(f"stablehlo.add {kk}, {bc} : {s}")  # K + b: the first column after the panel
+            p0 = slice_(state, t, [zero, kk], [n, b], panel)
+            r0 = slice_(state, t, [kk, zero], [b, n], rpanel)
+
+            def inner(names):
+                k, big_k, p, r = names
+                z = line(f"stablehlo.constant dense<0> : {s}")
+                one = line(f"stablehlo.constant dense<1> : {s}")
+                g = line(f"stablehlo.add {big_k}, {k} : {s}")  # the global row / column of the step
+                piv = slice_(p, panel, [g, k], [1, 1], f"tensor<1x1x{dt}>")
+                piv = line(f"stablehlo.reshape {piv} : (tensor<1x1x{dt}>) -> tensor<{dt}>")
+                col = slice_(p, panel, [z, k], [n, 1], f"tensor<{n}x1x{dt}>")
+                col = line(f"stablehlo.reshape {col} : (tensor<{n}x1x{dt}>) -> {vn}")
+                l = line(f"stablehlo.divide {col}, {bcast(piv, f'tensor<{dt}>', [], vn)} : {vn}")
+                prow = slice_(p, panel, [g, z], [1, b], f"tensor<1x{b}x{dt}>")
+                prow = line(f"stablehlo.reshape {prow} : (tensor<1x{b}x{dt}>) -> {vb}")
+                lp = bcast(l, vn, [0], panel)
+                prod = line(f"stablehlo.multiply {lp}, {bcast(prow, vb, [1], panel)} : {panel}")
+                upd = line(f"stablehlo.subtract {p}, {prod} : {panel}")
+                pr, pc = line(f"stablehlo.iota dim = 0 : {ip}"), line(f"stablehlo.iota dim = 1 : {ip}")
+                below = line(f"stablehlo.compare GT, {pr}, {bcast(g, s, [], ip)} : ({ip}, {ip}) -> {mp}")
+                kp = bcast(k, s, [], ip)
+                right = line(f"stablehlo.compare GT, {pc}, {kp} : ({ip}, {ip}) -> {mp}")
+                at_k = line(f"stablehlo.compare EQ, {pc}, {kp} : ({ip}, {ip}) -> {mp}")
+                p1 = line(f"stablehlo.select {right}, {upd}, {p} : {mp}, {panel}")
+                p2 = line(f"stablehlo.select {at_k}, {lp}, {p1} : {mp}, {panel}")
+                p3 = line(f"stablehlo.select {below}, {p2}, {p} : {mp}, {panel}")
+                # the row panel: rows after the step's, columns after the panel
+                rrow = slice_(r, rpanel, [k, z], [1, n], f"tensor<1x{n}x{dt}>")
+                rrow = line(f"stablehlo.reshape {rrow} : (tensor<1x{n}x{dt}>) -> {vn}")
+                lr = slice_(l, vn, [big_k], [b], vb)
+                lrb, rrb = bcast(lr, vb, [0], rpanel), bcast(rrow, vn, [1], rpanel)
+                rprod = line(f"stablehlo.multiply {lrb}, {rrb} : {rpanel}")
+                rupd = line(f"stablehlo.subtract {r}, {rprod} : {rpanel}")
+                rr, rc = line(f"stablehlo.iota dim = 0 : {ir}"), line(f"stablehlo.iota dim = 1 : {ir}")
+                later = line(f"stablehlo.compare GT, {rr}, {bcast(k, s, [], ir)} : ({ir}, {ir}) -> {mr}")
+                width = line(f"stablehlo.constant dense<{b}> : {s}")
+                panel_end = bcast(line(f"stablehlo.add {big_k}, {width} : {s}"), s, [], ir)
+                after = line(f"stablehlo.compare GE, {rc}, {panel_end} : ({ir}, {ir}) -> {mr}")
+                r1 = line(f"stablehlo.select {after}, {rupd}, {r} : {mr}, {rpanel}")
+                r2 = line(f"stablehlo.select {later}, {r1}, {r} : {mr}, {rpanel}")
+                return [line(f"stablehlo.add {k}, {one} : {s}"), big_k, p3, r2]
+
+            steps = self._while(em, [(em.fresh("k"), line(f"stablehlo.constant dense<0> : {s}"), s),
+                                     (em.fresh("kk"), kk, s), (em.fresh("p"), p0, panel),
+                                     (em.fresh("r"), r0, rpanel)], b, inner)
+            pf, rf = f"{steps}#2", f"{steps}#3"
+            a1 = line(f"stablehlo.dynamic_update_slice {state}, {pf}, {zero}, {kk} : ({t}, {panel}, {s}, {s}) -> {t}")
+            rcur = slice_(a1, t, [kk, zero], [b, n], rpanel)
+            rc = line(f"stablehlo.iota dim = 1 : {ir}")
+            after = line(f"stablehlo.compare GE, {rc}, {bcast(end, s, [], ir)} : ({ir}, {ir}) -> {mr}")
+            rm = line(f"stablehlo.select {after}, {rf}, {rcur} : {mr}, {rpanel}")
+            a2 = line(f"stablehlo.dynamic_update_slice {a1}, {rm}, {kk}, {zero} : ({t}, {rpanel}, {s}, {s}) -> {t}")
+            zc = line(f"stablehlo.constant dense<0.000000e+00> : tensor<{dt}>")
+            pr = line(f"stablehlo.iota dim = 0 : {ip}")
+            lower = line(f"stablehlo.compare GE, {pr}, {bcast(end, s, [], ip)} : ({ip}, {ip}) -> {mp}")
+            l21 = line(f"stablehlo.select {lower}, {pf}, {bcast(zc, f'tensor<{dt}>', [], panel)} : {mp}, {panel}")
+            u12 = line(f"stablehlo.select {after}, {rf}, {bcast(zc, f'tensor<{dt}>', [], rpanel)} : {mr}, {rpanel}")
+            prod = line(f"stablehlo.dot_general {l21}, {u12}, contracting_dims = [1] x [0] : ({panel}, {rpanel}) -> {t}")
+            upd = line(f"stablehlo.subtract {a2}, {prod} : {t}")
+            rows, cols = line(f"stablehlo.iota dim = 0 : {it}"), line(f"stablehlo.iota dim = 1 : {it}")
+            inner_m = line(f"stablehlo.minimum {rows}, {cols} : {it}")
+            trailing = line(f"stablehlo.compare GE, {inner_m}, {bcast(end, s, [], it)} : ({it}, {it}) -> {mt}")
+            a3 = line(f"stablehlo.select {trailing}, {upd}, {a2} : {mt}, {t}")
+            return [end, a3]
+
+        out = self._while(em, [(em.fresh("kk"), c0, s), (em.fresh("state"), a_value, t)], n, outer)
+        return f"{out}#1"
+
+
 # --- reads and writes at a loop counter ---------------------------------------------------------
 
 
@@ -573,6 +755,7 @@ def grammar() -> tuple[Op, ...]:
         Constant("stablehlo.constant"),
         TriangularSolve("stablehlo.triangular_solve"),
         Cholesky("stablehlo.cholesky"),
+        Lu("stablehlo.lu"),
         # at a loop counter: only the sketches of loops kept as loops build them
         Take("stablehlo.take"),
         Put("stablehlo.put"),

@@ -2,7 +2,8 @@
 
 No per-kernel hints: an elementwise grammar op is searched only if the kernel computes
 that scalar operation somewhere; contractions only if it multiplies and adds; a triangular
-solve only if a non-rectangular loop nest multiplies, subtracts and divides; structural
+solve or an LU factorization only if a non-rectangular loop nest multiplies, subtracts and
+divides (Cholesky: and takes square roots); structural
 ops (broadcast, transpose, reshape, constants) always."""
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagona
         return True
     if short == "triangular_solve":  # substitution: a triangular loop that multiplies, subtracts, divides
         return non_rectangular and all(present & k for k in (_MUL, _SUB, _DIV))
+    if short == "lu":  # elimination: the same, no square root
+        return non_rectangular and all(present & k for k in (_MUL, _SUB, _DIV)) and not present & _SQRT
     if short == "cholesky":  # ... and takes square roots
         return non_rectangular and all(present & k for k in (_MUL, _SUB, _DIV, _SQRT))
     if short in _CONTRACTIONS:

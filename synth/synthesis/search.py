@@ -26,7 +26,7 @@ from synth.grammar import verifier
 from synth.grammar.op import Op
 from synth.grammar.types import SearchContext, ShapeError, TensorType
 from synth.numerics import equal, fingerprint
-from synth.synthesis.program import Expr, cost as program_cost
+from synth.synthesis.program import Expr, cost as program_cost, evaluate
 from synth.synthesis.branches import SPLIT_AFTER, BranchSplits
 from synth.synthesis.inverse import INVERSE_OPERAND_SIZE, InverseTargets
 
@@ -107,6 +107,7 @@ class Enumerator(InverseTargets, BranchSplits):
     stats: SearchStats = field(default_factory=SearchStats)
     care_mask: tuple | None = None  # a branch of a select split: only these positions, per example
     splits: bool = True  # try splitting the target by a comparison (not inside a branch)
+    seeds: tuple = ()  # programs over the inputs, kept as first-level values (see search)
 
     def __post_init__(self):
         self.pools: dict[int, dict[TensorType, list[_Value]]] = defaultdict(lambda: defaultdict(list))
@@ -231,6 +232,13 @@ class Enumerator(InverseTargets, BranchSplits):
         for i, t in sorted(p.input_types.items()):
             found = self._add(0, Expr(t, leaf=i), tuple(np.asarray(p.examples_in[e][i]) for e in range(n)))
             if found:
+                return found
+        for seed in self.seeds:
+            try:
+                data = tuple(np.asarray(v) for v in evaluate(seed, p.examples_in))
+            except (KeyError, ValueError, IndexError):
+                continue
+            if found := self._add(0, seed, data):
                 return found
         for op in p.ops:
             if op.arity == 0:
@@ -407,6 +415,9 @@ class Enumerator(InverseTargets, BranchSplits):
         return found
 
 
-def search(problem: Problem, settings: SearchSettings) -> tuple[Expr | None, SearchStats]:
-    e = Enumerator(problem, settings)
+def search(problem: Problem, settings: SearchSettings, seeds: tuple = ()) -> tuple[Expr | None, SearchStats]:
+    """The smallest program for the problem (bottom-up); `seeds`: programs over its
+    inputs (the solutions of a group's earlier problems) that join its inputs as values of
+    the first level, so a program built on them is reached at its size less theirs."""
+    e = Enumerator(problem, settings, seeds=seeds)
     return e.run(), e.stats

@@ -82,7 +82,7 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
     sketched = sketched or {}
     for g in spec.groups:
         programs = {}
-        for problem, out in zip(g.problems, g.writes):
+        for problem, out in g.solving_order():
             left = deadline - time.monotonic()
             if left <= 0:
                 raise NoSolutionError(f"time budget exhausted before {problem.name}")
@@ -101,7 +101,10 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
                               **SearchStats(solution_size=sketch.size()).as_dict()})
                 programs[out] = sketch
                 continue
-            found, st = search(problem, replace(settings, timeout=left))
+            # the programs found for the arrays the group wrote before this one: values of
+            # the search's first level (ludcmp's x solves with the y and the LU found before)
+            seeds = tuple(p for p in programs.values() if _leaves(p) <= set(problem.input_types))
+            found, st = search(problem, replace(settings, timeout=left), seeds)
             stats.append({"problem": problem.name, "group": g.index, "output": out,
                           "statements": g.statements, "ops": [o.name for o in problem.ops],
                           "program": str(found) if found else None, **st.as_dict()})

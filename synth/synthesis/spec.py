@@ -23,7 +23,7 @@ import numpy as np
 from synth.analysis.model import Kernel
 from synth.analysis.sizes import COUNTER
 from synth.analysis.symbols import size
-from synth.analysis.dependences import statement_groups
+from synth.analysis.dependences import dependence_graph, order_groups
 from synth.analysis.distribution import split_function
 from synth.errors import NoSolutionError
 from synth.execution import NUMPY_DTYPES, run_function
@@ -82,6 +82,13 @@ class GroupSpec:
     reads: list[int]
     writes: list[int]
     problems: list[Problem] = field(default_factory=list)
+    # output argument -> the statement that stores to it last (execution order: solving
+    # the problems in this order, each found program seeds the later ones' searches)
+    last_store: dict[int, int] = field(default_factory=dict)
+
+    def solving_order(self) -> list[tuple[Problem, int]]:
+        pairs = list(zip(self.problems, self.writes))
+        return sorted(pairs, key=lambda pw: self.last_store.get(pw[1], -1))
 
 
 @dataclass
@@ -116,6 +123,25 @@ def diagonally_dominant(args: list) -> list:
     return out
 
 
+GROWTH = 1e4  # outputs this many times the inputs' magnitude: an elimination without pivoting
+
+
+def grown(args: list, outputs) -> bool:
+    """Whether the finite float outputs exceed the float inputs' largest magnitude (at
+    least 1) more than GROWTH times: LU without pivoting of a uniform random 2000x2000
+    matrix grows its elements to ~6e4, and then rounding (an FMA where the loops multiply
+    and subtract) decides them beyond the comparison's tolerance. Such a draw is made
+    diagonally dominant too, as PolyBench initialises the matrices of its solvers."""
+    def peak(arrays) -> float:
+        top = 0.0
+        for a in arrays:
+            if isinstance(a, np.ndarray) and a.dtype.kind == "f" and a.size:
+                finite = a[np.isfinite(a)]
+                top = max(top, float(np.max(np.abs(finite))) if finite.size else 0.0)
+        return top
+    return peak(outputs) > GROWTH * max(1.0, peak(args))
+
+
 def check_time_loops(kernel: Kernel) -> None:
     if kernel.sizes.time_loops:
         raise NoSolutionError(
@@ -135,7 +161,9 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
     standin = kernel.sizes.standin()
     small = kernel.at(standin)
     params = kernel.sizes.param_values(standin)
-    groups = statement_groups(small, name, params)
+    graph = dependence_graph(small, name, params)
+    groups = order_groups(len(graph.statements), graph.edges)
+    last_store = {st.array: st.id for st in graph.statements if st.array is not None}
     split_text, parts = split_function(small, name, groups)
     split_source = SourceModule(small.path, split_text)
 
@@ -153,7 +181,8 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
     specs: list[GroupSpec] = []
     for k, (statements, part) in enumerate(zip(groups, parts)):
         kp = describe(split_source, part)
-        g = GroupSpec(k, part, statements, sorted(kp.reads), sorted(kp.writes))
+        g = GroupSpec(k, part, statements, sorted(kp.reads), sorted(kp.writes),
+                      last_store={a: last_store[a] for a in kp.writes if a in last_store})
         after = []
         for state in states:
             result = run_function(split_text, part, state)

@@ -164,7 +164,7 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
     a new last argument (`index {synth.counter}`): the loop's body in place of the loop,
     its index replaced by the argument. Raising it raises one step; the target's loop runs
     it from the loop's lower bound, `trip` times."""
-    from synth.analysis.sizes import COUNTER_ATTR
+    from synth.analysis.sizes import COUNTER, COUNTER_ATTR
 
     lo, hi = kernel.sizes.loop_ranges[location]
     source = kernel.normal
@@ -191,7 +191,13 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
     step = load_kernel(SourceModule(path, text), kernel.name)
     if step.sizes.counter != n or (set(lo.symbols) | set(hi.symbols)) - set(step.sizes.symbols):
         raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
-    step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi)))
+    # an array's extents are the kernel's: a dynamic dim the step reads only below the
+    # counter (Polygeist's lu, memref<?x2000xf64>) would otherwise be sized by it
+    dims = {a: (kernel.sizes.arg_dims[a] if any(COUNTER in e.symbols for e in d) else d)
+            for a, d in step.sizes.arg_dims.items()}
+    if any(COUNTER in e.symbols for d in dims.values() for e in d):
+        raise NoSolutionError(f"@{kernel.name}: an extent of the step at {location} depends on its counter")
+    step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi), arg_dims=dims))
     return step, TimeLoop(hi - lo, location, counter=n, start=lo)
 
 
