@@ -423,6 +423,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a bug in synth: one line saying where (exit code 1, documented)
+        import traceback
+
+        if os.environ.get("SYNTH_TRACEBACK"):
+            traceback.print_exc()
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+        where = f"{Path(frame.filename).name}:{frame.lineno}"
+        print(f"error: internal error (a bug in synth) at {where}: {type(e).__name__}: {e}; "
+              f"SYNTH_TRACEBACK=1 prints the traceback", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

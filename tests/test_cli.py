@@ -10,7 +10,7 @@ import time
 import pytest
 
 from conftest import DATA, LOOPS, POLYBENCH
-from synth.cli import build_parser
+from synth.cli import build_parser, main
 
 SYNTH = [sys.executable, "-m", "synth.cli"]
 
@@ -122,3 +122,23 @@ def test_c_outside_static_control_is_refused_with_its_location(tmp_path):
     c.write_text("void k(double a[10]) {\n  int i = 0;\n  while (i < 10) { a[i] = 0; i++; }\n}\n")
     p = synth("raise", c, "--target", "linalg", "-o", tmp_path / "o.mlir")
     assert p.returncode == 2 and f"{c}:3:3:" in p.stderr and "while" in p.stderr
+
+
+def test_internal_error_is_one_line_with_exit_code_1(tmp_path, monkeypatch, capsys):
+    """A bug (here: an exception planted in the pipeline) ends with exit code 1 and one
+    line saying where, not a traceback; SYNTH_TRACEBACK=1 prints the traceback too."""
+    import synth.pipeline
+
+    def broken(*args, **kwargs):
+        raise KeyError("no value for size symbol counter")
+    monkeypatch.setattr(synth.pipeline, "raise_function", broken)
+    monkeypatch.delenv("SYNTH_TRACEBACK", raising=False)
+    out = tmp_path / "gemm.mlir"
+    rc = main(["raise", str(POLYBENCH / "gemm.mlir"), "--target", "linalg", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 1 and not out.exists()
+    assert "error: internal error (a bug in synth) at test_cli.py:" in err
+    assert "KeyError" in err and "Traceback" not in err
+    monkeypatch.setenv("SYNTH_TRACEBACK", "1")
+    assert main(["raise", str(POLYBENCH / "gemm.mlir"), "--target", "linalg", "-o", str(out)]) == 1
+    assert "Traceback" in capsys.readouterr().err
