@@ -447,18 +447,25 @@ def test_grammar_json(dialect):
         assert (op.weight, op.commutative) == (entry["weight"], entry["commutative"])
 
 
+@pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
 @pytest.mark.parametrize("n", [96, 130])
-def test_lu_blocked_emission(n):
-    """stablehlo.lu at a size with a panel width (96: panels of 48; 130: of 26) is the
-    blocked loop (a dot_general per panel updates the trailing block): equal to NumPy's
-    row-by-row LU within the tolerance on a diagonally dominant matrix (the panel's
-    products are summed before they are subtracted)."""
-    from synth.backends.xla import run_stablehlo
+def test_lu_blocked_emission(dialect, n):
+    """lu at a size with a panel width (96: panels of 48; 130: of 26) is the blocked loop:
+    stablehlo updates the trailing block by a dot_general per panel (the panel's products
+    summed before they are subtracted: equal to NumPy's row-by-row LU within the
+    tolerance), linalg by a linalg.matmul accumulating into it in order of k (bitwise
+    equal through the ExecutionEngine), both on a diagonally dominant matrix."""
     from synth.grammar.shapes import lu
 
-    op = next(o for o in ops_for("stablehlo") if o.name == "stablehlo.lu")
+    op = next(o for o in ops_for(dialect) if o.name == f"{dialect}.lu")
     text = emit_op_function(op, [TensorType((n, n), "f64")], ())
-    assert "stablehlo.dot_general" in text and text.count("stablehlo.while") == 2
+    if dialect == "stablehlo":
+        assert "stablehlo.dot_general" in text and text.count("stablehlo.while") == 2
+    else:
+        assert "linalg.matmul" in text and text.count("scf.for") == 2
     a = np.random.default_rng(n).uniform(-1, 1, (n, n)) + n * np.eye(n)
-    (got,) = run_stablehlo(text, [a])
-    assert_same(got, lu(a), f"stablehlo.lu at {n}x{n}")
+    (got,) = run_compiled(op, text, [a])
+    want = lu(a)
+    assert_same(got, want, f"{dialect}.lu at {n}x{n}")
+    if dialect == "linalg":
+        assert np.array_equal(got, want)

@@ -287,6 +287,15 @@ class CholeskyFamily:
         return n * n * n // 3 + 2 * result_type.size
 
 
+LU_BLOCK = (16, 64)  # an LU's panel width: the largest divisor of n in this range below n
+
+
+def lu_panel(n: int) -> int | None:
+    """The panel width of a blocked LU of an n x n matrix, None for the unblocked loop
+    (n = 2000: 50; the small sizes of the bounded proofs: None)."""
+    return next((d for d in range(LU_BLOCK[1], LU_BLOCK[0] - 1, -1) if n % d == 0 and d < n), None)
+
+
 class LuFamily:
     """Library op: the LU factorization without pivoting of a square float matrix, packed
     (the unit lower factor's multipliers below the diagonal, the upper factor on and above

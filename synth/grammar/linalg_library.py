@@ -24,7 +24,7 @@ defined before the loop (an Emitter's memoized constants must dominate every lat
 
 from __future__ import annotations
 
-from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, LuFamily, PutFamily, TakeFamily,
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, LuFamily, PutFamily, TakeFamily, lu_panel,
                                     TriangularSolveFamily, unit_shape)
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.linalg_generic import emit_generic
@@ -122,21 +122,87 @@ class Cholesky(CholeskyFamily, LinalgOp):
 
 
 class Lu(LuFamily, LinalgOp):
-    """LU without pivoting as an scf.for over k = 0 .. n-2 (right-looking): a linalg.generic
-    divides the column below the pivot, another updates the block below and right of it in
-    place (its outs are the block's own slice), both on dynamic-size slices."""
+    """LU without pivoting as scf.for loops (right-looking) on dynamic-size slices, updated
+    in place (each linalg op's outs is the slice it rewrites).
+
+    Unblocked (n without a panel width, families.lu_panel): over k = 0 .. n-2, a linalg.generic
+    divides the column below the pivot, another updates the block below and right of it.
+    Blocked (panel width b dividing n): over the panels K = 0, b, .., n-b, the same steps
+    on the panel's columns and on the row panel right of it (rows K..K+b-1), then a
+    linalg.matmul of the negated multipliers below the panel with the row panel into the
+    trailing block: it accumulates in order of k, so every element gets the unblocked
+    steps' operations in their order (a + (-l) * u is a - l * u)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         (a_t,) = arg_types
+        n = int(a_t.shape[0])
+        b = lu_panel(n)
+        c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
+        cn = em.scalar_constant(n, "index")
+        if b is None:
+            r, k, state = em.fresh("lu"), em.fresh("k"), em.fresh("state")
+            last = em.scalar_constant(n - 1, "index")
+            em.line(f"{r} = scf.for {k} = {c0} to {last} step {c1} iter_args({state} = {operands[0]}) -> "
+                    f"({a_t.mlir()}) {{")
+            body = _Body(em)
+            body.close(f"scf.yield {self._step(em, body, state, a_t, k, None)} : {a_t.mlir()}")
+            return r
+        t, mat, dt = a_t.mlir(), _dynamic(2, dt := a_t.dtype), a_t.dtype
+        cb = em.scalar_constant(b, "index")
+        r, kk, state = em.fresh("lu"), em.fresh("kk"), em.fresh("state")
+        em.line(f"{r} = scf.for {kk} = {c0} to {cn} step {cb} iter_args({state} = {operands[0]}) -> ({t}) {{")
+        outer = _Body(em)
+        end = outer.line(f"arith.addi {kk}, {cb} : index")
+        panel, k, inner_state = em.fresh("panel"), em.fresh("k"), em.fresh("state")
+        em.line(f"{panel} = scf.for {k} = {kk} to {end} step {c1} iter_args({inner_state} = {state}) -> ({t}) {{")
+        inner = _Body(em)
+        inner.close(f"scf.yield {self._step(em, inner, inner_state, a_t, k, end)} : {t}")
+        e = outer.line(f"arith.subi {cn}, {end} : index")  # rows and columns after the panel
+        tall, wide = f"tensor<?x{b}x{dt}>", f"tensor<{b}x?x{dt}>"
+        l21 = outer.line(f"tensor.extract_slice {panel}[{end}, {kk}] [{e}, {b}] [1, 1] : {t} to {tall}")
+        u12 = outer.line(f"tensor.extract_slice {panel}[{kk}, {end}] [{b}, {e}] [1, 1] : {t} to {wide}")
+        trailing = outer.line(f"tensor.extract_slice {panel}[{end}, {end}] [{e}, {e}] [1, 1] : {t} to {mat}")
+        init = outer.line(f"tensor.empty({e}) : {tall}")
+        x, o = em.fresh("x"), em.fresh("o")
+        ident = "affine_map<(i, j) -> (i, j)>"
+        negated = outer.line(f"linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = "
+                             f"[\"parallel\", \"parallel\"]}} ins({l21} : {tall}) outs({init} : {tall}) {{")
+        em.line(f"^bb0({x}: {dt}, {o}: {dt}):")
+        neg = outer.line(f"arith.negf {x} : {dt}", extra="  ")
+        em.line(f"  linalg.yield {neg} : {dt}")
+        em.line(f"}} -> {tall}")
+        product = outer.line(f"linalg.matmul ins({negated}, {u12} : {tall}, {wide}) "
+                             f"outs({trailing} : {mat}) -> {mat}")
+        written = outer.line(f"tensor.insert_slice {product} into {panel}[{end}, {end}] [{e}, {e}] [1, 1] : "
+                             f"{mat} into {t}")
+        outer.close(f"scf.yield {written} : {t}")
+        return r
+
+    @staticmethod
+    def _update(em, body, mult: str, row: str, block: str, dt: str) -> str:
+        """block[i, j] - mult[i] * row[j], into the block (a linalg.generic)."""
+        vec, mat = _dynamic(1, dt), _dynamic(2, dt)
+        li, uj, aij = em.fresh("l"), em.fresh("u"), em.fresh("elt")
+        updated = body.line(
+            f"linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, "
+            f"affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]}} "
+            f"ins({mult}, {row} : {vec}, {vec}) outs({block} : {mat}) {{")
+        em.line(f"^bb0({li}: {dt}, {uj}: {dt}, {aij}: {dt}):")
+        prod = body.line(f"arith.mulf {li}, {uj} : {dt}", extra="  ")
+        diff = body.line(f"arith.subf {aij}, {prod} : {dt}", extra="  ")
+        em.line(f"  linalg.yield {diff} : {dt}")
+        em.line(f"}} -> {mat}")
+        return updated
+
+    def _step(self, em, body, state: str, a_t, k: str, end: str | None) -> str:
+        """One elimination step at k: the multipliers below the pivot, then the block below
+        and right of (k, k), or with `end` (a panel's end) its columns up to `end` and the
+        row panel's rows up to `end`, right of it."""
         n, dt = int(a_t.shape[0]), a_t.dtype
         t, vec, mat = a_t.mlir(), _dynamic(1, dt), _dynamic(2, dt)
-        c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
-        cn, last = em.scalar_constant(n, "index"), em.scalar_constant(n - 1, "index")
-        r, k, state = em.fresh("lu"), em.fresh("k"), em.fresh("state")
-        em.line(f"{r} = scf.for {k} = {c0} to {last} step {c1} iter_args({state} = {operands[0]}) -> ({t}) {{")
-        body = _Body(em)
+        c1, cn = em.scalar_constant(1, "index"), em.scalar_constant(n, "index")
         k1 = body.line(f"arith.addi {k}, {c1} : index")
-        m = body.line(f"arith.subi {cn}, {k1} : index")  # rows (and columns) after k
+        m = body.line(f"arith.subi {cn}, {k1} : index")  # rows after k
         piv = body.line(f"tensor.extract {state}[{k}, {k}] : {t}")
         column = body.line(f"tensor.extract_slice {state}[{k1}, {k}] [{m}, 1] [1, 1] : {t} to {vec}")
         init = body.line(f"tensor.empty({m}) : {vec}")
@@ -148,22 +214,20 @@ class Lu(LuFamily, LinalgOp):
         q = body.line(f"arith.divf {x}, {piv} : {dt}", extra="  ")
         em.line(f"  linalg.yield {q} : {dt}")
         em.line(f"}} -> {vec}")
-        divided = body.line(f"tensor.insert_slice {mult} into {state}[{k1}, {k}] [{m}, 1] [1, 1] : {vec} into {t}")
-        row = body.line(f"tensor.extract_slice {divided}[{k}, {k1}] [1, {m}] [1, 1] : {t} to {vec}")
-        block = body.line(f"tensor.extract_slice {divided}[{k1}, {k1}] [{m}, {m}] [1, 1] : {t} to {mat}")
-        li, uj, aij = em.fresh("l"), em.fresh("u"), em.fresh("elt")
-        updated = body.line(
-            f"linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, "
-            f"affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]}} "
-            f"ins({mult}, {row} : {vec}, {vec}) outs({block} : {mat}) {{")
-        em.line(f"^bb0({li}: {dt}, {uj}: {dt}, {aij}: {dt}):")
-        prod = body.line(f"arith.mulf {li}, {uj} : {dt}", extra="  ")
-        diff = body.line(f"arith.subf {aij}, {prod} : {dt}", extra="  ")
-        em.line(f"  linalg.yield {diff} : {dt}")
-        em.line(f"}} -> {mat}")
-        written = body.line(f"tensor.insert_slice {updated} into {divided}[{k1}, {k1}] [{m}, {m}] [1, 1] : {mat} into {t}")
-        body.close(f"scf.yield {written} : {t}")
-        return r
+        state = body.line(f"tensor.insert_slice {mult} into {state}[{k1}, {k}] [{m}, 1] [1, 1] : {vec} into {t}")
+        w = m if end is None else body.line(f"arith.subi {end}, {k1} : index")  # columns updated
+        row = body.line(f"tensor.extract_slice {state}[{k}, {k1}] [1, {w}] [1, 1] : {t} to {vec}")
+        block = body.line(f"tensor.extract_slice {state}[{k1}, {k1}] [{m}, {w}] [1, 1] : {t} to {mat}")
+        updated = self._update(em, body, mult, row, block, dt)
+        state = body.line(f"tensor.insert_slice {updated} into {state}[{k1}, {k1}] [{m}, {w}] [1, 1] : {mat} into {t}")
+        if end is None:
+            return state
+        e = body.line(f"arith.subi {cn}, {end} : index")  # the row panel's columns
+        lr = body.line(f"tensor.extract_slice {mult}[0] [{w}] [1] : {vec} to {vec}")
+        urow = body.line(f"tensor.extract_slice {state}[{k}, {end}] [1, {e}] [1, 1] : {t} to {vec}")
+        rblock = body.line(f"tensor.extract_slice {state}[{k1}, {end}] [{w}, {e}] [1, 1] : {t} to {mat}")
+        rupd = self._update(em, body, lr, urow, rblock, dt)
+        return body.line(f"tensor.insert_slice {rupd} into {state}[{k1}, {end}] [{w}, {e}] [1, 1] : {mat} into {t}")
 
 
 # --- reads and writes at a loop counter (a rank-0 i64 tensor) ------------------------------

@@ -34,7 +34,7 @@ from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_rang
                                   edge_index, edge_slices)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.semantics.raised_text import MIN_SIZE, _NEAR
-from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily, LuFamily,
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily, LuFamily, lu_panel,
                                     InsertRangeFamily, IotaFamily, PutFamily, ReduceFamily, SelectEdgeFamily,
                                     SliceRangeFamily, TakeFamily, TransposeFamily, TriangularSolveFamily,
                                     unit_shape)
@@ -444,14 +444,11 @@ class Cholesky(CholeskyFamily, StablehloOp):
         return names["r"]
 
 
-LU_BLOCK = (16, 64)  # the panel width: the largest divisor of n in this range (else unblocked)
-
-
 class Lu(LuFamily, StablehloOp):
     """LU without pivoting as stablehlo.while loops (static shapes: masks select the part
     of a matrix a step changes).
 
-    Unblocked (n without a divisor in LU_BLOCK, e.g. the small sizes of proofs): a while
+    Unblocked (n without a panel width, families.lu_panel, e.g. the small sizes of proofs): a while
     over k = 0 .. n-2: column k divided by the pivot, the block below and right of (k, k)
     less the outer product of those multipliers with row k; each step computes the whole
     matrix. Every element gets the operations of PolyBench's loops in their order.
@@ -465,7 +462,7 @@ class Lu(LuFamily, StablehloOp):
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         n = int(arg_types[0].shape[0])
-        b = next((d for d in range(LU_BLOCK[1], LU_BLOCK[0] - 1, -1) if n % d == 0 and d < n), None)
+        b = lu_panel(n)
         return self._unblocked(em, operands[0], arg_types[0]) if b is None else \
             self._blocked(em, operands[0], arg_types[0], b)
 
