@@ -15,8 +15,9 @@ and for CPU, and run on seeded random inputs of the shapes its signature declare
 uniform in [-1, 1), integers in [1, 10)). Checks: the platform's results are finite and
 agree with XLA CPU's (max |gpu - cpu| <= rtol * max(1, max |cpu|)). Where XLA CPU's
 results on the draw are not finite (a Cholesky factorisation or triangular solve of a
-random matrix), the draw is made diagonally dominant (n added to the diagonal of each
-square float matrix) and used on both; where they are still not finite (a float scalar
+random matrix) or grow more than 1e4 times the inputs' magnitude (an LU without
+pivoting, whose grown elements rounding decides), the draw is made diagonally dominant (n
+added to the diagonal of each square float matrix) and used on both; where they are still not finite (a float scalar
 that divides or goes under a square root, as correlation's float_n), float scalars are
 drawn in [1, 2) as well; `inputs` in the JSON says which. Timing: inputs are put
 on the device once; each sample is `execute` + `block_until_ready`; the median is reported.
@@ -146,6 +147,19 @@ def _finite(arrays) -> bool:
     return all(bool(np.all(np.isfinite(a))) for a in arrays if a.dtype.kind == "f")
 
 
+GROWTH = 1e4  # synth.synthesis.spec.GROWTH
+
+
+def grown(inputs: list, outputs: list) -> bool:
+    """Whether the finite float outputs exceed the float inputs' largest magnitude (at
+    least 1) more than GROWTH times (synth.synthesis.spec.grown: an LU without pivoting of
+    a uniform random matrix, whose elements rounding then decides)."""
+    def peak(arrays) -> float:
+        vals = [np.max(np.abs(a[np.isfinite(a)]), initial=0.0) for a in arrays if a.dtype.kind == "f" and a.size]
+        return float(max(vals, default=0.0))
+    return peak([np.asarray(o) for o in outputs]) > GROWTH * max(1.0, peak([np.asarray(i) for i in inputs]))
+
+
 def diagonally_dominant(inputs: list) -> list:
     """n added to the diagonal of every square float matrix, as PolyBench initialises the
     matrices of its solvers (synth searches and tests such kernels on the same draws)."""
@@ -173,7 +187,8 @@ def bench_function(path: Path, name: str, args, module: str, target: Platform, c
     cpu_exe = cpu.compile(module)
     want = [np.asarray(r) for r in cpu_exe.execute(cpu.put(inputs))]
     rec["inputs"] = "uniform"
-    if not _finite(want):  # a factorisation or solve on a matrix that is not well-conditioned
+    if not _finite(want) or grown(inputs, want):  # a factorisation or solve on a matrix that
+        # is not well-conditioned (NaN, or LU's elements grown until rounding decides them)
         inputs = diagonally_dominant(inputs)
         want = [np.asarray(r) for r in cpu_exe.execute(cpu.put(inputs))]
         rec["inputs"] = "uniform, n added to the diagonal of square matrices"

@@ -37,7 +37,7 @@ DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32
 def inputs_for(signature: list, seed: int, mode: int = 0) -> list[np.ndarray]:
     """Seeded inputs; mode 1 makes square float matrices diagonally dominant, mode 2 also
     draws float scalars in [1, 2) (gpu_bench.py's fallbacks, for draws whose outputs are
-    not finite: a factorisation, a solve, correlation's float_n)."""
+    not finite or grown: a factorisation, a solve, an LU, correlation's float_n)."""
     from gpu_bench import diagonally_dominant, positive_scalars
 
     rng = np.random.default_rng(seed)
@@ -65,6 +65,7 @@ def compile_all(files: list[str], sm: str, out: Path, seed: int) -> int:
     from synth.backends.registry import raised_function
     from synth.backends.run import run_raised
     from synth.errors import ExecutionError
+    from gpu_bench import grown
     from synth.semantics.raised import detect_dialect, load_raised, top_level_functions
 
     out.mkdir(parents=True, exist_ok=True)
@@ -94,7 +95,8 @@ def compile_all(files: list[str], sm: str, out: Path, seed: int) -> int:
             for mode in range(3):
                 expected = run_raised(dialect, load_raised(f, name, text).text, name,
                                       inputs_for(signature, seed, mode))
-                if all(np.isfinite(np.asarray(e)).all() for e in expected):
+                if all(np.isfinite(np.asarray(e)).all() for e in expected) and \
+                        not grown(inputs_for(signature, seed, mode), [np.asarray(e) for e in expected]):
                     break
             manifest[stem] = {"file": f, "function": fn.name, "dialect": dialect, "inputs": signature,
                               "input_mode": mode, "checksums": checksums(expected)}
