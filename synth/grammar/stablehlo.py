@@ -398,24 +398,114 @@ class Select(StablehloOp):
 # --- library ops -------------------------------------------------------------------------------
 
 
+def _line(em, rhs: str) -> str:
+    """`%name = rhs` on a line of its own; the name."""
+    name = em.fresh()
+    em.line(f"{name} = {rhs}")
+    return name
+
+
+def _while(em, state: list[tuple[str, str, str]], bound: str, body) -> str:
+    """`stablehlo.while` over (name, initial value, type) with the first element an i64
+    counter running while below the constant `bound`; body(names) emits the body and
+    returns the next values. The result's name (`%r#k` is the k-th state)."""
+    out = em.fresh("loop")
+    em.line(f"{out}:{len(state)} = stablehlo.while(" + ", ".join(f"{a} = {v}" for a, v, _ in state)
+            + ") : " + ", ".join(t for _, _, t in state))
+    em.line("cond {")
+    c, p = em.fresh("c"), em.fresh("p")
+    em.line(f"  {c} = stablehlo.constant dense<{bound}> : tensor<i64>")
+    em.line(f"  {p} = stablehlo.compare LT, {state[0][0]}, {c} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
+    em.line(f"  stablehlo.return {p} : tensor<i1>")
+    em.line("} do {")
+    indent = em.indent
+    em.indent = indent + "  "
+    nexts = body([a for a, _, _ in state])
+    em.line(f"stablehlo.return {', '.join(nexts)} : " + ", ".join(t for _, _, t in state))
+    em.indent = indent
+    em.line("}")
+    return out
+
+
 class TriangularSolve(TriangularSolveFamily, StablehloOp):
     """stablehlo.triangular_solve (left side). `b` may be a vector: it is reshaped to a
-    column and back around the op (the op wants rank 2)."""
+    column and back around the op (the op wants rank 2).
+
+    One right-hand side at a size with a panel width (families.lu_panel; not transposed):
+    XLA's own expansion of the op (diagonal blocks inverted, then products) takes twice
+    the time of the loops for one vector, so the solve is a while over panels of b rows
+    instead (from the top for a lower triangle, from the bottom for an upper one): the
+    panel's b x b triangle solved by the op, then the rows not yet solved less the
+    panel's columns times its solution (a dot_general, masked)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a, b = arg_types
+        panel = lu_panel(int(a.shape[0]))
+        if b.rank == 1 and panel is not None and not d["transpose_a"]:
+            return self._blocked(em, operands, a, b, d, panel)
+        return self._op(em, operands, a, b, d, result_type)
+
+    @staticmethod
+    def _call(em, a_value: str, rhs: str, a_t: str, col_t: str, d) -> str:
+        x = em.fresh()
+        flag = lambda v: "true" if v else "false"  # noqa: E731
+        transpose = "TRANSPOSE" if d["transpose_a"] else "NO_TRANSPOSE"
+        em.line(f'{x} = "stablehlo.triangular_solve"({a_value}, {rhs}) {{left_side = true, '
+                f'lower = {flag(d["lower"])}, unit_diagonal = {flag(d["unit_diagonal"])}, '
+                f'transpose_a = #stablehlo<transpose {transpose}>}} : ({a_t}, {col_t}) -> {col_t}')
+        return x
+
+    def _blocked(self, em, operands, a, b, d, w: int) -> str:
+        n, dt, s = int(a.shape[0]), a.dtype, "tensor<i64>"
+        t, v, vw, colw = a.mlir(), b.mlir(), f"tensor<{w}x{dt}>", f"tensor<{w}x1x{dt}>"
+        iv, mv = f"tensor<{n}xi64>", f"tensor<{n}xi1>"
+        line = lambda rhs: _line(em, rhs)  # noqa: E731
+        c0 = line(f"stablehlo.constant dense<0> : {s}")
+
+        def body(names):
+            p, x, mat = names
+            zero = line(f"stablehlo.constant dense<0> : {s}")
+            one = line(f"stablehlo.constant dense<1> : {s}")
+            width = line(f"stablehlo.constant dense<{w}> : {s}")
+            at = line(f"stablehlo.multiply {p}, {width} : {s}")
+            if not d["lower"]:  # panels from the bottom
+                last = line(f"stablehlo.constant dense<{n - w}> : {s}")
+                at = line(f"stablehlo.subtract {last}, {at} : {s}")
+            diag = line(f"stablehlo.dynamic_slice {mat}, {at}, {at}, sizes = [{w}, {w}] : ({t}, {s}, {s}) -> "
+                        f"tensor<{w}x{w}x{dt}>")
+            xb = line(f"stablehlo.dynamic_slice {x}, {at}, sizes = [{w}] : ({v}, {s}) -> {vw}")
+            xb = line(f"stablehlo.reshape {xb} : ({vw}) -> {colw}")
+            sol = self._call(em, diag, xb, f"tensor<{w}x{w}x{dt}>", colw, d)
+            sol = line(f"stablehlo.reshape {sol} : ({colw}) -> {vw}")
+            cols = line(f"stablehlo.dynamic_slice {mat}, {zero}, {at}, sizes = [{n}, {w}] : ({t}, {s}, {s}) -> "
+                        f"tensor<{n}x{w}x{dt}>")
+            prod = line(f"stablehlo.dot_general {cols}, {sol}, contracting_dims = [1] x [0] : "
+                        f"(tensor<{n}x{w}x{dt}>, {vw}) -> {v}")
+            rows = line(f"stablehlo.iota dim = 0 : {iv}")
+            if d["lower"]:  # the rows after the panel
+                bound = line(f"stablehlo.add {at}, {width} : {s}")
+                pending = line(f"stablehlo.compare GE, {rows}, "
+                               f"{line(f'stablehlo.broadcast_in_dim {bound}, dims = [] : ({s}) -> {iv}')} : "
+                               f"({iv}, {iv}) -> {mv}")
+            else:  # the rows before it
+                pending = line(f"stablehlo.compare LT, {rows}, "
+                               f"{line(f'stablehlo.broadcast_in_dim {at}, dims = [] : ({s}) -> {iv}')} : "
+                               f"({iv}, {iv}) -> {mv}")
+            less = line(f"stablehlo.subtract {x}, {prod} : {v}")
+            x1 = line(f"stablehlo.select {pending}, {less}, {x} : {mv}, {v}")
+            x2 = line(f"stablehlo.dynamic_update_slice {x1}, {sol}, {at} : ({v}, {vw}, {s}) -> {v}")
+            return [line(f"stablehlo.add {p}, {one} : {s}"), x2, mat]
+        out = _while(em, [(em.fresh("p"), c0, s), (em.fresh("x"), operands[1], v),
+                             (em.fresh("mat"), operands[0], t)], n // w, body)
+        return f"{out}#1"
+
+    def _op(self, em, operands, a, b, d, result_type) -> str:
         rhs, column = operands[1], b.with_shape((b.shape[0], 1)) if b.rank == 1 else b
         if b.rank == 1:
             rhs = em.fresh()
             em.line(f"{rhs} = stablehlo.reshape {operands[1]} : ({b.mlir()}) -> {column.mlir()}")
-        x = em.fresh()
-        flag = lambda v: "true" if v else "false"  # noqa: E731
-        transpose = "TRANSPOSE" if d["transpose_a"] else "NO_TRANSPOSE"
-        em.line(f'{x} = "stablehlo.triangular_solve"({operands[0]}, {rhs}) {{left_side = true, '
-                f'lower = {flag(d["lower"])}, unit_diagonal = {flag(d["unit_diagonal"])}, '
-                f'transpose_a = #stablehlo<transpose {transpose}>}} : ({a.mlir()}, {column.mlir()}) '
-                f'-> {column.mlir()}')
+        x = self._call(em, operands[0], rhs, a.mlir(), column.mlir(), d)
         if b.rank == 2:
             return x
         r = em.fresh()
@@ -466,39 +556,11 @@ class Lu(LuFamily, StablehloOp):
         return self._unblocked(em, operands[0], arg_types[0]) if b is None else \
             self._blocked(em, operands[0], arg_types[0], b)
 
-    @staticmethod
-    def _line(em, rhs: str) -> str:
-        name = em.fresh()
-        em.line(f"{name} = {rhs}")
-        return name
-
-    @staticmethod
-    def _while(em, state: list[tuple[str, str, str]], bound: str, body) -> str:
-        """`stablehlo.while` over (name, initial value, type) with the first element an i64
-        counter running while below the constant `bound`; body(names) emits the body and
-        returns the next values. The result's name (`%r#k` is the k-th state)."""
-        out = em.fresh("loop")
-        em.line(f"{out}:{len(state)} = stablehlo.while(" + ", ".join(f"{a} = {v}" for a, v, _ in state)
-                + ") : " + ", ".join(t for _, _, t in state))
-        em.line("cond {")
-        c, p = em.fresh("c"), em.fresh("p")
-        em.line(f"  {c} = stablehlo.constant dense<{bound}> : tensor<i64>")
-        em.line(f"  {p} = stablehlo.compare LT, {state[0][0]}, {c} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
-        em.line(f"  stablehlo.return {p} : tensor<i1>")
-        em.line("} do {")
-        indent = em.indent
-        em.indent = indent + "  "
-        nexts = body([a for a, _, _ in state])
-        em.line(f"stablehlo.return {', '.join(nexts)} : " + ", ".join(t for _, _, t in state))
-        em.indent = indent
-        em.line("}")
-        return out
-
     def _unblocked(self, em, a_value: str, a):
         n, dt = int(a.shape[0]), a.dtype
         t, vec, col_t, row_t = a.mlir(), f"tensor<{n}x{dt}>", f"tensor<{n}x1x{dt}>", f"tensor<1x{n}x{dt}>"
         it, scalar, mask = a.with_dtype("i64").mlir(), "tensor<i64>", a.with_dtype("i1").mlir()
-        line = lambda rhs: self._line(em, rhs)  # noqa: E731
+        line = lambda rhs: _line(em, rhs)  # noqa: E731
         c0 = line("stablehlo.constant dense<0> : tensor<i64>")
 
         def body(names):
@@ -528,7 +590,7 @@ class Lu(LuFamily, StablehloOp):
             kept = line(f"stablehlo.select {below}, {multipliers}, {state} : {mask}, {t}")
             new = line(f"stablehlo.select {block}, {upd}, {kept} : {mask}, {t}")
             return [line(f"stablehlo.add {k}, {one} : {scalar}"), new]
-        out = self._while(em, [(em.fresh("k"), c0, "tensor<i64>"), (em.fresh("state"), a_value, t)], n - 1, body)
+        out = _while(em, [(em.fresh("k"), c0, "tensor<i64>"), (em.fresh("state"), a_value, t)], n - 1, body)
         return f"{out}#1"
 
     def _blocked(self, em, a_value: str, a, b: int):
@@ -538,7 +600,7 @@ class Lu(LuFamily, StablehloOp):
         vn, vb = f"tensor<{n}x{dt}>", f"tensor<{b}x{dt}>"
         ip, ir, it = f"tensor<{n}x{b}xi64>", f"tensor<{b}x{n}xi64>", f"tensor<{n}x{n}xi64>"
         mp, mr, mt = f"tensor<{n}x{b}xi1>", f"tensor<{b}x{n}xi1>", f"tensor<{n}x{n}xi1>"
-        line = lambda rhs: self._line(em, rhs)  # noqa: E731
+        line = lambda rhs: _line(em, rhs)  # noqa: E731
         c0 = line(f"stablehlo.constant dense<0> : {s}")
 
         def slice_(x, xt, starts, sizes, rt):
@@ -595,7 +657,7 @@ class Lu(LuFamily, StablehloOp):
                 r2 = line(f"stablehlo.select {later}, {r1}, {r} : {mr}, {rpanel}")
                 return [line(f"stablehlo.add {k}, {one} : {s}"), big_k, p3, r2]
 
-            steps = self._while(em, [(em.fresh("k"), line(f"stablehlo.constant dense<0> : {s}"), s),
+            steps = _while(em, [(em.fresh("k"), line(f"stablehlo.constant dense<0> : {s}"), s),
                                      (em.fresh("kk"), kk, s), (em.fresh("p"), p0, panel),
                                      (em.fresh("r"), r0, rpanel)], b, inner)
             pf, rf = f"{steps}#2", f"{steps}#3"
@@ -618,7 +680,7 @@ class Lu(LuFamily, StablehloOp):
             a3 = line(f"stablehlo.select {trailing}, {upd}, {a2} : {mt}, {t}")
             return [end, a3]
 
-        out = self._while(em, [(em.fresh("kk"), c0, s), (em.fresh("state"), a_value, t)], n, outer)
+        out = _while(em, [(em.fresh("kk"), c0, s), (em.fresh("state"), a_value, t)], n, outer)
         return f"{out}#1"
 
 
