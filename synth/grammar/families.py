@@ -287,13 +287,18 @@ class CholeskyFamily:
         return n * n * n // 3 + 2 * result_type.size
 
 
-LU_BLOCK = (16, 64)  # an LU's panel width: the largest divisor of n in this range below n
+# an LU's panel width: the largest divisor of n in the dialect's range below n (measured at
+# n = 2000, one core: stablehlo's masked panel steps cost n x b each, linalg's in-place
+# slices only the panel's rows, and a wider linalg.matmul runs faster)
+LU_PANELS = {"stablehlo": (16, 64), "linalg": (16, 256)}
 
 
-def lu_panel(n: int) -> int | None:
+def lu_panel(n: int, dialect: str = "stablehlo") -> int | None:
     """The panel width of a blocked LU of an n x n matrix, None for the unblocked loop
-    (n = 2000: 50; the small sizes of the bounded proofs: None)."""
-    return next((d for d in range(LU_BLOCK[1], LU_BLOCK[0] - 1, -1) if n % d == 0 and d < n), None)
+    (n = 2000: 50 in stablehlo, 250 in linalg; the small sizes of the bounded proofs:
+    None)."""
+    lo, hi = LU_PANELS[dialect]
+    return next((d for d in range(hi, lo - 1, -1) if n % d == 0 and d < n), None)
 
 
 class LuFamily:

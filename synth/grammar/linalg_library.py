@@ -136,7 +136,7 @@ class Lu(LuFamily, LinalgOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         (a_t,) = arg_types
         n = int(a_t.shape[0])
-        b = lu_panel(n)
+        b = lu_panel(n, "linalg")
         c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
         cn = em.scalar_constant(n, "index")
         if b is None:
