@@ -8,6 +8,7 @@ from typing import Mapping
 
 from synth.errors import SynthError
 from synth.grammar.op import Emitter
+from synth.grammar.stablehlo import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import size
 from synth.synthesis.program import Expr, ProgramEmitter, instantiate
@@ -94,8 +95,6 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
     if trip < 0:
         raise SynthError(f"a time loop of {trip} steps at sizes {dict(values)}")
     body_env = dict(env)
-    out = em.fresh("loop")
-    many = len(carried) > 1
 
     def body() -> list[str]:
         saved = dict(em._scalars)  # constants defined in the body stay in it
@@ -121,38 +120,28 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         operands = [(it, zero, "tensor<i64>")] + \
             [(body_env[o], env[o], types[o].mlir()) for o in carried] + \
             [(body_env[i], env[i], types[i].mlir()) for i in inputs]
-        n = len(operands)
-        em.line(f"{out}:{n} = stablehlo.while(" + ", ".join(f"{a} = {b}" for a, b, _ in operands)
-                + ") : " + ", ".join(t for _, _, t in operands))
-        em.line("cond {")
-        bound, p = em.fresh("c"), em.fresh("p")
-        em.line(f"  {bound} = stablehlo.constant dense<{trip}> : tensor<i64>")
-        em.line(f"  {p} = stablehlo.compare LT, {it}, {bound} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
-        em.line(f"  stablehlo.return {p} : tensor<i1>")
-        em.line("} do {")
-        indent = em.indent
-        em.indent = indent + "  "
-        counter = result.time_loop.counter
-        if counter is not None:  # the step's counter: the loop's, from the loop's start
-            start = size(result.time_loop.start, values)
-            body_env[counter] = it
-            if start:
-                c, at = em.fresh("c"), em.fresh("counter")
-                em.line(f"{c} = stablehlo.constant dense<{start}> : tensor<i64>")
-                em.line(f"{at} = stablehlo.add {it}, {c} : tensor<i64>")
-                body_env[counter] = at
-        got = body()
-        one, nxt = em.fresh("c"), em.fresh("it")
-        em.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
-        em.line(f"{nxt} = stablehlo.add {it}, {one} : tensor<i64>")
-        nexts = [_rotate(em, result.dialect, body_env[i], types[i], rotated[i]) if i in rotated else body_env[i]
-                 for i in inputs]
-        em.line(f"stablehlo.return {', '.join([nxt] + got + nexts)} : "
-                + ", ".join(t for _, _, t in operands))
-        em.indent = indent
-        em.line("}")
+
+        def step(names: list[str]) -> list[str]:
+            counter = result.time_loop.counter
+            if counter is not None:  # the step's counter: the loop's, from the loop's start
+                start = size(result.time_loop.start, values)
+                body_env[counter] = it
+                if start:
+                    c, at = em.fresh("c"), em.fresh("counter")
+                    em.line(f"{c} = stablehlo.constant dense<{start}> : tensor<i64>")
+                    em.line(f"{at} = stablehlo.add {it}, {c} : tensor<i64>")
+                    body_env[counter] = at
+            got = body()
+            one, nxt = em.fresh("c"), em.fresh("it")
+            em.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
+            em.line(f"{nxt} = stablehlo.add {it}, {one} : tensor<i64>")
+            nexts = [_rotate(em, result.dialect, body_env[i], types[i], rotated[i]) if i in rotated
+                     else body_env[i] for i in inputs]
+            return [nxt] + got + nexts
+        out = while_loop(em, operands, trip, step)
         results = {o: f"{out}#{k + 1}" for k, o in enumerate(carried)}
     else:
+        out = em.fresh("loop")
         lb, ub, st, t = em.fresh("c"), em.fresh("c"), em.fresh("c"), em.fresh("t")
         em.line(f"{lb} = arith.constant 0 : index")
         em.line(f"{ub} = arith.constant {trip} : index")

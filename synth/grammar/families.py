@@ -258,9 +258,9 @@ class TriangularSolveFamily:
         return arg_types[0].size * max(1, result_type.size // result_type.shape[0]) + result_type.size
 
 
-class CholeskyFamily:
-    """Library op: the lower Cholesky factor L of the symmetric matrix whose lower triangle
-    is the operand's, with zeros above the diagonal (cholesky)."""
+class SquareMatrixFamily:
+    """A factorization of one square float matrix into one of its type, no attributes
+    (cholesky, lu)."""
 
     arity = 1
     attr_domain_kind = "none"
@@ -278,6 +278,11 @@ class CholeskyFamily:
         if not self._fits(arg_types):
             raise self.shape_error("needs a square float matrix", arg_types)
         return arg_types[0]
+
+
+class CholeskyFamily(SquareMatrixFamily):
+    """Library op: the lower Cholesky factor L of the symmetric matrix whose lower triangle
+    is the operand's, with zeros above the diagonal (cholesky)."""
 
     def apply(self, sem, args, attrs):
         return cholesky(args[0])
@@ -301,25 +306,12 @@ def lu_panel(n: int, dialect: str = "stablehlo") -> int | None:
     return next((d for d in range(hi, lo - 1, -1) if n % d == 0 and d < n), None)
 
 
-class LuFamily:
+class LuFamily(SquareMatrixFamily):
     """Library op: the LU factorization without pivoting of a square float matrix, packed
     (the unit lower factor's multipliers below the diagonal, the upper factor on and above
     it: lu, the factorization in ludcmp). No dialect has it as one op: both emit the
     right-looking loop, the multipliers of column k and the update of the block below and
     right of (k, k) per step."""
-
-    arity = 1
-    attr_domain_kind = "none"
-    _fits = staticmethod(CholeskyFamily._fits)
-
-    def attribute_domain(self, arg_types, ctx):
-        return ((),) if self._fits(arg_types) else ()
-
-    def result_type(self, arg_types, attrs):
-        self.check_arity(arg_types)
-        if not self._fits(arg_types):
-            raise self.shape_error("needs a square float matrix", arg_types)
-        return arg_types[0]
 
     def apply(self, sem, args, attrs):
         return lu(args[0])

@@ -162,21 +162,31 @@ class Lu(LuFamily, LinalgOp):
         l21 = outer.line(f"tensor.extract_slice {panel}[{end}, {kk}] [{e}, {b}] [1, 1] : {t} to {tall}")
         u12 = outer.line(f"tensor.extract_slice {panel}[{kk}, {end}] [{b}, {e}] [1, 1] : {t} to {wide}")
         trailing = outer.line(f"tensor.extract_slice {panel}[{end}, {end}] [{e}, {e}] [1, 1] : {t} to {mat}")
-        init = outer.line(f"tensor.empty({e}) : {tall}")
-        x, o = em.fresh("x"), em.fresh("o")
-        ident = "affine_map<(i, j) -> (i, j)>"
-        negated = outer.line(f"linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = "
-                             f"[\"parallel\", \"parallel\"]}} ins({l21} : {tall}) outs({init} : {tall}) {{")
-        em.line(f"^bb0({x}: {dt}, {o}: {dt}):")
-        neg = outer.line(f"arith.negf {x} : {dt}", extra="  ")
-        em.line(f"  linalg.yield {neg} : {dt}")
-        em.line(f"}} -> {tall}")
+        negated = self._map(em, outer, l21, tall, 2, dt, outer.line(f"tensor.empty({e}) : {tall}"),
+                            lambda x: f"arith.negf {x} : {dt}")
         product = outer.line(f"linalg.matmul ins({negated}, {u12} : {tall}, {wide}) "
                              f"outs({trailing} : {mat}) -> {mat}")
         written = outer.line(f"tensor.insert_slice {product} into {panel}[{end}, {end}] [{e}, {e}] [1, 1] : "
                              f"{mat} into {t}")
         outer.close(f"scf.yield {written} : {t}")
         return r
+
+    @staticmethod
+    def _map(em, body, value: str, t: str, rank: int, dt: str, init: str, scalar) -> str:
+        """A linalg.generic of `value` (type t, `rank` dims of dt) into `init`: each element
+        x becomes the op line `scalar(x)` (a tensor.empty's init: the sizes may be dynamic,
+        which linalg_generic.emit_generic's static empties are not)."""
+        dims = ", ".join(f"d{k}" for k in range(rank))
+        ident = f"affine_map<({dims}) -> ({dims})>"
+        parallel = ", ".join(['"parallel"'] * rank)
+        x, o = em.fresh("x"), em.fresh("o")
+        out = body.line(f"linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{parallel}]}} "
+                        f"ins({value} : {t}) outs({init} : {t}) {{")
+        em.line(f"^bb0({x}: {dt}, {o}: {dt}):")
+        y = body.line(scalar(x), extra="  ")
+        em.line(f"  linalg.yield {y} : {dt}")
+        em.line(f"}} -> {t}")
+        return out
 
     @staticmethod
     def _update(em, body, mult: str, row: str, block: str, dt: str) -> str:
@@ -205,15 +215,8 @@ class Lu(LuFamily, LinalgOp):
         m = body.line(f"arith.subi {cn}, {k1} : index")  # rows after k
         piv = body.line(f"tensor.extract {state}[{k}, {k}] : {t}")
         column = body.line(f"tensor.extract_slice {state}[{k1}, {k}] [{m}, 1] [1, 1] : {t} to {vec}")
-        init = body.line(f"tensor.empty({m}) : {vec}")
-        x, o = em.fresh("x"), em.fresh("o")
-        ident = "affine_map<(i) -> (i)>"
-        mult = body.line(f"linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [\"parallel\"]}} "
-                         f"ins({column} : {vec}) outs({init} : {vec}) {{")
-        em.line(f"^bb0({x}: {dt}, {o}: {dt}):")
-        q = body.line(f"arith.divf {x}, {piv} : {dt}", extra="  ")
-        em.line(f"  linalg.yield {q} : {dt}")
-        em.line(f"}} -> {vec}")
+        mult = self._map(em, body, column, vec, 1, dt, body.line(f"tensor.empty({m}) : {vec}"),
+                         lambda x: f"arith.divf {x}, {piv} : {dt}")
         state = body.line(f"tensor.insert_slice {mult} into {state}[{k1}, {k}] [{m}, 1] [1, 1] : {vec} into {t}")
         w = m if end is None else body.line(f"arith.subi {end}, {k1} : index")  # columns updated
         row = body.line(f"tensor.extract_slice {state}[{k}, {k1}] [1, {w}] [1, 1] : {t} to {vec}")

@@ -405,10 +405,11 @@ def _line(em, rhs: str) -> str:
     return name
 
 
-def _while(em, state: list[tuple[str, str, str]], bound: str, body) -> str:
+def while_loop(em, state: list[tuple[str, str, str]], bound, body) -> str:
     """`stablehlo.while` over (name, initial value, type) with the first element an i64
     counter running while below the constant `bound`; body(names) emits the body and
-    returns the next values. The result's name (`%r#k` is the k-th state)."""
+    returns the next values. The result's name (`%r#k` is the k-th state). The library
+    ops' loops and synth.codegen.raised's time loops."""
     out = em.fresh("loop")
     em.line(f"{out}:{len(state)} = stablehlo.while(" + ", ".join(f"{a} = {v}" for a, v, _ in state)
             + ") : " + ", ".join(t for _, _, t in state))
@@ -496,7 +497,7 @@ class TriangularSolve(TriangularSolveFamily, StablehloOp):
             x1 = line(f"stablehlo.select {pending}, {less}, {x} : {mv}, {v}")
             x2 = line(f"stablehlo.dynamic_update_slice {x1}, {sol}, {at} : ({v}, {vw}, {s}) -> {v}")
             return [line(f"stablehlo.add {p}, {one} : {s}"), x2, mat]
-        out = _while(em, [(em.fresh("p"), c0, s), (em.fresh("x"), operands[1], v),
+        out = while_loop(em, [(em.fresh("p"), c0, s), (em.fresh("x"), operands[1], v),
                              (em.fresh("mat"), operands[0], t)], n // w, body)
         return f"{out}#1"
 
@@ -590,7 +591,7 @@ class Lu(LuFamily, StablehloOp):
             kept = line(f"stablehlo.select {below}, {multipliers}, {state} : {mask}, {t}")
             new = line(f"stablehlo.select {block}, {upd}, {kept} : {mask}, {t}")
             return [line(f"stablehlo.add {k}, {one} : {scalar}"), new]
-        out = _while(em, [(em.fresh("k"), c0, "tensor<i64>"), (em.fresh("state"), a_value, t)], n - 1, body)
+        out = while_loop(em, [(em.fresh("k"), c0, "tensor<i64>"), (em.fresh("state"), a_value, t)], n - 1, body)
         return f"{out}#1"
 
     def _blocked(self, em, a_value: str, a, b: int):
@@ -657,7 +658,7 @@ class Lu(LuFamily, StablehloOp):
                 r2 = line(f"stablehlo.select {later}, {r1}, {r} : {mr}, {rpanel}")
                 return [line(f"stablehlo.add {k}, {one} : {s}"), big_k, p3, r2]
 
-            steps = _while(em, [(em.fresh("k"), line(f"stablehlo.constant dense<0> : {s}"), s),
+            steps = while_loop(em, [(em.fresh("k"), line(f"stablehlo.constant dense<0> : {s}"), s),
                                      (em.fresh("kk"), kk, s), (em.fresh("p"), p0, panel),
                                      (em.fresh("r"), r0, rpanel)], b, inner)
             pf, rf = f"{steps}#2", f"{steps}#3"
@@ -680,7 +681,7 @@ class Lu(LuFamily, StablehloOp):
             a3 = line(f"stablehlo.select {trailing}, {upd}, {a2} : {mt}, {t}")
             return [end, a3]
 
-        out = _while(em, [(em.fresh("kk"), c0, s), (em.fresh("state"), a_value, t)], n, outer)
+        out = while_loop(em, [(em.fresh("kk"), c0, s), (em.fresh("state"), a_value, t)], n, outer)
         return f"{out}#1"
 
 
