@@ -74,15 +74,40 @@ def fingerprint(parts: list[np.ndarray]) -> bytes:
     return hashlib.blake2b(b"".join(chunks), digest_size=16).digest()
 
 
-PERTURBATION = 1e-12  # relative: how far the float inputs move in the conditioning check
+# relative: how far the float inputs move in the conditioning check, per type (f32's
+# 1e-12 would round back to the same values): 1000x (f64), 10x (f32) below the tolerance
+PERTURBATION = {"f64": 1e-12, "f32": 1e-6}
+
+
+def _perturbation(a: np.ndarray) -> float:
+    return PERTURBATION.get(dtype_name(a), PERTURBATION["f64"])
 
 
 def perturbed(args: list, rng: np.random.Generator) -> list:
     """The arguments with every float array moved by up to PERTURBATION relative (other
     arguments as they are): the conditioning check's second run of the original."""
-    return [np.ascontiguousarray(np.asarray(a * (1 + PERTURBATION * rng.uniform(-1, 1, np.shape(a))),
+    return [np.ascontiguousarray(np.asarray(a * (1 + _perturbation(a) * rng.uniform(-1, 1, np.shape(a))),
                                             dtype=a.dtype).reshape(np.shape(a)))
             if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a for a in args]
+
+
+def amplification(expected: list, again: list) -> float:
+    """How many times the largest move of a float output between the original's run on
+    its inputs and on the perturbed inputs (relative as `mismatches` measures it) exceeds
+    that output type's PERTURBATION: an estimate of the condition of the computation on
+    that draw (finite elements only)."""
+    top = 0.0
+    for w, h in zip(expected, again):
+        if isinstance(w, np.ndarray) and w.dtype.kind == "f" and w.size:
+            scale = _perturbation(w)
+            w, h = np.atleast_1d(np.asarray(w, dtype=np.float64)), np.atleast_1d(np.asarray(h, dtype=np.float64))
+            finite = np.isfinite(w) & np.isfinite(h)
+            if not finite.any():
+                continue
+            w, h = w[finite], h[finite]
+            rel = np.abs(w - h) / (np.abs(w) + max(1.0, float(np.max(np.abs(w)))))  # as mismatches
+            top = max(top, float(rel.max()) / scale if rel.size else 0.0)
+    return top
 
 
 def undetermined(expected: list, again: list) -> list:
