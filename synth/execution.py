@@ -40,7 +40,7 @@ AFFINE_PIPELINE = (
 )
 TENSOR_PIPELINE = (
     "builtin.module(one-shot-bufferize{bufferize-function-boundaries=1 "
-    "function-boundary-type-conversion=identity-layout-map},"
+    "function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1},"
     "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1},"
     "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,convert-scf-to-cf,"
     "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-to-llvm,"

@@ -108,6 +108,12 @@ COUNTER_INDUCTION = ("the loop kept as a loop: its step proven on every input st
                      "on the counter; the whole loop tested")
 
 
+PROLOGUE = ("the statements before the loop kept as a loop: raised and proven as a function of "
+            "their own (the local scalars the loop carries made its arguments), at the same level")
+
+_LEVELS = ("test", "z3", "all")
+
+
 ROTATION = ("the step reads at index 0 what the original reads at the step's index t; the loop "
             "rotates those inputs by one after each step, so step t reads element t: ")
 
@@ -127,6 +133,20 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
                        raised_at=lambda values: raised_function_text(step_result, values))
     if step.verdict == "not equivalent":
         return step
+    if result.prologue is not None:  # the statements before the loop: a kernel of their own
+        before = result.prologue
+        first = verify_text(before.spec.kernel.source,
+                            raised_function_text(before, before.spec.kernel.sizes.original()),
+                            f"<raised statements before the loop of @{kernel.name}>", kernel.name,
+                            options.verify, z3_timeout=options.z3_timeout, kernel=before.spec.kernel,
+                            raised_at=lambda values: raised_function_text(before, values))
+        if first.verdict == "not equivalent":
+            return first
+        if step.verdict == "equivalent" and first.verdict != "equivalent":
+            step.verdict, step.message = first.verdict, f"the statements before the loop: {first.message}"
+        elif _LEVELS.index(first.level) < _LEVELS.index(step.level):
+            step.level = first.level
+        step.assumptions.append(PROLOGUE)
     whole = verify_text(source, raised_function_text(result, kernel.sizes.original()),
                         f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
                         raised_at=lambda values: raised_function_text(result, values))

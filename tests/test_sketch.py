@@ -159,3 +159,31 @@ def test_ablation_switch_turns_sketches_off():
     assert on.stats[0].get("sketch")
     with pytest.raises(NoSolutionError):
         search_kernel(kernel, "stablehlo", SearchSettings(timeout=3, sketches=False))
+
+
+def test_select_of_a_compare_reads_as_min_or_max(tmp_path):
+    """`select(a < b, a, b)` is min, `select(a > b, a, b)` and `select(b < a, a, b)` max
+    (integers); a float select by an ordered compare is not (NaN: the select returns b,
+    min / max propagate NaN), and its sketch is not taken."""
+    from synth.synthesis.sketch import NoSketch, _min_max
+    from mlir import ir
+
+    text = """func.func @f(%a: i32, %b: i32, %x: f64, %y: f64) -> (i32, i32, i32, f64) {
+  %0 = arith.cmpi slt, %a, %b : i32
+  %1 = arith.select %0, %a, %b : i32
+  %2 = arith.cmpi sgt, %a, %b : i32
+  %3 = arith.select %2, %a, %b : i32
+  %4 = arith.cmpi slt, %b, %a : i32
+  %5 = arith.select %4, %a, %b : i32
+  %6 = arith.cmpf olt, %x, %y : f64
+  %7 = arith.select %6, %x, %y : f64
+  return %1, %3, %5, %7 : i32, i32, i32, f64
+}"""
+    with ir.Context():
+        module = ir.Module.parse(text)
+        ops = [op for op in module.body.operations[0].regions[0].blocks[0].operations
+               if op.operation.name == "arith.select"]
+        assert [_min_max(op.operation, "stablehlo") for op in ops[:3]] == ["minimum", "maximum", "maximum"]
+        assert [_min_max(op.operation, "linalg") for op in ops[:3]] == ["min", "max", "max"]
+        with pytest.raises(NoSketch):
+            _min_max(ops[3].operation, "stablehlo")

@@ -30,7 +30,7 @@ Everything here runs inside the caller's `ir.Context`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from mlir import ir
@@ -87,6 +87,25 @@ class SizeModel:
     # values, under COUNTER, or is 0
     counter: int | None = None
     counter_range: tuple[SizeExpr, SizeExpr] | None = None  # [lower, upper) of its values
+
+    def renamed(self, mapping: Mapping[str, SizeExpr], symbols: Mapping[str, Symbol]) -> SizeModel:
+        """The model with each symbol of `mapping` replaced by its expression over
+        `symbols` (which join the model's): a step kernel's sizes in its kernel's terms."""
+        def sub(v):
+            if isinstance(v, SizeExpr):
+                return v.substitute(mapping)
+            if isinstance(v, tuple):
+                return tuple(sub(x) for x in v)
+            if isinstance(v, list):
+                return [sub(x) for x in v]
+            if isinstance(v, dict):
+                return {k: sub(x) for k, x in v.items()}
+            return v
+        kept = {n: s for n, s in self.symbols.items() if n not in mapping}
+        return replace(self, symbols={**kept, **symbols}, **{
+            f: sub(getattr(self, f)) for f in (
+                "arg_dims", "alloc_dims", "sites", "constraints", "nonempty", "statement_nests",
+                "floordivs", "time_trips", "loop_ranges", "counter_range")})
 
     # -- values ------------------------------------------------------------------------------
     def original(self) -> dict[str, int]:

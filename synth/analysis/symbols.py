@@ -97,6 +97,15 @@ class SizeExpr:
             raise ValueError(f"cannot divide {self} twice")
         return SizeExpr(self.terms, self.const, k) if self.terms else SizeExpr((), self.const // k)
 
+    def substitute(self, mapping: Mapping[str, SizeExpr]) -> SizeExpr:
+        """The expression with each symbol of `mapping` replaced by its expression."""
+        if not any(n in mapping for n, _ in self.terms):
+            return self
+        total = SizeExpr.constant(self.const)
+        for n, c in self.terms:
+            total = total + (mapping[n] if n in mapping else SizeExpr.symbol(n)) * c
+        return total.floordiv(self.div) if self.div != 1 else total
+
     def __str__(self) -> str:
         parts = []
         for n, c in self.terms:

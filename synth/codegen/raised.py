@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from synth.errors import SynthError
-from synth.grammar.op import Emitter
+from synth.grammar.op import Emitter, format_scalar
 from synth.grammar.stablehlo import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import size
@@ -50,15 +50,19 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     em = Emitter(indent="  ")
     # a counter loop's step kernel takes the counter as its last argument; the loop does not
     counter = result.time_loop.counter if result.time_loop is not None else None
-    arguments = [i for i in range(kernel.n_arguments) if i != counter]
+    # ... and the local scalars it carries are the step's arguments, not the function's
+    state = result.time_loop.state if result.time_loop is not None else ()
+    arguments = [i for i in range(kernel.n_arguments) if i != counter and i not in state]
     env = {i: f"%a{i}" for i in arguments}
     if result.time_loop is not None:
+        if result.prologue is not None:
+            env = _prologue(em, result, values, types, env)
         env = _time_loop(em, result, values, types, final, env)
         final = {}
     pe = ProgramEmitter(em, env)
     memo: dict = {}
     names, rtypes = [], []
-    for o in result.outputs:
+    for o in [o for o in result.outputs if o not in state]:
         expr = final.get(o, Expr(types[o], leaf=o))
         try:
             inst = instantiate(expr, values, types, memo)
@@ -77,11 +81,33 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     fname = name or f"{result.name}_raised"
     params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in arguments)
     body = "\n".join(em.lines)
-    attrs = [f"synth.outputs = [{', '.join(map(str, kernel.written))}]"]
+    attrs = [f"synth.outputs = [{', '.join(str(o) for o in kernel.written if o not in state)}]"]
     attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
     rt = ", ".join(rtypes)
     return (f"func.func @{fname}({params}) -> ({rt}) attributes {{{', '.join(attrs)}}} "
             f"{{\n{body}\n  return {', '.join(names)} : {rt}\n}}\n")
+
+
+def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,
+              env: dict[int, str]) -> dict[int, str]:
+    """Emit the programs of the statements before a loop kept as a loop (RaiseResult.
+    prologue); the names of what they write join `env`. The local scalars the loop carries
+    start as zeros (the statements store them whole before anything reads them)."""
+    env = dict(env)
+    for i in result.time_loop.state:
+        if result.dialect == "stablehlo":
+            env[i] = em.fresh("zero")
+            em.line(f"{env[i]} = stablehlo.constant dense<{format_scalar(0, types[i].dtype)}> : {types[i].mlir()}")
+        else:
+            env[i] = em.filled(types[i], 0)
+    pe = ProgramEmitter(em, dict(env))
+    memo: dict = {}
+    for o, expr in compose(result.prologue.solutions).items():
+        try:
+            env[o] = pe.emit(instantiate(expr, values, types, memo))
+        except ShapeError as e:
+            raise SynthError(f"the program for arg{o} before the loop does not fit sizes {dict(values)}: {e}") from None
+    return env
 
 
 def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,

@@ -371,6 +371,41 @@ class TakeFamily:
         return result_type.size
 
 
+class FlipFamily:
+    """(a, t): a reversed along `dim` about the counter: out[p] = a[t + offset - p] where
+    that index lies in the dim, 0 where it does not (durbin's `r[k - i - 1]`, read over
+    i < k, is flip(r, k; offset=-1) at i)."""
+
+    arity = 2
+    attr_domain_kind = "counter_index"
+
+    def attribute_domain(self, arg_types, ctx):
+        return TakeFamily.attribute_domain(self, arg_types, ctx)
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        a, t = arg_types
+        d = attr_dict(attrs)
+        if t != COUNTER or a.rank == 0 or not 0 <= d["dim"] < a.rank:
+            raise self.shape_error("needs a tensor of rank >= 1, a dim of it, and a rank-0 i64 counter",
+                                   arg_types, attrs)
+        return a
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        a = np.asarray(args[0])
+        n = a.shape[d["dim"]]
+        index = int(np.asarray(args[1])) + d["offset"] - np.arange(n)
+        inside = (index >= 0) & (index < n)
+        taken = np.take(a, np.clip(index, 0, n - 1), axis=d["dim"])
+        shape = [1] * a.ndim
+        shape[d["dim"]] = n
+        return np.where(inside.reshape(shape), taken, np.zeros((), a.dtype))
+
+    def cost(self, arg_types, attrs, result_type):
+        return 2 * result_type.size
+
+
 class PutFamily:
     """(a, v, t): a with its slice at index t + offset along `dim` replaced by v (whose
     shape is a's without that dim)."""

@@ -47,7 +47,7 @@ from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
-from synth.grammar.linalg_library import Cholesky, CounterSelect, Lu, Put, Take, TriangularSolve
+from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
 from synth.grammar.families import (ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
                                     TransposeFamily, contraction_cost)
 
@@ -323,6 +323,7 @@ def grammar() -> tuple[Op, ...]:
         Lu("linalg.lu"),
         # at a loop counter: only the sketches of loops kept as loops build them
         Take("linalg.take"),
+        Flip("linalg.flip"),
         Put("linalg.put"),
         CounterSelect("linalg.counter_select"),
         # not searched by default (synth.synthesis.opset leaves them out): stencil sketches

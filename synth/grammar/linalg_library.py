@@ -24,7 +24,7 @@ defined before the loop (an Emitter's memoized constants must dominate every lat
 
 from __future__ import annotations
 
-from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, LuFamily, PutFamily, TakeFamily, lu_panel,
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, FlipFamily, LuFamily, PutFamily, TakeFamily, lu_panel,
                                     TriangularSolveFamily, unit_shape)
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.linalg_generic import emit_generic
@@ -274,6 +274,45 @@ class Take(TakeFamily, LinalgOp):
         r = em.fresh()
         em.line(f"{r} = tensor.extract_slice {operands[0]}{offsets} {_unit_slice(a.shape, d['dim'])} : "
                 f"{a.mlir()} to {result_type.mlir()}")
+        return r
+
+
+class Flip(FlipFamily, LinalgOp):
+    """A linalg.generic reversing `dim` (reading index n - 1 - i), inserted between n zeros
+    at both ends (insert_slice into a filled tensor), then extract_slice of n elements
+    from 2n - 1 - (t + offset), clamped into [0, 2n]: element p is a[t + offset - p], or
+    a zero of the padding (stablehlo.flip's)."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a = arg_types[0]
+        k, n, rank = d["dim"], int(a.shape[d["dim"]]), a.rank
+        dims = ", ".join(f"d{j}" for j in range(rank))
+        source = ", ".join(f"{n - 1} - d{j}" if j == k else f"d{j}" for j in range(rank))
+        parallel = ", ".join('"parallel"' for _ in range(rank))
+        flipped, x, o = em.fresh(), em.fresh("x"), em.fresh("o")
+        em.line(f"{flipped} = linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({source})>, "
+                f"affine_map<({dims}) -> ({dims})>], iterator_types = [{parallel}]}} "
+                f"ins({operands[0]} : {a.mlir()}) outs({em.empty(a)} : {a.mlir()}) {{\n"
+                f"^bb0({x}: {a.dtype}, {o}: {a.dtype}):\n  linalg.yield {x} : {a.dtype}\n}} -> {a.mlir()}")
+        wide = a.with_shape(tuple(3 * n if j == k else m for j, m in enumerate(a.shape)))
+        padded = em.fresh()
+        at = ", ".join(str(n if j == k else 0) for j in range(rank))
+        sizes = ", ".join(str(int(m)) for m in a.shape)
+        ones = ", ".join("1" for _ in range(rank))
+        em.line(f"{padded} = tensor.insert_slice {flipped} into {em.filled(wide, 0)}[{at}] [{sizes}] [{ones}] : "
+                f"{a.mlir()} into {wide.mlir()}")
+        t = _counter(em, operands[1], 0)
+        base, start = em.scalar_constant(2 * n - 1 - d["offset"], "i64"), em.fresh()
+        em.line(f"{start} = arith.subi {base}, {t} : i64")
+        index, lo, hi = em.fresh(), em.fresh(), em.fresh()
+        em.line(f"{index} = arith.index_cast {start} : i64 to index")
+        em.line(f"{lo} = arith.maxsi {index}, {em.scalar_constant(0, 'index')} : index")
+        em.line(f"{hi} = arith.minsi {lo}, {em.scalar_constant(2 * n, 'index')} : index")
+        offsets = ", ".join(hi if j == k else "0" for j in range(rank))
+        r = em.fresh()
+        em.line(f"{r} = tensor.extract_slice {padded}[{offsets}] [{sizes}] [{ones}] : "
+                f"{wide.mlir()} to {result_type.mlir()}")
         return r
 
 

@@ -36,7 +36,7 @@ from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.semantics.raised_text import MIN_SIZE, _NEAR
 from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily, LuFamily, lu_panel,
                                     InsertRangeFamily, IotaFamily, PutFamily, ReduceFamily, SelectEdgeFamily,
-                                    SliceRangeFamily, TakeFamily, TransposeFamily, TriangularSolveFamily,
+                                    SliceRangeFamily, TakeFamily, FlipFamily, TransposeFamily, TriangularSolveFamily,
                                     unit_shape)
 
 DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
@@ -715,6 +715,33 @@ class Take(TakeFamily, StablehloOp):
         return r
 
 
+class Flip(FlipFamily, StablehloOp):
+    """pad `dim` with n zeros at both ends, reverse it, then dynamic_slice n elements from
+    2n - 1 - (t + offset): element p is a[t + offset - p], or a zero of the padding (a
+    start clamped into [0, 2n] reads only zeros, as every index then lies outside)."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        a = arg_types[0]
+        n = int(a.shape[d["dim"]])
+        wide = a.with_shape(tuple(3 * n if k == d["dim"] else m for k, m in enumerate(a.shape)))
+        zero = _tensor_constant(em, 0, a.dtype)
+        pads = ", ".join(str(n if k == d["dim"] else 0) for k in range(a.rank))
+        none = ", ".join("0" for _ in range(a.rank))
+        padded, flipped, start, out = em.fresh(), em.fresh(), em.fresh(), em.fresh()
+        em.line(f"{padded} = stablehlo.pad {operands[0]}, {zero}, low = [{pads}], high = [{pads}], "
+                f"interior = [{none}] : ({a.mlir()}, tensor<{a.dtype}>) -> {wide.mlir()}")
+        em.line(f"{flipped} = stablehlo.reverse {padded}, dims = [{d['dim']}] : {wide.mlir()}")
+        base = _tensor_constant(em, 2 * n - 1 - d["offset"], "i64")
+        em.line(f"{start} = stablehlo.subtract {base}, {operands[1]} : tensor<i64>")
+        zero_i = _tensor_constant(em, 0, "i64") if a.rank > 1 else None
+        starts = [start if k == d["dim"] else zero_i for k in range(a.rank)]
+        em.line(f"{out} = stablehlo.dynamic_slice {flipped}, {', '.join(starts)}, "
+                f"sizes = [{', '.join(str(int(m)) for m in a.shape)}] : "
+                f"({wide.mlir()}, {', '.join(['tensor<i64>'] * a.rank)}) -> {a.mlir()}")
+        return out
+
+
 class Put(PutFamily, StablehloOp):
     """The value reshaped to a unit dim at `dim`, then dynamic_update_slice at the counter."""
 
@@ -818,6 +845,7 @@ def grammar() -> tuple[Op, ...]:
         Lu("stablehlo.lu"),
         # at a loop counter: only the sketches of loops kept as loops build them
         Take("stablehlo.take"),
+        Flip("stablehlo.flip"),
         Put("stablehlo.put"),
         CounterSelect("stablehlo.counter_select"),
         # not searched by default (synth.synthesis.opset leaves them out): stencil sketches

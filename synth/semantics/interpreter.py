@@ -515,7 +515,12 @@ def _insert_slice(it, op, xs):
 
 @handles("tensor.extract")
 def _extract(it, op, xs):
-    return [xs[0][tuple(_concrete(i) for i in xs[1:])]]
+    x = np.asarray(xs[0], dtype=object)
+    try:
+        return [x[tuple(_concrete(i) for i in xs[1:])]]
+    except _Unsupported:  # a symbolic index (an element at a loop counter): by cases
+        out = _by_cases(list(xs[1:]), [(0, n - 1) for n in x.shape], lambda ks: x[tuple(ks)])
+        return [out[()]]
 
 
 @handles("tensor.insert")

@@ -139,8 +139,8 @@ class _Reader:
         self.counter = counter  # the argument holding a loop counter (synth.synthesis.steps)
         self.counter_range = counter_range  # its values [lo, hi) at the stand-in sizes
 
-    def is_counter(self, value: ir.Value) -> bool:
-        return self.counter is not None and self.arg_index(value) == self.counter
+    def is_counter(self, value) -> bool:
+        return self.counter is not None and isinstance(value, ir.Value) and self.arg_index(value) == self.counter
 
     def counter_leaf(self) -> Expr:
         if self.counter is None or self.counter not in self.input_types:
@@ -203,7 +203,9 @@ class _Reader:
         self.func.operation.walk(lambda op: (stores.append(op) if op.name in ("affine.store", "memref.store")
                                              else None, ir.WalkResult.ADVANCE)[1])
         # stores into local scalars are their definitions, read where they are loaded
-        stores = [op for op in stores if _local_scalar(_access(op)[0]) is None]
+        # ... and so are stores into local arrays (a temporary copied into an argument)
+        stores = [op for op in stores if _local_scalar(_access(op)[0]) is None
+                  and _local_array(_access(op)[0]) is None]
         if len(stores) != 1:
             raise NoSketch(f"{len(stores)} stores in the group")
         store = stores[0].opview
@@ -269,16 +271,53 @@ class _Reader:
         return pos
 
 
-def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int) -> tuple[ir.Value | None, int]:
-    """(loop index, c) for an index `iv + c`, (None, c) for a constant index c, else NoSketch."""
+@dataclass(frozen=True)
+class _Flipped:
+    """An index `plus - minus + c` (durbin's `r[k - i - 1]`: plus the counter, minus a
+    loop index): read as the array flipped about the counter (flip), at `minus`."""
+    plus: ir.Value
+    minus: ir.Value
+
+
+def _linear(e: ir.AffineExpr) -> tuple[dict[int, int], int] | None:
+    """({dim position: coefficient}, constant) of an affine expression without symbols,
+    mod or div; None for others."""
     if isinstance(e, ir.AffineConstantExpr):
-        return None, e.value
+        return {}, e.value
     if isinstance(e, ir.AffineDimExpr):
-        return operands[e.position], 0
+        return {e.position: 1}, 0
     if isinstance(e, ir.AffineAddExpr):
-        for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
-            if isinstance(a, ir.AffineDimExpr) and isinstance(b, ir.AffineConstantExpr):
-                return operands[a.position], b.value
+        a, b = _linear(e.lhs), _linear(e.rhs)
+        if a is None or b is None:
+            return None
+        coeffs = dict(a[0])
+        for d, c in b[0].items():
+            coeffs[d] = coeffs.get(d, 0) + c
+        return {d: c for d, c in coeffs.items() if c}, a[1] + b[1]
+    if isinstance(e, ir.AffineMulExpr):
+        a, b = _linear(e.lhs), _linear(e.rhs)
+        if a is None or b is None or (a[0] and b[0]):
+            return None
+        (k, (coeffs, c)) = (a[1], b) if not a[0] else (b[1], a)
+        return {d: k * v for d, v in coeffs.items() if k * v}, k * c
+    return None
+
+
+def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
+                 flips: bool = False) -> tuple[ir.Value | _Flipped | None, int]:
+    """(loop index, c) for an index `iv + c`, (None, c) for a constant index c; with
+    `flips`, (_Flipped, c) for an index `a - b + c`; else NoSketch."""
+    form = _linear(e)
+    if form is not None:
+        coeffs, c = form
+        if not coeffs:
+            return None, c
+        if len(coeffs) == 1 and set(coeffs.values()) == {1}:
+            return operands[next(iter(coeffs))], c
+        if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [-1, 1]:
+            plus = next(d for d, v in coeffs.items() if v == 1)
+            minus = next(d for d, v in coeffs.items() if v == -1)
+            return _Flipped(operands[plus], operands[minus]), c
     raise NoSketch(f"the index {e} is not a loop index plus a constant")
 
 
@@ -297,7 +336,7 @@ def _access(op) -> tuple[ir.Value, list[tuple[ir.Value, int]]]:
     if op.name.startswith("affine."):
         amap = view.map.value
         operands = list(view.indices)
-        return view.memref, [_unit_offset(e, operands, amap.n_dims) for e in amap.results]
+        return view.memref, [_unit_offset(e, operands, amap.n_dims, flips=True) for e in amap.results]
     return view.memref, [(v, 0) for v in view.indices]
 
 
@@ -307,6 +346,53 @@ def _local_scalar(memref: ir.Value) -> ir.Value | None:
         return None
     t = ir.MemRefType(memref.type)
     return memref if all(n == 1 for n in t.shape) else None
+
+
+def _local_array(memref: ir.Value) -> ir.Value | None:
+    """The memref itself where it is a local array (memref.alloca of more than one element)."""
+    if _is_block_argument(memref) or memref.owner.name != "memref.alloca" or _local_scalar(memref) is not None:
+        return None
+    return memref
+
+
+def _nest(op) -> list:
+    """The affine.for ops around `op`, outermost first; NoSketch inside anything else."""
+    nest = []
+    parent = op.parent
+    while parent.name != "func.func":
+        if parent.name != "affine.for":
+            raise NoSketch(f"a local array used inside {parent.name}")
+        nest.append(parent.opview)
+        parent = parent.parent
+    return nest[::-1]
+
+
+def _same_bounds(f, g) -> bool:
+    """Whether two loops run over the same range (the same bound maps of the same values)."""
+    return str(f.lowerBoundMap.value) == str(g.lowerBoundMap.value) and \
+        str(f.upperBoundMap.value) == str(g.upperBoundMap.value) and \
+        list(f.operands) == list(g.operands) and loop_step(f) == loop_step(g)
+
+
+_CMPI = {2: "slt", 3: "sle", 4: "sgt", 5: "sge"}  # arith.cmpi's signed orders
+
+
+def _min_max(op, dialect: str) -> str:
+    """The grammar's min or max for `select(cmpi(a, b), a, b)` (floyd-warshall's shorter
+    path, nussinov's max); NoSketch for other selects. Unsigned predicates are not the
+    grammar's (signed) min / max, and a float select by an ordered compare returns b on
+    NaN where min / max propagate it: both left out."""
+    cond, a, b = op.operands
+    if _is_block_argument(cond) or cond.owner.name != "arith.cmpi":
+        raise NoSketch("a select on something other than an integer comparison")
+    word = _CMPI.get(ir.IntegerAttr(cond.owner.attributes["predicate"]).value)
+    x, y = cond.owner.operands
+    if word is None or {x, y} != {a, b} or a == b:
+        raise NoSketch("a select that is not a min or max of the values it compares")
+    smaller = word in ("slt", "sle")  # x < y
+    which = "min" if smaller == (x == a) else "max"
+    return {"stablehlo": {"min": "minimum", "max": "maximum"},
+            "linalg": {"min": "min", "max": "max"}}[dialect][which]
 
 
 def _factors(value: ir.Value, name: str) -> list[ir.Value]:
@@ -540,24 +626,72 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     memo: dict = {}
 
     views: dict = {}  # (array, access) -> its view: an element read twice is one node
+    fixed: set = set()  # loop indices at the counter: the statement on the counter's line
+    stored_value = store.operands[0] if store.operation.name == "memref.store" else store.value
+
+    def at_counter(iv) -> bool:
+        return reader.is_counter(iv) or (isinstance(iv, ir.Value) and iv in fixed)
 
     def load(op) -> _View:
         array, idx = _access(op)
         if _local_scalar(array) is not None:
             return local_value(array, op)
+        if _local_array(array) is not None:
+            return local_array_value(array, op)
         k = reader.arg_index(array)
         if k is None or k not in input_types:
             raise NoSketch("a load from a local or an array the group does not read")
         if (k, tuple(idx)) not in views:
-            views[(k, tuple(idx))] = view_of(k, idx)
+            line = written_before(k, idx)
+            views[(k, tuple(idx))] = view_of(k, idx) if line is None else line
         return views[(k, tuple(idx))]
+
+    def written_before(k: int, idx) -> _View | None:
+        """A read of the written array on the counter's line through the current element
+        (floyd-warshall's A[i][k] in step k: the element (i, k), which this step writes
+        when its j loop is at k): the value the statement stores there where that
+        iteration comes before the current one (index(q) > counter), the previous value
+        elsewhere. None where the read is not of that form."""
+        if k != output or store_counter or masks:
+            return None
+        lines = [d for d, (iv, c) in enumerate(idx) if reader.is_counter(iv) and c == 0]
+        if len(lines) != 1 or len(idx) != len(store_index):
+            return None
+        d = lines[0]
+        if any(idx[e] != store_index[e] for e in range(len(idx)) if e != d):
+            return None
+        iv_q, c = store_index[d]
+        if c != 0 or iv_q not in at or iv_q in fixed:
+            return None
+        q = at[iv_q]
+        saved = dict(memo), dict(views)
+        memo.clear()
+        views.clear()
+        fixed.add(iv_q)
+        try:
+            new = read(stored_value)  # the statement with loop q at the counter
+        finally:
+            fixed.discard(iv_q)
+            memo.clear()
+            memo.update(saved[0])
+            views.clear()
+            views.update(saved[1])
+        old = view_of(k, idx)
+        dims = tuple(sorted(set(new.dims) | set(old.dims) | {q}))
+        mask = _CounterMask(q, "GT", -loops[q].lo)
+        return sk.select(mask, sk.broadcast(new, dims), sk.broadcast(old, dims))
 
     def taken(k: int, idx) -> tuple[Expr, list]:
         """Argument k with its dims indexed at the counter taken (the highest first, so the
         others keep their positions), and the indices of the dims left."""
         expr, rest = Expr(input_types[k], leaf=k), list(idx)
-        for d in sorted((d for d, (iv, _) in enumerate(idx) if iv is not None and reader.is_counter(iv)),
-                        reverse=True):
+        for d, (iv, c) in enumerate(idx):
+            if isinstance(iv, _Flipped):
+                if not reader.is_counter(iv.plus):
+                    raise NoSketch("an index that is a difference of loop indices")
+                expr = sk.apply("flip", (expr, reader.counter_leaf()), (("dim", d), ("offset", c)))
+                rest[d] = (iv.minus, 0)
+        for d in sorted((d for d, (iv, _) in enumerate(idx) if iv is not None and at_counter(iv)), reverse=True):
             expr = sk.apply("take", (expr, reader.counter_leaf()), (("dim", d), ("offset", idx[d][1])))
             del rest[d]
         return expr, rest
@@ -653,6 +787,9 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
                 return sk.constant(attr.value)
             raise NoSketch("a constant that is not a number")
+        if op.name == "arith.select":  # select(a < b, a, b): min; select(a > b, a, b): max
+            short = _min_max(op, dialect)
+            return sk.combine(short, *(read(v) for v in op.operands[1:]))
         short = _ELEMENTWISE[dialect].get(op.name)
         if short is None:
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
@@ -698,6 +835,30 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
                 float(value.owner.attributes["value"].value) == 0.0:
             return total  # a sum from 0
         return sk.combine(_ELEMENTWISE[dialect][op.name], init, total)
+
+    def local_array_value(array: ir.Value, use) -> _View:
+        """A local array read where one store defined it: in a nest over the same ranges,
+        at the same index (durbin's `z[i] = ...` then `y[i] = z[i]`): the stored value,
+        its loop indices those of the read."""
+        stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
+        if len(stores) != 1:
+            raise NoSketch("a local array stored more than once")
+        define = stores[0]
+        outer, inner = _nest(define), _nest(use)
+        _, at_def = _access(define)
+        _, at_use = _access(use)
+        if len(outer) != len(inner) or not all(_same_bounds(f, g) for f, g in zip(outer, inner)):
+            raise NoSketch("a local array read over other ranges than it is written")
+        position = {f.induction_variable: k for k, f in enumerate(outer)}
+        for (a, c), (b, d) in zip(at_def, at_use):
+            if c != d or a not in position or inner[position[a]].induction_variable != b:
+                raise NoSketch("a local array read at another index than it is written")
+        for f, g in zip(outer, inner):
+            if g.induction_variable not in at:
+                raise NoSketch("a local array read outside the statement's loops")
+            at[f.induction_variable] = at[g.induction_variable]
+        value = define.operands[0] if define.name == "memref.store" else define.opview.value
+        return read(value)
 
     def iterated(f) -> _View:
         """The result of a loop that sums into a scalar (`iter_args(%s = init)`, yielding

@@ -23,7 +23,7 @@ from synth.numerics import equal
 from synth.synthesis.program import Expr, cost as program_cost, evaluate, instantiate
 from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
-from synth.synthesis.steps import TimeLoop, counter_loop, counter_step_kernel, step_kernel
+from synth.synthesis.steps import LiftedLoop, TimeLoop, counter_loop, counter_step_kernel, lifted_loop, step_kernel
 from synth.synthesis.spec import Specification, build_specification
 
 
@@ -43,6 +43,9 @@ class RaiseResult:
     seconds: float = 0.0
     # the time loop the programs run in (synth.synthesis.steps); the programs are its body
     time_loop: TimeLoop | None = None
+    # the raise of the statements before a loop kept as a loop (steps.lifted_loop), over
+    # the same arguments as the loop's step: run once, before the loop
+    prologue: "RaiseResult | None" = None
 
     @property
     def outputs(self) -> list[int]:
@@ -176,6 +179,9 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
             for p, out in zip(g.problems, g.writes):
                 old[p.name] = sol.programs[out]
     counter = counter_loop(kernel) if settings.sketches else None
+    lifted = lifted_loop(kernel) if settings.sketches and counter is None else None
+    if previous is not None and previous.prologue is not None and lifted is not None:
+        return _lifted_raise(lifted, dialect, settings, deadline, seed, kinds, t0)
     if previous is not None and previous.time_loop is not None and previous.time_loop.counter is not None:
         return _counter_raise(kernel, counter, dialect, settings, deadline, seed, kinds, extra, old, t0)
     if kernel.sizes.time_loops:  # a loop of the target, around the program of one step
@@ -185,16 +191,41 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
         settings = replace(settings, cost=original_cost(kernel))
     sketched = sketches(spec, dialect) if settings.sketches else {}
     if counter is not None and not _all_sketched(spec, sketched):
+        # a library op, where the kernel licenses one, is the raise the search prefers
+        # (trisolv's triangular_solve, lu's lu): a short search for it first
+        if _licenses_library_op(spec):
+            try:
+                solutions, stats = solve(spec, settings, min(deadline, time.monotonic() + LIBRARY_FIRST),
+                                         old, sketched)
+                result = RaiseResult(kernel.name, dialect, spec, solutions, stats)
+                result.seconds = time.monotonic() - t0
+                return result
+            except NoSolutionError:
+                pass
         # the statements inside one loop do not read off as tensor programs: that loop
         # kept as a loop, its body read off the statements of one step, where they all are
         try:
             return _counter_raise(kernel, counter, dialect, settings, deadline, seed, kinds, extra, old, t0)
         except (NoSolutionError, InputError):  # not a step the sketches read: search as before
             pass
+    if lifted is not None and not _all_sketched(spec, sketched):
+        # statements, then such a loop: each part raised, the first run before the loop
+        try:
+            return _lifted_raise(lifted, dialect, settings, deadline, seed, kinds, t0)
+        except (NoSolutionError, InputError):
+            pass
     solutions, stats = solve(spec, settings, deadline, old, sketched)
     result = RaiseResult(kernel.name, dialect, spec, solutions, stats, time_loop=time_loop)
     result.seconds = time.monotonic() - t0
     return result
+
+
+LIBRARY_FIRST = 10.0  # seconds of search for a library op before a counter loop is kept
+_LIBRARY_OPS = ("triangular_solve", "lu", "cholesky")
+
+
+def _licenses_library_op(spec: Specification) -> bool:
+    return any(op.name.split(".", 1)[1] in _LIBRARY_OPS for g in spec.groups for p in g.problems for op in p.ops)
 
 
 def _all_sketched(spec: Specification, sketched: dict) -> bool:
@@ -227,5 +258,24 @@ def _counter_raise(kernel: Kernel, location: str | None, dialect: str, settings:
         settings = replace(settings, cost=original_cost(step))
     solutions, stats = solve(spec, settings, deadline, {}, sketched)
     result = RaiseResult(kernel.name, dialect, spec, solutions, stats, time_loop=time_loop)
+    result.seconds = time.monotonic() - t0
+    return result
+
+
+def _lifted_raise(lifted: LiftedLoop, dialect: str, settings: SearchSettings, deadline: float, seed: int,
+                  kinds, t0: float) -> RaiseResult:
+    """Statements before a counter loop (synth.synthesis.steps.lifted_loop): the statements
+    raised as a kernel of their own, the loop kept as a loop (_counter_raise) over the
+    same arguments, the local scalars it carries among them."""
+    before = search_kernel(lifted.prologue, dialect, replace(settings, cost=None), deadline=deadline,
+                           seed=seed, kinds=kinds)
+    if before.time_loop is not None or before.prologue is not None:
+        raise NoSolutionError(f"@{lifted.loop.name}: the statements before the loop at {lifted.location} "
+                              f"are not a tensor program")
+    result = _counter_raise(lifted.loop, counter_loop(lifted.loop), dialect, settings, deadline, seed,
+                            kinds, (), {}, t0)
+    result.time_loop = replace(result.time_loop, state=lifted.state)
+    result.prologue = before
+    result.stats = before.stats + result.stats
     result.seconds = time.monotonic() - t0
     return result

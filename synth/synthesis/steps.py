@@ -23,6 +23,7 @@ from mlir.dialects import arith
 from synth.analysis.collect import loop_step
 from synth.analysis.function import find_function
 from synth.analysis.model import Kernel, load_kernel
+from synth.analysis.sizes import SizeModel
 from synth.analysis.symbols import SizeExpr
 from synth.errors import NoSolutionError
 from synth.frontend.reader import SourceModule, diagnostic_location
@@ -40,6 +41,9 @@ class TimeLoop:
     # holds the counter, and the counter's first value (step k has counter start + k)
     counter: int | None = None
     start: SizeExpr | None = None
+    # the step kernel's arguments that are the kernel's local scalars carried from one
+    # step to the next (lifted_loop): not arguments or results of the raised function
+    state: tuple[int, ...] = ()
 
 
 def _why_not(kernel: Kernel, why: str) -> NoSolutionError:
@@ -129,10 +133,113 @@ def counter_loop(kernel: Kernel) -> str | None:
             return None
         loop = loops[0].opview
         if loop_step(loop) != 1 or not any(True for _ in loop.induction_variable.uses) \
-                or not _reads_what_it_writes_elsewhere(loop):
+                or not _reads_what_it_writes_elsewhere(loop) or not _has_inner_loop(loop):
             return None
         location = diagnostic_location(source.path, loop.location)
     return location if location in sizes.loop_ranges else None
+
+
+@dataclass(frozen=True)
+class LiftedLoop:
+    """A kernel of statements before one top-level counter loop (durbin's `y[0] = -r[0];
+    alpha = -r[0]; beta = 1`, then the loop over k): the local allocations the loop reads
+    what the statements before it stored (alpha, beta) made arguments `state` of both
+    parts; `prologue` is the kernel without the loop, `loop` without those statements."""
+    prologue: Kernel
+    loop: Kernel
+    state: tuple[int, ...]
+    location: str
+
+
+def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
+    """The kernel split into statements before its one top-level loop and the loop (a
+    counter loop: counter_loop of the loop part), or None where it is not of that form."""
+    sizes = kernel.sizes
+    if sizes.time_loops or kernel.interface.results or kernel.interface.out_parameters:
+        return None
+    source = kernel.normal
+    path = source.path
+    with source.context, ir.Location.unknown():
+        module = source.copy()
+        func = find_function(module, kernel.name)
+        entry = func.regions[0].blocks[0]
+        top = [op.operation for op in entry.operations]
+        loops = [k for k, op in enumerate(top) if op.name == "affine.for"]
+        stores = [k for k, op in enumerate(top) if op.name in ("affine.store", "memref.store")]
+        if len(loops) != 1 or not stores or max(stores) > loops[0] or len(top[loops[0]].results) \
+                or any(op.name not in ("func.return", "arith.constant") for op in top[loops[0] + 1:]):
+            return None
+        loop = top[loops[0]]
+        # locals the statements before the loop store and the loop reads: its state
+        stored = {top[k].opview.memref for k in stores}
+        read: set = set()
+
+        def visit(op):
+            if op.name in ("affine.load", "memref.load"):
+                read.add(op.opview.memref)
+            return ir.WalkResult.ADVANCE
+        loop.walk(visit)
+        state = [op for op in top if op.name == "memref.alloca" and op.results[0] in stored
+                 and op.results[0] in read]
+        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        n = len(ftype.inputs)
+        old = list(ir.ArrayAttr(func.attributes["arg_attrs"])) if "arg_attrs" in func.attributes \
+            else [ir.DictAttr.get({}) for _ in range(n)]
+        types = [a.results[0].type for a in state]
+        for alloca in state:
+            arg = entry.add_argument(alloca.results[0].type, alloca.location)
+            alloca.results[0].replace_all_uses_with(arg)
+            alloca.erase()
+        func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+            list(ftype.inputs) + types, list(ftype.results)))
+        func.attributes["arg_attrs"] = ir.ArrayAttr.get(old + [ir.DictAttr.get({}) for _ in state])
+        location = diagnostic_location(path, loop.location)
+        both = str(module)
+        loop.erase()
+        before = str(module)
+        module = ir.Module.parse(both)
+        func = find_function(module, kernel.name)
+        for op in list(func.regions[0].blocks[0].operations):
+            name = op.operation.name
+            if name == "affine.for":
+                break
+            if name in ("affine.store", "memref.store"):
+                op.operation.erase()
+        _drop_dead(func.regions[0].blocks[0])
+        after = str(module)
+    prologue = load_kernel(SourceModule(path, before), kernel.name)
+    prologue = replace(prologue, sizes=_in_kernel_terms(prologue.sizes, kernel.sizes))
+    rest = load_kernel(SourceModule(path, after), kernel.name)
+    rest = replace(rest, sizes=_in_kernel_terms(rest.sizes, kernel.sizes))
+    if counter_loop(rest) is None:
+        return None
+    return LiftedLoop(prologue, rest, tuple(range(n, n + len(state))), location)
+
+
+_PURE = ("affine.load", "memref.load", "arith.", "math.")
+
+
+def _drop_dead(block) -> None:
+    """Erase the loads and arithmetic of `block` (not nested) whose results nothing uses."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(block.operations)):
+            o = op.operation
+            if o.name.startswith(_PURE) and o.results and \
+                    not any(True for r in o.results for _ in r.uses):
+                o.erase()
+                changed = True
+
+
+def _has_inner_loop(loop) -> bool:
+    """Whether a loop nests another: its step then works on rows or columns (tensor
+    work); a step of scalar statements alone (an in-place Gauss-Seidel sweep) would be the
+    original loop in another dialect, which a raise does not count as one."""
+    return any(op.operation.name == "affine.for" or
+               any(True for r in op.operation.regions for b in r.blocks for o in b.operations
+                   if o.operation.name == "affine.for")
+               for op in loop.regions[0].blocks[0].operations)
 
 
 def _access_key(op) -> tuple:
@@ -189,6 +296,7 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
         loop.operation.erase()
         text = str(module)
     step = load_kernel(SourceModule(path, text), kernel.name)
+    step = replace(step, sizes=_in_kernel_terms(step.sizes, kernel.sizes))
     if step.sizes.counter != n or (set(lo.symbols) | set(hi.symbols)) - set(step.sizes.symbols):
         raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
     # an array's extents are the kernel's: a dynamic dim the step reads only below the
@@ -199,6 +307,32 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
         raise NoSolutionError(f"@{kernel.name}: an extent of the step at {location} depends on its counter")
     step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi), arg_dims=dims))
     return step, TimeLoop(hi - lo, location, counter=n, start=lo)
+
+
+def _in_kernel_terms(step: SizeModel, sizes: SizeModel) -> SizeModel:
+    """The step's sizes in its kernel's symbols: an extent the step names on its own
+    (Polygeist's durbin: the size argument bounds only the loop kept, so the step's arrays
+    are sized `n2000`, the kernel's `arg0`) is the kernel's expression for the same dim."""
+    mapping: dict[str, SizeExpr] = {}
+    values = {n: s.value for n, s in sizes.symbols.items()}
+    for a, dims in step.arg_dims.items():
+        for own, theirs in zip(dims, sizes.arg_dims.get(a, ())):
+            if len(own.terms) == 1 and own.terms[0][1] == 1 and not own.const and own.div == 1 \
+                    and own.terms[0][0] not in sizes.symbols and not set(theirs.symbols) - set(values) \
+                    and step.symbols[own.terms[0][0]].value == theirs.at(values):
+                mapping.setdefault(own.terms[0][0], theirs)
+    # a dim the step does not index (durbin's statements before its loop, which read r[0]
+    # only) is a constant there: the kernel's expression for it
+    fixed = {a: tuple(theirs if own.is_constant and theirs.symbols and not set(theirs.symbols) - set(values)
+                      and own.const == theirs.at(values) else own
+                      for own, theirs in zip(dims, sizes.arg_dims.get(a, dims)))
+             for a, dims in step.arg_dims.items()}
+    if not mapping and fixed == step.arg_dims:
+        return step
+    used = {n for e in mapping.values() for n in e.symbols} | \
+        {n for dims in fixed.values() for e in dims for n in e.symbols if n in sizes.symbols}
+    out = step.renamed(mapping, {n: sizes.symbols[n] for n in used})
+    return replace(out, arg_dims={a: tuple(e.substitute(mapping) for e in dims) for a, dims in fixed.items()})
 
 
 def _read_at_step(loop) -> tuple[tuple[int, int], ...]:
