@@ -209,16 +209,9 @@ class _Reader:
         if len(stores) != 1:
             raise NoSketch(f"{len(stores)} stores in the group")
         store = stores[0].opview
-        nest = []
-        parent = store.operation.parent
-        while parent is not None and parent.name != "func.func":
-            if parent.name != "affine.for":
-                raise NoSketch(f"the store is inside {parent.name}")
-            nest.append(parent.opview)
-            parent = parent.parent
         loops: list[_Loop] = []
         masks: list[_Mask] = []
-        for f in nest[::-1]:
+        for f in _nest(store.operation, "the store is"):
             self.place(f, loops, masks)
         return store, loops, masks
 
@@ -355,13 +348,14 @@ def _local_array(memref: ir.Value) -> ir.Value | None:
     return memref
 
 
-def _nest(op) -> list:
-    """The affine.for ops around `op`, outermost first; NoSketch inside anything else."""
+def _nest(op, what: str) -> list:
+    """The affine.for ops around `op`, outermost first; NoSketch ("`what` inside ...")
+    inside anything else."""
     nest = []
     parent = op.parent
-    while parent.name != "func.func":
+    while parent is not None and parent.name != "func.func":
         if parent.name != "affine.for":
-            raise NoSketch(f"a local array used inside {parent.name}")
+            raise NoSketch(f"{what} inside {parent.name}")
         nest.append(parent.opview)
         parent = parent.parent
     return nest[::-1]
@@ -816,16 +810,9 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         if len(own) != 1:
             raise NoSketch("a local scalar accumulated other than by a sum")
         term = next(x for x in op.operands if x != own[0])
-        nest = []
-        parent = acc.parent
-        while parent.name != "func.func":
-            if parent.name != "affine.for":
-                raise NoSketch(f"a local accumulation inside {parent.name}")
-            nest.append(parent.opview)
-            parent = parent.parent
         masks: list = []
         positions = []
-        for f in nest[::-1]:
+        for f in _nest(acc, "a local accumulation"):
             pos = reader.place(f, loops, masks)
             at[f.induction_variable] = pos
             positions.append(pos)
@@ -844,7 +831,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         if len(stores) != 1:
             raise NoSketch("a local array stored more than once")
         define = stores[0]
-        outer, inner = _nest(define), _nest(use)
+        outer, inner = _nest(define, "a local array used"), _nest(use, "a local array used")
         _, at_def = _access(define)
         _, at_use = _access(use)
         if len(outer) != len(inner) or not all(_same_bounds(f, g) for f, g in zip(outer, inner)):

@@ -181,18 +181,11 @@ def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
         loop.walk(visit)
         state = [op for op in top if op.name == "memref.alloca" and op.results[0] in stored
                  and op.results[0] in read]
-        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
-        n = len(ftype.inputs)
-        old = list(ir.ArrayAttr(func.attributes["arg_attrs"])) if "arg_attrs" in func.attributes \
-            else [ir.DictAttr.get({}) for _ in range(n)]
-        types = [a.results[0].type for a in state]
-        for alloca in state:
-            arg = entry.add_argument(alloca.results[0].type, alloca.location)
+        n = len(entry.arguments)
+        args = _append_arguments(func, [(a.results[0].type, a.location, {}) for a in state])
+        for alloca, arg in zip(state, args):
             alloca.results[0].replace_all_uses_with(arg)
             alloca.erase()
-        func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
-            list(ftype.inputs) + types, list(ftype.results)))
-        func.attributes["arg_attrs"] = ir.ArrayAttr.get(old + [ir.DictAttr.get({}) for _ in state])
         location = diagnostic_location(path, loop.location)
         both = str(module)
         loop.erase()
@@ -214,6 +207,20 @@ def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
     if counter_loop(rest) is None:
         return None
     return LiftedLoop(prologue, rest, tuple(range(n, n + len(state))), location)
+
+
+def _append_arguments(func, new: list) -> list:
+    """Add arguments (type, location, attribute dict) after the function's last one, in
+    its entry block, its type and its arg_attrs; the new block arguments."""
+    entry = func.regions[0].blocks[0]
+    ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    old = list(ir.ArrayAttr(func.attributes["arg_attrs"])) if "arg_attrs" in func.attributes \
+        else [ir.DictAttr.get({}) for _ in ftype.inputs]
+    args = [entry.add_argument(t, loc) for t, loc, _ in new]
+    func.attributes["function_type"] = ir.TypeAttr.get(
+        ir.FunctionType.get(list(ftype.inputs) + [t for t, _, _ in new], list(ftype.results)))
+    func.attributes["arg_attrs"] = ir.ArrayAttr.get(old + [ir.DictAttr.get(a) for _, _, a in new])
+    return args
 
 
 _PURE = ("affine.load", "memref.load", "arith.", "math.")
@@ -281,14 +288,9 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
         func = find_function(module, kernel.name)
         entry = func.regions[0].blocks[0]
         loop = next(op for op in entry.operations if op.operation.name == "affine.for").opview
-        counter = entry.add_argument(ir.IndexType.get(), loop.location)
-        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
-        func.attributes["function_type"] = ir.TypeAttr.get(
-            ir.FunctionType.get(list(ftype.inputs) + [ir.IndexType.get()], list(ftype.results)))
-        n = len(ftype.inputs)
-        old = list(ir.ArrayAttr(func.attributes["arg_attrs"])) if "arg_attrs" in func.attributes \
-            else [ir.DictAttr.get({}) for _ in range(n)]
-        func.attributes["arg_attrs"] = ir.ArrayAttr.get(old + [ir.DictAttr.get({COUNTER_ATTR: ir.UnitAttr.get()})])
+        n = len(entry.arguments)
+        (counter,) = _append_arguments(func, [(ir.IndexType.get(), loop.location,
+                                               {COUNTER_ATTR: ir.UnitAttr.get()})])
         loop.induction_variable.replace_all_uses_with(counter)
         body = loop.regions[0].blocks[0]
         for op in list(body.operations)[:-1]:  # all but the affine.yield
