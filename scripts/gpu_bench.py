@@ -19,7 +19,11 @@ random matrix) or grow more than 1e4 times the inputs' magnitude (an LU without
 pivoting, whose grown elements rounding decides), the draw is made diagonally dominant (n
 added to the diagonal of each square float matrix) and used on both; where they are still not finite (a float scalar
 that divides or goes under a square root, as correlation's float_n), float scalars are
-drawn in [1, 2) as well; `inputs` in the JSON says which. Timing: inputs are put
+drawn in [1, 2) as well; where the outputs on XLA CPU move more than 1000 times as much
+as the float inputs when these move by 1e-12 relative (1e-6 for f32: durbin's Levinson
+recursion on uniform r, where rounding decides the digits compared), the floats are
+divided by the largest extent, if the computation is well-conditioned on that draw (as
+synth bench picks its draw); `inputs` in the JSON says which. Timing: inputs are put
 on the device once; each sample is `execute` + `block_until_ready`; the median is reported.
 `--platform cpu` runs the same on CPU (to try the script where there is no GPU).
 
@@ -173,6 +177,64 @@ def positive_scalars(inputs: list, rng: np.random.Generator) -> list:
             for a in inputs]
 
 
+PERTURBATION = {"float64": 1e-12, "float32": 1e-6}  # synth.numerics.PERTURBATION
+ILL_CONDITIONED = 1e3  # synth.validation.testing.ILL_CONDITIONED
+
+
+def amplification(run, inputs: list, outputs: list, seed: int) -> float:
+    """How many times the outputs move more than the float inputs when those move by
+    PERTURBATION relative (synth.numerics.amplification, relative to max(1, max |out|)):
+    above ILL_CONDITIONED, rounding decides the outputs on this draw (durbin's Levinson
+    recursion on uniform r), so no two backends need agree on them."""
+    rng = np.random.default_rng(seed + 1)
+    moved = [a * (1 + PERTURBATION.get(a.dtype.name, 1e-12) * rng.uniform(-1, 1, a.shape)).astype(a.dtype)
+             if a.dtype.kind == "f" else a for a in inputs]
+    top = 0.0
+    for w, h in zip(outputs, run(moved)):
+        w, h = np.asarray(w), np.asarray(h)
+        if w.dtype.kind != "f" or not w.size:
+            continue
+        w64, h64 = w.astype(np.float64).ravel(), h.astype(np.float64).ravel()
+        ok = np.isfinite(w64) & np.isfinite(h64)
+        if ok.any():
+            rel = np.abs(w64[ok] - h64[ok]) / (np.abs(w64[ok]) + max(1.0, float(np.max(np.abs(w64[ok])))))
+            top = max(top, float(rel.max()) / PERTURBATION.get(w.dtype.name, 1e-12))
+    return top
+
+
+def scaled_down(inputs: list) -> list:
+    """Every float array divided by the largest extent (synth.synthesis.spec.scaled_down):
+    a draw on which a recurrence that multiplies its inputs into its state stays well
+    conditioned."""
+    n = max([max(a.shape) for a in inputs if a.ndim] or [1])
+    return [(a / n).astype(a.dtype) if a.dtype.kind == "f" else a for a in inputs]
+
+
+def choose_draw(run, inputs: list, seed: int) -> tuple[list, list, str]:
+    """(inputs, their outputs, what was done to the uniform draw): the draw made
+    diagonally dominant where its outputs are not finite or grown, float scalars drawn in
+    [1, 2) where they are still not finite, and scaled down where the computation is
+    ill-conditioned on it (and not on the scaled draw)."""
+    want = run(inputs)
+    how = "uniform"
+    if not _finite(want) or grown(inputs, want):  # a factorisation or solve on a matrix that
+        # is not well-conditioned (NaN, or LU's elements grown until rounding decides them)
+        inputs = diagonally_dominant(inputs)
+        want = run(inputs)
+        how += ", n added to the diagonal of square matrices"
+    if not _finite(want):  # a scalar such as correlation's float_n divides or goes under a sqrt
+        inputs = positive_scalars(inputs, np.random.default_rng(seed))
+        want = run(inputs)
+        how += ", float scalars in [1, 2)"
+    if _finite(want) and amplification(run, inputs, want, seed) > ILL_CONDITIONED:
+        calmer = scaled_down(inputs)
+        calm = run(calmer)
+        if _finite(calm) and amplification(run, calmer, calm, seed) <= ILL_CONDITIONED:
+            inputs, want = calmer, calm
+            how += ", floats divided by the largest extent (ill-conditioned otherwise)"
+    return inputs, want, how
+
+
 def bench_function(path: Path, name: str, args, module: str, target: Platform, cpu: Platform,
                    opts, baseline) -> dict:
     original = name[: -len("_raised")]
@@ -185,17 +247,8 @@ def bench_function(path: Path, name: str, args, module: str, target: Platform, c
     exe = target.compile(module)
     rec["compile_seconds"] = time.perf_counter() - t0
     cpu_exe = cpu.compile(module)
-    want = [np.asarray(r) for r in cpu_exe.execute(cpu.put(inputs))]
-    rec["inputs"] = "uniform"
-    if not _finite(want) or grown(inputs, want):  # a factorisation or solve on a matrix that
-        # is not well-conditioned (NaN, or LU's elements grown until rounding decides them)
-        inputs = diagonally_dominant(inputs)
-        want = [np.asarray(r) for r in cpu_exe.execute(cpu.put(inputs))]
-        rec["inputs"] = "uniform, n added to the diagonal of square matrices"
-    if not _finite(want):  # a scalar such as correlation's float_n divides or goes under a sqrt
-        inputs = positive_scalars(inputs, np.random.default_rng(opts.seed))
-        want = [np.asarray(r) for r in cpu_exe.execute(cpu.put(inputs))]
-        rec["inputs"] += ", float scalars in [1, 2)"
+    inputs, want, rec["inputs"] = choose_draw(
+        lambda xs: [np.asarray(r) for r in cpu_exe.execute(cpu.put(xs))], inputs, opts.seed)
     dev_inputs = target.put(inputs)
     got = [np.asarray(r) for r in exe.execute(dev_inputs)]
     rec["finite"] = all(bool(np.all(np.isfinite(g))) for g in got if g.dtype.kind == "f")

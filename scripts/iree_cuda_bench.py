@@ -37,8 +37,13 @@ DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32
 def inputs_for(signature: list, seed: int, mode: int = 0) -> list[np.ndarray]:
     """Seeded inputs; mode 1 makes square float matrices diagonally dominant, mode 2 also
     draws float scalars in [1, 2) (gpu_bench.py's fallbacks, for draws whose outputs are
-    not finite or grown: a factorisation, a solve, an LU, correlation's float_n)."""
-    from gpu_bench import diagonally_dominant, positive_scalars
+    not finite or grown: a factorisation, a solve, an LU, correlation's float_n); modes 3-5
+    are modes 0-2 with the floats divided by the largest extent (a draw the computation is
+    ill-conditioned on: gpu_bench.choose_draw)."""
+    from gpu_bench import diagonally_dominant, positive_scalars, scaled_down
+
+    if mode >= 3:
+        return scaled_down(inputs_for(signature, seed, mode - 3))
 
     rng = np.random.default_rng(seed)
     out = []
@@ -65,7 +70,7 @@ def compile_all(files: list[str], sm: str, out: Path, seed: int) -> int:
     from synth.backends.registry import raised_function
     from synth.backends.run import run_raised
     from synth.errors import ExecutionError
-    from gpu_bench import grown
+    from gpu_bench import choose_draw
     from synth.semantics.raised import detect_dialect, load_raised, top_level_functions
 
     out.mkdir(parents=True, exist_ok=True)
@@ -92,14 +97,13 @@ def compile_all(files: list[str], sm: str, out: Path, seed: int) -> int:
             (out / f"{stem}.vmfb").write_bytes(vmfb.read_bytes())
             sig = load_raised(f, name, text).signature()
             signature = [[list(t.shape or ()), t.dtype] for t in sig.arguments]
-            for mode in range(3):
-                expected = run_raised(dialect, load_raised(f, name, text).text, name,
-                                      inputs_for(signature, seed, mode))
-                if all(np.isfinite(np.asarray(e)).all() for e in expected) and \
-                        not grown(inputs_for(signature, seed, mode), [np.asarray(e) for e in expected]):
-                    break
+            raised_text = load_raised(f, name, text).text
+            _, expected, how = choose_draw(
+                lambda xs: [np.asarray(e) for e in run_raised(dialect, raised_text, name, xs)],
+                inputs_for(signature, seed, 0), seed)
+            mode = (2 if "float scalars" in how else 1 if "diagonal" in how else 0) + (3 if "divided" in how else 0)
             manifest[stem] = {"file": f, "function": fn.name, "dialect": dialect, "inputs": signature,
-                              "input_mode": mode, "checksums": checksums(expected)}
+                              "input_mode": mode, "inputs_drawn": how, "checksums": checksums(expected)}
             print(f"compiled {stem} ({dialect}) for {sm}", flush=True)
     (out / "manifest.json").write_text(json.dumps({"seed": seed, "sm": sm, "kernels": manifest,
                                                    "not_compiled": skipped}, indent=1))

@@ -302,6 +302,50 @@ def test_gpu_bench_script_draws_positive_scalars_when_needed(tmp_path):
     assert "| norm |" in text and "| 4x | 2x |" in text and "geomean over 1 kernels" in text
 
 
+def _script(name):
+    import importlib.util
+    import sys as _sys
+
+    from conftest import ROOT
+
+    _sys.path.insert(0, str(ROOT / "scripts"))  # iree_cuda_bench imports gpu_bench beside it
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gpu_bench_script_scales_an_ill_conditioned_draw(tmp_path):
+    """durbin raised to stablehlo at LARGE (n = 2000, synth bench's output): Levinson's
+    recursion on uniform r amplifies a 1e-12 relative move of r beyond 1000x, so the digits
+    compared are rounding's; the script draws r divided by n instead (as synth bench does),
+    on which it is well-conditioned, and says so. The iree_cuda_bench draws agree."""
+    import json as _json
+
+    from conftest import ROOT
+
+    gpu_bench, iree_cuda_bench = _script("gpu_bench"), _script("iree_cuda_bench")
+    out = tmp_path / "out.json"
+    src = ROOT / "tests" / "data" / "gpu" / "durbin.stablehlo.mlir"
+    assert gpu_bench.main([str(src), "--platform", "cpu", "--warmup", "0", "--repeats", "1",
+                           "-o", str(out)]) == 0
+    (rec,) = _json.loads(out.read_text())["results"]
+    assert rec["agrees_with_cpu"] and rec["inputs"] == \
+        "uniform, floats divided by the largest extent (ill-conditioned otherwise)"
+    ((_, args, module),) = gpu_bench.raised_functions(src.read_text())
+    cpu = gpu_bench.Platform("cpu")
+    exe = cpu.compile(module)
+
+    def run(xs):
+        return [np.asarray(r) for r in exe.execute(cpu.put(xs))]
+
+    uniform = gpu_bench.random_inputs(args, np.random.default_rng(0))
+    assert gpu_bench.amplification(run, uniform, run(uniform), 0) > gpu_bench.ILL_CONDITIONED
+    signature = [[list(s), e] for s, e in args]
+    plain, scaled = (iree_cuda_bench.inputs_for(signature, 0, m) for m in (0, 3))
+    assert np.allclose(scaled[1], plain[1] / 2000) and scaled[0] == plain[0]
+
+
 
 STENCIL_LOOP = """
 func.func @f(%a: tensor<10xf64>, %b: tensor<10xf64>) -> (tensor<10xf64>, tensor<10xf64>)
