@@ -72,6 +72,20 @@ def test_counterexample_prints_the_inputs():
     assert "input set = random" in p.stdout and "arg1 = [[" in p.stdout and "arg0 = 3" in p.stdout
 
 
+def test_verify_of_a_text_it_cannot_resize_is_undecided_not_bad_input(tmp_path):
+    """A fixed-size kernel whose loop runs 2 to 38 over extent 40 (found by the fuzzer):
+    synth raise proves its linalg raise (it re-instantiates from the program's size
+    symbols); synth verify reads the emitted text, whose slice extent 36 (40 - 4) the
+    textual re-instantiation does not read as a size. Verify tests at the kernel's own
+    sizes and says, with exit 3, why it proves nothing, instead of refusing the input."""
+    out = tmp_path / "out.mlir"
+    r = synth("raise", DATA / "verify" / "inner_extent.mlir", "--target", "linalg", "-o", out)
+    assert r.returncode == 0, r.stderr
+    v = synth("verify", DATA / "verify" / "inner_extent.mlir", out)
+    assert v.returncode == 3, v.stdout + v.stderr
+    assert "not re-instantiated at smaller sizes" in v.stdout and "tested: 8 input sets" in v.stdout
+    assert "Traceback" not in v.stderr
+
 def test_run_times_after_a_warm_up_and_runs_raised_modules(tmp_path):
     p = synth("run", POLYBENCH / "gemm.mlir", "--dataset", "mini")
     assert p.returncode == 0 and "(median of 3 after a warm-up), compile" in p.stdout

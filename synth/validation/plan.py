@@ -36,7 +36,28 @@ class SizePlan:
         values = list(self.original.values())
         self.rewritable = raised_at is not None or (
             len(set(values)) == len(values) and all(v >= MIN_SIZE for v in values))
+        # why the raised text is not re-instantiated at other sizes (None: it is, or no
+        # attempt failed yet)
+        self.not_rewritable: str | None = None if self.rewritable else (
+            f"its sizes ({self.model.describe()}) cannot be told from other numbers in the "
+            f"raised text (they must be distinct and at least {MIN_SIZE})")
+        self._checked = raised_at is not None
         self._cache: dict = {}
+
+    def _check_rewritable(self) -> None:
+        """Re-instantiate a text synth did not write at the small test and proof sizes
+        once: where one fails (a number the textual mapping does not read as a size, such
+        as an extent 4 below one), the text is used at its own sizes only."""
+        if self._checked or not self.rewritable:
+            return
+        self._checked = True
+        for values in self._configs(3, 2) + self._configs(2, 1):
+            try:
+                self.instances(values)
+            except InputError as e:
+                self.rewritable, self.not_rewritable = False, e.message
+                self._cache.clear()
+                return
 
     def _configs(self, first: int, stride: int) -> list[Sizes]:
         """Two configurations: ascending from `first` in the order of the original values,
@@ -71,24 +92,29 @@ class SizePlan:
         return out
 
     def test_configs(self) -> list[Sizes]:
+        self._check_rewritable()
         if not self.rewritable:
             return self.with_counter([self.original], 3)
         return self.with_counter(self._configs(3, 2)) + self.with_counter([self.original], 3)
 
     def proof_configs(self) -> list[Sizes]:
+        """The bounded proof's sizes; [] where none is possible (`why_no_proof` says why)."""
+        self._check_rewritable()
         if not self.rewritable:
-            elements = self.elements()
-            if elements > MAX_PROOF_ELEMENTS:
-                raise InputError(f"@{self.kernel.name} has sizes ({self.model.describe()}) that "
-                                 f"cannot be told from other numbers in the raised text (they "
-                                 f"must be distinct and at least {MIN_SIZE}), and is too large "
-                                 f"({elements} array elements) to prove at its own sizes",
-                                 self.kernel.location)
-            return [self.original]
+            return [self.original] if self.elements() <= MAX_PROOF_ELEMENTS else []
         configs = self._configs(2, 1)
         if configs or self.elements() <= MAX_PROOF_ELEMENTS:
             return self.with_counter(configs or [self.original])
         return []  # no smaller sizes keep every access in bounds, and its own are too large
+
+    def why_no_proof(self) -> str:
+        """Why proof_configs is empty."""
+        own = (f"at its own sizes it has {self.elements()} array elements, more than the bounded "
+               f"proof takes ({MAX_PROOF_ELEMENTS})")
+        if self.not_rewritable:
+            return f"the raised function is not re-instantiated at smaller sizes ({self.not_rewritable}), and {own}"
+        return (f"no sizes smaller than the kernel's own ({self.model.describe()}) keep every access "
+                f"within its array, and {own}")
 
     def elements(self) -> int:
         """Array elements of the arguments at the original sizes."""

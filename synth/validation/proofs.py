@@ -247,9 +247,7 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
     configs = plan.proof_configs()
     if not configs:
         report.level, report.verdict = "z3", "unknown"
-        report.message = (f"no sizes smaller than the kernel's own ({kernel.sizes.describe()}) keep every "
-                          f"access within its array, and at those it has {plan.elements()} array "
-                          f"elements, more than the bounded proof takes ({MAX_PROOF_ELEMENTS})")
+        report.message = plan.why_no_proof()
         return
     if plan.rewritable:
         configs += [s for s in extra or [] if s not in configs and kernel.sizes.valid(s)]
