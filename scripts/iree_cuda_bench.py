@@ -131,13 +131,17 @@ def run_one(directory: Path, stem: str, warmup: int, repeats: int) -> dict:
     results = results if isinstance(results, (tuple, list)) else [results]
     got = checksums([r.to_host() for r in results])
     agrees = all(np.isclose(g, w, rtol=1e-9, atol=1e-9).all() for g, w in zip(got, k["checksums"]))
+    # how far the checksums are apart (relative to the CPU's, at least 1): a wrong result's size
+    diff = max((abs(a - b) / max(1.0, abs(b)) for g, w in zip(got, k["checksums"]) for a, b in zip(g, w)),
+               default=0.0)
     samples = []
     for i in range(warmup + repeats):
         t0 = time.perf_counter()
         entry(*args)  # returns when the results are ready on the device (as synth's IREE backend times it)
         if i >= warmup:
             samples.append(time.perf_counter() - t0)
-    return {**row, "seconds": statistics.median(samples), "samples": samples, "agrees": bool(agrees)}
+    return {**row, "seconds": statistics.median(samples), "samples": samples, "agrees": bool(agrees),
+            "checksums": got, "checksum_rel_diff": diff}
 
 
 def run_all(directory: Path, warmup: int, repeats: int, output: str | None) -> int:
@@ -159,7 +163,7 @@ def run_all(directory: Path, warmup: int, repeats: int, output: str | None) -> i
         ok &= "error" not in row and row["agrees"]
         rows.append(row)
         print(f"{stem:28s} " + (f"error: {row['error']}" if "error" in row
-                                else f"{row['seconds']:.6f} s  agrees={row['agrees']}"), flush=True)
+                                else f"{row['seconds']:.6f} s  agrees={row['agrees']} (checksums {row['checksum_rel_diff']:.1e} apart)"), flush=True)
     if output:
         Path(output).write_text(json.dumps({"driver": "cuda", "sm": data["sm"], "results": rows,
                                             "not_compiled": data.get("not_compiled", {})}, indent=1))
