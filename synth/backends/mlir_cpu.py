@@ -8,7 +8,7 @@ first call (cached by IR hash).
 The pipeline (`tiled_pipeline`) runs a transform-dialect schedule (SCHEDULE) on tensors
 before bufferizing:
 - `linalg.matmul` is tiled for the cache first (CACHE_TILE, 32 x 512 x 128 in i, j, k),
-  then for registers: `register_tile()` x 1 (8 x 16 with AVX-512, 4 x 8 with AVX2, from
+  then for registers: `register_tile()` x 1 (8 x 8 with AVX-512, 4 x 8 with AVX2, from
   the host's CPU flags); the i and j loops are peeled so every tile but the last has
   static sizes; the tiles are vectorized (a vector.contract per k step) and the
   accumulator tile is hoisted out of the k loop, so it stays in registers; after
@@ -252,15 +252,20 @@ CACHE_TILE = (32, 512, 128)  # matmul (i, j, k) blocks: a 128 x 512 panel of B (
 @lru_cache(maxsize=None)
 def register_tile() -> tuple[int, int]:
     """Rows x columns of the contraction tiles kept in registers, from the host's vector
-    width: 8 x 16 f64 with AVX-512 (16 zmm accumulators), 4 x 8 otherwise (8 ymm of
-    AVX2; 8 x 16 needs 32 ymm registers and spills). gemm LARGE on an AVX2 host, one
-    thread, with CACHE_TILE: 8 x 16 0.29 s, 8 x 8 0.29 s, 6 x 8 0.25 s, 4 x 8 0.19 s
-    (OpenBLAS 0.14 s); without the cache tile 0.50 s."""
+    width: 8 x 8 f64 with AVX-512 (8 zmm accumulators), 4 x 8 otherwise (8 ymm of AVX2;
+    8 x 16 needs 32 ymm registers and spills). gemm LARGE on an AVX2 host, one thread,
+    with CACHE_TILE: 8 x 16 0.29 s, 8 x 8 0.29 s, 6 x 8 0.25 s, 4 x 8 0.19 s (OpenBLAS
+    0.14 s); without the cache tile 0.50 s. On this AVX-512 host (AMD EPYC, 2026-11-25),
+    one thread, raised linalg of PolyBench LARGE, median of 3 rounds of 3 calls, 8 x 16
+    -> 8 x 8: gemm 0.070 -> 0.055 s (OpenBLAS 0.052 s), 2mm 0.085 -> 0.066, 3mm 0.188 ->
+    0.161, syrk 0.107 -> 0.085, syr2k 0.151 -> 0.118, symm 0.115 -> 0.101, trmm 0.058 ->
+    0.051, covariance 0.126 -> 0.097, correlation 0.131 -> 0.105, doitgen 0.030 -> 0.029;
+    cholesky, lu, gramschmidt, atax, mvt unchanged; 6 x 8 and 4 x 8 slower than 8 x 8."""
     try:
         flags = Path("/proc/cpuinfo").read_text()
     except OSError:
         flags = ""
-    return (8, 16) if re.search(r"\bavx512f\b", flags) else (4, 8)
+    return (8, 8) if re.search(r"\bavx512f\b", flags) else (4, 8)
 
 
 def schedule_text() -> str:
