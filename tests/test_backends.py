@@ -223,6 +223,49 @@ def test_measure_counts():
         measure(lambda: None, repeats=0)
 
 
+def test_measure_gives_each_call_fresh_inputs_untimed():
+    """Every backend's timed call gets inputs prepared just before it, outside the clock."""
+    import time as _time
+
+    made, seen = [], []
+
+    def setup():
+        _time.sleep(0.02)  # a slow copy must not count
+        made.append(object())
+        return made[-1]
+
+    t = measure(seen.append, warmup=1, repeats=3, setup=setup)
+    assert seen == made and len(made) == 4 and len(set(map(id, seen))) == 4
+    assert max(t.samples) < 0.02
+
+
+def test_xla_and_iree_time_with_fresh_device_inputs(monkeypatch):
+    """XLA's and IREE's `time` put new copies of the inputs on the device before each
+    call (as the MLIR worker and the C baseline must), not one set reused by every call."""
+    from synth.backends.iree import IreeBackend
+    from synth.backends.xla import XlaBackend
+
+    text = """
+func.func @k_raised(%a: tensor<8xf64>) -> tensor<8xf64> attributes {synth.outputs = [0]} {
+  %0 = stablehlo.add %a, %a : tensor<8xf64>
+  return %0 : tensor<8xf64>
+}
+"""
+    x = np.arange(8.0)
+    for prepared in (XlaBackend().prepare(text, "k"), IreeBackend("stablehlo").prepare(text, "k")):
+        puts = []
+        real = prepared._device_inputs
+
+        def counting(inputs, real=real):
+            puts.append([a for a in inputs if isinstance(a, np.ndarray)])
+            return real(inputs)
+
+        monkeypatch.setattr(prepared, "_device_inputs", counting)
+        t = prepared.time([x], warmup=1, repeats=3)
+        assert t.repeats == 3 and len(puts) == 4
+        assert all(a[0] is not x and np.array_equal(a[0], x) for a in puts)
+
+
 CHOLESKY_RAISED = """
 func.func @kernel_chol_raised(%a: tensor<6x6xf64>) -> tensor<6x6xf64> {
   %0 = stablehlo.cholesky %a, lower = true : tensor<6x6xf64>

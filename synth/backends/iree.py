@@ -202,5 +202,7 @@ class IreePrepared(Prepared):
         return [np.array(r.to_host()) for r in results]
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
-        args = self._device_inputs(inputs)
-        return measure(lambda: self.entry(*args), warmup, repeats, min_total)
+        # fresh device copies before each call, untimed, as every backend (synth.backends.timing)
+        return measure(lambda args: self.entry(*args), warmup, repeats, min_total,
+                       setup=lambda: self._device_inputs(
+                           [np.copy(a) if isinstance(a, np.ndarray) else a for a in inputs]))

@@ -4,6 +4,11 @@
 `measure_batched` is for callables timed elsewhere (the MLIR worker process): it asks for
 batches of samples and discards the warm-up ones.
 
+Every backend's timed call gets inputs copied just before it, untimed (FRESH_INPUTS): the
+MLIR worker and the C baseline must copy them (the loops update their arrays in place),
+and XLA and IREE are given fresh device copies too, so that no backend finds its inputs in
+the cache from the call before when the others do not.
+
 Both take `repeats` samples at least; with `min_total > 0` they keep sampling until the
 timed samples add up to `min_total` seconds (so short calls get more samples), up to
 `max_samples`.
@@ -16,6 +21,9 @@ import statistics
 import time
 from dataclasses import dataclass
 from typing import Callable
+
+
+FRESH_INPUTS = True  # documented above; the XLA and IREE backends' `time` follow it
 
 
 @dataclass
@@ -41,18 +49,29 @@ def _check(warmup: int, repeats: int) -> None:
         raise ValueError(f"need warmup >= 0 and repeats >= 1 (got warmup={warmup}, repeats={repeats})")
 
 
-def measure(run: Callable[[], object], warmup: int = 1, repeats: int = 5, min_total: float = 0.0,
-            max_samples: int = 100_000) -> Timing:
-    """Call `run` `warmup` times untimed, then time each further call."""
+def measure(run: Callable[..., object], warmup: int = 1, repeats: int = 5, min_total: float = 0.0,
+            max_samples: int = 100_000, setup: Callable[[], object] | None = None) -> Timing:
+    """Call `run` `warmup` times untimed, then time each further call. With `setup`,
+    each call is `run(setup())`, setup untimed (fresh copies of the inputs: see
+    FRESH_INPUTS)."""
     _check(warmup, repeats)
+
+    def once() -> float:
+        if setup is None:
+            t0 = time.perf_counter()
+            run()
+        else:
+            args = setup()
+            t0 = time.perf_counter()
+            run(args)
+        return time.perf_counter() - t0
+
     for _ in range(warmup):
-        run()
+        once()
     samples: list[float] = []
     total = 0.0
     while len(samples) < repeats or (total < min_total and len(samples) < max_samples):
-        t0 = time.perf_counter()
-        run()
-        samples.append(time.perf_counter() - t0)
+        samples.append(once())
         total += samples[-1]
     return Timing.from_samples(samples, warmup)
 
