@@ -25,6 +25,7 @@ from synth.codegen.emit import output_module
 from synth.errors import NoSolutionError
 from synth.frontend.reader import SourceModule
 from synth.codegen.raised import raised_function_text
+from synth.synthesis.opset import is_library_op
 from synth.synthesis.solve import RaiseResult, search_kernel
 from synth.synthesis.search import SearchSettings
 from synth.synthesis.spec import EXAMPLE_KINDS
@@ -33,8 +34,6 @@ ATTEMPTS = (  # (seed, example kinds, keep values with inf / nan): the first sea
     (0, ("random",), False),
     (1, EXAMPLE_KINDS, True),
 )
-LIBRARY_OPS = {"stablehlo.cholesky", "stablehlo.triangular_solve", "stablehlo.lu", "linalg.cholesky",
-               "linalg.triangular_solve", "linalg.lu"}
 CEGIS_DRAWS = 2  # example states drawn from a refuting input set, each time
 MAX_STALLS = 3  # searches in a row that return the refuted program again, before giving up
 
@@ -65,7 +64,7 @@ class RaiseOutcome:
         if self.result.time_loop is not None:
             return "loop with tensor body"
         ops = {n for sol in self.result.solutions for p in sol.programs.values() for n in p.ops()}
-        return "library op" if ops & LIBRARY_OPS else "tensor program"
+        return "library op" if any(is_library_op(n) for n in ops) else "tensor program"
 
     @property
     def summary(self) -> str:

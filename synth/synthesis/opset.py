@@ -24,6 +24,17 @@ _ABS = {"math.absf", "math.absi"}
 _EXP = {"math.exp"}
 _TO_FLOAT = {"arith.sitofp", "arith.uitofp"}
 
+# grammar ops that are library routines (a factorisation or solve in one op), by name
+# after the dialect prefix: a raise using one is a "library op" raise, and a kernel that
+# licenses one gets a search for it before a counter loop is kept (synth.synthesis.solve)
+LIBRARY_OPS = ("triangular_solve", "lu", "cholesky")
+
+
+def is_library_op(name: str) -> bool:
+    """Whether a grammar op name ("stablehlo.cholesky", "linalg.lu") is a library op."""
+    return name.split(".", 1)[-1] in LIBRARY_OPS
+
+
 # grammar op (name after the dialect prefix) -> kernel ops, any of which licenses it
 _LICENSES: dict[str, set[str]] = {
     "add": _ADD, "subtract": _SUB, "sub": _SUB, "multiply": _MUL, "mul": _MUL,

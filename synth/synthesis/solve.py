@@ -20,6 +20,7 @@ from synth.analysis.model import Kernel
 from synth.errors import InputError, NoSolutionError
 from synth.grammar.types import ShapeError
 from synth.numerics import equal
+from synth.synthesis.opset import is_library_op
 from synth.synthesis.program import Expr, cost as program_cost, evaluate, instantiate
 from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
@@ -221,11 +222,10 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
 
 
 LIBRARY_FIRST = 10.0  # seconds of search for a library op before a counter loop is kept
-_LIBRARY_OPS = ("triangular_solve", "lu", "cholesky")
 
 
 def _licenses_library_op(spec: Specification) -> bool:
-    return any(op.name.split(".", 1)[1] in _LIBRARY_OPS for g in spec.groups for p in g.problems for op in p.ops)
+    return any(is_library_op(op.name) for g in spec.groups for p in g.problems for op in p.ops)
 
 
 def _all_sketched(spec: Specification, sketched: dict) -> bool:
