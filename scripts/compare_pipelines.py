@@ -2,15 +2,21 @@
 inputs, in one process: a before/after table for a change of the backend's pipeline.
 
     python scripts/compare_pipelines.py BENCH_OUT_DIR --before OLD.txt [--after NEW.txt]
+    python scripts/compare_pipelines.py BENCH_OUT_DIR --before-tile 8x16 --rounds 3 [--kernels gemm 2mm]
 
 BENCH_OUT_DIR is a `synth bench --out` directory (its kernels/ and raised/ folders). A
-pipeline file holds one pass-pipeline string; without --after the backend's current tiled
-pipeline is the "after". Outputs are compared with the original's before a timing counts.
+pipeline file holds one pass-pipeline string; `--before-tile RxC` makes the "before" the
+current pipeline with another register tile for contractions. Without --after the
+backend's current tiled pipeline is the "after". `--rounds N` alternates the two N times
+(each round compiles, runs once and times `--repeats` calls) and reports the median of the
+rounds' medians: this VM's timings move between processes and minutes, so a change is
+judged only side by side. The two pipelines' outputs are compared before a timing counts.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 from pathlib import Path
 
@@ -20,9 +26,13 @@ import numpy as np
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out_dir")
-    ap.add_argument("--before", required=True, help="file with the old pipeline string")
+    before = ap.add_mutually_exclusive_group(required=True)
+    before.add_argument("--before", help="file with the old pipeline string")
+    before.add_argument("--before-tile", help="the current pipeline with this register tile, ROWSxCOLS (8x16)")
     ap.add_argument("--after", help="file with the new pipeline string (default: the current one)")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=1, help="alternate the pipelines this many times")
+    ap.add_argument("--kernels", nargs="*", help="only these kernels (stems of the raised files)")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
 
@@ -34,7 +44,12 @@ def main(argv=None) -> int:
     from synth.errors import ExecutionError
     from synth.synthesis.spec import diagonally_dominant, finite_outputs, random_draw
 
-    pipelines = {"before": Path(args.before).read_text().strip(),
+    if args.before_tile:
+        rows, cols = (int(x) for x in args.before_tile.lower().split("x"))
+        old = tiled_pipeline((rows, cols))
+    else:
+        old = Path(args.before).read_text().strip()
+    pipelines = {"before": old,
                  "after": Path(args.after).read_text().strip() if args.after else tiled_pipeline()}
     out = Path(args.out_dir)
     print("| kernel | before s | after s | after/before |\n|---|---|---|---|")
@@ -42,7 +57,7 @@ def main(argv=None) -> int:
         for raised in sorted((out / "raised").glob("*linalg*.mlir")):
             stem = raised.name.split(".")[0]
             kernels = list((out / "kernels").glob(f"{stem}.*.mlir"))
-            if not kernels:
+            if not kernels or (args.kernels and stem not in args.kernels):
                 continue
             source = load_source(kernels[0], warn=False)
             text = raised.read_text()
@@ -54,19 +69,24 @@ def main(argv=None) -> int:
             if not finite_outputs(MlirCpuBackend(pipelines["after"]).prepare(text, fn).run(
                     [np.copy(a) if isinstance(a, np.ndarray) else a for a in inputs])):
                 inputs = diagonally_dominant(inputs)  # a solver on a uniform draw (cholesky)
-            times, outputs = {}, {}
-            for name, pipe in pipelines.items():
-                prepared = MlirCpuBackend(pipe).prepare(text, fn)
-                try:
-                    outputs[name] = prepared.run([np.copy(a) if isinstance(a, np.ndarray) else a for a in inputs])
-                    times[name] = f"{prepared.time(inputs, 1, args.repeats).seconds:.3g}"
-                except ExecutionError as e:  # a pipeline that does not compile or crashes
-                    times[name] = "failed: " + str(e).splitlines()[0][:60]
-            if len(outputs) == 2:
+            rounds, outputs, failed = {name: [] for name in pipelines}, {}, {}
+            for _ in range(max(1, args.rounds)):
+                for name, pipe in pipelines.items():
+                    if name in failed:
+                        continue
+                    prepared = MlirCpuBackend(pipe).prepare(text, fn)
+                    try:
+                        outputs[name] = prepared.run([np.copy(a) if isinstance(a, np.ndarray) else a
+                                                      for a in inputs])
+                        rounds[name].append(prepared.time(inputs, 1, args.repeats).seconds)
+                    except ExecutionError as e:  # a pipeline that does not compile or crashes
+                        failed[name] = "failed: " + str(e).splitlines()[0][:60]
+            times = {name: failed.get(name) or f"{statistics.median(rounds[name]):.3g}" for name in pipelines}
+            if len(outputs) == 2 and not failed:
                 diff = compare_outputs(outputs["before"], outputs["after"], kernel.written)
                 if diff:
                     print(f"{stem}: after differs from before: {diff}", file=sys.stderr)
-            ratio = (f"{float(times['after']) / float(times['before']):.2f}" if len(outputs) == 2 else "")
+            ratio = (f"{float(times['after']) / float(times['before']):.2f}" if not failed else "")
             print(f"| {stem} | {times['before']} | {times['after']} | {ratio} |", flush=True)
     return 0
 

@@ -268,9 +268,9 @@ def register_tile() -> tuple[int, int]:
     return (8, 8) if re.search(r"\bavx512f\b", flags) else (4, 8)
 
 
-def schedule_text() -> str:
-    """SCHEDULE with this host's tile sizes."""
-    ri, rj = register_tile()
+def schedule_text(register: tuple[int, int] | None = None) -> str:
+    """SCHEDULE with this host's tile sizes (`register`: another register tile, to compare)."""
+    ri, rj = register or register_tile()
     ci, cj, ck = CACHE_TILE
     text = SCHEDULE
     for key, value in (("@RI@", ri), ("@RJ@", rj), ("@CI@", ci), ("@CJ@", cj), ("@CK@", ck)):
@@ -278,9 +278,9 @@ def schedule_text() -> str:
     return text
 
 
-def schedule_file() -> str:
+def schedule_file(register: tuple[int, int] | None = None) -> str:
     """The schedule written under the cache directory (the pipeline names it by path)."""
-    text = schedule_text()
+    text = schedule_text(register)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = cache_root() / "mlir-cpu" / f"schedule-{digest}.mlir"
     if not path.exists():
@@ -288,16 +288,17 @@ def schedule_file() -> str:
     return str(path)
 
 
-def bufferizing_passes() -> str:
+def bufferizing_passes(register: tuple[int, int] | None = None) -> str:
     """The tiled pipeline's passes up to and with bufferization (no module wrapper)."""
-    return (f"transform-preload-library{{transform-library-paths={schedule_file()}}},"
+    return (f"transform-preload-library{{transform-library-paths={schedule_file(register)}}},"
             f"transform-interpreter{{entry-point=generalize_elementwise}},{_FUSE},"
             f"transform-interpreter{{entry-point=tile_vectorize}},eliminate-empty-tensors,cse,{_BUFFERIZE},"
             f"cse,canonicalize")
 
 
-def tiled_pipeline() -> str:
-    return (f"builtin.module({bufferizing_passes()},"
+def tiled_pipeline(register: tuple[int, int] | None = None) -> str:
+    """The backend's pipeline; `register`: another register tile than the host's."""
+    return (f"builtin.module({bufferizing_passes(register)},"
             f"transform-interpreter{{entry-point=lower_vectors}},{_LOWER})")
 
 
