@@ -15,6 +15,7 @@ Validation checks the whole raised function against the original, loop and all.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from mlir import ir
@@ -53,6 +54,24 @@ def _why_not(kernel: Kernel, why: str) -> NoSolutionError:
         f"program exists in the grammar")
 
 
+@contextmanager
+def _editable(kernel: Kernel):
+    """A copy of the kernel's normal form to rewrite, inside its context: (the module, the
+    kernel's function, that function's entry block)."""
+    source = kernel.normal
+    with source.context, ir.Location.unknown():
+        module = source.copy()
+        func = find_function(module, kernel.name)
+        yield module, func, func.regions[0].blocks[0]
+
+
+def _reloaded(kernel: Kernel, text: str) -> Kernel:
+    """`text`, a rewrite of the kernel, loaded as a kernel whose sizes are named as the
+    kernel's (_in_kernel_terms)."""
+    part = load_kernel(SourceModule(kernel.normal.path, text), kernel.name)
+    return replace(part, sizes=_in_kernel_terms(part.sizes, kernel.sizes))
+
+
 def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
     """The kernel with its time loop running once, and the loop. NoSolutionError where
     the loop is not one the targets' loops express: several time loops, statements
@@ -67,10 +86,8 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
     if kernel.interface.results or kernel.interface.out_parameters:
         raise _why_not(kernel, "it returns values (not carried by the target's loops yet)")
     location = sizes.time_loops[0]
-    source = kernel.normal
-    path = source.path
-    with source.context, ir.Location.unknown():
-        module = source.copy()
+    path = kernel.normal.path
+    with _editable(kernel) as (module, _, _):
         loops = []
 
         def visit(op):
@@ -157,12 +174,7 @@ def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
     sizes = kernel.sizes
     if sizes.time_loops or kernel.interface.results or kernel.interface.out_parameters:
         return None
-    source = kernel.normal
-    path = source.path
-    with source.context, ir.Location.unknown():
-        module = source.copy()
-        func = find_function(module, kernel.name)
-        entry = func.regions[0].blocks[0]
+    with _editable(kernel) as (module, func, entry):
         top = [op.operation for op in entry.operations]
         loops = [k for k, op in enumerate(top) if op.name == "affine.for"]
         stores = [k for k, op in enumerate(top) if op.name in ("affine.store", "memref.store")]
@@ -186,7 +198,7 @@ def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
         for alloca, arg in zip(state, args):
             alloca.results[0].replace_all_uses_with(arg)
             alloca.erase()
-        location = diagnostic_location(path, loop.location)
+        location = diagnostic_location(kernel.normal.path, loop.location)
         both = str(module)
         loop.erase()
         before = str(module)
@@ -200,10 +212,7 @@ def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
                 op.operation.erase()
         _drop_dead(func.regions[0].blocks[0])
         after = str(module)
-    prologue = load_kernel(SourceModule(path, before), kernel.name)
-    prologue = replace(prologue, sizes=_in_kernel_terms(prologue.sizes, kernel.sizes))
-    rest = load_kernel(SourceModule(path, after), kernel.name)
-    rest = replace(rest, sizes=_in_kernel_terms(rest.sizes, kernel.sizes))
+    prologue, rest = _reloaded(kernel, before), _reloaded(kernel, after)
     if counter_loop(rest) is None:
         return None
     return LiftedLoop(prologue, rest, tuple(range(n, n + len(state))), location)
@@ -281,12 +290,7 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
     from synth.analysis.sizes import COUNTER, COUNTER_ATTR
 
     lo, hi = kernel.sizes.loop_ranges[location]
-    source = kernel.normal
-    path = source.path
-    with source.context, ir.Location.unknown():
-        module = source.copy()
-        func = find_function(module, kernel.name)
-        entry = func.regions[0].blocks[0]
+    with _editable(kernel) as (module, func, entry):
         loop = next(op for op in entry.operations if op.operation.name == "affine.for").opview
         n = len(entry.arguments)
         (counter,) = _append_arguments(func, [(ir.IndexType.get(), loop.location,
@@ -297,8 +301,7 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
             op.move_before(loop.operation)
         loop.operation.erase()
         text = str(module)
-    step = load_kernel(SourceModule(path, text), kernel.name)
-    step = replace(step, sizes=_in_kernel_terms(step.sizes, kernel.sizes))
+    step = _reloaded(kernel, text)
     if step.sizes.counter != n or (set(lo.symbols) | set(hi.symbols)) - set(step.sizes.symbols):
         raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
     # an array's extents are the kernel's: a dynamic dim the step reads only below the
