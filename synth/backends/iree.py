@@ -36,7 +36,7 @@ import numpy as np
 
 from synth.errors import ExecutionError
 from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
-from synth.backends.timing import Timing, measure
+from synth.backends.timing import Timing, fresh_copies, measure
 
 COMMON_FLAGS = ("--iree-input-demote-f64-to-f32=false",
                 "--iree-global-opt-enable-warn-on-uninitialized-values=false")
@@ -204,5 +204,4 @@ class IreePrepared(Prepared):
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
         # fresh device copies before each call, untimed, as every backend (synth.backends.timing)
         return measure(lambda args: self.entry(*args), warmup, repeats, min_total,
-                       setup=lambda: self._device_inputs(
-                           [np.copy(a) if isinstance(a, np.ndarray) else a for a in inputs]))
+                       setup=lambda: self._device_inputs(fresh_copies(inputs)))

@@ -4,7 +4,7 @@
 `measure_batched` is for callables timed elsewhere (the MLIR worker process): it asks for
 batches of samples and discards the warm-up ones.
 
-Every backend's timed call gets inputs copied just before it, untimed (FRESH_INPUTS): the
+Every backend's timed call gets inputs copied just before it, untimed (`fresh_copies`): the
 MLIR worker and the C baseline must copy them (the loops update their arrays in place),
 and XLA and IREE are given fresh device copies too, so that no backend finds its inputs in
 the cache from the call before when the others do not.
@@ -22,8 +22,13 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
 
-FRESH_INPUTS = True  # documented above; the XLA and IREE backends' `time` follow it
+
+def fresh_copies(inputs: list) -> list:
+    """The inputs with every array copied (scalars as they are): what a timed call of a
+    backend that does not copy them itself (XLA, IREE) is given, as described above."""
+    return [np.copy(a) if isinstance(a, np.ndarray) else a for a in inputs]
 
 
 @dataclass
@@ -52,8 +57,8 @@ def _check(warmup: int, repeats: int) -> None:
 def measure(run: Callable[..., object], warmup: int = 1, repeats: int = 5, min_total: float = 0.0,
             max_samples: int = 100_000, setup: Callable[[], object] | None = None) -> Timing:
     """Call `run` `warmup` times untimed, then time each further call. With `setup`,
-    each call is `run(setup())`, setup untimed (fresh copies of the inputs: see
-    FRESH_INPUTS)."""
+    each call is `run(setup())`, setup untimed (fresh copies of the inputs:
+    `fresh_copies`)."""
     _check(warmup, repeats)
 
     def once() -> float:

@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from synth.backends.registry import Backend, Prepared, BackendEntry, raised_function
-from synth.backends.timing import Timing, measure
+from synth.backends.timing import Timing, fresh_copies, measure
 
 
 @lru_cache(maxsize=None)
@@ -132,7 +132,7 @@ class XlaPrepared(Prepared):
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
         def fresh():  # device copies of fresh copies, transferred before the clock starts
-            args = self._device_inputs([np.copy(a) if isinstance(a, np.ndarray) else a for a in inputs])
+            args = self._device_inputs(fresh_copies(inputs))
             for a in args:
                 a.block_until_ready()
             return args
