@@ -34,15 +34,20 @@ class SizePlan:
         self.raised = raised
         self.raised_at = raised_at
         values = list(self.original.values())
-        self.rewritable = raised_at is not None or (
-            len(set(values)) == len(values) and all(v >= MIN_SIZE for v in values))
         # why the raised text is not re-instantiated at other sizes (None: it is, or no
         # attempt failed yet)
-        self.not_rewritable: str | None = None if self.rewritable else (
-            f"its sizes ({self.model.describe()}) cannot be told from other numbers in the "
-            f"raised text (they must be distinct and at least {MIN_SIZE})")
+        self.not_rewritable: str | None = None
+        if raised_at is None and (len(set(values)) != len(values) or any(v < MIN_SIZE for v in values)):
+            self.not_rewritable = (f"its sizes ({self.model.describe()}) cannot be told from other "
+                                   f"numbers in the raised text (they must be distinct and at least "
+                                   f"{MIN_SIZE})")
         self._checked = raised_at is not None
         self._cache: dict = {}
+
+    @property
+    def rewritable(self) -> bool:
+        """Whether the raised function is built (raised_at) or re-instantiated at other sizes."""
+        return self.not_rewritable is None
 
     def _check_rewritable(self) -> None:
         """Re-instantiate a text synth did not write at the small test and proof sizes
@@ -55,7 +60,7 @@ class SizePlan:
             try:
                 self.instances(values)
             except InputError as e:
-                self.rewritable, self.not_rewritable = False, e.message
+                self.not_rewritable = e.message
                 self._cache.clear()
                 return
 
