@@ -223,20 +223,27 @@ def test_measure_counts():
         measure(lambda: None, repeats=0)
 
 
-def test_measure_gives_each_call_fresh_inputs_untimed():
-    """Every backend's timed call gets inputs prepared just before it, outside the clock."""
-    import time as _time
+def test_measure_gives_each_call_fresh_inputs_untimed(monkeypatch):
+    """Every backend's timed call gets inputs prepared just before it, outside the clock:
+    on a clock that only setup and the call move (1000 and 1 units), each sample is 1."""
+    import synth.backends.timing as timing
 
+    clock = [0.0]
+    monkeypatch.setattr(timing.time, "perf_counter", lambda: clock[0])
     made, seen = [], []
 
     def setup():
-        _time.sleep(0.02)  # a slow copy must not count
+        clock[0] += 1000.0  # a slow copy must not count
         made.append(object())
         return made[-1]
 
-    t = measure(seen.append, warmup=1, repeats=3, setup=setup)
+    def call(args):
+        clock[0] += 1.0
+        seen.append(args)
+
+    t = measure(call, warmup=1, repeats=3, setup=setup)
     assert seen == made and len(made) == 4 and len(set(map(id, seen))) == 4
-    assert max(t.samples) < 0.02
+    assert t.samples == [1.0, 1.0, 1.0]
 
 
 def test_xla_and_iree_time_with_fresh_device_inputs(monkeypatch):
