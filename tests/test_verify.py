@@ -366,7 +366,10 @@ def test_resize_text_maps_sizes_only():
             "%1 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (tensor<1x1100xf64>) -> tensor<1000x1100xf64>\n"
             "%2 = stablehlo.constant dense<1000.0> : tensor<f64>\n"
             "%3 = arith.constant 1000 : index\n"
-            "%4 = tensor.extract_slice %x[999, 0] [1, 1100] [1, 1] : tensor<1000x1100xf64> to tensor<1x1100xf64>\n")
+            "%4 = tensor.extract_slice %x[999, 0] [1, 1100] [1, 1] : tensor<1000x1100xf64> to tensor<1x1100xf64>\n"
+            "%5 = stablehlo.constant dense<1000> : tensor<i64>\n"
+            "%6 = stablehlo.constant dense<1000> : tensor<i32>\n"
+            "%7 = stablehlo.constant dense<1099> : tensor<i64>\n")
     out = resize_text(text, {1000: 2, 1100: 3})
     assert out.splitlines() == [
         "%0 = stablehlo.slice %5 [0:1, 0:3] : (tensor<2x3xf64>) -> tensor<1x3xf64>",
@@ -374,6 +377,9 @@ def test_resize_text_maps_sizes_only():
         "%2 = stablehlo.constant dense<1000.0> : tensor<f64>",
         "%3 = arith.constant 2 : index",
         "%4 = tensor.extract_slice %x[1, 0] [1, 3] [1, 1] : tensor<2x3xf64> to tensor<1x3xf64>",
+        "%5 = stablehlo.constant dense<2> : tensor<i64>",  # a while's bound (a count)
+        "%6 = stablehlo.constant dense<1000> : tensor<i32>",  # data
+        "%7 = stablehlo.constant dense<2> : tensor<i64>",
     ]
 
 

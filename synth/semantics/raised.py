@@ -13,11 +13,12 @@ it at small ones. `RaisedFunction.resized(value_map)` re-instantiates it textual
 `value_map` taking each original size value to its small value:
   - every dimension of a `tensor<...>` / `memref<...>` type,
   - every integer in a bracketed integer list (`[0:999, 0:1100]`, `[999, 0] [1, 1100]`,
-    `low = [1, 0]`), in `array<i64: ...>` and in `arith.constant N : index`
+    `low = [1, 0]`), in `array<i64: ...>`, in `arith.constant N : index` and in a rank-0
+    `stablehlo.constant dense<N> : tensor<i64>` (a stablehlo.while's bound)
   - every integer constant inside an `affine_map<...>` (an edge index n-1 of a slice)
 is mapped when it equals an original size exactly, or lies within 2 of exactly one
 (so a slice bound n-1 stays n-1); every other number is left alone, and so are the
-contents of `dense<...>` constants (data, not sizes). Dimension numbers
+contents of other `dense<...>` constants (data, not sizes). Dimension numbers
 (`dims = [0, 1]`, permutations) are far below any size and never move. This needs every
 original size to be >= MIN_SIZE and equal sizes to map to equal values (the caller,
 synth.validation.verify, ensures both). The resized text is parsed and verified by MLIR, so a

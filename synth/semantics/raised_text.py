@@ -159,17 +159,22 @@ _MAP_INT = re.compile(r"(?<![\w])\d+")  # an integer constant, not the 0 of d0 /
 
 
 _DENSE = re.compile(r"\bdense(?:_resource)?<[^>]*>")
+# a rank-0 i64 stablehlo constant: a loop's bound or a counter's offset (synth's loops count
+# in tensor<i64>), an index like `arith.constant N : index`, not data
+_COUNT_CONST = re.compile(r"(stablehlo\.constant\s+dense<)(\d+)(>\s*:\s*tensor<i64>)")
 
 
 def resize_text(text: str, value_map: dict[int, int]) -> str:
     """Rewrite the sizes of a raised module (see the module docstring). The contents of
-    `dense<...>` attributes are data, never sizes: they are masked while rewriting."""
+    `dense<...>` attributes are data, never sizes: they are masked while rewriting, except
+    a rank-0 i64 stablehlo constant (a loop bound: floyd-warshall's `dense<2800>`)."""
     constants: list[str] = []
 
     def mask(m: re.Match) -> str:
         constants.append(m.group())
         return f"\0{len(constants) - 1}\0"
 
+    text = _COUNT_CONST.sub(lambda m: m.group(1) + str(map_size(int(m.group(2)), value_map)) + m.group(3), text)
     text = _DENSE.sub(mask, text)
     text = _resize_unmasked(text, value_map)
     return re.sub("\0(\\d+)\0", lambda m: constants[int(m.group(1))], text)
