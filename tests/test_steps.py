@@ -368,6 +368,10 @@ def test_hand_written_shortest_paths_raise_in_place_exactly(tmp_path, target):
     (got,) = run_raised(target, out.read_text().split("  func.func @shortest_paths(")[0] + "}\n",
                         "shortest_paths_raised", [d])
     assert np.array_equal(got, want)
+    if target == "stablehlo":  # row k and column k ride in the while's state, not sliced from the matrix
+        head = next(line for line in out.read_text().splitlines() if "= stablehlo.while(" in line)
+        assert head.split(" : ")[-1].split(", ") == ["tensor<i64>", "tensor<48x48xf64>", "tensor<48xf64>",
+                                                     "tensor<48xf64>"]
     # synth verify re-instantiates the output at small sizes, the loop's bound with them
     assert main(["verify", str(DATA / "counter" / "shortest_paths.mlir"), str(out), "--level", "test"]) == 0
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from synth.errors import SynthError
+from synth.grammar.families import TakeFamily
 from synth.grammar.op import Emitter, format_scalar
 from synth.grammar.stablehlo import while_loop
 from synth.grammar.types import ShapeError
@@ -113,13 +114,23 @@ def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types
 def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,
                final: dict[int, Expr], env: dict[int, str]) -> dict[int, str]:
     """Emit the time loop (synth.synthesis.steps) around the programs of one step; the
-    names of the arrays after it (the loop's results) replace them in `env`."""
+    names of the arrays after it (the loop's results) replace them in `env`. A counter
+    loop in stablehlo also carries the lines its step takes from the arrays it updates at
+    the counter (`_carried_lines`; in linalg, MLIR's ownership-based deallocation of such
+    iter_args emits i1 memrefs whose lowering aborts the process, MLIR 22)."""
     trip = size(result.time_loop.trip, values)
     carried = [o for o in result.outputs if o in final]
     inputs = [i for i in sorted(env) if i not in carried]
     rotated = dict(result.time_loop.rotated)  # input -> dim: read at the step's index
     if trip < 0:
         raise SynthError(f"a time loop of {trip} steps at sizes {dict(values)}")
+    stablehlo = result.dialect == "stablehlo"
+    counter = result.time_loop.counter
+    start = size(result.time_loop.start, values) if counter is not None else 0
+    lines: dict[int, tuple[int, Expr]] = {}
+    if counter is not None and stablehlo:
+        final, lines = _carried_lines(final, carried, counter, values, types)
+        types = {**types, **{leaf: take.type for leaf, (_, take) in lines.items()}}
     body_env = dict(env)
 
     def body() -> list[str]:
@@ -136,33 +147,48 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         em._scalars = saved
         return got
 
-    ctypes = [types[o].mlir() for o in carried]
-    if result.dialect == "stablehlo":
+    def taken(arrays: dict[int, str], at: str) -> list[str]:
+        """Each carried line taken from `arrays` (index -> name) at the counter `at`."""
+        return [em.apply(take.op, [arrays[o], at], [types[o], take.args[1].type], take.attrs)[0]
+                for o, take in lines.values()]
+
+    initial = {}
+    if lines:  # the lines of the first step, before the loop
+        first = em.fresh("c")
+        em.line(f"{first} = stablehlo.constant dense<{start}> : tensor<i64>")
+        initial = dict(zip(lines, taken(env, first)))
+    body_env.update({o: em.fresh("w") for o in carried})
+    if stablehlo:
+        body_env.update({leaf: em.fresh("line") for leaf in lines})
         it = em.fresh("it")
-        body_env.update({o: em.fresh("w") for o in carried})
         body_env.update({i: em.fresh("x") for i in inputs})
         zero = em.fresh("c")
         em.line(f"{zero} = stablehlo.constant dense<0> : tensor<i64>")
         operands = [(it, zero, "tensor<i64>")] + \
             [(body_env[o], env[o], types[o].mlir()) for o in carried] + \
-            [(body_env[i], env[i], types[i].mlir()) for i in inputs]
+            [(body_env[i], env[i], types[i].mlir()) for i in inputs] + \
+            [(body_env[leaf], initial[leaf], types[leaf].mlir()) for leaf in lines]
+
+        def from_start(at: str) -> str:
+            """The counter at loop index `at` (the loop runs from 0, the counter from start)."""
+            if not start:
+                return at
+            c, out = em.fresh("c"), em.fresh("counter")
+            em.line(f"{c} = stablehlo.constant dense<{start}> : tensor<i64>")
+            em.line(f"{out} = stablehlo.add {at}, {c} : tensor<i64>")
+            return out
 
         def step(names: list[str]) -> list[str]:
-            counter = result.time_loop.counter
-            if counter is not None:  # the step's counter: the loop's, from the loop's start
-                start = size(result.time_loop.start, values)
-                body_env[counter] = it
-                if start:
-                    c, at = em.fresh("c"), em.fresh("counter")
-                    em.line(f"{c} = stablehlo.constant dense<{start}> : tensor<i64>")
-                    em.line(f"{at} = stablehlo.add {it}, {c} : tensor<i64>")
-                    body_env[counter] = at
+            if counter is not None:
+                body_env[counter] = from_start(it)
             got = body()
             one, nxt = em.fresh("c"), em.fresh("it")
             em.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
             em.line(f"{nxt} = stablehlo.add {it}, {one} : tensor<i64>")
             nexts = [_rotate(em, result.dialect, body_env[i], types[i], rotated[i]) if i in rotated
                      else body_env[i] for i in inputs]
+            if lines:  # each line again, from the arrays the step wrote, at the next counter
+                nexts += taken(dict(zip(carried, got)), from_start(nxt))
             return [nxt] + got + nexts
         out = while_loop(em, operands, trip, step)
         results = {o: f"{out}#{k + 1}" for k, o in enumerate(carried)}
@@ -172,20 +198,18 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         em.line(f"{lb} = arith.constant 0 : index")
         em.line(f"{ub} = arith.constant {trip} : index")
         em.line(f"{st} = arith.constant 1 : index")
-        body_env.update({o: em.fresh("w") for o in carried})
         turning = [i for i in inputs if i in rotated]  # carried too, rotated after each step
         body_env.update({i: em.fresh("x") for i in turning})
-        ctypes += [types[i].mlir() for i in turning]
-        many = len(ctypes) > 1
-        head = f"{out}:{len(ctypes)}" if many else out
+        state = [(body_env[o], env[o], types[o].mlir()) for o in carried + turning]
+        many = len(state) > 1
+        head = f"{out}:{len(state)}" if many else out
         em.line(f"{head} = scf.for {t} = {lb} to {ub} step {st} iter_args("
-                + ", ".join(f"{body_env[o]} = {env[o]}" for o in carried + turning) + ") -> ("
-                + ", ".join(ctypes) + ") {")
+                + ", ".join(f"{a} = {v}" for a, v, _ in state) + ") -> ("
+                + ", ".join(ty for _, _, ty in state) + ") {")
         indent = em.indent
         em.indent = indent + "  "
-        counter = result.time_loop.counter
+
         if counter is not None:  # the step's counter as a tensor<i64>, from the loop's start
-            start = size(result.time_loop.start, values)
             ci, ct = em.fresh("counter"), em.fresh("counter")
             em.line(f"{ci} = arith.index_cast {t} : index to i64")
             if start:
@@ -196,12 +220,53 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
             em.line(f"{ct} = tensor.from_elements {ci} : tensor<i64>")
             body_env[counter] = ct
         got = body()
-        got += [_rotate(em, result.dialect, body_env[i], types[i], rotated[i]) for i in turning]
-        em.line(f"scf.yield {', '.join(got)} : {', '.join(ctypes)}")
+        nexts = [_rotate(em, result.dialect, body_env[i], types[i], rotated[i]) for i in turning]
+        em.line(f"scf.yield {', '.join(got + nexts)} : {', '.join(ty for _, _, ty in state)}")
         em.indent = indent
         em.line("}")
         results = {o: (f"{out}#{k}" if many else out) for k, o in enumerate(carried)}
     return {**env, **results}
+
+
+def _carried_lines(final: dict[int, Expr], carried: list[int], counter: int, values: Mapping[str, int],
+                   types: dict) -> tuple[dict[int, Expr], dict[int, tuple[int, Expr]]]:
+    """The step programs (at `values`) with every line they take from a carried array at
+    the counter (row k of the matrix the step updates: floyd-warshall) replaced by a leaf of
+    its own, and those leaves: leaf -> (the array, its take). The loop carries each line in
+    its state, taken from the array at the next counter at the end of each step: the same
+    values, but the step no longer reads the array it updates in place, which made XLA copy
+    the whole array per step (floyd-warshall at LARGE on XLA CPU, one core: 28 s -> 17 s)."""
+    leaves: dict[tuple, int] = {}
+    lines: dict[int, tuple[int, Expr]] = {}
+    base = max(types) + 1
+    memo: dict = {}
+
+    def rewrite(e: Expr) -> Expr:
+        if id(e) in memo:
+            return memo[id(e)]
+        out = e
+        if e.op is not None:
+            a = e.args
+            if isinstance(e.op, TakeFamily) and a[0].op is None and a[0].leaf in carried \
+                    and a[1].op is None and a[1].leaf == counter:
+                key = (a[0].leaf, e.op.name, e.attrs)
+                if key not in leaves:
+                    leaves[key] = base + len(leaves)
+                    lines[leaves[key]] = (a[0].leaf, e)
+                out = Expr(e.type, leaf=leaves[key])
+            else:
+                args = tuple(rewrite(x) for x in a)
+                if any(x is not y for x, y in zip(args, a)):
+                    out = Expr(e.type, e.op, e.attrs, args)
+        memo[id(e)] = out
+        return out
+
+    inst_memo: dict = {}
+    try:
+        programs = {o: rewrite(instantiate(final[o], values, types, inst_memo)) for o in carried}
+    except ShapeError as e:  # a bug: programs are typed over the symbols
+        raise SynthError(f"a step program does not fit sizes {dict(values)}: {e}") from None
+    return {**final, **programs}, lines
 
 
 def _rotate(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
