@@ -328,13 +328,13 @@ class _Worker:
                 if not ready:
                     self._proc.kill()
                     self._proc.wait(timeout=10)
-                    self._proc = None
+                    self._drop()
                     raise ExecutionError(f"compiling or running @{request['func']} took longer than "
                                          f"{deadline:g} s; the MLIR worker was stopped")
                 status, payload = _recv(self._proc.stdout)
             except (EOFError, BrokenPipeError, ConnectionResetError):
                 code = self._proc.wait(timeout=10)
-                self._proc = None
+                self._drop()
                 raise ExecutionError(
                     f"the MLIR worker crashed (exit code {code}) while compiling or running "
                     f"@{request['func']}: {self._stderr_tail()}"
@@ -342,6 +342,15 @@ class _Worker:
         if status != "ok":
             raise ExecutionError(f"compiling or running @{request['func']} failed: {payload}")
         return RunResult(*payload)
+
+    def _drop(self) -> None:
+        """Forget a dead worker, closing its pipes (a ResourceWarning otherwise)."""
+        for stream in (self._proc.stdin, self._proc.stdout):
+            try:
+                stream.close()
+            except OSError:  # a pipe whose reader is gone: nothing left to flush
+                pass
+        self._proc = None
 
     def _stderr_tail(self) -> str:
         try:

@@ -86,6 +86,34 @@ def test_verify_of_a_text_it_cannot_resize_is_undecided_not_bad_input(tmp_path):
     assert "not re-instantiated at smaller sizes" in v.stdout and "tested: 8 input sets" in v.stdout
     assert "Traceback" not in v.stderr
 
+def test_verify_trusts_a_resized_text_only_where_it_agrees_at_its_own_sizes():
+    """A hand-written raise equivalent at its own size whose mask bound 14 is an i32 data
+    constant: re-instantiated at n = 3 it differs from the original there. That is a
+    failure of the textual resize, not of the file: verify tests and proves at the file's
+    own size and says why (it answered NOT EQUIVALENT, exit 4, before)."""
+    v = synth("verify", DATA / "verify" / "split_scale.mlir", DATA / "verify" / "split_scale.data_bound.stablehlo.mlir")
+    assert v.returncode == 0, v.stdout + v.stderr
+    assert "proven by Z3 (unsat) at sizes n16=16" in v.stdout
+    assert "tested at its own sizes only: re-instantiated at n16=3 it differs from the original" in v.stdout
+
+
+def test_verify_of_own_blocked_and_flipped_raises_is_never_a_false_refutation(tmp_path):
+    """synth verify on synth raise's own outputs (PolyBench): lu at SMALL to linalg is a
+    blocked loop (panels of 60) whose textual resize to n = 3 slices out of bounds and
+    crashed the MLIR worker (exit 1); durbin at MINI pads its flip to 3n and indexes from
+    2n - 1 (120, 79: no sizes), which the resize left, so verify answered NOT EQUIVALENT
+    (exit 4). Now: undecided with the reason (lu) and proven at its own size (durbin)."""
+    for kernel, dataset, expect, says in (("lu", "small", 3, "it fails to run"),
+                                          ("durbin", "mini", 0, "proven by Z3 (unsat) at sizes arg0=40")):
+        src, out = tmp_path / f"{kernel}.mlir", tmp_path / f"{kernel}.linalg.mlir"
+        assert synth("resize", POLYBENCH / f"{kernel}.mlir", "--dataset", dataset, "-o", src).returncode == 0
+        r = synth("raise", src, "--target", "linalg", "-q", "-o", out)
+        assert r.returncode == 0, r.stderr
+        v = synth("verify", src, out)
+        assert v.returncode == expect and says in v.stdout, v.stdout + v.stderr
+        assert "warning" not in v.stderr and "Traceback" not in v.stderr
+
+
 def test_run_times_after_a_warm_up_and_runs_raised_modules(tmp_path):
     p = synth("run", POLYBENCH / "gemm.mlir", "--dataset", "mini")
     assert p.returncode == 0 and "(median of 3 after a warm-up), compile" in p.stdout

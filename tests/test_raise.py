@@ -325,6 +325,10 @@ def test_grown_draws_are_made_diagonally_dominant():
     (dominant,) = diagonally_dominant([a])
     assert not grown([dominant], [lu(dominant)])
     assert not grown([a], [a @ a])  # sums of products of the inputs are not growth
+    # synth verify's draw of magnitude 1e100: n alone would change nothing
+    big = a * 1e100
+    (dominant,) = diagonally_dominant([big])
+    assert np.allclose(dominant - big, 2e100 * np.eye(2)) and not grown([dominant], [lu(dominant)])
 
 
 @pytest.mark.slow

@@ -273,7 +273,7 @@ def test_f32_right_looking_lu_validates_on_a_well_conditioned_draw(tmp_path):
     path.write_text(text)
     rc, out, _ = _raise(tmp_path, path, "stablehlo")
     assert rc == 0
-    assert "n added to the diagonal of each square matrix, where the original is well-conditioned" \
+    assert "(n times its largest magnitude, if above 1), where the original is well-conditioned" \
         in out.read_text()
 
 

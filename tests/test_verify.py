@@ -383,6 +383,23 @@ def test_resize_text_maps_sizes_only():
     ]
 
 
+def test_numbers_derived_from_sizes_block_the_textual_resize():
+    """A flip padded to 3n and indexed from 2n - 1 (synth's durbin at LARGE): 6000 and 4000
+    are no size, but the mapping of sizes would leave them and silently compute something
+    else; the resize refuses. Products of sizes (a collapsed shape) too; data is left alone."""
+    from synth.semantics.raised_text import size_derived_numbers
+
+    text = ("%0 = tensor.empty() : tensor<6000xf64>\n"
+            "%c = arith.constant 4000 : i64\n"
+            "%d = stablehlo.constant dense<4000.0> : tensor<f64>\n"
+            "%e = tensor.empty() : tensor<1999x2000xf64>\n")
+    assert size_derived_numbers(text, {2000: 3}) == ["6000 (about 3 x 2000)", "4000 (about 2 x 2000)"]
+    assert size_derived_numbers("%0 = tensor.empty() : tensor<1200000xf64>\n", {1000: 3, 1200: 4}) \
+        == ["1200000 (about 1000 x 1200)"]
+    with pytest.raises(ValueError, match="6000 .about 3 x 2000"):
+        resize_text(text, {2000: 3})
+
+
 def test_keep_functions_blanks_the_wrapper(raised):
     text = raised("atax", "stablehlo").read_text()
     kept = keep_functions(text, "kernel_atax_raised")

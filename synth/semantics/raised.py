@@ -166,7 +166,10 @@ class RaisedFunction:
         """The function re-instantiated at other sizes (see the module docstring)."""
         if not value_map or all(k == v for k, v in value_map.items()):
             return self
-        return replace(self, text=resize_text(self.text, value_map))
+        try:
+            return replace(self, text=resize_text(self.text, value_map))
+        except ValueError as e:  # a number derived from the sizes (raised_text.size_derived_numbers)
+            raise InputError(f"@{self.name}: {e}", self.path) from None
 
     def evaluate(self, args: list) -> list[np.ndarray]:
         """Interpret the function on `args` (object arrays of z3 terms, 0-d for rank 0);

@@ -164,10 +164,54 @@ _DENSE = re.compile(r"\bdense(?:_resource)?<[^>]*>")
 _COUNT_CONST = re.compile(r"(stablehlo\.constant\s+dense<)(\d+)(>\s*:\s*tensor<i64>)")
 
 
+_DERIVED_SITES = (_SHAPED, _INT_LIST, _ARRAY_ATTR, _AFFINE_MAP,
+                  re.compile(r"arith\.constant\s+(\d+)\s*:\s*(?:index|i64)\b"), _COUNT_CONST)
+
+
+def derived_size(value: int, value_map: dict[int, int]) -> str | None:
+    """How `value` derives from the original sizes though it is none of them (nor within
+    _NEAR of one): about k x s for k in 2..4, or about s x t; None when it does not."""
+    if value < MIN_SIZE or value in value_map or map_size(value, value_map) != value:
+        return None
+    sizes = sorted(value_map)
+    for s in sizes:
+        for k in (2, 3, 4):
+            if abs(value - k * s) <= _NEAR:
+                return f"{value} (about {k} x {s})"
+    for s in sizes:
+        for t in sizes:
+            if abs(value - s * t) <= _NEAR:
+                return f"{value} (about {s} x {t})"
+    return None
+
+
+def size_derived_numbers(text: str, value_map: dict[int, int]) -> list[str]:
+    """The numbers where sizes stand (types, slice lists, index and counter constants, affine
+    maps) that derive from the sizes without being one (`derived_size`): the textual
+    re-instantiation would leave them as they are, and a program that pads to 3n or
+    indexes from 2n - 1 (synth's own flip did) would silently compute something else."""
+    code = _DENSE.sub(" ", _COUNT_CONST.sub(lambda m: f"arith.constant {m.group(2)} : i64", text))
+    found = []
+    for pattern in _DERIVED_SITES:
+        for m in pattern.finditer(code):
+            for k in _INT.finditer(m.group()):
+                why = derived_size(int(k.group()), value_map)
+                if why and why not in found:
+                    found.append(why)
+    return found
+
+
 def resize_text(text: str, value_map: dict[int, int]) -> str:
     """Rewrite the sizes of a raised module (see the module docstring). The contents of
     `dense<...>` attributes are data, never sizes: they are masked while rewriting, except
-    a rank-0 i64 stablehlo constant (a loop bound: floyd-warshall's `dense<2800>`)."""
+    a rank-0 i64 stablehlo constant (a loop bound: floyd-warshall's `dense<2800>`).
+    Raises ValueError where a number derives from the sizes without being one
+    (`size_derived_numbers`)."""
+    derived = size_derived_numbers(text, value_map)
+    if derived:
+        raise ValueError(f"the number{'s' if len(derived) > 1 else ''} {', '.join(derived[:3])} "
+                         f"derive{'' if len(derived) > 1 else 's'} from the sizes but {'are' if len(derived) > 1 else 'is'} "
+                         f"no size itself, so the text cannot be re-instantiated by mapping sizes")
     constants: list[str] = []
 
     def mask(m: re.Match) -> str:

@@ -114,11 +114,14 @@ def diagonally_dominant(args: list) -> list:
     initialises the matrices of its solvers: on uniform random data a forward substitution
     overflows long before row 2000 (trisolv) and a Cholesky factorisation takes the square
     root of a negative number (cholesky). Used only where the original's outputs on the
-    plain draw are not finite."""
+    plain draw are not finite, grow or are ill-conditioned. n times the matrix's largest
+    magnitude where that exceeds 1 (synth verify's draw of magnitude 1e100: adding n
+    to it changed nothing, and a blocked LU then differed from the loops by rounding)."""
     out = []
     for a in args:
         if isinstance(a, np.ndarray) and a.dtype.kind == "f" and a.ndim == 2 and a.shape[0] == a.shape[1]:
-            a = a + a.shape[0] * np.eye(a.shape[0], dtype=a.dtype)
+            scale = max(1.0, float(np.max(np.abs(a)))) if a.size and np.all(np.isfinite(a)) else 1.0
+            a = a + (a.shape[0] * scale) * np.eye(a.shape[0], dtype=a.dtype)
         out.append(a)
     return out
 

@@ -12,7 +12,7 @@ from synth.analysis.sizes import COUNTER
 from synth.errors import InputError
 from synth.frontend.reader import SourceModule
 from synth.semantics.raised import MIN_SIZE, RaisedFunction
-from synth.validation.common import MAX_PROOF_ELEMENTS, Sizes, sizes_text
+from synth.validation.common import MAX_PROOF_ELEMENTS, MAX_PROOF_SIZE, Sizes, sizes_text
 
 
 # sizes -------------------------------------------------------------------------------------
@@ -106,20 +106,35 @@ class SizePlan:
         """The bounded proof's sizes; [] where none is possible (`why_no_proof` says why)."""
         self._check_rewritable()
         if not self.rewritable:
-            return [self.original] if self.elements() <= MAX_PROOF_ELEMENTS else []
+            return [self.original] if self.provable_as_is() else []
         configs = self._configs(2, 1)
-        if configs or self.elements() <= MAX_PROOF_ELEMENTS:
+        if configs or self.provable_as_is():
             return self.with_counter(configs or [self.original])
         return []  # no smaller sizes keep every access in bounds, and its own are too large
 
     def why_no_proof(self) -> str:
         """Why proof_configs is empty."""
-        own = (f"at its own sizes it has {self.elements()} array elements, more than the bounded "
-               f"proof takes ({MAX_PROOF_ELEMENTS})")
+        if self.elements() > MAX_PROOF_ELEMENTS:
+            own = (f"at its own sizes it has {self.elements()} array elements, more than the bounded "
+                   f"proof takes ({MAX_PROOF_ELEMENTS})")
+        else:
+            own = (f"its own sizes ({sizes_text(self.original)}) exceed the bounded proof's "
+                   f"largest ({MAX_PROOF_SIZE})")
         if self.not_rewritable:
             return f"the raised function is not re-instantiated at smaller sizes ({self.not_rewritable}), and {own}"
         return (f"no sizes smaller than the kernel's own ({self.model.describe()}) keep every access "
                 f"within its array, and {own}")
+
+    def distrust(self, why: str) -> None:
+        """Stop using the text re-instantiated at other sizes (`why`): the text at its own
+        sizes only, from now on."""
+        self.not_rewritable = why
+        self._checked = True
+        self._cache.clear()
+
+    def provable_as_is(self) -> bool:
+        """Whether the bounded proof may run at the original sizes: few elements, small sizes."""
+        return self.elements() <= MAX_PROOF_ELEMENTS and max(self.original.values(), default=0) <= MAX_PROOF_SIZE
 
     def elements(self) -> int:
         """Array elements of the arguments at the original sizes."""
