@@ -370,33 +370,23 @@ class Iota(IotaFamily, LinalgOp):
 
 
 class SelectEdge(SelectEdgeFamily, LinalgOp):
-    """linalg.generic: out = x where linalg.index of every dim in `dims` is its edge index,
-    y elsewhere (the comparison lives in the body: no i1 tensors). y is the generic's
-    output operand, so the result can be y's buffer updated in place (a time loop's
-    iter_arg stays its own buffer)."""
+    """out = x where every dim in `dims` is at its edge index, y elsewhere: the edge of x
+    (a linalg.generic over the edge alone, reading x at the edge index: a constant in its
+    indexing map) inserted into y (tensor.insert_slice). Only the edge is computed and
+    written; y's buffer is updated in place (a time loop's iter_arg stays its own buffer).
+    A select over the whole of y (linalg.index compared with the edge in the body) wrote
+    every element: fdtd-2d's row 0 of ey, one core, LARGE: 0.97 -> 0.92 s side by side."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
-        dt = result_type.dtype
-
-        def body(em, blk, out):
-            cond = None
-            for k in d["dims"]:
-                i, c, p = em.fresh("i"), em.fresh("e"), em.fresh("p")
-                em.line(f"{i} = linalg.index {k} : index")
-                em.line(f"{c} = arith.constant {edge_index(result_type.shape[k], d['position'])} : index")
-                em.line(f"{p} = arith.cmpi eq, {i}, {c} : index")
-                if cond is None:
-                    cond = p
-                else:
-                    both = em.fresh("p")
-                    em.line(f"{both} = arith.andi {cond}, {p} : i1")
-                    cond = both
-            s = em.fresh("s")
-            em.line(f"{s} = arith.select {cond}, {blk[0]}, {out} : {dt}")
-            return s
-
-        n = result_type.rank
-        identity = _affine_map(n, tuple(range(n)))
-        return emit_structured(em, operands[:1], arg_types[:1], [identity, identity], ["parallel"] * n,
-                               operands[1], result_type, body)
+        t = result_type
+        at = {k: edge_index(t.shape[k], d["position"]) for k in d["dims"]}
+        edge_t = t.with_shape(tuple(1 if k in at else n for k, n in enumerate(t.shape)))
+        read = tuple(str(at[k]) if k in at else k for k in range(t.rank))
+        edge = emit_generic(em, operands[:1], arg_types[:1], [read], edge_t, lambda em, b: b[0])
+        offsets = ", ".join(str(at.get(k, 0)) for k in range(t.rank))
+        sizes = ", ".join(str(int(n)) for n in edge_t.shape)
+        r = em.fresh()
+        em.line(f"{r} = tensor.insert_slice {edge} into {operands[1]}[{offsets}] [{sizes}] "
+                f"[{', '.join('1' for _ in t.shape)}] : {edge_t.mlir()} into {t.mlir()}")
+        return r
