@@ -398,6 +398,11 @@ def test_numbers_derived_from_sizes_block_the_textual_resize():
         == ["1200000 (about 1000 x 1200)"]
     with pytest.raises(ValueError, match="6000 .about 3 x 2000"):
         resize_text(text, {2000: 3})
+    # the 64 of i64 and the 0 of d0 are no numbers (a fuzzer kernel at sizes 16 and 32
+    # was refused for "64 (about 4 x 16)")
+    small = ("%c = stablehlo.constant dense<0> : tensor<i64>\n%k = arith.constant 1 : i64\n"
+             "#m = affine_map<(d0) -> (d0)>\n%x = tensor.empty() : tensor<32x16xi64>\n")
+    assert size_derived_numbers(small, {16: 3, 32: 5}) == []
 
 
 def test_keep_functions_blanks_the_wrapper(raised):

@@ -164,8 +164,15 @@ _DENSE = re.compile(r"\bdense(?:_resource)?<[^>]*>")
 _COUNT_CONST = re.compile(r"(stablehlo\.constant\s+dense<)(\d+)(>\s*:\s*tensor<i64>)")
 
 
-_DERIVED_SITES = (_SHAPED, _INT_LIST, _ARRAY_ATTR, _AFFINE_MAP,
-                  re.compile(r"arith\.constant\s+(\d+)\s*:\s*(?:index|i64)\b"), _COUNT_CONST)
+# where sizes stand, and the numbers of each match (not the 64 of i64 nor the 0 of d0)
+_DERIVED_SITES = (
+    (_SHAPED, lambda m: [d for d in m.group(2).split("x")[:-1] if d != "?"]),
+    (_INT_LIST, lambda m: _INT.findall(m.group(1))),
+    (_ARRAY_ATTR, lambda m: _INT.findall(m.group(1))),
+    (_AFFINE_MAP, lambda m: _MAP_INT.findall(m.group(1))),
+    (re.compile(r"arith\.constant\s+(\d+)\s*:\s*(?:index|i64)\b"), lambda m: [m.group(1)]),
+    (_COUNT_CONST, lambda m: [m.group(2)]),
+)
 
 
 def derived_size(value: int, value_map: dict[int, int]) -> str | None:
@@ -190,12 +197,12 @@ def size_derived_numbers(text: str, value_map: dict[int, int]) -> list[str]:
     maps) that derive from the sizes without being one (`derived_size`): the textual
     re-instantiation would leave them as they are, and a program that pads to 3n or
     indexes from 2n - 1 (synth's own flip did) would silently compute something else."""
-    code = _DENSE.sub(" ", _COUNT_CONST.sub(lambda m: f"arith.constant {m.group(2)} : i64", text))
     found = []
-    for pattern in _DERIVED_SITES:
+    for pattern, numbers in _DERIVED_SITES:
+        code = text if pattern is _COUNT_CONST else _DENSE.sub(" ", text)
         for m in pattern.finditer(code):
-            for k in _INT.finditer(m.group()):
-                why = derived_size(int(k.group()), value_map)
+            for k in numbers(m):
+                why = derived_size(int(k), value_map)
                 if why and why not in found:
                     found.append(why)
     return found
