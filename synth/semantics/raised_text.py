@@ -198,9 +198,9 @@ def size_derived_numbers(text: str, value_map: dict[int, int]) -> list[str]:
     re-instantiation would leave them as they are, and a program that pads to 3n or
     indexes from 2n - 1 (synth's own flip did) would silently compute something else."""
     found = []
+    data_masked = _DENSE.sub(" ", text)
     for pattern, numbers in _DERIVED_SITES:
-        code = text if pattern is _COUNT_CONST else _DENSE.sub(" ", text)
-        for m in pattern.finditer(code):
+        for m in pattern.finditer(text if pattern is _COUNT_CONST else data_masked):
             for k in numbers(m):
                 why = derived_size(int(k), value_map)
                 if why and why not in found:

@@ -60,8 +60,7 @@ class SizePlan:
             try:
                 self.instances(values)
             except InputError as e:
-                self.not_rewritable = e.message
-                self._cache.clear()
+                self.distrust(e.message)
                 return
 
     def _configs(self, first: int, stride: int) -> list[Sizes]:
