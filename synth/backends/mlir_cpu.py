@@ -27,6 +27,12 @@ before bufferizing:
   (tile_reduction_using_for) so the loop over a row is an elementwise multiply-add on a
   vector<8x8> accumulator kept in registers, reduced across once per row block; this
   reassociates the sum, as XLA does (the proofs are over the reals).
+- a `linalg.matvec` and a `linalg.vecmat` on one matrix, neither needing the other (bicg,
+  mvt), run in one loop over blocks of 8 rows (row_passes: the pair is tagged and
+  reordered in the text, `fuse_rows` tiles both by rows and fuses the loops), so the
+  matrix is read from memory once; the matvec tile is then split as below. Raised linalg
+  of PolyBench LARGE, one thread, medians of 20 calls, before -> after: bicg 2.39 -> 1.80
+  ms, mvt 2.50 -> 1.96 ms (outputs bitwise equal); 4, 16 or 32 rows: within 5%.
 - `linalg.dot` (the library loop forms' per-step dot: linalg.triangular_solve) is split
   the same way: 8 partial sums, the remainder peeled.
 - vector transfers are lowered fully unrolled (convert-vector-to-scf{full-unroll=true}):
@@ -77,6 +83,7 @@ import numpy as np
 
 from synth.errors import ExecutionError
 from synth.execution import TENSOR_PIPELINE, run_tensor_function_timed
+from synth.backends import row_passes
 from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, measure_batched
 
@@ -268,19 +275,22 @@ def register_tile() -> tuple[int, int]:
     return (8, 8) if re.search(r"\bavx512f\b", flags) else (4, 8)
 
 
-def schedule_text(register: tuple[int, int] | None = None) -> str:
-    """SCHEDULE with this host's tile sizes (`register`: another register tile, to compare)."""
+def schedule_text(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = ()) -> str:
+    """SCHEDULE with this host's tile sizes (`register`: another register tile, to compare)
+    and the entry sequence `fuse_rows` for the row-fused pairs of row_passes (`pairs`)."""
     ri, rj = register or register_tile()
     ci, cj, ck = CACHE_TILE
     text = SCHEDULE
     for key, value in (("@RI@", ri), ("@RJ@", rj), ("@CI@", ci), ("@CJ@", cj), ("@CK@", ck)):
         text = text.replace(key, str(value))
-    return text
+    entry = ("  transform.named_sequence @fuse_rows(%root: !transform.any_op {transform.readonly}) {\n"
+             f"{row_passes.schedule(pairs)}\n    transform.yield\n  }}\n")
+    return text.rstrip()[:-1] + row_passes.SEQUENCES + entry + "}\n"
 
 
-def schedule_file(register: tuple[int, int] | None = None) -> str:
+def schedule_file(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = ()) -> str:
     """The schedule written under the cache directory (the pipeline names it by path)."""
-    text = schedule_text(register)
+    text = schedule_text(register, pairs)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = cache_root() / "mlir-cpu" / f"schedule-{digest}.mlir"
     if not path.exists():
@@ -288,17 +298,19 @@ def schedule_file(register: tuple[int, int] | None = None) -> str:
     return str(path)
 
 
-def bufferizing_passes(register: tuple[int, int] | None = None) -> str:
+def bufferizing_passes(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = ()) -> str:
     """The tiled pipeline's passes up to and with bufferization (no module wrapper)."""
-    return (f"transform-preload-library{{transform-library-paths={schedule_file(register)}}},"
-            f"transform-interpreter{{entry-point=generalize_elementwise}},{_FUSE},"
+    fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
+    return (f"transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}},"
+            f"transform-interpreter{{entry-point=generalize_elementwise}},{_FUSE},{fuse_rows}"
             f"transform-interpreter{{entry-point=tile_vectorize}},eliminate-empty-tensors,cse,{_BUFFERIZE},"
             f"cse,canonicalize")
 
 
-def tiled_pipeline(register: tuple[int, int] | None = None) -> str:
-    """The backend's pipeline; `register`: another register tile than the host's."""
-    return (f"builtin.module({bufferizing_passes(register)},"
+def tiled_pipeline(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = ()) -> str:
+    """The backend's pipeline; `register`: another register tile than the host's; `pairs`:
+    the module's row-fused pairs (row_passes)."""
+    return (f"builtin.module({bufferizing_passes(register, pairs)},"
             f"transform-interpreter{{entry-point=lower_vectors}},{_LOWER})")
 
 
@@ -306,25 +318,29 @@ class MlirCpuBackend(Backend):
     name = "mlir-cpu"
     target = "linalg"
 
-    def __init__(self, pipeline: str | None = None):
-        """`pipeline`: a pass pipeline to use instead of the tiled one (no fallback then)."""
-        self.pipeline = pipeline
+    def __init__(self, pipeline: str | None = None, fuse_rows: bool = True):
+        """`pipeline`: a pass pipeline to use instead of the tiled one (no fallback then);
+        `fuse_rows`: whether matvec/vecmat pairs on one matrix run in one pass over it."""
+        self.pipeline, self.fuse_rows = pipeline, fuse_rows
 
     def prepare(self, module_text: str, func: str) -> "MlirCpuPrepared":
         fn = raised_function(module_text, func)
         if self.pipeline is not None:
             return MlirCpuPrepared(fn, self.pipeline, "custom", fallback=None)
-        return MlirCpuPrepared(fn, tiled_pipeline(), "tiled", fallback=TENSOR_PIPELINE)
+        paired = row_passes.pair_row_passes(fn.module()) if self.fuse_rows else row_passes.Paired(fn.module(), ())
+        return MlirCpuPrepared(fn, tiled_pipeline(pairs=paired.pairs), "tiled", fallback=TENSOR_PIPELINE,
+                               text=paired.text)
 
 
 class MlirCpuPrepared(Prepared):
     backend = MlirCpuBackend.name
 
-    def __init__(self, fn: BackendEntry, pipeline: str, pipeline_name: str, fallback: str | None):
+    def __init__(self, fn: BackendEntry, pipeline: str, pipeline_name: str, fallback: str | None,
+                 text: str | None = None):
         self.raised, self.function = fn, fn.name
         self.pipeline, self.pipeline_name, self.fallback = pipeline, pipeline_name, fallback
         self.fallback_reason: str | None = None
-        self.text = fn.module()
+        self.text = fn.module() if text is None else text
         self.compile_seconds = None
 
     def _call(self, inputs: list, repeat: int) -> tuple[list[np.ndarray], list[float]]:
