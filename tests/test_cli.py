@@ -184,3 +184,18 @@ def test_internal_error_is_one_line_with_exit_code_1(tmp_path, monkeypatch, caps
     monkeypatch.setenv("SYNTH_TRACEBACK", "1")
     assert main(["raise", str(POLYBENCH / "gemm.mlir"), "--target", "linalg", "-o", str(out)]) == 1
     assert "Traceback" in capsys.readouterr().err
+
+
+def test_an_accumulator_initial_zero_is_not_added(tmp_path):
+    """atax: `tmp[i] = 0; tmp[i] += A[i][j] * x[j]` composes to `0 + A x`; the emitted
+    program is the product alone (and still proven), in each dialect."""
+    src = tmp_path / "atax.mlir"
+    assert synth("resize", POLYBENCH / "atax.mlir", "--dataset", "mini", "-o", src).returncode == 0
+    for target, add in (("linalg", "linalg.add"), ("stablehlo", "stablehlo.add")):
+        out = tmp_path / f"atax.{target}.mlir"
+        r = synth("raise", src, "--target", target, "-o", out)
+        assert r.returncode == 0 and "proven equivalent with Z3 for every size" in r.stderr, r.stdout + r.stderr
+        raised = out.read_text().split("func.func @kernel_atax(")[0]
+        assert add not in raised
+        assert raised.count("stablehlo.dot_general") == 2 or \
+            raised.count("linalg.matvec") == raised.count("linalg.vecmat") == 1

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Mapping
 
+import numpy as np
+
 from synth.errors import SynthError
 from synth.grammar.families import TakeFamily
 from synth.grammar.op import Emitter, format_scalar
 from synth.grammar.stablehlo import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import size
-from synth.synthesis.program import Expr, ProgramEmitter, instantiate
+from synth.synthesis.program import Expr, ProgramEmitter, evaluate, instantiate
 from synth.synthesis.solve import GroupSolution, RaiseResult
 
 
@@ -35,7 +37,44 @@ def compose(solutions: list[GroupSolution]) -> dict[int, Expr]:
     for sol in solutions:
         memo: dict = {}
         state.update({out: substitute(expr, memo) for out, expr in sol.programs.items()})
-    return state
+    simplified: dict = {}
+    return {out: _drop_zero_adds(expr, simplified) for out, expr in state.items()}
+
+
+def _drop_zero_adds(expr: Expr, memo: dict) -> Expr:
+    """`add(0, x)` and `add(x, 0)` as x (an accumulator's initial 0 that the next group
+    reads: atax's `tmp = 0; tmp += A x`), where x has the sum's type. Exact in IEEE
+    arithmetic but for the sign of a zero sum (-0 + 0 is +0); the composed program is what
+    synth verify checks."""
+    if id(expr) in memo:
+        return memo[id(expr)]
+    out = expr
+    if expr.op is not None:
+        args = tuple(_drop_zero_adds(a, memo) for a in expr.args)
+        out = Expr(expr.type, expr.op, expr.attrs, args) if args != expr.args else expr
+        if expr.op.name.rsplit(".", 1)[-1] == "add" and len(args) == 2:
+            for zero, other in (args, args[::-1]):
+                if other.type == expr.type and _constant_zero(zero):
+                    out = other
+                    break
+    memo[id(expr)] = out
+    return out
+
+
+def _constant_zero(expr: Expr) -> bool:
+    """Whether the program reads no input and every element of its value is +0 (it is
+    evaluated: no op-specific rule)."""
+    if expr.op is None or _reads_input(expr):
+        return False
+    try:
+        value = np.asarray(evaluate(expr, [{}])[0])
+    except Exception:  # a closed program the evaluator cannot run is not known to be zero
+        return False
+    return value.size > 0 and bool(np.all(value == 0)) and not bool(np.any(np.signbit(value)))
+
+
+def _reads_input(expr: Expr) -> bool:
+    return expr.op is None or any(_reads_input(a) for a in expr.args)
 
 
 def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: str | None = None,
