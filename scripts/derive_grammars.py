@@ -108,10 +108,10 @@ CURATED = {
         _op("stablehlo.take", "stablehlo.dynamic_slice", 2, attr_domain="counter_index",
             doc="(a, t): a at index t + offset along dim (a rank-0 i64 counter), that dim "
                 "dropped (reshaped away); clamped into the dim; not searched (loop sketches)"),
-        _op("stablehlo.flip", "stablehlo.dynamic_slice", 2, attr_domain="counter_index",
+        _op("stablehlo.flip", "stablehlo.gather", 2, attr_domain="counter_index",
             doc="(a, t): a reversed along dim about t + offset (element p is a[t + offset - p], "
-                "0 outside a): pad with zeros, reverse, dynamic_slice at 2n - 1 - t - offset; "
-                "not searched (loop sketches)"),
+                "0 outside a): a gather at t + offset - iota (clamped), selected against 0 where "
+                "that index is outside the dim; not searched (loop sketches)"),
         _op("stablehlo.put", "stablehlo.dynamic_update_slice", 3, attr_domain="counter_index",
             doc="(a, v, t): a with its slice at t + offset along dim replaced by v (reshaped "
                 "to a unit dim there); not searched (loop sketches)"),
@@ -199,11 +199,11 @@ CURATED = {
             emitted=["sizes", "strides"],
             doc="(a, t): extract_slice of extent 1 at t + offset along dim (a rank-0 i64 counter, "
                 "extracted and clamped into the dim), rank-reduced; not searched (loop sketches)"),
-        _op("linalg.flip", "tensor.extract_slice", 2, attr_domain="counter_index",
-            emitted=["sizes", "strides"],
+        _op("linalg.flip", "linalg.generic", 2, attr_domain="counter_index", emitted=["outputs"],
             doc="(a, t): a reversed along dim about t + offset (element p is a[t + offset - p], "
-                "0 outside a): a reversing generic, insert_slice between zeros, extract_slice at "
-                "2n - 1 - t - offset (clamped); not searched (loop sketches)"),
+                "0 outside a): a generic over the result whose body reads a (tensor.extract) at "
+                "t + offset - p clamped into the dim, selected against 0 outside it (a and t are "
+                "read in the body, not passed as ins); not searched (loop sketches)"),
         _op("linalg.put", "tensor.insert_slice", 3, attr_domain="counter_index",
             emitted=["sizes", "strides"],
             doc="(a, v, t): insert_slice of v at t + offset along dim; not searched (loop sketches)"),

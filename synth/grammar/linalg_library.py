@@ -278,42 +278,39 @@ class Take(TakeFamily, LinalgOp):
 
 
 class Flip(FlipFamily, LinalgOp):
-    """A linalg.generic reversing `dim` (reading index n - 1 - i), inserted between n zeros
-    at both ends (insert_slice into a filled tensor), then extract_slice of n elements
-    from 2n - 1 - (t + offset), clamped into [0, 2n]: element p is a[t + offset - p], or
-    a zero of the padding (stablehlo.flip's)."""
+    """A linalg.generic over the result that reads a at index t + offset - p along `dim`
+    (tensor.extract at that index clamped into the dim) where the index lies in the dim,
+    0 where it does not: n reads per call, no padded copy."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a = arg_types[0]
         k, n, rank = d["dim"], int(a.shape[d["dim"]]), a.rank
+        shift = _counter(em, operands[1], d["offset"])
+        zero_i, last, extent = (em.scalar_constant(v, "i64") for v in (0, n - 1, n))
+        zero = em.scalar_constant(0, a.dtype)
         dims = ", ".join(f"d{j}" for j in range(rank))
-        source = ", ".join(f"{n - 1} - d{j}" if j == k else f"d{j}" for j in range(rank))
         parallel = ", ".join('"parallel"' for _ in range(rank))
-        flipped, x, o = em.fresh(), em.fresh("x"), em.fresh("o")
-        em.line(f"{flipped} = linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({source})>, "
-                f"affine_map<({dims}) -> ({dims})>], iterator_types = [{parallel}]}} "
-                f"ins({operands[0]} : {a.mlir()}) outs({em.empty(a)} : {a.mlir()}) {{\n"
-                f"^bb0({x}: {a.dtype}, {o}: {a.dtype}):\n  linalg.yield {x} : {a.dtype}\n}} -> {a.mlir()}")
-        wide = a.with_shape(tuple(3 * n if j == k else m for j, m in enumerate(a.shape)))
-        padded = em.fresh()
-        at = ", ".join(str(n if j == k else 0) for j in range(rank))
-        sizes = ", ".join(str(int(m)) for m in a.shape)
-        ones = ", ".join("1" for _ in range(rank))
-        em.line(f"{padded} = tensor.insert_slice {flipped} into {em.filled(wide, 0)}[{at}] [{sizes}] [{ones}] : "
-                f"{a.mlir()} into {wide.mlir()}")
-        t = _counter(em, operands[1], 0)
-        base, start = em.scalar_constant(2 * n - 1 - d["offset"], "i64"), em.fresh()
-        em.line(f"{start} = arith.subi {base}, {t} : i64")
-        index, lo, hi = em.fresh(), em.fresh(), em.fresh()
-        em.line(f"{index} = arith.index_cast {start} : i64 to index")
-        em.line(f"{lo} = arith.maxsi {index}, {em.scalar_constant(0, 'index')} : index")
-        em.line(f"{hi} = arith.minsi {lo}, {em.scalar_constant(2 * n, 'index')} : index")
-        offsets = ", ".join(hi if j == k else "0" for j in range(rank))
-        r = em.fresh()
-        em.line(f"{r} = tensor.extract_slice {padded}[{offsets}] [{sizes}] [{ones}] : "
-                f"{wide.mlir()} to {result_type.mlir()}")
-        return r
+        out, o = em.fresh(), em.fresh("o")
+        at = [em.fresh("i") for _ in range(rank)]
+        p, j, ge, lt, inside, lo, hi, index, v, r = (em.fresh() for _ in range(10))
+        body = [f"{at[m]} = linalg.index {m} : index" for m in range(rank)]
+        body += [f"{p} = arith.index_cast {at[k]} : index to i64",
+                 f"{j} = arith.subi {shift}, {p} : i64",
+                 f"{ge} = arith.cmpi sge, {j}, {zero_i} : i64",
+                 f"{lt} = arith.cmpi slt, {j}, {extent} : i64",
+                 f"{inside} = arith.andi {ge}, {lt} : i1",
+                 f"{lo} = arith.maxsi {j}, {zero_i} : i64",
+                 f"{hi} = arith.minsi {lo}, {last} : i64",
+                 f"{index} = arith.index_cast {hi} : i64 to index"]
+        source = ", ".join(index if m == k else at[m] for m in range(rank))
+        body += [f"{v} = tensor.extract {operands[0]}[{source}] : {a.mlir()}",
+                 f"{r} = arith.select {inside}, {v}, {zero} : {a.dtype}",
+                 f"linalg.yield {r} : {a.dtype}"]
+        em.line(f"{out} = linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({dims})>], "
+                f"iterator_types = [{parallel}]}} outs({em.empty(a)} : {a.mlir()}) {{\n"
+                f"^bb0({o}: {a.dtype}):\n" + "\n".join(f"  {ln}" for ln in body) + f"\n}} -> {a.mlir()}")
+        return out
 
 
 class Put(PutFamily, LinalgOp):

@@ -54,6 +54,13 @@ def _tensor_constant(em: Emitter, value, dtype: str) -> str:
     return name
 
 
+def _splat(em: Emitter, value, t: TensorType) -> str:
+    """`stablehlo.constant` of a tensor with every element `value`."""
+    name = em.fresh("cst")
+    em.line(f"{name} = stablehlo.constant dense<{format_scalar(value, t.dtype)}> : {t.mlir()}")
+    return name
+
+
 class StablehloOp(Op):
     dialect = "stablehlo"
 
@@ -716,29 +723,37 @@ class Take(TakeFamily, StablehloOp):
 
 
 class Flip(FlipFamily, StablehloOp):
-    """pad `dim` with n zeros at both ends, reverse it, then dynamic_slice n elements from
-    2n - 1 - (t + offset): element p is a[t + offset - p], or a zero of the padding (a
-    start clamped into [0, 2n] reads only zeros, as every index then lies outside)."""
+    """A gather along `dim` at index t + offset - p (an iota subtracted from the counter,
+    clamped into the dim), selected against 0 where that index lies outside the dim: n
+    reads, no padded copy."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a = arg_types[0]
-        n = int(a.shape[d["dim"]])
-        wide = a.with_shape(tuple(3 * n if k == d["dim"] else m for k, m in enumerate(a.shape)))
-        zero = _tensor_constant(em, 0, a.dtype)
-        pads = ", ".join(str(n if k == d["dim"] else 0) for k in range(a.rank))
-        none = ", ".join("0" for _ in range(a.rank))
-        padded, flipped, start, out = em.fresh(), em.fresh(), em.fresh(), em.fresh()
-        em.line(f"{padded} = stablehlo.pad {operands[0]}, {zero}, low = [{pads}], high = [{pads}], "
-                f"interior = [{none}] : ({a.mlir()}, tensor<{a.dtype}>) -> {wide.mlir()}")
-        em.line(f"{flipped} = stablehlo.reverse {padded}, dims = [{d['dim']}] : {wide.mlir()}")
-        base = _tensor_constant(em, 2 * n - 1 - d["offset"], "i64")
-        em.line(f"{start} = stablehlo.subtract {base}, {operands[1]} : tensor<i64>")
-        zero_i = _tensor_constant(em, 0, "i64") if a.rank > 1 else None
-        starts = [start if k == d["dim"] else zero_i for k in range(a.rank)]
-        em.line(f"{out} = stablehlo.dynamic_slice {flipped}, {', '.join(starts)}, "
-                f"sizes = [{', '.join(str(int(m)) for m in a.shape)}] : "
-                f"({wide.mlir()}, {', '.join(['tensor<i64>'] * a.rank)}) -> {a.mlir()}")
+        k, n, rank = d["dim"], int(a.shape[d["dim"]]), a.rank
+        line = TensorType((n,), "i64").mlir()
+        iota, shift, spread, index, ge, lt, inside, clamped, column, gathered, mask, out = (
+            em.fresh() for _ in range(12))
+        em.line(f"{iota} = stablehlo.iota dim = 0 : {line}")
+        em.line(f"{shift} = stablehlo.add {operands[1]}, {_tensor_constant(em, d['offset'], 'i64')} : tensor<i64>")
+        em.line(f"{spread} = stablehlo.broadcast_in_dim {shift}, dims = [] : (tensor<i64>) -> {line}")
+        em.line(f"{index} = stablehlo.subtract {spread}, {iota} : {line}")
+        zero, last, extent = (_splat(em, v, TensorType((n,), "i64")) for v in (0, n - 1, n))
+        em.line(f"{ge} = stablehlo.compare GE, {index}, {zero} : ({line}, {line}) -> tensor<{n}xi1>")
+        em.line(f"{lt} = stablehlo.compare LT, {index}, {extent} : ({line}, {line}) -> tensor<{n}xi1>")
+        em.line(f"{inside} = stablehlo.and {ge}, {lt} : tensor<{n}xi1>")
+        em.line(f"{clamped} = stablehlo.clamp {zero}, {index}, {last} : {line}")
+        em.line(f"{column} = stablehlo.reshape {clamped} : ({line}) -> tensor<{n}x1xi64>")
+        offsets = ", ".join(str(m) for m in range(rank) if m != k)
+        sizes = ", ".join("1" if m == k else str(int(w)) for m, w in enumerate(a.shape))
+        em.line(f'{gathered} = "stablehlo.gather"({operands[0]}, {column}) {{dimension_numbers = '
+                f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [{k}], "
+                f"start_index_map = [{k}], index_vector_dim = 1>, indices_are_sorted = false, "
+                f"slice_sizes = array<i64: {sizes}>}} : ({a.mlir()}, tensor<{n}x1xi64>) -> {a.mlir()}")
+        predicate = a.with_dtype("i1")
+        em.line(f"{mask} = stablehlo.broadcast_in_dim {inside}, dims = [{k}] : (tensor<{n}xi1>) -> {predicate.mlir()}")
+        zeros = _splat(em, 0, a)
+        em.line(f"{out} = stablehlo.select {mask}, {gathered}, {zeros} : {predicate.mlir()}, {a.mlir()}")
         return out
 
 

@@ -251,6 +251,33 @@ def _dynamic_slice(it, op, xs):
                       lambda starts: a[tuple(slice(s, s + m) for s, m in zip(starts, sizes))])]
 
 
+_GATHER_FIELD = re.compile(r"(offset_dims|collapsed_slice_dims|start_index_map|index_vector_dim)\s*=\s*\[?([\d,\s]*)\]?")
+
+
+@handles("stablehlo.gather")
+def _gather(it, op, xs):
+    """The gather of one index per position along one dim (what stablehlo.flip emits):
+    indices of shape (n, 1), the dim collapsed, the other dims whole; result element p
+    along that dim is the operand's slice at index[p], clamped into the dim (symbolic
+    indices: by cases)."""
+    fields = {k: [int(v) for v in vs.replace(" ", "").split(",") if v]
+              for k, vs in _GATHER_FIELD.findall(str(op.attributes["dimension_numbers"]))}
+    a, index = np.asarray(xs[0], dtype=object), np.asarray(xs[1], dtype=object)
+    sizes = _i64s(it.ir, op.attributes["slice_sizes"])
+    collapsed = fields.get("collapsed_slice_dims", [])
+    if len(collapsed) != 1 or fields.get("start_index_map") != collapsed or index.ndim != 2 \
+            or index.shape[1] != 1 or fields.get("index_vector_dim") != [1] \
+            or fields.get("offset_dims", []) != [k for k in range(a.ndim) if k != collapsed[0]] \
+            or any(m != (1 if k == collapsed[0] else n) for k, (n, m) in enumerate(zip(a.shape, sizes))):
+        raise _Unsupported("stablehlo.gather beyond one index per position along one dim")
+    dim = collapsed[0]
+    out = np.empty(it.result_type(op).shape, dtype=object)
+    for p in range(index.shape[0]):
+        slab = _by_cases([index[p, 0]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
+        out[(slice(None),) * dim + (p,)] = slab if slab.ndim else slab[()]
+    return [out]
+
+
 # --- contractions and reductions ---------------------------------------------------------------
 
 _DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([\d,\s]*)\]")
@@ -570,6 +597,6 @@ def _cholesky(it, op, xs):
 HANDLERS = table(
     _elementwise, _convert, _sh_compare, _arith_compare, _constant, _iota,
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
-    _pad, _dynamic_update_slice, _dynamic_slice, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
+    _pad, _dynamic_update_slice, _dynamic_slice, _gather, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
     _insert_slice, _extract, _insert, _from_elements, _triangular_solve, _cholesky, _while, _for,
 )
