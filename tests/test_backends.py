@@ -499,8 +499,8 @@ def test_xla_cpu_updates_while_state_in_place():
 
 
 ROW_PAIR = """
-func.func @f(%a: tensor<21x19xf64>, %p: tensor<19xf64>, %r: tensor<21xf64>) -> (tensor<19xf64>, tensor<21xf64>, tensor<19xf64>)
-    attributes {synth.outputs = [0, 1, 2]} {
+func.func @f(%a: tensor<21x19xf64>, %p: tensor<19xf64>, %r: tensor<21xf64>) -> (tensor<19xf64>, tensor<21xf64>)
+    attributes {synth.outputs = [0, 1]} {
   %zero = arith.constant 0.0 : f64
   %e0 = tensor.empty() : tensor<19xf64>
   %f0 = linalg.fill ins(%zero : f64) outs(%e0 : tensor<19xf64>) -> tensor<19xf64>
@@ -510,32 +510,48 @@ func.func @f(%a: tensor<21x19xf64>, %p: tensor<19xf64>, %r: tensor<21xf64>) -> (
   %e2 = tensor.empty() : tensor<21xf64>
   %f2 = linalg.fill ins(%zero : f64) outs(%e2 : tensor<21xf64>) -> tensor<21xf64>
   %q = linalg.matvec ins(%a, %p : tensor<21x19xf64>, tensor<19xf64>) outs(%f2 : tensor<21xf64>) -> tensor<21xf64>
+  return %s2, %q : tensor<19xf64>, tensor<21xf64>
+}
+"""
+
+# atax's shape: the vecmat reads the matvec's result, which is returned too
+ROW_CHAIN = """
+func.func @f(%a: tensor<21x19xf64>, %p: tensor<19xf64>) -> (tensor<19xf64>, tensor<21xf64>)
+    attributes {synth.outputs = [0, 1]} {
+  %zero = arith.constant 0.0 : f64
+  %e2 = tensor.empty() : tensor<21xf64>
+  %f2 = linalg.fill ins(%zero : f64) outs(%e2 : tensor<21xf64>) -> tensor<21xf64>
+  %q = linalg.matvec ins(%a, %p : tensor<21x19xf64>, tensor<19xf64>) outs(%f2 : tensor<21xf64>) -> tensor<21xf64>
   %e3 = tensor.empty() : tensor<19xf64>
   %f3 = linalg.fill ins(%zero : f64) outs(%e3 : tensor<19xf64>) -> tensor<19xf64>
   %t = linalg.vecmat ins(%q, %a : tensor<21xf64>, tensor<21x19xf64>) outs(%f3 : tensor<19xf64>) -> tensor<19xf64>
-  return %s2, %q, %t : tensor<19xf64>, tensor<21xf64>, tensor<19xf64>
+  return %t, %q : tensor<19xf64>, tensor<21xf64>
 }
 """
+
+
+def _top_level_loops(text: str, pairs: tuple[bool, ...]) -> list[str]:
+    """The scf.for ops at the top of the function after the backend's bufferizing passes."""
+    from mlir import ir, passmanager
+
+    with ir.Context():
+        module = ir.Module.parse(text)
+        passmanager.PassManager.parse(f"builtin.module({bufferizing_passes(pairs=pairs)})").run(
+            module.operation)
+        body = module.body.operations[0].regions[0].blocks[0]
+        return [str(op) for op in body.operations if op.operation.name == "scf.for"]
 
 
 def test_mlir_cpu_fuses_matvec_and_vecmat_rows():
     """bicg's shape: `s = r A` and `q = A p` on one A, the matvec's operands defined
     after the vecmat: they run in one loop over the rows of A (21 rows: a partial block of
-    8), the vecmat `q A`, which needs the whole of q, stays apart; results as NumPy's."""
-    from mlir import ir, passmanager
+    8), which reads r (%arg2) and vectorizes the matvec; results as NumPy's."""
     from synth.backends.row_passes import pair_row_passes
 
     paired = pair_row_passes(ROW_PAIR)
     assert paired.pairs == (False,)  # one pair, its vecmat first
     assert paired.text.count("synth.rows_mv") == paired.text.count("synth.rows_vm") == 1
-    with ir.Context():
-        module = ir.Module.parse(paired.text)
-        passmanager.PassManager.parse(f"builtin.module({bufferizing_passes(pairs=paired.pairs)})").run(
-            module.operation)
-        body = module.body.operations[0].regions[0].blocks[0]
-        loops = [str(op) for op in body.operations if op.operation.name == "scf.for"]
-    # one loop over the rows: the matvec's vectorized partial sums, and the vecmat's row
-    # updates reading r (%arg2); the vecmat of q is after it, alone
+    loops = _top_level_loops(paired.text, paired.pairs)
     assert len(loops) == 1
     assert "vector.multi_reduction" in loops[0] and "memref.subview %arg2" in loops[0]
     assert loops[0].count('iterator_types = ["reduction", "parallel"]') == 1
@@ -543,5 +559,23 @@ def test_mlir_cpu_fuses_matvec_and_vecmat_rows():
     a, p, r = rng.uniform(-1, 1, (21, 19)), rng.uniform(-1, 1, 19), rng.uniform(-1, 1, 21)
     prepared = MlirCpuBackend().prepare(ROW_PAIR, "f")
     assert prepared.text == paired.text
-    assert_close(prepared.run([a, p, r]), [r @ a + p, a @ p, (a @ p) @ a], "mlir-cpu")
+    assert_close(prepared.run([a, p, r]), [r @ a + p, a @ p], "mlir-cpu")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
+def test_mlir_cpu_fuses_a_vecmat_of_the_matvec_it_reads():
+    """atax's shape: `q = A p`, `t = q A`, both returned: one loop over blocks of rows
+    computes q's rows of the block and adds their part of t, the block read once."""
+    from synth.backends.row_passes import fuse_dependent_pairs
+
+    text, fused = fuse_dependent_pairs(ROW_CHAIN)
+    assert fused == 1 and "linalg.matvec" in text.split("scf.for")[1]
+    loops = _top_level_loops(text, ())
+    assert len(loops) == 1
+    assert "vector.multi_reduction" in loops[0] and 'iterator_types = ["reduction", "parallel"]' in loops[0]
+    rng = np.random.default_rng(12)
+    a, p = rng.uniform(-1, 1, (21, 19)), rng.uniform(-1, 1, 19)
+    prepared = MlirCpuBackend().prepare(ROW_CHAIN, "f")
+    assert prepared.text == text
+    assert_close(prepared.run([a, p]), [(a @ p) @ a, a @ p], "mlir-cpu")
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason

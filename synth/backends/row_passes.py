@@ -12,6 +12,10 @@ pure tensor ops, so any topological order computes the same), and tags both ops 
 pair's number. `schedule()` gives the transform sequences that tile both by rows and fuse
 the two row loops into one (transform.loop.fuse_sibling). mlir_cpu runs them before its
 own tiling, which then vectorizes the matvec tile as any other.
+
+A vecmat that reads the matvec's result (atax: `y = (A x) A`) cannot be a sibling of it;
+`fuse_dependent_pairs` writes that pair as one scf.for over row blocks instead (the
+block's rows of A x, then their part of y), which yields both results.
 """
 
 from __future__ import annotations
@@ -97,6 +101,100 @@ def pair_row_passes(text: str) -> Paired:
             ops[j].operation.attributes[VECMAT] = number
             pairs.append(k < j)
         return Paired(str(module) if pairs else text, tuple(pairs))
+
+
+def fuse_dependent_pairs(text: str) -> tuple[str, int]:
+    """The module with each `y = vecmat(q, A)` whose q is `matvec(A, x)` (atax: the product
+    and its transpose applied to it) computed as one loop over blocks of ROWS rows of A:
+    q's rows of the block, then their contribution to y, while the rows are in cache. q
+    is a loop result too (atax returns it). Returns the text and how many pairs."""
+    from mlir import ir
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError:
+            return text, 0
+        fused = 0
+        for func in module.body.operations:
+            if func.operation.name != "func.func" or not func.regions[0].blocks:
+                continue
+            while True:
+                ops = list(func.regions[0].blocks[0].operations)
+                found = _dependent_pair(ops)
+                if found is None:
+                    break
+                _row_loop(ops, *found)
+                fused += 1
+        return (str(module) if fused else text), fused
+
+
+def _dependent_pair(ops) -> tuple[int, int] | None:
+    """Positions of a matvec and a vecmat on its matrix whose vector is the matvec's
+    result, where nothing else the vecmat reads depends on that result."""
+    deps = _dependences(ops)
+    position = {op.operation: k for k, op in enumerate(ops)}
+    for j, other in enumerate(ops):
+        if other.operation.name != "linalg.vecmat":
+            continue
+        owner = other.operands[0].owner
+        k = position.get(owner) if not isinstance(owner, _block_type()) else None
+        if k is None or ops[k].operation.name != "linalg.matvec" or _matrix(ops[k]) != _matrix(other):
+            continue
+        rest = set().union(*(_value_deps(v, position, deps) for v in list(other.operands)[1:]))
+        if k not in rest:
+            return k, j
+    return None
+
+
+def _block_type():
+    from mlir import ir
+    return ir.Block
+
+
+def _value_deps(value, position, deps) -> set[int]:
+    owner = value.owner
+    k = position.get(owner) if not isinstance(owner, _block_type()) else None
+    return set() if k is None else {k} | deps[k]
+
+
+def _row_loop(ops, k: int, j: int) -> None:
+    """Replace matvec ops[k] and vecmat ops[j] by one scf.for over row blocks, built where
+    the matvec was (the vecmat's other operands moved above it first)."""
+    from mlir import ir
+    from mlir.dialects import arith, linalg, scf, tensor
+
+    matvec, vecmat = ops[k], ops[j]
+    deps = _dependences(ops)
+    for m in sorted(deps[j]):
+        if m > k and k not in deps[m]:
+            ops[m].operation.move_before(matvec.operation)
+    a, x, q_init = matvec.operands[0], matvec.operands[1], matvec.operands[2]
+    y_init = vecmat.operands[2]
+    rows, cols = ir.RankedTensorType(a.type).shape
+    element = ir.RankedTensorType(a.type).element_type
+    dynamic = ir.ShapedType.get_dynamic_size()
+    index = ir.IndexType.get()
+    with ir.InsertionPoint(matvec.operation), matvec.location:
+        lower, upper, step = (arith.ConstantOp(index, v).result for v in (0, rows, ROWS))
+        loop = scf.ForOp(lower, upper, step, [q_init, y_init])
+        with ir.InsertionPoint(loop.body):
+            i = loop.induction_variable
+            q, y = loop.inner_iter_args
+            left = arith.SubIOp(upper, i).result
+            height = arith.MinSIOp(step, left).result
+            block = tensor.ExtractSliceOp(ir.RankedTensorType.get([dynamic, cols], element), a, [i], [height], [],
+                                          [dynamic, 0], [dynamic, cols], [1, 1]).result
+            part = tensor.ExtractSliceOp(ir.RankedTensorType.get([dynamic], element), q, [i], [height], [],
+                                         [dynamic], [dynamic], [1]).result
+            product = linalg.matvec(block, x, outs=[part])
+            q_next = tensor.InsertSliceOp(product, q, [i], [height], [], [dynamic], [dynamic], [1]).result
+            y_next = linalg.vecmat(product, block, outs=[y])
+            scf.YieldOp([q_next, y_next])
+    matvec.results[0].replace_all_uses_with(loop.results[0])
+    vecmat.results[0].replace_all_uses_with(loop.results[1])
+    vecmat.operation.erase()
+    matvec.operation.erase()
 
 
 def _independent_pair(ops) -> tuple[int, int] | None:
