@@ -472,20 +472,26 @@ def test_lu_blocked_emission(dialect, n):
 
 
 @pytest.mark.parametrize("lower,unit", [(True, False), (True, True), (False, False), (False, True)])
-def test_triangular_solve_of_a_vector_is_blocked(lower, unit):
-    """stablehlo.triangular_solve of one vector at a size with a panel width (96: panels of
-    48) is a while over the panels (from the top for a lower triangle, from the bottom
-    for an upper one): equal to the substitution within the tolerance."""
+@pytest.mark.parametrize("n, unrolled", [(96, 64), (144, 64), (144, 1)])
+def test_triangular_solve_of_a_vector_is_blocked(lower, unit, n, unrolled, monkeypatch):
+    """stablehlo.triangular_solve of one vector at a size with a panel width (96: 2
+    panels of 48; 144: 3) goes panel by panel from the top for a lower triangle, from the
+    bottom for an upper one: unrolled (static slices of the triangle), or a while over
+    the panels where they are more than MAX_UNROLLED_PANELS: equal to the substitution
+    within the tolerance."""
     from synth.backends.xla import run_stablehlo
     from synth.grammar.op import attrs as make_attrs
     from synth.grammar.shapes import triangular_solve
 
-    n, rng = 96, np.random.default_rng(5)
+    rng = np.random.default_rng(5)
     op = next(o for o in ops_for("stablehlo") if o.name == "stablehlo.triangular_solve")
+    monkeypatch.setattr(type(op), "MAX_UNROLLED_PANELS", unrolled)
     a = rng.uniform(-1, 1, (n, n)) / n + np.diag(rng.uniform(1, 2, n))
     b = rng.uniform(-1, 1, n)
     attrs = make_attrs(lower=lower, unit_diagonal=unit, transpose_a=False)
     text = emit_op_function(op, [TensorType((n, n), "f64"), TensorType((n,), "f64")], attrs)
-    assert "stablehlo.while" in text and "stablehlo.dot_general" in text
+    assert "stablehlo.dot_general" in text
+    assert ("stablehlo.while" in text) == (unrolled == 1)
+    assert text.count("stablehlo.triangular_solve") == (1 if unrolled == 1 else n // 48)
     (got,) = run_stablehlo(text, [a, b])
     assert_same(got, triangular_solve(a, b, lower, unit, False), f"triangular_solve {dict(attrs)}")

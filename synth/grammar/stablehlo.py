@@ -441,18 +441,54 @@ class TriangularSolve(TriangularSolveFamily, StablehloOp):
 
     One right-hand side at a size with a panel width (families.lu_panel; not transposed):
     XLA's own expansion of the op (diagonal blocks inverted, then products) takes twice
-    the time of the loops for one vector, so the solve is a while over panels of b rows
-    instead (from the top for a lower triangle, from the bottom for an upper one): the
-    panel's b x b triangle solved by the op, then the rows not yet solved less the
-    panel's columns times its solution (a dot_general, masked)."""
+    the time of the loops for one vector, so the solve goes by panels of w rows (from the
+    top for a lower triangle, from the bottom for an upper one). Up to MAX_UNROLLED_PANELS
+    panels they are unrolled with static slices: panel p is its rows of b less the rows of
+    the triangle left of the panel (right of it, upper) times the solution so far (a
+    dot_general), then its w x w triangle solved by the op; only the triangle is read, a
+    row panel is contiguous. Beyond that: a while over the panels, each solving its
+    triangle and subtracting its columns times its solution from the rows not yet solved
+    (the whole column panel, masked)."""
+
+    MAX_UNROLLED_PANELS = 64
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a, b = arg_types
         panel = lu_panel(int(a.shape[0]))
         if b.rank == 1 and panel is not None and not d["transpose_a"]:
+            if int(a.shape[0]) // panel <= self.MAX_UNROLLED_PANELS:
+                return self._unrolled(em, operands, a, b, d, panel)
             return self._blocked(em, operands, a, b, d, panel)
         return self._op(em, operands, a, b, d, result_type)
+
+    def _unrolled(self, em, operands, a, b, d, w: int) -> str:
+        n, dt = int(a.shape[0]), a.dtype
+        vw, colw, sq = f"tensor<{w}x{dt}>", f"tensor<{w}x1x{dt}>", f"tensor<{w}x{w}x{dt}>"
+        line = lambda rhs: _line(em, rhs)  # noqa: E731
+        solved: list[str] = []  # the panels' solutions, in the order they are solved
+        for p in range(n // w):
+            at = p * w if d["lower"] else n - (p + 1) * w
+            rhs = line(f"stablehlo.slice {operands[1]} [{at}:{at + w}] : ({b.mlir()}) -> {vw}")
+            if p:
+                done = p * w  # rows solved: [0, at) below the diagonal, [at + w, n) above it
+                lo, hi = (0, at) if d["lower"] else (at + w, n)
+                order = solved if d["lower"] else solved[::-1]
+                known = order[0] if p == 1 else line(
+                    f"stablehlo.concatenate {', '.join(order)}, dim = 0 : "
+                    f"({', '.join([vw] * p)}) -> tensor<{done}x{dt}>")
+                rows = line(f"stablehlo.slice {operands[0]} [{at}:{at + w}, {lo}:{hi}] : "
+                            f"({a.mlir()}) -> tensor<{w}x{done}x{dt}>")
+                prod = line(f"stablehlo.dot_general {rows}, {known}, contracting_dims = [1] x [0] : "
+                            f"(tensor<{w}x{done}x{dt}>, tensor<{done}x{dt}>) -> {vw}")
+                rhs = line(f"stablehlo.subtract {rhs}, {prod} : {vw}")
+            diag = line(f"stablehlo.slice {operands[0]} [{at}:{at + w}, {at}:{at + w}] : ({a.mlir()}) -> {sq}")
+            column = line(f"stablehlo.reshape {rhs} : ({vw}) -> {colw}")
+            sol = self._call(em, diag, column, sq, colw, d)
+            solved.append(line(f"stablehlo.reshape {sol} : ({colw}) -> {vw}"))
+        order = solved if d["lower"] else solved[::-1]
+        return line(f"stablehlo.concatenate {', '.join(order)}, dim = 0 : "
+                    f"({', '.join([vw] * len(order))}) -> {b.mlir()}")
 
     @staticmethod
     def _call(em, a_value: str, rhs: str, a_t: str, col_t: str, d) -> str:
