@@ -449,17 +449,28 @@ def test_grammar_json(dialect):
 
 @pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
 @pytest.mark.parametrize("n", [96, 130])
-def test_lu_blocked_emission(dialect, n):
+@pytest.mark.parametrize("unrolled", [True, False])
+def test_lu_blocked_emission(dialect, n, unrolled, monkeypatch):
     """lu at a size with a panel width (96: panels of 48; 130: of 26) is the blocked loop:
     stablehlo updates the trailing block by a dot_general per panel (the panel's products
     summed before they are subtracted: equal to NumPy's row-by-row LU within the
-    tolerance), linalg by a linalg.matmul accumulating into it in order of k (bitwise
-    equal through the ExecutionEngine), both on a diagonally dominant matrix."""
+    tolerance), its panels unrolled on static slices (U12 by a unit triangular solve) or,
+    beyond MAX_UNROLLED_PANELS, a while over them; linalg by a linalg.matmul accumulating
+    into it in order of k (bitwise equal through the ExecutionEngine), both on a
+    diagonally dominant matrix."""
     from synth.grammar.shapes import lu
 
     op = next(o for o in ops_for(dialect) if o.name == f"{dialect}.lu")
-    text = emit_op_function(op, [TensorType((n, n), "f64")], ())
     if dialect == "stablehlo":
+        monkeypatch.setattr(type(op), "MAX_UNROLLED_PANELS", 64 if unrolled else 1)
+    elif not unrolled:
+        pytest.skip("linalg has one blocked form")
+    text = emit_op_function(op, [TensorType((n, n), "f64")], ())
+    panels = n // (48 if n == 96 else 26)
+    if dialect == "stablehlo" and unrolled:
+        assert text.count("stablehlo.while") == panels and text.count("stablehlo.dot_general") == panels - 1
+        assert text.count("stablehlo.triangular_solve") == panels - 1
+    elif dialect == "stablehlo":
         assert "stablehlo.dot_general" in text and text.count("stablehlo.while") == 2
     else:
         assert "linalg.matmul" in text and text.count("scf.for") == 2

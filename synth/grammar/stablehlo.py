@@ -594,11 +594,82 @@ class Lu(LuFamily, StablehloOp):
     dot_general (n x b times b x n): there the b products of a panel are summed before
     they are subtracted (reassociated; the rest in the loops' order)."""
 
+    MAX_UNROLLED_PANELS = 64
+
     def emit(self, em, operands, arg_types, attrs, result_type):
         n = int(arg_types[0].shape[0])
         b = lu_panel(n)
-        return self._unblocked(em, operands[0], arg_types[0]) if b is None else \
-            self._blocked(em, operands[0], arg_types[0], b)
+        if b is None:
+            return self._unblocked(em, operands[0], arg_types[0])
+        if n // b <= self.MAX_UNROLLED_PANELS:
+            return self._unrolled(em, operands[0], arg_types[0], b)
+        return self._blocked(em, operands[0], arg_types[0], b)
+
+    def _unrolled(self, em, a_value: str, a, b: int):
+        """The panels unrolled, each on static slices of what is left to factor: a while
+        over the panel's b columns eliminates in the column panel (rows K.., columns
+        K..K+b-1: the unblocked steps on an (n - K) x b block), then U12 (the rows of
+        the panel right of it) is the unit lower triangular solve of the panel's
+        diagonal block (stablehlo.triangular_solve), and the trailing block below and
+        right of the panel less L21 U12 (one dot_general). The work shrinks with K, as
+        the loops' does; sums of the trailing update and of U12 are reassociated."""
+        n, dt = int(a.shape[0]), a.dtype
+        t, s = a.mlir(), "tensor<i64>"
+        line = lambda rhs: _line(em, rhs)  # noqa: E731
+        state = a_value
+        for big_k in range(0, n, b):
+            m, w = n - big_k, n - big_k - b
+            pt, it, mt, vm, vb = (f"tensor<{m}x{b}x{dt}>", f"tensor<{m}x{b}xi64>", f"tensor<{m}x{b}xi1>",
+                                  f"tensor<{m}x{dt}>", f"tensor<{b}x{dt}>")
+            p0 = line(f"stablehlo.slice {state} [{big_k}:{n}, {big_k}:{big_k + b}] : ({t}) -> {pt}")
+
+            def step(names, m=m, pt=pt, it=it, mt=mt, vm=vm, vb=vb):
+                k, p = names
+                z = line(f"stablehlo.constant dense<0> : {s}")
+                one = line(f"stablehlo.constant dense<1> : {s}")
+                piv = line(f"stablehlo.dynamic_slice {p}, {k}, {k}, sizes = [1, 1] : ({pt}, {s}, {s}) -> tensor<1x1x{dt}>")
+                piv = line(f"stablehlo.reshape {piv} : (tensor<1x1x{dt}>) -> tensor<{dt}>")
+                col = line(f"stablehlo.dynamic_slice {p}, {z}, {k}, sizes = [{m}, 1] : ({pt}, {s}, {s}) -> tensor<{m}x1x{dt}>")
+                col = line(f"stablehlo.reshape {col} : (tensor<{m}x1x{dt}>) -> {vm}")
+                pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vm}")
+                l = line(f"stablehlo.divide {col}, {pivs} : {vm}")
+                row = line(f"stablehlo.dynamic_slice {p}, {k}, {z}, sizes = [1, {b}] : ({pt}, {s}, {s}) -> tensor<1x{b}x{dt}>")
+                row = line(f"stablehlo.reshape {row} : (tensor<1x{b}x{dt}>) -> {vb}")
+                lp = line(f"stablehlo.broadcast_in_dim {l}, dims = [0] : ({vm}) -> {pt}")
+                rp = line(f"stablehlo.broadcast_in_dim {row}, dims = [1] : ({vb}) -> {pt}")
+                prod = line(f"stablehlo.multiply {lp}, {rp} : {pt}")
+                upd = line(f"stablehlo.subtract {p}, {prod} : {pt}")
+                rows, cols = line(f"stablehlo.iota dim = 0 : {it}"), line(f"stablehlo.iota dim = 1 : {it}")
+                kb = line(f"stablehlo.broadcast_in_dim {k}, dims = [] : ({s}) -> {it}")
+                below = line(f"stablehlo.compare GT, {rows}, {kb} : ({it}, {it}) -> {mt}")
+                right = line(f"stablehlo.compare GT, {cols}, {kb} : ({it}, {it}) -> {mt}")
+                at_k = line(f"stablehlo.compare EQ, {cols}, {kb} : ({it}, {it}) -> {mt}")
+                p1 = line(f"stablehlo.select {right}, {upd}, {p} : {mt}, {pt}")
+                p2 = line(f"stablehlo.select {at_k}, {lp}, {p1} : {mt}, {pt}")
+                p3 = line(f"stablehlo.select {below}, {p2}, {p} : {mt}, {pt}")
+                return [line(f"stablehlo.add {k}, {one} : {s}"), p3]
+
+            c0 = line(f"stablehlo.constant dense<0> : {s}")
+            steps = while_loop(em, [(em.fresh("k"), c0, s), (em.fresh("p"), p0, pt)], min(b, m - 1), step)
+            panel = f"{steps}#1"
+            at_k = line(f"stablehlo.constant dense<{big_k}> : {s}")
+            state = line(f"stablehlo.dynamic_update_slice {state}, {panel}, {at_k}, {at_k} : ({t}, {pt}, {s}, {s}) -> {t}")
+            if w <= 0:
+                continue
+            at_w = line(f"stablehlo.constant dense<{big_k + b}> : {s}")
+            bt, ut, lt, wt = (f"tensor<{b}x{b}x{dt}>", f"tensor<{b}x{w}x{dt}>", f"tensor<{w}x{b}x{dt}>",
+                              f"tensor<{w}x{w}x{dt}>")
+            l11 = line(f"stablehlo.slice {panel} [0:{b}, 0:{b}] : ({pt}) -> {bt}")
+            a12 = line(f"stablehlo.slice {state} [{big_k}:{big_k + b}, {big_k + b}:{n}] : ({t}) -> {ut}")
+            u12 = line(f'"stablehlo.triangular_solve"({l11}, {a12}) {{left_side = true, lower = true, '
+                       f'unit_diagonal = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}} : ({bt}, {ut}) -> {ut}')
+            state = line(f"stablehlo.dynamic_update_slice {state}, {u12}, {at_k}, {at_w} : ({t}, {ut}, {s}, {s}) -> {t}")
+            l21 = line(f"stablehlo.slice {panel} [{b}:{m}, 0:{b}] : ({pt}) -> {lt}")
+            a22 = line(f"stablehlo.slice {state} [{big_k + b}:{n}, {big_k + b}:{n}] : ({t}) -> {wt}")
+            prod = line(f"stablehlo.dot_general {l21}, {u12}, contracting_dims = [1] x [0] : ({lt}, {ut}) -> {wt}")
+            a22 = line(f"stablehlo.subtract {a22}, {prod} : {wt}")
+            state = line(f"stablehlo.dynamic_update_slice {state}, {a22}, {at_w}, {at_w} : ({t}, {wt}, {s}, {s}) -> {t}")
+        return state
 
     def _unblocked(self, em, a_value: str, a):
         n, dt = int(a.shape[0]), a.dtype
