@@ -506,3 +506,24 @@ def test_triangular_solve_of_a_vector_is_blocked(lower, unit, n, unrolled, monke
     assert text.count("stablehlo.triangular_solve") == (1 if unrolled == 1 else n // 48)
     (got,) = run_stablehlo(text, [a, b])
     assert_same(got, triangular_solve(a, b, lower, unit, False), f"triangular_solve {dict(attrs)}")
+
+
+@pytest.mark.parametrize("n", [96, 130])
+def test_cholesky_unrolled_panels(n):
+    """stablehlo cholesky at a size with a panel width (96: panels of 48; 130: of 26) is
+    unrolled by panels (a while over each panel's columns, the trailing block less one
+    dot_general): equal to PolyBench's row-by-row factor within the tolerance, zeros
+    above the diagonal, and the upper triangle of the input never read."""
+    from synth.grammar.shapes import cholesky
+
+    op = next(o for o in ops_for("stablehlo") if o.name == "stablehlo.cholesky")
+    text = emit_op_function(op, [TensorType((n, n), "f64")], ())
+    panels = n // (48 if n == 96 else 26)
+    assert "stablehlo.cholesky" not in text and text.count("stablehlo.while") == panels
+    rng = np.random.default_rng(n)
+    g = rng.uniform(-1, 1, (n, n))
+    a = g @ g.T + n * np.eye(n)
+    garbage = np.tril(a) + np.triu(rng.uniform(-1e3, 1e3, (n, n)), 1)
+    (got,) = run_compiled(op, text, [garbage])
+    assert_same(got, cholesky(a), f"stablehlo.cholesky at {n}x{n}")
+    assert not np.any(np.triu(got, 1))
