@@ -50,7 +50,7 @@ def _dependences(ops) -> list[set[int]]:
     for k, op in enumerate(ops):
         mine: set[int] = set()
         for value in _used_values(op):
-            owner = position.get(_defining_op_key(value))
+            owner = _position(value, position)
             if owner is not None and owner < k:
                 mine.add(owner)
                 mine |= deps[owner]
@@ -66,10 +66,12 @@ def _used_values(op):
                 yield from _used_values(inner)
 
 
-def _defining_op_key(value):
+def _position(value, position) -> int | None:
+    """The block position of the op defining `value`; None for a block argument or an
+    op outside the block."""
     from mlir import ir
     owner = value.owner
-    return owner if not isinstance(owner, ir.Block) else None
+    return None if isinstance(owner, ir.Block) else position.get(owner)
 
 
 def pair_row_passes(text: str) -> Paired:
@@ -137,25 +139,13 @@ def _dependent_pair(ops) -> tuple[int, int] | None:
     for j, other in enumerate(ops):
         if other.operation.name != "linalg.vecmat":
             continue
-        owner = other.operands[0].owner
-        k = position.get(owner) if not isinstance(owner, _block_type()) else None
+        k = _position(other.operands[0], position)
         if k is None or ops[k].operation.name != "linalg.matvec" or _matrix(ops[k]) != _matrix(other):
             continue
-        rest = set().union(*(_value_deps(v, position, deps) for v in list(other.operands)[1:]))
-        if k not in rest:
+        owners = [_position(v, position) for v in list(other.operands)[1:]]
+        if all(m is None or (m != k and k not in deps[m]) for m in owners):
             return k, j
     return None
-
-
-def _block_type():
-    from mlir import ir
-    return ir.Block
-
-
-def _value_deps(value, position, deps) -> set[int]:
-    owner = value.owner
-    k = position.get(owner) if not isinstance(owner, _block_type()) else None
-    return set() if k is None else {k} | deps[k]
 
 
 def _row_loop(ops, k: int, j: int) -> None:
