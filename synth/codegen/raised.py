@@ -39,49 +39,46 @@ def compose(solutions: list[GroupSolution]) -> dict[int, Expr]:
         state.update({out: substitute(expr, memo) for out, expr in sol.programs.items()})
     simplified: dict = {}
     hoisted: dict = {}
-    return {out: _slice_after_dot(_drop_zero_adds(expr, simplified), hoisted) for out, expr in state.items()}
+    return {out: _bottom_up(_bottom_up(expr, simplified, _drop_zero_add), hoisted, _slice_after_dot)
+            for out, expr in state.items()}
 
 
-def _drop_zero_adds(expr: Expr, memo: dict) -> Expr:
-    """`add(0, x)` and `add(x, 0)` as x (an accumulator's initial 0 that the next group
-    reads: atax's `tmp = 0; tmp += A x`), where x has the sum's type. Exact in IEEE
-    arithmetic but for the sign of a zero sum (-0 + 0 is +0); the composed program is what
-    synth verify checks."""
+def _bottom_up(expr: Expr, memo: dict, rule) -> Expr:
+    """`expr` with `rule` applied to each op node after its operands (a shared
+    subexpression rewritten once)."""
     if id(expr) in memo:
         return memo[id(expr)]
     out = expr
     if expr.op is not None:
-        args = tuple(_drop_zero_adds(a, memo) for a in expr.args)
-        out = Expr(expr.type, expr.op, expr.attrs, args) if args != expr.args else expr
-        if expr.op.name.rsplit(".", 1)[-1] == "add" and len(args) == 2:
-            for zero, other in (args, args[::-1]):
-                if other.type == expr.type and _constant_zero(zero):
-                    out = other
-                    break
+        args = tuple(_bottom_up(a, memo, rule) for a in expr.args)
+        out = rule(Expr(expr.type, expr.op, expr.attrs, args) if args != expr.args else expr)
     memo[id(expr)] = out
     return out
+
+
+def _drop_zero_add(expr: Expr) -> Expr:
+    """`add(0, x)` and `add(x, 0)` as x (an accumulator's initial 0 that the next group
+    reads: atax's `tmp = 0; tmp += A x`), where x has the sum's type. Exact in IEEE
+    arithmetic but for the sign of a zero sum (-0 + 0 is +0); the composed program is what
+    synth verify checks."""
+    if expr.op.name.rsplit(".", 1)[-1] == "add" and len(expr.args) == 2:
+        for zero, other in (expr.args, expr.args[::-1]):
+            if other.type == expr.type and _constant_zero(zero):
+                return other
+    return expr
 
 
 SLICE_AFTER_DOT_TRIM = 2  # the most elements a slice may trim off a dim to go after its dot
 
 
-def _slice_after_dot(expr: Expr, memo: dict) -> Expr:
+def _slice_after_dot(expr: Expr) -> Expr:
     """`dot_general(x, slice(A))` as `slice(dot_general(x, A))` where the slice trims only
     dims of A that the dot keeps (not contracted, not batch), by at most
     SLICE_AFTER_DOT_TRIM elements each (a constant: the dot computes a few more rows or
     columns whatever the sizes): the same elements, and XLA, which copies a sliced operand
     before a dot, reads A in place (gramschmidt's `q . A[:, k + 1:]`: a 1000 x 1199 copy
     per step). stablehlo only: a linalg slice is a view."""
-    if id(expr) in memo:
-        return memo[id(expr)]
-    out = expr
-    if expr.op is not None:
-        args = tuple(_slice_after_dot(a, memo) for a in expr.args)
-        out = Expr(expr.type, expr.op, expr.attrs, args) if args != expr.args else expr
-        if expr.op.name == "stablehlo.dot_general":
-            out = _hoist_operand_slice(out)
-    memo[id(expr)] = out
-    return out
+    return _hoist_operand_slice(expr) if expr.op.name == "stablehlo.dot_general" else expr
 
 
 def _hoist_operand_slice(dot: Expr) -> Expr:
