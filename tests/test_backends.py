@@ -546,10 +546,10 @@ def test_mlir_cpu_fuses_matvec_and_vecmat_rows():
     """bicg's shape: `s = r A` and `q = A p` on one A, the matvec's operands defined
     after the vecmat: they run in one loop over the rows of A (21 rows: a partial block of
     8), which reads r (%arg2) and vectorizes the matvec; results as NumPy's."""
-    from synth.backends.row_passes import pair_row_passes
+    from synth.backends.row_passes import fuse_rows
 
-    paired = pair_row_passes(ROW_PAIR)
-    assert paired.pairs == (False,)  # one pair, its vecmat first
+    paired = fuse_rows(ROW_PAIR)
+    assert paired.pairs == (False,) and paired.loops == 0  # one pair, its vecmat first
     assert paired.text.count("synth.rows_mv") == paired.text.count("synth.rows_vm") == 1
     loops = _top_level_loops(paired.text, paired.pairs)
     assert len(loops) == 1
@@ -566,10 +566,11 @@ def test_mlir_cpu_fuses_matvec_and_vecmat_rows():
 def test_mlir_cpu_fuses_a_vecmat_of_the_matvec_it_reads():
     """atax's shape: `q = A p`, `t = q A`, both returned: one loop over blocks of rows
     computes q's rows of the block and adds their part of t, the block read once."""
-    from synth.backends.row_passes import fuse_dependent_pairs
+    from synth.backends.row_passes import fuse_rows
 
-    text, fused = fuse_dependent_pairs(ROW_CHAIN)
-    assert fused == 1 and "linalg.matvec" in text.split("scf.for")[1]
+    paired = fuse_rows(ROW_CHAIN)
+    text = paired.text
+    assert paired.loops == 1 and paired.pairs == () and "linalg.matvec" in text.split("scf.for")[1]
     loops = _top_level_loops(text, ())
     assert len(loops) == 1
     assert "vector.multi_reduction" in loops[0] and 'iterator_types = ["reduction", "parallel"]' in loops[0]

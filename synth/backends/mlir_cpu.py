@@ -34,7 +34,7 @@ before bufferizing:
   of PolyBench LARGE, one thread, medians of 20 calls, before -> after: bicg 2.39 -> 1.80
   ms, mvt 2.50 -> 1.96 ms (outputs bitwise equal); 4, 16 or 32 rows: within 5%. A vecmat
   of the matvec's own result (atax: `(A x) A`) becomes one loop over row blocks built in
-  the text (row_passes.fuse_dependent_pairs): atax 2.71 -> 1.75 ms.
+  the text (row_passes.fuse_rows): atax 2.71 -> 1.75 ms.
 - `linalg.dot` (the library loop forms' per-step dot: linalg.triangular_solve) is split
   the same way: 8 partial sums, the remainder peeled.
 - vector transfers are lowered fully unrolled (convert-vector-to-scf{full-unroll=true}):
@@ -329,9 +329,7 @@ class MlirCpuBackend(Backend):
         fn = raised_function(module_text, func)
         if self.pipeline is not None:
             return MlirCpuPrepared(fn, self.pipeline, "custom", fallback=None)
-        paired = row_passes.Paired(fn.module(), ())
-        if self.fuse_rows:
-            paired = row_passes.pair_row_passes(row_passes.fuse_dependent_pairs(paired.text)[0])
+        paired = row_passes.fuse_rows(fn.module()) if self.fuse_rows else row_passes.Paired(fn.module(), ())
         return MlirCpuPrepared(fn, tiled_pipeline(pairs=paired.pairs), "tiled", fallback=TENSOR_PIPELINE,
                                text=paired.text)
 

@@ -14,8 +14,8 @@ the two row loops into one (transform.loop.fuse_sibling). mlir_cpu runs them bef
 own tiling, which then vectorizes the matvec tile as any other.
 
 A vecmat that reads the matvec's result (atax: `y = (A x) A`) cannot be a sibling of it;
-`fuse_dependent_pairs` writes that pair as one scf.for over row blocks instead (the
-block's rows of A x, then their part of y), which yields both results.
+such a pair is written as one scf.for over row blocks instead (the block's rows of A x,
+then their part of y), which yields both results. `fuse_rows` does both, on one parse.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ MATVEC, VECMAT = "synth.rows_mv", "synth.rows_vm"
 
 @dataclass(frozen=True)
 class Paired:
-    text: str  # the module, reordered and tagged (unchanged where no pair was found)
-    pairs: tuple[bool, ...]  # one entry per pair: whether its matvec comes first
+    text: str  # the module, rewritten, reordered and tagged (unchanged where nothing matched)
+    pairs: tuple[bool, ...]  # one entry per tagged independent pair: whether its matvec comes first
+    loops: int = 0  # dependent pairs written as one row loop (`_row_loop`)
 
 
 def _matrix(op):
@@ -74,9 +75,11 @@ def _position(value, position) -> int | None:
     return None if isinstance(owner, ir.Block) else position.get(owner)
 
 
-def pair_row_passes(text: str) -> Paired:
-    """The module with, per function, its first independent matvec/vecmat pair on a shared
-    matrix reordered and tagged (see the module docstring)."""
+def fuse_rows(text: str) -> Paired:
+    """The module (parsed once) with, per function, each dependent matvec/vecmat pair
+    written as one row loop (`_row_loop`), then its first independent pair on a shared
+    matrix reordered and tagged for the `fuse_rows` transform sequence (see the module
+    docstring)."""
     from mlir import ir
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = True
@@ -85,16 +88,23 @@ def pair_row_passes(text: str) -> Paired:
         except ir.MLIRError:
             return Paired(text, ())  # the pipeline reports what it cannot read
         pairs: list[bool] = []
+        loops = 0
         for func in module.body.operations:
             if func.operation.name != "func.func" or not func.regions[0].blocks:
                 continue
-            ops = list(func.regions[0].blocks[0].operations)
-            found = _independent_pair(ops)
+            while True:
+                ops = list(func.regions[0].blocks[0].operations)
+                deps = _dependences(ops)
+                found = _dependent_pair(ops, deps)
+                if found is None:
+                    break
+                _row_loop(ops, deps, *found)
+                loops += 1
+            found = _independent_pair(ops, deps)
             if found is None:
                 continue
             k, j = found  # the matvec's position, the vecmat's
             first, second = min(k, j), max(k, j)
-            deps = _dependences(ops)
             for m in sorted(deps[second]):
                 if m > first:
                     ops[m].operation.move_before(ops[first].operation)
@@ -102,39 +112,13 @@ def pair_row_passes(text: str) -> Paired:
             ops[k].operation.attributes[MATVEC] = number
             ops[j].operation.attributes[VECMAT] = number
             pairs.append(k < j)
-        return Paired(str(module) if pairs else text, tuple(pairs))
+        return Paired(str(module) if pairs or loops else text, tuple(pairs), loops)
 
 
-def fuse_dependent_pairs(text: str) -> tuple[str, int]:
-    """The module with each `y = vecmat(q, A)` whose q is `matvec(A, x)` (atax: the product
-    and its transpose applied to it) computed as one loop over blocks of ROWS rows of A:
-    q's rows of the block, then their contribution to y, while the rows are in cache. q
-    is a loop result too (atax returns it). Returns the text and how many pairs."""
-    from mlir import ir
-    with ir.Context() as ctx:
-        ctx.allow_unregistered_dialects = True
-        try:
-            module = ir.Module.parse(text)
-        except ir.MLIRError:
-            return text, 0
-        fused = 0
-        for func in module.body.operations:
-            if func.operation.name != "func.func" or not func.regions[0].blocks:
-                continue
-            while True:
-                ops = list(func.regions[0].blocks[0].operations)
-                found = _dependent_pair(ops)
-                if found is None:
-                    break
-                _row_loop(ops, *found)
-                fused += 1
-        return (str(module) if fused else text), fused
-
-
-def _dependent_pair(ops) -> tuple[int, int] | None:
+def _dependent_pair(ops, deps) -> tuple[int, int] | None:
     """Positions of a matvec and a vecmat on its matrix whose vector is the matvec's
-    result, where nothing else the vecmat reads depends on that result."""
-    deps = _dependences(ops)
+    result, where nothing else the vecmat reads depends on that result (`deps`:
+    `_dependences(ops)`)."""
     position = {op.operation: k for k, op in enumerate(ops)}
     for j, other in enumerate(ops):
         if other.operation.name != "linalg.vecmat":
@@ -148,14 +132,13 @@ def _dependent_pair(ops) -> tuple[int, int] | None:
     return None
 
 
-def _row_loop(ops, k: int, j: int) -> None:
+def _row_loop(ops, deps, k: int, j: int) -> None:
     """Replace matvec ops[k] and vecmat ops[j] by one scf.for over row blocks, built where
     the matvec was (the vecmat's other operands moved above it first)."""
     from mlir import ir
     from mlir.dialects import arith, linalg, scf, tensor
 
     matvec, vecmat = ops[k], ops[j]
-    deps = _dependences(ops)
     for m in sorted(deps[j]):
         if m > k and k not in deps[m]:
             ops[m].operation.move_before(matvec.operation)
@@ -187,10 +170,9 @@ def _row_loop(ops, k: int, j: int) -> None:
     matvec.operation.erase()
 
 
-def _independent_pair(ops) -> tuple[int, int] | None:
+def _independent_pair(ops, deps) -> tuple[int, int] | None:
     """Positions of the first matvec and vecmat that read one matrix, neither depending on
-    the other."""
-    deps = _dependences(ops)
+    the other (`deps`: `_dependences(ops)`)."""
     for k, op in enumerate(ops):
         if op.operation.name != "linalg.matvec":
             continue
