@@ -10,7 +10,7 @@ import pytest
 from conftest import POLYBENCH
 
 from synth.backends.baseline import AffineBaseline
-from synth.backends.mlir_cpu import MlirCpuBackend, bufferizing_passes
+from synth.backends.mlir_cpu import MlirCpuBackend, bufferizing_passes, cache_tile
 from synth.backends.registry import (BACKEND_ERRORS, BACKEND_NAMES, all_backends, backends_for,
                                      baseline_backend, raised_function)
 from synth.backends.timing import measure, measure_batched
@@ -202,6 +202,25 @@ def test_mlir_cpu_schedule_on_partial_tiles(cache_dir):
     prepared = MlirCpuBackend().prepare(MATMULS, "f")
     assert_close(prepared.run([a, b, w, ba, bb, c, v, d3, c4]),
                  [a @ b, w @ a, ba @ bb, c @ v, c.T @ c, d3 @ c4], "mlir-cpu")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
+def test_mlir_cpu_matmul_across_cache_tiles(cache_dir):
+    """A matmul a few rows, columns and steps past one cache tile of this host (so full
+    and partial cache tiles, and partial register tiles inside them, all run) equals
+    NumPy's."""
+    ci, cj, ck = cache_tile()
+    m, n, k = ci + 9, cj + 5, ck + 3
+    text = (f"func.func @f(%a: tensor<{m}x{k}xf64>, %b: tensor<{k}x{n}xf64>) -> tensor<{m}x{n}xf64>"
+            f" attributes {{synth.outputs = [0]}} {{\n"
+            f"  %z = arith.constant 0.0 : f64\n  %e = tensor.empty() : tensor<{m}x{n}xf64>\n"
+            f"  %c = linalg.fill ins(%z : f64) outs(%e : tensor<{m}x{n}xf64>) -> tensor<{m}x{n}xf64>\n"
+            f"  %r = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf64>, tensor<{k}x{n}xf64>) "
+            f"outs(%c : tensor<{m}x{n}xf64>) -> tensor<{m}x{n}xf64>\n  return %r : tensor<{m}x{n}xf64>\n}}\n")
+    rng = np.random.default_rng(5)
+    a, b = rng.uniform(-1, 1, (m, k)), rng.uniform(-1, 1, (k, n))
+    prepared = MlirCpuBackend().prepare(text, "f")
+    assert_close(prepared.run([a, b]), [a @ b], "mlir-cpu")
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
 
 

@@ -7,10 +7,10 @@ first call (cached by IR hash).
 
 The pipeline (`tiled_pipeline`) runs a transform-dialect schedule (SCHEDULE) on tensors
 before bufferizing:
-- `linalg.matmul` is tiled for the cache first (CACHE_TILE, 32 x 512 x 128 in i, j, k),
-  then for registers: `register_tile()` x 1 (8 x 8 with AVX-512, 4 x 8 with AVX2, from
-  the host's CPU flags); the i and j loops are peeled so every tile but the last has
-  static sizes; the tiles are vectorized (a vector.contract per k step) and the
+- `linalg.matmul` is tiled for the cache first (`cache_tile()`: 512 x 64 x 512 in i, j, k
+  with AVX-512, 32 x 512 x 128 otherwise), then for registers: `register_tile()` x 1
+  (8 x 8 with AVX-512, 4 x 8 with AVX2, from the host's CPU flags); the i and j loops
+  are peeled so every tile but the last has static sizes; the tiles are vectorized (a vector.contract per k step) and the
   accumulator tile is hoisted out of the k loop, so it stays in registers; after
   bufferization the contractions become outer products (FMAs).
 - contractions written as `linalg.generic` (dot_general forms without a named op: C^T C
@@ -255,7 +255,28 @@ _LOWER = ("func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,conve
           "convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts")
 
 
-CACHE_TILE = (32, 512, 128)  # matmul (i, j, k) blocks: a 128 x 512 panel of B (512 KB) stays in L2
+def _has_avx512() -> bool:
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        flags = ""
+    return re.search(r"\bavx512f\b", flags) is not None
+
+
+@lru_cache(maxsize=None)
+def cache_tile() -> tuple[int, int, int]:
+    """The (i, j, k) blocks of a contraction's cache tile, from the host. AVX2 host
+    (2026-11-24): 32 x 512 x 128 (a 128 x 512 panel of B, 512 KB, in L2). This AVX-512
+    host (AMD EPYC, 1 MB L2 per core, 2026-11-26), raised linalg of PolyBench LARGE, one
+    thread, median of 3 rounds of 3 calls, 32 x 512 x 128 -> 512 x 64 x 512 (a 512 x 64
+    panel of B, 256 KB, stays in L2 while 512 rows of A stream past it; B's rows are
+    8.8 KB apart, so a narrow panel touches fewer pages): gemm 0.089 -> 0.055 s
+    (OpenBLAS 0.053 s side by side), 2mm 0.094 -> 0.069, 3mm 0.163 -> 0.112, trmm 0.063
+    -> 0.050, covariance 0.122 -> 0.097, correlation 0.146 -> 0.104; syrk, syr2k, symm,
+    doitgen, cholesky, lu, ludcmp, gramschmidt within 5%; outputs equal. Other blocks on
+    gemm (medians): 128 x 128 x 256 0.067, 256 x 128 x 256 0.058, 256 x 64 x 256 0.057,
+    1024 x 64 x 512 0.058, 256 x 32 x 512 0.060, 16 x 1024 x 64 0.101."""
+    return (512, 64, 512) if _has_avx512() else (32, 512, 128)
 
 
 @lru_cache(maxsize=None)
@@ -263,25 +284,21 @@ def register_tile() -> tuple[int, int]:
     """Rows x columns of the contraction tiles kept in registers, from the host's vector
     width: 8 x 8 f64 with AVX-512 (8 zmm accumulators), 4 x 8 otherwise (8 ymm of AVX2;
     8 x 16 needs 32 ymm registers and spills). gemm LARGE on an AVX2 host, one thread,
-    with CACHE_TILE: 8 x 16 0.29 s, 8 x 8 0.29 s, 6 x 8 0.25 s, 4 x 8 0.19 s (OpenBLAS
+    with its cache tile: 8 x 16 0.29 s, 8 x 8 0.29 s, 6 x 8 0.25 s, 4 x 8 0.19 s (OpenBLAS
     0.14 s); without the cache tile 0.50 s. On this AVX-512 host (AMD EPYC, 2026-11-25),
     one thread, raised linalg of PolyBench LARGE, median of 3 rounds of 3 calls, 8 x 16
     -> 8 x 8: gemm 0.070 -> 0.055 s (OpenBLAS 0.052 s), 2mm 0.085 -> 0.066, 3mm 0.188 ->
     0.161, syrk 0.107 -> 0.085, syr2k 0.151 -> 0.118, symm 0.115 -> 0.101, trmm 0.058 ->
     0.051, covariance 0.126 -> 0.097, correlation 0.131 -> 0.105, doitgen 0.030 -> 0.029;
     cholesky, lu, gramschmidt, atax, mvt unchanged; 6 x 8 and 4 x 8 slower than 8 x 8."""
-    try:
-        flags = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        flags = ""
-    return (8, 8) if re.search(r"\bavx512f\b", flags) else (4, 8)
+    return (8, 8) if _has_avx512() else (4, 8)
 
 
 def schedule_text(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = ()) -> str:
     """SCHEDULE with this host's tile sizes (`register`: another register tile, to compare)
     and the entry sequence `fuse_rows` for the row-fused pairs of row_passes (`pairs`)."""
     ri, rj = register or register_tile()
-    ci, cj, ck = CACHE_TILE
+    ci, cj, ck = cache_tile()
     text = SCHEDULE
     for key, value in (("@RI@", ri), ("@RJ@", rj), ("@CI@", ci), ("@CJ@", cj), ("@CK@", ck)):
         text = text.replace(key, str(value))
