@@ -189,8 +189,9 @@ CURATED = {
                 "x[i] = (b[i] - dot) / a[i, i]"),
         _op("linalg.cholesky", "scf.for", 1, emitted=["lowerBound", "upperBound", "step"],
             doc="stablehlo.cholesky's loop form: scf.for over the columns, iter_args (L = a), "
-                "left-looking: a linalg.matvec of dynamic-size slices per column; zeros above "
-                "the diagonal"),
+                "left-looking: a linalg.matvec of dynamic-size slices per column (at sizes with "
+                "a panel width: panels of columns, each first updated by one linalg.matmul); "
+                "zeros above the diagonal"),
         _op("linalg.lu", "scf.for", 1, emitted=["lowerBound", "upperBound", "step"],
             doc="LU without pivoting (no linalg op): scf.for over k, iter_args (a), right-looking: "
                 "a linalg.generic divides column k below the pivot, another updates the block "

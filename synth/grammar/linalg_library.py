@@ -9,7 +9,9 @@ linalg on tensors is a loop over tensors whose body is linalg work on slices:
                        substitution counts i down
     cholesky           scf.for over the columns (iter_args: L = a, left-looking): column j
                        of L from a[j:, j] less the linalg.matvec of L[j:, :j] with
-                       L[j, :j], over sqrt of its first element; zeros above the diagonal
+                       L[j, :j], over sqrt of its first element; zeros above the diagonal;
+                       at sizes with a panel width, by panels of columns whose update
+                       from the columns left of them is one linalg.matmul
     lu                 scf.for over k (iter_args: the matrix; right-looking, no pivoting):
                        the multipliers a[k+1:, k] / a[k, k], then the block a[k+1:, k+1:]
                        less their outer product with a[k, k+1:], updated in place
@@ -78,21 +80,85 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
 
 class Cholesky(CholeskyFamily, LinalgOp):
     """Left-looking Cholesky as an scf.for over the columns, the factor built in place of
-    the operand (column j of the state is still a's when step j reads it)."""
+    the operand (column j of the state is still a's when step j reads it).
+
+    Unblocked (n without a panel width, families.lu_panel(n, "linalg-cholesky"), e.g. the
+    small sizes of the proofs): column j of L is a[j:, j] less the linalg.matvec of
+    L[j:, :j] with L[j, :j]. Blocked (panel width b dividing n): over the panels K = 0, b,
+    .., n - b, the panel's columns a[K:, K:K+b] first get the columns left of them
+    subtracted at once, a linalg.matmul of L[K:, :K] with -L[K:K+b, :K]^T accumulating
+    into them (the bulk of the work as a cache- and register-tiled matmul), then each
+    column of the panel is the unblocked step over the panel's own columns K..j-1 (the
+    same value in exact arithmetic; the sums are split at K). The panels' end is computed
+    in the text from n, and the unblocked loop follows from there (empty at n): resized to
+    a smaller n (verify's re-instantiation) the text is the unblocked loop and stays
+    right. Static panel widths: a dynamic min(b, n - K) instead ran 11% slower at
+    n = 2000 (0.130 s against 0.116 s, medians of 15 calls side by side)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         (a_t,) = arg_types
         n, dt = int(a_t.shape[0]), a_t.dtype
-        t, vec, mat = a_t.mlir(), _dynamic(1, dt), _dynamic(2, dt)
+        t = a_t.mlir()
         c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
         cn, zero = em.scalar_constant(n, "index"), em.scalar_constant(0.0, dt)
-        r, j, state = em.fresh("chol"), em.fresh("j"), em.fresh("l")
-        em.line(f"{r} = scf.for {j} = {c0} to {cn} step {c1} iter_args({state} = {operands[0]}) -> ({t}) {{")
+        b = lu_panel(n, "linalg-cholesky")
+        if b is None:
+            r, j, state = em.fresh("chol"), em.fresh("j"), em.fresh("l")
+            em.line(f"{r} = scf.for {j} = {c0} to {cn} step {c1} iter_args({state} = {operands[0]}) -> ({t}) {{")
+            body = _Body(em)
+            body.close(f"scf.yield {self._column(em, body, state, a_t, j, c0)} : {t}")
+            return r
+        mat, tall = _dynamic(2, dt), f"tensor<?x{b}x{dt}>"
+        cb = em.scalar_constant(b, "index")
+        # the full panels end at (n / b) * b, computed in the text from n: resized to an n
+        # below b (verify's small sizes) there are none and the unblocked loop does it all
+        panels, full = em.fresh("panels"), em.fresh("full")
+        em.line(f"{panels} = arith.divui {cn}, {cb} : index")
+        em.line(f"{full} = arith.muli {panels}, {cb} : index")
+        r, kk, state = em.fresh("chol"), em.fresh("kk"), em.fresh("l")
+        em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {operands[0]}) -> ({t}) {{")
+        outer = _Body(em)
+        m = outer.line(f"arith.subi {cn}, {kk} : index")  # rows kk..n-1
+        left = outer.line(f"tensor.extract_slice {state}[{kk}, 0] [{m}, {kk}] [1, 1] : {t} to {mat}")
+        top = outer.line(f"tensor.extract_slice {state}[{kk}, 0] [{b}, {kk}] [1, 1] : {t} to tensor<{b}x?x{dt}>")
+        x, o = em.fresh("x"), em.fresh("o")
+        neg_t = outer.line(  # -top^T (kk x b): the product then adds into the panel
+            f"linalg.generic {{indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], "
+            f"iterator_types = [\"parallel\", \"parallel\"]}} ins({top} : tensor<{b}x?x{dt}>) "
+            f"outs({outer.line(f'tensor.empty({kk}) : {tall}')} : {tall}) {{")
+        em.line(f"^bb0({x}: {dt}, {o}: {dt}):")
+        y = outer.line(f"arith.negf {x} : {dt}", extra="  ")
+        em.line(f"  linalg.yield {y} : {dt}")
+        em.line(f"}} -> {tall}")
+        panel = outer.line(f"tensor.extract_slice {state}[{kk}, {kk}] [{m}, {b}] [1, 1] : {t} to {tall}")
+        product = outer.line(f"linalg.matmul ins({left}, {neg_t} : {mat}, {tall}) outs({panel} : {tall}) -> {tall}")
+        updated = outer.line(f"tensor.insert_slice {product} into {state}[{kk}, {kk}] [{m}, {b}] [1, 1] : "
+                             f"{tall} into {t}")
+        end = outer.line(f"arith.addi {kk}, {cb} : index")
+        cols, j, inner_state = em.fresh("cols"), em.fresh("j"), em.fresh("l")
+        em.line(f"{cols} = scf.for {j} = {kk} to {end} step {c1} iter_args({inner_state} = {updated}) -> ({t}) {{")
+        inner = _Body(em)
+        inner.close(f"scf.yield {self._column(em, inner, inner_state, a_t, j, kk)} : {t}")
+        outer.close(f"scf.yield {cols} : {t}")
+        rest, j, state = em.fresh("chol"), em.fresh("j"), em.fresh("l")
+        em.line(f"{rest} = scf.for {j} = {full} to {cn} step {c1} iter_args({state} = {r}) -> ({t}) {{")
         body = _Body(em)
+        body.close(f"scf.yield {self._column(em, body, state, a_t, j, c0)} : {t}")
+        return rest
+
+    @staticmethod
+    def _column(em, body, state: str, a_t, j: str, lo: str) -> str:
+        """Column j of L from the state's column j (rows j..n-1) less the matvec of the
+        state's columns lo..j-1 with its row j there; zeros above the diagonal."""
+        n, dt = int(a_t.shape[0]), a_t.dtype
+        t, vec, mat = a_t.mlir(), _dynamic(1, dt), _dynamic(2, dt)
+        c0, cn = em.scalar_constant(0, "index"), em.scalar_constant(n, "index")
+        zero = em.scalar_constant(0.0, dt)
         m = body.line(f"arith.subi {cn}, {j} : index")  # rows j..n-1
+        w = body.line(f"arith.subi {j}, {lo} : index")  # columns lo..j-1
         column = body.line(f"tensor.extract_slice {state}[{j}, {j}] [{m}, 1] [1, 1] : {t} to {vec}")
-        block = body.line(f"tensor.extract_slice {state}[{j}, 0] [{m}, {j}] [1, 1] : {t} to {mat}")
-        row = body.line(f"tensor.extract_slice {state}[{j}, 0] [1, {j}] [1, 1] : {t} to {vec}")
+        block = body.line(f"tensor.extract_slice {state}[{j}, {lo}] [{m}, {w}] [1, 1] : {t} to {mat}")
+        row = body.line(f"tensor.extract_slice {state}[{j}, {lo}] [1, {w}] [1, 1] : {t} to {vec}")
         init = body.line(f"tensor.empty({m}) : {vec}")
         filled = body.zeros(zero, dt, vec, init)
         mv = body.line(f"linalg.matvec ins({block}, {row} : {mat}, {vec}) outs({filled} : {vec}) -> {vec}")
@@ -116,9 +182,7 @@ class Cholesky(CholeskyFamily, LinalgOp):
         written = body.line(f"tensor.insert_slice {new} into {state}[{j}, {j}] [{m}, 1] [1, 1] : {vec} into {t}")
         # above the diagonal: zeros (rows 0..j-1 of column j)
         zeros = body.zeros(zero, dt, vec, body.line(f"tensor.empty({j}) : {vec}"))
-        cleared = body.line(f"tensor.insert_slice {zeros} into {written}[0, {j}] [{j}, 1] [1, 1] : {vec} into {t}")
-        body.close(f"scf.yield {cleared} : {t}")
-        return r
+        return body.line(f"tensor.insert_slice {zeros} into {written}[0, {j}] [{j}, 1] [1, 1] : {vec} into {t}")
 
 
 class Lu(LuFamily, LinalgOp):
@@ -131,7 +195,10 @@ class Lu(LuFamily, LinalgOp):
     on the panel's columns and on the row panel right of it (rows K..K+b-1), then a
     linalg.matmul of the negated multipliers below the panel with the row panel into the
     trailing block: it accumulates in order of k, so every element gets the unblocked
-    steps' operations in their order (a + (-l) * u is a - l * u)."""
+    steps' operations in their order (a + (-l) * u is a - l * u). The panels end at
+    (n / b) * b, computed in the text from n, and the unblocked loop goes on from there
+    (empty at n): resized to a smaller n (verify's re-instantiation) the text is the
+    unblocked loop and stays right."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         (a_t,) = arg_types
@@ -149,8 +216,11 @@ class Lu(LuFamily, LinalgOp):
             return r
         t, mat, dt = a_t.mlir(), _dynamic(2, dt := a_t.dtype), a_t.dtype
         cb = em.scalar_constant(b, "index")
+        panels, full = em.fresh("panels"), em.fresh("full")  # as Cholesky's: the text stays right resized
+        em.line(f"{panels} = arith.divui {cn}, {cb} : index")
+        em.line(f"{full} = arith.muli {panels}, {cb} : index")
         r, kk, state = em.fresh("lu"), em.fresh("kk"), em.fresh("state")
-        em.line(f"{r} = scf.for {kk} = {c0} to {cn} step {cb} iter_args({state} = {operands[0]}) -> ({t}) {{")
+        em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {operands[0]}) -> ({t}) {{")
         outer = _Body(em)
         end = outer.line(f"arith.addi {kk}, {cb} : index")
         panel, k, inner_state = em.fresh("panel"), em.fresh("k"), em.fresh("state")
@@ -169,7 +239,12 @@ class Lu(LuFamily, LinalgOp):
         written = outer.line(f"tensor.insert_slice {product} into {panel}[{end}, {end}] [{e}, {e}] [1, 1] : "
                              f"{mat} into {t}")
         outer.close(f"scf.yield {written} : {t}")
-        return r
+        rest, k, state = em.fresh("lu"), em.fresh("k"), em.fresh("state")
+        last = em.scalar_constant(n - 1, "index")
+        em.line(f"{rest} = scf.for {k} = {full} to {last} step {c1} iter_args({state} = {r}) -> ({t}) {{")
+        body = _Body(em)
+        body.close(f"scf.yield {self._step(em, body, state, a_t, k, None)} : {t}")
+        return rest
 
     @staticmethod
     def _map(em, body, value: str, t: str, rank: int, dt: str, init: str, scalar) -> str:
