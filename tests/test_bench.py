@@ -199,3 +199,28 @@ def test_undetermined_elements_are_left_out_of_the_output_check():
     assert compare_outputs(expected, got, [0]) is not None
     assert compare_outputs(expected, got, [0], ignore) is None
     assert compare_outputs(expected, [expected[0] + np.array([1.0, 0, 0])], [0], ignore) is not None
+
+
+def test_contenders_are_timed_in_interleaved_rounds():
+    """synth bench times a kernel's baseline, C twin and backends in rounds, one timed call
+    of each per round in turn (the warm-up calls in the first round only), so the
+    machine's slow spells reach them alike; one that fails is dropped, not the rest."""
+    from synth.backends.timing import measure
+    from synth.bench.timing import interleaved
+
+    calls = []
+
+    class Contender:
+        def __init__(self, name, fail_at=None):
+            self.name, self.fail_at = name, fail_at
+
+        def time(self, args, warmup, repeats):
+            if self.fail_at is not None and len(calls) >= self.fail_at:
+                raise RuntimeError(f"{self.name} stopped")
+            return measure(lambda: calls.append(self.name), warmup, repeats)
+
+    timings, failed = interleaved({"base": Contender("base"), "x": Contender("x"), "y": Contender("y", 5)},
+                                  [], warmup=1, repeats=3, errors=(RuntimeError,))
+    assert calls == ["base", "base", "x", "x", "y", "y", "base", "x"] + ["base", "x"]
+    assert sorted(timings) == ["base", "x"] and [t.repeats for t in timings.values()] == [3, 3]
+    assert list(failed) == ["y"] and "y stopped" in str(failed["y"])
