@@ -505,44 +505,29 @@ def test_triangular_solve_of_a_vector_is_blocked(lower, unit, n, unrolled, monke
     assert_same(got, triangular_solve(a, b, lower, unit, False), f"triangular_solve {dict(attrs)}")
 
 
+@pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
 @pytest.mark.parametrize("n", [96, 130])
-def test_linalg_cholesky_blocked(n):
-    """linalg cholesky at a size with a panel width (96: panels of 48; 130: of 26) is a
-    loop over panels of columns, each updated from the columns left of it by one
-    linalg.matmul and then factored column by column (then a loop over the columns after
-    the last full panel: none here): equal to PolyBench's factor within
-    the tolerance through the MLIR pipeline, zeros above the diagonal, and the input's
-    upper triangle (garbage here) never read into the factor."""
+def test_cholesky_by_panels(dialect, n):
+    """cholesky at a size with a panel width (96: panels of 48; 130: of 26) goes by panels
+    of columns: stablehlo unrolls them (a while over each panel's columns, the trailing
+    block less one dot_general); linalg loops over them (each panel updated from the
+    columns left of it by one linalg.matmul, then factored column by column; then a loop
+    over the columns after the last full panel: none here). Equal to PolyBench's factor
+    within the tolerance (through XLA / the MLIR pipeline), zeros above the diagonal, and
+    the input's upper triangle (garbage here) never read into the factor."""
     from synth.grammar.shapes import cholesky
 
-    op = next(o for o in ops_for("linalg") if o.name == "linalg.cholesky")
+    op = next(o for o in ops_for(dialect) if o.name == f"{dialect}.cholesky")
     text = emit_op_function(op, [TensorType((n, n), "f64")], ())
-    assert text.count("linalg.matmul") == 1 and text.count("scf.for") == 3  # panels, columns, the rest
+    if dialect == "stablehlo":
+        panels = n // (48 if n == 96 else 26)
+        assert "stablehlo.cholesky" not in text and text.count("stablehlo.while") == panels
+    else:
+        assert text.count("linalg.matmul") == 1 and text.count("scf.for") == 3  # panels, columns, the rest
     rng = np.random.default_rng(n)
     g = rng.uniform(-1, 1, (n, n))
     a = g @ g.T + n * np.eye(n)
     garbage = np.tril(a) + np.triu(rng.uniform(-1e3, 1e3, (n, n)), 1)
     (got,) = run_compiled(op, text, [garbage])
-    assert_same(got, cholesky(a), f"linalg.cholesky at {n}x{n}")
-    assert not np.any(np.triu(got, 1))
-
-
-@pytest.mark.parametrize("n", [96, 130])
-def test_cholesky_unrolled_panels(n):
-    """stablehlo cholesky at a size with a panel width (96: panels of 48; 130: of 26) is
-    unrolled by panels (a while over each panel's columns, the trailing block less one
-    dot_general): equal to PolyBench's row-by-row factor within the tolerance, zeros
-    above the diagonal, and the upper triangle of the input never read."""
-    from synth.grammar.shapes import cholesky
-
-    op = next(o for o in ops_for("stablehlo") if o.name == "stablehlo.cholesky")
-    text = emit_op_function(op, [TensorType((n, n), "f64")], ())
-    panels = n // (48 if n == 96 else 26)
-    assert "stablehlo.cholesky" not in text and text.count("stablehlo.while") == panels
-    rng = np.random.default_rng(n)
-    g = rng.uniform(-1, 1, (n, n))
-    a = g @ g.T + n * np.eye(n)
-    garbage = np.tril(a) + np.triu(rng.uniform(-1e3, 1e3, (n, n)), 1)
-    (got,) = run_compiled(op, text, [garbage])
-    assert_same(got, cholesky(a), f"stablehlo.cholesky at {n}x{n}")
+    assert_same(got, cholesky(a), f"{dialect}.cholesky at {n}x{n}")
     assert not np.any(np.triu(got, 1))
