@@ -412,6 +412,17 @@ def _line(em, rhs: str) -> str:
     return name
 
 
+def _take(em, x: str, x_type: str, starts: list[str], sizes: list[int], dtype: str,
+          as_type: str | None = None) -> str:
+    """`stablehlo.dynamic_slice` of `x` (of type x_type) at the i64 scalars `starts`,
+    `sizes` elements of `dtype`; reshaped to `as_type` where given (a row, column or
+    element of a matrix as a vector or scalar). The library ops' reads."""
+    sliced = "tensor<" + "".join(f"{d}x" for d in sizes) + f"{dtype}>"
+    out = _line(em, f"stablehlo.dynamic_slice {x}, {', '.join(starts)}, sizes = [{', '.join(map(str, sizes))}] : "
+                    f"({x_type}, {', '.join(['tensor<i64>'] * len(starts))}) -> {sliced}")
+    return out if as_type is None else _line(em, f"stablehlo.reshape {out} : ({sliced}) -> {as_type}")
+
+
 def while_loop(em, state: list[tuple[str, str, str]], bound, body) -> str:
     """`stablehlo.while` over (name, initial value, type) with the first element an i64
     counter running while below the constant `bound`; body(names) emits the body and
@@ -460,20 +471,16 @@ def factor_by_panels(em, a_value: str, a, b: int, cholesky: bool) -> str:
             k, p = names
             z = line(f"stablehlo.constant dense<0> : {s}")
             one = line(f"stablehlo.constant dense<1> : {s}")
-            piv = line(f"stablehlo.dynamic_slice {p}, {k}, {k}, sizes = [1, 1] : ({pt}, {s}, {s}) -> tensor<1x1x{dt}>")
-            piv = line(f"stablehlo.reshape {piv} : (tensor<1x1x{dt}>) -> tensor<{dt}>")
+            piv = _take(em, p, pt, [k, k], [1, 1], dt, f"tensor<{dt}>")
             if cholesky:
                 piv = line(f"stablehlo.sqrt {piv} : tensor<{dt}>")
-            col = line(f"stablehlo.dynamic_slice {p}, {z}, {k}, sizes = [{m}, 1] : ({pt}, {s}, {s}) -> tensor<{m}x1x{dt}>")
-            col = line(f"stablehlo.reshape {col} : (tensor<{m}x1x{dt}>) -> {vm}")
+            col = _take(em, p, pt, [z, k], [m, 1], dt, vm)
             pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vm}")
             l = line(f"stablehlo.divide {col}, {pivs} : {vm}")
             if cholesky:
                 other = line(f"stablehlo.slice {l} [0:{b}] : ({vm}) -> {vb}")
             else:
-                other = line(f"stablehlo.dynamic_slice {p}, {k}, {z}, sizes = [1, {b}] : ({pt}, {s}, {s}) -> "
-                             f"tensor<1x{b}x{dt}>")
-                other = line(f"stablehlo.reshape {other} : (tensor<1x{b}x{dt}>) -> {vb}")
+                other = _take(em, p, pt, [k, z], [1, b], dt, vb)
             lp = line(f"stablehlo.broadcast_in_dim {l}, dims = [0] : ({vm}) -> {pt}")
             op = line(f"stablehlo.broadcast_in_dim {other}, dims = [1] : ({vb}) -> {pt}")
             upd = line(f"stablehlo.subtract {p}, {line(f'stablehlo.multiply {lp}, {op} : {pt}')} : {pt}")
@@ -604,14 +611,11 @@ class TriangularSolve(TriangularSolveFamily, StablehloOp):
             if not d["lower"]:  # panels from the bottom
                 last = line(f"stablehlo.constant dense<{n - w}> : {s}")
                 at = line(f"stablehlo.subtract {last}, {at} : {s}")
-            diag = line(f"stablehlo.dynamic_slice {mat}, {at}, {at}, sizes = [{w}, {w}] : ({t}, {s}, {s}) -> "
-                        f"tensor<{w}x{w}x{dt}>")
-            xb = line(f"stablehlo.dynamic_slice {x}, {at}, sizes = [{w}] : ({v}, {s}) -> {vw}")
-            xb = line(f"stablehlo.reshape {xb} : ({vw}) -> {colw}")
+            diag = _take(em, mat, t, [at, at], [w, w], dt)
+            xb = _take(em, x, v, [at], [w], dt, colw)
             sol = self._call(em, diag, xb, f"tensor<{w}x{w}x{dt}>", colw, d)
             sol = line(f"stablehlo.reshape {sol} : ({colw}) -> {vw}")
-            cols = line(f"stablehlo.dynamic_slice {mat}, {zero}, {at}, sizes = [{n}, {w}] : ({t}, {s}, {s}) -> "
-                        f"tensor<{n}x{w}x{dt}>")
+            cols = _take(em, mat, t, [zero, at], [n, w], dt)
             prod = line(f"stablehlo.dot_general {cols}, {sol}, contracting_dims = [1] x [0] : "
                         f"(tensor<{n}x{w}x{dt}>, {vw}) -> {v}")
             rows = line(f"stablehlo.iota dim = 0 : {iv}")
@@ -715,7 +719,7 @@ class Lu(LuFamily, StablehloOp):
 
     def _unblocked(self, em, a_value: str, a):
         n, dt = int(a.shape[0]), a.dtype
-        t, vec, col_t, row_t = a.mlir(), f"tensor<{n}x{dt}>", f"tensor<{n}x1x{dt}>", f"tensor<1x{n}x{dt}>"
+        t, vec = a.mlir(), f"tensor<{n}x{dt}>"
         it, scalar, mask = a.with_dtype("i64").mlir(), "tensor<i64>", a.with_dtype("i1").mlir()
         line = lambda rhs: _line(em, rhs)  # noqa: E731
         c0 = line("stablehlo.constant dense<0> : tensor<i64>")
@@ -724,12 +728,9 @@ class Lu(LuFamily, StablehloOp):
             k, state = names
             zero = line(f"stablehlo.constant dense<0> : {scalar}")
             one = line(f"stablehlo.constant dense<1> : {scalar}")
-            col = line(f"stablehlo.dynamic_slice {state}, {zero}, {k}, sizes = [{n}, 1] : ({t}, {scalar}, {scalar}) -> {col_t}")
-            row = line(f"stablehlo.dynamic_slice {state}, {k}, {zero}, sizes = [1, {n}] : ({t}, {scalar}, {scalar}) -> {row_t}")
-            piv = line(f"stablehlo.dynamic_slice {state}, {k}, {k}, sizes = [1, 1] : ({t}, {scalar}, {scalar}) -> tensor<1x1x{dt}>")
-            piv = line(f"stablehlo.reshape {piv} : (tensor<1x1x{dt}>) -> tensor<{dt}>")
-            col = line(f"stablehlo.reshape {col} : ({col_t}) -> {vec}")
-            row = line(f"stablehlo.reshape {row} : ({row_t}) -> {vec}")
+            col = _take(em, state, t, [zero, k], [n, 1], dt, vec)
+            row = _take(em, state, t, [k, zero], [1, n], dt, vec)
+            piv = _take(em, state, t, [k, k], [1, 1], dt, f"tensor<{dt}>")
             pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vec}")
             l = line(f"stablehlo.divide {col}, {pivs} : {vec}")
             lb = line(f"stablehlo.broadcast_in_dim {l}, dims = [0] : ({vec}) -> {t}")
@@ -760,10 +761,6 @@ class Lu(LuFamily, StablehloOp):
         line = lambda rhs: _line(em, rhs)  # noqa: E731
         c0 = line(f"stablehlo.constant dense<0> : {s}")
 
-        def slice_(x, xt, starts, sizes, rt):
-            return line(f"stablehlo.dynamic_slice {x}, {', '.join(starts)}, sizes = [{', '.join(map(str, sizes))}] : "
-                        f"({xt}, {', '.join([s] * len(starts))}) -> {rt}")
-
         def bcast(x, xt, dims, rt):
             return line(f"stablehlo.broadcast_in_dim {x}, dims = [{', '.join(map(str, dims))}] : ({xt}) -> {rt}")
 
@@ -772,21 +769,18 @@ class Lu(LuFamily, StablehloOp):
             zero = line(f"stablehlo.constant dense<0> : {s}")
             bc = line(f"stablehlo.constant dense<{b}> : {s}")
             end = line(f"stablehlo.add {kk}, {bc} : {s}")  # K + b: the first column after the panel
-            p0 = slice_(state, t, [zero, kk], [n, b], panel)
-            r0 = slice_(state, t, [kk, zero], [b, n], rpanel)
+            p0 = _take(em, state, t, [zero, kk], [n, b], dt)
+            r0 = _take(em, state, t, [kk, zero], [b, n], dt)
 
             def inner(names):
                 k, big_k, p, r = names
                 z = line(f"stablehlo.constant dense<0> : {s}")
                 one = line(f"stablehlo.constant dense<1> : {s}")
                 g = line(f"stablehlo.add {big_k}, {k} : {s}")  # the global row / column of the step
-                piv = slice_(p, panel, [g, k], [1, 1], f"tensor<1x1x{dt}>")
-                piv = line(f"stablehlo.reshape {piv} : (tensor<1x1x{dt}>) -> tensor<{dt}>")
-                col = slice_(p, panel, [z, k], [n, 1], f"tensor<{n}x1x{dt}>")
-                col = line(f"stablehlo.reshape {col} : (tensor<{n}x1x{dt}>) -> {vn}")
+                piv = _take(em, p, panel, [g, k], [1, 1], dt, f"tensor<{dt}>")
+                col = _take(em, p, panel, [z, k], [n, 1], dt, vn)
                 l = line(f"stablehlo.divide {col}, {bcast(piv, f'tensor<{dt}>', [], vn)} : {vn}")
-                prow = slice_(p, panel, [g, z], [1, b], f"tensor<1x{b}x{dt}>")
-                prow = line(f"stablehlo.reshape {prow} : (tensor<1x{b}x{dt}>) -> {vb}")
+                prow = _take(em, p, panel, [g, z], [1, b], dt, vb)
                 lp = bcast(l, vn, [0], panel)
                 prod = line(f"stablehlo.multiply {lp}, {bcast(prow, vb, [1], panel)} : {panel}")
                 upd = line(f"stablehlo.subtract {p}, {prod} : {panel}")
@@ -799,9 +793,8 @@ class Lu(LuFamily, StablehloOp):
                 p2 = line(f"stablehlo.select {at_k}, {lp}, {p1} : {mp}, {panel}")
                 p3 = line(f"stablehlo.select {below}, {p2}, {p} : {mp}, {panel}")
                 # the row panel: rows after the step's, columns after the panel
-                rrow = slice_(r, rpanel, [k, z], [1, n], f"tensor<1x{n}x{dt}>")
-                rrow = line(f"stablehlo.reshape {rrow} : (tensor<1x{n}x{dt}>) -> {vn}")
-                lr = slice_(l, vn, [big_k], [b], vb)
+                rrow = _take(em, r, rpanel, [k, z], [1, n], dt, vn)
+                lr = _take(em, l, vn, [big_k], [b], dt)
                 lrb, rrb = bcast(lr, vb, [0], rpanel), bcast(rrow, vn, [1], rpanel)
                 rprod = line(f"stablehlo.multiply {lrb}, {rrb} : {rpanel}")
                 rupd = line(f"stablehlo.subtract {r}, {rprod} : {rpanel}")
@@ -819,7 +812,7 @@ class Lu(LuFamily, StablehloOp):
                                      (em.fresh("r"), r0, rpanel)], b, inner)
             pf, rf = f"{steps}#2", f"{steps}#3"
             a1 = line(f"stablehlo.dynamic_update_slice {state}, {pf}, {zero}, {kk} : ({t}, {panel}, {s}, {s}) -> {t}")
-            rcur = slice_(a1, t, [kk, zero], [b, n], rpanel)
+            rcur = _take(em, a1, t, [kk, zero], [b, n], dt)
             rc = line(f"stablehlo.iota dim = 1 : {ir}")
             after = line(f"stablehlo.compare GE, {rc}, {bcast(end, s, [], ir)} : ({ir}, {ir}) -> {mr}")
             rm = line(f"stablehlo.select {after}, {rf}, {rcur} : {mr}, {rpanel}")
