@@ -37,6 +37,16 @@ def _dynamic(n_dims: int, dtype: str) -> str:
     return "tensor<" + "?x" * n_dims + dtype + ">"
 
 
+def _full_panels(em, cn: str, cb: str) -> str:
+    """(n / b) * b, where the full panels of a blocked loop end, computed in the text from
+    n (`cn`) and b (`cb`): resized to an n below b (verify's small sizes) there are none
+    and the unblocked loop after them does all the work."""
+    panels, full = em.fresh("panels"), em.fresh("full")
+    em.line(f"{panels} = arith.divui {cn}, {cb} : index")
+    em.line(f"{full} = arith.muli {panels}, {cb} : index")
+    return full
+
+
 class TriangularSolve(TriangularSolveFamily, LinalgOp):
     """Forward / backward substitution as an scf.for over the rows (a vector right-hand side)."""
 
@@ -100,23 +110,28 @@ class Cholesky(CholeskyFamily, LinalgOp):
         n, dt = int(a_t.shape[0]), a_t.dtype
         t = a_t.mlir()
         c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
-        cn, zero = em.scalar_constant(n, "index"), em.scalar_constant(0.0, dt)
+        cn = em.scalar_constant(n, "index")
+        em.scalar_constant(0.0, dt)  # defined here, before the loops whose bodies use it
         b = lu_panel(n, "linalg-cholesky")
-        if b is None:
-            r, j, state = em.fresh("chol"), em.fresh("j"), em.fresh("l")
-            em.line(f"{r} = scf.for {j} = {c0} to {cn} step {c1} iter_args({state} = {operands[0]}) -> ({t}) {{")
-            body = _Body(em)
-            body.close(f"scf.yield {self._column(em, body, state, a_t, j, c0)} : {t}")
-            return r
+        value, start = operands[0], c0
+        if b is not None:
+            value, start = self._panels(em, value, a_t, b)
+        rest, j, state = em.fresh("chol"), em.fresh("j"), em.fresh("l")  # the columns from start on
+        em.line(f"{rest} = scf.for {j} = {start} to {cn} step {c1} iter_args({state} = {value}) -> ({t}) {{")
+        body = _Body(em)
+        body.close(f"scf.yield {self._column(em, body, state, a_t, j, c0)} : {t}")
+        return rest
+
+    def _panels(self, em, value: str, a_t, b: int) -> tuple[str, str]:
+        """The loop over the full panels of b columns from `value`: (its result, the index
+        where the panels end)."""
+        n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
+        c0, c1, cn = (em.scalar_constant(v, "index") for v in (0, 1, n))
         mat, tall = _dynamic(2, dt), f"tensor<?x{b}x{dt}>"
         cb = em.scalar_constant(b, "index")
-        # the full panels end at (n / b) * b, computed in the text from n: resized to an n
-        # below b (verify's small sizes) there are none and the unblocked loop does it all
-        panels, full = em.fresh("panels"), em.fresh("full")
-        em.line(f"{panels} = arith.divui {cn}, {cb} : index")
-        em.line(f"{full} = arith.muli {panels}, {cb} : index")
+        full = _full_panels(em, cn, cb)
         r, kk, state = em.fresh("chol"), em.fresh("kk"), em.fresh("l")
-        em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {operands[0]}) -> ({t}) {{")
+        em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {value}) -> ({t}) {{")
         outer = _Body(em)
         m = outer.line(f"arith.subi {cn}, {kk} : index")  # rows kk..n-1
         left = outer.line(f"tensor.extract_slice {state}[{kk}, 0] [{m}, {kk}] [1, 1] : {t} to {mat}")
@@ -140,11 +155,7 @@ class Cholesky(CholeskyFamily, LinalgOp):
         inner = _Body(em)
         inner.close(f"scf.yield {self._column(em, inner, inner_state, a_t, j, kk)} : {t}")
         outer.close(f"scf.yield {cols} : {t}")
-        rest, j, state = em.fresh("chol"), em.fresh("j"), em.fresh("l")
-        em.line(f"{rest} = scf.for {j} = {full} to {cn} step {c1} iter_args({state} = {r}) -> ({t}) {{")
-        body = _Body(em)
-        body.close(f"scf.yield {self._column(em, body, state, a_t, j, c0)} : {t}")
-        return rest
+        return r, full
 
     @staticmethod
     def _column(em, body, state: str, a_t, j: str, lo: str) -> str:
@@ -205,22 +216,28 @@ class Lu(LuFamily, LinalgOp):
         n = int(a_t.shape[0])
         b = lu_panel(n, "linalg")
         c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
-        cn = em.scalar_constant(n, "index")
-        if b is None:
-            r, k, state = em.fresh("lu"), em.fresh("k"), em.fresh("state")
-            last = em.scalar_constant(n - 1, "index")
-            em.line(f"{r} = scf.for {k} = {c0} to {last} step {c1} iter_args({state} = {operands[0]}) -> "
-                    f"({a_t.mlir()}) {{")
-            body = _Body(em)
-            body.close(f"scf.yield {self._step(em, body, state, a_t, k, None)} : {a_t.mlir()}")
-            return r
-        t, mat, dt = a_t.mlir(), _dynamic(2, dt := a_t.dtype), a_t.dtype
+        em.scalar_constant(n, "index")  # defined here, before the loops whose bodies use it
+        value, start = operands[0], c0
+        if b is not None:
+            value, start = self._panels(em, value, a_t, b)
+        t = a_t.mlir()
+        rest, k, state = em.fresh("lu"), em.fresh("k"), em.fresh("state")  # the steps from start on
+        last = em.scalar_constant(n - 1, "index")
+        em.line(f"{rest} = scf.for {k} = {start} to {last} step {c1} iter_args({state} = {value}) -> ({t}) {{")
+        body = _Body(em)
+        body.close(f"scf.yield {self._step(em, body, state, a_t, k, None)} : {t}")
+        return rest
+
+    def _panels(self, em, value: str, a_t, b: int) -> tuple[str, str]:
+        """The loop over the full panels of b columns from `value`: (its result, the index
+        where the panels end)."""
+        n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
+        c0, c1, cn = (em.scalar_constant(v, "index") for v in (0, 1, n))
+        mat = _dynamic(2, dt)
         cb = em.scalar_constant(b, "index")
-        panels, full = em.fresh("panels"), em.fresh("full")  # as Cholesky's: the text stays right resized
-        em.line(f"{panels} = arith.divui {cn}, {cb} : index")
-        em.line(f"{full} = arith.muli {panels}, {cb} : index")
+        full = _full_panels(em, cn, cb)
         r, kk, state = em.fresh("lu"), em.fresh("kk"), em.fresh("state")
-        em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {operands[0]}) -> ({t}) {{")
+        em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {value}) -> ({t}) {{")
         outer = _Body(em)
         end = outer.line(f"arith.addi {kk}, {cb} : index")
         panel, k, inner_state = em.fresh("panel"), em.fresh("k"), em.fresh("state")
@@ -239,12 +256,7 @@ class Lu(LuFamily, LinalgOp):
         written = outer.line(f"tensor.insert_slice {product} into {panel}[{end}, {end}] [{e}, {e}] [1, 1] : "
                              f"{mat} into {t}")
         outer.close(f"scf.yield {written} : {t}")
-        rest, k, state = em.fresh("lu"), em.fresh("k"), em.fresh("state")
-        last = em.scalar_constant(n - 1, "index")
-        em.line(f"{rest} = scf.for {k} = {full} to {last} step {c1} iter_args({state} = {r}) -> ({t}) {{")
-        body = _Body(em)
-        body.close(f"scf.yield {self._step(em, body, state, a_t, k, None)} : {t}")
-        return rest
+        return r, full
 
     @staticmethod
     def _map(em, body, value: str, t: str, rank: int, dt: str, init: str, scalar) -> str:
