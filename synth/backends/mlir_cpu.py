@@ -10,9 +10,10 @@ before bufferizing:
 - `linalg.matmul` is tiled for the cache first (`cache_tile()`: 512 x 64 x 512 in i, j, k
   with AVX-512, 32 x 512 x 128 otherwise), then for registers: `register_tile()` x 1
   (8 x 8 with AVX-512, 4 x 8 with AVX2, from the host's CPU flags); the i and j loops
-  are peeled so every tile but the last has static sizes; the tiles are vectorized (a vector.contract per k step) and the
-  accumulator tile is hoisted out of the k loop, so it stays in registers; after
-  bufferization the contractions become outer products (FMAs).
+  are peeled so every tile but the last has static sizes; the tiles are vectorized (a
+  vector.contract per k step) and the accumulator tile is hoisted out of the k loop, so
+  it stays in registers; after bufferization the contractions become outer products
+  (FMAs).
 - contractions written as `linalg.generic` (dot_general forms without a named op: C^T C
   in covariance, a 3-d by 2-d product in doitgen), recognized by transform.match.structured
   (all loops parallel but the last, a reduction; a multiply-add body; 3 or 4 loops), are

@@ -63,6 +63,11 @@ def _cc_baseline(job, settings: TimingSettings, kernel, args, expected, labels) 
     return {}, prepared
 
 
+def _backend_error(e: BaseException) -> dict:
+    """The fields of a row whose backend failed on the kernel (a result, not a crash)."""
+    return {"status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]}
+
+
 def interleaved(contenders: dict, args: list, warmup: int, repeats: int, errors: tuple) -> tuple[dict, dict]:
     """Time the prepared `contenders` (name -> prepared) in `repeats` rounds of one timed
     call each, in turn, the first round after each one's `warmup` calls: ({name: Timing},
@@ -165,7 +170,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
                 outcomes.append((row, {"status": "wrong-output", "reason": diff}))
                 continue
         except BACKEND_ERRORS as e:  # a backend failing on one kernel is a result, not a crash
-            outcomes.append((row, {"status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]}))
+            outcomes.append((row, _backend_error(e)))
             continue
         contenders[("backend", backend.name)] = prepared
         outcomes.append((row, None))
@@ -183,8 +188,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
         row = {**row, "baseline_seconds": base_timing.seconds, **_spread("baseline", base_timing), **cc}
         name = ("backend", row["backend"])
         if error is None and name in failed:
-            e = failed[name]
-            error = {"status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]}
+            error = _backend_error(failed[name])
         if error is not None:
             rows.append({**row, **error})
             continue
