@@ -212,10 +212,10 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
     stablehlo = result.dialect == "stablehlo"
     counter = result.time_loop.counter
     start = size(result.time_loop.start, values) if counter is not None else 0
-    lines: dict[int, tuple[int, Expr]] = {}
+    lines: dict[int, Expr] = {}
     if counter is not None and stablehlo:
         final, lines = _carried_lines(final, carried, counter, values, types)
-        types = {**types, **{leaf: take.type for leaf, (_, take) in lines.items()}}
+        types = {**types, **{leaf: line.type for leaf, line in lines.items()}}
     body_env = dict(env)
 
     def body() -> list[str]:
@@ -233,9 +233,13 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         return got
 
     def taken(arrays: dict[int, str], at: str) -> list[str]:
-        """Each carried line taken from `arrays` (index -> name) at the counter `at`."""
-        return [em.apply(take.op, [arrays[o], at], [types[o], take.args[1].type], take.attrs)[0]
-                for o, take in lines.values()]
+        """Each carried line computed from `arrays` (index -> name) at the counter `at`."""
+        saved = dict(em._scalars)  # constants defined here stay in the region they are in
+        em._scalars = {}
+        pe = ProgramEmitter(em, {**arrays, counter: at})
+        got = [pe.emit(line) for line in lines.values()]
+        em._scalars = saved
+        return got
 
     initial = {}
     if lines:  # the lines of the first step, before the loop
@@ -314,16 +318,22 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
 
 
 def _carried_lines(final: dict[int, Expr], carried: list[int], counter: int, values: Mapping[str, int],
-                   types: dict) -> tuple[dict[int, Expr], dict[int, tuple[int, Expr]]]:
-    """The step programs (at `values`) with every line they take from a carried array at
-    the counter (row k of the matrix the step updates: floyd-warshall) replaced by a leaf of
-    its own, and those leaves: leaf -> (the array, its take). The loop carries each line in
-    its state, taken from the array at the next counter at the end of each step: the same
-    values, but the step no longer reads the array it updates in place, which made XLA copy
-    the whole array per step (floyd-warshall at LARGE on XLA CPU, one core: 30.4 -> 17.0 s;
-    on XLA GPU, an H100, the two slices per step cost more than the copy did: 45.6 -> 50.1 ms)."""
+                   types: dict) -> tuple[dict[int, Expr], dict[int, Expr]]:
+    """The step programs (at `values`) with the work they do on lines taken from a carried
+    array at the counter (row k of the matrix the step updates: floyd-warshall) replaced by
+    leaves of their own, and those leaves: leaf -> its program over the carried arrays and
+    the counter. The loop carries each such value in its state, computed from the arrays the
+    step wrote at the next counter at the end of each step: the same values, but
+
+    - the step no longer reads the array it updates in place, which made XLA copy the whole
+      array per step (floyd-warshall at LARGE on XLA CPU, one core: 30.4 -> 17.0 s; on XLA
+      GPU, an H100, the two slices per step cost more than the copy did: 45.6 -> 50.1 ms);
+    - what the step computes from the lines alone (each largest such subprogram smaller than
+      the arrays: the row k updated by itself) is a value of the loop's state, not a part of
+      the loop over the whole array, where XLA's fusion computed it again for each element
+      (floyd-warshall at LARGE on XLA CPU, one core: 15.7 -> 2.8 s)."""
     leaves: dict[tuple, int] = {}
-    lines: dict[int, tuple[int, Expr]] = {}
+    lines: dict[int, Expr] = {}
     base = max(types) + 1
     memo: dict = {}
 
@@ -338,7 +348,7 @@ def _carried_lines(final: dict[int, Expr], carried: list[int], counter: int, val
                 key = (a[0].leaf, e.op.name, e.attrs)
                 if key not in leaves:
                     leaves[key] = base + len(leaves)
-                    lines[leaves[key]] = (a[0].leaf, e)
+                    lines[leaves[key]] = e
                 out = Expr(e.type, leaf=leaves[key])
             else:
                 args = tuple(rewrite(x) for x in a)
@@ -352,7 +362,84 @@ def _carried_lines(final: dict[int, Expr], carried: list[int], counter: int, val
         programs = {o: rewrite(instantiate(final[o], values, types, inst_memo)) for o in carried}
     except ShapeError as e:  # a bug: programs are typed over the symbols
         raise SynthError(f"a step program does not fit sizes {dict(values)}: {e}") from None
+    programs, lines = _line_work(programs, lines, counter, max(types[o].size for o in carried))
     return {**final, **programs}, lines
+
+
+def _line_work(programs: dict[int, Expr], lines: dict[int, Expr], counter: int,
+               whole: int) -> tuple[dict[int, Expr], dict[int, Expr]]:
+    """`programs` with each subprogram that a broadcast spreads over more elements, reads
+    only `lines` (at least one) and the counter, has fewer elements than `whole` and does
+    some work (more than reshaping a line) replaced by a leaf of its own; the lines the
+    programs still read and those new leaves, each as its program over the carried arrays
+    and the counter."""
+    if not lines:
+        return programs, lines
+    base = max([*lines, counter]) + 1
+    known: dict[int, tuple[bool, bool]] = {}  # id -> (reads lines and counter only, reads a line)
+
+    def reads(e: Expr) -> tuple[bool, bool]:
+        if id(e) not in known:
+            if e.op is None:
+                known[id(e)] = (e.leaf in lines or e.leaf == counter, e.leaf in lines)
+            else:
+                got = [reads(a) for a in e.args]
+                known[id(e)] = (all(g[0] for g in got), any(g[1] for g in got))
+        return known[id(e)]
+
+    def work(e: Expr) -> bool:
+        return e.op is not None and not (e.op.name.endswith(".reshape") and e.args[0].op is None)
+
+    hoisted: dict[int, tuple[int, Expr]] = {}  # id -> (leaf, subprogram)
+    memo: dict = {}
+
+    def hoist(e: Expr, spread: bool) -> Expr:
+        """`e` with its hoisted subprograms as leaves; `spread`: a broadcast makes more
+        elements of it (XLA fuses the subprogram into the broadcast's consumer)."""
+        if (id(e), spread) in memo:
+            return memo[id(e), spread]
+        out = e
+        if e.op is not None:
+            only, some = reads(e)
+            if spread and only and some and e.type.size < whole and work(e):
+                leaf = hoisted.setdefault(id(e), (base + len(hoisted), e))[0]
+                out = Expr(e.type, leaf=leaf)
+            else:
+                grows = e.op.name.endswith(".broadcast_in_dim")
+                args = tuple(hoist(a, grows and e.type.size > a.type.size) for a in e.args)
+                if any(x is not y for x, y in zip(args, e.args)):
+                    out = Expr(e.type, e.op, e.attrs, args)
+        memo[id(e), spread] = out
+        return out
+
+    programs = {o: hoist(p, False) for o, p in programs.items()}
+    used: set[int] = set()
+    seen: set[int] = set()
+
+    def leaves_of(e: Expr) -> None:
+        if id(e) in seen:
+            return
+        seen.add(id(e))
+        if e.op is None:
+            used.add(e.leaf)
+        for a in e.args:
+            leaves_of(a)
+
+    for p in programs.values():
+        leaves_of(p)
+    back: dict = {}
+
+    def over_arrays(e: Expr) -> Expr:  # a subprogram with its lines' takes put back
+        if id(e) not in back:
+            if e.op is None:
+                back[id(e)] = lines.get(e.leaf, e)
+            else:
+                back[id(e)] = Expr(e.type, e.op, e.attrs, tuple(over_arrays(a) for a in e.args))
+        return back[id(e)]
+
+    out = {leaf: line for leaf, line in lines.items() if leaf in used}
+    out.update({leaf: over_arrays(e) for leaf, e in hoisted.values() if leaf in used})
+    return programs, out
 
 
 def _rotate(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
