@@ -54,6 +54,27 @@ TENSOR_PIPELINE = (
 FUSED_TENSOR_PIPELINE = TENSOR_PIPELINE.replace(
     "builtin.module(", "builtin.module(func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),", 1)
 
+# a pipeline is one pass pipeline, or stages separated by STAGE: pass pipelines, and
+# rewrites written in Python over the module between them (REWRITES, run in the worker)
+STAGE = ";"
+WRITE_IN_PLACE = "synth-write-in-place"
+REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place")}
+
+
+def run_stages(module, pipeline: str) -> None:
+    """Run `pipeline` (see STAGE) on `module` (an ir.Module), stage by stage."""
+    import importlib
+
+    from mlir import passmanager
+
+    for stage in pipeline.split(STAGE):
+        if stage in REWRITES:
+            where, name = REWRITES[stage]
+            getattr(importlib.import_module(where), name)(module)
+        else:
+            passmanager.PassManager.parse(stage).run(module.operation)
+
+
 WORKER_DEADLINE = 900.0  # seconds one compile + run may take before the worker is stopped
 
 # MLIR element type <-> NumPy dtype
@@ -188,7 +209,7 @@ def _memref_arg(array: np.ndarray):
 class _Compiled:
     def __init__(self, text: str, func: str, pipeline: str, opt_level: int, libs: tuple[str, ...],
                  kind: str = "memref"):
-        from mlir import ir, passmanager
+        from mlir import ir
         from mlir.execution_engine import ExecutionEngine
 
         self.context = ir.Context()
@@ -215,7 +236,7 @@ class _Compiled:
             for op in module.body.operations:
                 if op.operation.name == "func.func" and op.attributes["sym_name"].value == self.entry:
                     op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
-            passmanager.PassManager.parse(pipeline).run(module.operation)
+            run_stages(module, pipeline)
             shared = list(libs) + [lib for lib in runtime_libs() if lib not in libs]
             self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=shared)
             self.module = module

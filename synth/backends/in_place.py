@@ -1,0 +1,141 @@
+"""A loop step that updates its array elementwise writes the array in place.
+
+floyd-warshall's step, raised to linalg, is `path = min(path, col_k + row_k)` over the
+whole matrix (with selects where row k or column k changed earlier in the step), inside
+an scf.for that carries `path`. After elementwise fusion it is one linalg.generic that
+reads the loop's iter_arg at each point and writes a tensor.empty (the fusion drops a
+destination its payload does not read), and it also reads row k and column k: slices of
+the iter_arg it overwrites. One-shot bufferization then gives each step a new buffer for
+the result (31 MB at LARGE, one per step) and leaves the old one behind.
+
+`write_in_place` rewrites such a generic, after the fusion and before bufferization: it
+writes into the iter_arg itself, and its operands that are slices of the iter_arg are
+copied first (linalg.copy into new tensors: a row and a column, not the matrix). Reading
+and writing one element at the same point is no conflict for one-shot bufferization
+(linalg's element-wise access), so the step then updates the array in place. The tensor
+program computes the same: the payload never reads its destination, and the copies hold
+the values the slices had.
+
+Only iter_args of an scf.for are taken (a function's arguments may be read-only), and
+only where every other use of the iter_arg comes before the generic in its block; where
+bufferization still finds a conflict it copies, as it would have.
+"""
+
+from __future__ import annotations
+
+_VIEWS = ("tensor.extract_slice", "tensor.collapse_shape", "tensor.expand_shape")
+
+
+def _op(owner):
+    """The ir.Operation of an op handle (an OpView or an Operation)."""
+    return getattr(owner, "operation", owner)
+
+
+def _defining(value):
+    """The op defining `value`, None for a block argument."""
+    from mlir import ir
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) else _op(owner)
+
+
+def _is_identity(amap) -> bool:
+    from mlir import ir
+    return amap.n_dims == len(amap.results) and all(
+        isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == k for k, e in enumerate(amap.results))
+
+
+def _iter_arg(value) -> bool:
+    """Whether `value` is an iter_arg of an scf.for (a block argument after the counter)."""
+    from mlir import ir
+    owner = value.owner
+    if not isinstance(owner, ir.Block):
+        return False
+    parent = owner.owner
+    return parent is not None and _op(parent).name == "scf.for" and ir.BlockArgument(value).arg_number > 0
+
+
+def _in_block(op, block):
+    """`op` or the op enclosing it that sits directly in `block`; None if none does."""
+    op = _op(op)
+    while op is not None and op.block != block:
+        op = op.parent
+    return op
+
+
+def _uses_before(value, generic) -> bool:
+    """Whether every use of `value` other than by `generic` is in `generic`'s block (or
+    nested in an op of it) before `generic`."""
+    block = generic.block
+    order = {op: k for k, op in enumerate(_op(o) for o in block.operations)}
+    here = order[generic]
+    for use in value.uses:
+        user = _in_block(use.owner, block)
+        if user is None or user not in order:
+            return False
+        if user != generic and order[user] >= here:
+            return False
+    return True
+
+
+def _slice_of(value, base) -> bool:
+    """Whether `value` is `base` seen through view ops (slices, reshapes)."""
+    while value != base:
+        op = _defining(value)
+        if op is None or op.name not in _VIEWS:
+            return False
+        value = op.operands[0]
+    return True
+
+
+def _rewrite(generic) -> bool:
+    from mlir import ir
+    from mlir.dialects import linalg, tensor
+
+    view = generic.opview
+    n_in = len(view.inputs)
+    outs = list(view.outputs)
+    if len(outs) != 1 or "reduction" in str(generic.attributes["iterator_types"]):
+        return False
+    init = _defining(outs[0])
+    if init is None or init.name != "tensor.empty":
+        return False
+    if list(generic.regions[0].blocks[0].arguments[n_in].uses):
+        return False  # the payload reads its destination
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(generic.attributes["indexing_maps"])]
+    inputs = list(view.inputs)
+    target = next((v for v, m in zip(inputs, maps) if _is_identity(m) and v.type == outs[0].type
+                   and _iter_arg(v) and _uses_before(v, generic)), None)
+    if target is None or any(v == target and not _is_identity(m) for v, m in zip(inputs, maps)):
+        return False  # (read elsewhere than at the point written: bufferization would copy it)
+    copies: list[tuple] = []
+    with ir.InsertionPoint(generic), generic.location:
+        for k, v in enumerate(inputs):
+            if v == target or not isinstance(v.type, ir.RankedTensorType) or not _slice_of(v, target):
+                continue
+            copy = next((c for u, c in copies if u == v), None)
+            if copy is None:
+                t = ir.RankedTensorType(v.type)
+                empty = tensor.EmptyOp(t.shape, t.element_type).result
+                copy = linalg.copy(v, outs=[empty])
+                copies.append((v, copy))
+            generic.operands[k] = copy
+    generic.operands[n_in] = target
+    return True
+
+
+def write_in_place(module) -> int:
+    """Rewrite the qualifying linalg.generics of `module` (an ir.Module, after elementwise
+    fusion, before bufferization) as described above; the number rewritten."""
+    found = []
+
+    def walk(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    inner = _op(inner)
+                    if inner.name == "linalg.generic":
+                        found.append(inner)
+                    walk(inner)
+
+    walk(module.operation)
+    return sum(_rewrite(g) for g in found)
