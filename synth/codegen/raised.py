@@ -328,10 +328,10 @@ def _carried_lines(final: dict[int, Expr], carried: list[int], counter: int, val
     - the step no longer reads the array it updates in place, which made XLA copy the whole
       array per step (floyd-warshall at LARGE on XLA CPU, one core: 30.4 -> 17.0 s; on XLA
       GPU, an H100, the two slices per step cost more than the copy did: 45.6 -> 50.1 ms);
-    - what the step computes from the lines alone (each largest such subprogram smaller than
-      the arrays: the row k updated by itself) is a value of the loop's state, not a part of
-      the loop over the whole array, where XLA's fusion computed it again for each element
-      (floyd-warshall at LARGE on XLA CPU, one core: 15.7 -> 2.8 s)."""
+    - what the step computes from the lines alone and broadcasts over the array (the row k
+      as the step itself updates it: `_line_work`) is a value of the loop's state, not a
+      part of the loop over the whole array, where XLA's fusion computed it again for each
+      element (floyd-warshall at LARGE on XLA CPU, one core: 15.7 -> 2.8 s)."""
     leaves: dict[tuple, int] = {}
     lines: dict[int, Expr] = {}
     base = max(types) + 1
@@ -368,11 +368,12 @@ def _carried_lines(final: dict[int, Expr], carried: list[int], counter: int, val
 
 def _line_work(programs: dict[int, Expr], lines: dict[int, Expr], counter: int,
                whole: int) -> tuple[dict[int, Expr], dict[int, Expr]]:
-    """`programs` with each subprogram that a broadcast spreads over more elements, reads
-    only `lines` (at least one) and the counter, has fewer elements than `whole` and does
-    some work (more than reshaping a line) replaced by a leaf of its own; the lines the
-    programs still read and those new leaves, each as its program over the carried arrays
-    and the counter."""
+    """`programs` (stablehlo) with each subprogram that a broadcast_in_dim spreads over
+    more elements, reads only `lines` (at least one) and the counter, has fewer elements
+    than `whole` and does some work (more than reshaping a line) replaced by a leaf of its
+    own; the lines the programs still read and those new leaves, each as its program over
+    the carried arrays and the counter. Work that is not spread stays in the step (carried,
+    gramschmidt's norm, which only fills one element, cost it 2% on XLA CPU)."""
     if not lines:
         return programs, lines
     base = max([*lines, counter]) + 1
