@@ -325,21 +325,22 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: tuple[bool, ..
     return str(path)
 
 
-def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = ()) -> str:
+def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = (),
+                         then: str = "") -> str:
     """The tiled pipeline's stages up to and with bufferization (synth.execution.run_stages):
-    elementwise fusion, the in-place rewrite of loop steps (in_place), then the schedule."""
+    elementwise fusion, the in-place rewrite of loop steps (in_place), then the schedule;
+    `then`: passes to run after it in the last stage."""
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
     return (f"builtin.module(transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}},"
             f"transform-interpreter{{entry-point=generalize_elementwise}},{_FUSE}){STAGE}{WRITE_IN_PLACE}{STAGE}"
             f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}},eliminate-empty-tensors,"
-            f"cse,{_BUFFERIZE},cse,canonicalize)")
+            f"cse,{_BUFFERIZE},cse,canonicalize{then})")
 
 
 def tiled_pipeline(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = ()) -> str:
     """The backend's pipeline; `register`: another register tile than the host's; `pairs`:
     the module's row-fused pairs (row_passes)."""
-    return (f"{bufferizing_pipeline(register, pairs)[:-1]},"
-            f"transform-interpreter{{entry-point=lower_vectors}},{_LOWER})")
+    return bufferizing_pipeline(register, pairs, f",transform-interpreter{{entry-point=lower_vectors}},{_LOWER}")
 
 
 class MlirCpuBackend(Backend):

@@ -37,14 +37,19 @@ def _dynamic(n_dims: int, dtype: str) -> str:
     return "tensor<" + "?x" * n_dims + dtype + ">"
 
 
-def _full_panels(em, cn: str, cb: str) -> str:
-    """(n / b) * b, where the full panels of a blocked loop end, computed in the text from
-    n (`cn`) and b (`cb`): resized to an n below b (verify's small sizes) there are none
-    and the unblocked loop after them does all the work."""
+def _panel_loop(em, value: str, t: str, n: int, b: int, name: str, state_name: str):
+    """The head of a blocked loop over the full panels of b columns of an n x n matrix
+    (type t) from `value`, up to (n / b) * b computed in the text from n: resized to an n
+    below b (verify's small sizes) there are none and the unblocked loop after them does
+    all the work. (the loop's result, its panel start, its state, where the panels end,
+    the body to fill and close)."""
+    c0, cn, cb = (em.scalar_constant(v, "index") for v in (0, n, b))
     panels, full = em.fresh("panels"), em.fresh("full")
     em.line(f"{panels} = arith.divui {cn}, {cb} : index")
     em.line(f"{full} = arith.muli {panels}, {cb} : index")
-    return full
+    r, kk, state = em.fresh(name), em.fresh("kk"), em.fresh(state_name)
+    em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {value}) -> ({t}) {{")
+    return r, kk, state, full, _Body(em)
 
 
 class TriangularSolve(TriangularSolveFamily, LinalgOp):
@@ -126,13 +131,9 @@ class Cholesky(CholeskyFamily, LinalgOp):
         """The loop over the full panels of b columns from `value`: (its result, the index
         where the panels end)."""
         n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
-        c0, c1, cn = (em.scalar_constant(v, "index") for v in (0, 1, n))
         mat, tall = _dynamic(2, dt), f"tensor<?x{b}x{dt}>"
-        cb = em.scalar_constant(b, "index")
-        full = _full_panels(em, cn, cb)
-        r, kk, state = em.fresh("chol"), em.fresh("kk"), em.fresh("l")
-        em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {value}) -> ({t}) {{")
-        outer = _Body(em)
+        r, kk, state, full, outer = _panel_loop(em, value, t, n, b, "chol", "l")
+        c1, cn, cb = (em.scalar_constant(v, "index") for v in (1, n, b))
         m = outer.line(f"arith.subi {cn}, {kk} : index")  # rows kk..n-1
         left = outer.line(f"tensor.extract_slice {state}[{kk}, 0] [{m}, {kk}] [1, 1] : {t} to {mat}")
         top = outer.line(f"tensor.extract_slice {state}[{kk}, 0] [{b}, {kk}] [1, 1] : {t} to tensor<{b}x?x{dt}>")
@@ -232,13 +233,9 @@ class Lu(LuFamily, LinalgOp):
         """The loop over the full panels of b columns from `value`: (its result, the index
         where the panels end)."""
         n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
-        c0, c1, cn = (em.scalar_constant(v, "index") for v in (0, 1, n))
         mat = _dynamic(2, dt)
-        cb = em.scalar_constant(b, "index")
-        full = _full_panels(em, cn, cb)
-        r, kk, state = em.fresh("lu"), em.fresh("kk"), em.fresh("state")
-        em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {value}) -> ({t}) {{")
-        outer = _Body(em)
+        r, kk, state, full, outer = _panel_loop(em, value, t, n, b, "lu", "state")
+        c1, cn, cb = (em.scalar_constant(v, "index") for v in (1, n, b))
         end = outer.line(f"arith.addi {kk}, {cb} : index")
         panel, k, inner_state = em.fresh("panel"), em.fresh("k"), em.fresh("state")
         em.line(f"{panel} = scf.for {k} = {kk} to {end} step {c1} iter_args({inner_state} = {state}) -> ({t}) {{")
