@@ -14,7 +14,7 @@ from synth.grammar.op import Emitter, format_scalar
 from synth.grammar.stablehlo import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import size
-from synth.synthesis.program import Expr, ProgramEmitter, evaluate, instantiate
+from synth.synthesis.program import Expr, ProgramEmitter, evaluate, instantiate, leaves
 from synth.synthesis.solve import GroupSolution, RaiseResult
 
 
@@ -332,7 +332,7 @@ def _carried_lines(final: dict[int, Expr], carried: list[int], counter: int, val
       as the step itself updates it: `_line_work`) is a value of the loop's state, not a
       part of the loop over the whole array, where XLA's fusion computed it again for each
       element (floyd-warshall at LARGE on XLA CPU, one core: 15.7 -> 2.8 s)."""
-    leaves: dict[tuple, int] = {}
+    line_leaf: dict[tuple, int] = {}  # (array, take, attrs) -> its leaf
     lines: dict[int, Expr] = {}
     base = max(types) + 1
     memo: dict = {}
@@ -346,10 +346,10 @@ def _carried_lines(final: dict[int, Expr], carried: list[int], counter: int, val
             if isinstance(e.op, TakeFamily) and a[0].op is None and a[0].leaf in carried \
                     and a[1].op is None and a[1].leaf == counter:
                 key = (a[0].leaf, e.op.name, e.attrs)
-                if key not in leaves:
-                    leaves[key] = base + len(leaves)
-                    lines[leaves[key]] = e
-                out = Expr(e.type, leaf=leaves[key])
+                if key not in line_leaf:
+                    line_leaf[key] = base + len(line_leaf)
+                    lines[line_leaf[key]] = e
+                out = Expr(e.type, leaf=line_leaf[key])
             else:
                 args = tuple(rewrite(x) for x in a)
                 if any(x is not y for x, y in zip(args, a)):
@@ -414,20 +414,7 @@ def _line_work(programs: dict[int, Expr], lines: dict[int, Expr], counter: int,
         return out
 
     programs = {o: hoist(p, False) for o, p in programs.items()}
-    used: set[int] = set()
-    seen: set[int] = set()
-
-    def leaves_of(e: Expr) -> None:
-        if id(e) in seen:
-            return
-        seen.add(id(e))
-        if e.op is None:
-            used.add(e.leaf)
-        for a in e.args:
-            leaves_of(a)
-
-    for p in programs.values():
-        leaves_of(p)
+    used = leaves(*programs.values())
     back: dict = {}
 
     def over_arrays(e: Expr) -> Expr:  # a subprogram with its lines' takes put back

@@ -78,6 +78,22 @@ def cost(expr: Expr) -> int:
     return total
 
 
+def leaves(*exprs: Expr) -> set[int]:
+    """The input leaves the programs read (each distinct subexpression visited once)."""
+    seen: set[int] = set()
+    found: set[int] = set()
+    stack = list(exprs)
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.op is None:
+            found.add(e.leaf)
+        stack.extend(e.args)
+    return found
+
+
 def evaluate(expr: Expr, examples_in: list[dict], memo: dict | None = None) -> tuple:
     """The program's value on each example (`examples_in[e][leaf]` are the inputs)."""
     import numpy as np
@@ -115,4 +131,4 @@ class ProgramEmitter:
         return self.memo[key]
 
 
-__all__ = ["Expr", "ProgramEmitter", "ShapeError", "cost", "instantiate"]
+__all__ = ["Expr", "ProgramEmitter", "ShapeError", "cost", "instantiate", "leaves"]

@@ -21,7 +21,7 @@ from synth.errors import InputError, NoSolutionError
 from synth.grammar.types import ShapeError
 from synth.numerics import equal
 from synth.synthesis.opset import is_library_op
-from synth.synthesis.program import Expr, cost as program_cost, evaluate, instantiate
+from synth.synthesis.program import Expr, cost as program_cost, evaluate, instantiate, leaves
 from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
 from synth.synthesis.steps import LiftedLoop, TimeLoop, counter_loop, counter_step_kernel, lifted_loop, step_kernel
@@ -60,19 +60,13 @@ class RaiseResult:
 def _still_right(program: Expr, problem) -> bool:
     """Whether a program found before (on other examples) is right on this problem's."""
     if program.type != problem.output_type or any(
-            leaf not in problem.input_types for leaf in _leaves(program)):
+            leaf not in problem.input_types for leaf in leaves(program)):
         return False
     try:
         got = evaluate(program, problem.examples_in)
     except (KeyError, ValueError, IndexError):
         return False
     return all(equal(want, have) for want, have in zip(problem.examples_out, got))
-
-
-def _leaves(expr: Expr) -> set[int]:
-    if expr.op is None:
-        return {expr.leaf}
-    return set().union(*(_leaves(a) for a in expr.args)) if expr.args else set()
 
 
 def solve(spec: Specification, settings: SearchSettings, deadline: float,
@@ -107,7 +101,7 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
                 continue
             # the programs found for the arrays the group wrote before this one: values of
             # the search's first level (ludcmp's x solves with the y and the LU found before)
-            seeds = tuple(p for p in programs.values() if _leaves(p) <= set(problem.input_types))
+            seeds = tuple(p for p in programs.values() if leaves(p) <= set(problem.input_types))
             found, st = search(problem, replace(settings, timeout=left), seeds)
             stats.append({"problem": problem.name, "group": g.index, "output": out,
                           "statements": g.statements, "ops": [o.name for o in problem.ops],
