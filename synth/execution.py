@@ -58,7 +58,9 @@ FUSED_TENSOR_PIPELINE = TENSOR_PIPELINE.replace(
 # rewrites written in Python over the module between them (REWRITES, run in the worker)
 STAGE = ";"
 WRITE_IN_PLACE = "synth-write-in-place"
-REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place")}
+COPIES_AS_LOOPS = "synth-copies-as-loops"
+REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
+            COPIES_AS_LOOPS: ("synth.backends.copies", "copies_as_loops")}
 
 
 def run_stages(module, pipeline: str) -> None:

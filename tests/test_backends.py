@@ -522,6 +522,41 @@ def test_mlir_cpu_loop_step_updates_its_array_in_place():
     assert loop.count("linalg.copy") == 2 and loop.count("linalg.generic") == 1
 
 
+def test_mlir_cpu_lu_updates_its_trailing_block_in_place():
+    """linalg's blocked LU (n = 96: panels of 48, sub-panels of 24): each linalg.matmul
+    writes a block of the matrix and reads a smaller block of it (the rows above). The
+    backend gives it a copy of the block it reads (in_place._copy_read_slices), so the
+    bufferized function copies no 2-d block of the matrix (bufferization had copied the
+    trailing block into a new buffer and back); the column copies that remain become loops
+    (copies.copies_as_loops), not calls of the runtime's copy; the values are the
+    unblocked LU's."""
+    from mlir import ir
+
+    from synth.backends.copies import copies_as_loops
+    from synth.grammar import ops_for
+    from synth.grammar.op import emit_op_function
+    from synth.grammar.shapes import lu
+    from synth.grammar.types import TensorType
+
+    op = next(o for o in ops_for("linalg") if o.name == "linalg.lu")
+    text = emit_op_function(op, [TensorType((96, 96), "f64")], ())
+    head = next(line for line in text.splitlines() if "func.func @main" in line)
+    text = text.replace(head, head.rstrip()[:-1] + "attributes {synth.outputs = [0]} {")
+    a = np.random.default_rng(96).uniform(-1, 1, (96, 96)) + 96 * np.eye(96)
+    prepared = MlirCpuBackend().prepare(text, "main")
+    (got,) = prepared.run([a])
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    assert_close([got], [lu(a)], "mlir-cpu")  # (fused multiply-adds in the matmuls' tiles)
+    with ir.Context():
+        module = ir.Module.parse(text)
+        run_stages(module, bufferizing_pipeline())
+        copies = [line for line in str(module).splitlines() if "memref.copy" in line]
+        assert copies
+        assert not any("x?xf64" in line for line in copies), copies  # no 2-d block copied
+        assert copies_as_loops(module) == sum("strided<[96]" in line for line in copies) > 0
+        assert not any("strided<[96]" in line for line in str(module).splitlines() if "memref.copy" in line)
+
+
 _WHILE_READ_AND_UPDATE = """
 func.func @main(%r: tensor<16x16xf64>) -> tensor<16x16xf64> {
   %c0 = stablehlo.constant dense<0> : tensor<i64>

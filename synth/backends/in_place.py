@@ -123,9 +123,63 @@ def _rewrite(generic) -> bool:
     return True
 
 
+def _extent(t) -> tuple[int, int]:
+    """A shape's size for comparing slices: (its dynamic dims, the product of its static
+    ones); a dynamic dim counts as larger than any static one."""
+    from mlir import ir
+    shape = ir.RankedTensorType(t).shape
+    dynamic = sum(1 for d in shape if ir.ShapedType.is_dynamic_size(d))
+    static = 1
+    for d in shape:
+        static *= 1 if ir.ShapedType.is_dynamic_size(d) else d
+    return dynamic, static
+
+
+def _copy_operand(v):
+    """linalg.copy of the tensor `v` into a new tensor.empty of its type (inserted before
+    the op being rewritten)."""
+    from mlir import ir
+    from mlir.dialects import arith, linalg, tensor
+    t = ir.RankedTensorType(v.type)
+    sizes = [tensor.dim(v, arith.constant(ir.IndexType.get(), k)) if ir.ShapedType.is_dynamic_size(d) else d
+             for k, d in enumerate(t.shape)]
+    return linalg.copy(v, outs=[tensor.EmptyOp(sizes, t.element_type).result])
+
+
+def _copy_read_slices(op) -> bool:
+    """A linalg.matmul that writes a slice of an array and reads a smaller slice of the
+    same array (LU's trailing block and the row panel above it) reads a copy of that
+    slice instead. One-shot bufferization cannot tell that the two slices are disjoint
+    (the tiled matmul's loops write the one while reading the other), so it copied the
+    written block into a new buffer and back: two copies of up to the whole trailing
+    matrix per panel, and fresh pages for each. The copy of the read slice is the smaller
+    one; where the read slice is the larger (Cholesky's columns left of its panel), the
+    op is left alone."""
+    from mlir import ir
+    if op.name != "linalg.matmul":
+        return False
+    view = op.opview
+    n_in = len(view.inputs)
+    out = _defining(view.outputs[0])
+    if out is None or out.name != "tensor.extract_slice":
+        return False
+    base = out.operands[0]
+    changed = False
+    with ir.InsertionPoint(op), op.location:
+        for k, v in enumerate(view.inputs):
+            src = _defining(v)
+            if (src is not None and src.name == "tensor.extract_slice" and src.operands[0] == base
+                    and _extent(v.type) < _extent(view.outputs[0].type)):
+                op.operands[k] = _copy_operand(v)
+                changed = True
+    return changed and n_in > 0
+
+
 def write_in_place(module) -> int:
     """Rewrite the qualifying linalg.generics of `module` (an ir.Module, after elementwise
-    fusion, before bufferization) as described above; the number rewritten."""
+    fusion, before bufferization) as described above, and give matmuls that write a slice
+    of the array they read a copy of the read slice (_copy_read_slices); the number of
+    ops rewritten."""
     found = []
 
     def walk(op):
@@ -133,9 +187,9 @@ def write_in_place(module) -> int:
             for block in region.blocks:
                 for inner in block.operations:
                     inner = _op(inner)
-                    if inner.name == "linalg.generic":
+                    if inner.name in ("linalg.generic", "linalg.matmul"):
                         found.append(inner)
                     walk(inner)
 
     walk(module.operation)
-    return sum(_rewrite(g) for g in found)
+    return sum(_rewrite(g) if g.name == "linalg.generic" else _copy_read_slices(g) for g in found)

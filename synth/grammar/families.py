@@ -309,6 +309,17 @@ def lu_panel(n: int, dialect: str = "stablehlo") -> int | None:
     return next((d for d in range(hi, lo - 1, -1) if n % d == 0 and d < n), None)
 
 
+LU_SUBPANELS = (8, 32)
+
+
+def lu_subpanel(b: int) -> int | None:
+    """The sub-panel width linalg's blocked LU factors a panel of b columns by (the largest
+    divisor of b in LU_SUBPANELS' range below b), None for column steps over the whole
+    panel."""
+    lo, hi = LU_SUBPANELS
+    return next((d for d in range(hi, lo - 1, -1) if b % d == 0 and d < b), None)
+
+
 class LuFamily(SquareMatrixFamily):
     """Library op: the LU factorization without pivoting of a square float matrix, packed
     (the unit lower factor's multipliers below the diagonal, the upper factor on and above
