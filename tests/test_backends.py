@@ -522,6 +522,71 @@ def test_mlir_cpu_loop_step_updates_its_array_in_place():
     assert loop.count("linalg.copy") == 2 and loop.count("linalg.generic") == 1
 
 
+SCALAR_STATE_LOOP = """
+#s = affine_map<(d0) -> (0)>
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%y: tensor<16xf64>, %a0: tensor<1xf64>, %b0: tensor<1xf64>) -> tensor<16xf64> attributes {synth.outputs = [0]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %one = arith.constant 1.0 : f64
+  %r:3 = scf.for %k = %c0 to %c16 step %c1 iter_args(%v = %y, %a = %a0, %b = %b0) -> (tensor<16xf64>, tensor<1xf64>, tensor<1xf64>) {
+    %e1 = tensor.empty() : tensor<1xf64>
+    %nb = linalg.generic {indexing_maps = [#s, #s, #id], iterator_types = ["parallel"]} ins(%a, %b : tensor<1xf64>, tensor<1xf64>) outs(%e1 : tensor<1xf64>) {
+    ^bb0(%x: f64, %z: f64, %o: f64):
+      %m = arith.mulf %x, %x : f64
+      %d = arith.subf %one, %m : f64
+      %p = arith.mulf %d, %z : f64
+      linalg.yield %p : f64
+    } -> tensor<1xf64>
+    %vk = tensor.extract %v[%k] : tensor<16xf64>
+    %e2 = tensor.empty() : tensor<1xf64>
+    %na = linalg.generic {indexing_maps = [#s, #id], iterator_types = ["parallel"]} ins(%nb : tensor<1xf64>) outs(%e2 : tensor<1xf64>) {
+    ^bb0(%x: f64, %o: f64):
+      %q = arith.divf %vk, %x : f64
+      %n = arith.negf %q : f64
+      linalg.yield %n : f64
+    } -> tensor<1xf64>
+    %e3 = tensor.empty() : tensor<16xf64>
+    %nv = linalg.generic {indexing_maps = [#id, #s, #id], iterator_types = ["parallel"]} ins(%v, %na : tensor<16xf64>, tensor<1xf64>) outs(%e3 : tensor<16xf64>) {
+    ^bb0(%x: f64, %z: f64, %o: f64):
+      %w = arith.mulf %z, %x : f64
+      %s = arith.addf %x, %w : f64
+      linalg.yield %s : f64
+    } -> tensor<16xf64>
+    scf.yield %nv, %na, %nb : tensor<16xf64>, tensor<1xf64>, tensor<1xf64>
+  }
+  return %r#0 : tensor<16xf64>
+}
+"""
+
+
+def test_mlir_cpu_loop_carrying_scalars_updates_them_in_place():
+    """durbin's loop as linalg carries its scalars as 1-element tensors, read at (d0) -> (0)
+    and recomputed into tensor.empty each step. The backend writes each new value into the
+    iter_arg it replaces (the one the loop yields it as), so the bufferized loop carries
+    no buffers: before, it yielded a new buffer per step, and the deallocation of those
+    (a runtime helper over i1 memrefs) made MLIR's lowering abort, in the tiled pipeline
+    and in the fallback alike. The values are the loop's."""
+    from mlir import ir
+
+    rng = np.random.default_rng(3)
+    y, a, b = rng.uniform(0.1, 0.2, 16), np.array([0.3]), np.array([1.0])
+    want, alpha, beta = y.copy(), a[0], b[0]
+    for k in range(16):
+        beta = (1 - alpha * alpha) * beta
+        alpha = -(want[k] / beta)
+        want = want + alpha * want
+    prepared = MlirCpuBackend().prepare(SCALAR_STATE_LOOP, "f")
+    assert_close(prepared.run([y, a, b]), [want], "mlir-cpu")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    with ir.Context():
+        module = ir.Module.parse(SCALAR_STATE_LOOP)
+        run_stages(module, bufferizing_pipeline())
+        head = next(line for line in str(module).splitlines() if "scf.for" in line)
+    assert "iter_args" not in head, head
+
+
 def test_mlir_cpu_lu_updates_its_trailing_block_in_place():
     """linalg's blocked LU (n = 96: panels of 48, sub-panels of 24): each linalg.matmul
     writes a block of the matrix and reads a smaller block of it (the rows above). The
