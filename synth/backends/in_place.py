@@ -134,6 +134,8 @@ def _rewrite(generic) -> bool:
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(generic.attributes["indexing_maps"])]
     inputs = list(view.inputs)
     shape = ir.RankedTensorType(outs[0].type).shape
+    if not _is_identity(maps[n_in], shape):
+        return False  # (written at other points than the iteration's: not elementwise)
     carried = _carried_as(generic)
     candidates = ([carried] if carried is not None else []) + [
         v for v, m in zip(inputs, maps) if _is_identity(m, shape) and _iter_arg(v)]
@@ -197,7 +199,6 @@ def _copy_read_slices(op) -> bool:
     if op.name != "linalg.matmul":
         return False
     view = op.opview
-    n_in = len(view.inputs)
     out = _defining(view.outputs[0])
     if out is None or out.name != "tensor.extract_slice":
         return False
@@ -210,7 +211,7 @@ def _copy_read_slices(op) -> bool:
                     and _extent(v.type) < _extent(view.outputs[0].type)):
                 op.operands[k] = _copy_operand(v)
                 changed = True
-    return changed and n_in > 0
+    return changed
 
 
 def write_in_place(module) -> int:
