@@ -47,20 +47,10 @@ def copies_as_loops(module) -> int:
     from mlir import ir
     from mlir.dialects import linalg
 
-    found = []
+    from synth.backends.in_place import ops_named
 
-    def walk(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    inner = getattr(inner, "operation", inner)
-                    if inner.name == "memref.copy":
-                        found.append(inner)
-                    walk(inner)
-
-    walk(module.operation)
     rewritten = 0
-    for copy in found:
+    for copy in ops_named(module, ("memref.copy",)):
         source, target = copy.operands[0], copy.operands[1]
         if not (_strided(source.type) or _strided(target.type)) or not _byte_sized(source.type):
             continue

@@ -41,6 +41,24 @@ def _op(owner):
     return getattr(owner, "operation", owner)
 
 
+def ops_named(module, names) -> list:
+    """The ops of `module` (an ir.Module) named one of `names`, nested ones included, in
+    the order they appear (collected before any is rewritten)."""
+    found = []
+
+    def walk(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    inner = _op(inner)
+                    if inner.name in names:
+                        found.append(inner)
+                    walk(inner)
+
+    walk(module.operation)
+    return found
+
+
 def _defining(value):
     """The op defining `value`, None for a block argument."""
     from mlir import ir
@@ -219,16 +237,5 @@ def write_in_place(module) -> int:
     fusion, before bufferization) as described above, and give matmuls that write a slice
     of the array they read a copy of the read slice (_copy_read_slices); the number of
     ops rewritten."""
-    found = []
-
-    def walk(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    inner = _op(inner)
-                    if inner.name in ("linalg.generic", "linalg.matmul"):
-                        found.append(inner)
-                    walk(inner)
-
-    walk(module.operation)
+    found = ops_named(module, ("linalg.generic", "linalg.matmul"))
     return sum(_rewrite(g) if g.name == "linalg.generic" else _copy_read_slices(g) for g in found)

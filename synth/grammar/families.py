@@ -305,7 +305,11 @@ def lu_panel(n: int, dialect: str = "stablehlo") -> int | None:
     """The panel width of a blocked LU (or, dialect "linalg-cholesky", linalg's blocked
     Cholesky) of an n x n matrix, None for the unblocked loop (n = 2000: 50 in stablehlo,
     250 in linalg, 50 for linalg's Cholesky; the small sizes of the bounded proofs: None)."""
-    lo, hi = LU_PANELS[dialect]
+    return _largest_divisor(n, *LU_PANELS[dialect])
+
+
+def _largest_divisor(n: int, lo: int, hi: int) -> int | None:
+    """The largest divisor of n in [lo, hi] below n, None if there is none."""
     return next((d for d in range(hi, lo - 1, -1) if n % d == 0 and d < n), None)
 
 
@@ -316,8 +320,7 @@ def lu_subpanel(b: int) -> int | None:
     """The sub-panel width linalg's blocked LU factors a panel of b columns by (the largest
     divisor of b in LU_SUBPANELS' range below b), None for column steps over the whole
     panel."""
-    lo, hi = LU_SUBPANELS
-    return next((d for d in range(hi, lo - 1, -1) if b % d == 0 and d < b), None)
+    return _largest_divisor(b, *LU_SUBPANELS)
 
 
 class LuFamily(SquareMatrixFamily):

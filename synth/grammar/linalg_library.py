@@ -239,7 +239,7 @@ class Lu(LuFamily, LinalgOp):
         """The loop over the full panels of b columns from `value`: (its result, the index
         where the panels end)."""
         n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
-        mat, s = _dynamic(2, dt), lu_subpanel(b)
+        s = lu_subpanel(b)
         if s is not None:
             em.scalar_constant(s, "index")  # defined before the loops whose bodies use it
         r, kk, state, full, outer = _panel_loop(em, value, t, n, b, "lu", "state")
@@ -250,18 +250,27 @@ class Lu(LuFamily, LinalgOp):
         else:
             panel = self._subpanels(em, state, a_t, kk, end, s)
         e = outer.line(f"arith.subi {cn}, {end} : index")  # rows and columns after the panel
-        tall, wide = f"tensor<?x{b}x{dt}>", f"tensor<{b}x?x{dt}>"
+        tall = f"tensor<?x{b}x{dt}>"
         l21 = outer.line(f"tensor.extract_slice {panel}[{end}, {kk}] [{e}, {b}] [1, 1] : {t} to {tall}")
-        u12 = outer.line(f"tensor.extract_slice {panel}[{kk}, {end}] [{b}, {e}] [1, 1] : {t} to {wide}")
-        trailing = outer.line(f"tensor.extract_slice {panel}[{end}, {end}] [{e}, {e}] [1, 1] : {t} to {mat}")
         negated = self._map(em, outer, l21, tall, 2, dt, outer.line(f"tensor.empty({e}) : {tall}"),
                             lambda x: f"arith.negf {x} : {dt}")
-        product = outer.line(f"linalg.matmul ins({negated}, {u12} : {tall}, {wide}) "
-                             f"outs({trailing} : {mat}) -> {mat}")
-        written = outer.line(f"tensor.insert_slice {product} into {panel}[{end}, {end}] [{e}, {e}] [1, 1] : "
-                             f"{mat} into {t}")
+        written = self._less_product(outer, panel, a_t, negated, b, kk, end, end, e, e)
         outer.close(f"scf.yield {written} : {t}")
         return r, full
+
+    @staticmethod
+    def _less_product(body, value: str, a_t, neg: str, width: int, u_row: str, c_row: str, col0: str,
+                      rows: str, cols: str) -> str:
+        """`value` with its block at (c_row, col0) of rows x cols plus the linalg.matmul of
+        `neg` (rows x width: negated multipliers) with the width rows from u_row over the
+        same columns, accumulated into the block (in order of k)."""
+        dt, t, mat = a_t.dtype, a_t.mlir(), _dynamic(2, a_t.dtype)
+        tall, wide = f"tensor<?x{width}x{dt}>", f"tensor<{width}x?x{dt}>"
+        u = body.line(f"tensor.extract_slice {value}[{u_row}, {col0}] [{width}, {cols}] [1, 1] : {t} to {wide}")
+        c = body.line(f"tensor.extract_slice {value}[{c_row}, {col0}] [{rows}, {cols}] [1, 1] : {t} to {mat}")
+        product = body.line(f"linalg.matmul ins({neg}, {u} : {tall}, {wide}) outs({c} : {mat}) -> {mat}")
+        return body.line(f"tensor.insert_slice {product} into {value}[{c_row}, {col0}] [{rows}, {cols}] [1, 1] : "
+                         f"{mat} into {t}")
 
     def _steps(self, em, state: str, a_t, start: str, stop: str, end: str) -> str:
         """The elimination steps k = start .. stop - 1 of a panel ending at `end` (_step)."""
@@ -281,7 +290,6 @@ class Lu(LuFamily, LinalgOp):
         order of k, so the result is the one-level panel's, bitwise; the rank-1 steps now
         sweep s columns instead of the panel's width."""
         n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
-        mat = _dynamic(2, dt)
         cn, cs = em.scalar_constant(n, "index"), em.scalar_constant(s, "index")
         r, start, sub = em.fresh("sub"), em.fresh("s"), em.fresh("state")
         em.line(f"{r} = scf.for {start} = {kk} to {end} step {cs} iter_args({sub} = {state}) -> ({t}) {{")
@@ -291,18 +299,13 @@ class Lu(LuFamily, LinalgOp):
         below = body.line(f"arith.subi {cn}, {stop} : index")  # rows after the sub-panel
         rest = body.line(f"arith.subi {end}, {stop} : index")  # the panel's columns after it
         right = body.line(f"arith.subi {cn}, {end} : index")  # the row panel's columns
-        tall, wide = f"tensor<?x{s}x{dt}>", f"tensor<{s}x?x{dt}>"
+        tall = f"tensor<?x{s}x{dt}>"
         l = body.line(f"tensor.extract_slice {value}[{stop}, {start}] [{below}, {s}] [1, 1] : {t} to {tall}")
         neg = self._map(em, body, l, tall, 2, dt, body.line(f"tensor.empty({below}) : {tall}"),
                         lambda x: f"arith.negf {x} : {dt}")
-        for rows, cols, col0, lhs in ((below, rest, stop, neg), (rest, right, end, None)):
-            if lhs is None:
-                lhs = body.line(f"tensor.extract_slice {neg}[0, 0] [{rows}, {s}] [1, 1] : {tall} to {tall}")
-            u = body.line(f"tensor.extract_slice {value}[{start}, {col0}] [{s}, {cols}] [1, 1] : {t} to {wide}")
-            c = body.line(f"tensor.extract_slice {value}[{stop}, {col0}] [{rows}, {cols}] [1, 1] : {t} to {mat}")
-            product = body.line(f"linalg.matmul ins({lhs}, {u} : {tall}, {wide}) outs({c} : {mat}) -> {mat}")
-            value = body.line(f"tensor.insert_slice {product} into {value}[{stop}, {col0}] [{rows}, {cols}] [1, 1] : "
-                              f"{mat} into {t}")
+        value = self._less_product(body, value, a_t, neg, s, start, stop, stop, below, rest)
+        top = body.line(f"tensor.extract_slice {neg}[0, 0] [{rest}, {s}] [1, 1] : {tall} to {tall}")
+        value = self._less_product(body, value, a_t, top, s, start, stop, end, rest, right)
         body.close(f"scf.yield {value} : {t}")
         return r
 
