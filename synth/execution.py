@@ -59,7 +59,11 @@ FUSED_TENSOR_PIPELINE = TENSOR_PIPELINE.replace(
 STAGE = ";"
 WRITE_IN_PLACE = "synth-write-in-place"
 COPIES_AS_LOOPS = "synth-copies-as-loops"
+SLICE_SELECTS = "synth-slice-selects"
+NARROW_PRODUCERS = "synth-narrow-producers"
 REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
+            SLICE_SELECTS: ("synth.backends.narrow", "slice_selects"),
+            NARROW_PRODUCERS: ("synth.backends.narrow", "narrow_producers"),
             COPIES_AS_LOOPS: ("synth.backends.copies", "copies_as_loops")}
 
 

@@ -587,6 +587,161 @@ def test_mlir_cpu_loop_carrying_scalars_updates_them_in_place():
     assert "iter_args" not in head, head
 
 
+# the linalg emitter's flip (a[k-1-i] where that lies in the dim, else 0) and prefix
+# select (x where i < k, else y), over 16 elements
+_FLIP = """
+    %e_{name} = tensor.empty() : tensor<16xf64>
+    %{name} = linalg.generic {{indexing_maps = [#id], iterator_types = ["parallel"]}} outs(%e_{name} : tensor<16xf64>) {{
+    ^bb0(%o: f64):
+      %i = linalg.index 0 : index
+      %ii = arith.index_cast %i : index to i64
+      %j = arith.subi %km1, %ii : i64
+      %ge = arith.cmpi sge, %j, %i0 : i64
+      %lt = arith.cmpi slt, %j, %i16 : i64
+      %in = arith.andi %ge, %lt : i1
+      %lo = arith.maxsi %j, %i0 : i64
+      %hi = arith.minsi %lo, %i15 : i64
+      %jj = arith.index_cast %hi : i64 to index
+      %v = tensor.extract %{source}[%jj] : tensor<16xf64>
+      %w = arith.select %in, %v, %zero : f64
+      linalg.yield %w : f64
+    }} -> tensor<16xf64>"""
+_PREFIX_SELECT = """
+    %e_{name} = tensor.empty() : tensor<15xf64>
+    %{name} = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}} ins(%{x}, %{y} : tensor<15xf64>, tensor<15xf64>) outs(%e_{name} : tensor<15xf64>) {{
+    ^bb0(%a: f64, %b: f64, %o: f64):
+      %i = linalg.index 0 : index
+      %ii = arith.index_cast %i : index to i64
+      %p = arith.cmpi slt, %ii, %k : i64
+      %q = arith.select %p, %a, %b : f64
+      linalg.yield %q : f64
+    }} -> tensor<15xf64>"""
+PREFIX_STEP_LOOP = """
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%r: tensor<16xf64>, %y0: tensor<16xf64>) -> tensor<16xf64> attributes {synth.outputs = [1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c15 = arith.constant 15 : index
+  %zero = arith.constant 0.0 : f64
+  %one = arith.constant 1 : i64
+  %minus = arith.constant -1 : i64
+  %i0 = arith.constant 0 : i64
+  %i15 = arith.constant 15 : i64
+  %i16 = arith.constant 16 : i64
+  %s0 = tensor.empty() : tensor<f64>
+  %s00 = linalg.fill ins(%zero : f64) outs(%s0 : tensor<f64>) -> tensor<f64>
+  %out:2 = scf.for %step = %c0 to %c15 step %c1 iter_args(%y = %y0, %acc = %s00) -> (tensor<16xf64>, tensor<f64>) {
+    %s = arith.index_cast %step : index to i64
+    %k = arith.addi %s, %one : i64
+    %km1 = arith.addi %k, %minus : i64""" + _FLIP.format(name="flipr", source="r") + _FLIP.format(
+    name="flip", source="y") + """
+    %e1 = tensor.empty() : tensor<15xf64>
+    %z15 = linalg.fill ins(%zero : f64) outs(%e1 : tensor<15xf64>) -> tensor<15xf64>
+    %flr = tensor.extract_slice %flipr[0] [15] [1] : tensor<16xf64> to tensor<15xf64>
+    %fl = tensor.extract_slice %flip[0] [15] [1] : tensor<16xf64> to tensor<15xf64>""" + _PREFIX_SELECT.format(
+    name="masked", x="flr", y="z15") + """
+    %rs = tensor.extract_slice %y[0] [15] [1] : tensor<16xf64> to tensor<15xf64>
+    %d0 = tensor.empty() : tensor<f64>
+    %d00 = linalg.fill ins(%zero : f64) outs(%d0 : tensor<f64>) -> tensor<f64>
+    %dot = linalg.dot ins(%masked, %rs : tensor<15xf64>, tensor<15xf64>) outs(%d00 : tensor<f64>) -> tensor<f64>
+    %e3 = tensor.empty() : tensor<f64>
+    %acc2 = linalg.add ins(%acc, %dot : tensor<f64>, tensor<f64>) outs(%e3 : tensor<f64>) -> tensor<f64>
+    %ys = tensor.extract_slice %y[0] [15] [1] : tensor<16xf64> to tensor<15xf64>
+    %e4 = tensor.empty() : tensor<15xf64>
+    %upd = linalg.add ins(%ys, %fl : tensor<15xf64>, tensor<15xf64>) outs(%e4 : tensor<15xf64>) -> tensor<15xf64>""" + \
+    _PREFIX_SELECT.format(name="sel", x="upd", y="ys") + """
+    %ny = tensor.insert_slice %sel into %y[0] [15] [1] : tensor<15xf64> into tensor<16xf64>
+    %ny2 = tensor.insert_slice %acc2 into %ny[15] [1] [1] : tensor<f64> into tensor<16xf64>
+    scf.yield %ny2, %acc2 : tensor<16xf64>, tensor<f64>
+  }
+  return %out#0 : tensor<16xf64>
+}
+"""
+
+
+def _prefix_step_reference(r, y):
+    """PREFIX_STEP_LOOP in NumPy: step k (1..15) adds sum_{i<k} r[k-1-i] y[i] to a sum
+    kept in y[15], then y[i] += y[k-1-i] for i < k, all reads before the writes (durbin's
+    shape)."""
+    y, total = y.copy(), 0.0
+    for k in range(1, 16):
+        flip = y[k - 1::-1].copy()
+        total += float(r[k - 1::-1] @ y[:k])
+        y[:k] = y[:k] + flip
+        y[15] = total
+    return y
+
+
+def test_mlir_cpu_prefix_steps_compute_only_their_prefix():
+    """A loop step over the prefix i < k of an array, as the linalg emitter writes it
+    (durbin's): counter_select generics over the whole dim, a flip read by tensor.extract,
+    a dot of a select with zeros, an insert_range of a select with the old part. The
+    backend turns each select into slices (narrow.slice_selects), narrows the generics that
+    compute the selected part and the dot to the prefix (narrow.narrow_producers), so the
+    bufferized loop computes nothing over a whole dim (every generic and the dot's loop run
+    over a dynamic extent) and copies no whole dim; the values are NumPy's."""
+    from mlir import ir
+
+    rng = np.random.default_rng(11)
+    r, y = rng.uniform(-1, 1, 16), rng.uniform(-1, 1, 16)
+    prepared = MlirCpuBackend().prepare(PREFIX_STEP_LOOP, "f")
+    assert_close(prepared.run([r, y]), [_prefix_step_reference(r, y)], "mlir-cpu")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    with ir.Context():
+        module = ir.Module.parse(PREFIX_STEP_LOOP)
+        run_stages(module, bufferizing_pipeline())
+        lines = str(module).splitlines()
+    start = next(k for k, ln in enumerate(lines) if "scf.for" in ln)
+    loop = lines[start:lines.index("    }", start)]  # the step loop's body
+    generics = [ln for ln in loop if "linalg.generic" in ln and "memref<f64" not in ln]
+    assert generics and all("memref<?xf64" in ln for ln in generics), generics
+    whole = [ln for ln in loop if ("memref.alloc()" in ln or "memref.copy" in ln) and "xf64" in ln
+             and "memref<?xf64" not in ln and "memref<8xf64>" not in ln]
+    assert not whole, whole
+
+
+@pytest.mark.parametrize("predicate", ["slt", "sle", "sgt", "sge"])
+def test_mlir_cpu_select_slices_keep_the_values(predicate):
+    """narrow.slice_selects on each direction, at bounds before, inside and past the dim
+    (the clamping), on a select put back where its old part came from (columns 1..9 of
+    t): x where `index <predicate> bound`, t's old values elsewhere, as NumPy's where."""
+    text = f"""
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%x: tensor<5x9xf64>, %t: tensor<5x11xf64>, %b: tensor<i64>) -> tensor<5x11xf64> attributes {{synth.outputs = [1]}} {{
+  %bound = tensor.extract %b[] : tensor<i64>
+  %y = tensor.extract_slice %t[0, 1] [5, 9] [1, 1] : tensor<5x11xf64> to tensor<5x9xf64>
+  %e = tensor.empty() : tensor<5x9xf64>
+  %s = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}} ins(%x, %y : tensor<5x9xf64>, tensor<5x9xf64>) outs(%e : tensor<5x9xf64>) {{
+  ^bb0(%a: f64, %c: f64, %o: f64):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i64
+    %p = arith.cmpi {predicate}, %ii, %bound : i64
+    %q = arith.select %p, %a, %c : f64
+    linalg.yield %q : f64
+  }} -> tensor<5x9xf64>
+  %r = tensor.insert_slice %s into %t[0, 1] [5, 9] [1, 1] : tensor<5x9xf64> into tensor<5x11xf64>
+  return %r : tensor<5x11xf64>
+}}
+"""
+    from mlir import ir
+
+    from synth.backends.narrow import slice_selects
+
+    with ir.Context():
+        module = ir.Module.parse(text)
+        assert slice_selects(module) == 1
+        assert "linalg.generic" not in str(module)
+    rng = np.random.default_rng(5)
+    x, t = rng.uniform(-1, 1, (5, 9)), rng.uniform(-1, 1, (5, 11))
+    compare = {"slt": np.less, "sle": np.less_equal, "sgt": np.greater, "sge": np.greater_equal}[predicate]
+    prepared = MlirCpuBackend().prepare(text, "f")
+    for bound in (-3, 0, 4, 8, 9, 12):
+        want = t.copy()
+        want[:, 1:10] = np.where(compare(np.arange(9)[None, :], bound), x, t[:, 1:10])
+        assert_close(prepared.run([x, t, np.array(bound, dtype=np.int64)]), [want], f"bound {bound}")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
 def test_mlir_cpu_lu_updates_its_trailing_block_in_place():
     """linalg's blocked LU (n = 96: panels of 48, sub-panels of 24): each linalg.matmul
     writes a block of the matrix and reads a smaller block of it (the rows above). The

@@ -107,7 +107,8 @@ from pathlib import Path
 import numpy as np
 
 from synth.errors import ExecutionError
-from synth.execution import COPIES_AS_LOOPS, STAGE, TENSOR_PIPELINE, WRITE_IN_PLACE, run_tensor_function_timed
+from synth.execution import (COPIES_AS_LOOPS, NARROW_PRODUCERS, SLICE_SELECTS, STAGE, TENSOR_PIPELINE, WRITE_IN_PLACE,
+                             run_tensor_function_timed)
 from synth.backends import row_passes
 from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, measure_batched
@@ -342,10 +343,13 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: tuple[bool, ..
 
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = ()) -> str:
     """The tiled pipeline's stages up to and with bufferization (synth.execution.run_stages):
-    elementwise fusion, the in-place rewrite of loop steps (in_place), then the schedule."""
+    the select slices and producer narrowing of loop steps (narrow), elementwise fusion, the
+    in-place rewrite of loop steps (in_place), then the schedule."""
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
-    return (f"builtin.module(transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}},"
-            f"transform-interpreter{{entry-point=generalize_elementwise}},{_FUSE}){STAGE}{WRITE_IN_PLACE}{STAGE}"
+    return (f"{SLICE_SELECTS}{STAGE}"
+            f"builtin.module(transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}},"
+            f"transform-interpreter{{entry-point=generalize_elementwise}}){STAGE}{NARROW_PRODUCERS}{STAGE}"
+            f"builtin.module({_FUSE}){STAGE}{WRITE_IN_PLACE}{STAGE}"
             f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}},eliminate-empty-tensors,"
             f"cse,{_BUFFERIZE},cse,canonicalize)")
 
