@@ -742,6 +742,44 @@ func.func @f(%x: tensor<5x9xf64>, %t: tensor<5x11xf64>, %b: tensor<i64>) -> tens
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
 
 
+def test_narrowing_leaves_a_generic_outside_the_loop_that_slices_it():
+    """A generic computed once before a loop and sliced inside it (at the counter) is not
+    narrowed: its narrowed copy would run once per step. One computed in the step is."""
+    from mlir import ir
+
+    from synth.backends.narrow import narrow_producers
+
+    def text(inside: bool) -> str:
+        square = """
+    %e = tensor.empty() : tensor<64xf64>
+    %sq = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<64xf64>) outs(%e : tensor<64xf64>) {
+    ^bb0(%a: f64, %o: f64):
+      %m = arith.mulf %a, %a : f64
+      linalg.yield %m : f64
+    } -> tensor<64xf64>"""
+        return f"""
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<64xf64>, %acc0: tensor<8xf64>) -> tensor<8xf64> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c56 = arith.constant 56 : index{'' if inside else square}
+  %r = scf.for %k = %c0 to %c56 step %c1 iter_args(%acc = %acc0) -> (tensor<8xf64>) {{{square if inside else ''}
+    %part = tensor.extract_slice %sq[%k] [8] [1] : tensor<64xf64> to tensor<8xf64>
+    %e2 = tensor.empty() : tensor<8xf64>
+    %s = linalg.add ins(%acc, %part : tensor<8xf64>, tensor<8xf64>) outs(%e2 : tensor<8xf64>) -> tensor<8xf64>
+    scf.yield %s : tensor<8xf64>
+  }}
+  return %r : tensor<8xf64>
+}}
+"""
+
+    with ir.Context():
+        assert narrow_producers(ir.Module.parse(text(inside=False))) == 0
+        module = ir.Module.parse(text(inside=True))
+        assert narrow_producers(module) == 1
+        assert "tensor<64xf64>) outs" not in str(module).split("scf.for")[1]
+
+
 def test_mlir_cpu_lu_updates_its_trailing_block_in_place():
     """linalg's blocked LU (n = 96: panels of 48, sub-panels of 24): each linalg.matmul
     writes a block of the matrix and reads a smaller block of it (the rows above). The

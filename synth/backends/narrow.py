@@ -267,6 +267,8 @@ def _narrow(slice_op) -> bool:
         return False
     if len(list(generic.results[0].uses)) != 1 or not _all_parallel(generic):
         return False
+    if generic.block != slice_op.block:
+        return False  # (a generic outside a loop sliced inside it would be computed per step)
     source = ir.RankedTensorType(slice_op.operands[0].type)
     result = ir.RankedTensorType(slice_op.results[0].type)
     strides = list(ir.DenseI64ArrayAttr(slice_op.attributes["static_strides"]))
