@@ -42,8 +42,9 @@ def _op(owner):
 
 
 def ops_named(module, names) -> list:
-    """The ops of `module` (an ir.Module) named one of `names`, nested ones included, in
-    the order they appear (collected before any is rewritten)."""
+    """The ops of `module` (an ir.Module, or an op: the ops inside it) named one of
+    `names`, nested ones included, in the order they appear (collected before any is
+    rewritten)."""
     found = []
 
     def walk(op):
@@ -57,6 +58,17 @@ def ops_named(module, names) -> list:
 
     walk(module.operation)
     return found
+
+
+def _maps(op) -> list:
+    """The indexing maps (ir.AffineMap) of a linalg op."""
+    from mlir import ir
+    return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+
+
+def _all_parallel(op) -> bool:
+    """Whether a linalg op's iterators are all parallel."""
+    return "reduction" not in str(op.attributes["iterator_types"])
 
 
 def _defining(value):
@@ -142,14 +154,14 @@ def _rewrite(generic) -> bool:
     view = generic.opview
     n_in = len(view.inputs)
     outs = list(view.outputs)
-    if len(outs) != 1 or "reduction" in str(generic.attributes["iterator_types"]):
+    if len(outs) != 1 or not _all_parallel(generic):
         return False
     init = _defining(outs[0])
     if init is None or init.name != "tensor.empty":
         return False
     if list(generic.regions[0].blocks[0].arguments[n_in].uses):
         return False  # the payload reads its destination
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(generic.attributes["indexing_maps"])]
+    maps = _maps(generic)
     inputs = list(view.inputs)
     shape = ir.RankedTensorType(outs[0].type).shape
     if not _is_identity(maps[n_in], shape):

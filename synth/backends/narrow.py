@@ -37,18 +37,9 @@ other 24 raised kernels have no select of this kind and are compiled as before.
 
 from __future__ import annotations
 
-from synth.backends.in_place import _defining, _op, ops_named
+from synth.backends.in_place import _all_parallel, _defining, _maps, _op, ops_named
 
 _PREDICATES = {2: "slt", 3: "sle", 4: "sgt", 5: "sge"}  # arith.cmpi predicate numbers
-
-
-def _maps(op):
-    from mlir import ir
-    return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-
-
-def _all_parallel(op) -> bool:
-    return "reduction" not in str(op.attributes["iterator_types"])
 
 
 def _identity(amap) -> bool:
@@ -189,11 +180,10 @@ def _rewrite_select(generic) -> bool:
             dest, offsets, sizes = y, {dim: lo}, {dim: size}
         else:  # straight into the array y was sliced from: the elements outside stay
             dest = outer.operands[1]
-            base = list(ir.DenseI64ArrayAttr(outer.attributes["static_offsets"]))
+            base = _mixed(outer, "offsets")  # constants (_put_back)
             shift = lo if base[dim] == 0 else arith.addi(lo, _index(base[dim]))
             offsets = {k: (shift if k == dim else o) for k, o in enumerate(base)}
-            sizes = {k: (size if k == dim else s) for k, s in
-                     enumerate(ir.DenseI64ArrayAttr(outer.attributes["static_sizes"]))}
+            sizes = {k: (size if k == dim else s) for k, s in enumerate(_mixed(outer, "sizes"))}
         dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(
             ir.RankedTensorType(dest.type).shape, offsets, sizes)
         merged = tensor.InsertSliceOp(part, dest, dyn_off, dyn_size, [], st_off, st_size, st_str).result
@@ -271,8 +261,7 @@ def _narrow(slice_op) -> bool:
         return False  # (a generic outside a loop sliced inside it would be computed per step)
     source = ir.RankedTensorType(slice_op.operands[0].type)
     result = ir.RankedTensorType(slice_op.results[0].type)
-    strides = list(ir.DenseI64ArrayAttr(slice_op.attributes["static_strides"]))
-    if result.rank != source.rank or any(s != 1 for s in strides):
+    if result.rank != source.rank or not _static_strides(slice_op):
         return False  # a rank-reducing or strided slice
     maps = _maps(generic)
     n_in = len(generic.opview.inputs)
@@ -315,18 +304,7 @@ def _gathered(block) -> list:
     for op in block.operations:
         op = _op(op)
         if op.name == "linalg.generic":
-            found.extend(o.operands[0] for o in _nested(op) if o.name == "tensor.extract")
-    return found
-
-
-def _nested(op) -> list:
-    """The ops in `op`'s regions, nested ones included."""
-    found = []
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                found.append(_op(inner))
-                found.extend(_nested(_op(inner)))
+            found.extend(o.operands[0] for o in ops_named(op, ("tensor.extract",)))
     return found
 
 
@@ -364,7 +342,7 @@ def _narrow_dot(dot) -> bool:
             continue
         if ir.RankedTensorType(insert.operands[0].type).rank != 1:
             continue
-        if any(s != 1 for s in ir.DenseI64ArrayAttr(insert.attributes["static_strides"])):
+        if not _static_strides(insert):
             continue
         offsets, sizes = _mixed(insert, "offsets"), _mixed(insert, "sizes")
         with ir.InsertionPoint(dot), dot.location:
