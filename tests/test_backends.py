@@ -22,7 +22,7 @@ from synth.synthesis.spec import random_draw
 
 KERNELS = ("gemm", "atax")
 TARGETS = ("stablehlo", "linalg")
-CPU_BACKENDS = {"stablehlo": {"xla-cpu", "iree-llvm-cpu"}, "linalg": {"iree-llvm-cpu", "mlir-cpu"}}
+CPU_BACKENDS = {"stablehlo": {"xla-cpu", "iree-llvm-cpu", "mlir-cpu"}, "linalg": {"iree-llvm-cpu", "mlir-cpu"}}
 RTOL = 1e-9
 
 
@@ -856,6 +856,112 @@ def test_xla_cpu_updates_while_state_in_place():
     bodies = [c for c in hlo.split("\n\n") if "dynamic-update-slice" in c and "ROOT %tuple" in c]
     assert bodies and all(" copy(" not in b for b in bodies)
 
+
+
+_MASKED_WHILE = """
+func.func @f(%x0: tensor<16xf64>, %s0: tensor<f64>) -> (tensor<16xf64>, tensor<f64>) attributes {synth.outputs = [0, 1]} {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %0:3 = stablehlo.while(%k = %c0, %x = %x0, %s = %s0) : tensor<i64>, tensor<16xf64>, tensor<f64>
+  cond {
+    %n = stablehlo.constant dense<16> : tensor<i64>
+    %p = stablehlo.compare LT, %k, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %iota = stablehlo.iota dim = 0 : tensor<16xi64>
+    %kk = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<i64>) -> tensor<16xi64>
+    %m = stablehlo.compare LT, %iota, %kk : (tensor<16xi64>, tensor<16xi64>) -> tensor<16xi1>
+    %zero = stablehlo.constant dense<0.0> : tensor<16xf64>
+    %xm = stablehlo.select %m, %x, %zero : tensor<16xi1>, tensor<16xf64>
+    %dot = stablehlo.dot_general %xm, %x, contracting_dims = [0] x [0] : (tensor<16xf64>, tensor<16xf64>) -> tensor<f64>
+    %s1 = stablehlo.add %s, %dot : tensor<f64>
+    %half = stablehlo.constant dense<0.5> : tensor<16xf64>
+    %xh = stablehlo.multiply %x, %half : tensor<16xf64>
+    %x1 = stablehlo.select %m, %xh, %x : tensor<16xi1>, tensor<16xf64>
+    %one = stablehlo.constant dense<1> : tensor<i64>
+    %k1 = stablehlo.add %k, %one : tensor<i64>
+    stablehlo.return %k1, %x1, %s1 : tensor<i64>, tensor<16xf64>, tensor<f64>
+  }
+  return %0#1, %0#2 : tensor<16xf64>, tensor<f64>
+}
+"""
+
+
+def _masked_while_reference(x, s):
+    x, s = x.copy(), float(s)
+    for k in range(16):
+        s += float(x[:k] @ x[:k])
+        x[:k] *= 0.5
+    return [x, np.array(s)]
+
+
+def test_mlir_cpu_runs_stablehlo_through_linalg():
+    """mlir-cpu on a stablehlo function (synth.backends.stablehlo_linalg): the counted while
+    becomes an scf.for, a mask read by two selects is computed once per use so fusion folds
+    both into their selects (a tensor of i1 left in memory aborts MLIR's LLVM lowering); the
+    values are NumPy's and XLA's, on the tiled pipeline."""
+    from synth.backends.stablehlo_linalg import to_linalg
+    from synth.backends.xla import run_stablehlo
+
+    rng = np.random.default_rng(5)
+    x, s = rng.uniform(-1, 1, 16), np.array(0.25)
+    want = _masked_while_reference(x, s)
+    text = to_linalg(_MASKED_WHILE)
+    assert "stablehlo." not in text.replace("synth.", "") and "scf.for" in text and "scf.while" not in text
+    prepared = MlirCpuBackend(target="stablehlo").prepare(_MASKED_WHILE, "f")
+    assert_close(prepared.run([x, s]), want, "mlir-cpu (stablehlo)")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    assert_close([np.asarray(a) for a in run_stablehlo(_MASKED_WHILE.replace("@f(", "@main("), [x, s])],
+                 want, "xla-cpu")
+    # the dynamic slices of a while step (gramschmidt's column and row updates)
+    y = rng.uniform(-1, 1, (16, 16))
+    expected = y.copy()
+    for k in range(16):
+        expected[:, k] = expected[:, k] ** 2
+        expected[k, :] = 2 * expected[k, :]
+    read_update = _WHILE_READ_AND_UPDATE.replace("@main(%r: tensor<16x16xf64>) -> tensor<16x16xf64> {",
+                                                 "@main(%r: tensor<16x16xf64>) -> tensor<16x16xf64> "
+                                                 "attributes {synth.outputs = [0]} {")
+    got = MlirCpuBackend(target="stablehlo").prepare(read_update, "main").run([y])
+    assert_close(got, [expected], "mlir-cpu (stablehlo), dynamic slices")
+
+
+def test_stablehlo_vector_matrix_products_become_vecmats():
+    """y^T A and A^T y as dot_general (atax, mvt): legalized to a linalg.generic, named a
+    linalg.vecmat again (the op the mlir-cpu schedule walks row by row); the values are A^T y."""
+    from synth.backends.stablehlo_linalg import to_linalg
+
+    text = """
+func.func @f(%a: tensor<6x5xf64>, %y: tensor<6xf64>) -> (tensor<5xf64>, tensor<5xf64>) attributes {synth.outputs = [0, 1]} {
+  %0 = stablehlo.dot_general %a, %y, contracting_dims = [0] x [0] : (tensor<6x5xf64>, tensor<6xf64>) -> tensor<5xf64>
+  %1 = stablehlo.dot_general %y, %a, contracting_dims = [0] x [0] : (tensor<6xf64>, tensor<6x5xf64>) -> tensor<5xf64>
+  return %0, %1 : tensor<5xf64>, tensor<5xf64>
+}
+"""
+    lowered = to_linalg(text)
+    assert lowered.count("linalg.vecmat") == 2 and "reduction" not in lowered
+    rng = np.random.default_rng(3)
+    a, y = rng.uniform(-1, 1, (6, 5)), rng.uniform(-1, 1, 6)
+    got = MlirCpuBackend(target="stablehlo").prepare(text, "f").run([a, y])
+    assert_close(got, [a.T @ y, a.T @ y], "vecmat")
+
+def test_mlir_cpu_names_the_stablehlo_it_cannot_lower():
+    """An op jaxlib's legalization leaves (triangular_solve), and a while that is not a
+    counted loop, are backend errors that name them."""
+    text = """
+func.func @f(%a: tensor<4x4xf64>, %b: tensor<4x1xf64>) -> tensor<4x1xf64> attributes {synth.outputs = [1]} {
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<4x4xf64>, tensor<4x1xf64>) -> tensor<4x1xf64>
+  return %0 : tensor<4x1xf64>
+}
+"""
+    with pytest.raises(BACKEND_ERRORS, match="no lowering for stablehlo.triangular_solve"):
+        MlirCpuBackend(target="stablehlo").prepare(text, "f")
+    with pytest.raises(ValueError, match="linalg or stablehlo"):
+        MlirCpuBackend(target="tosa")
+    # a while bounded by an argument is not a counted loop
+    bounded = _MASKED_WHILE.replace("%s0: tensor<f64>)", "%s0: tensor<f64>, %n: tensor<i64>)").replace(
+        "    %n = stablehlo.constant dense<16> : tensor<i64>\n", "")
+    with pytest.raises(BACKEND_ERRORS, match="line 4:10: a stablehlo.while that is not a counted loop"):
+        MlirCpuBackend(target="stablehlo").prepare(bounded, "f")
 
 ROW_PAIR = """
 func.func @f(%a: tensor<21x19xf64>, %p: tensor<19xf64>, %r: tensor<21xf64>) -> (tensor<19xf64>, tensor<21xf64>)

@@ -362,19 +362,28 @@ def tiled_pipeline(register: tuple[int, int] | None = None, pairs: tuple[bool, .
 
 
 class MlirCpuBackend(Backend):
-    name = "mlir-cpu"
-    target = "linalg"
+    """The linalg function as it is; a stablehlo one (`target="stablehlo"`) lowered to
+    linalg first (synth.backends.stablehlo_linalg), as IREE does with its stablehlo input."""
 
-    def __init__(self, pipeline: str | None = None, fuse_rows: bool = True):
+    name = "mlir-cpu"
+
+    def __init__(self, pipeline: str | None = None, fuse_rows: bool = True, target: str = "linalg"):
         """`pipeline`: a pass pipeline to use instead of the tiled one (no fallback then);
         `fuse_rows`: whether matvec/vecmat pairs on one matrix run in one pass over it."""
-        self.pipeline, self.fuse_rows = pipeline, fuse_rows
+        if target not in ("linalg", "stablehlo"):
+            raise ValueError(f"mlir-cpu runs linalg or stablehlo, not {target!r}")
+        self.pipeline, self.fuse_rows, self.target = pipeline, fuse_rows, target
 
     def prepare(self, module_text: str, func: str) -> "MlirCpuPrepared":
         fn = raised_function(module_text, func)
+        text = fn.module()
+        if self.target == "stablehlo":
+            from synth.backends.stablehlo_linalg import to_linalg
+
+            text = to_linalg(text)
         if self.pipeline is not None:
-            return MlirCpuPrepared(fn, self.pipeline, "custom", fallback=None)
-        paired = row_passes.fuse_rows(fn.module()) if self.fuse_rows else row_passes.Paired(fn.module(), ())
+            return MlirCpuPrepared(fn, self.pipeline, "custom", fallback=None, text=text)
+        paired = row_passes.fuse_rows(text) if self.fuse_rows else row_passes.Paired(text, ())
         return MlirCpuPrepared(fn, tiled_pipeline(pairs=paired.pairs), "tiled", fallback=TENSOR_PIPELINE,
                                text=paired.text)
 

@@ -10,7 +10,7 @@ argument list — NumPy arrays for memrefs, `(mlir_type, value)` pairs for scala
 | affine-mlir-O3 | None | the original affine function, MLIR -> LLVM at -O3 (the baseline) |
 | xla-cpu, xla-gpu | stablehlo | `@NAME_raised` as `@main` through jax's XLA backend |
 | iree-llvm-cpu, iree-cuda | linalg and stablehlo | `@NAME_raised` compiled by iree-compile |
-| mlir-cpu | linalg | `@NAME_raised` through MLIR's own CPU pipeline (synth.backends.mlir_cpu) |
+| mlir-cpu | linalg and stablehlo | `@NAME_raised` through MLIR's own CPU pipeline (synth.backends.mlir_cpu; stablehlo lowered to linalg first) |
 
 Raised backends return the results of `@NAME_raised` (the arrays listed by its
 `synth.outputs`); the baseline returns those same arrays after the original ran.
@@ -100,7 +100,7 @@ def all_backends(*, iree_cache_dir: str | None = None, threads: int | None = Non
         IreeBackend("stablehlo", "llvm-cpu", cache_dir=iree_cache_dir, threads=threads),
         IreeBackend("linalg", "cuda", cache_dir=iree_cache_dir),
         IreeBackend("stablehlo", "cuda", cache_dir=iree_cache_dir),
-        MlirCpuBackend(),
+        MlirCpuBackend(), MlirCpuBackend(target="stablehlo"),
     ]
 
 
