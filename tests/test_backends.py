@@ -944,13 +944,39 @@ func.func @f(%a: tensor<6x5xf64>, %y: tensor<6xf64>) -> (tensor<5xf64>, tensor<5
     got = MlirCpuBackend(target="stablehlo").prepare(text, "f").run([a, y])
     assert_close(got, [a.T @ y, a.T @ y], "vecmat")
 
+@pytest.mark.parametrize("lower,unit,transpose", [(True, False, False), (False, True, False),
+                                                   (True, True, True), (False, False, True)])
+def test_mlir_cpu_solves_triangular_systems_of_a_vector(lower, unit, transpose):
+    """stablehlo.triangular_solve of an n x 1 matrix (as trisolv's blocks) through mlir-cpu:
+    linalg's loop form of the solve, inlined; the values are NumPy's."""
+    from synth.backends.stablehlo_linalg import to_linalg
+
+    attrs = (f"left_side = true, lower = {str(lower).lower()}, transpose_a = #stablehlo<transpose "
+             f"{'TRANSPOSE' if transpose else 'NO_TRANSPOSE'}>, unit_diagonal = {str(unit).lower()}")
+    text = f"""
+func.func @f(%a: tensor<5x5xf64>, %b: tensor<5x1xf64>) -> tensor<5x1xf64> attributes {{synth.outputs = [1]}} {{
+  %0 = "stablehlo.triangular_solve"(%a, %b) {{{attrs}}} : (tensor<5x5xf64>, tensor<5x1xf64>) -> tensor<5x1xf64>
+  return %0 : tensor<5x1xf64>
+}}
+"""
+    assert "triangular_solve" not in to_linalg(text) and "linalg.dot" in to_linalg(text)
+    rng = np.random.default_rng(9)
+    a, b = rng.uniform(-1, 1, (5, 5)) + 4 * np.eye(5), rng.uniform(-1, 1, (5, 1))
+    t = np.tril(a) if lower else np.triu(a)
+    if unit:
+        t = t - np.diag(np.diag(t)) + np.eye(5)
+    want = np.linalg.solve(t.T if transpose else t, b)
+    got = MlirCpuBackend(target="stablehlo").prepare(text, "f").run([a, b])
+    assert_close(got, [want], f"solve lower={lower} unit={unit} transpose={transpose}")
+
+
 def test_mlir_cpu_names_the_stablehlo_it_cannot_lower():
-    """An op jaxlib's legalization leaves (triangular_solve), and a while that is not a
-    counted loop, are backend errors that name them."""
+    """An op left unlowered (a triangular solve of a matrix, LU's), and a while that is not
+    a counted loop, are backend errors that name them."""
     text = """
-func.func @f(%a: tensor<4x4xf64>, %b: tensor<4x1xf64>) -> tensor<4x1xf64> attributes {synth.outputs = [1]} {
-  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<4x4xf64>, tensor<4x1xf64>) -> tensor<4x1xf64>
-  return %0 : tensor<4x1xf64>
+func.func @f(%a: tensor<4x4xf64>, %b: tensor<4x2xf64>) -> tensor<4x2xf64> attributes {synth.outputs = [1]} {
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<4x4xf64>, tensor<4x2xf64>) -> tensor<4x2xf64>
+  return %0 : tensor<4x2xf64>
 }
 """
     with pytest.raises(BACKEND_ERRORS, match="no lowering for stablehlo.triangular_solve"):

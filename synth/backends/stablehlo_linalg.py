@@ -12,6 +12,9 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
   mlir-cpu pipeline's loop rewrites are written for scf.for). Any other while is an
   error: an `scf.while` bufferizes with a copy of every carried value per step and
   allocations whose deallocation MLIR's LLVM lowering rejects (an assertion);
+- a left-side `stablehlo.triangular_solve` of a vector (trisolv's 50 x 50 blocks) becomes
+  a call of linalg's loop form of the solve, the op linalg's grammar raises trisolv with
+  (synth.grammar.linalg_library.TriangularSolve), inlined after legalization;
 - jaxlib's `stablehlo-legalize-to-linalg` rewrites every other op, then linalg's
   elementwise fusion runs at once (in the `mlir` context).
 An op that none covers (`stablehlo.triangular_solve`, `stablehlo.sort`, ...) is an error
@@ -26,7 +29,7 @@ from functools import lru_cache
 from synth.errors import ExecutionError
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
-_FUSE = "builtin.module(func.func(linalg-fuse-elementwise-ops),canonicalize)"
+_FUSE = "builtin.module(inline,func.func(linalg-fuse-elementwise-ops),canonicalize)"
 
 
 @lru_cache(maxsize=1)
@@ -160,6 +163,58 @@ def _inside_while(op) -> bool:
     return False
 
 
+_SOLVE = "__synth_triangular_solve_{}"
+
+
+def _solves_as_calls(module) -> dict[str, str]:
+    """Each left-side `stablehlo.triangular_solve` of a vector (or an n x 1 matrix, as the
+    stablehlo emitter writes one) replaced by a call of a private function, declared here;
+    {its name: its definition}, the loop form of linalg's grammar (linalg_library's
+    TriangularSolve, the op linalg raises trisolv with), defined after legalization and
+    inlined. Solves of wider matrices are left (and named as not lowered)."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import func, stablehlo
+
+    from synth.grammar.linalg_library import TriangularSolve
+    from synth.grammar.op import attrs, emit_op_function
+    from synth.grammar.types import TensorType
+
+    defined: dict[tuple, str] = {}
+    bodies: dict[str, str] = {}
+    for op in _ops(module):
+        if op.name != "stablehlo.triangular_solve" or str(op.attributes["left_side"]) != "true":
+            continue
+        a_type, b_type = (ir.RankedTensorType(v.type) for v in op.operands)
+        n, dtype = a_type.shape[0], str(a_type.element_type)
+        if list(b_type.shape) not in ([n], [n, 1]) or dtype not in ("f32", "f64"):
+            continue
+        key = (n, dtype, str(op.attributes["lower"]) == "true", str(op.attributes["unit_diagonal"]) == "true",
+               "NO_TRANSPOSE" not in str(op.attributes["transpose_a"]))
+        if key not in defined:
+            name = defined[key] = _SOLVE.format(len(defined))
+            text = emit_op_function(TriangularSolve("linalg.triangular_solve"),
+                                    [TensorType((n, n), dtype), TensorType((n,), dtype)],
+                                    attrs(lower=key[2], unit_diagonal=key[3], transpose_a=key[4]), name=name)
+            bodies[name] = text.replace("func.func @", "func.func private @", 1)
+            with ir.Location.unknown():
+                vector = ir.RankedTensorType.get([n], a_type.element_type)
+                func.FuncOp(name, ([a_type, vector], [vector]), visibility="private",
+                            ip=ir.InsertionPoint(module.body))
+        name = defined[key]
+        with ir.Location.unknown():
+            ip = ir.InsertionPoint(op)
+            vector = ir.RankedTensorType.get([n], a_type.element_type)
+            b = op.operands[1]
+            if len(b_type.shape) == 2:
+                b = stablehlo.ReshapeOp(vector, b, ip=ip).result
+            x = func.CallOp([vector], ir.FlatSymbolRefAttr.get(name), [op.operands[0], b], ip=ip).result
+            if len(b_type.shape) == 2:
+                x = stablehlo.ReshapeOp(op.results[0].type, x, ip=ip).result
+        op.results[0].replace_all_uses_with(x)
+        op.erase()
+    return bodies
+
+
 def _one_use_masks(module) -> None:
     """Each boolean tensor computed once per use: elementwise fusion (linalg's default
     control, a producer with one use) then folds every mask into the select that reads it.
@@ -197,6 +252,7 @@ def to_linalg(text: str) -> str:
         except ir.MLIRError as e:
             raise ExecutionError(f"stablehlo to linalg: the module does not parse: {e}") from None
         _one_use_masks(module)
+        solves = _solves_as_calls(module)
         while pending := _whiles(module):
             for op in pending:
                 counted = _counted(op)
@@ -211,8 +267,12 @@ def to_linalg(text: str) -> str:
             raise ExecutionError(f"stablehlo to linalg failed: {e}") from None
         left = sorted({op.name for op in _ops(module) if op.name.split(".")[0] in ("stablehlo", "chlo")})
         if left:
-            raise ExecutionError("stablehlo to linalg: no lowering for " + ", ".join(left))
+            why = (" (triangular solves are lowered for a vector right-hand side, or an n x 1 matrix)"
+                   if "stablehlo.triangular_solve" in left else "")
+            raise ExecutionError("stablehlo to linalg: no lowering for " + ", ".join(left) + why)
         text = str(module)
+    for name, body in solves.items():  # the declarations become the definitions
+        text = re.sub(rf"^ *func\.func private @{name}\(.*$", lambda _: body, text, count=1, flags=re.M)
     return _fuse_masks(text)
 
 
