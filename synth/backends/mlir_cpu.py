@@ -1,4 +1,6 @@
 """mlir-cpu: the raised linalg function through MLIR's own CPU pipeline, JIT-ed at -O3.
+The raised stablehlo function runs here too, lowered to linalg first
+(synth.backends.stablehlo_linalg), as IREE does with its stablehlo input.
 
 It runs in synth's isolated ExecutionEngine worker (`run_tensor_function_timed`): the
 function is bufferized, its results become out-parameters, and each timed call is the

@@ -15,10 +15,19 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
 - a left-side `stablehlo.triangular_solve` of a vector (trisolv's 50 x 50 blocks) becomes
   a call of linalg's loop form of the solve, the op linalg's grammar raises trisolv with
   (synth.grammar.linalg_library.TriangularSolve), inlined after legalization;
-- jaxlib's `stablehlo-legalize-to-linalg` rewrites every other op, then linalg's
-  elementwise fusion runs at once (in the `mlir` context).
-An op that none covers (`stablehlo.triangular_solve`, `stablehlo.sort`, ...) is an error
+- jaxlib's `stablehlo-legalize-to-linalg` rewrites every other op; then, in the `mlir`
+  context, the solves are inlined, linalg's elementwise fusion runs at once, and the
+  generics that sum a vector times a matrix's rows are named `linalg.vecmat` (`_vecmats`).
+An op that none covers (a triangular solve of a matrix, `stablehlo.sort`, ...) is an error
 naming it: the backend reports the kernel as not compiled, it never guesses.
+
+PolyBench LARGE raised to stablehlo, one thread, Intel Xeon host (2026-11-26), this backend
+against XLA side by side (medians of 3 rounds of 5 calls): trisolv 6.34 -> 2.00 ms, bicg
+3.72 -> 2.65 ms, mvt 5.59 -> 4.32 ms, atax 5.13 -> 2.97 ms, jacobi-1d 0.42 -> 0.37 ms (one
+round); XLA stays faster on the contractions (gemm 0.045 against 0.100 s), doitgen,
+gemver, cholesky and durbin (its masked whole-vector steps and gathers are not in the forms
+the pipeline narrows: 13 ms against XLA's 7.9 ms); gramschmidt's step carries a buffer the
+deallocation lowering aborts on (a backend error).
 """
 
 from __future__ import annotations
@@ -273,13 +282,13 @@ def to_linalg(text: str) -> str:
         text = str(module)
     for name, body in solves.items():  # the declarations become the definitions
         text = re.sub(rf"^ *func\.func private @{name}\(.*$", lambda _: body, text, count=1, flags=re.M)
-    return _fuse_masks(text)
+    return _in_upstream(text)
 
 
-def _fuse_masks(text: str) -> str:
-    """`text` parsed in the `mlir` context with elementwise producers fused into their
-    consumers at once (before anything, cse, merges the per-use masks again) and the
-    transposed matrix-vector products named (`_vecmats`)."""
+def _in_upstream(text: str) -> str:
+    """`text` parsed in the `mlir` context: the solves inlined, elementwise producers fused
+    into their consumers at once (before anything, cse, merges the per-use masks again), and
+    the transposed matrix-vector products named (`_vecmats`)."""
     from mlir import ir, passmanager
 
     with ir.Context():
