@@ -925,6 +925,48 @@ def test_mlir_cpu_runs_stablehlo_through_linalg():
     assert_close(got, [expected], "mlir-cpu (stablehlo), dynamic slices")
 
 
+_NESTED_WHILES = """
+func.func @f(%x0: tensor<8xf64>) -> tensor<8xf64> attributes {synth.outputs = [0]} {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %0:2 = stablehlo.while(%k = %c0, %x = %x0) : tensor<i64>, tensor<8xf64>
+  cond {
+    %n = stablehlo.constant dense<3> : tensor<i64>
+    %p = stablehlo.compare LT, %k, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i64>
+    %1:2 = stablehlo.while(%j = %z, %y = %x) : tensor<i64>, tensor<8xf64>
+    cond {
+      %m = stablehlo.constant dense<4> : tensor<i64>
+      %q = stablehlo.compare LT, %j, %m : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %q : tensor<i1>
+    } do {
+      %two = stablehlo.constant dense<2.0> : tensor<8xf64>
+      %y1 = stablehlo.multiply %y, %two : tensor<8xf64>
+      %one = stablehlo.constant dense<1> : tensor<i64>
+      %j1 = stablehlo.add %j, %one : tensor<i64>
+      stablehlo.return %j1, %y1 : tensor<i64>, tensor<8xf64>
+    }
+    %one = stablehlo.constant dense<1> : tensor<i64>
+    %k1 = stablehlo.add %k, %one : tensor<i64>
+    stablehlo.return %k1, %1#1 : tensor<i64>, tensor<8xf64>
+  }
+  return %0#1 : tensor<8xf64>
+}
+"""
+
+
+def test_mlir_cpu_lowers_nested_counted_whiles():
+    """A counted while inside another: both become scf.for (the inner one moves into the
+    outer loop's body and is rewritten there); x doubled 3 x 4 times."""
+    from synth.backends.stablehlo_linalg import to_linalg
+
+    text = to_linalg(_NESTED_WHILES)
+    assert text.count("scf.for") == 2 and "stablehlo." not in text.replace("synth.", "")
+    x = np.arange(8.0)
+    got = MlirCpuBackend(target="stablehlo").prepare(_NESTED_WHILES, "f").run([x])
+    assert_close(got, [x * 2.0 ** 12], "nested whiles")
+
 def test_stablehlo_vector_matrix_products_become_vecmats():
     """y^T A and A^T y as dot_general (atax, mvt): legalized to a linalg.generic, named a
     linalg.vecmat again (the op the mlir-cpu schedule walks row by row); the values are A^T y."""

@@ -41,10 +41,10 @@ def _op(owner):
     return getattr(owner, "operation", owner)
 
 
-def ops_named(module, names) -> list:
-    """The ops of `module` (an ir.Module, or an op: the ops inside it) named one of
-    `names`, nested ones included, in the order they appear (collected before any is
-    rewritten)."""
+def nested_ops(module) -> list:
+    """Every op of `module` (an ir.Module, or an op: the ops inside it), nested ones
+    included, in the order they appear (collected before any is rewritten); any MLIR
+    bindings' ops (the `mlir` ones, jaxlib's)."""
     found = []
 
     def walk(op):
@@ -52,12 +52,16 @@ def ops_named(module, names) -> list:
             for block in region.blocks:
                 for inner in block.operations:
                     inner = _op(inner)
-                    if inner.name in names:
-                        found.append(inner)
+                    found.append(inner)
                     walk(inner)
 
     walk(module.operation)
     return found
+
+
+def ops_named(module, names) -> list:
+    """The ops of `nested_ops(module)` named one of `names`."""
+    return [op for op in nested_ops(module) if op.name in names]
 
 
 def _maps(op) -> list:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from synth.backends.in_place import nested_ops, ops_named
 from synth.errors import ExecutionError
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
@@ -141,37 +142,6 @@ def _last_before(mark):
     index = next(i for i, o in enumerate(ops) if o == mark.operation)
     return ops[index - 1].operation
 
-
-def _ops(module) -> list:
-    """Every op nested in `module`, outer ones first."""
-    found = []
-
-    def walk(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    found.append(inner.operation)
-                    walk(inner.operation)
-
-    walk(module.operation)
-    return found
-
-
-def _whiles(module) -> list:
-    """The outermost `stablehlo.while` ops left."""
-    return [op for op in _ops(module) if op.name == "stablehlo.while"
-            and not _inside_while(op)]
-
-
-def _inside_while(op) -> bool:
-    parent = op.parent
-    while parent is not None and parent.name != "builtin.module":
-        if parent.name == "stablehlo.while":
-            return True
-        parent = parent.parent
-    return False
-
-
 _SOLVE = "__synth_triangular_solve_{}"
 
 
@@ -190,7 +160,7 @@ def _solves_as_calls(module) -> dict[str, str]:
 
     defined: dict[tuple, str] = {}
     bodies: dict[str, str] = {}
-    for op in _ops(module):
+    for op in nested_ops(module):
         if op.name != "stablehlo.triangular_solve" or str(op.attributes["left_side"]) != "true":
             continue
         a_type, b_type = (ir.RankedTensorType(v.type) for v in op.operands)
@@ -199,20 +169,18 @@ def _solves_as_calls(module) -> dict[str, str]:
             continue
         key = (n, dtype, str(op.attributes["lower"]) == "true", str(op.attributes["unit_diagonal"]) == "true",
                "NO_TRANSPOSE" not in str(op.attributes["transpose_a"]))
-        if key not in defined:
-            name = defined[key] = _SOLVE.format(len(defined))
-            text = emit_op_function(TriangularSolve("linalg.triangular_solve"),
-                                    [TensorType((n, n), dtype), TensorType((n,), dtype)],
-                                    attrs(lower=key[2], unit_diagonal=key[3], transpose_a=key[4]), name=name)
-            bodies[name] = text.replace("func.func @", "func.func private @", 1)
-            with ir.Location.unknown():
-                vector = ir.RankedTensorType.get([n], a_type.element_type)
+        with ir.Location.unknown():
+            vector = ir.RankedTensorType.get([n], a_type.element_type)
+            if key not in defined:
+                name = defined[key] = _SOLVE.format(len(defined))
+                text = emit_op_function(TriangularSolve("linalg.triangular_solve"),
+                                        [TensorType((n, n), dtype), TensorType((n,), dtype)],
+                                        attrs(lower=key[2], unit_diagonal=key[3], transpose_a=key[4]), name=name)
+                bodies[name] = text.replace("func.func @", "func.func private @", 1)
                 func.FuncOp(name, ([a_type, vector], [vector]), visibility="private",
                             ip=ir.InsertionPoint(module.body))
-        name = defined[key]
-        with ir.Location.unknown():
+            name = defined[key]
             ip = ir.InsertionPoint(op)
-            vector = ir.RankedTensorType.get([n], a_type.element_type)
             b = op.operands[1]
             if len(b_type.shape) == 2:
                 b = stablehlo.ReshapeOp(vector, b, ip=ip).result
@@ -231,7 +199,7 @@ def _one_use_masks(module) -> None:
     lowering rejects (an assertion in the worker). Recomputing a compare is cheap."""
     from jaxlib.mlir import ir
 
-    for op in reversed(_ops(module)):
+    for op in reversed(nested_ops(module)):
         if len(op.results) != 1 or op.name.split(".")[0] != "stablehlo" or op.regions:
             continue
         result = op.results[0]
@@ -262,19 +230,19 @@ def to_linalg(text: str) -> str:
             raise ExecutionError(f"stablehlo to linalg: the module does not parse: {e}") from None
         _one_use_masks(module)
         solves = _solves_as_calls(module)
-        while pending := _whiles(module):
-            for op in pending:
-                counted = _counted(op)
-                if counted is None:
-                    raise ExecutionError(f"stablehlo to linalg: {_where(op)}: a stablehlo.while that is not "
-                                         "a counted loop (k from a constant while k < a constant, k + 1 each "
-                                         "step) has no lowering here")
-                _while_to_for(op, *counted)
+        # outer ones first; a nested while moves into its parent's scf.for and is rewritten there
+        for op in ops_named(module, ("stablehlo.while",)):
+            counted = _counted(op)
+            if counted is None:
+                raise ExecutionError(f"stablehlo to linalg: {_where(op)}: a stablehlo.while that is not "
+                                     "a counted loop (k from a constant while k < a constant, k + 1 each "
+                                     "step) has no lowering here")
+            _while_to_for(op, *counted)
         try:
             passmanager.PassManager.parse(_LEGALIZE).run(module.operation)
         except ir.MLIRError as e:
             raise ExecutionError(f"stablehlo to linalg failed: {e}") from None
-        left = sorted({op.name for op in _ops(module) if op.name.split(".")[0] in ("stablehlo", "chlo")})
+        left = sorted({op.name for op in nested_ops(module) if op.name.split(".")[0] in ("stablehlo", "chlo")})
         if left:
             why = (" (triangular solves are lowered for a vector right-hand side, or an n x 1 matrix)"
                    if "stablehlo.triangular_solve" in left else "")
@@ -312,8 +280,8 @@ def _vecmats(module) -> None:
     from mlir import ir
     from mlir.dialects import linalg
 
-    for op in _ops(module):
-        if op.name != "linalg.generic" or len(op.operands) != 3 or len(op.results) != 1:
+    for op in ops_named(module, ("linalg.generic",)):
+        if len(op.operands) != 3 or len(op.results) != 1:
             continue
         maps = tuple(str(m) for m in op.attributes["indexing_maps"])
         order = _VECMAT_MAPS.get(maps)
