@@ -5,6 +5,8 @@ backend available for a target runs the raised function on the baseline's inputs
 GPU backends must be absent (not failing) on a machine without a GPU.
 """
 
+import re
+
 import numpy as np
 import pytest
 from conftest import POLYBENCH
@@ -966,6 +968,87 @@ def test_mlir_cpu_lowers_nested_counted_whiles():
     x = np.arange(8.0)
     got = MlirCpuBackend(target="stablehlo").prepare(_NESTED_WHILES, "f").run([x])
     assert_close(got, [x * 2.0 ** 12], "nested whiles")
+
+_FLIP_STEP = """
+func.func @f(%y0: tensor<16xf64>, %r: tensor<16xf64>) -> tensor<16xf64> attributes {synth.outputs = [0]} {
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %0:2 = stablehlo.while(%k = %c1, %y = %y0) : tensor<i32>, tensor<16xf64>
+  cond {
+    %n = stablehlo.constant dense<16> : tensor<i32>
+    %p = stablehlo.compare LT, %k, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %iota = stablehlo.iota dim = 0 : tensor<16xi32>
+    %m1 = stablehlo.constant dense<-1> : tensor<i32>
+    %km1 = stablehlo.add %k, %m1 : tensor<i32>
+    %kb = stablehlo.broadcast_in_dim %km1, dims = [] : (tensor<i32>) -> tensor<16xi32>
+    %at = stablehlo.subtract %kb, %iota : tensor<16xi32>
+    %lo = stablehlo.constant dense<0> : tensor<16xi32>
+    %hi = stablehlo.constant dense<15> : tensor<16xi32>
+    %n16 = stablehlo.constant dense<16> : tensor<16xi32>
+    %ge = stablehlo.compare GE, %at, %lo : (tensor<16xi32>, tensor<16xi32>) -> tensor<16xi1>
+    %lt = stablehlo.compare LT, %at, %n16 : (tensor<16xi32>, tensor<16xi32>) -> tensor<16xi1>
+    %in = stablehlo.and %ge, %lt : tensor<16xi1>
+    %cl = stablehlo.clamp %lo, %at, %hi : tensor<16xi32>
+    %ix = stablehlo.reshape %cl : (tensor<16xi32>) -> tensor<16x1xi32>
+    %g = "stablehlo.gather"(%y, %ix) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1>}> : (tensor<16xf64>, tensor<16x1xi32>) -> tensor<16xf64>
+    %zero = stablehlo.constant dense<0.0> : tensor<16xf64>
+    %z = stablehlo.select %in, %g, %zero : tensor<16xi1>, tensor<16xf64>
+    %kk = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<i32>) -> tensor<16xi32>
+    %below = stablehlo.compare LT, %iota, %kk : (tensor<16xi32>, tensor<16xi32>) -> tensor<16xi1>
+    %zs = stablehlo.select %below, %z, %zero : tensor<16xi1>, tensor<16xf64>
+    %s = stablehlo.dot_general %zs, %r, contracting_dims = [0] x [0] : (tensor<16xf64>, tensor<16xf64>) -> tensor<f64>
+    %s15 = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f64>) -> tensor<15xf64>
+    %z15 = stablehlo.slice %z [0:15] : (tensor<16xf64>) -> tensor<15xf64>
+    %y15 = stablehlo.slice %y [0:15] : (tensor<16xf64>) -> tensor<15xf64>
+    %sz = stablehlo.multiply %s15, %z15 : tensor<15xf64>
+    %w = stablehlo.add %y15, %sz : tensor<15xf64>
+    %iota15 = stablehlo.iota dim = 0 : tensor<15xi32>
+    %kk15 = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<i32>) -> tensor<15xi32>
+    %gt = stablehlo.compare GT, %kk15, %iota15 : (tensor<15xi32>, tensor<15xi32>) -> tensor<15xi1>
+    %old = stablehlo.slice %y [0:15] : (tensor<16xf64>) -> tensor<15xf64>
+    %new = stablehlo.select %gt, %w, %old : tensor<15xi1>, tensor<15xf64>
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %y1 = stablehlo.dynamic_update_slice %y, %new, %c0 : (tensor<16xf64>, tensor<15xf64>, tensor<i32>) -> tensor<16xf64>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %k1 = stablehlo.add %k, %one : tensor<i32>
+    stablehlo.return %k1, %y1 : tensor<i32>, tensor<16xf64>
+  }
+  return %0#1 : tensor<16xf64>
+}
+"""
+
+
+def _flip_step_reference(y, r):
+    y = y.copy()
+    for k in range(1, 16):
+        z = np.array([y[k - 1 - i] if 0 <= k - 1 - i < 16 else 0.0 for i in range(16)])
+        s = float(z[:k] @ r[:k])
+        y[:k] = (y[:15] + s * z[:15])[:k]
+    return [y]
+
+
+def test_stablehlo_counter_selects_are_sliced_and_gathers_fused():
+    """durbin's step as the stablehlo emitter writes it: a flip y[k - 1 - i] by a gather at
+    clamped indices, `i < k` and `k > i` selects of a sum and of an update put back. The
+    selects become linalg's counter select, sliced to the selected part (synth.backends.narrow),
+    the gather a generic over its index computation, the i32 counter a scalar (no 0-d tensor
+    operand left); the values are NumPy's and XLA's."""
+    from synth.backends.stablehlo_linalg import to_linalg
+    from synth.backends.xla import run_stablehlo
+
+    text = to_linalg(_FLIP_STEP)
+    assert "stablehlo." not in text.replace("synth.", "") and "__synth" not in text
+    assert text.count("tensor.insert_slice %extracted_slice") == 2 and "arith.select" in text
+    assert not re.search(r"ins\([^)]*: [^)]*tensor<i(32|64)>", text)  # no counter as a 0-d tensor operand
+    rng = np.random.default_rng(1)
+    y, r = rng.uniform(-1, 1, 16) / 8, rng.uniform(-1, 1, 16) / 8
+    want = _flip_step_reference(y, r)
+    prepared = MlirCpuBackend(target="stablehlo").prepare(_FLIP_STEP, "f")
+    assert_close(prepared.run([y, r]), want, "mlir-cpu (stablehlo)")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    assert_close([np.asarray(a) for a in run_stablehlo(_FLIP_STEP.replace("@f(", "@main("), [y, r])], want, "xla-cpu")
+
 
 def test_stablehlo_vector_matrix_products_become_vecmats():
     """y^T A and A^T y as dot_general (atax, mvt): legalized to a linalg.generic, named a

@@ -12,12 +12,22 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
   mlir-cpu pipeline's loop rewrites are written for scf.for). Any other while is an
   error: an `scf.while` bufferizes with a copy of every carried value per step and
   allocations whose deallocation MLIR's LLVM lowering rejects (an assertion);
+- a select between x and y by `iota(d) < k` (or <=, >, >=; durbin's `i < k`, gramschmidt's
+  columns right of k) becomes a call of linalg's counter select (the form linalg's grammar
+  raises it in, k read outside the generic, zeros a fill), and a gather of a vector's
+  elements at a vector of indices (durbin's flip y[k - 1 - i]) a call of a generic over
+  the indices that reads the vector by tensor.extract; legalization would compute the
+  select over the whole dim with k as a 0-d tensor operand, and keep the gather's indices
+  in memory;
 - a left-side `stablehlo.triangular_solve` of a vector (trisolv's 50 x 50 blocks) becomes
   a call of linalg's loop form of the solve, the op linalg's grammar raises trisolv with
-  (synth.grammar.linalg_library.TriangularSolve), inlined after legalization;
+  (synth.grammar.linalg_library.TriangularSolve);
 - jaxlib's `stablehlo-legalize-to-linalg` rewrites every other op; then, in the `mlir`
-  context, the solves are inlined, linalg's elementwise fusion runs at once, and the
-  generics that sum a vector times a matrix's rows are named `linalg.vecmat` (`_vecmats`).
+  context, the calls are inlined, the counter selects sliced where synth.backends.narrow
+  slices linalg's own (so that the loop step computes the selected part only), linalg's
+  elementwise fusion runs at once, the 0-d tensors generics read become scalars
+  (`_scalar_operands`), and the generics that sum a vector times a matrix's rows are named
+  `linalg.vecmat` (`_vecmats`).
 An op that none covers (a triangular solve of a matrix, `stablehlo.sort`, ...) is an error
 naming it: the backend reports the kernel as not compiled, it never guesses.
 
@@ -25,9 +35,12 @@ PolyBench LARGE raised to stablehlo, one thread, Intel Xeon host (2026-11-26), t
 against XLA side by side (medians of 3 rounds of 5 calls): trisolv 6.34 -> 2.00 ms, bicg
 3.72 -> 2.65 ms, mvt 5.59 -> 4.32 ms, atax 5.13 -> 2.97 ms, jacobi-1d 0.42 -> 0.37 ms (one
 round); XLA stays faster on the contractions (gemm 0.045 against 0.100 s), doitgen,
-gemver, cholesky and durbin (its masked whole-vector steps and gathers are not in the forms
-the pipeline narrows: 13 ms against XLA's 7.9 ms); gramschmidt's step carries a buffer the
-deallocation lowering aborts on (a backend error).
+gemver and cholesky; gramschmidt's step carries a buffer the deallocation lowering aborts
+on (a backend error). durbin, with its selects sliced, its gathers fused and its counter a
+scalar (2026-11-26, same host, 2 rounds of 5 calls): 25.6 ms in the bench before (XLA
+13.5 ms, the loops 3.0 ms) -> 2.31 ms (XLA 11.4 ms, the loops 2.57 ms, linalg's raise on
+this backend 2.20 ms); the other raised kernels within noise (15 of them see the scalar
+operands only).
 """
 
 from __future__ import annotations
@@ -35,11 +48,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from synth.backends import narrow
 from synth.backends.in_place import nested_ops, ops_named
 from synth.errors import ExecutionError
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
-_FUSE = "builtin.module(inline,func.func(linalg-fuse-elementwise-ops),canonicalize)"
+_INLINE = "builtin.module(inline,canonicalize)"
+_FUSE = "builtin.module(func.func(linalg-fuse-elementwise-ops),canonicalize)"
 
 
 @lru_cache(maxsize=1)
@@ -192,6 +207,187 @@ def _solves_as_calls(module) -> dict[str, str]:
     return bodies
 
 
+_SELECT = "__synth_counter_select_{}"
+_GATHER = "__synth_gather_{}"
+_FLIPPED = {"LT": "sgt", "LE": "sge", "GT": "slt", "GE": "sle"}  # k <dir> i is i <flipped> k
+_DIRECT = {"LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge"}
+
+
+def _defining_named(value, name: str):
+    """The op defining `value` when it is named `name`, else None."""
+    owner = value.owner
+    return owner if getattr(owner, "name", None) == name else None
+
+
+def _direction(compare) -> str:
+    return re.search(r"comparison_direction (\w+)", str(compare.attributes["comparison_direction"])).group(1)
+
+
+def _counter_compare(compare):
+    """(dim, predicate, k) when `compare` is `iota(dim) <dir> broadcast(k)` (either side,
+    k a 0-d integer tensor, <dir> an order), the mask of a counter select; else None."""
+    from jaxlib.mlir import ir
+
+    if "compare_type" in compare.attributes and "SIGNED" not in str(compare.attributes["compare_type"]):
+        return None
+    direction = _direction(compare)
+    if direction not in _DIRECT:
+        return None
+    for iota_at, table in ((0, _DIRECT), (1, _FLIPPED)):
+        iota = _defining_named(compare.operands[iota_at], "stablehlo.iota")
+        broadcast = _defining_named(compare.operands[1 - iota_at], "stablehlo.broadcast_in_dim")
+        if iota is None or broadcast is None or ir.RankedTensorType(broadcast.operands[0].type).rank != 0:
+            continue
+        k_type = ir.RankedTensorType(broadcast.operands[0].type).element_type
+        if str(k_type) not in ("i32", "i64"):
+            continue
+        return ir.IntegerAttr(iota.attributes["iota_dimension"]).value, table[direction], broadcast.operands[0]
+    return None
+
+
+def _zero_splat(value) -> bool:
+    """Whether `value` is a float tensor of zeros: a splat constant or a broadcast of 0."""
+    broadcast = _defining_named(value, "stablehlo.broadcast_in_dim")
+    if broadcast is not None:
+        value = broadcast.operands[0]
+    constant = _defining_named(value, "stablehlo.constant")
+    return constant is not None and re.match(r"dense<-?0\.0*(e[+-]\d+)?> : tensor<(\d+x)*f(32|64)>$",
+                                             str(constant.attributes["value"])) is not None
+
+
+def _select_body(name: str, shape: list[int], dtype: str, bound: str, dim: int, predicate: str, zeros: bool) -> str:
+    """linalg's counter select (as the linalg grammar writes it, the form synth.backends.narrow
+    slices): `index(dim) <predicate> k ? x : y` over the whole tensor, k read outside."""
+    tensor = f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+    rank = len(shape)
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    identity = f"affine_map<({dims}) -> ({dims})>"
+    y_arg = "" if zeros else f", %y: {tensor}"
+    y_def = (f"    %zero = arith.constant 0.0 : {dtype}\n    %y_empty = tensor.empty() : {tensor}\n"
+             f"    %y = linalg.fill ins(%zero : {dtype}) outs(%y_empty : {tensor}) -> {tensor}\n") if zeros else ""
+    widen = "    %b = arith.extsi %k0 : i32 to i64\n" if bound == "i32" else ""
+    b = "%b" if bound == "i32" else "%k0"
+    parallel = ", ".join(['"parallel"'] * rank)
+    return (f"  func.func private @{name}(%x: {tensor}{y_arg}, %k: tensor<{bound}>) -> {tensor} {{\n"
+            f"    %k0 = tensor.extract %k[] : tensor<{bound}>\n{widen}{y_def}"
+            f"    %e = tensor.empty() : {tensor}\n"
+            f"    %r = linalg.generic {{indexing_maps = [{identity}, {identity}, {identity}], "
+            f"iterator_types = [{parallel}]}} ins(%x, %y : {tensor}, {tensor}) outs(%e : {tensor}) {{\n"
+            f"    ^bb0(%a: {dtype}, %c: {dtype}, %o: {dtype}):\n"
+            f"      %i = linalg.index {dim} : index\n"
+            f"      %j = arith.index_cast %i : index to i64\n"
+            f"      %p = arith.cmpi {predicate}, %j, {b} : i64\n"
+            f"      %s = arith.select %p, %a, %c : {dtype}\n"
+            f"      linalg.yield %s : {dtype}\n"
+            f"    }} -> {tensor}\n"
+            f"    return %r : {tensor}\n  }}")
+
+
+def _counter_selects_as_calls(module) -> dict[str, str]:
+    """Each `select(iota(d) <order> broadcast(k), x, y)` (a loop step that updates the part of
+    a dim its counter selects: durbin's `i < k`, gramschmidt's columns right of k) replaced by
+    a call of a private function declared here; {its name: its definition}, linalg's counter
+    select with k read outside the generic and y zeros made by a fill where they are zeros,
+    the form the mlir-cpu pipeline computes over the selected part only (synth.backends.narrow)
+    where legalization would write a generic over the whole dim with the bound as an operand."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import func
+
+    defined: dict[tuple, str] = {}
+    bodies: dict[str, str] = {}
+    for op in nested_ops(module):
+        if op.name != "stablehlo.select":
+            continue
+        compare = _defining_named(op.operands[0], "stablehlo.compare")
+        found = None if compare is None else _counter_compare(compare)
+        if found is None:
+            continue
+        dim, predicate, k = found
+        x, y = op.operands[1], op.operands[2]
+        t = ir.RankedTensorType(x.type)
+        if not t.has_static_shape or str(t.element_type) not in ("f32", "f64") or t.rank == 0:
+            continue
+        zeros = _zero_splat(y)
+        bound = str(ir.RankedTensorType(k.type).element_type)
+        key = (tuple(t.shape), str(t.element_type), bound, dim, predicate, zeros)
+        with ir.Location.unknown():
+            if key not in defined:
+                name = defined[key] = _SELECT.format(len(defined))
+                bodies[name] = _select_body(name, list(t.shape), str(t.element_type), bound, dim, predicate, zeros)
+                arguments = [x.type] + ([] if zeros else [y.type]) + [k.type]
+                func.FuncOp(name, (arguments, [x.type]), visibility="private", ip=ir.InsertionPoint(module.body))
+            operands = [x] + ([] if zeros else [y]) + [k]
+            call = func.CallOp([x.type], ir.FlatSymbolRefAttr.get(defined[key]), operands, ip=ir.InsertionPoint(op))
+        op.results[0].replace_all_uses_with(call.result)
+        op.erase()
+    return bodies
+
+
+_POINT_GATHER = "#stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>"
+
+
+def _gather_body(name: str, m: int, n: int, dtype: str, itype: str) -> str:
+    """A gather of a vector's elements at n indices (clamped into it, as stablehlo's gather
+    clamps start indices) as a generic over the indices that reads the vector by
+    tensor.extract: the index computation fuses into it (legalization reads the indices by
+    tensor.extract too, so theirs stays a tensor in memory)."""
+    source, indices, result = f"tensor<{m}x{dtype}>", f"tensor<{n}x{itype}>", f"tensor<{n}x{dtype}>"
+    identity = "affine_map<(d0) -> (d0)>"
+    return (f"  func.func private @{name}(%a: {source}, %idx: {indices}) -> {result} {{\n"
+            f"    %lo = arith.constant 0 : index\n    %hi = arith.constant {m - 1} : index\n"
+            f"    %e = tensor.empty() : {result}\n"
+            f"    %r = linalg.generic {{indexing_maps = [{identity}, {identity}], iterator_types = [\"parallel\"]}} "
+            f"ins(%idx : {indices}) outs(%e : {result}) {{\n"
+            f"    ^bb0(%i: {itype}, %o: {dtype}):\n"
+            f"      %c = arith.index_cast %i : {itype} to index\n"
+            f"      %c0 = arith.maxsi %c, %lo : index\n      %c1 = arith.minsi %c0, %hi : index\n"
+            f"      %v = tensor.extract %a[%c1] : {source}\n"
+            f"      linalg.yield %v : {dtype}\n"
+            f"    }} -> {result}\n"
+            f"    return %r : {result}\n  }}")
+
+
+def _gathers_as_calls(module) -> dict[str, str]:
+    """Each `stablehlo.gather` of single elements of a vector at a vector of indices (durbin's
+    flips, y[k - 1 - i]) replaced by a call of a private function declared here; {its name:
+    its definition} (_gather_body)."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import func, stablehlo
+
+    defined: dict[tuple, str] = {}
+    bodies: dict[str, str] = {}
+    for op in nested_ops(module):
+        if op.name != "stablehlo.gather" or str(op.attributes["dimension_numbers"]) != _POINT_GATHER:
+            continue
+        if str(op.attributes["slice_sizes"]) != "array<i64: 1>":
+            continue
+        a_type, i_type = (ir.RankedTensorType(v.type) for v in op.operands)
+        if a_type.rank != 1 or i_type.rank != 2 or i_type.shape[1] != 1 or not a_type.has_static_shape \
+                or not i_type.has_static_shape or str(a_type.element_type) not in ("f32", "f64") \
+                or str(i_type.element_type) not in ("i32", "i64"):
+            continue
+        m, n, dtype, itype = a_type.shape[0], i_type.shape[0], str(a_type.element_type), str(i_type.element_type)
+        key = (m, n, dtype, itype)
+        with ir.Location.unknown():
+            vector = ir.RankedTensorType.get([n], i_type.element_type)
+            if key not in defined:
+                name = defined[key] = _GATHER.format(len(defined))
+                bodies[name] = _gather_body(name, m, n, dtype, itype)
+                func.FuncOp(name, ([a_type, vector], [op.results[0].type]), visibility="private",
+                            ip=ir.InsertionPoint(module.body))
+            ip = ir.InsertionPoint(op)
+            reshape = _defining_named(op.operands[1], "stablehlo.reshape")
+            if reshape is not None and reshape.operands[0].type == vector:
+                indices = reshape.operands[0]
+            else:
+                indices = stablehlo.ReshapeOp(vector, op.operands[1], ip=ip).result
+            call = func.CallOp([op.results[0].type], ir.FlatSymbolRefAttr.get(defined[key]),
+                               [op.operands[0], indices], ip=ip)
+        op.results[0].replace_all_uses_with(call.result)
+        op.erase()
+    return bodies
+
+
 def _one_use_masks(module) -> None:
     """Each boolean tensor computed once per use: elementwise fusion (linalg's default
     control, a producer with one use) then folds every mask into the select that reads it.
@@ -228,8 +424,9 @@ def to_linalg(text: str) -> str:
             module = ir.Module.parse(text)
         except ir.MLIRError as e:
             raise ExecutionError(f"stablehlo to linalg: the module does not parse: {e}") from None
+        calls = {**_counter_selects_as_calls(module), **_gathers_as_calls(module)}
         _one_use_masks(module)
-        solves = _solves_as_calls(module)
+        calls.update(_solves_as_calls(module))
         # outer ones first; a nested while moves into its parent's scf.for and is rewritten there
         for op in ops_named(module, ("stablehlo.while",)):
             counted = _counted(op)
@@ -248,20 +445,26 @@ def to_linalg(text: str) -> str:
                    if "stablehlo.triangular_solve" in left else "")
             raise ExecutionError("stablehlo to linalg: no lowering for " + ", ".join(left) + why)
         text = str(module)
-    for name, body in solves.items():  # the declarations become the definitions
+    for name, body in calls.items():  # the declarations become the definitions
         text = re.sub(rf"^ *func\.func private @{name}\(.*$", lambda _: body, text, count=1, flags=re.M)
     return _in_upstream(text)
 
 
 def _in_upstream(text: str) -> str:
-    """`text` parsed in the `mlir` context: the solves inlined, elementwise producers fused
-    into their consumers at once (before anything, cse, merges the per-use masks again), and
-    the transposed matrix-vector products named (`_vecmats`)."""
+    """`text` parsed in the `mlir` context: the calls inlined, the counter selects sliced
+    (narrow.slice_selects, before fusion folds them into their producers), elementwise
+    producers fused into their consumers at once (before anything, cse, merges the per-use
+    masks again), 0-d operands made scalars, and the transposed matrix-vector products named
+    (`_vecmats`)."""
     from mlir import ir, passmanager
 
     with ir.Context():
         module = ir.Module.parse(text)
+        passmanager.PassManager.parse(_INLINE).run(module.operation)
+        narrow.slice_selects(module)
         passmanager.PassManager.parse(_FUSE).run(module.operation)
+        if _scalar_operands(module):
+            passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
         _vecmats(module)
         return str(module)
 
@@ -301,3 +504,62 @@ def _vecmats(module) -> None:
             vec = linalg.vecmat(op.operands[order[0]], op.operands[order[1]], outs=[op.operands[2]])
         op.results[0].replace_all_uses_with(vec)
         op.erase()
+
+
+def _rank0(value) -> bool:
+    from mlir import ir
+    return isinstance(value.type, ir.RankedTensorType) and ir.RankedTensorType(value.type).rank == 0
+
+
+def _scalar_operands(module) -> int:
+    """Legalization computes scalars (loop counters, durbin's alpha and beta) as 0-d tensors:
+    each 0-d input of a generic becomes a `tensor.extract` before it that the payload uses,
+    and a generic over 0-d tensors alone becomes its payload on scalars. A bound read from
+    memory in every iteration of a generic that also stores (durbin's flips) is loaded again
+    per element; a scalar stays in a register, as in linalg's own raise. The number of
+    generics rewritten."""
+    from mlir import ir
+    from mlir.dialects import tensor
+
+    done = 0
+    for generic in ops_named(module, ("linalg.generic",)):
+        view = generic.opview
+        inputs, outputs = list(view.inputs), list(view.outputs)
+        drop = [i for i, v in enumerate(inputs) if _rank0(v)]
+        scalar = all(_rank0(v) for v in inputs + outputs) and len(generic.results) == len(outputs)
+        if not drop and not scalar:
+            continue
+        block = generic.regions[0].blocks[0]
+        with ir.InsertionPoint(generic), generic.location:
+            for i in drop:
+                block.arguments[i].replace_all_uses_with(tensor.extract(inputs[i], []))
+            if scalar:
+                for k, init in enumerate(outputs):
+                    argument = block.arguments[len(inputs) + k]
+                    if list(argument.uses):
+                        argument.replace_all_uses_with(tensor.extract(init, []))
+                body = [o.operation for o in block.operations]
+                for o in body[:-1]:
+                    o.move_before(generic)
+                values = [tensor.from_elements(r.type, [v]) for r, v in zip(generic.results, body[-1].operands)]
+                for r, v in zip(generic.results, values):
+                    r.replace_all_uses_with(v)
+                generic.erase()
+                done += 1
+                continue
+            keep = [i for i in range(len(inputs) + len(outputs)) if i not in drop]
+            maps = list(generic.attributes["indexing_maps"])
+            attributes = {a: generic.attributes[a] for a in generic.attributes
+                          if a not in ("indexing_maps", "operandSegmentSizes")}
+            attributes["indexing_maps"] = ir.ArrayAttr.get([maps[i] for i in keep])
+            attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(inputs) - len(drop), len(outputs)])
+            new = ir.Operation.create("linalg.generic", results=[r.type for r in generic.results],
+                                      operands=[generic.operands[i] for i in keep], attributes=attributes, regions=1)
+        block.append_to(new.regions[0])
+        for i in reversed(drop):
+            block.erase_argument(i)
+        for old, r in zip(generic.results, new.results):
+            old.replace_all_uses_with(r)
+        generic.erase()
+        done += 1
+    return done
