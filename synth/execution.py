@@ -61,10 +61,12 @@ WRITE_IN_PLACE = "synth-write-in-place"
 COPIES_AS_LOOPS = "synth-copies-as-loops"
 SLICE_SELECTS = "synth-slice-selects"
 NARROW_PRODUCERS = "synth-narrow-producers"
+WAVEFRONT = "synth-wavefront"
 REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             SLICE_SELECTS: ("synth.backends.narrow", "slice_selects"),
             NARROW_PRODUCERS: ("synth.backends.narrow", "narrow_producers"),
-            COPIES_AS_LOOPS: ("synth.backends.copies", "copies_as_loops")}
+            COPIES_AS_LOOPS: ("synth.backends.copies", "copies_as_loops"),
+            WAVEFRONT: ("synth.backends.wavefront", "wavefront")}
 
 
 def run_stages(module, pipeline: str) -> None:

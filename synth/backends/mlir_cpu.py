@@ -109,8 +109,8 @@ from pathlib import Path
 import numpy as np
 
 from synth.errors import ExecutionError
-from synth.execution import (COPIES_AS_LOOPS, NARROW_PRODUCERS, SLICE_SELECTS, STAGE, TENSOR_PIPELINE, WRITE_IN_PLACE,
-                             run_tensor_function_timed)
+from synth.execution import (COPIES_AS_LOOPS, NARROW_PRODUCERS, SLICE_SELECTS, STAGE, TENSOR_PIPELINE, WAVEFRONT,
+                             WRITE_IN_PLACE, run_tensor_function_timed)
 from synth.backends import row_passes
 from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, measure_batched
@@ -188,7 +188,29 @@ SCHEDULE = """module attributes {transform.with_named_sequence} {
     transform.include @peel_each failures(suppress) (%l1) : (!transform.any_op) -> ()
     transform.yield
   }
+  transform.named_sequence @tile_row2(%op: !transform.any_op {transform.consumed}) {
+    %t, %l = transform.structured.tile_using_for %op tile_sizes [0, @RJ@] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %t "synth.vectorize" : !transform.any_op
+    transform.include @peel_one failures(suppress) (%l) : (!transform.any_op) -> ()
+    transform.yield
+  }
+  transform.named_sequence @tile_row3(%op: !transform.any_op {transform.consumed}) {
+    %t, %l1, %l2 = transform.structured.tile_using_for %op tile_sizes [0, 1, @RJ@] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %t "synth.vectorize" : !transform.any_op
+    transform.include @peel_one failures(suppress) (%l2) : (!transform.any_op) -> ()
+    transform.yield
+  }
   transform.named_sequence @tile_vectorize(%root: !transform.any_op {transform.readonly}) {
+    %rows2 = transform.structured.match attributes{synth.row2} in %root : (!transform.any_op) -> !transform.any_op
+    transform.foreach %rows2 : !transform.any_op {
+    ^bb0(%r: !transform.any_op):
+      transform.include @tile_row2 failures(suppress) (%r) : (!transform.any_op) -> ()
+    }
+    %rows3 = transform.structured.match attributes{synth.row3} in %root : (!transform.any_op) -> !transform.any_op
+    transform.foreach %rows3 : !transform.any_op {
+    ^bb0(%r: !transform.any_op):
+      transform.include @tile_row3 failures(suppress) (%r) : (!transform.any_op) -> ()
+    }
     %funcs = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     %contracted = transform.foreach_match in %funcs
         @match_contraction3 -> @tile_contraction3, @match_contraction4 -> @tile_contraction4
@@ -346,12 +368,13 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: tuple[bool, ..
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: tuple[bool, ...] = ()) -> str:
     """The tiled pipeline's stages up to and with bufferization (synth.execution.run_stages):
     the select slices and producer narrowing of loop steps (narrow), elementwise fusion, the
-    in-place rewrite of loop steps (in_place), then the schedule."""
+    wavefront over several steps of stencil time loops (wavefront), the in-place rewrite of
+    loop steps (in_place), then the schedule."""
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
     return (f"{SLICE_SELECTS}{STAGE}"
             f"builtin.module(transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}},"
             f"transform-interpreter{{entry-point=generalize_elementwise}}){STAGE}{NARROW_PRODUCERS}{STAGE}"
-            f"builtin.module({_FUSE}){STAGE}{WRITE_IN_PLACE}{STAGE}"
+            f"builtin.module({_FUSE}){STAGE}{WAVEFRONT}{STAGE}{WRITE_IN_PLACE}{STAGE}"
             f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}},eliminate-empty-tensors,"
             f"cse,{_BUFFERIZE},cse,canonicalize)")
 

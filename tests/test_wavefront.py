@@ -1,0 +1,114 @@
+"""The wavefront rewrite of stencil time loops (synth.backends.wavefront): the lags it
+derives, the loops it leaves alone, and the values of a rewritten loop on the mlir-cpu
+backend (bitwise those of the step-by-step loop)."""
+
+import numpy as np
+import pytest
+
+from synth.backends.mlir_cpu import MlirCpuBackend
+
+# three updates per step with reads above, below and at the row, of arrays written before
+# and after in the step, and one update of an array from its own row
+STENCIL = """
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%a0: tensor<10x8xf64>, %b0: tensor<10x8xf64>, %c0: tensor<10x8xf64>) -> (tensor<10x8xf64>, tensor<10x8xf64>, tensor<10x8xf64>) attributes {synth.outputs = [0, 1, 2]} {
+  %lo = arith.constant 0 : index
+  %hi = arith.constant 6 : index
+  %one = arith.constant 1 : index
+  %half = arith.constant 0.5 : f64
+  %quarter = arith.constant 0.25 : f64
+  %tenth = arith.constant 0.1 : f64
+  %r:3 = scf.for %t = %lo to %hi step %one iter_args(%a = %a0, %b = %b0, %c = %c0) -> (tensor<10x8xf64>, tensor<10x8xf64>, tensor<10x8xf64>) {
+    %up = tensor.extract_slice %a[0, 1] [8, 6] [1, 1] : tensor<10x8xf64> to tensor<8x6xf64>
+    %down = tensor.extract_slice %a[2, 1] [8, 6] [1, 1] : tensor<10x8xf64> to tensor<8x6xf64>
+    %e0 = tensor.empty() : tensor<8x6xf64>
+    %g0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%up, %down : tensor<8x6xf64>, tensor<8x6xf64>) outs(%e0 : tensor<8x6xf64>) {
+    ^bb0(%x: f64, %y: f64, %o: f64):
+      %s = arith.addf %x, %y : f64
+      %m = arith.mulf %s, %half : f64
+      linalg.yield %m : f64
+    } -> tensor<8x6xf64>
+    %b1 = tensor.insert_slice %g0 into %b[1, 1] [8, 6] [1, 1] : tensor<8x6xf64> into tensor<10x8xf64>
+    %bu = tensor.extract_slice %b1[0, 0] [8, 8] [1, 1] : tensor<10x8xf64> to tensor<8x8xf64>
+    %bc = tensor.extract_slice %b1[1, 0] [8, 8] [1, 1] : tensor<10x8xf64> to tensor<8x8xf64>
+    %e1 = tensor.empty() : tensor<8x8xf64>
+    %g1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%bu, %bc : tensor<8x8xf64>, tensor<8x8xf64>) outs(%e1 : tensor<8x8xf64>) {
+    ^bb0(%x: f64, %y: f64, %o: f64):
+      %m = arith.mulf %y, %quarter : f64
+      %s = arith.subf %x, %m : f64
+      linalg.yield %s : f64
+    } -> tensor<8x8xf64>
+    %c1 = tensor.insert_slice %g1 into %c[1, 0] [8, 8] [1, 1] : tensor<8x8xf64> into tensor<10x8xf64>
+    %ac = tensor.extract_slice %a[1, 1] [8, 6] [1, 1] : tensor<10x8xf64> to tensor<8x6xf64>
+    %cd = tensor.extract_slice %c1[2, 1] [8, 6] [1, 1] : tensor<10x8xf64> to tensor<8x6xf64>
+    %e2 = tensor.empty() : tensor<8x6xf64>
+    %g2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%ac, %cd : tensor<8x6xf64>, tensor<8x6xf64>) outs(%e2 : tensor<8x6xf64>) {
+    ^bb0(%x: f64, %y: f64, %o: f64):
+      %m = arith.mulf %y, %tenth : f64
+      %s = arith.addf %x, %m : f64
+      linalg.yield %s : f64
+    } -> tensor<8x6xf64>
+    %a1 = tensor.insert_slice %g2 into %a[1, 1] [8, 6] [1, 1] : tensor<8x6xf64> into tensor<10x8xf64>
+    scf.yield %a1, %b1, %c1 : tensor<10x8xf64>, tensor<10x8xf64>, tensor<10x8xf64>
+  }
+  return %r#0, %r#1, %r#2 : tensor<10x8xf64>, tensor<10x8xf64>, tensor<10x8xf64>
+}
+"""
+
+
+def _reference(a, b, c):
+    a, b, c = a.copy(), b.copy(), c.copy()
+    for _ in range(6):
+        b[1:9, 1:7] = (a[0:8, 1:7] + a[2:10, 1:7]) * 0.5
+        c[1:9, :] = b[0:8, :] - b[1:9, :] * 0.25
+        a[1:9, 1:7] = a[1:9, 1:7] + c[2:10, 1:7] * 0.1
+    return [a, b, c]
+
+
+def _rewritten(text: str, cap: int = 10) -> tuple:
+    from mlir import ir
+
+    from synth.backends import wavefront
+
+    with ir.Context():
+        module = ir.Module.parse(text)
+        loop = wavefront.ops_named(module, ("scf.for",))[0]
+        updates = wavefront._updates(loop)
+        found = None if updates is None else wavefront.lags(updates)
+        count = wavefront.wavefront(module, cap)
+        assert module.operation.verify()
+        return found, count, str(module)
+
+
+def test_wavefront_lags_and_values():
+    """Lags: c reads b's rows q - 1 and q of this step (l = 0), a reads c's row q + 1 of this
+    step and must not overwrite a's row q - 1 before b reads it (l = 1); b reads a's rows
+    q +- 1 of the previous step, written one row later (P = 2). The rewritten loop (6 steps
+    in one sweep) gives NumPy's values bit for bit."""
+    found, count, text = _rewritten(STENCIL)
+    assert found == ([0, 0, 1], 2) and count == 1
+    assert text.count("scf.if") == 6 * 3 and text.count("scf.for") == 2
+    rng = np.random.default_rng(0)
+    arrays = [rng.uniform(-1, 1, (10, 8)) for _ in range(3)]
+    prepared = MlirCpuBackend().prepare(STENCIL, "f")
+    got = prepared.run([a.copy() for a in arrays])
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    for g, w in zip(got, _reference(*arrays)):
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("change", ["own row above", "stale read", "counter read"])
+def test_wavefront_leaves_loops_it_cannot_reorder(change):
+    """An update reading its own array above the row it writes (the row above is already
+    new), a read of an array's value from before its update in the step, and a step that
+    reads the counter are left as they are."""
+    text = {
+        "own row above": STENCIL.replace("%ac = tensor.extract_slice %a[1, 1]", "%ac = tensor.extract_slice %a[0, 1]"),
+        "stale read": STENCIL.replace("%cd = tensor.extract_slice %c1[2, 1]", "%cd = tensor.extract_slice %c[2, 1]"),
+        "counter read": STENCIL.replace("%m = arith.mulf %y, %tenth : f64",
+                                        "%ti = arith.index_cast %t : index to i64\n      %tf = arith.sitofp %ti : i64 to f64\n"
+                                        "      %m = arith.mulf %y, %tf : f64"),
+    }[change]
+    assert text != STENCIL
+    found, count, _ = _rewritten(text)
+    assert count == 0
