@@ -48,6 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from synth.backends.in_place import _all_parallel, _defining, _maps, _op, ops_named
+from synth.backends.narrow import _identity, _slice_mixed
 
 _WINDOW_BYTES = 1 << 20
 _MAX_STEPS = 10
@@ -81,13 +82,7 @@ def _plain_slice(op) -> bool:
 
 
 def _identity_maps(generic) -> bool:
-    from mlir import ir
-    for amap in _maps(generic):
-        if amap.n_dims != len(amap.results) or not all(
-                isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == k
-                for k, e in enumerate(amap.results)):
-            return False
-    return True
+    return all(map(_identity, _maps(generic)))
 
 
 def _pure_payload(generic, loop) -> bool:
@@ -270,18 +265,17 @@ def _slice(source, offsets: list, sizes: list[int]):
     from mlir import ir
     from mlir.dialects import tensor
     t = ir.RankedTensorType(source.type)
-    dynamic = [o for o in offsets if not isinstance(o, int)]
-    static = [o if isinstance(o, int) else ir.ShapedType.get_dynamic_stride_or_offset() for o in offsets]
+    dyn_off, _, st_off, st_size, st_str = _slice_mixed(t.shape, dict(enumerate(offsets)), dict(enumerate(sizes)))
     result = ir.RankedTensorType.get(sizes, t.element_type)
-    return tensor.ExtractSliceOp(result, source, dynamic, [], [], static, sizes, [1] * len(sizes)).result
+    return tensor.ExtractSliceOp(result, source, dyn_off, [], [], st_off, st_size, st_str).result
 
 
 def _insert(part, dest, offsets: list, sizes: list[int]):
     from mlir import ir
     from mlir.dialects import tensor
-    dynamic = [o for o in offsets if not isinstance(o, int)]
-    static = [o if isinstance(o, int) else ir.ShapedType.get_dynamic_stride_or_offset() for o in offsets]
-    return tensor.InsertSliceOp(part, dest, dynamic, [], [], static, sizes, [1] * len(sizes)).result
+    dyn_off, _, st_off, st_size, st_str = _slice_mixed(ir.RankedTensorType(dest.type).shape,
+                                                       dict(enumerate(offsets)), dict(enumerate(sizes)))
+    return tensor.InsertSliceOp(part, dest, dyn_off, [], [], st_off, st_size, st_str).result
 
 
 def _rewrite(loop, cap: int) -> bool:
