@@ -227,6 +227,49 @@ def test_mlir_cpu_matmul_across_cache_tiles(cache_dir):
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
 
 
+_FRESH_EACH_STEP = """#id = affine_map<(d0) -> (d0)>
+func.func @k(%x: tensor<8xf64>, %z: tensor<8xf64>) -> (tensor<8xf64>, tensor<8xf64>) attributes {synth.outputs = [0, 1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %r:2 = scf.for %i = %c0 to %c5 step %c1 iter_args(%a = %x, %b = %z) -> (tensor<8xf64>, tensor<8xf64>) {
+    %e = tensor.empty() : tensor<8xf64>
+    %n = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+        ins(%a, %b : tensor<8xf64>, tensor<8xf64>) outs(%e : tensor<8xf64>) {
+    ^bb0(%p: f64, %q: f64, %o: f64):
+      %s = arith.addf %p, %q : f64
+      linalg.yield %s : f64
+    } -> tensor<8xf64>
+    scf.yield %n, %a : tensor<8xf64>, tensor<8xf64>
+  }
+  return %r#0, %r#1 : tensor<8xf64>, tensor<8xf64>
+}
+"""
+
+
+def test_mlir_cpu_loop_yielding_fresh_buffers_runs(cache_dir):
+    """A loop that yields a new buffer each step and the previous one (a, b = a + b, a):
+    the deallocation tracks ownership in memref<?xi1> flags, on which MLIR's conversion
+    to LLVM aborts; they become bytes (synth.backends.byte_bools) and the loop runs."""
+    from mlir import ir
+
+    from synth.execution import STAGE, BOOLS_AS_BYTES
+    from synth.backends.mlir_cpu import tiled_pipeline
+
+    stages = tiled_pipeline().split(STAGE)
+    with ir.Context():
+        module = ir.Module.parse(_FRESH_EACH_STEP)
+        run_stages(module, STAGE.join(stages[:stages.index(BOOLS_AS_BYTES)]))
+        assert "xi1>" in str(module)  # the flags the rewrite is for are there
+    x, z = np.arange(8.0), np.ones(8)
+    prepared = MlirCpuBackend().prepare(_FRESH_EACH_STEP, "k")
+    a, b = x.copy(), z.copy()
+    for _ in range(5):
+        a, b = a + b, a
+    assert_close(prepared.run([x, z]), [a, b], "mlir-cpu")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
 def test_measure_counts():
     calls = []
     t = measure(lambda: calls.append(1), warmup=2, repeats=3)

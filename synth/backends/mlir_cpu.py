@@ -87,7 +87,12 @@ before bufferizing:
   Both, with linalg LU's sub-panels (linalg_library.Lu), raised lu at LARGE, one thread,
   old and new code in alternating processes (medians of 3 calls): 0.38, 0.29, 0.28, 0.30
   -> 0.157, 0.143, 0.185, 0.156 s.
-- everything else is lowered to plain loops (as synth.execution.TENSOR_PIPELINE does).
+- everything else is lowered to plain loops (as synth.execution.TENSOR_PIPELINE does);
+  after the deallocation pipeline, memrefs of i1 (the ownership flags it keeps where a
+  loop yields buffers it may have allocated) become memrefs of i8 (byte_bools): MLIR 22's
+  conversion to LLVM aborts on stores of i1. floyd-warshall and gramschmidt raised to
+  stablehlo ran into it; at LARGE, one thread, they now run (floyd-warshall 3.8 s, XLA
+  4.7 s, the loops 10.3 s; gramschmidt 10.0 s, XLA 1.1 s).
 A tile that does not vectorize stays a loop nest (its failure is suppressed). Measured on
 gemm 1000x1100x1200 f64, one thread, on a shared 2-core machine (fastest sample; medians
 were up to 2x slower under load): plain loops 2.6 s, interchange only 0.16 s, this schedule
@@ -110,8 +115,8 @@ from pathlib import Path
 import numpy as np
 
 from synth.errors import ExecutionError
-from synth.execution import (COPIES_AS_LOOPS, NARROW_PRODUCERS, SLICE_SELECTS, STAGE, TENSOR_PIPELINE, WAVEFRONT,
-                             WRITE_IN_PLACE, run_tensor_function_timed)
+from synth.execution import (BOOLS_AS_BYTES, COPIES_AS_LOOPS, NARROW_PRODUCERS, SLICE_SELECTS, STAGE, TENSOR_PIPELINE,
+                             WAVEFRONT, WRITE_IN_PLACE, run_tensor_function_timed)
 from synth.backends import row_passes
 from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, measure_batched
@@ -299,7 +304,10 @@ _BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries=1 "
               "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1}")
 # elementwise producers fused into their consumers (one loop nest, no temporary between them)
 _FUSE = "func.func(linalg-fuse-elementwise-ops)"
-_LOWER = ("func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,convert-vector-to-scf{full-unroll=true},"
+# the deallocation's ownership flags (memref<?xi1>) become bytes between the two halves
+# (synth.backends.byte_bools): MLIR 22's memref-to-LLVM conversion aborts on i1 stores
+_DEALLOCATE = "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline"
+_LOWER = ("convert-vector-to-scf{full-unroll=true},"
           "convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
           "convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts")
 
@@ -410,7 +418,8 @@ def tiled_pipeline(register: tuple[int, int] | None = None, pairs: tuple[bool, .
     """The backend's pipeline; `register`: another register tile than the host's; `pairs`:
     the module's row-fused pairs (row_passes)."""
     return (f"{bufferizing_pipeline(register, pairs)}{STAGE}{COPIES_AS_LOOPS}{STAGE}"
-            f"builtin.module(transform-interpreter{{entry-point=lower_vectors}},{_LOWER})")
+            f"builtin.module(transform-interpreter{{entry-point=lower_vectors}},{_DEALLOCATE}){STAGE}"
+            f"{BOOLS_AS_BYTES}{STAGE}builtin.module({_LOWER})")
 
 
 class MlirCpuBackend(Backend):
