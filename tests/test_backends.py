@@ -1112,6 +1112,25 @@ func.func @f(%a: tensor<6x5xf64>, %y: tensor<6xf64>) -> (tensor<5xf64>, tensor<5
     got = MlirCpuBackend(target="stablehlo").prepare(text, "f").run([a, y])
     assert_close(got, [a.T @ y, a.T @ y], "vecmat")
 
+def _triangular_solve(cols: int, lower: bool, unit: bool, transpose: bool, seed: int):
+    """A stablehlo function solving a 5 x 5 triangular system for a 5 x `cols` matrix,
+    inputs for it, and the triangle (as NumPy's solve reads it)."""
+    attrs = (f"left_side = true, lower = {str(lower).lower()}, transpose_a = #stablehlo<transpose "
+             f"{'TRANSPOSE' if transpose else 'NO_TRANSPOSE'}>, unit_diagonal = {str(unit).lower()}")
+    text = f"""
+func.func @f(%a: tensor<5x5xf64>, %b: tensor<5x{cols}xf64>) -> tensor<5x{cols}xf64> attributes {{synth.outputs = [1]}} {{
+  %0 = "stablehlo.triangular_solve"(%a, %b) {{{attrs}}} : (tensor<5x5xf64>, tensor<5x{cols}xf64>) -> tensor<5x{cols}xf64>
+  return %0 : tensor<5x{cols}xf64>
+}}
+"""
+    rng = np.random.default_rng(seed)
+    a, b = rng.uniform(-1, 1, (5, 5)) + 4 * np.eye(5), rng.uniform(-1, 1, (5, cols))
+    t = np.tril(a) if lower else np.triu(a)
+    if unit:
+        t = t - np.diag(np.diag(t)) + np.eye(5)
+    return text, a, b, (t.T if transpose else t)
+
+
 @pytest.mark.parametrize("lower,unit,transpose", [(True, False, False), (False, True, False),
                                                    (True, True, True), (False, False, True)])
 def test_mlir_cpu_solves_triangular_systems_of_a_vector(lower, unit, transpose):
@@ -1119,23 +1138,10 @@ def test_mlir_cpu_solves_triangular_systems_of_a_vector(lower, unit, transpose):
     linalg's loop form of the solve, inlined; the values are NumPy's."""
     from synth.backends.stablehlo_linalg import to_linalg
 
-    attrs = (f"left_side = true, lower = {str(lower).lower()}, transpose_a = #stablehlo<transpose "
-             f"{'TRANSPOSE' if transpose else 'NO_TRANSPOSE'}>, unit_diagonal = {str(unit).lower()}")
-    text = f"""
-func.func @f(%a: tensor<5x5xf64>, %b: tensor<5x1xf64>) -> tensor<5x1xf64> attributes {{synth.outputs = [1]}} {{
-  %0 = "stablehlo.triangular_solve"(%a, %b) {{{attrs}}} : (tensor<5x5xf64>, tensor<5x1xf64>) -> tensor<5x1xf64>
-  return %0 : tensor<5x1xf64>
-}}
-"""
+    text, a, b, t = _triangular_solve(1, lower, unit, transpose, seed=9)
     assert "triangular_solve" not in to_linalg(text) and "linalg.dot" in to_linalg(text)
-    rng = np.random.default_rng(9)
-    a, b = rng.uniform(-1, 1, (5, 5)) + 4 * np.eye(5), rng.uniform(-1, 1, (5, 1))
-    t = np.tril(a) if lower else np.triu(a)
-    if unit:
-        t = t - np.diag(np.diag(t)) + np.eye(5)
-    want = np.linalg.solve(t.T if transpose else t, b)
     got = MlirCpuBackend(target="stablehlo").prepare(text, "f").run([a, b])
-    assert_close(got, [want], f"solve lower={lower} unit={unit} transpose={transpose}")
+    assert_close(got, [np.linalg.solve(t, b)], f"solve lower={lower} unit={unit} transpose={transpose}")
 
 
 @pytest.mark.parametrize("lower,unit", [(True, True), (True, False), (False, True), (False, False)])
@@ -1145,21 +1151,9 @@ def test_mlir_cpu_solves_triangular_systems_of_a_matrix(lower, unit):
     values are NumPy's."""
     from synth.backends.stablehlo_linalg import to_linalg
 
-    attrs = (f"left_side = true, lower = {str(lower).lower()}, transpose_a = #stablehlo<transpose "
-             f"NO_TRANSPOSE>, unit_diagonal = {str(unit).lower()}")
-    text = f"""
-func.func @f(%a: tensor<5x5xf64>, %b: tensor<5x3xf64>) -> tensor<5x3xf64> attributes {{synth.outputs = [1]}} {{
-  %0 = "stablehlo.triangular_solve"(%a, %b) {{{attrs}}} : (tensor<5x5xf64>, tensor<5x3xf64>) -> tensor<5x3xf64>
-  return %0 : tensor<5x3xf64>
-}}
-"""
+    text, a, b, t = _triangular_solve(3, lower, unit, False, seed=11)
     lowered = to_linalg(text)
     assert "triangular_solve" not in lowered and "linalg.vecmat" in lowered
-    rng = np.random.default_rng(11)
-    a, b = rng.uniform(-1, 1, (5, 5)) + 4 * np.eye(5), rng.uniform(-1, 1, (5, 3))
-    t = np.tril(a) if lower else np.triu(a)
-    if unit:
-        t = t - np.diag(np.diag(t)) + np.eye(5)
     prepared = MlirCpuBackend(target="stablehlo").prepare(text, "f")
     assert_close(prepared.run([a, b]), [np.linalg.solve(t, b)], f"solve lower={lower} unit={unit}")
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason

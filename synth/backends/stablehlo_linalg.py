@@ -185,46 +185,37 @@ def _solves_as_calls(module) -> dict[str, str]:
             continue
         a_type, b_type = (ir.RankedTensorType(v.type) for v in op.operands)
         n, dtype = a_type.shape[0], str(a_type.element_type)
+        lower, unit = str(op.attributes["lower"]) == "true", str(op.attributes["unit_diagonal"]) == "true"
+        transposed = "NO_TRANSPOSE" not in str(op.attributes["transpose_a"])
         if dtype not in ("f32", "f64"):
             continue
-        if (len(b_type.shape) == 2 and b_type.shape[0] == n and b_type.shape[1] > 1
-                and "NO_TRANSPOSE" in str(op.attributes["transpose_a"])):
-            key = (n, b_type.shape[1], dtype, str(op.attributes["lower"]) == "true",
-                   str(op.attributes["unit_diagonal"]) == "true")
-            if key not in defined:
-                name = defined[key] = _SOLVE.format(len(defined))
-                bodies[name] = _matrix_solve_body(name, *key)
-                with ir.Location.unknown():
-                    func.FuncOp(name, ([a_type, b_type], [b_type]), visibility="private",
-                                ip=ir.InsertionPoint(module.body))
-            with ir.Location.unknown():
-                x = func.CallOp([b_type], ir.FlatSymbolRefAttr.get(defined[key]), list(op.operands),
-                                ip=ir.InsertionPoint(op)).result
-            op.results[0].replace_all_uses_with(x)
-            op.erase()
-            continue
-        if list(b_type.shape) not in ([n], [n, 1]):
-            continue
-        key = (n, dtype, str(op.attributes["lower"]) == "true", str(op.attributes["unit_diagonal"]) == "true",
-               "NO_TRANSPOSE" not in str(op.attributes["transpose_a"]))
         with ir.Location.unknown():
-            vector = ir.RankedTensorType.get([n], a_type.element_type)
+            if list(b_type.shape) in ([n], [n, 1]):  # solved as a vector
+                solved = ir.RankedTensorType.get([n], a_type.element_type)
+                key = ("vector", n, dtype, lower, unit, transposed)
+            elif len(b_type.shape) == 2 and b_type.shape[0] == n and not transposed:
+                solved = b_type
+                key = ("matrix", n, b_type.shape[1], dtype, lower, unit)
+            else:
+                continue
             if key not in defined:
                 name = defined[key] = _SOLVE.format(len(defined))
-                text = emit_op_function(TriangularSolve("linalg.triangular_solve"),
-                                        [TensorType((n, n), dtype), TensorType((n,), dtype)],
-                                        attrs(lower=key[2], unit_diagonal=key[3], transpose_a=key[4]), name=name)
-                bodies[name] = text.replace("func.func @", "func.func private @", 1)
-                func.FuncOp(name, ([a_type, vector], [vector]), visibility="private",
+                if key[0] == "vector":
+                    text = emit_op_function(TriangularSolve("linalg.triangular_solve"),
+                                            [TensorType((n, n), dtype), TensorType((n,), dtype)],
+                                            attrs(lower=lower, unit_diagonal=unit, transpose_a=transposed), name=name)
+                    bodies[name] = text.replace("func.func @", "func.func private @", 1)
+                else:
+                    bodies[name] = _matrix_solve_body(name, *key[1:])
+                func.FuncOp(name, ([a_type, solved], [solved]), visibility="private",
                             ip=ir.InsertionPoint(module.body))
-            name = defined[key]
             ip = ir.InsertionPoint(op)
             b = op.operands[1]
-            if len(b_type.shape) == 2:
-                b = stablehlo.ReshapeOp(vector, b, ip=ip).result
-            x = func.CallOp([vector], ir.FlatSymbolRefAttr.get(name), [op.operands[0], b], ip=ip).result
-            if len(b_type.shape) == 2:
-                x = stablehlo.ReshapeOp(op.results[0].type, x, ip=ip).result
+            if solved != b_type:
+                b = stablehlo.ReshapeOp(solved, b, ip=ip).result
+            x = func.CallOp([solved], ir.FlatSymbolRefAttr.get(defined[key]), [op.operands[0], b], ip=ip).result
+            if solved != b_type:
+                x = stablehlo.ReshapeOp(b_type, x, ip=ip).result
         op.results[0].replace_all_uses_with(x)
         op.erase()
     return bodies
