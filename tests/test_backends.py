@@ -194,7 +194,8 @@ func.func @f(%a: tensor<13x5xf64>, %b: tensor<5x21xf64>, %w: tensor<13xf64>,
 
 def test_mlir_cpu_schedule_on_partial_tiles(cache_dir):
     """13x21 is not a multiple of the 8x16 matmul tile, nor 21x19 of the matvec's 8-row
-    tiles and 8-wide partial sums, nor 19x19 and 11x18 of the tiles of contractions
+    tiles and 8-wide partial sums, nor 13x5 of the vecmat's 8 x 8 tiles, nor 19x19 and
+    11x18 of the tiles of contractions
     written as linalg.generic (C^T C; a 3-d by 2-d product): peeled remainders must be
     right."""
     rng = np.random.default_rng(3)
@@ -1210,7 +1211,7 @@ func.func @f(%a: tensor<21x19xf64>, %p: tensor<19xf64>) -> (tensor<19xf64>, tens
 """
 
 
-def _top_level_loops(text: str, pairs: tuple[bool, ...]) -> list[str]:
+def _top_level_loops(text: str, pairs: int) -> list[str]:
     """The scf.for ops at the top of the function after the backend's bufferizing passes."""
     from mlir import ir
 
@@ -1221,19 +1222,28 @@ def _top_level_loops(text: str, pairs: tuple[bool, ...]) -> list[str]:
         return [str(op) for op in body.operations if op.operation.name == "scf.for"]
 
 
-def test_mlir_cpu_fuses_matvec_and_vecmat_rows():
+def test_mlir_cpu_fuses_matvec_and_vecmat_rows_and_columns():
     """bicg's shape: `s = r A` and `q = A p` on one A, the matvec's operands defined
-    after the vecmat: they run in one loop over the rows of A (21 rows: a partial block of
-    8), which reads r (%arg2) and vectorizes the matvec; results as NumPy's."""
+    after the vecmat: the matvec moves above the vecmat, and both run in one loop over
+    blocks of 8 rows of A, then the last 5 rows (21 = 2 x 8 + 5); in the full blocks one
+    loop over the columns (19 = 2 x 8 + 3) reads each 8 x 8 tile of A once for both
+    products (vectorized: FMAs into s, a multiply-add into q's 8 partial sums per row);
+    results as NumPy's."""
     from synth.backends.row_passes import fuse_rows
 
     paired = fuse_rows(ROW_PAIR)
-    assert paired.pairs == (False,) and paired.loops == 0  # one pair, its vecmat first
-    assert paired.text.count("synth.rows_mv") == paired.text.count("synth.rows_vm") == 1
-    loops = _top_level_loops(paired.text, paired.pairs)
-    assert len(loops) == 1
-    assert "vector.multi_reduction" in loops[0] and "memref.subview %arg2" in loops[0]
-    assert loops[0].count('iterator_types = ["reduction", "parallel"]') == 1
+    assert paired.pairs == 1 and paired.loops == 0
+    text = paired.text
+    assert text.count("synth.rows_mv") == text.count("synth.rows_vm") == 1
+    assert text.index("linalg.matvec") < text.index("linalg.vecmat")
+    loops = _top_level_loops(text, paired.pairs)
+    full = loops[0]  # the full blocks of rows; the last rows' loops follow it
+    assert full.startswith("scf.for %arg5 = %c0 to %c16 step %c8") and "synth.row_block" in full
+    columns = [line for line in full.splitlines() if "scf.for" in line]
+    assert len(columns) == 2 and "to %c16 step %c8" in columns[1]  # the last 3 columns peeled
+    tile = full.split(columns[1])[1].split("scf.yield")[0]
+    assert tile.count("vector.transfer_read %arg0") == 1 and "vector<8x8xf64>" in tile
+    assert "vector.contract" in tile and "arith.mulf" in tile  # the vecmat's, the matvec's partial sums
     rng = np.random.default_rng(11)
     a, p, r = rng.uniform(-1, 1, (21, 19)), rng.uniform(-1, 1, 19), rng.uniform(-1, 1, 21)
     prepared = MlirCpuBackend().prepare(ROW_PAIR, "f")
@@ -1243,16 +1253,19 @@ def test_mlir_cpu_fuses_matvec_and_vecmat_rows():
 
 
 def test_mlir_cpu_fuses_a_vecmat_of_the_matvec_it_reads():
-    """atax's shape: `q = A p`, `t = q A`, both returned: one loop over blocks of rows
-    computes q's rows of the block and adds their part of t, the block read once."""
+    """atax's shape: `q = A p`, `t = q A`, both returned: one loop over blocks of 8 rows
+    computes q's rows of the block and adds their part of t, the block read once, then
+    the last 5 rows the same way; both products vectorized in every block."""
     from synth.backends.row_passes import fuse_rows
 
     paired = fuse_rows(ROW_CHAIN)
     text = paired.text
-    assert paired.loops == 1 and paired.pairs == () and "linalg.matvec" in text.split("scf.for")[1]
-    loops = _top_level_loops(text, ())
-    assert len(loops) == 1
-    assert "vector.multi_reduction" in loops[0] and 'iterator_types = ["reduction", "parallel"]' in loops[0]
+    assert paired.loops == 1 and paired.pairs == 0 and "linalg.matvec" in text.split("scf.for")[1]
+    loops = _top_level_loops(text, 0)
+    assert len(loops) == 3  # the two full blocks of 8 rows; the last 5 rows' matvec and vecmat
+    assert loops[0].startswith("scf.for %arg4 = %c0 to %c16 step %c8")
+    assert "vector.multi_reduction" in loops[0] and "vector<8x8xf64>" in loops[0]
+    assert "vector.contract" in loops[0] and "linalg.generic" not in loops[0]  # the vecmat vectorized too
     rng = np.random.default_rng(12)
     a, p = rng.uniform(-1, 1, (21, 19)), rng.uniform(-1, 1, 19)
     prepared = MlirCpuBackend().prepare(ROW_CHAIN, "f")
