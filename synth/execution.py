@@ -62,12 +62,14 @@ COPIES_AS_LOOPS = "synth-copies-as-loops"
 SLICE_SELECTS = "synth-slice-selects"
 NARROW_PRODUCERS = "synth-narrow-producers"
 WAVEFRONT = "synth-wavefront"
+FUSE_PRODUCERS = "synth-fuse-producers"
 BOOLS_AS_BYTES = "synth-bools-as-bytes"
 REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             SLICE_SELECTS: ("synth.backends.narrow", "slice_selects"),
             NARROW_PRODUCERS: ("synth.backends.narrow", "narrow_producers"),
             COPIES_AS_LOOPS: ("synth.backends.copies", "copies_as_loops"),
             WAVEFRONT: ("synth.backends.wavefront", "wavefront"),
+            FUSE_PRODUCERS: ("synth.backends.row_passes", "fuse_producers"),
             BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes")}
 
 

@@ -1252,6 +1252,56 @@ def test_mlir_cpu_fuses_matvec_and_vecmat_rows_and_columns():
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
 
 
+# gemver's shape: A' = A + u v^T computed elementwise, then s = y A' and w = A' s, A' returned
+ROW_PRODUCER = """
+func.func @f(%a: tensor<21x19xf64>, %u: tensor<21xf64>, %v: tensor<19xf64>, %y: tensor<21xf64>)
+    -> (tensor<21x19xf64>, tensor<19xf64>, tensor<21xf64>) attributes {synth.outputs = [0, 1, 2]} {
+  %zero = arith.constant 0.0 : f64
+  %e0 = tensor.empty() : tensor<21x19xf64>
+  %bu = linalg.broadcast ins(%u : tensor<21xf64>) outs(%e0 : tensor<21x19xf64>) dimensions = [1]
+  %e1 = tensor.empty() : tensor<21x19xf64>
+  %bv = linalg.broadcast ins(%v : tensor<19xf64>) outs(%e1 : tensor<21x19xf64>) dimensions = [0]
+  %e2 = tensor.empty() : tensor<21x19xf64>
+  %uv = linalg.mul ins(%bu, %bv : tensor<21x19xf64>, tensor<21x19xf64>) outs(%e2 : tensor<21x19xf64>) -> tensor<21x19xf64>
+  %e3 = tensor.empty() : tensor<21x19xf64>
+  %a2 = linalg.add ins(%a, %uv : tensor<21x19xf64>, tensor<21x19xf64>) outs(%e3 : tensor<21x19xf64>) -> tensor<21x19xf64>
+  %e4 = tensor.empty() : tensor<19xf64>
+  %f4 = linalg.fill ins(%zero : f64) outs(%e4 : tensor<19xf64>) -> tensor<19xf64>
+  %s = linalg.vecmat ins(%y, %a2 : tensor<21xf64>, tensor<21x19xf64>) outs(%f4 : tensor<19xf64>) -> tensor<19xf64>
+  %e5 = tensor.empty() : tensor<21xf64>
+  %f5 = linalg.fill ins(%zero : f64) outs(%e5 : tensor<21xf64>) -> tensor<21xf64>
+  %w = linalg.matvec ins(%a2, %s : tensor<21x19xf64>, tensor<19xf64>) outs(%f5 : tensor<21xf64>) -> tensor<21xf64>
+  return %a2, %s, %w : tensor<21x19xf64>, tensor<19xf64>, tensor<21xf64>
+}
+"""
+
+
+def test_mlir_cpu_computes_a_vecmat_with_the_rows_of_its_elementwise_matrix():
+    """gemver's shape: the vecmat of a matrix computed elementwise (A' = A + u v^T, also
+    returned and read by a matvec after it) becomes one loop over blocks of 8 rows that
+    computes the block of A', stores it and adds its part of y A' (the block read again
+    from cache, not memory), then the last 5 rows; A' is written straight into its
+    out-parameter (no copy of the matrix); results as NumPy's."""
+    from mlir import ir
+
+    with ir.Context():
+        module = ir.Module.parse(ROW_PRODUCER)
+        run_stages(module, bufferizing_pipeline())
+        body = module.body.operations[0].regions[0].blocks[0]
+        loops = [str(op) for op in body.operations if op.operation.name == "scf.for"]
+        copies = [str(op) for op in body.operations if op.operation.name == "memref.copy"]
+    block = next(loop for loop in loops if "to %c16 step %c8" in loop.splitlines()[0])
+    assert "vector.contract" in block or "vector.fma" in block  # the vecmat of the block, vectorized
+    assert "arith.addf" in block and "vector.transfer_write" in block  # A' rows computed and stored
+    assert not any("21x19" in c for c in copies), copies
+    rng = np.random.default_rng(13)
+    a, u, v, y = rng.uniform(-1, 1, (21, 19)), rng.uniform(-1, 1, 21), rng.uniform(-1, 1, 19), rng.uniform(-1, 1, 21)
+    prepared = MlirCpuBackend().prepare(ROW_PRODUCER, "f")
+    a2 = a + np.outer(u, v)
+    assert_close(prepared.run([a, u, v, y]), [a2, y @ a2, a2 @ (y @ a2)], "mlir-cpu")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
 def test_mlir_cpu_fuses_a_vecmat_of_the_matvec_it_reads():
     """atax's shape: `q = A p`, `t = q A`, both returned: one loop over blocks of 8 rows
     computes q's rows of the block and adds their part of t, the block read once, then
