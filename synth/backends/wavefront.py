@@ -30,7 +30,10 @@ schedule, which tiles it along its last dim by the vector width and vectorizes t
 (the whole-array generics are left to LLVM). Only loops of that form are taken: constant bounds, step 1, the
 counter unused, each array written by at most one update per step, every update an
 all-parallel generic with identity maps over static slices at constant offsets, arrays
-of rank 2 or more (a row of a rank-1 array is one element).
+of rank 2 or more (a row of a rank-1 array is one element). The sweeps of a loop over
+vectors (jacobi-1d: rank 1, in L1 already) are marked `synth.row1` instead
+(`_mark_vectors`: all-parallel generics with identity maps on vectors or unit-stride slices
+of them), so the schedule vectorizes them by mlir_cpu.ROW1_TILE elements.
 
 PolyBench LARGE on this backend, one thread, the Intel Xeon host (2026-11-26), before and
 after in one process (scripts/compare_pipelines.py, 3-4 rounds of 3 calls): jacobi-2d
@@ -346,8 +349,44 @@ def _rewrite(loop, cap: int) -> bool:
     return True
 
 
+def _of_vectors(value) -> bool:
+    """Whether `value` is a rank-1 tensor, or unit-stride slices of one."""
+    from mlir import ir
+    while True:
+        if not isinstance(value.type, ir.RankedTensorType) or ir.RankedTensorType(value.type).rank != 1:
+            return False
+        op = _defining(value)
+        if op is None or op.name in ("tensor.empty", "tensor.insert_slice", "linalg.generic"):
+            return True
+        if op.name != "tensor.extract_slice":
+            return False  # a reshaped column of a matrix, say
+        if any(s != 1 for s in ir.DenseI64ArrayAttr(op.attributes["static_strides"])):
+            return False
+        value = op.operands[0]
+
+
+def _mark_vectors(loop) -> int:
+    """Mark the rank-1 all-parallel generics with identity maps in `loop`'s body (a
+    stencil over a vector, jacobi-1d) `synth.row1`: the schedule tiles and vectorizes them."""
+    from mlir import ir
+    marked = 0
+    for op in loop.regions[0].blocks[0].operations:
+        op = _op(op)
+        if op.name != "linalg.generic" or not _all_parallel(op) or not _identity_maps(op):
+            continue
+        if not all(_of_vectors(v) for v in op.operands):
+            continue  # a column of a matrix (strided) is left to LLVM
+        if ir.RankedTensorType(op.results[0].type).rank == 1 and ir.RankedTensorType(op.results[0].type).has_static_shape:
+            op.attributes["synth.row1"] = ir.UnitAttr.get()
+            marked += 1
+    return marked
+
+
 def wavefront(module, cap: int = _MAX_STEPS) -> int:
     """Rewrite the stencil time loops of `module` (an ir.Module, on tensors, after
     elementwise fusion) to sweep T steps at once (module docstring); the number rewritten.
     `cap`: the most steps per sweep."""
-    return sum(_rewrite(loop, cap) for loop in ops_named(module, ("scf.for",)) if loop.parent is not None)
+    loops = [loop for loop in ops_named(module, ("scf.for",)) if loop.parent is not None]
+    for loop in loops:
+        _mark_vectors(loop)
+    return sum(_rewrite(loop, cap) for loop in loops)
