@@ -161,7 +161,6 @@ def _row_loop(ops, deps, k: int, j: int) -> None:
     the same step on the last rows (rows % ROWS), built where the matvec was (the vecmat's
     other operands moved above it first)."""
     from mlir import ir
-    from mlir.dialects import arith, scf
 
     matvec, vecmat = ops[k], ops[j]
     for m in sorted(deps[j]):
@@ -169,21 +168,33 @@ def _row_loop(ops, deps, k: int, j: int) -> None:
             ops[m].operation.move_before(matvec.operation)
     a, x, q, y = matvec.operands[0], matvec.operands[1], matvec.operands[2], vecmat.operands[2]
     rows = ir.RankedTensorType(a.type).shape[0]
-    full = rows - rows % ROWS
-    index = ir.IndexType.get()
     with ir.InsertionPoint(matvec.operation), matvec.location:
-        if full:
-            lower, upper, step = (arith.ConstantOp(index, v).result for v in (0, full, ROWS))
-            loop = scf.ForOp(lower, upper, step, [q, y])
-            with ir.InsertionPoint(loop.body):
-                scf.YieldOp(_row_step(a, x, *loop.inner_iter_args, loop.induction_variable, ROWS))
-            q, y = loop.results
-        if full < rows:
-            q, y = _row_step(a, x, q, y, arith.ConstantOp(index, full).result, rows - full)
+        q, y = _by_row_blocks(rows, [q, y], lambda carried, first, height: _row_step(a, x, *carried, first, height))
     matvec.results[0].replace_all_uses_with(q)
     vecmat.results[0].replace_all_uses_with(y)
     vecmat.operation.erase()
     matvec.operation.erase()
+
+
+def _by_row_blocks(rows: int, carried: list, step) -> list:
+    """`step(carried, first, height)` (the carried values updated with rows [first, first +
+    height)) over blocks of ROWS rows: an scf.for over the full blocks, then the last rows
+    (rows % ROWS), every block of static shape; built at the current insertion point.
+    Returns the final carried values."""
+    from mlir import ir
+    from mlir.dialects import arith, scf
+
+    index = ir.IndexType.get()
+    full = rows - rows % ROWS
+    if full:
+        lower, upper, stride = (arith.ConstantOp(index, n).result for n in (0, full, ROWS))
+        loop = scf.ForOp(lower, upper, stride, carried)
+        with ir.InsertionPoint(loop.body):
+            scf.YieldOp(step(list(loop.inner_iter_args), loop.induction_variable, ROWS))
+        carried = list(loop.results)
+    if full < rows:
+        carried = step(carried, arith.ConstantOp(index, full).result, rows - full)
+    return carried
 
 
 def _row_step(a, x, q, y, first, height: int) -> list:
@@ -354,7 +365,6 @@ def _fuse_producer(vecmat) -> bool:
     stores it, and adds its part of y A, then the last rows; A's other uses (after the
     vecmat) read the loop's A."""
     from mlir import ir
-    from mlir.dialects import arith, scf
     from synth.backends.in_place import _defining, _op
     vecmat = _op(vecmat)
     generic = _defining(vecmat.operands[1])
@@ -376,18 +386,10 @@ def _fuse_producer(vecmat) -> bool:
         if user is None or (user != v and user <= v):
             return False  # a use inside another op's region, or before the vecmat
     rows = ir.RankedTensorType(generic.results[0].type).shape[0]
-    full = rows - rows % ROWS
     y, whole, acc = vecmat.operands[0], list(generic.opview.outputs)[0], vecmat.operands[2]
-    index = ir.IndexType.get()
     with ir.InsertionPoint(vecmat), vecmat.location:
-        if full:
-            lower, upper, step = (arith.ConstantOp(index, n).result for n in (0, full, ROWS))
-            loop = scf.ForOp(lower, upper, step, [whole, acc])
-            with ir.InsertionPoint(loop.body):
-                scf.YieldOp(_producer_step(generic, y, *loop.inner_iter_args, loop.induction_variable, ROWS))
-            whole, acc = loop.results
-        if full < rows:
-            whole, acc = _producer_step(generic, y, whole, acc, arith.ConstantOp(index, full).result, rows - full)
+        whole, acc = _by_row_blocks(rows, [whole, acc],
+                                    lambda carried, first, height: _producer_step(generic, y, *carried, first, height))
     vecmat.results[0].replace_all_uses_with(acc)
     vecmat.erase()
     generic.results[0].replace_all_uses_with(whole)
