@@ -368,10 +368,10 @@ def _fuse_producer(vecmat) -> bool:
     from synth.backends.in_place import _defining, _op
     vecmat = _op(vecmat)
     generic = _defining(vecmat.operands[1])
-    if generic is None or generic.name != "linalg.generic" or generic.parent != vecmat.parent \
+    if generic is None or generic.name != "linalg.generic" or generic.block != vecmat.block \
             or not _row_sliceable(generic) or STEP in vecmat.attributes:
         return False
-    ops = [_op(o) for o in _parent_block_ops(vecmat)]
+    ops = [_op(o) for o in vecmat.block.operations]
     position = {op: k for k, op in enumerate(ops)}
     deps = _dependences(ops)
     g, v = position.get(generic), position.get(vecmat)
@@ -395,16 +395,6 @@ def _fuse_producer(vecmat) -> bool:
     generic.results[0].replace_all_uses_with(whole)
     generic.erase()
     return True
-
-
-def _parent_block_ops(op):
-    """The ops of the block that holds `op`."""
-    for region in op.parent.regions:
-        for block in region.blocks:
-            for o in block.operations:
-                if o.operation == op:
-                    return list(block.operations)
-    return []
 
 
 def fuse_producers(module) -> int:
