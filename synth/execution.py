@@ -63,6 +63,7 @@ SLICE_SELECTS = "synth-slice-selects"
 NARROW_PRODUCERS = "synth-narrow-producers"
 WAVEFRONT = "synth-wavefront"
 FUSE_PRODUCERS = "synth-fuse-producers"
+PIVOT_BLOCKS = "synth-pivot-blocks"
 BOOLS_AS_BYTES = "synth-bools-as-bytes"
 REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             SLICE_SELECTS: ("synth.backends.narrow", "slice_selects"),
@@ -70,6 +71,7 @@ REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             COPIES_AS_LOOPS: ("synth.backends.copies", "copies_as_loops"),
             WAVEFRONT: ("synth.backends.wavefront", "wavefront"),
             FUSE_PRODUCERS: ("synth.backends.row_passes", "fuse_producers"),
+            PIVOT_BLOCKS: ("synth.backends.pivot_blocks", "pivot_blocks"),
             BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes")}
 
 

@@ -1,0 +1,545 @@
+"""A time loop whose step updates each row from that row and the counter's row runs blocks
+of steps per pass over its matrix (mlir-cpu backend).
+
+floyd-warshall, raised to linalg, is a loop over k whose step is one linalg.generic over
+the whole matrix D: element (i, j) of the new D from D[i][j], elements of column k (of row
+i), row k, and D[k][k] (the in-place order of the original is written out with selects on
+i > k and j > k). Each step streams the 31 MB matrix through the caches once: 2800 passes.
+
+Such a step reads row i and the pivot row k alone to compute row i. So a block of T steps
+k0 .. k0 + T - 1 can run as:
+1. the pivot rows k0 .. k0 + T - 1 (a T-row block), step by step, keeping a copy of row k
+   as it is just before step k (P[k - k0]); these rows need each other;
+2. every other block of H rows: steps k0 .. k0 + T - 1 in order, step k reading its own
+   rows and P[k - k0], while the block stays in the L1/L2 caches.
+Row i at step k reads the values the step-by-step loop gives it (its own row, as steps
+k0 .. k - 1 left it, and row k just before step k), and every element gets the same
+operations in the same order: the results are bitwise the same. The matrix is read from
+memory once per T steps.
+
+Taken only in this form (`_match`): an scf.for with constant bounds and step 1 carrying one
+static 2-d tensor D; its body: scalar arithmetic on the counter, extract_slices of D
+(columns: all rows, one column; rows: one row, all columns, at the counter), 0-d slices of
+those at the counter (elements of row k), tensor.empty, and one all-parallel linalg.generic
+that reads D with the identity map and is yielded. The offsets are evaluated for every
+counter value (an interpreter of the index arithmetic): a row slice and an element of a
+column must be at row k itself.
+
+Before blocking, the step's payload is split (`_hoist`): the values that depend on the
+column index alone and are read from an input (row k's new values: min(D[k][j], D[k][k]' +
+D[k][j]), D[k][k]' itself chosen by j > k) move into a 1-d generic over the columns, those
+that depend on the row alone (column k's new values) into one over the rows, and the 2-d
+generic reads them: per element it is left with min(D[i][j], a + b), a and b each one select
+of two loaded values. The blocked loop computes row k's part once per step, while the pivot
+rows run (kept in a T x cols table, like the copies of row k), and each block its rows' part.
+
+PolyBench floyd-warshall at LARGE (2800 x 2800 i32), the same loop in C (gcc -O3
+-march=native, one thread, Intel Xeon host): one pass per step 4.4 s; T = 56, H = 2: 1.34 s
+with a plain min-plus step, 2.1-2.5 s with the raised payload (selects per element). The
+raised linalg on this backend, one thread, same host, old and new code in alternating
+processes (medians of 5 calls): blocks without the split 4.75 -> 4.1 s (2026-11-27, the
+payload then costs more than the memory traffic saved); blocks with it: see mlir_cpu.
+Tried, no faster: 4 or 8 rows per block (2.97, 2.85 s against 2.93), the 2-d generic
+vectorized by the schedule (synth.row2: 6.0 s; LLVM's own vectorization is better), the
+comparisons of the row with k folded in the blocks before and after the pivot rows (2.95,
+2.80 s against 2.93, 2.83), the column compare done in i32 instead of i64 (2.98, 2.93
+against 2.83, 2.80). The blocks run from L2 (a block of rows, the pivot row and row k's
+part per step: ~3 loads per element); tiling the columns as well (the blocked algorithm's
+third phase) would keep them in L1.
+The stablehlo raise lowers (stablehlo_linalg) to another loop: it carries row and column
+k of the next step besides the matrix, and is not taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from synth.backends.in_place import _all_parallel, _defining, _maps, _op, ops_named
+from synth.backends.narrow import _identity, _mixed
+from synth.backends.wavefront import _constant_index
+
+_MAX_STEPS = 56  # the most steps per block (T): the largest divisor of the trip count up to it
+_ROWS = 2  # rows per block in phase 2 (H), where it divides the matrix and T
+
+
+@dataclass
+class _Slice:
+    op: object  # the tensor.extract_slice
+    kind: str  # "column", "row" (of D), "element" (of a column or a row slice)
+    index: object  # the column's, row's or element's offset (an int or a Value)
+    parent: "_Slice | None" = None  # the slice an element is taken from
+
+
+@dataclass
+class _Step:
+    counter: object
+    matrix: object  # the iter_arg
+    scalars: list  # the scalar arithmetic ops, in order
+    slices: dict  # result Value -> _Slice
+    generic: object
+    rows_part: object = None  # the 1-d generic over rows hoisted out of `generic` (_hoist), or None
+    cols_part: object = None  # the same over columns
+
+
+_SCALAR_DIALECTS = ("arith",)
+
+
+def _scalar(op) -> bool:
+    from mlir import ir
+    return op.name.split(".")[0] in _SCALAR_DIALECTS and all(
+        not isinstance(r.type, (ir.RankedTensorType, ir.UnrankedTensorType)) for r in op.results)
+
+
+def _match(loop) -> _Step | None:
+    from mlir import ir
+    body = loop.regions[0].blocks[0]
+    args = list(body.arguments)
+    if len(args) != 2 or not isinstance(args[1].type, ir.RankedTensorType):
+        return None
+    t = ir.RankedTensorType(args[1].type)
+    if t.rank != 2 or not t.has_static_shape:
+        return None
+    counter, matrix = args
+    rows, cols = t.shape
+    scalars, slices, generic = [], {}, None
+    ops = [_op(o) for o in body.operations]
+    for op in ops[:-1]:
+        if op.name in ("arith.constant", "tensor.empty") or _scalar(op):
+            if op.name != "tensor.empty":
+                scalars.append(op)
+            continue
+        if op.name == "tensor.extract_slice":
+            found = _classify(op, matrix, slices, rows, cols)
+            if found is None:
+                return None
+            slices[op.results[0]] = found
+        elif op.name == "linalg.generic" and generic is None:
+            generic = op
+        else:
+            return None
+    yielded = list(ops[-1].operands)
+    if generic is None or yielded != [generic.results[0]] or generic.results[0].type != matrix.type:
+        return None
+    if not _all_parallel(generic) or len(generic.results) != 1:
+        return None
+    init = list(generic.opview.outputs)[0]
+    if _defining(init) is None or _defining(init).name != "tensor.empty":
+        return None
+    for value, amap in zip(generic.opview.inputs, _maps(generic)):
+        if value == matrix:
+            if not _identity(amap):
+                return None
+        elif value in slices:
+            kind = slices[value].kind
+            dims = [ir.AffineDimExpr(e).position for e in amap.results if isinstance(e, ir.AffineDimExpr)]
+            if len(dims) != len(amap.results) or dims != {"column": [0], "row": [1], "element": []}[kind]:
+                return None
+        elif _inside(value, loop):
+            return None  # another tensor computed in the step
+    for value, s in slices.items():  # the slices feed the generic or elements, nothing else
+        for use in value.uses:
+            user = _op(use.owner)
+            if user != generic and not (user.name == "tensor.extract_slice" and user.results[0] in slices):
+                return None
+    for o in generic.regions[0].blocks[0].operations:
+        o = _op(o)
+        if o.name.split(".")[0] not in ("arith", "math") and o.name not in ("linalg.yield", "linalg.index"):
+            return None
+    return _Step(counter, matrix, scalars, slices, generic)
+
+
+def _classify(op, matrix, slices, rows: int, cols: int) -> _Slice | None:
+    """A slice of the step's matrix (a column or a row, rank-reduced), or a 0-d element of
+    one of those; None for any other slice."""
+    from mlir import ir
+    if any(s != 1 for s in ir.DenseI64ArrayAttr(op.attributes["static_strides"])):
+        return None
+    source, result = op.operands[0], ir.RankedTensorType(op.results[0].type)
+    offsets, sizes = _mixed(op, "offsets"), _mixed(op, "sizes")
+    if source == matrix:
+        if sizes == [rows, 1] and offsets[0] == 0 and list(result.shape) == [rows]:
+            return _Slice(op, "column", offsets[1])
+        if sizes == [1, cols] and offsets[1] == 0 and list(result.shape) == [cols]:
+            return _Slice(op, "row", offsets[0])
+        return None
+    parent = slices.get(source)
+    if parent is not None and parent.kind in ("column", "row") and sizes == [1] and result.rank == 0:
+        return _Slice(op, "element", offsets[0], parent)
+    return None
+
+
+def _inside(value, loop) -> bool:
+    """Whether `value` is defined inside `loop` (its block arguments included)."""
+    from mlir import ir
+    owner = value.owner
+    op = _op(owner.owner) if isinstance(owner, ir.Block) else _op(owner)
+    while op is not None:
+        if op == loop:
+            return True
+        op = op.parent
+    return False
+
+
+def _evaluate(value, counter, k: int, cache: dict) -> int | None:
+    """The integer `value` takes when the counter is k (index arithmetic of arith ops on
+    the counter and constants); None where it is not such arithmetic."""
+    from mlir import ir
+    if isinstance(value, int):
+        return value
+    if value == counter:
+        return k
+    if value in cache:
+        return cache[value]
+    op = _defining(value)
+    if op is None:
+        return None
+    if op.name == "arith.constant":
+        attr = op.attributes["value"]
+        result = ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
+    elif op.name in ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci"):
+        result = _evaluate(op.operands[0], counter, k, cache)
+    elif op.name in ("arith.addi", "arith.subi", "arith.muli", "arith.maxsi", "arith.minsi"):
+        a, b = (_evaluate(v, counter, k, cache) for v in op.operands)
+        if a is None or b is None:
+            return None
+        result = {"arith.addi": a + b, "arith.subi": a - b, "arith.muli": a * b,
+                  "arith.maxsi": max(a, b), "arith.minsi": min(a, b)}[op.name]
+    else:
+        return None
+    cache[value] = result
+    return result
+
+
+def _pivot_rows(step: _Step, lower: int, upper: int, cols: int) -> bool:
+    """Whether, for every counter value k, each row slice and each element of a column is
+    at row k, each element of a row and each column within the matrix."""
+    for k in range(lower, upper):
+        cache: dict = {}
+        for s in step.slices.values():
+            at = _evaluate(s.index, step.counter, k, cache)
+            if at is None:
+                return False
+            if s.kind == "row" or (s.kind == "element" and s.parent.kind == "column"):
+                if at != k:
+                    return False
+            elif not 0 <= at < cols:
+                return False
+    return True
+
+
+def _rank_reduced(source, offsets: list, sizes: list[int], shape: list[int]):
+    """tensor.extract_slice of `source` at `offsets` (ints or index Values) of `sizes`,
+    strides 1, typed `shape` (the unit dims dropped)."""
+    from mlir import ir
+    from mlir.dialects import tensor
+    from synth.backends.narrow import _slice_mixed
+    t = ir.RankedTensorType(source.type)
+    dyn, _, st_off, st_size, st_str = _slice_mixed(t.shape, dict(enumerate(offsets)), dict(enumerate(sizes)))
+    result = ir.RankedTensorType.get(shape, t.element_type)
+    return tensor.ExtractSliceOp(result, source, dyn, [], [], st_off, st_size, st_str).result
+
+
+def _insert_rows(part, dest, offsets: list, sizes: list[int]):
+    from mlir import ir
+    from mlir.dialects import tensor
+    from synth.backends.narrow import _slice_mixed
+    dyn, _, st_off, st_size, st_str = _slice_mixed(ir.RankedTensorType(dest.type).shape,
+                                                   dict(enumerate(offsets)), dict(enumerate(sizes)))
+    return tensor.InsertSliceOp(part, dest, dyn, [], [], st_off, st_size, st_str).result
+
+
+def _payload_dims(generic) -> dict:
+    """Each payload value of a 2-d generic (block arguments and op results) -> the set of
+    iteration dims it depends on (through its operands' indexing maps and linalg.index)."""
+    from mlir import ir
+    block = generic.regions[0].blocks[0]
+    dims = {}
+    for arg, amap in zip(block.arguments, _maps(generic)):
+        dims[arg] = frozenset(ir.AffineDimExpr(e).position for e in amap.results)
+    for o in block.operations:
+        o = _op(o)
+        if o.name == "linalg.index":
+            found = frozenset([ir.IntegerAttr(o.attributes["dim"]).value])
+        else:
+            found = frozenset().union(*(dims.get(v, frozenset()) for v in o.operands))
+        for r in o.results:
+            dims[r] = found
+    return dims
+
+
+def _feeding(values, block, leaves=frozenset()) -> list:
+    """The payload ops of `block` that `values` are computed from (their own ops included),
+    in order, not looking past the values in `leaves`."""
+    owners = {}
+    for o in block.operations:
+        o = _op(o)
+        for r in o.results:
+            owners[r] = o
+    needed, stack = set(), [v for v in values if v not in leaves]
+    while stack:
+        o = owners.get(stack.pop())
+        if o is None or o in needed:
+            continue
+        needed.add(o)
+        stack.extend(x for x in o.operands if x not in leaves)
+    return [_op(o) for o in block.operations if _op(o) in needed]
+
+
+def _build_generic(inputs, in_maps, outputs, ops, yielded, block_args, rank: int, index_dims=None):
+    """A new all-parallel linalg.generic of `rank` dims at the current insertion point: its
+    payload the clones of `ops` (payload ops of another generic, in order), that generic's
+    `block_args` (one per input) standing for the new block's input arguments, and
+    `yielded` (values of the old payload) yielded; linalg.index d becomes linalg.index
+    index_dims[d]."""
+    from mlir import ir
+    from mlir.dialects import linalg
+    identity = ir.AffineMap.get_identity(rank)
+    maps = ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in list(in_maps) + [identity] * len(outputs)])
+    parallel = ir.ArrayAttr.get([ir.Attribute.parse("#linalg.iterator_type<parallel>")] * rank)
+    types = [o.type for o in outputs]
+    generic = linalg.GenericOp(types, list(inputs), list(outputs), maps, parallel)
+    def element(t):
+        return ir.ShapedType(t).element_type if isinstance(t, ir.ShapedType) else t
+
+    block = generic.regions[0].blocks.append(*[element(v.type) for v in list(inputs) + list(outputs)])
+    mapping = dict(zip(block_args, list(block.arguments)[:len(inputs)]))
+    with ir.InsertionPoint(block):
+        for o in ops:
+            if o.name == "linalg.index":
+                dim = ir.IntegerAttr(o.attributes["dim"]).value
+                mapping[o.results[0]] = linalg.IndexOp((index_dims or {}).get(dim, dim)).result
+                continue
+            clone = o.clone(ir.InsertionPoint.current)
+            for i, v in enumerate(o.operands):
+                if v in mapping:
+                    clone.operands[i] = mapping[v]
+            for old, new in zip(o.results, clone.results):
+                mapping[old] = new
+        linalg.YieldOp([mapping.get(v, v) for v in yielded])
+    return generic
+
+
+def _hoist(step: _Step) -> None:
+    """Split the step's generic into a 1-d generic over the rows computing the payload values
+    that depend on the row alone, the same over the columns, and the 2-d generic computing the
+    rest from them (LICM for the payload: the raised floyd-warshall step computes row k's and
+    column k's new values per element, ~3 times the work of the min-plus update itself).
+    Values worth a generic only: ones read from an input element (not from the indices alone),
+    not i1 (a tensor of i1 does not lower to LLVM here), used by the 2-d part."""
+    from mlir import ir
+    from mlir.dialects import tensor
+    generic = step.generic
+    block = generic.regions[0].blocks[0]
+    dims = _payload_dims(generic)
+    n_in = len(generic.opview.inputs)
+    args = list(block.arguments)[:n_in]
+    shape = ir.RankedTensorType(generic.results[0].type).shape
+    ops = [_op(o) for o in block.operations]
+    both = [o for o in ops if len(dims[o.results[0]] if o.results else frozenset()) == 2 or o.name == "linalg.yield"]
+    hoisted = {0: [], 1: []}
+    for o in ops:
+        for r in o.results:
+            d = dims[r]
+            if len(d) != 1 or isinstance(r.type, ir.IntegerType) and ir.IntegerType(r.type).width == 1:
+                continue
+            if isinstance(r.type, ir.IndexType) or not any(_op(u.owner) in both for u in r.uses):
+                continue
+            if not any(a in args for f in _feeding([r], block) for a in f.operands):
+                continue
+            hoisted[next(iter(d))].append(r)
+    if not hoisted[0] and not hoisted[1]:
+        return
+    parts, extra, extra_maps, extra_args = {}, [], [], []
+    with ir.InsertionPoint(generic), generic.location:
+        for d, values in hoisted.items():
+            if not values:
+                continue
+            feeding = _feeding(values, block)
+            used = [a for a in args if any(a in f.operands for f in feeding)]
+            one = lambda a: ir.AffineMap.get(1, 0, [ir.AffineDimExpr.get(0)] if dims[a] else [])
+            outs = [tensor.empty([shape[d]], v.type) for v in values]
+            part = _build_generic([generic.opview.inputs[a.arg_number] for a in used], [one(a) for a in used],
+                                  outs, feeding, values, used, 1, {d: 0})
+            parts[d] = part
+            extra += list(part.results)
+            extra_maps += [ir.AffineMap.get(2, 0, [ir.AffineDimExpr.get(d)])] * len(values)
+            extra_args += values
+        yielded = list(ops[-1].operands)
+        kept = _feeding(yielded, block, set(extra_args))
+        used = [a for a in args if any(a in f.operands for f in kept)]
+        main = _build_generic([generic.opview.inputs[a.arg_number] for a in used] + extra,
+                              [_maps(generic)[a.arg_number] for a in used] + extra_maps,
+                              list(generic.opview.outputs), kept, yielded, used + extra_args, 2)
+    generic.results[0].replace_all_uses_with(main.results[0])
+    generic.erase()
+    step.generic = _op(main)
+    step.rows_part, step.cols_part = (_op(parts[d]) if d in parts else None for d in (0, 1))
+
+
+def _clone_part(generic, operands: list, shape: list[int], first=None):
+    """A clone of a step's generic (2-d or a hoisted 1-d part) on `operands` (its inputs,
+    then its init replaced by a tensor.empty of `shape`), result typed `shape`; linalg.index
+    0 offset by `first` (the block's first row) where given."""
+    from mlir import ir
+    from mlir.dialects import arith, tensor
+    inputs = list(generic.opview.inputs)
+    outs = list(generic.opview.outputs)
+    inits = [tensor.empty(shape, ir.RankedTensorType(o.type).element_type) for o in outs]
+    clone = generic.clone(ir.InsertionPoint.current)
+    for i, v in enumerate(list(operands) + inits):
+        clone.operands[i] = v
+    for r, o in zip(clone.results, outs):
+        r.set_type(ir.RankedTensorType.get(shape, ir.RankedTensorType(o.type).element_type))
+    if first is not None:
+        for o in list(clone.regions[0].blocks[0].operations):
+            o = _op(o)
+            if o.name == "linalg.index" and ir.IntegerAttr(o.attributes["dim"]).value == 0:
+                uses = [(_op(u.owner), u.operand_number) for u in o.results[0].uses]
+                with ir.InsertionPoint.after(o):
+                    row = arith.addi(o.results[0], first)
+                for user, n in uses:
+                    user.operands[n] = row
+    return clone
+
+
+def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None):
+    """Step k (an index Value) on `height` rows of the matrix from row `first` (`block`, a
+    tensor of those rows), row k being `pivot` (a tensor<cols> of row k before the step):
+    the scalar ops and the generics cloned, their counter k; `columns_part`: the results of
+    the step's column part (_hoist) where computed already. Returns the new block and the
+    column part's results."""
+    from mlir import ir
+    cols = ir.RankedTensorType(step.matrix.type).shape[1]
+    mapping = {step.counter: k}
+
+    def mapped(v):
+        return mapping.get(v, v) if not isinstance(v, int) else v
+
+    for op in step.scalars:
+        clone = op.clone(ir.InsertionPoint.current)
+        for i, v in enumerate(op.operands):
+            if v in mapping:
+                clone.operands[i] = mapping[v]
+        for old, new in zip(op.results, clone.results):
+            mapping[old] = new
+
+    def operand(value):
+        s = step.slices.get(value)
+        if value in mapping:
+            return mapping[value]
+        if value == step.matrix:
+            return block
+        if s is None:
+            return value
+        if s.kind == "column":
+            return _rank_reduced(block, [0, mapped(s.index)], [height, 1], [height])
+        if s.kind == "row":
+            return pivot
+        at = mapped(s.parent.index) if s.parent.kind == "column" else mapped(s.index)
+        return _rank_reduced(pivot, [at], [1], [])  # an element of row k
+
+    def substituted(clone):
+        for o in clone.regions[0].blocks[0].operations:
+            o = _op(o)
+            for i, v in enumerate(o.operands):
+                if v in mapping:
+                    o.operands[i] = mapping[v]
+        return clone
+
+    if step.cols_part is not None:
+        if columns_part is None:
+            part = substituted(_clone_part(step.cols_part, [operand(v) for v in step.cols_part.opview.inputs], [cols]))
+            columns_part = list(part.results)
+        mapping.update(zip(step.cols_part.results, columns_part))
+    if step.rows_part is not None:
+        part = _clone_part(step.rows_part, [operand(v) for v in step.rows_part.opview.inputs], [height], first)
+        mapping.update(zip(step.rows_part.results, substituted(part).results))
+    main = _clone_part(step.generic, [operand(v) for v in step.generic.opview.inputs], [height, cols], first)
+    substituted(main)
+    return main.results[0], columns_part or []
+
+
+def steps_per_block(trips: int, cap: int = _MAX_STEPS) -> int:
+    """The largest divisor of `trips` up to `cap` (1 where none above 1 is)."""
+    return max(t for t in range(1, min(cap, trips) + 1) if trips % t == 0)
+
+
+def _rewrite(loop, cap: int) -> bool:
+    from mlir import ir
+    from mlir.dialects import arith, scf, tensor
+    view = loop.opview
+    lower, upper, stride = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
+    if None in (lower, upper, stride) or stride != 1 or upper - lower < 4:
+        return False
+    step = _match(loop)
+    if step is None:
+        return False
+    rows, cols = ir.RankedTensorType(step.matrix.type).shape
+    if lower < 0 or upper > rows or not _pivot_rows(step, lower, upper, cols):
+        return False
+    steps = steps_per_block(upper - lower, cap)
+    if steps < 2:
+        return False
+    height = _ROWS if rows % _ROWS == 0 and steps % _ROWS == 0 and lower % _ROWS == 0 else 1
+    _hoist(step)
+    index = ir.IndexType.get()
+    element = ir.RankedTensorType(step.matrix.type).element_type
+    table_types = [ir.RankedTensorType(r.type).element_type for r in step.cols_part.results] \
+        if step.cols_part is not None else []
+    for op in step.scalars:
+        if op.name == "arith.constant":
+            op.move_before(loop)  # for the clones
+    step.scalars = [op for op in step.scalars if op.name != "arith.constant"]
+    with ir.InsertionPoint(loop), loop.location:
+        def c(v):
+            return arith.constant(index, v)
+
+        blocks = scf.ForOp(c(lower), c(upper), c(steps), iter_args=list(view.initArgs))
+        with ir.InsertionPoint(blocks.body):
+            first, matrix = blocks.induction_variable, blocks.inner_iter_args[0]
+            pivots = _rank_reduced(matrix, [first, 0], [steps, cols], [steps, cols])
+            saved = tensor.empty([steps, cols], element)
+            tables = [tensor.empty([steps, cols], t) for t in table_types]
+            own = scf.ForOp(c(0), c(steps), c(1), iter_args=[pivots, saved] + tables)
+            with ir.InsertionPoint(own.body):
+                s = own.induction_variable
+                current, kept, *tables = own.inner_iter_args
+                k = arith.addi(first, s)
+                pivot = _rank_reduced(current, [s, 0], [1, cols], [cols])
+                kept = _insert_rows(pivot, kept, [s, 0], [1, cols])
+                updated, parts = _apply(step, k, current, first, steps, pivot)
+                tables = [_insert_rows(p, t, [s, 0], [1, cols]) for p, t in zip(parts, tables)]
+                scf.YieldOp([updated, kept] + tables)
+            matrix = _insert_rows(own.results[0], matrix, [first, 0], [steps, cols])
+            kept, *tables = list(own.results)[1:]
+
+            def others(matrix, start, stop):
+                sweep = scf.ForOp(start, stop, c(height), iter_args=[matrix])
+                with ir.InsertionPoint(sweep.body):
+                    r = sweep.induction_variable
+                    block = _rank_reduced(sweep.inner_iter_args[0], [r, 0], [height, cols], [height, cols])
+                    inner = scf.ForOp(c(0), c(steps), c(1), iter_args=[block])
+                    with ir.InsertionPoint(inner.body):
+                        s = inner.induction_variable
+                        pivot = _rank_reduced(kept, [s, 0], [1, cols], [cols])
+                        parts = [_rank_reduced(t, [s, 0], [1, cols], [cols]) for t in tables]
+                        updated, _ = _apply(step, arith.addi(first, s), inner.inner_iter_args[0], r, height,
+                                            pivot, parts or None)
+                        scf.YieldOp([updated])
+                    scf.YieldOp([_insert_rows(inner.results[0], sweep.inner_iter_args[0], [r, 0],
+                                              [height, cols])])
+                return sweep.results[0]
+
+            matrix = others(matrix, c(0), first)  # rows before every pivot of the block
+            matrix = others(matrix, arith.addi(first, c(steps)), c(rows))  # rows after
+            scf.YieldOp([matrix])
+    loop.results[0].replace_all_uses_with(blocks.results[0])
+    loop.erase()
+    return True
+
+
+def pivot_blocks(module, cap: int = _MAX_STEPS) -> int:
+    """Rewrite the pivot-row time loops of `module` (an ir.Module on tensors, after
+    elementwise fusion) to run blocks of steps per pass (module docstring); the number
+    rewritten. `cap`: the most steps per block."""
+    return sum(_rewrite(loop, cap) for loop in ops_named(module, ("scf.for",)) if loop.parent is not None)
