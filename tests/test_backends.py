@@ -577,17 +577,17 @@ IN_PLACE_MIN_PLUS = """
 #r = affine_map<(d0, d1) -> (d0)>
 #c = affine_map<(d0, d1) -> (d1)>
 #e = affine_map<(d0, d1) -> ()>
-func.func @f(%a: tensor<60x60xi32>) -> tensor<60x60xi32> attributes {synth.outputs = [0]} {
+func.func @f(%a: tensor<64x128xi32>) -> tensor<64x128xi32> attributes {synth.outputs = [0]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c60 = arith.constant 60 : index
-  %r = scf.for %k = %c0 to %c60 step %c1 iter_args(%p = %a) -> (tensor<60x60xi32>) {
-    %col = tensor.extract_slice %p[0, %k] [60, 1] [1, 1] : tensor<60x60xi32> to tensor<60xi32>
-    %row = tensor.extract_slice %p[%k, 0] [1, 60] [1, 1] : tensor<60x60xi32> to tensor<60xi32>
-    %kk = tensor.extract_slice %row[%k] [1] [1] : tensor<60xi32> to tensor<i32>
-    %e = tensor.empty() : tensor<60x60xi32>
+  %c64 = arith.constant 64 : index
+  %r = scf.for %k = %c0 to %c64 step %c1 iter_args(%p = %a) -> (tensor<64x128xi32>) {
+    %col = tensor.extract_slice %p[0, %k] [64, 1] [1, 1] : tensor<64x128xi32> to tensor<64xi32>
+    %row = tensor.extract_slice %p[%k, 0] [1, 128] [1, 1] : tensor<64x128xi32> to tensor<128xi32>
+    %kk = tensor.extract_slice %row[%k] [1] [1] : tensor<128xi32> to tensor<i32>
+    %e = tensor.empty() : tensor<64x128xi32>
     %m = linalg.generic {indexing_maps = [#id, #r, #c, #e, #id], iterator_types = ["parallel", "parallel"]}
-        ins(%p, %col, %row, %kk : tensor<60x60xi32>, tensor<60xi32>, tensor<60xi32>, tensor<i32>) outs(%e : tensor<60x60xi32>) {
+        ins(%p, %col, %row, %kk : tensor<64x128xi32>, tensor<64xi32>, tensor<128xi32>, tensor<i32>) outs(%e : tensor<64x128xi32>) {
     ^bb0(%x: i32, %xik: i32, %xkj: i32, %xkk: i32, %o: i32):
       %i = linalg.index 0 : index
       %j = linalg.index 1 : index
@@ -606,28 +606,30 @@ func.func @f(%a: tensor<60x60xi32>) -> tensor<60x60xi32> attributes {synth.outpu
       %s = arith.addi %a_, %b : i32
       %n = arith.minsi %x, %s : i32
       linalg.yield %n : i32
-    } -> tensor<60x60xi32>
-    scf.yield %m : tensor<60x60xi32>
+    } -> tensor<64x128xi32>
+    scf.yield %m : tensor<64x128xi32>
   }
-  return %r : tensor<60x60xi32>
+  return %r : tensor<64x128xi32>
 }
 """
 
 
 def test_mlir_cpu_runs_blocks_of_pivot_steps():
-    """floyd-warshall's loop (IN_PLACE_MIN_PLUS, 60 steps on a 60 x 60 matrix) through the
+    """floyd-warshall's loop (IN_PLACE_MIN_PLUS: 64 steps on a 64 x 128 matrix) through the
     backend: pivot_blocks hoists the step's row-only and column-only values into 1-d generics
-    and runs the steps in blocks of 30 (the 30 pivot rows first, then every other 2-row block
-    through the 30 steps); the values are exactly those of the original in-place loops."""
+    and runs the steps in blocks of 32: the 32 pivot rows first, then every other block of 8
+    rows through the 32 steps, by chunks of columns (the block's 32 pivot columns first, the
+    rest of their 64-column chunk, then the other chunks of 64); the values are exactly those
+    of the original in-place loops."""
     from synth.backends import pivot_blocks
 
     rng = np.random.default_rng(12)
-    a = rng.integers(-5, 40, (60, 60)).astype(np.int32)
+    a = rng.integers(-5, 40, (64, 128)).astype(np.int32)
     want = a.copy()
     with np.errstate(over="ignore"):  # negative cycles: the sums wrap around, in i32 as in the kernel
-        for k in range(60):
-            for i in range(60):
-                for j in range(60):
+        for k in range(64):
+            for i in range(64):
+                for j in range(128):
                     want[i, j] = min(want[i, j], want[i, k] + want[k, j])
     prepared = MlirCpuBackend().prepare(IN_PLACE_MIN_PLUS, "f")
     got = prepared.run([a])
@@ -639,10 +641,14 @@ def test_mlir_cpu_runs_blocks_of_pivot_steps():
         module = ir.Module.parse(IN_PLACE_MIN_PLUS)
         assert pivot_blocks.pivot_blocks(module) == 1
         text = str(module)
-    assert "step %c30" in text and "tensor<30x60xi32>" in text and "tensor<2x60xi32>" in text
+    assert "step %c32" in text and "tensor<32x128xi32>" in text and "tensor<8x128xi32>" in text
     # phase 1: row k's part once per step (kept for phase 2), the pivot rows' column part, the step
-    assert text.count("} -> tensor<60xi32>") == 1 and text.count("} -> tensor<30xi32>") == 1
-    assert text.count("} -> tensor<2xi32>") == 2 and text.count("} -> tensor<2x60xi32>") == 2  # phase 2
+    assert text.count("} -> tensor<128xi32>") == 1 and text.count("} -> tensor<32xi32>") == 1
+    # phase 2, before and after the pivot rows: the column part and the step on the pivot
+    # columns, the step on the rest of their chunk (2 parts) and on the other chunks
+    assert text.count("} -> tensor<8xi32>") == 2 and text.count("} -> tensor<8x32xi32>") == 2
+    assert text.count("} -> tensor<8x?xi32>") == 4 and text.count("} -> tensor<8x64xi32>") == 4
+    assert text.count("tensor<32x8xi32>") >= 2  # the recorded column k of the block per step
 
 
 SCALAR_STATE_LOOP = """

@@ -89,11 +89,11 @@ before bufferizing:
   loop yields them as: durbin's loop then carries no buffers, and the tiled pipeline no
   longer aborts on it (it had run the untiled fallback): 14.7 -> 7.6 ms at LARGE.
 - a loop whose step updates each row of its matrix from that row and row k (floyd-warshall's
-  in-place step) runs blocks of 56 steps per pass over the matrix, its step's row-only and
-  column-only values computed once per step and per block in 1-d generics (pivot_blocks, a
-  stage before the wavefront): floyd-warshall raised to linalg at LARGE, one thread, Intel
-  Xeon host, old and new code in alternating processes (medians of 5 calls): 4.44, 4.17, 4.17
-  -> 2.93, 2.92, 3.08 s (outputs bitwise equal).
+  in-place step) runs blocks of 56 steps per pass over the matrix, by chunks of 8 rows x 280
+  columns, its step's row-only and column-only values computed once per step and per block
+  in 1-d generics (pivot_blocks, a stage before the wavefront): floyd-warshall raised to
+  linalg at LARGE, one thread, Intel Xeon host, alternating processes (medians of 5 calls):
+  5.20, 5.62, 5.23, 5.34 -> 2.06, 2.09, 3.17, 2.69 s (outputs bitwise equal; a noisy host).
 - a linalg.matmul that writes a block of an array and reads a smaller block of the same
   array (LU's trailing update and the row panel above it) reads a copy of that block
   (in_place, the same stage): one-shot bufferization cannot tell the two blocks apart

@@ -11,11 +11,16 @@ k0 .. k0 + T - 1 can run as:
 1. the pivot rows k0 .. k0 + T - 1 (a T-row block), step by step, keeping a copy of row k
    as it is just before step k (P[k - k0]); these rows need each other;
 2. every other block of H rows: steps k0 .. k0 + T - 1 in order, step k reading its own
-   rows and P[k - k0], while the block stays in the L1/L2 caches.
+   rows and P[k - k0]. Where the step reads its rows' column k alone, the block runs by
+   chunks of W columns (W a multiple of T dividing the columns, H x W elements within
+   _CHUNK_BYTES, in L1): first its T pivot columns step by step, recording per step the
+   values the step reads by row (column k, before the step, and what is computed from it);
+   then the rest of the pivot columns' chunk and every other chunk, each through the T
+   steps, from the recorded values.
 Row i at step k reads the values the step-by-step loop gives it (its own row, as steps
 k0 .. k - 1 left it, and row k just before step k), and every element gets the same
 operations in the same order: the results are bitwise the same. The matrix is read from
-memory once per T steps.
+memory once per T steps, and a chunk of a block from L2 once per T steps.
 
 Taken only in this form (`_match`): an scf.for with constant bounds and step 1 carrying one
 static 2-d tensor D; its body: scalar arithmetic on the counter, extract_slices of D
@@ -31,23 +36,30 @@ D[k][j]), D[k][k]' itself chosen by j > k) move into a 1-d generic over the colu
 that depend on the row alone (column k's new values) into one over the rows, and the 2-d
 generic reads them: per element it is left with min(D[i][j], a + b), a and b each one select
 of two loaded values. The blocked loop computes row k's part once per step, while the pivot
-rows run (kept in a T x cols table, like the copies of row k), and each block its rows' part.
+rows run (kept in a T x cols table, like the copies of row k), and each block its rows'
+part. In a block of phase 2 the selects' conditions are known (`_fold_compares`): its rows
+all lie before or all after the pivot rows, and every chunk but the pivot columns' lies
+before or after them, so there the payload is the plain min(D[i][j], a + b[j]).
 
 PolyBench floyd-warshall at LARGE (2800 x 2800 i32), the same loop in C (gcc -O3
 -march=native, one thread, Intel Xeon host): one pass per step 4.4 s; T = 56, H = 2: 1.34 s
 with a plain min-plus step, 2.1-2.5 s with the raised payload (selects per element). The
-raised linalg on this backend, one thread, same host, old and new code in alternating
-processes (medians of 5 calls): blocks without the split 4.75 -> 4.1 s (2026-11-27, the
-payload then costs more than the memory traffic saved); blocks with it: see mlir_cpu.
-Tried, no faster: 4 or 8 rows per block (2.97, 2.85 s against 2.93), the 2-d generic
-vectorized by the schedule (synth.row2: 6.0 s; LLVM's own vectorization is better), the
-comparisons of the row with k folded in the blocks before and after the pivot rows (2.95,
-2.80 s against 2.93, 2.83), the column compare done in i32 instead of i64 (2.98, 2.93
-against 2.83, 2.80). The blocks run from L2 (a block of rows, the pivot row and row k's
-part per step: ~3 loads per element); tiling the columns as well (the blocked algorithm's
-third phase) would keep them in L1.
+raised linalg on this backend, one thread, same host (2026-11-27), in alternating processes,
+medians of 5 calls:
+- one pass per step 5.20, 5.62 s; blocks of whole rows (H = 2), the payload split: 3.45,
+  3.84 s; with the chunks and the folded selects (H = 8, W = 280): 2.06, 2.09 s (outputs
+  bitwise equal); two more rounds, one pass against chunks: 5.23, 5.34 -> 3.17, 2.69 s. Blocks without the split had gained 15% (4.75 -> 4.1 s): the payload cost
+  more than the memory traffic saved.
+- chunks of the T pivot columns alone (W = T = 56; the rest of the pivot chunk not split
+  off, so W columns ran with selects): 2.1-2.4 s at W = 56-140, 2.6 s at W = 280; split off:
+  H = 8: W = 280 1.89 s, W = 560 1.71 s, W = 1400 2.31 s; H = 4 or 16 at W = 560: 2.58,
+  2.18 s (one run each, a noisy host: W = 280 and 560 alternated 3 times: 2.10, 3.20, 2.79
+  and 2.18, 2.65, 2.72 s).
+- no faster: the 2-d generic vectorized by the schedule (synth.row2: 2-6x slower; LLVM
+  vectorizes the loops by 8 itself), the compares done in i32 instead of i64.
 The stablehlo raise lowers (stablehlo_linalg) to another loop: it carries row and column
-k of the next step besides the matrix, and is not taken.
+k of the next step besides the matrix (codegen.raised rotates them for XLA), and is not
+taken.
 """
 
 from __future__ import annotations
@@ -59,7 +71,8 @@ from synth.backends.narrow import _identity, _mixed
 from synth.backends.wavefront import _constant_index
 
 _MAX_STEPS = 56  # the most steps per block (T): the largest divisor of the trip count up to it
-_ROWS = 2  # rows per block in phase 2 (H), where it divides the matrix and T
+_ROWS = 8  # rows per block in phase 2 (H), where it divides the matrix and T
+_CHUNK_BYTES = 16 << 10  # the most bytes of a chunk of a block's rows (phase 2), in L1 (48 KB here)
 
 
 @dataclass
@@ -227,25 +240,41 @@ def _pivot_rows(step: _Step, lower: int, upper: int, cols: int) -> bool:
     return True
 
 
-def _rank_reduced(source, offsets: list, sizes: list[int], shape: list[int]):
-    """tensor.extract_slice of `source` at `offsets` (ints or index Values) of `sizes`,
-    strides 1, typed `shape` (the unit dims dropped)."""
+def _columns_at_counter(step: _Step, lower: int, upper: int) -> bool:
+    """Whether each column slice of the step is column k, for every counter value k."""
+    for k in range(lower, upper):
+        cache: dict = {}
+        if any(_evaluate(s.index, step.counter, k, cache) != k for s in step.slices.values() if s.kind == "column"):
+            return False
+    return True
+
+
+def _static(shape: list) -> list[int]:
+    """A shape of ints or index Values as a type's shape (a Value: a dynamic size)."""
+    from mlir import ir
+    return [n if isinstance(n, int) else ir.ShapedType.get_dynamic_size() for n in shape]
+
+
+def _rank_reduced(source, offsets: list, sizes: list, shape: list):
+    """tensor.extract_slice of `source` at `offsets` of `sizes` (ints or index Values),
+    strides 1, of `shape` (the unit dims dropped)."""
     from mlir import ir
     from mlir.dialects import tensor
     from synth.backends.narrow import _slice_mixed
     t = ir.RankedTensorType(source.type)
-    dyn, _, st_off, st_size, st_str = _slice_mixed(t.shape, dict(enumerate(offsets)), dict(enumerate(sizes)))
-    result = ir.RankedTensorType.get(shape, t.element_type)
-    return tensor.ExtractSliceOp(result, source, dyn, [], [], st_off, st_size, st_str).result
+    dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(t.shape, dict(enumerate(offsets)),
+                                                              dict(enumerate(sizes)))
+    result = ir.RankedTensorType.get(_static(shape), t.element_type)
+    return tensor.ExtractSliceOp(result, source, dyn_off, dyn_size, [], st_off, st_size, st_str).result
 
 
-def _insert_rows(part, dest, offsets: list, sizes: list[int]):
+def _insert_rows(part, dest, offsets: list, sizes: list):
     from mlir import ir
     from mlir.dialects import tensor
     from synth.backends.narrow import _slice_mixed
-    dyn, _, st_off, st_size, st_str = _slice_mixed(ir.RankedTensorType(dest.type).shape,
-                                                   dict(enumerate(offsets)), dict(enumerate(sizes)))
-    return tensor.InsertSliceOp(part, dest, dyn, [], [], st_off, st_size, st_str).result
+    dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(ir.RankedTensorType(dest.type).shape,
+                                                              dict(enumerate(offsets)), dict(enumerate(sizes)))
+    return tensor.InsertSliceOp(part, dest, dyn_off, dyn_size, [], st_off, st_size, st_str).result
 
 
 def _payload_dims(generic) -> dict:
@@ -376,40 +405,104 @@ def _hoist(step: _Step) -> None:
     step.rows_part, step.cols_part = (_op(parts[d]) if d in parts else None for d in (0, 1))
 
 
-def _clone_part(generic, operands: list, shape: list[int], first=None):
+def _clone_part(generic, operands: list, shape: list[int], offsets=None):
     """A clone of a step's generic (2-d or a hoisted 1-d part) on `operands` (its inputs,
     then its init replaced by a tensor.empty of `shape`), result typed `shape`; linalg.index
-    0 offset by `first` (the block's first row) where given."""
+    d offset by offsets[d] (the block's first row, first column) where given."""
     from mlir import ir
     from mlir.dialects import arith, tensor
-    inputs = list(generic.opview.inputs)
     outs = list(generic.opview.outputs)
     inits = [tensor.empty(shape, ir.RankedTensorType(o.type).element_type) for o in outs]
     clone = generic.clone(ir.InsertionPoint.current)
     for i, v in enumerate(list(operands) + inits):
         clone.operands[i] = v
     for r, o in zip(clone.results, outs):
-        r.set_type(ir.RankedTensorType.get(shape, ir.RankedTensorType(o.type).element_type))
-    if first is not None:
-        for o in list(clone.regions[0].blocks[0].operations):
-            o = _op(o)
-            if o.name == "linalg.index" and ir.IntegerAttr(o.attributes["dim"]).value == 0:
-                uses = [(_op(u.owner), u.operand_number) for u in o.results[0].uses]
-                with ir.InsertionPoint.after(o):
-                    row = arith.addi(o.results[0], first)
-                for user, n in uses:
-                    user.operands[n] = row
+        r.set_type(ir.RankedTensorType.get(_static(shape), ir.RankedTensorType(o.type).element_type))
+    for o in list(clone.regions[0].blocks[0].operations):
+        o = _op(o)
+        offset = (offsets or {}).get(ir.IntegerAttr(o.attributes["dim"]).value) if o.name == "linalg.index" else None
+        if offset is not None:
+            uses = [(_op(u.owner), u.operand_number) for u in o.results[0].uses]
+            with ir.InsertionPoint.after(o):
+                moved = arith.addi(o.results[0], offset)
+            for user, n in uses:
+                user.operands[n] = moved
     return clone
 
 
-def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None):
-    """Step k (an index Value) on `height` rows of the matrix from row `first` (`block`, a
-    tensor of those rows), row k being `pivot` (a tensor<cols> of row k before the step):
-    the scalar ops and the generics cloned, their counter k; `columns_part`: the results of
-    the step's column part (_hoist) where computed already. Returns the new block and the
-    column part's results."""
+def _row_inputs(generic) -> list[int]:
+    """The positions of a 2-d generic's inputs read by row alone (map (d0, d1) -> (d0))."""
     from mlir import ir
+    return [n for n, m in enumerate(_maps(generic)[:len(generic.opview.inputs)])
+            if [ir.AffineDimExpr(e).position for e in m.results] == [0]]
+
+
+_CASTS = ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui")
+# arith.cmpi predicates (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge): their value where
+# lhs < rhs, and where lhs > rhs (indices and counters are not negative)
+_LESS = {0: False, 1: True, 2: True, 3: True, 4: False, 5: False, 6: True, 7: True, 8: False, 9: False}
+_MORE = {0: False, 1: True, 2: False, 3: False, 4: True, 5: True, 6: False, 7: False, 8: True, 9: True}
+
+
+def _root(value):
+    """`value` seen through integer casts."""
+    op = _defining(value)
+    while op is not None and op.name in _CASTS:
+        value = op.operands[0]
+        op = _defining(value)
+    return value
+
+
+def _is_index(value, dim: int, offset) -> bool:
+    """Whether `value` is `linalg.index dim + offset` (as _clone_part offsets an index)."""
+    from mlir import ir
+    op = _defining(value)
+    if op is None or op.name != "arith.addi" or op.operands[1] != offset:
+        return False
+    index = _defining(op.operands[0])
+    return index is not None and index.name == "linalg.index" and ir.IntegerAttr(index.attributes["dim"]).value == dim
+
+
+def _fold_compares(generic, dim: int, offset, k, side: int) -> None:
+    """Replace the payload's comparisons of its index along `dim` (offset by `offset`) with
+    the counter `k` by their value, where every index of the block is below k (`side` -1)
+    or above it (+1): the blocks of phase 2 lie wholly before or after the pivot rows, and
+    the chunks but the pivot columns' one before or after the pivot columns."""
+    from mlir import ir
+    from mlir.dialects import arith
+    for o in list(generic.regions[0].blocks[0].operations):
+        o = _op(o)
+        if o.name != "arith.cmpi":
+            continue
+        a, b = (_root(v) for v in o.operands)
+        predicate = ir.IntegerAttr(o.attributes["predicate"]).value
+        if _is_index(a, dim, offset) and b == k:
+            value = (_LESS if side < 0 else _MORE)[predicate]
+        elif a == k and _is_index(b, dim, offset):
+            value = (_MORE if side < 0 else _LESS)[predicate]
+        else:
+            continue
+        with ir.InsertionPoint(o):
+            constant = arith.constant(ir.IntegerType.get_signless(1), int(value))
+        o.results[0].replace_all_uses_with(constant)
+        o.erase()
+
+
+def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, column=None, width=None,
+           given=None, sides=(0, 0)):
+    """Step k (an index Value) on `height` rows of the matrix from row `first` (`block`, a
+    tensor of those rows; of `width` columns from `column` where given, else whole rows),
+    row k being `pivot` (a tensor<cols> of row k before the step): the scalar ops and the
+    generics cloned, their counter k. `columns_part`: the results of the step's column part
+    (_hoist, whole rows) where computed already; `given`: the values of the 2-d generic's
+    row-indexed inputs (_row_inputs) where recorded already (the rows part is then not
+    computed). `sides`: where the block's rows and columns lie with respect to k (-1 all
+    before, 1 all after, 0 unknown: _fold_compares). Returns the new block, the column part's
+    results and the row-indexed inputs."""
+    from mlir import ir
+    from mlir.dialects import arith
     cols = ir.RankedTensorType(step.matrix.type).shape[1]
+    width = width or cols
     mapping = {step.counter: k}
 
     def mapped(v):
@@ -431,8 +524,9 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None):
             return block
         if s is None:
             return value
-        if s.kind == "column":
-            return _rank_reduced(block, [0, mapped(s.index)], [height, 1], [height])
+        if s.kind == "column":  # at column k (_pivot_rows), inside the block where it has k
+            at = mapped(s.index) if column is None else arith.subi(mapped(s.index), column)
+            return _rank_reduced(block, [0, at], [height, 1], [height])
         if s.kind == "row":
             return pivot
         at = mapped(s.parent.index) if s.parent.kind == "column" else mapped(s.index)
@@ -451,12 +545,32 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None):
             part = substituted(_clone_part(step.cols_part, [operand(v) for v in step.cols_part.opview.inputs], [cols]))
             columns_part = list(part.results)
         mapping.update(zip(step.cols_part.results, columns_part))
-    if step.rows_part is not None:
-        part = _clone_part(step.rows_part, [operand(v) for v in step.rows_part.opview.inputs], [height], first)
+    if step.rows_part is not None and given is None:
+        part = _clone_part(step.rows_part, [operand(v) for v in step.rows_part.opview.inputs], [height], {0: first})
         mapping.update(zip(step.rows_part.results, substituted(part).results))
-    main = _clone_part(step.generic, [operand(v) for v in step.generic.opview.inputs], [height, cols], first)
+    rows = _row_inputs(step.generic)
+    inputs = []
+    for n, (value, amap) in enumerate(zip(step.generic.opview.inputs, _maps(step.generic))):
+        if given is not None and n in rows:
+            inputs.append(given[rows.index(n)])
+            continue
+        v = operand(value)
+        if column is not None and [ir.AffineDimExpr(e).position for e in amap.results] == [1]:
+            v = _rank_reduced(v, [column], [width], [width])  # the block's columns of a row
+        inputs.append(v)
+    main = _clone_part(step.generic, inputs, [height, width], {0: first, 1: column})
     substituted(main)
-    return main.results[0], columns_part or []
+    for dim, (offset, side) in enumerate(zip((first, column), sides)):
+        if side and offset is not None:
+            _fold_compares(main, dim, offset, k, side)
+    return main.results[0], columns_part or [], [inputs[n] for n in rows]
+
+
+def chunk_width(steps: int, cols: int, height: int, element_bytes: int) -> int:
+    """The columns of a chunk (phase 2): the widest multiple of `steps` that divides `cols`
+    and keeps a chunk of `height` rows within _CHUNK_BYTES; `cols` where none does."""
+    fits = [w for w in range(steps, cols, steps) if cols % w == 0 and w * height * element_bytes <= _CHUNK_BYTES]
+    return max(fits) if fits else cols
 
 
 def steps_per_block(trips: int, cap: int = _MAX_STEPS) -> int:
@@ -481,6 +595,11 @@ def _rewrite(loop, cap: int) -> bool:
     if steps < 2:
         return False
     height = _ROWS if rows % _ROWS == 0 and steps % _ROWS == 0 and lower % _ROWS == 0 else 1
+    # the other rows' blocks run by chunks of T columns where the chunks tile the columns and
+    # the step reads its block's column k alone (its pivot columns are then one chunk)
+    width = chunk_width(steps, cols, height, ir.RankedTensorType(step.matrix.type).element_type.width // 8) \
+        if lower % steps == 0 and _columns_at_counter(step, lower, upper) else cols
+    chunked = width < cols
     _hoist(step)
     index = ir.IndexType.get()
     element = ir.RankedTensorType(step.matrix.type).element_type
@@ -507,31 +626,75 @@ def _rewrite(loop, cap: int) -> bool:
                 k = arith.addi(first, s)
                 pivot = _rank_reduced(current, [s, 0], [1, cols], [cols])
                 kept = _insert_rows(pivot, kept, [s, 0], [1, cols])
-                updated, parts = _apply(step, k, current, first, steps, pivot)
+                updated, parts, _ = _apply(step, k, current, first, steps, pivot)
                 tables = [_insert_rows(p, t, [s, 0], [1, cols]) for p, t in zip(parts, tables)]
                 scf.YieldOp([updated, kept] + tables)
             matrix = _insert_rows(own.results[0], matrix, [first, 0], [steps, cols])
             kept, *tables = list(own.results)[1:]
 
-            def others(matrix, start, stop):
+            row_types = [ir.RankedTensorType(list(step.generic.opview.inputs)[n].type).element_type
+                         for n in _row_inputs(step.generic)]
+
+            def chunk(block, r, c0, size, recorded, sides):
+                """Steps first .. first + T - 1 on the `size` columns of a row block from c0, its
+                row-indexed values `recorded` (T x H tables)."""
+                part = _rank_reduced(block, [0, c0], [height, size], [height, size])
+                inner = scf.ForOp(c(0), c(steps), c(1), iter_args=[part])
+                with ir.InsertionPoint(inner.body):
+                    s = inner.induction_variable
+                    pivot = _rank_reduced(kept, [s, 0], [1, cols], [cols])
+                    parts = [_rank_reduced(t, [s, 0], [1, cols], [cols]) for t in tables]
+                    given = [_rank_reduced(t, [s, 0], [1, height], [height]) for t in recorded]
+                    updated, _, _ = _apply(step, arith.addi(first, s), inner.inner_iter_args[0], r, height,
+                                           pivot, parts or None, c0, size, given, sides)
+                    scf.YieldOp([updated])
+                return _insert_rows(inner.results[0], block, [0, c0], [height, size])
+
+            def columns(block, r, start, stop, recorded, sides):
+                """`chunk` on the columns [start, stop) by chunks of `width`."""
+                chunks = scf.ForOp(start, stop, c(width), iter_args=[block])
+                with ir.InsertionPoint(chunks.body):
+                    scf.YieldOp([chunk(chunks.inner_iter_args[0], r, chunks.induction_variable, width, recorded,
+                                       sides)])
+                return chunks.results[0]
+
+            def others(matrix, start, stop, side):
                 sweep = scf.ForOp(start, stop, c(height), iter_args=[matrix])
                 with ir.InsertionPoint(sweep.body):
                     r = sweep.induction_variable
                     block = _rank_reduced(sweep.inner_iter_args[0], [r, 0], [height, cols], [height, cols])
-                    inner = scf.ForOp(c(0), c(steps), c(1), iter_args=[block])
+                    # the pivot columns first (all of the rows where not chunked), their
+                    # row-indexed values recorded per step for the other chunks
+                    sub = _rank_reduced(block, [0, first], [height, steps], [height, steps]) if chunked else block
+                    recorded = [tensor.empty([steps, height], t) for t in row_types] if chunked else []
+                    inner = scf.ForOp(c(0), c(steps), c(1), iter_args=[sub] + recorded)
                     with ir.InsertionPoint(inner.body):
                         s = inner.induction_variable
+                        current, *recorded = inner.inner_iter_args
                         pivot = _rank_reduced(kept, [s, 0], [1, cols], [cols])
                         parts = [_rank_reduced(t, [s, 0], [1, cols], [cols]) for t in tables]
-                        updated, _ = _apply(step, arith.addi(first, s), inner.inner_iter_args[0], r, height,
-                                            pivot, parts or None)
-                        scf.YieldOp([updated])
-                    scf.YieldOp([_insert_rows(inner.results[0], sweep.inner_iter_args[0], [r, 0],
-                                              [height, cols])])
+                        updated, _, values = _apply(step, arith.addi(first, s), current, r, height, pivot,
+                                                    parts or None, first if chunked else None,
+                                                    steps if chunked else None, sides=(side, 0))
+                        recorded = [_insert_rows(v, t, [s, 0], [1, height]) for v, t in zip(values, recorded)]
+                        scf.YieldOp([updated] + recorded)
+                    if chunked:  # then the rest of the pivot columns' chunk, and the other chunks
+                        block = _insert_rows(inner.results[0], block, [0, first], [height, steps])
+                        recorded = list(inner.results)[1:]
+                        start = arith.muli(arith.divui(first, c(width)), c(width))
+                        stop = arith.addi(start, c(width))
+                        after = arith.addi(first, c(steps))
+                        block = chunk(block, r, start, arith.subi(first, start), recorded, (side, -1))
+                        block = chunk(block, r, after, arith.subi(stop, after), recorded, (side, 1))
+                        block = columns(block, r, c(0), start, recorded, (side, -1))
+                        block = columns(block, r, stop, c(cols), recorded, (side, 1))
+                    else:
+                        block = inner.results[0]
+                    scf.YieldOp([_insert_rows(block, sweep.inner_iter_args[0], [r, 0], [height, cols])])
                 return sweep.results[0]
 
-            matrix = others(matrix, c(0), first)  # rows before every pivot of the block
-            matrix = others(matrix, arith.addi(first, c(steps)), c(rows))  # rows after
+            matrix = others(matrix, c(0), first, -1)  # rows before every pivot of the block
+            matrix = others(matrix, arith.addi(first, c(steps)), c(rows), 1)  # rows after
             scf.YieldOp([matrix])
     loop.results[0].replace_all_uses_with(blocks.results[0])
     loop.erase()
