@@ -48,8 +48,9 @@ raised linalg on this backend, one thread, same host (2026-11-27), in alternatin
 medians of 5 calls:
 - one pass per step 5.20, 5.62 s; blocks of whole rows (H = 2), the payload split: 3.45,
   3.84 s; with the chunks and the folded selects (H = 8, W = 280): 2.06, 2.09 s (outputs
-  bitwise equal); two more rounds, one pass against chunks: 5.23, 5.34 -> 3.17, 2.69 s. Blocks without the split had gained 15% (4.75 -> 4.1 s): the payload cost
-  more than the memory traffic saved.
+  bitwise equal); two more rounds, one pass against chunks: 5.23, 5.34 -> 3.17, 2.69 s.
+  Blocks without the split had gained 15% (4.75 -> 4.1 s): the payload cost more than the
+  memory traffic saved.
 - chunks of the T pivot columns alone (W = T = 56; the rest of the pivot chunk not split
   off, so W columns ran with selects): 2.1-2.4 s at W = 56-140, 2.6 s at W = 280; split off:
   H = 8: W = 280 1.89 s, W = 560 1.71 s, W = 1400 2.31 s; H = 4 or 16 at W = 560: 2.58,
