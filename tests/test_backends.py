@@ -6,6 +6,7 @@ GPU backends must be absent (not failing) on a machine without a GPU.
 """
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -614,6 +615,22 @@ func.func @f(%a: tensor<64x128xi32>) -> tensor<64x128xi32> attributes {synth.out
 """
 
 
+def _in_place_min_plus(a: np.ndarray) -> np.ndarray:
+    """floyd-warshall's loops on a copy of `a` (rows <= columns), row by row: in row i of
+    step k the columns before k see the old a[i][k], the ones after the new one, and row k
+    the values step k has left it (rows after k) or not yet (rows before)."""
+    d = a.copy()
+    with np.errstate(over="ignore"):  # negative cycles: the sums wrap around, in i32 as in the kernel
+        for k in range(d.shape[0]):
+            for i in range(d.shape[0]):
+                row, old = d[i], d[i, k]
+                new = min(old, old + d[k, k])
+                row[:k] = np.minimum(row[:k], old + d[k, :k])
+                row[k] = new
+                row[k + 1:] = np.minimum(row[k + 1:], new + d[k, k + 1:])
+    return d
+
+
 def test_mlir_cpu_runs_blocks_of_pivot_steps():
     """floyd-warshall's loop (IN_PLACE_MIN_PLUS: 64 steps on a 64 x 128 matrix) through the
     backend: pivot_blocks hoists the step's row-only and column-only values into 1-d generics
@@ -625,12 +642,7 @@ def test_mlir_cpu_runs_blocks_of_pivot_steps():
 
     rng = np.random.default_rng(12)
     a = rng.integers(-5, 40, (64, 128)).astype(np.int32)
-    want = a.copy()
-    with np.errstate(over="ignore"):  # negative cycles: the sums wrap around, in i32 as in the kernel
-        for k in range(64):
-            for i in range(64):
-                for j in range(128):
-                    want[i, j] = min(want[i, j], want[i, k] + want[k, j])
+    want = _in_place_min_plus(a)
     prepared = MlirCpuBackend().prepare(IN_PLACE_MIN_PLUS, "f")
     got = prepared.run([a])
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
@@ -649,6 +661,63 @@ def test_mlir_cpu_runs_blocks_of_pivot_steps():
     assert text.count("} -> tensor<8xi32>") == 2 and text.count("} -> tensor<8x32xi32>") == 2
     assert text.count("} -> tensor<8x?xi32>") == 4 and text.count("} -> tensor<8x64xi32>") == 4
     assert text.count("tensor<32x8xi32>") >= 2  # the recorded column k of the block per step
+
+
+FLOYD_WARSHALL_STABLEHLO = Path(__file__).parent / "data" / "pivot" / "floyd_warshall_128.stablehlo.mlir"
+
+
+def test_mlir_cpu_runs_blocks_of_the_stablehlo_floyd_warshall_loop():
+    """The stablehlo raise of floyd-warshall (at 128 x 128) carries row and column k + 1,
+    computed at the end of each step for the next; pivot_blocks moves that to the start of
+    the step (at k), having checked that the values the loop starts with are those at k = 0,
+    and then runs its blocks. The values are exactly those of the original loops."""
+    from mlir import ir
+    from synth.backends import pivot_blocks, row_passes
+    from synth.backends.mlir_cpu import tiled_pipeline
+    from synth.backends.stablehlo_linalg import to_linalg
+
+    text = FLOYD_WARSHALL_STABLEHLO.read_text()
+    a = np.random.default_rng(3).integers(-3, 60, (128, 128)).astype(np.int32)
+    prepared = MlirCpuBackend(target="stablehlo").prepare(text, "kernel_floyd_warshall_raised")
+    got = prepared.run([np.array(128, dtype=np.int32), a])
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    assert np.array_equal(got[0], _in_place_min_plus(a))
+    linalg = row_passes.fuse_rows(to_linalg(text)).text
+    stages = tiled_pipeline()
+    with ir.Context():
+        module = ir.Module.parse(linalg)
+        run_stages(module, stages[:stages.index("synth-pivot-blocks")].rstrip(";"))
+        assert "iter_args" in str(module) and str(module).count("tensor<128xi32>, tensor<128xi32>") >= 1
+        assert pivot_blocks.pivot_blocks(module) == 1
+        text_after = str(module)
+    assert "step %c32" in text_after and "tensor<8x64xi32>" in text_after  # blocks of 32 steps, chunks
+
+
+def test_pivot_blocks_keep_a_loop_whose_carried_start_differs():
+    """The same loop with its carried row and column taken at k = 1 before the loop (not
+    what the step computes for k = 0): the values the loop starts with are not the step's,
+    so pivot_blocks leaves it as it is, and mlir-cpu computes what XLA does."""
+    from synth.backends.xla import XlaBackend
+
+    text = FLOYD_WARSHALL_STABLEHLO.read_text()
+    first = "%c = stablehlo.constant dense<0> : tensor<i64>"
+    assert text.count(first) == 1
+    text = text.replace(first, "%c = stablehlo.constant dense<1> : tensor<i64>")
+    a = np.random.default_rng(4).integers(-3, 60, (128, 128)).astype(np.int32)
+    inputs = [np.array(128, dtype=np.int32), a]
+    got = MlirCpuBackend(target="stablehlo").prepare(text, "kernel_floyd_warshall_raised").run(inputs)
+    want = XlaBackend().prepare(text, "kernel_floyd_warshall_raised").run(inputs)
+    assert np.array_equal(got[0], want[0]) and not np.array_equal(got[0], _in_place_min_plus(a))
+    from mlir import ir
+    from synth.backends import pivot_blocks, row_passes
+    from synth.backends.mlir_cpu import tiled_pipeline
+    from synth.backends.stablehlo_linalg import to_linalg
+
+    stages = tiled_pipeline()
+    with ir.Context():
+        module = ir.Module.parse(row_passes.fuse_rows(to_linalg(text)).text)
+        run_stages(module, stages[:stages.index("synth-pivot-blocks")].rstrip(";"))
+        assert pivot_blocks.pivot_blocks(module) == 0
 
 
 SCALAR_STATE_LOOP = """
