@@ -406,12 +406,7 @@ def _build_generic(inputs, in_maps, outputs, ops, yielded, block_args, rank: int
                 dim = ir.IntegerAttr(o.attributes["dim"]).value
                 mapping[o.results[0]] = linalg.IndexOp((index_dims or {}).get(dim, dim)).result
                 continue
-            clone = o.clone(ir.InsertionPoint.current)
-            for i, v in enumerate(o.operands):
-                if v in mapping:
-                    clone.operands[i] = mapping[v]
-            for old, new in zip(o.results, clone.results):
-                mapping[old] = new
+            _clone_into([o], mapping)
         linalg.YieldOp([mapping.get(v, v) for v in yielded])
     return generic
 
@@ -578,14 +573,7 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, 
     def mapped(v):
         return mapping.get(v, v) if not isinstance(v, int) else v
 
-    for op in step.scalars:
-        clone = op.clone(ir.InsertionPoint.current)
-        for i, v in enumerate(op.operands):
-            if v in mapping:
-                clone.operands[i] = mapping[v]
-        for old, new in zip(op.results, clone.results):
-            mapping[old] = new
-
+    _clone_into(step.scalars, mapping)
     for value, s in step.slices.items():  # the elements of row k read as scalars (in payloads)
         if s.kind == "value":
             at = mapped(s.parent.index) if s.parent.kind == "column" else mapped(s.index)
