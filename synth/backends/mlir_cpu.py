@@ -95,7 +95,7 @@ before bufferizing:
   linalg at LARGE, one thread, Intel Xeon host, alternating processes (medians of 5 calls):
   5.20, 5.62, 5.23, 5.34 -> 2.06, 2.09, 3.17, 2.69 s (outputs bitwise equal; a noisy host).
   Its stablehlo raise, whose loop carries row and column k + 1 computed at the end of each
-  step, is turned back into that form first (pivot_blocks._derotate, checked): 4.56, 4.15
+  step, is turned back into that form first (rotation.derotate, checked): 4.56, 4.15
   -> 2.52, 1.63 s.
 - a linalg.matmul that writes a block of an array and reads a smaller block of the same
   array (LU's trailing update and the row panel above it) reads a copy of that block

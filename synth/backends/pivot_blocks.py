@@ -61,14 +61,11 @@ medians of 5 calls:
 The stablehlo raise lowers (stablehlo_linalg) to another loop: it carries, besides the
 matrix, row and column k + 1 and their new values, computed at the end of each step from
 the new matrix for the next step (codegen.raised's carried lines, which spare XLA a copy of
-the matrix per step). `_derotate` turns it into the form above: the same ops at the start
-of the step, at the counter before (k - 1 + 1), from the matrix; only where the values the
-loop starts with are what those ops give at the first step (`_same`: the ops before the loop
-against the step's, with the new matrix taken as the loop's initial one and the integer
-scalars compared by their values at k = lower - 1), and where the blocks then take the
-loop. Its step comes split already (two 1-d generics and the 2-d one), with slices kept
-at their unit dims and collapsed, and the elements of row k read as scalars in the payloads;
-`_match` takes those too. floyd-warshall's stablehlo raise at LARGE on this backend, one
+the matrix per step). rotation.derotate turns it into the form above (the same ops at the
+start of the step, at the counter before, from the matrix; checked), where the blocks then
+take the loop. Its step comes split already (two 1-d generics and the 2-d one), with slices
+kept at their unit dims and collapsed, and the elements of row k read as scalars in the
+payloads; `_match` takes those too. floyd-warshall's stablehlo raise at LARGE on this backend, one
 thread, alternating processes: 4.56, 4.15 -> 2.52, 1.63 s (outputs bitwise equal, and equal
 to the linalg raise's).
 """
@@ -79,6 +76,7 @@ from dataclasses import dataclass
 
 from synth.backends.in_place import _all_parallel, _defining, _maps, _op, ops_named
 from synth.backends.narrow import _identity, _mixed
+from synth.backends.rotation import clone_into, derotate, evaluate, feeding, inside
 from synth.backends.wavefront import _constant_index
 
 _MAX_STEPS = 56  # the most steps per block (T): the largest divisor of the trip count up to it
@@ -184,7 +182,7 @@ def _match(loop) -> _Step | None:
             if len(dims) != 1:
                 return None
             part_dims[_op(_defining(value))] = dims[0]
-        elif _inside(value, loop):
+        elif inside(value, loop):
             return None  # another tensor computed in the step
     if len(part_dims) != len(parts) or sorted(part_dims.values()) not in ([], [0], [1], [0, 1]):
         return None
@@ -245,55 +243,13 @@ def _classify(op, matrix, slices, rows: int, cols: int) -> _Slice | None:
     return None
 
 
-def _inside(value, loop) -> bool:
-    """Whether `value` is defined inside `loop` (its block arguments included)."""
-    from mlir import ir
-    owner = value.owner
-    op = _op(owner.owner) if isinstance(owner, ir.Block) else _op(owner)
-    while op is not None:
-        if op == loop:
-            return True
-        op = op.parent
-    return False
-
-
-def _evaluate(value, counter, k: int, cache: dict) -> int | None:
-    """The integer `value` takes when the counter is k (index arithmetic of arith ops on
-    the counter and constants); None where it is not such arithmetic."""
-    from mlir import ir
-    if isinstance(value, int):
-        return value
-    if value == counter:
-        return k
-    if value in cache:
-        return cache[value]
-    op = _defining(value)
-    if op is None:
-        return None
-    if op.name == "arith.constant":
-        attr = op.attributes["value"]
-        result = ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
-    elif op.name in ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci"):
-        result = _evaluate(op.operands[0], counter, k, cache)
-    elif op.name in ("arith.addi", "arith.subi", "arith.muli", "arith.maxsi", "arith.minsi"):
-        a, b = (_evaluate(v, counter, k, cache) for v in op.operands)
-        if a is None or b is None:
-            return None
-        result = {"arith.addi": a + b, "arith.subi": a - b, "arith.muli": a * b,
-                  "arith.maxsi": max(a, b), "arith.minsi": min(a, b)}[op.name]
-    else:
-        return None
-    cache[value] = result
-    return result
-
-
 def _pivot_rows(step: _Step, lower: int, upper: int, cols: int) -> bool:
     """Whether, for every counter value k, each row slice and each element of a column is
     at row k, each element of a row and each column within the matrix."""
     for k in range(lower, upper):
         cache: dict = {}
         for s in step.slices.values():
-            at = _evaluate(s.index, step.counter, k, cache)
+            at = evaluate(s.index, step.counter, k, cache)
             if at is None:
                 return False
             if s.kind == "row" or (s.kind in ("element", "value") and s.parent.kind == "column"):
@@ -308,7 +264,7 @@ def _columns_at_counter(step: _Step, lower: int, upper: int) -> bool:
     """Whether each column slice of the step is column k, for every counter value k."""
     for k in range(lower, upper):
         cache: dict = {}
-        if any(_evaluate(s.index, step.counter, k, cache) != k for s in step.slices.values() if s.kind == "column"):
+        if any(evaluate(s.index, step.counter, k, cache) != k for s in step.slices.values() if s.kind == "column"):
             return False
     return True
 
@@ -360,28 +316,6 @@ def _payload_dims(generic) -> dict:
     return dims
 
 
-def _feeding(values, block, leaves=frozenset()) -> list:
-    """The ops of `block` that `values` are computed from (their own ops included), in
-    order, not looking past the values in `leaves`."""
-    owners = {}
-    for o in block.operations:
-        o = _op(o)
-        for r in o.results:
-            owners[r] = o
-    needed, stack = set(), [v for v in values if v not in leaves]
-    while stack:
-        o = owners.get(stack.pop())
-        if o is None or o in needed:
-            continue
-        needed.add(o)
-        stack.extend(x for x in o.operands if x not in leaves)
-        for region in o.regions:  # and the values a payload captures from the block
-            for inner in region.blocks:
-                for p in inner.operations:
-                    stack.extend(x for x in _op(p).operands if x not in leaves)
-    return [_op(o) for o in block.operations if _op(o) in needed]
-
-
 def _build_generic(inputs, in_maps, outputs, ops, yielded, block_args, rank: int, index_dims=None):
     """A new all-parallel linalg.generic of `rank` dims at the current insertion point: its
     payload the clones of `ops` (payload ops of another generic, in order), that generic's
@@ -406,7 +340,7 @@ def _build_generic(inputs, in_maps, outputs, ops, yielded, block_args, rank: int
                 dim = ir.IntegerAttr(o.attributes["dim"]).value
                 mapping[o.results[0]] = linalg.IndexOp((index_dims or {}).get(dim, dim)).result
                 continue
-            _clone_into([o], mapping)
+            clone_into([o], mapping)
         linalg.YieldOp([mapping.get(v, v) for v in yielded])
     return generic
 
@@ -438,7 +372,7 @@ def _hoist(step: _Step) -> None:
                 continue
             if isinstance(r.type, ir.IndexType) or not any(_op(u.owner) in both for u in r.uses):
                 continue
-            if not any(a in args for f in _feeding([r], block) for a in f.operands):
+            if not any(a in args for f in feeding([r], block) for a in f.operands):
                 continue
             hoisted[next(iter(d))].append(r)
     if not hoisted[0] and not hoisted[1]:
@@ -448,18 +382,18 @@ def _hoist(step: _Step) -> None:
         for d, values in hoisted.items():
             if not values:
                 continue
-            feeding = _feeding(values, block)
-            used = [a for a in args if any(a in f.operands for f in feeding)]
+            sliced = feeding(values, block)
+            used = [a for a in args if any(a in f.operands for f in sliced)]
             one = lambda a: ir.AffineMap.get(1, 0, [ir.AffineDimExpr.get(0)] if dims[a] else [])
             outs = [tensor.empty([shape[d]], v.type) for v in values]
             part = _build_generic([generic.opview.inputs[a.arg_number] for a in used], [one(a) for a in used],
-                                  outs, feeding, values, used, 1, {d: 0})
+                                  outs, sliced, values, used, 1, {d: 0})
             parts[d] = part
             extra += list(part.results)
             extra_maps += [ir.AffineMap.get(2, 0, [ir.AffineDimExpr.get(d)])] * len(values)
             extra_args += values
         yielded = list(ops[-1].operands)
-        kept = _feeding(yielded, block, set(extra_args))
+        kept = feeding(yielded, block, set(extra_args))
         used = [a for a in args if any(a in f.operands for f in kept)]
         main = _build_generic([generic.opview.inputs[a.arg_number] for a in used] + extra,
                               [_maps(generic)[a.arg_number] for a in used] + extra_maps,
@@ -573,7 +507,7 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, 
     def mapped(v):
         return mapping.get(v, v) if not isinstance(v, int) else v
 
-    _clone_into(step.scalars, mapping)
+    clone_into(step.scalars, mapping)
     for value, s in step.slices.items():  # the elements of row k read as scalars (in payloads)
         if s.kind == "value":
             at = mapped(s.parent.index) if s.parent.kind == "column" else mapped(s.index)
@@ -771,161 +705,5 @@ def pivot_blocks(module, cap: int = _MAX_STEPS) -> int:
     count = 0
     for loop in ops_named(module, ("scf.for",)):
         if loop.parent is not None:
-            count += _rewrite(_derotate(loop) or loop, cap)
+            count += _rewrite(derotate(loop, lambda new: _match(new) is not None) or loop, cap)
     return count
-
-
-def _clone_into(ops, mapping: dict) -> None:
-    """Clone `ops` at the current insertion point, their operands (and the values their
-    payloads capture) through `mapping`, which gets their results."""
-    from mlir import ir
-    for op in ops:
-        clone = op.clone(ir.InsertionPoint.current)
-        for i, v in enumerate(op.operands):
-            if v in mapping:
-                clone.operands[i] = mapping[v]
-        for region in clone.regions:
-            for b in region.blocks:
-                for inner in b.operations:
-                    inner = _op(inner)
-                    for i, v in enumerate(inner.operands):
-                        if v in mapping:
-                            inner.operands[i] = mapping[v]
-        for old, new in zip(op.results, clone.results):
-            mapping[old] = new
-
-
-def _derotate(loop):
-    """A loop that carries, besides its matrix, values the step computes at its end from the
-    new matrix for the next step (codegen.raised's carried lines in stablehlo: row and column
-    k + 1): the same loop computing them at the start of each step from the matrix, at the
-    counter before, where the values the loop starts with are those at the first step (checked:
-    `_same`), where the new loop is one the blocks take (`_match`). Returns the new loop, or
-    None (the loop left as it was)."""
-    from mlir import ir
-    from mlir.dialects import arith, scf
-    view = loop.opview
-    body = loop.regions[0].blocks[0]
-    args = list(body.arguments)
-    if len(args) < 3:
-        return None
-    counter, matrix, carried = args[0], args[1], args[2:]
-    lower, upper, stride = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
-    if None in (lower, upper, stride) or stride != 1 or upper <= lower:
-        return None
-    if any(len(list(r.uses)) for r in list(loop.results)[1:]):
-        return None
-    ops = [_op(o) for o in body.operations]
-    yielded = list(ops[-1].operands)
-    new_matrix, nexts = yielded[0], yielded[1:]
-    if _defining(new_matrix) is None or _inside(new_matrix, loop) is False:
-        return None
-    epilogue = _feeding(nexts, body, {new_matrix})
-    for op in epilogue:  # computed from the new matrix and the counter alone
-        used = set(op.operands)
-        for region in op.regions:
-            for b in region.blocks:
-                for inner in b.operations:
-                    used.update(_op(inner).operands)
-        if used & (set(carried) | {matrix}):
-            return None
-    inits = list(view.initArgs)
-    if not all(_same(n, i, {new_matrix: inits[0]}, counter, lower - 1, {}) for n, i in zip(nexts, inits[1:])):
-        return None
-    index = ir.IndexType.get()
-    with ir.InsertionPoint(loop), loop.location:
-        new = scf.ForOp(view.lowerBound, view.upperBound, view.step, iter_args=[inits[0]])
-        with ir.InsertionPoint(new.body):
-            k, m = new.induction_variable, new.inner_iter_args[0]
-            before = arith.subi(k, arith.constant(index, 1))
-            mapping = {counter: before, new_matrix: m}
-            _clone_into(epilogue, mapping)
-            step = {counter: k, matrix: m}
-            step.update({c: mapping[n] for c, n in zip(carried, nexts)})
-            _clone_into(_feeding([new_matrix], body, set()), step)
-            scf.YieldOp([step[new_matrix]])
-    if _match(_op(new)) is None:  # kept only for the blocks
-        _op(new).erase()
-        return None
-    loop.results[0].replace_all_uses_with(new.results[0])
-    loop.erase()
-    return _op(new)
-
-
-def _same(a, b, leaves: dict, counter, at: int, memo: dict) -> bool:
-    """Whether value `a` (of the loop's body) computes what `b` (before the loop) does, the
-    counter at `at` and the values `leaves` maps taken as equal: the same ops with the same
-    attributes on the same operands, integer scalars compared by their values."""
-    from mlir import ir
-    if a in leaves:
-        return leaves[a] == b
-    if str(a.type) != str(b.type):
-        return False
-    key = (a, b)
-    if key in memo:
-        return memo[key]
-    memo[key] = False
-    if isinstance(a.type, (ir.IntegerType, ir.IndexType)):
-        va, vb = _evaluate(a, counter, at, {}), _evaluate(b, counter, at, {})
-        if va is not None or vb is not None:
-            memo[key] = va is not None and va == vb
-            return memo[key]
-    oa, ob = _defining(a), _defining(b)
-    if oa is None or ob is None:
-        memo[key] = a == b
-        return memo[key]
-    if oa.name != ob.name or list(oa.results).index(a) != list(ob.results).index(b):
-        return False
-    if oa.name in ("tensor.extract_slice", "tensor.insert_slice"):  # offsets: static or not
-        for kind in ("offsets", "sizes"):
-            for x, y in zip(_mixed(oa, kind), _mixed(ob, kind)):
-                if not _same_index(x, y, counter, at):
-                    return False
-        if str(oa.attributes["static_strides"]) != str(ob.attributes["static_strides"]):
-            return False
-        sources = [oa.operands[0]] + ([oa.operands[1]] if oa.name == "tensor.insert_slice" else [])
-        others = [ob.operands[0]] + ([ob.operands[1]] if ob.name == "tensor.insert_slice" else [])
-        memo[key] = all(_same(x, y, leaves, counter, at, memo) for x, y in zip(sources, others))
-        return memo[key]
-    if _attributes(oa) != _attributes(ob) or len(oa.operands) != len(ob.operands) or \
-            len(oa.regions) != len(ob.regions):
-        return False
-    if not all(_same(x, y, leaves, counter, at, memo) for x, y in zip(oa.operands, ob.operands)):
-        return False
-    for ra, rb in zip(oa.regions, ob.regions):
-        ba, bb = list(ra.blocks), list(rb.blocks)
-        if len(ba) != len(bb):
-            return False
-        for xa, xb in zip(ba, bb):
-            inner = dict(leaves)
-            inner.update(zip(xa.arguments, xb.arguments))
-            la, lb = [_op(o) for o in xa.operations], [_op(o) for o in xb.operations]
-            if len(la) != len(lb):
-                return False
-            for pa, pb in zip(la, lb):
-                for x, y in zip(pa.results, pb.results):
-                    inner[x] = y
-            for pa, pb in zip(la, lb):
-                if pa.name != pb.name or len(pa.operands) != len(pb.operands):
-                    return False
-                if _attributes(pa) != _attributes(pb):
-                    return False
-                if not all(inner.get(x) == y if x in inner else _same(x, y, leaves, counter, at, memo)
-                           for x, y in zip(pa.operands, pb.operands)):
-                    return False
-    memo[key] = True
-    return True
-
-
-def _attributes(op) -> dict:
-    """An op's attributes, name -> text."""
-    named = [op.attributes[i] for i in range(len(op.attributes))]
-    return {n.name: str(n.attr) for n in named}
-
-
-def _same_index(x, y, counter, at: int) -> bool:
-    """Whether two offsets or sizes (ints or index Values) are the same number, the counter
-    at `at`."""
-    vx = x if isinstance(x, int) else _evaluate(x, counter, at, {})
-    vy = y if isinstance(y, int) else _evaluate(y, counter, at, {})
-    return vx is not None and vx == vy
