@@ -77,7 +77,7 @@ from dataclasses import dataclass
 from synth.backends.in_place import _all_parallel, _defining, _maps, _op, ops_named
 from synth.backends.narrow import _identity, _mixed
 from synth.backends.rotation import clone_into, derotate, evaluate, feeding, inside
-from synth.backends.wavefront import _constant_index
+from synth.backends.wavefront import _constant_index, _insert, _slice, _type_shape
 
 _MAX_STEPS = 56  # the most steps per block (T): the largest divisor of the trip count up to it
 _ROWS = 8  # rows per block in phase 2 (H), where it divides the matrix and T
@@ -269,34 +269,6 @@ def _columns_at_counter(step: _Step, lower: int, upper: int) -> bool:
     return True
 
 
-def _static(shape: list) -> list[int]:
-    """A shape of ints or index Values as a type's shape (a Value: a dynamic size)."""
-    from mlir import ir
-    return [n if isinstance(n, int) else ir.ShapedType.get_dynamic_size() for n in shape]
-
-
-def _rank_reduced(source, offsets: list, sizes: list, shape: list):
-    """tensor.extract_slice of `source` at `offsets` of `sizes` (ints or index Values),
-    strides 1, of `shape` (the unit dims dropped)."""
-    from mlir import ir
-    from mlir.dialects import tensor
-    from synth.backends.narrow import _slice_mixed
-    t = ir.RankedTensorType(source.type)
-    dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(t.shape, dict(enumerate(offsets)),
-                                                              dict(enumerate(sizes)))
-    result = ir.RankedTensorType.get(_static(shape), t.element_type)
-    return tensor.ExtractSliceOp(result, source, dyn_off, dyn_size, [], st_off, st_size, st_str).result
-
-
-def _insert_rows(part, dest, offsets: list, sizes: list):
-    from mlir import ir
-    from mlir.dialects import tensor
-    from synth.backends.narrow import _slice_mixed
-    dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(ir.RankedTensorType(dest.type).shape,
-                                                              dict(enumerate(offsets)), dict(enumerate(sizes)))
-    return tensor.InsertSliceOp(part, dest, dyn_off, dyn_size, [], st_off, st_size, st_str).result
-
-
 def _payload_dims(generic) -> dict:
     """Each payload value of a 2-d generic (block arguments and op results) -> the set of
     iteration dims it depends on (through its operands' indexing maps and linalg.index)."""
@@ -416,7 +388,7 @@ def _clone_part(generic, operands: list, shape: list[int], offsets=None):
     for i, v in enumerate(list(operands) + inits):
         clone.operands[i] = v
     for r, o in zip(clone.results, outs):
-        r.set_type(ir.RankedTensorType.get(_static(shape), ir.RankedTensorType(o.type).element_type))
+        r.set_type(ir.RankedTensorType.get(_type_shape(shape), ir.RankedTensorType(o.type).element_type))
     for o in list(clone.regions[0].blocks[0].operations):
         o = _op(o)
         offset = (offsets or {}).get(ir.IntegerAttr(o.attributes["dim"]).value) if o.name == "linalg.index" else None
@@ -511,7 +483,7 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, 
     for value, s in step.slices.items():  # the elements of row k read as scalars (in payloads)
         if s.kind == "value":
             at = mapped(s.parent.index) if s.parent.kind == "column" else mapped(s.index)
-            mapping[value] = tensor.ExtractOp(_rank_reduced(pivot, [at], [1], []), []).result
+            mapping[value] = tensor.ExtractOp(_slice(pivot, [at], [1], []), []).result
 
     def operand(value):
         s = step.slices.get(value)
@@ -523,11 +495,11 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, 
             return value
         if s.kind == "column":  # at column k (_pivot_rows), inside the block where it has k
             at = mapped(s.index) if column is None else arith.subi(mapped(s.index), column)
-            return _rank_reduced(block, [0, at], [height, 1], [height])
+            return _slice(block, [0, at], [height, 1], [height])
         if s.kind == "row":
             return pivot
         at = mapped(s.parent.index) if s.parent.kind == "column" else mapped(s.index)
-        return _rank_reduced(pivot, [at], [1], [])  # an element of row k
+        return _slice(pivot, [at], [1], [])  # an element of row k
 
     def substituted(clone):
         for o in clone.regions[0].blocks[0].operations:
@@ -553,7 +525,7 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, 
             continue
         v = operand(value)
         if column is not None and [ir.AffineDimExpr(e).position for e in amap.results] == [1]:
-            v = _rank_reduced(v, [column], [width], [width])  # the block's columns of a row
+            v = _slice(v, [column], [width], [width])  # the block's columns of a row
         inputs.append(v)
     main = _clone_part(step.generic, inputs, [height, width], {0: first, 1: column})
     substituted(main)
@@ -613,7 +585,7 @@ def _rewrite(loop, cap: int) -> bool:
         blocks = scf.ForOp(c(lower), c(upper), c(steps), iter_args=list(view.initArgs))
         with ir.InsertionPoint(blocks.body):
             first, matrix = blocks.induction_variable, blocks.inner_iter_args[0]
-            pivots = _rank_reduced(matrix, [first, 0], [steps, cols], [steps, cols])
+            pivots = _slice(matrix, [first, 0], [steps, cols], [steps, cols])
             saved = tensor.empty([steps, cols], element)
             tables = [tensor.empty([steps, cols], t) for t in table_types]
             own = scf.ForOp(c(0), c(steps), c(1), iter_args=[pivots, saved] + tables)
@@ -621,12 +593,12 @@ def _rewrite(loop, cap: int) -> bool:
                 s = own.induction_variable
                 current, kept, *tables = own.inner_iter_args
                 k = arith.addi(first, s)
-                pivot = _rank_reduced(current, [s, 0], [1, cols], [cols])
-                kept = _insert_rows(pivot, kept, [s, 0], [1, cols])
+                pivot = _slice(current, [s, 0], [1, cols], [cols])
+                kept = _insert(pivot, kept, [s, 0], [1, cols])
                 updated, parts, _ = _apply(step, k, current, first, steps, pivot)
-                tables = [_insert_rows(p, t, [s, 0], [1, cols]) for p, t in zip(parts, tables)]
+                tables = [_insert(p, t, [s, 0], [1, cols]) for p, t in zip(parts, tables)]
                 scf.YieldOp([updated, kept] + tables)
-            matrix = _insert_rows(own.results[0], matrix, [first, 0], [steps, cols])
+            matrix = _insert(own.results[0], matrix, [first, 0], [steps, cols])
             kept, *tables = list(own.results)[1:]
 
             row_types = [ir.RankedTensorType(list(step.generic.opview.inputs)[n].type).element_type
@@ -635,17 +607,17 @@ def _rewrite(loop, cap: int) -> bool:
             def chunk(block, r, c0, size, recorded, sides):
                 """Steps first .. first + T - 1 on the `size` columns of a row block from c0, its
                 row-indexed values `recorded` (T x H tables)."""
-                part = _rank_reduced(block, [0, c0], [height, size], [height, size])
+                part = _slice(block, [0, c0], [height, size], [height, size])
                 inner = scf.ForOp(c(0), c(steps), c(1), iter_args=[part])
                 with ir.InsertionPoint(inner.body):
                     s = inner.induction_variable
-                    pivot = _rank_reduced(kept, [s, 0], [1, cols], [cols])
-                    parts = [_rank_reduced(t, [s, 0], [1, cols], [cols]) for t in tables]
-                    given = [_rank_reduced(t, [s, 0], [1, height], [height]) for t in recorded]
+                    pivot = _slice(kept, [s, 0], [1, cols], [cols])
+                    parts = [_slice(t, [s, 0], [1, cols], [cols]) for t in tables]
+                    given = [_slice(t, [s, 0], [1, height], [height]) for t in recorded]
                     updated, _, _ = _apply(step, arith.addi(first, s), inner.inner_iter_args[0], r, height,
                                            pivot, parts or None, c0, size, given, sides)
                     scf.YieldOp([updated])
-                return _insert_rows(inner.results[0], block, [0, c0], [height, size])
+                return _insert(inner.results[0], block, [0, c0], [height, size])
 
             def columns(block, r, start, stop, recorded, sides):
                 """`chunk` on the columns [start, stop) by chunks of `width`."""
@@ -659,24 +631,24 @@ def _rewrite(loop, cap: int) -> bool:
                 sweep = scf.ForOp(start, stop, c(height), iter_args=[matrix])
                 with ir.InsertionPoint(sweep.body):
                     r = sweep.induction_variable
-                    block = _rank_reduced(sweep.inner_iter_args[0], [r, 0], [height, cols], [height, cols])
+                    block = _slice(sweep.inner_iter_args[0], [r, 0], [height, cols], [height, cols])
                     # the pivot columns first (all of the rows where not chunked), their
                     # row-indexed values recorded per step for the other chunks
-                    sub = _rank_reduced(block, [0, first], [height, steps], [height, steps]) if chunked else block
+                    sub = _slice(block, [0, first], [height, steps], [height, steps]) if chunked else block
                     recorded = [tensor.empty([steps, height], t) for t in row_types] if chunked else []
                     inner = scf.ForOp(c(0), c(steps), c(1), iter_args=[sub] + recorded)
                     with ir.InsertionPoint(inner.body):
                         s = inner.induction_variable
                         current, *recorded = inner.inner_iter_args
-                        pivot = _rank_reduced(kept, [s, 0], [1, cols], [cols])
-                        parts = [_rank_reduced(t, [s, 0], [1, cols], [cols]) for t in tables]
+                        pivot = _slice(kept, [s, 0], [1, cols], [cols])
+                        parts = [_slice(t, [s, 0], [1, cols], [cols]) for t in tables]
                         updated, _, values = _apply(step, arith.addi(first, s), current, r, height, pivot,
                                                     parts or None, first if chunked else None,
                                                     steps if chunked else None, sides=(side, 0))
-                        recorded = [_insert_rows(v, t, [s, 0], [1, height]) for v, t in zip(values, recorded)]
+                        recorded = [_insert(v, t, [s, 0], [1, height]) for v, t in zip(values, recorded)]
                         scf.YieldOp([updated] + recorded)
                     if chunked:  # then the rest of the pivot columns' chunk, and the other chunks
-                        block = _insert_rows(inner.results[0], block, [0, first], [height, steps])
+                        block = _insert(inner.results[0], block, [0, first], [height, steps])
                         recorded = list(inner.results)[1:]
                         start = arith.muli(arith.divui(first, c(width)), c(width))
                         stop = arith.addi(start, c(width))
@@ -687,7 +659,7 @@ def _rewrite(loop, cap: int) -> bool:
                         block = columns(block, r, stop, c(cols), recorded, (side, 1))
                     else:
                         block = inner.results[0]
-                    scf.YieldOp([_insert_rows(block, sweep.inner_iter_args[0], [r, 0], [height, cols])])
+                    scf.YieldOp([_insert(block, sweep.inner_iter_args[0], [r, 0], [height, cols])])
                 return sweep.results[0]
 
             matrix = others(matrix, c(0), first, -1)  # rows before every pivot of the block

@@ -263,22 +263,30 @@ def steps_per_sweep(trips: int, window_rows, row_bytes: int, cap: int = _MAX_STE
     return best
 
 
-def _slice(source, offsets: list, sizes: list[int]):
-    """tensor.extract_slice of `source` at `offsets` (ints or index Values), strides 1."""
+def _type_shape(shape: list) -> list[int]:
+    """A shape of ints or index Values as a type's shape (a Value: a dynamic size)."""
+    from mlir import ir
+    return [n if isinstance(n, int) else ir.ShapedType.get_dynamic_size() for n in shape]
+
+
+def _slice(source, offsets: list, sizes: list, shape: list | None = None):
+    """tensor.extract_slice of `source` at `offsets` of `sizes` (ints or index Values),
+    strides 1, of `shape` (`sizes` where not given; a shape without unit dims: rank-reduced)."""
     from mlir import ir
     from mlir.dialects import tensor
     t = ir.RankedTensorType(source.type)
-    dyn_off, _, st_off, st_size, st_str = _slice_mixed(t.shape, dict(enumerate(offsets)), dict(enumerate(sizes)))
-    result = ir.RankedTensorType.get(sizes, t.element_type)
-    return tensor.ExtractSliceOp(result, source, dyn_off, [], [], st_off, st_size, st_str).result
+    dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(t.shape, dict(enumerate(offsets)),
+                                                              dict(enumerate(sizes)))
+    result = ir.RankedTensorType.get(_type_shape(sizes if shape is None else shape), t.element_type)
+    return tensor.ExtractSliceOp(result, source, dyn_off, dyn_size, [], st_off, st_size, st_str).result
 
 
-def _insert(part, dest, offsets: list, sizes: list[int]):
+def _insert(part, dest, offsets: list, sizes: list):
     from mlir import ir
     from mlir.dialects import tensor
-    dyn_off, _, st_off, st_size, st_str = _slice_mixed(ir.RankedTensorType(dest.type).shape,
-                                                       dict(enumerate(offsets)), dict(enumerate(sizes)))
-    return tensor.InsertSliceOp(part, dest, dyn_off, [], [], st_off, st_size, st_str).result
+    dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(ir.RankedTensorType(dest.type).shape,
+                                                              dict(enumerate(offsets)), dict(enumerate(sizes)))
+    return tensor.InsertSliceOp(part, dest, dyn_off, dyn_size, [], st_off, st_size, st_str).result
 
 
 def _rewrite(loop, cap: int) -> bool:
