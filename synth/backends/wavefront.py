@@ -27,10 +27,15 @@ T is the largest divisor of the trip count up to 10 whose window (the rows betwe
 oldest and the newest update of a wave, of every array the loop carries) fits in 1 MB
 (half this host's L2). Each row's generic is marked (`synth.row2`, `synth.row3`) for the
 schedule, which tiles it along its last dim by the vector width and vectorizes the tiles
-(the whole-array generics are left to LLVM). Only loops of that form are taken: constant bounds, step 1, the
-counter unused, each array written by at most one update per step, every update an
-all-parallel generic with identity maps over static slices at constant offsets, arrays
-of rank 2 or more (a row of a rank-1 array is one element). The sweeps of a loop over
+(the whole-array generics are left to LLVM). Only loops of that form are taken: constant
+bounds, step 1, the counter unused, every update an all-parallel generic with identity maps
+over static slices at constant offsets, arrays of rank 2 or more (a row of a rank-1 array is
+one element). An array may have several updates in a step where they write disjoint rows and
+no other update reads the array between them (fdtd-2d's ey: its row 0, then rows 1 to n);
+they share one lag. A rank-1 iter_arg that the step rotates left by one (`_rotation`:
+element 0 moved to the end) is a queue: an update may read its element 0 (a map to (0),
+fdtd-2d's source value of the step), step s of a sweep then reads element s, and the sweep
+rotates the queue by its steps. The sweeps of a loop over
 vectors (jacobi-1d: rank 1, in L1 already) are marked `synth.row1` instead
 (`_mark_vectors`: all-parallel generics with identity maps on vectors or unit-stride slices
 of them), so the schedule vectorizes them by mlir_cpu.ROW1_TILE elements.
@@ -42,8 +47,12 @@ after in one process (scripts/compare_pipelines.py, 3-4 rounds of 3 calls): jaco
 T = 10 lost (2.3 s). The same on its stablehlo raise (lowered to the same loop): 1.20x
 over the loops against XLA's 0.93x. heat-3d (planes of 120 x 120, 230 KB per plane and
 array) does not fit: with a 2-4 MB window (T = 2, 5) it ran as fast as before (1.34 ->
-1.32 s), so it is left alone; fdtd-2d's step (a queue of fict values rotated, two updates
-of ey) and jacobi-1d (rank 1, in L1 already) are not of the form.
+1.32 s), so it is left alone (it runs at the speed of its arithmetic: the C loops take
+0.9-0.97 ns per point at every size from 22^3 to 120^3); jacobi-1d (rank 1, in L1 already)
+is not of the form. fdtd-2d (3 arrays of 1000 x 1200, 500 steps, T = 10, P = 1; the C loops
+take 0.9-1.0 ns per point where the arrays fit in L2, 2.3 ns at LARGE), 2026-11-27, old and
+new code in alternating processes, medians of 3 rounds of 5 calls: 1.46 -> 0.58 s and
+1.53 -> 0.59 s, outputs bitwise equal.
 """
 
 from __future__ import annotations
@@ -63,7 +72,8 @@ class _Update:
     array: int  # the iter_arg it is inserted into
     offsets: list[int]  # where, in the array
     shape: list[int]
-    reads: list[tuple[int, list[int], bool]] = field(default_factory=list)  # (array, offsets, this step's value)
+    # (array, offsets, this step's value); offsets None: element 0 of a queue (`_rotation`)
+    reads: list[tuple[int, list[int] | None, bool]] = field(default_factory=list)
 
 
 def _static(op, kind: str) -> list[int] | None:
@@ -114,45 +124,111 @@ def _inside(op, loop) -> bool:
     return False
 
 
-def _updates(loop) -> list[_Update] | None:
-    """The updates of the step of `loop` (an scf.for), in order; None when the loop is not
-    of the form the module docstring names."""
+def _rotation(body, queue, yielded) -> list | None:
+    """The ops of `body` that rotate the rank-1 iter_arg `queue` left by one (element 0
+    moved to the end: extract_slices [1, n) and [0, 1), each copied or not, inserted at 0
+    and n - 1), ending in `yielded`, in body order; None when `yielded` is not that."""
+    from mlir import ir
+
+    n = ir.RankedTensorType(queue.type).shape[0]
+
+    def part(value, offset: int, size: int) -> list | None:
+        op = _defining(value)
+        ops = []
+        if op is not None and op.name == "linalg.copy":
+            empty = _defining(list(op.opview.outputs)[0])
+            if empty is None or empty.name != "tensor.empty":
+                return None
+            ops, op = [op, empty], _defining(list(op.opview.inputs)[0])
+        if op is None or op.name != "tensor.extract_slice" or op.operands[0] != queue or not _plain_slice(op) \
+                or _static(op, "offsets") != [offset] or _static(op, "sizes") != [size]:
+            return None
+        return ops + [op]
+
+    last = _defining(yielded)
+    if n < 2 or last is None or last.name != "tensor.insert_slice" or not _plain_slice(last) \
+            or _static(last, "offsets") != [n - 1] or _static(last, "sizes") != [1]:
+        return None
+    first = _defining(last.operands[1])
+    if first is None or first.name != "tensor.insert_slice" or first.operands[1] != queue or not _plain_slice(first) \
+            or _static(first, "offsets") != [0] or _static(first, "sizes") != [n - 1]:
+        return None
+    head, tail = part(last.operands[0], 0, 1), part(first.operands[0], 1, n - 1)
+    if head is None or tail is None:
+        return None
+    mine = [last, first] + head + tail
+    for op in mine[1:]:  # used by the rotation only
+        if any(_op(use.owner) not in mine for use in op.results[0].uses):
+            return None
+    order = [_op(o) for o in body.operations]
+    return sorted(mine, key=order.index)
+
+
+def _queue_read(generic, position: int) -> bool:
+    """Whether operand `position` of `generic` is read at element 0 only (a map to (0))."""
+    from mlir import ir
+    results = ir.AffineMapAttr(list(generic.attributes["indexing_maps"])[position]).value.results
+    return len(results) == 1 and str(results[0]) == "0"
+
+
+def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
+    """The updates of the step of `loop` (an scf.for), in order, and the rotations of its
+    queues (iter_arg -> its ops); None when the loop is not of the form the module
+    docstring names."""
     from mlir import ir
     body = loop.regions[0].blocks[0]
     if len(list(body.arguments[0].uses)):
         return None  # the counter is read
     carried = list(body.arguments)[1:]
-    if not carried or any(not isinstance(a.type, ir.RankedTensorType) or ir.RankedTensorType(a.type).rank < 2
-                          for a in carried):
+    ops = [_op(o) for o in body.operations]
+    yielded = list(ops[-1].operands)
+    queues: dict[int, list] = {}
+    for i, a in enumerate(carried):
+        if not isinstance(a.type, ir.RankedTensorType):
+            return None
+        if ir.RankedTensorType(a.type).rank == 1:
+            rotation = _rotation(body, a, yielded[i])
+            if rotation is None:
+                return None
+            queues[i] = rotation
+        elif ir.RankedTensorType(a.type).rank < 2:
+            return None
+    if len(queues) == len(carried):
         return None
+    rotating = [o for ops_ in queues.values() for o in ops_]
     version = {a: i for i, a in enumerate(carried)}  # a value of an array -> the array
     latest = list(carried)
-    written: dict[int, int] = {}  # array -> its update
+    written: dict[int, list[tuple[int, int]]] = {}  # array -> the rows its updates wrote so far
     slices: dict = {}  # extract_slice result -> (array, offsets, this step's value)
     placed: dict = {}  # generic result -> its update
     updates: list[_Update] = []
     pending: dict = {}
-    ops = [_op(o) for o in body.operations]
     for op in ops[:-1]:
-        if op.name in ("arith.constant", "tensor.empty"):
+        if op.name in ("arith.constant", "tensor.empty") or op in rotating:
             continue
         if op.name == "tensor.extract_slice":
             source = op.operands[0]
-            if source not in version or not _plain_slice(op):
+            if source not in version or version[source] in queues or not _plain_slice(op):
                 return None
             array = version[source]
             if source != latest[array]:
                 return None  # an older value of an array written since
             slices[op.results[0]] = (array, _static(op, "offsets"), array in written)
         elif op.name == "linalg.generic":
-            if len(op.results) != 1 or not _all_parallel(op) or not _identity_maps(op):
+            if len(op.results) != 1 or not _all_parallel(op):
                 return None
             init = list(op.opview.outputs)[0]
             if _defining(init) is None or _defining(init).name != "tensor.empty" or not _pure_payload(op, loop):
                 return None
             shape = list(ir.RankedTensorType(op.results[0].type).shape)
+            maps = _maps(op)
             reads = []
-            for v in op.opview.inputs:
+            for position, v in enumerate(op.opview.inputs):
+                if v in version and version[v] in queues and _queue_read(op, position):
+                    reads.append((version[v], None, False))
+                    continue
+                if not _identity(maps[position]):
+                    return None
                 if v in slices:
                     reads.append(slices[v])
                 elif v in placed:
@@ -162,19 +238,32 @@ def _updates(loop) -> list[_Update] | None:
                     return None
                 if list(ir.RankedTensorType(v.type).shape) != shape:
                     return None
+            if not _identity(maps[-1]):
+                return None
             pending[op.results[0]] = (op, shape, reads)
         elif op.name == "tensor.insert_slice":
             source, dest = op.operands[0], op.operands[1]
-            if source not in pending or dest not in version or not _plain_slice(op):
+            if source not in pending or dest not in version or version[dest] in queues or not _plain_slice(op):
                 return None
             array = version[dest]
-            if dest != latest[array] or array in written:
+            if dest != latest[array]:
                 return None
             generic, shape, reads = pending.pop(source)
+            offsets = _static(op, "offsets")
             if _static(op, "sizes") != shape:
                 return None
-            update = _Update(generic, array, _static(op, "offsets"), shape, reads)
-            written[array] = len(updates)
+            rows = (offsets[0], offsets[0] + shape[0])
+            if any(lo < rows[1] and rows[0] < hi for lo, hi in written.get(array, [])):
+                return None  # an array's updates in a step write disjoint rows
+            if array in written and any(a == array for v in updates if v.array != array for a, _, _ in v.reads):
+                return None  # read between two of its updates: part old, part new in the step
+            # its own array, read in its own rows: the previous step's value there
+            reads = [(a, o, False) if a == array and o is not None and this and rows[0] <= o[0]
+                     and o[0] + shape[0] <= rows[1] else (a, o, this) for a, o, this in reads]
+            if any(a == array and this for a, _, this in reads):
+                return None
+            update = _Update(generic, array, offsets, shape, reads)
+            written.setdefault(array, []).append(rows)
             updates.append(update)
             placed[source] = update
             version[op.results[0]] = array
@@ -183,52 +272,62 @@ def _updates(loop) -> list[_Update] | None:
             return None
     if pending or not updates:
         return None
-    yielded = list(ops[-1].operands)
-    if yielded != latest:
-        return None
+    for i, a in enumerate(carried):
+        if i not in queues and yielded[i] != latest[i]:
+            return None
     for u in updates:  # a generic's only uses: its insert and reads of it by later updates
         for use in u.generic.results[0].uses:
             if _op(use.owner).name not in ("tensor.insert_slice", "linalg.generic"):
                 return None
-    return updates
+    return updates, queues
 
 
 def lags(updates: list[_Update]) -> tuple[list[int], int] | None:
     """(l_k per update, P per step), the least that keep the step-by-step order of reads and
-    writes (module docstring); None where an update reads rows of its own array above it."""
-    writer = {u.array: k for k, u in enumerate(updates)}
-    ls: list[int] = []
+    writes (module docstring); None where an update reads rows of its own array above it.
+    The updates of one array (disjoint rows: fdtd-2d's boundary row and stencil of ey) share
+    one lag, found by raising the lags until every constraint holds."""
+    first = {}
+    for k, u in enumerate(updates):
+        first.setdefault(u.array, k)
+    lag = {a: 0 for a in first}
+    for _ in range(4 * len(updates) + 4):
+        changed = False
+        for k, u in enumerate(updates):
+            low = lag[u.array]
+            for array, offsets, this_step in u.reads:
+                if offsets is None or array not in first:
+                    continue  # a queue, or read only
+                d = offsets[0] - u.offsets[0]
+                if this_step:  # written earlier in this step (by another array's updates)
+                    low = max(low, lag[array] + d)
+                elif array == u.array and d < 0:
+                    return None
+                elif array != u.array and first[array] < k:
+                    return None  # (_updates gives this step's value once the array is written)
+            for i in range(k):  # earlier updates reading the array this one writes, previous step's value
+                for array, offsets, this_step in updates[i].reads:
+                    if array == u.array and offsets is not None and not this_step:
+                        low = max(low, lag[updates[i].array] - (offsets[0] - updates[i].offsets[0]))
+            if low > lag[u.array]:
+                lag[u.array], changed = low, True
+        if not changed:
+            break
+    else:
+        return None
+    ls = [lag[u.array] for u in updates]
     period = 0
     for k, u in enumerate(updates):
-        low = 0
         for array, offsets, this_step in u.reads:
-            d = offsets[0] - u.offsets[0]
-            j = writer.get(array)
-            if j is None:
-                continue  # read only
-            if this_step:  # written by j < k in this step
-                low = max(low, ls[j] + d)
-            elif j == k and d < 0:
-                return None
-            elif j < k:
-                return None  # (_updates gives this step's value once the array is written)
-        for i in range(k):  # earlier updates reading the array this one writes, previous step's value
-            for array, offsets, this_step in updates[i].reads:
-                if array == u.array and not this_step:
-                    low = max(low, ls[i] - (offsets[0] - updates[i].offsets[0]))
-        ls.append(low)
-    for k, u in enumerate(updates):
-        for array, offsets, this_step in u.reads:
-            d = offsets[0] - u.offsets[0]
-            j = writer.get(array)
-            if j is None:
+            if offsets is None or array not in first:
                 continue
+            d = offsets[0] - u.offsets[0]
             if this_step:
-                period = max(period, ls[k] - ls[j] - d)
+                period = max(period, ls[k] - lag[array] - d)
             else:
-                if ls[j] + d < ls[k]:
-                    return None  # (cannot happen: ls[j] was raised above)
-                period = max(period, ls[j] + d - ls[k])
+                if lag[array] + d < ls[k]:
+                    return None  # (cannot happen: the lag was raised above)
+                period = max(period, lag[array] + d - ls[k])
     return ls, max(period, 1)
 
 
@@ -289,6 +388,31 @@ def _insert(part, dest, offsets: list, sizes: list):
     return tensor.InsertSliceOp(part, dest, dyn_off, dyn_size, [], st_off, st_size, st_str).result
 
 
+def _into_own_row(generic, position: int):
+    """`generic` with its input `position` (the row it overwrites) as its output instead of
+    a tensor.empty, the payload reading the output's element: the row is then updated in
+    place (a tiled generic that reads a row and writes a fresh tensor inserted over it
+    bufferizes to a copy of the row per update)."""
+    from mlir import ir
+
+    inputs, outputs = list(generic.opview.inputs), list(generic.opview.outputs)
+    block = generic.regions[0].blocks[0]
+    block.arguments[position].replace_all_uses_with(block.arguments[len(inputs)])
+    maps = list(generic.attributes["indexing_maps"])
+    keep = [i for i in range(len(inputs)) if i != position]
+    attributes = {a: generic.attributes[a] for a in generic.attributes if a not in ("indexing_maps", "operandSegmentSizes")}
+    attributes["indexing_maps"] = ir.ArrayAttr.get([maps[i] for i in keep] + maps[len(inputs):])
+    attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(keep), len(outputs)])
+    with ir.InsertionPoint(generic), generic.location:
+        new = ir.Operation.create("linalg.generic", results=[r.type for r in generic.results],
+                                  operands=[inputs[i] for i in keep] + [inputs[position]] + outputs[1:],
+                                  attributes=attributes, regions=1)
+    block.append_to(new.regions[0])
+    block.erase_argument(position)
+    generic.erase()
+    return new
+
+
 def _rewrite(loop, cap: int) -> bool:
     from mlir import ir
     from mlir.dialects import arith, scf, tensor
@@ -297,12 +421,13 @@ def _rewrite(loop, cap: int) -> bool:
     lb, ub, step = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
     if None in (lb, ub, step) or step != 1 or ub - lb < 2:
         return False
-    updates = _updates(loop)
-    found = None if updates is None else lags(updates)
+    form = _updates(loop)
+    found = None if form is None else lags(form[0])
     if found is None:
         return False
-    ls, period = found
-    reach = max([abs(offsets[0] - u.offsets[0]) for u in updates for _, offsets, _ in u.reads] + [0])
+    (updates, queues), (ls, period) = form, found
+    reach = max([abs(offsets[0] - u.offsets[0]) for u in updates for _, offsets, _ in u.reads
+                 if offsets is not None] + [0])
     trips = ub - lb
     steps = steps_per_sweep(trips, lambda t: (t - 1) * period + max(ls) + 2 * reach + 1, _row_bytes(loop), cap)
     if steps < 2:
@@ -335,6 +460,9 @@ def _rewrite(loop, cap: int) -> bool:
                             row = [1] + u.shape[1:]
                             operands = []
                             for array, offsets, _ in u.reads:
+                                if offsets is None:  # step s of the sweep reads element s of the queue
+                                    operands.append(_slice(current[array], [s], [1]))
+                                    continue
                                 at = arith.addi(q, c(offsets[0] - u.offsets[0])) if offsets[0] != u.offsets[0] else q
                                 operands.append(_slice(current[array], [at] + offsets[1:], row))
                             element = ir.RankedTensorType(u.generic.results[0].type).element_type
@@ -343,6 +471,10 @@ def _rewrite(loop, cap: int) -> bool:
                             for i, v in enumerate(operands):
                                 clone.operands[i] = v
                             clone.results[0].set_type(ir.RankedTensorType.get(row, element))
+                            own = [i for i, (array, offsets, _) in enumerate(u.reads)
+                                   if array == u.array and offsets == u.offsets]
+                            if own:
+                                clone = _into_own_row(clone, own[0])
                             if len(row) in (2, 3):  # the schedule vectorizes it along its last dim
                                 clone.attributes[f"synth.row{len(row)}"] = ir.UnitAttr.get()
                             scf.YieldOp([_insert(clone.results[0], dest, [q] + u.offsets[1:], row)])
@@ -350,7 +482,19 @@ def _rewrite(loop, cap: int) -> bool:
                             scf.YieldOp([dest])
                         current[u.array] = branch.results[0]
                 scf.YieldOp(current)
-            scf.YieldOp(list(waves.results))
+            done = list(waves.results)
+            for array, rotation in queues.items():  # each step rotates the queue by one
+                queue = body.arguments[1 + array]
+                for _ in range(steps):
+                    mapping = {queue: done[array]}
+                    for op in rotation:
+                        clone = op.clone(ir.InsertionPoint.current)
+                        for i, v in enumerate(op.operands):
+                            if v in mapping:
+                                clone.operands[i] = mapping[v]
+                        mapping[op.results[0]] = clone.results[0]
+                    done[array] = mapping[rotation[-1].results[0]]
+            scf.YieldOp(done)
     for old, new in zip(loop.results, sweeps.results):
         old.replace_all_uses_with(new)
     loop.erase()
