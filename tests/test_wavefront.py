@@ -2,6 +2,8 @@
 derives, the loops it leaves alone, and the values of a rewritten loop on the mlir-cpu
 backend (bitwise those of the step-by-step loop)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -294,3 +296,38 @@ def test_wavefront_leaves_a_queue_it_does_not_rotate():
     assert text != FDTD
     found, count, _ = _rewritten(text)
     assert count == 0
+
+
+FDTD_STABLEHLO = Path(__file__).parent / "data" / "wavefront" / "fdtd_2d_10x8.stablehlo.mlir"
+
+
+def test_the_stablehlo_fdtd_step_lowers_to_the_form_the_wavefront_takes():
+    """The stablehlo raise of fdtd-2d (PolyBench's raise, at 10 x 8 and 6 steps) sets ey's
+    row 0 by a select on iota == 0 and rotates its queue by a concatenate. Lowered to linalg
+    they are an insert of the row and the queue's two inserts (no generic over the whole
+    array, no scf.if per element), the row reads the queue's element 0 as an operand, and
+    the wavefront sweeps the steps. The values are NumPy's, bit for bit."""
+    from mlir import ir
+
+    from synth.backends import row_passes, wavefront
+    from synth.backends.mlir_cpu import tiled_pipeline
+    from synth.backends.stablehlo_linalg import to_linalg
+    from synth.execution import WAVEFRONT, run_stages
+
+    text = FDTD_STABLEHLO.read_text()
+    linalg = row_passes.fuse_rows(to_linalg(text)).text
+    assert "scf.if" not in linalg and "linalg.index" not in linalg
+    stages = tiled_pipeline()
+    with ir.Context():
+        module = ir.Module.parse(linalg)
+        run_stages(module, stages[:stages.index(WAVEFRONT)].rstrip(";"))
+        assert wavefront.wavefront(module) == 1
+        assert module.operation.verify()
+    rng = np.random.default_rng(7)
+    arrays = [rng.uniform(-1, 1, (10, 8)) for _ in range(3)] + [rng.uniform(-1, 1, 6)]
+    prepared = MlirCpuBackend(target="stablehlo").prepare(text, "kernel_fdtd_2d_raised")
+    sizes = [np.array(n, dtype=np.int32) for n in (6, 10, 8)]
+    got = prepared.run(sizes + [a.copy() for a in arrays])
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    for g, w in zip(got, _fdtd(*arrays)):
+        np.testing.assert_array_equal(g, w)

@@ -413,6 +413,80 @@ def _into_own_row(generic, position: int):
     return new
 
 
+def _head_of(extract, vectors) -> tuple | None:
+    """(the vector, the ops reading it) when `extract` is a scalar `tensor.extract` of
+    element 0 of one of `vectors`: of the collapse_shape of a 1-element slice at 0 (a slice
+    and a reshape, lowered from stablehlo); None otherwise."""
+    if extract.name != "tensor.extract" or len(extract.operands) != 1:
+        return None
+    collapse = _defining(extract.operands[0])
+    piece = None if collapse is None or collapse.name != "tensor.collapse_shape" else _defining(collapse.operands[0])
+    if piece is None or piece.name != "tensor.extract_slice" or piece.operands[0] not in vectors \
+            or not _plain_slice(piece) or _static(piece, "offsets") != [0] or _static(piece, "sizes") != [1]:
+        return None
+    return piece.operands[0], [extract, collapse, piece]
+
+
+def _heads_as_operands(loop) -> int:
+    """Each generic in the step of `loop` whose payload reads element 0 of a rank-1 iter_arg
+    as a scalar from outside (`_head_of`: the stablehlo raise of fdtd-2d's source value)
+    reads the iter_arg as an operand instead, by a map to (0), the form of the linalg raise
+    and the queue read `_updates` takes; the scalar's ops are erased once unused. Returns
+    how many generics."""
+    from mlir import ir
+
+    body = loop.regions[0].blocks[0]
+    vectors = [a for a in list(body.arguments)[1:]
+               if isinstance(a.type, ir.RankedTensorType) and ir.RankedTensorType(a.type).rank == 1]
+    count = 0
+    for op in [_op(o) for o in body.operations]:
+        found = _head_of(op, vectors)
+        if found is None:
+            continue
+        vector, ops = found
+        users = [_op(use.owner).parent for use in op.results[0].uses]  # the payloads' generics
+        if not users or any(u is None or _op(u).name != "linalg.generic" for u in users):
+            continue
+        for generic in {_op(u) for u in users}:
+            _read_head(generic, op.results[0], vector)
+            count += 1
+        for dead in ops:
+            if not any(True for _ in dead.results[0].uses):
+                dead.erase()
+    return count
+
+
+def _read_head(generic, scalar, vector) -> None:
+    """`generic` with `vector` as one more input read at element 0, its payload's uses of
+    `scalar` reading that input instead."""
+    from mlir import ir
+
+    inputs, outputs = list(generic.opview.inputs), list(generic.opview.outputs)
+    old = generic.regions[0].blocks[0]
+    maps = list(generic.attributes["indexing_maps"])
+    head = ir.AffineMap.get(_maps(generic)[-1].n_dims, 0, [ir.AffineConstantExpr.get(0)])
+    attributes = {a: generic.attributes[a] for a in generic.attributes if a not in ("indexing_maps", "operandSegmentSizes")}
+    attributes["indexing_maps"] = ir.ArrayAttr.get(maps[:len(inputs)] + [ir.AffineMapAttr.get(head)] + maps[len(inputs):])
+    attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(inputs) + 1, len(outputs)])
+    with ir.InsertionPoint(generic), generic.location:
+        new = ir.Operation.create("linalg.generic", results=[r.type for r in generic.results],
+                                  operands=inputs + [vector] + outputs, attributes=attributes, regions=1)
+    types = [a.type for a in old.arguments]
+    types.insert(len(inputs), ir.RankedTensorType(vector.type).element_type)
+    with generic.location:
+        block = new.regions[0].blocks.append(*types)
+    for i, a in enumerate(old.arguments):
+        a.replace_all_uses_with(block.arguments[i if i < len(inputs) else i + 1])
+    for o in list(old.operations):
+        block.append(_op(o))
+    for use in list(scalar.uses):
+        if _op(use.owner).parent == new:
+            _op(use.owner).operands[use.operand_number] = block.arguments[len(inputs)]
+    for old_result, new_result in zip(generic.results, new.results):
+        old_result.replace_all_uses_with(new_result)
+    generic.erase()
+
+
 def _rewrite(loop, cap: int) -> bool:
     from mlir import ir
     from mlir.dialects import arith, scf, tensor
@@ -541,4 +615,5 @@ def wavefront(module, cap: int = _MAX_STEPS) -> int:
     loops = [loop for loop in ops_named(module, ("scf.for",)) if loop.parent is not None]
     for loop in loops:
         _mark_vectors(loop)
+        _heads_as_operands(loop)
     return sum(_rewrite(loop, cap) for loop in loops)
