@@ -289,6 +289,24 @@ def test_wavefront_takes_a_queue_and_an_array_written_by_two_updates():
         np.testing.assert_array_equal(g, w)
 
 
+def test_wavefront_reads_a_queue_shorter_than_the_sweep_cyclically():
+    """A queue of 4 source values over 6 steps (a sweep of up to 6 steps rotates it more
+    than once round): step s reads element s mod 4. Bitwise NumPy's values."""
+    text = FDTD.replace("tensor<6xf64>", "tensor<4xf64>").replace("tensor<5xf64>", "tensor<3xf64>") \
+        .replace("%q[1] [5] [1]", "%q[1] [3] [1]").replace("into %q[0] [5] [1]", "into %q[0] [3] [1]") \
+        .replace("into %q1[5] [1] [1]", "into %q1[3] [1] [1]")
+    assert text.count("tensor<4xf64>") >= 4
+    found, count, _ = _rewritten(text)
+    assert count == 1
+    rng = np.random.default_rng(9)
+    arrays = [rng.uniform(-1, 1, (10, 8)) for _ in range(3)] + [rng.uniform(-1, 1, 4)]
+    prepared = MlirCpuBackend().prepare(text, "f")
+    got = prepared.run([a.copy() for a in arrays])
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    for g, w in zip(got, _fdtd(*arrays[:3], np.resize(arrays[3], 6))):
+        np.testing.assert_array_equal(g, w)
+
+
 def test_wavefront_leaves_a_queue_it_does_not_rotate():
     """A rank-1 iter_arg whose step is not a rotation left by one (here element 3 moved to
     the end) is not a queue the sweep can read ahead in: the loop is left as it is."""

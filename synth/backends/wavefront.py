@@ -34,8 +34,8 @@ one element). An array may have several updates in a step where they write disjo
 no other update reads the array between them (fdtd-2d's ey: its row 0, then rows 1 to n);
 they share one lag. A rank-1 iter_arg that the step rotates left by one (`_rotation`:
 element 0 moved to the end) is a queue: an update may read its element 0 (a map to (0),
-fdtd-2d's source value of the step), step s of a sweep then reads element s, and the sweep
-rotates the queue by its steps. The sweeps of a loop over
+fdtd-2d's source value of the step), step s of a sweep then reads element s mod n (n
+the queue's length), and the sweep rotates the queue by its steps. The sweeps of a loop over
 vectors (jacobi-1d: rank 1, in L1 already) are marked `synth.row1` instead
 (`_mark_vectors`: all-parallel generics with identity maps on vectors or unit-stride slices
 of them), so the schedule vectorizes them by mlir_cpu.ROW1_TILE elements.
@@ -534,8 +534,9 @@ def _rewrite(loop, cap: int) -> bool:
                             row = [1] + u.shape[1:]
                             operands = []
                             for array, offsets, _ in u.reads:
-                                if offsets is None:  # step s of the sweep reads element s of the queue
-                                    operands.append(_slice(current[array], [s], [1]))
+                                if offsets is None:  # step s of the sweep: element s of the queue, cyclically
+                                    n = ir.RankedTensorType(current[array].type).shape[0]
+                                    operands.append(_slice(current[array], [s % n], [1]))
                                     continue
                                 at = arith.addi(q, c(offsets[0] - u.offsets[0])) if offsets[0] != u.offsets[0] else q
                                 operands.append(_slice(current[array], [at] + offsets[1:], row))
