@@ -491,6 +491,8 @@ def _rewrite(loop, cap: int) -> bool:
     from mlir import ir
     from mlir.dialects import arith, scf, tensor
 
+    from synth.backends.rotation import clone_into  # (rotation imports this module)
+
     view = loop.opview
     lb, ub, step = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
     if None in (lb, ub, step) or step != 1 or ub - lb < 2:
@@ -559,15 +561,9 @@ def _rewrite(loop, cap: int) -> bool:
                 scf.YieldOp(current)
             done = list(waves.results)
             for array, rotation in queues.items():  # each step rotates the queue by one
-                queue = body.arguments[1 + array]
                 for _ in range(steps):
-                    mapping = {queue: done[array]}
-                    for op in rotation:
-                        clone = op.clone(ir.InsertionPoint.current)
-                        for i, v in enumerate(op.operands):
-                            if v in mapping:
-                                clone.operands[i] = mapping[v]
-                        mapping[op.results[0]] = clone.results[0]
+                    mapping = {body.arguments[1 + array]: done[array]}
+                    clone_into(rotation, mapping)
                     done[array] = mapping[rotation[-1].results[0]]
             scf.YieldOp(done)
     for old, new in zip(loop.results, sweeps.results):
