@@ -70,6 +70,20 @@ def _maps(op) -> list:
     return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
 
 
+def generic_like(generic, operands: list, n_inputs: int, maps: list):
+    """A linalg.generic created just before `generic`, with its attributes and result types
+    but `operands` (the first `n_inputs` of them inputs) read by `maps` (attributes), and an
+    empty body region for the caller to fill."""
+    from mlir import ir
+    attributes = {a: generic.attributes[a] for a in generic.attributes
+                  if a not in ("indexing_maps", "operandSegmentSizes")}
+    attributes["indexing_maps"] = ir.ArrayAttr.get(maps)
+    attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([n_inputs, len(operands) - n_inputs])
+    with ir.InsertionPoint(generic), generic.location:
+        return ir.Operation.create("linalg.generic", results=[r.type for r in generic.results],
+                                   operands=operands, attributes=attributes, regions=1)
+
+
 def _all_parallel(op) -> bool:
     """Whether a linalg op's iterators are all parallel."""
     return "reduction" not in str(op.attributes["iterator_types"])

@@ -61,7 +61,7 @@ import re
 from functools import lru_cache
 
 from synth.backends import narrow
-from synth.backends.in_place import nested_ops, ops_named
+from synth.backends.in_place import generic_like, nested_ops, ops_named
 from synth.errors import ExecutionError
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
@@ -708,12 +708,8 @@ def _scalar_operands(module) -> int:
                 continue
             keep = [i for i in range(len(inputs) + len(outputs)) if i not in drop]
             maps = list(generic.attributes["indexing_maps"])
-            attributes = {a: generic.attributes[a] for a in generic.attributes
-                          if a not in ("indexing_maps", "operandSegmentSizes")}
-            attributes["indexing_maps"] = ir.ArrayAttr.get([maps[i] for i in keep])
-            attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(inputs) - len(drop), len(outputs)])
-            new = ir.Operation.create("linalg.generic", results=[r.type for r in generic.results],
-                                      operands=[generic.operands[i] for i in keep], attributes=attributes, regions=1)
+            new = generic_like(generic, [generic.operands[i] for i in keep], len(inputs) - len(drop),
+                               [maps[i] for i in keep])
         block.append_to(new.regions[0])
         for i in reversed(drop):
             block.erase_argument(i)

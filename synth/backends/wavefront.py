@@ -59,7 +59,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from synth.backends.in_place import _all_parallel, _defining, _maps, _op, ops_named
+from synth.backends.in_place import _all_parallel, _defining, _maps, _op, generic_like, ops_named
 from synth.backends.narrow import _identity, _slice_mixed
 
 _WINDOW_BYTES = 1 << 20
@@ -393,20 +393,13 @@ def _into_own_row(generic, position: int):
     a tensor.empty, the payload reading the output's element: the row is then updated in
     place (a tiled generic that reads a row and writes a fresh tensor inserted over it
     bufferizes to a copy of the row per update)."""
-    from mlir import ir
-
     inputs, outputs = list(generic.opview.inputs), list(generic.opview.outputs)
     block = generic.regions[0].blocks[0]
     block.arguments[position].replace_all_uses_with(block.arguments[len(inputs)])
     maps = list(generic.attributes["indexing_maps"])
     keep = [i for i in range(len(inputs)) if i != position]
-    attributes = {a: generic.attributes[a] for a in generic.attributes if a not in ("indexing_maps", "operandSegmentSizes")}
-    attributes["indexing_maps"] = ir.ArrayAttr.get([maps[i] for i in keep] + maps[len(inputs):])
-    attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(keep), len(outputs)])
-    with ir.InsertionPoint(generic), generic.location:
-        new = ir.Operation.create("linalg.generic", results=[r.type for r in generic.results],
-                                  operands=[inputs[i] for i in keep] + [inputs[position]] + outputs[1:],
-                                  attributes=attributes, regions=1)
+    new = generic_like(generic, [inputs[i] for i in keep] + [inputs[position]] + outputs[1:], len(keep),
+                       [maps[i] for i in keep] + maps[len(inputs):])
     block.append_to(new.regions[0])
     block.erase_argument(position)
     generic.erase()
@@ -464,13 +457,9 @@ def _read_head(generic, scalar, vector) -> None:
     inputs, outputs = list(generic.opview.inputs), list(generic.opview.outputs)
     old = generic.regions[0].blocks[0]
     maps = list(generic.attributes["indexing_maps"])
-    head = ir.AffineMap.get(_maps(generic)[-1].n_dims, 0, [ir.AffineConstantExpr.get(0)])
-    attributes = {a: generic.attributes[a] for a in generic.attributes if a not in ("indexing_maps", "operandSegmentSizes")}
-    attributes["indexing_maps"] = ir.ArrayAttr.get(maps[:len(inputs)] + [ir.AffineMapAttr.get(head)] + maps[len(inputs):])
-    attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(inputs) + 1, len(outputs)])
-    with ir.InsertionPoint(generic), generic.location:
-        new = ir.Operation.create("linalg.generic", results=[r.type for r in generic.results],
-                                  operands=inputs + [vector] + outputs, attributes=attributes, regions=1)
+    head = ir.AffineMapAttr.get(ir.AffineMap.get(_maps(generic)[-1].n_dims, 0, [ir.AffineConstantExpr.get(0)]))
+    new = generic_like(generic, inputs + [vector] + outputs, len(inputs) + 1,
+                       maps[:len(inputs)] + [head] + maps[len(inputs):])
     types = [a.type for a in old.arguments]
     types.insert(len(inputs), ir.RankedTensorType(vector.type).element_type)
     with generic.location:
