@@ -99,6 +99,29 @@ def test_wavefront_lags_and_values():
         np.testing.assert_array_equal(g, w)
 
 
+def test_window_budget_follows_the_caches():
+    """Arrays that fit in half the L3: the window stays in half the L2; arrays that do not
+    (heat-3d's 27.6 MB on a 32 MB L3): a quarter of the L3. The steps per sweep are the
+    largest divisor of the trips whose window fits."""
+    from synth.backends.host import cache_bytes, parse_size
+    from synth.backends.wavefront import steps_per_sweep, window_budget
+
+    mb = 1 << 20
+    assert window_budget(20 * mb, l2=2 * mb, l3=300 * mb) == 1 * mb
+    assert window_budget(28 * mb, l2=1 * mb, l3=32 * mb) == 8 * mb
+    assert window_budget(28 * mb, l2=4 * mb, l3=8 * mb) == 2 * mb  # never below half the L2
+    plane = 2 * 120 * 120 * 8  # heat-3d's two arrays, one plane each
+    window = lambda t: 2 * t + 2  # noqa: E731 (P = 2, lags 0 and 1, reach 1)
+    assert steps_per_sweep(500, window, plane, 1 * mb) == 1
+    assert steps_per_sweep(500, window, plane, 8 * mb) == 10
+    assert steps_per_sweep(500, window, plane, 8 * mb, cap=4) == 4
+    assert steps_per_sweep(7, window, plane, 8 * mb) == 7
+    assert [parse_size(x) for x in ("32K", "1024K", "2M", "512")] == [32 << 10, 1 << 20, 2 << 20, 512]
+    with pytest.raises(ValueError):
+        parse_size("lots")
+    assert cache_bytes(2) > 0 and cache_bytes(3) >= cache_bytes(2)
+
+
 @pytest.mark.parametrize("change", ["own row above", "stale read", "counter read"])
 def test_wavefront_leaves_loops_it_cannot_reorder(change):
     """An update reading its own array above the row it writes (the row above is already

@@ -131,9 +131,7 @@ TENSOR_PIPELINE (`Prepared.pipeline_name` says which ran, `fallback_reason` why)
 from __future__ import annotations
 
 import hashlib
-import re
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
@@ -141,6 +139,7 @@ from synth.errors import ExecutionError
 from synth.execution import (BOOLS_AS_BYTES, COPIES_AS_LOOPS, FUSE_PRODUCERS, NARROW_PRODUCERS, PIVOT_BLOCKS, SLICE_SELECTS, STAGE, TENSOR_PIPELINE,
                              WAVEFRONT, WRITE_IN_PLACE, run_tensor_function_timed)
 from synth.backends import row_passes
+from synth.backends.host import has_avx512, intel
 from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, measure_batched
 
@@ -354,21 +353,6 @@ _LOWER = ("convert-vector-to-scf{full-unroll=true},"
           "convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts")
 
 
-def _cpuinfo() -> str:
-    try:
-        return Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return ""
-
-
-def _has_avx512() -> bool:
-    return re.search(r"\bavx512f\b", _cpuinfo()) is not None
-
-
-def _intel() -> bool:
-    return re.search(r"^vendor_id\s*:\s*GenuineIntel", _cpuinfo(), re.M) is not None
-
-
 # the wavefront's row generics (synth.row2, synth.row3) are tiled along their last dim by
 # this many elements: jacobi-2d LARGE, Intel Xeon host, 3 rounds of 3 calls, 8 -> 16:
 # 0.806 -> 0.842 s
@@ -394,7 +378,7 @@ def cache_tile() -> tuple[int, int, int]:
     doitgen, cholesky, lu, ludcmp, gramschmidt within 5%; outputs equal. Other blocks on
     gemm (medians): 128 x 128 x 256 0.067, 256 x 128 x 256 0.058, 256 x 64 x 256 0.057,
     1024 x 64 x 512 0.058, 256 x 32 x 512 0.060, 16 x 1024 x 64 0.101."""
-    return (512, 64, 512) if _has_avx512() else (32, 512, 128)
+    return (512, 64, 512) if has_avx512() else (32, 512, 128)
 
 
 @lru_cache(maxsize=None)
@@ -420,9 +404,9 @@ def register_tile() -> tuple[int, int]:
     symm 0.208 -> 0.130, trmm 0.096 -> 0.056, covariance 0.175 -> 0.128, correlation
     0.143 -> 0.111, doitgen 0.034 -> 0.025, cholesky 0.177 -> 0.151, lu 0.237 -> 0.180,
     ludcmp 0.218 -> 0.172, gramschmidt 0.74 -> 0.76 (noise)."""
-    if not _has_avx512():
+    if not has_avx512():
         return (4, 8)
-    return (8, 16) if _intel() else (8, 8)
+    return (8, 16) if intel() else (8, 8)
 
 
 def schedule_text(register: tuple[int, int] | None = None, pairs: int = 0) -> str:

@@ -24,8 +24,9 @@ so every element gets the same operations in the same order as before (the value
 bitwise the same). The waves, the steps and the updates run in place on the loop's arrays.
 
 T is the largest divisor of the trip count up to 10 whose window (the rows between the
-oldest and the newest update of a wave, of every array the loop carries) fits in 1 MB
-(half this host's L2). Each row's generic is marked (`synth.row2`, `synth.row3`) for the
+oldest and the newest update of a wave, of every array the loop carries) fits in the
+budget (`window_budget`, from the host's caches): half the core's L2 where the arrays fit
+in half the L3, else a quarter of the L3. Each row's generic is marked (`synth.row2`, `synth.row3`) for the
 schedule, which tiles it along its last dim by the vector width and vectorizes the tiles
 (the whole-array generics are left to LLVM). Only loops of that form are taken: constant
 bounds, step 1, the counter unused, every update an all-parallel generic with identity maps
@@ -46,10 +47,13 @@ after in one process (scripts/compare_pipelines.py, 3-4 rounds of 3 calls): jaco
 1.17 -> 0.86 s; without the row vectorization T = 5 gained less (1.34 -> 1.08 s) and
 T = 10 lost (2.3 s). The same on its stablehlo raise (lowered to the same loop): 1.20x
 over the loops against XLA's 0.93x. heat-3d (planes of 120 x 120, 230 KB per plane and
-array) does not fit: with a 2-4 MB window (T = 2, 5) it ran as fast as before (1.34 ->
-1.32 s), so it is left alone (it runs at the speed of its arithmetic: the C loops take
-0.9-0.97 ns per point at every size from 22^3 to 120^3); jacobi-1d (rank 1, in L1 already)
-is not of the form. fdtd-2d (3 arrays of 1000 x 1200, 500 steps, T = 10, P = 1; the C loops
+array; T = 10 needs a 5 MB window): on that host (300 MB of L3, the arrays in it) a 2-4 MB
+window (T = 2, 5) ran as fast as before (1.34 -> 1.32 s). On an AMD EPYC host (1 MB of L2
+per core, 32 MB of L3: the two arrays, 27.6 MB, do not stay in it; the C loops take 0.65
+ns per point at 40^3, 1.3-1.5 ns at 120^3), 2026-11-27, with the L3 budget (T = 10), old
+and new code in alternating processes, medians of 3 calls: linalg 2.10, 2.18 -> 1.08,
+0.83 s, stablehlo 2.24, 2.19 -> 0.82, 0.82 s, outputs bitwise equal (T = 5: 1.06 s,
+T = 20: 1.04 s). jacobi-1d (rank 1, in L1 already) is not of the form. fdtd-2d (3 arrays of 1000 x 1200, 500 steps, T = 10, P = 1; the C loops
 take 0.9-1.0 ns per point where the arrays fit in L2, 2.3 ns at LARGE), 2026-11-27, old and
 new code in alternating processes, medians of 3 rounds of 5 calls: 1.46 -> 0.58 s and
 1.53 -> 0.59 s, outputs bitwise equal.
@@ -59,10 +63,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from synth.backends.host import cache_bytes
 from synth.backends.in_place import _all_parallel, _defining, _maps, _op, generic_like, ops_named
 from synth.backends.narrow import _identity, _slice_mixed
 
-_WINDOW_BYTES = 1 << 20
 _MAX_STEPS = 10
 
 
@@ -339,25 +343,36 @@ def _constant_index(value) -> int | None:
     return ir.IntegerAttr(op.attributes["value"]).value
 
 
-def _row_bytes(loop) -> int:
-    """Bytes of one row (dim 0 fixed) of every array the loop carries."""
+def _carried_bytes(loop) -> tuple[int, int]:
+    """(bytes of one row (dim 0 fixed), bytes in all) of the arrays the loop carries."""
     from mlir import ir
-    total = 0
+    row = whole = 0
     for a in list(loop.regions[0].blocks[0].arguments)[1:]:
         t = ir.RankedTensorType(a.type)
         n = 1
         for extent in t.shape[1:]:
             n *= extent
-        total += n * max(1, t.element_type.width // 8 if hasattr(t.element_type, "width") else 8)
-    return total
+        size = n * max(1, t.element_type.width // 8 if hasattr(t.element_type, "width") else 8)
+        row, whole = row + size, whole + size * t.shape[0]
+    return row, whole
 
 
-def steps_per_sweep(trips: int, window_rows, row_bytes: int, cap: int = _MAX_STEPS) -> int:
+def window_budget(array_bytes: int, l2: int | None = None, l3: int | None = None) -> int:
+    """The most bytes a sweep's window may hold: half the core's L2 where the arrays fit in
+    half the L3 (they are in L3 already; the window gains only in L2), a quarter of the L3
+    where they do not (each step would stream them from memory; a window in L3 is enough).
+    `l2`, `l3`: cache sizes other than the host's."""
+    l2 = cache_bytes(2) if l2 is None else l2
+    l3 = cache_bytes(3) if l3 is None else l3
+    return l2 // 2 if array_bytes <= l3 // 2 else max(l2 // 2, l3 // 4)
+
+
+def steps_per_sweep(trips: int, window_rows, row_bytes: int, budget: int, cap: int = _MAX_STEPS) -> int:
     """The largest divisor T of `trips` up to `cap` whose window (`window_rows(T)` rows of
-    `row_bytes`) fits in _WINDOW_BYTES; 1 when none above 1 does."""
+    `row_bytes`) fits in `budget` bytes; 1 when none above 1 does."""
     best = 1
     for t in range(2, min(cap, trips) + 1):
-        if trips % t == 0 and window_rows(t) * row_bytes <= _WINDOW_BYTES:
+        if trips % t == 0 and window_rows(t) * row_bytes <= budget:
             best = t
     return best
 
@@ -494,7 +509,9 @@ def _rewrite(loop, cap: int) -> bool:
     reach = max([abs(offsets[0] - u.offsets[0]) for u in updates for _, offsets, _ in u.reads
                  if offsets is not None] + [0])
     trips = ub - lb
-    steps = steps_per_sweep(trips, lambda t: (t - 1) * period + max(ls) + 2 * reach + 1, _row_bytes(loop), cap)
+    row_bytes, array_bytes = _carried_bytes(loop)
+    steps = steps_per_sweep(trips, lambda t: (t - 1) * period + max(ls) + 2 * reach + 1, row_bytes,
+                            window_budget(array_bytes), cap)
     if steps < 2:
         return False
     body = loop.regions[0].blocks[0]
