@@ -220,7 +220,33 @@ def test_contenders_are_timed_in_interleaved_rounds():
             return measure(lambda: calls.append(self.name), warmup, repeats)
 
     timings, failed = interleaved({"base": Contender("base"), "x": Contender("x"), "y": Contender("y", 5)},
-                                  [], warmup=1, repeats=3, errors=(RuntimeError,))
+                                  [], warmup=1, repeats=3, errors=(RuntimeError,), batch_seconds=0.0)
     assert calls == ["base", "base", "x", "x", "y", "y", "base", "x"] + ["base", "x"]
     assert sorted(timings) == ["base", "x"] and [t.repeats for t in timings.values()] == [3, 3]
     assert list(failed) == ["y"] and "y stopped" in str(failed["y"])
+
+
+def test_short_calls_are_timed_in_batches():
+    """A contender whose first timed call is shorter than the batch time makes
+    batch_seconds / call calls in a row in each later round, their median the round's
+    sample; a long one keeps one call per round."""
+    from synth.backends.timing import Timing
+    from synth.bench.timing import MAX_BATCH, batch_size, interleaved
+
+    asked = {"short": [], "long": []}
+
+    class Contender:
+        def __init__(self, name, seconds):
+            self.name, self.seconds = name, seconds
+
+        def time(self, args, warmup, repeats):
+            asked[self.name].append((warmup, repeats))
+            # calls slow down along a batch: the median, not the first or the mean, counts
+            return Timing.from_samples([self.seconds * (1 + i) for i in range(repeats)], warmup)
+
+    timings, _ = interleaved({"short": Contender("short", 0.001), "long": Contender("long", 0.5)}, [],
+                             warmup=1, repeats=3, errors=(RuntimeError,), batch_seconds=0.02)
+    assert asked["short"] == [(1, 1), (0, 20), (0, 20)] and asked["long"] == [(1, 1), (0, 1), (0, 1)]
+    assert timings["short"].samples == pytest.approx([0.001, 0.0105, 0.0105]) and timings["short"].repeats == 3
+    assert timings["long"].samples == [0.5, 0.5, 0.5]
+    assert batch_size(0.5) == 1 and batch_size(0.0) == MAX_BATCH and batch_size(0.001, 0.0) == 1
