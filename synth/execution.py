@@ -65,6 +65,7 @@ WAVEFRONT = "synth-wavefront"
 FUSE_PRODUCERS = "synth-fuse-producers"
 PIVOT_BLOCKS = "synth-pivot-blocks"
 BOOLS_AS_BYTES = "synth-bools-as-bytes"
+SHIFT_REUSE = "synth-shift-reuse"
 REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             SLICE_SELECTS: ("synth.backends.narrow", "slice_selects"),
             NARROW_PRODUCERS: ("synth.backends.narrow", "narrow_producers"),
@@ -72,7 +73,8 @@ REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             WAVEFRONT: ("synth.backends.wavefront", "wavefront"),
             FUSE_PRODUCERS: ("synth.backends.row_passes", "fuse_producers"),
             PIVOT_BLOCKS: ("synth.backends.pivot_blocks", "pivot_blocks"),
-            BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes")}
+            BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes"),
+            SHIFT_REUSE: ("synth.backends.shift_reuse", "shift_reuse")}
 
 
 def run_stages(module, pipeline: str) -> None:
