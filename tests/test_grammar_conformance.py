@@ -508,6 +508,31 @@ def test_triangular_solve_of_a_vector_is_blocked(lower, unit, n, unrolled, monke
     assert_same(got, triangular_solve(a, b, lower, unit, False), f"triangular_solve {dict(attrs)}")
 
 
+@pytest.mark.parametrize("lower,unit,transpose", [(True, False, False), (True, True, False), (False, False, False),
+                                                   (False, False, True)])
+@pytest.mark.parametrize("n", [96, 130])
+def test_linalg_forward_substitution_by_panels(lower, unit, transpose, n):
+    """linalg's triangular_solve of a vector with a lower, untransposed a at a size with a
+    panel width (96: 2 panels of 48; 130: 5 of 26) goes by panels of rows: each panel's
+    right-hand side less one linalg.matvec with the rows solved before it, then the
+    panel's rows; the row loop after the panels is empty. Other triangles stay the row
+    loop. Equal to the substitution within the tolerance (the sums split at the panels)."""
+    from synth.grammar.op import attrs as make_attrs
+    from synth.grammar.shapes import triangular_solve
+
+    rng = np.random.default_rng(n)
+    op = next(o for o in ops_for("linalg") if o.name == "linalg.triangular_solve")
+    a = rng.uniform(-1, 1, (n, n)) / n + np.diag(rng.uniform(1, 2, n))
+    b = rng.uniform(-1, 1, n)
+    attrs = make_attrs(lower=lower, unit_diagonal=unit, transpose_a=transpose)
+    text = emit_op_function(op, [TensorType((n, n), "f64"), TensorType((n,), "f64")], attrs)
+    blocked = lower and not transpose
+    assert text.count("linalg.matvec") == (1 if blocked else 0)
+    assert text.count("scf.for") == (3 if blocked else 1)  # panels, their rows, the rest
+    (got,) = run_compiled(op, text, [a, b])
+    assert_same(got, triangular_solve(a, b, lower, unit, transpose), f"linalg.triangular_solve {dict(attrs)}")
+
+
 @pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
 @pytest.mark.parametrize("n", [96, 130])
 def test_cholesky_by_panels(dialect, n):

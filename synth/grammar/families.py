@@ -298,13 +298,14 @@ class CholeskyFamily(SquareMatrixFamily):
 # factors each panel column by column with matvecs of up to b columns, so narrow panels
 # win: b = 250 0.147 s, 200 0.133, 100 0.132, 80 0.119, 50 0.123, 40 0.119, 16 0.112,
 # unblocked 0.216, medians of 9 calls side by side)
-LU_PANELS = {"stablehlo": (16, 64), "linalg": (16, 256), "linalg-cholesky": (16, 64)}
+LU_PANELS = {"stablehlo": (16, 64), "linalg": (16, 256), "linalg-cholesky": (16, 64), "linalg-solve": (16, 64)}
 
 
 def lu_panel(n: int, dialect: str = "stablehlo") -> int | None:
     """The panel width of a blocked LU (or, dialect "linalg-cholesky", linalg's blocked
-    Cholesky) of an n x n matrix, None for the unblocked loop (n = 2000: 50 in stablehlo,
-    250 in linalg, 50 for linalg's Cholesky; the small sizes of the bounded proofs: None)."""
+    Cholesky; "linalg-solve", its blocked forward substitution) of an n x n matrix, None
+    for the unblocked loop (n = 2000: 50 in stablehlo, 250 in linalg, 50 for linalg's
+    Cholesky and substitution; the small sizes of the bounded proofs: None)."""
     return _largest_divisor(n, *LU_PANELS[dialect])
 
 

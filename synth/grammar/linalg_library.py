@@ -54,7 +54,19 @@ def _panel_loop(em, value: str, t: str, n: int, b: int, name: str, state_name: s
 
 
 class TriangularSolve(TriangularSolveFamily, LinalgOp):
-    """Forward / backward substitution as an scf.for over the rows (a vector right-hand side)."""
+    """Forward / backward substitution as an scf.for over the rows (a vector right-hand side).
+
+    Forward substitution with a lower a (not transposed) at a size with a panel width
+    (families.lu_panel(n, "linalg-solve"): 50 at n = 2000) runs by panels of b rows first:
+    the panel's right-hand side less the linalg.matvec of a[K:K+b, :K] with the rows solved
+    before it (the bulk of the work, a tiled matvec streaming a's rows once), then the
+    panel's rows by the loop above over the panel's own columns K..i-1 (the same value in
+    exact arithmetic; the sums are split at K). The panels end at (n / b) * b, computed in
+    the text, and the row loop goes on from there (empty at n): resized to a smaller n
+    (verify's sizes) the text is the unblocked loop. PolyBench LARGE trisolv (n = 2000)
+    raised to linalg, mlir-cpu, one thread, AMD EPYC host, the row loop and the panels in
+    alternating processes (3 rounds, medians of 50 calls): 1.70, 1.88, 1.91 -> 1.01, 1.04,
+    1.01 ms (the loops: 2.6 ms); outputs within 2.2e-14 relative."""
 
     rhs_ranks = (1,)
 
@@ -62,19 +74,35 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
         d = attr_dict(attrs)
         a_t, b_t = arg_types
         n, dt = int(a_t.shape[0]), a_t.dtype
-        t, v, dyn, scalar = a_t.mlir(), b_t.mlir(), _dynamic(1, dt), f"tensor<{dt}>"
+        t, v = a_t.mlir(), b_t.mlir()
         forward = d["lower"] != d["transpose_a"]  # the triangle of op(a) solved from the top
         c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
-        cn, last = em.scalar_constant(n, "index"), em.scalar_constant(n - 1, "index")
-        zero = em.scalar_constant(0.0, dt)
+        cn = em.scalar_constant(n, "index")
+        em.scalar_constant(n - 1, "index")  # defined here, before the loops whose bodies use them
+        em.scalar_constant(0.0, dt)
+        b = lu_panel(n, "linalg-solve") if forward and not d["transpose_a"] else None
+        rhs, start = operands[1], c0
+        if b is not None:
+            rhs, start = self._panels(em, operands[0], rhs, a_t, b_t, b, d)
         r, k, aa, x = em.fresh("solve"), em.fresh("k"), em.fresh("a"), em.fresh("x")
-        em.line(f"{r}:2 = scf.for {k} = {c0} to {cn} step {c1} iter_args({aa} = {operands[0]}, "
-                f"{x} = {operands[1]}) -> ({t}, {v}) {{")
+        em.line(f"{r}:2 = scf.for {k} = {start} to {cn} step {c1} iter_args({aa} = {operands[0]}, "
+                f"{x} = {rhs}) -> ({t}, {v}) {{")
         body = _Body(em)
-        if forward:  # row i = k reads x[0:i]
-            i, lo, length = k, c0, k
+        self._row(em, body, aa, x, a_t, b_t, k, c0 if forward else None, d)
+        return f"{r}#1"
+
+    @staticmethod
+    def _row(em, body, aa: str, x: str, a_t, b_t, k: str, lo: str | None, d: dict) -> None:
+        """The body of the row loop at step k: x[i] from the dot of row i of op(a) with the
+        rows of x already solved (forward: from column `lo` to i - 1), closing the body."""
+        n, dt = int(a_t.shape[0]), a_t.dtype
+        t, v, dyn, scalar = a_t.mlir(), b_t.mlir(), _dynamic(1, dt), f"tensor<{dt}>"
+        c1, last = em.scalar_constant(1, "index"), em.scalar_constant(n - 1, "index")
+        zero = em.scalar_constant(0.0, dt)
+        if lo is not None:  # forward: row i = k reads x[lo:i]
+            i, length = k, (k if lo == em.scalar_constant(0, "index") else body.line(f"arith.subi {k}, {lo} : index"))
         else:  # row i = n - 1 - k reads x[i + 1:n], k elements
-            i, lo, length = body.line(f"arith.subi {last}, {k} : index"), None, k
+            i, length = body.line(f"arith.subi {last}, {k} : index"), k
             lo = body.line(f"arith.addi {i}, {c1} : index")
         if d["transpose_a"]:  # row i of a^T: column i of a
             row = body.line(f"tensor.extract_slice {aa}[{lo}, {i}] [{length}, 1] [1, 1] : {t} to {dyn}")
@@ -91,7 +119,36 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
             xi = body.line(f"arith.divf {xi}, {diag} : {dt}")
         new = body.line(f"tensor.insert {xi} into {x}[{i}] : {v}")
         body.close(f"scf.yield {aa}, {new} : {t}, {v}")
-        return f"{r}#1"
+
+    def _panels(self, em, a: str, rhs: str, a_t, b_t, b: int, d: dict) -> tuple[str, str]:
+        """The loop over the full panels of b rows: (the right-hand side with those rows
+        solved, the index where the panels end)."""
+        n, dt, t, v = int(a_t.shape[0]), a_t.dtype, a_t.mlir(), b_t.mlir()
+        vec, wide, part = _dynamic(1, dt), f"tensor<{b}x?x{dt}>", f"tensor<{b}x{dt}>"
+        zero = em.scalar_constant(0.0, dt)
+        r, kk, x, full, outer = _panel_loop(em, rhs, v, n, b, "solve", "x")
+        c1, cb = em.scalar_constant(1, "index"), em.scalar_constant(b, "index")
+        left = outer.line(f"tensor.extract_slice {a}[{kk}, 0] [{b}, {kk}] [1, 1] : {t} to {wide}")
+        done = outer.line(f"tensor.extract_slice {x}[0] [{kk}] [1] : {v} to {vec}")
+        mv = outer.line(f"linalg.matvec ins({left}, {done} : {wide}, {vec}) outs({outer.zeros(zero, dt, part)} : {part}) "
+                        f"-> {part}")
+        own = outer.line(f"tensor.extract_slice {x}[{kk}] [{b}] [1] : {v} to {part}")
+        p, q, o = em.fresh("p"), em.fresh("q"), em.fresh("o")
+        less = outer.line(
+            f"linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, "
+            f"affine_map<(i) -> (i)>], iterator_types = [\"parallel\"]}} ins({own}, {mv} : {part}, {part}) "
+            f"outs({outer.line(f'tensor.empty() : {part}')} : {part}) {{")
+        em.line(f"^bb0({p}: {dt}, {q}: {dt}, {o}: {dt}):")
+        y = outer.line(f"arith.subf {p}, {q} : {dt}", extra="  ")
+        em.line(f"  linalg.yield {y} : {dt}")
+        em.line(f"}} -> {part}")
+        x1 = outer.line(f"tensor.insert_slice {less} into {x}[{kk}] [{b}] [1] : {part} into {v}")
+        end = outer.line(f"arith.addi {kk}, {cb} : index")
+        rows, k, aa, xx = em.fresh("rows"), em.fresh("k"), em.fresh("a"), em.fresh("x")
+        em.line(f"{rows}:2 = scf.for {k} = {kk} to {end} step {c1} iter_args({aa} = {a}, {xx} = {x1}) -> ({t}, {v}) {{")
+        self._row(em, _Body(em), aa, xx, a_t, b_t, k, kk, d)
+        outer.close(f"scf.yield {rows}#1 : {v}")
+        return r, full
 
 
 class Cholesky(CholeskyFamily, LinalgOp):
