@@ -53,6 +53,24 @@ def _panel_loop(em, value: str, t: str, n: int, b: int, name: str, state_name: s
     return r, kk, state, full, _Body(em)
 
 
+def _elementwise(em, body, values: list[str], t: str, rank: int, dt: str, init: str, payload) -> str:
+    """A linalg.generic over `values` (each of type t, `rank` dims of dt) into `init`
+    (type t, a tensor.empty's: the sizes may be dynamic, which linalg_generic.emit_generic's
+    static empties are not), elementwise: `payload(*elements)` writes the body's lines
+    (body.line(..., extra="  ")) and returns the value it yields."""
+    dims = ", ".join(f"d{k}" for k in range(rank))
+    ident = f"affine_map<({dims}) -> ({dims})>"
+    parallel = ", ".join(['"parallel"'] * rank)
+    args, o = [em.fresh("x") for _ in values], em.fresh("o")
+    out = body.line(f"linalg.generic {{indexing_maps = [{', '.join([ident] * (len(values) + 1))}], "
+                    f"iterator_types = [{parallel}]}} ins({', '.join(values)} : {', '.join([t] * len(values))}) "
+                    f"outs({init} : {t}) {{")
+    em.line(f"^bb0({', '.join(f'{a}: {dt}' for a in args)}, {o}: {dt}):")
+    em.line(f"  linalg.yield {payload(*args)} : {dt}")
+    em.line(f"}} -> {t}")
+    return out
+
+
 class TriangularSolve(TriangularSolveFamily, LinalgOp):
     """Forward / backward substitution as an scf.for over the rows (a vector right-hand side).
 
@@ -133,15 +151,8 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
         mv = outer.line(f"linalg.matvec ins({left}, {done} : {wide}, {vec}) outs({outer.zeros(zero, dt, part)} : {part}) "
                         f"-> {part}")
         own = outer.line(f"tensor.extract_slice {x}[{kk}] [{b}] [1] : {v} to {part}")
-        p, q, o = em.fresh("p"), em.fresh("q"), em.fresh("o")
-        less = outer.line(
-            f"linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, "
-            f"affine_map<(i) -> (i)>], iterator_types = [\"parallel\"]}} ins({own}, {mv} : {part}, {part}) "
-            f"outs({outer.line(f'tensor.empty() : {part}')} : {part}) {{")
-        em.line(f"^bb0({p}: {dt}, {q}: {dt}, {o}: {dt}):")
-        y = outer.line(f"arith.subf {p}, {q} : {dt}", extra="  ")
-        em.line(f"  linalg.yield {y} : {dt}")
-        em.line(f"}} -> {part}")
+        less = _elementwise(em, outer, [own, mv], part, 1, dt, outer.line(f"tensor.empty() : {part}"),
+                            lambda p, q: outer.line(f"arith.subf {p}, {q} : {dt}", extra="  "))
         x1 = outer.line(f"tensor.insert_slice {less} into {x}[{kk}] [{b}] [1] : {part} into {v}")
         end = outer.line(f"arith.addi {kk}, {cb} : index")
         rows, k, aa, xx = em.fresh("rows"), em.fresh("k"), em.fresh("a"), em.fresh("x")
@@ -236,19 +247,15 @@ class Cholesky(CholeskyFamily, LinalgOp):
         s0 = body.line(f"tensor.extract {mv}[{c0}] : {vec}")
         pivot = body.line(f"arith.subf {a0}, {s0} : {dt}")
         diag = body.line(f"math.sqrt {pivot} : {dt}")
-        p, q, o = em.fresh("p"), em.fresh("q"), em.fresh("o")
-        new = body.line(
-            f"linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, "
-            f"affine_map<(i) -> (i)>], iterator_types = [\"parallel\"]}} ins({column}, {mv} : {vec}, {vec}) "
-            f"outs({init} : {vec}) {{")
-        em.line(f"^bb0({p}: {dt}, {q}: {dt}, {o}: {dt}):")
-        idx = body.line("linalg.index 0 : index", extra="  ")
-        first = body.line(f"arith.cmpi eq, {idx}, {c0} : index", extra="  ")
-        diff = body.line(f"arith.subf {p}, {q} : {dt}", extra="  ")
-        scaled = body.line(f"arith.divf {diff}, {diag} : {dt}", extra="  ")
-        y = body.line(f"arith.select {first}, {diag}, {scaled} : {dt}", extra="  ")
-        em.line(f"  linalg.yield {y} : {dt}")
-        em.line(f"}} -> {vec}")
+
+        def scaled_or_diagonal(p, q):  # element 0: the diagonal; below it (a - mv) / diagonal
+            idx = body.line("linalg.index 0 : index", extra="  ")
+            first = body.line(f"arith.cmpi eq, {idx}, {c0} : index", extra="  ")
+            diff = body.line(f"arith.subf {p}, {q} : {dt}", extra="  ")
+            scaled = body.line(f"arith.divf {diff}, {diag} : {dt}", extra="  ")
+            return body.line(f"arith.select {first}, {diag}, {scaled} : {dt}", extra="  ")
+
+        new = _elementwise(em, body, [column, mv], vec, 1, dt, init, scaled_or_diagonal)
         written = body.line(f"tensor.insert_slice {new} into {state}[{j}, {j}] [{m}, 1] [1, 1] : {vec} into {t}")
         # above the diagonal: zeros (rows 0..j-1 of column j)
         zeros = body.zeros(zero, dt, vec, body.line(f"tensor.empty({j}) : {vec}"))
@@ -371,17 +378,7 @@ class Lu(LuFamily, LinalgOp):
         """A linalg.generic of `value` (type t, `rank` dims of dt) into `init`: each element
         x becomes the op line `scalar(x)` (a tensor.empty's init: the sizes may be dynamic,
         which linalg_generic.emit_generic's static empties are not)."""
-        dims = ", ".join(f"d{k}" for k in range(rank))
-        ident = f"affine_map<({dims}) -> ({dims})>"
-        parallel = ", ".join(['"parallel"'] * rank)
-        x, o = em.fresh("x"), em.fresh("o")
-        out = body.line(f"linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{parallel}]}} "
-                        f"ins({value} : {t}) outs({init} : {t}) {{")
-        em.line(f"^bb0({x}: {dt}, {o}: {dt}):")
-        y = body.line(scalar(x), extra="  ")
-        em.line(f"  linalg.yield {y} : {dt}")
-        em.line(f"}} -> {t}")
-        return out
+        return _elementwise(em, body, [value], t, rank, dt, init, lambda x: body.line(scalar(x), extra="  "))
 
     @staticmethod
     def _update(em, body, mult: str, row: str, block: str, dt: str) -> str:
