@@ -96,6 +96,15 @@ def _defining(value):
     return None if isinstance(owner, ir.Block) else _op(owner)
 
 
+def _constant_index(value) -> int | None:
+    """The integer an arith.constant defines as `value`; None for anything else."""
+    from mlir import ir
+    op = _defining(value)
+    if op is None or op.name != "arith.constant" or not isinstance(op.attributes["value"], ir.IntegerAttr):
+        return None
+    return ir.IntegerAttr(op.attributes["value"]).value
+
+
 def _is_identity(amap, shape) -> bool:
     """Whether `amap` reads each point of an iteration space of `shape` at that point: dim k
     at result k, or 0 where the space is 1 wide (durbin's scalars, as 1-element tensors)."""

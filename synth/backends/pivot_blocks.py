@@ -74,10 +74,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synth.backends.in_place import _all_parallel, _defining, _maps, _op, ops_named
+from synth.backends.in_place import _all_parallel, _constant_index, _defining, _maps, _op, ops_named
 from synth.backends.narrow import _identity, _mixed
 from synth.backends.rotation import clone_into, derotate, evaluate, feeding, inside
-from synth.backends.wavefront import _constant_index, _insert, _slice, _type_shape
+from synth.backends.wavefront import _insert, _slice, _type_shape
 
 _MAX_STEPS = 56  # the most steps per block (T): the largest divisor of the trip count up to it
 _ROWS = 8  # rows per block in phase 2 (H), where it divides the matrix and T

@@ -16,9 +16,8 @@ lower - 1), and where the caller takes the new loop.
 
 from __future__ import annotations
 
-from synth.backends.in_place import _defining, _op
+from synth.backends.in_place import _constant_index, _defining, _op
 from synth.backends.narrow import _mixed
-from synth.backends.wavefront import _constant_index
 
 
 def inside(value, loop) -> bool:

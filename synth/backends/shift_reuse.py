@@ -24,15 +24,7 @@ intrinsics: the loops' 0.40-0.41 ms -> 0.29-0.30 ms, bitwise equal): see mlir_cp
 
 from __future__ import annotations
 
-from synth.backends.in_place import _defining, _op, ops_named
-
-
-def _constant(value) -> int | None:
-    from mlir import ir
-    op = _defining(value)
-    if op is None or op.name != "arith.constant" or not isinstance(op.attributes["value"], ir.IntegerAttr):
-        return None
-    return ir.IntegerAttr(op.attributes["value"]).value
+from synth.backends.in_place import _constant_index, _defining, _op, ops_named
 
 
 def _shift(index, iv) -> int | None:
@@ -46,10 +38,10 @@ def _shift(index, iv) -> int | None:
         return None
     if op.name == "arith.addi":
         a, b = op.operands
-        if a == iv and _constant(b) is not None:
-            return _constant(b)
-        if b == iv and _constant(a) is not None:
-            return _constant(a)
+        if a == iv and _constant_index(b) is not None:
+            return _constant_index(b)
+        if b == iv and _constant_index(a) is not None:
+            return _constant_index(a)
         return None
     if op.name != "affine.apply" or len(op.operands) != 1 or op.operands[0] != iv:
         return None
@@ -105,8 +97,8 @@ def _through_insert(source, offsets: list[int]):
 
 
 def _reads(loop, iv, width: int) -> dict:
-    """The body's reads that qualify, grouped: (tensor, outer index values, outer static
-    offsets) -> [(read op, shift)]."""
+    """The body's reads that qualify, grouped: (tensor, outer index values) -> [(read op,
+    shift)]."""
     from mlir import ir
     groups: dict = {}
     for op in loop.regions[0].blocks[0].operations:
@@ -149,7 +141,7 @@ def _rewrite(loop) -> bool:
     from synth.backends.rotation import clone_into
 
     view = loop.opview
-    lb, ub, step = (_constant(v) for v in (view.lowerBound, view.upperBound, view.step))
+    lb, ub, step = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
     if None in (lb, ub, step) or step < 2 or (ub - lb) % step or (ub - lb) // step < 2:
         return False
     body = loop.regions[0].blocks[0]

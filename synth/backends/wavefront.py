@@ -64,7 +64,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from synth.backends.host import cache_bytes
-from synth.backends.in_place import _all_parallel, _defining, _maps, _op, generic_like, ops_named
+from synth.backends.in_place import _all_parallel, _constant_index, _defining, _maps, _op, generic_like, ops_named
 from synth.backends.narrow import _identity, _slice_mixed
 
 _MAX_STEPS = 10
@@ -333,14 +333,6 @@ def lags(updates: list[_Update]) -> tuple[list[int], int] | None:
                     return None  # (cannot happen: the lag was raised above)
                 period = max(period, lag[array] + d - ls[k])
     return ls, max(period, 1)
-
-
-def _constant_index(value) -> int | None:
-    from mlir import ir
-    op = _defining(value)
-    if op is None or op.name != "arith.constant" or not isinstance(op.attributes["value"], ir.IntegerAttr):
-        return None
-    return ir.IntegerAttr(op.attributes["value"]).value
 
 
 def _carried_bytes(loop) -> tuple[int, int]:
