@@ -537,8 +537,9 @@ def test_linalg_forward_substitution_by_panels(lower, unit, transpose, n):
 @pytest.mark.parametrize("n", [96, 130])
 def test_cholesky_by_panels(dialect, n):
     """cholesky at a size with a panel width (96: panels of 48; 130: of 26) goes by panels
-    of columns: stablehlo unrolls them (a while over each panel's columns, the trailing
-    block less one dot_general); linalg loops over them (each panel updated from the
+    of columns: stablehlo unrolls them, left-looking (each panel less the columns left of
+    it by one dot_general, then a while over its columns, each less a matrix-vector
+    dot_general of the panel's columns before it); linalg loops over them (each panel updated from the
     columns left of it by one linalg.matmul, then factored column by column; then a loop
     over the columns after the last full panel: none here). Equal to PolyBench's factor
     within the tolerance (through XLA / the MLIR pipeline), zeros above the diagonal, and
@@ -550,6 +551,7 @@ def test_cholesky_by_panels(dialect, n):
     if dialect == "stablehlo":
         panels = n // (48 if n == 96 else 26)
         assert "stablehlo.cholesky" not in text and text.count("stablehlo.while") == panels
+        assert text.count("stablehlo.dot_general") == 2 * panels - 1
     else:
         assert text.count("linalg.matmul") == 1 and text.count("scf.for") == 3  # panels, columns, the rest
     rng = np.random.default_rng(n)
