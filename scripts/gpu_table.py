@@ -9,7 +9,7 @@
 `results.json` of a `synth bench` run on the CPU (the loops' time, `baseline_seconds`, and
 the raised code's time on each CPU backend). Per kernel: the loops on one CPU core, the best
 raised pair on one CPU core, XLA GPU's median (min to max), IREE CUDA's medians, and the
-GPU's best over each CPU time. Only GPU results that agree with their CPU check count;
+GPU's best over each CPU time (the IREE column only with --iree). Only GPU results that agree with their CPU check count;
 the others are shown with a mark. Prints Markdown.
 """
 
@@ -64,9 +64,10 @@ def main(argv=None) -> int:
             kernel, _, target = r["kernel"].rpartition(".")
             iree[(kernel, target)] = r
 
+    iree_head = "| IREE CUDA stablehlo / linalg " if args.iree else ""  # the column only with --iree
     print("| kernel | loops, 1 CPU core | best raised, 1 CPU core | XLA GPU (stablehlo), median (min to max) "
-          "| IREE CUDA stablehlo / linalg | GPU over the loops | GPU over the best CPU raise |")
-    print("|---|---|---|---|---|---|---|")
+          f"{iree_head}| GPU over the loops | GPU over the best CPU raise |")
+    print("|---|---|---|---|---|---|" + ("---|" if args.iree else ""))
     over_loops, over_cpu, notes = [], [], []
     for k in sorted(xla):
         x = xla[k]
@@ -97,8 +98,8 @@ def main(argv=None) -> int:
             over_loops.append(s_loops)
         if s_cpu:
             over_cpu.append(s_cpu)
-        print(f"| {k} | {fmt(base)} | {fmt(cpu)} | {xcell} | {' / '.join(cells)} "
-              f"| {times(s_loops)} | {times(s_cpu)} |")
+        iree_cell = f"| {' / '.join(cells)} " if args.iree else ""
+        print(f"| {k} | {fmt(base)} | {fmt(cpu)} | {xcell} {iree_cell}| {times(s_loops)} | {times(s_cpu)} |")
     print()
     print(f"geomean over {len(over_loops)} kernels: GPU over the loops {geomean(over_loops):.0f}x, "
           f"over the best CPU raise {geomean(over_cpu):.1f}x")

@@ -417,6 +417,7 @@ def test_gpu_bench_script_draws_positive_scalars_when_needed(tmp_path):
         assert gpu_table.main(["--xla", str(out), "--cpu", str(cpu)]) == 0
     text = table.read_text()
     assert "| norm |" in text and "| 4x | 2x |" in text and "geomean over 1 kernels" in text
+    assert "IREE CUDA" not in text  # no --iree: no IREE column
 
 
 def _script(name):
