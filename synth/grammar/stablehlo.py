@@ -510,6 +510,15 @@ def lu_by_panels(em, a_value: str, a, b: int) -> str:
     return state
 
 
+def _counter_mask(em, direction: str, k: str, n: int) -> str:
+    """`iota(n) DIRECTION k` (k an i64 scalar): the n-vector of i1 that masks the positions
+    before (LT) or at (EQ) a loop's counter."""
+    it = f"tensor<{n}xi64>"
+    iota = _line(em, f"stablehlo.iota dim = 0 : {it}")
+    ks = _line(em, f"stablehlo.broadcast_in_dim {k}, dims = [] : (tensor<i64>) -> {it}")
+    return _line(em, f"stablehlo.compare {direction}, {iota}, {ks} : ({it}, {it}) -> tensor<{n}xi1>")
+
+
 def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
     """The left-looking blocked Cholesky of `a_value` (lower), its n / b panels unrolled on
     static slices. Per panel K: the column panel a[K:, K:K+b] less L[K:, :K] L[K:K+b, :K]^T,
@@ -528,8 +537,7 @@ def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
     state = a_value
     for big_k in range(0, n, b):
         m = n - big_k
-        pt, vm, vb, ib, im = (f"tensor<{m}x{b}x{dt}>", f"tensor<{m}x{dt}>", f"tensor<{b}x{dt}>",
-                              f"tensor<{b}xi64>", f"tensor<{m}xi64>")
+        pt, vm, vb = f"tensor<{m}x{b}x{dt}>", f"tensor<{m}x{dt}>", f"tensor<{b}x{dt}>"
         p0 = line(f"stablehlo.slice {state} [{big_k}:{n}, {big_k}:{big_k + b}] : ({t}) -> {pt}")
         if big_k:
             left = line(f"stablehlo.slice {state} [{big_k}:{n}, 0:{big_k}] : ({t}) -> tensor<{m}x{big_k}x{dt}>")
@@ -538,14 +546,12 @@ def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
                         f"(tensor<{m}x{big_k}x{dt}>, tensor<{b}x{big_k}x{dt}>) -> {pt}")
             p0 = line(f"stablehlo.subtract {p0}, {prod} : {pt}")
 
-        def step(names, m=m, pt=pt, vm=vm, vb=vb, ib=ib, im=im):
+        def step(names, m=m, pt=pt, vm=vm, vb=vb):
             k, p = names
             z = line(f"stablehlo.constant dense<0> : {s}")
             one = line(f"stablehlo.constant dense<1> : {s}")
             row = _take(em, p, pt, [k, z], [1, b], dt, vb)
-            before = line(f"stablehlo.compare LT, {line(f'stablehlo.iota dim = 0 : {ib}')}, "
-                          f"{line(f'stablehlo.broadcast_in_dim {k}, dims = [] : ({s}) -> {ib}')} : ({ib}, {ib}) -> "
-                          f"tensor<{b}xi1>")
+            before = _counter_mask(em, "LT", k, b)
             zeros = line(f"stablehlo.broadcast_in_dim {_tensor_constant(em, 0.0, dt)}, dims = [] : "
                          f"(tensor<{dt}>) -> {vb}")
             masked = line(f"stablehlo.select {before}, {row}, {zeros} : tensor<{b}xi1>, {vb}")
@@ -553,9 +559,7 @@ def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
             col = line(f"stablehlo.subtract {_take(em, p, pt, [z, k], [m, 1], dt, vm)}, {sums} : {vm}")
             piv = line(f"stablehlo.sqrt {_take(em, col, vm, [k], [1], dt, f'tensor<{dt}>')} : tensor<{dt}>")
             pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vm}")
-            at_k = line(f"stablehlo.compare EQ, {line(f'stablehlo.iota dim = 0 : {im}')}, "
-                        f"{line(f'stablehlo.broadcast_in_dim {k}, dims = [] : ({s}) -> {im}')} : ({im}, {im}) -> "
-                        f"tensor<{m}xi1>")
+            at_k = _counter_mask(em, "EQ", k, m)
             new = line(f"stablehlo.select {at_k}, {pivs}, {line(f'stablehlo.divide {col}, {pivs} : {vm}')} : "
                        f"tensor<{m}xi1>, {vm}")
             as_col = line(f"stablehlo.reshape {new} : ({vm}) -> tensor<{m}x1x{dt}>")
