@@ -552,8 +552,7 @@ def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
             one = line(f"stablehlo.constant dense<1> : {s}")
             row = _take(em, p, pt, [k, z], [1, b], dt, vb)
             before = _counter_mask(em, "LT", k, b)
-            zeros = line(f"stablehlo.broadcast_in_dim {_tensor_constant(em, 0.0, dt)}, dims = [] : "
-                         f"(tensor<{dt}>) -> {vb}")
+            zeros = _splat(em, 0.0, a.with_shape((b,)))
             masked = line(f"stablehlo.select {before}, {row}, {zeros} : tensor<{b}xi1>, {vb}")
             sums = line(f"stablehlo.dot_general {p}, {masked}, contracting_dims = [1] x [0] : ({pt}, {vb}) -> {vm}")
             col = line(f"stablehlo.subtract {_take(em, p, pt, [z, k], [m, 1], dt, vm)}, {sums} : {vm}")
