@@ -1266,6 +1266,31 @@ func.func @f(%a: tensor<6x5xf64>, %y: tensor<6xf64>) -> (tensor<5xf64>, tensor<5
     got = MlirCpuBackend(target="stablehlo").prepare(text, "f").run([a, y])
     assert_close(got, [a.T @ y, a.T @ y], "vecmat")
 
+
+def test_stablehlo_concatenates_become_inserts():
+    """A concatenate of three operands, along dim 0 of vectors (trisolv's solved panels) and
+    along dim 1 of matrices: lowered as inserts of each operand (no generic choosing an
+    operand per element by scf.if); the values are NumPy's concatenate."""
+    from synth.backends.stablehlo_linalg import to_linalg
+
+    text = """
+func.func @f(%a: tensor<3xf64>, %b: tensor<5xf64>, %m: tensor<4x2xf64>, %n: tensor<4x3xf64>) -> (tensor<11xf64>, tensor<4x7xf64>) attributes {synth.outputs = [0, 1]} {
+  %0 = stablehlo.concatenate %a, %b, %a, dim = 0 : (tensor<3xf64>, tensor<5xf64>, tensor<3xf64>) -> tensor<11xf64>
+  %1 = stablehlo.concatenate %n, %m, %m, dim = 1 : (tensor<4x3xf64>, tensor<4x2xf64>, tensor<4x2xf64>) -> tensor<4x7xf64>
+  return %0, %1 : tensor<11xf64>, tensor<4x7xf64>
+}
+"""
+    lowered = to_linalg(text)
+    assert "scf.if" not in lowered and "stablehlo" not in lowered
+    assert lowered.count("tensor.insert_slice") == 6, lowered
+    rng = np.random.default_rng(5)
+    a, b, m, n = rng.uniform(-1, 1, 3), rng.uniform(-1, 1, 5), rng.uniform(-1, 1, (4, 2)), rng.uniform(-1, 1, (4, 3))
+    prepared = MlirCpuBackend(target="stablehlo").prepare(text, "f")
+    assert_close(prepared.run([a, b, m, n]), [np.concatenate([a, b, a]), np.concatenate([n, m, m], axis=1)],
+                 "concatenate")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
 def _triangular_solve(cols: int, lower: bool, unit: bool, transpose: bool, seed: int):
     """A stablehlo function solving a 5 x 5 triangular system for a 5 x `cols` matrix,
     inputs for it, and the triangle (as NumPy's solve reads it)."""
