@@ -1291,6 +1291,29 @@ func.func @f(%a: tensor<3xf64>, %b: tensor<5xf64>, %m: tensor<4x2xf64>, %n: tens
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
 
 
+def test_stablehlo_block_less_a_product_accumulates_into_the_block():
+    """X - L U (LU's trailing update: a dot_general, then a subtract) lowered as one
+    linalg.matmul of -L and U accumulating into X, not a product into zeros and a second
+    pass; the values are NumPy's within rounding."""
+    from synth.backends.stablehlo_linalg import to_linalg
+
+    text = """
+func.func @f(%x: tensor<6x7xf64>, %l: tensor<6x3xf64>, %u: tensor<3x7xf64>) -> tensor<6x7xf64> attributes {synth.outputs = [0]} {
+  %0 = stablehlo.dot_general %l, %u, contracting_dims = [1] x [0] : (tensor<6x3xf64>, tensor<3x7xf64>) -> tensor<6x7xf64>
+  %1 = stablehlo.subtract %x, %0 : tensor<6x7xf64>
+  return %1 : tensor<6x7xf64>
+}
+"""
+    lowered = to_linalg(text)
+    assert "linalg.fill" not in lowered and "arith.subf" not in lowered, lowered
+    assert re.search(r"linalg\.matmul ins\(%\w+, %arg2 : [^)]*\) outs\(%arg0 :", lowered), lowered
+    rng = np.random.default_rng(6)
+    x, l, u = rng.uniform(-1, 1, (6, 7)), rng.uniform(-1, 1, (6, 3)), rng.uniform(-1, 1, (3, 7))
+    prepared = MlirCpuBackend(target="stablehlo").prepare(text, "f")
+    assert_close(prepared.run([x, l, u]), [x - l @ u], "x - l u")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
 def _triangular_solve(cols: int, lower: bool, unit: bool, transpose: bool, seed: int):
     """A stablehlo function solving a 5 x 5 triangular system for a 5 x `cols` matrix,
     inputs for it, and the triangle (as NumPy's solve reads it)."""
