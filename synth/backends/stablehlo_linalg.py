@@ -70,7 +70,7 @@ import re
 from functools import lru_cache
 
 from synth.backends import narrow
-from synth.backends.in_place import _maps, generic_like, nested_ops, ops_named
+from synth.backends.in_place import _all_parallel, _maps, generic_like, nested_ops, ops_named
 from synth.errors import ExecutionError
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
@@ -559,7 +559,7 @@ def _concatenates_as_updates(module) -> int:
     operands, at their constant offsets along the dim, into a `tensor.empty`: legalization
     would write a generic that picks each element's operand by a chain of scf.ifs, one per
     operand (trisolv's solved panels, concatenated into the vector the next panel's
-    matrix-vector product reads: 2 to 39 operands, 40 times per call), where the updates
+    matrix-vector product reads: 2 to 40 operands, 39 times per call), where the updates
     are inserts of each operand. Returns how many."""
     from jaxlib.mlir import ir
 
@@ -731,9 +731,8 @@ def _accumulating_matmuls(module) -> int:
 
     count = 0
     for op in ops_named(module, ("linalg.generic",)):
-        if len(op.operands) != 3 or len(op.results) != 1 or not all(map(narrow._identity, _maps(op))):
-            continue
-        if any(str(t) != "#linalg.iterator_type<parallel>" for t in op.attributes["iterator_types"]):
+        if len(op.operands) != 3 or len(op.results) != 1 or not _all_parallel(op) \
+                or not all(map(narrow._identity, _maps(op))):
             continue
         block = op.regions[0].blocks[0]
         body = [o.operation for o in block.operations]
