@@ -1305,6 +1305,41 @@ func.func @f(%a: tensor<6x5xf64>, %y: tensor<6xf64>) -> (tensor<5xf64>, tensor<5
     assert_close(got, [a.T @ y, a.T @ y], "vecmat")
 
 
+def _gram_schmidt(a: np.ndarray) -> list[np.ndarray]:
+    """PolyBench gramschmidt's A, R and Q (modified Gram-Schmidt, in place on A)."""
+    a = a.copy()
+    n = a.shape[1]
+    r, q = np.zeros((n, n)), np.zeros_like(a)
+    for k in range(n):
+        r[k, k] = np.sqrt(a[:, k] @ a[:, k])
+        q[:, k] = a[:, k] / r[k, k]
+        for j in range(k + 1, n):
+            r[k, j] = q[:, k] @ a[:, j]
+            a[:, j] -= q[:, k] * r[k, j]
+    return [a, r, q]
+
+
+def test_stablehlo_column_products_and_updates_lose_their_unit_dim():
+    """gramschmidt's stablehlo raise (at 6 x 5) reads column k as a 6 x 1 slice reshaped to
+    a vector; legalization and fusion wrote `q^T A` as a generic over 6 x 1 x 5 with two
+    reduction dims (the mlir-cpu schedule has none for it: A walked by columns) and the
+    update `A - q r^T` over 6 x 1 x 4 (a collapse between it and the columns kept, which
+    stopped narrowing). Lowered now, the product is a linalg.vecmat, no generic reduces,
+    and no generic computes a 3-d result; the values are NumPy's Gram-Schmidt."""
+    from synth.backends.stablehlo_linalg import to_linalg
+
+    text = (Path(__file__).parent / "data" / "unit_dims" / "gramschmidt_6x5.stablehlo.mlir").read_text()
+    lowered = to_linalg(text)
+    assert lowered.count("linalg.vecmat") == 1 and "reduction" not in lowered, lowered
+    results = re.findall(r"\} -> tensor<([0-9x]+)xf64>", lowered)
+    assert results and all(r.count("x") <= 1 for r in results), results
+    a = np.random.default_rng(65).uniform(-1, 1, (6, 5))
+    prepared = MlirCpuBackend(target="stablehlo").prepare(text, "f")
+    got = prepared.run([np.array(6, np.int32), np.array(5, np.int32), a, np.zeros((5, 5)), np.zeros((6, 5))])
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    assert_close(got, _gram_schmidt(a), "gramschmidt")
+
+
 def test_stablehlo_concatenates_become_inserts():
     """A concatenate of three operands, along dim 0 of vectors (trisolv's solved panels) and
     along dim 1 of matrices: lowered as inserts of each operand (no generic choosing an
