@@ -800,12 +800,14 @@ def _unit_dims_collapsed(module) -> int:
         maps = [ir.AffineMapAttr(a).value for a in generic.attributes["indexing_maps"]]
         if maps[-1] != ir.AffineMap.get_identity(source.rank):
             continue
+        positions = [[p for p, e in enumerate(m.results)
+                      if isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == d] for m in maps]
+        if any(len(at) > 1 for at in positions):
+            continue  # an operand read at (.., d, .., d, ..): one collapse would not remove both
         n_in = len(generic.opview.inputs)
         with ir.Location.unknown(), ir.InsertionPoint(generic):
             operands = []
-            for v, m in zip(generic.operands, maps):
-                at = [p for p, e in enumerate(m.results)
-                      if isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == d]
+            for v, m, at in zip(generic.operands, maps, positions):
                 if not at:
                     operands.append(v)
                     continue
