@@ -47,8 +47,8 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
   vector times a matrix's rows, over a unit dim too, are named `linalg.vecmat` (`_vecmats`;
   gramschmidt's column q as a 6 x 1 slice made both a generic over 1000 x 1 x 1200, and
   the rank-1 update a temporary over all columns each step: at LARGE, AMD EPYC host,
-  2026-11-28, one thread, 5.2-5.7 s -> 0.34-0.38 s, XLA 0.41 s), and a block less a matrix product, `X - L U` (LU's
-  trailing update), becomes one matmul of -L and U accumulating into X
+  2026-11-28, one thread, 5.2-5.7 s -> 0.34-0.38 s, XLA 0.41 s), and a block less a
+  matrix product, `X - L U` (LU's trailing update), becomes one matmul of -L and U accumulating into X
   (`_accumulating_matmuls`; the linalg raise's blocked LU has this form). At LARGE, AMD
   EPYC host, 2026-11-28, one thread, old and new code one after the other, two medians of
   5 calls each: lu 0.428, 0.418 -> 0.188, 0.187 s (XLA: 0.214 s), ludcmp 0.396, 0.458 ->
@@ -731,8 +731,7 @@ def _unit_reduction_dropped(op) -> tuple[list, tuple, list]:
     for d, kind in enumerate(iterators):
         if kind != "#linalg.iterator_type<reduction>":
             continue
-        uses = [(k, p) for k, m in enumerate(maps) for p, e in enumerate(m.results)
-                if isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == d]
+        uses = [(k, p) for k, m in enumerate(maps) for p in _at(m, d)]
         if not uses or any(k >= n_in for k, _ in uses) or len({k for k, _ in uses}) != len(uses):
             continue
         shapes = {k: ir.RankedTensorType(operands[k].type).shape for k, _ in uses}
@@ -748,6 +747,18 @@ def _unit_reduction_dropped(op) -> tuple[list, tuple, list]:
                 new_operands.append(v)
         return new_operands, tuple(new_maps), iterators[:d] + iterators[d + 1:]
     return operands, tuple(str(m) for m in op.attributes["indexing_maps"]), iterators
+
+
+def _at(amap, d: int) -> list[int]:
+    """The positions of `amap`'s results that are dim d."""
+    from mlir import ir
+    return [p for p, e in enumerate(amap.results) if isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == d]
+
+
+def _reassociation(op) -> list[list[int]]:
+    """The reassociation of a tensor.collapse_shape or tensor.expand_shape, as lists."""
+    from mlir import ir
+    return [[ir.IntegerAttr(j).value for j in ir.ArrayAttr(g)] for g in ir.ArrayAttr(op.attributes["reassociation"])]
 
 
 def _merged(rank: int, p: int) -> list[list[int]]:
@@ -782,7 +793,6 @@ def _unit_dims_collapsed(module) -> int:
     and the update was computed over all columns each step, into a temporary. The number
     rewritten."""
     from mlir import ir
-    from mlir.dialects import tensor
     done = 0
     for collapse in ops_named(module, ("tensor.collapse_shape",)):
         generic = _defining_named(collapse.operands[0], "linalg.generic")
@@ -791,8 +801,7 @@ def _unit_dims_collapsed(module) -> int:
         if not _all_parallel(generic) or ops_named(generic, ("linalg.index",)):
             continue
         source = ir.RankedTensorType(collapse.operands[0].type)
-        groups = [[ir.IntegerAttr(j).value for j in ir.ArrayAttr(g)]
-                  for g in ir.ArrayAttr(collapse.attributes["reassociation"])]
+        groups = _reassociation(collapse)
         units = [j for g in groups if len(g) == 2 for j in g if source.shape[j] == 1]
         if len(groups) != source.rank - 1 or not units or groups != _merged(source.rank, units[0]):
             continue
@@ -800,23 +809,13 @@ def _unit_dims_collapsed(module) -> int:
         maps = [ir.AffineMapAttr(a).value for a in generic.attributes["indexing_maps"]]
         if maps[-1] != ir.AffineMap.get_identity(source.rank):
             continue
-        positions = [[p for p, e in enumerate(m.results)
-                      if isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == d] for m in maps]
+        positions = [_at(m, d) for m in maps]
         if any(len(at) > 1 for at in positions):
             continue  # an operand read at (.., d, .., d, ..): one collapse would not remove both
         n_in = len(generic.opview.inputs)
         with ir.Location.unknown(), ir.InsertionPoint(generic):
-            operands = []
-            for v, m, at in zip(generic.operands, maps, positions):
-                if not at:
-                    operands.append(v)
-                    continue
-                empty = _defining_named(v, "tensor.empty")
-                if empty is not None and len(empty.operands) == 0:
-                    t = _collapsed_type(v, _merged(len(m.results), at[0]))
-                    operands.append(tensor.empty(t.shape, t.element_type))
-                else:
-                    operands.append(_collapse(v, _merged(len(m.results), at[0])))
+            operands = [_collapse(v, _merged(len(m.results), at[0])) if at else v
+                        for v, m, at in zip(generic.operands, maps, positions)]
             new_maps = [ir.Attribute.parse(_without_dim(m, d)) for m in maps]
             iterators = ir.ArrayAttr(generic.attributes["iterator_types"])
             new = generic_like(generic, operands, n_in, new_maps)
@@ -832,18 +831,18 @@ def _unit_dims_collapsed(module) -> int:
 
 def _collapse(value, groups):
     """`value` collapsed by `groups` (a reassociation, which merges a unit dim): the source
-    of the tensor.expand_shape that defines it by the same groups, or the tensor.extract_slice
-    that defines it taken rank-reduced, else a tensor.collapse_shape (elementwise fusion
-    folds a reshape into the vecmat, which makes it a generic over the unit dim again)."""
-    from mlir import ir
+    of the tensor.expand_shape that defines it by the same groups, the tensor.extract_slice
+    that defines it taken rank-reduced, a new tensor.empty for a static one, else a
+    tensor.collapse_shape (elementwise fusion folds a reshape into the vecmat, which makes it
+    a generic over the unit dim again)."""
     from mlir.dialects import tensor
     expand = _defining_named(value, "tensor.expand_shape")
-    if expand is not None:
-        reassociation = [[ir.IntegerAttr(j).value for j in ir.ArrayAttr(g)]
-                         for g in ir.ArrayAttr(expand.attributes["reassociation"])]
-        if reassociation == groups:
-            return expand.operands[0]
+    if expand is not None and _reassociation(expand) == groups:
+        return expand.operands[0]
     result = _collapsed_type(value, groups)
+    empty = _defining_named(value, "tensor.empty")
+    if empty is not None and len(empty.operands) == 0:
+        return tensor.empty(result.shape, result.element_type)
     extract = _defining_named(value, "tensor.extract_slice")
     if extract is not None:  # the slice taken rank-reduced (a collapse would be fused into the vecmat too)
         view = extract.opview
