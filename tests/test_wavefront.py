@@ -67,7 +67,7 @@ def _reference(a, b, c):
     return [a, b, c]
 
 
-def _rewritten(text: str, cap: int = 10) -> tuple:
+def _rewritten(text: str, cap: int = 10, rows: int | None = None) -> tuple:
     from mlir import ir
 
     from synth.backends import wavefront
@@ -77,22 +77,34 @@ def _rewritten(text: str, cap: int = 10) -> tuple:
         loop = wavefront.ops_named(module, ("scf.for",))[0]
         form = wavefront._updates(loop)
         found = None if form is None else wavefront.lags(form[0])
-        count = wavefront.wavefront(module, cap)
+        count = wavefront.wavefront(module, cap, wavefront.BLOCK_ROWS if rows is None else rows)
         assert module.operation.verify()
         return found, count, str(module)
 
 
-def test_wavefront_lags_and_values():
+@pytest.mark.parametrize("rows,cap", [(1, 10), (3, 10), (4, 10), (3, 2), (2, 2)])
+def test_wavefront_lags_and_values(rows, cap):
     """Lags: c reads b's rows q - 1 and q of this step (l = 0), a reads c's row q + 1 of this
     step and must not overwrite a's row q - 1 before b reads it (l = 1); b reads a's rows
     q +- 1 of the previous step, written one row later (P = 2). The rewritten loop (6 steps
-    in one sweep) gives NumPy's values bit for bit."""
-    found, count, text = _rewritten(STENCIL)
+    per sweep, or 2) gives NumPy's values bit for bit, row by row and by blocks of rows (3:
+    not a divisor of the 8 rows each update writes). With blocks, the waves where every
+    block is in its update's rows (none at 6 steps, one at 2) compute them as they are;
+    the waves before and after move each block into its update's rows and keep the rows
+    that are not the block's."""
+    found, count, text = _rewritten(STENCIL, cap, rows)
     assert found == ([0, 0, 1], 2) and count == 1
-    assert text.count("scf.if") == 6 * 3 and text.count("scf.for") == 2
+    steps = min(cap, 6)
+    loops = 1 if rows == 1 else (3 if cap == 2 else 2)
+    assert text.count("scf.if") == (steps * 3 if rows == 1 else 0)
+    assert text.count("scf.for") == 1 + loops
+    assert text.count("linalg.generic") == 3 * steps * loops
+    assert text.count("arith.select") == (0 if rows == 1 else 3 * steps * 2)
+    if rows > 1:
+        assert f"tensor<{rows}x6xf64>" in text and f"tensor<{rows}x8xf64>" in text
     rng = np.random.default_rng(0)
     arrays = [rng.uniform(-1, 1, (10, 8)) for _ in range(3)]
-    prepared = MlirCpuBackend().prepare(STENCIL, "f")
+    prepared = MlirCpuBackend().prepare(text, "f")
     got = prepared.run([a.copy() for a in arrays])
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
     for g, w in zip(got, _reference(*arrays)):
@@ -104,7 +116,7 @@ def test_window_budget_follows_the_caches():
     (heat-3d's 27.6 MB on a 32 MB L3): a quarter of the L3. The steps per sweep are the
     largest divisor of the trips whose window fits."""
     from synth.backends.host import cache_bytes, parse_size
-    from synth.backends.wavefront import steps_per_sweep, window_budget
+    from synth.backends.wavefront import block_rows, steps_per_sweep, window_budget
 
     mb = 1 << 20
     assert window_budget(20 * mb, l2=2 * mb, l3=300 * mb) == 1 * mb
@@ -116,6 +128,9 @@ def test_window_budget_follows_the_caches():
     assert steps_per_sweep(500, window, plane, 8 * mb) == 10
     assert steps_per_sweep(500, window, plane, 8 * mb, cap=4) == 4
     assert steps_per_sweep(7, window, plane, 8 * mb) == 7
+    # rows per block: jacobi-2d's (two rows of 1300 doubles) 4; heat-3d's planes none above 1
+    assert block_rows(2 * 1300 * 8, l2=1 * mb) == 4 and block_rows(plane, l2=1 * mb) == 1
+    assert block_rows(100 << 10, l2=1 * mb) == 3 and block_rows(2 * 1300 * 8, 2, l2=1 * mb) == 2
     assert [parse_size(x) for x in ("32K", "1024K", "2M", "512")] == [32 << 10, 1 << 20, 2 << 20, 512]
     with pytest.raises(ValueError):
         parse_size("lots")
@@ -294,18 +309,27 @@ def _fdtd(ex, ey, hz, fict):
     return ex, ey, hz
 
 
-def test_wavefront_takes_a_queue_and_an_array_written_by_two_updates():
+@pytest.mark.parametrize("cap", [10, 2])
+def test_wavefront_takes_a_queue_and_an_array_written_by_two_updates(cap):
     """fdtd-2d's step: ey's two updates (its row 0 from the queue's element 0, its other
     rows) share one lag; hz reads ey's row q + 1 and ex's row q of this step (lag 1 after
     ex's and ey's 0), and ey and ex read hz's rows q - 1 and q of the previous step, so a
     step starts one row after the one before (P = 1). Step s of a sweep reads the queue's
-    element s, and the queue is rotated by the sweep's steps. The rewritten loop (6 steps
-    in one sweep) gives NumPy's values bit for bit."""
-    found, count, text = _rewritten(FDTD)
+    element s, and the queue is rotated by the sweep's steps. By blocks of 4 rows, ey's row
+    0 (fewer rows than a block) is computed where a block has it and kept elsewhere, and
+    left out of the waves where every block is inside its update's rows (there are such
+    waves at 2 steps per sweep). The rewritten loop (6 steps in one sweep, or 2) gives
+    NumPy's values bit for bit."""
+    found, count, text = _rewritten(FDTD, cap, 4)
     assert found == ([0, 0, 0, 1], 1) and count == 1
+    steps = min(cap, 6)
+    assert "tensor<4x8xf64>" in text and "scf.if" not in text
+    assert text.count("scf.for") == 1 + (3 if cap == 2 else 2)
+    # per step, in the waves before and after: 3 blocks and ey's row 0; in between: 3 blocks
+    assert text.count("linalg.generic") == steps * (4 * 2 + (3 if cap == 2 else 0))
     rng = np.random.default_rng(5)
     arrays = [rng.uniform(-1, 1, (10, 8)) for _ in range(3)] + [rng.uniform(-1, 1, 6)]
-    prepared = MlirCpuBackend().prepare(FDTD, "f")
+    prepared = MlirCpuBackend().prepare(text, "f")
     got = prepared.run([a.copy() for a in arrays])
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
     for g, w in zip(got, _fdtd(*arrays)):

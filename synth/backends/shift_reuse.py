@@ -14,7 +14,9 @@ loop, left to run one step after the new one): w would read past the row there.
 Taken: an scf.for with constant bounds and step W, at least two tiles, whose body reads
 (vector.transfer_read, all in bounds, identity map) a tensor defined outside the loop at
 indices defined outside it but the last, which is the counter plus a constant c, the
-vector's shape 1 x ... x 1 x W, at two or more shifts no further apart than W. A read of a
+vector's shape R x 1 x ... x 1 x W, at two or more shifts no further apart than W. R > 1
+rows (the wavefront's blocks of rows) are shuffled row by row: one vector.shuffle of the two
+tiles flattened (`_lanes`). A read of a
 value inserted (tensor.insert_slice) into such a tensor counts as a read of that tensor at
 the insert's offset (the second sweep of jacobi-1d reads B's new interior that way).
 
@@ -111,7 +113,7 @@ def _reads(loop, iv, width: int) -> dict:
             continue
         rank = ir.RankedTensorType(source.type).rank
         shape = list(vtype.shape)
-        if rank == 0 or len(shape) != rank or shape[-1] != width or any(s != 1 for s in shape[:-1]):
+        if rank == 0 or len(shape) != rank or shape[-1] != width or any(s != 1 for s in shape[1:-1]):
             continue
         if len(op.operands) != rank + 2:  # a mask
             continue
@@ -132,6 +134,14 @@ def _reads(loop, iv, width: int) -> dict:
         key = (tensor, tuple(indices[:-1]))
         groups.setdefault(key, []).append((op, c + moved[-1]))
     return groups
+
+
+def _lanes(rows: int, width: int, d: int) -> list[int]:
+    """The vector.shuffle mask that takes, from two vectors of `rows` rows of `width` lanes
+    flattened (v, then w), each row's lanes d .. d + width - 1 of v's row followed by w's."""
+    n = rows * width
+    return [h * width + l + d if l + d < width else n + h * width + l + d - width
+            for h in range(rows) for l in range(width)]
 
 
 def _rewrite(loop) -> bool:
@@ -172,7 +182,8 @@ def _rewrite(loop) -> bool:
         for g, ((tensor, outer), reads) in enumerate(groups.items()):
             low = min(c for _, c in reads)
             vtype = ir.VectorType(reads[0][0].results[0].type)
-            flat = ir.VectorType.get([step], vtype.element_type)
+            rows = vtype.shape[0] if vtype.rank > 1 else 1
+            flat = ir.VectorType.get([rows * step], vtype.element_type)
             here = new.inner_iter_args[n_carried + g]
             at = arith.addi(niv, arith.constant(index, low + step))
             ahead = reads[0][0].clone(ir.InsertionPoint.current)
@@ -188,7 +199,7 @@ def _rewrite(loop) -> bool:
                 elif d == step:
                     value = ahead.results[0]
                 else:
-                    shuffled = vector.shuffle(a, b, list(range(d, d + step)))
+                    shuffled = vector.shuffle(a, b, _lanes(rows, step, d))
                     value = shuffled if vtype.rank == 1 else vector.shape_cast(vtype, shuffled)
                 mapping[op.results[0]] = value
         replaced = [op for reads in groups.values() for op, _ in reads]
