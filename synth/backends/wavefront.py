@@ -29,17 +29,17 @@ block is one generic over its rows, tiled by rows x the vector width, so the row
 below a tile, shared by its neighbours, are loaded once for the block (shift_reuse then
 takes its shifted reads row by row). With rows of 10 KB (jacobi-2d at LARGE) each tile of a
 row had three rows to load from L2, and the loop ran at 0.34 ns per point against 0.19-0.23
-in C with 4-row blocks. Waves r = first, first + H, ... (H rows per block) compute, for
-each step and update in order, the rows q .. q + H - 1, q = r - s * P - l_k; this tiles the
-loop over (wave, step and update), whose dependences all go forward in both (a step's
-update reads only earlier updates' values and its own rows at or below, _updates), so any
+in C with 4-row blocks. Waves r = first, first + H, ... (H rows per block) compute, for each
+step and update in order, the rows q .. q + H - 1, q = r - s * P - l_k; this tiles the loop
+over (wave, step and update), whose dependences all go forward in both (a step's update
+reads only earlier updates' values and its own rows at or below, _updates), so any
 rectangular tiling keeps them. The waves where every block is inside its update's rows
 compute the blocks as they are; before and after those, a block is moved into its update's
 rows and its rows outside q .. q + H - 1 keep their values (a select in its payload, a
 masked store); an update of fewer rows than a block (fdtd-2d's boundary row) is computed
-whole there, its rows kept where the block has none of them. No scf.if is left: with a
-branch per update and row around generics of rows, one-shot bufferization's analysis took
-9 s on fdtd-2d (and more than 5 minutes with blocks), 0.6 s without.
+whole there, its rows kept where the block has none of them. With blocks no scf.if is left:
+with a branch per update and row around generics of rows, one-shot bufferization's analysis
+took 9 s on fdtd-2d (and more than 5 minutes with blocks), 0.6 s without.
 
 T is the largest divisor of the trip count up to 10 whose window (the rows between the
 oldest and the newest update of a wave, of every array the loop carries) fits in the
