@@ -66,6 +66,7 @@ FUSE_PRODUCERS = "synth-fuse-producers"
 PIVOT_BLOCKS = "synth-pivot-blocks"
 BOOLS_AS_BYTES = "synth-bools-as-bytes"
 SHIFT_REUSE = "synth-shift-reuse"
+HOIST_FLIPS = "synth-hoist-flips"
 REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             SLICE_SELECTS: ("synth.backends.narrow", "slice_selects"),
             NARROW_PRODUCERS: ("synth.backends.narrow", "narrow_producers"),
@@ -74,7 +75,8 @@ REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             FUSE_PRODUCERS: ("synth.backends.row_passes", "fuse_producers"),
             PIVOT_BLOCKS: ("synth.backends.pivot_blocks", "pivot_blocks"),
             BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes"),
-            SHIFT_REUSE: ("synth.backends.shift_reuse", "shift_reuse")}
+            SHIFT_REUSE: ("synth.backends.shift_reuse", "shift_reuse"),
+            HOIST_FLIPS: ("synth.backends.invariant_flips", "hoist_flips")}
 
 
 def run_stages(module, pipeline: str) -> None:

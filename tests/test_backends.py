@@ -1289,6 +1289,43 @@ def test_stablehlo_counter_selects_are_sliced_and_gathers_fused():
     assert_close([np.asarray(a) for a in run_stablehlo(_FLIP_STEP.replace("@f(", "@main("), [y, r])], want, "xla-cpu")
 
 
+def _hoisted_flips(text: str) -> int:
+    """How many flips synth.backends.invariant_flips hoists out of the loop of the stablehlo
+    function `text`, in the mlir-cpu pipeline at the stage it runs at."""
+    from mlir import ir
+
+    from synth.backends.invariant_flips import hoist_flips
+    from synth.execution import HOIST_FLIPS, STAGE
+
+    stages = MlirCpuBackend(target="stablehlo").prepare(text, "f")
+    before = stages.pipeline.split(STAGE)
+    with ir.Context():
+        module = ir.Module.parse(stages.text)
+        run_stages(module, STAGE.join(before[:before.index(HOIST_FLIPS)]))
+        return hoist_flips(module)
+
+
+def test_flip_of_a_vector_the_loop_keeps_is_reversed_once():
+    """durbin's step with the flip of r (an argument the loop does not change): r[k - 1 - i]
+    becomes a slice of one reversal of r computed before the loop (one generic hoisted);
+    the flip of the vector the loop carries (_FLIP_STEP's y) stays in the loop. The values
+    are NumPy's."""
+    text = (_FLIP_STEP.replace('"stablehlo.gather"(%y, %ix)', '"stablehlo.gather"(%r, %ix)')
+            .replace("stablehlo.dot_general %zs, %r,", "stablehlo.dot_general %zs, %y,"))
+    assert text != _FLIP_STEP and "gather\"(%r" in text and "%zs, %y," in text
+    assert _hoisted_flips(text) == 1 and _hoisted_flips(_FLIP_STEP) == 0
+    rng = np.random.default_rng(12)
+    y, r = rng.uniform(-1, 1, 16) / 8, rng.uniform(-1, 1, 16) / 8
+    want = y.copy()
+    for k in range(1, 16):
+        z = np.array([r[k - 1 - i] if 0 <= k - 1 - i < 16 else 0.0 for i in range(16)])
+        s = float(z[:k] @ want[:k])
+        want[:k] = (want[:15] + s * z[:15])[:k]
+    prepared = MlirCpuBackend(target="stablehlo").prepare(text, "f")
+    assert_close(prepared.run([y, r]), [want], "mlir-cpu (stablehlo)")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
 def test_stablehlo_vector_matrix_products_become_vecmats():
     """y^T A and A^T y as dot_general (atax, mvt): legalized to a linalg.generic, named a
     linalg.vecmat again (the op the mlir-cpu schedule walks row by row); the values are A^T y."""

@@ -150,8 +150,9 @@ from functools import lru_cache
 import numpy as np
 
 from synth.errors import ExecutionError
-from synth.execution import (BOOLS_AS_BYTES, COPIES_AS_LOOPS, FUSE_PRODUCERS, NARROW_PRODUCERS, PIVOT_BLOCKS, SHIFT_REUSE, SLICE_SELECTS, STAGE, TENSOR_PIPELINE,
-                             WAVEFRONT, WRITE_IN_PLACE, run_tensor_function_timed)
+from synth.execution import (BOOLS_AS_BYTES, COPIES_AS_LOOPS, FUSE_PRODUCERS, HOIST_FLIPS, NARROW_PRODUCERS, PIVOT_BLOCKS,
+                             SHIFT_REUSE, SLICE_SELECTS, STAGE, TENSOR_PIPELINE, WAVEFRONT, WRITE_IN_PLACE,
+                             run_tensor_function_timed)
 from synth.backends import row_passes
 from synth.backends.host import has_avx512, intel
 from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
@@ -449,6 +450,7 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: int = 0) -> st
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> str:
     """The tiled pipeline's stages up to and with bufferization (synth.execution.run_stages):
     the select slices and producer narrowing of loop steps (narrow), elementwise fusion, the
+    reversed reads of loop-invariant vectors reversed once before their loop (invariant_flips), the
     vecmats computed with the rows of their elementwise matrix (row_passes.fuse_producers), the
     blocks of pivot steps (pivot_blocks), the wavefront over several steps of stencil time
     loops (wavefront), the in-place rewrite of
@@ -457,7 +459,7 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
     return (f"{SLICE_SELECTS}{STAGE}"
             f"builtin.module(transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}},"
             f"transform-interpreter{{entry-point=generalize_elementwise}}){STAGE}{NARROW_PRODUCERS}{STAGE}"
-            f"builtin.module({_FUSE}){STAGE}{FUSE_PRODUCERS}{STAGE}{PIVOT_BLOCKS}{STAGE}{WAVEFRONT}{STAGE}{WRITE_IN_PLACE}{STAGE}"
+            f"builtin.module({_FUSE}){STAGE}{HOIST_FLIPS}{STAGE}{FUSE_PRODUCERS}{STAGE}{PIVOT_BLOCKS}{STAGE}{WAVEFRONT}{STAGE}{WRITE_IN_PLACE}{STAGE}"
             f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}}){STAGE}{SHIFT_REUSE}{STAGE}"
             f"builtin.module(eliminate-empty-tensors,cse,{_BUFFERIZE},cse,canonicalize)")
 
