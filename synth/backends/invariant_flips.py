@@ -29,6 +29,7 @@ outputs bitwise equal. No other raised PolyBench kernel has such a flip.
 from __future__ import annotations
 
 from synth.backends.in_place import _constant_index, _defining, _op, nested_ops, ops_named
+from synth.backends.wavefront import _inside  # op is the loop or inside it
 
 _MAX_ELEMENTS = 1 << 24  # the longest reversal computed before a loop
 
@@ -65,16 +66,6 @@ def _range(value, depth: int = 0) -> tuple[int, int] | None:
     return {"arith.addi": (a[0] + b[0], a[1] + b[1]), "arith.subi": (a[0] - b[1], a[1] - b[0]),
             "arith.maxsi": (max(a[0], b[0]), max(a[1], b[1])),
             "arith.minsi": (min(a[0], b[0]), min(a[1], b[1]))}[op.name]
-
-
-def _inside(op, ancestor) -> bool:
-    """Whether `op` is nested somewhere inside `ancestor`."""
-    parent = op.parent
-    while parent is not None:
-        if parent == ancestor:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _chain(value, generic) -> list | None:
@@ -139,7 +130,7 @@ def _flip(generic, loop):
             owner = _defining(v)
             if owner is None:  # a block argument: the payload's own (its unused out), or of
                 holder = _op(v.owner.owner)  # an op around the loop (the function's)
-                if holder != generic and (holder == loop or _inside(holder, loop)):
+                if holder != generic and _inside(holder, loop):
                     return None
                 continue
             if _op(owner.parent) == generic:
@@ -148,7 +139,7 @@ def _flip(generic, loop):
                 if op != subi:
                     return None
                 continue
-            if owner == loop or _inside(owner, loop):
+            if _inside(owner, loop):
                 return None
     return subi, c, chain
 
