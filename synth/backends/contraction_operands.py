@@ -21,7 +21,7 @@ matrix-vector product reads each element once, and fusing its producer into it s
 
 from __future__ import annotations
 
-from synth.backends.in_place import _all_parallel, _defining, _maps, _op, ops_named
+from synth.backends.in_place import _all_parallel, _defining, _op, ops_named
 
 
 def _contraction(op) -> bool:
@@ -54,7 +54,7 @@ def keep_operands(module) -> int:
 
     count = 0
     for op in ops_named(module, ["linalg.generic"]):
-        if not _contraction(op) or len(_maps(op)) != 3:
+        if not _contraction(op):
             continue
         for position in range(2):
             value = op.operands[position]
