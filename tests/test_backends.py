@@ -1326,6 +1326,60 @@ def test_flip_of_a_vector_the_loop_keeps_is_reversed_once():
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
 
 
+def _reversed_in_place(text: str, target: str) -> int:
+    """How many updates synth.backends.pairwise_reversal makes in place in the function `f`
+    of `text`, in the mlir-cpu pipeline at the stage it runs at."""
+    from mlir import ir
+
+    from synth.backends.pairwise_reversal import reverse_in_place
+    from synth.execution import REVERSE_IN_PLACE, STAGE
+
+    stages = MlirCpuBackend(target=target).prepare(text, "f")
+    before = stages.pipeline.split(STAGE)
+    with ir.Context():
+        module = ir.Module.parse(stages.text)
+        run_stages(module, STAGE.join(before[:before.index(REVERSE_IN_PLACE)]))
+        return reverse_in_place(module)
+
+
+@pytest.mark.parametrize("target", ["linalg", "stablehlo"])
+def test_update_of_a_vector_by_its_reversal_runs_in_place(target):
+    """durbin's raises at n = 40 (the LARGE ones with 40 for 2000): each step's
+    y[i] + alpha * y[k - 1 - i] for i < k is computed pair by pair in y (one rewrite), not
+    into a new buffer copied back; the values are bitwise those of the pipeline without the
+    rewrite, and NumPy's solution of the Toeplitz system. With y read at k - 2 - i instead
+    (not a reversal of y[0:k]) nothing is rewritten, and the values are still right."""
+    from polybench_reference.solvers_stencils_medley import durbin
+    from synth.execution import REVERSE_IN_PLACE, STAGE
+
+    text = (Path(__file__).parent / "data" / "reversal" / f"durbin_40.{target}.mlir").read_text()
+    assert _reversed_in_place(text, target) == 1
+    rng = np.random.default_rng(40)
+    r, y0 = rng.uniform(-1, 1, 40) / 40, np.zeros(40)
+    args = [np.array(40, np.int32), r, y0]
+    prepared = MlirCpuBackend(target=target).prepare(text, "f")
+    got = prepared.run(args)
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    without = prepared.pipeline.replace(REVERSE_IN_PLACE + STAGE, "")
+    assert without != prepared.pipeline
+    assert np.array_equal(got[0], MlirCpuBackend(pipeline=without, target=target).prepare(text, "f").run(args)[0])
+    want = y0.copy()
+    durbin(40, r, want)
+    assert_close(got, [want], f"durbin ({target})")
+    if target == "linalg":  # y[k - 2 - i], 0 where that is before y
+        shifted = text.replace("%68 = arith.addi %extracted_19, %c-1_i64 : i64",
+                               "%c-2_i64 = arith.constant -2 : i64\n      %68 = arith.addi %extracted_19, %c-2_i64 : i64")
+        assert shifted != text and _reversed_in_place(shifted, target) == 0
+        want, alpha, beta = np.zeros(40), -r[0], 1.0
+        want[0] = -r[0]
+        for k in range(1, 40):
+            beta *= 1 - alpha * alpha
+            alpha = -(r[k] + r[:k][::-1] @ want[:k]) / beta
+            want[:k] = want[:k] + alpha * np.array([want[k - 2 - i] if i <= k - 2 else 0.0 for i in range(k)])
+            want[k] = alpha
+        assert_close(MlirCpuBackend(target=target).prepare(shifted, "f").run(args), [want], "shifted")
+
+
 def test_stablehlo_vector_matrix_products_become_vecmats():
     """y^T A and A^T y as dot_general (atax, mvt): legalized to a linalg.generic, named a
     linalg.vecmat again (the op the mlir-cpu schedule walks row by row); the values are A^T y."""
