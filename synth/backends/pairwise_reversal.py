@@ -30,8 +30,9 @@ values: outputs are bitwise equal. One store per element instead of two, no buff
 
 from __future__ import annotations
 
-from synth.backends.in_place import _constant_index, _defining, _maps, _op, ops_named
+from synth.backends.in_place import _defining, _maps, _op, ops_named
 from synth.backends.invariant_flips import _range
+from synth.backends.wavefront import _inside  # op is the given op or inside it
 
 _VECTOR_BYTES = 64  # one AVX-512 register; LLVM splits it where the host's are narrower
 _FLOAT_OPS = ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
@@ -88,7 +89,7 @@ class _Forms:
             if bounds[1] <= 0:
                 return b if op.name == "arith.maxsi" else a
             return None
-        return {value: 1} if _outside(op, self.generic) else None
+        return None if _inside(op, self.generic) else {value: 1}
 
     def bounds(self, form: dict) -> tuple[int, int] | None:
         """[lo, hi] of `form` over its leaves' ranges and the generic's positions 0..n-1."""
@@ -112,15 +113,6 @@ def _plus(a: dict, b: dict, scale: int) -> dict:
     for k, c in b.items():
         out[k] = out.get(k, 0) + scale * c
     return {k: c for k, c in out.items() if c != 0}
-
-
-def _outside(op, generic) -> bool:
-    """Whether `op` is not inside `generic`."""
-    while op is not None:
-        if op == generic:
-            return False
-        op = _op(op.parent) if op.parent is not None else None
-    return True
 
 
 def _root(view) -> tuple | None:
@@ -154,7 +146,7 @@ def _same_size(a, b, forms: _Forms) -> bool:
     return fa is not None and fb is not None and _plus(fa, fb, -1) == {}
 
 
-def _payload(generic, y, n_form: dict, forms: _Forms):
+def _payload(generic, y, forms: _Forms):
     """The payload of `generic` as a tree over ("a",) (its element of Y), ("b",) (Y at the
     reversed position), ("in", k) (the k-th input's element, a scalar), ("value", v) (a
     value from outside) and ("op", op, [operands]); None if it is not such a function."""
@@ -162,7 +154,7 @@ def _payload(generic, y, n_form: dict, forms: _Forms):
 
     body = generic.regions[0].blocks[0]
     n_inputs = len(generic.opview.inputs)
-    reversed_index = _plus(_plus(n_form, {1: -1}, 1), {_J: 1}, -1)  # n - 1 - j
+    reversed_index = _plus(_plus(forms.n, {1: -1}, 1), {_J: 1}, -1)  # n - 1 - j
     memo: dict = {}
 
     def tree(value, depth=0):
@@ -180,7 +172,7 @@ def _payload(generic, y, n_form: dict, forms: _Forms):
             result = ("a",) if k == 0 else ("in", k)
         else:
             op = _op(owner)
-            if _outside(op, generic):
+            if not _inside(op, generic):
                 result = ("value", value)
             elif op.name == "memref.load":
                 if op.operands[0] != y or len(op.operands) != 2:
@@ -289,10 +281,11 @@ def _match(alloc):
         zero = ir.AffineMap.get(1, 0, [ir.AffineConstantExpr.get(0)] * st.rank)
         if st.rank > 1 or (st.rank == 1 and st.shape[0] != 1) or maps[k] != zero:
             return None
-        if _root(s) is not None and _root(s)[0] == y:
+        root = _root(s)
+        if root is not None and root[0] == y:
             return None
         scalars[k] = s
-    tree = _payload(generic, y, n_form, forms)
+    tree = _payload(generic, y, forms)
     if tree is None or not _uses(tree, "b"):
         return None
     return generic, copy, copy.operands[1], n, tree, scalars
@@ -304,7 +297,7 @@ def _uses(tree, kind: str) -> bool:
     return tree[0] == "op" and any(_uses(t, kind) for t in tree[2])
 
 
-def _emit(tree, a, b, scalars: dict, memo: dict, vector_type=None):
+def _emit(tree, a, b, memo: dict, vector_type=None):
     """The value of `tree` at the insertion point, ("a",) and ("b",) being `a` and `b`;
     scalars broadcast to `vector_type` where it is given (`memo` keeps them, per width)."""
     from mlir import ir
@@ -319,7 +312,7 @@ def _emit(tree, a, b, scalars: dict, memo: dict, vector_type=None):
         if key not in memo:
             raise KeyError(tree)
         return memo[key]
-    op, operands = tree[1], [_emit(t, a, b, scalars, memo, vector_type) for t in tree[2]]
+    op, operands = tree[1], [_emit(t, a, b, memo, vector_type) for t in tree[2]]
     attributes = {op.attributes[i].name: op.attributes[i].attr for i in range(len(op.attributes))}
     result_type = vector_type if vector_type is not None else op.results[0].type
     return ir.Operation.create(op.name, results=[result_type], operands=operands,
@@ -367,8 +360,8 @@ def _rewrite(alloc, found) -> None:
             back = arith.subi(arith.subi(n_value, cw), i)
             a = vector.load(vtype, target, [i])
             b = vector.shuffle(*(2 * [vector.load(vtype, target, [back])]), reverse)
-            new_a = _emit(tree, a, b, scalars, memo, vtype)
-            new_b = _emit(tree, b, a, scalars, memo, vtype)
+            new_a = _emit(tree, a, b, memo, vtype)
+            new_b = _emit(tree, b, a, memo, vtype)
             vector.store(new_a, target, [i])
             vector.store(vector.shuffle(new_b, new_b, reverse), target, [back])
             scf.YieldOp([])
@@ -378,8 +371,8 @@ def _rewrite(alloc, found) -> None:
             partner = arith.subi(last, i)
             a = memref.load(target, [i])
             b = memref.load(target, [partner])
-            new_a = _emit(tree, a, b, scalars, memo)
-            new_b = _emit(tree, b, a, scalars, memo)
+            new_a = _emit(tree, a, b, memo)
+            new_b = _emit(tree, b, a, memo)
             memref.store(new_b, target, [partner])
             memref.store(new_a, target, [i])
             scf.YieldOp([])
