@@ -68,6 +68,7 @@ BOOLS_AS_BYTES = "synth-bools-as-bytes"
 SHIFT_REUSE = "synth-shift-reuse"
 HOIST_FLIPS = "synth-hoist-flips"
 REVERSE_IN_PLACE = "synth-reverse-in-place"
+TRIANGLES = "synth-triangular-blocks"
 REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             SLICE_SELECTS: ("synth.backends.narrow", "slice_selects"),
             NARROW_PRODUCERS: ("synth.backends.narrow", "narrow_producers"),
@@ -78,7 +79,8 @@ REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
             BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes"),
             SHIFT_REUSE: ("synth.backends.shift_reuse", "shift_reuse"),
             HOIST_FLIPS: ("synth.backends.invariant_flips", "hoist_flips"),
-            REVERSE_IN_PLACE: ("synth.backends.pairwise_reversal", "reverse_in_place")}
+            REVERSE_IN_PLACE: ("synth.backends.pairwise_reversal", "reverse_in_place"),
+            TRIANGLES: ("synth.backends.triangles", "triangular_blocks")}
 
 
 def run_stages(module, pipeline: str) -> None:

@@ -1730,3 +1730,138 @@ def test_mlir_cpu_fuses_a_vecmat_of_the_matvec_it_reads():
     assert prepared.text == text
     assert_close(prepared.run([a, p]), [(a @ p) @ a, a @ p], "mlir-cpu")
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
+def _triangle_blocks(text: str, target: str) -> int:
+    """How many contractions synth.backends.triangles writes as blocks in the function `f`
+    of `text`, in the mlir-cpu pipeline at the stage it runs at."""
+    from mlir import ir
+
+    from synth.backends.triangles import triangular_blocks
+    from synth.execution import STAGE, TRIANGLES
+
+    stages = MlirCpuBackend(target=target).prepare(text, "f")
+    before = stages.pipeline.split(STAGE)
+    with ir.Context():
+        module = ir.Module.parse(stages.text)
+        run_stages(module, STAGE.join(before[:before.index(TRIANGLES)]))
+        return triangular_blocks(module)
+
+
+# trmm's form: B + (A^T masked to k > i) B, n = 76 rows (2 blocks of 32 and 12 left over)
+_TRMM = """
+func.func @f(%a: tensor<76x76xf64>, %b: tensor<76x28xf64>) -> tensor<76x28xf64> attributes {synth.outputs = [1]} {
+  %0 = stablehlo.iota dim = 1 : tensor<76x76xi64>
+  %1 = stablehlo.iota dim = 0 : tensor<76x76xi64>
+  %2 = stablehlo.compare GT, %0, %1 : (tensor<76x76xi64>, tensor<76x76xi64>) -> tensor<76x76xi1>
+  %3 = stablehlo.transpose %a, dims = [1, 0] : (tensor<76x76xf64>) -> tensor<76x76xf64>
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+  %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f64>) -> tensor<76x76xf64>
+  %5 = stablehlo.select %2, %3, %4 : tensor<76x76xi1>, tensor<76x76xf64>
+  %6 = stablehlo.dot_general %5, %b, contracting_dims = [1] x [0] : (tensor<76x76xf64>, tensor<76x28xf64>) -> tensor<76x28xf64>
+  %7 = stablehlo.add %b, %6 : tensor<76x28xf64>
+  return %7 : tensor<76x28xf64>
+}
+"""
+
+# syrk's form: C + A A^T on and below the diagonal, C above it
+_SYRK = """
+func.func @f(%c: tensor<76x76xf64>, %a: tensor<76x20xf64>) -> tensor<76x76xf64> attributes {synth.outputs = [0]} {
+  %0 = stablehlo.iota dim = 1 : tensor<76x76xi64>
+  %1 = stablehlo.iota dim = 0 : tensor<76x76xi64>
+  %2 = stablehlo.compare LE, %0, %1 : (tensor<76x76xi64>, tensor<76x76xi64>) -> tensor<76x76xi1>
+  %3 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [1] : (tensor<76x20xf64>, tensor<76x20xf64>) -> tensor<76x76xf64>
+  %4 = stablehlo.add %c, %3 : tensor<76x76xf64>
+  %5 = stablehlo.select %2, %4, %c : tensor<76x76xi1>, tensor<76x76xf64>
+  return %5 : tensor<76x76xf64>
+}
+"""
+
+# syr2k's linalg form: the product transposed before the select keeps it above the diagonal
+_TRANSPOSED = """
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%c: tensor<76x76xf64>, %a: tensor<76x20xf64>, %b: tensor<20x76xf64>) -> tensor<76x76xf64> attributes {synth.outputs = [0]} {
+  %cst = arith.constant 0.000000e+00 : f64
+  %0 = tensor.empty() : tensor<76x76xf64>
+  %1 = linalg.fill ins(%cst : f64) outs(%0 : tensor<76x76xf64>) -> tensor<76x76xf64>
+  %2 = linalg.matmul ins(%a, %b : tensor<76x20xf64>, tensor<20x76xf64>) outs(%1 : tensor<76x76xf64>) -> tensor<76x76xf64>
+  %3 = tensor.empty() : tensor<76x76xf64>
+  %t = linalg.transpose ins(%2 : tensor<76x76xf64>) outs(%3 : tensor<76x76xf64>) permutation = [1, 0]
+  %4 = tensor.empty() : tensor<76x76xf64>
+  %5 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%c, %t : tensor<76x76xf64>, tensor<76x76xf64>) outs(%4 : tensor<76x76xf64>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %le = arith.cmpi sle, %i, %j : index
+    %s = arith.addf %x, %y : f64
+    %r = arith.select %le, %s, %x : f64
+    linalg.yield %r : f64
+  } -> tensor<76x76xf64>
+  return %5 : tensor<76x76xf64>
+}
+"""
+
+
+def _triangle_cases():
+    """(name, text, target, its arrays at seed `rng`, NumPy's result, rewrites expected)."""
+    def trmm(rng):
+        a, b = rng.uniform(-1, 1, (76, 76)), rng.uniform(-1, 1, (76, 28))
+        return [a, b], b + np.triu(a.T, 1) @ b
+
+    def syrk(rng):
+        c, a = rng.uniform(-1, 1, (76, 76)), rng.uniform(-1, 1, (76, 20))
+        return [c, a], np.where(np.tri(76, dtype=bool), c + a @ a.T, c)
+
+    def transposed(rng):
+        c, a, b = rng.uniform(-1, 1, (76, 76)), rng.uniform(-1, 1, (76, 20)), rng.uniform(-1, 1, (20, 76))
+        return [c, a, b], np.where(np.tri(76, dtype=bool).T, c + (a @ b).T, c)
+
+    # the diagonal too (k >= i); the product kept where a select does not take its other value
+    diagonal = _TRMM.replace("compare GT", "compare GE")
+
+    def trmm_diagonal(rng):
+        a, b = rng.uniform(-1, 1, (76, 76)), rng.uniform(-1, 1, (76, 28))
+        return [a, b], b + np.triu(a.T) @ b
+    negated = _TRANSPOSED.replace("%le = arith.cmpi sle, %i, %j : index", "%le = arith.cmpi sgt, %i, %j : index") \
+        .replace("%r = arith.select %le, %s, %x : f64", "%r = arith.select %le, %x, %s : f64")
+
+    # not triangles: a mask off the diagonal only (NE), a product also returned whole
+    off_diagonal = _TRMM.replace("compare GT", "compare NE")
+
+    def off(rng):
+        a, b = rng.uniform(-1, 1, (76, 76)), rng.uniform(-1, 1, (76, 28))
+        return [a, b], b + (a.T - np.diag(np.diag(a))) @ b
+    both = _SYRK.replace("-> tensor<76x76xf64> attributes {synth.outputs = [0]}",
+                         "-> (tensor<76x76xf64>, tensor<76x76xf64>) attributes {synth.outputs = [0, 0]}") \
+        .replace("return %5 : tensor<76x76xf64>", "return %5, %3 : tensor<76x76xf64>, tensor<76x76xf64>")
+
+    def whole(rng):
+        c, a = rng.uniform(-1, 1, (76, 76)), rng.uniform(-1, 1, (76, 20))
+        return [c, a], [np.where(np.tri(76, dtype=bool), c + a @ a.T, c), a @ a.T]
+    return [("trmm", _TRMM, "stablehlo", trmm, 1), ("syrk", _SYRK, "stablehlo", syrk, 1),
+            ("transposed", _TRANSPOSED, "linalg", transposed, 1), ("diagonal", diagonal, "stablehlo", trmm_diagonal, 1),
+            ("negated", negated, "linalg", transposed, 1),
+            ("off-diagonal", off_diagonal, "stablehlo", off, 0), ("returned whole", both, "stablehlo", whole, 0)]
+
+
+@pytest.mark.parametrize("case", _triangle_cases(), ids=lambda c: c[0])
+def test_contractions_over_a_triangle_compute_only_its_blocks(case):
+    """A product with an operand masked to a triangle (trmm's A^T above the diagonal) or
+    of which a select keeps a triangle (syrk's, syr2k's through a transpose) is computed
+    by blocks of 32 rows, over the triangle's part only (one rewrite); the values are NumPy's
+    and bitwise those of the pipeline without the rewrite (the products skipped are by
+    exact zeros, or not kept). A mask that is not a triangle, or a product also used
+    whole, is not rewritten."""
+    from synth.execution import STAGE, TRIANGLES
+
+    name, text, target, arrays, rewrites = case
+    assert _triangle_blocks(text, target) == rewrites
+    args, want = arrays(np.random.default_rng(76))
+    prepared = MlirCpuBackend(target=target).prepare(text, "f")
+    got = prepared.run(args)
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    assert_close(got, want if isinstance(want, list) else [want], name)
+    without = prepared.pipeline.replace(TRIANGLES + STAGE, "")
+    assert without != prepared.pipeline
+    for g, w in zip(got, MlirCpuBackend(pipeline=without, target=target).prepare(text, "f").run(args)):
+        assert np.array_equal(g, w)

@@ -27,6 +27,10 @@ before bufferizing:
   one thread, 3 calls, before -> after: gemm 0.498 -> 0.198 s (OpenBLAS 0.144 s), 2mm
   0.525 -> 0.241, covariance 0.881 -> 0.307, doitgen 0.113 -> 0.071, syrk 0.387 -> 0.199,
   trmm 0.357 -> 0.169 (outputs equal).
+- a contraction over a triangle (an operand masked to one: trmm, symm; or a result of
+  which a select keeps one: syrk, syr2k, correlation) is first written as a loop over
+  blocks of 32 rows, each over the triangle's part of the other dim only (triangles, a
+  stage after elementwise fusion); the schedule then tiles each block's contraction.
 - `linalg.matvec` is tiled by 8 rows, its reduction split into 8 partial sums per row
   (tile_reduction_using_for) so the loop over a row is an elementwise multiply-add on a
   vector<8x8> accumulator kept in registers, reduced across once per row block; this
@@ -157,7 +161,7 @@ import numpy as np
 
 from synth.errors import ExecutionError
 from synth.execution import (BOOLS_AS_BYTES, COPIES_AS_LOOPS, FUSE_PRODUCERS, HOIST_FLIPS, NARROW_PRODUCERS, PIVOT_BLOCKS,
-                             REVERSE_IN_PLACE, SHIFT_REUSE, SLICE_SELECTS, STAGE, TENSOR_PIPELINE, WAVEFRONT, WRITE_IN_PLACE,
+                             REVERSE_IN_PLACE, SHIFT_REUSE, SLICE_SELECTS, STAGE, TENSOR_PIPELINE, TRIANGLES, WAVEFRONT, WRITE_IN_PLACE,
                              run_tensor_function_timed)
 from synth.backends import row_passes
 from synth.backends.host import has_avx512, intel
@@ -456,7 +460,7 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: int = 0) -> st
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> str:
     """The tiled pipeline's stages up to and with bufferization (synth.execution.run_stages):
     the select slices and producer narrowing of loop steps (narrow), elementwise fusion, the
-    reversed reads of loop-invariant vectors reversed once before their loop (invariant_flips), the
+    contractions over a triangle written as blocks (triangles), the reversed reads of loop-invariant vectors reversed once before their loop (invariant_flips), the
     vecmats computed with the rows of their elementwise matrix (row_passes.fuse_producers), the
     blocks of pivot steps (pivot_blocks), the wavefront over several steps of stencil time
     loops (wavefront), the in-place rewrite of
@@ -465,7 +469,7 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
     return (f"{SLICE_SELECTS}{STAGE}"
             f"builtin.module(transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}},"
             f"transform-interpreter{{entry-point=generalize_elementwise}}){STAGE}{NARROW_PRODUCERS}{STAGE}"
-            f"builtin.module({_FUSE}){STAGE}{HOIST_FLIPS}{STAGE}{FUSE_PRODUCERS}{STAGE}{PIVOT_BLOCKS}{STAGE}{WAVEFRONT}{STAGE}{WRITE_IN_PLACE}{STAGE}"
+            f"builtin.module({_FUSE}){STAGE}{TRIANGLES}{STAGE}{HOIST_FLIPS}{STAGE}{FUSE_PRODUCERS}{STAGE}{PIVOT_BLOCKS}{STAGE}{WAVEFRONT}{STAGE}{WRITE_IN_PLACE}{STAGE}"
             f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}}){STAGE}{SHIFT_REUSE}{STAGE}"
             f"builtin.module(eliminate-empty-tensors,cse,{_BUFFERIZE},cse,canonicalize)")
 
