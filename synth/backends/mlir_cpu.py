@@ -28,7 +28,7 @@ before bufferizing:
   0.525 -> 0.241, covariance 0.881 -> 0.307, doitgen 0.113 -> 0.071, syrk 0.387 -> 0.199,
   trmm 0.357 -> 0.169 (outputs equal).
 - a contraction over a triangle (an operand masked to one: trmm, symm; or a result of
-  which a select keeps one: syrk, syr2k, correlation) is first written as a loop over
+  which a select keeps one: syrk, syr2k, covariance, correlation) is first written as a loop over
   blocks of 32 rows, each over the triangle's part of the other dim only (triangles, a
   stage after elementwise fusion); the schedule then tiles each block's contraction.
 - `linalg.matvec` is tiled by 8 rows, its reduction split into 8 partial sums per row

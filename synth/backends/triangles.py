@@ -4,23 +4,31 @@ Raised programs write a triangular product as a product of whole matrices:
 - an operand masked to a triangle (trmm: `select(k > i, A^T, 0) B`; symm: the strictly
   lower part of A, and its transpose), so half of the products are by zero;
 - a result of which only a triangle is kept (syrk, syr2k: `select(j <= i, beta C +
-  alpha A A^T, beta C)`), so half of the result is computed and thrown away.
+  alpha A A^T, beta C)`; covariance, correlation), so half of the result is computed and
+  thrown away.
 Either way the contraction (linalg.matmul, or a linalg.generic of the same form) costs
 twice what the loops' products do.
 
-`triangular_blocks` finds such a contraction on tensors, after elementwise fusion (the mask
-is then one linalg.generic yielding `select(index a <pred> index b, x, 0)`, or the
-contraction's only user selects between its value and another on such a comparison), and
-writes it as a loop over blocks of B rows (or columns) of the parallel dim the triangle
-is bound to: each block is the contraction on slices of its operands, taking along the
-other dim only the part where the block can be nonzero or is used, from the block's first
-index on (k >= i, j >= i) or up to its last (k <= i, j <= i); that dim's extent is then
-dynamic. A last block of the rows left over (n mod B) follows the loop. The schedule tiles
-each block's contraction as it does any other (cache and register tiles, peeled).
+`triangular_blocks` finds such a contraction on tensors, after elementwise fusion: an
+operand that a generic (through linalg.copy) computes as zeros outside a triangle, or a
+product whose only use (through transposes and leading slices) is a generic whose yield
+depends on it only inside one (covariance's: kept on and above the diagonal, that part
+scaled, then mirrored). Both are decided by evaluating the generic's payload once per
+order of its two loop indices (d0 < d1, d0 = d1, d0 > d1): comparisons of the indices
+(linalg.index, or iota inputs) are then known, and a select takes the operand its
+condition gives at that order. It writes the contraction as a loop over blocks of B rows
+(or columns) of the parallel dim the triangle is bound to: each block is the contraction
+on slices of its operands, taking along the other dim only the part where the block can
+be nonzero or is used, from the block's first index on (k >= i, j >= i) or up to its last
+(k <= i, j <= i); that dim's extent is then dynamic. A last block of the rows left over
+(n mod B) follows the loop. The schedule tiles each block's contraction as it does any
+other (cache and register tiles, peeled).
 
-Values: what is skipped are products by an exact zero (the sum of the others is the same,
-in the same order; a NaN or infinity there, which the loops never read, no longer reaches
-the sum) or result elements the select does not take (they keep the contraction's init).
+Values: what is skipped are products by an exact zero (a NaN or infinity there, which the
+loops never read, no longer reaches the sum) or result elements no select takes (they keep
+the contraction's init); the other products add in the same order, but an element at the
+edge of a block may fall in a tile computed with fused multiply-adds where the whole
+product computed it in a peeled one (two roundings), or the other way round.
 
 Blocks of 32 rows: with 8 (the register tile), each block reads the other operand's part
 once more, for 8 rows only, and where the operands outgrow the L3 cache (correlation at
@@ -33,7 +41,8 @@ alternating processes (3 rounds, medians of 10 calls, s; outputs checked against
 loops'): trmm to linalg 0.054-0.061 -> 0.034-0.040, to stablehlo 0.050-0.054 ->
 0.033-0.046; syrk 0.058-0.060 -> 0.035, 0.057-0.077 -> 0.031-0.032; syr2k 0.121-0.130 ->
 0.078-0.088, 0.121-0.129 -> 0.067-0.076; symm 0.109-0.116 -> 0.075-0.084, 0.136-0.148 ->
-0.077-0.091; correlation 0.116-0.127 -> 0.105-0.116, 0.107-0.112 -> 0.086-0.096. No other
+0.077-0.091; correlation 0.116-0.127 -> 0.105-0.116, 0.107-0.112 -> 0.086-0.096;
+covariance (2 rounds) 0.096-0.097 -> 0.074-0.088, 0.106-0.111 -> 0.080-0.088. No other
 PolyBench raise has such a contraction.
 """
 
@@ -49,7 +58,6 @@ BLOCK = 32  # rows (or columns) per block: a multiple of the register tile's row
 # arith.cmpi predicates (their numbers) as (relation of lhs to rhs); unsigned ones only
 # on indices, which are never negative here
 _RELATIONS = {2: "<", 3: "<=", 4: ">", 5: ">=", 6: "<", 7: "<=", 8: ">", 9: ">="}
-_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
@@ -110,28 +118,91 @@ def _contraction(op) -> list[list[int]] | None:
 
 
 def _index_dim(value) -> int | None:
-    """The dim of `linalg.index d` that `value` is (through index casts), None else."""
+    """The loop dim d whose index `value` is, in a generic's payload (through index
+    casts): `linalg.index d`, or the element of an input that is an iota (a generic of
+    no inputs yielding one of its indices, read at a permutation of the loop dims);
+    None for anything else."""
     from mlir import ir
     op = _defining(value)
     while op is not None and op.name == "arith.index_cast":
-        op = _defining(op.operands[0])
-    if op is None or op.name != "linalg.index":
+        value = op.operands[0]
+        op = _defining(value)
+    if op is not None:
+        return ir.IntegerAttr(op.attributes["dim"]).value if op.name == "linalg.index" else None
+    generic = _op(value.owner.owner)
+    n = ir.BlockArgument(value).arg_number
+    if generic.name != "linalg.generic" or n >= len(list(generic.opview.inputs)):
         return None
-    return ir.IntegerAttr(op.attributes["dim"]).value
+    iota = _defining(list(generic.opview.inputs)[n])
+    if iota is None or iota.name != "linalg.generic" or list(iota.opview.inputs):
+        return None
+    d, dims = _index_dim(_yielded(iota)), _dims(_maps(generic)[n])
+    if d is None or dims is None or _dims(_maps(iota)[-1]) != list(range(len(dims))):
+        return None
+    return dims[d]
 
 
-def _comparison(value) -> tuple[int, str, int] | None:
-    """(dim a, relation, dim b) where `value` is `arith.cmpi <relation>, index a, index b`
-    of the enclosing generic's loop dims."""
+# The three orders of a 2-d generic's loop indices (d0 vs d1). A payload's comparisons of
+# the two indices are decided by the order alone, so evaluating it once per order says
+# at which points (a union of orders: a triangle, with or without its diagonal) a value
+# can be nonzero, or depends on an operand.
+_ORDERS = ("<", "=", ">")
+_ALL = frozenset(_ORDERS)
+_HOLDS = {"<": {"<"}, "<=": {"<", "="}, ">": {">"}, ">=": {">", "="}}
+# a union of orders as the relation d0 <rel> d1 that covers it (None: every point)
+_COVER = {frozenset({"<"}): "<", frozenset({"<", "="}): "<=", frozenset({">"}): ">",
+          frozenset({">", "="}): ">=", frozenset({"="}): "<="}
+_MIRRORED = {"<": ">", "=": "=", ">": "<"}
+
+
+def _decided(condition, order: str) -> bool | None:
+    """The value of `condition` (an i1 in a 2-d payload) where d0 <order> d1: a
+    comparison of the two loop indices (through index casts); None if it is anything else."""
     from mlir import ir
-    op = _defining(value)
+    op = _defining(condition)
     if op is None or op.name != "arith.cmpi":
         return None
     relation = _RELATIONS.get(ir.IntegerAttr(op.attributes["predicate"]).value)
     a, b = _index_dim(op.operands[0]), _index_dim(op.operands[1])
-    if relation is None or a is None or b is None or a == b:
+    if relation is None or {a, b} != {0, 1}:
         return None
-    return a, relation, b
+    return (order if a == 0 else _MIRRORED[order]) in _HOLDS[relation]
+
+
+def _where(value, leaf, memo: dict, conditions: bool) -> frozenset:
+    """The orders at which `value`, in a 2-d payload, may be what `leaf` says of the
+    values it decides (leaf(v): a set of orders, or None to look through v's op): through
+    a select, the orders its condition may take each operand at (and, with `conditions`,
+    the condition's own); through any other op, the union over its operands."""
+    if value in memo:
+        return memo[value]
+    known = leaf(value)
+    if known is None:
+        op = _defining(value)
+        if op is not None and op.name == "arith.select":
+            condition, x, y = op.operands
+            on_x, on_y = _where(x, leaf, memo, conditions), _where(y, leaf, memo, conditions)
+            known = (_where(condition, leaf, memo, conditions) if conditions else frozenset()) | frozenset(
+                o for o in _ORDERS if (o in on_x and _decided(condition, o) is not False)
+                or (o in on_y and _decided(condition, o) is not True))
+        elif op is not None:
+            known = frozenset().union(*(_where(v, leaf, memo, conditions) for v in op.operands))
+        else:
+            known = frozenset()
+    memo[value] = known
+    return known
+
+
+def _yielded(generic):
+    return list(generic.regions[0].blocks[0].operations)[-1].operands[0]
+
+
+def _in_payload(value, generic) -> bool:
+    """Whether `value` is an argument or a result of an op of `generic`'s payload."""
+    from mlir import ir
+    block = generic.regions[0].blocks[0]
+    owner = value.owner
+    return owner == block if isinstance(owner, ir.Block) else _op(owner).block == block
 
 
 def _zero(value, generic) -> bool:
@@ -164,42 +235,22 @@ def _elementwise_2d(op) -> bool:
 
 
 def _masked(value) -> tuple[int, str, int] | None:
-    """(tensor dim a, relation, tensor dim b) such that `value` (a 2-d tensor) is zero at
-    every point where not `a relation b`: a generic (through linalg.copy) yielding
-    select(index a <rel> index b, x, 0) or select(..., 0, x)."""
+    """(0, relation, 1) such that `value` (a 2-d tensor) is 0.0 at every point where not
+    `dim 0 <relation> dim 1`: a generic (through linalg.copy) whose payload yields zeros
+    (constants, fills) there, by selects on comparisons of its indices."""
     op = _defining(value)
     while op is not None and op.name == "linalg.copy":
         op = _defining(op.operands[0])
     if not _elementwise_2d(op):
         return None
-    block = op.regions[0].blocks[0]
-    yielded = _defining(list(block.operations)[-1].operands[0])
-    if yielded is None or yielded.name != "arith.select":
-        return None
-    condition, x, y = yielded.operands
-    compared = _comparison(condition)
-    if compared is None:
-        return None
-    a, relation, b = compared
-    if _zero(y, op):
-        return a, relation, b
-    if _zero(x, op):
-        return a, _NEGATED[relation], b
-    return None
 
-
-def _depends(value, on) -> bool:
-    """Whether `value` (in a payload) is computed from the block argument `on`."""
-    pending, seen = [value], set()
-    while pending:
-        v = pending.pop()
-        if v == on:
-            return True
-        op = _defining(v)
-        if op is not None and op not in seen:
-            seen.add(op)
-            pending.extend(op.operands)
-    return False
+    def leaf(v):  # where v may be nonzero: a zero nowhere; a select's operands decide; else anywhere
+        if _zero(v, op):
+            return frozenset()
+        d = _defining(v)
+        return None if d is not None and d.name == "arith.select" and _in_payload(v, op) else _ALL
+    relation = _COVER.get(_where(_yielded(op), leaf, {}, conditions=False))
+    return None if relation is None else (0, relation, 1)
 
 
 def _leading_part(op) -> bool:
@@ -215,10 +266,11 @@ def _leading_part(op) -> bool:
 
 def _kept(result) -> tuple[int, str, int] | None:
     """(result dim a, relation, result dim b) such that the only use of `result` (a 2-d
-    tensor) reads it only at the points where `a relation b`: an elementwise generic
-    yielding select(index a <rel> index b, x, y) where only x (or only y) is computed
-    from `result`'s element, and nothing else from it; the result may be transposed on
-    the way (linalg.transpose, each the only use of what it transposes)."""
+    tensor) computes from it only at the points where `a relation b`: an elementwise
+    generic whose yield depends on `result`'s element only there, by selects on
+    comparisons of its indices; the result may be transposed on the way, or its leading
+    part taken (linalg.transpose, tensor.extract_slice, each the only use of what it
+    reads)."""
     from mlir import ir
     origin = [0, 1]  # the result's dim at each dim of `result` as it is read
     while True:
@@ -240,24 +292,17 @@ def _kept(result) -> tuple[int, str, int] | None:
     dims = _dims(_maps(user)[n])
     if dims is None or sorted(dims) != [0, 1]:
         return None
-    block = user.regions[0].blocks[0]
-    element = block.arguments[n]
-    yielded = _defining(list(block.operations)[-1].operands[0])
-    if yielded is None or yielded.name != "arith.select":
+    element = user.regions[0].blocks[0].arguments[n]
+
+    def leaf(v):  # where v depends on the element: everywhere for the element, nowhere for the rest but ops
+        if v == element:
+            return _ALL
+        return None if _defining(v) is not None and _in_payload(v, user) else frozenset()
+    relation = _COVER.get(_where(_yielded(user), leaf, {}, conditions=True))
+    if relation is None:
         return None
-    condition, x, y = yielded.operands
-    compared = _comparison(condition)
-    if compared is None or _depends(condition, element):
-        return None
-    a, relation, b = compared
-    if _depends(x, element) and not _depends(y, element):
-        pass
-    elif _depends(y, element) and not _depends(x, element):
-        relation = _NEGATED[relation]
-    else:
-        return None
-    # the user's loop dims a and b read the result's dims origin[dims.index(a)], ...
-    return origin[dims.index(a)], relation, origin[dims.index(b)]
+    # the user's loop dims 0 and 1 read the result's dims origin[dims.index(0)], ...
+    return origin[dims.index(0)], relation, origin[dims.index(1)]
 
 
 def _triangle(op, maps) -> Triangle | None:
