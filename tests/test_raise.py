@@ -213,7 +213,8 @@ def test_cholesky_is_the_library_op_under_a_mask(tmp_path):
     search finds select(i >= j, cholesky(A), A) at size 1 (a masked update). On uniform
     random data the original takes square roots of negative numbers, so examples and tests
     use the draw made diagonally dominant, and the raise says so (synth.assumptions).
-    At n = 2000 the op is emitted as its 40 panels unrolled (Cholesky.MAX_UNROLLED_PANELS),
+    At n = 2000 the op is emitted as its 50 panels of 40 columns unrolled
+    (families.lu_panel, Cholesky.MAX_UNROLLED_PANELS),
     not stablehlo.cholesky. Checked at n = 2000 on a positive definite A."""
     rc, out, stats = _raise(tmp_path, "cholesky", "stablehlo")
     assert rc == 0
@@ -222,7 +223,7 @@ def test_cholesky_is_the_library_op_under_a_mask(tmp_path):
     assert "cholesky(arg1)" in problems[0]["program"]
     text = out.read_text()
     assert "synth.assumptions" in text
-    assert "stablehlo.cholesky" not in text and text.count("stablehlo.while") == 40
+    assert "stablehlo.cholesky" not in text and text.count("stablehlo.while") == 50
     n, rng = 2000, np.random.default_rng(7)
     a = rng.uniform(-1, 1, (n, n)) + n * np.eye(n)
     source = load_source(POLYBENCH / "cholesky.mlir", warn=False)
@@ -336,8 +337,8 @@ def test_grown_draws_are_made_diagonally_dominant():
 @pytest.mark.slow
 def test_cholesky_polygeist_twin(tmp_path):
     rc, out, _ = _raise(tmp_path, "cholesky", "stablehlo", corpus=POLYGEIST)
-    text = out.read_text()  # n = 2000: the library op as its 40 panels unrolled
-    assert rc == 0 and "stablehlo.cholesky" not in text and text.count("stablehlo.while") == 40
+    text = out.read_text()  # n = 2000: the library op as its 50 panels of 40 columns unrolled
+    assert rc == 0 and "stablehlo.cholesky" not in text and text.count("stablehlo.while") == 50
 
 
 def test_sequential_recurrence_exits_3_and_writes_nothing(tmp_path, capsys):

@@ -298,20 +298,34 @@ class CholeskyFamily(SquareMatrixFamily):
 # factors each panel column by column with matvecs of up to b columns, so narrow panels
 # win: b = 250 0.147 s, 200 0.133, 100 0.132, 80 0.119, 50 0.123, 40 0.119, 16 0.112,
 # unblocked 0.216, medians of 9 calls side by side)
-LU_PANELS = {"stablehlo": (16, 64), "linalg": (16, 256), "linalg-cholesky": (16, 64), "linalg-solve": (16, 64)}
+LU_PANELS = {"stablehlo": (16, 64), "linalg": (16, 256), "linalg-cholesky": (16, 64), "linalg-solve": (16, 64),
+             "stablehlo-cholesky": (16, 64)}
+# Cholesky's panel is the column extent of the product that updates it from the columns
+# left of it: a multiple of the register tile's 8 columns leaves no columns to the tile
+# loops' peeled remainder (scalar code). n = 2000, AMD EPYC host, one thread, medians of 7
+# calls side by side in 2 rounds: 50 -> 40 columns, linalg 0.110-0.120 -> 0.090-0.098 s,
+# stablehlo on mlir-cpu 0.141-0.143 -> 0.110-0.117 s, on XLA 0.121-0.132 -> 0.107 s
+# (80: linalg within noise, stablehlo 0.19 s; 16, linalg only: as 40). The LU panels and the
+# substitution's were not faster at 40 or 200 (with sub-panels of 40).
+WHOLE_TILES = {"linalg-cholesky": 8, "stablehlo-cholesky": 8}
 
 
 def lu_panel(n: int, dialect: str = "stablehlo") -> int | None:
-    """The panel width of a blocked LU (or, dialect "linalg-cholesky", linalg's blocked
-    Cholesky; "linalg-solve", its blocked forward substitution) of an n x n matrix, None
-    for the unblocked loop (n = 2000: 50 in stablehlo, 250 in linalg, 50 for linalg's
-    Cholesky and substitution; the small sizes of the bounded proofs: None)."""
-    return _largest_divisor(n, *LU_PANELS[dialect])
+    """The panel width of a blocked LU (or, dialect "linalg-cholesky" / "stablehlo-cholesky",
+    a blocked Cholesky; "linalg-solve", linalg's blocked forward substitution) of an n x n
+    matrix, None for the unblocked loop (n = 2000: 50 in stablehlo, 250 in linalg, 40 for
+    Cholesky, 50 for the substitution; the small sizes of the bounded proofs: None): the
+    largest divisor of n in the dialect's range, a multiple of WHOLE_TILES' where there is
+    one."""
+    lo, hi = LU_PANELS[dialect]
+    whole = _largest_divisor(n, lo, hi, WHOLE_TILES[dialect]) if dialect in WHOLE_TILES else None
+    return whole if whole is not None else _largest_divisor(n, lo, hi)
 
 
-def _largest_divisor(n: int, lo: int, hi: int) -> int | None:
-    """The largest divisor of n in [lo, hi] below n, None if there is none."""
-    return next((d for d in range(hi, lo - 1, -1) if n % d == 0 and d < n), None)
+def _largest_divisor(n: int, lo: int, hi: int, multiple: int = 1) -> int | None:
+    """The largest divisor of n in [lo, hi] below n (a multiple of `multiple`), None if
+    there is none."""
+    return next((d for d in range(hi, lo - 1, -1) if n % d == 0 and d < n and d % multiple == 0), None)
 
 
 LU_SUBPANELS = (8, 32)
