@@ -1326,20 +1326,28 @@ def test_flip_of_a_vector_the_loop_keeps_is_reversed_once():
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
 
 
-def _reversed_in_place(text: str, target: str) -> int:
-    """How many updates synth.backends.pairwise_reversal makes in place in the function `f`
-    of `text`, in the mlir-cpu pipeline at the stage it runs at."""
+def _rewrites_at_stage(text: str, target: str, stage: str, rewrite) -> int:
+    """What `rewrite` (the function of the mlir-cpu pipeline's stage `stage`) returns, its
+    count of rewrites, on the function `f` of `text` run through the stages before it."""
     from mlir import ir
 
-    from synth.backends.pairwise_reversal import reverse_in_place
-    from synth.execution import REVERSE_IN_PLACE, STAGE
+    from synth.execution import STAGE
 
     stages = MlirCpuBackend(target=target).prepare(text, "f")
     before = stages.pipeline.split(STAGE)
     with ir.Context():
         module = ir.Module.parse(stages.text)
-        run_stages(module, STAGE.join(before[:before.index(REVERSE_IN_PLACE)]))
-        return reverse_in_place(module)
+        run_stages(module, STAGE.join(before[:before.index(stage)]))
+        return rewrite(module)
+
+
+def _reversed_in_place(text: str, target: str) -> int:
+    """How many updates synth.backends.pairwise_reversal makes in place in the function `f`
+    of `text`, in the mlir-cpu pipeline at the stage it runs at."""
+    from synth.backends.pairwise_reversal import reverse_in_place
+    from synth.execution import REVERSE_IN_PLACE
+
+    return _rewrites_at_stage(text, target, REVERSE_IN_PLACE, reverse_in_place)
 
 
 @pytest.mark.parametrize("target", ["linalg", "stablehlo"])
@@ -1735,17 +1743,10 @@ def test_mlir_cpu_fuses_a_vecmat_of_the_matvec_it_reads():
 def _triangle_blocks(text: str, target: str) -> int:
     """How many contractions synth.backends.triangles writes as blocks in the function `f`
     of `text`, in the mlir-cpu pipeline at the stage it runs at."""
-    from mlir import ir
-
     from synth.backends.triangles import triangular_blocks
-    from synth.execution import STAGE, TRIANGLES
+    from synth.execution import TRIANGLES
 
-    stages = MlirCpuBackend(target=target).prepare(text, "f")
-    before = stages.pipeline.split(STAGE)
-    with ir.Context():
-        module = ir.Module.parse(stages.text)
-        run_stages(module, STAGE.join(before[:before.index(TRIANGLES)]))
-        return triangular_blocks(module)
+    return _rewrites_at_stage(text, target, TRIANGLES, triangular_blocks)
 
 
 # trmm's form: B + (A^T masked to k > i) B, n = 76 rows (2 blocks of 32 and 12 left over)
