@@ -28,8 +28,8 @@ before bufferizing:
   0.525 -> 0.241, covariance 0.881 -> 0.307, doitgen 0.113 -> 0.071, syrk 0.387 -> 0.199,
   trmm 0.357 -> 0.169 (outputs equal).
 - a contraction over a triangle (an operand masked to one: trmm, symm; or a result of
-  which a select keeps one: syrk, syr2k, covariance, correlation) is first written as a loop over
-  blocks of 32 rows, each over the triangle's part of the other dim only (triangles, a
+  which a select keeps one: syrk, syr2k, covariance, correlation) is first written as a
+  loop over blocks of 32 rows, each over the triangle's part of the other dim only (triangles, a
   stage after elementwise fusion); the schedule then tiles each block's contraction.
 - `linalg.matvec` is tiled by 8 rows, its reduction split into 8 partial sums per row
   (tile_reduction_using_for) so the loop over a row is an elementwise multiply-add on a
@@ -460,7 +460,8 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: int = 0) -> st
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> str:
     """The tiled pipeline's stages up to and with bufferization (synth.execution.run_stages):
     the select slices and producer narrowing of loop steps (narrow), elementwise fusion, the
-    contractions over a triangle written as blocks (triangles), the reversed reads of loop-invariant vectors reversed once before their loop (invariant_flips), the
+    contractions over a triangle written as blocks (triangles), the reversed reads of
+    loop-invariant vectors reversed once before their loop (invariant_flips), the
     vecmats computed with the rows of their elementwise matrix (row_passes.fuse_producers), the
     blocks of pivot steps (pivot_blocks), the wavefront over several steps of stencil time
     loops (wavefront), the in-place rewrite of

@@ -51,6 +51,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synth.backends.in_place import _defining, _maps, _op, ops_named
+from synth.backends.narrow import _inside, _zero_fill  # value defined in op's regions; a fill of 0
 from synth.backends.wavefront import _insert, _slice
 
 BLOCK = 32  # rows (or columns) per block: a multiple of the register tile's rows
@@ -197,14 +198,6 @@ def _yielded(generic):
     return list(generic.regions[0].blocks[0].operations)[-1].operands[0]
 
 
-def _in_payload(value, generic) -> bool:
-    """Whether `value` is an argument or a result of an op of `generic`'s payload."""
-    from mlir import ir
-    block = generic.regions[0].blocks[0]
-    owner = value.owner
-    return owner == block if isinstance(owner, ir.Block) else _op(owner).block == block
-
-
 def _zero(value, generic) -> bool:
     """Whether `value`, in `generic`'s payload, is 0.0: a constant, or the element of an
     input that is a linalg.fill of the constant 0.0."""
@@ -216,10 +209,7 @@ def _zero(value, generic) -> bool:
             return False
         n = ir.BlockArgument(value).arg_number
         inputs = list(generic.opview.inputs)
-        if n >= len(inputs):
-            return False
-        fill = _defining(inputs[n])
-        return fill is not None and fill.name == "linalg.fill" and _zero(fill.operands[0], fill)
+        return n < len(inputs) and _zero_fill(inputs[n])
     if op.name != "arith.constant" or not isinstance(op.attributes["value"], ir.FloatAttr):
         return False
     return ir.FloatAttr(op.attributes["value"]).value == 0.0
@@ -248,7 +238,7 @@ def _masked(value) -> tuple[int, str, int] | None:
         if _zero(v, op):
             return frozenset()
         d = _defining(v)
-        return None if d is not None and d.name == "arith.select" and _in_payload(v, op) else _ALL
+        return None if d is not None and d.name == "arith.select" and _inside(v, op) else _ALL
     relation = _COVER.get(_where(_yielded(op), leaf, {}, conditions=False))
     return None if relation is None else (0, relation, 1)
 
@@ -297,7 +287,7 @@ def _kept(result) -> tuple[int, str, int] | None:
     def leaf(v):  # where v depends on the element: everywhere for the element, nowhere for the rest but ops
         if v == element:
             return _ALL
-        return None if _defining(v) is not None and _in_payload(v, user) else frozenset()
+        return None if _defining(v) is not None and _inside(v, user) else frozenset()
     relation = _COVER.get(_where(_yielded(user), leaf, {}, conditions=True))
     if relation is None:
         return None
@@ -316,14 +306,15 @@ def _triangle(op, maps) -> Triangle | None:
     kept = _kept(op.results[0])
     if kept is not None:
         found.append(kept)  # the result's dims are loop dims 0 and 1
-    for a, relation, b in found:
-        if a == 2:  # k <rel> i or k <rel> j
-            return Triangle(2, relation, b)
-        if b == 2:
-            return Triangle(2, _FLIPPED[relation], a)
-        # between the result's rows and columns: block the rows
-        return Triangle(1, relation, 0) if a == 1 else Triangle(1, _FLIPPED[relation], 0)
-    return None
+    if not found:
+        return None
+    a, relation, b = found[0]
+    if a == 2:  # k <rel> i or k <rel> j
+        return Triangle(2, relation, b)
+    if b == 2:
+        return Triangle(2, _FLIPPED[relation], a)
+    # between the result's rows and columns: block the rows
+    return Triangle(1, relation, 0) if a == 1 else Triangle(1, _FLIPPED[relation], 0)
 
 
 def _block(op, maps, triangle: Triangle, first, rows: int, acc):
@@ -367,7 +358,7 @@ def _rewrite(op) -> bool:
     triangle = _triangle(op, maps)
     if triangle is None:
         return False
-    n = dict(zip(maps[2], ir.RankedTensorType(op.results[0].type).shape))[triangle.by]
+    n = ir.RankedTensorType(op.results[0].type).shape[triangle.by]  # the result is read at (i, j)
     full = n - n % BLOCK
     if full < 2 * BLOCK:
         return False
