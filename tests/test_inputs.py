@@ -250,6 +250,91 @@ func.func @add(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %c: memref<64x32xf3
     assert rc == 0 and "linalg.add" in out.read_text() and "tensor<64x32xf32>" in out.read_text()
 
 
+# Polygeist's locals: a sum kept in a one-element buffer (row dots into %acc, with undef first),
+# and a product kept in one whose loop reads it twice (left as it is)
+ACCUMULATES = """
+func.func @rowdot(%a: memref<40x30xf64>, %x: memref<30xf64>, %y: memref<40xf64>, %z: memref<40xf64>) {
+  %cst = arith.constant 0.0 : f64
+  %one = arith.constant 1.0 : f64
+  %u = llvm.mlir.undef : f64
+  %acc = memref.alloca() : memref<f64>
+  %prod = memref.alloca() : memref<1xf64>
+  affine.store %u, %acc[] : memref<f64>
+  affine.for %i = 0 to 40 {
+    affine.store %cst, %acc[] : memref<f64>
+    affine.for %j = 0 to 30 {
+      %v = affine.load %a[%i, %j] : memref<40x30xf64>
+      %w = affine.load %x[%j] : memref<30xf64>
+      %p = arith.mulf %v, %w : f64
+      %s = affine.load %acc[] : memref<f64>
+      %t = arith.addf %s, %p : f64
+      affine.store %t, %acc[] : memref<f64>
+    }
+    %r = affine.load %acc[] : memref<f64>
+    affine.store %r, %y[%i] : memref<40xf64>
+  }
+  affine.store %one, %prod[0] : memref<1xf64>
+  affine.for %i = 0 to 40 {
+    %v = affine.load %y[%i] : memref<40xf64>
+    %s = affine.load %prod[0] : memref<1xf64>
+    %t = arith.mulf %s, %v : f64
+    affine.store %t, %prod[0] : memref<1xf64>
+    %again = affine.load %prod[0] : memref<1xf64>
+    affine.store %again, %z[%i] : memref<40xf64>
+  }
+  return
+}
+"""
+
+
+def test_a_sum_kept_in_a_local_buffer_becomes_an_iter_arg(tmp_path):
+    path = _write(tmp_path, ACCUMULATES)
+    nf = normalize(load_source(path), "rowdot")
+    text = nf.source.text
+    assert "rewrote 1 loop(s) accumulating into a one-element local buffer with an iter_arg" in nf.interface.notes
+    assert "memref<f64>" not in text and "iter_args" in text  # the sum's buffer is gone
+    assert text.count("memref.alloca() : memref<1xf64>") == 1  # read twice per step: kept
+    rng = np.random.default_rng(5)
+    args = [rng.standard_normal((40, 30)), rng.standard_normal(30), np.zeros(40), np.zeros(40)]
+    want, got = run_function(ACCUMULATES, "rowdot", args), run_function(text, "rowdot", args)
+    for w, g in zip(want.outputs, got.outputs):
+        np.testing.assert_array_equal(g, w)
+    assert np.abs(want.outputs[3]).sum() > 0
+
+
+def test_polygeist_symm_raises_with_its_sum_as_an_iter_arg(tmp_path):
+    # the sum temp2 sits in memref.alloca() : memref<f64>; before the rewrite, no program
+    # was found within the default budget (group 1, the update below the diagonal)
+    rc, out, _ = _raise(tmp_path, POLYGEIST / "symm.mlir", "linalg")
+    assert rc == 0 and "linalg.matmul" in out.read_text()
+
+
+def test_a_unit_lower_substitution_alone_is_a_triangular_solve(tmp_path):
+    # ludcmp's y = L^-1 b (L unit lower) as a kernel of its own: it divides by nothing, and
+    # the solve is licensed by a triangular loop that multiplies and subtracts
+    path = _write(tmp_path, """
+#map = affine_map<(d0) -> (d0)>
+func.func @fsub(%a: memref<60x60xf64>, %b: memref<60xf64>, %y: memref<60xf64>) {
+  affine.for %i = 0 to 60 {
+    %bi = affine.load %b[%i] : memref<60xf64>
+    %w = affine.for %j = 0 to #map(%i) iter_args(%acc = %bi) -> (f64) {
+      %l = affine.load %a[%i, %j] : memref<60x60xf64>
+      %yj = affine.load %y[%j] : memref<60xf64>
+      %p = arith.mulf %l, %yj : f64
+      %d = arith.subf %acc, %p : f64
+      affine.yield %d : f64
+    }
+    affine.store %w, %y[%i] : memref<60xf64>
+  }
+  return
+}
+""")
+    for target in ("linalg", "stablehlo"):
+        rc, out, stats = _raise(tmp_path, path, target)
+        assert rc == 0
+        assert "unit_diagonal=True" in _program(stats, "fsub") and "lower=True" in _program(stats, "fsub")
+
+
 def test_old_op_names_and_argument_attributes(tmp_path, capsys):
     path = _write(tmp_path, """
 func.func @relu(%a: memref<128xf64> {irsynth.symmetric}, %b: memref<128xf64>) {

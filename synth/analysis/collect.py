@@ -84,20 +84,20 @@ _walk = walk_ops  # pre-order, as every analysis numbers ops
 def carried_sum(loop) -> tuple[str, ir.Value, ir.Value] | None:
     """For an affine.for carrying one value that it sums (`iter_args(%s = init)` yielding
     `%s + term`, %s read by that addition only): (the addition's op name, term, init).
-    None for a loop that carries nothing; ValueError saying what else it carries."""
+    None for a loop that carries nothing; ValueError saying what else it carries ("carries ...")."""
     results = list(loop.results)
     if not results:
         return None
     if len(results) != 1:
-        raise ValueError("a loop carrying several values")
+        raise ValueError("carries several values")
     body = loop.regions[0].blocks[0]
     carried = body.arguments[1]
     step = list(body.operations)[-1].operands[0]
     owner = None if isinstance(step.owner, ir.Block) else step.owner
     if owner is None or owner.name not in ("arith.addf", "arith.addi") or carried not in list(owner.operands):
-        raise ValueError("a loop carrying a value that is not a sum")
+        raise ValueError("carries a value that is not a sum")
     if any(use.owner != owner for use in carried.uses):
-        raise ValueError("a loop carrying a sum it reads inside")
+        raise ValueError("carries a sum it reads inside")
     a, b = owner.operands
     return owner.name, (b if a == carried else a), list(loop.operation.operands)[-1]
 

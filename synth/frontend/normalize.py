@@ -12,6 +12,9 @@ into the form the analysis, the dependence model and the symbolic executor expec
   constants and size arguments become `affine.load` / `affine.store`.
 - `affine.parallel` (without reductions) becomes a nest of `affine.for`: its iterations
   are independent, so any order is the same.
+- A loop that sums into a one-element local buffer (Polygeist's C locals: loaded and
+  stored back each iteration) carries the sum as an iter_arg instead
+  (synth.frontend.scalars).
 - Returned values become trailing out-parameters: a returned `memref.alloca`/`alloc` is
   replaced by a new argument of its type, a returned scalar is stored into a new
   `memref<T>` argument before the return, a returned argument is an alias of it. The
@@ -32,6 +35,7 @@ from mlir.dialects import affine as affine_d
 from synth.errors import InputError
 from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.frontend.reader import walk_ops
+from synth.frontend.scalars import accumulators_as_iter_args
 
 SCALAR_RESULT_TYPES = ("f64", "f32", "i64", "i32", "index")
 
@@ -375,6 +379,10 @@ def normalize(source: SourceModule, name: str) -> NormalForm:
         n = _affine_accesses(block)
         if n:
             iface.notes.append(f"rewrote {n} memref.load/store with affine indices as affine.load/store")
+        n = accumulators_as_iter_args(block)
+        if n:
+            iface.notes.append(f"rewrote {n} loop(s) accumulating into a one-element local buffer "
+                               f"with an iter_arg")
         _results_to_out_params(source, func, iface)
         try:
             module.operation.verify()

@@ -145,6 +145,16 @@ def walk_ops(block: ir.Block):
                 yield from walk_ops(b)
 
 
+def nested_in(op, ancestor) -> bool:
+    """Whether `op` is nested (at any depth) in the operation `ancestor`."""
+    parent = op.parent
+    while parent is not None:
+        if parent == ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
 def diagnostic_location(path: str, location: ir.Location) -> str:
     try:
         if location.is_a_file():

@@ -304,7 +304,7 @@ class ParametricOriginal:
             inner_state[key] = arr.with_read(lambda x, f=f: f(*x))
         inner_env = dict(env)
         inner_env[body.arguments[0]] = v
-        carried = _carried_step(op, body, n)
+        carried = _carried_step(op, body, n, self._where(op))
         if carried is not None:
             inner_env[body.arguments[1]] = carried[0]
         out_state, body_guards = self._block(body, inner_env, inner_state)
@@ -592,14 +592,15 @@ def _min(xs):
     return z3.simplify(out)
 
 
-def _carried_step(op, body, n: int):
+def _carried_step(op, body, n: int, where: str):
     """(stand-in constant for the carried value, the SSA value of the summed term, the
     init value) of a loop `iter_args(%s = init)` that yields `%s + term`; None for a loop
-    that carries nothing; NotParametric for other carried values."""
+    that carries nothing; NotParametric for other carried values (`where`: the loop's
+    FILE:LINE:COL, for the message)."""
     try:
         found = carried_sum(op)
     except ValueError as e:
-        raise NotParametric(str(e)) from None
+        raise NotParametric(f"the loop at {where} {e}") from None
     if found is None:
         return None
     add, term, init = found

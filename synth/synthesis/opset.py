@@ -2,8 +2,9 @@
 
 No per-kernel hints: an elementwise grammar op is searched only if the kernel computes
 that scalar operation somewhere; contractions only if it multiplies and adds; a triangular
-solve or an LU factorization only if a non-rectangular loop nest multiplies, subtracts and
-divides (Cholesky: and takes square roots); structural
+solve only if a non-rectangular loop nest multiplies and subtracts (a unit diagonal divides
+by nothing), an LU factorization only if it also divides (Cholesky: and takes square
+roots); structural
 ops (broadcast, transpose, reshape, constants) always."""
 
 from __future__ import annotations
@@ -70,8 +71,8 @@ def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagona
         return bool(present & _TO_FLOAT)
     if non_rectangular and any(key in short for key in _MASKS):
         return True
-    if short == "triangular_solve":  # substitution: a triangular loop that multiplies, subtracts, divides
-        return non_rectangular and all(present & k for k in (_MUL, _SUB, _DIV))
+    if short == "triangular_solve":  # substitution: a triangular loop that multiplies and subtracts
+        return non_rectangular and all(present & k for k in (_MUL, _SUB))  # (divides unless unit diagonal)
     if short == "lu":  # elimination: the same, no square root
         return non_rectangular and all(present & k for k in (_MUL, _SUB, _DIV)) and not present & _SQRT
     if short == "cholesky":  # ... and takes square roots

@@ -853,7 +853,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         try:
             add, term, init = carried_sum(f)
         except ValueError as e:
-            raise NoSketch(str(e)) from None
+            raise NoSketch(f"a loop that {e}") from None
         masks: list[_Mask] = []
         pos = reader.place(f, loops, masks)
         at[f.induction_variable] = pos

@@ -27,7 +27,7 @@ from synth.analysis.model import Kernel, load_kernel
 from synth.analysis.sizes import SizeModel
 from synth.analysis.symbols import SizeExpr
 from synth.errors import NoSolutionError
-from synth.frontend.reader import SourceModule, diagnostic_location
+from synth.frontend.reader import SourceModule, diagnostic_location, nested_in
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
         stores_outside = []
 
         def outside(op):
-            if op.name in ("affine.store", "memref.store") and not _inside(op, loops[0]):
+            if op.name in ("affine.store", "memref.store") and not nested_in(op, loops[0]):
                 stores_outside.append(op)
             return ir.WalkResult.ADVANCE
         module.walk(outside)
@@ -379,10 +379,3 @@ def _mentions_dim(e: ir.AffineExpr, position: int) -> bool:
     return False
 
 
-def _inside(op, loop) -> bool:
-    parent = op.parent
-    while parent is not None:
-        if parent == loop:
-            return True
-        parent = parent.parent
-    return False
