@@ -14,8 +14,8 @@ accesses such a buffer B exactly twice, both in the body's own block: a load, th
 store. L becomes a loop with one iter_arg: its initial value is what B holds before L (the
 value last stored into B in L's block, or a load of B put before L); the load's uses take
 the iter_arg; the stored value is yielded. The value L returns is stored into B right after
-L, and the loads of B in L's block after it (up to the next op that may write B) take the
-value itself. A buffer left without loads loses its stores and its allocation.
+L, and the loads of B in L's block after it (up to the next op that stores into B or holds
+an access of it) take the value itself. A buffer left without loads loses its stores and its allocation.
 
 Each step keeps what every load of B reads, so the function computes what it did.
 """
@@ -128,8 +128,8 @@ def _rewrite(loop, buf: ir.Value) -> bool:
 
 
 def _forward(store, buf: ir.Value, value: ir.Value) -> None:
-    """The loads of `buf` in `store`'s block after it take `value`, up to the first op that
-    writes `buf` (or holds an op that does)."""
+    """The loads of `buf` in `store`'s block after it take `value`, up to the first other op
+    that accesses `buf` (a store, or an op holding an access)."""
     buf_ops = [a for a in _accesses(buf) if a is not None]
     ops = [o.operation for o in store.operation.block.operations]
     k = ops.index(store.operation)
