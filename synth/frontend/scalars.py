@@ -15,7 +15,8 @@ store. L becomes a loop with one iter_arg: its initial value is what B holds bef
 value last stored into B in L's block, or a load of B put before L); the load's uses take
 the iter_arg; the stored value is yielded. The value L returns is stored into B right after
 L, and the loads of B in L's block after it (up to the next op that stores into B or holds
-an access of it) take the value itself. A buffer left without loads loses its stores and its allocation.
+an access of it) take the value itself. A buffer left without loads loses its stores and
+its allocation.
 
 Each step keeps what every load of B reads, so the function computes what it did.
 """
