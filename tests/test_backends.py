@@ -1561,6 +1561,28 @@ def test_mlir_cpu_solves_triangular_systems_of_a_vector(lower, unit, transpose):
     assert_close(got, [np.linalg.solve(t, b)], f"solve lower={lower} unit={unit} transpose={transpose}")
 
 
+@pytest.mark.parametrize("lower", [True, False])
+def test_mlir_cpu_solves_a_vector_by_unrolled_panels(lower):
+    """stablehlo's triangular_solve of one vector at a size with a panel width (96: two
+    panels of 48, as trisolv's 40 of 50 at LARGE), through mlir-cpu: each panel's solution
+    written over the right-hand side in place; the values are NumPy's."""
+    from synth.grammar import TensorType, ops_for
+    from synth.grammar.op import attrs, emit_op_function
+
+    op = next(o for o in ops_for("stablehlo") if o.name == "stablehlo.triangular_solve")
+    text = emit_op_function(op, [TensorType((96, 96), "f64"), TensorType((96,), "f64")],
+                            attrs(lower=lower, unit_diagonal=False, transpose_a=False))
+    assert text.count("stablehlo.dynamic_update_slice") == 2
+    text = text.replace(") {", ") attributes {synth.outputs = [1]} {", 1)
+    rng = np.random.default_rng(13)
+    a = rng.uniform(-1, 1, (96, 96)) / 96 + np.diag(rng.uniform(1, 2, 96))
+    b = rng.uniform(-1, 1, 96)
+    prepared = MlirCpuBackend(target="stablehlo").prepare(text, "main")
+    t = np.tril(a) if lower else np.triu(a)
+    assert_close(prepared.run([a, b]), [np.linalg.solve(t, b)], f"panels lower={lower}")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
 @pytest.mark.parametrize("lower,unit", [(True, True), (True, False), (False, True), (False, False)])
 def test_mlir_cpu_solves_triangular_systems_of_a_matrix(lower, unit):
     """stablehlo.triangular_solve of a 5 x 3 matrix (LU's panels, 50 x 1950 at LARGE)

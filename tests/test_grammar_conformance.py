@@ -489,7 +489,8 @@ def test_triangular_solve_of_a_vector_is_blocked(lower, unit, n, unrolled, monke
     panels of 48; 144: 3) goes panel by panel from the top for a lower triangle, from the
     bottom for an upper one: unrolled (static slices of the triangle), or a while over
     the panels where they are more than MAX_UNROLLED_PANELS: equal to the substitution
-    within the tolerance."""
+    within the tolerance. Unrolled, each panel's solution is written over the right-hand
+    side (a dynamic_update_slice at a constant offset), not concatenated with the others."""
     from synth.backends.xla import run_stablehlo
     from synth.grammar.op import attrs as make_attrs
     from synth.grammar.shapes import triangular_solve
@@ -504,6 +505,8 @@ def test_triangular_solve_of_a_vector_is_blocked(lower, unit, n, unrolled, monke
     assert "stablehlo.dot_general" in text
     assert ("stablehlo.while" in text) == (unrolled == 1)
     assert text.count("stablehlo.triangular_solve") == (1 if unrolled == 1 else n // 48)
+    if unrolled > 1:
+        assert "stablehlo.concatenate" not in text and text.count("stablehlo.dynamic_update_slice") == n // 48
     (got,) = run_stablehlo(text, [a, b])
     assert_same(got, triangular_solve(a, b, lower, unit, False), f"triangular_solve {dict(attrs)}")
 

@@ -584,7 +584,13 @@ class TriangularSolve(TriangularSolveFamily, StablehloOp):
     panels they are unrolled with static slices: panel p is its rows of b less the rows of
     the triangle left of the panel (right of it, upper) times the solution so far (a
     dot_general), then its w x w triangle solved by the op; only the triangle is read, a
-    row panel is contiguous. Beyond that: a while over the panels, each solving its
+    row panel is contiguous. Each panel's solution is written over the right-hand side
+    (a dynamic_update_slice at a constant offset, in place), whose solved rows the next
+    panels read as a slice: concatenating the solutions so far for each panel allocated
+    and copied a vector per panel (trisolv at LARGE on mlir-cpu, AMD EPYC host, one
+    thread, old and new raise in alternating processes: medians of 40 calls 0.74, 0.88,
+    0.84 -> 0.74, 0.75, 0.81 ms; of 3000 calls on inputs in cache 0.42, 0.49 -> 0.33,
+    0.35 ms). Beyond that: a while over the panels, each solving its
     triangle and subtracting its columns times its solution from the rows not yet solved
     (the whole column panel, masked)."""
 
@@ -604,17 +610,16 @@ class TriangularSolve(TriangularSolveFamily, StablehloOp):
         n, dt = int(a.shape[0]), a.dtype
         vw, colw, sq = f"tensor<{w}x{dt}>", f"tensor<{w}x1x{dt}>", f"tensor<{w}x{w}x{dt}>"
         line = lambda rhs: _line(em, rhs)  # noqa: E731
-        solved: list[str] = []  # the panels' solutions, in the order they are solved
+        # x: the right-hand side with the panels solved so far written over it (each panel's
+        # solution put at constant offsets: updated in place, its solved part read as a slice)
+        x = operands[1]
         for p in range(n // w):
             at = p * w if d["lower"] else n - (p + 1) * w
-            rhs = line(f"stablehlo.slice {operands[1]} [{at}:{at + w}] : ({b.mlir()}) -> {vw}")
+            rhs = line(f"stablehlo.slice {x} [{at}:{at + w}] : ({b.mlir()}) -> {vw}")
             if p:
                 done = p * w  # rows solved: [0, at) below the diagonal, [at + w, n) above it
                 lo, hi = (0, at) if d["lower"] else (at + w, n)
-                order = solved if d["lower"] else solved[::-1]
-                known = order[0] if p == 1 else line(
-                    f"stablehlo.concatenate {', '.join(order)}, dim = 0 : "
-                    f"({', '.join([vw] * p)}) -> tensor<{done}x{dt}>")
+                known = line(f"stablehlo.slice {x} [{lo}:{hi}] : ({b.mlir()}) -> tensor<{done}x{dt}>")
                 rows = line(f"stablehlo.slice {operands[0]} [{at}:{at + w}, {lo}:{hi}] : "
                             f"({a.mlir()}) -> tensor<{w}x{done}x{dt}>")
                 prod = line(f"stablehlo.dot_general {rows}, {known}, contracting_dims = [1] x [0] : "
@@ -622,11 +627,10 @@ class TriangularSolve(TriangularSolveFamily, StablehloOp):
                 rhs = line(f"stablehlo.subtract {rhs}, {prod} : {vw}")
             diag = line(f"stablehlo.slice {operands[0]} [{at}:{at + w}, {at}:{at + w}] : ({a.mlir()}) -> {sq}")
             column = line(f"stablehlo.reshape {rhs} : ({vw}) -> {colw}")
-            sol = self._call(em, diag, column, sq, colw, d)
-            solved.append(line(f"stablehlo.reshape {sol} : ({colw}) -> {vw}"))
-        order = solved if d["lower"] else solved[::-1]
-        return line(f"stablehlo.concatenate {', '.join(order)}, dim = 0 : "
-                    f"({', '.join([vw] * len(order))}) -> {b.mlir()}")
+            sol = line(f"stablehlo.reshape {self._call(em, diag, column, sq, colw, d)} : ({colw}) -> {vw}")
+            offset = line(f"stablehlo.constant dense<{at}> : tensor<i64>")
+            x = line(f"stablehlo.dynamic_update_slice {x}, {sol}, {offset} : ({b.mlir()}, {vw}, tensor<i64>) -> {b.mlir()}")
+        return x
 
     @staticmethod
     def _call(em, a_value: str, rhs: str, a_t: str, col_t: str, d) -> str:
