@@ -1561,6 +1561,31 @@ def test_mlir_cpu_solves_triangular_systems_of_a_vector(lower, unit, transpose):
     assert_close(got, [np.linalg.solve(t, b)], f"solve lower={lower} unit={unit} transpose={transpose}")
 
 
+@pytest.mark.parametrize("rows, cols, lhs_dim", [(70, 80, 1), (70, 80, 0), (70, 40, 1)])
+def test_mlir_cpu_copies_a_transposed_rhs_of_a_product(rows, cols, lhs_dim):
+    """A dot_general of two matrices contracting the rhs along its dim 1 (A B^T, as syrk's
+    A A^T) is a matmul of A by a transposed copy of B where B has at least the cache tile's
+    64 rows (80), and stays a generic where it has fewer (40, Cholesky's panels); the
+    values are NumPy's either way."""
+    from synth.backends.stablehlo_linalg import to_linalg
+
+    a_shape = (rows, 30) if lhs_dim == 1 else (30, rows)
+    text = f"""
+func.func @f(%a: tensor<{a_shape[0]}x{a_shape[1]}xf64>, %b: tensor<{cols}x30xf64>) -> tensor<{rows}x{cols}xf64> attributes {{synth.outputs = [0]}} {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [{lhs_dim}] x [1] : (tensor<{a_shape[0]}x{a_shape[1]}xf64>, tensor<{cols}x30xf64>) -> tensor<{rows}x{cols}xf64>
+  return %0 : tensor<{rows}x{cols}xf64>
+}}
+"""
+    lowered = to_linalg(text)
+    assert ("linalg.matmul" in lowered) == (cols >= 64 and lhs_dim == 1)
+    rng = np.random.default_rng(rows + cols + lhs_dim)
+    a, b = rng.uniform(-1, 1, a_shape), rng.uniform(-1, 1, (cols, 30))
+    prepared = MlirCpuBackend(target="stablehlo").prepare(text, "f")
+    want = (a if lhs_dim == 1 else a.T) @ b.T
+    assert_close(prepared.run([a, b]), [want], f"A B^T {rows}x{cols}, lhs contracted along {lhs_dim}")
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+
+
 @pytest.mark.parametrize("lower", [True, False])
 def test_mlir_cpu_solves_a_vector_by_unrolled_panels(lower):
     """stablehlo's triangular_solve of one vector at a size with a panel width (96: two
