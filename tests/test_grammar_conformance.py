@@ -448,30 +448,37 @@ def test_grammar_json(dialect):
 
 
 @pytest.mark.parametrize("dialect, unrolled", [("stablehlo", True), ("stablehlo", False), ("linalg", True)])
-@pytest.mark.parametrize("n", [96, 130])
+@pytest.mark.parametrize("n", [96, 130, 240])
 def test_lu_blocked_emission(dialect, n, unrolled, monkeypatch):
-    """lu at a size with a panel width (96: panels of 48; 130: of 26) is the blocked loop:
-    stablehlo updates the trailing block by a dot_general per panel (the panel's products
-    summed before they are subtracted: equal to NumPy's row-by-row LU within the
-    tolerance), its panels unrolled on static slices (U12 by a unit triangular solve) or,
-    beyond MAX_UNROLLED_PANELS, a while over them; linalg by a linalg.matmul accumulating
-    into it in order of k, its panels factored by sub-panels the same way (bitwise equal
-    through the ExecutionEngine), both on a
-    diagonally dominant matrix."""
+    """lu at a size with a panel width (96: panels of 48; 130: of 26; 240: of 60 in
+    stablehlo, 120 in linalg) is the blocked loop: stablehlo updates the trailing block by
+    a dot_general per panel (the panel's products summed before they are subtracted:
+    equal to NumPy's row-by-row LU within the tolerance), its panels unrolled on static
+    slices (U12 by unit triangular solves) or, beyond MAX_UNROLLED_PANELS, a while over
+    them; unrolled at 240 the panels are two levels, as linalg's: outer panels of 120
+    (families.lu_outer_panel) factored by sub-panels of 60, each a while over its columns,
+    and U12 solved by blocks of 60 rows. linalg updates by a linalg.matmul accumulating
+    into the block in order of k, its panels factored by sub-panels the same way (bitwise
+    equal through the ExecutionEngine). Both on a diagonally dominant matrix; the
+    two-level stablehlo on the mlir-cpu backend too."""
+    from synth.backends.mlir_cpu import MlirCpuBackend
     from synth.grammar.shapes import lu
 
     op = next(o for o in ops_for(dialect) if o.name == f"{dialect}.lu")
     if dialect == "stablehlo":
         monkeypatch.setattr(type(op), "MAX_UNROLLED_PANELS", 64 if unrolled else 1)
     text = emit_op_function(op, [TensorType((n, n), "f64")], ())
-    panels = n // (48 if n == 96 else 26)
     if dialect == "stablehlo" and unrolled:
-        assert text.count("stablehlo.while") == panels and text.count("stablehlo.dot_general") == panels - 1
-        assert text.count("stablehlo.triangular_solve") == panels - 1
+        # (whiles, dot_generals, triangular solves): one while per (sub-)panel; a solve and
+        # a product per (sub-)panel but the last, and per block of U12's rows (the product
+        # for all but the last block) and the trailing update per outer panel but the last
+        counts = {96: (2, 1, 1), 130: (5, 4, 4), 240: (4, 4, 4)}[n]
+        assert (text.count("stablehlo.while"), text.count("stablehlo.dot_general"),
+                text.count("stablehlo.triangular_solve")) == counts
     elif dialect == "stablehlo":
         assert "stablehlo.dot_general" in text and text.count("stablehlo.while") == 2
     else:
-        # panels, their sub-panels (24 and 13 columns), the steps, the rest; a matmul per
+        # panels, their sub-panels (24, 13 and 30 columns), the steps, the rest; a matmul per
         # panel and two per sub-panel
         assert text.count("scf.for") == 4 and text.count("linalg.matmul") == 3
     a = np.random.default_rng(n).uniform(-1, 1, (n, n)) + n * np.eye(n)
@@ -480,6 +487,11 @@ def test_lu_blocked_emission(dialect, n, unrolled, monkeypatch):
     assert_same(got, want, f"{dialect}.lu at {n}x{n}")
     if dialect == "linalg":
         assert np.array_equal(got, want)
+    if dialect == "stablehlo" and unrolled and n == 240:
+        prepared = MlirCpuBackend(target="stablehlo").prepare(
+            text.replace(") {", ") attributes {synth.outputs = [0]} {", 1), "main")
+        assert_same(prepared.run([a])[0], want, "stablehlo.lu at 240x240 on mlir-cpu")
+        assert prepared.pipeline_name == "tiled", prepared.fallback_reason
 
 
 @pytest.mark.parametrize("lower,unit", [(True, False), (True, True), (False, False), (False, True)])

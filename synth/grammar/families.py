@@ -338,6 +338,22 @@ def lu_subpanel(b: int) -> int | None:
     return _largest_divisor(b, *LU_SUBPANELS)
 
 
+LU_OUTER_PANEL = 256  # stablehlo's widest outer LU panel
+
+
+def lu_outer_panel(n: int, b: int) -> int:
+    """The outer panel width of stablehlo's two-level blocked LU of an n x n matrix whose
+    panels are factored by sub-panels of b columns (families.lu_panel): the largest
+    multiple of b dividing n up to LU_OUTER_PANEL, below n (250 for n = 2000, b = 50: the
+    trailing block is updated by products 250 deep, as linalg's); b itself if none.
+    PolyBench LARGE, AMD EPYC host, one thread, 2026-11-29, raises with panels of 50 and
+    with panels of 250 by 50 in alternating processes (medians of 9 calls): on mlir-cpu lu
+    0.095, 0.117 -> 0.096, 0.095 s, ludcmp 0.111, 0.104 -> 0.097, 0.100 s; on XLA (synth
+    bench, one run each) lu 0.147 -> 0.094 s, ludcmp 0.126 -> 0.102 s. The price is compile
+    time on mlir-cpu: lu 40-46 -> 72-81 s, ludcmp 174-192 -> 221-247 s."""
+    return next((d for d in range(LU_OUTER_PANEL - LU_OUTER_PANEL % b, b, -b) if n % d == 0 and d < n), b)
+
+
 class LuFamily(SquareMatrixFamily):
     """Library op: the LU factorization without pivoting of a square float matrix, packed
     (the unit lower factor's multipliers below the diagonal, the upper factor on and above

@@ -34,7 +34,7 @@ from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_rang
                                   edge_index, edge_slices)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.semantics.raised_text import MIN_SIZE, _NEAR
-from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily, LuFamily, lu_panel,
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily, LuFamily, lu_outer_panel, lu_panel,
                                     InsertRangeFamily, IotaFamily, PutFamily, ReduceFamily, SelectEdgeFamily,
                                     SliceRangeFamily, TakeFamily, FlipFamily, TransposeFamily, TriangularSolveFamily,
                                     unit_shape)
@@ -446,68 +446,144 @@ def while_loop(em, state: list[tuple[str, str, str]], bound, body) -> str:
     return out
 
 
-def lu_by_panels(em, a_value: str, a, b: int) -> str:
+def lu_by_panels(em, a_value: str, a, b: int, sub: int | None = None) -> str:
     """The right-looking blocked LU (no pivoting) of `a_value`, its n / b panels unrolled
     on static slices of what is left to factor (Lu emits it where n has a panel width).
-    Per panel K: a while over its b columns eliminates in the column panel (rows K.., an
-    (n - K) x b block): column k below the pivot divided by it, the columns right of k less
-    the outer product of that column with the pivot's row; then the rows of the panel
-    right of it become U12 by a unit lower triangular solve, and the trailing block below
-    and right of the panel is less L21 U12, one dot_general."""
+    Per panel K: its column panel (rows K.., an (n - K) x b block) is factored by
+    `_tall_lu` in sub-panels of `sub` columns (sub = b: one, by column steps); then the rows
+    of the panel right of it become U12 by a unit lower triangular solve (by blocks of sub
+    rows: each block solved by the op, the rows below it less its product), and the
+    trailing block below and right of the panel is less L21 U12, one dot_general."""
     n, dt = int(a.shape[0]), a.dtype
+    sub = b if sub is None else sub
     t, s = a.mlir(), "tensor<i64>"
     line = lambda rhs: _line(em, rhs)  # noqa: E731
+    const = lambda v: line(f"stablehlo.constant dense<{v}> : {s}")  # noqa: E731
     state = a_value
     for big_k in range(0, n, b):
         m, w = n - big_k, n - big_k - b
-        pt, it, mt, vm, vb = (f"tensor<{m}x{b}x{dt}>", f"tensor<{m}x{b}xi64>", f"tensor<{m}x{b}xi1>",
-                              f"tensor<{m}x{dt}>", f"tensor<{b}x{dt}>")
+        pt = f"tensor<{m}x{b}x{dt}>"
         p0 = line(f"stablehlo.slice {state} [{big_k}:{n}, {big_k}:{big_k + b}] : ({t}) -> {pt}")
-
-        def step(names, m=m, pt=pt, it=it, mt=mt, vm=vm, vb=vb):
-            k, p = names
-            z = line(f"stablehlo.constant dense<0> : {s}")
-            one = line(f"stablehlo.constant dense<1> : {s}")
-            piv = _take(em, p, pt, [k, k], [1, 1], dt, f"tensor<{dt}>")
-            col = _take(em, p, pt, [z, k], [m, 1], dt, vm)
-            pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vm}")
-            l = line(f"stablehlo.divide {col}, {pivs} : {vm}")
-            other = _take(em, p, pt, [k, z], [1, b], dt, vb)
-            lp = line(f"stablehlo.broadcast_in_dim {l}, dims = [0] : ({vm}) -> {pt}")
-            op = line(f"stablehlo.broadcast_in_dim {other}, dims = [1] : ({vb}) -> {pt}")
-            upd = line(f"stablehlo.subtract {p}, {line(f'stablehlo.multiply {lp}, {op} : {pt}')} : {pt}")
-            rows, cols = line(f"stablehlo.iota dim = 0 : {it}"), line(f"stablehlo.iota dim = 1 : {it}")
-            kb = line(f"stablehlo.broadcast_in_dim {k}, dims = [] : ({s}) -> {it}")
-            below = line(f"stablehlo.compare GT, {rows}, {kb} : ({it}, {it}) -> {mt}")
-            right = line(f"stablehlo.compare GT, {cols}, {kb} : ({it}, {it}) -> {mt}")
-            at_k = line(f"stablehlo.compare EQ, {cols}, {kb} : ({it}, {it}) -> {mt}")
-            p1 = line(f"stablehlo.select {right}, {upd}, {p} : {mt}, {pt}")
-            p2 = line(f"stablehlo.select {at_k}, {lp}, {p1} : {mt}, {pt}")
-            new = line(f"stablehlo.select {below}, {p2}, {p} : {mt}, {pt}")
-            return [line(f"stablehlo.add {k}, {one} : {s}"), new]
-
-        c0 = line(f"stablehlo.constant dense<0> : {s}")
-        steps = while_loop(em, [(em.fresh("k"), c0, s), (em.fresh("p"), p0, pt)],
-                           min(b, m - 1), step)
-        panel = f"{steps}#1"
-        at_k = line(f"stablehlo.constant dense<{big_k}> : {s}")
+        panel = _tall_lu(em, p0, m, b, sub, dt)
+        at_k = const(big_k)
         state = line(f"stablehlo.dynamic_update_slice {state}, {panel}, {at_k}, {at_k} : ({t}, {pt}, {s}, {s}) -> {t}")
         if w <= 0:
             continue
-        at_w = line(f"stablehlo.constant dense<{big_k + b}> : {s}")
-        lt, wt = f"tensor<{w}x{b}x{dt}>", f"tensor<{w}x{w}x{dt}>"
+        lt, wt, ut = f"tensor<{w}x{b}x{dt}>", f"tensor<{w}x{w}x{dt}>", f"tensor<{b}x{w}x{dt}>"
         l21 = line(f"stablehlo.slice {panel} [{b}:{m}, 0:{b}] : ({pt}) -> {lt}")
-        bt, ut = f"tensor<{b}x{b}x{dt}>", f"tensor<{b}x{w}x{dt}>"
-        l11 = line(f"stablehlo.slice {panel} [0:{b}, 0:{b}] : ({pt}) -> {bt}")
         a12 = line(f"stablehlo.slice {state} [{big_k}:{big_k + b}, {big_k + b}:{n}] : ({t}) -> {ut}")
-        u12 = line(f'"stablehlo.triangular_solve"({l11}, {a12}) {{left_side = true, lower = true, '
-                   f'unit_diagonal = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}} : ({bt}, {ut}) -> {ut}')
+        u12 = _unit_lower_solve(em, panel, pt, a12, b, w, sub, dt)
+        at_w = const(big_k + b)
         state = line(f"stablehlo.dynamic_update_slice {state}, {u12}, {at_k}, {at_w} : ({t}, {ut}, {s}, {s}) -> {t}")
         a22 = line(f"stablehlo.slice {state} [{big_k + b}:{n}, {big_k + b}:{n}] : ({t}) -> {wt}")
         prod = line(f"stablehlo.dot_general {l21}, {u12}, contracting_dims = [1] x [0] : ({lt}, {ut}) -> {wt}")
         a22 = line(f"stablehlo.subtract {a22}, {prod} : {wt}")
         state = line(f"stablehlo.dynamic_update_slice {state}, {a22}, {at_w}, {at_w} : ({t}, {wt}, {s}, {s}) -> {t}")
     return state
+
+
+def _column_steps(em, p0: str, m: int, b: int, dt: str) -> str:
+    """A while over the b columns of the m x b panel `p0` (m >= b) eliminating below the
+    diagonal: column k below the pivot divided by it, the columns right of k less the outer
+    product of that column with the pivot's row (masked selects over the whole panel)."""
+    s = "tensor<i64>"
+    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    pt, it, mt, vm, vb = (f"tensor<{m}x{b}x{dt}>", f"tensor<{m}x{b}xi64>", f"tensor<{m}x{b}xi1>",
+                          f"tensor<{m}x{dt}>", f"tensor<{b}x{dt}>")
+
+    def step(names):
+        k, p = names
+        z = line(f"stablehlo.constant dense<0> : {s}")
+        one = line(f"stablehlo.constant dense<1> : {s}")
+        piv = _take(em, p, pt, [k, k], [1, 1], dt, f"tensor<{dt}>")
+        col = _take(em, p, pt, [z, k], [m, 1], dt, vm)
+        pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vm}")
+        l = line(f"stablehlo.divide {col}, {pivs} : {vm}")
+        other = _take(em, p, pt, [k, z], [1, b], dt, vb)
+        lp = line(f"stablehlo.broadcast_in_dim {l}, dims = [0] : ({vm}) -> {pt}")
+        op = line(f"stablehlo.broadcast_in_dim {other}, dims = [1] : ({vb}) -> {pt}")
+        upd = line(f"stablehlo.subtract {p}, {line(f'stablehlo.multiply {lp}, {op} : {pt}')} : {pt}")
+        rows, cols = line(f"stablehlo.iota dim = 0 : {it}"), line(f"stablehlo.iota dim = 1 : {it}")
+        kb = line(f"stablehlo.broadcast_in_dim {k}, dims = [] : ({s}) -> {it}")
+        below = line(f"stablehlo.compare GT, {rows}, {kb} : ({it}, {it}) -> {mt}")
+        right = line(f"stablehlo.compare GT, {cols}, {kb} : ({it}, {it}) -> {mt}")
+        at_k = line(f"stablehlo.compare EQ, {cols}, {kb} : ({it}, {it}) -> {mt}")
+        p1 = line(f"stablehlo.select {right}, {upd}, {p} : {mt}, {pt}")
+        p2 = line(f"stablehlo.select {at_k}, {lp}, {p1} : {mt}, {pt}")
+        new = line(f"stablehlo.select {below}, {p2}, {p} : {mt}, {pt}")
+        return [line(f"stablehlo.add {k}, {one} : {s}"), new]
+
+    c0 = line(f"stablehlo.constant dense<0> : {s}")
+    return f"{while_loop(em, [(em.fresh('k'), c0, s), (em.fresh('p'), p0, pt)], min(b, m - 1), step)}#1"
+
+
+def _tall_lu(em, p0: str, m: int, b: int, sub: int, dt: str) -> str:
+    """The m x b column panel `p0` (m >= b) factored (unit lower multipliers below the
+    diagonal, U on and above it) by sub-panels of `sub` columns: each by `_column_steps`
+    on its rows from its diagonal down, the rows of the sub-panel right of it (up to the
+    panel's last column) solved by its unit lower triangle, and the block below and right
+    of it less the sub-panel's multipliers times those rows (a dot_general)."""
+    s = "tensor<i64>"
+    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    const = lambda v: line(f"stablehlo.constant dense<{v}> : {s}")  # noqa: E731
+    pt = f"tensor<{m}x{b}x{dt}>"
+    panel = p0
+    for kk in range(0, b, sub):
+        mm, r = m - kk, b - kk - sub  # rows from the sub-panel's diagonal down; columns right of it
+        qt = f"tensor<{mm}x{sub}x{dt}>"
+        q = line(f"stablehlo.slice {panel} [{kk}:{m}, {kk}:{kk + sub}] : ({pt}) -> {qt}")
+        q = _column_steps(em, q, mm, sub, dt)
+        at = const(kk)
+        panel = line(f"stablehlo.dynamic_update_slice {panel}, {q}, {at}, {at} : ({pt}, {qt}, {s}, {s}) -> {pt}")
+        if r <= 0:
+            continue
+        rt, lt, bt = f"tensor<{sub}x{r}x{dt}>", f"tensor<{mm - sub}x{sub}x{dt}>", f"tensor<{mm - sub}x{r}x{dt}>"
+        l11 = line(f"stablehlo.slice {q} [0:{sub}, 0:{sub}] : ({qt}) -> tensor<{sub}x{sub}x{dt}>")
+        a12 = line(f"stablehlo.slice {panel} [{kk}:{kk + sub}, {kk + sub}:{b}] : ({pt}) -> {rt}")
+        u12 = _solve_unit_lower(em, l11, sub, a12, rt, dt)
+        right = const(kk + sub)
+        panel = line(f"stablehlo.dynamic_update_slice {panel}, {u12}, {at}, {right} : ({pt}, {rt}, {s}, {s}) -> {pt}")
+        l21 = line(f"stablehlo.slice {q} [{sub}:{mm}, 0:{sub}] : ({qt}) -> {lt}")
+        a22 = line(f"stablehlo.slice {panel} [{kk + sub}:{m}, {kk + sub}:{b}] : ({pt}) -> {bt}")
+        prod = line(f"stablehlo.dot_general {l21}, {u12}, contracting_dims = [1] x [0] : ({lt}, {rt}) -> {bt}")
+        a22 = line(f"stablehlo.subtract {a22}, {prod} : {bt}")
+        panel = line(f"stablehlo.dynamic_update_slice {panel}, {a22}, {right}, {right} : ({pt}, {bt}, {s}, {s}) -> {pt}")
+    return panel
+
+
+def _solve_unit_lower(em, l: str, n: int, rhs: str, rhs_t: str, dt: str) -> str:
+    """`stablehlo.triangular_solve` of `rhs` by the unit lower triangle of the n x n `l`."""
+    return _line(em, f'"stablehlo.triangular_solve"({l}, {rhs}) {{left_side = true, lower = true, '
+                     f'unit_diagonal = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}} : '
+                     f'(tensor<{n}x{n}x{dt}>, {rhs_t}) -> {rhs_t}')
+
+
+def _unit_lower_solve(em, panel: str, pt: str, a12: str, b: int, w: int, sub: int, dt: str) -> str:
+    """U12: the b x w rows `a12` solved by the unit lower triangle of the panel's top b x b
+    block, by blocks of `sub` rows: each block solved by its sub x sub diagonal block, then
+    the rows below it (within the b) less their multipliers times its solution."""
+    s = "tensor<i64>"
+    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    ut = f"tensor<{b}x{w}x{dt}>"
+    x = a12
+    for kk in range(0, b, sub):
+        rt = f"tensor<{sub}x{w}x{dt}>"
+        lkk = line(f"stablehlo.slice {panel} [{kk}:{kk + sub}, {kk}:{kk + sub}] : ({pt}) -> tensor<{sub}x{sub}x{dt}>")
+        rows = line(f"stablehlo.slice {x} [{kk}:{kk + sub}, 0:{w}] : ({ut}) -> {rt}")
+        sol = _solve_unit_lower(em, lkk, sub, rows, rt, dt)
+        at, c0 = line(f"stablehlo.constant dense<{kk}> : {s}"), line(f"stablehlo.constant dense<0> : {s}")
+        x = line(f"stablehlo.dynamic_update_slice {x}, {sol}, {at}, {c0} : ({ut}, {rt}, {s}, {s}) -> {ut}")
+        below = b - kk - sub
+        if below <= 0:
+            continue
+        lt, bt = f"tensor<{below}x{sub}x{dt}>", f"tensor<{below}x{w}x{dt}>"
+        lb = line(f"stablehlo.slice {panel} [{kk + sub}:{b}, {kk}:{kk + sub}] : ({pt}) -> {lt}")
+        rest = line(f"stablehlo.slice {x} [{kk + sub}:{b}, 0:{w}] : ({ut}) -> {bt}")
+        prod = line(f"stablehlo.dot_general {lb}, {sol}, contracting_dims = [1] x [0] : ({lt}, {rt}) -> {bt}")
+        rest = line(f"stablehlo.subtract {rest}, {prod} : {bt}")
+        nxt = line(f"stablehlo.constant dense<{kk + sub}> : {s}")
+        x = line(f"stablehlo.dynamic_update_slice {x}, {rest}, {nxt}, {c0} : ({ut}, {bt}, {s}, {s}) -> {ut}")
+    return x
 
 
 def _counter_mask(em, direction: str, k: str, n: int) -> str:
@@ -748,7 +824,9 @@ class Lu(LuFamily, StablehloOp):
 
     Blocked (panel width b dividing n), up to MAX_UNROLLED_PANELS panels: lu_by_panels,
     each panel on static slices of what is left (lu LARGE on XLA CPU, one core: 0.60 s
-    for the while below, 0.20 s). More panels: a while over the panels K = 0, b, .., n-b;
+    for the while below, 0.20 s), two levels where n has a wider multiple of b
+    (families.lu_outer_panel: panels of 250 factored by sub-panels of 50 at n = 2000), so
+    that the trailing block is updated by products as deep as the outer panel. More panels: a while over the panels K = 0, b, .., n-b;
     in each, a while over its b columns does the unblocked steps on the column panel (n x b) and the
     same eliminations on the row panel right of it (b x n: rows K..K+b-1, the unit lower
     solve of U12), then the block below and right of the panel is updated by one
@@ -763,7 +841,7 @@ class Lu(LuFamily, StablehloOp):
         if b is None:
             return self._unblocked(em, operands[0], arg_types[0])
         if n // b <= self.MAX_UNROLLED_PANELS:
-            return lu_by_panels(em, operands[0], arg_types[0], b)
+            return lu_by_panels(em, operands[0], arg_types[0], lu_outer_panel(n, b), b)
         return self._blocked(em, operands[0], arg_types[0], b)
 
     def _unblocked(self, em, a_value: str, a):
