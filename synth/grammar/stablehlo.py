@@ -475,11 +475,24 @@ def lu_by_panels(em, a_value: str, a, b: int, sub: int | None = None) -> str:
         u12 = _unit_lower_solve(em, panel, pt, a12, b, w, sub, dt)
         at_w = const(big_k + b)
         state = line(f"stablehlo.dynamic_update_slice {state}, {u12}, {at_k}, {at_w} : ({t}, {ut}, {s}, {s}) -> {t}")
-        a22 = line(f"stablehlo.slice {state} [{big_k + b}:{n}, {big_k + b}:{n}] : ({t}) -> {wt}")
-        prod = line(f"stablehlo.dot_general {l21}, {u12}, contracting_dims = [1] x [0] : ({lt}, {ut}) -> {wt}")
-        a22 = line(f"stablehlo.subtract {a22}, {prod} : {wt}")
-        state = line(f"stablehlo.dynamic_update_slice {state}, {a22}, {at_w}, {at_w} : ({t}, {wt}, {s}, {s}) -> {t}")
+        state = _less_product(em, state, t, (big_k + b, big_k + b), (w, w), (l21, lt), (u12, ut), dt, (at_w, at_w))
     return state
+
+
+def _less_product(em, x: str, x_t: str, at: tuple[int, int], shape: tuple[int, int], lhs: tuple[str, str],
+                  rhs: tuple[str, str], dt: str, starts: tuple[str, str] | None = None) -> str:
+    """`x` with its block of `shape` at `at` less the product of the (value, type) pairs
+    `lhs` and `rhs` (a dot_general), written back (a dynamic_update_slice at `starts`, the
+    i64 constants of `at`, made here where not given)."""
+    line = lambda rhs_: _line(em, rhs_)  # noqa: E731
+    (r0, c0), (rows, cols), s = at, shape, "tensor<i64>"
+    bt = f"tensor<{rows}x{cols}x{dt}>"
+    block = line(f"stablehlo.slice {x} [{r0}:{r0 + rows}, {c0}:{c0 + cols}] : ({x_t}) -> {bt}")
+    prod = line(f"stablehlo.dot_general {lhs[0]}, {rhs[0]}, contracting_dims = [1] x [0] : ({lhs[1]}, {rhs[1]}) -> {bt}")
+    block = line(f"stablehlo.subtract {block}, {prod} : {bt}")
+    if starts is None:
+        starts = tuple(line(f"stablehlo.constant dense<{v}> : {s}") for v in at)
+    return line(f"stablehlo.dynamic_update_slice {x}, {block}, {starts[0]}, {starts[1]} : ({x_t}, {bt}, {s}, {s}) -> {x_t}")
 
 
 def _column_steps(em, p0: str, m: int, b: int, dt: str) -> str:
@@ -537,17 +550,14 @@ def _tall_lu(em, p0: str, m: int, b: int, sub: int, dt: str) -> str:
         panel = line(f"stablehlo.dynamic_update_slice {panel}, {q}, {at}, {at} : ({pt}, {qt}, {s}, {s}) -> {pt}")
         if r <= 0:
             continue
-        rt, lt, bt = f"tensor<{sub}x{r}x{dt}>", f"tensor<{mm - sub}x{sub}x{dt}>", f"tensor<{mm - sub}x{r}x{dt}>"
+        rt, lt = f"tensor<{sub}x{r}x{dt}>", f"tensor<{mm - sub}x{sub}x{dt}>"
         l11 = line(f"stablehlo.slice {q} [0:{sub}, 0:{sub}] : ({qt}) -> tensor<{sub}x{sub}x{dt}>")
         a12 = line(f"stablehlo.slice {panel} [{kk}:{kk + sub}, {kk + sub}:{b}] : ({pt}) -> {rt}")
         u12 = _solve_unit_lower(em, l11, sub, a12, rt, dt)
         right = const(kk + sub)
         panel = line(f"stablehlo.dynamic_update_slice {panel}, {u12}, {at}, {right} : ({pt}, {rt}, {s}, {s}) -> {pt}")
         l21 = line(f"stablehlo.slice {q} [{sub}:{mm}, 0:{sub}] : ({qt}) -> {lt}")
-        a22 = line(f"stablehlo.slice {panel} [{kk + sub}:{m}, {kk + sub}:{b}] : ({pt}) -> {bt}")
-        prod = line(f"stablehlo.dot_general {l21}, {u12}, contracting_dims = [1] x [0] : ({lt}, {rt}) -> {bt}")
-        a22 = line(f"stablehlo.subtract {a22}, {prod} : {bt}")
-        panel = line(f"stablehlo.dynamic_update_slice {panel}, {a22}, {right}, {right} : ({pt}, {bt}, {s}, {s}) -> {pt}")
+        panel = _less_product(em, panel, pt, (kk + sub, kk + sub), (mm - sub, r), (l21, lt), (u12, rt), dt, (right, right))
     return panel
 
 
@@ -576,13 +586,9 @@ def _unit_lower_solve(em, panel: str, pt: str, a12: str, b: int, w: int, sub: in
         below = b - kk - sub
         if below <= 0:
             continue
-        lt, bt = f"tensor<{below}x{sub}x{dt}>", f"tensor<{below}x{w}x{dt}>"
+        lt = f"tensor<{below}x{sub}x{dt}>"
         lb = line(f"stablehlo.slice {panel} [{kk + sub}:{b}, {kk}:{kk + sub}] : ({pt}) -> {lt}")
-        rest = line(f"stablehlo.slice {x} [{kk + sub}:{b}, 0:{w}] : ({ut}) -> {bt}")
-        prod = line(f"stablehlo.dot_general {lb}, {sol}, contracting_dims = [1] x [0] : ({lt}, {rt}) -> {bt}")
-        rest = line(f"stablehlo.subtract {rest}, {prod} : {bt}")
-        nxt = line(f"stablehlo.constant dense<{kk + sub}> : {s}")
-        x = line(f"stablehlo.dynamic_update_slice {x}, {rest}, {nxt}, {c0} : ({ut}, {bt}, {s}, {s}) -> {ut}")
+        x = _less_product(em, x, ut, (kk + sub, 0), (below, w), (lb, lt), (sol, rt), dt)
     return x
 
 
