@@ -472,7 +472,7 @@ def lu_by_panels(em, a_value: str, a, b: int, sub: int | None = None) -> str:
         lt, wt, ut = f"tensor<{w}x{b}x{dt}>", f"tensor<{w}x{w}x{dt}>", f"tensor<{b}x{w}x{dt}>"
         l21 = line(f"stablehlo.slice {panel} [{b}:{m}, 0:{b}] : ({pt}) -> {lt}")
         a12 = line(f"stablehlo.slice {state} [{big_k}:{big_k + b}, {big_k + b}:{n}] : ({t}) -> {ut}")
-        u12 = _unit_lower_solve(em, panel, pt, a12, b, w, sub, dt)
+        u12 = _blocked_u12(em, panel, pt, a12, b, w, sub, dt)
         at_w = const(big_k + b)
         state = line(f"stablehlo.dynamic_update_slice {state}, {u12}, {at_k}, {at_w} : ({t}, {ut}, {s}, {s}) -> {t}")
         state = _less_product(em, state, t, (big_k + b, big_k + b), (w, w), (l21, lt), (u12, ut), dt, (at_w, at_w))
@@ -480,18 +480,16 @@ def lu_by_panels(em, a_value: str, a, b: int, sub: int | None = None) -> str:
 
 
 def _less_product(em, x: str, x_t: str, at: tuple[int, int], shape: tuple[int, int], lhs: tuple[str, str],
-                  rhs: tuple[str, str], dt: str, starts: tuple[str, str] | None = None) -> str:
+                  rhs: tuple[str, str], dt: str, starts: tuple[str, str]) -> str:
     """`x` with its block of `shape` at `at` less the product of the (value, type) pairs
     `lhs` and `rhs` (a dot_general), written back (a dynamic_update_slice at `starts`, the
-    i64 constants of `at`, made here where not given)."""
+    i64 constants of `at`)."""
     line = lambda rhs_: _line(em, rhs_)  # noqa: E731
     (r0, c0), (rows, cols), s = at, shape, "tensor<i64>"
     bt = f"tensor<{rows}x{cols}x{dt}>"
     block = line(f"stablehlo.slice {x} [{r0}:{r0 + rows}, {c0}:{c0 + cols}] : ({x_t}) -> {bt}")
     prod = line(f"stablehlo.dot_general {lhs[0]}, {rhs[0]}, contracting_dims = [1] x [0] : ({lhs[1]}, {rhs[1]}) -> {bt}")
     block = line(f"stablehlo.subtract {block}, {prod} : {bt}")
-    if starts is None:
-        starts = tuple(line(f"stablehlo.constant dense<{v}> : {s}") for v in at)
     return line(f"stablehlo.dynamic_update_slice {x}, {block}, {starts[0]}, {starts[1]} : ({x_t}, {bt}, {s}, {s}) -> {x_t}")
 
 
@@ -553,7 +551,7 @@ def _tall_lu(em, p0: str, m: int, b: int, sub: int, dt: str) -> str:
         rt, lt = f"tensor<{sub}x{r}x{dt}>", f"tensor<{mm - sub}x{sub}x{dt}>"
         l11 = line(f"stablehlo.slice {q} [0:{sub}, 0:{sub}] : ({qt}) -> tensor<{sub}x{sub}x{dt}>")
         a12 = line(f"stablehlo.slice {panel} [{kk}:{kk + sub}, {kk + sub}:{b}] : ({pt}) -> {rt}")
-        u12 = _solve_unit_lower(em, l11, sub, a12, rt, dt)
+        u12 = TriangularSolve._call(em, l11, a12, f"tensor<{sub}x{sub}x{dt}>", rt, _UNIT_LOWER)
         right = const(kk + sub)
         panel = line(f"stablehlo.dynamic_update_slice {panel}, {u12}, {at}, {right} : ({pt}, {rt}, {s}, {s}) -> {pt}")
         l21 = line(f"stablehlo.slice {q} [{sub}:{mm}, 0:{sub}] : ({qt}) -> {lt}")
@@ -561,26 +559,21 @@ def _tall_lu(em, p0: str, m: int, b: int, sub: int, dt: str) -> str:
     return panel
 
 
-def _solve_unit_lower(em, l: str, n: int, rhs: str, rhs_t: str, dt: str) -> str:
-    """`stablehlo.triangular_solve` of `rhs` by the unit lower triangle of the n x n `l`."""
-    return _line(em, f'"stablehlo.triangular_solve"({l}, {rhs}) {{left_side = true, lower = true, '
-                     f'unit_diagonal = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}} : '
-                     f'(tensor<{n}x{n}x{dt}>, {rhs_t}) -> {rhs_t}')
+_UNIT_LOWER = {"lower": True, "unit_diagonal": True, "transpose_a": False}  # U12's solves
 
 
-def _unit_lower_solve(em, panel: str, pt: str, a12: str, b: int, w: int, sub: int, dt: str) -> str:
+def _blocked_u12(em, panel: str, pt: str, a12: str, b: int, w: int, sub: int, dt: str) -> str:
     """U12: the b x w rows `a12` solved by the unit lower triangle of the panel's top b x b
     block, by blocks of `sub` rows: each block solved by its sub x sub diagonal block, then
     the rows below it (within the b) less their multipliers times its solution."""
     s = "tensor<i64>"
     line = lambda rhs: _line(em, rhs)  # noqa: E731
-    ut = f"tensor<{b}x{w}x{dt}>"
+    ut, rt, st = f"tensor<{b}x{w}x{dt}>", f"tensor<{sub}x{w}x{dt}>", f"tensor<{sub}x{sub}x{dt}>"
     x = a12
     for kk in range(0, b, sub):
-        rt = f"tensor<{sub}x{w}x{dt}>"
-        lkk = line(f"stablehlo.slice {panel} [{kk}:{kk + sub}, {kk}:{kk + sub}] : ({pt}) -> tensor<{sub}x{sub}x{dt}>")
+        lkk = line(f"stablehlo.slice {panel} [{kk}:{kk + sub}, {kk}:{kk + sub}] : ({pt}) -> {st}")
         rows = line(f"stablehlo.slice {x} [{kk}:{kk + sub}, 0:{w}] : ({ut}) -> {rt}")
-        sol = _solve_unit_lower(em, lkk, sub, rows, rt, dt)
+        sol = TriangularSolve._call(em, lkk, rows, st, rt, _UNIT_LOWER)
         at, c0 = line(f"stablehlo.constant dense<{kk}> : {s}"), line(f"stablehlo.constant dense<0> : {s}")
         x = line(f"stablehlo.dynamic_update_slice {x}, {sol}, {at}, {c0} : ({ut}, {rt}, {s}, {s}) -> {ut}")
         below = b - kk - sub
@@ -588,7 +581,8 @@ def _unit_lower_solve(em, panel: str, pt: str, a12: str, b: int, w: int, sub: in
             continue
         lt = f"tensor<{below}x{sub}x{dt}>"
         lb = line(f"stablehlo.slice {panel} [{kk + sub}:{b}, {kk}:{kk + sub}] : ({pt}) -> {lt}")
-        x = _less_product(em, x, ut, (kk + sub, 0), (below, w), (lb, lt), (sol, rt), dt)
+        nxt = line(f"stablehlo.constant dense<{kk + sub}> : {s}")
+        x = _less_product(em, x, ut, (kk + sub, 0), (below, w), (lb, lt), (sol, rt), dt, (nxt, c0))
     return x
 
 
@@ -832,7 +826,8 @@ class Lu(LuFamily, StablehloOp):
     each panel on static slices of what is left (lu LARGE on XLA CPU, one core: 0.60 s
     for the while below, 0.20 s), two levels where n has a wider multiple of b
     (families.lu_outer_panel: panels of 250 factored by sub-panels of 50 at n = 2000), so
-    that the trailing block is updated by products as deep as the outer panel. More panels: a while over the panels K = 0, b, .., n-b;
+    that the trailing block is updated by products as deep as the outer panel. More
+    panels: a while over the panels K = 0, b, .., n-b;
     in each, a while over its b columns does the unblocked steps on the column panel (n x b) and the
     same eliminations on the row panel right of it (b x n: rows K..K+b-1, the unit lower
     solve of U12), then the block below and right of the panel is updated by one
