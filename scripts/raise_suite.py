@@ -58,6 +58,8 @@ def raise_one(path: Path, target: str, timeout: float, out_dir: Path, extra: lis
                        problems=sum(len(f["problems"]) for f in fns),
                        search_seconds=round(sum(p["seconds"] for f in fns for p in f["problems"]), 2),
                        verification=",".join(f.get("verification", "?") for f in fns),
+                       shapes=",".join(f.get("shapes", "?") for f in fns),
+                       generic_fallback=[f["generic_fallback"] for f in fns if f.get("generic_fallback")],
                        programs=[p["program"] for f in fns for p in f["problems"]])
         if "error" in data:
             row["error"] = data["error"]["message"]
@@ -99,7 +101,9 @@ def main() -> int:
                 row = raise_one(path, target, args.timeout, out_dir, extra)
                 rows.append(row)
                 print(f"{path.stem:22s} {target:10s} exit={row['exit']} wall={row['wall_seconds']:7.2f}s "
-                      f"candidates={row.get('candidates', '-'):>8} problems={row.get('problems', '-')}"
+                      f"candidates={row.get('candidates', '-'):>8} problems={row.get('problems', '-')} "
+                      f"{row.get('verification', '-')} {row.get('shapes', '-')}"
+                      + (f" (static: {row['generic_fallback'][0][:80]})" if row.get("generic_fallback") else "")
                       + (f"  [{row['error'][:150]}]" if row.get("error") else ""), flush=True)
     for line in summary(rows):
         print(line)

@@ -255,7 +255,7 @@ def cmd_raise(args) -> int:
                                           inverse_targets=not args.no_inverse_targets,
                                           sketches=not args.no_sketches,
                                           progress=progress),
-                           args.verify, args.z3_timeout, args.seed)
+                           args.verify, args.z3_timeout, args.seed, args.shapes)
     modules, stats = [], {}
     try:
         for name in names:
@@ -370,6 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "falling back to the bounded proof, then to testing, when undecided")
     p.add_argument("--z3-timeout", type=float, default=60.0, help="seconds per Z3 query")
     p.add_argument("--seed", type=int, default=0, help="seed of the search's random examples")
+    p.add_argument("--shapes", choices=("auto", "static", "generic"), default="auto",
+                   help="static: the raise at the kernel's own sizes; generic: one raise for every "
+                        "size (? dims, sizes read from the arguments at run time); auto: generic where "
+                        "the kernel takes a size at run time (a size argument bounding a loop, a "
+                        "dynamic dim), else static")
     p.add_argument("--no-equivalence-pruning", action="store_true",
                    help="ablation: keep observationally equivalent candidates")
     p.add_argument("--no-verifier-pruning", action="store_true",

@@ -47,6 +47,12 @@ TENSOR_PIPELINE = (
     "reconcile-unrealized-casts)"
 )
 
+# a drop-in module (synth raise's output: the tensor @NAME_raised, the memref @NAME that
+# calls it, and a guarded static raise's original loops @NAME_loops) as one memref function:
+# calls inlined first (a generic raise's dynamic results cannot become out-parameters),
+# affine lowered before scf
+DROPIN_PIPELINE = TENSOR_PIPELINE.replace("builtin.module(", "builtin.module(inline,lower-affine,", 1)
+
 # elementwise chains fused first (one loop nest, no temporaries between them): a time loop's
 # linalg body at its own sizes runs 5x faster. MLIR (the wheel's build) crashes on some IR
 # with it (a generalized op whose result is also returned and copied), so callers fall

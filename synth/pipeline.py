@@ -23,6 +23,7 @@ import numpy as np
 from synth.analysis.model import Kernel, load_kernel
 from synth.codegen.emit import output_module
 from synth.errors import NoSolutionError
+from synth.grammar.dims import GenericUnsupported
 from synth.frontend.reader import SourceModule
 from synth.codegen.raised import raised_function_text
 from synth.synthesis.opset import is_library_op
@@ -44,6 +45,10 @@ class RaiseOptions:
     verify: str = "all"  # "test", "z3" (bounded proof) or "all" (every size, else bounded)
     z3_timeout: float = 60.0
     seed: int = 0  # of the search's random examples
+    # "static": the raise at the kernel's own sizes; "generic": shape-generic (sizes read
+    # from the arguments at run time, synth.grammar.dims); "auto": generic where the
+    # kernel takes a size at run time (a size argument that bounds a loop, a dynamic dim)
+    shapes: str = "auto"
 
 
 @dataclass
@@ -83,19 +88,57 @@ def _sizes_words(configs: list[dict[str, int]]) -> str:
     return " and ".join(texts) if len(texts) <= 2 else "; ".join(texts[:-1]) + " and " + texts[-1]
 
 
+SHAPES = ("auto", "static", "generic")
+
+
+def runtime_sizes(kernel: Kernel) -> bool:
+    """Whether the kernel takes a size at run time: a size argument that bounds a loop or
+    indexes an array, or an array argument with a dynamic dim."""
+    if kernel.sizes.params:
+        return True
+    return any(a.is_array and "?" in a.mlir_type for a in kernel.function.arguments[: kernel.n_arguments])
+
+
+def wants_generic(kernel: Kernel, options: RaiseOptions) -> bool:
+    if options.shapes not in SHAPES:
+        raise ValueError(f"shapes must be one of {SHAPES}, got {options.shapes!r}")
+    return options.shapes == "generic" or (options.shapes == "auto" and runtime_sizes(kernel))
+
+
+def raised_texts(result: RaiseResult, generic: bool):
+    """(the raised function at the kernel's own sizes, `at(values)`: at other sizes) as
+    validation runs it. Static: the program emitted at those sizes. Generic: the one
+    shape-generic text, made static at each size by the compilers' own shape refinement
+    (synth.semantics.specialize), so what is tested and proven is that text."""
+    kernel = result.spec.kernel
+    if not generic:
+        return (raised_function_text(result, kernel.sizes.original()),
+                lambda values: raised_function_text(result, values))
+    from synth.semantics.specialize import specialize
+
+    text = raised_function_text(result, kernel.sizes.original(), generic=True)
+    counter = result.time_loop.counter if result.time_loop is not None else None
+    state = result.time_loop.state if result.time_loop is not None else ()
+    arguments = [i for i in range(kernel.n_arguments) if i != counter and i not in state]
+
+    def at(values):
+        shapes = [tuple(int(n) for n in kernel.tensor_type(i, values).shape) for i in arguments]
+        return specialize(text, f"{result.name}_raised", result.dialect, shapes)
+    return at(kernel.sizes.original()), at
+
+
 def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
-             options: RaiseOptions):
+             options: RaiseOptions, generic: bool = False):
     """synth verify on @NAME_raised at the original sizes (the program re-instantiated from
-    its size symbols at the others). Returns the report. The output module (with the
-    drop-in) is emitted once, after this."""
+    its size symbols at the others; a generic text specialized at each). Returns the
+    report. The output module (with the drop-in) is emitted once, after this."""
     from synth.validation.verify import verify_text
 
     if result.time_loop is not None:
-        return _validate_loop(source, kernel, result, options)
-    raised = raised_function_text(result, kernel.sizes.original())
+        return _validate_loop(source, kernel, result, options, generic)
+    raised, at = raised_texts(result, generic)
     return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
-                       z3_timeout=options.z3_timeout, kernel=kernel,
-                       raised_at=lambda values: raised_function_text(result, values))
+                       z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at)
 
 
 INDUCTION = ("the time loop: proven for one step on every input state (the arrays the step "
@@ -117,7 +160,8 @@ ROTATION = ("the step reads at index 0 what the original reads at the step's ind
             "rotates those inputs by one after each step, so step t reads element t: ")
 
 
-def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseOptions):
+def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseOptions,
+                   generic: bool = False):
     """A time loop kept as a loop (synth.synthesis.steps): the raised step proven against
     the original's step at `options.verify` (every input state, so every number of steps
     by induction: both loops apply their step the same number of times to the same
@@ -126,19 +170,19 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
 
     step_kernel = result.spec.kernel
     step_result = replace(result, time_loop=None)
-    step = verify_text(step_kernel.source, raised_function_text(step_result, step_kernel.sizes.original()),
+    step_text, step_at = raised_texts(step_result, generic)
+    step = verify_text(step_kernel.source, step_text,
                        f"<raised step of @{kernel.name}>", kernel.name, options.verify,
-                       z3_timeout=options.z3_timeout, kernel=step_kernel,
-                       raised_at=lambda values: raised_function_text(step_result, values))
+                       z3_timeout=options.z3_timeout, kernel=step_kernel, raised_at=step_at)
     if step.verdict == "not equivalent":
         return step
     if result.prologue is not None:  # the statements before the loop: a kernel of their own
         before = result.prologue
-        first = verify_text(before.spec.kernel.source,
-                            raised_function_text(before, before.spec.kernel.sizes.original()),
+        before_text, before_at = raised_texts(before, generic)
+        first = verify_text(before.spec.kernel.source, before_text,
                             f"<raised statements before the loop of @{kernel.name}>", kernel.name,
                             options.verify, z3_timeout=options.z3_timeout, kernel=before.spec.kernel,
-                            raised_at=lambda values: raised_function_text(before, values))
+                            raised_at=before_at)
         if first.verdict == "not equivalent":
             return first
         if step.verdict == "equivalent" and first.verdict != "equivalent":
@@ -146,9 +190,9 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
         elif _LEVELS.index(first.level) < _LEVELS.index(step.level):
             step.level = first.level
         step.assumptions.append(PROLOGUE)
-    whole = verify_text(source, raised_function_text(result, kernel.sizes.original()),
-                        f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
-                        raised_at=lambda values: raised_function_text(result, values))
+    whole_text, whole_at = raised_texts(result, generic)
+    whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
+                        raised_at=whole_at)
     if whole.verdict == "not equivalent":
         return whole
     step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]
@@ -265,6 +309,11 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
     t0 = time.monotonic()
     deadline = t0 + options.settings.timeout
     kernel = kernel or load_kernel(source, name)
+    generic = wants_generic(kernel, options)
+    generic_note = None  # why a generic raise fell back to the kernel's own sizes
+    if generic:  # sizes no array shows are run-time values: any valid value serves to test at
+        kernel.sizes.with_test_values()
+        kernel.sizes.keep_runtime_repeats()  # a repeat count known at run time: kept as a loop
     refuted: list[str] = []
     problems: list = []
     extra: list = []  # example states of the input sets that refuted a program
@@ -292,7 +341,12 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
                 raise give_up()
             extra += counter_states(kernel, cex, rng, first=False)
             continue
-        report = validate(source, kernel, result, target, options)
+        if generic:
+            try:
+                raised_texts(result, True)
+            except GenericUnsupported as e:  # an op of the program has no generic form yet
+                generic, generic_note = False, str(e)
+        report = validate(source, kernel, result, target, options, generic)
         if report.verdict != "not equivalent":
             break
         refuted.append(f"{'; '.join(s['program'] for s in result.stats if s['program'])} "
@@ -306,9 +360,16 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
             report.counterexample.args is not None else None
         if cex is not None:
             extra += counter_states(kernel, cex, rng)
+    if generic_note is not None:
+        report.assumptions.append(f"shapes static: {generic_note}")
+    if not generic and kernel.sizes.params:
+        fixed = ", ".join(f"argument #{i} = {kernel.sizes.original()[n]}" for i, n in sorted(kernel.sizes.params.items()))
+        report.assumptions.append(f"raised at the sizes {fixed}: the drop-in runs the original loops "
+                                  f"(@{name}_loops) for other values")
     validation = _validation(report, options, kernel)
     module = output_module(kernel, raised_function_text(result, kernel.sizes.original(),
-                                                        attributes=validation["attributes"]), target)
+                                                        attributes=validation["attributes"], generic=generic),
+                           target, generic)
     seconds = time.monotonic() - t0
     stats = {"target": target, "search_seconds": round(result.seconds, 3),
              "sizes": _sizes_json(kernel.sizes.original()), "standin_sizes": result.spec.standin,
@@ -316,7 +377,10 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
              "candidates": sum(s["enumerated"] for s in problems), "attempts": len(refuted) + 1,
              "rounds": rounds, "refuting_examples": len(extra),
              "refuted": refuted, "verification": validation["level"], "validation": validation,
-             "checks": validation["sizes_tested"], "seconds": round(seconds, 3)}
+             "checks": validation["sizes_tested"], "seconds": round(seconds, 3),
+             "shapes": "generic" if generic else "static"}
+    if generic_note is not None:
+        stats["generic_fallback"] = generic_note
     outcome = RaiseOutcome(name, target, kernel, result, module, validation, stats, seconds)
     stats["form"] = outcome.form
     return outcome

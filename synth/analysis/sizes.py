@@ -46,6 +46,7 @@ MAX_OFFSET = 2  # a constant within this of a size is that size plus an offset
 COUNTER = "counter"  # the key of a loop counter's value among size values (SizeModel.counter)
 COUNTER_ATTR = "synth.counter"  # the argument attribute that marks a loop counter
 STANDIN_BASES = (5, 8, 12, 16, 24, 32, 48, 64)  # smallest stand-in size tried, then larger
+TEST_VALUES = (64, 96, 48, 128, 80, 160, 32, 256)  # of a size known only at run time, where a value is needed
 
 Key = tuple  # ("iv", loop id) for a loop index; a str for a symbol
 
@@ -87,6 +88,22 @@ class SizeModel:
     # values, under COUNTER, or is 0
     counter: int | None = None
     counter_range: tuple[SizeExpr, SizeExpr] | None = None  # [lower, upper) of its values
+    # loops whose index nothing uses that update elements in place (`y[i] *= s` repeated):
+    # (location, trip count); a closed form exists at a constant count only
+    updates: list = field(default_factory=list)
+
+    def keep_runtime_repeats(self) -> list[str]:
+        """Make each in-place repeat loop whose count is a size argument a time loop (a
+        loop the raise keeps: at a count known only at run time no closed form serves).
+        Returns their locations."""
+        kept = []
+        for location, trip in self.updates:
+            if trip is not None and any(n in self.params.values() for n in trip.symbols) \
+                    and location not in self.time_loops:
+                self.time_loops.append(location)
+                self.time_trips.append(trip)
+                kept.append(location)
+        return kept
 
     def renamed(self, mapping: Mapping[str, SizeExpr], symbols: Mapping[str, Symbol]) -> SizeModel:
         """The model with each symbol of `mapping` replaced by its expression over
@@ -116,6 +133,28 @@ class SizeModel:
                              f"they bound loops, but no loop over them indexes an array of "
                              f"static extent", self.location)
         return {n: s.value for n, s in self.symbols.items()}
+
+    def unknown(self) -> list[str]:
+        """The symbols whose value the kernel does not show (size arguments that bound
+        loops but no array of static extent)."""
+        return [n for n, s in self.symbols.items() if s.value < 0]
+
+    def with_test_values(self) -> list[str]:
+        """Give each unknown symbol a test value (a generic raise takes it at run time,
+        so any valid value serves to test at): the first of TEST_VALUES under which
+        every access stays within its array. Returns the symbols so assigned."""
+        names = self.unknown()
+        for n in names:
+            known = {m: s.value for m, s in self.symbols.items() if s.value >= 0}
+            # distinct from the others' (proofs tell sizes apart by their values)
+            choices = [v for v in TEST_VALUES if v not in known.values()] or [max(known.values()) + 17]
+            for v in choices:
+                trial = {**known, **{m: v for m in self.unknown()}}
+                if self.valid(trial):
+                    break
+            self.symbols[n] = replace(self.symbols[n], value=v,
+                                      origin=f"{self.symbols[n].origin} (a test value: a run-time size)")
+        return names
 
     def violations(self, values: Mapping[str, int]) -> list[str]:
         out = []
@@ -521,7 +560,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
     nests = [tuple(trips[i] for i in loops if i in trips) for loops in col.store_loops]
 
     # -- loops whose index nothing uses
-    repeat, time, time_trips = [], [], []
+    repeat, time, time_trips, updates = [], [], [], []
     for loop in col.loop_list:
         trip = trips.get(loop.id)
         if trip is not None and trip.is_constant and trip.const == 1:
@@ -534,6 +573,8 @@ def analyze_sizes(path: str, func) -> SizeModel:
         if _carries_dependence(col, loop):
             time.append(loop.location)
             time_trips.append(trip)
+        elif not used and _updates_in_place(col, loop):
+            updates.append((loop.location, trip))
 
     arg_dims = {i: tuple(dims[(("arg", i), d)] for d in range(len(shape)))
                 for (kind, i), shape in arrays.items() if kind == "arg"}
@@ -541,7 +582,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
                      constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips, ranges,
-                     counter)
+                     counter, updates=updates)
 
 
 def _counter_argument(func) -> int | None:
@@ -587,6 +628,17 @@ def _carries_dependence(col: _Collector, loop: _Loop) -> bool:
                 continue
             return True
     return op_lo < 0
+
+
+def _updates_in_place(col: _Collector, loop: _Loop) -> bool:
+    """Whether an iteration of the loop reads an element that it (or an earlier one) wrote."""
+    inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
+    written = {}
+    for a in inner:
+        if a.write:
+            written.setdefault(a.array, []).append(a.forms)
+    return any(not a.write and any(_same_forms(a.forms, w) for w in written.get(a.array, ()))
+               for a in inner)
 
 
 def _inside(col: _Collector, op_index: int, loop: _Loop) -> bool:

@@ -10,6 +10,13 @@ by guessing from integers.
 Equality: two `Size`s are equal when their expressions are (a 5 that is `n` differs from
 a 5 that is `m`: the search cannot mix them up); a `Size` with a constant expression
 equals the plain int of its value.
+
+Shape-generic emission (`--shapes generic`) instantiates a program at `GenericValues`:
+values of the symbols that also name the symbols whose values are known only at run
+time. A `Size` over such a symbol is *dynamic*: it prints as `?` (so a tensor type's text
+is `tensor<?x5xf64>`), and an emitter that needs its value asks the emitter for it as an
+SSA value (synth.grammar.dims). Printing a dynamic Size anywhere but in a type gives text
+MLIR refuses, never a number that holds at one size only.
 """
 
 from __future__ import annotations
@@ -120,13 +127,24 @@ class SizeExpr:
 
 
 class Size(int):
-    """A dimension: its value now, and the expression of size symbols it stands for."""
+    """A dimension: its value now, and the expression of size symbols it stands for;
+    `dynamic`: the symbols known only at run time where it is emitted (see above)."""
 
-
-    def __new__(cls, value: int, expr: SizeExpr):
+    def __new__(cls, value: int, expr: SizeExpr, dynamic: frozenset = frozenset()):
         obj = super().__new__(cls, value)
         obj.expr = expr
+        obj.dynamic = frozenset(dynamic)
         return obj
+
+    @property
+    def is_dynamic(self) -> bool:
+        """Whether its value is known only at run time (its expression has such a symbol)."""
+        return any(n in self.dynamic for n in self.expr.symbols)
+
+    def offset(self, by: int):
+        """This size plus `by` (a plain int if that is constant); ValueError for a floordiv."""
+        expr = self.expr + by
+        return int(self) + by if expr.is_constant else Size(int(self) + by, expr, self.dynamic)
 
     def __eq__(self, other):
         if isinstance(other, Size):
@@ -143,25 +161,39 @@ class Size(int):
         return hash(int(self)) if self.expr.is_constant else hash((int(self), self.expr))
 
     def __repr__(self) -> str:
-        return f"Size({int(self)}, {self.expr})"
+        return f"Size({int(self)}, {self.expr}{', dynamic' if self.is_dynamic else ''})"
 
     def __str__(self) -> str:
-        return str(int(self))
+        return "?" if self.is_dynamic else str(int(self))
 
     def __format__(self, spec: str) -> str:
-        return format(int(self), spec)
+        return "?" if self.is_dynamic else format(int(self), spec)
 
     def __reduce__(self):
-        return (Size, (int(self), self.expr))
+        return (Size, (int(self), self.expr, self.dynamic))
 
     # ordering stays the ints' (sorted shapes, comparisons with bounds)
+
+
+class GenericValues(dict):
+    """Values of the size symbols (a dict) that also say which of them are known only at
+    run time (`dynamic`): the sizes built from it print as `?` where they depend on one."""
+
+    def __init__(self, values: Mapping[str, int], dynamic=()):
+        super().__init__(values)
+        self.dynamic = frozenset(dynamic)
+
+
+def dynamic_symbols(values: Mapping[str, int]) -> frozenset:
+    """The symbols `values` marks as known only at run time (none for a plain mapping)."""
+    return getattr(values, "dynamic", frozenset())
 
 
 def size(expr: SizeExpr, values: Mapping[str, int]) -> int:
     """The dimension `expr` at `values`: a plain int for a constant, else a Size."""
     if expr.is_constant:
         return expr.const // expr.div
-    return Size(expr.at(values), expr)
+    return Size(expr.at(values), expr, dynamic_symbols(values))
 
 
 def reinstantiate(dim, values: Mapping[str, int]):

@@ -41,7 +41,14 @@ def print_verified(text: str, dialect: str) -> str:
             module.operation.verify()
         except ir.MLIRError as e:  # a bug in synth's emitter, not bad input
             raise SynthError(f"emitted {dialect} does not verify: {e}") from None
-        return str(module)
+        printed = str(module)
+        if any(ln.startswith("#") for ln in printed.splitlines()):
+            # attribute aliases (`#map = affine_map<...>`, the original loops of a guarded
+            # drop-in) would be module-level lines that clash when modules are combined:
+            # each function printed on its own, its attributes inline
+            body = "\n".join(_indent(str(op)) for op in module.body.operations)
+            printed = "module {\n" + body + "\n}\n"
+        return printed
 
 
 def _func_body(printed_module: str) -> str:
@@ -52,19 +59,36 @@ def _func_body(printed_module: str) -> str:
     return "\n".join(lines)
 
 
-def wrapper_text(kernel: Kernel) -> tuple[str, str]:
+def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
+                 guard: bool = False) -> tuple[str, str]:
     """(declaration of `@NAME_raised`, the drop-in `@NAME` with the original signature).
 
     Array arguments become tensors (a dynamic one through a `memref.cast` to its extent),
     scalars rank-0 tensors; the written arrays are materialized back into the arguments;
-    returned arrays into fresh buffers, returned scalars extracted."""
+    returned arrays into fresh buffers, returned scalars extracted.
+
+    `raised_types` (argument -> tensor type text) for a shape-generic `@NAME_raised`: each
+    array is the part of the argument the kernel reaches, its extents computed from the
+    size arguments and the memrefs' own dims (`memref.subview` where that part may be
+    smaller than the buffer), so the drop-in serves every size. `guard`: a static raise
+    of a kernel that takes its sizes at run time: the drop-in compares them with the
+    values the raise fixed and calls `@NAME_loops` (the original, kept in the module)
+    where they differ."""
     values = kernel.sizes.original()
     lines, operands, in_types = [], [], []
-    memrefs: dict[int, tuple[str, str]] = {}  # argument -> (SSA name, static memref type)
+    memrefs: dict[int, tuple[str, str]] = {}  # argument -> (SSA name, memref type it is viewed as)
+    generic = raised_types is not None
+    symbols, sources = _symbol_values(kernel, lines) if generic else ({}, {})
     for a in kernel.function.arguments[: kernel.n_arguments]:
         t = kernel.tensor_type(a.index, values)
-        in_types.append(t.mlir())
-        if a.is_array:
+        if a.is_array and generic:
+            name, view = _array_view(kernel, a, symbols, sources, lines)
+            memrefs[a.index] = (name, view)
+            ttype = raised_types[a.index]
+            lines.append(f"  %t{a.index} = bufferization.to_tensor {name} restrict : {view} to {ttype}")
+            in_types.append(ttype)
+        elif a.is_array:
+            in_types.append(t.mlir())
             static = f"memref<{''.join(f'{d}x' for d in t.shape)}{a.type}>"
             name = f"%arg{a.index}"
             if static != a.mlir_type:
@@ -74,21 +98,23 @@ def wrapper_text(kernel: Kernel) -> tuple[str, str]:
             lines.append(f"  %t{a.index} = bufferization.to_tensor {name} restrict : "
                          f"{static} to {t.mlir()}")
         elif a.type == "index":
+            in_types.append(t.mlir())
             lines.append(f"  %i{a.index} = arith.index_cast %arg{a.index} : index to i64")
             lines.append(f"  %t{a.index} = tensor.from_elements %i{a.index} : {t.mlir()}")
         else:
+            in_types.append(t.mlir())
             lines.append(f"  %t{a.index} = tensor.from_elements %arg{a.index} : {t.mlir()}")
         operands.append(f"%t{a.index}")
     outs = kernel.outputs
-    out_types = [kernel.tensor_type(o, values).mlir() for o in outs]
+    out_types = [(raised_types or {}).get(o) or kernel.tensor_type(o, values).mlir() for o in outs]
     sig = f"({', '.join(in_types)}) -> ({', '.join(out_types)})"
     results = [f"%r#{k}" for k in range(len(outs))] if len(outs) > 1 else ["%r"]
-    lines.append(f"  {'%r:' + str(len(outs)) if len(outs) > 1 else '%r'} = call "
+    lines.append(f"  {'%r:' + str(len(outs)) if len(outs) > 1 else '%r'} = func.call "
                  f"@{kernel.name}_raised({', '.join(operands)}) : {sig}")
     for k, o in enumerate(kernel.written):
-        name, static = memrefs[o]
+        name, view = memrefs[o]
         lines.append(f"  bufferization.materialize_in_destination {results[k]} in restrict writable "
-                     f"{name} : ({out_types[k]}, {static}) -> ()")
+                     f"{name} : ({out_types[k]}, {view}) -> ()")
     returned, ret_types = [], []
     for j, r in enumerate(kernel.interface.results):
         k = len(kernel.written) + j
@@ -113,16 +139,194 @@ def wrapper_text(kernel: Kernel) -> tuple[str, str]:
     head = f"func.func @{kernel.name}({params})"
     if ret_types:
         head += f" -> ({', '.join(ret_types)})"
-        lines.append(f"  return {', '.join(returned)} : {', '.join(ret_types)}")
+    checks = _size_checks(kernel) if guard else []
+    if checks:
+        body = _guarded(kernel, checks, lines, returned, ret_types)
     else:
-        lines.append("  return")
-    func = head + " {\n" + "\n".join(lines) + "\n}\n"
+        body = lines + ([f"  return {', '.join(returned)} : {', '.join(ret_types)}"] if ret_types else ["  return"])
+    func = head + " {\n" + "\n".join(body) + "\n}\n"
     return decl, func
 
 
-def output_module(kernel: Kernel, raised_text: str, dialect: str) -> str:
-    """Module text holding @NAME_raised and the drop-in @NAME, each verified by MLIR."""
-    decl, wrapper = wrapper_text(kernel)
+def _symbol_values(kernel: Kernel, lines: list[str]) -> tuple[dict[str, str], dict[str, tuple]]:
+    """(symbol -> `index` SSA value in the drop-in, symbol -> (argument, dim) where it is
+    read off an array argument's dim): a size argument's value, else a dim of an array
+    argument whose extent is the symbol plus a constant (memref.dim), else the constant
+    the kernel has (a bound no argument shows)."""
+    model = kernel.sizes
+    out: dict[str, str] = {}
+    sources: dict[str, tuple] = {}
+    for i, name in sorted(model.params.items()):
+        a = kernel.function.arguments[i]
+        if a.type == "index":
+            out[name] = f"%arg{i}"
+        else:
+            lines.append(f"  %s{i} = arith.index_cast %arg{i} : {a.type} to index")
+            out[name] = f"%s{i}"
+    for i, dims in sorted(model.arg_dims.items()):
+        if i >= kernel.n_arguments:
+            continue
+        for d, e in enumerate(dims):
+            if e.div != 1 or len(e.terms) != 1 or e.terms[0][1] != 1 or e.terms[0][0] in out:
+                continue
+            sym = e.terms[0][0]
+            c, v = f"%d{i}_{d}c", f"%d{i}_{d}"
+            lines.append(f"  {c} = arith.constant {d} : index")
+            lines.append(f"  {v} = memref.dim %arg{i}, {c} : {kernel.function.arguments[i].mlir_type}")
+            if e.const:
+                k = f"%d{i}_{d}k"
+                lines.append(f"  {k} = arith.constant {e.const} : index")
+                lines.append(f"  {v}s = arith.subi {v}, {k} : index")
+                v = f"{v}s"
+            out[sym] = v
+            sources[sym] = (i, d)
+    for sym, s in model.symbols.items():
+        if sym not in out:
+            lines.append(f"  %k_{sym} = arith.constant {s.value} : index")
+            out[sym] = f"%k_{sym}"
+    return out, sources
+
+
+def _expr_value(expr, symbols: dict[str, str], lines: list[str], tag: str) -> str:
+    """An `index` value of a size expression in the drop-in."""
+    if expr.is_constant:
+        lines.append(f"  %{tag} = arith.constant {expr.const // expr.div} : index")
+        return f"%{tag}"
+    total, k = None, 0
+    for name, coeff in expr.terms:
+        term = symbols[name]
+        if coeff != 1:
+            lines.append(f"  %{tag}_c{k} = arith.constant {coeff} : index")
+            lines.append(f"  %{tag}_m{k} = arith.muli {term}, %{tag}_c{k} : index")
+            term = f"%{tag}_m{k}"
+        if total is not None:
+            lines.append(f"  %{tag}_a{k} = arith.addi {total}, {term} : index")
+            term = f"%{tag}_a{k}"
+        total, k = term, k + 1
+    if expr.const:
+        lines.append(f"  %{tag}_k = arith.constant {expr.const} : index")
+        lines.append(f"  %{tag}_s = arith.addi {total}, %{tag}_k : index")
+        total = f"%{tag}_s"
+    if expr.div != 1:
+        lines.append(f"  %{tag}_q = arith.constant {expr.div} : index")
+        lines.append(f"  %{tag} = arith.divsi {total}, %{tag}_q : index")
+        return f"%{tag}"
+    return total
+
+
+def _array_view(kernel: Kernel, a, symbols: dict[str, str], sources: dict[str, tuple],
+                lines: list[str]) -> tuple[str, str]:
+    """(SSA name, memref type) of the part of array argument `a` the kernel reaches: the
+    argument itself where its dims are its extents, else a `memref.subview` of it."""
+    from mlir import ir
+
+    exprs = kernel.sizes.arg_dims[a.index]
+    with ir.Context():
+        mt = ir.MemRefType(ir.Type.parse(a.mlir_type))
+        shape = [None if mt.is_dynamic_dim(d) else mt.shape[d] for d in range(mt.rank)]
+        elem = str(mt.element_type)
+    own = all(e.div == 1 and len(e.terms) == 1 and e.terms[0][1] == 1 and
+              sources.get(e.terms[0][0]) == (a.index, d) for d, e in enumerate(exprs) if not e.is_constant)
+    own = own and all(shape[d] == e.const for d, e in enumerate(exprs) if e.is_constant)
+    if own:
+        return f"%arg{a.index}", a.mlir_type
+    sizes = [_expr_value(e, symbols, lines, f"n{a.index}_{d}") for d, e in enumerate(exprs)]
+    strides, step = [], 1
+    for d in reversed(range(len(shape))):
+        strides.append(step)
+        step = None if step is None or shape[d] is None else step * shape[d]
+    strides.reverse()
+    layout = ", ".join("?" if s is None else str(s) for s in strides)
+    view = f"memref<{''.join('?x' for _ in shape)}{elem}, strided<[{layout}]>>"
+    zeros, ones = ", ".join("0" for _ in shape), ", ".join("1" for _ in shape)
+    lines.append(f"  %v{a.index} = memref.subview %arg{a.index}[{zeros}] [{', '.join(sizes)}] [{ones}] : "
+                 f"{a.mlir_type} to {view}")
+    return f"%v{a.index}", view
+
+
+def _size_checks(kernel: Kernel) -> list[tuple[str, str, int]]:
+    """What a static raise fixed of the sizes the caller passes: (SSA value, its type,
+    the raise's value) for each size argument that bounds a loop and each dynamic dim of
+    an array argument."""
+    from mlir import ir
+
+    model = kernel.sizes
+    values = model.original()
+    out = []
+    for i, name in sorted(model.params.items()):
+        out.append((f"%arg{i}", kernel.function.arguments[i].type, values[name]))
+    for a in kernel.function.arguments[: kernel.n_arguments]:
+        if not a.is_array:
+            continue
+        with ir.Context():
+            mt = ir.MemRefType(ir.Type.parse(a.mlir_type))
+            dynamic = [d for d in range(mt.rank) if mt.is_dynamic_dim(d)]
+        for d in dynamic:
+            out.append((f"memref.dim:{a.index}:{d}:{a.mlir_type}", "index",
+                        int(kernel.tensor_type(a.index, values).shape[d])))
+    return out
+
+
+def _guarded(kernel: Kernel, checks, lines: list[str], returned: list[str], ret_types: list[str]) -> list[str]:
+    """The drop-in body: the raise where every size in `checks` has the raise's value,
+    `@NAME_loops` (the original) otherwise."""
+    pre, ok = [], None
+    for k, (value, ty, want) in enumerate(checks):
+        if value.startswith("memref.dim:"):
+            _, arg, dim, mtype = value.split(":", 3)
+            pre.append(f"  %g{k}d = arith.constant {dim} : index")
+            pre.append(f"  %g{k}v = memref.dim %arg{arg}, %g{k}d : {mtype}")
+            value = f"%g{k}v"
+        pre.append(f"  %g{k}c = arith.constant {want} : {ty}")
+        pre.append(f"  %g{k} = arith.cmpi eq, {value}, %g{k}c : {ty}")
+        if ok is None:
+            ok = f"%g{k}"
+        else:
+            pre.append(f"  %g{k}a = arith.andi {ok}, %g{k} : i1")
+            ok = f"%g{k}a"
+    args = ", ".join(f"%arg{i}" for i in range(len(kernel.interface.argument_types)))
+    call_types = f"({', '.join(kernel.interface.argument_types)}) -> ({', '.join(ret_types)})"
+    results = f"%w:{len(ret_types)}" if len(ret_types) > 1 else "%w"
+    head = f"  {results} = scf.if {ok} -> ({', '.join(ret_types)}) {{" if ret_types else f"  scf.if {ok} {{"
+    inner = ["  " + ln for ln in lines]
+    inner.append(f"    scf.yield {', '.join(returned)} : {', '.join(ret_types)}" if ret_types else "    scf.yield")
+    other = [("    %u" + (f":{len(ret_types)}" if len(ret_types) > 1 else "") + " = " if ret_types else "    ")
+             + f"func.call @{kernel.name}_loops({args}) : {call_types}"]
+    if ret_types:
+        us = [f"%u#{k}" for k in range(len(ret_types))] if len(ret_types) > 1 else ["%u"]
+        other.append(f"    scf.yield {', '.join(us)} : {', '.join(ret_types)}")
+    else:
+        other.append("    scf.yield")
+    ws = [f"%w#{k}" for k in range(len(ret_types))] if len(ret_types) > 1 else ["%w"]
+    tail = [f"  return {', '.join(ws)} : {', '.join(ret_types)}"] if ret_types else ["  return"]
+    return pre + [head] + inner + ["  } else {"] + other + ["  }"] + tail
+
+
+def original_loops(kernel: Kernel) -> str:
+    """The original function as read, renamed `@NAME_loops` and private: the drop-in's
+    fallback where the sizes differ from a static raise's."""
+    from mlir import ir
+
+    with ir.Context():
+        module = ir.Module.parse(kernel.source.text)
+        for op in module.body.operations:
+            if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == kernel.name:
+                op.attributes["sym_name"] = ir.StringAttr.get(f"{kernel.name}_loops")
+                op.attributes["sym_visibility"] = ir.StringAttr.get("private")
+                return str(op)
+    raise SynthError(f"no function @{kernel.name} in the original module")
+
+
+def output_module(kernel: Kernel, raised_text: str, dialect: str, generic: bool = False) -> str:
+    """Module text holding @NAME_raised and the drop-in @NAME, each verified by MLIR.
+    A static raise of a kernel that takes its sizes at run time also holds the original
+    as `@NAME_loops`, which the drop-in calls where the sizes differ from the raise's
+    (see wrapper_text); a shape-generic raise (`generic`) serves every size itself."""
+    raised_types = _argument_types(raised_text, kernel) if generic else None
+    guard = not generic and bool(_size_checks(kernel))
+    decl, wrapper = wrapper_text(kernel, raised_types, guard)
+    if guard:
+        wrapper = wrapper + original_loops(kernel) + "\n"
     if dialect == "linalg":
         return print_verified(raised_text + wrapper, "linalg")
     raised = _func_body(print_verified(raised_text, "stablehlo"))
@@ -139,3 +343,16 @@ def combine(modules: list[str]) -> str:
     """One module from several output modules (one per raised function)."""
     bodies = [_func_body(m) for m in modules]
     return "module {\n" + "\n".join(_indent(b) for b in bodies) + "\n}\n"
+
+
+def _argument_types(raised_text: str, kernel: Kernel) -> dict[int, str]:
+    """Argument index (of the original) -> tensor type text of `@NAME_raised`'s parameter."""
+    import re
+
+    m = re.search(rf"func\.func @{re.escape(kernel.name)}_raised\((.*?)\) ->", raised_text)
+    if m is None:
+        raise SynthError(f"no @{kernel.name}_raised in the emitted text")
+    out = {}
+    for part in re.finditer(r"%a(\d+): (tensor<[^>]*>|[a-z0-9]+)", m.group(1)):
+        out[int(part.group(1))] = part.group(2)
+    return out

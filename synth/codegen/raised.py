@@ -13,7 +13,8 @@ from synth.grammar.families import TakeFamily
 from synth.grammar.op import Emitter, format_scalar
 from synth.grammar.stablehlo import while_loop
 from synth.grammar.types import ShapeError
-from synth.analysis.symbols import size
+from synth.analysis.symbols import GenericValues, size
+from synth.grammar.dims import GenericSizes, GenericUnsupported, find_sources, has_dynamic, is_dynamic
 from synth.synthesis.program import Expr, ProgramEmitter, evaluate, instantiate, leaves
 from synth.synthesis.solve import GroupSolution, RaiseResult
 
@@ -123,23 +124,52 @@ def _reads_input(expr: Expr) -> bool:
     return expr.op is None or any(_reads_input(a) for a in expr.args)
 
 
+def generic_values(kernel, arguments: list[int]) -> GenericValues:
+    """The kernel's own size values, with every symbol that the arguments expose (an
+    array argument's dimension, or a size argument: synth.grammar.dims.find_sources)
+    marked as known only at run time: the values a shape-generic raise is emitted at."""
+    sources = size_sources(kernel, arguments)
+    return GenericValues(kernel.sizes.original(), sources)
+
+
+def size_sources(kernel, arguments: list[int]) -> dict:
+    """symbol -> SizeSource (synth.grammar.dims) over the raised function's `arguments`."""
+    model = kernel.sizes
+    arg_dims = {i: model.arg_dims[i] for i in arguments if i in model.arg_dims}
+    scalars = {name: (i, kernel.tensor_type(i, model.original()).dtype)
+               for i, name in model.params.items() if i in arguments}
+    return find_sources(set(model.symbols), arg_dims, scalars)
+
+
 def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: str | None = None,
-                         attributes: dict[str, str] | None = None) -> str:
+                         attributes: dict[str, str] | None = None, generic: bool = False) -> str:
     """`func.func @NAME_raised` at the given values of the size symbols; `attributes` are
     extra function attributes (name -> MLIR attribute text). Each output is emitted once
     (common subexpressions shared); an output returned twice (a returned argument that
     the kernel also writes) is copied in linalg, whose buffer-results-to-out-params
-    cannot give one buffer to two results."""
+    cannot give one buffer to two results.
+
+    `generic`: shape-generic, for every value of the symbols that the arguments expose
+    (`values` only decide the others, and the types' values the search's cost model
+    saw): `?` dims, and sizes computed from the arguments (synth.grammar.dims). Raises
+    GenericUnsupported where an op of the program has no generic emitter."""
     kernel = result.spec.kernel
-    types = {i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}
-    final = compose(result.solutions)
-    em = Emitter(indent="  ")
     # a counter loop's step kernel takes the counter as its last argument; the loop does not
     counter = result.time_loop.counter if result.time_loop is not None else None
     # ... and the local scalars it carries are the step's arguments, not the function's
     state = result.time_loop.state if result.time_loop is not None else ()
     arguments = [i for i in range(kernel.n_arguments) if i != counter and i not in state]
+    sizes = None
+    if generic:
+        sources = size_sources(kernel, arguments)
+        values = GenericValues(values, sources)
+        sizes = GenericSizes(result.dialect, sources, {})
+    types = {i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}
+    final = compose(result.solutions)
+    em = Emitter(indent="  ", sizes=sizes)
     env = {i: f"%a{i}" for i in arguments}
+    if sizes is not None:
+        sizes.args = {i: (env[i], types[i]) for i in arguments}
     if result.time_loop is not None:
         if result.prologue is not None:
             env = _prologue(em, result, values, types, env)
@@ -166,7 +196,7 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
         rtypes.append(inst.type.mlir())
     fname = name or f"{result.name}_raised"
     params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in arguments)
-    body = "\n".join(em.lines)
+    body = "\n".join(em.prologue + em.lines)
     attrs = [f"synth.outputs = [{', '.join(str(o) for o in kernel.written if o not in state)}]"]
     attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
     rt = ", ".join(rtypes)
@@ -244,7 +274,10 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
     initial = {}
     if lines:  # the lines of the first step, before the loop
         first = em.fresh("c")
-        em.line(f"{first} = stablehlo.constant dense<{start}> : tensor<i64>")
+        if is_dynamic(start):
+            first = em.size(start)
+        else:
+            em.line(f"{first} = stablehlo.constant dense<{start}> : tensor<i64>")
         initial = dict(zip(lines, taken(env, first)))
     body_env.update({o: em.fresh("w") for o in carried})
     if stablehlo:
@@ -263,7 +296,10 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
             if not start:
                 return at
             c, out = em.fresh("c"), em.fresh("counter")
-            em.line(f"{c} = stablehlo.constant dense<{start}> : tensor<i64>")
+            if is_dynamic(start):
+                c = em.size(start)
+            else:
+                em.line(f"{c} = stablehlo.constant dense<{start}> : tensor<i64>")
             em.line(f"{out} = stablehlo.add {at}, {c} : tensor<i64>")
             return out
 
@@ -285,7 +321,10 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         out = em.fresh("loop")
         lb, ub, st, t = em.fresh("c"), em.fresh("c"), em.fresh("c"), em.fresh("t")
         em.line(f"{lb} = arith.constant 0 : index")
-        em.line(f"{ub} = arith.constant {trip} : index")
+        if is_dynamic(trip):
+            ub = em.size(trip)
+        else:
+            em.line(f"{ub} = arith.constant {trip} : index")
         em.line(f"{st} = arith.constant 1 : index")
         turning = [i for i in inputs if i in rotated]  # carried too, rotated after each step
         body_env.update({i: em.fresh("x") for i in turning})
@@ -303,7 +342,10 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
             em.line(f"{ci} = arith.index_cast {t} : index to i64")
             if start:
                 c, plus = em.fresh("c"), em.fresh("counter")
-                em.line(f"{c} = arith.constant {start} : i64")
+                if is_dynamic(start):
+                    em.line(f"{c} = arith.index_cast {em.size(start)} : index to i64")
+                else:
+                    em.line(f"{c} = arith.constant {start} : i64")
                 em.line(f"{plus} = arith.addi {ci}, {c} : i64")
                 ci = plus
             em.line(f"{ct} = tensor.from_elements {ci} : tensor<i64>")
@@ -433,6 +475,8 @@ def _line_work(programs: dict[int, Expr], lines: dict[int, Expr], counter: int,
 def _rotate(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
     """`name` (of tensor type t) rotated left by one along `dim`: element k + 1 moves to k,
     element 0 to the end (so that after step t, index 0 holds what step t + 1 reads)."""
+    if has_dynamic(t):
+        raise GenericUnsupported("a time loop that rotates an input of a dynamic shape (no generic form yet)")
     n = int(t.shape[dim])
     if n <= 1:
         return name

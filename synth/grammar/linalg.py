@@ -39,6 +39,7 @@ from itertools import combinations
 
 import numpy as np
 
+from synth.grammar.dims import is_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
@@ -200,7 +201,7 @@ class ExtractRange(SliceRangeFamily, LinalgOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         block = arg_types[0].with_shape(range_shape(self, arg_types, attrs))  # from the attributes
         r = em.fresh()
-        em.line(f"{r} = tensor.extract_slice {operands[0]}{_slice_operands(attrs, block)} : "
+        em.line(f"{r} = tensor.extract_slice {operands[0]}{_slice_operands(em, attrs, block)} : "
                 f"{arg_types[0].mlir()} to {result_type.mlir()}")
         return r
 
@@ -214,15 +215,16 @@ class InsertRange(InsertRangeFamily, LinalgOp):
         block = dest.with_shape(range_shape(self, arg_types, attrs))  # from the attributes
         r = em.fresh()
         em.line(f"{r} = tensor.insert_slice {operands[1]} into {operands[0]}"
-                f"{_slice_operands(attrs, block)} : {update.mlir()} into {dest.mlir()}")
+                f"{_slice_operands(em, attrs, block)} : {update.mlir()} into {dest.mlir()}")
         return r
 
 
-def _slice_operands(a: Attrs, block: TensorType) -> str:
-    """`[lo...] [sizes...] [1...]`: static offsets, sizes (the block's shape) and strides."""
+def _slice_operands(em, a: Attrs, block: TensorType) -> str:
+    """`[lo...] [sizes...] [1...]`: static offsets, sizes (the block's shape; a dynamic
+    dim's as its value, in a generic body) and strides."""
     lo = attr_dict(a)["lo"]
-    return (f"[{', '.join(str(v) for v in lo)}] [{', '.join(str(int(n)) for n in block.shape)}] "
-            f"[{', '.join('1' for _ in lo)}]")
+    sizes = ", ".join(em.size(n) if is_dynamic(n) else str(int(n)) for n in block.shape)
+    return f"[{', '.join(str(v) for v in lo)}] [{sizes}] [{', '.join('1' for _ in lo)}]"
 
 
 # --- reduce ----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from itertools import combinations
 
 import numpy as np
 
+from synth.grammar.dims import has_dynamic, is_dynamic
 from synth.grammar.op import Attrs, Emitter, NUMPY, attr_dict, attrs
 from synth.grammar.shapes import (check_edge_attrs, dot_domain, dot_general, edge_domain,
                                   edge_index, edge_slices)
@@ -336,6 +337,9 @@ class SliceEdge(LinalgOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a = arg_types[0]
+        if has_dynamic(a):  # the edge index may be a size value: a rank-reducing slice
+            at = {k: edge_index(a.shape[k], d["position"]) for k in d["dims"]}
+            return _edge_slice(em, operands[0], a, at, result_type)
         read, loop = [], 0
         for k, size in enumerate(a.shape):
             if k in d["dims"]:
@@ -382,6 +386,12 @@ class SelectEdge(SelectEdgeFamily, LinalgOp):
         t = result_type
         at = {k: edge_index(t.shape[k], d["position"]) for k in d["dims"]}
         edge_t = t.with_shape(tuple(1 if k in at else n for k, n in enumerate(t.shape)))
+        if has_dynamic(t):  # the edge of x as a slice (its index may be a size value)
+            edge = _edge_slice(em, operands[0], t, at, edge_t)
+            r = em.fresh()
+            em.line(f"{r} = tensor.insert_slice {edge} into {operands[1]}{_edge_operands(em, t, at)} : "
+                    f"{edge_t.mlir()} into {t.mlir()}")
+            return r
         read = tuple(str(at[k]) if k in at else k for k in range(t.rank))
         edge = emit_generic(em, operands[:1], arg_types[:1], [read], edge_t, lambda em, b: b[0])
         offsets = ", ".join(str(at.get(k, 0)) for k in range(t.rank))
@@ -390,3 +400,21 @@ class SelectEdge(SelectEdgeFamily, LinalgOp):
         em.line(f"{r} = tensor.insert_slice {edge} into {operands[1]}[{offsets}] [{sizes}] "
                 f"[{', '.join('1' for _ in t.shape)}] : {edge_t.mlir()} into {t.mlir()}")
         return r
+
+
+def _edge_operands(em: Emitter, t: TensorType, at: dict) -> str:
+    """`[offsets] [sizes] [strides]` of the slice of `t` at index at[k] along each dim k of
+    `at` (extent 1), whole along the others; dynamic values as SSA (a generic body)."""
+    def text(v):
+        return em.size(v) if is_dynamic(v) else str(int(v))
+    offsets = ", ".join(text(at[k]) if k in at else "0" for k in range(t.rank))
+    sizes = ", ".join("1" if k in at else text(n) for k, n in enumerate(t.shape))
+    return f"[{offsets}] [{sizes}] [{', '.join('1' for _ in t.shape)}]"
+
+
+def _edge_slice(em: Emitter, x: str, t: TensorType, at: dict, result_type: TensorType) -> str:
+    """tensor.extract_slice of `x` (of type t) at the edge `at`, to `result_type` (the
+    unit dims kept or dropped: extract_slice reduces the rank to the result's)."""
+    r = em.fresh()
+    em.line(f"{r} = tensor.extract_slice {x}{_edge_operands(em, t, at)} : {t.mlir()} to {result_type.mlir()}")
+    return r

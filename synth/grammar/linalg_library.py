@@ -32,6 +32,7 @@ from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, FlipFam
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.linalg_generic import emit_generic
 from synth.grammar.op import attr_dict
+from synth.grammar.dims import is_dynamic
 
 
 def _dynamic(n_dims: int, dtype: str) -> str:
@@ -85,6 +86,8 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
     raised to linalg, mlir-cpu, one thread, AMD EPYC host, the row loop and the panels in
     alternating processes (3 rounds, medians of 50 calls): 1.70, 1.88, 1.91 -> 1.01, 1.04,
     1.01 ms (the loops: 2.6 ms); outputs within 2.2e-14 relative."""
+
+    shape_generic = False  # its loops and panels are written at static sizes
 
     rhs_ranks = (1,)
 
@@ -178,6 +181,8 @@ class Cholesky(CholeskyFamily, LinalgOp):
     a smaller n (verify's re-instantiation) the text is the unblocked loop and stays
     right. Static panel widths: a dynamic min(b, n - K) instead ran 11% slower at
     n = 2000 (0.130 s against 0.116 s, medians of 15 calls side by side)."""
+
+    shape_generic = False  # its loops and panels are written at static sizes
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         (a_t,) = arg_types
@@ -281,6 +286,8 @@ class Lu(LuFamily, LinalgOp):
     (n / b) * b, computed in the text from n, and the unblocked loop goes on from there
     (empty at n): resized to a smaller n (verify's re-instantiation) the text is the
     unblocked loop and stays right."""
+
+    shape_generic = False  # its loops and panels are written at static sizes
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         (a_t,) = arg_types
@@ -445,14 +452,17 @@ def _counter_offsets(em, t: str, offset: int, dim: int, shape) -> str:
     value, index = _counter(em, t, offset), em.fresh()
     em.line(f"{index} = arith.index_cast {value} : i64 to index")
     lo, hi = em.fresh(), em.fresh()
+    n = shape[dim]
+    last = em.size(n.offset(-1)) if is_dynamic(n) else em.scalar_constant(int(n) - 1, 'index')
     em.line(f"{lo} = arith.maxsi {index}, {em.scalar_constant(0, 'index')} : index")
-    em.line(f"{hi} = arith.minsi {lo}, {em.scalar_constant(int(shape[dim]) - 1, 'index')} : index")
+    em.line(f"{hi} = arith.minsi {lo}, {last} : index")
     return "[" + ", ".join(hi if k == dim else "0" for k in range(len(shape))) + "]"
 
 
-def _unit_slice(shape, dim: int) -> str:
-    """`[sizes] [strides]` of the slice of extent 1 along `dim`."""
-    sizes = ", ".join(str(int(n)) for n in unit_shape(shape, dim))
+def _unit_slice(em, shape, dim: int) -> str:
+    """`[sizes] [strides]` of the slice of extent 1 along `dim` (a dynamic dim's size as
+    its value, in a generic body)."""
+    sizes = ", ".join(em.size(n) if is_dynamic(n) else str(int(n)) for n in unit_shape(shape, dim))
     return f"[{sizes}] [{', '.join('1' for _ in shape)}]"
 
 
@@ -464,7 +474,7 @@ class Take(TakeFamily, LinalgOp):
         a = arg_types[0]
         offsets = _counter_offsets(em, operands[1], d["offset"], d["dim"], a.shape)
         r = em.fresh()
-        em.line(f"{r} = tensor.extract_slice {operands[0]}{offsets} {_unit_slice(a.shape, d['dim'])} : "
+        em.line(f"{r} = tensor.extract_slice {operands[0]}{offsets} {_unit_slice(em, a.shape, d['dim'])} : "
                 f"{a.mlir()} to {result_type.mlir()}")
         return r
 
@@ -473,6 +483,8 @@ class Flip(FlipFamily, LinalgOp):
     """A linalg.generic over the result that reads a at index t + offset - p along `dim`
     (tensor.extract at that index clamped into the dim) where the index lies in the dim,
     0 where it does not: n reads per call, no padded copy."""
+
+    shape_generic = False  # its loops and panels are written at static sizes
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
@@ -514,7 +526,7 @@ class Put(PutFamily, LinalgOp):
         offsets = _counter_offsets(em, operands[2], d["offset"], d["dim"], a.shape)
         r = em.fresh()
         em.line(f"{r} = tensor.insert_slice {operands[1]} into {operands[0]}{offsets} "
-                f"{_unit_slice(a.shape, d['dim'])} : {v.mlir()} into {a.mlir()}")
+                f"{_unit_slice(em, a.shape, d['dim'])} : {v.mlir()} into {a.mlir()}")
         return r
 
 

@@ -7,7 +7,8 @@ An `Op` bundles, for one grammar operation:
   result_type(arg_types, attrs)     the shape rule (raises ShapeError)
   apply(sem, args, attrs)           the reference semantics, written against the NumPy
                                     namespace `NUMPY` (`evaluate` is apply with it)
-  emit(em, operands, arg_types, attrs, result_type)   the MLIR text
+  emit(em, operands, arg_types, attrs, result_type)   the MLIR text (shape-generic too,
+                 where `shape_generic`: dims known only at run time, synth.grammar.dims)
   cost(arg_types, attrs, result_type)   estimated work, to choose among equivalent programs
 
 The proofs do not use `apply`: they interpret the op's emitted MLIR (synth.semantics.
@@ -135,11 +136,18 @@ def format_scalar(value, dtype: str) -> str:
 
 
 class Emitter:
-    """Collects the lines of one function body and hands out fresh SSA names."""
+    """Collects the lines of one function body and hands out fresh SSA names.
 
-    def __init__(self, indent: str = "  "):
+    A shape-generic body (`sizes`: a synth.grammar.dims.GenericSizes) computes the sizes it
+    needs as SSA values (`size`, `shape_value`), in `prologue`: lines that go before the
+    body's, at the function's top level."""
+
+    def __init__(self, indent: str = "  ", sizes=None):
         self.lines: list[str] = []
+        self.prologue: list[str] = []
         self.indent = indent
+        self.base_indent = indent
+        self.sizes = sizes
         self._count = 0
         self._scalars: dict[tuple[str, str], str] = {}
 
@@ -162,9 +170,35 @@ class Emitter:
             self._scalars[key] = name
         return self._scalars[key]
 
+    @property
+    def generic(self) -> bool:
+        """Whether sizes known only at run time may appear (a shape-generic body)."""
+        return self.sizes is not None
+
+    def size(self, dim) -> str:
+        """The SSA value of a dimension (`index` in linalg, `tensor<i64>` in stablehlo);
+        only in a shape-generic body."""
+        from synth.grammar.dims import GenericUnsupported
+
+        if self.sizes is None:
+            raise GenericUnsupported(f"size {dim!r} asked for as a value outside a generic body")
+        return self.sizes.value(self, dim)
+
+    def shape_value(self, dims) -> str:
+        """stablehlo: the `tensor<Rxi64>` of the dimensions `dims` (a generic body)."""
+        from synth.grammar.dims import GenericUnsupported
+
+        if self.sizes is None:
+            raise GenericUnsupported("a shape asked for as a value outside a generic body")
+        return self.sizes.shape(self, dims)
+
     def empty(self, t: TensorType) -> str:
+        """`tensor.empty` of `t`, its dynamic dims (a generic body) given as values."""
+        from synth.grammar.dims import is_dynamic
+
+        dynamic = [self.size(d) for d in t.shape if is_dynamic(d)]
         name = self.fresh("e")
-        self.line(f"{name} = tensor.empty() : {t.mlir()}")
+        self.line(f"{name} = tensor.empty({', '.join(dynamic)}) : {t.mlir()}")
         return name
 
     def filled(self, t: TensorType, value) -> str:
@@ -180,20 +214,30 @@ class Emitter:
         """Emit `op` on `operands`; returns (SSA name, result type)."""
         arg_types = tuple(arg_types)
         rt = op.result_type(arg_types, attrs)
+        if self.generic and not op.shape_generic:
+            from synth.grammar.dims import GenericUnsupported, has_dynamic
+
+            if any(has_dynamic(t) for t in (*arg_types, rt)):
+                raise GenericUnsupported(f"{op.name} has no shape-generic emitter yet")
         return op.emit(self, list(operands), arg_types, attrs, rt), rt
 
 
 def emit_function(name: str, arg_types: Sequence[TensorType],
-                  build: Callable[[Emitter, list[str]], Sequence[tuple[str, TensorType]]]) -> str:
+                  build: Callable[[Emitter, list[str]], Sequence[tuple[str, TensorType]]],
+                  sizes=None) -> str:
     """`func.func @name(%a0: T0, ...) -> (R0, ...)` whose body `build(em, ["%a0", ...])`
-    emits; `build` returns the (SSA name, type) of each result."""
-    em = Emitter(indent="  ")
+    emits; `build` returns the (SSA name, type) of each result. `sizes` (a
+    synth.grammar.dims.GenericSizes, whose arguments this sets) for a shape-generic body."""
+    em = Emitter(indent="  ", sizes=sizes)
     args = [f"%a{i}" for i in range(len(arg_types))]
+    if sizes is not None:
+        sizes.args = {i: (a, t) for i, (a, t) in enumerate(zip(args, arg_types))}
     results = list(build(em, args))
     params = ", ".join(f"{a}: {t.mlir()}" for a, t in zip(args, arg_types))
     rtypes = ", ".join(t.mlir() for _, t in results)
     ret = f"  return {', '.join(v for v, _ in results)} : {rtypes}" if results else "  return"
-    return "\n".join([f"func.func @{name}({params}) -> ({rtypes}) {{", *em.lines, ret, "}"]) + "\n"
+    return "\n".join([f"func.func @{name}({params}) -> ({rtypes}) {{", *em.prologue, *em.lines, ret,
+                      "}"]) + "\n"
 
 
 def emit_op_function(op: Op, arg_types: Sequence[TensorType], attrs: Attrs, name: str = "main",
@@ -284,6 +328,9 @@ class Op:
     dialect: str = ""
     arity: int = 0
     attr_domain_kind: str = "none"
+    # whether `emit` handles dynamic dims (synth.grammar.dims): sizes known only at run
+    # time, as `?` in types and SSA values where the op needs them
+    shape_generic: bool = True
 
     def __init__(self, name: str):
         s = spec(self.dialect, name)

@@ -121,7 +121,11 @@ def edge_index(size: int, position: str) -> int:
     Attributes hold the position, never the number, so they re-instantiate at other sizes."""
     if position not in EDGE_POSITIONS:
         raise ValueError(f"position must be one of {EDGE_POSITIONS}, got {position!r}")
-    return 0 if position == "first" else size - 1
+    if position == "first":
+        return 0
+    if isinstance(size, Size) and size.is_dynamic:
+        return size.offset(-1)  # a value of a generic body (ValueError for a floordiv)
+    return size - 1
 
 
 @lru_cache(maxsize=4096)
@@ -179,10 +183,9 @@ def shrink_dim(n, by: int):
     if not isinstance(n, Size):
         return int(n) - by
     try:
-        expr = n.expr - by
+        return n.offset(-by)
     except ValueError:
         return None
-    return int(n) - by if expr.is_constant else Size(int(n) - by, expr)
 
 
 def same_dim(a, b) -> bool:

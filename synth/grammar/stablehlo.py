@@ -29,6 +29,7 @@ from itertools import permutations
 
 import numpy as np
 
+from synth.grammar.dims import has_dynamic, is_dynamic
 from synth.grammar.op import Attrs, Emitter, Op, attr_dict, attrs, format_scalar
 from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
                                   edge_index, edge_slices)
@@ -55,14 +56,67 @@ def _tensor_constant(em: Emitter, value, dtype: str) -> str:
 
 
 def _splat(em: Emitter, value, t: TensorType) -> str:
-    """`stablehlo.constant` of a tensor with every element `value`."""
+    """`stablehlo.constant` of a tensor with every element `value` (of a dynamic shape:
+    a scalar constant broadcast to it)."""
+    if has_dynamic(t):
+        return _broadcast_to(em, _tensor_constant(em, value, t.dtype), TensorType((), t.dtype), (), t)
     name = em.fresh("cst")
     em.line(f"{name} = stablehlo.constant dense<{format_scalar(value, t.dtype)}> : {t.mlir()}")
     return name
 
 
+def _broadcast_to(em: Emitter, x: str, x_type: TensorType, dims, t: TensorType) -> str:
+    """`x` broadcast to `t` along `dims`: broadcast_in_dim, or dynamic_broadcast_in_dim
+    with t's shape as a value where t has a dynamic dim (a shape-generic body)."""
+    r = em.fresh()
+    if has_dynamic(t):
+        em.line(f"{r} = stablehlo.dynamic_broadcast_in_dim {x}, {em.shape_value(t.shape)}, dims = {list(dims)} "
+                f": ({x_type.mlir()}, tensor<{t.rank}xi64>) -> {t.mlir()}")
+    else:
+        em.line(f"{r} = stablehlo.broadcast_in_dim {x}, dims = {list(dims)} : ({x_type.mlir()}) -> {t.mlir()}")
+    return r
+
+
+def _iota(em: Emitter, dim: int, t: TensorType) -> str:
+    """iota along `dim` of type `t` (dynamic_iota where t has a dynamic dim)."""
+    r = em.fresh()
+    if has_dynamic(t):
+        em.line(f"{r} = stablehlo.dynamic_iota {em.shape_value(t.shape)}, dim = {dim} : "
+                f"(tensor<{t.rank}xi64>) -> {t.mlir()}")
+    else:
+        em.line(f"{r} = stablehlo.iota dim = {dim} : {t.mlir()}")
+    return r
+
+
+def _dynamic_slice(em: Emitter, x: str, x_type: TensorType, starts, limits, result: TensorType) -> str:
+    """real_dynamic_slice of `x` from `starts` to `limits` (ints or Sizes), unit strides:
+    a slice whose bounds or operand depend on a size known at run time."""
+    strides = em.shape_value((1,) * x_type.rank)
+    r = em.fresh()
+    em.line(f"{r} = stablehlo.real_dynamic_slice {x}, {em.shape_value(tuple(starts))}, "
+            f"{em.shape_value(tuple(limits))}, {strides} : ({x_type.mlir()}, "
+            f"{', '.join([f'tensor<{x_type.rank}xi64>'] * 3)}) -> {result.mlir()}")
+    return r
+
+
+def _reshaped(em: Emitter, x: str, x_type: TensorType, t: TensorType) -> str:
+    """reshape of `x` to `t` (dynamic_reshape where t has a dynamic dim)."""
+    r = em.fresh()
+    if has_dynamic(t) or has_dynamic(x_type):
+        em.line(f"{r} = stablehlo.dynamic_reshape {x}, {em.shape_value(t.shape)} : "
+                f"({x_type.mlir()}, tensor<{t.rank}xi64>) -> {t.mlir()}")
+    else:
+        em.line(f"{r} = stablehlo.reshape {x} : ({x_type.mlir()}) -> {t.mlir()}")
+    return r
+
+
 class StablehloOp(Op):
     dialect = "stablehlo"
+
+
+def _plus(n, k: int):
+    """A dimension or index plus `k`: a Size keeps its expression (a generic body's value)."""
+    return n.offset(k) if is_dynamic(n) else int(n) + k
 
 
 # --- elementwise ---------------------------------------------------------------------------
@@ -134,10 +188,7 @@ class BroadcastInDim(StablehloOp):
         return broadcast(args[0], d["shape"], d["dims"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        r = em.fresh()
-        em.line(f"{r} = stablehlo.broadcast_in_dim {operands[0]}, dims = {list(attr_dict(attrs)['dims'])} "
-                f": ({arg_types[0].mlir()}) -> {result_type.mlir()}")
-        return r
+        return _broadcast_to(em, operands[0], arg_types[0], attr_dict(attrs)["dims"], result_type)
 
 
 @lru_cache(maxsize=4096)
@@ -184,9 +235,7 @@ class Reshape(StablehloOp):
         return np.array(np.reshape(args[0], attr_dict(attrs)["shape"]))
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        r = em.fresh()
-        em.line(f"{r} = stablehlo.reshape {operands[0]} : ({arg_types[0].mlir()}) -> {result_type.mlir()}")
-        return r
+        return _reshaped(em, operands[0], arg_types[0], result_type)
 
 
 class SliceEdge(StablehloOp):
@@ -214,6 +263,10 @@ class SliceEdge(StablehloOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a = arg_types[0]
+        if has_dynamic(a):
+            starts = [edge_index(n, d["position"]) if k in d["dims"] else 0 for k, n in enumerate(a.shape)]
+            limits = [_plus(i, 1) if k in d["dims"] else n for k, (i, n) in enumerate(zip(starts, a.shape))]
+            return _dynamic_slice(em, operands[0], a, starts, limits, result_type)
         ranges = []
         for k, n in enumerate(a.shape):
             i = edge_index(n, d["position"])
@@ -232,6 +285,9 @@ class SliceRange(SliceRangeFamily, StablehloOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a = arg_types[0]
+        if has_dynamic(a):
+            limits = [_plus(n, -hi) for n, hi in zip(a.shape, d["hi"])]
+            return _dynamic_slice(em, operands[0], a, d["lo"], limits, result_type)
         ranges = [f"{lo}:{n - hi}" for n, lo, hi in zip(a.shape, d["lo"], d["hi"])]
         r = em.fresh()
         em.line(f"{r} = stablehlo.slice {operands[0]} [{', '.join(ranges)}] : "
@@ -260,7 +316,7 @@ class InsertRange(InsertRangeFamily, StablehloOp):
         dest, update = arg_types
         if not any(d["lo"]) and not any(d["hi"]):
             return operands[1]
-        if max(d["lo"]) < SMALL_OFFSET:
+        if max(d["lo"]) < SMALL_OFFSET or has_dynamic(dest):  # a generic body: lo are offsets
             starts = []
             for lo in d["lo"]:
                 c = em.fresh("c")
@@ -291,6 +347,8 @@ class SelectEdge(SelectEdgeFamily, StablehloOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         t = result_type
+        if has_dynamic(t):
+            return self._generic(em, operands, d, t)
         mask = None
         for k in d["dims"]:
             it, c, cmp = em.fresh(), em.fresh("cst"), em.fresh()
@@ -310,6 +368,17 @@ class SelectEdge(SelectEdgeFamily, StablehloOp):
         em.line(f"{r} = stablehlo.select {mask}, {operands[0]}, {operands[1]} : "
                 f"tensor<{''.join(f'{n}x' for n in t.shape)}i1>, {t.mlir()}")
         return r
+
+    @staticmethod
+    def _generic(em, operands, d, t: TensorType) -> str:
+        """The same mask where t has a dynamic dim: the edge index is a size value."""
+        it, mt = t.with_dtype("i64"), t.with_dtype("i1")
+        mask = None
+        for k in d["dims"]:
+            at = _broadcast_to(em, em.size(edge_index(t.shape[k], d["position"])), TensorType((), "i64"), (), it)
+            cmp = _line(em, f"stablehlo.compare EQ, {_iota(em, k, it)}, {at} : ({it.mlir()}, {it.mlir()}) -> {mt.mlir()}")
+            mask = cmp if mask is None else _line(em, f"stablehlo.and {mask}, {cmp} : {mt.mlir()}")
+        return _line(em, f"stablehlo.select {mask}, {operands[0]}, {operands[1]} : {mt.mlir()}, {t.mlir()}")
 
 
 # --- reduce --------------------------------------------------------------------------------
@@ -425,7 +494,7 @@ def _take(em, x: str, x_type: str, starts: list[str], sizes: list[int], dtype: s
 
 def while_loop(em, state: list[tuple[str, str, str]], bound, body) -> str:
     """`stablehlo.while` over (name, initial value, type) with the first element an i64
-    counter running while below the constant `bound`; body(names) emits the body and
+    counter running while below `bound` (an int, or a dynamic Size in a generic body); body(names) emits the body and
     returns the next values. The result's name (`%r#k` is the k-th state). The library
     ops' loops and synth.codegen.raised's time loops."""
     out = em.fresh("loop")
@@ -433,7 +502,10 @@ def while_loop(em, state: list[tuple[str, str, str]], bound, body) -> str:
             + ") : " + ", ".join(t for _, _, t in state))
     em.line("cond {")
     c, p = em.fresh("c"), em.fresh("p")
-    em.line(f"  {c} = stablehlo.constant dense<{bound}> : tensor<i64>")
+    if is_dynamic(bound):  # a count known at run time (a generic body): its value, from the prologue
+        c = em.size(bound)
+    else:
+        em.line(f"  {c} = stablehlo.constant dense<{bound}> : tensor<i64>")
     em.line(f"  {p} = stablehlo.compare LT, {state[0][0]}, {c} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
     em.line(f"  stablehlo.return {p} : tensor<i1>")
     em.line("} do {")
@@ -670,6 +742,8 @@ class TriangularSolve(TriangularSolveFamily, StablehloOp):
     triangle and subtracting its columns times its solution from the rows not yet solved
     (the whole column panel, masked)."""
 
+    shape_generic = False  # its loops and panels are written at static sizes
+
     MAX_UNROLLED_PANELS = 64
 
     def emit(self, em, operands, arg_types, attrs, result_type):
@@ -786,6 +860,8 @@ class Cholesky(CholeskyFamily, StablehloOp):
     backend 0.17-0.19 s against 0.43 s. XLA's expansion of stablehlo.cholesky takes 1.5x
     the right-looking form's time."""
 
+    shape_generic = False  # its loops and panels are written at static sizes
+
     MAX_UNROLLED_PANELS = 64
 
     def emit(self, em, operands, arg_types, attrs, result_type):
@@ -833,6 +909,8 @@ class Lu(LuFamily, StablehloOp):
     solve of U12), then the block below and right of the panel is updated by one
     dot_general (n x b times b x n): there the b products of a panel are summed before
     they are subtracted (reassociated; the rest in the loops' order)."""
+
+    shape_generic = False  # its loops and panels are written at static sizes
 
     MAX_UNROLLED_PANELS = 64
 
@@ -976,6 +1054,19 @@ def _counter_starts(em: Emitter, t: str, offset: int, dim: int, rank: int) -> li
     return [at if k == dim else zero for k in range(rank)]
 
 
+def _counter_gather(em: Emitter, x: str, a: TensorType, start: str, dim: int, result: TensorType) -> str:
+    """The line of `x` at index `start` (a tensor<i64>, clamped into the dim) along `dim`,
+    that dim dropped: Take's read in a generic body, a dynamic_gather whose slice sizes
+    (1 along `dim`, the whole of the other dims) are a value (dynamic_slice's are static)."""
+    index = _line(em, f"stablehlo.reshape {start} : (tensor<i64>) -> tensor<1xi64>")
+    sizes = em.shape_value(tuple(1 if k == dim else n for k, n in enumerate(a.shape)))
+    offsets = ", ".join(str(k) for k in range(a.rank - 1))
+    return _line(em, f'"stablehlo.dynamic_gather"({x}, {index}, {sizes}) {{dimension_numbers = '
+                     f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [{dim}], "
+                     f"start_index_map = [{dim}], index_vector_dim = 0>, indices_are_sorted = false}} : "
+                     f"({a.mlir()}, tensor<1xi64>, tensor<{a.rank}xi64>) -> {result.mlir()}")
+
+
 class Take(TakeFamily, StablehloOp):
     """dynamic_slice of extent 1 along `dim` at the counter, reshaped to drop that dim."""
 
@@ -984,6 +1075,8 @@ class Take(TakeFamily, StablehloOp):
         a = arg_types[0]
         unit = a.with_shape(unit_shape(a.shape, d["dim"]))
         starts = _counter_starts(em, operands[1], d["offset"], d["dim"], a.rank)
+        if has_dynamic(a):  # dynamic_slice's sizes are static: a gather with its sizes as a value
+            return _counter_gather(em, operands[0], a, starts[d["dim"]], d["dim"], result_type)
         s, r = em.fresh(), em.fresh()
         em.line(f"{s} = stablehlo.dynamic_slice {operands[0]}, {', '.join(starts)}, "
                 f"sizes = [{', '.join(str(int(n)) for n in unit.shape)}] : "
@@ -996,6 +1089,8 @@ class Flip(FlipFamily, StablehloOp):
     """A gather along `dim` at index t + offset - p (an iota subtracted from the counter,
     clamped into the dim), selected against 0 where that index lies outside the dim: n
     reads, no padded copy."""
+
+    shape_generic = False  # its loops and panels are written at static sizes
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
@@ -1034,8 +1129,7 @@ class Put(PutFamily, StablehloOp):
         d = attr_dict(attrs)
         a, v = arg_types[0], arg_types[1]
         unit = a.with_shape(unit_shape(a.shape, d["dim"]))
-        u = em.fresh()
-        em.line(f"{u} = stablehlo.reshape {operands[1]} : ({v.mlir()}) -> {unit.mlir()}")
+        u = _reshaped(em, operands[1], v, unit)
         starts = _counter_starts(em, operands[2], d["offset"], d["dim"], a.rank)
         r = em.fresh()
         em.line(f"{r} = stablehlo.dynamic_update_slice {operands[0]}, {u}, {', '.join(starts)} : "
@@ -1051,9 +1145,14 @@ class CounterSelect(CounterSelectFamily, StablehloOp):
         x = arg_types[0]
         it = x.with_dtype("i64").mlir()
         at = _counter_starts(em, operands[2], d["offset"], 0, 1)[0]
-        io, b, p, r = em.fresh(), em.fresh(), em.fresh(), em.fresh()
-        em.line(f"{io} = stablehlo.iota dim = {d['dim']} : {it}")
-        em.line(f"{b} = stablehlo.broadcast_in_dim {at}, dims = [] : (tensor<i64>) -> {it}")
+        if has_dynamic(x):
+            io, b = _iota(em, d["dim"], x.with_dtype("i64")), _broadcast_to(
+                em, at, TensorType((), "i64"), (), x.with_dtype("i64"))
+            p, r = em.fresh(), em.fresh()
+        else:
+            io, b, p, r = em.fresh(), em.fresh(), em.fresh(), em.fresh()
+            em.line(f"{io} = stablehlo.iota dim = {d['dim']} : {it}")
+            em.line(f"{b} = stablehlo.broadcast_in_dim {at}, dims = [] : (tensor<i64>) -> {it}")
         em.line(f"{p} = stablehlo.compare {d['direction']}, {io}, {b} : ({it}, {it}) -> {x.with_dtype('i1').mlir()}")
         em.line(f"{r} = stablehlo.select {p}, {operands[0]}, {operands[1]} : {x.with_dtype('i1').mlir()}, {x.mlir()}")
         return r
@@ -1066,9 +1165,7 @@ class Iota(IotaFamily, StablehloOp):
     """iota over a shape of interest along one dimension."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        r = em.fresh()
-        em.line(f"{r} = stablehlo.iota dim = {attr_dict(attrs)['dim']} : {result_type.mlir()}")
-        return r
+        return _iota(em, attr_dict(attrs)["dim"], result_type)
 
 
 class Constant(StablehloOp):

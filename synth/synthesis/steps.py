@@ -116,6 +116,9 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
             loop.operation.attributes[attr] = ir.AffineMapAttr.get(once)
         text = str(module)
     step = load_kernel(SourceModule(path, text), kernel.name)
+    if step.sizes.unknown():  # sizes known at run time only: the values the kernel was given
+        step.sizes.symbols.update({n: kernel.sizes.symbols[n] for n in step.sizes.unknown()
+                                   if n in kernel.sizes.symbols and kernel.sizes.symbols[n].value >= 0})
     if rotated:  # the step reads them at index 0 only: their extents are the original's,
         # and a step count that sized them keeps its value (nothing in the step indexes by it)
         dims = dict(step.sizes.arg_dims)

@@ -47,6 +47,7 @@ from synth.semantics import support as support
 from synth.analysis.model import Kernel, load_kernel
 from synth.frontend.reader import SourceModule, read_text
 from synth.semantics.raised import load_raised
+from synth.semantics.specialize import generic_signature
 
 from synth.validation.contract import Comparison, check_contract, pick_function  # noqa: F401
 from synth.validation.plan import SizePlan  # noqa: F401
@@ -88,6 +89,8 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
     name = kernel.name if kernel is not None else pick_function(source, raised_text, function)
     if kernel is None:
         kernel = load_kernel(source, name)
+    if raised_at is None and generic_signature(raised_text, f"{name}_raised"):
+        raised_text, raised_at = _generic_instances(kernel, raised_text)
     raised = load_raised(raised_path, f"{name}_raised", raised_text)
     sig = raised.signature()
     comparisons = check_contract(kernel, raised, sig)
@@ -116,6 +119,22 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
         report.timings["z3"] = time.monotonic() - t
     report.seconds = time.monotonic() - t0
     return report
+
+
+def _generic_instances(kernel: Kernel, raised_text: str):
+    """(the shape-generic `@NAME_raised` made static at the kernel's own sizes, the same
+    at any sizes): what is tested and proven is that text, made static by the
+    compilers' shape refinement (synth.semantics.specialize). Sizes the kernel does not
+    show (run-time sizes) get test values."""
+    from synth.semantics.specialize import specialized_module
+
+    kernel.sizes.with_test_values()
+    name = f"{kernel.name}_raised"
+
+    def at(values):
+        shapes = [tuple(int(n) for n in kernel.tensor_type(i, values).shape) for i in range(kernel.n_arguments)]
+        return specialized_module(raised_text, name, shapes)
+    return at(kernel.sizes.original()), at
 
 
 EXIT_CODES = {"equivalent": 0, "not equivalent": 4, "unknown": 3}

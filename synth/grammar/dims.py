@@ -1,0 +1,176 @@
+"""Sizes as SSA values: how a shape-generic function body computes the sizes it uses.
+
+A program emitted with `--shapes generic` has `?` in its types wherever a dimension
+depends on a size symbol known only at run time (synth.analysis.symbols.GenericValues).
+Where an op needs such a size as a value (a `tensor.empty`, a slice's limit, a
+broadcast's target shape, a loop's trip count), its emitter asks the `Emitter`, which
+computes it from its `GenericSizes`: each dynamic symbol is read once from the
+function's arguments, a dimension of an array argument (`tensor.dim`,
+`stablehlo.get_dimension_size`) or a size argument (a rank-0 integer tensor), and each
+expression of the symbols once from those values. All of these lines go to the
+function's prologue (the top of its body), so values defined there are visible in every
+region below (a `stablehlo.while` body, an `scf.for`).
+
+linalg computes sizes as `index` values (arith), stablehlo as rank-0 `tensor<i64>`
+(stablehlo arithmetic; a shape operand is a `tensor<Rxi64>` concatenated from them).
+Sizes are non-negative, so a floordiv is a truncating division.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from synth.analysis.symbols import Size, SizeExpr
+from synth.grammar.types import TensorType
+
+
+class GenericUnsupported(Exception):
+    """An op (or a form of one) that has no shape-generic emitter yet; the message names it."""
+
+
+@dataclass(frozen=True)
+class SizeSource:
+    """Where a dynamic symbol's value comes from: dimension `dim` of array argument `arg`,
+    which is the symbol plus `offset` (kind "dim"), or the value of the rank-0 integer
+    argument `arg` (kind "scalar", element type `dtype`)."""
+
+    symbol: str
+    kind: str  # "dim" | "scalar"
+    arg: int
+    dim: int = 0
+    offset: int = 0
+    dtype: str = "i64"
+
+
+def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tuple[int, str]]) -> dict[str, SizeSource]:
+    """A source for each symbol of `dynamic` that the arguments expose: an array argument's
+    dimension whose expression is the symbol plus a constant (the first such, in argument
+    order), else the size argument named by `scalar_args` (symbol -> (argument, dtype)).
+    Symbols neither exposes are left out (they stay constants of the text)."""
+    out: dict[str, SizeSource] = {}
+    for arg in sorted(arg_dims):
+        for d, e in enumerate(arg_dims[arg]):
+            if isinstance(e, SizeExpr) and e.div == 1 and len(e.terms) == 1 and e.terms[0][1] == 1:
+                name = e.terms[0][0]
+                if name in dynamic and name not in out:
+                    out[name] = SizeSource(name, "dim", arg, d, e.const)
+    for name, (arg, dtype) in scalar_args.items():
+        if name in dynamic and name not in out:
+            out[name] = SizeSource(name, "scalar", arg, dtype=dtype)
+    return out
+
+
+class GenericSizes:
+    """The size values of one generic function body (see the module docstring).
+
+    `args`: argument index -> (SSA name, TensorType) of the function's arguments."""
+
+    def __init__(self, dialect: str, sources: dict[str, SizeSource], args: dict[int, tuple[str, TensorType]]):
+        self.dialect = dialect
+        self.sources = dict(sources)
+        self.args = dict(args)
+        self._values: dict[object, str] = {}
+
+    # -- the symbols --------------------------------------------------------------------------
+    def _symbol(self, em, name: str) -> str:
+        key = ("symbol", name)
+        if key in self._values:
+            return self._values[key]
+        src = self.sources.get(name)
+        if src is None:
+            raise GenericUnsupported(f"size symbol {name} has no value at run time (no argument exposes it)")
+        arg, t = self.args[src.arg]
+        if self.dialect == "linalg":
+            if src.kind == "dim":
+                d = self._index_constant(em, src.dim)
+                v = _pro(em, f"tensor.dim {arg}, {d} : {t.mlir()}")
+            else:
+                x = _pro(em, f"tensor.extract {arg}[] : {t.mlir()}")
+                v = _pro(em, f"arith.index_cast {x} : {t.dtype} to index")
+            if src.kind == "dim" and src.offset:
+                v = _pro(em, f"arith.subi {v}, {self._index_constant(em, src.offset)} : index")
+        else:
+            if src.kind == "dim":
+                x = _pro(em, f"stablehlo.get_dimension_size {arg}, dim = {src.dim} : ({t.mlir()}) -> tensor<i32>")
+                v = _pro(em, f"stablehlo.convert {x} : (tensor<i32>) -> tensor<i64>")
+                if src.offset:
+                    v = _pro(em, f"stablehlo.subtract {v}, {self._i64_constant(em, src.offset)} : tensor<i64>")
+            elif t.dtype == "i64":
+                v = arg
+            else:
+                v = _pro(em, f"stablehlo.convert {arg} : ({t.mlir()}) -> tensor<i64>")
+        self._values[key] = v
+        return v
+
+    # -- constants ----------------------------------------------------------------------------
+    def _index_constant(self, em, value: int) -> str:
+        key = ("index", int(value))
+        if key not in self._values:
+            self._values[key] = _pro(em, f"arith.constant {int(value)} : index")
+        return self._values[key]
+
+    def _i64_constant(self, em, value: int) -> str:
+        key = ("i64", int(value))
+        if key not in self._values:
+            self._values[key] = _pro(em, f"stablehlo.constant dense<{int(value)}> : tensor<i64>")
+        return self._values[key]
+
+    # -- expressions ----------------------------------------------------------------------------
+    def value(self, em, dim) -> str:
+        """The SSA value of a dimension (an int, or a Size whose expression is computed):
+        `index` in linalg, `tensor<i64>` in stablehlo."""
+        expr = dim.expr if isinstance(dim, Size) and dim.is_dynamic else SizeExpr.constant(int(dim))
+        key = ("expr", expr)
+        if key in self._values:
+            return self._values[key]
+        linalg = self.dialect == "linalg"
+        const = self._index_constant if linalg else self._i64_constant
+        ty = "index" if linalg else "tensor<i64>"
+        add, mul = ("arith.addi", "arith.muli") if linalg else ("stablehlo.add", "stablehlo.multiply")
+        total = None
+        for name, coeff in expr.terms:
+            term = self._symbol(em, name)
+            if coeff != 1:
+                term = _pro(em, f"{mul} {term}, {const(em, coeff)} : {ty}")
+            total = term if total is None else _pro(em, f"{add} {total}, {term} : {ty}")
+        if total is None:
+            total = const(em, expr.const)
+        elif expr.const:
+            total = _pro(em, f"{add} {total}, {const(em, expr.const)} : {ty}")
+        if expr.div != 1:
+            div = "arith.divsi" if linalg else "stablehlo.divide"  # sizes are >= 0
+            total = _pro(em, f"{div} {total}, {const(em, expr.div)} : {ty}")
+        self._values[key] = total
+        return total
+
+    def shape(self, em, dims) -> str:
+        """stablehlo: a `tensor<Rxi64>` holding the dimensions `dims`."""
+        key = ("shape", tuple((d.expr if isinstance(d, Size) and d.is_dynamic else int(d)) for d in dims))
+        if key in self._values:
+            return self._values[key]
+        if all(not (isinstance(d, Size) and d.is_dynamic) for d in dims):
+            text = ", ".join(str(int(d)) for d in dims)
+            v = _pro(em, f"stablehlo.constant dense<[{text}]> : tensor<{len(dims)}xi64>")
+        else:
+            parts = [_pro(em, f"stablehlo.reshape {self.value(em, d)} : (tensor<i64>) -> tensor<1xi64>")
+                     for d in dims]
+            v = parts[0] if len(parts) == 1 else _pro(
+                em, f"stablehlo.concatenate {', '.join(parts)}, dim = 0 : "
+                    f"({', '.join(['tensor<1xi64>'] * len(parts))}) -> tensor<{len(parts)}xi64>")
+        self._values[key] = v
+        return v
+
+
+def _pro(em, rhs: str) -> str:
+    """`%name = rhs` in the function's prologue; the name."""
+    name = em.fresh("sz")
+    em.prologue.append(f"{em.base_indent}{name} = {rhs}")
+    return name
+
+
+def is_dynamic(dim) -> bool:
+    return isinstance(dim, Size) and dim.is_dynamic
+
+
+def has_dynamic(t: TensorType) -> bool:
+    return any(is_dynamic(d) for d in t.shape)
