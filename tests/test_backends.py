@@ -1597,7 +1597,9 @@ def test_mlir_cpu_solves_a_vector_by_unrolled_panels(lower):
     op = next(o for o in ops_for("stablehlo") if o.name == "stablehlo.triangular_solve")
     text = emit_op_function(op, [TensorType((96, 96), "f64"), TensorType((96,), "f64")],
                             attrs(lower=lower, unit_diagonal=False, transpose_a=False))
-    assert text.count("stablehlo.dynamic_update_slice") == 2
+    from synth.backends.library_stablehlo import lower
+
+    assert lower(text)[0].count("stablehlo.dynamic_update_slice") == 2  # what mlir-cpu runs
     text = text.replace(") {", ") attributes {synth.outputs = [1]} {", 1)
     rng = np.random.default_rng(13)
     a = rng.uniform(-1, 1, (96, 96)) / 96 + np.diag(rng.uniform(1, 2, 96))

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from synth.errors import ExecutionError
-from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
+from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, fresh_copies, measure
 
 COMMON_FLAGS = ("--iree-input-demote-f64-to-f32=false",
@@ -167,14 +167,23 @@ class IreeBackend(Backend):
             flags += (f"--iree-cuda-target={_cuda_target()}",)
         return flags
 
-    def prepare(self, module_text: str, func: str) -> "IreePrepared":
+    def prepare(self, module_text: str, func: str) -> "IreePrepared | PerShape":
+        generic = generic_entry(module_text, func)
+        if generic is not None:  # compiled per input shapes, made static first
+            return PerShape(self, module_text, func, generic)
         import iree.runtime as rt
 
         fn = raised_function(module_text, func)
         t0 = time.perf_counter()
         source = fn.module()
         if self.target == "linalg":
-            source = generalize_elementwise(source, self.cache_dir)
+            from synth.backends import library_linalg
+
+            source = generalize_elementwise(library_linalg.lower(source)[0], self.cache_dir)
+        else:  # the library ops' blocked forms
+            from synth.backends import library_stablehlo
+
+            source = library_stablehlo.lower(source)[0]
         vmfb = compile_vmfb(source, self.flags(), self.cache_dir)
         config = _config(DRIVERS[self.device], self.threads)
         context = rt.SystemContext(config=config)

@@ -165,7 +165,7 @@ from synth.execution import (BOOLS_AS_BYTES, COPIES_AS_LOOPS, FUSE_PRODUCERS, HO
                              run_tensor_function_timed)
 from synth.backends import row_passes
 from synth.backends.host import has_avx512, intel
-from synth.backends.registry import Backend, Prepared, BackendEntry, cache_root, raised_function, write_atomic
+from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, measure_batched
 
 OPT_LEVEL = 3
@@ -498,13 +498,21 @@ class MlirCpuBackend(Backend):
             raise ValueError(f"mlir-cpu runs linalg or stablehlo, not {target!r}")
         self.pipeline, self.fuse_rows, self.target = pipeline, fuse_rows, target
 
-    def prepare(self, module_text: str, func: str) -> "MlirCpuPrepared":
+    def prepare(self, module_text: str, func: str) -> "MlirCpuPrepared | PerShape":
+        generic = generic_entry(module_text, func)
+        if generic is not None:  # compiled per input shapes, made static first
+            return PerShape(self, module_text, func, generic)
         fn = raised_function(module_text, func)
         text = fn.module()
         if self.target == "stablehlo":
+            from synth.backends import library_stablehlo
             from synth.backends.stablehlo_linalg import to_linalg
 
-            text = to_linalg(text)
+            text = to_linalg(library_stablehlo.lower(text)[0])  # library ops blocked first
+        else:
+            from synth.backends import library_linalg
+
+            text = library_linalg.lower(text)[0]  # library loops blocked where n has panels
         if self.pipeline is not None:
             return MlirCpuPrepared(fn, self.pipeline, "custom", fallback=None, text=text)
         paired = row_passes.fuse_rows(text) if self.fuse_rows else row_passes.Paired(text, 0)

@@ -185,6 +185,50 @@ def raised_function(module_text: str, func: str) -> BackendEntry:
     return BackendEntry(name, tuple(sig.arguments), tuple(sig.results), tuple(sig.outputs), rf.text)
 
 
+def generic_entry(module_text: str, func: str) -> str | None:
+    """The name of `@func_raised` (or `@func`) where that function is shape-generic (`?`
+    in its signature: `synth raise --shapes generic`), else None."""
+    from synth.semantics.raised_text import top_level_functions
+    from synth.semantics.specialize import generic_signature
+
+    names = {n for n, _, _ in top_level_functions(module_text)}
+    name = next((n for n in (f"{func}_raised", func) if n in names), None)
+    return name if name is not None and generic_signature(module_text, name) else None
+
+
+class PerShape(Prepared):
+    """A shape-generic raised function on one backend: made static at the shapes of each
+    call's inputs (synth.semantics.specialize, the compilers' shape refinement) and
+    compiled there once per distinct shapes, as XLA specializes a generic jax function at
+    its first call for each shape. `compile_seconds` is the first specialization's."""
+
+    def __init__(self, backend: "Backend", module_text: str, func: str, name: str):
+        self.backend, self.function = backend.name, func
+        self._backend, self._text, self._name = backend, module_text, name
+        self._prepared: dict[tuple, Prepared] = {}
+
+    def _for(self, inputs: list) -> Prepared:
+        from synth.semantics.specialize import specialized_module
+
+        shapes = tuple(np.shape(x[1] if isinstance(x, tuple) else x) for x in inputs)
+        if shapes not in self._prepared:
+            static = specialized_module(self._text, self._name, list(shapes))
+            prepared = self._backend.prepare(static, self.function)
+            if self.compile_seconds is None:
+                self.compile_seconds = prepared.compile_seconds
+            self._prepared[shapes] = prepared
+        return self._prepared[shapes]
+
+    def run(self, inputs: list) -> list[np.ndarray]:
+        return self._for(inputs).run(inputs)
+
+    def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
+        prepared = self._for(inputs)
+        timing = prepared.time(inputs, warmup, repeats, min_total)
+        self.compile_seconds = prepared.compile_seconds if self.compile_seconds is None else self.compile_seconds
+        return timing
+
+
 @contextmanager
 def pinned_cpu_threads(n: int | None):
     """Confine this process to `n` cores (None: no change) while timing. Thread pools that

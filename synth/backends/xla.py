@@ -25,7 +25,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from synth.backends.registry import Backend, Prepared, BackendEntry, raised_function
+from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, raised_function
+from synth.backends import library_stablehlo
 from synth.backends.timing import Timing, fresh_copies, measure
 
 
@@ -105,7 +106,10 @@ class XlaBackend(Backend):
     def available(self) -> bool:
         return platform_available(self.platform)
 
-    def prepare(self, module_text: str, func: str) -> "XlaPrepared":
+    def prepare(self, module_text: str, func: str) -> "XlaPrepared | PerShape":
+        generic = generic_entry(module_text, func)
+        if generic is not None:  # compiled per input shapes, made static first
+            return PerShape(self, module_text, func, generic)
         import time
 
         from jax._src.lib import xla_client
@@ -113,8 +117,8 @@ class XlaBackend(Backend):
         fn = raised_function(module_text, func)
         _, backend, device = _platform(self.platform)
         t0 = time.perf_counter()
-        exe = backend.compile_and_load(fn.module("main"), xla_client.DeviceList((device,)),
-                                       compile_options(self.platform))
+        text, _ = library_stablehlo.lower(fn.module("main"))  # the library ops' blocked forms
+        exe = backend.compile_and_load(text, xla_client.DeviceList((device,)), compile_options(self.platform))
         return XlaPrepared(self.name, fn, exe, self.platform, time.perf_counter() - t0)
 
 

@@ -14,7 +14,7 @@ from synth.grammar.op import Emitter, format_scalar
 from synth.grammar.stablehlo import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import GenericValues, size
-from synth.grammar.dims import GenericSizes, GenericUnsupported, find_sources, has_dynamic, is_dynamic
+from synth.grammar.dims import GenericSizes, find_sources, has_dynamic, is_dynamic
 from synth.synthesis.program import Expr, ProgramEmitter, evaluate, instantiate, leaves
 from synth.synthesis.solve import GroupSolution, RaiseResult
 
@@ -476,7 +476,7 @@ def _rotate(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
     """`name` (of tensor type t) rotated left by one along `dim`: element k + 1 moves to k,
     element 0 to the end (so that after step t, index 0 holds what step t + 1 reads)."""
     if has_dynamic(t):
-        raise GenericUnsupported("a time loop that rotates an input of a dynamic shape (no generic form yet)")
+        return _rotate_generic(em, dialect, name, t, dim)
     n = int(t.shape[dim])
     if n <= 1:
         return name
@@ -509,4 +509,39 @@ def _rotate(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
             f"{parts[0][1]} into {t.mlir()}")
     em.line(f"{r} = tensor.insert_slice {parts[1][0]} into {c}[{off(n - 1)}] [{sizes(1)}] [{ones}] : "
             f"{parts[1][1]} into {t.mlir()}")
+    return r
+
+
+def _rotate_generic(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
+    """_rotate in a shape-generic body: the parts' sizes are values (synth.grammar.dims)."""
+    from synth.grammar.stablehlo import _dynamic_slice
+
+    n = t.shape[dim]
+    rest_t = t.with_shape(tuple(n.offset(-1) if k == dim and is_dynamic(n) else (int(n) - 1 if k == dim else m)
+                                for k, m in enumerate(t.shape)))
+    head_t = t.with_shape(tuple(1 if k == dim else m for k, m in enumerate(t.shape)))
+    if dialect == "stablehlo":
+        a = _dynamic_slice(em, name, t, [1 if k == dim else 0 for k in range(t.rank)], list(t.shape), rest_t)
+        b = _dynamic_slice(em, name, t, [0] * t.rank, list(head_t.shape), head_t)
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.concatenate {a}, {b}, dim = {dim} : ({rest_t.mlir()}, {head_t.mlir()}) -> {t.mlir()}")
+        return r
+
+    def value(v):
+        return em.size(v) if is_dynamic(v) else str(int(v))
+    ones = ", ".join("1" for _ in t.shape)
+    off = lambda k: ", ".join(value(k) if d == dim else "0" for d in range(t.rank))  # noqa: E731
+    sizes = lambda pt: ", ".join(value(m) for m in pt.shape)  # noqa: E731
+    parts = []
+    for start, pt in ((1, rest_t), (0, head_t)):
+        v, c = em.fresh(), em.fresh()
+        em.line(f"{v} = tensor.extract_slice {name}[{off(start)}] [{sizes(pt)}] [{ones}] : {t.mlir()} to {pt.mlir()}")
+        em.line(f"{c} = linalg.copy ins({v} : {pt.mlir()}) outs({em.empty(pt)} : {pt.mlir()}) -> {pt.mlir()}")
+        parts.append((c, pt))
+    c, r = em.fresh(), em.fresh()
+    last = n.offset(-1) if is_dynamic(n) else int(n) - 1
+    em.line(f"{c} = tensor.insert_slice {parts[0][0]} into {name}[{off(0)}] [{sizes(rest_t)}] [{ones}] : "
+            f"{rest_t.mlir()} into {t.mlir()}")
+    em.line(f"{r} = tensor.insert_slice {parts[1][0]} into {c}[{off(last)}] [{sizes(head_t)}] [{ones}] : "
+            f"{head_t.mlir()} into {t.mlir()}")
     return r

@@ -26,8 +26,7 @@ defined before the loop (an Emitter's memoized constants must dominate every lat
 
 from __future__ import annotations
 
-from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, FlipFamily, LuFamily, PutFamily, TakeFamily, lu_panel,
-                                    lu_subpanel,
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, FlipFamily, LuFamily, PutFamily, TakeFamily,
                                     TriangularSolveFamily, unit_shape)
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.linalg_generic import emit_generic
@@ -35,23 +34,24 @@ from synth.grammar.op import attr_dict
 from synth.grammar.dims import is_dynamic
 
 
+def index_value(em, n) -> str:
+    """An `index` value of the dimension n: a memoized constant, or in a generic body the
+    size's value (synth.grammar.dims)."""
+    return em.size(n) if is_dynamic(n) else em.scalar_constant(int(n), "index")
+
+
+def _plus(n, k: int):
+    return n.offset(k) if is_dynamic(n) else int(n) + k
+
+
+def library_marker(d: dict) -> str:
+    """The synth.library attribute of a triangular solve's row loop (quoted MLIR string)."""
+    return (f'"triangular_solve lower={int(d["lower"])} unit={int(d["unit_diagonal"])} '
+            f'transpose={int(d["transpose_a"])}"')
+
+
 def _dynamic(n_dims: int, dtype: str) -> str:
     return "tensor<" + "?x" * n_dims + dtype + ">"
-
-
-def _panel_loop(em, value: str, t: str, n: int, b: int, name: str, state_name: str):
-    """The head of a blocked loop over the full panels of b columns of an n x n matrix
-    (type t) from `value`, up to (n / b) * b computed in the text from n: resized to an n
-    below b (verify's small sizes) there are none and the unblocked loop after them does
-    all the work. (the loop's result, its panel start, its state, where the panels end,
-    the body to fill and close)."""
-    c0, cn, cb = (em.scalar_constant(v, "index") for v in (0, n, b))
-    panels, full = em.fresh("panels"), em.fresh("full")
-    em.line(f"{panels} = arith.divui {cn}, {cb} : index")
-    em.line(f"{full} = arith.muli {panels}, {cb} : index")
-    r, kk, state = em.fresh(name), em.fresh("kk"), em.fresh(state_name)
-    em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {value}) -> ({t}) {{")
-    return r, kk, state, full, _Body(em)
 
 
 def _elementwise(em, body, values: list[str], t: str, rank: int, dt: str, init: str, payload) -> str:
@@ -87,38 +87,38 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
     alternating processes (3 rounds, medians of 50 calls): 1.70, 1.88, 1.91 -> 1.01, 1.04,
     1.01 ms (the loops: 2.6 ms); outputs within 2.2e-14 relative."""
 
-    shape_generic = False  # its loops and panels are written at static sizes
-
     rhs_ranks = (1,)
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a_t, b_t = arg_types
-        n, dt = int(a_t.shape[0]), a_t.dtype
+        return self.rows(em, operands[0], operands[1], a_t, b_t, d, em.scalar_constant(0, "index"),
+                         marker=library_marker(d))
+
+    def rows(self, em, a: str, rhs: str, a_t, b_t, d: dict, start: str, marker: str = "") -> str:
+        """The row loop from row `start` (an index value) to n: x, the right-hand side
+        with those rows solved."""
+        n, dt = a_t.shape[0], a_t.dtype
         t, v = a_t.mlir(), b_t.mlir()
         forward = d["lower"] != d["transpose_a"]  # the triangle of op(a) solved from the top
         c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
-        cn = em.scalar_constant(n, "index")
-        em.scalar_constant(n - 1, "index")  # defined here, before the loops whose bodies use them
+        cn = index_value(em, n)
+        index_value(em, _plus(n, -1))  # defined here, before the loops whose bodies use them
         em.scalar_constant(0.0, dt)
-        b = lu_panel(n, "linalg-solve") if forward and not d["transpose_a"] else None
-        rhs, start = operands[1], c0
-        if b is not None:
-            rhs, start = self._panels(em, operands[0], rhs, a_t, b_t, b, d)
         r, k, aa, x = em.fresh("solve"), em.fresh("k"), em.fresh("a"), em.fresh("x")
-        em.line(f"{r}:2 = scf.for {k} = {start} to {cn} step {c1} iter_args({aa} = {operands[0]}, "
+        em.line(f"{r}:2 = scf.for {k} = {start} to {cn} step {c1} iter_args({aa} = {a}, "
                 f"{x} = {rhs}) -> ({t}, {v}) {{")
         body = _Body(em)
-        self._row(em, body, aa, x, a_t, b_t, k, c0 if forward else None, d)
+        self._row(em, body, aa, x, a_t, b_t, k, c0 if forward else None, d, marker)
         return f"{r}#1"
 
     @staticmethod
-    def _row(em, body, aa: str, x: str, a_t, b_t, k: str, lo: str | None, d: dict) -> None:
+    def _row(em, body, aa: str, x: str, a_t, b_t, k: str, lo: str | None, d: dict, marker: str = "") -> None:
         """The body of the row loop at step k: x[i] from the dot of row i of op(a) with the
         rows of x already solved (forward: from column `lo` to i - 1), closing the body."""
-        n, dt = int(a_t.shape[0]), a_t.dtype
+        n, dt = a_t.shape[0], a_t.dtype
         t, v, dyn, scalar = a_t.mlir(), b_t.mlir(), _dynamic(1, dt), f"tensor<{dt}>"
-        c1, last = em.scalar_constant(1, "index"), em.scalar_constant(n - 1, "index")
+        c1, last = em.scalar_constant(1, "index"), index_value(em, _plus(n, -1))
         zero = em.scalar_constant(0.0, dt)
         if lo is not None:  # forward: row i = k reads x[lo:i]
             i, length = k, (k if lo == em.scalar_constant(0, "index") else body.line(f"arith.subi {k}, {lo} : index"))
@@ -139,31 +139,7 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
             diag = body.line(f"tensor.extract {aa}[{i}, {i}] : {t}")
             xi = body.line(f"arith.divf {xi}, {diag} : {dt}")
         new = body.line(f"tensor.insert {xi} into {x}[{i}] : {v}")
-        body.close(f"scf.yield {aa}, {new} : {t}, {v}")
-
-    def _panels(self, em, a: str, rhs: str, a_t, b_t, b: int, d: dict) -> tuple[str, str]:
-        """The loop over the full panels of b rows: (the right-hand side with those rows
-        solved, the index where the panels end)."""
-        n, dt, t, v = int(a_t.shape[0]), a_t.dtype, a_t.mlir(), b_t.mlir()
-        vec, wide, part = _dynamic(1, dt), f"tensor<{b}x?x{dt}>", f"tensor<{b}x{dt}>"
-        zero = em.scalar_constant(0.0, dt)
-        r, kk, x, full, outer = _panel_loop(em, rhs, v, n, b, "solve", "x")
-        c1, cb = em.scalar_constant(1, "index"), em.scalar_constant(b, "index")
-        left = outer.line(f"tensor.extract_slice {a}[{kk}, 0] [{b}, {kk}] [1, 1] : {t} to {wide}")
-        done = outer.line(f"tensor.extract_slice {x}[0] [{kk}] [1] : {v} to {vec}")
-        mv = outer.line(f"linalg.matvec ins({left}, {done} : {wide}, {vec}) outs({outer.zeros(zero, dt, part)} : {part}) "
-                        f"-> {part}")
-        own = outer.line(f"tensor.extract_slice {x}[{kk}] [{b}] [1] : {v} to {part}")
-        less = _elementwise(em, outer, [own, mv], part, 1, dt, outer.line(f"tensor.empty() : {part}"),
-                            lambda p, q: outer.line(f"arith.subf {p}, {q} : {dt}", extra="  "))
-        x1 = outer.line(f"tensor.insert_slice {less} into {x}[{kk}] [{b}] [1] : {part} into {v}")
-        end = outer.line(f"arith.addi {kk}, {cb} : index")
-        rows, k, aa, xx = em.fresh("rows"), em.fresh("k"), em.fresh("a"), em.fresh("x")
-        em.line(f"{rows}:2 = scf.for {k} = {kk} to {end} step {c1} iter_args({aa} = {a}, {xx} = {x1}) -> ({t}, {v}) {{")
-        self._row(em, _Body(em), aa, xx, a_t, b_t, k, kk, d)
-        outer.close(f"scf.yield {rows}#1 : {v}")
-        return r, full
-
+        body.close(f"scf.yield {aa}, {new} : {t}, {v}", marker)
 
 class Cholesky(CholeskyFamily, LinalgOp):
     """Left-looking Cholesky as an scf.for over the columns, the factor built in place of
@@ -182,63 +158,29 @@ class Cholesky(CholeskyFamily, LinalgOp):
     right. Static panel widths: a dynamic min(b, n - K) instead ran 11% slower at
     n = 2000 (0.130 s against 0.116 s, medians of 15 calls side by side)."""
 
-    shape_generic = False  # its loops and panels are written at static sizes
-
     def emit(self, em, operands, arg_types, attrs, result_type):
-        (a_t,) = arg_types
-        n, dt = int(a_t.shape[0]), a_t.dtype
+        return self.columns(em, operands[0], arg_types[0], em.scalar_constant(0, "index"), marker='"cholesky"')
+
+    def columns(self, em, value: str, a_t, start: str, marker: str = "") -> str:
+        """The column loop from column `start` (an index value) to n."""
+        n, dt = a_t.shape[0], a_t.dtype
         t = a_t.mlir()
         c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
-        cn = em.scalar_constant(n, "index")
+        cn = index_value(em, n)
         em.scalar_constant(0.0, dt)  # defined here, before the loops whose bodies use it
-        b = lu_panel(n, "linalg-cholesky")
-        value, start = operands[0], c0
-        if b is not None:
-            value, start = self._panels(em, value, a_t, b)
         rest, j, state = em.fresh("chol"), em.fresh("j"), em.fresh("l")  # the columns from start on
         em.line(f"{rest} = scf.for {j} = {start} to {cn} step {c1} iter_args({state} = {value}) -> ({t}) {{")
         body = _Body(em)
-        body.close(f"scf.yield {self._column(em, body, state, a_t, j, c0)} : {t}")
+        body.close(f"scf.yield {self._column(em, body, state, a_t, j, c0)} : {t}", marker)
         return rest
-
-    def _panels(self, em, value: str, a_t, b: int) -> tuple[str, str]:
-        """The loop over the full panels of b columns from `value`: (its result, the index
-        where the panels end)."""
-        n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
-        mat, tall = _dynamic(2, dt), f"tensor<?x{b}x{dt}>"
-        r, kk, state, full, outer = _panel_loop(em, value, t, n, b, "chol", "l")
-        c1, cn, cb = (em.scalar_constant(v, "index") for v in (1, n, b))
-        m = outer.line(f"arith.subi {cn}, {kk} : index")  # rows kk..n-1
-        left = outer.line(f"tensor.extract_slice {state}[{kk}, 0] [{m}, {kk}] [1, 1] : {t} to {mat}")
-        top = outer.line(f"tensor.extract_slice {state}[{kk}, 0] [{b}, {kk}] [1, 1] : {t} to tensor<{b}x?x{dt}>")
-        x, o = em.fresh("x"), em.fresh("o")
-        neg_t = outer.line(  # -top^T (kk x b): the product then adds into the panel
-            f"linalg.generic {{indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], "
-            f"iterator_types = [\"parallel\", \"parallel\"]}} ins({top} : tensor<{b}x?x{dt}>) "
-            f"outs({outer.line(f'tensor.empty({kk}) : {tall}')} : {tall}) {{")
-        em.line(f"^bb0({x}: {dt}, {o}: {dt}):")
-        y = outer.line(f"arith.negf {x} : {dt}", extra="  ")
-        em.line(f"  linalg.yield {y} : {dt}")
-        em.line(f"}} -> {tall}")
-        panel = outer.line(f"tensor.extract_slice {state}[{kk}, {kk}] [{m}, {b}] [1, 1] : {t} to {tall}")
-        product = outer.line(f"linalg.matmul ins({left}, {neg_t} : {mat}, {tall}) outs({panel} : {tall}) -> {tall}")
-        updated = outer.line(f"tensor.insert_slice {product} into {state}[{kk}, {kk}] [{m}, {b}] [1, 1] : "
-                             f"{tall} into {t}")
-        end = outer.line(f"arith.addi {kk}, {cb} : index")
-        cols, j, inner_state = em.fresh("cols"), em.fresh("j"), em.fresh("l")
-        em.line(f"{cols} = scf.for {j} = {kk} to {end} step {c1} iter_args({inner_state} = {updated}) -> ({t}) {{")
-        inner = _Body(em)
-        inner.close(f"scf.yield {self._column(em, inner, inner_state, a_t, j, kk)} : {t}")
-        outer.close(f"scf.yield {cols} : {t}")
-        return r, full
 
     @staticmethod
     def _column(em, body, state: str, a_t, j: str, lo: str) -> str:
         """Column j of L from the state's column j (rows j..n-1) less the matvec of the
         state's columns lo..j-1 with its row j there; zeros above the diagonal."""
-        n, dt = int(a_t.shape[0]), a_t.dtype
+        n, dt = a_t.shape[0], a_t.dtype
         t, vec, mat = a_t.mlir(), _dynamic(1, dt), _dynamic(2, dt)
-        c0, cn = em.scalar_constant(0, "index"), em.scalar_constant(n, "index")
+        c0, cn = em.scalar_constant(0, "index"), index_value(em, n)
         zero = em.scalar_constant(0.0, dt)
         m = body.line(f"arith.subi {cn}, {j} : index")  # rows j..n-1
         w = body.line(f"arith.subi {j}, {lo} : index")  # columns lo..j-1
@@ -287,98 +229,21 @@ class Lu(LuFamily, LinalgOp):
     (empty at n): resized to a smaller n (verify's re-instantiation) the text is the
     unblocked loop and stays right."""
 
-    shape_generic = False  # its loops and panels are written at static sizes
-
     def emit(self, em, operands, arg_types, attrs, result_type):
-        (a_t,) = arg_types
-        n = int(a_t.shape[0])
-        b = lu_panel(n, "linalg")
-        c0, c1 = em.scalar_constant(0, "index"), em.scalar_constant(1, "index")
-        em.scalar_constant(n, "index")  # defined here, before the loops whose bodies use it
-        value, start = operands[0], c0
-        if b is not None:
-            value, start = self._panels(em, value, a_t, b)
+        return self.steps_from(em, operands[0], arg_types[0], em.scalar_constant(0, "index"), marker='"lu"')
+
+    def steps_from(self, em, value: str, a_t, start: str, marker: str = "") -> str:
+        """The elimination steps from k = `start` (an index value) to n - 2."""
+        n = a_t.shape[0]
+        c1 = em.scalar_constant(1, "index")
+        index_value(em, n)  # defined here, before the loops whose bodies use it
         t = a_t.mlir()
         rest, k, state = em.fresh("lu"), em.fresh("k"), em.fresh("state")  # the steps from start on
-        last = em.scalar_constant(n - 1, "index")
+        last = index_value(em, _plus(n, -1))
         em.line(f"{rest} = scf.for {k} = {start} to {last} step {c1} iter_args({state} = {value}) -> ({t}) {{")
         body = _Body(em)
-        body.close(f"scf.yield {self._step(em, body, state, a_t, k, None)} : {t}")
+        body.close(f"scf.yield {self._step(em, body, state, a_t, k, None)} : {t}", marker)
         return rest
-
-    def _panels(self, em, value: str, a_t, b: int) -> tuple[str, str]:
-        """The loop over the full panels of b columns from `value`: (its result, the index
-        where the panels end)."""
-        n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
-        s = lu_subpanel(b)
-        if s is not None:
-            em.scalar_constant(s, "index")  # defined before the loops whose bodies use it
-        r, kk, state, full, outer = _panel_loop(em, value, t, n, b, "lu", "state")
-        c1, cn, cb = (em.scalar_constant(v, "index") for v in (1, n, b))
-        end = outer.line(f"arith.addi {kk}, {cb} : index")
-        if s is None:
-            panel = self._steps(em, state, a_t, kk, end, end)
-        else:
-            panel = self._subpanels(em, state, a_t, kk, end, s)
-        e = outer.line(f"arith.subi {cn}, {end} : index")  # rows and columns after the panel
-        tall = f"tensor<?x{b}x{dt}>"
-        l21 = outer.line(f"tensor.extract_slice {panel}[{end}, {kk}] [{e}, {b}] [1, 1] : {t} to {tall}")
-        negated = self._map(em, outer, l21, tall, 2, dt, outer.line(f"tensor.empty({e}) : {tall}"),
-                            lambda x: f"arith.negf {x} : {dt}")
-        written = self._less_product(outer, panel, a_t, negated, b, kk, end, end, e, e)
-        outer.close(f"scf.yield {written} : {t}")
-        return r, full
-
-    @staticmethod
-    def _less_product(body, value: str, a_t, neg: str, width: int, u_row: str, c_row: str, col0: str,
-                      rows: str, cols: str) -> str:
-        """`value` with its block at (c_row, col0) of rows x cols plus the linalg.matmul of
-        `neg` (rows x width: negated multipliers) with the width rows from u_row over the
-        same columns, accumulated into the block (in order of k)."""
-        dt, t, mat = a_t.dtype, a_t.mlir(), _dynamic(2, a_t.dtype)
-        tall, wide = f"tensor<?x{width}x{dt}>", f"tensor<{width}x?x{dt}>"
-        u = body.line(f"tensor.extract_slice {value}[{u_row}, {col0}] [{width}, {cols}] [1, 1] : {t} to {wide}")
-        c = body.line(f"tensor.extract_slice {value}[{c_row}, {col0}] [{rows}, {cols}] [1, 1] : {t} to {mat}")
-        product = body.line(f"linalg.matmul ins({neg}, {u} : {tall}, {wide}) outs({c} : {mat}) -> {mat}")
-        return body.line(f"tensor.insert_slice {product} into {value}[{c_row}, {col0}] [{rows}, {cols}] [1, 1] : "
-                         f"{mat} into {t}")
-
-    def _steps(self, em, state: str, a_t, start: str, stop: str, end: str) -> str:
-        """The elimination steps k = start .. stop - 1 of a panel ending at `end` (_step)."""
-        t, c1 = a_t.mlir(), em.scalar_constant(1, "index")
-        steps, k, inner_state = em.fresh("panel"), em.fresh("k"), em.fresh("state")
-        em.line(f"{steps} = scf.for {k} = {start} to {stop} step {c1} iter_args({inner_state} = {state}) -> ({t}) {{")
-        inner = _Body(em)
-        inner.close(f"scf.yield {self._step(em, inner, inner_state, a_t, k, end)} : {t}")
-        return steps
-
-    def _subpanels(self, em, state: str, a_t, kk: str, end: str, s: int) -> str:
-        """A panel [kk, end) factored by sub-panels of s columns [S, E): the steps of
-        columns S .. E-1 (_step up to E: the sub-panel's columns, and its rows right of it
-        up to n), then two linalg.matmuls of the sub-panel's negated multipliers with its
-        rows: into the rest of the panel (rows E.., columns E..end) and into the rows E..end
-        of the row panel (columns end..). Every element still gets the steps' operations in
-        order of k, so the result is the one-level panel's, bitwise; the rank-1 steps now
-        sweep s columns instead of the panel's width."""
-        n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
-        cn, cs = em.scalar_constant(n, "index"), em.scalar_constant(s, "index")
-        r, start, sub = em.fresh("sub"), em.fresh("s"), em.fresh("state")
-        em.line(f"{r} = scf.for {start} = {kk} to {end} step {cs} iter_args({sub} = {state}) -> ({t}) {{")
-        body = _Body(em)
-        stop = body.line(f"arith.addi {start}, {cs} : index")
-        value = self._steps(em, sub, a_t, start, stop, stop)
-        below = body.line(f"arith.subi {cn}, {stop} : index")  # rows after the sub-panel
-        rest = body.line(f"arith.subi {end}, {stop} : index")  # the panel's columns after it
-        right = body.line(f"arith.subi {cn}, {end} : index")  # the row panel's columns
-        tall = f"tensor<?x{s}x{dt}>"
-        l = body.line(f"tensor.extract_slice {value}[{stop}, {start}] [{below}, {s}] [1, 1] : {t} to {tall}")
-        neg = self._map(em, body, l, tall, 2, dt, body.line(f"tensor.empty({below}) : {tall}"),
-                        lambda x: f"arith.negf {x} : {dt}")
-        value = self._less_product(body, value, a_t, neg, s, start, stop, stop, below, rest)
-        top = body.line(f"tensor.extract_slice {neg}[0, 0] [{rest}, {s}] [1, 1] : {tall} to {tall}")
-        value = self._less_product(body, value, a_t, top, s, start, stop, end, rest, right)
-        body.close(f"scf.yield {value} : {t}")
-        return r
 
     @staticmethod
     def _map(em, body, value: str, t: str, rank: int, dt: str, init: str, scalar) -> str:
@@ -407,9 +272,9 @@ class Lu(LuFamily, LinalgOp):
         """One elimination step at k: the multipliers below the pivot, then the block below
         and right of (k, k), or with `end` (a panel's end) its columns up to `end` and the
         row panel's rows up to `end`, right of it."""
-        n, dt = int(a_t.shape[0]), a_t.dtype
+        n, dt = a_t.shape[0], a_t.dtype
         t, vec, mat = a_t.mlir(), _dynamic(1, dt), _dynamic(2, dt)
-        c1, cn = em.scalar_constant(1, "index"), em.scalar_constant(n, "index")
+        c1, cn = em.scalar_constant(1, "index"), index_value(em, n)
         k1 = body.line(f"arith.addi {k}, {c1} : index")
         m = body.line(f"arith.subi {cn}, {k1} : index")  # rows after k
         piv = body.line(f"tensor.extract {state}[{k}, {k}] : {t}")
@@ -571,7 +436,9 @@ class _Body:
         empty = empty or self.line(f"tensor.empty() : {t}")
         return self.line(f"linalg.fill ins({zero} : {dtype}) outs({empty} : {t}) -> {t}")
 
-    def close(self, terminator: str) -> None:
+    def close(self, terminator: str, marker: str = "") -> None:
+        """End the body with `terminator`; `marker`: the loop is a library op's (its
+        synth.library attribute's value, quoted: a backend lowers it, synth.backends.library_linalg)."""
         self.em.line(terminator)
         self.em.indent = self.outer
-        self.em.line("}")
+        self.em.line("}" + (f" {{synth.library = {marker}}}" if marker else ""))

@@ -35,7 +35,7 @@ from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_rang
                                   edge_index, edge_slices)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.semantics.raised_text import MIN_SIZE, _NEAR
-from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily, LuFamily, lu_outer_panel, lu_panel,
+from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily, LuFamily,
                                     InsertRangeFamily, IotaFamily, PutFamily, ReduceFamily, SelectEdgeFamily,
                                     SliceRangeFamily, TakeFamily, FlipFamily, TransposeFamily, TriangularSolveFamily,
                                     unit_shape)
@@ -492,14 +492,16 @@ def _take(em, x: str, x_type: str, starts: list[str], sizes: list[int], dtype: s
     return out if as_type is None else _line(em, f"stablehlo.reshape {out} : ({sliced}) -> {as_type}")
 
 
-def while_loop(em, state: list[tuple[str, str, str]], bound, body) -> str:
+def while_loop(em, state: list[tuple[str, str, str]], bound, body, library: str | None = None) -> str:
     """`stablehlo.while` over (name, initial value, type) with the first element an i64
-    counter running while below `bound` (an int, or a dynamic Size in a generic body); body(names) emits the body and
+    counter running while below `bound` (an int, or a dynamic Size in a generic body);
+    `library`: the loop is a library op's (synth.library, which a backend lowers); body(names) emits the body and
     returns the next values. The result's name (`%r#k` is the k-th state). The library
     ops' loops and synth.codegen.raised's time loops."""
     out = em.fresh("loop")
+    marker = f' attributes {{synth.library = "{library}"}}' if library else ""
     em.line(f"{out}:{len(state)} = stablehlo.while(" + ", ".join(f"{a} = {v}" for a, v, _ in state)
-            + ") : " + ", ".join(t for _, _, t in state))
+            + ") : " + ", ".join(t for _, _, t in state) + marker)
     em.line("cond {")
     c, p = em.fresh("c"), em.fresh("p")
     if is_dynamic(bound):  # a count known at run time (a generic body): its value, from the prologue
@@ -518,269 +520,18 @@ def while_loop(em, state: list[tuple[str, str, str]], bound, body) -> str:
     return out
 
 
-def lu_by_panels(em, a_value: str, a, b: int, sub: int | None = None) -> str:
-    """The right-looking blocked LU (no pivoting) of `a_value`, its n / b panels unrolled
-    on static slices of what is left to factor (Lu emits it where n has a panel width).
-    Per panel K: its column panel (rows K.., an (n - K) x b block) is factored by
-    `_tall_lu` in sub-panels of `sub` columns (sub = b: one, by column steps); then the rows
-    of the panel right of it become U12 by a unit lower triangular solve (by blocks of sub
-    rows: each block solved by the op, the rows below it less its product), and the
-    trailing block below and right of the panel is less L21 U12, one dot_general."""
-    n, dt = int(a.shape[0]), a.dtype
-    sub = b if sub is None else sub
-    t, s = a.mlir(), "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
-    const = lambda v: line(f"stablehlo.constant dense<{v}> : {s}")  # noqa: E731
-    state = a_value
-    for big_k in range(0, n, b):
-        m, w = n - big_k, n - big_k - b
-        pt = f"tensor<{m}x{b}x{dt}>"
-        p0 = line(f"stablehlo.slice {state} [{big_k}:{n}, {big_k}:{big_k + b}] : ({t}) -> {pt}")
-        panel = _tall_lu(em, p0, m, b, sub, dt)
-        at_k = const(big_k)
-        state = line(f"stablehlo.dynamic_update_slice {state}, {panel}, {at_k}, {at_k} : ({t}, {pt}, {s}, {s}) -> {t}")
-        if w <= 0:
-            continue
-        lt, wt, ut = f"tensor<{w}x{b}x{dt}>", f"tensor<{w}x{w}x{dt}>", f"tensor<{b}x{w}x{dt}>"
-        l21 = line(f"stablehlo.slice {panel} [{b}:{m}, 0:{b}] : ({pt}) -> {lt}")
-        a12 = line(f"stablehlo.slice {state} [{big_k}:{big_k + b}, {big_k + b}:{n}] : ({t}) -> {ut}")
-        u12 = _blocked_u12(em, panel, pt, a12, b, w, sub, dt)
-        at_w = const(big_k + b)
-        state = line(f"stablehlo.dynamic_update_slice {state}, {u12}, {at_k}, {at_w} : ({t}, {ut}, {s}, {s}) -> {t}")
-        state = _less_product(em, state, t, (big_k + b, big_k + b), (w, w), (l21, lt), (u12, ut), dt, (at_w, at_w))
-    return state
-
-
-def _less_product(em, x: str, x_t: str, at: tuple[int, int], shape: tuple[int, int], lhs: tuple[str, str],
-                  rhs: tuple[str, str], dt: str, starts: tuple[str, str]) -> str:
-    """`x` with its block of `shape` at `at` less the product of the (value, type) pairs
-    `lhs` and `rhs` (a dot_general), written back (a dynamic_update_slice at `starts`, the
-    i64 constants of `at`)."""
-    line = lambda rhs_: _line(em, rhs_)  # noqa: E731
-    (r0, c0), (rows, cols), s = at, shape, "tensor<i64>"
-    bt = f"tensor<{rows}x{cols}x{dt}>"
-    block = line(f"stablehlo.slice {x} [{r0}:{r0 + rows}, {c0}:{c0 + cols}] : ({x_t}) -> {bt}")
-    prod = line(f"stablehlo.dot_general {lhs[0]}, {rhs[0]}, contracting_dims = [1] x [0] : ({lhs[1]}, {rhs[1]}) -> {bt}")
-    block = line(f"stablehlo.subtract {block}, {prod} : {bt}")
-    return line(f"stablehlo.dynamic_update_slice {x}, {block}, {starts[0]}, {starts[1]} : ({x_t}, {bt}, {s}, {s}) -> {x_t}")
-
-
-def _column_steps(em, p0: str, m: int, b: int, dt: str) -> str:
-    """A while over the b columns of the m x b panel `p0` (m >= b) eliminating below the
-    diagonal: column k below the pivot divided by it, the columns right of k less the outer
-    product of that column with the pivot's row (masked selects over the whole panel)."""
-    s = "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
-    pt, it, mt, vm, vb = (f"tensor<{m}x{b}x{dt}>", f"tensor<{m}x{b}xi64>", f"tensor<{m}x{b}xi1>",
-                          f"tensor<{m}x{dt}>", f"tensor<{b}x{dt}>")
-
-    def step(names):
-        k, p = names
-        z = line(f"stablehlo.constant dense<0> : {s}")
-        one = line(f"stablehlo.constant dense<1> : {s}")
-        piv = _take(em, p, pt, [k, k], [1, 1], dt, f"tensor<{dt}>")
-        col = _take(em, p, pt, [z, k], [m, 1], dt, vm)
-        pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vm}")
-        l = line(f"stablehlo.divide {col}, {pivs} : {vm}")
-        other = _take(em, p, pt, [k, z], [1, b], dt, vb)
-        lp = line(f"stablehlo.broadcast_in_dim {l}, dims = [0] : ({vm}) -> {pt}")
-        op = line(f"stablehlo.broadcast_in_dim {other}, dims = [1] : ({vb}) -> {pt}")
-        upd = line(f"stablehlo.subtract {p}, {line(f'stablehlo.multiply {lp}, {op} : {pt}')} : {pt}")
-        rows, cols = line(f"stablehlo.iota dim = 0 : {it}"), line(f"stablehlo.iota dim = 1 : {it}")
-        kb = line(f"stablehlo.broadcast_in_dim {k}, dims = [] : ({s}) -> {it}")
-        below = line(f"stablehlo.compare GT, {rows}, {kb} : ({it}, {it}) -> {mt}")
-        right = line(f"stablehlo.compare GT, {cols}, {kb} : ({it}, {it}) -> {mt}")
-        at_k = line(f"stablehlo.compare EQ, {cols}, {kb} : ({it}, {it}) -> {mt}")
-        p1 = line(f"stablehlo.select {right}, {upd}, {p} : {mt}, {pt}")
-        p2 = line(f"stablehlo.select {at_k}, {lp}, {p1} : {mt}, {pt}")
-        new = line(f"stablehlo.select {below}, {p2}, {p} : {mt}, {pt}")
-        return [line(f"stablehlo.add {k}, {one} : {s}"), new]
-
-    c0 = line(f"stablehlo.constant dense<0> : {s}")
-    return f"{while_loop(em, [(em.fresh('k'), c0, s), (em.fresh('p'), p0, pt)], min(b, m - 1), step)}#1"
-
-
-def _tall_lu(em, p0: str, m: int, b: int, sub: int, dt: str) -> str:
-    """The m x b column panel `p0` (m >= b) factored (unit lower multipliers below the
-    diagonal, U on and above it) by sub-panels of `sub` columns: each by `_column_steps`
-    on its rows from its diagonal down, the rows of the sub-panel right of it (up to the
-    panel's last column) solved by its unit lower triangle, and the block below and right
-    of it less the sub-panel's multipliers times those rows (a dot_general)."""
-    s = "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
-    const = lambda v: line(f"stablehlo.constant dense<{v}> : {s}")  # noqa: E731
-    pt = f"tensor<{m}x{b}x{dt}>"
-    panel = p0
-    for kk in range(0, b, sub):
-        mm, r = m - kk, b - kk - sub  # rows from the sub-panel's diagonal down; columns right of it
-        qt = f"tensor<{mm}x{sub}x{dt}>"
-        q = line(f"stablehlo.slice {panel} [{kk}:{m}, {kk}:{kk + sub}] : ({pt}) -> {qt}")
-        q = _column_steps(em, q, mm, sub, dt)
-        at = const(kk)
-        panel = line(f"stablehlo.dynamic_update_slice {panel}, {q}, {at}, {at} : ({pt}, {qt}, {s}, {s}) -> {pt}")
-        if r <= 0:
-            continue
-        rt, lt = f"tensor<{sub}x{r}x{dt}>", f"tensor<{mm - sub}x{sub}x{dt}>"
-        l11 = line(f"stablehlo.slice {q} [0:{sub}, 0:{sub}] : ({qt}) -> tensor<{sub}x{sub}x{dt}>")
-        a12 = line(f"stablehlo.slice {panel} [{kk}:{kk + sub}, {kk + sub}:{b}] : ({pt}) -> {rt}")
-        u12 = TriangularSolve._call(em, l11, a12, f"tensor<{sub}x{sub}x{dt}>", rt, _UNIT_LOWER)
-        right = const(kk + sub)
-        panel = line(f"stablehlo.dynamic_update_slice {panel}, {u12}, {at}, {right} : ({pt}, {rt}, {s}, {s}) -> {pt}")
-        l21 = line(f"stablehlo.slice {q} [{sub}:{mm}, 0:{sub}] : ({qt}) -> {lt}")
-        panel = _less_product(em, panel, pt, (kk + sub, kk + sub), (mm - sub, r), (l21, lt), (u12, rt), dt, (right, right))
-    return panel
-
-
-_UNIT_LOWER = {"lower": True, "unit_diagonal": True, "transpose_a": False}  # U12's solves
-
-
-def _blocked_u12(em, panel: str, pt: str, a12: str, b: int, w: int, sub: int, dt: str) -> str:
-    """U12: the b x w rows `a12` solved by the unit lower triangle of the panel's top b x b
-    block, by blocks of `sub` rows: each block solved by its sub x sub diagonal block, then
-    the rows below it (within the b) less their multipliers times its solution."""
-    s = "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
-    ut, rt, st = f"tensor<{b}x{w}x{dt}>", f"tensor<{sub}x{w}x{dt}>", f"tensor<{sub}x{sub}x{dt}>"
-    x = a12
-    for kk in range(0, b, sub):
-        lkk = line(f"stablehlo.slice {panel} [{kk}:{kk + sub}, {kk}:{kk + sub}] : ({pt}) -> {st}")
-        rows = line(f"stablehlo.slice {x} [{kk}:{kk + sub}, 0:{w}] : ({ut}) -> {rt}")
-        sol = TriangularSolve._call(em, lkk, rows, st, rt, _UNIT_LOWER)
-        at, c0 = line(f"stablehlo.constant dense<{kk}> : {s}"), line(f"stablehlo.constant dense<0> : {s}")
-        x = line(f"stablehlo.dynamic_update_slice {x}, {sol}, {at}, {c0} : ({ut}, {rt}, {s}, {s}) -> {ut}")
-        below = b - kk - sub
-        if below <= 0:
-            continue
-        lt = f"tensor<{below}x{sub}x{dt}>"
-        lb = line(f"stablehlo.slice {panel} [{kk + sub}:{b}, {kk}:{kk + sub}] : ({pt}) -> {lt}")
-        nxt = line(f"stablehlo.constant dense<{kk + sub}> : {s}")
-        x = _less_product(em, x, ut, (kk + sub, 0), (below, w), (lb, lt), (sol, rt), dt, (nxt, c0))
-    return x
-
-
-def _counter_mask(em, direction: str, k: str, n: int) -> str:
-    """`iota(n) DIRECTION k` (k an i64 scalar): the n-vector of i1 that masks the positions
-    before (LT) or at (EQ) a loop's counter."""
-    it = f"tensor<{n}xi64>"
-    iota = _line(em, f"stablehlo.iota dim = 0 : {it}")
-    ks = _line(em, f"stablehlo.broadcast_in_dim {k}, dims = [] : (tensor<i64>) -> {it}")
-    return _line(em, f"stablehlo.compare {direction}, {iota}, {ks} : ({it}, {it}) -> tensor<{n}xi1>")
-
-
-def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
-    """The left-looking blocked Cholesky of `a_value` (lower), its n / b panels unrolled on
-    static slices. Per panel K: the column panel a[K:, K:K+b] less L[K:, :K] L[K:K+b, :K]^T,
-    one dot_general (the columns left of the panel, all of them final); then a while over
-    its b columns: column k less the panel's columns left of k times row k of the panel
-    there (a matrix-vector dot_general with row k masked to the columns before k), its
-    diagonal element's square root the diagonal, the rest divided by it. Only the lower
-    triangle is ever read: the rows above k of column k get values that the caller's
-    zeroing of the upper triangle drops. Each element gets PolyBench's sum of products in
-    two parts (the columns before the panel, then the panel's), as linalg's Cholesky; the
-    flops are the factorization's n^3 / 3, where a right-looking update of the whole
-    trailing block by each panel computes its upper half too."""
-    n, dt = int(a.shape[0]), a.dtype
-    t, s = a.mlir(), "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
-    state = a_value
-    for big_k in range(0, n, b):
-        m = n - big_k
-        pt, vm, vb = f"tensor<{m}x{b}x{dt}>", f"tensor<{m}x{dt}>", f"tensor<{b}x{dt}>"
-        p0 = line(f"stablehlo.slice {state} [{big_k}:{n}, {big_k}:{big_k + b}] : ({t}) -> {pt}")
-        if big_k:
-            left = line(f"stablehlo.slice {state} [{big_k}:{n}, 0:{big_k}] : ({t}) -> tensor<{m}x{big_k}x{dt}>")
-            top = line(f"stablehlo.slice {state} [{big_k}:{big_k + b}, 0:{big_k}] : ({t}) -> tensor<{b}x{big_k}x{dt}>")
-            prod = line(f"stablehlo.dot_general {left}, {top}, contracting_dims = [1] x [1] : "
-                        f"(tensor<{m}x{big_k}x{dt}>, tensor<{b}x{big_k}x{dt}>) -> {pt}")
-            p0 = line(f"stablehlo.subtract {p0}, {prod} : {pt}")
-
-        def step(names, m=m, pt=pt, vm=vm, vb=vb):
-            k, p = names
-            z = line(f"stablehlo.constant dense<0> : {s}")
-            one = line(f"stablehlo.constant dense<1> : {s}")
-            row = _take(em, p, pt, [k, z], [1, b], dt, vb)
-            before = _counter_mask(em, "LT", k, b)
-            zeros = _splat(em, 0.0, a.with_shape((b,)))
-            masked = line(f"stablehlo.select {before}, {row}, {zeros} : tensor<{b}xi1>, {vb}")
-            sums = line(f"stablehlo.dot_general {p}, {masked}, contracting_dims = [1] x [0] : ({pt}, {vb}) -> {vm}")
-            col = line(f"stablehlo.subtract {_take(em, p, pt, [z, k], [m, 1], dt, vm)}, {sums} : {vm}")
-            piv = line(f"stablehlo.sqrt {_take(em, col, vm, [k], [1], dt, f'tensor<{dt}>')} : tensor<{dt}>")
-            pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vm}")
-            at_k = _counter_mask(em, "EQ", k, m)
-            new = line(f"stablehlo.select {at_k}, {pivs}, {line(f'stablehlo.divide {col}, {pivs} : {vm}')} : "
-                       f"tensor<{m}xi1>, {vm}")
-            as_col = line(f"stablehlo.reshape {new} : ({vm}) -> tensor<{m}x1x{dt}>")
-            p = line(f"stablehlo.dynamic_update_slice {p}, {as_col}, {z}, {k} : "
-                     f"({pt}, tensor<{m}x1x{dt}>, {s}, {s}) -> {pt}")
-            return [line(f"stablehlo.add {k}, {one} : {s}"), p]
-
-        c0 = line(f"stablehlo.constant dense<0> : {s}")
-        steps = while_loop(em, [(em.fresh("k"), c0, s), (em.fresh("p"), p0, pt)], b, step)
-        at_k = line(f"stablehlo.constant dense<{big_k}> : {s}")
-        state = line(f"stablehlo.dynamic_update_slice {state}, {steps}#1, {at_k}, {at_k} : ({t}, {pt}, {s}, {s}) -> {t}")
-    return state
-
-
 class TriangularSolve(TriangularSolveFamily, StablehloOp):
-    """stablehlo.triangular_solve (left side). `b` may be a vector: it is reshaped to a
-    column and back around the op (the op wants rank 2).
+    """stablehlo.triangular_solve (left side), at every size. `b` may be a vector: it is
+    reshaped to a column and back around the op (the op wants rank 2).
 
-    One right-hand side at a size with a panel width (families.lu_panel; not transposed):
-    XLA's own expansion of the op (diagonal blocks inverted, then products) takes twice
-    the time of the loops for one vector, so the solve goes by panels of w rows (from the
-    top for a lower triangle, from the bottom for an upper one). Up to MAX_UNROLLED_PANELS
-    panels they are unrolled with static slices: panel p is its rows of b less the rows of
-    the triangle left of the panel (right of it, upper) times the solution so far (a
-    dot_general), then its w x w triangle solved by the op; only the triangle is read, a
-    row panel is contiguous. Each panel's solution is written over the right-hand side
-    (a dynamic_update_slice at a constant offset, in place), whose solved rows the next
-    panels read as a slice: concatenating the solutions so far for each panel allocated
-    and copied a vector per panel (trisolv at LARGE on mlir-cpu, AMD EPYC host, one
-    thread, old and new raise in alternating processes: medians of 40 calls 0.74, 0.88,
-    0.84 -> 0.74, 0.75, 0.81 ms; of 3000 calls on inputs in cache 0.42, 0.49 -> 0.33,
-    0.35 ms). Beyond that: a while over the panels, each solving its
-    triangle and subtracting its columns times its solution from the rows not yet solved
-    (the whole column panel, masked)."""
-
-    shape_generic = False  # its loops and panels are written at static sizes
-
-    MAX_UNROLLED_PANELS = 64
+    This is the op the raise means and its proofs cover; how a backend runs it (XLA's own
+    expansion, or panels of rows where n has a panel width) is a lowering below the
+    raised IR (synth.backends.library_stablehlo)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a, b = arg_types
-        panel = lu_panel(int(a.shape[0]))
-        if b.rank == 1 and panel is not None and not d["transpose_a"]:
-            if int(a.shape[0]) // panel <= self.MAX_UNROLLED_PANELS:
-                return self._unrolled(em, operands, a, b, d, panel)
-            return self._blocked(em, operands, a, b, d, panel)
         return self._op(em, operands, a, b, d, result_type)
-
-    def _unrolled(self, em, operands, a, b, d, w: int) -> str:
-        n, dt = int(a.shape[0]), a.dtype
-        vw, colw, sq = f"tensor<{w}x{dt}>", f"tensor<{w}x1x{dt}>", f"tensor<{w}x{w}x{dt}>"
-        line = lambda rhs: _line(em, rhs)  # noqa: E731
-        # x: the right-hand side with the panels solved so far written over it (each panel's
-        # solution put at constant offsets: updated in place, its solved part read as a slice)
-        x = operands[1]
-        for p in range(n // w):
-            at = p * w if d["lower"] else n - (p + 1) * w
-            rhs = line(f"stablehlo.slice {x} [{at}:{at + w}] : ({b.mlir()}) -> {vw}")
-            if p:
-                done = p * w  # rows solved: [0, at) below the diagonal, [at + w, n) above it
-                lo, hi = (0, at) if d["lower"] else (at + w, n)
-                known = line(f"stablehlo.slice {x} [{lo}:{hi}] : ({b.mlir()}) -> tensor<{done}x{dt}>")
-                rows = line(f"stablehlo.slice {operands[0]} [{at}:{at + w}, {lo}:{hi}] : "
-                            f"({a.mlir()}) -> tensor<{w}x{done}x{dt}>")
-                prod = line(f"stablehlo.dot_general {rows}, {known}, contracting_dims = [1] x [0] : "
-                            f"(tensor<{w}x{done}x{dt}>, tensor<{done}x{dt}>) -> {vw}")
-                rhs = line(f"stablehlo.subtract {rhs}, {prod} : {vw}")
-            diag = line(f"stablehlo.slice {operands[0]} [{at}:{at + w}, {at}:{at + w}] : ({a.mlir()}) -> {sq}")
-            column = line(f"stablehlo.reshape {rhs} : ({vw}) -> {colw}")
-            sol = line(f"stablehlo.reshape {self._call(em, diag, column, sq, colw, d)} : ({colw}) -> {vw}")
-            offset = line(f"stablehlo.constant dense<{at}> : tensor<i64>")
-            x = line(f"stablehlo.dynamic_update_slice {x}, {sol}, {offset} : ({b.mlir()}, {vw}, tensor<i64>) -> {b.mlir()}")
-        return x
 
     @staticmethod
     def _call(em, a_value: str, rhs: str, a_t: str, col_t: str, d) -> str:
@@ -792,94 +543,33 @@ class TriangularSolve(TriangularSolveFamily, StablehloOp):
                 f'transpose_a = #stablehlo<transpose {transpose}>}} : ({a_t}, {col_t}) -> {col_t}')
         return x
 
-    def _blocked(self, em, operands, a, b, d, w: int) -> str:
-        n, dt, s = int(a.shape[0]), a.dtype, "tensor<i64>"
-        t, v, vw, colw = a.mlir(), b.mlir(), f"tensor<{w}x{dt}>", f"tensor<{w}x1x{dt}>"
-        iv, mv = f"tensor<{n}xi64>", f"tensor<{n}xi1>"
-        line = lambda rhs: _line(em, rhs)  # noqa: E731
-        c0 = line(f"stablehlo.constant dense<0> : {s}")
-
-        def body(names):
-            p, x, mat = names
-            zero = line(f"stablehlo.constant dense<0> : {s}")
-            one = line(f"stablehlo.constant dense<1> : {s}")
-            width = line(f"stablehlo.constant dense<{w}> : {s}")
-            at = line(f"stablehlo.multiply {p}, {width} : {s}")
-            if not d["lower"]:  # panels from the bottom
-                last = line(f"stablehlo.constant dense<{n - w}> : {s}")
-                at = line(f"stablehlo.subtract {last}, {at} : {s}")
-            diag = _take(em, mat, t, [at, at], [w, w], dt)
-            xb = _take(em, x, v, [at], [w], dt, colw)
-            sol = self._call(em, diag, xb, f"tensor<{w}x{w}x{dt}>", colw, d)
-            sol = line(f"stablehlo.reshape {sol} : ({colw}) -> {vw}")
-            cols = _take(em, mat, t, [zero, at], [n, w], dt)
-            prod = line(f"stablehlo.dot_general {cols}, {sol}, contracting_dims = [1] x [0] : "
-                        f"(tensor<{n}x{w}x{dt}>, {vw}) -> {v}")
-            rows = line(f"stablehlo.iota dim = 0 : {iv}")
-            if d["lower"]:  # the rows after the panel
-                bound = line(f"stablehlo.add {at}, {width} : {s}")
-                pending = line(f"stablehlo.compare GE, {rows}, "
-                               f"{line(f'stablehlo.broadcast_in_dim {bound}, dims = [] : ({s}) -> {iv}')} : "
-                               f"({iv}, {iv}) -> {mv}")
-            else:  # the rows before it
-                pending = line(f"stablehlo.compare LT, {rows}, "
-                               f"{line(f'stablehlo.broadcast_in_dim {at}, dims = [] : ({s}) -> {iv}')} : "
-                               f"({iv}, {iv}) -> {mv}")
-            less = line(f"stablehlo.subtract {x}, {prod} : {v}")
-            x1 = line(f"stablehlo.select {pending}, {less}, {x} : {mv}, {v}")
-            x2 = line(f"stablehlo.dynamic_update_slice {x1}, {sol}, {at} : ({v}, {vw}, {s}) -> {v}")
-            return [line(f"stablehlo.add {p}, {one} : {s}"), x2, mat]
-        out = while_loop(em, [(em.fresh("p"), c0, s), (em.fresh("x"), operands[1], v),
-                             (em.fresh("mat"), operands[0], t)], n // w, body)
-        return f"{out}#1"
-
     def _op(self, em, operands, a, b, d, result_type) -> str:
         rhs, column = operands[1], b.with_shape((b.shape[0], 1)) if b.rank == 1 else b
         if b.rank == 1:
-            rhs = em.fresh()
-            em.line(f"{rhs} = stablehlo.reshape {operands[1]} : ({b.mlir()}) -> {column.mlir()}")
+            rhs = _reshaped(em, operands[1], b, column)
         x = self._call(em, operands[0], rhs, a.mlir(), column.mlir(), d)
         if b.rank == 2:
             return x
-        r = em.fresh()
-        em.line(f"{r} = stablehlo.reshape {x} : ({column.mlir()}) -> {result_type.mlir()}")
-        return r
+        return _reshaped(em, x, column, result_type)
 
 
 class Cholesky(CholeskyFamily, StablehloOp):
-    """stablehlo.cholesky, lower = true. What the op leaves above the diagonal is
-    implementation-defined, so the emitter zeroes it explicitly (a select on an iota
-    comparison).
-
-    At a size with a panel width (families.lu_panel, "stablehlo-cholesky": a multiple of 8
-    columns, 40 at n = 2000) and at most MAX_UNROLLED_PANELS panels: cholesky_by_panels,
-    then above the diagonal zeroed. At n = 2000 on one core
-    (XLA CPU, medians of 7 calls, 2026-11-27, AMD EPYC): 0.11-0.12 s, where the
-    right-looking form before (each panel's columns by masked rank-1 updates of the whole
-    panel, the whole trailing block less one dot_general) took 0.20 s; on the mlir-cpu
-    backend 0.17-0.19 s against 0.43 s. XLA's expansion of stablehlo.cholesky takes 1.5x
-    the right-looking form's time."""
-
-    shape_generic = False  # its loops and panels are written at static sizes
-
-    MAX_UNROLLED_PANELS = 64
+    """stablehlo.cholesky, lower = true, at every size. What the op leaves above the
+    diagonal is implementation-defined, so the emitter zeroes it explicitly (a select on
+    an iota comparison). Panels where n has a panel width are a lowering below the raised
+    IR (synth.backends.library_stablehlo)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        n = int(result_type.shape[0])
-        b = lu_panel(n, "stablehlo-cholesky")
-        if b is not None and n // b <= self.MAX_UNROLLED_PANELS:
-            return self._zero_upper(em, cholesky_by_panels(em, operands[0], result_type, b), result_type)
         return self._op(em, operands, result_type)
 
     @staticmethod
     def _zero_upper(em, value: str, result_type) -> str:
         t, mask_t, it = result_type.mlir(), result_type.with_dtype("i1").mlir(), result_type.with_dtype("i64").mlir()
-        rows, cols, lower, zeros, r = (em.fresh() for _ in range(5))
-        em.line(f"{rows} = stablehlo.iota dim = 0 : {it}")
-        em.line(f"{cols} = stablehlo.iota dim = 1 : {it}")
+        rows, cols = _iota(em, 0, result_type.with_dtype("i64")), _iota(em, 1, result_type.with_dtype("i64"))
+        lower, r = em.fresh(), em.fresh()
         em.line(f"{lower} = stablehlo.compare GE, {rows}, {cols} : ({it}, {it}) -> {mask_t}")
         zero = _tensor_constant(em, 0.0, result_type.dtype)
-        em.line(f"{zeros} = stablehlo.broadcast_in_dim {zero}, dims = [] : (tensor<{result_type.dtype}>) -> {t}")
+        zeros = _broadcast_to(em, zero, TensorType((), result_type.dtype), (), result_type)
         em.line(f"{r} = stablehlo.select {lower}, {value}, {zeros} : {mask_t}, {t}")
         return r
 
@@ -890,155 +580,59 @@ class Cholesky(CholeskyFamily, StablehloOp):
 
 
 class Lu(LuFamily, StablehloOp):
-    """LU without pivoting as stablehlo.while loops (static shapes: masks select the part
-    of a matrix a step changes).
+    """LU without pivoting as a stablehlo.while, at every size: a while over k = 0 ..
+    n-2: column k divided by the pivot, the block below and right of (k, k) less the
+    outer product of those multipliers with row k; each step computes the whole matrix
+    (masks select the part a step changes). Every element gets the operations of
+    PolyBench's loops in their order. The while carries `synth.library = "lu"`: a backend
+    lowering below the raised IR factors by panels where n has a panel width
+    (synth.backends.library_stablehlo)."""
 
-    Unblocked (n without a panel width, families.lu_panel, e.g. the small sizes of proofs): a while
-    over k = 0 .. n-2: column k divided by the pivot, the block below and right of (k, k)
-    less the outer product of those multipliers with row k; each step computes the whole
-    matrix. Every element gets the operations of PolyBench's loops in their order.
-
-    Blocked (panel width b dividing n), up to MAX_UNROLLED_PANELS panels: lu_by_panels,
-    each panel on static slices of what is left (lu LARGE on XLA CPU, one core: 0.60 s
-    for the while below, 0.20 s), two levels where n has a wider multiple of b
-    (families.lu_outer_panel: panels of 250 factored by sub-panels of 50 at n = 2000), so
-    that the trailing block is updated by products as deep as the outer panel. More
-    panels: a while over the panels K = 0, b, .., n-b;
-    in each, a while over its b columns does the unblocked steps on the column panel (n x b) and the
-    same eliminations on the row panel right of it (b x n: rows K..K+b-1, the unit lower
-    solve of U12), then the block below and right of the panel is updated by one
-    dot_general (n x b times b x n): there the b products of a panel are summed before
-    they are subtracted (reassociated; the rest in the loops' order)."""
-
-    shape_generic = False  # its loops and panels are written at static sizes
-
-    MAX_UNROLLED_PANELS = 64
+    LIBRARY = "lu"  # the while's synth.library marker
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        n = int(arg_types[0].shape[0])
-        b = lu_panel(n)
-        if b is None:
-            return self._unblocked(em, operands[0], arg_types[0])
-        if n // b <= self.MAX_UNROLLED_PANELS:
-            return lu_by_panels(em, operands[0], arg_types[0], lu_outer_panel(n, b), b)
-        return self._blocked(em, operands[0], arg_types[0], b)
+        return self._unblocked(em, operands[0], arg_types[0])
 
     def _unblocked(self, em, a_value: str, a):
-        n, dt = int(a.shape[0]), a.dtype
-        t, vec = a.mlir(), f"tensor<{n}x{dt}>"
-        it, scalar, mask = a.with_dtype("i64").mlir(), "tensor<i64>", a.with_dtype("i1").mlir()
+        n, dt = a.shape[0], a.dtype
+        vt = a.with_shape((n,))
+        t, vec = a.mlir(), vt.mlir()
+        it, scalar, mask = a.with_dtype("i64"), "tensor<i64>", a.with_dtype("i1").mlir()
         line = lambda rhs: _line(em, rhs)  # noqa: E731
         c0 = line("stablehlo.constant dense<0> : tensor<i64>")
 
+        def take(state, k, dim):  # column (dim 1) or row (dim 0) k as a vector
+            if has_dynamic(a):
+                return _counter_gather(em, state, a, k, dim, vt)
+            zero = line(f"stablehlo.constant dense<0> : {scalar}")
+            starts = [zero, k] if dim == 1 else [k, zero]
+            return _take(em, state, t, starts, [int(n), 1] if dim == 1 else [1, int(n)], dt, vec)
+
         def body(names):
             k, state = names
-            zero = line(f"stablehlo.constant dense<0> : {scalar}")
             one = line(f"stablehlo.constant dense<1> : {scalar}")
-            col = _take(em, state, t, [zero, k], [n, 1], dt, vec)
-            row = _take(em, state, t, [k, zero], [1, n], dt, vec)
+            col, row = take(state, k, 1), take(state, k, 0)
             piv = _take(em, state, t, [k, k], [1, 1], dt, f"tensor<{dt}>")
-            pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vec}")
+            pivs = _broadcast_to(em, piv, TensorType((), dt), (), vt)
             l = line(f"stablehlo.divide {col}, {pivs} : {vec}")
-            lb = line(f"stablehlo.broadcast_in_dim {l}, dims = [0] : ({vec}) -> {t}")
-            rb = line(f"stablehlo.broadcast_in_dim {row}, dims = [1] : ({vec}) -> {t}")
+            lb = _broadcast_to(em, l, vt, (0,), a)
+            rb = _broadcast_to(em, row, vt, (1,), a)
             prod = line(f"stablehlo.multiply {lb}, {rb} : {t}")
             upd = line(f"stablehlo.subtract {state}, {prod} : {t}")
-            rows = line(f"stablehlo.iota dim = 0 : {it}")
-            cols = line(f"stablehlo.iota dim = 1 : {it}")
-            kb = line(f"stablehlo.broadcast_in_dim {k}, dims = [] : ({scalar}) -> {it}")
-            inner = line(f"stablehlo.minimum {rows}, {cols} : {it}")
-            block = line(f"stablehlo.compare GT, {inner}, {kb} : ({it}, {it}) -> {mask}")
-            below = line(f"stablehlo.compare GT, {rows}, {kb} : ({it}, {it}) -> {mask}")
-            at_k = line(f"stablehlo.compare EQ, {cols}, {kb} : ({it}, {it}) -> {mask}")
+            rows, cols = _iota(em, 0, it), _iota(em, 1, it)
+            kb = _broadcast_to(em, k, TensorType((), "i64"), (), it)
+            inner = line(f"stablehlo.minimum {rows}, {cols} : {it.mlir()}")
+            block = line(f"stablehlo.compare GT, {inner}, {kb} : ({it.mlir()}, {it.mlir()}) -> {mask}")
+            below = line(f"stablehlo.compare GT, {rows}, {kb} : ({it.mlir()}, {it.mlir()}) -> {mask}")
+            at_k = line(f"stablehlo.compare EQ, {cols}, {kb} : ({it.mlir()}, {it.mlir()}) -> {mask}")
             multipliers = line(f"stablehlo.select {at_k}, {lb}, {state} : {mask}, {t}")
             kept = line(f"stablehlo.select {below}, {multipliers}, {state} : {mask}, {t}")
             new = line(f"stablehlo.select {block}, {upd}, {kept} : {mask}, {t}")
             return [line(f"stablehlo.add {k}, {one} : {scalar}"), new]
-        out = while_loop(em, [(em.fresh("k"), c0, "tensor<i64>"), (em.fresh("state"), a_value, t)], n - 1, body)
+        bound = n.offset(-1) if is_dynamic(n) else int(n) - 1
+        out = while_loop(em, [(em.fresh("k"), c0, "tensor<i64>"), (em.fresh("state"), a_value, t)], bound, body,
+                         library=self.LIBRARY)
         return f"{out}#1"
-
-    def _blocked(self, em, a_value: str, a, b: int):
-        n, dt = int(a.shape[0]), a.dtype
-        t, s = a.mlir(), "tensor<i64>"
-        panel, rpanel = f"tensor<{n}x{b}x{dt}>", f"tensor<{b}x{n}x{dt}>"
-        vn, vb = f"tensor<{n}x{dt}>", f"tensor<{b}x{dt}>"
-        ip, ir, it = f"tensor<{n}x{b}xi64>", f"tensor<{b}x{n}xi64>", f"tensor<{n}x{n}xi64>"
-        mp, mr, mt = f"tensor<{n}x{b}xi1>", f"tensor<{b}x{n}xi1>", f"tensor<{n}x{n}xi1>"
-        line = lambda rhs: _line(em, rhs)  # noqa: E731
-        c0 = line(f"stablehlo.constant dense<0> : {s}")
-
-        def bcast(x, xt, dims, rt):
-            return line(f"stablehlo.broadcast_in_dim {x}, dims = [{', '.join(map(str, dims))}] : ({xt}) -> {rt}")
-
-        def outer(names):
-            kk, state = names
-            zero = line(f"stablehlo.constant dense<0> : {s}")
-            bc = line(f"stablehlo.constant dense<{b}> : {s}")
-            end = line(f"stablehlo.add {kk}, {bc} : {s}")  # K + b: the first column after the panel
-            p0 = _take(em, state, t, [zero, kk], [n, b], dt)
-            r0 = _take(em, state, t, [kk, zero], [b, n], dt)
-
-            def inner(names):
-                k, big_k, p, r = names
-                z = line(f"stablehlo.constant dense<0> : {s}")
-                one = line(f"stablehlo.constant dense<1> : {s}")
-                g = line(f"stablehlo.add {big_k}, {k} : {s}")  # the global row / column of the step
-                piv = _take(em, p, panel, [g, k], [1, 1], dt, f"tensor<{dt}>")
-                col = _take(em, p, panel, [z, k], [n, 1], dt, vn)
-                l = line(f"stablehlo.divide {col}, {bcast(piv, f'tensor<{dt}>', [], vn)} : {vn}")
-                prow = _take(em, p, panel, [g, z], [1, b], dt, vb)
-                lp = bcast(l, vn, [0], panel)
-                prod = line(f"stablehlo.multiply {lp}, {bcast(prow, vb, [1], panel)} : {panel}")
-                upd = line(f"stablehlo.subtract {p}, {prod} : {panel}")
-                pr, pc = line(f"stablehlo.iota dim = 0 : {ip}"), line(f"stablehlo.iota dim = 1 : {ip}")
-                below = line(f"stablehlo.compare GT, {pr}, {bcast(g, s, [], ip)} : ({ip}, {ip}) -> {mp}")
-                kp = bcast(k, s, [], ip)
-                right = line(f"stablehlo.compare GT, {pc}, {kp} : ({ip}, {ip}) -> {mp}")
-                at_k = line(f"stablehlo.compare EQ, {pc}, {kp} : ({ip}, {ip}) -> {mp}")
-                p1 = line(f"stablehlo.select {right}, {upd}, {p} : {mp}, {panel}")
-                p2 = line(f"stablehlo.select {at_k}, {lp}, {p1} : {mp}, {panel}")
-                p3 = line(f"stablehlo.select {below}, {p2}, {p} : {mp}, {panel}")
-                # the row panel: rows after the step's, columns after the panel
-                rrow = _take(em, r, rpanel, [k, z], [1, n], dt, vn)
-                lr = _take(em, l, vn, [big_k], [b], dt)
-                lrb, rrb = bcast(lr, vb, [0], rpanel), bcast(rrow, vn, [1], rpanel)
-                rprod = line(f"stablehlo.multiply {lrb}, {rrb} : {rpanel}")
-                rupd = line(f"stablehlo.subtract {r}, {rprod} : {rpanel}")
-                rr, rc = line(f"stablehlo.iota dim = 0 : {ir}"), line(f"stablehlo.iota dim = 1 : {ir}")
-                later = line(f"stablehlo.compare GT, {rr}, {bcast(k, s, [], ir)} : ({ir}, {ir}) -> {mr}")
-                width = line(f"stablehlo.constant dense<{b}> : {s}")
-                panel_end = bcast(line(f"stablehlo.add {big_k}, {width} : {s}"), s, [], ir)
-                after = line(f"stablehlo.compare GE, {rc}, {panel_end} : ({ir}, {ir}) -> {mr}")
-                r1 = line(f"stablehlo.select {after}, {rupd}, {r} : {mr}, {rpanel}")
-                r2 = line(f"stablehlo.select {later}, {r1}, {r} : {mr}, {rpanel}")
-                return [line(f"stablehlo.add {k}, {one} : {s}"), big_k, p3, r2]
-
-            steps = while_loop(em, [(em.fresh("k"), line(f"stablehlo.constant dense<0> : {s}"), s),
-                                     (em.fresh("kk"), kk, s), (em.fresh("p"), p0, panel),
-                                     (em.fresh("r"), r0, rpanel)], b, inner)
-            pf, rf = f"{steps}#2", f"{steps}#3"
-            a1 = line(f"stablehlo.dynamic_update_slice {state}, {pf}, {zero}, {kk} : ({t}, {panel}, {s}, {s}) -> {t}")
-            rcur = _take(em, a1, t, [kk, zero], [b, n], dt)
-            rc = line(f"stablehlo.iota dim = 1 : {ir}")
-            after = line(f"stablehlo.compare GE, {rc}, {bcast(end, s, [], ir)} : ({ir}, {ir}) -> {mr}")
-            rm = line(f"stablehlo.select {after}, {rf}, {rcur} : {mr}, {rpanel}")
-            a2 = line(f"stablehlo.dynamic_update_slice {a1}, {rm}, {kk}, {zero} : ({t}, {rpanel}, {s}, {s}) -> {t}")
-            zc = line(f"stablehlo.constant dense<0.000000e+00> : tensor<{dt}>")
-            pr = line(f"stablehlo.iota dim = 0 : {ip}")
-            lower = line(f"stablehlo.compare GE, {pr}, {bcast(end, s, [], ip)} : ({ip}, {ip}) -> {mp}")
-            l21 = line(f"stablehlo.select {lower}, {pf}, {bcast(zc, f'tensor<{dt}>', [], panel)} : {mp}, {panel}")
-            u12 = line(f"stablehlo.select {after}, {rf}, {bcast(zc, f'tensor<{dt}>', [], rpanel)} : {mr}, {rpanel}")
-            prod = line(f"stablehlo.dot_general {l21}, {u12}, contracting_dims = [1] x [0] : ({panel}, {rpanel}) -> {t}")
-            upd = line(f"stablehlo.subtract {a2}, {prod} : {t}")
-            rows, cols = line(f"stablehlo.iota dim = 0 : {it}"), line(f"stablehlo.iota dim = 1 : {it}")
-            inner_m = line(f"stablehlo.minimum {rows}, {cols} : {it}")
-            trailing = line(f"stablehlo.compare GE, {inner_m}, {bcast(end, s, [], it)} : ({it}, {it}) -> {mt}")
-            a3 = line(f"stablehlo.select {trailing}, {upd}, {a2} : {mt}, {t}")
-            return [end, a3]
-
-        out = while_loop(em, [(em.fresh("kk"), c0, s), (em.fresh("state"), a_value, t)], n, outer)
-        return f"{out}#1"
-
 
 # --- reads and writes at a loop counter ---------------------------------------------------------
 

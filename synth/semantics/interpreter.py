@@ -259,12 +259,19 @@ def _gather(it, op, xs):
     """The gather of one index per position along one dim (what stablehlo.flip emits):
     indices of shape (n, 1), the dim collapsed, the other dims whole; result element p
     along that dim is the operand's slice at index[p], clamped into the dim (symbolic
-    indices: by cases)."""
+    indices: by cases). Also one index (shape (1,)): the line there (a generic take)."""
     fields = {k: [int(v) for v in vs.replace(" ", "").split(",") if v]
               for k, vs in _GATHER_FIELD.findall(str(op.attributes["dimension_numbers"]))}
     a, index = np.asarray(xs[0], dtype=object), np.asarray(xs[1], dtype=object)
     sizes = _i64s(it.ir, op.attributes["slice_sizes"])
     collapsed = fields.get("collapsed_slice_dims", [])
+    if len(collapsed) == 1 and fields.get("start_index_map") == collapsed and index.shape == (1,) \
+            and fields.get("index_vector_dim") == [0] and fields.get("offset_dims", []) == list(range(a.ndim - 1)) \
+            and all(m == (1 if k == collapsed[0] else n) for k, (n, m) in enumerate(zip(a.shape, sizes))):
+        # one index: the line at it along the collapsed dim (a shape-generic take, refined)
+        dim = collapsed[0]
+        slab = _by_cases([index[0]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
+        return [np.asarray(slab, dtype=object)]
     if len(collapsed) != 1 or fields.get("start_index_map") != collapsed or index.ndim != 2 \
             or index.shape[1] != 1 or fields.get("index_vector_dim") != [1] \
             or fields.get("offset_dims", []) != [k for k in range(a.ndim) if k != collapsed[0]] \
