@@ -286,11 +286,14 @@ def cmd_bench(args) -> int:
     from synth.bench.runner import run_bench
 
     _check_positive(args.timeout, "--timeout")
+    unknown = [x for x in args.shapes.split(",") if x not in ("static", "generic")]
+    if unknown:
+        raise InputError(f"--shapes takes static and/or generic, not {', '.join(unknown)}")
     summary = run_bench(args.paths, args.suite, args.dataset, args.targets.split(","),
                         args.backends.split(",") if args.backends else None, args.jobs,
                         args.scheduler, Path(args.out), args.timeout, args.warmup, args.repeats,
                         Path(args.db) if args.db else None, threads=args.threads, c=_c_options(args),
-                        baseline_cc=args.baseline == "cc")
+                        baseline_cc=args.baseline == "cc", shapes=tuple(args.shapes.split(",")))
     g = summary["geomean_best"]
     print(f"{len(summary['raised'])} kernel x target pairs raised and timed; geomean speedup "
           f"(best backend per kernel and target): {'-' if g is None else f'{g:.2f}x'}; "
@@ -393,6 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dataset", choices=polybench.DATASET_NAMES, default="large",
                    help="resize PolyBench kernels to this dataset")
     p.add_argument("--targets", default="stablehlo,linalg", help="comma-separated targets to raise to")
+    p.add_argument("--shapes", default="static", help="comma-separated: static (the raise at the dataset's sizes), "
+                                                      "generic (one raise for every size, timed at the dataset's "
+                                                      "sizes; reported as target 'T generic'); both time them side by side")
     p.add_argument("--backends", help="comma-separated backend names (none: all available)")
     p.add_argument("--jobs", type=int, default=2, help="raise jobs in parallel (local pool)")
     p.add_argument("--scheduler", help="address of a Dask distributed scheduler to run jobs on")

@@ -34,7 +34,7 @@ def run_raise_job(job) -> dict:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.unlink(missing_ok=True)
     request = {"path": job.path, "function": job.function, "target": job.target,
-               "timeout": job.timeout, "output": str(out)}
+               "timeout": job.timeout, "output": str(out), "shapes": job.shapes}
     t0 = time.monotonic()
     try:
         proc = subprocess.run([sys.executable, "-m", "synth.bench.raise_job"], input=json.dumps(request),
@@ -68,7 +68,7 @@ def _child() -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # input warnings: the CLI shows them, a batch does not
             source = load_source(request["path"], warn=False)
-        options = RaiseOptions(SearchSettings(timeout=request["timeout"]))
+        options = RaiseOptions(SearchSettings(timeout=request["timeout"]), shapes=request.get("shapes", "static"))
         outcome = raise_function(source, request["function"], request["target"], options)
         Path(request["output"]).write_text(outcome.module)
         result = {"exit_code": 0, "candidates": outcome.stats["candidates"],

@@ -34,6 +34,22 @@ def best_speedups(rows: list[dict]) -> dict[tuple[str, str], dict]:
     return best
 
 
+def generic_over_static(rows: list[dict]) -> dict[str, list[float]]:
+    """backend -> the time of each generic raise over its static twin's (same kernel,
+    target and backend, both timed: `synth bench --shapes static,generic`)."""
+    static = {(r["kernel"], r["target"], r.get("backend")): r for r in rows
+              if r.get("status") == "ok" and r.get("seconds")}
+    out: dict[str, list[float]] = {}
+    for r in rows:
+        target = r["target"]
+        if r.get("status") != "ok" or not r.get("seconds") or not target.endswith(" generic"):
+            continue
+        twin = static.get((r["kernel"], target[: -len(" generic")], r.get("backend")))
+        if twin is not None:
+            out.setdefault(r["backend"], []).append(r["seconds"] / twin["seconds"])
+    return out
+
+
 def run_header(settings: dict) -> list[str]:
     """Report lines saying when, where and how a bench ran."""
     import datetime
@@ -77,6 +93,11 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
     if over_cc:
         lines.append(f"- over the C twins (cc -O3 -march=native), same best backends: geomean "
                      f"{_fmt(summary['geomean_best_over_cc'])}x ({len(over_cc)} pairs)")
+    ratios = generic_over_static(rows)
+    summary["generic_over_static"] = {b: geomean(v) for b, v in ratios.items()}
+    for backend, values in sorted(ratios.items()):
+        lines.append(f"- generic over static time on {backend}: geomean {_fmt(geomean(values))} over "
+                     f"{len(values)} pairs (range {_fmt(min(values))} to {_fmt(max(values))})")
     raises = {(r["kernel"], r["target"]): r.get("verification") for r in rows if r.get("backend")}
     if raises:
         every = sum(v == "all" for v in raises.values())

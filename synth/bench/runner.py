@@ -50,10 +50,17 @@ class Job:
     timeout: float
     out_dir: str
     key: str  # hash of everything the raise depends on (timing settings add to it)
+    shapes: str = "static"  # synth raise --shapes: "static" or "generic"
+
+    @property
+    def label(self) -> str:
+        """The target as reports show it: a generic raise is `TARGET generic`."""
+        return self.target if self.shapes == "static" else f"{self.target} {self.shapes}"
 
     @property
     def raised_path(self) -> str:
-        return str(Path(self.out_dir) / "raised" / f"{self.kernel}.{self.target}.mlir")
+        suffix = "" if self.shapes == "static" else f".{self.shapes}"
+        return str(Path(self.out_dir) / "raised" / f"{self.kernel}.{self.target}{suffix}.mlir")
 
 
 # ---------------------------------------------------------------------------------------
@@ -101,7 +108,7 @@ def _grammar_fingerprint() -> str:
 
 
 def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], timeout: float,
-                 out_dir: Path, c=None) -> tuple[list[Job], list[dict]]:
+                 out_dir: Path, c=None, shapes: tuple[str, ...] = ("static",)) -> tuple[list[Job], list[dict]]:
     """Resize every function to the dataset and make its jobs; inputs that cannot be
     loaded become result rows with their reason."""
     from synth.analysis import polybench
@@ -127,10 +134,12 @@ def prepare_jobs(files: list[Path], dataset: str | None, targets: list[str], tim
         for n in names:
             kernel = f.stem if len(names) == 1 else f"{f.stem}@{n}"
             for t in targets:
-                # the validation level is part of what a raise is (a proof for every size
-                # since level "all"): a cached raise validated otherwise is raised again
-                key = _hash(__version__, grammar, text, n, t, timeout, VALIDATION)
-                jobs.append(Job(kernel, str(resized), n, t, timeout, str(out_dir), key))
+                for shape in shapes:
+                    # the validation level is part of what a raise is (a proof for every size
+                    # since level "all"): a cached raise validated otherwise is raised again
+                    key = _hash(__version__, grammar, text, n, t, timeout, VALIDATION,
+                                *(() if shape == "static" else (shape,)))
+                    jobs.append(Job(kernel, str(resized), n, t, timeout, str(out_dir), key, shape))
     return jobs, failures
 
 
@@ -215,10 +224,10 @@ def _time_outcome(job: Job, outcome: dict, settings: TimingSettings, baselines: 
         try:
             rows = time_kernel(job, outcome, settings, baselines)
         except BACKEND_ERRORS as e:  # the baseline itself failed: report it, go on
-            rows = [{"kernel": job.kernel, "function": job.function, "target": job.target,
+            rows = [{"kernel": job.kernel, "function": job.function, "target": job.label,
                      "backend": "", "status": "error", "reason": f"{type(e).__name__}: {e}"[:500]}]
     else:
-        rows = [{"kernel": job.kernel, "function": job.function, "target": job.target,
+        rows = [{"kernel": job.kernel, "function": job.function, "target": job.label,
                  "backend": "", "status": outcome["status"], "reason": outcome["reason"],
                  "synth_seconds": outcome["synth_seconds"], "candidates": outcome["candidates"]}]
     store.put_rows(_hash(job.key, timing), job, rows)
@@ -228,12 +237,13 @@ def _time_outcome(job: Job, outcome: dict, settings: TimingSettings, baselines: 
 def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets: list[str],
               backends: list[str] | None, jobs: int, scheduler: str | None, out_dir: Path,
               timeout: float, warmup: int, repeats: int, db_path: Path | None = None,
-              threads: int | None = None, c=None, baseline_cc: bool = False) -> dict:
+              threads: int | None = None, c=None, baseline_cc: bool = False,
+              shapes: tuple[str, ...] = ("static",)) -> dict:
     files = discover(paths, suite)
     settings = TimingSettings(backends, warmup, repeats, threads,
                               cc_dataset=dataset if baseline_cc else None)
     timing = _hash(sorted(backends or []), warmup, repeats, threads, settings.cc_dataset)
-    job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir, c)
+    job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir, c, tuple(shapes))
     skipped = {(r["kernel"], r["reason"]) for r in rows if r.get("status") == "unsupported"}
     for kernel, reason in sorted(skipped):
         print(f"synth bench: skipped {kernel}: {reason}", file=sys.stderr)
@@ -261,7 +271,7 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
                 outcome = fut.result()
                 store.put_raise(outcome)
                 outcomes.append(outcome)
-                progress.step(f"{outcome['job'].kernel}/{outcome['job'].target} {outcome['status']}")
+                progress.step(f"{outcome['job'].kernel}/{outcome['job'].label} {outcome['status']}")
     elif todo:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = [pool.submit(run_raise_job, j) for j in todo]
@@ -269,7 +279,7 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
                 outcome = fut.result()
                 store.put_raise(outcome)
                 outcomes.append(outcome)
-                progress.step(f"{outcome['job'].kernel}/{outcome['job'].target} {outcome['status']}")
+                progress.step(f"{outcome['job'].kernel}/{outcome['job'].label} {outcome['status']}")
     progress.close()
 
     from synth.backends.registry import pinned_cpu_threads
@@ -277,14 +287,15 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
     baselines: dict = {}
     progress = Progress(len(outcomes), "time")
     with pinned_cpu_threads(threads):  # timing only: the raise jobs above used every core
-        for outcome in sorted(outcomes, key=lambda o: (o["job"].kernel, o["job"].target)):
+        for outcome in sorted(outcomes, key=lambda o: (o["job"].kernel, o["job"].target, o["job"].shapes)):
             job = outcome["job"]
             rows += _time_outcome(job, outcome, settings, baselines, store, timing)
-            progress.step(f"{job.kernel}/{job.target}")
+            progress.step(f"{job.kernel}/{job.label}")
     progress.close()
     title = (f"synth bench: {suite or ', '.join(paths)} at {dataset or 'given sizes'}, raised code on "
              f"{f'{threads} core(s)' if threads else 'all cores'}, baseline single-threaded")
     header = run_header({"dataset": dataset or "as given", "targets": ",".join(targets),
+                         "shapes": ",".join(shapes),
                          "synthesis budget": f"{timeout:g} s", "warm-up calls": warmup,
                          "timed calls": repeats, "cores for timing": threads or "all",
                          "baselines": "MLIR -O3" + (" and C (cc -O3 -march=native)" if baseline_cc else "")})

@@ -40,6 +40,15 @@ def index_value(em, n) -> str:
     return em.size(n) if is_dynamic(n) else em.scalar_constant(int(n), "index")
 
 
+def _i64(em, n) -> str:
+    """An i64 value of the dimension n (a generic body: its size value, index_cast)."""
+    if not is_dynamic(n):
+        return em.scalar_constant(int(n), "i64")
+    v = em.fresh()
+    em.line(f"{v} = arith.index_cast {em.size(n)} : index to i64")
+    return v
+
+
 def _plus(n, k: int):
     return n.offset(k) if is_dynamic(n) else int(n) + k
 
@@ -349,14 +358,12 @@ class Flip(FlipFamily, LinalgOp):
     (tensor.extract at that index clamped into the dim) where the index lies in the dim,
     0 where it does not: n reads per call, no padded copy."""
 
-    shape_generic = False  # its loops and panels are written at static sizes
-
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a = arg_types[0]
-        k, n, rank = d["dim"], int(a.shape[d["dim"]]), a.rank
+        k, n, rank = d["dim"], a.shape[d["dim"]], a.rank
         shift = _counter(em, operands[1], d["offset"])
-        zero_i, last, extent = (em.scalar_constant(v, "i64") for v in (0, n - 1, n))
+        zero_i, last, extent = (_i64(em, v) for v in (0, _plus(n, -1), n))
         zero = em.scalar_constant(0, a.dtype)
         dims = ", ".join(f"d{j}" for j in range(rank))
         parallel = ", ".join('"parallel"' for _ in range(rank))

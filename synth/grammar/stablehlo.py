@@ -682,13 +682,14 @@ class Take(TakeFamily, StablehloOp):
 class Flip(FlipFamily, StablehloOp):
     """A gather along `dim` at index t + offset - p (an iota subtracted from the counter,
     clamped into the dim), selected against 0 where that index lies outside the dim: n
-    reads, no padded copy."""
-
-    shape_generic = False  # its loops and panels are written at static sizes
+    reads, no padded copy. In a generic body the dim's extent is a value and the gather's
+    slice sizes too (dynamic_gather)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
         a = arg_types[0]
+        if has_dynamic(a):
+            return self._generic(em, operands, a, d)
         k, n, rank = d["dim"], int(a.shape[d["dim"]]), a.rank
         line = TensorType((n,), "i64").mlir()
         iota, shift, spread, index, ge, lt, inside, clamped, column, gathered, mask, out = (
@@ -714,6 +715,35 @@ class Flip(FlipFamily, StablehloOp):
         zeros = _splat(em, 0, a)
         em.line(f"{out} = stablehlo.select {mask}, {gathered}, {zeros} : {predicate.mlir()}, {a.mlir()}")
         return out
+
+    @staticmethod
+    def _generic(em, operands, a: TensorType, d) -> str:
+        k, rank = d["dim"], a.rank
+        n = a.shape[k]
+        vt, st = TensorType((n,), "i64"), TensorType((), "i64")
+        line, mask_t = vt.mlir(), vt.with_dtype("i1").mlir()
+        iota = _iota(em, 0, vt)
+        shift = _line(em, f"stablehlo.add {operands[1]}, {_tensor_constant(em, d['offset'], 'i64')} : tensor<i64>")
+        index = _line(em, f"stablehlo.subtract {_broadcast_to(em, shift, st, (), vt)}, {iota} : {line}")
+        zero = _splat(em, 0, vt)
+        last = _broadcast_to(em, em.size(_plus(n, -1)), st, (), vt)
+        extent = _broadcast_to(em, em.size(n), st, (), vt)
+        ge = _line(em, f"stablehlo.compare GE, {index}, {zero} : ({line}, {line}) -> {mask_t}")
+        lt = _line(em, f"stablehlo.compare LT, {index}, {extent} : ({line}, {line}) -> {mask_t}")
+        inside = _line(em, f"stablehlo.and {ge}, {lt} : {mask_t}")
+        clamped = _line(em, f"stablehlo.clamp {zero}, {index}, {last} : {line}")
+        column_t = TensorType((n, 1), "i64")
+        column = _reshaped(em, clamped, vt, column_t)
+        offsets = ", ".join(str(m) for m in range(rank) if m != k)
+        sizes = em.shape_value(tuple(1 if m == k else w for m, w in enumerate(a.shape)))
+        gathered = _line(em, f'"stablehlo.dynamic_gather"({operands[0]}, {column}, {sizes}) {{dimension_numbers = '
+                             f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [{k}], "
+                             f"start_index_map = [{k}], index_vector_dim = 1>, indices_are_sorted = false}} : "
+                             f"({a.mlir()}, {column_t.mlir()}, tensor<{rank}xi64>) -> {a.mlir()}")
+        predicate = a.with_dtype("i1")
+        mask = _broadcast_to(em, inside, vt.with_dtype("i1"), (k,), predicate)
+        zeros = _splat(em, 0, a)
+        return _line(em, f"stablehlo.select {mask}, {gathered}, {zeros} : {predicate.mlir()}, {a.mlir()}")
 
 
 class Put(PutFamily, StablehloOp):

@@ -260,8 +260,9 @@ def _gather(it, op, xs):
     indices of shape (n, 1), the dim collapsed, the other dims whole; result element p
     along that dim is the operand's slice at index[p], clamped into the dim (symbolic
     indices: by cases). Also one index (shape (1,)): the line there (a generic take)."""
-    fields = {k: [int(v) for v in vs.replace(" ", "").split(",") if v]
-              for k, vs in _GATHER_FIELD.findall(str(op.attributes["dimension_numbers"]))}
+    fields = {"index_vector_dim": [0]}  # printed only where it is not 0
+    fields.update({k: [int(v) for v in vs.replace(" ", "").split(",") if v]
+                   for k, vs in _GATHER_FIELD.findall(str(op.attributes["dimension_numbers"]))})
     a, index = np.asarray(xs[0], dtype=object), np.asarray(xs[1], dtype=object)
     sizes = _i64s(it.ir, op.attributes["slice_sizes"])
     collapsed = fields.get("collapsed_slice_dims", [])
