@@ -89,8 +89,38 @@ def load_kernel(source: SourceModule, name: str) -> Kernel:
         func = next(op for op in module.body.operations if op.operation.name == "func.func"
                     and op.attributes["sym_name"].value == name)
         model = analyze_sizes(nf.source.path, func)
+    model = _dims_read(model, nf.interface)
     _polybench_values(model, kf)
     return Kernel(name, source, nf.source, nf.interface, kf, model)
+
+
+def _dims_read(model: SizeModel, iface: Interface) -> SizeModel:
+    """A dim the original reads with memref.dim (the normal form's index argument for it,
+    Interface.dims) is that argument's size symbol, named `arg<K>_dim<D>`: the array's
+    extent there is it."""
+    from dataclasses import replace
+
+    from synth.analysis.symbols import SizeExpr
+
+    mapping, symbols, params = {}, {}, dict(model.params)
+    for arg, array, dim in iface.dims:
+        old = model.params.get(arg)
+        if old is None or array not in model.arg_dims:
+            continue
+        new = f"arg{array}_dim{dim}"
+        mapping[old] = SizeExpr.symbol(new)
+        symbols[new] = replace(model.symbols[old], name=new, origin=f"dim {dim} of argument #{array} (memref.dim)")
+        params[arg] = new
+    if not mapping:
+        return model
+    model = model.renamed(mapping, symbols)
+    model.params = params
+    for arg, array, dim in iface.dims:
+        if arg in params and array in model.arg_dims:
+            dims = list(model.arg_dims[array])
+            dims[dim] = SizeExpr.symbol(params[arg])
+            model.arg_dims[array] = tuple(dims)
+    return model
 
 
 def _polybench_values(model: SizeModel, kf: KernelFunction) -> None:

@@ -122,16 +122,16 @@ class SizeModel:
         return replace(self, symbols={**kept, **symbols}, **{
             f: sub(getattr(self, f)) for f in (
                 "arg_dims", "alloc_dims", "sites", "constraints", "nonempty", "statement_nests",
-                "floordivs", "time_trips", "loop_ranges", "counter_range")})
+                "floordivs", "time_trips", "loop_ranges", "counter_range", "updates")})
 
     # -- values ------------------------------------------------------------------------------
     def original(self) -> dict[str, int]:
         unknown = [n for n, s in self.symbols.items() if s.value < 0]
         if unknown:
-            raise InputError(f"cannot tell the value of size argument(s) "
-                             f"{', '.join('#' + n[3:] for n in unknown)} of @{self.function}: "
-                             f"they bound loops, but no loop over them indexes an array of "
-                             f"static extent", self.location)
+            raise InputError(f"cannot tell the value of {', '.join(self.symbols[n].origin for n in unknown)} "
+                             f"of @{self.function}: it bounds loops, but no loop over it indexes an "
+                             f"array of static extent; a raise for every size (--shapes generic) "
+                             f"takes it at run time", self.location)
         return {n: s.value for n, s in self.symbols.items()}
 
     def unknown(self) -> list[str]:

@@ -157,6 +157,8 @@ def _symbol_values(kernel: Kernel, lines: list[str]) -> tuple[dict[str, str], di
     out: dict[str, str] = {}
     sources: dict[str, tuple] = {}
     for i, name in sorted(model.params.items()):
+        if i >= kernel.n_arguments:  # a dim the original reads (memref.dim): from that dim, below
+            continue
         a = kernel.function.arguments[i]
         if a.type == "index":
             out[name] = f"%arg{i}"
@@ -254,7 +256,8 @@ def _size_checks(kernel: Kernel) -> list[tuple[str, str, int]]:
     values = model.original()
     out = []
     for i, name in sorted(model.params.items()):
-        out.append((f"%arg{i}", kernel.function.arguments[i].type, values[name]))
+        if i < kernel.n_arguments:  # the dims read by memref.dim are checked as dynamic dims
+            out.append((f"%arg{i}", kernel.function.arguments[i].type, values[name]))
     for a in kernel.function.arguments[: kernel.n_arguments]:
         if not a.is_array:
             continue

@@ -15,6 +15,9 @@ into the form the analysis, the dependence model and the symbolic executor expec
 - A loop that sums into a one-element local buffer (Polygeist's C locals: loaded and
   stored back each iteration) carries the sum as an iter_arg instead
   (synth.frontend.scalars).
+- `memref.dim` of an argument: of a static dim, the constant; of a dynamic one, a new
+  trailing `index` argument that holds it (`Interface.dims`: the size analysis makes that
+  dim's extent the argument's symbol, so the two always agree).
 - Returned values become trailing out-parameters: a returned `memref.alloca`/`alloc` is
   replaced by a new argument of its type, a returned scalar is stored into a new
   `memref<T>` argument before the return, a returned argument is an alias of it. The
@@ -58,6 +61,9 @@ class Interface:
     argument_types: list[str]  # as written
     results: list[Result] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what was rewritten
+    # (normal-form argument, array argument, dim): a size the original reads with
+    # memref.dim, passed as an index argument after the out-parameters
+    dims: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def out_parameters(self) -> list[int]:
@@ -356,6 +362,46 @@ def _results_to_out_params(source: SourceModule, func, iface: Interface) -> None
     iface.notes.append(f"returned values became out-parameters #{iface.n_arguments}..")
 
 
+def _dims_as_arguments(source: SourceModule, func, iface: Interface) -> None:
+    """`memref.dim %argK, %c` as a constant (a static dim) or a new trailing index argument
+    (a dynamic one; one per (K, dim)); anything else a memref.dim reads is refused."""
+    block = func.regions[0].blocks[0]
+    ops = [op for op in _walk(block) if op.name == "memref.dim"]
+    if not ops:
+        return
+    made: dict[tuple[int, int], ir.Value] = {}
+    inputs = list(ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value).inputs)
+    for op in ops:
+        array, index = op.operands
+        owner = index.owner if isinstance(index, ir.OpResult) else None
+        if not (isinstance(array, ir.BlockArgument) and array.owner == block) or owner is None \
+                or owner.name != "arith.constant":
+            raise InputError("memref.dim is read only of an argument at a constant dim", _where(source, op))
+        k, d = array.arg_number, ir.IntegerAttr(owner.attributes["value"]).value
+        mt = ir.MemRefType(array.type)
+        if not mt.is_dynamic_dim(d):
+            with ir.InsertionPoint(op), op.location:
+                from mlir.dialects import arith
+
+                value = arith.ConstantOp(ir.IndexType.get(), mt.shape[d]).result
+        else:
+            if (k, d) not in made:
+                made[(k, d)] = block.add_argument(ir.IndexType.get(), op.location)
+                inputs.append(ir.IndexType.get())
+                iface.dims.append((made[(k, d)].arg_number, k, d))
+            value = made[(k, d)]
+        op.results[0].replace_all_uses_with(value)
+        op.erase()
+    func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, []))
+    if "arg_attrs" in func.attributes:
+        old = list(ir.ArrayAttr(func.attributes["arg_attrs"]))
+        old += [ir.DictAttr.get({})] * (len(inputs) - len(old))
+        func.attributes["arg_attrs"] = ir.ArrayAttr.get(old)
+    if made:
+        iface.notes.append(f"the dynamic dims read by memref.dim became index arguments "
+                           f"#{min(a for a, _, _ in iface.dims)}..")
+
+
 # --- entry point -------------------------------------------------------------------------------
 
 
@@ -384,6 +430,7 @@ def normalize(source: SourceModule, name: str) -> NormalForm:
             iface.notes.append(f"rewrote {n} loop(s) accumulating into a one-element local buffer "
                                f"with an iter_arg")
         _results_to_out_params(source, func, iface)
+        _dims_as_arguments(source, func, iface)
         try:
             module.operation.verify()
         except ir.MLIRError as e:  # a bug here, not the input's fault
