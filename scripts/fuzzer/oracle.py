@@ -209,16 +209,20 @@ def raised_outputs(text: str, name: str) -> list[int]:
 
 def run_raised(text: str, name: str, target: str, inputs: list, arg_specs: list[ArgSpec]) -> tuple[list, list]:
     """(final array arguments, returned values) of a raised module on `inputs`: for
-    stablehlo, @NAME_raised alone on XLA (arrays it does not return keep their inputs);
-    for linalg, the drop-in @NAME through MLIR's bufferization pipeline."""
+    stablehlo, @NAME_raised alone on XLA (arrays it does not return keep their inputs; a
+    shape-generic one made static at the inputs' shapes first); for linalg, the drop-in
+    @NAME through MLIR's drop-in pipeline (a generic raise's and a guarded static one's)."""
     if target == "linalg":
-        from synth.execution import TENSOR_PIPELINE, run_function
+        from synth.execution import DROPIN_PIPELINE, run_function
 
         with _RUN_LOCK:
-            r = run_function(text, name, inputs, pipeline=TENSOR_PIPELINE)
+            r = run_function(text, name, inputs, pipeline=DROPIN_PIPELINE)
         return list(r.outputs), [np.asarray(x) for x in r.results]
     from synth.backends.xla import run_stablehlo
+    from synth.semantics.specialize import specialized_module
 
+    shapes = [() if isinstance(v, tuple) else np.shape(v) for v in inputs]
+    text = specialized_module(text, f"{name}_raised", shapes)
     span = cut_function(text, f"{name}_raised")
     if span is None:
         raise RuntimeError(f"no @{name}_raised in the output")
