@@ -206,6 +206,15 @@ class PerShape(Prepared):
         self.backend, self.function = backend.name, func
         self._backend, self._text, self._name = backend, module_text, name
         self._prepared: dict[tuple, Prepared] = {}
+        self._last: Prepared | None = None
+
+    def __getattr__(self, attr: str):
+        """What a backend's own Prepared says (mlir-cpu's `pipeline_name`...), of the shapes
+        run last."""
+        last = self.__dict__.get("_last")
+        if last is None:
+            raise AttributeError(f"{attr}: not known before the first run")
+        return getattr(last, attr)
 
     def _for(self, inputs: list) -> Prepared:
         from synth.semantics.specialize import specialized_module
@@ -217,7 +226,8 @@ class PerShape(Prepared):
             if self.compile_seconds is None:
                 self.compile_seconds = prepared.compile_seconds
             self._prepared[shapes] = prepared
-        return self._prepared[shapes]
+        self._last = self._prepared[shapes]
+        return self._last
 
     def run(self, inputs: list) -> list[np.ndarray]:
         return self._for(inputs).run(inputs)
