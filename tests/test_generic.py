@@ -184,6 +184,14 @@ def test_jacobi_1d_steps_are_an_argument(tmp_path, target):
             dropped = _dropin(text, "kernel_jacobi_1d", [("i32", steps), ("i32", n), a.copy(), b.copy()])
             np.testing.assert_allclose(dropped[2], want[2], rtol=1e-13, atol=1e-13)
             np.testing.assert_allclose(dropped[3], want[3], rtol=1e-13, atol=1e-13)
+    if target == "linalg":  # outside the proven domain (n = 1: an empty interior; n = 0; -1 steps)
+        for steps, n in ((4, 1), (5, 0), (-1, 50)):  # the drop-in runs the original loops there
+            a, b = rng.uniform(-1, 1, 2000), rng.uniform(-1, 1, 2000)
+            args = [("i32", steps), ("i32", n), a, b]
+            want = run_function(original, "kernel_jacobi_1d", [x.copy() if isinstance(x, np.ndarray) else x
+                                                               for x in args], opt_level=2).outputs
+            got = _dropin(text, "kernel_jacobi_1d", [x.copy() if isinstance(x, np.ndarray) else x for x in args])
+            assert np.array_equal(got[2], want[2]) and np.array_equal(got[3], want[3])
 
 
 def test_static_dropin_runs_the_loops_at_other_sizes(tmp_path):

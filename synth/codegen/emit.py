@@ -78,7 +78,8 @@ def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
     lines, operands, in_types = [], [], []
     memrefs: dict[int, tuple[str, str]] = {}  # argument -> (SSA name, memref type it is viewed as)
     generic = raised_types is not None
-    symbols, sources = _symbol_values(kernel, lines) if generic else ({}, {})
+    size_lines: list[str] = []  # the sizes, before the domain check of a generic drop-in
+    symbols, sources = _symbol_values(kernel, size_lines) if generic else ({}, {})
     for a in kernel.function.arguments[: kernel.n_arguments]:
         t = kernel.tensor_type(a.index, values)
         if a.is_array and generic:
@@ -140,8 +141,12 @@ def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
     if ret_types:
         head += f" -> ({', '.join(ret_types)})"
     checks = _size_checks(kernel) if guard else []
-    if checks:
-        body = _guarded(kernel, checks, lines, returned, ret_types)
+    if generic:  # outside the proven domain (an access beyond an array, a size below 1): the loops
+        ok = _in_domain(kernel, symbols, size_lines)
+        body = size_lines + _guarded(kernel, ok, [], lines, returned, ret_types)
+    elif checks:
+        pre: list[str] = []
+        body = _guarded(kernel, _same_sizes(checks, pre), pre, lines, returned, ret_types)
     else:
         body = lines + ([f"  return {', '.join(returned)} : {', '.join(ret_types)}"] if ret_types else ["  return"])
     func = head + " {\n" + "\n".join(body) + "\n}\n"
@@ -270,10 +275,41 @@ def _size_checks(kernel: Kernel) -> list[tuple[str, str, int]]:
     return out
 
 
-def _guarded(kernel: Kernel, checks, lines: list[str], returned: list[str], ret_types: list[str]) -> list[str]:
-    """The drop-in body: the raise where every size in `checks` has the raise's value,
-    `@NAME_loops` (the original) otherwise."""
-    pre, ok = [], None
+def _in_domain(kernel: Kernel, symbols: dict[str, str], lines: list[str]) -> str:
+    """An i1 value: the sizes are in the domain the raise is proven and tested for (each
+    symbol at least 1, every access of the original within its array, every loop with
+    size bounds running at least once)."""
+    one = "%dom_one"
+    lines.append(f"  {one} = arith.constant 1 : index")
+    conds = []
+    for k, name in enumerate(sorted(symbols)):
+        lines.append(f"  %dom_s{k} = arith.cmpi sge, {symbols[name]}, {one} : index")
+        conds.append(f"%dom_s{k}")
+    for k, (a, b, _) in enumerate(kernel.sizes.constraints):
+        if any(n not in symbols for n in a.symbols + b.symbols):
+            continue  # a floordiv's own symbol: implied by the others
+        lo, hi = _expr_value(a, symbols, lines, f"dom_a{k}"), _expr_value(b, symbols, lines, f"dom_b{k}")
+        lines.append(f"  %dom_c{k} = arith.cmpi sle, {lo}, {hi} : index")
+        conds.append(f"%dom_c{k}")
+    for k, (lb, ub) in enumerate(kernel.sizes.nonempty):  # every loop runs (a tensor of at least 1)
+        if any(n not in symbols for n in lb.symbols + ub.symbols):
+            continue
+        lo, hi = _expr_value(lb, symbols, lines, f"dom_l{k}"), _expr_value(ub, symbols, lines, f"dom_u{k}")
+        lines.append(f"  %dom_n{k} = arith.cmpi slt, {lo}, {hi} : index")
+        conds.append(f"%dom_n{k}")
+    ok = conds[0] if conds else None
+    for k, c in enumerate(conds[1:]):
+        lines.append(f"  %dom_and{k} = arith.andi {ok}, {c} : i1")
+        ok = f"%dom_and{k}"
+    if ok is None:
+        lines.append("  %dom_true = arith.constant true")
+        ok = "%dom_true"
+    return ok
+
+
+def _same_sizes(checks, pre: list[str]) -> str:
+    """An i1 value: every size in `checks` has the raise's value (lines into `pre`)."""
+    ok = None
     for k, (value, ty, want) in enumerate(checks):
         if value.startswith("memref.dim:"):
             _, arg, dim, mtype = value.split(":", 3)
@@ -287,6 +323,13 @@ def _guarded(kernel: Kernel, checks, lines: list[str], returned: list[str], ret_
         else:
             pre.append(f"  %g{k}a = arith.andi {ok}, %g{k} : i1")
             ok = f"%g{k}a"
+    return ok
+
+
+def _guarded(kernel: Kernel, ok: str, pre: list[str], lines: list[str], returned: list[str],
+             ret_types: list[str]) -> list[str]:
+    """The drop-in body: `pre`, then the raise (`lines`) where `ok`, `@NAME_loops` (the
+    original) otherwise."""
     args = ", ".join(f"%arg{i}" for i in range(len(kernel.interface.argument_types)))
     call_types = f"({', '.join(kernel.interface.argument_types)}) -> ({', '.join(ret_types)})"
     results = f"%w:{len(ret_types)}" if len(ret_types) > 1 else "%w"
@@ -328,7 +371,7 @@ def output_module(kernel: Kernel, raised_text: str, dialect: str, generic: bool 
     raised_types = _argument_types(raised_text, kernel) if generic else None
     guard = not generic and bool(_size_checks(kernel))
     decl, wrapper = wrapper_text(kernel, raised_types, guard)
-    if guard:
+    if guard or generic:  # the original, for sizes the raise does not serve
         wrapper = wrapper + original_loops(kernel) + "\n"
     if dialect == "linalg":
         return print_verified(raised_text + wrapper, "linalg")
