@@ -22,7 +22,7 @@ import numpy as np
 
 from synth.analysis.model import Kernel, load_kernel
 from synth.codegen.emit import output_module
-from synth.errors import NoSolutionError
+from synth.errors import InputError, NoSolutionError, SynthError
 from synth.grammar.dims import GenericUnsupported
 from synth.frontend.reader import SourceModule
 from synth.codegen.raised import raised_function_text
@@ -215,6 +215,8 @@ def arithmetic(kernel: Kernel) -> str:
     wrap-around) for integer ones."""
     kinds = {"real" if kernel.function.arguments[o].type.startswith("f") else "integer"
              for o in kernel.outputs}
+    if not kinds:  # it writes no argument and returns nothing
+        return "nothing observable: the raise is the empty program"
     return " and ".join(sorted(kinds)) + " arithmetic"
 
 
@@ -346,7 +348,13 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
                 raised_texts(result, True)
             except GenericUnsupported as e:  # an op of the program has no generic form yet
                 generic, generic_note = False, str(e)
-        report = validate(source, kernel, result, target, options, generic)
+        try:
+            report = validate(source, kernel, result, target, options, generic)
+        except InputError as e:
+            if not str(e.location or "").startswith("<raised"):
+                raise
+            # synth's own raised text that validation cannot read: a fault of synth, not of the input
+            raise SynthError(f"internal error: validating the raise of @{name}: {e}") from None
         if report.verdict != "not equivalent":
             break
         refuted.append(f"{'; '.join(s['program'] for s in result.stats if s['program'])} "

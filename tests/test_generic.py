@@ -275,3 +275,12 @@ def test_durbin_generic_linalg_runs_through_the_reference_lowering(tmp_path):
     them bytes first (synth-bools-as-bytes), so the raise validates instead of crashing."""
     text = _raise(tmp_path, "durbin", "linalg", "--shapes", "generic", "--verify", "test")
     assert "tensor<?xf64>" in _signature(text, "kernel_durbin_raised")
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_nothing_observable_is_the_empty_program(tmp_path, target):
+    """A function whose loops only compute a local it neither returns nor stores raises
+    to the empty program (it was an unparsable module, exit 2 at synth's own text), and
+    says so."""
+    text = _raise(tmp_path, str(GENERIC / "local_only.mlir"), target)
+    assert "synth.outputs = []" in text and "nothing observable" in text

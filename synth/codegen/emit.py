@@ -110,8 +110,8 @@ def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
     out_types = [(raised_types or {}).get(o) or kernel.tensor_type(o, values).mlir() for o in outs]
     sig = f"({', '.join(in_types)}) -> ({', '.join(out_types)})"
     results = [f"%r#{k}" for k in range(len(outs))] if len(outs) > 1 else ["%r"]
-    lines.append(f"  {'%r:' + str(len(outs)) if len(outs) > 1 else '%r'} = func.call "
-                 f"@{kernel.name}_raised({', '.join(operands)}) : {sig}")
+    head = f"{'%r:' + str(len(outs)) if len(outs) > 1 else '%r'} = " if outs else ""  # none: nothing observable
+    lines.append(f"  {head}func.call @{kernel.name}_raised({', '.join(operands)}) : {sig}")
     for k, o in enumerate(kernel.written):
         name, view = memrefs[o]
         lines.append(f"  bufferization.materialize_in_destination {results[k]} in restrict writable "

@@ -200,8 +200,9 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     attrs = [f"synth.outputs = [{', '.join(str(o) for o in kernel.written if o not in state)}]"]
     attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
     rt = ", ".join(rtypes)
+    ret = f"return {', '.join(names)} : {rt}" if names else "return"  # nothing observable: an empty program
     return (f"func.func @{fname}({params}) -> ({rt}) attributes {{{', '.join(attrs)}}} "
-            f"{{\n{body}\n  return {', '.join(names)} : {rt}\n}}\n")
+            f"{{\n{body}\n  {ret}\n}}\n")
 
 
 def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,
