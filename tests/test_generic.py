@@ -284,3 +284,18 @@ def test_nothing_observable_is_the_empty_program(tmp_path, target):
     says so."""
     text = _raise(tmp_path, str(GENERIC / "local_only.mlir"), target)
     assert "synth.outputs = []" in text and "nothing observable" in text
+
+
+def test_stand_in_sizes_respect_a_loop_step():
+    """A loop unrolled by hand (step 5, accesses i .. i + 4) runs whole steps only where
+    its span is a multiple of 5: the sizes synth picks (stand-ins, tests, proofs) keep it
+    so, where they ran past the arrays (exit 2, 'index out of bounds', blamed on the
+    input)."""
+    from synth.analysis.model import load_kernel
+    from synth.frontend.reader import load_source
+
+    k = load_kernel(load_source(GENERIC / "unrolled_copy.mlir", warn=False), "unrolled")
+    k.sizes.with_test_values()
+    assert [step for _, step, _ in k.sizes.congruences] == [5]
+    for values in (k.sizes.standin(), k.sizes.small_values(2), k.sizes.small_values(3, 2)):
+        assert values["arg0"] % 5 == 0 and k.sizes.valid(values)

@@ -91,6 +91,9 @@ class SizeModel:
     # loops whose index nothing uses that update elements in place (`y[i] *= s` repeated):
     # (location, trip count); a closed form exists at a constant count only
     updates: list = field(default_factory=list)
+    # (trip span, step, where): a loop with a step above 1 (unrolled by hand) runs whole
+    # steps only where its span is a multiple of the step; sizes must keep it so
+    congruences: list = field(default_factory=list)
 
     def keep_runtime_repeats(self) -> list[str]:
         """Make each in-place repeat loop whose count is a size argument a time loop (a
@@ -122,7 +125,7 @@ class SizeModel:
         return replace(self, symbols={**kept, **symbols}, **{
             f: sub(getattr(self, f)) for f in (
                 "arg_dims", "alloc_dims", "sites", "constraints", "nonempty", "statement_nests",
-                "floordivs", "time_trips", "loop_ranges", "counter_range", "updates")})
+                "floordivs", "time_trips", "loop_ranges", "counter_range", "updates", "congruences")})
 
     # -- values ------------------------------------------------------------------------------
     def original(self) -> dict[str, int]:
@@ -162,6 +165,9 @@ class SizeModel:
         for a, b, why in self.constraints:
             if a.at(values) > b.at(values):
                 out.append(f"{why}: {a} = {a.at(values)} > {b} = {b.at(values)}")
+        for span, step, why in self.congruences:
+            if span.at(values) % step:
+                out.append(f"{why}: its span {span} = {span.at(values)} is no multiple of its step {step}")
         return out
 
     def valid(self, values: Mapping[str, int], nonempty: bool = True) -> bool:
@@ -174,6 +180,11 @@ class SizeModel:
         for name, v in zip(order, small):
             known = self.symbols[name].value
             values[name] = v if known < 0 else min(v, known)
+        for span, step, _ in self.congruences:  # whole steps of a stepped loop: the next multiple
+            if len(span.terms) == 1 and span.terms[0][1] == 1 and span.div == 1:
+                name = span.terms[0][0]
+                if name in values:
+                    values[name] += (-span.at(values)) % step
         return values
 
     def small_values(self, first: int, stride: int = 1, rotate: int = 0) -> dict[str, int]:
@@ -422,6 +433,25 @@ def analyze_sizes(path: str, func) -> SizeModel:
     bounds = loop_bounds(False)
     checked_bounds = loop_bounds(True)  # with floordivs of sizes as symbols of their own
 
+    # loops with a step above 1 whose span is a multiple of it (where the sizes are known):
+    # their last index is the upper bound less the step
+    stepped: dict[int, int] = {}
+    congruences = []
+    known_values = {n: s.value for n, s in symbols.items() if s.value >= 0}
+    for loop in col.loop_list:
+        lbs, ubs = bounds[loop.id]
+        if loop.step <= 1 or len(lbs) != 1 or len(ubs) != 1 or lbs[0] is None or ubs[0] is None \
+                or lbs[0].ivs or ubs[0].ivs or COUNTER in lbs[0].terms | ubs[0].terms:
+            continue
+        span = ubs[0].size_expr() - lbs[0].size_expr()
+        if span.is_constant or not all(n in known_values or symbols.get(n, Symbol(n, -1, "", "")).value < 0
+                                       for n in span.symbols):
+            continue
+        if all(n in known_values for n in span.symbols) and span.at(known_values) % loop.step:
+            continue
+        stepped[loop.id] = loop.step
+        congruences.append((span, loop.step, f"loop at {loop.location}"))
+
     def extreme(form: _Lin, upper: bool, depth: int = 0, bounds=bounds) -> _Lin | None:
         """An upper (lower) bound of `form` over the loop indices, as a symbol form."""
         if form is None or depth > 64:
@@ -440,7 +470,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
         pure = [o for o in options if not o.ivs]
         choice = (pure or options)[0]
         if take_upper:
-            choice = choice.add(_Lin({}, -1))
+            choice = choice.add(_Lin({}, -stepped.get(key[1], 1)))
         rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
         return extreme(rest.add(choice, coeff), upper, depth + 1, bounds)
 
@@ -582,7 +612,7 @@ def analyze_sizes(path: str, func) -> SizeModel:
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
                      constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips, ranges,
-                     counter, updates=updates)
+                     counter, updates=updates, congruences=congruences)
 
 
 def _counter_argument(func) -> int | None:

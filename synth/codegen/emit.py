@@ -281,6 +281,7 @@ def _in_domain(kernel: Kernel, symbols: dict[str, str], lines: list[str]) -> str
     size bounds running at least once)."""
     one = "%dom_one"
     lines.append(f"  {one} = arith.constant 1 : index")
+    lines.append("  %dom_zero = arith.constant 0 : index")
     conds = []
     for k, name in enumerate(sorted(symbols)):
         lines.append(f"  %dom_s{k} = arith.cmpi sge, {symbols[name]}, {one} : index")
@@ -297,6 +298,14 @@ def _in_domain(kernel: Kernel, symbols: dict[str, str], lines: list[str]) -> str
         lo, hi = _expr_value(lb, symbols, lines, f"dom_l{k}"), _expr_value(ub, symbols, lines, f"dom_u{k}")
         lines.append(f"  %dom_n{k} = arith.cmpi slt, {lo}, {hi} : index")
         conds.append(f"%dom_n{k}")
+    for k, (span, step, _) in enumerate(kernel.sizes.congruences):  # a stepped loop runs whole steps
+        if any(n not in symbols for n in span.symbols):
+            continue
+        value = _expr_value(span, symbols, lines, f"dom_p{k}")
+        lines.append(f"  %dom_m{k} = arith.constant {step} : index")
+        lines.append(f"  %dom_r{k} = arith.remsi {value}, %dom_m{k} : index")
+        lines.append(f"  %dom_q{k} = arith.cmpi eq, %dom_r{k}, %dom_zero : index")
+        conds.append(f"%dom_q{k}")
     ok = conds[0] if conds else None
     for k, c in enumerate(conds[1:]):
         lines.append(f"  %dom_and{k} = arith.andi {ok}, {c} : i1")
