@@ -299,3 +299,32 @@ def test_stand_in_sizes_respect_a_loop_step():
     assert [step for _, step, _ in k.sizes.congruences] == [5]
     for values in (k.sizes.standin(), k.sizes.small_values(2), k.sizes.small_values(3, 2)):
         assert values["arg0"] % 5 == 0 and k.sizes.valid(values)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", ["jacobi-2d", "heat-3d", "fdtd-2d"])
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_time_step_counts_are_arguments(tmp_path, kernel, target):
+    """The stencils' step counts are run-time values of their generic raises: at 3 steps
+    (PolyBench's LARGE has 500 or 1000) and at sizes other than LARGE's, @NAME_raised
+    gives the original's result (fdtd-2d's rotated input too)."""
+    from synth.analysis.model import load_kernel
+    from synth.execution import run_function
+    from synth.frontend.reader import load_source
+    from synth.synthesis.spec import random_draw
+
+    text = _raise(tmp_path, kernel, target, "--verify", "test")
+    name = "kernel_" + kernel.replace("-", "_")
+    k = load_kernel(load_source(ROOT / "benchmarks" / "polybench" / f"{kernel}.mlir", warn=False), name)
+    values = k.sizes.small_values(6, 3)
+    (steps,) = k.sizes.time_trips[0].symbols  # the time loop's trip count
+    values[steps] = 3
+    assert k.sizes.valid(values)
+    args = k.arguments(values, random_draw(np.random.default_rng(9)))
+    want = run_function(k.at(values).text, name, [a.copy() if isinstance(a, np.ndarray) else a for a in args],
+                        opt_level=2).outputs
+    inputs = [a if isinstance(a, np.ndarray) else np.asarray(a[1], dtype=k.tensor_type(i, values).numpy_dtype)
+              for i, a in enumerate(args[: k.n_arguments])]
+    got = _run_raised_at(text, f"{name}_raised", target, inputs)
+    for r, o in enumerate(k.outputs):
+        np.testing.assert_allclose(got[r], want[o], rtol=1e-12, atol=1e-12)
