@@ -138,7 +138,9 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
         return _validate_loop(source, kernel, result, options, generic)
     raised, at = raised_texts(result, generic)
     return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
-                       z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at)
+                       z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at,
+                       generic_text=raised_function_text(result, kernel.sizes.original(), generic=True)
+                       if generic else None)
 
 
 INDUCTION = ("the time loop: proven for one step on every input state (the arrays the step "
@@ -173,7 +175,9 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
     step_text, step_at = raised_texts(step_result, generic)
     step = verify_text(step_kernel.source, step_text,
                        f"<raised step of @{kernel.name}>", kernel.name, options.verify,
-                       z3_timeout=options.z3_timeout, kernel=step_kernel, raised_at=step_at)
+                       z3_timeout=options.z3_timeout, kernel=step_kernel, raised_at=step_at,
+                       generic_text=raised_function_text(step_result, step_kernel.sizes.original(), generic=True)
+                       if generic else None)
     if step.verdict == "not equivalent":
         return step
     if result.prologue is not None:  # the statements before the loop: a kernel of their own

@@ -241,7 +241,7 @@ def test_verify_reads_a_generic_raise(name, verdict):
 
     report = verify(MUTANTS / "diff.mlir", GENERIC / name, level="all", test_first=False)
     assert report.verdict == verdict, report.summary()
-    if verdict == "equivalent":
+    if verdict == "equivalent":  # the proof read the generic text itself: its sizes are its SSA values
         assert report.level == "all"
     else:  # wrong only from n = 5 on: the proof finds it where testing was skipped
         assert report.counterexample is not None and min(report.counterexample.sizes.values()) >= 5
@@ -328,3 +328,41 @@ def test_time_step_counts_are_arguments(tmp_path, kernel, target):
     got = _run_raised_at(text, f"{name}_raised", target, inputs)
     for r, o in enumerate(k.outputs):
         np.testing.assert_allclose(got[r], want[o], rtol=1e-12, atol=1e-12)
+
+
+def test_the_proof_reads_a_generic_raise_s_sizes_from_its_ssa_values():
+    """The all-size proof of a generic raise reads the generic text itself: an argument's
+    `?` dims are the original's sizes, get_dimension_size and the arithmetic on it are
+    terms, and a dynamic op's result dims are what it computes: here a slice that drops
+    the last row has n - 1 rows, from get_dimension_size less 1 (no integer of the text is
+    read as a size), and its element (i, j) is the input's."""
+    import z3
+
+    from synth.semantics.raised import load_raised
+    from synth.semantics.raised_parametric import Tensor, evaluate
+
+    text = """
+func.func @f_raised(%a: tensor<?x?xf64>) -> tensor<?x?xf64> attributes {synth.outputs = [0]} {
+  %n = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x?xf64>) -> tensor<i32>
+  %m = stablehlo.get_dimension_size %a, dim = 1 : (tensor<?x?xf64>) -> tensor<i32>
+  %n64 = stablehlo.convert %n : (tensor<i32>) -> tensor<i64>
+  %m64 = stablehlo.convert %m : (tensor<i32>) -> tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %last = stablehlo.subtract %n64, %one : tensor<i64>
+  %l1 = stablehlo.reshape %last : (tensor<i64>) -> tensor<1xi64>
+  %m1 = stablehlo.reshape %m64 : (tensor<i64>) -> tensor<1xi64>
+  %limit = stablehlo.concatenate %l1, %m1, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %zero = stablehlo.constant dense<0> : tensor<2xi64>
+  %ones = stablehlo.constant dense<1> : tensor<2xi64>
+  %s = stablehlo.real_dynamic_slice %a, %zero, %limit, %ones : (tensor<?x?xf64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf64>
+  return %s : tensor<?x?xf64>
+}
+"""
+    raised = load_raised("<generic>", "f_raised", text)
+    n, m = z3.Int("n"), z3.Int("m")
+    a = z3.Function("A", z3.IntSort(), z3.IntSort(), z3.RealSort())
+    (result,), obligations = evaluate(raised, {"n": 1000, "m": 1100}, [Tensor((n, m), "f64", lambda idx: a(*idx))])
+    shape, x, term = result
+    solver = z3.Solver()
+    solver.add(z3.Or(shape[0] != n - 1, shape[1] != m, term != a(x[0], x[1])))
+    assert solver.check() == z3.unsat

@@ -144,12 +144,13 @@ class RaisedFunction:
             finally:
                 del module
 
-    def signature(self) -> Signature:
+    def signature(self, dynamic: bool = False) -> Signature:
+        """The function's signature; `dynamic`: `?` dims allowed (a shape-generic raise)."""
         def work(ir, module, func) -> Signature:
             ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
             try:
-                args = [value_type(t) for t in ftype.inputs]
-                results = [value_type(t) for t in ftype.results]
+                args = [value_type(t, dynamic) for t in ftype.inputs]
+                results = [value_type(t, dynamic) for t in ftype.results]
             except _Unsupported as e:
                 raise InputError(f"@{self.name}: {e}", self.path) from None
             outputs = None

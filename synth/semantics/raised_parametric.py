@@ -1,6 +1,14 @@
 """The raised function at symbolic sizes, for the all-size proof: each result as a term
 of a symbolic element index (synth.semantics.parametric).
 
+A shape-generic raised function (`?` dims, its sizes computed from its arguments:
+synth.grammar.dims) is read with its sizes as the SSA values it computes: an argument's
+`?` dims are the original's size terms, `tensor.dim` / `stablehlo.get_dimension_size`
+and the index arithmetic on them are terms, and each op's `?` result dims are what it
+computes (from its operands, or from a shape operand: dynamic_broadcast_in_dim,
+dynamic_iota, real_dynamic_slice, dynamic_gather, tensor.empty's sizes, a slice's SSA
+sizes), so no integer is read as a size there.
+
 The raised text is written at the kernel's original sizes. Every dimension, slice bound,
 pad width and index constant in it that is one of those sizes (or within a few of
 exactly one: `n - 1`) stands for that size symbol, by the rule that re-instantiates
@@ -25,7 +33,7 @@ from synth.semantics import scalar
 from synth.semantics.parametric import NotParametric, canonical, fresh_index, make_sum
 from synth.semantics.raised_text import MIN_SIZE, _NEAR
 from synth.semantics.raised_values import (_FLOATS, _attr_number, _has, _i64s, _int_attr, _sort,
-                                           _Unsupported, arith_compare, dot_indices, value_type)
+                                           _Unsupported, arith_compare, dot_indices, is_dynamic_dim, value_type)
 
 _ELEMENTWISE = {**scalar.STABLEHLO, **scalar.ARITH_MATH}
 _DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
@@ -105,9 +113,21 @@ class _Eval:
             if not z3.eq(z3.simplify(x), z3.simplify(y)):
                 self.require(x == y, what)
 
-    def shape(self, t) -> tuple:
-        vt = value_type(t)
-        return tuple(self.sizes.term(d) for d in vt.shape) if vt.is_tensor else ()
+    def shape(self, t, like=None) -> tuple:
+        """The shape of type `t` as terms; its `?` dims from `like` (the shape the op
+        computes), NotParametric where there is none."""
+        vt = value_type(t, dynamic=True)
+        if not vt.is_tensor:
+            return ()
+        out = []
+        for k, d in enumerate(vt.shape):
+            if is_dynamic_dim(d):
+                if like is None or k >= len(like) or like[k] is None:
+                    raise NotParametric(f"a dynamic dimension of {t} that the op does not determine")
+                out.append(like[k])
+            else:
+                out.append(self.sizes.term(d))
+        return tuple(out)
 
     def call(self, name: str, args: list) -> list:
         func = self.functions.get(name)
@@ -133,9 +153,9 @@ class _Eval:
             env.update(zip(op.results, results))
         return []
 
-    def result(self, op, k: int = 0):
-        vt = value_type(op.results[k].type)
-        return self.shape(op.results[k].type), vt.dtype, vt.is_tensor
+    def result(self, op, k: int = 0, like=None):
+        vt = value_type(op.results[k].type, dynamic=True)
+        return self.shape(op.results[k].type, like), vt.dtype, vt.is_tensor
 
 
 _HANDLERS: dict = {}
@@ -162,9 +182,15 @@ def _same_operands(ev, op, shape, xs) -> None:
             ev.same_shape(x.shape, shape, f"'{op.operation.name}' operand and result shapes")
 
 
+def _like(xs) -> tuple | None:
+    """The shape of the first tensor operand of the largest rank (an elementwise op's)."""
+    tensors = [x for x in xs if isinstance(x, Tensor)]
+    return max(tensors, key=lambda x: x.rank).shape if tensors else None
+
+
 @handles(*_ELEMENTWISE)
 def _elementwise(ev, op, xs, env):
-    shape, dtype, is_tensor = ev.result(op)
+    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
     _same_operands(ev, op, shape, xs)
     fn = _ELEMENTWISE[op.operation.name]
     return [_elementwise_fn(fn, shape, dtype, is_tensor, xs)]
@@ -172,7 +198,7 @@ def _elementwise(ev, op, xs, env):
 
 @handles("stablehlo.convert")
 def _convert(ev, op, xs, env):
-    shape, dtype, is_tensor = ev.result(op)
+    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
     _same_operands(ev, op, shape, xs)
     src = value_type(op.operands[0].type).dtype
     if dtype in _FLOATS:
@@ -191,14 +217,14 @@ def _compare(ev, op, xs, env):
     direction = _DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
     if _has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
         raise NotParametric("unsigned comparison is not modelled")
-    shape, dtype, is_tensor = ev.result(op)
+    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
     _same_operands(ev, op, shape, xs)
     return [_elementwise_fn(lambda a, b: scalar.compare(direction, a, b), shape, dtype, is_tensor, xs)]
 
 
 @handles("arith.cmpf", "arith.cmpi")
 def _arith_compare(ev, op, xs, env):
-    shape, dtype, is_tensor = ev.result(op)
+    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
     return [_elementwise_fn(arith_compare(ev.ir, op), shape, dtype, is_tensor, xs)]
 
 
@@ -248,9 +274,9 @@ def _broadcast_in_dim(ev, op, xs, env):
 
 @handles("stablehlo.transpose")
 def _transpose(ev, op, xs, env):
-    shape, dtype, _ = ev.result(op)
     perm = _i64s(ev.ir, op.attributes["permutation"])
     a = xs[0]
+    shape, dtype, _ = ev.result(op, like=tuple(a.shape[p] for p in perm))
     ev.same_shape(tuple(a.shape[p] for p in perm), shape, "transpose: result dimensions")
 
     def at(idx):
@@ -267,8 +293,12 @@ def _unit(d) -> bool:
 
 @handles("stablehlo.reshape", "tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape")
 def _reshape(ev, op, xs, env):
-    shape, dtype, _ = ev.result(op)
     a = xs[0]
+    rt = value_type(op.results[0].type, dynamic=True)
+    # a `?` result dim: the operand's next dim that is not a unit (only unit dims come or go)
+    rest = iter([n for n in a.shape if not _unit(n)])
+    like = tuple(next(rest, None) if is_dynamic_dim(d) else None for d in rt.shape)
+    shape, dtype, _ = ev.result(op, like=like)
     src_dims = [d for d in range(a.rank) if not _unit(a.shape[d])]
     out_dims = [d for d in range(len(shape)) if not _unit(shape[d])]
     if len(src_dims) != len(out_dims) or any(
@@ -306,8 +336,9 @@ def _slice(ev, op, xs, env):
 
 @handles("stablehlo.concatenate")
 def _concatenate(ev, op, xs, env):
-    shape, dtype, _ = ev.result(op)
     dim = _int_attr(ev.ir, op.attributes["dimension"])
+    like = tuple(z3.Sum([x.shape[dim] for x in xs]) if d == dim else n for d, n in enumerate(xs[0].shape))
+    shape, dtype, _ = ev.result(op, like=like)
     for x in xs:
         ev.same_shape(tuple(n for d, n in enumerate(x.shape) if d != dim),
                       tuple(n for d, n in enumerate(shape) if d != dim), "concatenate: other dimensions")
@@ -378,11 +409,16 @@ def _contract(ev, a: Tensor, b: Tensor, lb, rb, lc, rc, shape, dtype):
 
 @handles("stablehlo.dot_general")
 def _dot_general(ev, op, xs, env):
-    shape, dtype, _ = ev.result(op)
     dims = {("lhs", "batching"): [], ("rhs", "batching"): [],
             ("lhs", "contracting"): [], ("rhs", "contracting"): []}
     for side, kind, values in _DOT_FIELD.findall(str(op.attributes["dot_dimension_numbers"])):
         dims[(side, kind)] = [int(v) for v in values.replace(" ", "").split(",") if v]
+    a, b = xs
+    lb, rb, lc, rc = (dims[("lhs", "batching")], dims[("rhs", "batching")], dims[("lhs", "contracting")],
+                      dims[("rhs", "contracting")])
+    like = (tuple(a.shape[k] for k in lb) + tuple(a.shape[k] for k in range(a.rank) if k not in lb + lc)
+            + tuple(b.shape[k] for k in range(b.rank) if k not in rb + rc))
+    shape, dtype, _ = ev.result(op, like=like)
     return [_contract(ev, xs[0], xs[1], dims[("lhs", "batching")], dims[("rhs", "batching")],
                       dims[("lhs", "contracting")], dims[("rhs", "contracting")], shape, dtype)]
 
@@ -419,10 +455,10 @@ def _reduce(ev, op, xs, env):
     n = len(xs) // 2
     if n != 1:
         raise NotParametric("a reduce of several inputs")
-    shape, dtype, _ = ev.result(op)
     a, init = xs[0], xs[1].at(())
     dims = sorted(_i64s(ev.ir, op.attributes["dimensions"]))
     kept = [d for d in range(a.rank) if d not in dims]
+    shape, dtype, _ = ev.result(op, like=tuple(a.shape[d] for d in kept))
     ev.same_shape(tuple(a.shape[d] for d in kept), shape, "reduce: result dimensions")
     body = op.regions[0].blocks[0]
     wrap = lambda v: Tensor((), dtype, lambda idx, v=v: v)  # noqa: E731
@@ -449,7 +485,10 @@ def _call(ev, op, xs, env):
 
 @handles("tensor.empty")
 def _empty(ev, op, xs, env):
-    shape, dtype, _ = ev.result(op)
+    rt = value_type(op.results[0].type, dynamic=True)
+    sizes = iter(xs)  # the dynamic dims' sizes, in order
+    like = tuple(next(sizes) if is_dynamic_dim(d) else None for d in rt.shape)
+    shape, dtype, _ = ev.result(op, like=like)
     f = z3.Function(f"empty!{next(ev.empties)}", *([z3.IntSort()] * len(shape)), _sort(dtype))
     return [Tensor(shape, dtype, lambda idx: f(*idx))]
 
@@ -545,11 +584,26 @@ def _index(ev, op, xs, env):
     return [ev.index_stack[-1][_int_attr(ev.ir, op.attributes["dim"])]]
 
 
-def _static(ev, op, name: str) -> list:
+def _static(ev, op, name: str, dynamic=None) -> list:
+    """The op's offsets / sizes / strides as terms; a dynamic entry takes the next of
+    `dynamic` (an iterator over the op's SSA operands for them, as terms)."""
     values = _i64s(ev.ir, op.attributes[name])
-    if any(v < -(2 ** 62) for v in values):
-        raise NotParametric("dynamic offsets / sizes / strides")
-    return [ev.sizes.term(v) for v in values]
+    out = []
+    for v in values:
+        if v < -(2 ** 62):
+            if dynamic is None:
+                raise NotParametric("dynamic offsets / sizes / strides")
+            out.append(next(dynamic))
+        else:
+            out.append(ev.sizes.term(v))
+    return out
+
+
+def _slice_params(ev, op, xs, first: int) -> tuple[list, list, list]:
+    """(offsets, sizes, strides) of tensor.extract_slice / insert_slice, whose dynamic
+    entries are its operands from `first` on, in that order."""
+    dynamic = iter(xs[first:])
+    return tuple(_static(ev, op, n, dynamic) for n in ("static_offsets", "static_sizes", "static_strides"))
 
 
 def _kept_dims(rank: int, reduced: int, size: list) -> list[int]:
@@ -565,10 +619,11 @@ def _kept_dims(rank: int, reduced: int, size: list) -> list[int]:
 
 @handles("tensor.extract_slice")
 def _extract_slice(ev, op, xs, env):
-    shape, dtype, _ = ev.result(op)
-    off, size, stride = (_static(ev, op, n) for n in ("static_offsets", "static_sizes", "static_strides"))
+    off, size, stride = _slice_params(ev, op, xs, 1)
     a = xs[0]
-    kept = _kept_dims(a.rank, len(shape), size)
+    rank = len(value_type(op.results[0].type, dynamic=True).shape)
+    kept = _kept_dims(a.rank, rank, size)
+    shape, dtype, _ = ev.result(op, like=tuple(size[d] for d in kept))
     for d in range(a.rank):
         ev.require(z3.And(0 <= off[d], z3.Or(size[d] <= 0, off[d] + stride[d] * (size[d] - 1) < a.shape[d])),
                    "extract_slice: within its source")
@@ -584,7 +639,7 @@ def _extract_slice(ev, op, xs, env):
 @handles("tensor.insert_slice")
 def _insert_slice(ev, op, xs, env):
     src, dest = xs[0], xs[1]
-    off, size, stride = (_static(ev, op, n) for n in ("static_offsets", "static_sizes", "static_strides"))
+    off, size, stride = _slice_params(ev, op, xs, 2)
     if any(not (z3.is_int_value(k) and k.as_long() == 1) for k in stride):
         raise NotParametric("a strided insert_slice")
     kept = _kept_dims(dest.rank, src.rank, size)
@@ -638,3 +693,119 @@ def evaluate(raised, sizes: dict[str, int], args: list, near: bool = True) -> tu
             out.append((r.shape, x, r.at(x)))
         return out, ev.obligations
     return raised._inside(work, generalize=raised.dialect == "linalg")
+
+
+# --- sizes as SSA values (a shape-generic raised function) ------------------------------------
+
+
+def _scalar_term(x):
+    return x.at(()) if isinstance(x, Tensor) else x
+
+
+def _vector_terms(x: Tensor) -> list:
+    """The elements of a static-length 1-D tensor (a shape operand) as terms."""
+    if x.rank != 1 or not z3.is_int_value(z3.simplify(x.shape[0])):
+        raise NotParametric("a shape operand whose length is not a constant")
+    return [z3.simplify(x.at((z3.IntVal(k),))) for k in range(z3.simplify(x.shape[0]).as_long())]
+
+
+@handles("tensor.dim")
+def _tensor_dim(ev, op, xs, env):
+    d = z3.simplify(_scalar_term(xs[1]))
+    if not z3.is_int_value(d):
+        raise NotParametric("tensor.dim of a dimension that is not a constant")
+    return [xs[0].shape[d.as_long()]]
+
+
+@handles("stablehlo.get_dimension_size")
+def _dimension_size(ev, op, xs, env):
+    n = xs[0].shape[_int_attr(ev.ir, op.attributes["dimension"])]
+    return [Tensor((), "i32", lambda idx: n)]
+
+
+@handles("arith.index_cast", "arith.index_castui")
+def _index_cast(ev, op, xs, env):
+    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
+    return [_elementwise_fn(lambda a: a, shape, dtype, is_tensor, xs)]
+
+
+@handles("stablehlo.dynamic_broadcast_in_dim")
+def _dynamic_broadcast_in_dim(ev, op, xs, env):
+    out = tuple(_vector_terms(xs[1]))
+    shape, dtype, _ = ev.result(op, like=out)
+    dims = _i64s(ev.ir, op.attributes["broadcast_dimensions"])
+    for k, d in enumerate(dims):
+        if not _unit(xs[0].shape[k]):
+            ev.same_shape((xs[0].shape[k],), (shape[d],), "dynamic_broadcast_in_dim: an operand dimension")
+    return [Tensor(shape, dtype, _broadcast_at(xs[0], dims, shape))]
+
+
+@handles("stablehlo.dynamic_iota")
+def _dynamic_iota(ev, op, xs, env):
+    shape, dtype, _ = ev.result(op, like=tuple(_vector_terms(xs[0])))
+    dim = _int_attr(ev.ir, op.attributes["iota_dimension"])
+    return [Tensor(shape, dtype, lambda idx: _to_dtype(idx[dim], dtype))]
+
+
+@handles("stablehlo.dynamic_reshape")
+def _dynamic_reshape(ev, op, xs, env):
+    a, out = xs[0], tuple(_vector_terms(xs[1]))
+    shape, dtype, _ = ev.result(op, like=out)
+    src_dims = [d for d in range(a.rank) if not _unit(a.shape[d])]
+    out_dims = [d for d in range(len(shape)) if not _unit(shape[d])]
+    if len(src_dims) != len(out_dims):
+        raise NotParametric("a reshape that does more than add or drop unit dimensions")
+    for s0, o in zip(src_dims, out_dims):
+        ev.same_shape((a.shape[s0],), (shape[o],), "dynamic_reshape: a dimension")
+
+    def at(idx):
+        src = [z3.IntVal(0)] * a.rank
+        for s0, o in zip(src_dims, out_dims):
+            src[s0] = idx[o]
+        return a.at(tuple(src))
+    return [Tensor(shape, dtype, at)]
+
+
+@handles("stablehlo.real_dynamic_slice")
+def _real_dynamic_slice(ev, op, xs, env):
+    a = xs[0]
+    start, limit, strides = (_vector_terms(x) for x in xs[1:4])
+    if any(not (z3.is_int_value(k) and k.as_long() == 1) for k in strides):
+        raise NotParametric("a strided real_dynamic_slice")
+    shape, dtype, _ = ev.result(op, like=tuple(hi - lo for lo, hi in zip(start, limit)))
+    for lo, hi, n in zip(start, limit, a.shape):  # as stablehlo.slice's: an empty one anywhere
+        ev.require(z3.Or(hi - lo <= 0, z3.And(0 <= lo, hi <= n)), "real_dynamic_slice: within its operand")
+    return [Tensor(shape, dtype, lambda idx: a.at(tuple(lo + i for lo, i in zip(start, idx))))]
+
+
+_GATHER_FIELD = re.compile(r"(offset_dims|collapsed_slice_dims|start_index_map|index_vector_dim)\s*=\s*\[?([\d,\s]*)\]?")
+
+
+@handles("stablehlo.dynamic_gather")
+def _dynamic_gather(ev, op, xs, env):
+    """The gathers a generic raise emits: one index (a line at a counter, index_vector_dim
+    0) or one index per position along one dim (a flip, index shape (n, 1)); the slice
+    sizes 1 along that dim and whole along the others; indices clamped into the dim."""
+    fields = {"index_vector_dim": [0]}
+    fields.update({k: [int(v) for v in vs.replace(" ", "").split(",") if v]
+                   for k, vs in _GATHER_FIELD.findall(str(op.attributes["dimension_numbers"]))})
+    a, index, sizes = xs[0], xs[1], _vector_terms(xs[2])
+    collapsed = fields.get("collapsed_slice_dims", [])
+    if len(collapsed) != 1 or fields.get("start_index_map") != collapsed:
+        raise NotParametric("a dynamic_gather of another form")
+    dim = collapsed[0]
+    for k, (n, m) in enumerate(zip(a.shape, sizes)):
+        ev.same_shape((m,), (z3.IntVal(1) if k == dim else n,), "dynamic_gather: a slice size")
+
+    def clamp(i):
+        return z3.If(i < 0, 0, z3.If(i > a.shape[dim] - 1, a.shape[dim] - 1, i))
+    if fields["index_vector_dim"] == [0] and index.rank == 1:  # one line
+        shape, dtype, _ = ev.result(op, like=tuple(n for k, n in enumerate(a.shape) if k != dim))
+        at_index = clamp(index.at((z3.IntVal(0),)))
+        return [Tensor(shape, dtype, lambda idx: a.at(tuple(idx[:dim]) + (at_index,) + tuple(idx[dim:])))]
+    if fields["index_vector_dim"] == [1] and index.rank == 2 \
+            and fields.get("offset_dims", []) == [k for k in range(a.rank) if k != dim]:
+        shape, dtype, _ = ev.result(op, like=a.shape)
+        return [Tensor(shape, dtype, lambda idx: a.at(tuple(clamp(index.at((idx[dim], z3.IntVal(0))))
+                                                            if k == dim else i for k, i in enumerate(idx))))]
+    raise NotParametric("a dynamic_gather of another form")

@@ -41,13 +41,37 @@ class ScalarType:
 ValueType = TensorType | ScalarType  # the type of one SSA value of a raised function
 
 
-def value_type(t) -> ValueType:
-    """The type of an MLIR value (either binding), via its text."""
+# a `?` dimension of a shape-generic raised function, where the reader allows it: an int
+# (0) that prints as `?`; its value is what the op computes (synth.semantics.raised_parametric)
+DYNAMIC_DIM = None
+
+
+def dynamic_dim():
+    global DYNAMIC_DIM
+    if DYNAMIC_DIM is None:
+        from synth.analysis.symbols import Size, SizeExpr
+
+        DYNAMIC_DIM = Size(0, SizeExpr.symbol("?"), frozenset({"?"}))
+    return DYNAMIC_DIM
+
+
+def is_dynamic_dim(d) -> bool:
+    return d is DYNAMIC_DIM and d is not None
+
+
+def value_type(t, dynamic: bool = False) -> ValueType:
+    """The type of an MLIR value (either binding), via its text; `dynamic`: a `?` dim is
+    DYNAMIC_DIM (else unsupported)."""
     s = str(t)
     m = _TENSOR.match(s)
     if m is None:
         return ScalarType(s)
     parts = m.group(1).split("x")
+    if dynamic and any(p == "?" for p in parts[:-1]):
+        try:
+            return TensorType(tuple(dynamic_dim() if p == "?" else int(p) for p in parts[:-1]), parts[-1])
+        except ValueError:
+            raise _Unsupported(f"element type of {s} is not supported") from None
     if any(not p.isdigit() for p in parts[:-1]):
         raise _Unsupported(f"dynamic or unsupported tensor type {s}")
     try:

@@ -76,7 +76,7 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
     want = original.outputs()
     model = kernel.sizes
     args = []
-    signature = raised.signature()
+    signature = raised.signature(dynamic=True)  # a generic raise: its `?` dims computed, not read
     for a, t in zip(kernel.function.arguments[: kernel.n_arguments], signature.arguments):
         if a.is_array:
             shape = tuple(size_term(e) for e in model.arg_dims[a.index])
@@ -142,13 +142,15 @@ def _check_argument_shapes(kernel: Kernel, signature, domain: list, deadline: fl
     every size: otherwise the family of raised functions the proof is about would take
     inputs of other shapes than the original's."""
     from synth.semantics.raised_parametric import Sizes
+    from synth.semantics.raised_values import is_dynamic_dim
 
     sizes = Sizes(kernel.sizes.original())
     for a, t in zip(kernel.function.arguments[: kernel.n_arguments], signature.arguments):
         if not a.is_array or not t.is_tensor:
             continue
         want = [size_term(e) for e in kernel.sizes.arg_dims[a.index]]
-        have = [sizes.term(int(d)) for d in t.shape]
+        # a `?` dim (a generic raise) is the argument's own: the original's by the contract
+        have = [w if is_dynamic_dim(d) else sizes.term(int(d)) for w, d in zip(want, t.shape)]
         differ = z3.Or([x != y for x, y in zip(want, have)] or [z3.BoolVal(False)])
         if len(want) != len(have) or _decide(domain, differ, deadline) != z3.unsat:
             raise NotParametric(f"argument #{a.index} of the raised function has dimensions "

@@ -79,10 +79,12 @@ def verify(original_path, raised_path, function: str | None = None, level: str =
 def verify_text(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None,
                 level: str = "all", *, seed: int = 0, test_first: bool = True,
                 z3_timeout: float = DEFAULT_Z3_TIMEOUT, kernel: Kernel | None = None,
-                raised_at=None) -> Report:
+                raised_at=None, generic_text: str | None = None) -> Report:
     """`verify` on raised module text (`raised_path` names it in messages). `kernel` is the
     original already loaded; `raised_at(values) -> text` builds the raised function at
-    other sizes (synth raise passes its program: no textual re-instantiation)."""
+    other sizes (synth raise passes its program: no textual re-instantiation);
+    `generic_text`: the shape-generic text that `raised_text` and `raised_at` are static
+    instances of, which the proof for every size reads itself."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
     t0 = time.monotonic()
@@ -90,8 +92,11 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
     if kernel is None:
         kernel = load_kernel(source, name)
     if raised_at is None and generic_signature(raised_text, f"{name}_raised"):
+        generic_text = raised_text
         raised_text, raised_at = _generic_instances(kernel, raised_text)
     raised = load_raised(raised_path, f"{name}_raised", raised_text)
+    # the proof for every size reads a generic raise itself, its sizes as the SSA values it computes
+    proven = load_raised(raised_path, f"{name}_raised", generic_text) if generic_text is not None else raised
     sig = raised.signature()
     comparisons = check_contract(kernel, raised, sig)
     plan = SizePlan(kernel, raised, raised_at)
@@ -106,7 +111,7 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
     if report.verdict == "equivalent" and level == "all":
         from synth.validation.allsizes import domain_text, prove_all_sizes
 
-        result = prove_all_sizes(kernel, raised, comparisons, z3_timeout)
+        result = prove_all_sizes(kernel, proven, comparisons, z3_timeout)
         report.timings["all"] = result.seconds
         if result.verdict == "proven":
             report.level, report.domain = "all", domain_text(kernel)
