@@ -127,6 +127,11 @@ def raised_texts(result: RaiseResult, generic: bool):
     return at(kernel.sizes.original()), at
 
 
+def _generic_text(result: RaiseResult, generic: bool) -> str | None:
+    """The shape-generic text of a result (None for a static raise)."""
+    return raised_function_text(result, result.spec.kernel.sizes.original(), generic=True) if generic else None
+
+
 def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
              options: RaiseOptions, generic: bool = False):
     """synth verify on @NAME_raised at the original sizes (the program re-instantiated from
@@ -139,8 +144,7 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
     raised, at = raised_texts(result, generic)
     return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at,
-                       generic_text=raised_function_text(result, kernel.sizes.original(), generic=True)
-                       if generic else None)
+                       generic_text=_generic_text(result, generic))
 
 
 INDUCTION = ("the time loop: proven for one step on every input state (the arrays the step "
@@ -176,8 +180,7 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
     step = verify_text(step_kernel.source, step_text,
                        f"<raised step of @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=step_kernel, raised_at=step_at,
-                       generic_text=raised_function_text(step_result, step_kernel.sizes.original(), generic=True)
-                       if generic else None)
+                       generic_text=_generic_text(step_result, generic))
     if step.verdict == "not equivalent":
         return step
     if result.prologue is not None:  # the statements before the loop: a kernel of their own
@@ -186,7 +189,7 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
         first = verify_text(before.spec.kernel.source, before_text,
                             f"<raised statements before the loop of @{kernel.name}>", kernel.name,
                             options.verify, z3_timeout=options.z3_timeout, kernel=before.spec.kernel,
-                            raised_at=before_at)
+                            raised_at=before_at, generic_text=_generic_text(before, generic))
         if first.verdict == "not equivalent":
             return first
         if step.verdict == "equivalent" and first.verdict != "equivalent":
@@ -196,7 +199,7 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
         step.assumptions.append(PROLOGUE)
     whole_text, whole_at = raised_texts(result, generic)
     whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
-                        raised_at=whole_at)
+                        raised_at=whole_at, generic_text=_generic_text(result, generic))
     if whole.verdict == "not equivalent":
         return whole
     step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]

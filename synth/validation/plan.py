@@ -27,8 +27,10 @@ class SizePlan:
     hand or by another tool) the text is re-instantiated by mapping each original size
     value to its new one, which needs the original values distinct and >= MIN_SIZE."""
 
-    def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None):
+    def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None, edges: bool = False):
         self.kernel = kernel
+        # a raise for every size (shape-generic) is tested at edge sizes too: each symbol at 1
+        self.edges = edges
         self.model = kernel.sizes
         self.original = self.model.original()
         self.raised = raised
@@ -99,7 +101,21 @@ class SizePlan:
         self._check_rewritable()
         if not self.rewritable:
             return self.with_counter([self.original], 3)
-        return self.with_counter(self._configs(3, 2)) + self.with_counter([self.original], 3)
+        small = self._configs(3, 2)
+        return self.with_counter(small + (self._edge_configs(small) if self.edges else [])) + \
+            self.with_counter([self.original], 3)
+
+    def _edge_configs(self, small: list[Sizes], most: int = 3) -> list[Sizes]:
+        """Configurations with one symbol at 1 (a single row, a single step), where the
+        kernel's accesses allow it; at most `most`."""
+        if not small:
+            return []
+        out = []
+        for name in sorted(self.original):
+            c = {**small[0], name: 1}
+            if self.model.valid(c) and c not in small and c not in out:
+                out.append(c)
+        return out[:most]
 
     def proof_configs(self) -> list[Sizes]:
         """The bounded proof's sizes; [] where none is possible (`why_no_proof` says why)."""

@@ -99,7 +99,7 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
     proven = load_raised(raised_path, f"{name}_raised", generic_text) if generic_text is not None else raised
     sig = raised.signature()
     comparisons = check_contract(kernel, raised, sig)
-    plan = SizePlan(kernel, raised, raised_at)
+    plan = SizePlan(kernel, raised, raised_at, edges=generic_text is not None)
     report = Report(name, raised.name, raised.dialect, "equivalent", "test")
     if level == "test" or test_first:
         t = time.monotonic()
