@@ -168,12 +168,17 @@ class IreeBackend(Backend):
         return flags
 
     def prepare(self, module_text: str, func: str) -> "IreePrepared | PerShape":
+        # a shape-generic linalg raise is compiled as it is: IREE runs dynamic shapes (the
+        # library ops' blocked forms apply at static sizes only). A generic stablehlo raise
+        # is compiled per input shapes: IREE 3.13's legalization of a dynamic matrix-vector
+        # dot_general emits a stablehlo.reshape to a dynamic shape, which its own verifier
+        # refuses ("must be statically shaped", atax)
         generic = generic_entry(module_text, func)
-        if generic is not None:  # compiled per input shapes, made static first
+        if generic is not None and self.target == "stablehlo":
             return PerShape(self, module_text, func, generic)
         import iree.runtime as rt
 
-        fn = raised_function(module_text, func)
+        fn = raised_function(module_text, func, dynamic=generic is not None)
         t0 = time.perf_counter()
         source = fn.module()
         if self.target == "linalg":

@@ -33,6 +33,7 @@ import numpy as np
 from synth.errors import SynthError
 from synth.execution import NUMPY_DTYPES
 from synth.backends.timing import Timing
+from synth.semantics.raised_values import is_dynamic_dim
 
 BACKEND_NAMES = ("affine-mlir-O3", "xla-cpu", "xla-gpu", "iree-llvm-cpu", "iree-cuda", "mlir-cpu")
 TARGETS = (None, "stablehlo", "linalg")
@@ -152,7 +153,9 @@ class BackendEntry:
             a = np.asarray(value, dtype=np.dtype(NUMPY_DTYPES[t.dtype]))
             if not a.flags.c_contiguous:
                 a = a.copy(order="C")
-            if a.shape != (t.shape or ()):
+            want = t.shape or ()
+            if len(a.shape) != len(want) or any(
+                    n != m for n, m in zip(a.shape, want) if not is_dynamic_dim(m)):  # `?`: any extent
                 raise ValueError(f"@{self.name} argument {i}: shape {a.shape} != {t.shape} ({t.mlir()})")
             arrays.append(a)
         return arrays
@@ -165,9 +168,10 @@ class BackendEntry:
 BACKEND_ERRORS: tuple[type[BaseException], ...] = (SynthError, RuntimeError, ValueError, OSError)
 
 
-def raised_function(module_text: str, func: str) -> BackendEntry:
+def raised_function(module_text: str, func: str, dynamic: bool = False) -> BackendEntry:
     """`@func_raised` (or `@func` itself if there is no `@func_raised`) of `module_text`,
-    read and verified by MLIR (synth.semantics.raised)."""
+    read and verified by MLIR (synth.semantics.raised); `dynamic`: `?` dims allowed (a
+    shape-generic raise, compiled as it is)."""
     from synth.errors import InputError
     from synth.semantics.raised import load_raised, top_level_functions
 
@@ -177,7 +181,7 @@ def raised_function(module_text: str, func: str) -> BackendEntry:
         raise ValueError(f"no function @{func}_raised or @{func} in the module")
     rf = load_raised("<raised>", name, module_text)
     try:
-        sig = rf.signature()
+        sig = rf.signature(dynamic)
     except InputError as e:
         raise ValueError(str(e)) from None
     if sig.outputs is None:
