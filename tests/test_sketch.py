@@ -187,3 +187,33 @@ def test_select_of_a_compare_reads_as_min_or_max(tmp_path):
         assert [_min_max(op.operation, "linalg") for op in ops[:3]] == ["min", "max", "max"]
         with pytest.raises(NoSketch):
             _min_max(ops[3].operation, "stablehlo")
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_a_statement_is_read_as_written(tmp_path, target):
+    """An image blend mode, `b == 0 ? 32 : 32 - (32 - (32 - a)) / b`: the sketch reads the
+    comparison and the select as well as the arithmetic, so the raise is the statement
+    itself (the search found `32 - a / b`, another floating-point function, which
+    validation refuted, and ran out of budget): the same operations in the same order,
+    no search, and the output equal to the loops' bitwise."""
+    out = tmp_path / f"blend.{target}.mlir"
+    stats = tmp_path / "stats.json"
+    assert main(["raise", str(DATA / "blend_as_written.mlir"), "--target", target, "-o", str(out),
+                 "--stats-json", str(stats), "-q"]) == 0
+    assert json.loads(stats.read_text())["blend"]["candidates"] == 0
+    text = out.read_text().split("func.func @blend(")[0]
+    if target == "stablehlo":
+        ops = [o for o in re.findall(r"= stablehlo\.(\w+)", text) if o not in ("constant", "broadcast_in_dim")]
+        assert ops == ["compare", "subtract", "subtract", "subtract", "divide", "subtract", "select"]
+    else:
+        body = re.findall(r"arith\.(\w+)", text.split("linalg.generic", 1)[1])
+        assert [o for o in body if o != "constant"] == ["cmpf", "select"]  # the select_cmp
+        assert re.findall(r"linalg\.(sub|div)\b", text) == ["sub", "sub", "sub", "div", "sub"]
+    rng = np.random.default_rng(1)
+    a, b = rng.uniform(-40, 40, (64, 48)), rng.uniform(-2, 2, (64, 48))
+    b[::7, ::5] = 0.0  # the branch taken
+    want = run_function((DATA / "blend_as_written.mlir").read_text(), "blend", [a, b, np.zeros((64, 48))]).outputs[2]
+    (got,) = run_raised(target, load_raised(str(out), "blend_raised").text.replace("@blend_raised(", "@main(", 1)
+                        if target == "stablehlo" else out.read_text(), "main" if target == "stablehlo" else "blend_raised",
+                        [a, b, np.zeros((64, 48))])
+    assert np.array_equal(got, want)

@@ -65,7 +65,7 @@ def emit_generic(em: Emitter, operands, arg_types, in_dims: list[tuple], result_
                            result_type, lambda em, b, _out: body(em, b))
 
 
-_CMPF = {"GT": "ogt", "GE": "oge", "LT": "olt", "LE": "ole", "EQ": "oeq", "NE": "one"}
+_CMPF = {"GT": "ogt", "GE": "oge", "LT": "olt", "LE": "ole", "EQ": "oeq", "NE": "une"}  # NE: true on NaN, as NumPy and stablehlo
 
 
 class SelectCmp(LinalgOp):

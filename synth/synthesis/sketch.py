@@ -389,6 +389,23 @@ def _min_max(op, dialect: str) -> str:
             "linalg": {"min": "min", "max": "max"}}[dialect][which]
 
 
+# comparisons that mean what the grammar's compare does on every value, NaN included:
+# ordered float predicates (false on NaN, as stablehlo's compare and linalg's cmpf o*),
+# `une` (true on NaN, stablehlo's NE), and the signed integer ones
+_CMPF_DIRECTION = {1: "EQ", 2: "GT", 3: "GE", 4: "LT", 5: "LE", 13: "NE"}  # oeq ogt oge olt ole une
+_CMPI_DIRECTION = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE"}  # eq ne slt sle sgt sge
+
+
+def _compare_direction(cmp) -> str:
+    """The grammar's comparison direction of an arith.cmpf / cmpi; NoSketch for a
+    predicate it does not mean (unsigned, or a float one whose NaN answer differs)."""
+    code = ir.IntegerAttr(cmp.attributes["predicate"]).value
+    table = _CMPF_DIRECTION if cmp.name == "arith.cmpf" else _CMPI_DIRECTION
+    if code not in table:
+        raise NoSketch(f"a comparison the grammar does not mean ({cmp.name} predicate {code})")
+    return table[code]
+
+
 def _factors(value: ir.Value, name: str) -> list[ir.Value]:
     """The operands of a tree of `name` ops (a product a * b * c), left to right."""
     if _is_block_argument(value) or value.owner.name != name:
@@ -405,6 +422,7 @@ class _Sketcher:
         self.reader, self.loops, self.dtype = reader, loops, dtype
         self.dialect = reader.dialect
         self.dim_shape: dict[int, object] = {}  # loop position -> extent (a Size where known)
+        self._broadcasts: dict = {}
 
     def apply(self, short: str, args: tuple, attrs: tuple = ()) -> Expr:
         op = self.reader.op(short)
@@ -428,6 +446,12 @@ class _Sketcher:
     def broadcast(self, v: _View, dims: tuple[int, ...]) -> _View:
         if v.dims == dims:
             return v
+        key = (id(v.expr), dims)  # a value broadcast once per shape (a constant used several times)
+        if key not in self._broadcasts:
+            self._broadcasts[key] = (v, self._broadcast(v, dims))  # v kept alive: its id stays its own
+        return self._broadcasts[key][1]
+
+    def _broadcast(self, v: _View, dims: tuple[int, ...]) -> _View:
         shape = self.shape(dims)
         if self.dialect == "stablehlo":
             kept = tuple(dims.index(p) for p in v.dims)
@@ -782,12 +806,30 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
                 return sk.constant(attr.value)
             raise NoSketch("a constant that is not a number")
         if op.name == "arith.select":  # select(a < b, a, b): min; select(a > b, a, b): max
-            short = _min_max(op, dialect)
+            try:
+                short = _min_max(op, dialect)
+            except NoSketch:  # any other: the comparison and the select as written
+                return selected(op)
             return sk.combine(short, *(read(v) for v in op.operands[1:]))
         short = _ELEMENTWISE[dialect].get(op.name)
         if short is None:
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
         return sk.combine(short, *(read(v) for v in op.operands))
+
+    def selected(op) -> _View:
+        """`select(cmp(a, b), x, y)` as written: stablehlo compare + select, linalg's fused
+        select_cmp (the four operands broadcast to the union of their loops)."""
+        cond = op.operands[0]
+        if _is_block_argument(cond) or cond.owner.name not in ("arith.cmpf", "arith.cmpi"):
+            raise NoSketch("a select on something other than a comparison")
+        direction = _compare_direction(cond.owner)
+        views = [read(v) for v in (*cond.owner.operands, *op.operands[1:])]
+        dims = tuple(sorted(set().union(*(v.dims for v in views))))
+        a, b, x, y = (sk.broadcast(v, dims).expr for v in views)
+        if dialect == "linalg":
+            return _View(sk.apply("select_cmp", (a, b, x, y), (("direction", direction),)), dims)
+        pred = sk.apply("compare", (a, b), (("direction", direction),))
+        return _View(sk.apply("select", (pred, x, y)), dims)
 
     def local_value(array: ir.Value, use) -> _View:
         """A local scalar read after its definition: a store of an initial value outside
