@@ -105,12 +105,12 @@ def wants_generic(kernel: Kernel, options: RaiseOptions) -> bool:
     return options.shapes == "generic" or (options.shapes == "auto" and runtime_sizes(kernel))
 
 
-def raised_texts(result: RaiseResult, generic: bool):
+def raised_texts(result: RaiseResult, generic: bool, kernel: Kernel | None = None):
     """(the raised function at the kernel's own sizes, `at(values)`: at other sizes) as
     validation runs it. Static: the program emitted at those sizes. Generic: the one
     shape-generic text, made static at each size by the compilers' own shape refinement
     (synth.semantics.specialize), so what is tested and proven is that text."""
-    kernel = result.spec.kernel
+    kernel = kernel or result.spec.kernel  # a time loop's whole kernel, not its step's
     if not generic:
         return (raised_function_text(result, kernel.sizes.original()),
                 lambda values: raised_function_text(result, values))
@@ -127,9 +127,10 @@ def raised_texts(result: RaiseResult, generic: bool):
     return at(kernel.sizes.original()), at
 
 
-def _generic_text(result: RaiseResult, generic: bool) -> str | None:
+def _generic_text(result: RaiseResult, generic: bool, kernel: Kernel | None = None) -> str | None:
     """The shape-generic text of a result (None for a static raise)."""
-    return raised_function_text(result, result.spec.kernel.sizes.original(), generic=True) if generic else None
+    kernel = kernel or result.spec.kernel
+    return raised_function_text(result, kernel.sizes.original(), generic=True) if generic else None
 
 
 def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
@@ -197,9 +198,9 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
         elif _LEVELS.index(first.level) < _LEVELS.index(step.level):
             step.level = first.level
         step.assumptions.append(PROLOGUE)
-    whole_text, whole_at = raised_texts(result, generic)
+    whole_text, whole_at = raised_texts(result, generic, kernel)
     whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
-                        raised_at=whole_at, generic_text=_generic_text(result, generic))
+                        raised_at=whole_at, generic_text=_generic_text(result, generic, kernel))
     if whole.verdict == "not equivalent":
         return whole
     step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]

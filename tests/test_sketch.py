@@ -36,7 +36,7 @@ def _spec(name: str, dialect: str):
 def test_stencil_raises_from_its_sketch(tmp_path, name, target):
     out, stats = tmp_path / "out.mlir", tmp_path / "stats.json"
     assert main(["raise", str(STENCILS / f"{name}.mlir"), "--target", target, "--timeout", "60",
-                 "-o", str(out), "--stats-json", str(stats)]) == 0
+                 "--shapes", "static", "-o", str(out), "--stats-json", str(stats)]) == 0
     record = json.loads(stats.read_text())[name]
     assert [p.get("sketch") for p in record["problems"]] == [True]
     assert record["candidates"] == 0  # no search ran
@@ -50,7 +50,8 @@ def test_stencil_output_matches_original_at_its_own_sizes(tmp_path):
     the same random inputs, outside synth's validation."""
     out = tmp_path / "out.mlir"
     src = STENCILS / "jacobi_2d_step.mlir"
-    assert main(["raise", str(src), "--target", "stablehlo", "--verify", "test", "-o", str(out)]) == 0
+    assert main(["raise", str(src), "--target", "stablehlo", "--verify", "test", "--shapes", "static",
+                 "-o", str(out)]) == 0
     rng = np.random.default_rng(3)
     a, b = rng.uniform(-1, 1, (1300, 1300)), rng.uniform(-1, 1, (1300, 1300))
     want = run_function(src.read_text(), "jacobi_2d_step", [("i32", 1300), a.copy(), b.copy()]).outputs

@@ -173,7 +173,7 @@ def _linalg(text: str, name: str, shapes: tuple) -> str:
         except ir.MLIRError as e:
             raise InputError(f"@{name} cannot be made static at shapes {list(shapes)}: {e}", "<raised>") from None
         func = _find(ir, module, name)
-        _refine_results(ir, func)
+        _refine_results(ir, func, _output_shapes(attributes, shapes))
         for key, value in attributes:
             func.attributes[key] = ir.Attribute.parse(value)
         for op in list(module.body.operations):
@@ -187,9 +187,22 @@ def _linalg(text: str, name: str, shapes: tuple) -> str:
     return printed
 
 
-def _refine_results(ir, func) -> None:
+def _output_shapes(attributes: list[tuple[str, str]], shapes: tuple) -> dict[int, tuple]:
+    """result index -> its shape, for the results that synth.outputs says are the final
+    contents of an argument (that argument's shape)."""
+    for key, value in attributes:
+        if key == "synth.outputs":
+            args = [int(x) for x in re.findall(r"-?\d+", value.split(":")[0])]
+            return {k: shapes[a] for k, a in enumerate(args) if 0 <= a < len(shapes)}
+    return {}
+
+
+def _refine_results(ir, func, known: dict[int, tuple]) -> None:
     """Give the function the static result types its return operands have (canonicalize
-    leaves `tensor.cast`s to the dynamic types before the return)."""
+    leaves `tensor.cast`s to the dynamic types before the return); a result canonicalize
+    leaves dynamic (a loop's, ludcmp's) is cast to the shape `known` says it has."""
+    from mlir.dialects import tensor
+
     block = func.regions[0].blocks[0]
     ret = list(block.operations)[-1]
     new_types = []
@@ -198,6 +211,11 @@ def _refine_results(ir, func) -> None:
         if owner is not None and owner.name == "tensor.cast" and "?" not in str(owner.operands[0].type):
             ret.operands[k] = owner.operands[0]
             new_types.append(owner.operands[0].type)
+        elif "?" in str(v.type) and k in known:
+            static = ir.Type.parse(static_type(str(v.type), known[k]))
+            with ir.InsertionPoint(ret), ret.location:
+                ret.operands[k] = tensor.CastOp(static, v).result
+            new_types.append(static)
         else:
             new_types.append(v.type)
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
