@@ -432,6 +432,12 @@ def _call(it, op, xs):
 # --- linalg (named ops are generalized first) and tensor ----------------------------------------
 
 
+@handles("tensor.cast")
+def _tensor_cast(it, op, xs):
+    """A cast between static and dynamic shapes of one tensor: the same elements."""
+    return [xs[0]]
+
+
 @handles("tensor.empty")
 def _empty(it, op, xs):
     dtype = re.search(r"(?:<|x)([a-z]+\d*)>$", str(op.results[0].type)).group(1)
@@ -607,4 +613,5 @@ HANDLERS = table(
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
     _pad, _dynamic_update_slice, _dynamic_slice, _gather, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
     _insert_slice, _extract, _insert, _from_elements, _triangular_solve, _cholesky, _while, _for,
+    _tensor_cast,
 )

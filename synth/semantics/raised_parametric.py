@@ -809,3 +809,8 @@ def _dynamic_gather(ev, op, xs, env):
         return [Tensor(shape, dtype, lambda idx: a.at(tuple(clamp(index.at((idx[dim], z3.IntVal(0))))
                                                             if k == dim else i for k, i in enumerate(idx))))]
     raise NotParametric("a dynamic_gather of another form")
+
+
+@handles("tensor.cast")
+def _tensor_cast(ev, op, xs, env):
+    return [xs[0]]

@@ -115,7 +115,12 @@ class SizePlan:
             c = {**small[0], name: 1}
             if self.model.valid(c) and c not in small and c not in out:
                 out.append(c)
+        self.edge_sizes = [dict(c) for c in out[:most]]
         return out[:most]
+
+    def is_edge(self, values: Sizes) -> bool:
+        """Whether `values` are one of the edge configurations (a size at 1)."""
+        return {k: v for k, v in values.items() if k != COUNTER} in getattr(self, "edge_sizes", [])
 
     def proof_configs(self) -> list[Sizes]:
         """The bounded proof's sizes; [] where none is possible (`why_no_proof` says why)."""
