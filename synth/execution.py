@@ -38,12 +38,13 @@ from synth.errors import ExecutionError
 AFFINE_PIPELINE = (
     "builtin.module(lower-affine,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)"
 )
-# the ownership-based deallocation may keep flags in memrefs of i1, whose stores MLIR 22's
+# affine lowered first: a static drop-in's original loops (@NAME_loops) are affine.
+# The ownership-based deallocation may keep flags in memrefs of i1, whose stores MLIR 22's
 # memref-to-LLVM conversion aborts on (`integralElementType.getWidth() >= 8`: durbin's
 # generic linalg raise, whose loop yields buffers it may have allocated): between the two
 # halves, memrefs of i1 become memrefs of bytes (BOOLS_AS_BYTES, synth.backends.byte_bools)
 TENSOR_PIPELINE = (
-    "builtin.module(one-shot-bufferize{bufferize-function-boundaries=1 "
+    "builtin.module(lower-affine,one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1},"
     "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1},"
     "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline);synth-bools-as-bytes;"
