@@ -102,16 +102,16 @@ def test_verify_of_own_blocked_and_flipped_raises_is_never_a_false_refutation(tm
     blocked loop (panels of 60) whose textual resize to n = 3 sliced out of bounds and
     crashed the MLIR worker (exit 1); durbin at MINI padded its flip to 3n and indexed from
     2n - 1 (120, 79: no sizes), which the resize left, so verify answered NOT EQUIVALENT
-    (exit 4). Now: linalg's blocked loops (LU; Cholesky, panels of 60 at SMALL) end their
-    panels at (n / b) * b computed from n, so resized to n = 3 they are the unblocked
-    loops and are proven there; stablehlo's unrolled
-    panels (static slices) are undecided with the reason; durbin's flip is a gather whose
-    numbers are its size and size - 1, so its text is re-instantiated and proven."""
+    (exit 4). Now the library ops are one algorithm at every size (their blocked forms a
+    backend lowering, synth.backends.library_*), so LU and Cholesky are proven at bounded
+    sizes in both dialects (stablehlo's LU was undecided: its unrolled panels did not
+    re-instantiate); durbin's flip is a gather whose numbers are its size and size - 1, so
+    its text is re-instantiated and proven."""
     proven = "proven by Z3 (unsat) at sizes arg0=2; arg0=3"
     for kernel, dataset, target, expect, says in (
             ("lu", "small", "linalg", 0, proven),
             ("cholesky", "small", "linalg", 0, proven),
-            ("lu", "small", "stablehlo", 3, "is not re-instantiated at smaller sizes"),
+            ("lu", "small", "stablehlo", 0, proven),
             ("durbin", "mini", "linalg", 0, proven)):
         src, out = tmp_path / f"{kernel}.mlir", tmp_path / f"{kernel}.{target}.mlir"
         assert synth("resize", POLYBENCH / f"{kernel}.mlir", "--dataset", dataset, "-o", src).returncode == 0
