@@ -281,10 +281,10 @@ def test_list_functions_and_defines(tmp_path):
     assert list_c_functions(path) == ["print_array", "kernel_scale"]
     src = translate_c(path, function="kernel_scale", defines=["N=16"], locations=False)
     assert "memref<16xf64>" in src.text and "print_array" not in src.text
-    # the whole file: the helper takes a pointer, so it is refused ...
-    with pytest.raises(InputError) as e:
+    # the whole file: the helper calls printf, so it is refused ...
+    with pytest.raises(InputError, match="unknown function 'printf'") as e:
         translate_c(path)
-    assert e.value.location.startswith(f"{path}:12:")
+    assert e.value.location.startswith(f"{path}:15:")
     # ... or left out with a note
     src = translate_c(path, skip_unsupported=True)
     assert "@kernel_scale" in src.text and "@print_array" not in src.text
@@ -326,12 +326,10 @@ def _location_of(path, needle: str) -> str:
 
 @pytest.mark.parametrize("file,needle,words", [
     ("refuse_while.c", "while (", ["'while' loop", "not static control"]),
-    ("refuse_pointer.c", "*(A + i)", ["pointer", "*(A + i)"]),
     ("refuse_call.c", "mystery(A[i])", ["unknown function 'mystery'"]),
     ("refuse_indirect.c", "B[i]]", ["data-dependent", "B[i]", "A[B[i]]"]),
     ("refuse_nonaffine.c", "i * j", ["non-affine", "i * j"]),
     ("refuse_bound.c", "len[i]", ["loop bound", "len[i]", "not affine"]),
-    ("refuse_vla.c", "A[n][m]", ["parameter 'A'", "run-time extent", "'n'"]),
 ])
 def test_refusals_point_at_the_construct(file, needle, words):
     path = C / file
@@ -343,12 +341,7 @@ def test_refusals_point_at_the_construct(file, needle, words):
         assert w in e.value.message, e.value.message
 
 
-def test_pointer_parameter_and_clang_errors(tmp_path):
-    p = tmp_path / "ptr.c"
-    p.write_text("void f(double *a, int n) {\n  for (int i = 0; i < n; i++) a[i] = 0.0;\n}\n")
-    with pytest.raises(InputError, match="pointer parameter 'a'") as e:
-        translate_c(str(p))
-    assert e.value.location == f"{p}:1:16"
+def test_clang_errors(tmp_path):
     bad = tmp_path / "bad.c"
     bad.write_text("void f(double a[4]) {\n  a[0] = undefined_name;\n}\n")
     with pytest.raises(InputError, match="undefined_name") as e:
@@ -363,7 +356,8 @@ def test_refused_statements(tmp_path):
         "do { A[0] = 1.0; } while (0);": "'do' loop",
         "for (int i = 0; i < 4; i++) { if (i == 2) break; A[i] = 0.0; }": "'break'",
         "for (int i = 0; i < 4; i++) A[i] = -A[i]; return; A[0] = 1.0;": "'return' before",
-        "for (int i = 0; i < 4; i++) if (A[i] > 0.0) A[i] = 0.0;": "'if' condition",
+        "for (int i = 0; i < 4; i++) if (A[i] > 0.0) { A[i] = 0.0; break; }": "'break'",
+        "double *p = A; for (int i = 0; i < 4; i++) if (A[i] > 0.0) p++;": "under a condition",
         "for (int i = 0; i < 4; i++) { i = i + 1; }": "loop index 'i' is modified",
         "goto end; end: A[0] = 1.0;": "'goto'",
     }
