@@ -93,6 +93,9 @@ class _AccessTranslator(_AffineTranslator):
             extents = lay.extents if lay is not None else [None]
         else:
             extents = list(b.shape)
+            if extents and extents[0] is None:
+                lay = self.plan.layouts.get(b.key)
+                extents[0] = lay.extents[0] if lay is not None else None
         out = []
         for e in extents:
             e = e.subst(self.values) if e is not None and self.values else e
@@ -277,6 +280,9 @@ class _AccessTranslator(_AffineTranslator):
             subs = layout.indices(layout.Access(value, dict(self.ranges), c), lay, self.values)
         else:
             if self.collect:
+                if b.shape and b.shape[0] is None:  # rows reached: the extent of dimension 0
+                    self.accesses.setdefault(b.key, []).append(
+                        layout.Access(None, dict(self.ranges), c, _text(c), value[0]))
                 return f"{b.ssa}[] : memref<{b.type}>"
             subs = value
         try:

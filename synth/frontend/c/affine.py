@@ -165,9 +165,11 @@ class _AffineTranslator(_Emitter):
                                  f"affine values in every iteration are followed)")
             return v
         if b.kind == "mem":
-            raise _NotAffine(s, f"'{b.name}' is a variable computed at run time (only loop "
-                                f"indices, integer parameters, constants and integer locals "
-                                f"with affine values are affine)")
+            why = self.plan.demoted.get(s.referenced.hash)
+            raise _NotAffine(s, f"'{b.name}' is a variable computed at run time"
+                                + (f" ({why})" if why else "") + " (only loop indices, integer "
+                                f"parameters, constants and integer locals with affine values "
+                                f"are affine)")
         if b.kind == "arg":
             raise _NotAffine(s, f"'{b.name}' is a {b.type} parameter, not an integer")
         raise _NotAffine(s, f"'{b.name}' is an array or pointer")
@@ -193,6 +195,8 @@ class _AffineTranslator(_Emitter):
     def _step_index(self, s, op: str) -> _Poly:
         inner = _strip(_only_child(s))
         b = self.binding(inner) if inner.kind == CK.DECL_REF_EXPR else None
+        if b is not None and b.kind == "mem":
+            self._name_poly(inner)  # says why it is not affine
         if b is None or b.kind != "index":
             raise _NotAffine(s, f"'{_text(s)}' changes something other than an integer local")
         self.changing_index(b, inner)

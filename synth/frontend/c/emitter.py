@@ -23,7 +23,7 @@ class _Plan:
     stable key) and the integer locals to keep in memory."""
 
     layouts: dict = field(default_factory=dict)
-    demoted: set = field(default_factory=set)
+    demoted: dict = field(default_factory=dict)  # decl hash -> why it is data
 
 
 class _Emitter:

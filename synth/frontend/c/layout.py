@@ -27,10 +27,11 @@ class Access:
     """One subscript of a base array, flat, with the ranges of the loop indices (over
     symbols) where it was read, and the cursor it comes from (for messages)."""
 
-    flat: _Poly
+    flat: _Poly | None  # None: a subscripted access of a declared array ...
     ranges: dict
     cursor: object
     text: str = ""
+    first: _Poly | None = None  # ... with this first subscript
 
 
 @dataclass
@@ -236,6 +237,15 @@ def _max(highs: list, values: dict) -> _Poly | None:
         if s > 0:
             best = h
     return best.plus(1)
+
+
+def rows(accesses: list, values: dict) -> _Poly | None:
+    """The extent of dimension 0 that the first subscripts reach."""
+    highs = []
+    for a in accesses:
+        b = bounds(a.first, a.ranges)
+        highs.append(b[1] if b is not None else None)
+    return _max(highs, values)
 
 
 def render(p: _Poly, names: dict) -> str:

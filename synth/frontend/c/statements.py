@@ -175,23 +175,32 @@ class _FunctionTranslator(_ExprTranslator):
         return mem
 
     def decide_layouts(self) -> dict:
-        """After the first pass: the layout of every array (layout.decide)."""
+        """After the first pass: the layout of every array (layout.decide), and the rows
+        reached of declared arrays whose first extent is not given."""
         names = self.symbol_names()
         out = {}
         for b in self.bases:
-            acc = self.accesses.get(b.key, [])
+            every = self.accesses.get(b.key, [])
+            acc = [a for a in every if a.flat is not None]
             try:
                 if b.flat:
                     total = b.shape[0] if b.shape and b.shape[0] is not None else None
                     out[b.key] = layout.decide(acc, self.values, names, declared_total=total)
-                elif acc:
+                    continue
+                lay = layout.Layout([], list(b.shape))
+                if acc:
                     if any(d is None for d in b.shape[1:]):
                         raise _Refuse(acc[0].cursor, f"'{acc[0].text}' reaches '{b.name}' through a "
                                                      f"pointer, and an inner extent is unknown")
                     strides = [_stride_of(b.shape[k + 1:]) for k in range(len(b.shape))]
                     lay = layout.decide(acc, self.values, names, fixed=strides)
+                    flat_rows = lay.extents[0]
                     lay.extents = list(b.shape)
-                    out[b.key] = lay
+                if b.shape and b.shape[0] is None:
+                    firsts = [a for a in every if a.flat is None]
+                    lay.extents[0] = layout.rows(firsts, self.values) if not acc else (
+                        flat_rows if not firsts else None)
+                out[b.key] = lay
             except layout.LayoutError as e:
                 c = e.access.cursor
                 if e.nonaffine and c.kind == CK.ARRAY_SUBSCRIPT_EXPR:
@@ -432,11 +441,21 @@ class _FunctionTranslator(_ExprTranslator):
             if cmp not in ("<", "<="):
                 raise _Refuse(s, f"condition does not bound the increasing index '{b.name}' from above")
             ub = bound.plus(1) if cmp == "<=" else bound
-            head = f"affine.for {iv} {self.loc(var)} = {self.bound(lb, s)} to {self.bound(ub, s)}"
-            if step != 1:
-                head += f" step {step}"
-            b.aff, iteration = dim, (dim - lb, step)
-            self.set_range(("d", iv), lb, ub.plus(-1))
+            if any(kind == "inc" and d.content() % step for _, _, (kind, d) in moving):
+                # a local advancing by less than the step: the loop counts iterations t,
+                # i = lb + step * t
+                head = (f"affine.for {iv} {self.loc(var)} = 0 to "
+                        f"{self.bound((ub - lb).plus(step - 1), s, floordiv=step)}")
+                b.aff, iteration = lb + dim.scale(step), (dim, 1)
+                span = (ub - lb).plus(-1).subst(self.values)
+                self.set_range(("d", iv), _Poly(), _Poly.number(span.const // step)
+                               if span.is_const else None)
+            else:
+                head = f"affine.for {iv} {self.loc(var)} = {self.bound(lb, s)} to {self.bound(ub, s)}"
+                if step != 1:
+                    head += f" step {step}"
+                b.aff, iteration = dim, (dim - lb, step)
+                self.set_range(("d", iv), lb, ub.plus(-1))
         else:
             if cmp not in (">", ">="):
                 raise _Refuse(s, f"condition does not bound the decreasing index '{b.name}' from below")

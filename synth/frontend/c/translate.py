@@ -31,14 +31,14 @@ def translate_function(path: str, f, sizes: dict | None = None) -> str:
         try:
             first.translate()
         except _Demote as d:
-            plan.demoted.add(d.decl)
+            plan.demoted[d.decl] = d.reason
             continue
         plan.layouts = first.guarded(first.decide_layouts)
         final = _FunctionTranslator(path, f, sizes=sizes, plan=plan)
         try:
             return final.translate()
         except _Demote as d:  # only the first pass should find these
-            plan.demoted.add(d.decl)
+            plan.demoted[d.decl] = d.reason
     raise InputError(f"function '{f.spelling}' has too many integer locals to follow",
                      _FunctionTranslator(path, f).where(f))
 
