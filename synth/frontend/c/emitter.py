@@ -58,6 +58,7 @@ class _Emitter:
         self.written: set = set()  # keys of the arrays stored to
         self.not_index: set = set()  # integer locals assigned something that is not affine
         self.inlining: set = set()  # functions being inlined (no recursion)
+        self.dim_names: dict = {}  # dim var -> the C name of its loop index (for messages)
 
     # --- emission -----------------------------------------------------------------------
 
@@ -203,6 +204,7 @@ class _Emitter:
         from synth.frontend.c.layout import render
 
         names = {("s", ssa): b.name for ssa, b in self.params.items()}
+        names.update(self.dim_names)
         for key, (x, op, d, _) in self.derived.items():
             names[("s", key)] = f"({render(x, names)}) {op} {d}"
         return names

@@ -172,7 +172,10 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
                                  "no array shape reads", nonaffine=True)
         if problems:
             raise LayoutError(a, problems[0], nonaffine="not affine" in problems[0])
-        assumptions += [x for x in assumed if x not in assumptions]
+        for x in assumed:
+            text = f"{x} (where '{a.text}' is read as {_reading(idx, names)})"
+            if not any(t.startswith(x + " (") for t in assumptions):
+                assumptions.append(text)
         b = bounds(idx[0], a.ranges)
         highs.append(b[1] if b is not None else None)
     if declared_total is not None:
@@ -237,6 +240,10 @@ def _max(highs: list, values: dict) -> _Poly | None:
         if s > 0:
             best = h
     return best.plus(1)
+
+
+def _reading(idx: list, names: dict) -> str:
+    return "[" + "][".join(render(e, names) for e in idx) + "]"
 
 
 def rows(accesses: list, values: dict) -> _Poly | None:

@@ -104,6 +104,10 @@ class _FunctionTranslator(_ExprTranslator):
             t = self.base_type(b) if b.kind == "array" else mlir(b.type)
             args.append(f"{ssa}: {t} {self.loc(p)}")
         self._overlap(params)
+        for b in self.bases:
+            lay = self.plan.layouts.get(b.key)
+            for text in (lay.assumptions if lay is not None else ()):
+                self.assume(text.replace("is read as [", f"is read as {b.name}["))
         # locals never read or written (e.g. `int i, j;` where j is unused) need no buffer
         used = "\n".join(self.body + self.prologue)
         prologue = [line for line in self.prologue if not (
@@ -125,9 +129,14 @@ class _FunctionTranslator(_ExprTranslator):
         risky = [b.name for b in arrays if b.key in self.written and not b.restrict]
         if risky and len(arrays) > 1:
             others = [b.name for b in arrays if b.name not in risky]
-            self.assume(f"the arrays {', '.join(risky)} (written) do not overlap each other or "
-                        f"{', '.join(others) or 'any other array parameter'}: each is read as an "
-                        f"array of its own")
+            words = " or ".join(others)
+            if len(risky) == 1:
+                what = f"{risky[0]}, which the function writes, does not overlap {words}"
+            else:
+                what = (f"{', '.join(risky[:-1])} and {risky[-1]}, which the function writes, "
+                        f"overlap neither each other" + (f" nor {words}" if others else ""))
+            self.assume(f"{what} (C lets pointer parameters overlap; the translation reads each "
+                        f"as an array of its own)")
 
     def _parameters(self, f) -> list:
         params, ints = [], {}
@@ -456,6 +465,7 @@ class _FunctionTranslator(_ExprTranslator):
                     head += f" step {step}"
                 b.aff, iteration = dim, (dim - lb, step)
                 self.set_range(("d", iv), lb, ub.plus(-1))
+                self.dim_names[("d", iv)] = b.name
         else:
             if cmp not in (">", ">="):
                 raise _Refuse(s, f"condition does not bound the decreasing index '{b.name}' from below")
