@@ -211,6 +211,18 @@ def load_text(text: str, path: str, *, warn: bool = True) -> SourceModule:
     return source
 
 
+def input_assumptions(source: SourceModule, name: str) -> list[str]:
+    """The `synth.assumptions` of function @name as read (what the C translation took for
+    granted: arrays that do not overlap, leading dimensions that hold their rows)."""
+    with source.context:
+        for op in source.parsed().body.operations:
+            if op.operation.name == "func.func" and op.attributes["sym_name"].value == name:
+                if "synth.assumptions" not in op.attributes:
+                    return []
+                return [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["synth.assumptions"])]
+    return []
+
+
 @dataclass(frozen=True)
 class COptions:
     """How to compile a C input (synth.frontend.c): -D, -I, --std, other flags, and the
