@@ -10,6 +10,7 @@ from clang.cindex import CursorKind as CK
 from synth.frontend.c.emitter import _Emitter
 from synth.frontend.c.libclang import _binop, _evaluate, _unop
 from synth.frontend.c.model import (
+    _Binding,
     _Demote,
     _expr_children,
     _NotAffine,
@@ -168,8 +169,8 @@ class _AffineTranslator(_Emitter):
             why = self.plan.demoted.get(s.referenced.hash)
             raise _NotAffine(s, f"'{b.name}' is a variable computed at run time"
                                 + (f" ({why})" if why else "") + " (only loop indices, integer "
-                                f"parameters, constants and integer locals with affine values "
-                                f"are affine)")
+                                "parameters, constants and integer locals with affine values "
+                                "are affine)")
         if b.kind == "arg":
             raise _NotAffine(s, f"'{b.name}' is a {b.type} parameter, not an integer")
         raise _NotAffine(s, f"'{b.name}' is an array or pointer")

@@ -12,8 +12,7 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from synth.frontend.c.libclang import _same_file
-from synth.frontend.c.model import _Binding, _float_literal, _NotAffine, _Refuse, _text
-from synth.frontend.c.poly import _Poly
+from synth.frontend.c.model import _float_literal, _Refuse, _text
 from synth.frontend.c.scalars import FLOATS, SCALARS, WIDTH, is_int, mlir, unsigned, wrap
 
 

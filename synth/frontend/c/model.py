@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from clang.cindex import CursorKind as CK
 
