@@ -25,12 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from c_oracle import (  # noqa: E402
-    _TYPES,
-    _sentinel,
     assert_same,
     inputs,
     load_cases,
     mlir_signature,
+    raised_outputs,
     run_c,
     run_translation,
     signature,
@@ -42,44 +41,6 @@ from synth.errors import InputError  # noqa: E402
 def _last_line(text: str) -> str:
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     return lines[-1] if lines else ""
-
-
-def raised_outputs(text: str, case, params, args: dict, target: str, sig) -> tuple[dict, object]:
-    """Run `@F_raised` of a raised module on the arguments; the arrays it writes (flat, the
-    manifest's extent) and the returned value."""
-    import re
-
-    from synth.backends.run import run_raised
-    from synth.semantics.raised import load_raised
-
-    feed = []
-    for p, (t, shape) in zip(params, sig):
-        a = args[p.name]
-        if p.array:
-            total = int(np.prod(shape))
-            buf = np.full(max(total, len(a)), _sentinel(a.dtype), dtype=a.dtype)
-            buf[:len(a)] = a
-            feed.append(np.ascontiguousarray(buf[:total].reshape(shape)))
-        else:
-            dtype = _TYPES[p.kind][0]
-            feed.append(np.asarray(np.array(a).astype(dtype)))
-    head = re.search(rf"func\.func @{re.escape(case.function)}_raised\(.*", text).group(0)
-    outs = [int(x) for x in re.search(r"synth\.outputs = \[([^\]]*)\]", head).group(1).split(",") if x.strip()]
-    raised = load_raised("<raised>", f"{case.function}_raised", text)
-    results = run_raised(raised.dialect, raised.text, f"{case.function}_raised", feed)
-    written = {}
-    for k, i in enumerate(outs):
-        p = params[i]
-        got = np.asarray(results[k]).reshape(-1)
-        flat = args[p.name].copy()
-        n = min(len(flat), got.size)
-        flat[:n] = got[:n].astype(flat.dtype) if got.dtype != flat.dtype else got[:n]
-        written[p.name] = flat
-    for p in params:
-        if p.array and p.name not in written:
-            written[p.name] = args[p.name].copy()
-    ret = results[len(outs)] if len(results) > len(outs) else None
-    return written, ret
 
 
 def cover(case, targets: list[str], timeout: float) -> dict:

@@ -215,6 +215,42 @@ def run_translation(case: Case, params: list[Param], args: dict, *, sizes: bool,
     return out, ret, text
 
 
+def raised_outputs(text: str, case, params, args: dict, target: str, sig) -> tuple[dict, object]:
+    """Run `@F_raised` of a raised module on the arguments; the arrays it writes (flat, the
+    manifest's extent) and the returned value."""
+    from synth.backends.run import run_raised
+    from synth.semantics.raised import load_raised
+
+    feed = []
+    for p, (t, shape) in zip(params, sig):
+        a = args[p.name]
+        if p.array:
+            total = int(np.prod(shape))
+            buf = np.full(max(total, len(a)), _sentinel(a.dtype), dtype=a.dtype)
+            buf[:len(a)] = a
+            feed.append(np.ascontiguousarray(buf[:total].reshape(shape)))
+        else:
+            dtype = _TYPES[p.kind][0]
+            feed.append(np.asarray(np.array(a).astype(dtype)))
+    head = re.search(rf"func\.func @{re.escape(case.function)}_raised\(.*", text).group(0)
+    outs = [int(x) for x in re.search(r"synth\.outputs = \[([^\]]*)\]", head).group(1).split(",") if x.strip()]
+    raised = load_raised("<raised>", f"{case.function}_raised", text)
+    results = run_raised(raised.dialect, raised.text, f"{case.function}_raised", feed)
+    written = {}
+    for k, i in enumerate(outs):
+        p = params[i]
+        got = np.asarray(results[k]).reshape(-1)
+        flat = args[p.name].copy()
+        n = min(len(flat), got.size)
+        flat[:n] = got[:n].astype(flat.dtype) if got.dtype != flat.dtype else got[:n]
+        written[p.name] = flat
+    for p in params:
+        if p.array and p.name not in written:
+            written[p.name] = args[p.name].copy()
+    ret = results[len(outs)] if len(results) > len(outs) else None
+    return written, ret
+
+
 def shapes_of(text: str, function: str, params: list[Param]) -> dict:
     return {p.name: shape for p, (_, shape) in zip(params, mlir_signature(text, function)) if p.array}
 

@@ -379,3 +379,96 @@ def test_raise_translated_kernels(tmp_path):
         outcome = raise_function(source, name, "stablehlo", RaiseOptions())
         assert f"@{name}_raised" in outcome.module
         assert outcome.validation["summary"]
+
+
+# --- C as libraries write it (benchmarks/c-libs; the oracle is tests/test_c_libs.py) ------
+
+LIBS = DATA.parent.parent / "benchmarks" / "c-libs"
+GEMV_C = """#include <stddef.h>
+void gemv(int M, int N, const float *A, const float *x, float *y)
+{
+    for (int i = 0; i < M; i++) {
+        float sum = 0;
+        for (int j = 0; j < N; j++)
+            sum += A[i * N + j] * x[j] * SCALE;
+        y[i] = sum;
+    }
+}
+"""
+
+
+def test_size_option_and_cflags_with_a_space(tmp_path, capsys):
+    from synth.cli import main
+
+    c = tmp_path / "gemv.c"
+    c.write_text(GEMV_C)
+    assert main(["translate", str(c), "--size", "M=8", "--size", "N=5", "--cflags", "-DSCALE=2 -I /tmp"]) == 0
+    text = capsys.readouterr().out
+    assert "func.func @gemv(%arg0: i32, %arg1: i32, %arg2: memref<8x5xf32>, %arg3: memref<5xf32>, " \
+           "%arg4: memref<8xf32>)" in text
+    assert "arith.index_cast" not in text and "affine.for %arg5 = 0 to 8 {" in text
+    assert main(["translate", str(c), "--cflags", "-DSCALE=2"]) == 0  # free sizes: dynamic
+    assert "memref<?x?xf32>" in capsys.readouterr().out
+    assert main(["translate", str(c), "--size", "N", "--cflags=-DSCALE=2"]) == 2
+    assert "expected NAME=INTEGER" in capsys.readouterr().err
+    assert main(["translate", str(c), "--function", "gemv", "--size", "Q=3", "--cflags=-DSCALE=2"]) == 2
+    assert "no integer parameter 'Q'" in capsys.readouterr().err
+
+
+def _assumptions(text: str, function: str) -> list[str]:
+    head = re.search(rf"func\.func @{function}\(.*", text).group(0)
+    m = re.search(r"synth\.assumptions = \[(.*)\]\}", head)
+    return re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)) if m else []
+
+
+def test_leading_dimensions_are_assumed_or_checked():
+    path = str(LIBS / "darknet.c")
+    free = translate_c(path, function="gemm_nn", locations=False).text
+    assert "%arg4: memref<?x?xf32>" in free and "affine.load %arg4[%arg10, %arg11]" in free
+    said = _assumptions(free, "gemm_nn")
+    assert "K <= lda (where 'A[i * lda + k]' is read as A[i][k])" in said
+    assert any(s.startswith("C, which the function writes, does not overlap A or B") for s in said)
+    # at sizes where the rows fit, nothing to assume about them; the last row is read in part
+    sized = translate_c(path, function="gemm_nn", locations=False,
+                        sizes={"M": 3, "N": 4, "K": 5, "lda": 7, "ldb": 4, "ldc": 4}).text
+    assert "memref<3x7xf32>" in sized and not any("lda" in s for s in _assumptions(sized, "gemm_nn"))
+    # where they do not (K > lda: rows overlap), the array stays flat with affine subscripts
+    flat = translate_c(path, function="gemm_nn", locations=False,
+                       sizes={"M": 3, "N": 4, "K": 20, "lda": 12, "ldb": 4, "ldc": 4}).text
+    assert "%arg4: memref<44xf32>" in flat and "%arg10 * 12 + %arg11" in flat
+    # restrict-qualified arrays may not overlap in C: nothing assumed
+    assert _assumptions(translate_c(str(LIBS / "blas1.c"), function="saxpy", locations=False).text,
+                        "saxpy") == []
+
+
+def test_closed_forms_of_counters_and_pointer_walks():
+    tsvc = str(LIBS / "tsvc.c")
+    s123 = translate_c(tsvc, function="s123", locations=False).text  # j = -1; j++; a[j] = ...
+    assert "affine.for %arg4 = 0 to 128 {" in s123 and "affine.store %4, %arg0[%arg4]" in s123
+    s128 = translate_c(tsvc, function="s128_pack", locations=False).text  # a[k], a[k + 1]; k += 2
+    assert "%arg0: memref<128x2xf32>" in s128 and "%arg0[%arg3, 1]" in s128
+    dsp = translate_c(str(LIBS / "dsp.c"), function="matmul_dsp", locations=False).text
+    assert "func.func @matmul_dsp(%arg0: memref<12x10xf32>, %arg1: memref<10x8xf32>, " \
+           "%arg2: memref<12x8xf32>)" in dsp
+    assert "affine.load %arg1[%arg5, %arg4]" in dsp  # p_b = &B[k]; ... p_b += Z
+    s122 = translate_c(tsvc, function="s122", locations=False, sizes={"n1": 1, "n3": 3}).text
+    assert "affine.for %arg4 = 0 to 86 {" in s122 and "%arg1[-%arg4 + 255]" in s122
+
+
+def test_conditions_on_data_are_selects():
+    s271 = translate_c(str(LIBS / "tsvc.c"), function="s271", locations=False).text
+    assert "arith.cmpf ogt" in s271 and "arith.select" in s271 and "scf." not in s271
+    clip = translate_c(str(LIBS / "dsp.c"), function="clip", locations=False).text
+    assert clip.count("arith.select") == 2  # if / else if, each a select of the element
+    with pytest.raises(InputError, match="data-dependent array subscript 'k\\+\\+' in 'out\\[k\\+\\+\\]': "
+                                         "'k' is a variable computed at run time \\(it changes "
+                                         "under a condition\\)"):
+        translate_c(str(LIBS / "refused.c"), function="compact_positive")
+
+
+def test_eight_bit_arithmetic_follows_c():
+    text = translate_c(str(LIBS / "image8.c"), function="blend_multiply", locations=False).text
+    assert "memref<?xi8>" in text and "arith.extui" in text and "arith.divsi" in text \
+        and "arith.trunci" in text
+    text = translate_c(str(LIBS / "intk.c"), function="hash_mix", locations=False).text
+    assert "arith.shrui" in text and "arith.constant -1640531535 : i32" in text

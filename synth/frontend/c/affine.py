@@ -168,9 +168,7 @@ class _AffineTranslator(_Emitter):
         if b.kind == "mem":
             why = self.plan.demoted.get(s.referenced.hash)
             raise _NotAffine(s, f"'{b.name}' is a variable computed at run time"
-                                + (f" ({why})" if why else "") + " (only loop indices, integer "
-                                "parameters, constants and integer locals with affine values "
-                                "are affine)")
+                                + (f" ({why})" if why else ""))
         if b.kind == "arg":
             raise _NotAffine(s, f"'{b.name}' is a {b.type} parameter, not an integer")
         raise _NotAffine(s, f"'{b.name}' is an array or pointer")
