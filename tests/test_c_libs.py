@@ -30,7 +30,7 @@ from synth.errors import InputError
 from synth.frontend.c import translate_c
 
 CORPUS = ROOT / "benchmarks" / "c-libs"
-CASES = [c for c in load_cases(CORPUS) if "refused" not in c.spec]
+CASES = [c for d in (CORPUS, CORPUS / "heldout") for c in load_cases(d) if "refused" not in c.spec]
 REFUSED = [c for c in load_cases(CORPUS) if "refused" in c.spec]
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
@@ -38,6 +38,7 @@ pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
 
 def test_corpus_size():
     assert len(CASES) >= 60 and len({c.path.name for c in CASES}) >= 8
+    assert len([c for c in CASES if c.path.parent.name == "heldout"]) == 10
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -58,6 +59,15 @@ def test_translation_equals_compiled_c(case):
         return
     free = run_translation(case, params, args, sizes=False, shapes=shapes)
     assert_same(case, "C -O2 vs translation", params, result, want, free)
+    # other sizes (each 3 more: the relations between them stay), with and without --size
+    other = Case(case.path, case.function, {**case.spec, "sizes": {k: v + 3 for k, v in case.sizes.items()}})
+    args = inputs(other, params, np.random.default_rng(8))
+    sized = run_translation(other, params, args, sizes=True)
+    want = run_c(other, params, result, args, "-O2")
+    assert_same(other, "C -O2 vs translation at other sizes", params, result, want, sized)
+    free = run_translation(other, params, args, sizes=False,
+                           shapes=shapes_of(sized[2], case.function, params))
+    assert_same(other, "C -O2 vs translation at other free sizes", params, result, want, free)
 
 
 @pytest.mark.parametrize("case", REFUSED, ids=[c.id for c in REFUSED])

@@ -29,7 +29,7 @@ from synth.frontend.c.model import (
     _text,
     _View,
 )
-from synth.frontend.c.poly import _Poly
+from synth.frontend.c.poly import _Poly, split_dims
 from synth.frontend.c.scalars import SCALARS, mlir
 
 _ARRAYS = (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY)
@@ -277,7 +277,10 @@ class _AccessTranslator(_AffineTranslator):
                     layout.Access(value, dict(self.ranges), c, _text(c)))
                 return f"{b.ssa}[] : memref<{b.type}>"
             lay = self.plan.layouts[b.key] if b.flat else self.fixed_layout(b)
-            subs = layout.indices(layout.Access(value, dict(self.ranges), c), lay, self.values)
+            if lay.opaque:
+                value = self.opaque(value, c)
+            subs = layout.indices(layout.Access(value, dict(self.ranges), c), lay,
+                                  {**self.values, **self.expand})
         else:
             if self.collect:
                 if b.shape and b.shape[0] is None:  # rows reached: the extent of dimension 0
@@ -290,6 +293,36 @@ class _AccessTranslator(_AffineTranslator):
         except _NotAffine as err:
             raise _Refuse(c, f"subscript of '{_text(c)}' is not affine: {err.reason}") from None
         return f"{b.ssa}[{', '.join(_inline(e) for e in lowered)}] : {self.base_type(b)}"
+
+    def opaque(self, flat: _Poly, c) -> _Poly:
+        """`flat` with each loop index's coefficient that is a sum of sizes (`y * (w - k + 1)`:
+        the rows of a convolution's output) as one index symbol, so that it can be a stride."""
+        parts = split_dims(flat)
+        if parts is None:
+            return flat
+        coeffs: dict = {}
+        for coeff, dim in parts[0]:
+            coeffs[dim] = coeffs.get(dim, _Poly()) + coeff
+        out, rest = _Poly(), parts[1]
+        for dim, coeff in coeffs.items():
+            if len(coeff.terms) + bool(coeff.const) <= 1:
+                out = out + coeff * _Poly.var(*dim)
+                continue
+            g = coeff.content()
+            lead = next(iter(sorted(coeff.terms.items())))[1]
+            g = g if lead > 0 else -g
+            base = _Poly({m: v // g for m, v in coeff.terms.items()}, coeff.const // g)
+            sym = self.derived_symbol(c, base, "poly", 1)
+            known = base.subst(self.values) if self.values else base
+            if known.is_const:
+                self.values[next(iter(sym.symbols()))] = known.const
+            self.expand[next(iter(sym.symbols()))] = base
+            out = out + sym.scale(g) * _Poly.var(*dim)
+            m0, c0 = next(iter(sorted(base.terms.items())))
+            r = rest.terms.get(m0, 0) // c0 if rest.terms.get(m0, 0) % c0 == 0 else 0
+            if r and all(rest.terms.get(m, 0) == v * r for m, v in base.terms.items()):
+                rest = rest - base.scale(r) + sym.scale(r)
+        return out + rest
 
     def fixed_layout(self, b: _Binding) -> layout.Layout:
         lay = self.plan.layouts.get(b.key)

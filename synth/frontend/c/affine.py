@@ -223,8 +223,8 @@ class _AffineTranslator(_Emitter):
         self.body, self.indent = [], 2
         try:
             v = self.value_of_aff(x, c)
-            r = self.op(f"arith.{'divsi' if op == '/' else 'remsi'} {v}, "
-                        f"{self.const(d, 'index', c)} : index", c, stem="s")
+            r = v if op == "poly" else self.op(f"arith.{'divsi' if op == '/' else 'remsi'} {v}, "
+                                               f"{self.const(d, 'index', c)} : index", c, stem="s")
             self.prologue.extend(self.body)
         finally:
             self.body, self.indent = body, indent

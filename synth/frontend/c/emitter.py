@@ -43,7 +43,8 @@ class _Emitter:
         self.consts: dict = {}
         self.symbols: dict = {}  # monomial of parameters -> index SSA
         self.params: dict = {}  # "%argN" -> binding of an integer parameter
-        self.derived: dict = {}  # key -> (poly, "/" or "%", divisor, cursor): `n / 2` at the entry
+        self.derived: dict = {}  # key -> (poly, "/" "%" or "poly", divisor, cursor): `n / 2` at the entry
+        self.expand: dict = {}  # symbol var of a "poly" derived symbol -> its polynomial
         self.values: dict = {}  # ("s", "%argN") -> the value --size gives it
         self.env: dict = {}  # decl hash -> _Binding
         self.ivals: dict = {}  # key of an "index" / "pointer" binding -> _Poly / _View / None
@@ -205,5 +206,5 @@ class _Emitter:
         names = {("s", ssa): b.name for ssa, b in self.params.items()}
         names.update(self.dim_names)
         for key, (x, op, d, _) in self.derived.items():
-            names[("s", key)] = f"({render(x, names)}) {op} {d}"
+            names[("s", key)] = f"({render(x, names)})" + (f" {op} {d}" if op != "poly" else "")
         return names

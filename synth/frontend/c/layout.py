@@ -39,6 +39,7 @@ class Layout:
     strides: list  # _Poly monomials, outermost first; the last is 1
     extents: list  # per dim: a _Poly over symbols, or None (rows reached: unknown form)
     assumptions: list = field(default_factory=list)
+    opaque: bool = False  # strides that are sums of sizes are index symbols (Access.opaque)
 
 
 class LayoutError(Exception):
@@ -82,9 +83,11 @@ def _as_poly(m) -> _Poly:
     return _Poly({syms: c}) if syms else _Poly.number(c)
 
 
-def chain(accesses: list) -> list | None:
+def chain(accesses: list, relaxed: bool = False) -> list | None:
     """The strides of the accesses (monomials), outermost first, ending with 1; None when
-    they do not form a chain of divisors (or a subscript multiplies two indices)."""
+    they do not form a chain of divisors (or a subscript multiplies two indices).
+    `relaxed`: the sizes alone are strides (`2 * y * w + 2 * x` is [2y][2x] of a row of w,
+    not a pair of elements)."""
     cands = {(1, ())}
     for a in accesses:
         parts = split_dims(a.flat)
@@ -94,6 +97,8 @@ def chain(accesses: list) -> list | None:
             m = _mono(coeff)
             if m is None:
                 return None
+            if relaxed:
+                m = (1, m[1])
             cands.add((abs(m[0]), m[1]))
     order = sorted(cands, key=lambda m: (len(m[1]), m[0]), reverse=True)
     for outer, inner in zip(order, order[1:]):
@@ -131,19 +136,25 @@ def split(flat: _Poly, strides: list, floor_constants: bool) -> list | None:
 
 
 def decide(accesses: list, values: dict, names: dict, *, declared_total: _Poly | None = None,
-           fixed: list | None = None, what: str = "") -> Layout:
+           fixed: list | None = None, opaque: list | None = None) -> Layout:
     """The layout of one base array from all its accesses. `fixed`: strides of a declared
-    shape (not searched); `declared_total`: the extent of a declared 1-d array. Raises
-    LayoutError naming an access that no layout reads exactly."""
-    strides = fixed or chain(accesses)
-    if strides is not None and not fixed and len(strides) > 1 and declared_total is not None:
-        total = _mono(declared_total)
-        if total is None or not _divides(strides[0], total):
-            strides = None  # keep a declared array whole when the strides do not divide it
-    if strides is not None:
+    shape (not searched); `declared_total`: the extent of a declared 1-d array; `opaque`:
+    the accesses with coefficients that are sums of sizes as symbols, tried after them.
+    Raises LayoutError naming an access that no layout reads exactly."""
+    tries = [(accesses, False)] + ([(opaque, True)] if opaque and opaque != accesses else [])
+    for strides, acc, is_opaque in ([(fixed, accesses, False)] if fixed else [
+            (chain(a, relaxed), a, o) for a, o in tries for relaxed in (False, True)]):
+        if strides is not None and not fixed and len(strides) > 1 and declared_total is not None:
+            total = _mono(declared_total)
+            if total is None or not _divides(strides[0], total):
+                strides = None  # keep a declared array whole when the strides do not divide it
+        if strides is None:
+            continue
         try:
-            return _check(accesses, [_as_poly(s) if isinstance(s, tuple) else s for s in strides],
-                          values, names, declared_total)
+            lay = _check(acc, [_as_poly(s) if isinstance(s, tuple) else s for s in strides],
+                         values, names, declared_total)
+            lay.opaque = is_opaque
+            return lay
         except LayoutError:
             if fixed:
                 raise

@@ -184,15 +184,18 @@ class _FunctionTranslator(_LoopTranslator):
     def decide_layouts(self) -> dict:
         """After the first pass: the layout of every array (layout.decide), and the rows
         reached of declared arrays whose first extent is not given."""
-        names = self.symbol_names()
         out = {}
         for b in self.bases:
             every = self.accesses.get(b.key, [])
             acc = [a for a in every if a.flat is not None]
+            opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text)
+                      for a in acc]
+            names = self.symbol_names()
+            values = {**self.values, **self.expand}
             try:
                 if b.flat:
                     total = b.shape[0] if b.shape and b.shape[0] is not None else None
-                    out[b.key] = layout.decide(acc, self.values, names, declared_total=total)
+                    out[b.key] = layout.decide(acc, values, names, declared_total=total, opaque=opaque)
                     continue
                 lay = layout.Layout([], list(b.shape))
                 if acc:
@@ -200,12 +203,12 @@ class _FunctionTranslator(_LoopTranslator):
                         raise _Refuse(acc[0].cursor, f"'{acc[0].text}' reaches '{b.name}' through a "
                                                      f"pointer, and an inner extent is unknown")
                     strides = [_stride_of(b.shape[k + 1:]) for k in range(len(b.shape))]
-                    lay = layout.decide(acc, self.values, names, fixed=strides)
+                    lay = layout.decide(acc, values, names, fixed=strides)
                     flat_rows = lay.extents[0]
                     lay.extents = list(b.shape)
                 if b.shape and b.shape[0] is None:
                     firsts = [a for a in every if a.flat is None]
-                    lay.extents[0] = layout.rows(firsts, self.values) if not acc else (
+                    lay.extents[0] = layout.rows(firsts, values) if not acc else (
                         flat_rows if not firsts else None)
                 out[b.key] = lay
             except layout.LayoutError as e:
