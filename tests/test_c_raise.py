@@ -16,16 +16,23 @@ from c_oracle import (
     run_c,
     signature,
 )
-from conftest import ROOT
+from c_oracle import Case
+from conftest import DATA, ROOT
 
 from synth.backends.cc import compiler
 from synth.frontend.c import translate_c
 from synth.pipeline import RaiseOptions, raise_function
 
 CASES = {c.id: c for c in load_cases(ROOT / "benchmarks" / "c-libs")}
+COUNTERS = DATA / "c" / "counters.c"
+CASES["counters:scale_packed"] = Case(COUNTERS, "scale_packed", {
+    "sizes": {"n": 33}, "arrays": {"x": "n", "y": "n"}})
+CASES["counters:pair_sums"] = Case(COUNTERS, "pair_sums", {
+    "sizes": {"n": 21}, "arrays": {"x": "2*n", "y": "n"}})
 RAISED = [
     ("tsvc:s271", "if (b[i] > 0) a[i] += b[i] * c[i]"),
-    ("tsvc:s123", "j++ before a[j] ="),
+    ("counters:scale_packed", "j++ before y[j] ="),
+    ("counters:pair_sums", "x[k] + x[k + 1]; k += 2"),
     ("darknet:gemm_nn", "A[i * lda + k], register A_PART"),
     ("dsp:matmul_dsp", "p_a = &A[i * Y]; *p_c++ = acc"),
 ]
