@@ -73,7 +73,8 @@ class _AccessTranslator(_AffineTranslator):
             flat = True  # a 1-d parameter: laid out from its subscripts
         restrict = canon.kind == TK.POINTER and t.is_restrict_qualified()
         b = _Binding("array", ssa, elem, tuple(dims), name=name, param_index=param_index,
-                     key=self.note_key(), flat=flat, restrict=restrict)
+                     key=self.note_key(), flat=flat, restrict=restrict,
+                     pointer=canon.kind == TK.POINTER)
         self.bases.append(b)
         return b
 

@@ -279,43 +279,44 @@ class _AffineTranslator(_Emitter):
     # --- ranges of loop indices ---------------------------------------------------------
 
     def set_range(self, dim, lo: _Poly, hi: _Poly | None) -> None:
-        """The range of a loop index from its bounds (polynomials over outer indices)."""
-        lo_b = bounds(lo, self.ranges)
-        hi_b = bounds(hi, self.ranges) if hi is not None else None
-        if lo_b is None or hi_b is None:
-            self.ranges.pop(dim, None)
-        else:
-            self.ranges[dim] = (lo_b[0], hi_b[1])
+        """The range of a loop index: its inclusive bounds (polynomials over outer indices
+        and symbols; hi None: unknown), at the loop's depth."""
+        depth = 1 + max((r[2] for r in self.ranges.values()), default=0)
+        self.ranges[dim] = (lo, hi, depth)
 
     def tighten(self, conj: list) -> dict:
-        """Ranges narrowed by affine constraints on one index (`i >= 1`, `j <= n - 2`);
-        returns the ranges before, to restore."""
+        """Ranges narrowed by affine constraints on one index (`i >= 1`, `j <= n - 2`,
+        `j <= i`) where the new bound is known to be tighter; returns the ranges before,
+        to restore."""
         saved = dict(self.ranges)
         for e, eq in conj:
             dims = e.dims()
-            if len(dims) != 1 or ((dims[0],) not in e.terms) or dims[0] not in self.ranges:
+            deepest = max(dims, key=lambda v: self.ranges[v][2] if v in self.ranges else -1,
+                          default=None)
+            if deepest is None or deepest not in self.ranges or (deepest,) not in e.terms:
                 continue
-            d = dims[0]
+            d = deepest
             c = e.terms[(d,)]
-            if abs(c) != 1:
+            if abs(c) != 1 or any(d in m and len(m) > 1 for m in e.terms):
                 continue
             rest = e - _Poly({(d,): c})
-            lo, hi = self.ranges[d]
+            lo, hi, depth = self.ranges[d]
             if c == 1:  # d + rest >= 0: d >= -rest
                 new_lo = rest.scale(-1)
-                s = sign(new_lo - lo, self.values)
-                if s is not None and s > 0:
+                if self._tighter(new_lo - lo):
                     lo = new_lo
-                if eq:
-                    s = sign(hi - new_lo, self.values)
-                    if s is not None and s > 0:
-                        hi = new_lo
-            else:  # rest - d >= 0: d <= rest
-                s = sign(hi - rest, self.values)
-                if s is not None and s > 0:
-                    hi = rest
-            self.ranges[d] = (lo, hi)
+                if eq and (hi is None or self._tighter(hi - new_lo)):
+                    hi = new_lo
+            elif hi is None or self._tighter(hi - rest):  # rest - d >= 0: d <= rest
+                hi = rest
+            self.ranges[d] = (lo, hi, depth)
         return saved
+
+    def _tighter(self, diff: _Poly) -> bool:
+        """`diff` > 0 over the enclosing loops (its lowest value is positive)."""
+        b = bounds(diff, self.ranges)
+        s = sign(b[0], self.values) if b is not None else None
+        return s is not None and s > 0
 
     # --- conditions ---------------------------------------------------------------------
 

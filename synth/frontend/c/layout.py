@@ -220,14 +220,15 @@ def _in_range(a: Access, idx: list, extents: list, values: dict, names: dict):
             continue
         lo, hi = b
         s = sign(lo, values)
+        if k == 0:  # before the start of the array: C's own undefined behaviour, not a reading
+            if s is not None and s < 0:
+                problems.append(f"it reads before the start of the array ({render(e, names)} "
+                                f"can be {render(lo, names)})")
+            continue
         if s is not None and s < 0:
-            problems.append(f"it reads before the start of the array ({render(e, names)} "
-                            f"can be {render(lo, names)})" if k == 0 else
-                            f"index {render(e, names)} can be {render(lo, names)} < 0")
+            problems.append(f"index {render(e, names)} can be {render(lo, names)} < 0")
         elif s is None:
             assumed.append(f"{render(lo, names)} >= 0")
-        if k == 0:
-            continue
         room = extents[k] - hi.plus(1)
         s = sign(room, values)
         if s is not None and s < 0:

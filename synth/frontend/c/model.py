@@ -186,6 +186,7 @@ class _Binding:
     key: object = None  # "array": stable across passes; "index"/"pointer": the key in ivals
     flat: bool = False  # "array": a pointer (or 1-d array) parameter, laid out from its accesses
     restrict: bool = False
+    pointer: bool = False  # "array": a parameter declared as a pointer (`T *p`, `T (*p)[N]`)
     ctype: object = None  # "pointer": its C type (what it points to)
 
 

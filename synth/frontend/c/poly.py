@@ -127,23 +127,29 @@ def split_dims(p: _Poly) -> tuple[list, _Poly] | None:
 
 
 def bounds(p: _Poly, ranges: dict) -> tuple[_Poly, _Poly] | None:
-    """(lowest, highest) value of an affine `p` over dims whose ranges are
-    {dim: (lo, hi)} (polynomials over symbols, inclusive); None if a dim's coefficient is
-    not a constant or a dim has no range."""
-    lo = hi = _Poly.number(p.const)
-    for m, c in p.terms.items():
-        ds = [v for v in m if v[0] == "d"]
-        if not ds:
-            lo, hi = lo + _Poly({m: c}), hi + _Poly({m: c})
-            continue
-        if len(m) != 1 or ds[0] not in ranges:
+    """(lowest, highest) value of an affine `p` over a loop nest: `ranges` gives each dim
+    (lo, hi, depth), its inclusive bounds as polynomials over outer dims and symbols. Dims
+    are eliminated innermost first (`k - i - 1` with `i <= k - 1` is at least 0); None if
+    a dim's coefficient is not a constant or a dim has no range."""
+    lo, hi = _extreme(p, ranges, -1), _extreme(p, ranges, 1)
+    return None if lo is None or hi is None else (lo, hi)
+
+
+def _extreme(p: _Poly, ranges: dict, direction: int) -> _Poly | None:
+    for _ in range(64):
+        dims = [v for m in p.terms for v in m if v[0] == "d"]
+        if not dims:
+            return p
+        d = max(dims, key=lambda v: ranges[v][2] if v in ranges else -1)
+        if d not in ranges or (d,) not in p.terms or any(d in m and len(m) > 1 for m in p.terms):
             return None
-        a, b = ranges[ds[0]]
-        if c > 0:
-            lo, hi = lo + a.scale(c), hi + b.scale(c)
-        else:
-            lo, hi = lo + b.scale(c), hi + a.scale(c)
-    return lo, hi
+        c = p.terms[(d,)]
+        lo, hi, _ = ranges[d]
+        bound = hi if (c > 0) == (direction > 0) else lo
+        if bound is None:
+            return None
+        p = (p - _Poly({(d,): c})) + bound.scale(c)
+    return None
 
 
 def sign(p: _Poly, values: dict) -> int | None:

@@ -122,9 +122,12 @@ class _FunctionTranslator(_LoopTranslator):
         return "\n".join(lines)
 
     def _overlap(self, params: list) -> None:
-        """C lets pointer parameters overlap; the translation reads each as its own array."""
+        """C lets pointer parameters overlap; the translation reads each as its own array.
+        Said for the arrays written through a pointer parameter that is not `restrict`."""
         arrays = [b for _, b, _ in params if b.kind == "array"]
-        risky = [b.name for b in arrays if b.key in self.written and not b.restrict]
+        # written through a pointer parameter that is not restrict (`double a[N]` reads as
+        # an array of its own, as PolyBench and TSVC mean it)
+        risky = [b.name for b in arrays if b.key in self.written and b.pointer and not b.restrict]
         if risky and len(arrays) > 1:
             others = [b.name for b in arrays if b.name not in risky]
             words = " or ".join(others)
