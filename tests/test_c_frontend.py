@@ -404,8 +404,9 @@ def test_size_option_and_cflags_with_a_space(tmp_path, capsys):
     c.write_text(GEMV_C)
     assert main(["translate", str(c), "--size", "M=8", "--size", "N=5", "--cflags", "-DSCALE=2 -I /tmp"]) == 0
     text = capsys.readouterr().out
-    assert "func.func @gemv(%arg0: i32, %arg1: i32, %arg2: memref<8x5xf32>, %arg3: memref<5xf32>, " \
-           "%arg4: memref<8xf32>)" in text
+    assert "func.func @gemv(%arg0: i32, %arg1: i32, %arg2: memref<8x5xf32> {synth.c_shape = [\"M\", " \
+           "\"N\"]}, %arg3: memref<5xf32> {synth.c_shape = [\"N\"]}, %arg4: memref<8xf32> " \
+           "{synth.c_shape = [\"M\"]})" in text
     assert "arith.index_cast" not in text and "affine.for %arg5 = 0 to 8 {" in text
     assert main(["translate", str(c), "--cflags", "-DSCALE=2"]) == 0  # free sizes: dynamic
     assert "memref<?x?xf32>" in capsys.readouterr().out
@@ -424,7 +425,8 @@ def _assumptions(text: str, function: str) -> list[str]:
 def test_leading_dimensions_are_assumed_or_checked():
     path = str(LIBS / "darknet.c")
     free = translate_c(path, function="gemm_nn", locations=False).text
-    assert "%arg4: memref<?x?xf32>" in free and "affine.load %arg4[%arg10, %arg11]" in free
+    assert '%arg4: memref<?x?xf32> {synth.c_shape = ["M", "lda"]}' in free
+    assert "affine.load %arg4[%arg10, %arg11]" in free
     said = _assumptions(free, "gemm_nn")
     assert "K <= lda (where 'A[i * lda + k]' is read as A[i][k])" in said
     assert any(s.startswith("C, which the function writes, does not overlap A or B") for s in said)

@@ -100,7 +100,10 @@ class _FunctionTranslator(_LoopTranslator):
         args = []
         for ssa, b, p in params:
             t = self.base_type(b) if b.kind == "array" else mlir(b.type)
-            args.append(f"{ssa}: {t} {self.loc(p)}")
+            shape = self.plan.c_shapes.get(b.key) if b.kind == "array" else None
+            attr = (" {synth.c_shape = [" + ", ".join(f'"{e}"' for e in shape) + "]}"
+                    if shape else "")  # how a pointer or run-time-extent array is read
+            args.append(f"{ssa}: {t}{attr} {self.loc(p)}")
         self._overlap(params)
         for b in self.bases:
             lay = self.plan.layouts.get(b.key)
@@ -198,7 +201,9 @@ class _FunctionTranslator(_LoopTranslator):
             try:
                 if b.flat:
                     total = b.shape[0] if b.shape and b.shape[0] is not None else None
-                    out[b.key] = layout.decide(acc, values, names, declared_total=total, opaque=opaque)
+                    lay = layout.decide(acc, values, names, declared_total=total, opaque=opaque)
+                    out[b.key] = lay
+                    self._c_shape(b, lay.extents)
                     continue
                 lay = layout.Layout([], list(b.shape))
                 if acc:
@@ -222,7 +227,16 @@ class _FunctionTranslator(_LoopTranslator):
                                          f"'{e.access.text}': {e.reason}") from None
                 raise _Refuse(c, f"cannot read '{e.access.text}' as an element of '{b.name}' in "
                                  f"any array shape: {e.reason}") from None
+            self._c_shape(b, out[b.key].extents if b.key in out else b.shape)
         return out
+
+    def _c_shape(self, b, extents) -> None:
+        """How a pointer parameter, or one of run-time extent, is read: its extents in C."""
+        if b.param_index is not None and (b.pointer or any(d is None or not d.is_const
+                                                           for d in b.shape)):
+            names = self.symbol_names()
+            self.plan.c_shapes[b.key] = ["?" if d is None else layout.render(d, names)
+                                         for d in extents]
 
     def _prescan(self, c) -> None:
         """Loop variables (declared anywhere), variables assigned somewhere, and what is
