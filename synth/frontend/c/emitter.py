@@ -123,8 +123,8 @@ class _Emitter:
             raise _Refuse(c, f"{what} has pointer type '{t.spelling}' where a number is expected")
         if canon.kind == TK.RECORD:
             raise _Refuse(c, f"{what} has struct type '{t.spelling}': structs are not supported")
-        raise _Refuse(c, f"{what} has type '{t.spelling}': only the integer (char ... long, "
-                         f"signed or unsigned), float and double scalars are supported")
+        raise _Refuse(c, f"{what}: type '{t.spelling}' is not supported (only the integer types, "
+                         f"char ... long, signed or unsigned, float and double)")
 
     @staticmethod
     def memref(shape, elem) -> str:

@@ -160,6 +160,10 @@ def _text(c, depth: int = 0) -> str:
         op = _unop(c)
         inner = _text(_only_child(c), depth + 1)
         return inner + op[4:] if op.startswith("post") else op.replace("pre", "") + inner
+    if k == CK.CONDITIONAL_OPERATOR:
+        kids = _expr_children(c)
+        if len(kids) == 3:
+            return " ? ".join([_text(kids[0], depth + 1), " : ".join(_text(x, depth + 1) for x in kids[1:])])
     if k == CK.CALL_EXPR:
         return f"{c.spelling}(" + ", ".join(_text(a, depth + 1) for a in c.get_arguments()) + ")"
     if k == CK.MEMBER_REF_EXPR:
