@@ -25,7 +25,36 @@ def _c_options(args):
     from synth.frontend.reader import COptions
 
     return COptions(tuple(getattr(args, "define", None) or ()), tuple(getattr(args, "include", None) or ()),
-                    getattr(args, "std", "c99"), tuple(shlex.split(getattr(args, "cflags", None) or "")))
+                    getattr(args, "std", "c99"), tuple(shlex.split(getattr(args, "cflags", None) or "")),
+                    _sizes(getattr(args, "size", None) or ()))
+
+
+def _sizes(items) -> tuple[tuple[str, int], ...]:
+    """`--size NAME=VALUE` options as (name, value) pairs."""
+    out = []
+    for item in items:
+        name, _, value = item.partition("=")
+        try:
+            out.append((name.strip(), int(value, 0)))
+        except ValueError:
+            raise InputError(f"--size {item}: expected NAME=INTEGER (e.g. --size n=1000)") from None
+        if not name.strip().isidentifier():
+            raise InputError(f"--size {item}: '{name}' is not a C parameter name")
+    return tuple(out)
+
+
+def _join_cflags(argv: list[str]) -> list[str]:
+    """`--cflags "-DX -I dir"` as `--cflags="-DX -I dir"`: argparse takes a value that
+    starts with '-' for an option of its own."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] == "--cflags" and i + 1 < len(argv):
+            out.append(f"--cflags={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
 
 
 def _load(path: str, quiet: bool = False, text: str | None = None, args=None):
@@ -103,7 +132,8 @@ def cmd_translate(args) -> int:
     c = _c_options(args)
     source = translate_c(args.file, function=args.function, defines=list(c.defines),
                          include_dirs=list(c.include_dirs), std=c.std, extra_flags=list(c.flags),
-                         locations=False, skip_unsupported=args.function is None)
+                         locations=False, skip_unsupported=args.function is None,
+                         sizes=dict(c.sizes) or None)
     for note in source.notes:
         print(f"warning: {args.file}: {note}", file=sys.stderr)
     _write_output(args.output, source.text)
@@ -332,7 +362,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("-I", dest="include", action="append", metavar="DIR",
                    help="add an include directory (repeatable)")
     g.add_argument("--std", default="c99", help="C standard")
-    g.add_argument("--cflags", help="other compiler flags, one quoted argument (--cflags=\"-DLARGE_DATASET -O0\")")
+    g.add_argument("--cflags", help="other compiler flags, one quoted argument (--cflags \"-DLARGE_DATASET -I dir\")")
+    g.add_argument("--size", action="append", metavar="NAME=VALUE",
+                   help="give the integer parameter NAME of the C function this value: the "
+                        "translation uses it wherever NAME is read (NAME stays in the signature), "
+                        "so that shapes and loop bounds are constants (repeatable)")
 
     p = sub.add_parser("translate", help="translate a static-control C kernel to affine MLIR",
                        formatter_class=fmt, parents=[c_flags])
@@ -425,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # XLA's C++ info lines on stderr
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_join_cflags(sys.argv[1:] if argv is None else list(argv)))
     try:
         return args.run(args)
     except SynthError as e:

@@ -24,7 +24,7 @@ from synth.analysis.model import Kernel, load_kernel
 from synth.codegen.emit import output_module
 from synth.errors import InputError, NoSolutionError, SynthError
 from synth.grammar.dims import GenericUnsupported
-from synth.frontend.reader import SourceModule
+from synth.frontend.reader import SourceModule, input_assumptions
 from synth.codegen.raised import raised_function_text
 from synth.synthesis.opset import is_library_op
 from synth.synthesis.solve import RaiseResult, search_kernel
@@ -242,16 +242,23 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
             "{" + ", ".join(f"{n} = {v}" for n, v in sorted(s.items())) + "}"
             for s in report.sizes_proven) + "]"
         attributes["synth.proof"] = f'"bounded sizes, every input symbolic, {exact}"'
-    if report.assumptions:  # what the validation took for granted, in the words of its report
+    # what the input took for granted (the C translation's synth.assumptions) and what the
+    # validation did, in the words of its report
+    assumed = [*input_assumptions(kernel.source, kernel.name), *report.assumptions]
+    if assumed:
         attributes["synth.assumptions"] = "[" + ", ".join(
-            '"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"' for a in report.assumptions) + "]"
+            '"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"' for a in assumed) + "]"
     summary = (f"proven equivalent with Z3 for every size ({report.domain}; {exact})" if level == "all"
                else f"proven equivalent with Z3 at sizes {_sizes_words(proven)} ({exact})" if proven
                else f"tested on {report.input_sets} input sets at sizes {_sizes_words(report.sizes_tested)}"
                + (f"; Z3 undecided: {report.message}" if options.verify != "test" else ""))
+    inherited = len(assumed) - len(report.assumptions)
+    if inherited:  # said where the user reads it, not only in the attribute
+        summary += (f"; assuming what the input assumes ({inherited} condition(s) in "
+                    f"synth.assumptions, e.g. {assumed[0]})")
     return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
             "sizes_tested": [_sizes_json(s) for s in report.sizes_tested],
-            "timings": report.timings, "assumptions": list(report.assumptions),
+            "timings": report.timings, "assumptions": assumed,
             "proof": report.proof, "all_sizes": report.all_sizes,
             "attributes": attributes, "summary": summary}
 

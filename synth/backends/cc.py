@@ -36,13 +36,15 @@ def compiler() -> str | None:
     return next((shutil.which(c) for c in ("cc", "gcc", "clang") if shutil.which(c)), None)
 
 
-def compile_library(source: Path, defines: list[str], include_dirs: list[Path]) -> Path:
-    """`source` as a shared library (cached)."""
+def compile_library(source: Path, defines: list[str], include_dirs: list[Path],
+                    flags: tuple[str, ...] = FLAGS) -> Path:
+    """`source` as a shared library (cached), compiled with `flags` (they must make a
+    shared library: `-fPIC -shared`)."""
     cc = compiler()
     if cc is None:
         raise ExecutionError("no C compiler (cc, gcc or clang) on PATH")
     headers = sorted(p for d in include_dirs for p in Path(d).glob("*.h"))
-    flags = [*FLAGS, *(f"-D{d}" for d in defines), *(f"-I{d}" for d in include_dirs)]
+    flags = [*flags, *(f"-D{d}" for d in defines), *(f"-I{d}" for d in include_dirs)]
     digest = hashlib.sha256("\0".join([cc, *flags, source.read_text(),
                                        *(h.read_text() for h in headers)]).encode()).hexdigest()[:24]
     lib = cache_root() / "cc" / f"{source.stem}-{digest}.so"

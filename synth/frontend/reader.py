@@ -211,14 +211,28 @@ def load_text(text: str, path: str, *, warn: bool = True) -> SourceModule:
     return source
 
 
+def input_assumptions(source: SourceModule, name: str) -> list[str]:
+    """The `synth.assumptions` of function @name as read (what the C translation took for
+    granted: arrays that do not overlap, leading dimensions that hold their rows)."""
+    with source.context:
+        for op in source.parsed().body.operations:
+            if op.operation.name == "func.func" and op.attributes["sym_name"].value == name:
+                if "synth.assumptions" not in op.attributes:
+                    return []
+                return [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["synth.assumptions"])]
+    return []
+
+
 @dataclass(frozen=True)
 class COptions:
-    """How to compile a C input (synth.frontend.c): -D, -I, --std, other flags."""
+    """How to compile a C input (synth.frontend.c): -D, -I, --std, other flags, and the
+    values --size gives integer parameters."""
 
     defines: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
     std: str = "c99"
     flags: tuple[str, ...] = ()
+    sizes: tuple[tuple[str, int], ...] = ()
 
 
 def is_c(path) -> bool:
@@ -237,7 +251,7 @@ def load_input(path, *, function: str | None = None, c: COptions | None = None,
     c = c or COptions()
     source = translate_c(str(path), function=function, defines=list(c.defines),
                          include_dirs=list(c.include_dirs), std=c.std, extra_flags=list(c.flags),
-                         skip_unsupported=function is None)
+                         skip_unsupported=function is None, sizes=dict(c.sizes) or None)
     if warn:
         for note in source.notes:
             warnings.warn(f"{path}: {note}", LegacySyntaxWarning, stacklevel=2)

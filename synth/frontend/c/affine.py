@@ -1,6 +1,7 @@
-"""Second layer of the function translator: integer C expressions as affine expressions
-(loop indices as dims, integer parameters as symbols), `affine.for` bounds, index values
-(`affine.apply`), and conditions as disjunctions of affine constraints."""
+"""Second layer of the function translator: integer C expressions as polynomials (loop
+indices as dims, integer parameters as symbols, integer locals followed by their closed
+form), `affine.for` bounds, index values, the ranges of loop indices, and conditions as
+disjunctions of affine constraints."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from clang.cindex import CursorKind as CK
 from synth.frontend.c.emitter import _Emitter
 from synth.frontend.c.libclang import _binop, _evaluate, _unop
 from synth.frontend.c.model import (
-    _SCALARS,
-    _Aff,
+    _Binding,
+    _Demote,
     _expr_children,
     _NotAffine,
     _only_child,
@@ -20,18 +21,70 @@ from synth.frontend.c.model import (
     _strip,
     _text,
 )
+from synth.frontend.c.poly import _Poly, bounds, sign
+from synth.frontend.c.scalars import SCALARS, is_int, mlir, unsigned
+
+
+def _is_int_type(c) -> bool:
+    t = SCALARS.get(c.type.get_canonical().kind)
+    return t is not None and is_int(t)
 
 
 class _AffineTranslator(_Emitter):
     """Affine expressions, bounds and conditions of one function."""
 
+    # --- integer parameters as symbols --------------------------------------------------
+
+    def param_poly(self, b: _Binding) -> _Poly:
+        self.params[b.ssa] = b
+        return _Poly.var("s", b.ssa)
+
+    def lower(self, p: _Poly, c) -> _Poly:
+        """`p` with the values of --size in, each product of parameters as one index symbol
+        value (`arith.muli` at the entry), every monomial one variable; _NotAffine where a
+        loop index is multiplied by a parameter."""
+        p = p.subst(self.values) if self.values else p
+        out = _Poly.number(p.const)
+        for m, coeff in p.terms.items():
+            if any(v[0] == "d" for v in m):
+                if len(m) != 1:
+                    raise _NotAffine(c, "it multiplies a loop index by a size parameter (a "
+                                        "flattened subscript that is not read as an array of "
+                                        "several dimensions; --size NAME=VALUE makes it affine)")
+                out = out + _Poly({m: coeff})
+            else:
+                out = out + _Poly({(("s", self._symbol(m, c)),): coeff})
+        return out
+
+    def _symbol(self, m, c) -> str:
+        if m not in self.symbols:
+            if len(m) == 1 and m[0][1] in self.derived:
+                r = self._derived_value(m[0][1])
+            elif len(m) == 1:
+                b = self.params[m[0][1]]
+                cast = "arith.index_castui" if unsigned(b.type) else "arith.index_cast"
+                r = self.fresh("s")
+                self.prologue.append(f"    {r} = {cast} {b.ssa} : {mlir(b.type)} to index {self.loc(c)}")
+            else:
+                a, rest = self._symbol(m[:1], c), self._symbol(m[1:], c)
+                r = self.fresh("s")
+                self.prologue.append(f"    {r} = arith.muli {a}, {rest} : index {self.loc(c)}")
+            self.symbols[m] = r
+        return self.symbols[m]
+
     # --- affine expressions -------------------------------------------------------------
 
     def const_int(self, c) -> int | None:
-        if not self._foldable(c):
+        """The value of a constant integer expression (macros, --size values), else None."""
+        if self._foldable(c):
+            v = _evaluate(c)
+            return v if isinstance(v, int) else None
+        try:
+            p = self.affine(c, pure=True)
+        except (_NotAffine, _Refuse):
             return None
-        v = _evaluate(c)
-        return v if isinstance(v, int) else None
+        p = p.subst(self.values)
+        return p.const if p.is_const else None
 
     def _foldable(self, c) -> bool:
         """No references to variables and no calls: clang may evaluate it."""
@@ -47,72 +100,147 @@ class _AffineTranslator(_Emitter):
             return False
         return all(self._foldable(k) for k in c.get_children() if k.kind != CK.TYPE_REF)
 
-    def affine(self, c) -> _Aff:
-        """The affine (linear) expression of an integer C expression, or _NotAffine."""
-        v = self.const_int(c)
-        if v is not None:
-            return _Aff({}, v)
+    def affine(self, c, pure: bool = False) -> _Poly:
+        """The polynomial of an integer C expression, or _NotAffine. `pure`: refuse side
+        effects (`k++`) instead of performing them."""
+        v = _evaluate(c) if self._foldable(c) else None
+        if isinstance(v, int):
+            return _Poly.number(v)
         s = _strip(c)
         for node in (c, s):
-            if _SCALARS.get(node.type.get_canonical().kind) not in ("i32", "i64"):
+            if not _is_int_type(node):
                 raise _NotAffine(node, f"'{_text(node)}' is not an integer expression")
         if s.kind == CK.CSTYLE_CAST_EXPR:
             kids = _expr_children(s)
-            if _SCALARS.get(s.type.get_canonical().kind) in ("i32", "i64") and kids:
-                inner = kids[-1]
-                if _SCALARS.get(inner.type.get_canonical().kind) in ("i32", "i64"):
-                    return self.affine(inner)
+            if kids and _is_int_type(kids[-1]):
+                return self.affine(kids[-1], pure)
             raise _NotAffine(s, f"cast '{_text(s)}' is not an integer expression")
         k = s.kind
         if k == CK.DECL_REF_EXPR:
-            b = self.binding(s)
-            if b is None:  # enum constant that did not fold
-                raise _NotAffine(s, f"'{s.spelling}' is not a constant")
-            if b.kind == "loopvar":
-                if b.aff is None:
-                    raise _Refuse(s, f"loop index '{b.name}' is read outside its loop")
-                return b.aff
-            if b.kind == "arg" and b.type in ("i32", "i64"):
-                return _Aff.var("s", self.symbol(b, s))
-            if b.kind == "mem":
-                raise _NotAffine(s, f"'{b.name}' is a variable computed at run time (only loop "
-                                    f"indices, integer parameters and constants are affine)")
-            if b.kind == "arg":
-                raise _NotAffine(s, f"'{b.name}' is a {b.type} parameter, not an integer")
-            raise _NotAffine(s, f"'{b.name}' is an array")
+            return self._name_poly(s)
         if k == CK.BINARY_OPERATOR:
             op = _binop(s)
             a, b = _expr_children(s)
             if op in ("+", "-"):
-                x, y = self.affine(a), self.affine(b)
+                x, y = self.affine(a, pure), self.affine(b, pure)
                 return x + y if op == "+" else x - y
             if op == "*":
-                x, y = self.affine(a), self.affine(b)
-                if x.is_const:
-                    return y.scale(x.const)
-                if y.is_const:
-                    return x.scale(y.const)
-                raise _NotAffine(s, f"'{_text(s)}' multiplies two variables")
-            raise _NotAffine(s, f"operator '{op}' in '{_text(s)}' is not affine (only + - and "
-                                f"* by a constant)")
+                return self.affine(a, pure) * self.affine(b, pure)
+            if op in ("/", "%", ">>"):
+                return self._division(s, op, a, b, pure)
+            if op == "<<":
+                n = self.const_int(b)
+                if n is not None and 0 <= n < 31:
+                    return self.affine(a, pure).scale(1 << n)
+            raise _NotAffine(s, f"operator '{op}' in '{_text(s)}' is not affine (only + - * and "
+                                f"division of sizes by a constant)")
         if k == CK.UNARY_OPERATOR:
             op = _unop(s)
             if op in ("+", "-"):
-                x = self.affine(_only_child(s))
+                x = self.affine(_only_child(s), pure)
                 return x if op == "+" else x.scale(-1)
+            if op in ("post++", "post--", "pre++", "pre--") and not pure:
+                return self._step_index(s, op)
             raise _NotAffine(s, f"operator '{op}' in '{_text(s)}' is not affine")
-        if k == CK.ARRAY_SUBSCRIPT_EXPR:
+        if k == CK.ARRAY_SUBSCRIPT_EXPR or (k == CK.UNARY_OPERATOR and _unop(s) == "*"):
             raise _NotAffine(s, f"it reads '{_text(s)}' (a data-dependent value)")
         if k == CK.CALL_EXPR:
             raise _NotAffine(s, f"it calls '{s.spelling}'")
         raise _NotAffine(s, f"'{_text(s)}' is not affine")
 
-    def value_of_aff(self, e: _Aff, c) -> str:
-        """An index SSA value for an affine expression."""
+    def _name_poly(self, s) -> _Poly:
+        b = self.binding(s)
+        if b is None:  # enum constant that did not fold
+            raise _NotAffine(s, f"'{s.spelling}' is not a constant")
+        if b.kind == "loopvar":
+            if b.aff is None:
+                raise _Refuse(s, f"loop index '{b.name}' is read outside its loop")
+            return b.aff
+        if b.kind == "arg" and is_int(b.type):
+            return self.param_poly(b)
+        if b.kind == "index":
+            v = self.ivals.get(b.key)
+            if v is None:
+                raise _Refuse(s, f"'{b.name}' is read where its value is that of an earlier "
+                                 f"iteration or unknown (only locals set to, or advanced by, "
+                                 f"affine values in every iteration are followed)")
+            return v
+        if b.kind == "mem":
+            why = self.plan.demoted.get(s.referenced.hash)
+            raise _NotAffine(s, f"'{b.name}' is a variable computed at run time"
+                                + (f" ({why})" if why else ""))
+        if b.kind == "arg":
+            raise _NotAffine(s, f"'{b.name}' is a {b.type} parameter, not an integer")
+        raise _NotAffine(s, f"'{b.name}' is an array or pointer")
+
+    def _division(self, s, op: str, a, b, pure: bool) -> _Poly:
+        """`x / c`, `x % c`, `x >> c` of sizes (no loop index) by a positive constant: the
+        value at --size, or an index symbol computed at the entry (C truncates)."""
+        d = self.const_int(b)
+        x = self.affine(a, pure)
+        if d is None or d <= 0 or (op == ">>" and d >= 31):
+            raise _NotAffine(s, f"'{_text(s)}' divides by something other than a positive constant")
+        if x.dims():
+            if op != "%" and x.content() % (d if op == "/" else 1 << d) == 0 and x.const == 0:
+                return _Poly({m: c // (d if op == "/" else 1 << d) for m, c in x.terms.items()})
+            raise _NotAffine(s, f"'{_text(s)}' divides a loop index")
+        known = x.subst(self.values) if self.values else x
+        div = d if op != ">>" else 1 << d
+        if known.is_const:
+            q = abs(known.const) // div * (1 if known.const >= 0 else -1)
+            return _Poly.number(known.const - q * div if op == "%" else q)
+        return self.derived_symbol(s, x, op if op != ">>" else "/", div)
+
+    def _step_index(self, s, op: str) -> _Poly:
+        inner = _strip(_only_child(s))
+        b = self.binding(inner) if inner.kind == CK.DECL_REF_EXPR else None
+        if b is not None and b.kind == "mem":
+            self._name_poly(inner)  # says why it is not affine
+        if b is None or b.kind != "index":
+            raise _NotAffine(s, f"'{_text(s)}' changes something other than an integer local")
+        self.changing_index(b, inner)
+        old = self._name_poly(inner)
+        new = old.plus(1 if op.endswith("++") else -1)
+        self.ivals[b.key] = new
+        return old if op.startswith("post") else new
+
+    def changing_index(self, b, c) -> None:
+        """An "index" local is assigned: under a condition on data it is a data value."""
+        if self.pred is not None:
+            raise _Demote(b.key, f"'{b.name}' changes under a condition on data")
+
+    def derived_symbol(self, c, x: _Poly, op: str, d: int) -> _Poly:
+        """`x / d` or `x % d` (sizes only, C's truncation) as an index symbol computed at the
+        function's entry."""
+        key = f"%({sorted(x.terms.items())}, {x.const}){op}{d}"
+        if key not in self.derived:
+            self.derived[key] = (x, op, d, c)
+        return _Poly.var("s", key)
+
+    def _derived_value(self, key: str) -> str:
+        x, op, d, c = self.derived[key]
+        body, indent = self.body, self.indent
+        self.body, self.indent = [], 2
+        try:
+            v = self.value_of_aff(x, c)
+            r = v if op == "poly" else self.op(f"arith.{'divsi' if op == '/' else 'remsi'} {v}, "
+                                               f"{self.const(d, 'index', c)} : index", c, stem="s")
+            self.prologue.extend(self.body)
+        finally:
+            self.body, self.indent = body, indent
+        return r
+
+    def value_of_aff(self, e: _Poly, c) -> str:
+        """An index SSA value for a polynomial (affine.apply, or arith ops for products of
+        loop indices and sizes)."""
+        try:
+            e = self.lower(e, c)
+        except _NotAffine:
+            return self._value_of_products(e, c)
         if e.is_const:
             return self.const(e.const, "index", c)
         if len(e.terms) == 1 and e.const == 0:
-            (key, coeff), = e.terms.items()
+            ((key,), coeff), = e.terms.items()
             if coeff == 1:
                 return key[1]
         ops = _Operands()
@@ -120,8 +248,23 @@ class _AffineTranslator(_Emitter):
         m = f"affine_map<{ops.header()} -> ({_render(e, ops.name)})>"
         return self.op(f"affine.apply {m}{ops.uses()}", c)
 
-    def bound(self, e: _Aff, floordiv: int = 1, plus: int = 0) -> str:
+    def _value_of_products(self, e: _Poly, c) -> str:
+        e = e.subst(self.values) if self.values else e
+        total = self.const(e.const, "index", c)
+        for m, coeff in e.terms.items():
+            dims = [v for v in m if v[0] == "d"]
+            term = self.value_of_aff(_Poly({tuple(v for v in m if v[0] == "s"): coeff})
+                                     if len(dims) < len(m) else _Poly.number(coeff), c)
+            for d in dims:
+                term = self.op(f"arith.muli {term}, {d[1]} : index", c)
+            total = self.op(f"arith.addi {total}, {term} : index", c)
+        return total
+
+    def bound(self, e: _Poly, c, floordiv: int = 1, plus: int = 0) -> str:
         """`affine.for` bound: a constant, or an affine_map with its operands."""
+        if floordiv == 1:
+            e, plus = e.plus(plus), 0
+        e = self.lower(e, c)
         if e.is_const:
             return str((e.const // floordiv) + plus)
         ops = _Operands()
@@ -131,9 +274,49 @@ class _AffineTranslator(_Emitter):
             body = f"({body}) floordiv {floordiv}"
             if plus:
                 body += f" + {plus}" if plus > 0 else f" - {-plus}"
-        elif plus:
-            return self.bound(e.plus(plus))
         return f"affine_map<{ops.header()} -> ({body})>{ops.uses()}"
+
+    # --- ranges of loop indices ---------------------------------------------------------
+
+    def set_range(self, dim, lo: _Poly, hi: _Poly | None) -> None:
+        """The range of a loop index: its inclusive bounds (polynomials over outer indices
+        and symbols; hi None: unknown), at the loop's depth."""
+        depth = 1 + max((r[2] for r in self.ranges.values()), default=0)
+        self.ranges[dim] = (lo, hi, depth)
+
+    def tighten(self, conj: list) -> dict:
+        """Ranges narrowed by affine constraints on one index (`i >= 1`, `j <= n - 2`,
+        `j <= i`) where the new bound is known to be tighter; returns the ranges before,
+        to restore."""
+        saved = dict(self.ranges)
+        for e, eq in conj:
+            dims = e.dims()
+            deepest = max(dims, key=lambda v: self.ranges[v][2] if v in self.ranges else -1,
+                          default=None)
+            if deepest is None or deepest not in self.ranges or (deepest,) not in e.terms:
+                continue
+            d = deepest
+            c = e.terms[(d,)]
+            if abs(c) != 1 or any(d in m and len(m) > 1 for m in e.terms):
+                continue
+            rest = e - _Poly({(d,): c})
+            lo, hi, depth = self.ranges[d]
+            if c == 1:  # d + rest >= 0: d >= -rest
+                new_lo = rest.scale(-1)
+                if self._tighter(new_lo - lo):
+                    lo = new_lo
+                if eq and (hi is None or self._tighter(hi - new_lo)):
+                    hi = new_lo
+            elif hi is None or self._tighter(hi - rest):  # rest - d >= 0: d <= rest
+                hi = rest
+            self.ranges[d] = (lo, hi, depth)
+        return saved
+
+    def _tighter(self, diff: _Poly) -> bool:
+        """`diff` > 0 over the enclosing loops (its lowest value is positive)."""
+        b = bounds(diff, self.ranges)
+        s = sign(b[0], self.values) if b is not None else None
+        return s is not None and s > 0
 
     # --- conditions ---------------------------------------------------------------------
 
@@ -141,8 +324,8 @@ class _AffineTranslator(_Emitter):
 
     def condition(self, c) -> list:
         """The condition as a disjunction of conjunctions of affine constraints
-        (expr >= 0 / expr == 0): a list of lists of (_Aff, is_equality)."""
-        v = self.const_int(c)
+        (expr >= 0 / expr == 0): a list of lists of (_Poly, is_equality)."""
+        v = self.const_int(c) if self._foldable(c) else None
         if v is None and self._foldable(c):
             f = _evaluate(c)
             v = None if f is None else int(bool(f))
@@ -160,19 +343,42 @@ class _AffineTranslator(_Emitter):
             if op == "||":
                 return self._limit(self.condition(a) + self.condition(b), s)
             if op in ("<", "<=", ">", ">=", "==", "!="):
-                x, y = self.affine(a), self.affine(b)
+                x, y = self.affine(a, pure=True), self.affine(b, pure=True)
                 if op == "<":
-                    return [[((y - x).plus(-1), False)]]
-                if op == "<=":
-                    return [[(y - x, False)]]
-                if op == ">":
-                    return [[((x - y).plus(-1), False)]]
-                if op == ">=":
-                    return [[(x - y, False)]]
-                if op == "==":
-                    return [[(x - y, True)]]
-                return [[((x - y).plus(-1), False)], [((y - x).plus(-1), False)]]
+                    out = [[((y - x).plus(-1), False)]]
+                elif op == "<=":
+                    out = [[(y - x, False)]]
+                elif op == ">":
+                    out = [[((x - y).plus(-1), False)]]
+                elif op == ">=":
+                    out = [[(x - y, False)]]
+                elif op == "==":
+                    out = [[(x - y, True)]]
+                else:
+                    out = [[((x - y).plus(-1), False)], [((y - x).plus(-1), False)]]
+                return self._decide(out)
+        if _is_int_type(s):  # `if (n)`: n != 0
+            x = self.affine(s, pure=True)
+            return self._decide([[(x.plus(-1), False)], [(x.scale(-1).plus(-1), False)]])
         raise _NotAffine(s, f"'{_text(s)}' is not a comparison of affine expressions")
+
+    def _decide(self, dnf: list) -> list:
+        """Constraints that --size values decide are dropped (true) or drop their
+        conjunction (false)."""
+        if not self.values:
+            return dnf
+        out = []
+        for conj in dnf:
+            kept, false = [], False
+            for e, eq in conj:
+                s = sign(e, self.values) if not e.dims() else None
+                if s is None:
+                    kept.append((e, eq))
+                elif (eq and s != 0) or (not eq and s < 0):
+                    false = True
+            if not false:
+                out.append(kept)
+        return out
 
     def _negate(self, dnf: list, c) -> list:
         out = [[]]  # true

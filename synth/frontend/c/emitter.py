@@ -1,39 +1,65 @@
 """First layer of the function translator: per-function state (the scope of C declarations,
-the entry prologue, the body being emitted), SSA names, ops and constants with their C
-locations, MLIR types of C types and conversions between them, and name bindings."""
+the entry prologue, the body being emitted, what the pass before found), SSA names, ops
+and constants with their C locations, the types of C types and conversions between them
+(C's rules: synth.frontend.c.scalars), bindings, and integer parameters as affine symbols
+(or as the constants `--size` gives them)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
-from synth.frontend.c.libclang import _evaluate, _same_file
-from synth.frontend.c.model import (
-    _FLOATS,
-    _SCALARS,
-    _WIDTH,
-    _Binding,
-    _float_literal,
-    _Refuse,
-    _text,
-)
+from synth.frontend.c.libclang import _same_file
+from synth.frontend.c.model import _float_literal, _Refuse, _text
+from synth.frontend.c.scalars import FLOATS, SCALARS, WIDTH, is_int, mlir, unsigned, wrap
+
+
+@dataclass
+class _Plan:
+    """What earlier passes over the function found: the layouts of its arrays (by their
+    stable key) and the integer locals to keep in memory."""
+
+    layouts: dict = field(default_factory=dict)
+    demoted: dict = field(default_factory=dict)  # decl hash -> why it is data
+    c_shapes: dict = field(default_factory=dict)  # array key -> its extents in C ("?": unknown)
 
 
 class _Emitter:
     """State and emission of one function's translation; types, conversions, bindings."""
 
-    def __init__(self, path: str, func):
+    def __init__(self, path: str, func, *, sizes: dict | None = None, plan: _Plan | None = None,
+                 collect: bool = False):
         self.path = path
         self.func = func
+        self.sizes = dict(sizes or {})  # C name of an integer parameter -> its value
+        self.plan = plan or _Plan()
+        self.collect = collect  # the first pass: accesses are recorded, not emitted
         self.prologue: list[str] = []
         self.body: list[str] = []
         self.indent = 2
         self.counter = 0
+        self.keys = 0  # stable keys of arrays (the same in every pass)
         self.consts: dict = {}
-        self.symbols: dict = {}  # param index -> index SSA
+        self.symbols: dict = {}  # monomial of parameters -> index SSA
+        self.params: dict = {}  # "%argN" -> binding of an integer parameter
+        self.derived: dict = {}  # key -> (poly, "/" "%" or "poly", divisor, cursor): `n / 2` at the entry
+        self.expand: dict = {}  # symbol var of a "poly" derived symbol -> its polynomial
+        self.values: dict = {}  # ("s", "%argN") -> the value --size gives it
         self.env: dict = {}  # decl hash -> _Binding
+        self.ivals: dict = {}  # key of an "index" / "pointer" binding -> _Poly / _View / None
+        self.ranges: dict = {}  # dim var -> (lowest, highest) over symbols, inside its loop
+        self.accesses: dict = {}  # array key -> [layout.Access]
+        self.assumptions: list[str] = []
         self.loop_vars: set = set()
         self.assigned: set = set()
+        self.pred = None  # i1 SSA: the data condition the statements run under (if-conversion)
+        self.bases: list = []  # every array ("array" bindings), in declaration order
+        self.written: set = set()  # keys of the arrays stored to
+        self.not_index: set = set()  # integer locals assigned something that is not affine
+        self.inlining: set = set()  # functions being inlined (no recursion)
+        self.dim_names: dict = {}  # dim var -> the C name of its loop index (for messages)
 
     # --- emission -----------------------------------------------------------------------
 
@@ -65,101 +91,96 @@ class _Emitter:
         return r
 
     def const(self, value, t: str, c) -> str:
-        if t in _FLOATS:
+        if t in FLOATS:
             lit = _float_literal(float(value), t)
         elif t == "i1":
             lit = "true" if value else "false"
         else:
-            lit = str(int(value))
-        key = (lit, t)
+            lit = str(wrap(int(value), t))
+        key = (lit, mlir(t))
         if key not in self.consts:
             r = self.fresh("c")
-            suffix = "" if t == "i1" else f" : {t}"
+            suffix = "" if t == "i1" else f" : {mlir(t)}"
             self.prologue.append(f"    {r} = arith.constant {lit}{suffix} {self.loc(c)}")
             self.consts[key] = r
         return self.consts[key]
+
+    def assume(self, text: str) -> None:
+        if text not in self.assumptions:
+            self.assumptions.append(text)
+
+    def note_key(self) -> int:
+        self.keys += 1
+        return self.keys
 
     # --- types --------------------------------------------------------------------------
 
     def scalar_type(self, t, c, what: str) -> str:
         canon = t.get_canonical()
-        if canon.kind in _SCALARS:
-            return _SCALARS[canon.kind]
+        if canon.kind in SCALARS:
+            return SCALARS[canon.kind]
         if canon.kind == TK.POINTER:
-            raise _Refuse(c, f"{what} has pointer type '{t.spelling}': pointers are not static control")
+            raise _Refuse(c, f"{what} has pointer type '{t.spelling}' where a number is expected")
         if canon.kind == TK.RECORD:
             raise _Refuse(c, f"{what} has struct type '{t.spelling}': structs are not supported")
-        raise _Refuse(c, f"{what} has type '{t.spelling}': only double, float, int and long "
-                         f"scalars are supported")
-
-    def array_shape(self, t, c, name: str) -> tuple[tuple, str]:
-        shape, cur = [], t.get_canonical()
-        while True:
-            if cur.kind == TK.CONSTANTARRAY:
-                shape.append(cur.element_count)
-                cur = cur.element_type.get_canonical()
-            elif cur.kind == TK.VARIABLEARRAY:
-                extents = [k for k in c.get_children() if k.kind not in (CK.TYPE_REF,)]
-                names = sorted({_text(k) for k in extents if _evaluate(k) is None})
-                raise _Refuse(c, f"array parameter '{name}' has a run-time extent "
-                                 f"({', '.join(repr(n) for n in names) or 'variable'}): C99 variable-length "
-                                 f"arrays are not static; give the extents as macros (e.g. "
-                                 f"'#define N 1000' or -DN=1000) and declare '{name}[N]...'")
-            elif cur.kind == TK.INCOMPLETEARRAY:
-                raise _Refuse(c, f"array parameter '{name}' has no extent for dimension {len(shape) + 1}: "
-                                 f"declare every extent as a constant")
-            else:
-                break
-        elem = self.scalar_type(cur, c, f"the elements of '{name}'")
-        return tuple(shape), elem
+        raise _Refuse(c, f"{what}: type '{t.spelling}' is not supported (only the integer types, "
+                         f"char ... long, signed or unsigned, float and double)")
 
     @staticmethod
     def memref(shape, elem) -> str:
-        return "memref<" + "".join(f"{d}x" for d in shape) + elem + ">"
+        return "memref<" + "".join(f"{'?' if d is None else d}x" for d in shape) + mlir(elem) + ">"
 
     def ctype(self, c) -> str:
-        """MLIR type of an expression's C type."""
+        """The type of an expression's C type."""
         canon = c.type.get_canonical()
-        if canon.kind in _SCALARS:
-            return _SCALARS[canon.kind]
+        if canon.kind in SCALARS:
+            return SCALARS[canon.kind]
+        if canon.kind == TK.BOOL:
+            return "i32"
         if canon.kind in (TK.POINTER, TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY):
-            raise _Refuse(c, f"pointer value '{_text(c)}' (pointer arithmetic or an array used "
-                             f"without all its subscripts) is not static control")
+            raise _Refuse(c, f"pointer value '{_text(c)}' used as a number")
         raise _Refuse(c, f"expression '{_text(c)}' has unsupported type '{c.type.spelling}'")
 
     def convert(self, v: str, frm: str, to: str, c) -> str:
-        if frm == to:
+        """C's conversion of a value of type `frm` to `to`."""
+        if frm == to or (is_int(frm) and is_int(to) and WIDTH[frm] == WIDTH[to]):
             return v
         if frm == "i1":
-            if to in _FLOATS:
+            if to in FLOATS:
                 return self.op(f"arith.uitofp {v} : i1 to {to}", c)
-            return self.op(f"arith.extui {v} : i1 to {to}", c)
+            return self.op(f"arith.extui {v} : i1 to {mlir(to)}", c)
         if to == "i1":
-            if frm in _FLOATS:
+            if frm in FLOATS:
                 zero = self.const(0.0, frm, c)
                 return self.op(f"arith.cmpf une, {v}, {zero} : {frm}", c)
             if frm == "index":
                 v, frm = self.op(f"arith.index_cast {v} : index to i64", c), "i64"
             zero = self.const(0, frm, c)
-            return self.op(f"arith.cmpi ne, {v}, {zero} : {frm}", c)
+            return self.op(f"arith.cmpi ne, {v}, {zero} : {mlir(frm)}", c)
         if frm == "index":
-            if to in _FLOATS:
+            if to in FLOATS:
                 v = self.op(f"arith.index_cast {v} : index to i64", c)
                 return self.op(f"arith.sitofp {v} : i64 to {to}", c)
-            return self.op(f"arith.index_cast {v} : index to {to}", c)
+            return self.op(f"arith.index_cast {v} : index to {mlir(to)}", c)
         if to == "index":
-            if frm in _FLOATS:
+            if frm in FLOATS:
                 v, frm = self.op(f"arith.fptosi {v} : {frm} to i64", c), "i64"
-            return self.op(f"arith.index_cast {v} : {frm} to index", c)
-        if frm in _FLOATS and to in _FLOATS:
-            opname = "arith.extf" if _WIDTH[to] > _WIDTH[frm] else "arith.truncf"
+            cast = "arith.index_castui" if unsigned(frm) else "arith.index_cast"
+            return self.op(f"{cast} {v} : {mlir(frm)} to index", c)
+        if frm in FLOATS and to in FLOATS:
+            opname = "arith.extf" if WIDTH[to] > WIDTH[frm] else "arith.truncf"
             return self.op(f"{opname} {v} : {frm} to {to}", c)
-        if frm in _FLOATS:
-            return self.op(f"arith.fptosi {v} : {frm} to {to}", c)
-        if to in _FLOATS:
-            return self.op(f"arith.sitofp {v} : {frm} to {to}", c)
-        opname = "arith.extsi" if _WIDTH[to] > _WIDTH[frm] else "arith.trunci"
-        return self.op(f"{opname} {v} : {frm} to {to}", c)
+        if frm in FLOATS:
+            opname = "arith.fptoui" if unsigned(to) else "arith.fptosi"
+            return self.op(f"{opname} {v} : {frm} to {mlir(to)}", c)
+        if to in FLOATS:
+            opname = "arith.uitofp" if unsigned(frm) else "arith.sitofp"
+            return self.op(f"{opname} {v} : {mlir(frm)} to {to}", c)
+        if WIDTH[to] > WIDTH[frm]:
+            opname = "arith.extui" if unsigned(frm) else "arith.extsi"
+        else:
+            opname = "arith.trunci"
+        return self.op(f"{opname} {v} : {mlir(frm)} to {mlir(to)}", c)
 
     # --- bindings -----------------------------------------------------------------------
 
@@ -179,9 +200,12 @@ class _Emitter:
             raise _Refuse(ref, f"unsupported reference to '{ref.spelling}'")
         return b
 
-    def symbol(self, b: _Binding, c) -> str:
-        if b.param_index not in self.symbols:
-            r = self.fresh("s")
-            self.prologue.append(f"    {r} = arith.index_cast {b.ssa} : {b.type} to index {self.loc(c)}")
-            self.symbols[b.param_index] = r
-        return self.symbols[b.param_index]
+    def symbol_names(self) -> dict:
+        """Symbol var -> its C name (for messages and assumptions)."""
+        from synth.frontend.c.layout import render
+
+        names = {("s", ssa): b.name for ssa, b in self.params.items()}
+        names.update(self.dim_names)
+        for key, (x, op, d, _) in self.derived.items():
+            names[("s", key)] = f"({render(x, names)})" + (f" {op} {d}" if op != "poly" else "")
+        return names

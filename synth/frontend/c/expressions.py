@@ -1,20 +1,20 @@
-"""Third layer of the function translator: C expressions to SSA values (`arith` / `math`
-ops in the MLIR type of the C type), array accesses (`affine.load` / `affine.store` with
-affine subscripts), assignments, increments, conditions as i1, `c ? a : b`, math calls."""
+"""Fourth layer of the function translator: C expressions to SSA values (`arith` / `math`
+ops in the type of the C expression, with C's signedness), assignments (to elements,
+scalar locals, integer locals followed as closed forms, pointers), increments,
+conditions as i1, `c ? a : b`, math calls, and calls of the file's own functions
+(inlined)."""
 
 from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
-from synth.frontend.c.affine import _AffineTranslator
-from synth.frontend.c.libclang import _binop, _evaluate, _unop
+from synth.frontend.c.access import _ARRAYS, _AccessTranslator
+from synth.frontend.c.libclang import _binop, _evaluate, _same_file, _unop
 from synth.frontend.c.model import (
-    _FLOATS,
-    _Aff,
     _Binding,
+    _Demote,
     _expr_children,
-    _inline,
     _NotAffine,
     _only_child,
     _Operands,
@@ -22,7 +22,9 @@ from synth.frontend.c.model import (
     _render,
     _strip,
     _text,
+    _View,
 )
+from synth.frontend.c.scalars import FLOATS, is_int, mlir, unsigned, usual
 
 _MATH = {  # C name -> (op, number of arguments)
     "sqrt": ("math.sqrt", 1), "exp": ("math.exp", 1), "log": ("math.log", 1),
@@ -31,102 +33,44 @@ _MATH = {  # C name -> (op, number of arguments)
     "cos": ("math.cos", 1), "floor": ("math.floor", 1), "ceil": ("math.ceil", 1),
 }
 _MATH.update({name + "f": spec for name, spec in list(_MATH.items())})
+_MATH.update({"abs": ("math.absi", 1), "labs": ("math.absi", 1)})
+_INFINITY = ("__builtin_inff", "__builtin_inf", "__builtin_huge_valf", "__builtin_huge_val")
 
 _CMPI = {"<": "slt", "<=": "sle", ">": "sgt", ">=": "sge", "==": "eq", "!=": "ne"}
+_CMPU = {"<": "ult", "<=": "ule", ">": "ugt", ">=": "uge", "==": "eq", "!=": "ne"}
 _CMPF = {"<": "olt", "<=": "ole", ">": "ogt", ">=": "oge", "==": "oeq", "!=": "une"}
 _FLOAT_ARITH = {"+": "arith.addf", "-": "arith.subf", "*": "arith.mulf", "/": "arith.divf"}
 _INT_ARITH = {"+": "arith.addi", "-": "arith.subi", "*": "arith.muli", "/": "arith.divsi",
               "%": "arith.remsi", "&": "arith.andi", "|": "arith.ori", "^": "arith.xori",
               "<<": "arith.shli", ">>": "arith.shrsi"}
+_UNSIGNED_ARITH = {"/": "arith.divui", "%": "arith.remui", ">>": "arith.shrui"}
+_STEPS = ("post++", "post--", "pre++", "pre--")
 
 
-class _ExprTranslator(_AffineTranslator):
-    """Values, accesses, assignments and calls of one function."""
+def _is_pointer(c) -> bool:
+    return c.type.get_canonical().kind in (TK.POINTER, *_ARRAYS)
 
-    # --- accesses -----------------------------------------------------------------------
 
-    def access(self, c) -> tuple[_Binding, list[_Aff]]:
-        """Array and affine subscripts of an element `A[i][j]`."""
-        idx = []
-        e = c
-        while e.kind == CK.ARRAY_SUBSCRIPT_EXPR:
-            base, index = _expr_children(e)
-            idx.insert(0, index)
-            e = _strip(base)
-        if e.kind != CK.DECL_REF_EXPR:
-            if e.kind == CK.MEMBER_REF_EXPR:
-                raise _Refuse(e, f"struct member access '{_text(e)}' is not supported")
-            raise _Refuse(e, f"subscript of '{_text(e)}': only arrays declared with constant "
-                             f"extents can be indexed (pointer arithmetic is not static control)")
-        b = self.binding(e)
-        if b is None or b.kind != "array":
-            raise _Refuse(e, f"'{e.spelling}' is not an array with constant extents (pointer "
-                             f"indexing is not static control)")
-        if len(idx) != len(b.shape):
-            raise _Refuse(c, f"'{_text(c)}' has {len(idx)} subscript(s) for the {len(b.shape)}-d "
-                             f"array '{b.name}'")
-        subs = []
-        for ix in idx:
-            try:
-                subs.append(self.affine(ix))
-            except _NotAffine as err:
-                dep = "data-dependent" if self._reads_memory(ix) else "non-affine"
-                raise _Refuse(ix, f"{dep} array subscript '{_text(ix)}' in '{_text(c)}': {err.reason} "
-                                  f"(subscripts must be affine in loop indices and integer "
-                                  f"parameters)") from None
-        return b, subs
+class _ExprTranslator(_AccessTranslator):
+    """Values, assignments and calls of one function."""
 
-    def _reads_memory(self, c) -> bool:
-        for k in c.walk_preorder():
-            if k.kind == CK.ARRAY_SUBSCRIPT_EXPR:
-                return True
-            if k.kind == CK.DECL_REF_EXPR:
-                b = self.env.get(k.referenced.hash) if k.referenced is not None else None
-                if b is not None and b.kind == "mem":
-                    return True
-        return False
+    # --- assignments --------------------------------------------------------------------
 
-    def load(self, c) -> tuple[str, str]:
-        b, subs = self.access(c)
-        mt = self.memref(b.shape, b.type)
-        v = self.op(f"affine.load {b.ssa}[{', '.join(_inline(e) for e in subs)}] : {mt}", c)
-        return v, b.type
-
-    def lvalue(self, c):
-        """(load thunk, store function, element type) of an assignable expression."""
-        s = _strip(c)
-        if s.kind == CK.ARRAY_SUBSCRIPT_EXPR:
-            b, subs = self.access(s)
-            mt = self.memref(b.shape, b.type)
-            where = f"{b.ssa}[{', '.join(_inline(e) for e in subs)}] : {mt}"
-        elif s.kind == CK.DECL_REF_EXPR:
+    def _target(self, lhs):
+        s = _strip(lhs)
+        if s.kind == CK.DECL_REF_EXPR:
             b = self.binding(s)
-            if b is None:
-                raise _Refuse(s, f"cannot assign to '{s.spelling}'")
-            if b.kind == "loopvar":
-                raise _Refuse(s, f"loop index '{b.name}' is modified outside its 'for' header "
-                                 f"(not static control)")
-            if b.kind != "mem":
-                raise _Refuse(s, f"cannot assign to '{b.name}'")
-            where = f"{b.ssa}[] : memref<{b.type}>"
-        elif s.kind == CK.UNARY_OPERATOR and _unop(s) == "*":
-            raise _Refuse(s, f"pointer dereference '{_text(s)}' (pointer arithmetic) is not static "
-                             f"control")
-        elif s.kind == CK.MEMBER_REF_EXPR:
-            raise _Refuse(s, f"struct member access '{_text(s)}' is not supported")
-        else:
-            raise _Refuse(s, f"cannot assign to '{_text(s)}'")
+            if b is not None and b.kind in ("index", "pointer"):
+                return b, s
+        return None, s
 
-        def load():
-            return self.op(f"affine.load {where}", c)
-
-        def store(v):
-            self.emit(f"affine.store {v}, {where}", c)
-
-        return load, store, b.type
-
-    def assign(self, e, op: str) -> tuple[str, str]:
+    def assign(self, e, op: str, discard: bool = False) -> tuple[str | None, str]:
         lhs, rhs = _expr_children(e)
+        b, s = self._target(lhs)
+        if b is not None and b.kind == "pointer":
+            return self._assign_pointer(b, e, op, rhs)
+        if b is not None:
+            return self._assign_index(b, s, e, op, rhs, discard)
         load, store, t = self.lvalue(lhs)
         if op == "=":
             v, vt = self.value(rhs)
@@ -135,41 +79,84 @@ class _ExprTranslator(_AffineTranslator):
             old = load()
             v, vt = self.value(rhs)
             binop = op[:-1]
-            comp = self._common(t, vt) if binop not in ("<<", ">>") else t
-            v = self.arith(binop, self.convert(old, t, comp, e), self.convert(v, vt, comp, e), comp, e)
+            comp = usual(t, vt) if binop not in ("<<", ">>") else usual(t, t)
+            v = self.arith(binop, self.convert(old, t, comp, e), self.convert(v, vt, comp, e), comp, e,
+                           rhs)
             v = self.convert(v, comp, t, e)
         store(v)
         return v, t
 
-    @staticmethod
-    def _common(a: str, b: str) -> str:
-        rank = {"i1": 0, "i32": 1, "i64": 2, "index": 2, "f32": 3, "f64": 4}
-        return a if rank[a] >= rank[b] else b
+    def _assign_index(self, b, s, e, op, rhs, discard):
+        self.changing_index(b, s)
+        try:
+            x = self.affine(rhs)
+        except _NotAffine as err:
+            raise _Demote(b.key, f"'{b.name}' is assigned '{_text(rhs)}': {err.reason}") from None
+        if op == "=":
+            new = x
+        elif op in ("+=", "-="):
+            old = self.affine(s)
+            new = old + x if op == "+=" else old - x
+        else:
+            raise _Demote(b.key, f"'{_text(e)}' is not an affine update")
+        self.ivals[b.key] = new
+        if discard:
+            return None, b.type
+        return self.convert(self.value_of_aff(new, e), "index", b.type, e), b.type
 
-    def arith(self, op: str, a: str, b: str, t: str, c) -> str:
-        if t in _FLOATS:
+    def _assign_pointer(self, b, e, op, rhs):
+        if self.pred is not None:
+            raise _Refuse(e, f"pointer '{b.name}' is set under a condition on data")
+        if op == "=":
+            v = self.pval(rhs)
+            self.ivals[b.key] = _View(v.base, v.offset, self.pointer_dims(b.ctype, e))
+        elif op in ("+=", "-="):
+            old = self.pval(_expr_children(e)[0])
+            d = self.subscript(rhs, e) * self._unit(old)
+            self.ivals[b.key] = _View(old.base, old.offset + (d if op == "+=" else d.scale(-1)), old.dims)
+        else:
+            raise _Refuse(e, f"pointer update '{_text(e)}' is not supported")
+        return None, "ptr"
+
+    @staticmethod
+    def _unit(v: _View):
+        from synth.frontend.c.access import _stride
+
+        return _stride(v.dims)
+
+    def arith(self, op: str, a: str, b: str, t: str, c, divisor=None) -> str:
+        if t in FLOATS:
             if op not in _FLOAT_ARITH:
                 raise _Refuse(c, f"operator '{op}' on floating-point values is not supported")
             return self.op(f"{_FLOAT_ARITH[op]} {a}, {b} : {t}", c)
         if op not in _INT_ARITH:
             raise _Refuse(c, f"operator '{op}' is not supported")
-        return self.op(f"{_INT_ARITH[op]} {a}, {b} : {t}", c)
+        if op in ("/", "%") and self.pred is not None:
+            d = self.const_int(divisor) if divisor is not None else None
+            if not d:
+                raise _Refuse(c, f"integer division '{_text(c)}' under a condition on data (the "
+                                 f"translation evaluates both sides of the condition, and the "
+                                 f"divisor may be zero where the condition is false)")
+        name = _UNSIGNED_ARITH.get(op, _INT_ARITH[op]) if unsigned(t) else _INT_ARITH[op]
+        return self.op(f"{name} {a}, {b} : {mlir(t)}", c)
 
     # --- values -------------------------------------------------------------------------
 
     def value(self, c, discard: bool = False) -> tuple[str | None, str]:
-        """SSA value of an expression, in the MLIR type of its C type."""
+        """SSA value of an expression, in the type of its C type."""
         k = c.kind
         if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL) or (
                 k not in (CK.DECL_REF_EXPR,) and self._foldable(c) and k != CK.CONDITIONAL_OPERATOR):
-            t = self.ctype(c)
             v = _evaluate(c)
             if v is not None:
+                t = self.ctype(c)
                 return self.const(v, t, c), t
             if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL):
                 raise _Refuse(c, "cannot evaluate literal")
         if k == CK.PAREN_EXPR:
             return self.value(_only_child(c), discard)
+        if _is_pointer(c) and k not in (CK.CALL_EXPR,):
+            return self._pointer_effect(c, discard)
         if k in (CK.UNEXPOSED_EXPR, CK.CSTYLE_CAST_EXPR):
             kids = _expr_children(c)
             if not kids:
@@ -183,98 +170,17 @@ class _ExprTranslator(_AffineTranslator):
             v, vt = self.value(inner)
             return self.convert(v, vt, t, c), t
         if k == CK.DECL_REF_EXPR:
-            b = self.binding(c)
-            t = self.ctype(c)
-            if b is None:
-                v = _evaluate(c)
-                if v is None:
-                    raise _Refuse(c, f"unsupported reference to '{c.spelling}'")
-                return self.const(v, t, c), t
-            if b.kind == "arg":
-                return b.ssa, b.type
-            if b.kind == "mem":
-                return self.op(f"affine.load {b.ssa}[] : memref<{b.type}>", c), b.type
-            if b.kind == "loopvar":
-                if b.aff is None:
-                    raise _Refuse(c, f"loop index '{b.name}' is read outside its loop")
-                v = self.value_of_aff(b.aff, c)
-                return self.convert(v, "index", b.type, c), b.type
-            raise _Refuse(c, f"array '{b.name}' used as a value (only its elements)")
+            return self._name_value(c)
         if k == CK.ARRAY_SUBSCRIPT_EXPR:
             return self.load(c)
         if k == CK.BINARY_OPERATOR:
-            op = _binop(c)
-            if op == "=":
-                return self.assign(c, op)
-            if op == ",":
-                a, b = _expr_children(c)
-                self.value(a, True)
-                return self.value(b, discard)
-            if op in ("<", "<=", ">", ">=", "==", "!=", "&&", "||"):
-                v = self.cond(c)
-                t = self.ctype(c)
-                return self.convert(v, "i1", t, c), t
-            if c.type.get_canonical().kind == TK.POINTER:
-                raise _Refuse(c, f"pointer arithmetic '{_text(c)}' is not static control")
-            t = self.ctype(c)
-            a, b = _expr_children(c)
-            va, ta = self.value(a)
-            vb, tb = self.value(b)
-            # C converts both operands to the result type (a shift: the count to the left's)
-            return self.arith(op, self.convert(va, ta, t, c), self.convert(vb, tb, t, c), t, c), t
+            return self._binary(c, _binop(c), discard)
         if k == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-            return self.assign(c, _binop(c))
+            return self.assign(c, _binop(c), discard)
         if k == CK.UNARY_OPERATOR:
-            op = _unop(c)
-            inner = _only_child(c)
-            if op in ("post++", "post--", "pre++", "pre--"):
-                load, store, t = self.lvalue(inner)
-                old = load()
-                one = self.const(1, t, c)
-                new = self.arith("+" if op.endswith("++") else "-", old, one, t, c)
-                store(new)
-                return (old if op.startswith("post") else new), t
-            if op == "*":
-                raise _Refuse(c, f"pointer dereference '{_text(c)}' (pointer arithmetic) is not "
-                                 f"static control")
-            if op == "&":
-                raise _Refuse(c, f"address-of '{_text(c)}' is not static control")
-            if op == "!":
-                v = self.cond(c)
-                t = self.ctype(c)
-                return self.convert(v, "i1", t, c), t
-            t = self.ctype(c)
-            v, vt = self.value(inner)
-            v = self.convert(v, vt, t, c)
-            if op == "+":
-                return v, t
-            if op == "-":
-                if t in _FLOATS:
-                    return self.op(f"arith.negf {v} : {t}", c), t
-                return self.op(f"arith.subi {self.const(0, t, c)}, {v} : {t}", c), t
-            if op == "~":
-                return self.op(f"arith.xori {v}, {self.const(-1, t, c)} : {t}", c), t
-            raise _Refuse(c, f"operator '{op}' is not supported")
+            return self._unary(c, _unop(c), discard)
         if k == CK.CONDITIONAL_OPERATOR:
-            cond, a, b = _expr_children(c)
-            t = self.ctype(c)
-            if self._reads_memory(a) or self._reads_memory(b):
-                # an affine condition may guard an access (`i > 0 ? A[i - 1] : 0.0`): only
-                # the chosen operand is evaluated, in an affine.if with results
-                try:
-                    dnf = self.condition(cond)
-                    neg = self._negate(dnf, cond)
-                except _NotAffine:
-                    dnf = None
-                if dnf is not None:
-                    if len(neg) < len(dnf):
-                        dnf, a, b = neg, b, a
-                    return self._if_value(c, dnf, a, b, t), t
-            p = self.cond(cond)
-            va, ta = self.value(a)
-            vb, tb = self.value(b)
-            va, vb = self.convert(va, ta, t, c), self.convert(vb, tb, t, c)
-            return self.op(f"arith.select {p}, {va}, {vb} : {t}", c), t
+            return self._conditional(c)
         if k == CK.CALL_EXPR:
             return self.call(c)
         if k == CK.MEMBER_REF_EXPR:
@@ -282,6 +188,116 @@ class _ExprTranslator(_AffineTranslator):
         if k == CK.STRING_LITERAL:
             raise _Refuse(c, "string literals are not supported")
         raise _Refuse(c, f"expression '{_text(c)}' ({k.name.lower()}) is not supported")
+
+    def _pointer_effect(self, c, discard: bool):
+        """A pointer-typed expression evaluated for its effect (`p++;`, `p = q;`)."""
+        s = _strip(c)
+        if s.kind == CK.BINARY_OPERATOR and _binop(s) == "=" or s.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+            return self.assign(s, _binop(s), discard)
+        if s.kind == CK.UNARY_OPERATOR and _unop(s) in _STEPS:
+            self.step_pointer(s, _unop(s))
+            return None, "ptr"
+        if not discard:
+            raise _Refuse(c, f"pointer value '{_text(c)}' used as a number")
+        self.pval(c)
+        return None, "ptr"
+
+    def _name_value(self, c):
+        b = self.binding(c)
+        if b is None:
+            v = _evaluate(c)
+            if v is None:
+                raise _Refuse(c, f"unsupported reference to '{c.spelling}'")
+            t = self.ctype(c)
+            return self.const(v, t, c), t
+        if b.kind == "arg":
+            if b.name in self.sizes and is_int(b.type):
+                return self.const(self.sizes[b.name], b.type, c), b.type
+            return b.ssa, b.type
+        if b.kind == "mem":
+            return self.op(f"affine.load {b.ssa}[] : memref<{mlir(b.type)}>", c), b.type
+        if b.kind in ("loopvar", "index"):
+            v = self.value_of_aff(self.affine(c), c)
+            return self.convert(v, "index", b.type, c), b.type
+        raise _Refuse(c, f"array '{b.name}' used as a value (only its elements)")
+
+    def _binary(self, c, op: str, discard: bool):
+        if op == "=":
+            return self.assign(c, op, discard)
+        if op == ",":
+            a, b = _expr_children(c)
+            self.value(a, True)
+            return self.value(b, discard)
+        if op in ("<", "<=", ">", ">=", "==", "!=", "&&", "||"):
+            v = self.cond(c)
+            t = self.ctype(c)
+            return self.convert(v, "i1", t, c), t
+        t = self.ctype(c)
+        a, b = _expr_children(c)
+        va, ta = self.value(a)
+        vb, tb = self.value(b)
+        # C converts both operands to the result type (a shift: the count to the left's)
+        return self.arith(op, self.convert(va, ta, t, c), self.convert(vb, tb, t, c), t, c, b), t
+
+    def _unary(self, c, op: str, discard: bool):
+        inner = _only_child(c)
+        if op in _STEPS:
+            b, s = self._target(inner)
+            if b is not None:
+                self.changing_index(b, s)
+                old = self.affine(s)
+                self.ivals[b.key] = old.plus(1 if op.endswith("++") else -1)
+                if discard:
+                    return None, b.type
+                v = old if op.startswith("post") else self.ivals[b.key]
+                return self.convert(self.value_of_aff(v, c), "index", b.type, c), b.type
+            load, store, t = self.lvalue(inner)
+            old = load()
+            one = self.const(1, t, c)
+            new = self.arith("+" if op.endswith("++") else "-", old, one, t, c)
+            store(new)
+            return (old if op.startswith("post") else new), t
+        if op == "*":
+            return self.load(c)
+        if op == "&":
+            raise _Refuse(c, f"address-of '{_text(c)}' used as a number")
+        if op == "!":
+            v = self.cond(c)
+            t = self.ctype(c)
+            return self.convert(v, "i1", t, c), t
+        t = self.ctype(c)
+        v, vt = self.value(inner)
+        v = self.convert(v, vt, t, c)
+        if op == "+":
+            return v, t
+        if op == "-":
+            if t in FLOATS:
+                return self.op(f"arith.negf {v} : {t}", c), t
+            return self.op(f"arith.subi {self.const(0, t, c)}, {v} : {mlir(t)}", c), t
+        if op == "~":
+            return self.op(f"arith.xori {v}, {self.const(-1, t, c)} : {mlir(t)}", c), t
+        raise _Refuse(c, f"operator '{op}' is not supported")
+
+    def _conditional(self, c):
+        cond, a, b = _expr_children(c)
+        t = self.ctype(c)
+        if self._reads_memory(a) or self._reads_memory(b):
+            # an affine condition may guard an access (`i > 0 ? A[i - 1] : 0.0`): only
+            # the chosen operand is evaluated, in an affine.if with results
+            try:
+                dnf = self.condition(cond)
+                neg = self._negate(dnf, cond)
+            except _NotAffine:
+                dnf = None
+            if dnf is not None:
+                if len(neg) < len(dnf):
+                    dnf, a, b = neg, b, a
+                return self._if_value(c, dnf, a, b, t), t
+        p = self.cond(cond)
+        va, ta = self.value(a)
+        vb, tb = self.value(b)
+        va, vb = self.convert(va, ta, t, c), self.convert(vb, tb, t, c)
+        return self.op(f"arith.select {p}, {va}, {vb} : {mlir(t)}", c), t
 
     def _if_value(self, c, dnf: list, a, b, t: str) -> str:
         """`(c1 || c2 ...) ? a : b` as nested affine.if ops with results."""
@@ -295,24 +311,32 @@ class _ExprTranslator(_AffineTranslator):
         if not conj:
             v, vt = self.value(a)
             return self.convert(v, vt, t, a)
-        ops = _Operands()
-        for e, _ in conj:
-            ops.add(e)
-        cs = ", ".join(f"{_render(e, ops.name)} {'==' if eq else '>='} 0" for e, eq in conj)
+        ops, cs = self.constraints(conj, c)
         r = self.fresh()
         self.body.append("  " * self.indent + f"{r} = affine.if affine_set<{ops.header()} : ({cs})>"
-                         f"{ops.uses()} -> {t} {{")
+                         f"{ops.uses()} -> {mlir(t)} {{")
         self.indent += 1
+        saved = self.tighten(conj)
         v, vt = self.value(a)
-        self.emit(f"affine.yield {self.convert(v, vt, t, a)} : {t}", a)
+        self.ranges = saved
+        self.emit(f"affine.yield {self.convert(v, vt, t, a)} : {mlir(t)}", a)
         self.indent -= 1
         self.body.append("  " * self.indent + "} else {")
         self.indent += 1
         v = self._if_value(c, rest, a, b, t)
-        self.emit(f"affine.yield {v} : {t}", b)
+        self.emit(f"affine.yield {v} : {mlir(t)}", b)
         self.indent -= 1
         self.body.append("  " * self.indent + "} " + self.loc(c))
         return r
+
+    def constraints(self, conj: list, c) -> tuple[_Operands, str]:
+        """The operands and the text of an affine set's constraints."""
+        lowered = [(self.lower(e, c), eq) for e, eq in conj]
+        ops = _Operands()
+        for e, _ in lowered:
+            ops.add(e)
+        cs = ", ".join(f"{_render(e, ops.name)} {'==' if eq else '>='} 0" for e, eq in lowered)
+        return ops, cs
 
     def cond(self, c) -> str:
         """An i1 value of a condition."""
@@ -328,22 +352,33 @@ class _ExprTranslator(_AffineTranslator):
             if op in _CMPI:
                 va, ta = self.value(a)
                 vb, tb = self.value(b)
-                t = self._common(ta, tb)
+                t = usual(ta, tb)
                 va, vb = self.convert(va, ta, t, s), self.convert(vb, tb, t, s)
-                if t in _FLOATS:
+                if t in FLOATS:
                     return self.op(f"arith.cmpf {_CMPF[op]}, {va}, {vb} : {t}", s)
-                return self.op(f"arith.cmpi {_CMPI[op]}, {va}, {vb} : {t}", s)
+                table = _CMPU if unsigned(t) else _CMPI
+                return self.op(f"arith.cmpi {table[op]}, {va}, {vb} : {mlir(t)}", s)
         if s.kind == CK.UNARY_OPERATOR and _unop(s) == "!":
             v = self.cond(_only_child(s))
             return self.op(f"arith.xori {v}, {self.const(1, 'i1', s)} : i1", s)
         v, t = self.value(c)
         return self.convert(v, t, "i1", c)
 
+    # --- calls --------------------------------------------------------------------------
+
     def call(self, c) -> tuple[str, str]:
         name = c.spelling
         callee = c.referenced
-        if name not in _MATH or callee is None or callee.is_definition():
+        if name in _INFINITY:
+            t = self.ctype(c)
+            return self.const(float("inf"), t, c), t
+        fdef = callee.get_definition() if callee is not None else None
+        if fdef is not None and fdef.location.file is not None and _same_file(
+                fdef.location.file.name, self.path) and name not in _MATH:
+            return self.inline(c, fdef)
+        if name not in _MATH or callee is None:
             raise _Refuse(c, f"call to unknown function '{name}' is not static control (only "
+                             f"functions defined in the file, "
                              f"{', '.join(sorted(n for n in _MATH if not n.endswith('f') or n == 'fabs'))} "
                              f"and their 'f' variants are translated)")
         opname, nargs = _MATH[name]
@@ -355,4 +390,66 @@ class _ExprTranslator(_AffineTranslator):
         for a in args:
             v, vt = self.value(a)
             vals.append(self.convert(v, vt, t, a))
-        return self.op(f"{opname} {', '.join(vals)} : {t}", c), t
+        return self.op(f"{opname} {', '.join(vals)} : {mlir(t)}", c), t
+
+    def inline(self, c, fdef) -> tuple[str | None, str]:
+        """A call of a function defined in the file, translated in place: its parameters
+        bound to the arguments (pointers to their views, integers to their closed forms
+        where affine), its body translated, its final `return` the value."""
+        if fdef.hash in self.inlining:
+            raise _Refuse(c, f"recursive call of '{fdef.spelling}' is not supported")
+        params = [p for p in fdef.get_children() if p.kind == CK.PARM_DECL]
+        args = list(c.get_arguments())
+        if len(params) != len(args):
+            raise _Refuse(c, f"call of '{fdef.spelling}' with {len(args)} argument(s) for "
+                             f"{len(params)} parameter(s)")
+        changed = self.modified_in(fdef)
+        for p, a in zip(params, args):
+            self.bind_argument(p, a, p.hash in changed)
+        body = next((k for k in fdef.get_children() if k.kind == CK.COMPOUND_STMT), None)
+        stmts = list(body.get_children()) if body is not None else []
+        rkind = fdef.result_type.get_canonical().kind
+        result = None if rkind == TK.VOID else self.scalar_type(
+            fdef.result_type, fdef, f"the result of '{fdef.spelling}'")
+        self.inlining.add(fdef.hash)
+        try:
+            for j, s in enumerate(stmts):
+                if s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
+                    kids = _expr_children(s)
+                    if not kids:
+                        return None, "void"
+                    v, t = self.value(kids[0])
+                    return self.convert(v, t, result, s), result
+                self.stmt(s)
+        finally:
+            self.inlining.discard(fdef.hash)
+        if result is not None:
+            raise _Refuse(fdef, f"function '{fdef.spelling}' does not end with 'return'")
+        return None, "void"
+
+    def bind_argument(self, p, a, changed: bool) -> None:
+        name = p.spelling or "parameter"
+        canon = p.type.get_canonical()
+        if canon.kind in (TK.POINTER, *_ARRAYS):
+            b = _Binding("pointer", None, "", name=name, key=p.hash)
+            b.ctype = p.type
+            v = self.pval(a)
+            self.ivals[p.hash] = _View(v.base, v.offset, self.pointer_dims(p.type, p))
+            self.env[p.hash] = b
+            return
+        t = self.scalar_type(p.type, p, f"parameter '{name}'")
+        if is_int(t) and not changed and p.hash not in self.plan.demoted:
+            try:
+                self.ivals[p.hash] = self.affine(a)
+                self.env[p.hash] = _Binding("index", None, t, name=name, key=p.hash)
+                return
+            except _NotAffine:
+                pass
+        v, vt = self.value(a)
+        v = self.convert(v, vt, t, a)
+        if changed:
+            mem = self.local_buffer(t, p)
+            self.emit(f"affine.store {v}, {mem}[] : memref<{mlir(t)}>", p)
+            self.env[p.hash] = _Binding("mem", mem, t, name=name)
+        else:
+            self.env[p.hash] = _Binding("arg", v, t, name=name)

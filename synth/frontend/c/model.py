@@ -1,24 +1,18 @@
-"""What the C translator works with: MLIR scalar types of C types, refusals (`_Refuse`,
-`_NotAffine`), affine expressions (`_Aff`) and the dims / symbols they use (`_Operands`)
-with their rendering, float literals, bindings of C declarations (`_Binding`), and helpers
-over libclang cursors (`_strip`, `_expr_children`, `_text` for messages)."""
+"""What the C translator works with: refusals (`_Refuse`, `_NotAffine`, `_Demote`), the
+dims / symbols of affine maps (`_Operands`) and their rendering, float literals, bindings
+of C declarations (`_Binding`) and pointer values (`_View`), and helpers over libclang
+cursors (`_strip`, `_expr_children`, `_text` for messages)."""
 
 from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from clang.cindex import CursorKind as CK
-from clang.cindex import TypeKind as TK
 
 from synth.frontend.c.libclang import _binop, _evaluate, _unop
-
-_SCALARS = {TK.DOUBLE: "f64", TK.FLOAT: "f32", TK.INT: "i32", TK.LONG: "i64", TK.LONGLONG: "i64"}
-_INTS = ("i1", "i32", "i64", "index")
-_FLOATS = ("f32", "f64")
-_WIDTH = {"i1": 1, "i32": 32, "i64": 64, "index": 64, "f32": 32, "f64": 64}
-
+from synth.frontend.c.poly import _Poly
 
 class _Refuse(Exception):
     """Not static control: becomes an InputError at the cursor."""
@@ -28,43 +22,19 @@ class _Refuse(Exception):
         self.cursor, self.message = cursor, message
 
 
+class _Demote(Exception):
+    """An integer local cannot be followed as an affine value (it is assigned data, or
+    changes under a condition): the translation restarts with it as a memory local."""
+
+    def __init__(self, decl, reason: str):
+        super().__init__(reason)
+        self.decl, self.reason = decl, reason
+
+
 class _NotAffine(Exception):
     def __init__(self, cursor, reason: str):
         super().__init__(reason)
         self.cursor, self.reason = cursor, reason
-
-
-@dataclass
-class _Aff:
-    """A linear expression: sum of coeff * var + const; var is ('d', ssa) or ('s', ssa)."""
-
-    terms: dict = field(default_factory=dict)
-    const: int = 0
-
-    @staticmethod
-    def var(kind: str, ssa: str) -> _Aff:
-        return _Aff({(kind, ssa): 1}, 0)
-
-    def __add__(self, o: _Aff) -> _Aff:
-        t = dict(self.terms)
-        for k, v in o.terms.items():
-            t[k] = t.get(k, 0) + v
-        return _Aff({k: v for k, v in t.items() if v}, self.const + o.const)
-
-    def scale(self, c: int) -> _Aff:
-        if c == 0:
-            return _Aff()
-        return _Aff({k: v * c for k, v in self.terms.items()}, self.const * c)
-
-    def __sub__(self, o: _Aff) -> _Aff:
-        return self + o.scale(-1)
-
-    def plus(self, c: int) -> _Aff:
-        return _Aff(dict(self.terms), self.const + c)
-
-    @property
-    def is_const(self) -> bool:
-        return not self.terms
 
 
 class _Operands:
@@ -74,14 +44,15 @@ class _Operands:
         self.dims: list[str] = []
         self.syms: list[str] = []
 
-    def add(self, e: _Aff) -> None:
-        for kind, ssa in e.terms:
+    def add(self, e: _Poly) -> None:
+        """`e` is lowered (`_Emitter.lower`): every monomial one variable."""
+        for (kind, ssa), in e.terms:
             lst = self.dims if kind == "d" else self.syms
             if ssa not in lst:
                 lst.append(ssa)
 
-    def name(self, key) -> str:
-        kind, ssa = key
+    def name(self, mono) -> str:
+        (kind, ssa), = mono
         return f"d{self.dims.index(ssa)}" if kind == "d" else f"s{self.syms.index(ssa)}"
 
     def header(self) -> str:
@@ -97,8 +68,9 @@ class _Operands:
         return u
 
 
-def _render(e: _Aff, name) -> str:
-    """`d0 * 2 + s0 - 1`, with `name(key)` naming each variable."""
+def _render(e: _Poly, name) -> str:
+    """`d0 * 2 + s0 - 1` of a lowered polynomial, with `name(monomial)` naming each
+    variable."""
     parts: list[str] = []
     for key, c in e.terms.items():
         v = name(key)
@@ -116,9 +88,9 @@ def _render(e: _Aff, name) -> str:
     return " ".join(parts)
 
 
-def _inline(e: _Aff) -> str:
+def _inline(e: _Poly) -> str:
     """Subscript form of affine.load/store: `%i * 2 + symbol(%n) - 1`."""
-    return _render(e, lambda key: key[1] if key[0] == "d" else f"symbol({key[1]})")
+    return _render(e, lambda m: m[0][1] if m[0][0] == "d" else f"symbol({m[0][1]})")
 
 
 def _float_literal(v: float, t: str) -> str:
@@ -188,6 +160,10 @@ def _text(c, depth: int = 0) -> str:
         op = _unop(c)
         inner = _text(_only_child(c), depth + 1)
         return inner + op[4:] if op.startswith("post") else op.replace("pre", "") + inner
+    if k == CK.CONDITIONAL_OPERATOR:
+        kids = _expr_children(c)
+        if len(kids) == 3:
+            return " ? ".join([_text(kids[0], depth + 1), " : ".join(_text(x, depth + 1) for x in kids[1:])])
     if k == CK.CALL_EXPR:
         return f"{c.spelling}(" + ", ".join(_text(a, depth + 1) for a in c.get_arguments()) + ")"
     if k == CK.MEMBER_REF_EXPR:
@@ -196,12 +172,33 @@ def _text(c, depth: int = 0) -> str:
     return c.spelling or k.name.lower()
 
 
-@dataclass
+@dataclass(eq=False)
 class _Binding:
-    kind: str  # "arg" (SSA value), "mem" (memref<T> local), "array", "loopvar" (an Aff or None: unbound)
+    """What a C name stands for. kind: "arg" (a scalar parameter's SSA value), "mem" (a
+    scalar local, memref<T>), "array" (a memref: parameter or local array), "loopvar" (a
+    loop index: `aff` while inside its loop), "index" (an integer local followed as a
+    polynomial, its value in `_Emitter.ivals`), "pointer" (a pointer variable, its value a
+    `_View` in `ivals`)."""
+
+    kind: str
     ssa: str | None = None
-    type: str = ""  # element / scalar MLIR type
-    shape: tuple = ()
-    aff: _Aff | None = None
+    type: str = ""  # element / scalar type (synth.frontend.c.scalars)
+    shape: tuple = ()  # "array": declared extents, _Poly or None (unknown), () for a pointer
+    aff: _Poly | None = None
     name: str = ""
     param_index: int | None = None
+    key: object = None  # "array": stable across passes; "index"/"pointer": the key in ivals
+    flat: bool = False  # "array": a pointer (or 1-d array) parameter, laid out from its accesses
+    restrict: bool = False
+    pointer: bool = False  # "array": a parameter declared as a pointer (`T *p`, `T (*p)[N]`)
+    ctype: object = None  # "pointer": its C type (what it points to)
+
+
+@dataclass(frozen=True)
+class _View:
+    """A pointer value: `offset` elements (a polynomial) into the base array, pointing at
+    objects of `dims` extents (() for single elements, (m,) for rows of m ...)."""
+
+    base: _Binding
+    offset: _Poly
+    dims: tuple = ()

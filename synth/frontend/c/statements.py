@@ -1,6 +1,8 @@
 """Last layer of the function translator: the function (signature, parameters, body,
-`return`), its statements and declarations, `for` loops as `affine.for` and `if` as
-`affine.if`, and the refusal of what is not static control."""
+`return`), its statements and declarations, `for` loops as `affine.for` (with the
+integer locals and pointers that advance in them, synth.frontend.c.evolution), `if` on
+affine conditions as `affine.if` and on data as selects (if-conversion: the statements
+run under a predicate), and the refusal of what is outside that."""
 
 from __future__ import annotations
 
@@ -11,20 +13,23 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from synth.errors import InputError
-from synth.frontend.c.expressions import _ExprTranslator
+from synth.frontend.c import evolution, layout
+from synth.frontend.c.access import _ARRAYS
+from synth.frontend.c.access import _stride as _stride_of
+from synth.frontend.c.loops import _LoopTranslator
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.model import (
-    _Aff,
     _Binding,
+    _Demote,
     _expr_children,
     _NotAffine,
-    _only_child,
-    _Operands,
     _Refuse,
-    _render,
     _strip,
     _text,
+    _View,
 )
+from synth.frontend.c.poly import _Poly
+from synth.frontend.c.scalars import is_int, mlir
 
 _REFUSED_STMTS = {
     CK.WHILE_STMT: "'while' loop is not static control (only for loops with affine bounds)",
@@ -41,19 +46,25 @@ _REFUSED_STMTS = {
 }
 
 
-class _FunctionTranslator(_ExprTranslator):
+class _FunctionTranslator(_LoopTranslator):
     """One C function to a `func.func` text."""
 
     # --- the function -------------------------------------------------------------------
 
     def translate(self) -> str:
+        return self.guarded(self._translate)
+
+    def guarded(self, fn):
+        """`fn()`, its refusals as InputErrors at their C location."""
         f = self.func
         try:
-            return self._translate()
+            return fn()
         except _Refuse as e:
             raise InputError(e.message, self.where(e.cursor)) from None
         except _NotAffine as e:
             raise InputError(f"'{_text(e.cursor)}' is not affine: {e.reason}", self.where(e.cursor)) from None
+        except evolution.NoClosedForm as e:
+            raise InputError(e.reason, self.where(e.cursor)) from None
         except RecursionError:
             raise InputError(f"function '{f.spelling}' is too deeply nested", self.where(f)) from None
 
@@ -61,43 +72,14 @@ class _FunctionTranslator(_ExprTranslator):
         f = self.func
         body = next((k for k in f.get_children() if k.kind == CK.COMPOUND_STMT), None)
         self._prescan(body)
-        args = []
-        for i, p in enumerate(k for k in f.get_children() if k.kind == CK.PARM_DECL):
-            ssa = f"%arg{i}"
-            name = p.spelling or f"#{i + 1}"
-            canon = p.type.get_canonical()
-            if canon.kind in (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY):
-                shape, elem = self.array_shape(p.type, p, name)
-                args.append(f"{ssa}: {self.memref(shape, elem)} {self.loc(p)}")
-                self.env[p.hash] = _Binding("array", ssa, elem, shape, name=name, param_index=i)
-                continue
-            if canon.kind == TK.POINTER:
-                raise _Refuse(p, f"pointer parameter '{name}' ('{p.type.spelling}') is not static "
-                                 f"control: declare it as an array with constant extents, e.g. "
-                                 f"'double {name}[N]'")
-            t = self.scalar_type(p.type, p, f"parameter '{name}'")
-            args.append(f"{ssa}: {t} {self.loc(p)}")
-            if p.hash in self.loop_vars:
-                raise _Refuse(p, f"parameter '{name}' is used as a loop index")
-            if p.hash in self.assigned:  # a local copy that the function may change
-                mem = self.fresh("alloca")
-                self.prologue.append(f"    {mem} = memref.alloca() : memref<{t}> {self.loc(p)}")
-                self.prologue.append(f"    affine.store {ssa}, {mem}[] : memref<{t}> {self.loc(p)}")
-                self.env[p.hash] = _Binding("mem", mem, t, name=name)
-            else:
-                self.env[p.hash] = _Binding("arg", ssa, t, name=name, param_index=i)
+        params = self._parameters(f)
         rkind = f.result_type.get_canonical().kind
         result = (None if rkind == TK.VOID
                   else self.scalar_type(f.result_type, f, f"the result of '{f.spelling}'"))
         stmts = list(body.get_children()) if body is not None else []
-        ret = None
-        for j, s in enumerate(stmts):
-            if s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
-                ret = s
-                break
-            self.stmt(s)
+        ret = stmts.pop() if stmts and stmts[-1].kind == CK.RETURN_STMT else None
+        self.block(stmts, top=result is None)
         ret_line = "return"
-        loc_c = ret if ret is not None else f
         if ret is not None:
             kids = _expr_children(ret)
             if kids and result is None:
@@ -105,24 +87,160 @@ class _FunctionTranslator(_ExprTranslator):
             if kids:
                 v, t = self.value(kids[0])
                 v = self.convert(v, t, result, ret)
-                ret_line = f"return {v} : {result}"
+                ret_line = f"return {v} : {mlir(result)}"
         elif result is not None:
             raise _Refuse(f, f"function '{f.spelling}' returns {result} but does not end with "
                              f"'return'")
-        self.body.append(f"    {ret_line} {self.loc(loc_c)}")
+        self.body.append(f"    {ret_line} {self.loc(ret if ret is not None else f)}")
+        if self.collect:
+            return ""
+        return self._assemble(f, params, result)
+
+    def _assemble(self, f, params: list, result) -> str:
+        args = []
+        for ssa, b, p in params:
+            t = self.base_type(b) if b.kind == "array" else mlir(b.type)
+            shape = self.plan.c_shapes.get(b.key) if b.kind == "array" else None
+            attr = (" {synth.c_shape = [" + ", ".join(f'"{e}"' for e in shape) + "]}"
+                    if shape else "")  # how a pointer or run-time-extent array is read
+            args.append(f"{ssa}: {t}{attr} {self.loc(p)}")
+        self._overlap(params)
+        for b in self.bases:
+            lay = self.plan.layouts.get(b.key)
+            for text in (lay.assumptions if lay is not None else ()):
+                self.assume(text.replace("is read as [", f"is read as {b.name}["))
         # locals never read or written (e.g. `int i, j;` where j is unused) need no buffer
         used = "\n".join(self.body + self.prologue)
         prologue = [line for line in self.prologue if not (
             "memref.alloca()" in line
             and len(re.findall(re.escape(line.split("=")[0].strip()) + r"(?!\w)", used)) == 1)]
-        sig = ", ".join(args)
-        res = f" -> {result}" if result else ""
-        lines = [f"  func.func @{f.spelling}({sig}){res} {{", *prologue, *self.body,
-                 f"  }} {self.loc(f)}"]
+        res = f" -> {mlir(result)}" if result else ""
+        attrs = ""
+        if self.assumptions:
+            quoted = ", ".join('"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"'
+                               for a in self.assumptions)
+            attrs = f" attributes {{synth.assumptions = [{quoted}]}}"
+        lines = [f"  func.func @{f.spelling}({', '.join(args)}){res}{attrs} {{", *prologue,
+                 *self.body, f"  }} {self.loc(f)}"]
         return "\n".join(lines)
 
+    def _overlap(self, params: list) -> None:
+        """C lets pointer parameters overlap; the translation reads each as its own array.
+        Said for the arrays written through a pointer parameter that is not `restrict`."""
+        arrays = [b for _, b, _ in params if b.kind == "array"]
+        # written through a pointer parameter that is not restrict (`double a[N]` reads as
+        # an array of its own, as PolyBench and TSVC mean it)
+        risky = [b.name for b in arrays if b.key in self.written and b.pointer and not b.restrict]
+        if risky and len(arrays) > 1:
+            others = [b.name for b in arrays if b.name not in risky]
+            words = " or ".join(others)
+            if len(risky) == 1:
+                what = f"{risky[0]}, which the function writes, does not overlap {words}"
+            else:
+                what = (f"{', '.join(risky[:-1])} and {risky[-1]}, which the function writes, "
+                        f"overlap neither each other" + (f" nor {words}" if others else ""))
+            self.assume(f"{what} (C lets pointer parameters overlap; the translation reads each "
+                        f"as an array of its own)")
+
+    def _parameters(self, f) -> list:
+        params, ints = [], {}
+        for i, p in enumerate(k for k in f.get_children() if k.kind == CK.PARM_DECL):
+            ssa = f"%arg{i}"
+            name = p.spelling or f"#{i + 1}"
+            canon = p.type.get_canonical()
+            if canon.kind in (TK.POINTER, *_ARRAYS):
+                b = self.declare_base(p, name, ssa, p.type, i)
+                params.append((ssa, b, p))
+                if p.hash in self.assigned:  # the parameter itself moves: a pointer variable
+                    v = _Binding("pointer", None, b.type, name=name, key=p.hash, ctype=p.type)
+                    self.ivals[p.hash] = _View(b, _Poly(), tuple(b.shape[1:]))
+                    self.env[p.hash] = v
+                else:
+                    self.env[p.hash] = b
+                continue
+            t = self.scalar_type(p.type, p, f"parameter '{name}'")
+            if p.hash in self.loop_vars:
+                raise _Refuse(p, f"parameter '{name}' is used as a loop index")
+            b = _Binding("arg", ssa, t, name=name, param_index=i)
+            params.append((ssa, b, p))
+            if is_int(t):
+                ints[name] = b
+                if name in self.sizes:
+                    if p.hash in self.assigned:
+                        raise _Refuse(p, f"--size {name}: the function assigns '{name}'")
+                    self.values[("s", ssa)] = self.sizes[name]
+                    self.params[ssa] = b
+            if p.hash in self.assigned:  # a local copy that the function may change
+                mem = self.local_buffer(t, p)
+                self.prologue.append(f"    affine.store {ssa}, {mem}[] : memref<{mlir(t)}> {self.loc(p)}")
+                self.env[p.hash] = _Binding("mem", mem, t, name=name)
+            else:
+                self.env[p.hash] = b
+        unknown = sorted(set(self.sizes) - set(ints))
+        if unknown:
+            raise _Refuse(f, f"--size {unknown[0]}: '{f.spelling}' has no integer parameter "
+                             f"'{unknown[0]}' (integer parameters: {', '.join(ints) or 'none'})")
+        return params
+
+    def local_buffer(self, t: str, c) -> str:
+        mem = self.fresh("alloca")
+        self.prologue.append(f"    {mem} = memref.alloca() : memref<{mlir(t)}> {self.loc(c)}")
+        return mem
+
+    def decide_layouts(self) -> dict:
+        """After the first pass: the layout of every array (layout.decide), and the rows
+        reached of declared arrays whose first extent is not given."""
+        out = {}
+        for b in self.bases:
+            every = self.accesses.get(b.key, [])
+            acc = [a for a in every if a.flat is not None]
+            opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text)
+                      for a in acc]
+            names = self.symbol_names()
+            values = {**self.values, **self.expand}
+            try:
+                if b.flat:
+                    total = b.shape[0] if b.shape and b.shape[0] is not None else None
+                    lay = layout.decide(acc, values, names, declared_total=total, opaque=opaque)
+                    out[b.key] = lay
+                    self._c_shape(b, lay.extents)
+                    continue
+                lay = layout.Layout([], list(b.shape))
+                if acc:
+                    if any(d is None for d in b.shape[1:]):
+                        raise _Refuse(acc[0].cursor, f"'{acc[0].text}' reaches '{b.name}' through a "
+                                                     f"pointer, and an inner extent is unknown")
+                    strides = [_stride_of(b.shape[k + 1:]) for k in range(len(b.shape))]
+                    lay = layout.decide(acc, values, names, fixed=strides)
+                    flat_rows = lay.extents[0]
+                    lay.extents = list(b.shape)
+                if b.shape and b.shape[0] is None:
+                    firsts = [a for a in every if a.flat is None]
+                    lay.extents[0] = layout.rows(firsts, values) if not acc else (
+                        flat_rows if not firsts else None)
+                out[b.key] = lay
+            except layout.LayoutError as e:
+                c = e.access.cursor
+                if e.nonaffine and c.kind == CK.ARRAY_SUBSCRIPT_EXPR:
+                    index = self._subscript_parts(c)[1]
+                    raise _Refuse(index, f"non-affine array subscript '{_text(index)}' in "
+                                         f"'{e.access.text}': {e.reason}") from None
+                raise _Refuse(c, f"cannot read '{e.access.text}' as an element of '{b.name}' in "
+                                 f"any array shape: {e.reason}") from None
+            self._c_shape(b, out[b.key].extents if b.key in out else b.shape)
+        return out
+
+    def _c_shape(self, b, extents) -> None:
+        """How a pointer parameter, or one of run-time extent, is read: its extents in C."""
+        if b.param_index is not None and (b.pointer or any(d is None or not d.is_const
+                                                           for d in b.shape)):
+            names = self.symbol_names()
+            self.plan.c_shapes[b.key] = ["?" if d is None else layout.render(d, names)
+                                         for d in extents]
+
     def _prescan(self, c) -> None:
-        """Loop variables (declared anywhere) and variables assigned somewhere."""
+        """Loop variables (declared anywhere), variables assigned somewhere, and what is
+        assigned to each (integer locals that can be followed as affine values)."""
         if c is None:
             return
         for k in c.walk_preorder():
@@ -130,19 +248,70 @@ class _FunctionTranslator(_ExprTranslator):
                 var = self._loop_var(k, quiet=True)
                 if var is not None:
                     self.loop_vars.add(var.hash)
-            lhs = None
-            if k.kind == CK.BINARY_OPERATOR and _binop(k) == "=" or k.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-                lhs = _expr_children(k)[0]
-            elif k.kind == CK.UNARY_OPERATOR and _unop(k) in ("post++", "post--", "pre++", "pre--"):
-                lhs = _only_child(k)
-            if lhs is not None:
-                lhs = _strip(lhs)
-                if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None:
-                    self.assigned.add(lhs.referenced.hash)
+            h = evolution.target(k)
+            if h is None:
+                continue
+            self.assigned.add(h)
+            if k.kind == CK.UNARY_OPERATOR:
+                continue
+            op = _binop(k)
+            rhs = _expr_children(k)[1]
+            if op not in ("=", "+=", "-=") or not self._affine_shaped(rhs):
+                self.not_index.add(h)
+
+    @staticmethod
+    def _affine_shaped(c) -> bool:
+        """No memory read, call or floating-point value: may be an affine value."""
+        for k in c.walk_preorder():
+            if k.kind in (CK.ARRAY_SUBSCRIPT_EXPR, CK.CALL_EXPR, CK.FLOATING_LITERAL):
+                return False
+            if k.kind == CK.UNARY_OPERATOR and _unop(k) == "*":
+                return False
+            if k.kind.is_expression() and k.type.get_canonical().kind in (TK.FLOAT, TK.DOUBLE):
+                return False
+        return True
+
+    def modified_in(self, fdef) -> set:
+        body = next((k for k in fdef.get_children() if k.kind == CK.COMPOUND_STMT), None)
+        self._prescan(body)
+        return evolution.modified(body) if body is not None else set()
 
     # --- statements ---------------------------------------------------------------------
 
+    def block(self, stmts: list, top: bool = False) -> None:
+        for j, s in enumerate(stmts):
+            if top and self._guard_return(s):
+                dnf = self._negate(self._affine_condition(_expr_children(s)[0], "'return' before the end"), s)
+                self._if_chain(s, dnf, stmts[j + 1:], None)
+                return
+            self.stmt(s)
+
+    @staticmethod
+    def _guard_return(s) -> bool:
+        """`if (cond) return;` (a void function's early exit on its sizes)."""
+        if s.kind != CK.IF_STMT:
+            return False
+        kids = [k for k in s.get_children() if not k.kind.is_declaration()]
+        if len(kids) != 2:
+            return False
+        then = kids[1]
+        if then.kind == CK.COMPOUND_STMT:
+            inner = list(then.get_children())
+            then = inner[0] if len(inner) == 1 else then
+        return then.kind == CK.RETURN_STMT and not _expr_children(then)
+
+    def _affine_condition(self, cond, what: str) -> list:
+        try:
+            return self.condition(cond)
+        except _NotAffine as e:
+            raise _Refuse(cond, f"{what}: condition '{_text(cond)}' is not affine: {e.reason} "
+                                f"(a condition on data cannot end the function)") from None
+
     def stmt(self, s) -> None:
+        if isinstance(s, list):
+            for x in s:
+                self.stmt(x)
+            return
         k = s.kind
         if k == CK.COMPOUND_STMT:
             for ch in s.get_children():
@@ -175,153 +344,52 @@ class _FunctionTranslator(_ExprTranslator):
             raise _Refuse(d, f"'{d.storage_class.name.lower()}' local '{name}' is not supported")
         canon = d.type.get_canonical()
         init = [k for k in d.get_children() if k.kind != CK.TYPE_REF and k.kind.is_expression()]
-        if canon.kind in (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY):
+        if canon.kind in _ARRAYS:
             if canon.kind != TK.CONSTANTARRAY:
                 raise _Refuse(d, f"local array '{name}' has a run-time extent: only constant "
                                  f"extents are static")
-            shape, elem = self.array_shape(d.type, d, name)
-            # the children are the extents, then an initialiser list if there is one
             if any(k.kind in (CK.INIT_LIST_EXPR, CK.STRING_LITERAL) for k in init):
                 raise _Refuse(d, f"initialiser of local array '{name}' is not supported (assign the "
                                  f"elements in a loop)")
             mem = self.fresh("alloca")
-            self.prologue.append(f"    {mem} = memref.alloca() : {self.memref(shape, elem)} {self.loc(d)}")
-            self.env[d.hash] = _Binding("array", mem, elem, shape, name=name)
+            b = self.declare_base(d, name, mem, d.type, None)
+            self.prologue.append(f"    {mem} = memref.alloca() : {self.base_type(b)} {self.loc(d)}")
+            self.env[d.hash] = b
+            return
+        if canon.kind == TK.POINTER:
+            b = _Binding("pointer", None, "", name=name, key=d.hash, ctype=d.type)
+            self.env[d.hash] = b
+            if init:
+                v = self.pval(init[-1])
+                self.ivals[d.hash] = _View(v.base, v.offset, self.pointer_dims(d.type, d))
+            else:
+                self.ivals[d.hash] = None
             return
         t = self.scalar_type(d.type, d, f"local '{name}'")
         if d.hash in self.loop_vars:
-            if t not in ("i32", "i64"):
-                raise _Refuse(d, f"loop index '{name}' must be an int or long")
+            if not is_int(t):
+                raise _Refuse(d, f"loop index '{name}' must be an integer")
             self.env[d.hash] = _Binding("loopvar", None, t, name=name)
             return  # its initial value is never read (reads outside its loops are refused)
-        mem = self.fresh("alloca")
-        self.prologue.append(f"    {mem} = memref.alloca() : memref<{t}> {self.loc(d)}")
+        if is_int(t) and d.hash not in self.not_index and d.hash not in self.plan.demoted and (
+                not init or self._affine_shaped(init[-1])):
+            self.env[d.hash] = _Binding("index", None, t, name=name, key=d.hash)
+            if init:
+                try:
+                    self.ivals[d.hash] = self.affine(init[-1])
+                except _NotAffine as e:
+                    raise _Demote(d.hash, e.reason) from None
+            else:
+                self.ivals[d.hash] = None
+            return
+        mem = self.local_buffer(t, d)
         self.env[d.hash] = _Binding("mem", mem, t, name=name)
         if init:
             v, vt = self.value(init[-1])
             v = self.convert(v, vt, t, d)
-            self.emit(f"affine.store {v}, {mem}[] : memref<{t}>", d)
+            self.emit(f"affine.store {v}, {mem}[] : memref<{mlir(t)}>", d)
 
-    def _loop_var(self, s, quiet: bool = False):
-        """The declaration of a for loop's index, from its initialisation."""
-        kids = list(s.get_children())
-        if len(kids) != 4:
-            if quiet:
-                return None
-            raise _Refuse(s, "'for' loop without initialisation, condition and increment is not "
-                             "static control")
-        init = kids[0]
-        if init.kind == CK.DECL_STMT:
-            decls = [d for d in init.get_children() if d.kind == CK.VAR_DECL]
-            if len(decls) == 1:
-                return decls[0]
-        elif init.kind == CK.BINARY_OPERATOR and _binop(init) == "=":
-            lhs = _strip(_expr_children(init)[0])
-            if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None:
-                return lhs.referenced
-        if quiet:
-            return None
-        raise _Refuse(init, "'for' loop initialisation must assign one integer index "
-                            "('i = lb' or 'int i = lb')")
-
-    def for_stmt(self, s) -> None:
-        var = self._loop_var(s)
-        init, cond, inc, body = s.get_children()
-        b = self.env.get(var.hash)
-        if b is None and init.kind == CK.DECL_STMT:
-            self.declare(var)
-            b = self.env[var.hash]
-        if b is None or b.kind != "loopvar":
-            raise _Refuse(init, f"'{var.spelling}' cannot be a loop index (a parameter or global)")
-        if b.aff is not None:
-            raise _Refuse(init, f"loop index '{b.name}' of an enclosing loop is reassigned")
-        if init.kind == CK.DECL_STMT:
-            vals = [k for k in var.get_children() if k.kind != CK.TYPE_REF and k.kind.is_expression()]
-            if not vals:
-                raise _Refuse(init, f"loop index '{b.name}' has no initial value")
-            lb_expr = vals[-1]
-        else:
-            lb_expr = _expr_children(init)[1]
-        lb = self._affine_or_refuse(lb_expr, "loop lower bound")
-        step = self._step(inc, var, b.name)
-        ub_expr, cmp = self._condition(cond, var, b.name)
-        bound = self._affine_or_refuse(ub_expr, "loop bound")
-        iv = self.fresh("i")
-        if step > 0:
-            if cmp not in ("<", "<="):
-                raise _Refuse(cond, f"condition '{_text(cond)}' does not bound the increasing index "
-                                    f"'{b.name}' from above")
-            ub = bound.plus(1) if cmp == "<=" else bound
-            head = f"affine.for {iv} {self.loc(var)} = {self.bound(lb)} to {self.bound(ub)}"
-            if step != 1:
-                head += f" step {step}"
-            b.aff = _Aff.var("d", iv)
-        else:
-            if cmp not in (">", ">="):
-                raise _Refuse(cond, f"condition '{_text(cond)}' does not bound the decreasing index "
-                                    f"'{b.name}' from below")
-            lo = bound.plus(1) if cmp == ">" else bound
-            k = -step  # i = lb - k * t for t in [0, (lb - lo) floordiv k]
-            head = f"affine.for {iv} {self.loc(var)} = 0 to {self.bound(lb - lo, floordiv=k, plus=1)}"
-            b.aff = lb - _Aff.var("d", iv).scale(k)
-        self.body.append("  " * self.indent + head + " {")
-        self.indent += 1
-        try:
-            self.stmt(body)
-        finally:
-            self.indent -= 1
-            b.aff = None
-        self.body.append("  " * self.indent + "} " + self.loc(s))
-
-    def _is_var(self, c, var) -> bool:
-        c = _strip(c)
-        return c.kind == CK.DECL_REF_EXPR and c.referenced is not None and c.referenced.hash == var.hash
-
-    def _step(self, inc, var, name: str) -> int:
-        k = inc.kind
-        if k == CK.UNARY_OPERATOR and self._is_var(_only_child(inc), var):
-            op = _unop(inc)
-            if op in ("post++", "pre++"):
-                return 1
-            if op in ("post--", "pre--"):
-                return -1
-        elif k == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-            lhs, rhs = _expr_children(inc)
-            op = _binop(inc)
-            c = self.const_int(rhs)
-            if self._is_var(lhs, var) and op in ("+=", "-=") and c:
-                return c if op == "+=" else -c
-        elif k == CK.BINARY_OPERATOR and _binop(inc) == "=":
-            lhs, rhs = _expr_children(inc)
-            r = _strip(rhs)
-            if self._is_var(lhs, var) and r.kind == CK.BINARY_OPERATOR and _binop(r) in ("+", "-"):
-                a, bb = _expr_children(r)
-                op = _binop(r)
-                if self._is_var(a, var) and self.const_int(bb):
-                    return self.const_int(bb) * (1 if op == "+" else -1)
-                if op == "+" and self._is_var(bb, var) and self.const_int(a):
-                    return self.const_int(a)
-        raise _Refuse(inc, f"loop increment '{_text(inc)}' must step '{name}' by a nonzero constant "
-                           f"('{name}++', '{name} += c', '{name}--')")
-
-    def _condition(self, cond, var, name: str):
-        c = _strip(cond)
-        if c.kind == CK.BINARY_OPERATOR and _binop(c) in ("<", "<=", ">", ">="):
-            a, b = _expr_children(c)
-            op = _binop(c)
-            if self._is_var(a, var):
-                return b, op
-            if self._is_var(b, var):
-                return a, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
-        raise _Refuse(cond, f"loop condition '{_text(cond)}' must compare the index '{name}' with an "
-                            f"affine bound ('{name} < ub', '{name} <= ub')")
-
-    def _affine_or_refuse(self, c, what: str) -> _Aff:
-        try:
-            return self.affine(c)
-        except _NotAffine as e:
-            raise _Refuse(e.cursor, f"{what} '{_text(c)}' is not affine: {e.reason} (data-dependent "
-                                    f"bounds are not static control)") from None
+    # --- conditions ---------------------------------------------------------------------
 
     def if_stmt(self, s) -> None:
         kids = [k for k in s.get_children() if not k.kind.is_declaration()]
@@ -330,13 +398,29 @@ class _FunctionTranslator(_ExprTranslator):
         try:
             dnf = self.condition(cond)
             neg = self._negate(dnf, cond)
-        except _NotAffine as e:
-            raise _Refuse(cond, f"'if' condition '{_text(cond)}' is not affine: {e.reason} "
-                                f"(data-dependent conditions are not static control; write a "
-                                f"data-dependent choice as 'c ? a : b')") from None
+        except _NotAffine:
+            self._predicated(s, cond, then, other)
+            return
         if len(neg) < len(dnf):  # `i != j`: one equality with the branches swapped
             dnf, then, other = neg, other, then
         self._if_chain(s, dnf, then, other)
+
+    def _predicated(self, s, cond, then, other) -> None:
+        """`if` on data: both branches run, their stores under the condition
+        (`select(cond, new, old)`). The condition runs once, as in C; what the branches
+        cannot do under a predicate (leave a loop or the function, move a pointer, divide
+        integers by a value that may be zero) is refused where it happens."""
+        p = self.cond(cond)
+        outer = self.pred
+        try:
+            self.pred = p if outer is None else self.op(f"arith.andi {outer}, {p} : i1", cond)
+            self.stmt(then)
+            if other is not None:
+                q = self.op(f"arith.xori {p}, {self.const(1, 'i1', cond)} : i1", cond)
+                self.pred = q if outer is None else self.op(f"arith.andi {outer}, {q} : i1", cond)
+                self.stmt(other)
+        finally:
+            self.pred = outer
 
     def _if_chain(self, s, dnf: list, then, other) -> None:
         """`if (c1 || c2 ...) then else other` as nested affine.if: each ci a conjunction."""
@@ -349,19 +433,18 @@ class _FunctionTranslator(_ExprTranslator):
             if then is not None:
                 self.stmt(then)
             return
-        ops = _Operands()
-        for e, _ in conj:
-            ops.add(e)
-        cs = ", ".join(f"{_render(e, ops.name)} {'==' if eq else '>='} 0" for e, eq in conj)
-        if not ops.dims and not ops.syms:  # constant constraints only: decide here
+        if not any(e.terms for e, _ in conj):  # constant constraints only: decide here
             holds = all((e.const == 0) if eq else (e.const >= 0) for e, eq in conj)
             self._if_chain(s, [[]] if holds else rest, then, other)
             return
+        ops, cs = self.constraints(conj, s)
         head = f"affine.if affine_set<{ops.header()} : ({cs})>{ops.uses()}"
         self.body.append("  " * self.indent + head + " {")
         self.indent += 1
+        saved = self.tighten(conj)
         if then is not None:
             self.stmt(then)
+        self.ranges = saved
         self.indent -= 1
         if rest or other is not None:
             self.body.append("  " * self.indent + "} else {")

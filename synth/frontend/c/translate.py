@@ -5,9 +5,13 @@ without the C locations)."""
 from __future__ import annotations
 
 from synth.errors import InputError, SynthError
+from synth.frontend.c.emitter import _Plan
 from synth.frontend.c.libclang import _functions, _parse
+from synth.frontend.c.model import _Demote
 from synth.frontend.c.statements import _FunctionTranslator
 from synth.frontend.reader import SourceModule
+
+_MAX_PASSES = 64
 
 
 def list_c_functions(path: str, *, defines: list[str] = (), include_dirs: list[str] = (),
@@ -17,9 +21,32 @@ def list_c_functions(path: str, *, defines: list[str] = (), include_dirs: list[s
     return [c.spelling for c in _functions(tu, str(path))]
 
 
+def translate_function(path: str, f, sizes: dict | None = None) -> str:
+    """One function's `func.func` text. A first pass follows the function to find what
+    the second needs: the accesses of every array (their layouts), and the integer locals
+    that are data rather than affine values (each found restarts the first pass)."""
+    plan = _Plan()
+    for _ in range(_MAX_PASSES):
+        first = _FunctionTranslator(path, f, sizes=sizes, plan=plan, collect=True)
+        try:
+            first.translate()
+        except _Demote as d:
+            plan.demoted[d.decl] = d.reason
+            continue
+        plan.layouts = first.guarded(first.decide_layouts)
+        final = _FunctionTranslator(path, f, sizes=sizes, plan=plan)
+        try:
+            return final.translate()
+        except _Demote as d:  # only the first pass should find these
+            plan.demoted[d.decl] = d.reason
+    raise InputError(f"function '{f.spelling}' has too many integer locals to follow",
+                     _FunctionTranslator(path, f).where(f))
+
+
 def translate_c(path: str, *, function: str | None = None, defines: list[str] = (),
                 include_dirs: list[str] = (), std: str = "c99", extra_flags: list[str] = (),
-                locations: bool = True, skip_unsupported: bool = False) -> SourceModule:
+                locations: bool = True, skip_unsupported: bool = False,
+                sizes: dict | None = None) -> SourceModule:
     """Translate the C file's functions (or only `function`) to an affine MLIR module.
 
     `defines` are `NAME` / `NAME=VALUE` (a leading `-D` is accepted), `include_dirs` are
@@ -29,7 +56,11 @@ def translate_c(path: str, *, function: str | None = None, defines: list[str] = 
     InputError (exit 2) for clang errors and for C outside static control. With
     `skip_unsupported` (and no `function`), functions outside static control (a PolyBench
     file's `main`, `print_array`) are left out, each named with its reason in the result's
-    `notes`; InputError only when none is left."""
+    `notes`; InputError only when none is left. `sizes` ({"n": 100}) gives integer
+    parameters of those names a value: the translation uses it wherever the parameter is
+    read (the parameter stays in the signature), so that shapes and bounds are constants
+    (`synth translate/raise --size n=100`); a function without such a parameter is
+    refused when it is the one asked for, and left as it is otherwise."""
     path = str(path)
     tu = _parse(path, std, defines, include_dirs, extra_flags)
     funcs = _functions(tu, path)
@@ -42,7 +73,7 @@ def translate_c(path: str, *, function: str | None = None, defines: list[str] = 
     texts, notes, kept = [], [], []
     for f in funcs:
         try:
-            texts.append(_FunctionTranslator(path, f).translate())
+            texts.append(translate_function(path, f, _sizes_for(f, sizes, function is not None)))
             kept.append(f)
         except InputError as e:
             if not skip_unsupported or function is not None:
@@ -54,6 +85,14 @@ def translate_c(path: str, *, function: str | None = None, defines: list[str] = 
     first = _FunctionTranslator(path, kept[0]).loc(kept[0])
     text = "module {\n" + "\n".join(texts) + "\n} " + first + "\n"
     return SourceModule(path, _reprint(text, path, locations), notes)
+
+
+def _sizes_for(f, sizes: dict | None, strict: bool) -> dict | None:
+    """The --size values that apply to `f` (all of them must, for the function asked for)."""
+    if not sizes or strict:
+        return sizes
+    names = {p.spelling for p in f.get_arguments()}
+    return {k: v for k, v in sizes.items() if k in names}
 
 
 def _reprint(text: str, path: str, locations: bool) -> str:

@@ -1,0 +1,155 @@
+"""Scalar evolution: how an integer local or a pointer changes over one iteration of a loop.
+
+`effect` walks a loop's body in evaluation order and returns ("inc", D) when the variable
+advances by the same amount D in every iteration (`j++`, `k += 2`, `p_b += Z`, `*p++ = ...`,
+or a nested loop doing so a fixed number of times), or ("set", None) when the body assigns
+it before anything else can have used its earlier value being different (`p = &A[i * Y]`:
+it is followed within the iteration). Anything else (a change under a condition, an
+amount that depends on the iteration, a change inside a loop whose trip count does) is a
+`NoClosedForm` with the reason. The translator then knows the variable at the start of
+iteration t (`V0 + t * D`) and after the loop (`V0 + T * D`) as closed forms."""
+
+from __future__ import annotations
+
+from clang.cindex import CursorKind as CK
+
+from synth.frontend.c.libclang import _binop, _unop
+from synth.frontend.c.model import _expr_children, _NotAffine, _Refuse, _strip, _text
+from synth.frontend.c.poly import _Poly
+
+_STEPS = ("post++", "post--", "pre++", "pre--")
+
+
+class NoClosedForm(Exception):
+    def __init__(self, cursor, reason: str):
+        super().__init__(reason)
+        self.cursor, self.reason = cursor, reason
+
+
+def target(e):
+    """The declaration an assignment / increment changes (a plain name), else None."""
+    lhs = None
+    if e.kind == CK.BINARY_OPERATOR and _binop(e) == "=" or e.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+        lhs = _expr_children(e)[0]
+    elif e.kind == CK.UNARY_OPERATOR and _unop(e) in _STEPS:
+        lhs = _expr_children(e)[0]
+    if lhs is None:
+        return None
+    lhs = _strip(lhs)
+    if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None:
+        return lhs.referenced.hash
+    return None
+
+
+def modified(c) -> set:
+    """Declarations assigned or stepped anywhere under `c`."""
+    return {h for k in c.walk_preorder() if (h := target(k)) is not None}
+
+
+def _mentions(c, decls: set) -> bool:
+    return any(k.kind == CK.DECL_REF_EXPR and k.referenced is not None
+               and k.referenced.hash in decls for k in c.walk_preorder())
+
+
+class _Walk:
+    def __init__(self, tr, key, unit: _Poly, loop_changes: set):
+        self.tr, self.key, self.unit = tr, key, unit
+        self.changes = loop_changes  # declarations the loop changes: not invariant
+        self.state = ("inc", _Poly())
+
+    def touches(self, c) -> bool:
+        return self.key in modified(c)
+
+    def invariant(self, e) -> _Poly:
+        if _mentions(e, self.changes):
+            raise NoClosedForm(e, f"'{_text(e)}' changes in the loop")
+        try:
+            p = self.tr.affine(e, pure=True)
+        except (_NotAffine, _Refuse) as err:
+            raise NoClosedForm(e, f"'{_text(e)}' is not an affine value that stays the same in "
+                                  f"every iteration ({getattr(err, 'reason', None) or err.message})") from None
+        if any(d[1].startswith("#") for d in p.dims()):
+            raise NoClosedForm(e, f"'{_text(e)}' depends on the iteration")
+        return p
+
+    def add(self, d: _Poly) -> None:
+        if self.state[0] == "inc":
+            self.state = ("inc", self.state[1] + d)
+
+    def stmt(self, s) -> None:
+        k = s.kind
+        if not self.touches(s):
+            return
+        if k == CK.COMPOUND_STMT:
+            for ch in s.get_children():
+                self.stmt(ch)
+        elif k == CK.DECL_STMT:
+            for d in s.get_children():
+                for ch in d.get_children():
+                    if ch.kind.is_expression():
+                        self.expr(ch)
+        elif k == CK.FOR_STMT:
+            self.loop(s)
+        elif k == CK.IF_STMT:
+            raise NoClosedForm(s, "it changes under a condition")
+        elif k.is_expression():
+            self.expr(s)
+        else:
+            raise NoClosedForm(s, f"it changes in a '{k.name.lower()}'")
+
+    def loop(self, s) -> None:
+        kids = list(s.get_children())
+        inner = _Walk(self.tr, self.key, self.unit, self.changes)
+        for ch in kids[:-1]:  # init, condition, increment: evaluated outside the body's walk
+            if self.touches(ch):
+                if ch is kids[0]:
+                    self.stmt(ch) if not ch.kind.is_expression() else self.expr(ch)
+                    continue
+                raise NoClosedForm(ch, "it changes in a loop header")
+        inner.stmt(kids[-1])
+        if inner.state[0] == "set":
+            self.state = ("set", None)
+            return
+        d = inner.state[1]
+        if d == _Poly():
+            return
+        trips = self.tr.trip_count(s)
+        if trips is None or any(v[1].startswith("#") for v in trips.dims()):
+            raise NoClosedForm(s, "it changes in a loop whose number of iterations is not the same "
+                                  "in every iteration of the enclosing one")
+        self.add(trips * d)
+
+    def expr(self, e) -> None:
+        e = _strip(e) if e.kind in (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR) else e
+        if not self.touches(e):
+            return
+        k = e.kind
+        if k == CK.CONDITIONAL_OPERATOR or (k == CK.BINARY_OPERATOR and _binop(e) in ("&&", "||")):
+            raise NoClosedForm(e, "it changes under a condition")
+        hit = target(e) == self.key
+        if k == CK.BINARY_OPERATOR and _binop(e) == "=" and hit:
+            self.expr(_expr_children(e)[1])
+            self.state = ("set", None)
+            return
+        if k == CK.COMPOUND_ASSIGNMENT_OPERATOR and hit:
+            op = _binop(e)
+            rhs = _expr_children(e)[1]
+            if op not in ("+=", "-="):
+                raise NoClosedForm(e, f"'{_text(e)}' is not an increment")
+            self.expr(rhs)
+            self.add(self.invariant(rhs).scale(1 if op == "+=" else -1) * self.unit)
+            return
+        if k == CK.UNARY_OPERATOR and _unop(e) in _STEPS and hit:
+            self.add(self.unit.scale(1 if _unop(e).endswith("++") else -1))
+            return
+        for ch in e.get_children():
+            if ch.kind.is_expression():
+                self.expr(ch)
+
+
+def effect(tr, body, key, unit: _Poly, loop_changes: set) -> tuple:
+    """("inc", D) or ("set", None) of the variable declared `key` over one run of `body`
+    (`unit`: what `++` adds: 1, or a pointer's stride); NoClosedForm otherwise."""
+    w = _Walk(tr, key, unit, loop_changes)
+    w.stmt(body) if not body.kind.is_expression() else w.expr(body)
+    return w.state

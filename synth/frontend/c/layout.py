@@ -1,0 +1,283 @@
+"""Reading flattened subscripts as multi-dimensional accesses (delinearization).
+
+A pointer parameter `float *A` is one flat run of elements; the kernel indexes it with
+polynomials such as `i * lda + k` or `(b * n + i) * size + j`. The strides of those
+subscripts (the coefficients of the loop indices: `lda`, `n * size`, `size`, 1, or
+constants such as 3 for RGB pixels) form a chain when each divides the previous one;
+then every subscript is a sum of stride * index, and the array is read as one of shape
+[rows][S0/S1]...[S(r-2)], with the indices as its subscripts. The reading is exact when
+every inner index stays within its extent (`0 <= k < lda`): that is checked over the
+loop nest (intervals of the indices, bounds of the loops and of enclosing affine
+conditions), at the sizes given (`--size`), or, where it depends on sizes left free, it
+is stated as an assumption (`k <= lda`) that the translated function records.
+
+Arrays declared with their extents (`double A[n][m]`, `float (*A)[N]`) have their strides
+from the declaration; a declared one-dimensional array of constant extent (`float m[16]`
+read as `m[r * 4 + c]`) is split like a pointer when the strides divide its extent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from synth.frontend.c.poly import _Poly, bounds, sign, split_dims
+
+
+@dataclass
+class Access:
+    """One subscript of a base array, flat, with the ranges of the loop indices (over
+    symbols) where it was read, and the cursor it comes from (for messages)."""
+
+    flat: _Poly | None  # None: a subscripted access of a declared array ...
+    ranges: dict
+    cursor: object
+    text: str = ""
+    first: _Poly | None = None  # ... with this first subscript
+
+
+@dataclass
+class Layout:
+    strides: list  # _Poly monomials, outermost first; the last is 1
+    extents: list  # per dim: a _Poly over symbols, or None (rows reached: unknown form)
+    assumptions: list = field(default_factory=list)
+    opaque: bool = False  # strides that are sums of sizes are index symbols (Access.opaque)
+
+
+class LayoutError(Exception):
+    def __init__(self, access: Access | None, reason: str, nonaffine: bool = False):
+        super().__init__(reason)
+        self.access, self.reason, self.nonaffine = access, reason, nonaffine
+
+
+def _mono(p: _Poly):
+    """(coefficient, symbols) of a monomial polynomial over symbols (a constant: ())."""
+    if p.is_const:
+        return p.const, ()
+    if len(p.terms) != 1 or p.const:
+        return None
+    (m, c), = p.terms.items()
+    return c, m
+
+
+def _divides(s, t) -> bool:
+    (cs, ms), (ct, mt) = s, t
+    if cs == 0 or ct % cs:
+        return False
+    rest = list(mt)
+    for v in ms:
+        if v not in rest:
+            return False
+        rest.remove(v)
+    return True
+
+
+def _quotient(t, s) -> _Poly:
+    (ct, mt), (cs, ms) = t, s
+    rest = list(mt)
+    for v in ms:
+        rest.remove(v)
+    return _Poly({tuple(rest): ct // cs}) if rest else _Poly.number(ct // cs)
+
+
+def _as_poly(m) -> _Poly:
+    c, syms = m
+    return _Poly({syms: c}) if syms else _Poly.number(c)
+
+
+def chain(accesses: list, relaxed: bool = False) -> list | None:
+    """The strides of the accesses (monomials), outermost first, ending with 1; None when
+    they do not form a chain of divisors (or a subscript multiplies two indices).
+    `relaxed`: the sizes alone are strides (`2 * y * w + 2 * x` is [2y][2x] of a row of w,
+    not a pair of elements)."""
+    cands = {(1, ())}
+    for a in accesses:
+        parts = split_dims(a.flat)
+        if parts is None:
+            return None
+        for coeff, _ in parts[0]:
+            m = _mono(coeff)
+            if m is None:
+                return None
+            if relaxed:
+                m = (1, m[1])
+            cands.add((abs(m[0]), m[1]))
+    order = sorted(cands, key=lambda m: (len(m[1]), m[0]), reverse=True)
+    for outer, inner in zip(order, order[1:]):
+        if not _divides(inner, outer):
+            return None
+    return order
+
+
+def split(flat: _Poly, strides: list, floor_constants: bool) -> list | None:
+    """The indices of `flat` for the strides (monomials): each term goes to the outermost
+    stride that divides its coefficient. The integer constant goes to the innermost index,
+    or, with `floor_constants` (all strides constant), is divided down the strides."""
+    parts = split_dims(flat)
+    if parts is None:
+        return None
+    terms, rest = parts
+    idx = [_Poly() for _ in strides]
+    for coeff, dim in terms:
+        m = _mono(coeff)
+        if m is None:
+            return None
+        k = next(k for k, s in enumerate(strides) if _divides(s, (abs(m[0]), m[1])))
+        idx[k] = idx[k] + _quotient(m, strides[k]) * _Poly.var(*dim)
+    for mono, c in rest.terms.items():
+        k = next(k for k, s in enumerate(strides) if _divides(s, (abs(c), mono)))
+        idx[k] = idx[k] + _quotient((c, mono), strides[k])
+    c = rest.const
+    if floor_constants:
+        for k, (s, _) in enumerate(strides):
+            q, c = divmod(c, s)
+            idx[k] = idx[k].plus(q)
+    else:
+        idx[-1] = idx[-1].plus(c)
+    return idx
+
+
+def decide(accesses: list, values: dict, names: dict, *, declared_total: _Poly | None = None,
+           fixed: list | None = None, opaque: list | None = None) -> Layout:
+    """The layout of one base array from all its accesses. `fixed`: strides of a declared
+    shape (not searched); `declared_total`: the extent of a declared 1-d array; `opaque`:
+    the accesses with coefficients that are sums of sizes as symbols, tried after them.
+    Raises LayoutError naming an access that no layout reads exactly."""
+    tries = [(accesses, False)] + ([(opaque, True)] if opaque and opaque != accesses else [])
+    for strides, acc, is_opaque in ([(fixed, accesses, False)] if fixed else [
+            (chain(a, relaxed), a, o) for a, o in tries for relaxed in (False, True)]):
+        if strides is not None and not fixed and len(strides) > 1 and declared_total is not None:
+            total = _mono(declared_total)
+            if total is None or not _divides(strides[0], total):
+                strides = None  # keep a declared array whole when the strides do not divide it
+        if strides is None:
+            continue
+        try:
+            lay = _check(acc, [_as_poly(s) if isinstance(s, tuple) else s for s in strides],
+                         values, names, declared_total)
+            lay.opaque = is_opaque
+            return lay
+        except LayoutError:
+            if fixed:
+                raise
+    flat = [Access(a.flat.subst(values), a.ranges, a.cursor, a.text) for a in accesses]
+    return _check(flat, [_Poly.number(1)], values, names, declared_total)
+
+
+def _check(accesses, strides: list, values: dict, names: dict, declared_total) -> Layout:
+    monos = [_mono(s) for s in strides]
+    floor = all(not m[1] for m in monos)
+    extents = [None] + [_quotient(monos[k - 1], monos[k])
+                        for k in range(1, len(monos))]
+    assumptions: list[str] = []
+    highs = []
+    for a in accesses:
+        idx = None
+        for fl in ((True, False) if floor else (False,)):
+            idx = split(a.flat, monos, fl)
+            if idx is None:
+                break
+            problems, assumed = _in_range(a, idx, extents, values, names)
+            if not problems:
+                break
+        if idx is None:
+            raise LayoutError(a, "it multiplies loop indices, or a loop index by sizes in a way "
+                                 "no array shape reads", nonaffine=True)
+        if problems:
+            raise LayoutError(a, problems[0], nonaffine="not affine" in problems[0])
+        for x in assumed:
+            text = f"{x} (where '{a.text}' is read as {_reading(idx, names)})"
+            if not any(t.startswith(x + " (") for t in assumptions):
+                assumptions.append(text)
+        b = bounds(idx[0], a.ranges)
+        highs.append(b[1] if b is not None else None)
+    if declared_total is not None:
+        extents[0] = _quotient(_mono(declared_total), monos[0])
+    else:
+        extents[0] = _max(highs, values)
+    return Layout(strides, extents, assumptions)
+
+
+def indices(a: Access, lay: Layout, values: dict) -> list:
+    """The subscripts of a flat access in a layout `decide` accepted."""
+    monos = [_mono(s) for s in lay.strides]
+    floor = all(not m[1] for m in monos)
+    first = None
+    for fl in ((True, False) if floor else (False,)):
+        idx = split(a.flat.subst(values) if len(monos) == 1 else a.flat, monos, fl)
+        if idx is None:
+            continue
+        first = first or idx
+        if not _in_range(a, idx, lay.extents, values, {})[0]:
+            return idx
+    return first
+
+
+def _in_range(a: Access, idx: list, extents: list, values: dict, names: dict):
+    problems, assumed = [], []
+    for k, e in enumerate(idx):
+        b = bounds(e, a.ranges)
+        if b is None:
+            problems.append(f"index {render(e, names)} of its reading is not affine")
+            continue
+        lo, hi = b
+        s = sign(lo, values)
+        if k == 0:  # before the start of the array: C's own undefined behaviour, not a reading
+            if s is not None and s < 0:
+                problems.append(f"it reads before the start of the array ({render(e, names)} "
+                                f"can be {render(lo, names)})")
+            continue
+        if s is not None and s < 0:
+            problems.append(f"index {render(e, names)} can be {render(lo, names)} < 0")
+        elif s is None:
+            assumed.append(f"{render(lo, names)} >= 0")
+        room = extents[k] - hi.plus(1)
+        s = sign(room, values)
+        if s is not None and s < 0:
+            problems.append(f"index {render(e, names)} can reach {render(hi, names)}, past the "
+                            f"extent {render(extents[k], names)} of that dimension")
+        elif s is None:
+            assumed.append(f"{render(hi.plus(1), names)} <= {render(extents[k], names)}")
+    return problems, assumed
+
+
+def _max(highs: list, values: dict) -> _Poly | None:
+    """The rows reached: the greatest highest index + 1, where the highest indices differ by
+    constants (or all are known at `values`); None otherwise."""
+    if not highs or any(h is None for h in highs):
+        return None
+    best = highs[0]
+    for h in highs[1:]:
+        s = sign(h - best, values)
+        if s is None:
+            return None
+        if s > 0:
+            best = h
+    return best.plus(1)
+
+
+def _reading(idx: list, names: dict) -> str:
+    return "[" + "][".join(render(e, names) for e in idx) + "]"
+
+
+def rows(accesses: list, values: dict) -> _Poly | None:
+    """The extent of dimension 0 that the first subscripts reach."""
+    highs = []
+    for a in accesses:
+        b = bounds(a.first, a.ranges)
+        highs.append(b[1] if b is not None else None)
+    return _max(highs, values)
+
+
+def render(p: _Poly, names: dict) -> str:
+    """A polynomial in C: `i * lda + k - 1`, variables by `names` (else their key)."""
+    parts = []
+    for m, c in sorted(p.terms.items(), key=lambda t: (-len(t[0]), str(t[0]))):
+        body = " * ".join(names.get(v, str(v[1])) for v in m)
+        mag = abs(c)
+        term = body if mag == 1 else f"{mag} * {body}"
+        parts.append(term if not parts and c > 0 else ("-" + term if not parts else
+                                                        ("+ " if c > 0 else "- ") + term))
+    if p.const or not parts:
+        if not parts:
+            return str(p.const)
+        parts.append(("+ " if p.const > 0 else "- ") + str(abs(p.const)))
+    return " ".join(parts)

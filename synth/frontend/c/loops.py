@@ -1,0 +1,257 @@
+"""Fifth layer of the function translator: `for` loops as `affine.for` (up or down, with
+affine bounds and constant steps), their trip counts, the ranges of their indices, and
+the integer locals and pointers that advance in them (synth.frontend.c.evolution: each
+gets its closed form at the start of every iteration and after the loop). The body's
+statements are translated by the layer above (`stmt`)."""
+
+from __future__ import annotations
+
+from clang.cindex import CursorKind as CK
+
+from synth.frontend.c import evolution, layout
+from synth.frontend.c.access import _stride as _stride_of
+from synth.frontend.c.expressions import _ExprTranslator
+from synth.frontend.c.libclang import _binop, _unop
+from synth.frontend.c.model import (
+    _Demote,
+    _expr_children,
+    _NotAffine,
+    _only_child,
+    _Refuse,
+    _strip,
+    _text,
+    _View,
+)
+from synth.frontend.c.poly import _Poly
+
+_MARK = _Poly.var("d", "#iteration")  # a loop's index while its body is analysed
+
+
+class _LoopTranslator(_ExprTranslator):
+    """Loops of one function."""
+
+    # --- loops --------------------------------------------------------------------------
+
+    def _loop_var(self, s, quiet: bool = False):
+        """The declaration of a for loop's index, from its initialisation."""
+        kids = list(s.get_children())
+        if len(kids) != 4:
+            if quiet:
+                return None
+            raise _Refuse(s, "'for' loop without initialisation, condition and increment is not "
+                             "static control")
+        init = kids[0]
+        if init.kind == CK.DECL_STMT:
+            decls = [d for d in init.get_children() if d.kind == CK.VAR_DECL]
+            if len(decls) == 1:
+                return decls[0]
+        elif init.kind == CK.BINARY_OPERATOR and _binop(init) == "=":
+            lhs = _strip(_expr_children(init)[0])
+            if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None:
+                return lhs.referenced
+        if quiet:
+            return None
+        raise _Refuse(init, "'for' loop initialisation must assign one integer index "
+                            "('i = lb' or 'int i = lb')")
+
+    def header(self, s):
+        """(index binding, lower bound, step, bound, comparison) of a for loop."""
+        var = self._loop_var(s)
+        init, cond, inc, _ = s.get_children()
+        b = self.env.get(var.hash)
+        if b is None and init.kind == CK.DECL_STMT:
+            self.declare(var)
+            b = self.env[var.hash]
+        if b is None or b.kind != "loopvar":
+            raise _Refuse(init, f"'{var.spelling}' cannot be a loop index (a parameter, global or "
+                                f"pointer)")
+        if b.aff is not None:
+            raise _Refuse(init, f"loop index '{b.name}' of an enclosing loop is reassigned")
+        if init.kind == CK.DECL_STMT:
+            vals = [k for k in var.get_children() if k.kind != CK.TYPE_REF and k.kind.is_expression()]
+            if not vals:
+                raise _Refuse(init, f"loop index '{b.name}' has no initial value")
+            lb_expr = vals[-1]
+        else:
+            lb_expr = _expr_children(init)[1]
+        lb = self._affine_or_refuse(lb_expr, "loop lower bound")
+        step = self._step(inc, var, b.name)
+        bound, cmp = self._condition(cond, b)
+        return b, lb, step, bound, cmp
+
+    def trip_count(self, s) -> _Poly | None:
+        """The number of iterations of a loop (a polynomial), if it has that form."""
+        try:
+            b, lb, step, bound, cmp = self.header(s)
+        except (_Refuse, _NotAffine):
+            return None
+        if step > 0:
+            span = (bound.plus(1) if cmp == "<=" else bound) - lb
+        else:
+            span = lb - (bound.plus(1) if cmp == ">" else bound)
+            step = -step
+            span = span.plus(1)
+            if step == 1:
+                return span
+        if step == 1:
+            return span
+        known = span.subst(self.values)
+        return _Poly.number(max(0, -(-known.const // step))) if known.is_const else None
+
+    def for_stmt(self, s) -> None:
+        b, lb, step, bound, cmp = self.header(s)
+        body = list(s.get_children())[-1]
+        moving = self._moving(s, b)
+        iv = self.fresh("i")
+        var = list(s.get_children())[0]
+        dim = _Poly.var("d", iv)
+        if step > 0:
+            if cmp not in ("<", "<="):
+                raise _Refuse(s, f"condition does not bound the increasing index '{b.name}' from above")
+            ub = bound.plus(1) if cmp == "<=" else bound
+            if any(kind == "inc" and d.content() % step for _, _, (kind, d) in moving):
+                # a local advancing by less than the step: the loop counts iterations t,
+                # i = lb + step * t
+                head = (f"affine.for {iv} {self.loc(var)} = 0 to "
+                        f"{self.bound((ub - lb).plus(step - 1), s, floordiv=step)}")
+                b.aff, iteration = lb + dim.scale(step), (dim, 1)
+                span = (ub - lb).plus(-1).subst(self.values)
+                self.set_range(("d", iv), _Poly(), _Poly.number(span.const // step)
+                               if span.is_const else None)
+            else:
+                head = f"affine.for {iv} {self.loc(var)} = {self.bound(lb, s)} to {self.bound(ub, s)}"
+                if step != 1:
+                    head += f" step {step}"
+                b.aff, iteration = dim, (dim - lb, step)
+                self.set_range(("d", iv), lb, ub.plus(-1))
+                self.dim_names[("d", iv)] = b.name
+        else:
+            if cmp not in (">", ">="):
+                raise _Refuse(s, f"condition does not bound the decreasing index '{b.name}' from below")
+            lo = bound.plus(1) if cmp == ">" else bound
+            k = -step  # i = lb - k * t for t in [0, (lb - lo) floordiv k]
+            head = f"affine.for {iv} {self.loc(var)} = 0 to {self.bound(lb - lo, s, floordiv=k, plus=1)}"
+            b.aff, iteration = lb - dim.scale(k), (dim, 1)
+            span = (lb - lo).subst(self.values)
+            self.set_range(("d", iv), _Poly(), lb - lo if k == 1 else (
+                _Poly.number(span.const // k) if span.is_const else None))
+        entry = {key: self.ivals.get(key) for key, _, _ in moving}
+        for key, name, (kind, d) in moving:
+            self.ivals[key] = self._advance(entry[key], d, iteration, name, s) if kind == "inc" else None
+        self.body.append("  " * self.indent + head + " {")
+        self.indent += 1
+        try:
+            self.stmt(body)
+        finally:
+            self.indent -= 1
+            b.aff = None
+            self.ranges.pop(("d", iv), None)
+        self.body.append("  " * self.indent + "} " + self.loc(s))
+        trips = self.trip_count(s) if moving else None
+        for key, name, (kind, d) in moving:
+            self.ivals[key] = (self._advance(entry[key], d, (trips, 1), name, s)
+                               if kind == "inc" and trips is not None else None)
+
+    def _moving(self, s, b) -> list:
+        """The integer locals and pointers the loop changes, with their effect per iteration."""
+        changes = evolution.modified(s)
+        out = []
+        b.aff = _MARK
+        try:
+            for key in changes:
+                v = next((x for x in self.env.values() if x.key == key and x.kind in ("index", "pointer")), None)
+                if v is None:
+                    continue
+                unit = (_stride_of(self.pointer_dims(v.ctype, s)) if v.kind == "pointer"
+                        else _Poly.number(1))
+                try:
+                    eff = evolution.effect(self, list(s.get_children())[-1], key, unit, changes)
+                    inc = list(s.get_children())[2]
+                    if key in evolution.modified(inc):
+                        raise evolution.NoClosedForm(inc, f"'{v.name}' changes in the loop header")
+                except evolution.NoClosedForm as e:
+                    if v.kind == "index":
+                        raise _Demote(key, e.reason) from None
+                    raise _Refuse(e.cursor, f"pointer '{v.name}' does not walk its array by the same "
+                                            f"amount in every iteration: {e.reason}") from None
+                out.append((key, v.name, eff))
+        finally:
+            b.aff = None
+        return out
+
+    def _advance(self, start, d: _Poly, iteration, name: str, s):
+        """The value after `iteration` = (count, divisor) steps of `d` from `start`."""
+        if start is None:
+            return None
+        count, div = iteration
+        delta = count * d
+        if div != 1:
+            if delta.content() % div:
+                raise _Refuse(s, f"'{name}' advances by {layout.render(d, self.symbol_names())} in "
+                                 f"each iteration of a loop stepping by {div}")
+            delta = _Poly({m: c // div for m, c in delta.terms.items()}, delta.const // div)
+        if isinstance(start, _View):
+            return _View(start.base, start.offset + delta, start.dims)
+        return start + delta
+
+    def _step(self, inc, var, name: str) -> int:
+        k = inc.kind
+        step = None
+        if k == CK.UNARY_OPERATOR and self._is_var(_only_child(inc), var):
+            step = {"post++": 1, "pre++": 1, "post--": -1, "pre--": -1}.get(_unop(inc))
+        elif k == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+            lhs, rhs = _expr_children(inc)
+            op = _binop(inc)
+            c = self.const_int(rhs)
+            if self._is_var(lhs, var) and op in ("+=", "-=") and c:
+                step = c if op == "+=" else -c
+        elif k == CK.BINARY_OPERATOR and _binop(inc) == "=":
+            lhs, rhs = _expr_children(inc)
+            r = _strip(rhs)
+            if self._is_var(lhs, var) and r.kind == CK.BINARY_OPERATOR and _binop(r) in ("+", "-"):
+                a, bb = _expr_children(r)
+                op = _binop(r)
+                if self._is_var(a, var) and self.const_int(bb):
+                    step = self.const_int(bb) * (1 if op == "+" else -1)
+                elif op == "+" and self._is_var(bb, var) and self.const_int(a):
+                    step = self.const_int(a)
+        if not step:
+            raise _Refuse(inc, f"loop increment '{_text(inc)}' must step '{name}' by a nonzero "
+                               f"constant ('{name}++', '{name} += c', '{name}--'; --size gives a "
+                               f"size parameter its value)")
+        return step
+
+    def _is_var(self, c, var) -> bool:
+        c = _strip(c)
+        return c.kind == CK.DECL_REF_EXPR and c.referenced is not None and c.referenced.hash == var.hash
+
+    def _condition(self, cond, b):
+        """(bound, comparison) of `i < ub`, `i + w <= n`, `n > i` ...: the index alone on
+        one side once the affine terms are moved."""
+        c = _strip(cond)
+        if c.kind == CK.BINARY_OPERATOR and _binop(c) in ("<", "<=", ">", ">="):
+            x, y = _expr_children(c)
+            op = _binop(c)
+            b.aff = _MARK
+            try:
+                diff = self.affine(x, pure=True) - self.affine(y, pure=True)  # diff op 0
+            except _NotAffine as e:
+                raise _Refuse(e.cursor, f"loop bound '{_text(cond)}' is not affine: {e.reason} "
+                                        f"(data-dependent bounds are not static control)") from None
+            finally:
+                b.aff = None
+            coeff = diff.terms.get((("d", "#iteration"),), 0)
+            rest = diff - _MARK.scale(coeff)
+            if abs(coeff) == 1 and not any(v[1] == "#iteration" for v in rest.dims()):
+                if coeff == 1:  # i + rest op 0: i op -rest
+                    return rest.scale(-1), op
+                return rest, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+        raise _Refuse(cond, f"loop condition '{_text(cond)}' must compare the index '{b.name}' with "
+                            f"an affine bound ('{b.name} < ub', '{b.name} <= ub')")
+
+    def _affine_or_refuse(self, c, what: str) -> _Poly:
+        try:
+            return self.affine(c, pure=True)
+        except _NotAffine as e:
+            raise _Refuse(e.cursor, f"{what} '{_text(c)}' is not affine: {e.reason} (data-dependent "
+                                    f"bounds are not static control)") from None

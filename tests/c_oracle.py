@@ -1,0 +1,285 @@
+"""The C as written is the reference: a corpus function compiled by the system C compiler
+(`-O0` and `-O2`, no fast-math, `-ffp-contract=off`) into a shared library and called
+through ctypes, against synth's translation of it run through the ExecutionEngine (and
+against a raised module's `@NAME_raised`), on the same random inputs.
+
+A corpus directory holds C files and a `manifest.json` (benchmarks/c-libs): per function
+its integer sizes, the other integer arguments, each array argument's extent in elements
+(an expression of the sizes) and value ranges. The C side gets each array as a flat buffer
+of that extent followed by guard elements (which the C must not write); the translation
+gets the buffer as an array of the shape its signature gives (its extents at the sizes),
+padded past the C extent with NaN (floats) or a sentinel: an element the translation reads
+beyond what the C reads shows in its results."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from clang.cindex import CursorKind as CK
+from clang.cindex import TypeKind as TK
+
+from synth.backends.cc import compile_library
+from synth.execution import run_function
+from synth.frontend.c import translate_c
+from synth.frontend.c.libclang import _functions, _parse
+
+OPT_LEVELS = ("-O0", "-O2")
+FLAGS = ("-std=c99", "-fPIC", "-shared", "-fno-fast-math", "-ffp-contract=off")
+GUARD = 16
+_TYPES = {  # C type kind -> (NumPy dtype, ctypes type, MLIR type)
+    TK.FLOAT: (np.float32, ctypes.c_float, "f32"), TK.DOUBLE: (np.float64, ctypes.c_double, "f64"),
+    TK.CHAR_S: (np.int8, ctypes.c_int8, "i8"), TK.SCHAR: (np.int8, ctypes.c_int8, "i8"),
+    TK.CHAR_U: (np.uint8, ctypes.c_uint8, "i8"), TK.UCHAR: (np.uint8, ctypes.c_uint8, "i8"),
+    TK.SHORT: (np.int16, ctypes.c_int16, "i16"), TK.USHORT: (np.uint16, ctypes.c_uint16, "i16"),
+    TK.INT: (np.int32, ctypes.c_int32, "i32"), TK.UINT: (np.uint32, ctypes.c_uint32, "i32"),
+    TK.LONG: (np.int64, ctypes.c_int64, "i64"), TK.ULONG: (np.uint64, ctypes.c_uint64, "i64"),
+    TK.LONGLONG: (np.int64, ctypes.c_int64, "i64"), TK.ULONGLONG: (np.uint64, ctypes.c_uint64, "i64"),
+}
+
+
+@dataclass
+class Param:
+    name: str
+    array: bool
+    kind: object  # TypeKind of the number (the element type of an array)
+
+
+@dataclass
+class Case:
+    path: Path
+    function: str
+    spec: dict
+
+    @property
+    def id(self) -> str:
+        return f"{self.path.stem}:{self.function}"
+
+    @property
+    def sizes(self) -> dict:
+        return dict(self.spec.get("sizes", {}))
+
+    @property
+    def defines(self) -> list:
+        return list(self.spec.get("defines", []))
+
+
+def load_cases(directory: Path) -> list[Case]:
+    manifest = json.loads((directory / "manifest.json").read_text())
+    return [Case(directory / file, fn, spec) for file, funcs in manifest.items()
+            if not file.startswith("_") for fn, spec in funcs.items()]
+
+
+def signature(case: Case) -> tuple[list[Param], object]:
+    """Parameters and result type kind (None for void) of the function, from its C."""
+    tu = _parse(str(case.path), "c99", case.defines, [str(case.path.parent)], ())
+    f = next(c for c in _functions(tu, str(case.path)) if c.spelling == case.function)
+    params = []
+    for p in (k for k in f.get_children() if k.kind == CK.PARM_DECL):
+        t = p.type.get_canonical()
+        array = t.kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY)
+        while t.kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY):
+            t = t.get_pointee().get_canonical() if t.kind == TK.POINTER else t.element_type.get_canonical()
+        params.append(Param(p.spelling, array, t.kind))
+    r = f.result_type.get_canonical().kind
+    return params, (None if r == TK.VOID else r)
+
+
+def _extent(expr: str, values: dict) -> int:
+    return int(eval(expr, {"__builtins__": {}}, dict(values)))  # manifest arithmetic only
+
+
+def inputs(case: Case, params: list[Param], rng: np.random.Generator) -> dict:
+    """Argument values: ints from the manifest, floats and arrays random (flat arrays)."""
+    values = {**case.sizes, **case.spec.get("ints", {})}
+    ranges = case.spec.get("ranges", {})
+    out = {}
+    for p in params:
+        dtype = _TYPES[p.kind][0]
+        if p.array:
+            n = _extent(case.spec["arrays"][p.name], values)
+            out[p.name] = _random(rng, dtype, n, ranges.get(p.name))
+        elif p.name in values:
+            out[p.name] = values[p.name]
+        elif np.issubdtype(dtype, np.floating):
+            lo, hi = ranges.get(p.name, (0.5, 1.5))
+            sign = 1.0 if p.name in ranges else rng.choice([-1.0, 1.0])
+            out[p.name] = float(sign * rng.uniform(lo, hi))
+        else:
+            raise KeyError(f"{case.id}: no value for integer argument '{p.name}' in the manifest")
+    return out
+
+
+def _random(rng, dtype, n: int, rng_range) -> np.ndarray:
+    if np.issubdtype(dtype, np.floating):
+        lo, hi = rng_range or (-1.0, 1.0)
+        return rng.uniform(lo, hi, n).astype(dtype)
+    info = np.iinfo(dtype)
+    if rng_range is None:
+        rng_range = (info.min, info.max) if info.bits <= 16 or not info.min else (-100, 100)
+        if info.bits == 32 and not info.min:
+            rng_range = (0, info.max)
+    lo, hi = rng_range
+    return rng.integers(lo, hi, n, endpoint=True, dtype=np.int64).astype(dtype)
+
+
+def _sentinel(dtype):
+    return np.nan if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).max // 3
+
+
+def run_c(case: Case, params: list[Param], result, args: dict, opt: str) -> tuple[dict, object]:
+    """The arrays after one call of the compiled C (flat, the manifest's extent) and the
+    returned value. The guard elements past each array must stay as they were."""
+    lib = compile_library(case.path, case.defines, [case.path.parent], flags=(opt, *FLAGS))
+    fn = getattr(ctypes.CDLL(str(lib)), case.function)
+    fn.restype = _TYPES[result][1] if result is not None else None
+    cargs, buffers = [], {}
+    for p in params:
+        if p.array:
+            a = args[p.name]
+            buf = np.concatenate([a, np.full(GUARD, _sentinel(a.dtype), dtype=a.dtype)])
+            buffers[p.name] = buf
+            cargs.append(buf.ctypes.data_as(ctypes.c_void_p))
+        else:
+            cargs.append(_TYPES[p.kind][1](args[p.name]))
+    ret = fn(*cargs)
+    out = {}
+    for name, buf in buffers.items():
+        n = len(args[name])
+        guard = np.full(GUARD, _sentinel(buf.dtype), dtype=buf.dtype)
+        if not np.array_equal(buf[n:], guard, equal_nan=True):
+            raise AssertionError(f"{case.id} ({opt}): the C writes past the extent of '{name}' "
+                                 f"the manifest gives")
+        out[name] = buf[:n].copy()
+    return out, ret
+
+
+_ARG = re.compile(r"%arg(\d+): (memref<([^>]*)>|\w+)")
+
+
+def mlir_signature(text: str, function: str) -> list[tuple[str, tuple | None]]:
+    """(element or scalar type, shape or None) of each argument of `@function`."""
+    head = re.search(rf"func\.func @{re.escape(function)}\((.*?)\)( ->|\s*attributes|\s*\{{)", text)
+    out = []
+    for m in _ARG.finditer(head.group(1)):
+        if m.group(3) is not None:
+            *dims, elem = m.group(3).split("x")
+            out.append((elem, tuple(None if d == "?" else int(d) for d in dims)))
+        else:
+            out.append((m.group(2), None))
+    return out
+
+
+def run_translation(case: Case, params: list[Param], args: dict, *, sizes: bool,
+                    shapes: dict | None = None) -> tuple[dict, object, str]:
+    """Arrays after synth's translation ran (flat, the manifest's extent), the returned
+    value and the MLIR text; `sizes`: translated with the manifest's --size values.
+    Dynamic extents take the `shapes` (name -> shape) of the sized translation."""
+    text = translate_c(str(case.path), function=case.function, locations=False,
+                       sizes=case.sizes if sizes else None, defines=case.defines,
+                       include_dirs=[str(case.path.parent)]).text
+    sig = mlir_signature(text, case.function)
+    call, padded = [], {}
+    for p, (t, shape) in zip(params, sig):
+        if p.array:
+            if None in shape:
+                shape = shapes[p.name]
+            a = args[p.name]
+            total = int(np.prod(shape))
+            buf = np.full(max(total, len(a)), _sentinel(a.dtype), dtype=a.dtype)
+            buf[:len(a)] = a
+            arr = np.ascontiguousarray(buf[:total].reshape(shape))
+            padded[p.name] = arr
+            call.append(arr)
+        else:
+            v = args[p.name]
+            if not np.issubdtype(_TYPES[p.kind][0], np.floating):
+                v = int(np.array(v).astype(_TYPES[p.kind][0]).astype(np.int64))
+                bits = int(t[1:])
+                v = v - (1 << bits) if v >= 1 << (bits - 1) else v
+            call.append((t, v))
+    result = run_function(text, case.function, call)
+    out = {}
+    for i, p in enumerate(params):
+        if p.array:
+            got = np.asarray(result.outputs[i]).reshape(-1)
+            n = len(args[p.name])
+            flat = args[p.name].copy()  # past the translation's extent: as it was
+            flat[:min(n, got.size)] = got[:n].view(args[p.name].dtype)
+            out[p.name] = flat
+    ret = result.results[0] if result.results else None
+    return out, ret, text
+
+
+def raised_outputs(text: str, case, params, args: dict, target: str, sig) -> tuple[dict, object]:
+    """Run `@F_raised` of a raised module on the arguments; the arrays it writes (flat, the
+    manifest's extent) and the returned value."""
+    from synth.backends.run import run_raised
+    from synth.semantics.raised import load_raised
+
+    feed = []
+    for p, (t, shape) in zip(params, sig):
+        a = args[p.name]
+        if p.array:
+            total = int(np.prod(shape))
+            buf = np.full(max(total, len(a)), _sentinel(a.dtype), dtype=a.dtype)
+            buf[:len(a)] = a
+            feed.append(np.ascontiguousarray(buf[:total].reshape(shape)))
+        else:
+            dtype = _TYPES[p.kind][0]
+            feed.append(np.asarray(np.array(a).astype(dtype)))
+    head = re.search(rf"func\.func @{re.escape(case.function)}_raised\(.*", text).group(0)
+    outs = [int(x) for x in re.search(r"synth\.outputs = \[([^\]]*)\]", head).group(1).split(",") if x.strip()]
+    raised = load_raised("<raised>", f"{case.function}_raised", text)
+    results = run_raised(raised.dialect, raised.text, f"{case.function}_raised", feed)
+    written = {}
+    for k, i in enumerate(outs):
+        p = params[i]
+        got = np.asarray(results[k]).reshape(-1)
+        flat = args[p.name].copy()
+        n = min(len(flat), got.size)
+        flat[:n] = got[:n].astype(flat.dtype) if got.dtype != flat.dtype else got[:n]
+        written[p.name] = flat
+    for p in params:
+        if p.array and p.name not in written:
+            written[p.name] = args[p.name].copy()
+    ret = results[len(outs)] if len(results) > len(outs) else None
+    return written, ret
+
+
+def shapes_of(text: str, function: str, params: list[Param]) -> dict:
+    return {p.name: shape for p, (_, shape) in zip(params, mlir_signature(text, function)) if p.array}
+
+
+def assert_same(case: Case, what: str, params: list[Param], result, want: tuple, got: tuple) -> None:
+    """Arrays and the returned value equal: floats to rounding, integers exactly."""
+    for p in params:
+        if p.array:
+            _close(case, f"{what}: '{p.name}'", want[0][p.name], got[0][p.name])
+    if result is not None:
+        dtype = _TYPES[result][0]
+        _close(case, f"{what}: the returned value", _as(np.asarray(want[1]).reshape(-1), dtype),
+               _as(np.asarray(got[1]).reshape(-1), dtype))
+
+
+def _as(a: np.ndarray, dtype) -> np.ndarray:
+    """`a` as `dtype`, an integer of the same width reinterpreted (MLIR's are signless)."""
+    if a.dtype.kind in "iu" and np.dtype(dtype).kind in "iu":
+        return a.astype(np.int64).astype(dtype) if a.dtype.itemsize != np.dtype(dtype).itemsize \
+            else a.view(dtype)
+    return a.astype(dtype)
+
+
+def _close(case, what, want, got):
+    want, got = np.asarray(want), _as(np.asarray(got), np.asarray(want).dtype)
+    if want.dtype.kind == "f":
+        rtol = 1e-5 if want.dtype == np.float32 else 1e-12
+        scale = max(1.0, float(np.max(np.abs(want)))) if want.size else 1.0
+        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol,
+                                   atol=rtol * scale, err_msg=f"{case.id} {what}")
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=f"{case.id} {what}")
