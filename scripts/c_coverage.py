@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +44,74 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
-def cover(case, targets: list[str], timeout: float) -> dict:
+def resized(case, k: int):
+    """The case at other sizes: each size of the manifest plus 3k (k = 0: as it is)."""
+    if not k:
+        return case
+    return replace(case, spec={**case.spec, "sizes": {n: v + 3 * k for n, v in case.sizes.items()}})
+
+
+def check_raised(case, text: str, target: str, params, result) -> None:
+    """A raise for every size against the compiled C at the case's sizes (AssertionError):
+    @F_raised takes each array as the part the loops reach (the kernel's extents at these
+    sizes, as the drop-in passes it: a leading dimension larger than the columns read is
+    not part of it), made static at those shapes, and its results are written back."""
+    from synth.analysis.model import load_kernel
+    from synth.backends.run import run_raised
+    from synth.frontend.c import translate_c
+    from synth.semantics.raised import load_raised
+    from synth.semantics.specialize import specialize
+
+    args = inputs(case, params, np.random.default_rng(11))
+    want = run_c(case, params, result, args, "-O2")
+    sized = run_translation(case, params, args, sizes=True)
+    buffers = dict(zip([p.name for p in params], (shape for _, shape in mlir_signature(sized[2], case.function))))
+    free = translate_c(str(case.path), function=case.function, defines=case.defines,
+                       include_dirs=[str(case.path.parent)])
+    kernel = load_kernel(free, case.function)
+    kernel.sizes.with_test_values()
+    values = kernel.sizes.original()
+    for k, name in kernel.sizes.params.items():  # the size arguments' values at this call
+        if k < len(params):
+            values[name] = int(args[params[k].name])
+    feed, views = [], {}
+    for i, p in enumerate(params):
+        if p.array:
+            shape = buffers[p.name]
+            logical = tuple(int(d) for d in kernel.sizes.shape(i, values))
+            total = int(np.prod(shape))
+            buf = np.zeros(max(total, len(args[p.name])), dtype=args[p.name].dtype)
+            buf[:len(args[p.name])] = args[p.name]
+            whole = buf[:total].reshape(shape)
+            views[p.name] = (buf, whole, tuple(slice(0, d) for d in logical))
+            feed.append(np.ascontiguousarray(whole[views[p.name][2]]))
+        else:
+            feed.append(np.asarray(np.array(args[p.name]).astype(kernel.tensor_type(i, values).numpy_dtype)))
+    name = f"{case.function}_raised"
+    raised = load_raised("<raised>", name, text)
+    results = run_raised(raised.dialect, specialize(raised.text, name, raised.dialect, [np.shape(x) for x in feed]),
+                         name, feed)
+    head = text[text.index(f"@{name}("):]
+    outs = [int(x) for x in head.split("synth.outputs = [", 1)[1].split("]", 1)[0].split(",") if x.strip()]
+    written = {}
+    for p in params:
+        if p.array:
+            written[p.name] = args[p.name].copy()
+    for k, i in enumerate(outs):
+        buf, whole, part = views[params[i].name]
+        whole[part] = np.asarray(results[k]).astype(whole.dtype)
+        flat = args[params[i].name].copy()
+        n = min(len(flat), buf.size)
+        flat[:n] = buf[:n]
+        written[params[i].name] = flat
+    ret = results[len(outs)] if len(results) > len(outs) else None
+    assert_same(case, f"raised {target}", params, result, want, (written, ret))
+
+
+def cover(case, targets: list[str], timeout: float, free: bool = False) -> dict:
+    """One function: its translation against gcc; its raise (with the manifest's --size
+    values; `free`: without, a raise for every size, checked at the manifest's sizes and
+    at two others)."""
     row = {"function": case.id, "translate": None, "raise": {}}
     params, result = signature(case)
     args = inputs(case, params, np.random.default_rng(11))
@@ -65,7 +133,7 @@ def cover(case, targets: list[str], timeout: float) -> dict:
             out = Path(tmp) / "raised.mlir"
             cmd = [sys.executable, "-m", "synth.cli", "raise", str(case.path), "--function",
                    case.function, "--target", target, "-o", str(out)]
-            for name, value in case.sizes.items():
+            for name, value in ({} if free else case.sizes).items():
                 cmd += ["--size", f"{name}={value}"]
             t0 = time.monotonic()
             try:
@@ -76,8 +144,13 @@ def cover(case, targets: list[str], timeout: float) -> dict:
             entry = {"rc": rc, "seconds": round(time.monotonic() - t0, 1), "message": err}
             if rc == 0:
                 try:
-                    raised = raised_outputs(out.read_text(), case, params, args, target, sig)
-                    assert_same(case, f"raised {target}", params, result, want, raised)
+                    if free:  # one raise for every size: at the manifest's sizes and two others
+                        for k in range(3):
+                            check_raised(resized(case, k), out.read_text(), target, params, result)
+                        entry["sizes_checked"] = 3
+                    else:
+                        raised = raised_outputs(out.read_text(), case, params, args, target, sig)
+                        assert_same(case, f"raised {target}", params, result, want, raised)
                     entry["status"] = "ok"
                 except AssertionError as e:
                     entry["status"] = "wrong"
@@ -115,13 +188,16 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", help="FILE:FUNCTION (file without .c)")
     ap.add_argument("--json", help="write the rows as JSON")
     ap.add_argument("--markdown", help="write the table as Markdown")
+    ap.add_argument("--free-sizes", action="store_true",
+                    help="raise without --size (a raise for every size), checked at the manifest's "
+                         "sizes and at two others (each size plus 3, plus 6)")
     args = ap.parse_args(argv)
     cases = [c for c in load_cases(Path(args.corpus)) if "refused" not in c.spec]
     if args.only:
         cases = [c for c in cases if c.id in args.only]
     rows = []
     for case in cases:
-        row = cover(case, args.targets, args.timeout)
+        row = cover(case, args.targets, args.timeout, args.free_sizes)
         rows.append(row)
         raised = ", ".join(f"{t}: {e['status']} {e.get('message', '')[:150] if e['status'] != 'ok' else ''}"
                            for t, e in row["raise"].items())

@@ -220,6 +220,7 @@ def raised_outputs(text: str, case, params, args: dict, target: str, sig) -> tup
     manifest's extent) and the returned value."""
     from synth.backends.run import run_raised
     from synth.semantics.raised import load_raised
+    from synth.semantics.specialize import generic_signature, specialize
 
     feed = []
     for p, (t, shape) in zip(params, sig):
@@ -235,7 +236,11 @@ def raised_outputs(text: str, case, params, args: dict, target: str, sig) -> tup
     head = re.search(rf"func\.func @{re.escape(case.function)}_raised\(.*", text).group(0)
     outs = [int(x) for x in re.search(r"synth\.outputs = \[([^\]]*)\]", head).group(1).split(",") if x.strip()]
     raised = load_raised("<raised>", f"{case.function}_raised", text)
-    results = run_raised(raised.dialect, raised.text, f"{case.function}_raised", feed)
+    name = f"{case.function}_raised"
+    module = raised.text
+    if generic_signature(module, name):  # a raise for every size: made static at these shapes
+        module = specialize(module, name, raised.dialect, [np.shape(x) for x in feed])
+    results = run_raised(raised.dialect, module, name, feed)
     written = {}
     for k, i in enumerate(outs):
         p = params[i]
