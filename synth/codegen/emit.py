@@ -107,7 +107,9 @@ def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
             lines.append(f"  %t{a.index} = tensor.from_elements %arg{a.index} : {t.mlir()}")
         operands.append(f"%t{a.index}")
     outs = kernel.outputs
-    out_types = [(raised_types or {}).get(o) or kernel.tensor_type(o, values).mlir() for o in outs]
+    result_types = (raised_types or {}).get("results")  # a generic raise's, as it declares them
+    out_types = [result_types[k] if result_types else kernel.tensor_type(o, values).mlir()
+                 for k, o in enumerate(outs)]
     sig = f"({', '.join(in_types)}) -> ({', '.join(out_types)})"
     results = [f"%r#{k}" for k in range(len(outs))] if len(outs) > 1 else ["%r"]
     head = f"{'%r:' + str(len(outs)) if len(outs) > 1 else '%r'} = " if outs else ""  # none: nothing observable
@@ -122,9 +124,14 @@ def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
         if r.kind == "alias":
             returned.append(f"%arg{r.argument}")
         elif r.kind == "array":
+            value, vtype = results[k], out_types[k]
+            static = kernel.tensor_type(r.argument, values).mlir()
+            if vtype != static:  # a generic raise's dynamic result, into the static buffer returned
+                lines.append(f"  %oc{j} = tensor.cast {value} : {vtype} to {static}")
+                value, vtype = f"%oc{j}", static
             lines.append(f"  %o{j} = memref.alloc() : {r.type}")
-            lines.append(f"  bufferization.materialize_in_destination {results[k]} in restrict writable "
-                         f"%o{j} : ({out_types[k]}, {r.type}) -> ()")
+            lines.append(f"  bufferization.materialize_in_destination {value} in restrict writable "
+                         f"%o{j} : ({vtype}, {r.type}) -> ()")
             returned.append(f"%o{j}")
         else:
             elem = "i64" if r.type == "index" else r.type
@@ -362,9 +369,9 @@ def original_loops(kernel: Kernel) -> str:
     fallback where the sizes differ from a static raise's."""
     from mlir import ir
 
-    with ir.Context():
-        module = ir.Module.parse(kernel.source.text)
-        for op in module.body.operations:
+    with kernel.source.context:
+        module = kernel.source.copy()  # the input's one parse, copied: the input is not changed
+        for op in module.regions[0].blocks[0].operations:
             if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == kernel.name:
                 op.attributes["sym_name"] = ir.StringAttr.get(f"{kernel.name}_loops")
                 op.attributes["sym_visibility"] = ir.StringAttr.get("private")
@@ -400,14 +407,16 @@ def combine(modules: list[str]) -> str:
     return "module {\n" + "\n".join(_indent(b) for b in bodies) + "\n}\n"
 
 
-def _argument_types(raised_text: str, kernel: Kernel) -> dict[int, str]:
-    """Argument index (of the original) -> tensor type text of `@NAME_raised`'s parameter."""
+def _argument_types(raised_text: str, kernel: Kernel) -> dict:
+    """Argument index (of the original) -> tensor type text of `@NAME_raised`'s parameter,
+    and "results": its result types."""
     import re
 
-    m = re.search(rf"func\.func @{re.escape(kernel.name)}_raised\((.*?)\) ->", raised_text)
+    m = re.search(rf"func\.func @{re.escape(kernel.name)}_raised\((.*?)\) -> \((.*?)\) attributes", raised_text)
     if m is None:
         raise SynthError(f"no @{kernel.name}_raised in the emitted text")
-    out = {}
+    out: dict = {}
     for part in re.finditer(r"%a(\d+): (tensor<[^>]*>|[a-z0-9]+)", m.group(1)):
         out[int(part.group(1))] = part.group(2)
+    out["results"] = re.findall(r"tensor<[^>]*>", m.group(2))
     return out

@@ -117,19 +117,34 @@ def _wrapper(name: str, callee: str, ins: list[str], outs: list[str], shapes: tu
     return text, static_ins
 
 
-def _stablehlo(text: str, name: str, shapes: tuple) -> str:
-    from jax._src.interpreters import mlir as jax_mlir
-    from jaxlib.mlir import ir
-
-    with jax_mlir.make_ir_context():
+@lru_cache(maxsize=64)
+def _renamed(text: str, name: str, dialect: str) -> tuple[str, tuple, tuple, tuple]:
+    """`text` with `@name` renamed `@name__generic` and private (what the static wrapper
+    calls), with its argument and result types and synth.* attributes; parsed once per
+    text, however many shapes it is made static at."""
+    if dialect == "stablehlo":
+        from jax._src.interpreters import mlir as jax_mlir
+        from jaxlib.mlir import ir
+        context = jax_mlir.make_ir_context()
+    else:
+        from mlir import ir
+        context = ir.Context()
+    with context:
         module = _parse(ir, text)
         func = _find(ir, module, name)
         ins, outs = _signature(ir, func)
         attributes = _attributes(ir, func)
-        temp = f"{name}__generic"
-        func.attributes["sym_name"] = ir.StringAttr.get(temp)
+        func.attributes["sym_name"] = ir.StringAttr.get(f"{name}__generic")
         func.attributes["sym_visibility"] = ir.StringAttr.get("private")
-        body = str(module)
+        return str(module), tuple(ins), tuple(outs), tuple(attributes)
+
+
+def _stablehlo(text: str, name: str, shapes: tuple) -> str:
+    from jax._src.interpreters import mlir as jax_mlir
+    from jaxlib.mlir import ir
+
+    body, ins, outs, attributes = _renamed(text, name, "stablehlo")
+    temp = f"{name}__generic"
     main, _ = _wrapper("main", temp, ins, outs, shapes, "stablehlo.convert", "public ")
     combined = body.rstrip().rstrip("}") + main + "\n}\n"
     with jax_mlir.make_ir_context():
@@ -154,15 +169,8 @@ def _stablehlo(text: str, name: str, shapes: tuple) -> str:
 def _linalg(text: str, name: str, shapes: tuple) -> str:
     from mlir import ir, passmanager
 
-    with ir.Context():
-        module = _parse(ir, text)
-        func = _find(ir, module, name)
-        ins, outs = _signature(ir, func)
-        attributes = _attributes(ir, func)
-        temp = f"{name}__generic"
-        func.attributes["sym_name"] = ir.StringAttr.get(temp)
-        func.attributes["sym_visibility"] = ir.StringAttr.get("private")
-        body = str(module)
+    body, ins, outs, attributes = _renamed(text, name, "linalg")
+    temp = f"{name}__generic"
     static_outs = outs  # made static by the passes where the shapes determine them
     wrapper, _ = _wrapper(name, temp, ins, static_outs, shapes, "tensor.cast")
     combined = body.rstrip().rstrip("}") + wrapper + "\n}\n"
