@@ -29,7 +29,16 @@ CASES["counters:scale_packed"] = Case(COUNTERS, "scale_packed", {
     "sizes": {"n": 33}, "arrays": {"x": "n", "y": "n"}})
 CASES["counters:pair_sums"] = Case(COUNTERS, "pair_sums", {
     "sizes": {"n": 21}, "arrays": {"x": "2*n", "y": "n"}})
+DIRECTIONS = DATA / "c" / "directions.c"
+CASES["directions:down"] = Case(DIRECTIONS, "down", {"sizes": {"n": 37}, "arrays": {"a": "n", "b": "n"},
+                                                     "free": True})
+CASES["directions:down2d"] = Case(DIRECTIONS, "down2d", {
+    "sizes": {"n": 9, "m": 13}, "arrays": {"A": "n*m", "B": "n*m"}, "free": True})
+CASES["directions:shift_up"] = Case(DIRECTIONS, "shift_up", {"sizes": {"n": 29}, "arrays": {"a": "n", "b": "n"}})
 RAISED = [
+    ("directions:down", "for (i = n - 2; i >= 0; i--) a[i + 1] = a[i] + b[i]"),
+    ("directions:down2d", "A[i][j] = A[i - 1][j] + ..., i counting down"),
+    ("directions:shift_up", "a[i] = a[i + 1] * b[i]"),
     ("tsvc:s271", "if (b[i] > 0) a[i] += b[i] * c[i]"),
     ("counters:scale_packed", "j++ before y[j] ="),
     ("counters:pair_sums", "x[k] + x[k + 1]; k += 2"),
@@ -44,7 +53,9 @@ pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
 @pytest.mark.parametrize("name,what", RAISED, ids=[n for n, _ in RAISED])
 def test_raise_equals_compiled_c(name, what, target):
     case = CASES[name]
-    source = translate_c(str(case.path), function=case.function, sizes=case.sizes or None)
+    # "free": raised with its sizes left free (a raise for every size), run at the sizes
+    fixed = None if case.spec.get("free") else case.sizes or None
+    source = translate_c(str(case.path), function=case.function, sizes=fixed)
     outcome = raise_function(source, case.function, target, RaiseOptions())
     assert f"@{case.function}_raised" in outcome.module
     params, result = signature(case)
@@ -63,3 +74,16 @@ def test_raise_carries_the_c_assumptions():
     head = outcome.module[outcome.module.index(f"@{case.function}_raised"):].split("{", 1)[1]
     assert "synth.assumptions" in head and "C, which the function writes, does not overlap A or B" in head
     assert "assuming what the input assumes" in outcome.validation["summary"]
+
+
+@pytest.mark.parametrize("target", ["linalg"])
+def test_a_down_counting_recurrence_is_refused(target):
+    """`a[i] = a[i + 1] + b[i]` counting down reads what the previous iteration wrote: a
+    true recurrence, which no tensor program of the grammar computes (exit 3), while the
+    same loop counting up (shift_up) and `a[i + 1] = a[i] + ...` counting down raise."""
+    from synth.errors import NoSolutionError
+    from synth.synthesis.search import SearchSettings
+
+    source = translate_c(str(DIRECTIONS), function="rec_down")
+    with pytest.raises(NoSolutionError, match="no equivalent program found"):
+        raise_function(source, "rec_down", target, RaiseOptions(settings=SearchSettings(timeout=5)))

@@ -218,3 +218,17 @@ def test_a_statement_is_read_as_written(tmp_path, target):
                         if target == "stablehlo" else out.read_text(), "main" if target == "stablehlo" else "blend_raised",
                         [a, b, np.zeros((64, 48))])
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_a_down_counting_loop_is_read_forwards(tmp_path, target):
+    """A loop whose index is only ever subtracted (`A[-k + 63] = A[-k + 62] * 0.5 + ...`,
+    a down-counting loop as affine code writes it) is read over j = 62 - k: each element
+    of A is read before the loop overwrites it, so the statement is a shifted copy, from
+    its sketch, proven for every size."""
+    out, stats = tmp_path / "out.mlir", tmp_path / "stats.json"
+    assert main(["raise", str(DATA / "down_counting.mlir"), "--target", target, "--timeout", "30",
+                 "-o", str(out), "--stats-json", str(stats)]) == 0
+    record = json.loads(stats.read_text())["shift_down"]
+    assert [p.get("sketch") for p in record["problems"]] == [True]
+    assert record["verification"] == "all"

@@ -59,6 +59,19 @@ def _func_body(printed_module: str) -> str:
     return "\n".join(lines)
 
 
+def _tensor_of(memref_type: str) -> str:
+    """The tensor type `bufferization.to_tensor` gives a memref type (its layout dropped)."""
+    inner = memref_type[len("memref<"):-1]
+    depth, cut = 0, len(inner)
+    for k, ch in enumerate(inner):
+        depth += ch in "<[("
+        depth -= ch in ">])"
+        if ch == "," and depth == 0:
+            cut = k
+            break
+    return f"tensor<{inner[:cut].strip()}>"
+
+
 def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
                  guard: bool = False) -> tuple[str, str]:
     """(declaration of `@NAME_raised`, the drop-in `@NAME` with the original signature).
@@ -85,8 +98,12 @@ def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
         if a.is_array and generic:
             name, view = _array_view(kernel, a, symbols, sources, lines)
             memrefs[a.index] = (name, view)
-            ttype = raised_types[a.index]
-            lines.append(f"  %t{a.index} = bufferization.to_tensor {name} restrict : {view} to {ttype}")
+            ttype, vtype = raised_types[a.index], _tensor_of(view)
+            if vtype == ttype:
+                lines.append(f"  %t{a.index} = bufferization.to_tensor {name} restrict : {view} to {ttype}")
+            else:  # a static buffer into a dynamic parameter (a static kernel raised generic)
+                lines.append(f"  %tv{a.index} = bufferization.to_tensor {name} restrict : {view} to {vtype}")
+                lines.append(f"  %t{a.index} = tensor.cast %tv{a.index} : {vtype} to {ttype}")
             in_types.append(ttype)
         elif a.is_array:
             in_types.append(t.mlir())

@@ -23,6 +23,9 @@ accesses, several statements in a group) get None, and the search runs as before
 
 from __future__ import annotations
 
+import os
+import sys
+
 from dataclasses import dataclass
 
 from mlir import ir
@@ -138,6 +141,13 @@ class _Reader:
         self.entry = func.regions[0].blocks[0]
         self.counter = counter  # the argument holding a loop counter (synth.synthesis.steps)
         self.counter_range = counter_range  # its values [lo, hi) at the stand-in sizes
+        # loops read backwards: index -> K, where the loop's every use is an index `-iv + c`
+        # (a down-counting loop, normalized so); read as j = K - iv over the same box
+        self.reversed: dict = {}
+
+    def access(self, op):
+        """_access, with the loops read backwards counted forwards."""
+        return _access(op, self.reversed, self.index_value)
 
     def is_counter(self, value) -> bool:
         return self.counter is not None and isinstance(value, ir.Value) and self.arg_index(value) == self.counter
@@ -204,8 +214,8 @@ class _Reader:
                                              else None, ir.WalkResult.ADVANCE)[1])
         # stores into local scalars are their definitions, read where they are loaded
         # ... and so are stores into local arrays (a temporary copied into an argument)
-        stores = [op for op in stores if _local_scalar(_access(op)[0]) is None
-                  and _local_array(_access(op)[0]) is None]
+        stores = [op for op in stores if _local_scalar(_memref(op)) is None
+                  and _local_array(_memref(op)) is None]
         if len(stores) != 1:
             raise NoSketch(f"{len(stores)} stores in the group")
         store = stores[0].opview
@@ -248,6 +258,12 @@ class _Reader:
             hi = loops[at[ub[0]]].hi - 1 + ub[1]
         pos = len(loops)
         loops.append(_Loop(f.induction_variable, lo, hi))
+        if isinstance(lb, int) and isinstance(ub, int) and _only_negated(f.induction_variable):
+            # a loop whose index is only ever subtracted (`a[n - 2 - i]`): the statement
+            # read over j = lo + hi - 1 - i, the same box forwards. Where the original's
+            # order matters (a read of an element written earlier), the sketch reads the
+            # previous value like any other, and validation refutes it.
+            self.reversed[f.induction_variable] = lo + hi - 1
         for side, b in (("lower", lb), ("upper", ub)):
             if isinstance(b, int):
                 continue
@@ -272,15 +288,17 @@ class _Flipped:
     minus: ir.Value
 
 
-def _linear(e: ir.AffineExpr) -> tuple[dict[int, int], int] | None:
-    """({dim position: coefficient}, constant) of an affine expression without symbols,
-    mod or div; None for others."""
+def _linear(e: ir.AffineExpr, symbols: list[int] | None = None) -> tuple[dict[int, int], int] | None:
+    """({dim position: coefficient}, constant) of an affine expression without mod or div,
+    and without symbols unless `symbols` gives their values; None for others."""
     if isinstance(e, ir.AffineConstantExpr):
         return {}, e.value
+    if isinstance(e, ir.AffineSymbolExpr):
+        return ({}, symbols[e.position]) if symbols is not None and e.position < len(symbols) else None
     if isinstance(e, ir.AffineDimExpr):
         return {e.position: 1}, 0
     if isinstance(e, ir.AffineAddExpr):
-        a, b = _linear(e.lhs), _linear(e.rhs)
+        a, b = _linear(e.lhs, symbols), _linear(e.rhs, symbols)
         if a is None or b is None:
             return None
         coeffs = dict(a[0])
@@ -288,7 +306,7 @@ def _linear(e: ir.AffineExpr) -> tuple[dict[int, int], int] | None:
             coeffs[d] = coeffs.get(d, 0) + c
         return {d: c for d, c in coeffs.items() if c}, a[1] + b[1]
     if isinstance(e, ir.AffineMulExpr):
-        a, b = _linear(e.lhs), _linear(e.rhs)
+        a, b = _linear(e.lhs, symbols), _linear(e.rhs, symbols)
         if a is None or b is None or (a[0] and b[0]):
             return None
         (k, (coeffs, c)) = (a[1], b) if not a[0] else (b[1], a)
@@ -296,17 +314,46 @@ def _linear(e: ir.AffineExpr) -> tuple[dict[int, int], int] | None:
     return None
 
 
+def _only_negated(iv: ir.Value) -> bool:
+    """Whether every use of loop index `iv` is in an affine load / store's subscripts,
+    each with coefficient -1 (and at least one use)."""
+    uses = list(iv.uses)
+    if not uses:
+        return False
+    for use in uses:
+        op = use.owner
+        if op.name not in ("affine.load", "affine.store"):
+            return False
+        view = op.opview
+        dims = [d for d, v in enumerate(view.indices) if v == iv]
+        if not dims:
+            return False
+        amap = view.map.value
+        for e in amap.results:
+            form = _linear(e, [0] * amap.n_symbols)  # the coefficients are what matters
+            if form is None or any(form[0].get(d, 0) not in (0, -1) for d in dims):
+                return False
+    return True
+
+
 def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
-                 flips: bool = False) -> tuple[ir.Value | _Flipped | None, int]:
+                 flips: bool = False, reversed_: dict | None = None,
+                 symbols: list[int] | None = None) -> tuple[ir.Value | _Flipped | None, int]:
     """(loop index, c) for an index `iv + c`, (None, c) for a constant index c; with
-    `flips`, (_Flipped, c) for an index `a - b + c`; else NoSketch."""
-    form = _linear(e)
+    `flips`, (_Flipped, c) for an index `a - b + c`; for an index `-iv + c` of a loop
+    read backwards (`reversed_`: iv -> K, the loop read as j = K - iv), (iv, c - K);
+    else NoSketch. `symbols`: the values of the map's symbols (at the stand-in sizes)."""
+    form = _linear(e, symbols)
     if form is not None:
         coeffs, c = form
         if not coeffs:
             return None, c
         if len(coeffs) == 1 and set(coeffs.values()) == {1}:
             return operands[next(iter(coeffs))], c
+        if len(coeffs) == 1 and set(coeffs.values()) == {-1} and reversed_ \
+                and operands[next(iter(coeffs))] in reversed_:
+            iv = operands[next(iter(coeffs))]
+            return iv, c - reversed_[iv]
         if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [-1, 1]:
             plus = next(d for d, v in coeffs.items() if v == 1)
             minus = next(d for d, v in coeffs.items() if v == -1)
@@ -323,13 +370,22 @@ def _edge(c: int, n) -> str:
     raise NoSketch("a constant index inside an array (not its first or last element)")
 
 
-def _access(op) -> tuple[ir.Value, list[tuple[ir.Value, int]]]:
-    """(memref, [(loop index, offset) per dim]) of an affine / memref load or store."""
+def _memref(op) -> ir.Value:
+    """The memref a load or store accesses."""
+    return (op.opview if hasattr(op, "opview") else op).memref
+
+
+def _access(op, reversed_: dict | None = None, size=None) -> tuple[ir.Value, list[tuple[ir.Value, int]]]:
+    """(memref, [(loop index, offset) per dim]) of an affine / memref load or store
+    (`reversed_`: the loops read backwards, see _unit_offset; `size`: value -> int, the
+    value of a size symbol in a subscript, at the stand-in sizes)."""
     view = op.opview if hasattr(op, "opview") else op
     if op.name.startswith("affine."):
         amap = view.map.value
         operands = list(view.indices)
-        return view.memref, [_unit_offset(e, operands, amap.n_dims, flips=True) for e in amap.results]
+        symbols = [size(v) for v in operands[amap.n_dims:]] if size is not None and amap.n_symbols else None
+        return view.memref, [_unit_offset(e, operands, amap.n_dims, True, reversed_, symbols)
+                             for e in amap.results]
     return view.memref, [(v, 0) for v in view.indices]
 
 
@@ -596,7 +652,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         masks = [m.moved(keep) for m in masks]
         loops = [loops[p] for p in keep]
     at = {l.iv: p for p, l in enumerate(loops)}
-    memref, full_index = _access(store.operation)
+    memref, full_index = reader.access(store.operation)
     if reader.arg_index(memref) != output:
         raise NoSketch("the store writes a local")
     # an index at the counter: the block is written into that slice of the array (put)
@@ -651,7 +707,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         return reader.is_counter(iv) or (isinstance(iv, ir.Value) and iv in fixed)
 
     def load(op) -> _View:
-        array, idx = _access(op)
+        array, idx = reader.access(op)
         if _local_scalar(array) is not None:
             return local_value(array, op)
         if _local_array(array) is not None:
@@ -848,7 +904,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
         if op is None or op.name not in ("arith.addf", "arith.addi"):
             raise NoSketch("a local scalar accumulated other than by a sum")
         own = [x for x in op.operands if not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
-               and _access(x.owner)[0] == array]
+               and _memref(x.owner) == array]
         if len(own) != 1:
             raise NoSketch("a local scalar accumulated other than by a sum")
         term = next(x for x in op.operands if x != own[0])
@@ -874,8 +930,8 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             raise NoSketch("a local array stored more than once")
         define = stores[0]
         outer, inner = _nest(define, "a local array used"), _nest(use, "a local array used")
-        _, at_def = _access(define)
-        _, at_use = _access(use)
+        _, at_def = reader.access(define)
+        _, at_use = reader.access(use)
         if len(outer) != len(inner) or not all(_same_bounds(f, g) for f, g in zip(outer, inner)):
             raise NoSketch("a local array read over other ranges than it is written")
         position = {f.induction_variable: k for k, f in enumerate(outer)}
@@ -959,7 +1015,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
             raise NoSketch("a loop the store does not index, not an accumulation")
         a, b = op.operands
         own = [x for x in (a, b) if not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
-               and reader.arg_index(_access(x.owner)[0]) == output]
+               and reader.arg_index(_memref(x.owner)) == output]
         if len(own) != 1 or (op.name in ("arith.subf", "arith.subi") and own[0] != a):
             raise NoSketch("a loop the store does not index, not an accumulation")
         term = b if own[0] == a else a
@@ -1053,6 +1109,7 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
             try:
                 out[problem.name] = statement_sketch(funcs[g.part], dialect, params, problem.input_types,
                                                      g.writes[0], problem.output_type, counter, counter_range)
-            except NoSketch:
-                pass
+            except NoSketch as e:
+                if os.environ.get("SYNTH_DEBUG_SKETCH"):
+                    print(f"sketch of {problem.name}: {e}", file=sys.stderr)
     return out
