@@ -32,11 +32,12 @@ def kernel_files(items: list[str], corpus: Path) -> list[Path]:
     for item in items:
         p = Path(item)
         if p.is_dir():
-            out += sorted(p.glob("*.mlir"))
-        elif p.suffix == ".mlir" and p.exists():
+            out += sorted([*p.glob("*.mlir"), *p.glob("*.c")])
+        elif p.suffix in (".mlir", ".c") and p.exists():
             out.append(p)
         else:
-            out.append(corpus / f"{item}.mlir")
+            found = [corpus / f"{item}{ext}" for ext in (".mlir", ".c") if (corpus / f"{item}{ext}").exists()]
+            out.append(found[0] if found else corpus / f"{item}.mlir")
     return out
 
 

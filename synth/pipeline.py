@@ -360,7 +360,7 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
             continue
         if generic:
             try:
-                raised_texts(result, True)
+                raised_texts(result, True, kernel)
             except GenericUnsupported as e:  # an op of the program has no generic form yet
                 generic, generic_note = False, str(e)
         try:

@@ -366,3 +366,27 @@ func.func @f_raised(%a: tensor<?x?xf64>) -> tensor<?x?xf64> attributes {synth.ou
     solver = z3.Solver()
     solver.add(z3.Or(shape[0] != n - 1, shape[1] != m, term != a(x[0], x[1])))
     assert solver.check() == z3.unsat
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_a_constant_step_count_stays_a_constant_of_a_generic_raise(tmp_path, target):
+    """Polygeist's jacobi-1d has static arrays and 500 steps as a constant: raised
+    --shapes generic, the arrays' extent is read at run time and the 500 steps stay a
+    constant (validation holds them at 500 where it varies the extent); at n = 37 the
+    raise gives the original's result at n = 37."""
+    path = ROOT / "benchmarks/polybench-polygeist/jacobi-1d.mlir"
+    text = _raise(tmp_path, str(path), target, "--shapes", "generic")
+    assert "tensor<?xf64>" in _signature(text, "kernel_jacobi_1d_raised")
+    n = 37
+    rng = np.random.default_rng(4)
+    a, b = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n)
+    want_a, want_b = a.copy(), b.copy()
+    for _ in range(500):  # the original's loops, at n (NumPy, in the original's order)
+        for i in range(1, n - 1):
+            want_b[i] = 0.33333 * (want_a[i - 1] + want_a[i] + want_a[i + 1])
+        for i in range(1, n - 1):
+            want_a[i] = 0.33333 * (want_b[i - 1] + want_b[i] + want_b[i + 1])
+    got = _run_raised_at(text, "kernel_jacobi_1d_raised", target,
+                         [np.asarray(500, np.int32), np.asarray(n, np.int32), a.copy(), b.copy()])
+    np.testing.assert_allclose(got[0], want_a, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got[1], want_b, rtol=1e-12, atol=1e-12)

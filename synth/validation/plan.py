@@ -27,10 +27,15 @@ class SizePlan:
     hand or by another tool) the text is re-instantiated by mapping each original size
     value to its new one, which needs the original values distinct and >= MIN_SIZE."""
 
-    def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None, edges: bool = False):
+    def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None, edges: bool = False,
+                 pinned: frozenset = frozenset()):
         self.kernel = kernel
         # a raise for every size (shape-generic) is tested at edge sizes too: each symbol at 1
         self.edges = edges
+        # symbols held at their original values in every configuration: those a generic
+        # raise keeps as constants (no argument exposes them: Polygeist's constant time-step
+        # count beside dims the raise reads at run time)
+        self.pinned = frozenset(pinned)
         self.model = kernel.sizes
         self.original = self.model.original()
         self.raised = raised
@@ -75,6 +80,10 @@ class SizePlan:
                 c = self.model.small_values(first + (rotate if single else 0), stride, 0 if single else rotate)
             except InputError:
                 continue
+            if self.pinned:
+                c = {**c, **{n: self.original[n] for n in self.pinned if n in self.original}}
+                if not self.model.valid(c):
+                    continue
             if c not in out and c != self.original:
                 out.append(c)
         return out
@@ -111,7 +120,7 @@ class SizePlan:
         if not small:
             return []
         out = []
-        for name in sorted(self.original):
+        for name in sorted(set(self.original) - self.pinned):
             c = {**small[0], name: 1}
             if self.model.valid(c) and c not in small and c not in out:
                 out.append(c)

@@ -76,6 +76,18 @@ def verify(original_path, raised_path, function: str | None = None, level: str =
                        seed=seed, test_first=test_first, z3_timeout=z3_timeout)
 
 
+def _constant_symbols(kernel: Kernel) -> frozenset:
+    """The size symbols no argument of the kernel exposes (a dim of an array argument, a
+    size argument): a generic raise keeps them as the constants they are in the original."""
+    from synth.grammar.dims import find_sources
+
+    model = kernel.sizes
+    values = model.original()
+    arg_dims = {i: model.arg_dims[i] for i in range(kernel.n_arguments) if i in model.arg_dims}
+    scalars = {name: (i, kernel.tensor_type(i, values).dtype) for i, name in model.params.items()}
+    return frozenset(model.symbols) - set(find_sources(set(model.symbols), arg_dims, scalars))
+
+
 def verify_text(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None,
                 level: str = "all", *, seed: int = 0, test_first: bool = True,
                 z3_timeout: float = DEFAULT_Z3_TIMEOUT, kernel: Kernel | None = None,
@@ -99,7 +111,8 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
     proven = load_raised(raised_path, f"{name}_raised", generic_text) if generic_text is not None else raised
     sig = raised.signature()
     comparisons = check_contract(kernel, raised, sig)
-    plan = SizePlan(kernel, raised, raised_at, edges=generic_text is not None)
+    plan = SizePlan(kernel, raised, raised_at, edges=generic_text is not None,
+                    pinned=_constant_symbols(kernel) if generic_text is not None else frozenset())
     report = Report(name, raised.name, raised.dialect, "equivalent", "test")
     if level == "test" or test_first:
         t = time.monotonic()
