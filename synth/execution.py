@@ -62,7 +62,7 @@ DROPIN_PIPELINE = TENSOR_PIPELINE.replace("builtin.module(", "builtin.module(inl
 # elementwise chains fused first (one loop nest, no temporaries between them): a time loop's
 # linalg body at its own sizes runs 5x faster. MLIR (the wheel's build) crashes on some IR
 # with it (a generalized op whose result is also returned and copied), so callers fall
-# back to TENSOR_PIPELINE when the worker crashes (synth.backends.run.run_raised).
+# back to TENSOR_PIPELINE when the worker crashes (synth.validation.reference).
 FUSED_TENSOR_PIPELINE = TENSOR_PIPELINE.replace(
     "builtin.module(", "builtin.module(func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),", 1)
 
