@@ -267,6 +267,23 @@ def _run_raised_module(source, args) -> int:
     return 0
 
 
+def cmd_opt(args) -> int:
+    """`synth opt --pass NAME FILE`: the module after the passes, on standard output; the
+    rewrites each made on standard error."""
+    from synth.backends.passes import run_on_text
+
+    path = "<stdin>" if args.file == "-" else args.file
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", path) from None
+    out, counts = run_on_text(text, args.passes, path)
+    sys.stdout.write(out)
+    for name, n in counts.items():
+        print(f"{name}: {n} rewrite{'s' if n != 1 else ''}", file=sys.stderr)
+    return 0
+
+
 def cmd_raise(args) -> int:
     import json
 
@@ -448,6 +465,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="mlir: the original loops through MLIR at -O3; cc: also each PolyBench kernel's C "
                         "twin (benchmarks/polybench-c) compiled by the system C compiler at -O3 -march=native")
     p.set_defaults(run=cmd_bench)
+
+    p = sub.add_parser("opt", help="run passes of the mlir-cpu backend on a module; print it (for lit tests)",
+                       formatter_class=fmt)
+    p.add_argument("file", help="the module (.mlir; - reads standard input)")
+    p.add_argument("--pass", dest="passes", action="append", required=True, metavar="NAME",
+                   help="a pass of synth.backends.passes (repeat to run several, in order)")
+    p.set_defaults(run=cmd_opt)
 
     from synth.validation.verify import register as register_verify
 

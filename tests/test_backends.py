@@ -1015,7 +1015,7 @@ def test_mlir_cpu_lu_updates_its_trailing_block_in_place():
     from mlir import ir
 
     from synth.backends.copies import _memcpy, copies_as_loops
-    from synth.backends.in_place import ops_named
+    from synth.backends.ir_toolkit import ops_named
     from synth.grammar import ops_for
     from synth.grammar.op import emit_op_function
     from synth.grammar.shapes import lu
@@ -1533,7 +1533,7 @@ def test_stablehlo_masked_operand_stays_out_of_its_product():
     from mlir import ir
 
     from synth.backends.contraction_operands import _contraction
-    from synth.backends.in_place import ops_named
+    from synth.backends.ir_toolkit import ops_named
     from synth.backends.stablehlo_linalg import to_linalg
 
     lowered = to_linalg(_MASKED_PRODUCT)

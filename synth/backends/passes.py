@@ -41,6 +41,7 @@ WRITE_IN_PLACE = "synth-write-in-place"
 SHIFT_REUSE = "synth-shift-reuse"
 REVERSE_IN_PLACE = "synth-reverse-in-place"
 COPIES_AS_LOOPS = "synth-copies-as-loops"
+DISTINCT_RESULTS = "synth-distinct-results"
 
 # in the order of the tiled pipeline (synth.backends.mlir_cpu.tiled_pipeline)
 PASSES = (
@@ -62,6 +63,8 @@ PASSES = (
          "loop steps that update their carried array elementwise write it in place"),
     Pass(SHIFT_REUSE, "synth.backends.shift_reuse:shift_reuse",
          "vector tiles reading one row at several shifts load it once"),
+    Pass(DISTINCT_RESULTS, "synth.backends.distinct_results:distinct_results",
+         "a tensor returned at several positions returned as copies at the later ones"),
     Pass(REVERSE_IN_PLACE, "synth.backends.pairwise_reversal:reverse_in_place",
          "an update of a vector by its own reversal made in place, by pairs"),
     Pass(COPIES_AS_LOOPS, "synth.backends.copies:copies_as_loops",
@@ -81,3 +84,33 @@ def get(name: str) -> Pass:
 def mlir(name: str, text: str) -> Step:
     """A step that runs MLIR's pass pipeline `text`, named `name` in the pipeline."""
     return Step("mlir", name, text)
+
+
+def run_on_text(text: str, names: list[str], path: str = "<input>") -> tuple[str, dict[str, int]]:
+    """`synth opt`: run the passes `names` (in order, in this process) on the module `text`;
+    (the module printed, the rewrites each pass made). Bad input (a module that does not
+    parse, an unknown pass) is an InputError with its location."""
+    from mlir import ir
+
+    from synth.errors import InputError
+    from synth.execution import PassFailed
+
+    unknown = [n for n in names if n not in BY_NAME]
+    if unknown:
+        raise InputError(f"unknown pass {unknown[0]!r}; the passes: {', '.join(BY_NAME)}")
+    counts: dict[str, int] = {}
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = False
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError as e:
+            d = e.error_diagnostics[0] if e.error_diagnostics else None
+            where = str(d.location) if d is not None else ""
+            loc = where.removeprefix("loc(").removesuffix(")").replace('"-"', path).replace('"', "")
+            raise InputError(d.message if d is not None else str(e), loc or path) from None
+        for name in names:
+            try:
+                counts[name] = counts.get(name, 0) + get(name).apply(module)
+            except PassFailed as e:
+                raise InputError(str(e), path) from None
+        return str(module), counts
