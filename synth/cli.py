@@ -17,30 +17,7 @@ import numpy as np
 
 from synth.analysis import polybench
 from synth.errors import InputError, SynthError
-
-
-def _c_options(args):
-    import shlex
-
-    from synth.frontend.reader import COptions
-
-    return COptions(tuple(getattr(args, "define", None) or ()), tuple(getattr(args, "include", None) or ()),
-                    getattr(args, "std", "c99"), tuple(shlex.split(getattr(args, "cflags", None) or "")),
-                    _sizes(getattr(args, "size", None) or ()))
-
-
-def _sizes(items) -> tuple[tuple[str, int], ...]:
-    """`--size NAME=VALUE` options as (name, value) pairs."""
-    out = []
-    for item in items:
-        name, _, value = item.partition("=")
-        try:
-            out.append((name.strip(), int(value, 0)))
-        except ValueError:
-            raise InputError(f"--size {item}: expected NAME=INTEGER (e.g. --size n=1000)") from None
-        if not name.strip().isidentifier():
-            raise InputError(f"--size {item}: '{name}' is not a C parameter name")
-    return tuple(out)
+from synth.frontend.reader import c_options_from_args as _c_options
 
 
 def _join_cflags(argv: list[str]) -> list[str]:
