@@ -18,10 +18,12 @@ __version__ = "0.1.0"
 
 
 def raise_module(text_or_path, target: str, *, function: str | None = None, timeout: float = 60.0,
-                 max_size: int = 6, verify: str = "z3", z3_timeout: float = 60.0, seed: int = 0):
+                 max_size: int = 6, verify: str = "all", z3_timeout: float = 60.0, seed: int = 0,
+                 shapes: str = "auto"):
     """Raise each function of a module (or `function`) to `target` ("stablehlo" or "linalg")
     and validate it: a list of `synth.pipeline.RaiseOutcome` (`.module`, `.stats`,
-    `.validation`, `.kernel`). `text_or_path`: MLIR text, or a path to a .mlir file."""
+    `.validation`, `.kernel`). `text_or_path`: MLIR text, or a path to a .mlir file. The
+    defaults are `synth raise`'s (tests/test_layers.py checks they stay equal)."""
     from pathlib import Path
 
     from synth.analysis.function import list_functions
@@ -39,7 +41,7 @@ def raise_module(text_or_path, target: str, *, function: str | None = None, time
         if function not in names:
             raise InputError(f"no function @{function} with a body in the module", source.path)
         names = [function]
-    options = RaiseOptions(SearchSettings(max_size=max_size, timeout=timeout), verify, z3_timeout, seed)
+    options = RaiseOptions(SearchSettings(max_size=max_size, timeout=timeout), verify, z3_timeout, seed, shapes)
     return [raise_function(source, name, target, options) for name in names]
 
 

@@ -17,30 +17,7 @@ import numpy as np
 
 from synth.analysis import polybench
 from synth.errors import InputError, SynthError
-
-
-def _c_options(args):
-    import shlex
-
-    from synth.frontend.reader import COptions
-
-    return COptions(tuple(getattr(args, "define", None) or ()), tuple(getattr(args, "include", None) or ()),
-                    getattr(args, "std", "c99"), tuple(shlex.split(getattr(args, "cflags", None) or "")),
-                    _sizes(getattr(args, "size", None) or ()))
-
-
-def _sizes(items) -> tuple[tuple[str, int], ...]:
-    """`--size NAME=VALUE` options as (name, value) pairs."""
-    out = []
-    for item in items:
-        name, _, value = item.partition("=")
-        try:
-            out.append((name.strip(), int(value, 0)))
-        except ValueError:
-            raise InputError(f"--size {item}: expected NAME=INTEGER (e.g. --size n=1000)") from None
-        if not name.strip().isidentifier():
-            raise InputError(f"--size {item}: '{name}' is not a C parameter name")
-    return tuple(out)
+from synth.frontend.reader import c_options_from_args as _c_options
 
 
 def _join_cflags(argv: list[str]) -> list[str]:
@@ -267,6 +244,23 @@ def _run_raised_module(source, args) -> int:
     return 0
 
 
+def cmd_opt(args) -> int:
+    """`synth opt --pass NAME FILE`: the module after the passes, on standard output; the
+    rewrites each made on standard error."""
+    from synth.backends.passes import run_on_text
+
+    path = "<stdin>" if args.file == "-" else args.file
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", path) from None
+    out, counts = run_on_text(text, args.passes, path)
+    sys.stdout.write(out)
+    for name, n in counts.items():
+        print(f"{name}: {n} rewrite{'s' if n != 1 else ''}", file=sys.stderr)
+    return 0
+
+
 def cmd_raise(args) -> int:
     import json
 
@@ -448,6 +442,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="mlir: the original loops through MLIR at -O3; cc: also each PolyBench kernel's C "
                         "twin (benchmarks/polybench-c) compiled by the system C compiler at -O3 -march=native")
     p.set_defaults(run=cmd_bench)
+
+    p = sub.add_parser("opt", help="run passes of the mlir-cpu backend on a module; print it (for lit tests)",
+                       formatter_class=fmt)
+    p.add_argument("file", help="the module (.mlir; - reads standard input)")
+    p.add_argument("--pass", dest="passes", action="append", required=True, metavar="NAME",
+                   help="a pass of synth.backends.passes (repeat to run several, in order)")
+    p.set_defaults(run=cmd_opt)
 
     from synth.validation.verify import register as register_verify
 

@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -62,51 +63,122 @@ DROPIN_PIPELINE = TENSOR_PIPELINE.replace("builtin.module(", "builtin.module(inl
 # elementwise chains fused first (one loop nest, no temporaries between them): a time loop's
 # linalg body at its own sizes runs 5x faster. MLIR (the wheel's build) crashes on some IR
 # with it (a generalized op whose result is also returned and copied), so callers fall
-# back to TENSOR_PIPELINE when the worker crashes (synth.backends.run.run_raised).
+# back to TENSOR_PIPELINE when the worker crashes (synth.validation.reference).
 FUSED_TENSOR_PIPELINE = TENSOR_PIPELINE.replace(
     "builtin.module(", "builtin.module(func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),", 1)
 
-# a pipeline is one pass pipeline, or stages separated by STAGE: pass pipelines, and
-# rewrites written in Python over the module between them (REWRITES, run in the worker)
+# a pipeline given as a string: one pass pipeline, or stages separated by STAGE, each a pass
+# pipeline or a rewrite written in Python in REWRITES (run in the worker). The backends'
+# pipelines are Pipelines of Steps instead (synth.backends.passes).
 STAGE = ";"
-WRITE_IN_PLACE = "synth-write-in-place"
-COPIES_AS_LOOPS = "synth-copies-as-loops"
-SLICE_SELECTS = "synth-slice-selects"
-NARROW_PRODUCERS = "synth-narrow-producers"
-WAVEFRONT = "synth-wavefront"
-FUSE_PRODUCERS = "synth-fuse-producers"
-PIVOT_BLOCKS = "synth-pivot-blocks"
 BOOLS_AS_BYTES = "synth-bools-as-bytes"
-SHIFT_REUSE = "synth-shift-reuse"
-HOIST_FLIPS = "synth-hoist-flips"
-REVERSE_IN_PLACE = "synth-reverse-in-place"
-TRIANGLES = "synth-triangular-blocks"
-REWRITES = {WRITE_IN_PLACE: ("synth.backends.in_place", "write_in_place"),
-            SLICE_SELECTS: ("synth.backends.narrow", "slice_selects"),
-            NARROW_PRODUCERS: ("synth.backends.narrow", "narrow_producers"),
-            COPIES_AS_LOOPS: ("synth.backends.copies", "copies_as_loops"),
-            WAVEFRONT: ("synth.backends.wavefront", "wavefront"),
-            FUSE_PRODUCERS: ("synth.backends.row_passes", "fuse_producers"),
-            PIVOT_BLOCKS: ("synth.backends.pivot_blocks", "pivot_blocks"),
-            BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes"),
-            SHIFT_REUSE: ("synth.backends.shift_reuse", "shift_reuse"),
-            HOIST_FLIPS: ("synth.backends.invariant_flips", "hoist_flips"),
-            REVERSE_IN_PLACE: ("synth.backends.pairwise_reversal", "reverse_in_place"),
-            TRIANGLES: ("synth.backends.triangles", "triangular_blocks")}
+REWRITES = {BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes")}
 
 
-def run_stages(module, pipeline: str) -> None:
-    """Run `pipeline` (see STAGE) on `module` (an ir.Module), stage by stage."""
-    import importlib
+class Step(NamedTuple):
+    """One step of a pipeline: `kind` "mlir" (payload: a pass pipeline's text) or "python"
+    (payload: "package.module:function", a rewrite `function(module) -> number of rewrites`
+    imported where the step runs, in the worker)."""
 
-    from mlir import passmanager
+    kind: str
+    name: str
+    payload: str
 
+
+class Pipeline(tuple):
+    """An ordered list of Steps (what synth.backends.mlir_cpu runs), printable by name."""
+
+    def names(self) -> list[str]:
+        return [s.name for s in self]
+
+    def index_of(self, name: str) -> int:
+        names = self.names()
+        if name not in names:
+            raise KeyError(f"no step {name!r} in the pipeline ({', '.join(names)})")
+        return names.index(name)
+
+    def before(self, name: str) -> "Pipeline":
+        """The steps before the step `name`."""
+        return Pipeline(self[:self.index_of(name)])
+
+    def without(self, name: str) -> "Pipeline":
+        return Pipeline(s for s in self if s.name != name)
+
+    def replaced(self, name: str, step: Step) -> "Pipeline":
+        return Pipeline(step if s.name == name else s for s in self)
+
+    def inserted_before(self, name: str, step: Step) -> "Pipeline":
+        k = self.index_of(name)
+        return Pipeline(self[:k] + (step,) + self[k:])
+
+    def __str__(self) -> str:
+        return " -> ".join(self.names())
+
+
+class PassFailed(Exception):
+    """A step of a pipeline threw, or left IR that fails verification: the pass is named."""
+
+    def __init__(self, name: str, reason: str):
+        super().__init__(f"pass {name} failed: {reason}")
+        self.pass_name, self.reason = name, reason
+
+
+def _error_text(e: BaseException) -> str:
+    diags = getattr(e, "error_diagnostics", None)
+    if diags:
+        return f"{type(e).__name__}: " + "; ".join(f"{d.location}: {d.message}" for d in diags)
+    return f"{type(e).__name__}: {e}"
+
+
+def _steps(pipeline) -> list[Step]:
+    """A Pipeline (or any sequence of Steps) as it is; a string: its STAGE-separated stages,
+    each a pass pipeline or a name in REWRITES."""
+    if not isinstance(pipeline, str):
+        return [Step(*s) for s in pipeline]
+    steps = []
     for stage in pipeline.split(STAGE):
         if stage in REWRITES:
-            where, name = REWRITES[stage]
-            getattr(importlib.import_module(where), name)(module)
+            steps.append(Step("python", stage, ":".join(REWRITES[stage])))
         else:
-            passmanager.PassManager.parse(stage).run(module.operation)
+            steps.append(Step("mlir", stage, stage))
+    return steps
+
+
+def run_step(module, step: Step) -> int:
+    """Run one step on `module`; the number of rewrites a Python step made (0 for MLIR's).
+    A step that throws, or a Python step after which the module fails to verify, raises
+    PassFailed naming it."""
+    import importlib
+
+    from mlir import ir, passmanager
+
+    if step.kind == "mlir":
+        try:
+            passmanager.PassManager.parse(step.payload).run(module.operation)
+        except (ir.MLIRError, ValueError) as e:
+            raise PassFailed(step.name, _error_text(e)) from None
+        return 0
+    where, name = step.payload.split(":")
+    try:
+        count = getattr(importlib.import_module(where), name)(module)
+    except Exception as e:  # any exception of a rewrite is that pass's failure, named
+        raise PassFailed(step.name, _error_text(e)) from None
+    try:
+        module.operation.verify()
+    except ir.MLIRError as e:
+        raise PassFailed(step.name, "left IR that fails verification: " + _error_text(e)) from None
+    return int(count or 0) if not isinstance(count, bool) else int(count)
+
+
+def run_stages(module, pipeline) -> dict[str, int]:
+    """Run `pipeline` (a Pipeline, or a string: see STAGE) on `module` (an ir.Module), step
+    by step; the number of rewrites each Python step made, by name."""
+    counts: dict[str, int] = {}
+    for step in _steps(pipeline):
+        made = run_step(module, step)
+        if step.kind == "python":
+            counts[step.name] = counts.get(step.name, 0) + made
+    return counts
 
 
 WORKER_DEADLINE = 900.0  # seconds one compile + run may take before the worker is stopped
@@ -124,6 +196,7 @@ class RunResult:
     seconds: list[float]  # one entry per repeat: the call alone
     compile_seconds: float  # 0.0 on a cache hit
     results: list[np.ndarray] = field(default_factory=list)  # run_function: the returned values (0-d for scalars)
+    rewrites: dict[str, int] = field(default_factory=dict)  # per Python pass: rewrites it made (at compile)
 
 
 # ----------------------------------------------------------------------------------------
@@ -270,7 +343,7 @@ class _Compiled:
             for op in module.body.operations:
                 if op.operation.name == "func.func" and op.attributes["sym_name"].value == self.entry:
                     op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
-            run_stages(module, pipeline)
+            self.rewrites = run_stages(module, pipeline)
             shared = list(libs) + [lib for lib in runtime_libs() if lib not in libs]
             self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=shared)
             self.module = module
@@ -343,13 +416,9 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
                     compiled.engine.invoke(request["func"], *cargs)
                     seconds.append(time.perf_counter() - t0)
                 outputs = outs
-            _send(replies, ("ok", (outputs, seconds, compile_seconds, results)))
+            _send(replies, ("ok", (outputs, seconds, compile_seconds, results, compiled.rewrites)))
         except Exception as e:  # reported to the caller as an ExecutionError
-            message = str(e)
-            diags = getattr(e, "error_diagnostics", None)
-            if diags:
-                message = "; ".join(f"{d.location}: {d.message}" for d in diags)
-            _send(replies, ("error", f"{type(e).__name__}: {message}"))
+            _send(replies, ("error", _error_text(e)))
 
 
 # ----------------------------------------------------------------------------------------

@@ -281,13 +281,12 @@ def test_mlir_cpu_loop_yielding_fresh_buffers_runs(cache_dir):
     to LLVM aborts; they become bytes (synth.backends.byte_bools) and the loop runs."""
     from mlir import ir
 
-    from synth.execution import STAGE, BOOLS_AS_BYTES
+    from synth.execution import BOOLS_AS_BYTES
     from synth.backends.mlir_cpu import tiled_pipeline
 
-    stages = tiled_pipeline().split(STAGE)
     with ir.Context():
         module = ir.Module.parse(_FRESH_EACH_STEP)
-        run_stages(module, STAGE.join(stages[:stages.index(BOOLS_AS_BYTES)]))
+        run_stages(module, tiled_pipeline().before(BOOLS_AS_BYTES))
         assert "xi1>" in str(module)  # the flags the rewrite is for are there
     x, z = np.arange(8.0), np.ones(8)
     prepared = MlirCpuBackend().prepare(_FRESH_EACH_STEP, "k")
@@ -713,7 +712,7 @@ def test_mlir_cpu_runs_blocks_of_the_stablehlo_floyd_warshall_loop():
     stages = tiled_pipeline()
     with ir.Context():
         module = ir.Module.parse(linalg)
-        run_stages(module, stages[:stages.index("synth-pivot-blocks")].rstrip(";"))
+        run_stages(module, stages.before("synth-pivot-blocks"))
         assert "iter_args" in str(module) and str(module).count("tensor<128xi32>, tensor<128xi32>") >= 1
         assert pivot_blocks.pivot_blocks(module) == 1
         text_after = str(module)
@@ -743,7 +742,7 @@ def test_pivot_blocks_keep_a_loop_whose_carried_start_differs():
     stages = tiled_pipeline()
     with ir.Context():
         module = ir.Module.parse(row_passes.fuse_rows(to_linalg(text)).text)
-        run_stages(module, stages[:stages.index("synth-pivot-blocks")].rstrip(";"))
+        run_stages(module, stages.before("synth-pivot-blocks"))
         assert pivot_blocks.pivot_blocks(module) == 0
 
 
@@ -1016,7 +1015,7 @@ def test_mlir_cpu_lu_updates_its_trailing_block_in_place():
     from mlir import ir
 
     from synth.backends.copies import _memcpy, copies_as_loops
-    from synth.backends.in_place import ops_named
+    from synth.backends.ir_toolkit import ops_named
     from synth.grammar import ops_for
     from synth.grammar.op import emit_op_function
     from synth.grammar.shapes import lu
@@ -1321,13 +1320,12 @@ def _hoisted_flips(text: str) -> int:
     from mlir import ir
 
     from synth.backends.invariant_flips import hoist_flips
-    from synth.execution import HOIST_FLIPS, STAGE
+    from synth.backends.passes import HOIST_FLIPS
 
     stages = MlirCpuBackend(target="stablehlo").prepare(text, "f")
-    before = stages.pipeline.split(STAGE)
     with ir.Context():
         module = ir.Module.parse(stages.text)
-        run_stages(module, STAGE.join(before[:before.index(HOIST_FLIPS)]))
+        run_stages(module, stages.pipeline.before(HOIST_FLIPS))
         return hoist_flips(module)
 
 
@@ -1357,13 +1355,10 @@ def _rewrites_at_stage(text: str, target: str, stage: str, rewrite) -> int:
     count of rewrites, on the function `f` of `text` run through the stages before it."""
     from mlir import ir
 
-    from synth.execution import STAGE
-
     stages = MlirCpuBackend(target=target).prepare(text, "f")
-    before = stages.pipeline.split(STAGE)
     with ir.Context():
         module = ir.Module.parse(stages.text)
-        run_stages(module, STAGE.join(before[:before.index(stage)]))
+        run_stages(module, stages.pipeline.before(stage))
         return rewrite(module)
 
 
@@ -1371,7 +1366,7 @@ def _reversed_in_place(text: str, target: str) -> int:
     """How many updates synth.backends.pairwise_reversal makes in place in the function `f`
     of `text`, in the mlir-cpu pipeline at the stage it runs at."""
     from synth.backends.pairwise_reversal import reverse_in_place
-    from synth.execution import REVERSE_IN_PLACE
+    from synth.backends.passes import REVERSE_IN_PLACE
 
     return _rewrites_at_stage(text, target, REVERSE_IN_PLACE, reverse_in_place)
 
@@ -1384,7 +1379,7 @@ def test_update_of_a_vector_by_its_reversal_runs_in_place(target):
     rewrite, and NumPy's solution of the Toeplitz system. With y read at k - 2 - i instead
     (not a reversal of y[0:k]) nothing is rewritten, and the values are still right."""
     from polybench_reference.solvers_stencils_medley import durbin
-    from synth.execution import REVERSE_IN_PLACE, STAGE
+    from synth.backends.passes import REVERSE_IN_PLACE
 
     text = (Path(__file__).parent / "data" / "reversal" / f"durbin_40.{target}.mlir").read_text()
     assert _reversed_in_place(text, target) == 1
@@ -1394,7 +1389,7 @@ def test_update_of_a_vector_by_its_reversal_runs_in_place(target):
     prepared = MlirCpuBackend(target=target).prepare(text, "f")
     got = prepared.run(args)
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
-    without = prepared.pipeline.replace(REVERSE_IN_PLACE + STAGE, "")
+    without = prepared.pipeline.without(REVERSE_IN_PLACE)
     assert without != prepared.pipeline
     assert np.array_equal(got[0], MlirCpuBackend(pipeline=without, target=target).prepare(text, "f").run(args)[0])
     want = y0.copy()
@@ -1538,7 +1533,7 @@ def test_stablehlo_masked_operand_stays_out_of_its_product():
     from mlir import ir
 
     from synth.backends.contraction_operands import _contraction
-    from synth.backends.in_place import ops_named
+    from synth.backends.ir_toolkit import ops_named
     from synth.backends.stablehlo_linalg import to_linalg
 
     lowered = to_linalg(_MASKED_PRODUCT)
@@ -1819,7 +1814,7 @@ def _triangle_blocks(text: str, target: str) -> int:
     """How many contractions synth.backends.triangles writes as blocks in the function `f`
     of `text`, in the mlir-cpu pipeline at the stage it runs at."""
     from synth.backends.triangles import triangular_blocks
-    from synth.execution import TRIANGLES
+    from synth.backends.passes import TRIANGLES
 
     return _rewrites_at_stage(text, target, TRIANGLES, triangular_blocks)
 
@@ -1959,7 +1954,7 @@ def test_contractions_over_a_triangle_compute_only_its_blocks(case):
     or not kept; the others add in the same order, an edge tile may fuse a multiply-add the
     other rounds twice). A mask that is not a triangle, or a product also used whole, is
     not rewritten."""
-    from synth.execution import STAGE, TRIANGLES
+    from synth.backends.passes import TRIANGLES
 
     name, text, target, arrays, rewrites = case
     assert _triangle_blocks(text, target) == rewrites
@@ -1968,7 +1963,7 @@ def test_contractions_over_a_triangle_compute_only_its_blocks(case):
     got = prepared.run(args)
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
     assert_close(got, want if isinstance(want, list) else [want], name)
-    without = prepared.pipeline.replace(TRIANGLES + STAGE, "")
+    without = prepared.pipeline.without(TRIANGLES)
     assert without != prepared.pipeline
     for g, w in zip(got, MlirCpuBackend(pipeline=without, target=target).prepare(text, "f").run(args)):
         np.testing.assert_allclose(g, w, rtol=1e-14, atol=1e-15)

@@ -377,7 +377,8 @@ def test_the_stablehlo_fdtd_step_lowers_to_the_form_the_wavefront_takes():
     from synth.backends import row_passes, wavefront
     from synth.backends.mlir_cpu import tiled_pipeline
     from synth.backends.stablehlo_linalg import to_linalg
-    from synth.execution import WAVEFRONT, run_stages
+    from synth.backends.passes import WAVEFRONT
+    from synth.execution import run_stages
 
     text = FDTD_STABLEHLO.read_text()
     linalg = row_passes.fuse_rows(to_linalg(text)).text
@@ -385,7 +386,7 @@ def test_the_stablehlo_fdtd_step_lowers_to_the_form_the_wavefront_takes():
     stages = tiled_pipeline()
     with ir.Context():
         module = ir.Module.parse(linalg)
-        run_stages(module, stages[:stages.index(WAVEFRONT)].rstrip(";"))
+        run_stages(module, stages.before(WAVEFRONT))
         assert wavefront.wavefront(module) == 1
         assert module.operation.verify()
     rng = np.random.default_rng(7)

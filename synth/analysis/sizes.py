@@ -43,6 +43,11 @@ from synth.analysis.collect import (SIZE_TYPES, SMALL_CONSTANT, _Access, _Collec
                                     _Loop, _Site, _split_const, _walk)
 
 MAX_OFFSET = 2  # a constant within this of a size is that size plus an offset
+# the textual re-instantiation of raised text (synth.semantics.raised_text) reads a number as
+# a size from MIN_SIZE on (smaller ones are never sizes: synth.grammar.stablehlo keeps its
+# own constants below it), and a number within NEAR of a size as that size plus an offset
+MIN_SIZE = 8
+NEAR = 2
 COUNTER = "counter"  # the key of a loop counter's value among size values (SizeModel.counter)
 COUNTER_ATTR = "synth.counter"  # the argument attribute that marks a loop counter
 STANDIN_BASES = (5, 8, 12, 16, 24, 32, 48, 64)  # smallest stand-in size tried, then larger

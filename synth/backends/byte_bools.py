@@ -58,7 +58,7 @@ def bools_as_bytes(module) -> int:
     from mlir import ir
     from mlir.dialects import arith
 
-    from synth.backends.in_place import nested_ops
+    from synth.backends.ir_toolkit import nested_ops
 
     ops = nested_ops(module)
     values = []  # (value, its new type)

@@ -21,7 +21,7 @@ matrix-vector product reads each element once, and fusing its producer into it s
 
 from __future__ import annotations
 
-from synth.backends.in_place import _all_parallel, _defining, _op, ops_named
+from synth.backends.ir_toolkit import all_parallel, defining, operation, ops_named
 
 
 def _contraction(op) -> bool:
@@ -37,7 +37,7 @@ def _contraction(op) -> bool:
     if len(kinds) not in (3, 4) or "reduction" not in kinds[-1] or any("reduction" in k for k in kinds[:-1]):
         return False
     body = op.regions[0].blocks[0]
-    ops = [_op(o) for o in body.operations]
+    ops = [operation(o) for o in body.operations]
     if [o.name for o in ops] != ["arith.mulf", "arith.addf", "linalg.yield"]:
         return False
     a, b, acc = body.arguments
@@ -58,8 +58,8 @@ def keep_operands(module) -> int:
             continue
         for position in range(2):
             value = op.operands[position]
-            producer = _defining(value)
-            if (producer is None or producer.name != "linalg.generic" or not _all_parallel(producer)
+            producer = defining(value)
+            if (producer is None or producer.name != "linalg.generic" or not all_parallel(producer)
                     or len(list(value.uses)) != 1):
                 continue
             shaped = ir.RankedTensorType(value.type)

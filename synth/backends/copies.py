@@ -59,7 +59,7 @@ def copies_as_loops(module) -> int:
     from mlir import ir
     from mlir.dialects import linalg
 
-    from synth.backends.in_place import ops_named
+    from synth.backends.ir_toolkit import ops_named
 
     rewritten = 0
     for copy in ops_named(module, ("memref.copy",)):

@@ -33,76 +33,10 @@ and reading a smaller block of it reads a copy of the smaller one (see there).
 
 from __future__ import annotations
 
+from synth.backends.ir_toolkit import (
+    operation, ops_named, indexing_maps, all_parallel, defining, in_block)
+
 _VIEWS = ("tensor.extract_slice", "tensor.collapse_shape", "tensor.expand_shape")
-
-
-def _op(owner):
-    """The ir.Operation of an op handle (an OpView or an Operation)."""
-    return getattr(owner, "operation", owner)
-
-
-def nested_ops(module) -> list:
-    """Every op of `module` (an ir.Module, or an op: the ops inside it), nested ones
-    included, in the order they appear (collected before any is rewritten); any MLIR
-    bindings' ops (the `mlir` ones, jaxlib's)."""
-    found = []
-
-    def walk(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    inner = _op(inner)
-                    found.append(inner)
-                    walk(inner)
-
-    walk(module.operation)
-    return found
-
-
-def ops_named(module, names) -> list:
-    """The ops of `nested_ops(module)` named one of `names`."""
-    return [op for op in nested_ops(module) if op.name in names]
-
-
-def _maps(op) -> list:
-    """The indexing maps (ir.AffineMap) of a linalg op."""
-    from mlir import ir
-    return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-
-
-def generic_like(generic, operands: list, n_inputs: int, maps: list):
-    """A linalg.generic created just before `generic`, with its attributes and result types
-    but `operands` (the first `n_inputs` of them inputs) read by `maps` (attributes), and an
-    empty body region for the caller to fill."""
-    from mlir import ir
-    attributes = {a: generic.attributes[a] for a in generic.attributes
-                  if a not in ("indexing_maps", "operandSegmentSizes")}
-    attributes["indexing_maps"] = ir.ArrayAttr.get(maps)
-    attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([n_inputs, len(operands) - n_inputs])
-    with ir.InsertionPoint(generic), generic.location:
-        return ir.Operation.create("linalg.generic", results=[r.type for r in generic.results],
-                                   operands=operands, attributes=attributes, regions=1)
-
-
-def _all_parallel(op) -> bool:
-    """Whether a linalg op's iterators are all parallel."""
-    return "reduction" not in str(op.attributes["iterator_types"])
-
-
-def _defining(value):
-    """The op defining `value`, None for a block argument."""
-    from mlir import ir
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) else _op(owner)
-
-
-def _constant_index(value) -> int | None:
-    """The integer an arith.constant defines as `value`; None for anything else."""
-    from mlir import ir
-    op = _defining(value)
-    if op is None or op.name != "arith.constant" or not isinstance(op.attributes["value"], ir.IntegerAttr):
-        return None
-    return ir.IntegerAttr(op.attributes["value"]).value
 
 
 def _is_identity(amap, shape) -> bool:
@@ -122,25 +56,17 @@ def _iter_arg(value) -> bool:
     if not isinstance(owner, ir.Block):
         return False
     parent = owner.owner
-    return parent is not None and _op(parent).name == "scf.for" and ir.BlockArgument(value).arg_number > 0
-
-
-def _in_block(op, block):
-    """`op` or the op enclosing it that sits directly in `block`; None if none does."""
-    op = _op(op)
-    while op is not None and op.block != block:
-        op = op.parent
-    return op
+    return parent is not None and operation(parent).name == "scf.for" and ir.BlockArgument(value).arg_number > 0
 
 
 def _uses_before(value, generic) -> bool:
     """Whether every use of `value` other than by `generic` is in `generic`'s block (or
     nested in an op of it) before `generic`."""
     block = generic.block
-    order = {op: k for k, op in enumerate(_op(o) for o in block.operations)}
+    order = {op: k for k, op in enumerate(operation(o) for o in block.operations)}
     here = order[generic]
     for use in value.uses:
-        user = _in_block(use.owner, block)
+        user = in_block(use.owner, block)
         if user is None or user not in order:
             return False
         if user != generic and order[user] >= here:
@@ -156,7 +82,7 @@ def _carried_as(generic):
     if loop is None or loop.name != "scf.for" or generic.block != loop.regions[0].blocks[0]:
         return None
     block = generic.block
-    terminator = _op(list(block.operations)[-1])
+    terminator = operation(list(block.operations)[-1])
     result = generic.results[0]
     for k, v in enumerate(terminator.operands):
         if v == result:
@@ -167,7 +93,7 @@ def _carried_as(generic):
 def _slice_of(value, base) -> bool:
     """Whether `value` is `base` seen through view ops (slices, reshapes)."""
     while value != base:
-        op = _defining(value)
+        op = defining(value)
         if op is None or op.name not in _VIEWS:
             return False
         value = op.operands[0]
@@ -181,14 +107,14 @@ def _rewrite(generic) -> bool:
     view = generic.opview
     n_in = len(view.inputs)
     outs = list(view.outputs)
-    if len(outs) != 1 or not _all_parallel(generic):
+    if len(outs) != 1 or not all_parallel(generic):
         return False
-    init = _defining(outs[0])
+    init = defining(outs[0])
     if init is None or init.name != "tensor.empty":
         return False
     if list(generic.regions[0].blocks[0].arguments[n_in].uses):
         return False  # the payload reads its destination
-    maps = _maps(generic)
+    maps = indexing_maps(generic)
     inputs = list(view.inputs)
     shape = ir.RankedTensorType(outs[0].type).shape
     if not _is_identity(maps[n_in], shape):
@@ -256,14 +182,14 @@ def _copy_read_slices(op) -> bool:
     if op.name != "linalg.matmul":
         return False
     view = op.opview
-    out = _defining(view.outputs[0])
+    out = defining(view.outputs[0])
     if out is None or out.name != "tensor.extract_slice":
         return False
     base = out.operands[0]
     changed = False
     with ir.InsertionPoint(op), op.location:
         for k, v in enumerate(view.inputs):
-            src = _defining(v)
+            src = defining(v)
             if (src is not None and src.name == "tensor.extract_slice" and src.operands[0] == base
                     and _extent(v.type) < _extent(view.outputs[0].type)):
                 op.operands[k] = _copy_operand(v)

@@ -11,7 +11,7 @@ PolyBench LARGE, perf).
 that its payload does not read, and a payload that reads `linalg.index 0` only as
 `c - i` (c from values outside G, used nowhere else in the payload) and every other value it
 uses from outside the loop. Its element i is then h(c - i) for a function h the loop does
-not change. With the ranges of c and of G's length m over the loop (`_range`: constants,
+not change. With the ranges of c and of G's length m over the loop (`int_range`: constants,
 loop counters with constant bounds, casts, +, -, max and min), v = c - i lies in
 [v0, v1] = [min c - max m + 1, max c]. Before the loop, a clone of G computes
 H[j] = h(v1 - j) for j in [0, v1 - v0]; in the loop, G is the slice of H at v1 - c, m
@@ -28,44 +28,11 @@ outputs bitwise equal. No other raised PolyBench kernel has such a flip.
 
 from __future__ import annotations
 
-from synth.backends.in_place import _constant_index, _defining, _op, nested_ops, ops_named
-from synth.backends.wavefront import _inside  # op is the loop or inside it
+from synth.backends.ir_toolkit import (
+    int_range, defining, operation, ops_named, op_within)
+
 
 _MAX_ELEMENTS = 1 << 24  # the longest reversal computed before a loop
-
-
-def _range(value, depth: int = 0) -> tuple[int, int] | None:
-    """Bounds [lo, hi] of an integer or index `value` wherever it is defined: a constant, the
-    counter of an scf.for with constant bounds and a positive step, casts of them, and +, -,
-    max and min of them; None for anything else."""
-    from mlir import ir
-
-    if depth > 32:
-        return None
-    owner = value.owner
-    if isinstance(owner, ir.Block):
-        parent = _op(owner.owner)
-        if parent.name != "scf.for" or value != owner.arguments[0]:
-            return None
-        view = parent.opview
-        lb, ub, step = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
-        if None in (lb, ub, step) or step <= 0 or ub <= lb:
-            return None
-        return lb, lb + (ub - 1 - lb) // step * step
-    op = _op(owner)
-    if op.name == "arith.constant":
-        attr = op.attributes["value"]
-        return (ir.IntegerAttr(attr).value,) * 2 if isinstance(attr, ir.IntegerAttr) else None
-    if op.name in ("arith.index_cast", "arith.extsi"):
-        return _range(op.operands[0], depth + 1)
-    if op.name not in ("arith.addi", "arith.subi", "arith.maxsi", "arith.minsi"):
-        return None
-    a, b = (_range(v, depth + 1) for v in op.operands)
-    if a is None or b is None:
-        return None
-    return {"arith.addi": (a[0] + b[0], a[1] + b[1]), "arith.subi": (a[0] - b[1], a[1] - b[0]),
-            "arith.maxsi": (max(a[0], b[0]), max(a[1], b[1])),
-            "arith.minsi": (min(a[0], b[0]), min(a[1], b[1]))}[op.name]
 
 
 def _chain(value, generic) -> list | None:
@@ -76,9 +43,9 @@ def _chain(value, generic) -> list | None:
 
     owner = value.owner
     if isinstance(owner, ir.Block):
-        return None if _op(owner.owner) == generic else []
-    op = _op(owner)
-    if _op(op.parent) != generic:
+        return None if operation(owner.owner) == generic else []
+    op = operation(owner)
+    if operation(op.parent) != generic:
         return []
     if not op.name.startswith("arith.") or op.name == "arith.select":
         return None
@@ -104,42 +71,42 @@ def _flip(generic, loop):
     body = generic.regions[0].blocks[0]
     if len(list(body.arguments[0].uses)):
         return None
-    payload = [_op(o) for o in body.operations]
+    payload = [operation(o) for o in body.operations]
     indices = [o for o in payload if o.name == "linalg.index"]
     if len(indices) != 1:
         return None
     position = indices[0].results[0]
     uses = [u.owner for u in position.uses]
-    if len(uses) == 1 and _op(uses[0]).name == "arith.index_cast":
-        position = _op(uses[0]).results[0]
+    if len(uses) == 1 and operation(uses[0]).name == "arith.index_cast":
+        position = operation(uses[0]).results[0]
         uses = [u.owner for u in position.uses]
-    if len(uses) != 1 or _op(uses[0]).name != "arith.subi" or _op(uses[0]).operands[1] != position:
+    if len(uses) != 1 or operation(uses[0]).name != "arith.subi" or operation(uses[0]).operands[1] != position:
         return None
-    subi = _op(uses[0])
+    subi = operation(uses[0])
     c = subi.operands[0]
     chain = _chain(c, generic)
     if chain is None:
         return None
     for op in chain:  # c's ops feed c only
-        if any(_op(u.owner) not in chain + [subi] for r in op.results for u in r.uses):
+        if any(operation(u.owner) not in chain + [subi] for r in op.results for u in r.uses):
             return None
     for op in payload:
         if op in chain:
             continue
         for v in op.operands:
-            owner = _defining(v)
+            owner = defining(v)
             if owner is None:  # a block argument: the payload's own (its unused out), or of
-                holder = _op(v.owner.owner)  # an op around the loop (the function's)
-                if holder != generic and _inside(holder, loop):
+                holder = operation(v.owner.owner)  # an op around the loop (the function's)
+                if holder != generic and op_within(holder, loop):
                     return None
                 continue
-            if _op(owner.parent) == generic:
+            if operation(owner.parent) == generic:
                 continue  # defined in the payload
             if v == c:
                 if op != subi:
                     return None
                 continue
-            if _inside(owner, loop):
+            if op_within(owner, loop):
                 return None
     return subi, c, chain
 
@@ -149,13 +116,13 @@ def hoist_flips(module) -> int:
     from mlir import ir
     from mlir.dialects import arith, tensor
 
-    from synth.backends.rotation import clone_into
+    from synth.backends.ir_toolkit import clone_into
 
     count = 0
     for generic in ops_named(module, ["linalg.generic"]):
-        loop = _op(generic.parent)
+        loop = operation(generic.parent)
         while loop is not None and loop.name not in ("scf.for", "func.func"):
-            loop = _op(loop.parent) if loop.parent is not None else None
+            loop = operation(loop.parent) if loop.parent is not None else None
         if loop is None or loop.name != "scf.for":
             continue
         found = _flip(generic, loop)
@@ -164,14 +131,14 @@ def hoist_flips(module) -> int:
         subi, c, chain = found
         out = generic.operands[0]
         t = ir.RankedTensorType(out.type)
-        empty = _defining(out)
+        empty = defining(out)
         if t.is_dynamic_dim(0):
             if empty is None or empty.name != "tensor.empty":
                 continue
-            length = _range(empty.operands[0])
+            length = int_range(empty.operands[0])
         else:
             length = (t.shape[0], t.shape[0])
-        reach = _range(c)
+        reach = int_range(c)
         if length is None or reach is None or length[1] < 1:
             continue
         v1, v0 = reach[1], reach[0] - length[1] + 1
@@ -189,8 +156,8 @@ def hoist_flips(module) -> int:
             with loop.location:
                 clone.results[0].set_type(ir.RankedTensorType.get([extent], t.element_type))
         clone.operands[0] = whole
-        payload = [_op(o) for o in clone.regions[0].blocks[0].operations]
-        index_of = [_op(o) for o in generic.regions[0].blocks[0].operations]
+        payload = [operation(o) for o in clone.regions[0].blocks[0].operations]
+        index_of = [operation(o) for o in generic.regions[0].blocks[0].operations]
         clone_subi = payload[index_of.index(subi)]
         clone_subi.operands[0] = top
         for op in reversed([payload[index_of.index(o)] for o in chain]):

@@ -148,8 +148,10 @@ Measured the same way (one sample set, the machine busy with another job): matve
 1900x2100 1.3 ms tiled vs 3.9 ms as plain loops; doitgen LARGE 0.053 s vs 0.58 s;
 covariance LARGE 0.80 s vs 6.1 s.
 
-If the tiled pipeline fails to compile a function, the function falls back to
-TENSOR_PIPELINE (`Prepared.pipeline_name` says which ran, `fallback_reason` why).
+If a step of the tiled pipeline fails on a function (a Python pass throws or leaves IR that
+fails verification, an MLIR pass fails, MLIR crashes), running it raises PipelineFailed
+(`pipeline`, `fallback_reason`): synth bench records that row as an error, with no time.
+There is no silent rerun through the plain-loops pipeline.
 """
 
 from __future__ import annotations
@@ -160,10 +162,9 @@ from functools import lru_cache
 import numpy as np
 
 from synth.errors import ExecutionError
-from synth.execution import (BOOLS_AS_BYTES, COPIES_AS_LOOPS, FUSE_PRODUCERS, HOIST_FLIPS, NARROW_PRODUCERS, PIVOT_BLOCKS,
-                             REVERSE_IN_PLACE, SHIFT_REUSE, SLICE_SELECTS, STAGE, TENSOR_PIPELINE, TRIANGLES, WAVEFRONT, WRITE_IN_PLACE,
-                             run_tensor_function_timed)
+from synth.execution import BOOLS_AS_BYTES, Pipeline, run_tensor_function_timed
 from synth.backends import row_passes
+from synth.backends import passes as P
 from synth.backends.host import has_avx512, intel
 from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.timing import Timing, measure_batched
@@ -457,8 +458,8 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: int = 0) -> st
     return str(path)
 
 
-def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> str:
-    """The tiled pipeline's stages up to and with bufferization (synth.execution.run_stages):
+def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> Pipeline:
+    """The tiled pipeline's steps up to and with bufferization (synth.execution.run_stages):
     the select slices and producer narrowing of loop steps (narrow), elementwise fusion, the
     contractions over a triangle written as blocks (triangles), the reversed reads of
     loop-invariant vectors reversed once before their loop (invariant_flips), the
@@ -467,22 +468,41 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
     loops (wavefront), the in-place rewrite of
     loop steps (in_place), then the schedule."""
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
-    return (f"{SLICE_SELECTS}{STAGE}"
-            f"builtin.module(transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}},"
-            f"transform-interpreter{{entry-point=generalize_elementwise}}){STAGE}{NARROW_PRODUCERS}{STAGE}"
-            f"builtin.module({_FUSE}){STAGE}{TRIANGLES}{STAGE}{HOIST_FLIPS}{STAGE}{FUSE_PRODUCERS}{STAGE}{PIVOT_BLOCKS}{STAGE}{WAVEFRONT}{STAGE}{WRITE_IN_PLACE}{STAGE}"
-            f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}}){STAGE}{SHIFT_REUSE}{STAGE}"
-            f"builtin.module(eliminate-empty-tensors,cse,{_BUFFERIZE},cse,canonicalize)")
+    library = f"transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}}"
+    return Pipeline([
+        P.get(P.SLICE_SELECTS).step,
+        P.mlir("generalize-elementwise",
+               f"builtin.module({library},transform-interpreter{{entry-point=generalize_elementwise}})"),
+        P.get(P.NARROW_PRODUCERS).step,
+        P.mlir("fuse-elementwise", f"builtin.module({_FUSE})"),
+        P.get(P.TRIANGLES).step,
+        P.get(P.HOIST_FLIPS).step,
+        P.get(P.FUSE_PRODUCERS).step,
+        P.get(P.PIVOT_BLOCKS).step,
+        P.get(P.WAVEFRONT).step,
+        P.get(P.WRITE_IN_PLACE).step,
+        P.mlir("tile-vectorize", f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}})"),
+        P.get(P.SHIFT_REUSE).step,
+        P.mlir("eliminate-empty-tensors", "builtin.module(eliminate-empty-tensors,cse)"),
+        P.get(P.DISTINCT_RESULTS).step,
+        P.mlir("bufferize", f"builtin.module({_BUFFERIZE},cse,canonicalize)"),
+    ])
 
 
-def tiled_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> str:
-    """The backend's pipeline (the bufferizing stages, then updates by a vector's own
-    reversal made in place (pairwise_reversal), copies as loops (copies), the vector
-    lowering and deallocation, i1 buffers as bytes, the LLVM lowering); `register`: another
-    register tile than the host's; `pairs`: the module's row-fused pairs (row_passes)."""
-    return (f"{bufferizing_pipeline(register, pairs)}{STAGE}{REVERSE_IN_PLACE}{STAGE}{COPIES_AS_LOOPS}{STAGE}"
-            f"builtin.module(transform-interpreter{{entry-point=lower_vectors}},{_DEALLOCATE}){STAGE}"
-            f"{BOOLS_AS_BYTES}{STAGE}builtin.module({_LOWER})")
+def tiled_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> Pipeline:
+    """The backend's pipeline, one ordered list of named steps (the bufferizing steps, then
+    updates by a vector's own reversal made in place (pairwise_reversal), copies as loops
+    (copies), the vector lowering and deallocation, i1 buffers as bytes, the LLVM
+    lowering); `register`: another register tile than the host's; `pairs`: the module's
+    row-fused pairs (row_passes)."""
+    return Pipeline(list(bufferizing_pipeline(register, pairs)) + [
+        P.get(P.REVERSE_IN_PLACE).step,
+        P.get(P.COPIES_AS_LOOPS).step,
+        P.mlir("lower-vectors-deallocate",
+               f"builtin.module(transform-interpreter{{entry-point=lower_vectors}},{_DEALLOCATE})"),
+        P.get(BOOLS_AS_BYTES).step,
+        P.mlir("lower-to-llvm", f"builtin.module({_LOWER})"),
+    ])
 
 
 class MlirCpuBackend(Backend):
@@ -493,7 +513,9 @@ class MlirCpuBackend(Backend):
 
     def __init__(self, pipeline: str | None = None, fuse_rows: bool = True, target: str = "linalg"):
         """`pipeline`: a pass pipeline to use instead of the tiled one (no fallback then);
-        `fuse_rows`: whether matvec/vecmat pairs on one matrix run in one pass over it."""
+        `fuse_rows`: whether matvec/vecmat pairs on one matrix run in one pass over it.
+        A step of the pipeline that fails is an error (PipelineFailed), never a silent
+        rerun through another pipeline."""
         if target not in ("linalg", "stablehlo"):
             raise ValueError(f"mlir-cpu runs linalg or stablehlo, not {target!r}")
         self.pipeline, self.fuse_rows, self.target = pipeline, fuse_rows, target
@@ -514,20 +536,29 @@ class MlirCpuBackend(Backend):
 
             text = library_linalg.lower(text)[0]  # library loops blocked where n has panels
         if self.pipeline is not None:
-            return MlirCpuPrepared(fn, self.pipeline, "custom", fallback=None, text=text)
+            return MlirCpuPrepared(fn, self.pipeline, "custom", text=text)
         paired = row_passes.fuse_rows(text) if self.fuse_rows else row_passes.Paired(text, 0)
-        return MlirCpuPrepared(fn, tiled_pipeline(pairs=paired.pairs), "tiled", fallback=TENSOR_PIPELINE,
-                               text=paired.text)
+        return MlirCpuPrepared(fn, tiled_pipeline(pairs=paired.pairs), "tiled", text=paired.text)
+
+
+class PipelineFailed(ExecutionError):
+    """mlir-cpu's pipeline failed on a function (a pass threw, left IR that fails
+    verification, or MLIR crashed): a recorded result (`pipeline`, `fallback_reason`), not a
+    time. synth bench reports it as status "pipeline-error"."""
+
+    def __init__(self, function: str, pipeline: str, reason: str):
+        super().__init__(f"mlir-cpu's {pipeline} pipeline failed on @{function}: {reason}")
+        self.pipeline, self.fallback_reason = pipeline, reason
 
 
 class MlirCpuPrepared(Prepared):
     backend = MlirCpuBackend.name
 
-    def __init__(self, fn: BackendEntry, pipeline: str, pipeline_name: str, fallback: str | None,
-                 text: str | None = None):
+    def __init__(self, fn: BackendEntry, pipeline, pipeline_name: str, text: str | None = None):
         self.raised, self.function = fn, fn.name
-        self.pipeline, self.pipeline_name, self.fallback = pipeline, pipeline_name, fallback
-        self.fallback_reason: str | None = None
+        self.pipeline, self.pipeline_name = pipeline, pipeline_name
+        self.fallback_reason: str | None = None  # why the pipeline failed, once it has
+        self.rewrites: dict[str, int] = {}  # per Python pass: the rewrites it made
         self.text = fn.module() if text is None else text
         self.compile_seconds = None
 
@@ -537,13 +568,11 @@ class MlirCpuPrepared(Prepared):
             result = run_tensor_function_timed(self.text, self.function, arrays, opt_level=OPT_LEVEL,
                                                repeat=repeat, pipeline=self.pipeline)
         except ExecutionError as e:
-            if self.fallback is None:
-                raise
-            self.pipeline, self.pipeline_name, self.fallback = self.fallback, "loops", None
             self.fallback_reason = str(e)
-            return self._call(inputs, repeat)
+            raise PipelineFailed(self.function, self.pipeline_name, str(e)) from None
         if result.compile_seconds > 0.0 or self.compile_seconds is None:
             self.compile_seconds = result.compile_seconds
+            self.rewrites = dict(result.rewrites)
         return result.outputs, result.seconds
 
     def run(self, inputs: list) -> list[np.ndarray]:

@@ -37,15 +37,12 @@ other 24 raised kernels have no select of this kind and are compiled as before.
 
 from __future__ import annotations
 
-from synth.backends.in_place import _all_parallel, _defining, _maps, _op, ops_named
+from synth.backends.ir_toolkit import (
+    SIGNED_ORDER, is_identity_map, value_in_regions, slice_mixed, mixed, is_zero_fill,
+    all_parallel, defining, indexing_maps, operation, ops_named)
 
-_PREDICATES = {2: "slt", 3: "sle", 4: "sgt", 5: "sge"}  # arith.cmpi predicate numbers
 
-
-def _identity(amap) -> bool:
-    from mlir import ir
-    return amap.n_dims == len(amap.results) and all(
-        isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == k for k, e in enumerate(amap.results))
+_PREDICATES = SIGNED_ORDER  # arith.cmpi predicate numbers
 
 
 def _select_of(generic):
@@ -55,12 +52,12 @@ def _select_of(generic):
     from mlir import ir
     view = generic.opview
     inputs, outputs = list(view.inputs), list(view.outputs)
-    if len(inputs) != 2 or len(outputs) != 1 or not _all_parallel(generic):
+    if len(inputs) != 2 or len(outputs) != 1 or not all_parallel(generic):
         return None
-    if not (inputs[0].type == inputs[1].type == outputs[0].type) or not all(map(_identity, _maps(generic))):
+    if not (inputs[0].type == inputs[1].type == outputs[0].type) or not all(map(is_identity_map, indexing_maps(generic))):
         return None
     block = generic.regions[0].blocks[0]
-    body = [_op(o) for o in block.operations]
+    body = [operation(o) for o in block.operations]
     if [o.name for o in body] != ["linalg.index", "arith.index_cast", "arith.cmpi", "arith.select", "linalg.yield"]:
         return None
     index, cast, cmp, select, yield_ = body
@@ -70,7 +67,7 @@ def _select_of(generic):
     args = list(block.arguments)
     if (predicate is None or cast.operands[0] != index.results[0] or cmp.operands[0] != cast.results[0]
             or select.operands[0] != cmp.results[0] or yield_.operands[0] != select.results[0]
-            or str(bound.type) != "i64" or _inside(bound, generic)):
+            or str(bound.type) != "i64" or value_in_regions(bound, generic)):
         return None
     picked = [select.operands[1], select.operands[2]]
     if picked == [args[0], args[1]]:
@@ -80,47 +77,14 @@ def _select_of(generic):
     return None
 
 
-def _inside(value, op) -> bool:
-    """Whether `value` is defined in `op`'s regions."""
-    from mlir import ir
-    owner = value.owner
-    current = _op(owner.owner) if isinstance(owner, ir.Block) else _op(owner).parent
-    while current is not None:
-        if current == op:
-            return True
-        current = current.parent
-    return False
-
-
 def _index(v: int):
     from mlir import ir
     from mlir.dialects import arith
     return arith.constant(ir.IndexType.get(), v)
 
 
-def _slice_mixed(dims, offsets: dict, sizes: dict):
-    """(dynamic offsets, dynamic sizes, static offsets, static sizes, static strides) of a
-    slice of a tensor of shape `dims` taking [offsets[k], offsets[k] + sizes[k]) along
-    the dims in `offsets` (ints or index Values) and the whole of the others."""
-    from mlir import ir
-    dyn_off, dyn_size, st_off, st_size = [], [], [], []
-    for k, n in enumerate(dims):
-        o, s = offsets.get(k, 0), sizes.get(k, n)
-        if isinstance(o, int):
-            st_off.append(o)
-        else:
-            st_off.append(ir.ShapedType.get_dynamic_stride_or_offset())
-            dyn_off.append(o)
-        if isinstance(s, int):
-            st_size.append(s)
-        else:
-            st_size.append(ir.ShapedType.get_dynamic_size())
-            dyn_size.append(s)
-    return dyn_off, dyn_size, st_off, st_size, [1] * len(dims)
-
-
 def _extract(source, offsets: dict, sizes: dict, keep=()):
-    """tensor.extract_slice of `source` (see _slice_mixed). A slice of a slice is taken
+    """tensor.extract_slice of `source` (see slice_mixed). A slice of a slice is taken
     from the first one's source, so that a narrowed generic reads the very slice (the same
     offsets, after CSE) it is written back to, which one-shot bufferization then does in
     place (gramschmidt's update of the columns right of k): except a slice of a tensor in
@@ -129,11 +93,11 @@ def _extract(source, offsets: dict, sizes: dict, keep=()):
     bufferization copy it first."""
     from mlir import ir
     from mlir.dialects import arith, tensor
-    outer = _defining(source)
+    outer = defining(source)
     if (outer is not None and outer.name == "tensor.extract_slice" and _static_strides(outer)
             and outer.operands[0] not in keep
             and ir.RankedTensorType(outer.results[0].type).rank == ir.RankedTensorType(outer.operands[0].type).rank):
-        base, base_sizes = _mixed(outer, "offsets"), _mixed(outer, "sizes")
+        base, base_sizes = mixed(outer, "offsets"), mixed(outer, "sizes")
         merged_offsets, merged_sizes = {}, {}
         for k, b in enumerate(base):
             o = offsets.get(k, 0)
@@ -149,7 +113,7 @@ def _extract(source, offsets: dict, sizes: dict, keep=()):
             merged_sizes[k] = sizes.get(k, base_sizes[k])
         return _extract(outer.operands[0], merged_offsets, merged_sizes, keep)
     t = ir.RankedTensorType(source.type)
-    dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(t.shape, offsets, sizes)
+    dyn_off, dyn_size, st_off, st_size, st_str = slice_mixed(t.shape, offsets, sizes)
     result = ir.RankedTensorType.get(st_size, t.element_type)
     return tensor.ExtractSliceOp(result, source, dyn_off, dyn_size, [], st_off, st_size, st_str).result
 
@@ -180,11 +144,11 @@ def _rewrite_select(generic) -> bool:
             dest, offsets, sizes = y, {dim: lo}, {dim: size}
         else:  # straight into the array y was sliced from: the elements outside stay
             dest = outer.operands[1]
-            base = _mixed(outer, "offsets")  # constants (_put_back)
+            base = mixed(outer, "offsets")  # constants (_put_back)
             shift = lo if base[dim] == 0 else arith.addi(lo, _index(base[dim]))
             offsets = {k: (shift if k == dim else o) for k, o in enumerate(base)}
-            sizes = {k: (size if k == dim else s) for k, s in enumerate(_mixed(outer, "sizes"))}
-        dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(
+            sizes = {k: (size if k == dim else s) for k, s in enumerate(mixed(outer, "sizes"))}
+        dyn_off, dyn_size, st_off, st_size, st_str = slice_mixed(
             ir.RankedTensorType(dest.type).shape, offsets, sizes)
         merged = tensor.InsertSliceOp(part, dest, dyn_off, dyn_size, [], st_off, st_size, st_str).result
     (generic if outer is None else outer).results[0].replace_all_uses_with(merged)
@@ -198,7 +162,7 @@ def _summed(generic, y) -> bool:
     """Whether the select's only use is a linalg.dot and y is zeros (the dot then runs over
     the selected part alone, _narrow_dot)."""
     uses = list(generic.results[0].uses)
-    return len(uses) == 1 and _op(uses[0].owner).name == "linalg.dot" and _zero_fill(y)
+    return len(uses) == 1 and operation(uses[0].owner).name == "linalg.dot" and is_zero_fill(y)
 
 
 def _static_strides(op) -> bool:
@@ -216,11 +180,11 @@ def _put_back(generic, y):
     """The tensor.insert_slice that puts the select's only use back where y was sliced
     from (insert_range(a, select(x, extract_range(a)))), else None."""
     from mlir import ir
-    source = _defining(y)
+    source = defining(y)
     uses = list(generic.results[0].uses)
     if source is None or source.name != "tensor.extract_slice" or len(uses) != 1:
         return None
-    outer = _op(uses[0].owner)
+    outer = operation(uses[0].owner)
     if outer.name != "tensor.insert_slice" or outer.operands[0] != generic.results[0]:
         return None
     if outer.operands[1] != source.operands[0] or not (_static_slice(outer) and _static_slice(source)):
@@ -239,23 +203,14 @@ def slice_selects(module) -> int:
     return sum(_rewrite_select(g) for g in ops_named(module, ("linalg.generic",)))
 
 
-def _mixed(op, kind: str) -> list:
-    """A slice op's offsets or sizes (`kind`), each an int or an index Value."""
-    from mlir import ir
-    static = ir.DenseI64ArrayAttr(op.attributes[f"static_{kind}"])
-    dynamic = iter(getattr(op.opview, kind))
-    marker = ir.ShapedType.get_dynamic_size() if kind == "sizes" else ir.ShapedType.get_dynamic_stride_or_offset()
-    return [next(dynamic) if s == marker else s for s in static]
-
-
 def _narrow(slice_op) -> bool:
     """narrow_producers on one extract_slice; whether its producer was narrowed."""
     from mlir import ir
     from mlir.dialects import arith
-    generic = _defining(slice_op.operands[0])
+    generic = defining(slice_op.operands[0])
     if generic is None or generic.name != "linalg.generic" or len(generic.results) != 1:
         return False
-    if len(list(generic.results[0].uses)) != 1 or not _all_parallel(generic):
+    if len(list(generic.results[0].uses)) != 1 or not all_parallel(generic):
         return False
     if generic.block != slice_op.block:
         return False  # (a generic outside a loop sliced inside it would be computed per step)
@@ -263,11 +218,11 @@ def _narrow(slice_op) -> bool:
     result = ir.RankedTensorType(slice_op.results[0].type)
     if result.rank != source.rank or not _static_strides(slice_op):
         return False  # a rank-reducing or strided slice
-    maps = _maps(generic)
+    maps = indexing_maps(generic)
     n_in = len(generic.opview.inputs)
-    if not _identity(maps[n_in]) or any(not _point_map(m) for m in maps):
+    if not is_identity_map(maps[n_in]) or any(not _point_map(m) for m in maps):
         return False
-    offsets, sizes = _mixed(slice_op, "offsets"), _mixed(slice_op, "sizes")
+    offsets, sizes = mixed(slice_op, "offsets"), mixed(slice_op, "sizes")
     if all(o == 0 for o in offsets) and list(sizes) == list(source.shape):
         return False
     gathered = _gathered(slice_op.block)
@@ -282,14 +237,14 @@ def _narrow(slice_op) -> bool:
         for k, v in enumerate(operands):
             narrowed.operands[k] = v
         narrowed.results[0].set_type(result)
-    for index in [_op(o) for o in narrowed.regions[0].blocks[0].operations if _op(o).name == "linalg.index"]:
+    for index in [operation(o) for o in narrowed.regions[0].blocks[0].operations if operation(o).name == "linalg.index"]:
         offset = offsets[ir.IntegerAttr(index.attributes["dim"]).value]
         if isinstance(offset, int) and offset == 0:
             continue
         with ir.InsertionPoint.after(index), index.location:
             shift = offset if not isinstance(offset, int) else _index(offset)
             moved = arith.addi(index.results[0], shift)
-        index.results[0].replace_all_uses_except(moved, _defining(moved))
+        index.results[0].replace_all_uses_except(moved, defining(moved))
     slice_op.results[0].replace_all_uses_with(narrowed.results[0])
     slice_op.erase()
     generic.erase()
@@ -302,7 +257,7 @@ def _gathered(block) -> list:
     than the one that reads the slice, and fusion then makes them one."""
     found = []
     for op in block.operations:
-        op = _op(op)
+        op = operation(op)
         if op.name == "linalg.generic":
             found.extend(o.operands[0] for o in ops_named(op, ("tensor.extract",)))
     return found
@@ -317,34 +272,20 @@ def _point_map(amap) -> bool:
         isinstance(e, (ir.AffineDimExpr, ir.AffineConstantExpr)) for e in amap.results)
 
 
-def _zero_fill(value) -> bool:
-    """Whether `value` is a linalg.fill of the constant 0."""
-    from mlir import ir
-    fill = _defining(value)
-    if fill is None or fill.name != "linalg.fill":
-        return False
-    constant = _defining(fill.operands[0])
-    if constant is None or constant.name != "arith.constant":
-        return False
-    attr = constant.attributes["value"]
-    return (isinstance(attr, ir.FloatAttr) and ir.FloatAttr(attr).value == 0.0) or \
-        (isinstance(attr, ir.IntegerAttr) and ir.IntegerAttr(attr).value == 0)
-
-
 def _narrow_dot(dot) -> bool:
     """A linalg.dot with an operand that is a slice inserted into zeros (a masked part:
     durbin's `sum over i < k`) runs over that slice: the zeros add nothing."""
     from mlir import ir
     a, b = list(dot.opview.inputs)
     for k, (padded, other) in enumerate(((a, b), (b, a))):
-        insert = _defining(padded)
-        if insert is None or insert.name != "tensor.insert_slice" or not _zero_fill(insert.operands[1]):
+        insert = defining(padded)
+        if insert is None or insert.name != "tensor.insert_slice" or not is_zero_fill(insert.operands[1]):
             continue
         if ir.RankedTensorType(insert.operands[0].type).rank != 1:
             continue
         if not _static_strides(insert):
             continue
-        offsets, sizes = _mixed(insert, "offsets"), _mixed(insert, "sizes")
+        offsets, sizes = mixed(insert, "offsets"), mixed(insert, "sizes")
         with ir.InsertionPoint(dot), dot.location:
             part = _extract(other, {0: offsets[0]}, {0: sizes[0]}, _gathered(dot.block))
         dot.operands[k] = insert.operands[0]

@@ -30,14 +30,13 @@ values: outputs are bitwise equal. One store per element instead of two, no buff
 
 from __future__ import annotations
 
-from synth.backends.in_place import _defining, _maps, _op, ops_named
-from synth.backends.invariant_flips import _range
-from synth.backends.wavefront import _inside  # op is the given op or inside it
+from synth.backends.ir_toolkit import (
+    SIGNED_ORDER, defining, indexing_maps, operation, ops_named, int_range, op_within)
 
 _VECTOR_BYTES = 64  # one AVX-512 register; LLVM splits it where the host's are narrower
 _FLOAT_OPS = ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
               "arith.maximumf", "arith.minimumf")
-_SIGNED = {2: "slt", 3: "sle", 4: "sgt", 5: "sge"}  # arith.cmpi predicates (signed)
+_SIGNED = SIGNED_ORDER  # arith.cmpi predicates (signed)
 _J = "j"  # the generic's position in an affine form
 
 
@@ -62,10 +61,10 @@ class _Forms:
     def _form(self, value, depth: int) -> dict | None:
         from mlir import ir
 
-        op = _defining(value)
+        op = defining(value)
         if op is None:
             return {value: 1}  # a loop counter or argument: a leaf
-        if op.name == "linalg.index" and _op(op.parent) == self.generic:
+        if op.name == "linalg.index" and operation(op.parent) == self.generic:
             return {_J: 1} if ir.IntegerAttr(op.attributes["dim"]).value == 0 else None
         if op.name == "arith.constant":
             attr = op.attributes["value"]
@@ -89,7 +88,7 @@ class _Forms:
             if bounds[1] <= 0:
                 return b if op.name == "arith.maxsi" else a
             return None
-        return None if _inside(op, self.generic) else {value: 1}
+        return None if op_within(op, self.generic) else {value: 1}
 
     def bounds(self, form: dict) -> tuple[int, int] | None:
         """[lo, hi] of `form` over its leaves' ranges and the generic's positions 0..n-1."""
@@ -100,7 +99,7 @@ class _Forms:
             return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
         lo = hi = 0
         for leaf, c in form.items():
-            r = (1, 1) if leaf == 1 else _range(leaf)
+            r = (1, 1) if leaf == 1 else int_range(leaf)
             if r is None:
                 return None
             lo, hi = lo + min(c * r[0], c * r[1]), hi + max(c * r[0], c * r[1])
@@ -124,7 +123,7 @@ def _root(view) -> tuple | None:
     if t.rank != 1:
         return None
     size = t.shape[0] if not t.is_dynamic_dim(0) else None
-    op = _defining(view)
+    op = defining(view)
     while op is not None and op.name == "memref.subview":
         v = op.opview
         if list(v.static_offsets) != [0] or list(v.static_strides) != [1]:
@@ -132,7 +131,7 @@ def _root(view) -> tuple | None:
         if size is None:
             size = list(v.sizes)[0] if len(v.sizes) else v.static_sizes[0]
         view = op.operands[0]
-        op = _defining(view)
+        op = defining(view)
     if op is not None and op.name not in ("memref.alloc", "memref.alloca"):
         return None
     if size is None:
@@ -164,15 +163,15 @@ def _payload(generic, y, forms: _Forms):
             return memo[value]
         owner = value.owner
         if isinstance(owner, ir.Block):
-            if _op(owner.owner) != generic:
+            if operation(owner.owner) != generic:
                 return ("value", value)
             k = ir.BlockArgument(value).arg_number
             if k >= n_inputs:
                 return None  # the output's element
             result = ("a",) if k == 0 else ("in", k)
         else:
-            op = _op(owner)
-            if not _inside(op, generic):
+            op = operation(owner)
+            if not op_within(op, generic):
                 result = ("value", value)
             elif op.name == "memref.load":
                 if op.operands[0] != y or len(op.operands) != 2:
@@ -190,7 +189,7 @@ def _payload(generic, y, forms: _Forms):
         memo[value] = result
         return result
 
-    terminator = _op(list(body.operations)[-1])
+    terminator = operation(list(body.operations)[-1])
     if terminator.name != "linalg.yield" or len(terminator.operands) != 1:
         return None
     return tree(terminator.operands[0])
@@ -201,7 +200,7 @@ def _truth(value, forms: _Forms) -> bool | None:
     arith.andi / ori of such, an i1 constant; None otherwise."""
     from mlir import ir
 
-    op = _defining(value)
+    op = defining(value)
     if op is None:
         return None
     if op.name == "arith.constant" and isinstance(op.attributes["value"], ir.IntegerAttr):
@@ -234,7 +233,7 @@ def _match(alloc):
     t = ir.MemRefType(alloc.results[0].type)
     if t.rank != 1 or not isinstance(t.element_type, (ir.F64Type, ir.F32Type)):
         return None
-    users = [_op(u.owner) for u in alloc.results[0].uses]
+    users = [operation(u.owner) for u in alloc.results[0].uses]
     generics = [u for u in users if u.name == "linalg.generic"]
     copies = [u for u in users if u.name in ("memref.copy", "linalg.copy")]
     if len(users) != 2 or len(generics) != 1 or len(copies) != 1:
@@ -249,7 +248,7 @@ def _match(alloc):
         return None
     between, seen = [], False  # G, then only ops without memory effects, then the copy
     for o in generic.block.operations:
-        o = _op(o)
+        o = operation(o)
         if o == generic:
             seen = True
         elif o == copy:
@@ -271,7 +270,7 @@ def _match(alloc):
     y = source[0]
     if not (_same_size(source[1], n, forms) and _same_size(target[1], n, forms)):
         return None
-    maps = _maps(generic)
+    maps = indexing_maps(generic)
     if maps[0] != ir.AffineMap.get_identity(1) or maps[-1] != ir.AffineMap.get_identity(1):
         return None
     scalars = {}

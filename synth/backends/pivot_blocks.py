@@ -74,10 +74,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synth.backends.in_place import _all_parallel, _constant_index, _defining, _maps, _op, ops_named
-from synth.backends.narrow import _identity, _mixed
-from synth.backends.rotation import clone_into, derotate, evaluate, feeding, inside
-from synth.backends.wavefront import _insert, _slice, _type_shape
+from synth.backends.ir_toolkit import (
+    CMPI, holds, all_parallel, constant_int, defining, indexing_maps, operation, ops_named, is_identity_map,
+    mixed, clone_into, evaluate, feeding, value_within, insert_slice, extract_slice,
+    type_shape)
+from synth.backends.rotation import derotate
 
 _MAX_STEPS = 56  # the most steps per block (T): the largest divisor of the trip count up to it
 _ROWS = 8  # rows per block in phase 2 (H), where it divides the matrix and T
@@ -124,7 +125,7 @@ def _match(loop) -> _Step | None:
     counter, matrix = args
     rows, cols = t.shape
     scalars, slices, generics, pending, raw = [], {}, [], {}, set()
-    ops = [_op(o) for o in body.operations]
+    ops = [operation(o) for o in body.operations]
     for op in ops[:-1]:
         if op.name in ("arith.constant", "tensor.empty") or _scalar(op):
             if op.name != "tensor.empty":
@@ -155,25 +156,25 @@ def _match(loop) -> _Step | None:
         return None
     generic, parts = generics[-1], generics[:-1]
     for g in generics:
-        if not _all_parallel(g) or len(g.results) != 1:
+        if not all_parallel(g) or len(g.results) != 1:
             return None
         init = list(g.opview.outputs)[0]
-        if _defining(init) is None or _defining(init).name != "tensor.empty":
+        if defining(init) is None or defining(init).name != "tensor.empty":
             return None
         for o in g.regions[0].blocks[0].operations:
-            o = _op(o)
+            o = operation(o)
             if o.name.split(".")[0] not in ("arith", "math") and o.name not in ("linalg.yield", "linalg.index"):
                 return None
             if any(v in slices and slices[v].kind != "value" for v in o.operands):
                 return None
     # the parts (1-d generics over row k's or column k's values, as stablehlo_linalg gives them)
     part_dims = {}
-    for value, amap in zip(generic.opview.inputs, _maps(generic)):
+    for value, amap in zip(generic.opview.inputs, indexing_maps(generic)):
         dims = [ir.AffineDimExpr(e).position for e in amap.results if isinstance(e, ir.AffineDimExpr)]
         if len(dims) != len(amap.results):
             return None
         if value == matrix:
-            if not _identity(amap):
+            if not is_identity_map(amap):
                 return None
         elif value in slices:
             if dims != {"column": [0], "row": [1], "element": []}.get(slices[value].kind):
@@ -181,15 +182,15 @@ def _match(loop) -> _Step | None:
         elif any(value == p.results[0] for p in parts):
             if len(dims) != 1:
                 return None
-            part_dims[_op(_defining(value))] = dims[0]
-        elif inside(value, loop):
+            part_dims[operation(defining(value))] = dims[0]
+        elif value_within(value, loop):
             return None  # another tensor computed in the step
     if len(part_dims) != len(parts) or sorted(part_dims.values()) not in ([], [0], [1], [0, 1]):
         return None
     for part, dim in part_dims.items():
         if len(list(part.results[0].uses)) != 1:
             return None
-        for value, amap in zip(part.opview.inputs, _maps(part)):
+        for value, amap in zip(part.opview.inputs, indexing_maps(part)):
             if value == matrix or value not in slices:
                 return None
             wanted = {"column": 0, "row": 1}.get(slices[value].kind)
@@ -198,7 +199,7 @@ def _match(loop) -> _Step | None:
     users = set(generics)
     for value, s in slices.items():  # the slices feed the generics, elements or payloads
         for use in value.uses:
-            user = _op(use.owner)
+            user = operation(use.owner)
             if user in users or (user.name in ("tensor.extract_slice", "tensor.collapse_shape", "tensor.extract")
                                  and (user.results[0] in slices or user.results[0] in raw)):
                 continue
@@ -217,9 +218,9 @@ def _match(loop) -> _Step | None:
 def _inside_op(op, owner) -> bool:
     """Whether `op` is nested in `owner`."""
     while op is not None:
-        if _op(op) == owner:
+        if operation(op) == owner:
             return True
-        op = _op(op).parent
+        op = operation(op).parent
     return False
 
 
@@ -230,7 +231,7 @@ def _classify(op, matrix, slices, rows: int, cols: int) -> _Slice | None:
     if any(s != 1 for s in ir.DenseI64ArrayAttr(op.attributes["static_strides"])):
         return None
     source, result = op.operands[0], ir.RankedTensorType(op.results[0].type)
-    offsets, sizes = _mixed(op, "offsets"), _mixed(op, "sizes")
+    offsets, sizes = mixed(op, "offsets"), mixed(op, "sizes")
     if source == matrix:
         if sizes == [rows, 1] and offsets[0] == 0 and list(result.shape) in ([rows], [rows, 1]):
             return _Slice(op, "column", offsets[1])
@@ -275,10 +276,10 @@ def _payload_dims(generic) -> dict:
     from mlir import ir
     block = generic.regions[0].blocks[0]
     dims = {}
-    for arg, amap in zip(block.arguments, _maps(generic)):
+    for arg, amap in zip(block.arguments, indexing_maps(generic)):
         dims[arg] = frozenset(ir.AffineDimExpr(e).position for e in amap.results)
     for o in block.operations:
-        o = _op(o)
+        o = operation(o)
         if o.name == "linalg.index":
             found = frozenset([ir.IntegerAttr(o.attributes["dim"]).value])
         else:
@@ -334,7 +335,7 @@ def _hoist(step: _Step) -> None:
     n_in = len(generic.opview.inputs)
     args = list(block.arguments)[:n_in]
     shape = ir.RankedTensorType(generic.results[0].type).shape
-    ops = [_op(o) for o in block.operations]
+    ops = [operation(o) for o in block.operations]
     both = [o for o in ops if len(dims[o.results[0]] if o.results else frozenset()) == 2 or o.name == "linalg.yield"]
     hoisted = {0: [], 1: []}
     for o in ops:
@@ -342,7 +343,7 @@ def _hoist(step: _Step) -> None:
             d = dims[r]
             if len(d) != 1 or isinstance(r.type, ir.IntegerType) and ir.IntegerType(r.type).width == 1:
                 continue
-            if isinstance(r.type, ir.IndexType) or not any(_op(u.owner) in both for u in r.uses):
+            if isinstance(r.type, ir.IndexType) or not any(operation(u.owner) in both for u in r.uses):
                 continue
             if not any(a in args for f in feeding([r], block) for a in f.operands):
                 continue
@@ -368,12 +369,12 @@ def _hoist(step: _Step) -> None:
         kept = feeding(yielded, block, set(extra_args))
         used = [a for a in args if any(a in f.operands for f in kept)]
         main = _build_generic([generic.opview.inputs[a.arg_number] for a in used] + extra,
-                              [_maps(generic)[a.arg_number] for a in used] + extra_maps,
+                              [indexing_maps(generic)[a.arg_number] for a in used] + extra_maps,
                               list(generic.opview.outputs), kept, yielded, used + extra_args, 2)
     generic.results[0].replace_all_uses_with(main.results[0])
     generic.erase()
-    step.generic = _op(main)
-    step.rows_part, step.cols_part = (_op(parts[d]) if d in parts else None for d in (0, 1))
+    step.generic = operation(main)
+    step.rows_part, step.cols_part = (operation(parts[d]) if d in parts else None for d in (0, 1))
 
 
 def _clone_part(generic, operands: list, shape: list[int], offsets=None):
@@ -388,12 +389,12 @@ def _clone_part(generic, operands: list, shape: list[int], offsets=None):
     for i, v in enumerate(list(operands) + inits):
         clone.operands[i] = v
     for r, o in zip(clone.results, outs):
-        r.set_type(ir.RankedTensorType.get(_type_shape(shape), ir.RankedTensorType(o.type).element_type))
+        r.set_type(ir.RankedTensorType.get(type_shape(shape), ir.RankedTensorType(o.type).element_type))
     for o in list(clone.regions[0].blocks[0].operations):
-        o = _op(o)
+        o = operation(o)
         offset = (offsets or {}).get(ir.IntegerAttr(o.attributes["dim"]).value) if o.name == "linalg.index" else None
         if offset is not None:
-            uses = [(_op(u.owner), u.operand_number) for u in o.results[0].uses]
+            uses = [(operation(u.owner), u.operand_number) for u in o.results[0].uses]
             with ir.InsertionPoint.after(o):
                 moved = arith.addi(o.results[0], offset)
             for user, n in uses:
@@ -404,33 +405,33 @@ def _clone_part(generic, operands: list, shape: list[int], offsets=None):
 def _row_inputs(generic) -> list[int]:
     """The positions of a 2-d generic's inputs read by row alone (map (d0, d1) -> (d0))."""
     from mlir import ir
-    return [n for n, m in enumerate(_maps(generic)[:len(generic.opview.inputs)])
+    return [n for n, m in enumerate(indexing_maps(generic)[:len(generic.opview.inputs)])
             if [ir.AffineDimExpr(e).position for e in m.results] == [0]]
 
 
 _CASTS = ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui")
 # arith.cmpi predicates (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge): their value where
 # lhs < rhs, and where lhs > rhs (indices and counters are not negative)
-_LESS = {0: False, 1: True, 2: True, 3: True, 4: False, 5: False, 6: True, 7: True, 8: False, 9: False}
-_MORE = {0: False, 1: True, 2: False, 3: False, 4: True, 5: True, 6: False, 7: False, 8: True, 9: True}
+_LESS = {n: holds(name, 0, 1) for n, name in CMPI.items()}
+_MORE = {n: holds(name, 1, 0) for n, name in CMPI.items()}
 
 
 def _root(value):
     """`value` seen through integer casts."""
-    op = _defining(value)
+    op = defining(value)
     while op is not None and op.name in _CASTS:
         value = op.operands[0]
-        op = _defining(value)
+        op = defining(value)
     return value
 
 
 def _is_index(value, dim: int, offset) -> bool:
     """Whether `value` is `linalg.index dim + offset` (as _clone_part offsets an index)."""
     from mlir import ir
-    op = _defining(value)
+    op = defining(value)
     if op is None or op.name != "arith.addi" or op.operands[1] != offset:
         return False
-    index = _defining(op.operands[0])
+    index = defining(op.operands[0])
     return index is not None and index.name == "linalg.index" and ir.IntegerAttr(index.attributes["dim"]).value == dim
 
 
@@ -442,7 +443,7 @@ def _fold_compares(generic, dim: int, offset, k, side: int) -> None:
     from mlir import ir
     from mlir.dialects import arith
     for o in list(generic.regions[0].blocks[0].operations):
-        o = _op(o)
+        o = operation(o)
         if o.name != "arith.cmpi":
             continue
         a, b = (_root(v) for v in o.operands)
@@ -483,7 +484,7 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, 
     for value, s in step.slices.items():  # the elements of row k read as scalars (in payloads)
         if s.kind == "value":
             at = mapped(s.parent.index) if s.parent.kind == "column" else mapped(s.index)
-            mapping[value] = tensor.ExtractOp(_slice(pivot, [at], [1], []), []).result
+            mapping[value] = tensor.ExtractOp(extract_slice(pivot, [at], [1], []), []).result
 
     def operand(value):
         s = step.slices.get(value)
@@ -495,15 +496,15 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, 
             return value
         if s.kind == "column":  # at column k (_pivot_rows), inside the block where it has k
             at = mapped(s.index) if column is None else arith.subi(mapped(s.index), column)
-            return _slice(block, [0, at], [height, 1], [height])
+            return extract_slice(block, [0, at], [height, 1], [height])
         if s.kind == "row":
             return pivot
         at = mapped(s.parent.index) if s.parent.kind == "column" else mapped(s.index)
-        return _slice(pivot, [at], [1], [])  # an element of row k
+        return extract_slice(pivot, [at], [1], [])  # an element of row k
 
     def substituted(clone):
         for o in clone.regions[0].blocks[0].operations:
-            o = _op(o)
+            o = operation(o)
             for i, v in enumerate(o.operands):
                 if v in mapping:
                     o.operands[i] = mapping[v]
@@ -519,13 +520,13 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, 
         mapping.update(zip(step.rows_part.results, substituted(part).results))
     rows = _row_inputs(step.generic)
     inputs = []
-    for n, (value, amap) in enumerate(zip(step.generic.opview.inputs, _maps(step.generic))):
+    for n, (value, amap) in enumerate(zip(step.generic.opview.inputs, indexing_maps(step.generic))):
         if given is not None and n in rows:
             inputs.append(given[rows.index(n)])
             continue
         v = operand(value)
         if column is not None and [ir.AffineDimExpr(e).position for e in amap.results] == [1]:
-            v = _slice(v, [column], [width], [width])  # the block's columns of a row
+            v = extract_slice(v, [column], [width], [width])  # the block's columns of a row
         inputs.append(v)
     main = _clone_part(step.generic, inputs, [height, width], {0: first, 1: column})
     substituted(main)
@@ -551,7 +552,7 @@ def _rewrite(loop, cap: int) -> bool:
     from mlir import ir
     from mlir.dialects import arith, scf, tensor
     view = loop.opview
-    lower, upper, stride = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
+    lower, upper, stride = (constant_int(v) for v in (view.lowerBound, view.upperBound, view.step))
     if None in (lower, upper, stride) or stride != 1 or upper - lower < 4:
         return False
     step = _match(loop)
@@ -585,7 +586,7 @@ def _rewrite(loop, cap: int) -> bool:
         blocks = scf.ForOp(c(lower), c(upper), c(steps), iter_args=list(view.initArgs))
         with ir.InsertionPoint(blocks.body):
             first, matrix = blocks.induction_variable, blocks.inner_iter_args[0]
-            pivots = _slice(matrix, [first, 0], [steps, cols], [steps, cols])
+            pivots = extract_slice(matrix, [first, 0], [steps, cols], [steps, cols])
             saved = tensor.empty([steps, cols], element)
             tables = [tensor.empty([steps, cols], t) for t in table_types]
             own = scf.ForOp(c(0), c(steps), c(1), iter_args=[pivots, saved] + tables)
@@ -593,12 +594,12 @@ def _rewrite(loop, cap: int) -> bool:
                 s = own.induction_variable
                 current, kept, *tables = own.inner_iter_args
                 k = arith.addi(first, s)
-                pivot = _slice(current, [s, 0], [1, cols], [cols])
-                kept = _insert(pivot, kept, [s, 0], [1, cols])
+                pivot = extract_slice(current, [s, 0], [1, cols], [cols])
+                kept = insert_slice(pivot, kept, [s, 0], [1, cols])
                 updated, parts, _ = _apply(step, k, current, first, steps, pivot)
-                tables = [_insert(p, t, [s, 0], [1, cols]) for p, t in zip(parts, tables)]
+                tables = [insert_slice(p, t, [s, 0], [1, cols]) for p, t in zip(parts, tables)]
                 scf.YieldOp([updated, kept] + tables)
-            matrix = _insert(own.results[0], matrix, [first, 0], [steps, cols])
+            matrix = insert_slice(own.results[0], matrix, [first, 0], [steps, cols])
             kept, *tables = list(own.results)[1:]
 
             row_types = [ir.RankedTensorType(list(step.generic.opview.inputs)[n].type).element_type
@@ -607,17 +608,17 @@ def _rewrite(loop, cap: int) -> bool:
             def chunk(block, r, c0, size, recorded, sides):
                 """Steps first .. first + T - 1 on the `size` columns of a row block from c0, its
                 row-indexed values `recorded` (T x H tables)."""
-                part = _slice(block, [0, c0], [height, size], [height, size])
+                part = extract_slice(block, [0, c0], [height, size], [height, size])
                 inner = scf.ForOp(c(0), c(steps), c(1), iter_args=[part])
                 with ir.InsertionPoint(inner.body):
                     s = inner.induction_variable
-                    pivot = _slice(kept, [s, 0], [1, cols], [cols])
-                    parts = [_slice(t, [s, 0], [1, cols], [cols]) for t in tables]
-                    given = [_slice(t, [s, 0], [1, height], [height]) for t in recorded]
+                    pivot = extract_slice(kept, [s, 0], [1, cols], [cols])
+                    parts = [extract_slice(t, [s, 0], [1, cols], [cols]) for t in tables]
+                    given = [extract_slice(t, [s, 0], [1, height], [height]) for t in recorded]
                     updated, _, _ = _apply(step, arith.addi(first, s), inner.inner_iter_args[0], r, height,
                                            pivot, parts or None, c0, size, given, sides)
                     scf.YieldOp([updated])
-                return _insert(inner.results[0], block, [0, c0], [height, size])
+                return insert_slice(inner.results[0], block, [0, c0], [height, size])
 
             def columns(block, r, start, stop, recorded, sides):
                 """`chunk` on the columns [start, stop) by chunks of `width`."""
@@ -631,24 +632,24 @@ def _rewrite(loop, cap: int) -> bool:
                 sweep = scf.ForOp(start, stop, c(height), iter_args=[matrix])
                 with ir.InsertionPoint(sweep.body):
                     r = sweep.induction_variable
-                    block = _slice(sweep.inner_iter_args[0], [r, 0], [height, cols], [height, cols])
+                    block = extract_slice(sweep.inner_iter_args[0], [r, 0], [height, cols], [height, cols])
                     # the pivot columns first (all of the rows where not chunked), their
                     # row-indexed values recorded per step for the other chunks
-                    sub = _slice(block, [0, first], [height, steps], [height, steps]) if chunked else block
+                    sub = extract_slice(block, [0, first], [height, steps], [height, steps]) if chunked else block
                     recorded = [tensor.empty([steps, height], t) for t in row_types] if chunked else []
                     inner = scf.ForOp(c(0), c(steps), c(1), iter_args=[sub] + recorded)
                     with ir.InsertionPoint(inner.body):
                         s = inner.induction_variable
                         current, *recorded = inner.inner_iter_args
-                        pivot = _slice(kept, [s, 0], [1, cols], [cols])
-                        parts = [_slice(t, [s, 0], [1, cols], [cols]) for t in tables]
+                        pivot = extract_slice(kept, [s, 0], [1, cols], [cols])
+                        parts = [extract_slice(t, [s, 0], [1, cols], [cols]) for t in tables]
                         updated, _, values = _apply(step, arith.addi(first, s), current, r, height, pivot,
                                                     parts or None, first if chunked else None,
                                                     steps if chunked else None, sides=(side, 0))
-                        recorded = [_insert(v, t, [s, 0], [1, height]) for v, t in zip(values, recorded)]
+                        recorded = [insert_slice(v, t, [s, 0], [1, height]) for v, t in zip(values, recorded)]
                         scf.YieldOp([updated] + recorded)
                     if chunked:  # then the rest of the pivot columns' chunk, and the other chunks
-                        block = _insert(inner.results[0], block, [0, first], [height, steps])
+                        block = insert_slice(inner.results[0], block, [0, first], [height, steps])
                         recorded = list(inner.results)[1:]
                         start = arith.muli(arith.divui(first, c(width)), c(width))
                         stop = arith.addi(start, c(width))
@@ -659,7 +660,7 @@ def _rewrite(loop, cap: int) -> bool:
                         block = columns(block, r, stop, c(cols), recorded, (side, 1))
                     else:
                         block = inner.results[0]
-                    scf.YieldOp([_insert(block, sweep.inner_iter_args[0], [r, 0], [height, cols])])
+                    scf.YieldOp([insert_slice(block, sweep.inner_iter_args[0], [r, 0], [height, cols])])
                 return sweep.results[0]
 
             matrix = others(matrix, c(0), first, -1)  # rows before every pivot of the block

@@ -16,92 +16,10 @@ lower - 1), and where the caller takes the new loop.
 
 from __future__ import annotations
 
-from synth.backends.in_place import _constant_index, _defining, _op
-from synth.backends.narrow import _mixed
+from synth.backends.ir_toolkit import (
+    value_within, evaluate, feeding, clone_into, constant_int, defining, operation,
+    mixed)
 
-
-def inside(value, loop) -> bool:
-    """Whether `value` is defined inside `loop` (its block arguments included)."""
-    from mlir import ir
-    owner = value.owner
-    op = _op(owner.owner) if isinstance(owner, ir.Block) else _op(owner)
-    while op is not None:
-        if op == loop:
-            return True
-        op = op.parent
-    return False
-
-
-def evaluate(value, counter, k: int, cache: dict) -> int | None:
-    """The integer `value` takes when the counter is k (index arithmetic of arith ops on
-    the counter and constants); None where it is not such arithmetic."""
-    from mlir import ir
-    if isinstance(value, int):
-        return value
-    if value == counter:
-        return k
-    if value in cache:
-        return cache[value]
-    op = _defining(value)
-    if op is None:
-        return None
-    if op.name == "arith.constant":
-        attr = op.attributes["value"]
-        result = ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
-    elif op.name in ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci"):
-        result = evaluate(op.operands[0], counter, k, cache)
-    elif op.name in ("arith.addi", "arith.subi", "arith.muli", "arith.maxsi", "arith.minsi"):
-        a, b = (evaluate(v, counter, k, cache) for v in op.operands)
-        if a is None or b is None:
-            return None
-        result = {"arith.addi": a + b, "arith.subi": a - b, "arith.muli": a * b,
-                  "arith.maxsi": max(a, b), "arith.minsi": min(a, b)}[op.name]
-    else:
-        return None
-    cache[value] = result
-    return result
-
-
-def feeding(values, block, leaves=frozenset()) -> list:
-    """The ops of `block` that `values` are computed from (their own ops included), in
-    order, not looking past the values in `leaves`."""
-    owners = {}
-    for o in block.operations:
-        o = _op(o)
-        for r in o.results:
-            owners[r] = o
-    needed, stack = set(), [v for v in values if v not in leaves]
-    while stack:
-        o = owners.get(stack.pop())
-        if o is None or o in needed:
-            continue
-        needed.add(o)
-        stack.extend(x for x in o.operands if x not in leaves)
-        for region in o.regions:  # and the values a payload captures from the block
-            for inner in region.blocks:
-                for p in inner.operations:
-                    stack.extend(x for x in _op(p).operands if x not in leaves)
-    return [_op(o) for o in block.operations if _op(o) in needed]
-
-
-def clone_into(ops, mapping: dict) -> None:
-    """Clone `ops` at the current insertion point, their operands (and the values their
-    payloads capture) through `mapping`, which gets their results."""
-    from mlir import ir
-    for op in ops:
-        clone = op.clone(ir.InsertionPoint.current)
-        for i, v in enumerate(op.operands):
-            if v in mapping:
-                clone.operands[i] = mapping[v]
-        for region in clone.regions:
-            for b in region.blocks:
-                for inner in b.operations:
-                    inner = _op(inner)
-                    for i, v in enumerate(inner.operands):
-                        if v in mapping:
-                            inner.operands[i] = mapping[v]
-        for old, new in zip(op.results, clone.results):
-            mapping[old] = new
 
 
 def derotate(loop, accept):
@@ -119,15 +37,15 @@ def derotate(loop, accept):
     if len(args) < 3:
         return None
     counter, matrix, carried = args[0], args[1], args[2:]
-    lower, upper, stride = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
+    lower, upper, stride = (constant_int(v) for v in (view.lowerBound, view.upperBound, view.step))
     if None in (lower, upper, stride) or stride != 1 or upper <= lower:
         return None
     if any(len(list(r.uses)) for r in list(loop.results)[1:]):
         return None
-    ops = [_op(o) for o in body.operations]
+    ops = [operation(o) for o in body.operations]
     yielded = list(ops[-1].operands)
     new_matrix, nexts = yielded[0], yielded[1:]
-    if _defining(new_matrix) is None or inside(new_matrix, loop) is False:
+    if defining(new_matrix) is None or value_within(new_matrix, loop) is False:
         return None
     epilogue = feeding(nexts, body, {new_matrix})
     for op in epilogue:  # computed from the new matrix and the counter alone
@@ -135,7 +53,7 @@ def derotate(loop, accept):
         for region in op.regions:
             for b in region.blocks:
                 for inner in b.operations:
-                    used.update(_op(inner).operands)
+                    used.update(operation(inner).operands)
         if used & (set(carried) | {matrix}):
             return None
     inits = list(view.initArgs)
@@ -153,12 +71,12 @@ def derotate(loop, accept):
             step.update({c: mapping[n] for c, n in zip(carried, nexts)})
             clone_into(feeding([new_matrix], body, set()), step)
             scf.YieldOp([step[new_matrix]])
-    if not accept(_op(new)):
-        _op(new).erase()
+    if not accept(operation(new)):
+        operation(new).erase()
         return None
     loop.results[0].replace_all_uses_with(new.results[0])
     loop.erase()
-    return _op(new)
+    return operation(new)
 
 
 def _same(a, b, leaves: dict, counter, at: int, memo: dict) -> bool:
@@ -179,7 +97,7 @@ def _same(a, b, leaves: dict, counter, at: int, memo: dict) -> bool:
         if va is not None or vb is not None:
             memo[key] = va is not None and va == vb
             return memo[key]
-    oa, ob = _defining(a), _defining(b)
+    oa, ob = defining(a), defining(b)
     if oa is None or ob is None:
         memo[key] = a == b
         return memo[key]
@@ -187,7 +105,7 @@ def _same(a, b, leaves: dict, counter, at: int, memo: dict) -> bool:
         return False
     if oa.name in ("tensor.extract_slice", "tensor.insert_slice"):  # offsets: static or not
         for kind in ("offsets", "sizes"):
-            for x, y in zip(_mixed(oa, kind), _mixed(ob, kind)):
+            for x, y in zip(mixed(oa, kind), mixed(ob, kind)):
                 if not _same_index(x, y, counter, at):
                     return False
         if str(oa.attributes["static_strides"]) != str(ob.attributes["static_strides"]):
@@ -208,7 +126,7 @@ def _same(a, b, leaves: dict, counter, at: int, memo: dict) -> bool:
         for xa, xb in zip(ba, bb):
             inner = dict(leaves)
             inner.update(zip(xa.arguments, xb.arguments))
-            la, lb = [_op(o) for o in xa.operations], [_op(o) for o in xb.operations]
+            la, lb = [operation(o) for o in xa.operations], [operation(o) for o in xb.operations]
             if len(la) != len(lb):
                 return False
             for pa, pb in zip(la, lb):

@@ -296,22 +296,22 @@ def _row_sliceable(generic) -> bool:
     payload of scalar arithmetic) reads each operand along dims in order, so a block of its
     rows is the same generic on the rows of its operands that hold them."""
     from mlir import ir
-    from synth.backends.in_place import _all_parallel, _defining, _maps, _op
-    if len(generic.results) != 1 or not _all_parallel(generic):
+    from synth.backends.ir_toolkit import all_parallel, defining, indexing_maps, operation
+    if len(generic.results) != 1 or not all_parallel(generic):
         return False
     result = generic.results[0].type
     if not isinstance(result, ir.RankedTensorType) or ir.RankedTensorType(result).rank != 2 \
             or not ir.RankedTensorType(result).has_static_shape:
         return False
     init = list(generic.opview.outputs)[0]
-    if _defining(init) is None or _defining(init).name != "tensor.empty":
+    if defining(init) is None or defining(init).name != "tensor.empty":
         return False
-    for amap in _maps(generic):
+    for amap in indexing_maps(generic):
         dims = [ir.AffineDimExpr(e).position for e in amap.results if isinstance(e, ir.AffineDimExpr)]
         if len(dims) != len(amap.results) or dims != sorted(set(dims)):
             return False
     for o in generic.regions[0].blocks[0].operations:
-        name = _op(o).name
+        name = operation(o).name
         if name.split(".")[0] not in ("arith", "math") and name != "linalg.yield":
             return False
     return True
@@ -322,13 +322,13 @@ def _producer_block(generic, first, height: int):
     its operands (a vector read along the columns is read whole), into a new tensor.empty."""
     from mlir import ir
     from mlir.dialects import tensor
-    from synth.backends.in_place import _maps
-    from synth.backends.wavefront import _slice
+    from synth.backends.ir_toolkit import indexing_maps
+    from synth.backends.ir_toolkit import extract_slice
     result = ir.RankedTensorType(generic.results[0].type)
     shape = [height, result.shape[1]]
     operands = []
     inputs = list(generic.opview.inputs)
-    for value, amap in zip(inputs, _maps(generic)):
+    for value, amap in zip(inputs, indexing_maps(generic)):
         positions = [ir.AffineDimExpr(e).position for e in amap.results]
         if not isinstance(value.type, ir.RankedTensorType) or 0 not in positions:
             operands.append(value)
@@ -336,7 +336,7 @@ def _producer_block(generic, first, height: int):
         extents = list(ir.RankedTensorType(value.type).shape)
         offsets = [first if p == 0 else 0 for p in positions]
         sizes = [height if p == 0 else n for p, n in zip(positions, extents)]
-        operands.append(_slice(value, offsets, sizes))
+        operands.append(extract_slice(value, offsets, sizes))
     operands.append(tensor.empty(shape, result.element_type))
     clone = generic.clone(ir.InsertionPoint.current)
     for i, v in enumerate(operands):
@@ -350,11 +350,11 @@ def _producer_step(generic, y, whole, acc, first, height: int) -> list:
     part of y A (the block's entries of y times its rows). Returns the new whole and acc."""
     from mlir import ir
     from mlir.dialects import linalg
-    from synth.backends.wavefront import _insert, _slice
+    from synth.backends.ir_toolkit import insert_slice, extract_slice
     block = _producer_block(generic, first, height)
     columns = ir.RankedTensorType(generic.results[0].type).shape[1]
-    whole = _insert(block, whole, [first, 0], [height, columns])
-    part = linalg.vecmat(_slice(y, [first], [height]), block, outs=[acc])
+    whole = insert_slice(block, whole, [first, 0], [height, columns])
+    part = linalg.vecmat(extract_slice(y, [first], [height]), block, outs=[acc])
     part.owner.attributes[STEP] = ir.UnitAttr.get()
     return [whole, part]
 
@@ -365,13 +365,13 @@ def _fuse_producer(vecmat) -> bool:
     stores it, and adds its part of y A, then the last rows; A's other uses (after the
     vecmat) read the loop's A."""
     from mlir import ir
-    from synth.backends.in_place import _defining, _op
-    vecmat = _op(vecmat)
-    generic = _defining(vecmat.operands[1])
+    from synth.backends.ir_toolkit import defining, operation
+    vecmat = operation(vecmat)
+    generic = defining(vecmat.operands[1])
     if generic is None or generic.name != "linalg.generic" or generic.block != vecmat.block \
             or not _row_sliceable(generic) or STEP in vecmat.attributes:
         return False
-    ops = [_op(o) for o in vecmat.block.operations]
+    ops = [operation(o) for o in vecmat.block.operations]
     position = {op: k for k, op in enumerate(ops)}
     deps = _dependences(ops)
     g, v = position.get(generic), position.get(vecmat)
@@ -382,7 +382,7 @@ def _fuse_producer(vecmat) -> bool:
         if owner is not None and (owner == g or g in deps[owner]):
             return False
     for use in generic.results[0].uses:
-        user = position.get(_op(use.owner))
+        user = position.get(operation(use.owner))
         if user is None or (user != v and user <= v):
             return False  # a use inside another op's region, or before the vecmat
     rows = ir.RankedTensorType(generic.results[0].type).shape[0]
@@ -400,5 +400,5 @@ def _fuse_producer(vecmat) -> bool:
 def fuse_producers(module) -> int:
     """Run `_fuse_producer` on every vecmat of `module` (an ir.Module on tensors, after
     elementwise fusion); the number rewritten."""
-    from synth.backends.in_place import ops_named
+    from synth.backends.ir_toolkit import ops_named
     return sum(_fuse_producer(op) for op in ops_named(module, ("linalg.vecmat",)))

@@ -26,7 +26,7 @@ intrinsics: the loops' 0.40-0.41 ms -> 0.29-0.30 ms, bitwise equal): see mlir_cp
 
 from __future__ import annotations
 
-from synth.backends.in_place import _constant_index, _defining, _op, ops_named
+from synth.backends.ir_toolkit import constant_int, defining, operation, ops_named
 
 
 def _shift(index, iv) -> int | None:
@@ -35,15 +35,15 @@ def _shift(index, iv) -> int | None:
     from mlir import ir
     if index == iv:
         return 0
-    op = _defining(index)
+    op = defining(index)
     if op is None:
         return None
     if op.name == "arith.addi":
         a, b = op.operands
-        if a == iv and _constant_index(b) is not None:
-            return _constant_index(b)
-        if b == iv and _constant_index(a) is not None:
-            return _constant_index(a)
+        if a == iv and constant_int(b) is not None:
+            return constant_int(b)
+        if b == iv and constant_int(a) is not None:
+            return constant_int(a)
         return None
     if op.name != "affine.apply" or len(op.operands) != 1 or op.operands[0] != iv:
         return None
@@ -70,7 +70,7 @@ def _outside(value, loop) -> bool:
     owner = value.owner
     if isinstance(owner, ir.Block):
         return owner != loop.regions[0].blocks[0]
-    parent = _op(owner)
+    parent = operation(owner)
     while parent is not None:
         if parent == loop:
             return False
@@ -84,7 +84,7 @@ def _through_insert(source, offsets: list[int]):
     the read is one of that tensor, at the offsets moved by the insert's. Else as given."""
     from mlir import ir
     for use in source.uses:
-        user = _op(use.owner)
+        user = operation(use.owner)
         if user.name != "tensor.insert_slice" or user.operands[0] != source:
             continue
         if len(user.operands) != 2:  # dynamic offsets, sizes or strides
@@ -104,7 +104,7 @@ def _reads(loop, iv, width: int) -> dict:
     from mlir import ir
     groups: dict = {}
     for op in loop.regions[0].blocks[0].operations:
-        op = _op(op)
+        op = operation(op)
         if op.name != "vector.transfer_read":
             continue
         vtype = ir.VectorType(op.results[0].type)
@@ -148,10 +148,10 @@ def _rewrite(loop) -> bool:
     from mlir import ir
     from mlir.dialects import arith, scf, vector
 
-    from synth.backends.rotation import clone_into
+    from synth.backends.ir_toolkit import clone_into
 
     view = loop.opview
-    lb, ub, step = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
+    lb, ub, step = (constant_int(v) for v in (view.lowerBound, view.upperBound, view.step))
     if None in (lb, ub, step) or step < 2 or (ub - lb) % step or (ub - lb) // step < 2:
         return False
     body = loop.regions[0].blocks[0]
@@ -203,7 +203,7 @@ def _rewrite(loop) -> bool:
                     value = shuffled if vtype.rank == 1 else vector.shape_cast(vtype, shuffled)
                 mapping[op.results[0]] = value
         replaced = [op for reads in groups.values() for op, _ in reads]
-        ops = [_op(o) for o in body.operations]
+        ops = [operation(o) for o in body.operations]
         clone_into([o for o in ops[:-1] if not any(o == r for r in replaced)], mapping)
         terminator = ops[-1]
         scf.YieldOp([mapping.get(v, v) for v in terminator.operands] + nexts)

@@ -77,7 +77,7 @@ import re
 from functools import lru_cache
 
 from synth.backends import contraction_operands, narrow
-from synth.backends.in_place import _all_parallel, _maps, generic_like, nested_ops, ops_named
+from synth.backends.ir_toolkit import all_parallel, generic_like, indexing_maps, is_identity_map, nested_ops, ops_named
 from synth.errors import ExecutionError
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
@@ -851,7 +851,7 @@ def _unit_dims_collapsed(module) -> int:
         generic = _defining_named(collapse.operands[0], "linalg.generic")
         if generic is None or len(generic.results) != 1 or len(list(generic.results[0].uses)) != 1:
             continue
-        if not _all_parallel(generic) or ops_named(generic, ("linalg.index",)):
+        if not all_parallel(generic) or ops_named(generic, ("linalg.index",)):
             continue
         source = ir.RankedTensorType(collapse.operands[0].type)
         groups = _reassociation(collapse)
@@ -942,8 +942,8 @@ def _accumulating_matmuls(module) -> int:
 
     count = 0
     for op in ops_named(module, ("linalg.generic",)):
-        if len(op.operands) != 3 or len(op.results) != 1 or not _all_parallel(op) \
-                or not all(map(narrow._identity, _maps(op))):
+        if len(op.operands) != 3 or len(op.results) != 1 or not all_parallel(op) \
+                or not all(map(is_identity_map, indexing_maps(op))):
             continue
         block = op.regions[0].blocks[0]
         body = [o.operation for o in block.operations]

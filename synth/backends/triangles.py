@@ -50,15 +50,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synth.backends.in_place import _defining, _maps, _op, ops_named
-from synth.backends.narrow import _inside, _zero_fill  # value defined in op's regions; a fill of 0
-from synth.backends.wavefront import _insert, _slice
+from synth.backends.ir_toolkit import (
+    CMPI, RELATION, defining, indexing_maps, operation, ops_named, value_in_regions, is_zero_fill,
+    insert_slice, extract_slice)
 
 BLOCK = 32  # rows (or columns) per block: a multiple of the register tile's rows
 
 # arith.cmpi predicates (their numbers) as (relation of lhs to rhs); unsigned ones only
 # on indices, which are never negative here
-_RELATIONS = {2: "<", 3: "<=", 4: ">", 5: ">=", 6: "<", 7: "<=", 8: ">", 9: ">="}
+_RELATIONS = {n: RELATION[name] for n, name in CMPI.items() if name in RELATION}
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
@@ -91,16 +91,16 @@ def _contraction(op) -> list[list[int]] | None:
     from mlir import ir
     if op.name == "linalg.matmul":
         if "indexing_maps" in op.attributes:
-            maps = [_dims(m) for m in _maps(op)]
+            maps = [_dims(m) for m in indexing_maps(op)]
         else:
             maps = [[0, 2], [2, 1], [0, 1]]
     elif op.name == "linalg.generic":
         if str(op.attributes["iterator_types"]).count("parallel") != 2 or \
                 not str(op.attributes["iterator_types"]).endswith('#linalg.iterator_type<reduction>]'):
             return None
-        maps = [_dims(m) for m in _maps(op)]
+        maps = [_dims(m) for m in indexing_maps(op)]
         block = op.regions[0].blocks[0]
-        body = [_op(o) for o in block.operations]
+        body = [operation(o) for o in block.operations]
         if [o.name for o in body] != ["arith.mulf", "arith.addf", "linalg.yield"]:
             return None
         mul, add, _ = body
@@ -124,21 +124,21 @@ def _index_dim(value) -> int | None:
     no inputs yielding one of its indices, read at a permutation of the loop dims);
     None for anything else."""
     from mlir import ir
-    op = _defining(value)
+    op = defining(value)
     while op is not None and op.name == "arith.index_cast":
         value = op.operands[0]
-        op = _defining(value)
+        op = defining(value)
     if op is not None:
         return ir.IntegerAttr(op.attributes["dim"]).value if op.name == "linalg.index" else None
-    generic = _op(value.owner.owner)
+    generic = operation(value.owner.owner)
     n = ir.BlockArgument(value).arg_number
     if generic.name != "linalg.generic" or n >= len(list(generic.opview.inputs)):
         return None
-    iota = _defining(list(generic.opview.inputs)[n])
+    iota = defining(list(generic.opview.inputs)[n])
     if iota is None or iota.name != "linalg.generic" or list(iota.opview.inputs):
         return None
-    d, dims = _index_dim(_yielded(iota)), _dims(_maps(generic)[n])
-    if d is None or dims is None or _dims(_maps(iota)[-1]) != list(range(len(dims))):
+    d, dims = _index_dim(_yielded(iota)), _dims(indexing_maps(generic)[n])
+    if d is None or dims is None or _dims(indexing_maps(iota)[-1]) != list(range(len(dims))):
         return None
     return dims[d]
 
@@ -160,7 +160,7 @@ def _decided(condition, order: str) -> bool | None:
     """The value of `condition` (an i1 in a 2-d payload) where d0 <order> d1: a
     comparison of the two loop indices (through index casts); None if it is anything else."""
     from mlir import ir
-    op = _defining(condition)
+    op = defining(condition)
     if op is None or op.name != "arith.cmpi":
         return None
     relation = _RELATIONS.get(ir.IntegerAttr(op.attributes["predicate"]).value)
@@ -179,7 +179,7 @@ def _where(value, leaf, memo: dict, conditions: bool) -> frozenset:
         return memo[value]
     known = leaf(value)
     if known is None:
-        op = _defining(value)
+        op = defining(value)
         if op is not None and op.name == "arith.select":
             condition, x, y = op.operands
             on_x, on_y = _where(x, leaf, memo, conditions), _where(y, leaf, memo, conditions)
@@ -202,14 +202,14 @@ def _zero(value, generic) -> bool:
     """Whether `value`, in `generic`'s payload, is 0.0: a constant, or the element of an
     input that is a linalg.fill of the constant 0.0."""
     from mlir import ir
-    op = _defining(value)
+    op = defining(value)
     if op is None:
         block = generic.regions[0].blocks[0]
         if value.owner != block:
             return False
         n = ir.BlockArgument(value).arg_number
         inputs = list(generic.opview.inputs)
-        return n < len(inputs) and _zero_fill(inputs[n])
+        return n < len(inputs) and is_zero_fill(inputs[n])
     if op.name != "arith.constant" or not isinstance(op.attributes["value"], ir.FloatAttr):
         return False
     return ir.FloatAttr(op.attributes["value"]).value == 0.0
@@ -221,24 +221,24 @@ def _elementwise_2d(op) -> bool:
     if op is None or op.name != "linalg.generic" or len(op.results) != 1 or \
             "reduction" in str(op.attributes["iterator_types"]):
         return False
-    return _dims(_maps(op)[-1]) == [0, 1]
+    return _dims(indexing_maps(op)[-1]) == [0, 1]
 
 
 def _masked(value) -> tuple[int, str, int] | None:
     """(0, relation, 1) such that `value` (a 2-d tensor) is 0.0 at every point where not
     `dim 0 <relation> dim 1`: a generic (through linalg.copy) whose payload yields zeros
     (constants, fills) there, by selects on comparisons of its indices."""
-    op = _defining(value)
+    op = defining(value)
     while op is not None and op.name == "linalg.copy":
-        op = _defining(op.operands[0])
+        op = defining(op.operands[0])
     if not _elementwise_2d(op):
         return None
 
     def leaf(v):  # where v may be nonzero: a zero nowhere; a select's operands decide; else anywhere
         if _zero(v, op):
             return frozenset()
-        d = _defining(v)
-        return None if d is not None and d.name == "arith.select" and _inside(v, op) else _ALL
+        d = defining(v)
+        return None if d is not None and d.name == "arith.select" and value_in_regions(v, op) else _ALL
     relation = _COVER.get(_where(_yielded(op), leaf, {}, conditions=False))
     return None if relation is None else (0, relation, 1)
 
@@ -267,7 +267,7 @@ def _kept(result) -> tuple[int, str, int] | None:
         uses = list(result.uses)
         if len(uses) != 1:
             return None
-        user = _op(uses[0].owner)
+        user = operation(uses[0].owner)
         if user.name == "linalg.transpose" and uses[0].operand_number == 0:
             origin = [origin[p] for p in ir.DenseI64ArrayAttr(user.attributes["permutation"])]
         elif not _leading_part(user):
@@ -279,7 +279,7 @@ def _kept(result) -> tuple[int, str, int] | None:
     inputs = list(user.opview.inputs)
     if n >= len(inputs) or list(user.operands).count(result) != 1:
         return None
-    dims = _dims(_maps(user)[n])
+    dims = _dims(indexing_maps(user)[n])
     if dims is None or sorted(dims) != [0, 1]:
         return None
     element = user.regions[0].blocks[0].arguments[n]
@@ -287,7 +287,7 @@ def _kept(result) -> tuple[int, str, int] | None:
     def leaf(v):  # where v depends on the element: everywhere for the element, nowhere for the rest but ops
         if v == element:
             return _ALL
-        return None if _defining(v) is not None and _inside(v, user) else frozenset()
+        return None if defining(v) is not None and value_in_regions(v, user) else frozenset()
     relation = _COVER.get(_where(_yielded(user), leaf, {}, conditions=True))
     if relation is None:
         return None
@@ -341,12 +341,12 @@ def _block(op, maps, triangle: Triangle, first, rows: int, acc):
         shape = ir.RankedTensorType(value.type).shape
         return [offsets.get(d, 0) for d in dims], [sizes.get(d, n) for d, n in zip(dims, shape)]
 
-    operands = [_slice(v, *at(v, dims)) for v, dims in zip(op.operands[:2], maps)] + [_slice(acc, *at(acc, maps[2]))]
+    operands = [extract_slice(v, *at(v, dims)) for v, dims in zip(op.operands[:2], maps)] + [extract_slice(acc, *at(acc, maps[2]))]
     clone = op.clone(ir.InsertionPoint.current)
     for k, v in enumerate(operands):
         clone.operands[k] = v
     clone.results[0].set_type(clone.operands[2].type)
-    return _insert(clone.results[0], acc, *at(acc, maps[2]))
+    return insert_slice(clone.results[0], acc, *at(acc, maps[2]))
 
 
 def _rewrite(op) -> bool:

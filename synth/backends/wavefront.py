@@ -85,11 +85,13 @@ their neighbours, beyond the L2) ran 0.85-0.97 s against 0.82-0.85 s, 2 planes 0
 
 from __future__ import annotations
 
+from synth.backends.ir_toolkit import (
+    static_values, op_within, extract_slice, insert_slice, all_parallel,
+    constant_int, defining, indexing_maps, operation, generic_like, ops_named, is_identity_map)
+
 from dataclasses import dataclass, field
 
 from synth.backends.host import cache_bytes
-from synth.backends.in_place import _all_parallel, _constant_index, _defining, _maps, _op, generic_like, ops_named
-from synth.backends.narrow import _identity, _slice_mixed
 
 _MAX_STEPS = 10
 BLOCK_ROWS = 4
@@ -105,17 +107,10 @@ class _Update:
     reads: list[tuple[int, list[int] | None, bool]] = field(default_factory=list)
 
 
-def _static(op, kind: str) -> list[int] | None:
-    from mlir import ir
-    values = list(ir.DenseI64ArrayAttr(op.attributes[f"static_{kind}"]))
-    marker = ir.ShapedType.get_dynamic_size() if kind == "sizes" else ir.ShapedType.get_dynamic_stride_or_offset()
-    return None if marker in values else values
-
-
 def _plain_slice(op) -> bool:
     """A slice op with constant offsets and sizes, strides 1, not rank-reducing."""
     from mlir import ir
-    if _static(op, "offsets") is None or _static(op, "sizes") is None:
+    if static_values(op, "offsets") is None or static_values(op, "sizes") is None:
         return False
     if any(s != 1 for s in ir.DenseI64ArrayAttr(op.attributes["static_strides"])):
         return False
@@ -124,7 +119,7 @@ def _plain_slice(op) -> bool:
 
 
 def _identity_maps(generic) -> bool:
-    return all(map(_identity, _maps(generic)))
+    return all(map(is_identity_map, indexing_maps(generic)))
 
 
 def _pure_payload(generic, loop) -> bool:
@@ -132,7 +127,7 @@ def _pure_payload(generic, loop) -> bool:
     `loop` (no linalg.index, no tensor reads)."""
     from mlir import ir
     for o in generic.regions[0].blocks[0].operations:
-        o = _op(o)
+        o = operation(o)
         if o.name.split(".")[0] not in ("arith", "math") and o.name != "linalg.yield":
             return False
         for v in o.operands:
@@ -140,17 +135,9 @@ def _pure_payload(generic, loop) -> bool:
             if isinstance(owner, ir.Block):
                 if owner != generic.regions[0].blocks[0]:
                     return False
-            elif _inside(_op(owner), loop) and _op(owner).parent != generic:
+            elif op_within(operation(owner), loop) and operation(owner).parent != generic:
                 return False
     return True
-
-
-def _inside(op, loop) -> bool:
-    while op is not None:
-        if op == loop:
-            return True
-        op = op.parent
-    return False
 
 
 def _rotation(body, queue, yielded) -> list | None:
@@ -162,34 +149,34 @@ def _rotation(body, queue, yielded) -> list | None:
     n = ir.RankedTensorType(queue.type).shape[0]
 
     def part(value, offset: int, size: int) -> list | None:
-        op = _defining(value)
+        op = defining(value)
         ops = []
         if op is not None and op.name == "linalg.copy":
-            empty = _defining(list(op.opview.outputs)[0])
+            empty = defining(list(op.opview.outputs)[0])
             if empty is None or empty.name != "tensor.empty":
                 return None
-            ops, op = [op, empty], _defining(list(op.opview.inputs)[0])
+            ops, op = [op, empty], defining(list(op.opview.inputs)[0])
         if op is None or op.name != "tensor.extract_slice" or op.operands[0] != queue or not _plain_slice(op) \
-                or _static(op, "offsets") != [offset] or _static(op, "sizes") != [size]:
+                or static_values(op, "offsets") != [offset] or static_values(op, "sizes") != [size]:
             return None
         return ops + [op]
 
-    last = _defining(yielded)
+    last = defining(yielded)
     if n < 2 or last is None or last.name != "tensor.insert_slice" or not _plain_slice(last) \
-            or _static(last, "offsets") != [n - 1] or _static(last, "sizes") != [1]:
+            or static_values(last, "offsets") != [n - 1] or static_values(last, "sizes") != [1]:
         return None
-    first = _defining(last.operands[1])
+    first = defining(last.operands[1])
     if first is None or first.name != "tensor.insert_slice" or first.operands[1] != queue or not _plain_slice(first) \
-            or _static(first, "offsets") != [0] or _static(first, "sizes") != [n - 1]:
+            or static_values(first, "offsets") != [0] or static_values(first, "sizes") != [n - 1]:
         return None
     head, tail = part(last.operands[0], 0, 1), part(first.operands[0], 1, n - 1)
     if head is None or tail is None:
         return None
     mine = [last, first] + head + tail
     for op in mine[1:]:  # used by the rotation only
-        if any(_op(use.owner) not in mine for use in op.results[0].uses):
+        if any(operation(use.owner) not in mine for use in op.results[0].uses):
             return None
-    order = [_op(o) for o in body.operations]
+    order = [operation(o) for o in body.operations]
     return sorted(mine, key=order.index)
 
 
@@ -209,7 +196,7 @@ def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
     if len(list(body.arguments[0].uses)):
         return None  # the counter is read
     carried = list(body.arguments)[1:]
-    ops = [_op(o) for o in body.operations]
+    ops = [operation(o) for o in body.operations]
     yielded = list(ops[-1].operands)
     queues: dict[int, list] = {}
     for i, a in enumerate(carried):
@@ -242,21 +229,21 @@ def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
             array = version[source]
             if source != latest[array]:
                 return None  # an older value of an array written since
-            slices[op.results[0]] = (array, _static(op, "offsets"), array in written)
+            slices[op.results[0]] = (array, static_values(op, "offsets"), array in written)
         elif op.name == "linalg.generic":
-            if len(op.results) != 1 or not _all_parallel(op):
+            if len(op.results) != 1 or not all_parallel(op):
                 return None
             init = list(op.opview.outputs)[0]
-            if _defining(init) is None or _defining(init).name != "tensor.empty" or not _pure_payload(op, loop):
+            if defining(init) is None or defining(init).name != "tensor.empty" or not _pure_payload(op, loop):
                 return None
             shape = list(ir.RankedTensorType(op.results[0].type).shape)
-            maps = _maps(op)
+            maps = indexing_maps(op)
             reads = []
             for position, v in enumerate(op.opview.inputs):
                 if v in version and version[v] in queues and _queue_read(op, position):
                     reads.append((version[v], None, False))
                     continue
-                if not _identity(maps[position]):
+                if not is_identity_map(maps[position]):
                     return None
                 if v in slices:
                     reads.append(slices[v])
@@ -267,7 +254,7 @@ def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
                     return None
                 if list(ir.RankedTensorType(v.type).shape) != shape:
                     return None
-            if not _identity(maps[-1]):
+            if not is_identity_map(maps[-1]):
                 return None
             pending[op.results[0]] = (op, shape, reads)
         elif op.name == "tensor.insert_slice":
@@ -278,8 +265,8 @@ def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
             if dest != latest[array]:
                 return None
             generic, shape, reads = pending.pop(source)
-            offsets = _static(op, "offsets")
-            if _static(op, "sizes") != shape:
+            offsets = static_values(op, "offsets")
+            if static_values(op, "sizes") != shape:
                 return None
             rows = (offsets[0], offsets[0] + shape[0])
             if any(lo < rows[1] and rows[0] < hi for lo, hi in written.get(array, [])):
@@ -306,7 +293,7 @@ def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
             return None
     for u in updates:  # a generic's only uses: its insert and reads of it by later updates
         for use in u.generic.results[0].uses:
-            if _op(use.owner).name not in ("tensor.insert_slice", "linalg.generic"):
+            if operation(use.owner).name not in ("tensor.insert_slice", "linalg.generic"):
                 return None
     return updates, queues
 
@@ -402,32 +389,6 @@ def steps_per_sweep(trips: int, window_rows, row_bytes: int, budget: int, cap: i
     return best
 
 
-def _type_shape(shape: list) -> list[int]:
-    """A shape of ints or index Values as a type's shape (a Value: a dynamic size)."""
-    from mlir import ir
-    return [n if isinstance(n, int) else ir.ShapedType.get_dynamic_size() for n in shape]
-
-
-def _slice(source, offsets: list, sizes: list, shape: list | None = None):
-    """tensor.extract_slice of `source` at `offsets` of `sizes` (ints or index Values),
-    strides 1, of `shape` (`sizes` where not given; a shape without unit dims: rank-reduced)."""
-    from mlir import ir
-    from mlir.dialects import tensor
-    t = ir.RankedTensorType(source.type)
-    dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(t.shape, dict(enumerate(offsets)),
-                                                              dict(enumerate(sizes)))
-    result = ir.RankedTensorType.get(_type_shape(sizes if shape is None else shape), t.element_type)
-    return tensor.ExtractSliceOp(result, source, dyn_off, dyn_size, [], st_off, st_size, st_str).result
-
-
-def _insert(part, dest, offsets: list, sizes: list):
-    from mlir import ir
-    from mlir.dialects import tensor
-    dyn_off, dyn_size, st_off, st_size, st_str = _slice_mixed(ir.RankedTensorType(dest.type).shape,
-                                                              dict(enumerate(offsets)), dict(enumerate(sizes)))
-    return tensor.InsertSliceOp(part, dest, dyn_off, dyn_size, [], st_off, st_size, st_str).result
-
-
 def _into_own_row(generic, position: int):
     """`generic` with its input `position` (the row it overwrites) as its output instead of
     a tensor.empty, the payload reading the output's element: the row is then updated in
@@ -455,7 +416,7 @@ def _keep_rows(generic, keep, count: int) -> None:
 
     block = generic.regions[0].blocks[0]
     out = block.arguments[len(list(block.arguments)) - 1]
-    yield_op = _op(list(block.operations)[-1])
+    yield_op = operation(list(block.operations)[-1])
     with ir.InsertionPoint(yield_op), generic.location:
         index = ir.IndexType.get()
         at = arith.addi(linalg.IndexOp(ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)).result, keep)
@@ -469,10 +430,10 @@ def _head_of(extract, vectors) -> tuple | None:
     and a reshape, lowered from stablehlo); None otherwise."""
     if extract.name != "tensor.extract" or len(extract.operands) != 1:
         return None
-    collapse = _defining(extract.operands[0])
-    piece = None if collapse is None or collapse.name != "tensor.collapse_shape" else _defining(collapse.operands[0])
+    collapse = defining(extract.operands[0])
+    piece = None if collapse is None or collapse.name != "tensor.collapse_shape" else defining(collapse.operands[0])
     if piece is None or piece.name != "tensor.extract_slice" or piece.operands[0] not in vectors \
-            or not _plain_slice(piece) or _static(piece, "offsets") != [0] or _static(piece, "sizes") != [1]:
+            or not _plain_slice(piece) or static_values(piece, "offsets") != [0] or static_values(piece, "sizes") != [1]:
         return None
     return piece.operands[0], [extract, collapse, piece]
 
@@ -489,15 +450,15 @@ def _heads_as_operands(loop) -> int:
     vectors = [a for a in list(body.arguments)[1:]
                if isinstance(a.type, ir.RankedTensorType) and ir.RankedTensorType(a.type).rank == 1]
     count = 0
-    for op in [_op(o) for o in body.operations]:
+    for op in [operation(o) for o in body.operations]:
         found = _head_of(op, vectors)
         if found is None:
             continue
         vector, ops = found
-        users = [_op(use.owner).parent for use in op.results[0].uses]  # the payloads' generics
-        if not users or any(u is None or _op(u).name != "linalg.generic" for u in users):
+        users = [operation(use.owner).parent for use in op.results[0].uses]  # the payloads' generics
+        if not users or any(u is None or operation(u).name != "linalg.generic" for u in users):
             continue
-        for generic in {_op(u) for u in users}:
+        for generic in {operation(u) for u in users}:
             _read_head(generic, op.results[0], vector)
             count += 1
         for dead in ops:
@@ -514,7 +475,7 @@ def _read_head(generic, scalar, vector) -> None:
     inputs, outputs = list(generic.opview.inputs), list(generic.opview.outputs)
     old = generic.regions[0].blocks[0]
     maps = list(generic.attributes["indexing_maps"])
-    head = ir.AffineMapAttr.get(ir.AffineMap.get(_maps(generic)[-1].n_dims, 0, [ir.AffineConstantExpr.get(0)]))
+    head = ir.AffineMapAttr.get(ir.AffineMap.get(indexing_maps(generic)[-1].n_dims, 0, [ir.AffineConstantExpr.get(0)]))
     new = generic_like(generic, inputs + [vector] + outputs, len(inputs) + 1,
                        maps[:len(inputs)] + [head] + maps[len(inputs):])
     types = [a.type for a in old.arguments]
@@ -524,10 +485,10 @@ def _read_head(generic, scalar, vector) -> None:
     for i, a in enumerate(old.arguments):
         a.replace_all_uses_with(block.arguments[i if i < len(inputs) else i + 1])
     for o in list(old.operations):
-        block.append(_op(o))
+        block.append(operation(o))
     for use in list(scalar.uses):
-        if _op(use.owner).parent == new:
-            _op(use.owner).operands[use.operand_number] = block.arguments[len(inputs)]
+        if operation(use.owner).parent == new:
+            operation(use.owner).operands[use.operand_number] = block.arguments[len(inputs)]
     for old_result, new_result in zip(generic.results, new.results):
         old_result.replace_all_uses_with(new_result)
     generic.erase()
@@ -537,10 +498,10 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
     from mlir import ir
     from mlir.dialects import arith, scf, tensor
 
-    from synth.backends.rotation import clone_into  # (rotation imports this module)
+    from synth.backends.ir_toolkit import clone_into  # (rotation imports this module)
 
     view = loop.opview
-    lb, ub, step = (_constant_index(v) for v in (view.lowerBound, view.upperBound, view.step))
+    lb, ub, step = (constant_int(v) for v in (view.lowerBound, view.upperBound, view.step))
     if None in (lb, ub, step) or step != 1 or ub - lb < 2:
         return False
     form = _updates(loop)
@@ -561,7 +522,7 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
     if steps < 2:
         return False
     body = loop.regions[0].blocks[0]
-    for op in [_op(o) for o in body.operations]:
+    for op in [operation(o) for o in body.operations]:
         if op.name == "arith.constant":
             op.move_before(loop)  # the payloads' constants, for the clones
     index = ir.IndexType.get()
@@ -579,16 +540,16 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
             for array, offsets, _ in u.reads:
                 if offsets is None:  # step s of the sweep: element s of the queue, cyclically
                     n = ir.RankedTensorType(current[array].type).shape[0]
-                    operands.append(_slice(current[array], [s % n], [1]))
+                    operands.append(extract_slice(current[array], [s % n], [1]))
                     continue
                 at = arith.addi(q, c(offsets[0] - u.offsets[0])) if offsets[0] != u.offsets[0] else q
-                operands.append(_slice(current[array], [at] + offsets[1:], row))
+                operands.append(extract_slice(current[array], [at] + offsets[1:], row))
             element = ir.RankedTensorType(u.generic.results[0].type).element_type
             own = [i for i, (array, offsets, _) in enumerate(u.reads) if array == u.array and offsets == u.offsets]
             # the output: the rows kept are read from it (a row that reads its own old value
             # reads it there, _into_own_row)
             operands.append(tensor.empty(row, element) if own or keep is None else
-                            _slice(current[u.array], [q] + u.offsets[1:], row))
+                            extract_slice(current[u.array], [q] + u.offsets[1:], row))
             clone = u.generic.clone(ir.InsertionPoint.current)
             for i, v in enumerate(operands):
                 clone.operands[i] = v
@@ -599,7 +560,7 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
                 _keep_rows(clone, keep, rows)
             if len(row) in (2, 3):  # the schedule vectorizes it along its last dim
                 clone.attributes[f"synth.row{len(row)}"] = ir.UnitAttr.get()
-            return _insert(clone.results[0], current[u.array], [q] + u.offsets[1:], row)
+            return insert_slice(clone.results[0], current[u.array], [q] + u.offsets[1:], row)
 
         sweeps = scf.ForOp(c(0), c(trips // steps), c(1), iter_args=list(view.initArgs))
         with ir.InsertionPoint(sweeps.body):
@@ -682,7 +643,7 @@ def _of_vectors(value) -> bool:
     while True:
         if not isinstance(value.type, ir.RankedTensorType) or ir.RankedTensorType(value.type).rank != 1:
             return False
-        op = _defining(value)
+        op = defining(value)
         if op is None or op.name in ("tensor.empty", "tensor.insert_slice", "linalg.generic"):
             return True
         if op.name != "tensor.extract_slice":
@@ -698,8 +659,8 @@ def _mark_vectors(loop) -> int:
     from mlir import ir
     marked = 0
     for op in loop.regions[0].blocks[0].operations:
-        op = _op(op)
-        if op.name != "linalg.generic" or not _all_parallel(op) or not _identity_maps(op):
+        op = operation(op)
+        if op.name != "linalg.generic" or not all_parallel(op) or not _identity_maps(op):
             continue
         if not all(_of_vectors(v) for v in op.operands):
             continue  # a column of a matrix (strided) is left to LLVM

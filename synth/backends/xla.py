@@ -2,7 +2,8 @@
 
 `run_stablehlo(text, inputs)` runs module text whose entry is `func.func @main` on XLA CPU
 (executables cached by the text's hash: compiling costs 30-70 ms, a warm call
-microseconds); it is how synth verify and the tests run stablehlo. The backends of
+microseconds). Verdicts run stablehlo through synth.validation.reference instead (XLA's
+default options). The backends of
 synth bench: `xla-cpu` uses jax's CPU backend; `xla-gpu` jax's GPU backend, available only
 where `jax.devices("gpu")` finds one. Before each call the inputs are copied and put on
 the device, outside the timed region (synth.backends.timing: every backend's call gets
@@ -28,17 +29,12 @@ import numpy as np
 from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, raised_function
 from synth.backends import library_stablehlo
 from synth.backends.timing import Timing, fresh_copies, measure
+from synth.validation.reference import xla_platform
 
 
-@lru_cache(maxsize=None)
 def _platform(platform: str):
     """(jax, xla backend, its first device) for "cpu" or "gpu"."""
-    import jax
-    from jax.extend.backend import get_backend
-
-    jax.config.update("jax_enable_x64", True)
-    backend = get_backend(platform)
-    return jax, backend, backend.local_devices()[0]
+    return xla_platform(platform)
 
 
 _executables: dict[tuple[str, str], object] = {}

@@ -16,7 +16,7 @@ PROOF_WORDS = {"all": "all sizes", "z3": "bounded sizes", "test": "tested only"}
 RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification", "form",
                  "synth_seconds", "candidates", "baseline_seconds", "baseline_min", "baseline_max",
                  "seconds", "seconds_min", "seconds_max", "speedup", "cc_seconds", "cc_min", "cc_max",
-                 "speedup_cc", "reason")
+                 "speedup_cc", "pipeline", "rewrites", "fallback_reason", "reason")
 
 
 def geomean(values: list[float]) -> float | None:
@@ -109,11 +109,12 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
     if forms:
         lines.append("- forms of the raises timed: " + ", ".join(f"{n} {f}" for f, n in sorted(forms.items()))
                      + " (column form)")
-    lines += ["", "| kernel | target | form | backend | status | proof | synth s | candidates | baseline s "
-              "| s | speedup | C s | vs C |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| kernel | target | form | backend | pipeline | status | proof | synth s | candidates | baseline s "
+              "| s | speedup | C s | vs C |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if r.get("backend"):
-            lines.append(f"| {r['kernel']} | {r['target']} | {r.get('form') or ''} | {r['backend']} | {r['status']} | "
+            lines.append(f"| {r['kernel']} | {r['target']} | {r.get('form') or ''} | {r['backend']} | "
+                         f"{r.get('pipeline') or ''} | {r['status']} | "
                          f"{PROOF_WORDS.get(r.get('verification'), r.get('verification') or '')} | "
                          f"{_fmt(r.get('synth_seconds'))} | "
                          f"{r.get('candidates') or ''} | "
@@ -122,11 +123,13 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
                          f"{_spread(r, 'cc_seconds', 'cc_min', 'cc_max')} | {_fmt(r.get('speedup_cc'))} |")
     failed = [r for r in rows if not r.get("backend") or r["status"] not in ("ok",)]
     if failed:
-        lines += ["", "## Not raised or not timed", "", "| kernel | target | backend | status | reason |",
-                  "|---|---|---|---|---|"]
+        lines += ["", "## Not raised or not timed", "",
+                  "| kernel | target | backend | status | pipeline | fallback_reason | reason |",
+                  "|---|---|---|---|---|---|---|"]
         for r in failed:
-            reason = (r.get("reason") or "").replace("|", "/").replace("\n", " ")
-            lines.append(f"| {r['kernel']} | {r['target']} | {r.get('backend') or ''} | {r['status']} | {reason} |")
+            reason, why = ((r.get(k) or "").replace("|", "/").replace("\n", " ") for k in ("reason", "fallback_reason"))
+            lines.append(f"| {r['kernel']} | {r['target']} | {r.get('backend') or ''} | {r['status']} | "
+                         f"{r.get('pipeline') or ''} | {why} | {reason} |")
     (out_dir / "report.md").write_text("\n".join(lines) + "\n")
     _plot(best, out_dir / "speedup.png", summary)
     return summary

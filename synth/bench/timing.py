@@ -67,8 +67,27 @@ def _cc_baseline(job, settings: TimingSettings, kernel, args, expected, labels) 
 
 
 def _backend_error(e: BaseException) -> dict:
-    """The fields of a row whose backend failed on the kernel (a result, not a crash)."""
+    """The fields of a row whose backend failed on the kernel (a result, not a crash). A
+    backend whose own pipeline failed (mlir-cpu's PipelineFailed: a pass threw or left IR
+    that fails verification) says which pipeline and why, and has no time."""
+    if getattr(e, "fallback_reason", None) is not None:
+        return {"status": "pipeline-error", "pipeline": getattr(e, "pipeline", None),
+                "fallback_reason": str(e.fallback_reason)[:500], "reason": f"{type(e).__name__}: {e}"[:500]}
     return {"status": "backend-error", "reason": f"{type(e).__name__}: {e}"[:500]}
+
+
+def _pipeline_fields(prepared) -> dict:
+    """The pipeline a backend's Prepared ran (mlir-cpu: "tiled" or "custom") and the
+    rewrites each of its passes made, where it says."""
+    try:
+        name = getattr(prepared, "pipeline_name", None)
+        rewrites = getattr(prepared, "rewrites", None)
+    except AttributeError:  # a PerShape before its first run
+        return {}
+    fields = {"pipeline": name} if isinstance(name, str) else {}
+    if isinstance(rewrites, dict) and rewrites:
+        fields["rewrites"] = ",".join(f"{k.removeprefix('synth-')}={v}" for k, v in sorted(rewrites.items()) if v)
+    return fields
 
 
 # a contender whose call takes less than this runs that many calls back to back per round
@@ -226,7 +245,8 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
             continue
         timing = timings[name]
         speedup = (lambda ref: ref / timing.seconds if timing.seconds > 0 else None)
-        rows.append({**row, "status": "ok", "seconds": timing.seconds, **_spread("seconds", timing),
+        rows.append({**row, "status": "ok", **_pipeline_fields(contenders[name]),
+                     "seconds": timing.seconds, **_spread("seconds", timing),
                      "speedup": speedup(base_timing.seconds),
                      **({"speedup_cc": speedup(cc["cc_seconds"])} if "cc_seconds" in cc else {})})
     return rows

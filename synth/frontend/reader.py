@@ -235,6 +235,30 @@ class COptions:
     sizes: tuple[tuple[str, int], ...] = ()
 
 
+def c_options_from_args(args) -> COptions:
+    """COptions from a command line's parsed options (-D, -I, --std, --cflags, --size;
+    any of them absent: its default). A bad --size is an InputError."""
+    import shlex
+
+    return COptions(tuple(getattr(args, "define", None) or ()), tuple(getattr(args, "include", None) or ()),
+                    getattr(args, "std", "c99"), tuple(shlex.split(getattr(args, "cflags", None) or "")),
+                    size_options(getattr(args, "size", None) or ()))
+
+
+def size_options(items) -> tuple[tuple[str, int], ...]:
+    """`--size NAME=VALUE` options as (name, value) pairs."""
+    out = []
+    for item in items:
+        name, _, value = item.partition("=")
+        try:
+            out.append((name.strip(), int(value, 0)))
+        except ValueError:
+            raise InputError(f"--size {item}: expected NAME=INTEGER (e.g. --size n=1000)") from None
+        if not name.strip().isidentifier():
+            raise InputError(f"--size {item}: '{name}' is not a C parameter name")
+    return tuple(out)
+
+
 def is_c(path) -> bool:
     return str(path).endswith((".c", ".h"))
 

@@ -34,7 +34,7 @@ from synth.grammar.op import Attrs, Emitter, Op, attr_dict, attrs, format_scalar
 from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
                                   edge_index, edge_slices)
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
-from synth.semantics.raised_text import MIN_SIZE, _NEAR
+from synth.analysis.sizes import MIN_SIZE, NEAR as _NEAR
 from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, DotGeneralFamily, ElementwiseFamily, LuFamily,
                                     InsertRangeFamily, IotaFamily, PutFamily, ReduceFamily, SelectEdgeFamily,
                                     SliceRangeFamily, TakeFamily, FlipFamily, TransposeFamily, TriangularSolveFamily,

@@ -9,8 +9,9 @@ import re
 
 from synth.semantics import support as support
 
-MIN_SIZE = 8  # smallest original size value the textual re-instantiation accepts
-_NEAR = 2  # a number within this of an original size is that size plus an offset
+# smallest original size value the textual re-instantiation accepts; a number within _NEAR
+# of an original size is that size plus an offset (defined below the grammar, which uses them)
+from synth.analysis.sizes import MIN_SIZE, NEAR as _NEAR  # noqa: E402
 
 
 # module text --------------------------------------------------------------------------------

@@ -217,7 +217,7 @@ def _test_at(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], seed
              rng, sizes, several: bool) -> Counterexample | None:
     """Test the raised function at `sizes` on each input set; the first counterexample."""
     from synth.execution import run_function
-    from synth.backends.run import run_raised
+    from synth.validation.reference import run_reference as run_raised
 
     original, small = plan.instances(sizes)
     report.sizes_tested.append(sizes)

@@ -161,7 +161,7 @@ EXIT_CODES = {"equivalent": 0, "not equivalent": 4, "unknown": 3}
 def cmd_verify(args) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        from synth.cli import _c_options
+        from synth.frontend.reader import c_options_from_args as _c_options
 
         report = verify(args.original, args.raised, args.function, args.level, seed=args.seed,
                         z3_timeout=args.z3_timeout, c=_c_options(args))

@@ -1,0 +1,116 @@
+"""The Python passes of mlir-cpu's pipeline, by name, in the order the pipeline runs them.
+
+A pass is a name and `apply(module) -> number of rewrites` (an ir.Module, changed in
+place). In a pipeline (synth.execution.Pipeline) a pass is a Step("python", name,
+"module:function"), run in the isolated ExecutionEngine worker; a pass that throws or leaves
+IR that fails verification stops the pipeline with PassFailed naming it (never a silent
+fallback: synth.backends.mlir_cpu). `synth opt --pass NAME FILE` runs one pass on a file
+and prints the module (tests/lit/passes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from synth.execution import BOOLS_AS_BYTES, Step, run_step
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    function: str  # "package.module:function", the function(module) -> int
+    summary: str
+
+    @property
+    def step(self) -> Step:
+        return Step("python", self.name, self.function)
+
+    def apply(self, module) -> int:
+        """Run the pass on `module` (in this process); the number of rewrites it made."""
+        return run_step(module, self.step)
+
+
+SLICE_SELECTS = "synth-slice-selects"
+NARROW_PRODUCERS = "synth-narrow-producers"
+TRIANGLES = "synth-triangular-blocks"
+HOIST_FLIPS = "synth-hoist-flips"
+FUSE_PRODUCERS = "synth-fuse-producers"
+PIVOT_BLOCKS = "synth-pivot-blocks"
+WAVEFRONT = "synth-wavefront"
+WRITE_IN_PLACE = "synth-write-in-place"
+SHIFT_REUSE = "synth-shift-reuse"
+REVERSE_IN_PLACE = "synth-reverse-in-place"
+COPIES_AS_LOOPS = "synth-copies-as-loops"
+DISTINCT_RESULTS = "synth-distinct-results"
+
+# in the order of the tiled pipeline (synth.backends.mlir_cpu.tiled_pipeline)
+PASSES = (
+    Pass(SLICE_SELECTS, "synth.backends.narrow:slice_selects",
+         "counter-select generics put back where they came from: only the selected slice"),
+    Pass(NARROW_PRODUCERS, "synth.backends.narrow:narrow_producers",
+         "dots over zero-padded operands and producers used only through a slice, narrowed"),
+    Pass(TRIANGLES, "synth.backends.triangles:triangular_blocks",
+         "contractions over a triangle as loops over row blocks of the triangle"),
+    Pass(HOIST_FLIPS, "synth.backends.invariant_flips:hoist_flips",
+         "reversed reads of loop-invariant vectors reversed once before the loop"),
+    Pass(FUSE_PRODUCERS, "synth.backends.row_passes:fuse_producers",
+         "a vecmat computed with the row blocks of its elementwise matrix"),
+    Pass(PIVOT_BLOCKS, "synth.backends.pivot_blocks:pivot_blocks",
+         "pivot-row time loops (floyd-warshall) run blocks of steps per pass"),
+    Pass(WAVEFRONT, "synth.backends.wavefront:wavefront",
+         "stencil time loops sweep several steps at once"),
+    Pass(WRITE_IN_PLACE, "synth.backends.in_place:write_in_place",
+         "loop steps that update their carried array elementwise write it in place"),
+    Pass(SHIFT_REUSE, "synth.backends.shift_reuse:shift_reuse",
+         "vector tiles reading one row at several shifts load it once"),
+    Pass(DISTINCT_RESULTS, "synth.backends.distinct_results:distinct_results",
+         "a tensor returned at several positions returned as copies at the later ones"),
+    Pass(REVERSE_IN_PLACE, "synth.backends.pairwise_reversal:reverse_in_place",
+         "an update of a vector by its own reversal made in place, by pairs"),
+    Pass(COPIES_AS_LOOPS, "synth.backends.copies:copies_as_loops",
+         "copies the runtime would do element by element as compiled loops"),
+    Pass(BOOLS_AS_BYTES, "synth.backends.byte_bools:bools_as_bytes",
+         "memrefs of i1 as memrefs of i8 (MLIR 22 aborts on i1 stores)"),
+)
+BY_NAME = {p.name: p for p in PASSES}
+
+
+def get(name: str) -> Pass:
+    if name not in BY_NAME:
+        raise KeyError(f"no pass {name!r}; the passes: {', '.join(BY_NAME)}")
+    return BY_NAME[name]
+
+
+def mlir(name: str, text: str) -> Step:
+    """A step that runs MLIR's pass pipeline `text`, named `name` in the pipeline."""
+    return Step("mlir", name, text)
+
+
+def run_on_text(text: str, names: list[str], path: str = "<input>") -> tuple[str, dict[str, int]]:
+    """`synth opt`: run the passes `names` (in order, in this process) on the module `text`;
+    (the module printed, the rewrites each pass made). Bad input (a module that does not
+    parse, an unknown pass) is an InputError with its location."""
+    from mlir import ir
+
+    from synth.errors import InputError
+    from synth.execution import PassFailed
+
+    unknown = [n for n in names if n not in BY_NAME]
+    if unknown:
+        raise InputError(f"unknown pass {unknown[0]!r}; the passes: {', '.join(BY_NAME)}")
+    counts: dict[str, int] = {}
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = False
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError as e:
+            d = e.error_diagnostics[0] if e.error_diagnostics else None
+            where = str(d.location) if d is not None else ""
+            loc = where.removeprefix("loc(").removesuffix(")").replace('"-"', path).replace('"', "")
+            raise InputError(d.message if d is not None else str(e), loc or path) from None
+        for name in names:
+            try:
+                counts[name] = counts.get(name, 0) + get(name).apply(module)
+            except PassFailed as e:
+                raise InputError(str(e), path) from None
+        return str(module), counts

@@ -1,0 +1,81 @@
+"""The import contract: synth's layers import downward only (frontend < analysis < grammar <
+semantics < synthesis < validation < codegen < pipeline < backends < bench < cli), read
+from the source (every import, at module level or inside a function). Modules outside the
+layers (synth.errors, synth.numerics, synth.execution, synth/__init__) may be imported by
+any layer. KNOWN lists the upward imports not removed yet: the test fails on a new one, and
+on a known one that is gone (so the list only shrinks)."""
+
+import ast
+from pathlib import Path
+
+import synth
+
+LAYERS = ["frontend", "analysis", "grammar", "semantics", "synthesis", "validation", "codegen",
+          "pipeline", "backends", "bench", "cli", "driver"]
+ROOT = Path(synth.__file__).resolve().parent
+
+# (importing module, imported module): upward imports still there
+KNOWN = {
+    ("synth.analysis.collect", "synth.semantics"),  # semantics.affine_expr's integer sets
+    ("synth.analysis.dependences", "synth.semantics"),
+    ("synth.analysis.instantiate", "synth.semantics"),
+    ("synth.analysis.model", "synth.grammar"),  # grammar.types.TensorType
+    ("synth.semantics.raised", "synth.codegen"),  # codegen.emit's stablehlo context factory
+}
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "synth":
+        return None
+    return LAYERS.index(parts[1]) if parts[1] in LAYERS else None
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def upward_imports() -> set[tuple[str, str]]:
+    found = set()
+    for path in sorted(ROOT.rglob("*.py")):
+        name = _module_name(path)
+        mine = _layer(name)
+        if mine is None:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                targets = [node.module]
+            else:
+                continue
+            for t in targets:
+                theirs = _layer(t)
+                if theirs is not None and theirs > mine:
+                    found.add((name, ".".join(t.split(".")[:2])))
+    return found
+
+
+def test_layers_import_downward_only():
+    found = upward_imports()
+    new = sorted(found - KNOWN)
+    gone = sorted(KNOWN - found)
+    assert not new, "upward imports (a lower layer importing a higher one): " + ", ".join(f"{a} -> {b}" for a, b in new)
+    assert not gone, "remove from KNOWN, no longer there: " + ", ".join(f"{a} -> {b}" for a, b in gone)
+
+
+def test_python_api_defaults_are_the_cli_defaults():
+    """`synth.raise_module`'s keyword defaults equal `synth raise`'s option defaults."""
+    import inspect
+
+    from synth.cli import build_parser
+
+    cli = vars(build_parser().parse_args(["raise", "k.mlir", "--target", "linalg"]))
+    api = {k: p.default for k, p in inspect.signature(synth.raise_module).parameters.items()
+           if p.default is not inspect.Parameter.empty}
+    assert set(api) == {"function", "timeout", "max_size", "verify", "z3_timeout", "seed", "shapes"}
+    assert {k: cli[k] for k in api} == api

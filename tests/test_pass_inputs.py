@@ -1,0 +1,36 @@
+"""The inputs of the passes' lit tests (tests/lit/passes/inputs) are what fresh raises give
+today: scripts/regen_pass_inputs.py regenerates them (raising PolyBench kernels at MINI)
+and they must equal the checked-in ones, so a change upstream that stops a pass firing, or
+changes what it sees, cannot leave its lit test green on a stale input. Slow: it raises
+several kernels."""
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+
+@pytest.mark.slow
+def test_pass_inputs_are_fresh():
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "regen_pass_inputs.py"), "--check"],
+                       capture_output=True, text=True, timeout=1800, cwd=ROOT)
+    assert p.returncode == 0, ("the lit inputs of the passes are stale: run "
+                               "python scripts/regen_pass_inputs.py\n" + p.stdout + p.stderr)
+
+
+def test_every_pass_before_vectorizing_has_a_lit_test_on_a_regenerated_input():
+    """Each pass the script regenerates an input for has a lit file that runs on it."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from regen_pass_inputs import CASES, INPUTS
+    finally:
+        sys.path.pop(0)
+    for name, (kernel, target, _) in CASES.items():
+        short = name.removeprefix("synth-")
+        lit = ROOT / "tests" / "lit" / "passes" / f"{short}.mlir"
+        assert lit.exists(), f"no lit test for {name}"
+        text = lit.read_text()
+        assert f"--pass {name}" in text and f"inputs/{short}.{kernel}.{target}.mlir" in text
+        assert (INPUTS / f"{short}.{kernel}.{target}.mlir").exists()

@@ -1,0 +1,56 @@
+"""Verdicts run raised code through the reference lowering (synth.validation.reference:
+upstream MLIR passes to loops, XLA with default options), never through a backend's
+performance pipeline; and validation does not import the backends."""
+
+import ast
+from pathlib import Path
+
+import numpy as np
+
+import synth.execution
+from conftest import DATA, ROOT
+from synth import cli
+from synth.validation import reference
+from synth.validation.verify import verify
+
+KERNEL = DATA / "reference" / "scale_add.mlir"  # 2 x 1024 x 1024 inputs: once the tiled pipeline's size
+
+
+def _spy(monkeypatch) -> list[tuple[str, int]]:
+    """Record (pipeline, input elements) of every request the ExecutionEngine worker gets."""
+    seen: list[tuple[str, int]] = []
+    call = synth.execution._Worker.call
+
+    def recording(self, request, *args, **kwargs):
+        seen.append((request["pipeline"], sum(int(np.size(a)) for a in request["args"]
+                                              if isinstance(a, np.ndarray))))
+        return call(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(synth.execution._Worker, "call", recording)
+    return seen
+
+
+def test_verdict_at_large_sizes_runs_the_reference_pipeline(tmp_path, monkeypatch):
+    raised = tmp_path / "scale_add.linalg.mlir"
+    assert cli.main(["raise", str(KERNEL), "--target", "linalg", "--verify", "z3", "-o", str(raised)]) == 0
+    seen = _spy(monkeypatch)
+    report = verify(KERNEL, raised, level="test")
+    assert report.equivalent, report.summary()
+    tensor_runs = [(p, n) for p, n in seen if p != synth.execution.AFFINE_PIPELINE]
+    assert any(n >= 1 << 20 for _, n in tensor_runs), seen  # the original sizes were tested
+    assert tensor_runs and all(p in reference.PIPELINES for p, _ in tensor_runs), tensor_runs
+    assert all("synth-" not in p.replace("synth-bools-as-bytes", "") and "transform" not in p
+               for p, _ in tensor_runs)
+    assert reference.last_pipeline() in reference.PIPELINES
+
+
+def test_validation_does_not_import_the_backends():
+    root = ROOT / "synth" / "validation"
+    offenders = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.name}:{node.lineno} {n}" for n in names
+                          if n.startswith(("synth.backends", "synth.bench"))]
+    assert offenders == [], offenders
