@@ -175,7 +175,7 @@ class Build:
     def clang_args(self) -> list[str]:
         return [a for a in self.o.preprocessor if not a.startswith("-std=")]
 
-    def jobs_for(self, path: str, names: list[str]):
+    def jobs_for(self, path: str, sites: list):
         from synth.driver.jobs import Job
 
         defines, includes, std, flags, pre, i = [], [], self.std(), [], self.o.preprocessor, 0
@@ -196,9 +196,9 @@ class Build:
             elif not a.startswith("-std="):
                 flags.append(a)
             i += 1
-        return [Job(path, n, tuple(defines), tuple(includes), std, tuple(flags), self.o.target, self.o.verify,
-                    self.o.timeout, self.o.march, str(self.cache_dir), str(self.work), self.o.lowering)
-                for n in names]
+        return [Job(path, s.name, tuple(defines), tuple(includes), std, tuple(flags), self.o.target, self.o.verify,
+                    self.o.timeout, self.o.march, str(self.cache_dir), str(self.work), self.o.lowering,
+                    tuple(s.params)) for s in sites]
 
     def run_jobs(self, jobs) -> list[dict]:
         from synth.driver.jobs import run_job
@@ -228,7 +228,7 @@ class Build:
             sites = []
         chosen = [s for s in sites if (not self.o.raise_only or s.name in self.o.raise_only)
                   and s.name not in self.o.no_raise]
-        entries = self.run_jobs(self.jobs_for(path, [s.name for s in chosen]))
+        entries = self.run_jobs(self.jobs_for(path, chosen))
         replacements, objects = [], []
         for site, e in zip(chosen, entries):
             if e["status"] == "raised":

@@ -30,6 +30,7 @@ class Job:
     cache_dir: str
     work_dir: str
     pipeline: str = "tiled"
+    params: tuple[str, ...] = ()  # the C parameter names (for messages)
 
 
 def signature(source, name: str) -> tuple[list[dict], list[str]]:
@@ -87,7 +88,7 @@ def run_job(job: Job) -> dict:
     if hit is not None:
         return {**hit, **base, "cached": True, "seconds": {"lookup": _since(t0)}}
     args, results = signature(source, job.function)
-    why = check_supported(args, results, [f"#{i}" for i in range(len(args))])
+    why = check_supported(args, results, list(job.params) or [f"#{i}" for i in range(len(args))])
     if why is not None:
         return cache.store(directory, k, kept(f"no C call for its signature: {why}"))
     entry = _raise(job, source, k, args, results, t0)

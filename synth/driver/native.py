@@ -161,6 +161,55 @@ def _split_stablehlo(text: str, name: str) -> str:
     return "module {\n" + body + "\n" + rest + "}\n"
 
 
+_MATERIALIZE = re.compile(r"^(\s*)bufferization\.materialize_in_destination (%[\w#]+) in (.*?): \((tensor<[^>]*>),",
+                          re.MULTILINE)
+_VIEWS = ("tensor.extract_slice", "tensor.cast", "tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape")
+
+
+def copy_results(text: str, name: str) -> str:
+    """The drop-in with each raised result copied into a fresh tensor before any is written
+    back, where a write-back could clobber what another reads: the drop-in's inputs are
+    `to_tensor ... restrict` views of the very buffers the results are materialized into,
+    so a raise returning an input as it is (sswap: `return %arg2, %arg1`), or a view of
+    one, would otherwise read a buffer already overwritten (x = y, then y = the new x).
+    With one result, only a result that is an argument or a view of one is copied."""
+    found = list(_MATERIALIZE.finditer(text))
+    if not found:
+        return text
+    if len(found) == 1 and not _returns_view(text, name):
+        return text
+    copies, names = [], {}
+    for k, m in enumerate(found):
+        names[m.start()] = f"%__synth_copy{k}"
+        copies.append(f"{m.group(1)}%__synth_copy{k} = bufferization.alloc_tensor() copy({m.group(2)}) : {m.group(4)}\n")
+    out, pos = [], 0
+    for k, m in enumerate(found):
+        out.append(text[pos:m.start()])
+        if k == 0:
+            out.append("".join(copies))
+        out.append(f"{m.group(1)}bufferization.materialize_in_destination {names[m.start()]} in {m.group(3)}: ({m.group(4)},")
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _returns_view(text: str, name: str) -> bool:
+    from synth.semantics.raised_text import top_level_functions
+
+    for n, s, e in top_level_functions(text):
+        if n != f"{name}_raised":
+            continue
+        body = text[s:e]
+        ret = re.findall(r"^\s*(?:func\.)?return ([^:]*):", body, re.MULTILINE)
+        for value in (v.strip() for r in ret for v in r.split(",")):
+            if value.startswith("%arg"):
+                return True
+            d = re.search(rf"^\s*{re.escape(value)} = ([\w.]+)", body, re.MULTILINE)
+            if d is not None and d.group(1) in _VIEWS:
+                return True
+    return False
+
+
 def _rename(module, name: str, prefix: str) -> None:
     from mlir import ir
 
@@ -200,6 +249,7 @@ def _worker(argv: list[str]) -> int:
     text = Path(src).read_text()
     if target == "stablehlo":
         text = _split_stablehlo(text, name)
+    text = copy_results(text, name)
     with ir.Context():
         module = ir.Module.parse(text)
         _rename(module, name, prefix)
