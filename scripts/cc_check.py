@@ -95,9 +95,9 @@ def harness(path: Path, cases: dict) -> str:
             body.append(f"    double ret = (double){name}({', '.join(call)});")
             body.append(f'    printf("{name} return %.17g\\n", ret);')
         for pn in checks:
-            body.append(f"    {{ double s = 0, w = 0, m = 0; for (long i = 0; i < {pn}__n; i++) {{ double v = (double){pn}[i];"
-                        f" s += v; w += v * (double)(i % 97 + 1); m += v < 0 ? -v : v; }}")
-            body.append(f'      printf("{name} {pn} %.17g %.17g %.17g\\n", s, w, m); free({pn}); }}')
+            body.append(f"    {{ double cc__s = 0, cc__w = 0, cc__m = 0; for (long cc__i = 0; cc__i < {pn}__n; cc__i++) {{ double cc__v = (double){pn}[cc__i];"
+                        f" cc__s += cc__v; cc__w += cc__v * (double)(cc__i % 97 + 1); cc__m += cc__v < 0 ? -cc__v : cc__v; }}")
+            body.append(f'      printf("{name} {pn} %.17g %.17g %.17g\\n", cc__s, cc__w, cc__m); free({pn}); }}')
         body.append("  }")
         out += body
     out += ["  return 0;", "}", ""]

@@ -212,20 +212,26 @@ class Build:
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
             return list(pool.map(run_job, jobs))
 
-    def unit(self, index: int, path: str) -> tuple[int, str | None]:
+    def scan(self, path: str) -> list:
+        """The function definitions of `path` ([] where libclang reports an error: the
+        compiler then says what is wrong, or reads what libclang cannot)."""
+        from synth.driver.rewrite import scan
+
+        try:
+            return scan(path, self.clang_args() + [f"-std={self.std()}"])
+        except InputError as e:
+            print(f"synth cc: {path}: not rewritten: {e}", file=sys.stderr)
+            return []
+
+    def unit(self, index: int, path: str, sites: list) -> tuple[int, str | None]:
         """Compile one .c input to an object in the work directory: (cc's exit code, the
         object)."""
-        from synth.driver.rewrite import Replacement, check_supported, rewrite, scan
+        from synth.driver.rewrite import Replacement, check_supported, rewrite
         from synth.driver.native import RUNTIME_C
 
         t0 = time.monotonic()
         record = {"file": path, "functions": []}
         self.files.append(record)
-        try:
-            sites = scan(path, self.clang_args() + [f"-std={self.std()}"])
-        except InputError as e:  # the compiler says what is wrong (or reads what libclang cannot)
-            print(f"synth cc: {path}: not rewritten: {e}", file=sys.stderr)
-            sites = []
         chosen = [s for s in sites if (not self.o.raise_only or s.name in self.o.raise_only)
                   and s.name not in self.o.no_raise]
         entries = self.run_jobs(self.jobs_for(path, chosen))
@@ -286,7 +292,14 @@ class Build:
             print(f"{where}: kept as written: {e['reason']}", file=sys.stderr)
 
 
+def usage() -> str:
+    return __doc__.split("\n\n")[1] + "\n\n" + __doc__.split("\n\n", 2)[2]
+
+
 def main(argv: list[str]) -> int:
+    if argv in (["--help"], ["-h"]):
+        print(usage())
+        return 0
     o = parse(argv)
     t0 = time.monotonic()
     if o.passthrough or not o.sources:
@@ -298,11 +311,17 @@ def main(argv: list[str]) -> int:
         raise InputError("synth cc: -o with -c names one output, but there are several .c inputs")
     work = Path(tempfile.mkdtemp(prefix="synth-cc-"))
     build = Build(o, work)
+    sites = {i: build.scan(o.cc_args[i]) for i in o.sources}
+    missing = sorted(set(o.raise_only) - {s.name for found in sites.values() for s in found})
+    if missing:
+        shutil.rmtree(work, ignore_errors=True)
+        raise InputError(f"synth cc: --raise names {', '.join(missing)}, which no input defines "
+                         f"(functions: {', '.join(s.name for found in sites.values() for s in found) or 'none'})")
     rc = 0
     try:
         objects = {}
         for n, i in enumerate(o.sources):
-            rc, obj = build.unit(n, o.cc_args[i])
+            rc, obj = build.unit(n, o.cc_args[i], sites[i])
             if rc != 0:
                 break
             objects[i] = obj

@@ -81,7 +81,8 @@ def run_job(job: Job) -> dict:
                              include_dirs=list(job.include_dirs), std=job.std, extra_flags=list(job.flags),
                              locations=False)
     except InputError as e:
-        return kept(f"not read as a static-control kernel: {e.message}", seconds={"translate": _since(t0)})
+        return kept(f"not read as a static-control kernel: {e.message}", cached=False,
+                    seconds={"translate": _since(t0)})
     k = cache.key(source.text, job.function, job.target, job.verify, job.timeout, job.march, job.pipeline)
     directory = Path(job.cache_dir)
     hit = cache.load(directory, k)
