@@ -208,7 +208,6 @@ int main(void)
 """
 
 
-@pytest.mark.slow
 def test_polybench_kernel_builds_and_agrees(tmp_path):
     pb = ROOT / "benchmarks" / "polybench-c"
     (tmp_path / "main.c").write_text(POLYBENCH_MAIN)

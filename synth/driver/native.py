@@ -145,6 +145,23 @@ def undefined_symbols(obj: Path) -> list[str]:
 # the worker: python -m synth.driver.native IN OUT NAME PREFIX TARGET PIPELINE
 
 
+_DIM_SIZE = re.compile(r"^(\s*)(%[\w]+) = stablehlo\.get_dimension_size (%[\w#]+), dim = (\d+) : "
+                       r"\((tensor<[^>]*>)\) -> tensor<(i32|i64)>$", re.MULTILINE)
+
+
+def dimension_sizes(text: str) -> str:
+    """`stablehlo.get_dimension_size` (a generic raise reads its sizes from its arguments)
+    as `tensor.dim`: stablehlo-legalize-to-linalg has no lowering for it."""
+    def one(m: re.Match) -> str:
+        ind, res, operand, dim, ttype, itype = m.groups()
+        t = "%__synth_dim_" + res[1:]
+        return (f"{ind}{t}_c = arith.constant {dim} : index\n"
+                f"{ind}{t}_i = tensor.dim {operand}, {t}_c : {ttype}\n"
+                f"{ind}{t}_n = arith.index_cast {t}_i : index to {itype}\n"
+                f"{ind}{res} = tensor.from_elements {t}_n : tensor<{itype}>")
+    return _DIM_SIZE.sub(one, text)
+
+
 def _split_stablehlo(text: str, name: str) -> str:
     """The module with @NAME_raised (stablehlo) lowered to linalg, as one `mlir` module."""
     from synth.backends.stablehlo_linalg import to_linalg
@@ -155,10 +172,12 @@ def _split_stablehlo(text: str, name: str) -> str:
     if not raised:
         raise ExecutionError(f"no @{name}_raised in the module")
     _, s, e = raised[0]
-    lowered = to_linalg("module {\n" + text[s:e] + "\n}\n")
-    body = lowered[lowered.index("{") + 1: lowered.rindex("}")]
+    lowered = to_linalg(dimension_sizes("module {\n" + text[s:e] + "\n}\n"))
+    head = re.search(r"^module\b[^{]*\{", lowered, re.MULTILINE)
+    aliases = lowered[:head.start()]  # #map = affine_map<...> and the like
+    body = lowered[head.end(): lowered.rindex("}")]
     rest = "".join(text[fs:fe] + "\n" for n, fs, fe in funcs if n != f"{name}_raised")
-    return "module {\n" + body + "\n" + rest + "}\n"
+    return aliases + "module {\n" + body + "\n" + rest + "}\n"
 
 
 _MATERIALIZE = re.compile(r"^(\s*)bufferization\.materialize_in_destination (%[\w#]+) in (.*?): \((tensor<[^>]*>),",
