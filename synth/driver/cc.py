@@ -62,6 +62,7 @@ class Options:
     passthrough: bool = False  # -E, -S, -M ...: cc does it all
     march: str | None = None
     preprocessor: list[str] = field(default_factory=list)
+    dependencies: list[str] = field(default_factory=list)  # -MD, -MMD, -MP, -MF F, -MT T, -MQ T
 
 
 def parse(argv: list[str]) -> Options:
@@ -87,12 +88,16 @@ def parse(argv: list[str]) -> Options:
                 o.preprocessor += [a, argv[i + 1]]
             if a == "-x":
                 o.passthrough = True
+            if a in ("-MF", "-MT", "-MQ"):
+                o.dependencies += [a, argv[i + 1]]
             i += 2
             continue
         if a == "-c":
             o.compile_only = True
         elif a.startswith("-o") and len(a) > 2:
             o.output = a[2:]
+        elif a in ("-MD", "-MMD", "-MP"):
+            o.dependencies.append(a)
         elif a.startswith("-march="):
             o.march = a.split("=", 1)[1]
         elif a in _NOT_COMPILING or a.startswith("-x"):
@@ -141,6 +146,23 @@ def _own(o: Options, name: str, value: str) -> None:
         o.lowering = value
 
 
+def _dependencies(o: Options, path: str, output: str) -> int:
+    """-MD / -MMD: the dependency file of the unit as written (the rewritten copy lives in
+    a directory that is removed), made by the compiler's preprocessor: -MF's file, else
+    OUTPUT with .d; -MT / -MQ's targets, else OUTPUT."""
+    deps = o.dependencies
+    if "-MD" not in deps and "-MMD" not in deps:
+        return 0
+    cmd = [o.compiler, *_compile_flags(o), "-MM" if "-MMD" in deps else "-M"]
+    if "-MP" in deps:
+        cmd.append("-MP")
+    given = {deps[k]: deps[k + 1] for k in range(len(deps) - 1) if deps[k] in ("-MF",)}
+    cmd += ["-MF", given.get("-MF", str(Path(output).with_suffix(".d")))]
+    targets = [deps[k:k + 2] for k in range(len(deps) - 1) if deps[k] in ("-MT", "-MQ")]
+    cmd += [x for t in targets for x in t] or ["-MT", output]
+    return _run_cc([*cmd, path])
+
+
 def _run_cc(cmd: list[str]) -> int:
     try:
         return subprocess.run(cmd).returncode
@@ -154,7 +176,8 @@ def _compile_flags(o: Options) -> list[str]:
     while i < len(args):
         a = args[i]
         takes = a in _WITH_VALUE and i + 1 < len(args)
-        if i in o.sources or a in ("-c", "-o") or (a.startswith("-o") and len(a) > 2) \
+        if i in o.sources or a in ("-c", "-o", "-MD", "-MMD", "-MP", "-MF", "-MT", "-MQ") \
+                or (a.startswith("-o") and len(a) > 2) \
                 or a.startswith(_LINK_ONLY) or (not a.startswith("-") and not a.endswith(".c")):
             i += 2 if takes else 1
             continue
@@ -330,6 +353,7 @@ def main(argv: list[str]) -> int:
                 for i, obj in objects.items():
                     out = o.output or Path(o.cc_args[i]).with_suffix(".o").name
                     shutil.copyfile(obj, out)
+                    rc = rc or _dependencies(o, o.cc_args[i], out)
             else:
                 link = [objects.get(i, a) for i, a in enumerate(o.cc_args)]
                 t_link = time.monotonic()
