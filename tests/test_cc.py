@@ -144,6 +144,16 @@ def test_rebuild_hits_the_cache(built):
     assert out == built["synth"]
 
 
+def test_a_changed_unit_reuses_its_unchanged_functions(built):
+    d = built["dir"]
+    (d / "kernels_changed.c").write_text(KERNELS + "\nint unrelated(int a)\n{\n    return a + 1;\n}\n")
+    p = synth_cc("-O2", "-c", "kernels_changed.c", "--cache-dir", d / "cache", "--report", "changed.json", cwd=d)
+    assert p.returncode == 0, p.stderr
+    report = _report(built, "changed.json")
+    assert report["gemv"]["cached"] and report["gemv"]["status"] == "raised"
+    assert not report["unrelated"]["cached"]
+
+
 def test_objects_need_no_mlir_runtime(built):
     d = built["dir"]
     nm = subprocess.run(["nm", "-u", str(d / "kernels_first.o")], capture_output=True, text=True).stdout

@@ -71,3 +71,22 @@ def store(directory: Path, k: str, entry: dict, obj: Path | None = None) -> dict
         if obj is not None:
             entry["object"] = str(obj)
     return entry
+
+
+def load_unit(directory: Path, k: str) -> tuple[str, list[dict]] | None:
+    """A whole translation unit built before under `k` (its preprocessed text, the flags):
+    (its object, its functions' entries), or None."""
+    obj, meta = directory / f"unit-{k}.o", directory / f"unit-{k}.json"
+    try:
+        entries = json.loads(meta.read_text())
+    except (OSError, ValueError):
+        return None
+    return (str(obj), entries) if obj.is_file() else None
+
+
+def store_unit(directory: Path, k: str, obj: Path, entries: list[dict]) -> None:
+    try:
+        _write_atomic(directory / f"unit-{k}.o", Path(obj).read_bytes())
+        _write_atomic(directory / f"unit-{k}.json", json.dumps(entries, indent=1).encode())
+    except OSError:
+        pass

@@ -246,15 +246,51 @@ class Build:
             print(f"synth cc: {path}: not rewritten: {e}", file=sys.stderr)
             return []
 
-    def unit(self, index: int, path: str, sites: list) -> tuple[int, str | None]:
+    def unit_key(self, path: str) -> str | None:
+        """The key of a whole unit: its text as the preprocessor gives it (`cc -E` with the
+        user's flags), the flags, and synth cc's own options; None where `cc -E` fails."""
+        from synth.driver import cache
+
+        try:
+            r = subprocess.run([self.o.compiler, *_compile_flags(self.o), "-E", path], capture_output=True)
+        except OSError:
+            return None
+        if r.returncode != 0:
+            return None
+        o = self.o
+        return cache.key("unit", r.stdout.decode(errors="replace"), _compile_flags(o), o.target, o.verify,
+                         o.timeout, o.march, o.lowering, sorted(o.raise_only), sorted(o.no_raise), o.compiler)
+
+    def unit(self, index: int, path: str, sites: list | None) -> tuple[int, str | None]:
         """Compile one .c input to an object in the work directory: (cc's exit code, the
-        object)."""
-        from synth.driver.rewrite import Replacement, check_supported, rewrite
-        from synth.driver.native import RUNTIME_C
+        object). A unit whose preprocessed text and flags were built before is taken from
+        the cache whole: an unchanged rebuild costs a preprocessor run."""
+        from synth.driver import cache
 
         t0 = time.monotonic()
         record = {"file": path, "functions": []}
         self.files.append(record)
+        key = self.unit_key(path)
+        hit = cache.load_unit(self.cache_dir, key) if key else None
+        if hit is not None:
+            obj = self.work / f"unit{index}.o"
+            shutil.copyfile(hit[0], obj)
+            for e in hit[1]:
+                e = {**e, "file": path, "cached": True}
+                self._say(e)
+                self.entries.append(e)
+                record["functions"].append(e["function"])
+            record.update(cached=True, seconds=round(time.monotonic() - t0, 3))
+            return 0, str(obj)
+        first = len(self.entries)
+        rc, obj = self._build_unit(index, path, self.scan(path) if sites is None else sites, record, t0)
+        if rc == 0 and key:
+            cache.store_unit(self.cache_dir, key, Path(obj), self.entries[first:])
+        return rc, obj
+
+    def _build_unit(self, index: int, path: str, sites: list, record: dict, t0: float) -> tuple[int, str | None]:
+        from synth.driver.rewrite import Replacement, check_supported, rewrite
+        from synth.driver.native import RUNTIME_C
         chosen = [s for s in sites if (not self.o.raise_only or s.name in self.o.raise_only)
                   and s.name not in self.o.no_raise]
         entries = self.run_jobs(self.jobs_for(path, chosen))
@@ -334,12 +370,12 @@ def main(argv: list[str]) -> int:
         raise InputError("synth cc: -o with -c names one output, but there are several .c inputs")
     work = Path(tempfile.mkdtemp(prefix="synth-cc-"))
     build = Build(o, work)
-    sites = {i: build.scan(o.cc_args[i]) for i in o.sources}
-    missing = sorted(set(o.raise_only) - {s.name for found in sites.values() for s in found})
+    sites = {i: build.scan(o.cc_args[i]) for i in o.sources} if o.raise_only else {i: None for i in o.sources}
+    missing = sorted(set(o.raise_only) - {s.name for found in sites.values() for s in found or ()})
     if missing:
         shutil.rmtree(work, ignore_errors=True)
         raise InputError(f"synth cc: --raise names {', '.join(missing)}, which no input defines "
-                         f"(functions: {', '.join(s.name for found in sites.values() for s in found) or 'none'})")
+                         f"(functions: {', '.join(s.name for found in sites.values() for s in found or ()) or 'none'})")
     rc = 0
     try:
         objects = {}
