@@ -1,4 +1,5 @@
-"""Command line: `synth resize`, `synth run`, `synth raise`, `synth verify`, `synth bench`.
+"""Command line: `synth resize`, `synth run`, `synth raise`, `synth verify`, `synth bench`,
+`synth cc` (synth.driver.cc).
 
 Every command maps `SynthError`s to their exit codes (see synth.errors) and prints one
 clear line; only an unexpected exception prints a traceback (exit 1)."""
@@ -453,6 +454,12 @@ def build_parser() -> argparse.ArgumentParser:
     from synth.validation.verify import register as register_verify
 
     register_verify(sub, parents=[c_flags])
+
+    p = sub.add_parser("cc", help="a drop-in for the C compiler: build C programs with their loop kernels "
+                                  "raised (synth cc [cc flags] FILES... [--raise NAME] [--target T] "
+                                  "[--verify V] [--report FILE.json] [--jobs N] [--cache-dir DIR]; "
+                                  "see synth.driver.cc)", add_help=False)
+    p.set_defaults(run=None)
     return parser
 
 
@@ -460,9 +467,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # XLA's C++ info lines on stderr
-    args = build_parser().parse_args(_join_cflags(sys.argv[1:] if argv is None else list(argv)))
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["cc"]:  # every other flag belongs to the C compiler: no argparse
+        from synth.driver.cc import main as cc_main
+
+        run = lambda: cc_main(argv[1:])  # noqa: E731
+    else:
+        args = build_parser().parse_args(_join_cflags(argv))
+        run = lambda: args.run(args)  # noqa: E731
     try:
-        return args.run(args)
+        return run()
     except SynthError as e:
         print(f"error: {e}" if not e.location else f"{e.location}: error: {e.message}", file=sys.stderr)
         return e.exit_code

