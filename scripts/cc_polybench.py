@@ -128,7 +128,7 @@ def compare_dumps(a: dict, b: dict, rtol: float = 1e-9) -> Comparison:
             i = np.unravel_index(bad[0], xa.shape)
             problems.append(f"{name}: {bad.size} of {xa.size} elements differ beyond rtol {rtol:g} "
                             f"x max|.| {scale:.3g} (largest relative {rel:.3g}); first at "
-                            f"{list(map(int, i))}: {xa[i]!r} vs {xb[i]!r}")
+                            f"{list(map(int, i))}: {float(xa[i])!r} vs {float(xb[i])!r}")
     return Comparison(not problems, problems, worst)
 
 
