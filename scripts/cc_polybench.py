@@ -158,8 +158,8 @@ class Build:
     report: object = None  # synth cc's --report JSON, when it wrote one
 
 
-def _run(cmd: list[str], timeout: float, env=None) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+def _run(cmd: list[str], timeout: float, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
 
 
 def build(kernel: str, compiler: str, dataset: str, out_dir: Path, *, harness_compiler: str | None = None,
@@ -188,7 +188,9 @@ def build(kernel: str, compiler: str, dataset: str, out_dir: Path, *, harness_co
     for what, cmd in steps:
         t0 = time.perf_counter()
         try:
-            p = _run(cmd, timeout)
+            # run in the build directory: a `python -m synth.cli cc` command then imports
+            # the synth of PYTHONPATH / site-packages, never a checkout that happens to be cwd
+            p = _run(cmd, timeout, cwd=out_dir)
         except subprocess.TimeoutExpired:
             b.error = f"{what}: timed out after {timeout:g} s: {shlex.join(cmd)}"
             return b
@@ -290,19 +292,19 @@ def geomean(xs: list[float]) -> float | None:
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
-def _raise_summary(res: dict) -> str:
-    """What synth cc's report says of the kernel function (best effort on its format)."""
+def raise_summary(res: dict) -> str:
+    """What synth cc's --report says of the kernel function: `raised linalg (proven for
+    every size)` or `kept: REASON`."""
     rep = res.get("report_b")
-    if rep is None:
+    if not isinstance(rep, dict):
         return ""
     fn = "kernel_" + res["kernel"].replace("-", "_")
-    items = rep.get("functions", rep) if isinstance(rep, dict) else rep
-    if isinstance(items, dict):
-        items = [dict(v, name=k) if isinstance(v, dict) else {"name": k, "status": v} for k, v in items.items()]
-    if isinstance(items, list):
-        for it in items:
-            if isinstance(it, dict) and (it.get("name") == fn or it.get("function") == fn):
-                return str(it.get("status") or it.get("outcome") or it.get("result") or it)[:60]
+    for it in rep.get("functions", []):
+        if isinstance(it, dict) and it.get("function") == fn:
+            if it.get("status") == "raised":
+                extra = ", cached" if it.get("cached") else ""
+                return f"raised {it.get('target', '')} ({it.get('verified', '')}{extra})"
+            return f"{it.get('status', '?')}: {it.get('reason', '')}"
     return ""
 
 
@@ -320,7 +322,7 @@ def markdown(results: list[dict], args, gm) -> str:
         err = f"{r['max_rel_err']:.2g}" if "max_rel_err" in r else ""
         sp = f"{r['speedup']:.2f}x" if r.get("speedup") else ""
         bc = r.get("build_b", {}).get("kernel_compile_s", "")
-        L.append(f"| {r['kernel']} | {r['status']} | {err} | {t('a')} | {t('b')} | {sp} | {bc} | {_raise_summary(r)} |")
+        L.append(f"| {r['kernel']} | {r['status']} | {err} | {t('a')} | {t('b')} | {sp} | {bc} | {raise_summary(r)[:120]} |")
     L.append("")
     L.append(f"Geomean A/B over {sum(1 for r in results if r.get('speedup'))} timed kernels: "
              + (f"{gm:.3f}x" if gm else "n/a"))
@@ -372,6 +374,8 @@ def main(argv=None) -> int:
                          f"  A/B {r['speedup']:.2f}x")
             if r.get("build_b", {}).get("ok"):
                 line += f"  (B kernel compile {r['build_b']['kernel_compile_s']:.1f}s)"
+            if raise_summary(r):
+                line += "  " + raise_summary(r)[:100]
             print(line, flush=True)
             for msg in r.get("problems", []) + ([r["error"]] if r.get("error") else []):
                 print("    " + msg.replace("\n", "\n    "), flush=True)
@@ -388,6 +392,8 @@ def main(argv=None) -> int:
     counts: dict[str, int] = {}
     for r in results:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
+        if raise_summary(r):
+            counts["B raised"] = counts.get("B raised", 0) + raise_summary(r).startswith("raised")
     print("status: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     summary = {"cc_a": args.cc_a, "cc_b": args.cc_b, "dataset": args.dataset, "rtol": args.rtol,
                "runs": args.runs, "pin": pin_prefix(args.core), "geomean_speedup": gm,
