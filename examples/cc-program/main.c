@@ -25,11 +25,13 @@ static double *alloc_doubles(int count)
   return p;
 }
 
-/* v[i] = ((i * step + offset) mod 7) - 3: small integers in -3..3 */
+/* small integers in -3..3, in a fixed order: v[i] = pattern[(i * step + offset) mod 7] */
+static const double pattern[7] = {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0};
+
 static void fill(int count, double *v, int step, int offset)
 {
   for (int i = 0; i < count; i++)
-    v[i] = (double)((i * step + offset) % 7 - 3);
+    v[i] = pattern[(i * step + offset) % 7];
 }
 
 /* the sum and the index-weighted sum: equal sums from different arrays are told apart */
