@@ -50,6 +50,14 @@ def _env() -> dict:
     return env
 
 
+@pytest.fixture
+def synth_env(tmp_path, monkeypatch):
+    """Subprocesses run this checkout's synth with a cache of their own (a cold start:
+    nothing raised by an earlier run or test is reused)."""
+    monkeypatch.setenv("PYTHONPATH", _env()["PYTHONPATH"])
+    monkeypatch.setenv("SYNTH_CACHE", str(tmp_path / "synth-cache"))
+
+
 def _have_synth_cc() -> bool:
     try:
         p = subprocess.run([sys.executable, "-m", "synth.cli", "cc", "--help"], capture_output=True,
@@ -191,7 +199,7 @@ def test_example_builds_with_cc_and_prints_the_expected_output(tmp_path):
 
 @needs_synth_cc
 @pytest.mark.skipif(MAKE is None, reason="no make")
-def test_example_with_synth_cc_prints_the_cc_output(tmp_path):
+def test_example_with_synth_cc_prints_the_cc_output(tmp_path, synth_env):
     """Raised kernels give the same exact checksums; the two calls with overlapping
     arguments must have run the original bodies; a second make does nothing."""
     d = _example_copy(tmp_path)
@@ -205,9 +213,10 @@ def test_example_with_synth_cc_prints_the_cc_output(tmp_path):
     assert time.perf_counter() - t0 < 30
 
 
+@pytest.mark.slow
 @needs_synth_cc
 @pytest.mark.skipif(MAKE is None, reason="no make")
-def test_example_rebuild_after_touch_uses_the_cache(tmp_path):
+def test_example_rebuild_after_touch_uses_the_cache(tmp_path, synth_env):
     """Touching kernels.c recompiles it; the raised objects come from the cache, so the
     rebuild costs about what cc costs (no timing asserted: the report says cached)."""
     d = _example_copy(tmp_path)
@@ -220,9 +229,9 @@ def test_example_rebuild_after_touch_uses_the_cache(tmp_path):
 
 
 @needs_synth_cc
-@pytest.mark.parametrize("kernel", ["gemm", "atax", "jacobi-1d"])
-def test_harnessed_kernel_cc_and_synth_cc_agree(kernel, tmp_path, monkeypatch):
-    monkeypatch.setenv("PYTHONPATH", _env()["PYTHONPATH"])
+@pytest.mark.parametrize("kernel", ["gemm", pytest.param("atax", marks=pytest.mark.slow),
+                                    pytest.param("jacobi-1d", marks=pytest.mark.slow)])
+def test_harnessed_kernel_cc_and_synth_cc_agree(kernel, tmp_path, synth_env):
     a = ccp.build(kernel, f"{CC} -O2", "MINI", tmp_path / "a")
     b = ccp.build(kernel, f"{SYNTH_CC} -O2", "MINI", tmp_path / "b")
     assert a.ok, a.error
@@ -234,8 +243,7 @@ def test_harnessed_kernel_cc_and_synth_cc_agree(kernel, tmp_path, monkeypatch):
 @pytest.mark.slow
 @needs_synth_cc
 @pytest.mark.parametrize("dataset", ["MINI", "SMALL"])
-def test_all_harnessed_kernels_cc_and_synth_cc_agree(dataset, tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("PYTHONPATH", _env()["PYTHONPATH"])
+def test_all_harnessed_kernels_cc_and_synth_cc_agree(dataset, tmp_path, synth_env, capsys):
     rc = ccp.main(["--dataset", dataset, "--cc-a", f"{CC} -O3 -march=native",
                    "--cc-b", f"{SYNTH_CC} -O3 -march=native", "--no-time", "--strict",
                    "--build-dir", str(tmp_path)])
