@@ -304,14 +304,18 @@ def raise_summary(res: dict) -> str:
             if it.get("status") == "raised":
                 extra = ", cached" if it.get("cached") else ""
                 return f"raised {it.get('target', '')} ({it.get('verified', '')}{extra})"
-            return f"{it.get('status', '?')}: {it.get('reason', '')}"
+            reason = re.sub(r"/\S*/(benchmarks/)", r"\1", str(it.get("reason", "")))
+            return f"{it.get('status', '?')}: {reason}"
     return ""
 
 
-def markdown(results: list[dict], args, gm) -> str:
-    L = [f"# cc_polybench: A = `{args.cc_a}`, B = `{args.cc_b}`, {args.dataset} dataset", ""]
-    L.append(f"Arrays compared with rtol {args.rtol:g} of each array's largest magnitude; "
-             f"{args.runs} timed runs each (kernel timer), pinned with `{' '.join(pin_prefix(args.core)) or 'no pinning'}`.")
+def markdown(summary: dict) -> str:
+    """The markdown table of a run (the JSON summary main writes)."""
+    results, gm = summary["results"], summary["geomean_speedup"]
+    L = [f"# cc_polybench: A = `{summary['cc_a']}`, B = `{summary['cc_b']}`, {summary['dataset']} dataset", ""]
+    L.append(f"Arrays compared with rtol {summary['rtol']:g} of each array's largest magnitude; "
+             f"{summary['runs']} timed runs each (kernel timer), pinned with "
+             f"`{' '.join(summary['pin']) or 'no pinning'}`; host {summary.get('host', '?')}.")
     L.append("")
     L.append("| kernel | status | max rel err | A median s (min-max) | B median s (min-max) | A/B | B kernel compile s | B says |")
     L.append("|---|---|---|---|---|---|---|---|")
@@ -321,8 +325,10 @@ def markdown(results: list[dict], args, gm) -> str:
             return f"{s['median']:.4g} ({s['min']:.4g}-{s['max']:.4g})" if s else ""
         err = f"{r['max_rel_err']:.2g}" if "max_rel_err" in r else ""
         sp = f"{r['speedup']:.2f}x" if r.get("speedup") else ""
-        bc = r.get("build_b", {}).get("kernel_compile_s", "")
-        L.append(f"| {r['kernel']} | {r['status']} | {err} | {t('a')} | {t('b')} | {sp} | {bc} | {raise_summary(r)[:120]} |")
+        bc = r.get("build_b", {}).get("kernel_compile_s")
+        bc = f"{bc:.1f}" if bc else ""
+        says = raise_summary(r)[:140].replace("|", "\\|")
+        L.append(f"| {r['kernel']} | {r['status']} | {err} | {t('a')} | {t('b')} | {sp} | {bc} | {says} |")
     L.append("")
     L.append(f"Geomean A/B over {sum(1 for r in results if r.get('speedup'))} timed kernels: "
              + (f"{gm:.3f}x" if gm else "n/a"))
@@ -349,7 +355,12 @@ def main(argv=None) -> int:
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--md", type=Path, default=None)
     ap.add_argument("--strict", action="store_true", help="a B build or run failure fails the script too")
+    ap.add_argument("--render", type=Path, default=None, metavar="JSON",
+                    help="build nothing: print the markdown of an earlier run's --json file")
     args = ap.parse_args(argv)
+    if args.render is not None:
+        print(markdown(json.loads(args.render.read_text())), end="")
+        return 0
     names = kernel_names()
     unknown = [k for k in args.kernels if k not in names]
     if unknown:
@@ -401,7 +412,7 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
     if args.md:
-        args.md.write_text(markdown(results, args, gm))
+        args.md.write_text(markdown(summary))
     bad = {"build-a-failed", "run-a-failed", "mismatch", "bad-dump"}
     if args.strict:
         bad |= {"build-b-failed", "run-b-failed", "timing-failed"}
