@@ -166,7 +166,7 @@ def test_select_of_a_compare_reads_as_min_or_max(tmp_path):
     """`select(a < b, a, b)` is min, `select(a > b, a, b)` and `select(b < a, a, b)` max
     (integers); a float select by an ordered compare is not (NaN: the select returns b,
     min / max propagate NaN), and its sketch is not taken."""
-    from synth.synthesis.sketch import NoSketch, _min_max
+    from synth.synthesis.sketch_reader import NoSketch, _min_max
     from mlir import ir
 
     text = """func.func @f(%a: i32, %b: i32, %x: f64, %y: f64) -> (i32, i32, i32, f64) {

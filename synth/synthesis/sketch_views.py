@@ -1,0 +1,183 @@
+"""Building a sketch's program (synth.synthesis.sketch): views of tensors over the loops
+of a statement's nest, and the grammar ops that broadcast, combine, mask, reduce and
+contract them."""
+
+from __future__ import annotations
+
+
+
+
+from synth.grammar.op import attrs
+from synth.grammar.types import ShapeError
+from synth.synthesis.program import Expr
+from synth.synthesis.sketch_reader import (
+    _FLIP,
+    _CounterMask,
+    _Loop,
+    _Reader,
+    _View,
+    NoSketch,
+)
+
+
+class _Sketcher:
+    """Builds the sketch of one statement: views over loop positions, combined
+    elementwise (broadcast to the union of their dims), reduced over the loops the store
+    does not index (contractions where a product has the reduced loop on both sides)."""
+
+    def __init__(self, reader: _Reader, loops: list[_Loop], dtype: str):
+        self.reader, self.loops, self.dtype = reader, loops, dtype
+        self.dialect = reader.dialect
+        self.dim_shape: dict[int, object] = {}  # loop position -> extent (a Size where known)
+        self._broadcasts: dict = {}
+
+    def apply(self, short: str, args: tuple, attrs: tuple = ()) -> Expr:
+        op = self.reader.op(short)
+        try:
+            rt = op.result_type(tuple(a.type for a in args), attrs)
+        except ShapeError as e:
+            raise NoSketch(str(e)) from None
+        return Expr(rt, op, attrs, args)
+
+    def shape(self, dims) -> tuple:
+        if any(p not in self.dim_shape for p in dims):
+            raise NoSketch("a loop no array is indexed by")
+        return tuple(self.dim_shape[p] for p in dims)
+
+    def record(self, pos: int, extent) -> None:
+        known = self.dim_shape.setdefault(pos, extent)
+        if int(known) != int(extent):
+            raise NoSketch("one loop over views of different extents")
+
+    # -- views ---------------------------------------------------------------------------------
+    def broadcast(self, v: _View, dims: tuple[int, ...]) -> _View:
+        if v.dims == dims:
+            return v
+        key = (id(v.expr), dims)  # a value broadcast once per shape (a constant used several times)
+        if key not in self._broadcasts:
+            self._broadcasts[key] = (v, self._broadcast(v, dims))  # v kept alive: its id stays its own
+        return self._broadcasts[key][1]
+
+    def _broadcast(self, v: _View, dims: tuple[int, ...]) -> _View:
+        shape = self.shape(dims)
+        if self.dialect == "stablehlo":
+            kept = tuple(dims.index(p) for p in v.dims)
+            return _View(self.apply("broadcast_in_dim", (v.expr,), (("dims", kept), ("shape", shape))), dims)
+        added = tuple(k for k, p in enumerate(dims) if p not in v.dims)
+        return _View(self.apply("broadcast", (v.expr,), (("dims", added), ("shape", shape))), dims)
+
+    def combine(self, short: str, *views: _View) -> _View:
+        dims = tuple(sorted(set().union(*(v.dims for v in views))))
+        return _View(self.apply(short, tuple(self.broadcast(v, dims).expr for v in views)), dims)
+
+    def in_order(self, expr: Expr, dims: tuple[int, ...]) -> _View:
+        """A tensor whose dims are the loops `dims` in that order, transposed into nest order."""
+        order = sorted(range(len(dims)), key=lambda k: dims[k])
+        if order == list(range(len(dims))):
+            return _View(expr, tuple(dims))
+        t = self.apply("transpose", (expr,), (("permutation", tuple(order)),))
+        return _View(t, tuple(sorted(dims)), natural=(expr, tuple(dims)))
+
+    def constant(self, value: float, dims: tuple[int, ...] = ()) -> _View:
+        if self.dialect == "stablehlo":
+            c = _View(self.apply("constant", (), (("dtype", self.dtype), ("value", float(value)))), ())
+            return self.broadcast(c, dims)
+        return _View(self.apply("fill", (), (("dtype", self.dtype), ("shape", self.shape(dims)),
+                                              ("value", float(value)))), dims)
+
+    def select(self, mask, x: _View, y: _View) -> _View:
+        """x where the mask holds, y elsewhere (x and y over the same dims, which hold the mask's)."""
+        if isinstance(mask, _CounterMask):
+            a = (("dim", x.dims.index(mask.a)), ("direction", mask.direction), ("offset", mask.offset))
+            return _View(self.apply("counter_select", (x.expr, y.expr, self.reader.counter_leaf()), a), x.dims)
+        a, b, direction = x.dims.index(mask.a), x.dims.index(mask.b), mask.direction
+        if self.dialect == "linalg":
+            if a > b:
+                a, b, direction = b, a, _FLIP.get(direction, direction)
+            return _View(self.apply("select_index", (x.expr, y.expr),
+                                    (("dims", (a, b)), ("direction", direction))), x.dims)
+        shape = self.shape(x.dims)
+        ia = self.apply("iota", (), (("dim", a), ("dtype", "i64"), ("shape", shape)))
+        ib = self.apply("iota", (), (("dim", b), ("dtype", "i64"), ("shape", shape)))
+        pred = self.apply("compare", (ia, ib), (("direction", direction),))
+        return _View(self.apply("select", (pred, x.expr, y.expr)), x.dims)
+
+    def masked(self, v: _View, masks) -> _View:
+        for m in masks:
+            if not m.loops <= set(v.dims):
+                v = self.broadcast(v, tuple(sorted(set(v.dims) | m.loops)))
+            v = self.select(m, v, self.constant(0.0, v.dims))
+        return v
+
+    # -- reductions ----------------------------------------------------------------------------
+    def reduce(self, v: _View, positions) -> _View:
+        for p in sorted(positions, reverse=True):
+            k = v.dims.index(p)
+            v = _View(self.apply("reduce_add", (v.expr,), (("dim", k),)), v.dims[:k] + v.dims[k + 1:])
+        return v
+
+    def contract(self, x: _View, y: _View, reduced: frozenset, masks) -> _View:
+        for m in masks:  # each mask on the operand that has both its loops
+            if m.loops <= set(x.dims):
+                x = self.masked(x, [m])
+            elif m.loops <= set(y.dims):
+                y = self.masked(y, [m])
+            else:
+                raise NoSketch("a triangular bound across the factors of a product")
+        x, y = (_View(*v.natural) if v.natural else v for v in (x, y))
+        x = self.reduce(x, (set(x.dims) & reduced) - set(y.dims))
+        y = self.reduce(y, (set(y.dims) & reduced) - set(x.dims))
+        common = set(x.dims) & set(y.dims)
+        contract = sorted(common & reduced)
+        batch = sorted(common - reduced)
+        free_x = [p for p in x.dims if p not in common]
+        free_y = [p for p in y.dims if p not in common]
+        if self.dialect == "linalg":
+            named = self.named_contraction(x, y, batch, contract, free_x, free_y)
+            if named is not None:
+                return named
+        dims = attrs(lhs_batch=tuple(x.dims.index(p) for p in batch),
+                     rhs_batch=tuple(y.dims.index(p) for p in batch),
+                     lhs_contract=tuple(x.dims.index(p) for p in contract),
+                     rhs_contract=tuple(y.dims.index(p) for p in contract))
+        expr = self.apply("dot_general", (x.expr, y.expr), dims)
+        return self.in_order(expr, tuple(batch + free_x + free_y))
+
+
+    def merge_one(self, views: list[_View], short: str) -> list[_View]:
+        """Two of the factors of a product multiplied elementwise: one whose loops another
+        has (w[k] into X[k, i]), else the two that share the most loops."""
+        pairs = [(i, j) for i in range(len(views)) for j in range(len(views)) if i != j]
+        i, j = max(pairs, key=lambda ij: (set(views[ij[0]].dims) <= set(views[ij[1]].dims),
+                                          len(set(views[ij[0]].dims) & set(views[ij[1]].dims))))
+        merged = self.combine(short, views[i], views[j])
+        return [v for k, v in enumerate(views) if k not in (i, j)] + [merged]
+
+    def transposed(self, v: _View, dims: tuple[int, ...]) -> Expr:
+        """v's tensor with its dims in the order `dims`."""
+        if v.dims == dims:
+            return v.expr
+        perm = tuple(v.dims.index(p) for p in dims)
+        return self.apply("transpose", (v.expr,), (("permutation", perm),))
+
+    def named_contraction(self, x: _View, y: _View, batch, contract, free_x, free_y) -> _View | None:
+        """The contraction as a named linalg op (matmul, matvec, vecmat, batch_matmul, dot:
+        what the backends schedule best), operands in the order with fewer transposes;
+        None for other forms."""
+        if len(contract) != 1 or len(batch) > 1 or len(free_x) > 1 or len(free_y) > 1:
+            return None
+        names = {(0, 1, 1): "matmul", (0, 1, 0): "matvec", (0, 0, 1): "vecmat",
+                 (1, 1, 1): "batch_matmul", (0, 0, 0): "dot"}
+        options = []
+        for a, b, fa, fb in ((x, y, free_x, free_y), (y, x, free_y, free_x)):
+            name = names.get((len(batch), len(fa), len(fb)))
+            if name is None:
+                continue
+            want_a, want_b = tuple(batch + fa + contract), tuple(batch + contract + fb)
+            cost = (a.dims != want_a) + (b.dims != want_b)
+            options.append((cost, name, a, b, want_a, want_b, tuple(batch + fa + fb)))
+        if not options:
+            return None
+        _, name, a, b, want_a, want_b, out = min(options, key=lambda o: o[0])
+        expr = self.apply(name, (self.transposed(a, want_a), self.transposed(b, want_b)))
+        return self.in_order(expr, out)
