@@ -401,6 +401,7 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
              "rounds": rounds, "refuting_examples": len(extra),
              "refuted": refuted, "verification": validation["level"], "validation": validation,
              "checks": validation["sizes_tested"], "seconds": round(seconds, 3),
+             "search_share": round(result.seconds / seconds, 3) if seconds > 0 else None,
              "shapes": "generic" if generic else "static"}
     if generic_note is not None:
         stats["generic_fallback"] = generic_note

@@ -232,3 +232,4 @@ def test_a_down_counting_loop_is_read_forwards(tmp_path, target):
     record = json.loads(stats.read_text())["shift_down"]
     assert [p.get("sketch") for p in record["problems"]] == [True]
     assert record["verification"] == "all"
+    assert 0 <= record["search_share"] <= 1 and record["search_seconds"] <= record["seconds"]

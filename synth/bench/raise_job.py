@@ -51,7 +51,7 @@ def run_raise_job(job) -> dict:
     return {"job": job, "status": STATUS.get(code, "error"), "exit_code": code,
             "synth_seconds": round(time.monotonic() - t0, 3), "candidates": result.get("candidates"),
             "verification": result.get("verification", "execution"), "form": result.get("form", ""),
-            "reason": result.get("reason", "")}
+            "search_seconds": result.get("search_seconds"), "reason": result.get("reason", "")}
 
 
 def _child() -> int:
@@ -72,7 +72,8 @@ def _child() -> int:
         outcome = raise_function(source, request["function"], request["target"], options)
         Path(request["output"]).write_text(outcome.module)
         result = {"exit_code": 0, "candidates": outcome.stats["candidates"],
-                  "verification": outcome.validation["level"], "form": outcome.form}
+                  "verification": outcome.validation["level"], "form": outcome.form,
+                  "search_seconds": outcome.stats["search_seconds"]}
     except SynthError as e:
         result = {"exit_code": e.exit_code, "reason": str(e)}
     print(json.dumps(result))

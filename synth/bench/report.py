@@ -14,9 +14,15 @@ from synth import __version__
 
 PROOF_WORDS = {"all": "all sizes", "z3": "bounded sizes", "test": "tested only"}
 RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification", "form",
-                 "synth_seconds", "candidates", "baseline_seconds", "baseline_min", "baseline_max",
+                 "synth_seconds", "search_seconds", "candidates", "baseline_seconds", "baseline_min", "baseline_max",
                  "seconds", "seconds_min", "seconds_max", "speedup", "cc_seconds", "cc_min", "cc_max",
                  "speedup_cc", "pipeline", "rewrites", "fallback_reason", "reason")
+
+
+def _share(row: dict) -> str:
+    """ (the search's share of the raise's time), where the row has both."""
+    total, search = row.get("synth_seconds"), row.get("search_seconds")
+    return f" ({100 * search / total:.0f}%)" if total and search is not None else ""
 
 
 def geomean(values: list[float]) -> float | None:
@@ -109,14 +115,14 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
     if forms:
         lines.append("- forms of the raises timed: " + ", ".join(f"{n} {f}" for f, n in sorted(forms.items()))
                      + " (column form)")
-    lines += ["", "| kernel | target | form | backend | pipeline | status | proof | synth s | candidates | baseline s "
-              "| s | speedup | C s | vs C |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| kernel | target | form | backend | pipeline | status | proof | synth s (search) | candidates "
+              "| baseline s | s | speedup | C s | vs C |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if r.get("backend"):
             lines.append(f"| {r['kernel']} | {r['target']} | {r.get('form') or ''} | {r['backend']} | "
                          f"{r.get('pipeline') or ''} | {r['status']} | "
                          f"{PROOF_WORDS.get(r.get('verification'), r.get('verification') or '')} | "
-                         f"{_fmt(r.get('synth_seconds'))} | "
+                         f"{_fmt(r.get('synth_seconds'))}{_share(r)} | "
                          f"{r.get('candidates') or ''} | "
                          f"{_spread(r, 'baseline_seconds', 'baseline_min', 'baseline_max')} | "
                          f"{_spread(r, 'seconds', 'seconds_min', 'seconds_max')} | {_fmt(r.get('speedup'))} | "

@@ -181,7 +181,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
     source = load_source(job.path, warn=False)
     kernel = load_kernel(source, job.function)
     labels = kernel.written + [f"result #{j}" for j in range(len(kernel.interface.results))]
-    base = {k: outcome.get(k) for k in ("synth_seconds", "candidates", "verification", "form")}
+    base = {k: outcome.get(k) for k in ("synth_seconds", "search_seconds", "candidates", "verification", "form")}
     common = {"kernel": job.kernel, "function": job.function, "target": job.label, **base}
     if job.path not in baselines:  # inputs and baselines once per kernel file, for every target
         args = kernel.arguments(kernel.sizes.original(), random_draw(np.random.default_rng(2024)))
