@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from synth.grammar.families import lu_outer_panel, lu_panel
 from synth.grammar.op import Emitter
-from synth.grammar.stablehlo import TriangularSolve, _line, _splat, _take, while_loop
+from synth.grammar.stablehlo_base import _splat
+from synth.grammar.stablehlo_loops import TriangularSolve, _line, _take, while_loop
 from synth.grammar.types import TensorType
 
 MAX_UNROLLED_PANELS = 64  # beyond this many panels, a while over them

@@ -11,7 +11,7 @@ import numpy as np
 from synth.errors import SynthError
 from synth.grammar.families import TakeFamily
 from synth.grammar.op import Emitter, format_scalar
-from synth.grammar.stablehlo import while_loop
+from synth.grammar.stablehlo_loops import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import GenericValues, size
 from synth.grammar.dims import GenericSizes, find_sources, has_dynamic, is_dynamic
@@ -515,7 +515,7 @@ def _rotate(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
 
 def _rotate_generic(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
     """_rotate in a shape-generic body: the parts' sizes are values (synth.grammar.dims)."""
-    from synth.grammar.stablehlo import _dynamic_slice
+    from synth.grammar.stablehlo_base import _dynamic_slice
 
     n = t.shape[dim]
     rest_t = t.with_shape(tuple(n.offset(-1) if k == dim and is_dynamic(n) else (int(n) - 1 if k == dim else m)

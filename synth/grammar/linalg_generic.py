@@ -13,7 +13,7 @@ from synth.grammar.dims import has_dynamic, is_dynamic
 from synth.grammar.op import Attrs, Emitter, NUMPY, attr_dict, attrs
 from synth.grammar.shapes import (check_edge_attrs, dot_domain, dot_general, edge_domain,
                                   edge_index, edge_slices)
-from synth.grammar.stablehlo import DIRECTIONS
+from synth.grammar.stablehlo_base import DIRECTIONS
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 
