@@ -16,7 +16,8 @@ from mlir import ir
 from mlir.dialects import memref as memref_d
 
 from synth.frontend.reader import SourceModule
-from synth.analysis.sizes import SizeModel, _split_const, _walk
+from synth.analysis.collect import _split_const, _walk
+from synth.analysis.sizes import SizeModel
 
 
 def _with_constant(expr: ir.AffineExpr, value: int) -> ir.AffineExpr:

@@ -18,7 +18,8 @@ from synth.grammar.types import TensorType
 from synth.analysis.function import KernelFunction, analyze_function
 from synth.frontend.reader import SourceModule
 from synth.analysis.instantiate import instantiate
-from synth.analysis.sizes import SizeModel, analyze_sizes
+from synth.analysis.size_analysis import analyze_sizes
+from synth.analysis.sizes import SizeModel
 
 _TENSOR_DTYPE = {"f64": "f64", "f32": "f32", "i32": "i32", "i64": "i64", "index": "i64"}
 

@@ -13,7 +13,8 @@ from mlir import ir
 
 from synth.analysis import polybench
 from synth.analysis.instantiate import instantiate_function
-from synth.analysis.sizes import SizeModel, analyze_sizes
+from synth.analysis.size_analysis import analyze_sizes
+from synth.analysis.sizes import SizeModel
 from synth.errors import InputError
 from synth.analysis.function import find_function
 from synth.frontend.reader import SourceModule, diagnostic_location

@@ -1,0 +1,482 @@
+"""The size analysis of a kernel (analyze_sizes): its size symbols, what each array's
+dims and each loop's bounds are in them, the constraints that keep every access within
+its array, and the loops kept as loops; the result is a synth.analysis.sizes.SizeModel."""
+
+from __future__ import annotations
+
+
+from mlir import ir
+
+from synth.errors import InputError
+from synth.frontend.reader import diagnostic_location
+from synth.analysis.symbols import SizeExpr
+
+from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, _Collector, _Lin, _Loop
+
+from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
+
+
+
+
+def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol]) -> SizeExpr | None:
+    """An expression of the symbols whose original value is c: a preferred one first
+    (exact, minus/plus an offset, halved), then any symbol."""
+    values = {n: s.value for n, s in symbols.items()}
+    everyone = [SizeExpr.symbol(n) for n in sorted(symbols, key=lambda n: (symbols[n].kind != "extent", n))]
+    for group in (preferred, everyone):
+        for e in group:
+            if e.at(values) == c:
+                return e
+        for k in range(1, MAX_OFFSET + 1):
+            for e in group:
+                if e.at(values) - k == c:
+                    return e - k
+                if e.at(values) + k == c:
+                    return e + k
+        for e in group:
+            if e.is_constant or e.div != 1:
+                continue
+            if e.at(values) // 2 == c and c >= SMALL_CONSTANT:
+                return e.floordiv(2)
+    return None
+
+
+def analyze_sizes(path: str, func) -> SizeModel:
+    """The size model of a function in normal form (see synth.frontend.normalize)."""
+    name = func.attributes["sym_name"].value
+    location = diagnostic_location(path, func.location)
+    block = func.regions[0].blocks[0]
+    col = _Collector(path, func, block)
+    col.run()
+    ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    arg_types = list(ftype.inputs)
+    counter = _counter_argument(func)
+
+    # arrays and their static extents
+    arrays: dict[tuple, tuple] = {}  # array -> shape (None for dynamic dims)
+    for i, t in enumerate(arg_types):
+        if isinstance(t, ir.MemRefType) or str(t).startswith("memref<"):
+            mt = ir.MemRefType(t)
+            arrays[("arg", i)] = tuple(None if mt.is_dynamic_dim(d) else mt.shape[d] for d in range(mt.rank))
+    for index, op in col.allocs.items():
+        mt = ir.MemRefType(op.results[0].type)
+        if len(op.operands):
+            raise InputError("a local allocation with dynamic sizes is not supported", col.where(op))
+        arrays[("alloc", index)] = tuple(mt.shape)
+
+    # -- parameters: each loop index bound to one size parameter, votes per array dim
+    iv_param: dict[int, int] = {}
+    for loop in col.loop_list:
+        params = set()
+        for form in loop.ubs:
+            if form is None:
+                continue
+            ps = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p" and k[1] != counter]
+            if len(ps) == 1 and not [k for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]:
+                params.add(ps[0])
+        if not params:  # a bound of an outer index (triangular) inherits its parameter
+            for form in loop.ubs + loop.lbs:
+                for k in (form.terms if form else ()):
+                    if isinstance(k, tuple) and k[0] == "iv" and k[1] in iv_param:
+                        params.add(iv_param[k[1]])
+        if len(params) == 1:
+            iv_param[loop.id] = params.pop()
+    votes: dict[tuple, dict[int, int]] = {}
+    indexed: set[tuple] = set()  # (array, dim) indexed by some loop index
+    for acc in col.accesses:
+        for d, form in enumerate(acc.forms):
+            if form is None:
+                indexed.add((acc.array, d))
+                continue
+            ivs = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]
+            if ivs:
+                indexed.add((acc.array, d))
+            ps = {iv_param[i] for i in ivs if i in iv_param}
+            ps |= {k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p"} if not ivs else set()
+            ps.discard(counter)
+            if len(ps) == 1:
+                tally = votes.setdefault((acc.array, d), {})
+                p = ps.pop()
+                tally[p] = tally.get(p, 0) + 1
+    dim_param = {key: max(t.items(), key=lambda kv: kv[1])[0] for key, t in votes.items()}
+
+    symbols: dict[str, Symbol] = {}
+    params: dict[int, str] = {}
+    for p in sorted(col.used_params - {counter}):
+        value = None
+        for (arr, d), q in sorted(dim_param.items()):
+            if q == p and arrays.get(arr) and arrays[arr][d] is not None:
+                value = arrays[arr][d]
+                break
+        params[p] = f"arg{p}"
+        symbols[f"arg{p}"] = Symbol(f"arg{p}", value if value is not None else -1, "parameter",
+                                    f"argument #{p}")
+    # integer arguments used nowhere (Polygeist's size arguments with constant bounds);
+    # those used only in data computations are data scalars, not sizes
+    unused = [i for i, t in enumerate(arg_types) if str(t) in SIZE_TYPES and i not in col.used_params
+              and not any(True for _ in block.arguments[i].uses) and i != counter]
+    # the counter is a name in the forms (sym_form), never a symbol: no value of its own
+    form_names = {**params, **({counter: COUNTER} if counter is not None else {})}
+
+    # -- extents
+    dims: dict[tuple, SizeExpr | None] = {}
+    for arr, shape in arrays.items():
+        for d, extent in enumerate(shape):
+            key = (arr, d)
+            if key in dim_param:
+                dims[key] = SizeExpr.symbol(params[dim_param[key]])
+            elif extent is None:
+                dims[key] = None  # from the accesses, below
+            elif extent > 1 and key in indexed:
+                n = f"n{extent}"
+                symbols.setdefault(n, Symbol(n, extent, "extent", f"extent {extent}"))
+                dims[key] = SizeExpr.symbol(n)
+            else:
+                dims[key] = SizeExpr.constant(extent)
+
+    # -- map constants: loop bounds first (they may create symbols), then indices and offsets
+    decided: dict[tuple, SizeExpr] = {}
+    used_symbols: set[str] = set()
+
+    def preferred_for_loop(loop_id: int) -> list[SizeExpr]:
+        out = []
+        for acc in col.accesses:
+            for d, form in enumerate(acc.forms):
+                if form is not None and form.terms.get(("iv", loop_id)) in (1, -1):
+                    e = dims.get((acc.array, d))
+                    if e is not None and e not in out:
+                        out.append(e)
+        return out
+
+    for site in col.sites:
+        if site.context not in ("ub", "lb") or not site.pure:
+            continue
+        c = site.value
+        if site.context == "lb" and c < SMALL_CONSTANT:
+            continue
+        if site.context == "ub" and c < 2:
+            continue
+        e = _relate(c, preferred_for_loop(site.iv_loop), symbols)
+        if e is None:
+            if site.context == "lb":
+                raise InputError(f"loop lower bound {c} is not a size synth can relate to the "
+                                 f"kernel's array extents", site.location)
+            n = f"n{c}"
+            symbols.setdefault(n, Symbol(n, c, "bound", f"loop bound {c} at {site.location}"))
+            e = SizeExpr.symbol(n)
+        decided[site.key] = e
+        used_symbols |= set(e.symbols)
+
+    # loops as forms over symbols (params by name, constants by their decided expressions)
+    floordiv_symbols: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
+
+    def sym_form(form: _Lin | None, key: tuple | None, floordivs: bool = False) -> _Lin | None:
+        """`form` over size symbols; a constant decided as a floordiv (12 = n24 / 2) makes
+        it None, or (`floordivs`, for the bounds checks) a term of its own symbol."""
+        if form is None:
+            return None
+        terms = {}
+        for k, c in form.terms.items():
+            if isinstance(k, tuple) and k[0] == "p":
+                terms[form_names[k[1]]] = terms.get(form_names[k[1]], 0) + c
+            else:
+                terms[k] = c
+        out = _Lin(terms, form.const)
+        if key is not None and key in decided:  # the map's own constant is a size
+            e = decided[key]
+            # the site's constant is part of form.const; swap it for the expression
+            site_c = next(s.value for s in col.sites if s.key == key)
+            if e.div == 1:
+                out = _Lin(out.terms, out.const - site_c).add(_Lin(dict(e.terms), e.const))
+            elif floordivs:
+                floordiv_symbols[str(e)] = e
+                out = _Lin(out.terms, out.const - site_c).add(_Lin({str(e): 1}, 0))
+            else:
+                out = None
+        return out
+
+    def loop_bounds(floordivs: bool) -> dict[int, tuple[list, list]]:
+        out = {}
+        for loop in col.loop_list:
+            lbs = [sym_form(f, (loop.op_index, "lowerBoundMap", r), floordivs) for r, f in enumerate(loop.lbs)]
+            ubs = [sym_form(f, (loop.op_index, "upperBoundMap", r), floordivs) for r, f in enumerate(loop.ubs)]
+            out[loop.id] = (lbs, ubs)
+        return out
+
+    bounds = loop_bounds(False)
+    checked_bounds = loop_bounds(True)  # with floordivs of sizes as symbols of their own
+
+    # loops with a step above 1 whose span is a multiple of it (where the sizes are known):
+    # their last index is the upper bound less the step
+    stepped: dict[int, int] = {}
+    congruences = []
+    known_values = {n: s.value for n, s in symbols.items() if s.value >= 0}
+    for loop in col.loop_list:
+        lbs, ubs = bounds[loop.id]
+        if loop.step <= 1 or len(lbs) != 1 or len(ubs) != 1 or lbs[0] is None or ubs[0] is None \
+                or lbs[0].ivs or ubs[0].ivs or COUNTER in lbs[0].terms | ubs[0].terms:
+            continue
+        span = ubs[0].size_expr() - lbs[0].size_expr()
+        if span.is_constant or not all(n in known_values or symbols.get(n, Symbol(n, -1, "", "")).value < 0
+                                       for n in span.symbols):
+            continue
+        if all(n in known_values for n in span.symbols) and span.at(known_values) % loop.step:
+            continue
+        stepped[loop.id] = loop.step
+        congruences.append((span, loop.step, f"loop at {loop.location}"))
+
+    def extreme(form: _Lin, upper: bool, depth: int = 0, bounds=bounds) -> _Lin | None:
+        """An upper (lower) bound of `form` over the loop indices, as a symbol form."""
+        if form is None or depth > 64:
+            return None
+        ivs = form.ivs
+        if not ivs:
+            return form
+        key = max(ivs, key=lambda k: k[1])  # innermost first: its bounds may use outer ones
+        coeff = form.terms[key]
+        lbs, ubs = bounds[key[1]]
+        take_upper = (coeff > 0) == upper
+        options = ubs if take_upper else lbs
+        options = [o for o in options if o is not None]
+        if not options:
+            return None
+        pure = [o for o in options if not o.ivs]
+        choice = (pure or options)[0]
+        if take_upper:
+            choice = choice.add(_Lin({}, -stepped.get(key[1], 1)))
+        rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
+        return extreme(rest.add(choice, coeff), upper, depth + 1, bounds)
+
+    # static extents no loop bound equals: a sum of other sizes (a FIR's longer input)
+    for n, s in list(symbols.items()):
+        if s.kind != "extent" or n in used_symbols:
+            continue
+        keys = [k for k, e in dims.items() if e == SizeExpr.symbol(n)]
+        orig = {m: t.value for m, t in symbols.items()}
+        derived = None
+        for (arr, d) in keys:
+            for acc in col.accesses:
+                if acc.array != arr:
+                    continue
+                form = acc.forms[d]
+                hi = extreme(sym_form(form, None), True)
+                if hi is None:
+                    continue
+                r = hi.add(_Lin({}, 1)).size_expr()
+                # a strided access (x[2 * i]) reaches to within its stride of the end
+                stride = max((abs(c) for k, c in form.terms.items() if isinstance(k, tuple) and k[0] == "iv"),
+                             default=1)
+                if r.symbols and n not in r.symbols and all(x in orig for x in r.symbols) \
+                        and 0 <= s.value - r.at(orig) < stride:
+                    derived = r + (s.value - r.at(orig))  # the accesses cover the array: its extent is theirs
+        if derived is not None:
+            for k in keys:
+                dims[k] = derived
+            del symbols[n]
+
+    # indices and offsets
+    for site in col.sites:
+        if site.key in decided or site.context in ("ub", "lb"):
+            continue
+        c = site.value
+        if site.context == "index":
+            pref = [dims[site.array_dim]] if site.array_dim in dims else []
+            e = _relate(c, pref, symbols) if c >= SMALL_CONSTANT else None
+            if e is None and c >= SMALL_CONSTANT:
+                raise InputError(f"constant index {c} cannot be related to the sizes of the "
+                                 f"kernel (it is not near an extent)", site.location)
+        else:  # offset: relate its magnitude
+            e = _relate(abs(c), [], symbols)
+            if e is not None and c < 0:
+                e = -e
+        if e is not None:
+            decided[site.key] = e
+
+    # static extents no loop index runs over (`A[0, i]` of a 24x24 A): a size where their
+    # value is one (or within MAX_OFFSET of one), as a raised module's sizes are read
+    # (synth.semantics.raised_text.map_size); small ones stay literal
+    for key, e in dims.items():
+        if e is not None and e.is_constant and e.const >= SMALL_CONSTANT and symbols:
+            r = _relate(e.const, [], symbols)
+            if r is not None and r.div == 1:
+                dims[key] = r
+
+    # dynamic extents: what the accesses reach
+    for key, e in list(dims.items()):
+        if e is not None:
+            continue
+        arr, d = key
+        reach = []
+        for acc in col.accesses:
+            if acc.array == arr and d < len(acc.forms):
+                hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
+                if hi is not None:
+                    reach.append(hi.add(_Lin({}, 1)).size_expr())
+        if not reach:
+            where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
+            raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop "
+                             f"index reaches it; synth needs to know every array's size", location)
+        orig = {n: s.value for n, s in symbols.items()}
+        dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
+
+    # -- constraints: every access within its array, loops that run
+    constraints = []
+    nonempty = []
+    for acc in col.accesses:
+        shape_exprs = [dims.get((acc.array, d)) for d in range(len(acc.forms))]
+        for d, form in enumerate(acc.forms):
+            f = sym_form(form, (acc.op_index, "map", d), True)  # with its size constants as sizes
+            ext = shape_exprs[d]
+            if f is None or ext is None:
+                continue
+            hi, lo = extreme(f, True, bounds=checked_bounds), extreme(f, False, bounds=checked_bounds)
+            what = f"access at {acc.location}, dim {d}"
+            if hi is not None and all(isinstance(k, str) and k != COUNTER for k in hi.terms):
+                constraints.append((_Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
+            if lo is not None and all(isinstance(k, str) and k != COUNTER for k in lo.terms):
+                constraints.append((SizeExpr.constant(0), lo.size_expr(), what))
+    # an access guarded by an affine.if may look out of bounds to this interval analysis;
+    # what the kernel's own sizes violate is such an over-approximation: dropped
+    try:
+        orig = {n: s.value for n, s in symbols.items()}
+        if all(v >= 0 for v in orig.values()):
+            orig |= {n: e.at(orig) for n, e in floordiv_symbols.items()}
+            constraints = [c for c in constraints if c[0].at(orig) <= c[1].at(orig)]
+    except KeyError:
+        pass
+    for loop in col.loop_list:
+        lbs, ubs = bounds[loop.id]
+        if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
+                and not lbs[0].ivs and not ubs[0].ivs and COUNTER not in lbs[0].terms | ubs[0].terms:
+            nonempty.append((lbs[0].size_expr(), ubs[0].size_expr()))
+
+    # -- iteration spaces of the statements
+    trips: dict[int, SizeExpr] = {}
+    ranges: dict[str, tuple[SizeExpr, SizeExpr]] = {}
+    for loop in col.loop_list:
+        lbs, ubs = bounds[loop.id]
+        if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
+                and not lbs[0].ivs and not ubs[0].ivs and loop.step == 1 \
+                and COUNTER not in lbs[0].terms | ubs[0].terms:
+            trips[loop.id] = ubs[0].size_expr() - lbs[0].size_expr()
+            ranges[loop.location] = (lbs[0].size_expr(), ubs[0].size_expr())
+    nests = [tuple(trips[i] for i in loops if i in trips) for loops in col.store_loops]
+
+    # -- loops whose index nothing uses
+    repeat, time, time_trips, updates = [], [], [], []
+    for loop in col.loop_list:
+        trip = trips.get(loop.id)
+        if trip is not None and trip.is_constant and trip.const == 1:
+            continue  # a loop that runs once repeats nothing (a time loop's step, synth.synthesis.steps)
+        used = any(True for _ in loop.iv.uses)
+        if used and not _reads_inputs_only(col, loop):
+            continue
+        if not used:
+            repeat.append(loop.location)
+        if _carries_dependence(col, loop):
+            time.append(loop.location)
+            time_trips.append(trip)
+        elif not used and _updates_in_place(col, loop):
+            updates.append((loop.location, trip))
+
+    arg_dims = {i: tuple(dims[(("arg", i), d)] for d in range(len(shape)))
+                for (kind, i), shape in arrays.items() if kind == "arg"}
+    alloc_dims = {i: tuple(dims[(("alloc", i), d)] for d in range(len(shape)))
+                  for (kind, i), shape in arrays.items() if kind == "alloc"}
+    return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
+                     constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips, ranges,
+                     counter, updates=updates, congruences=congruences)
+
+
+def _counter_argument(func) -> int | None:
+    """The index of the argument marked COUNTER_ATTR, if any."""
+    if "arg_attrs" not in func.attributes:
+        return None
+    for k, d in enumerate(ir.ArrayAttr(func.attributes["arg_attrs"])):
+        if COUNTER_ATTR in ir.DictAttr(d):
+            return k
+    return None
+
+
+def _reads_inputs_only(col: _Collector, loop: _Loop) -> bool:
+    """Whether the loop's index is used only to read arrays the kernel never writes, each
+    read at `index + c` along one dim (fdtd-2d's `fict[t]`): a time loop whose step reads
+    its input at the step's index (synth.synthesis.steps rotates such inputs)."""
+    if any(use.owner.name != "affine.load" for use in loop.iv.uses):
+        return False
+    key = ("iv", loop.id)
+    written = {a.array for a in col.accesses if a.write}
+    for a in col.accesses:
+        dims = [f for f in a.forms if f is not None and key in f.terms]
+        if not dims:
+            continue
+        if a.write or a.array in written or len(dims) != 1 or dims[0].terms != {key: 1}:
+            return False
+    return True
+
+
+def _carries_dependence(col: _Collector, loop: _Loop) -> bool:
+    """Whether a loop whose index nothing uses repeats a computation that reads what an
+    earlier repetition wrote elsewhere (a time step), rather than accumulating into the
+    same elements (a repeated update, `y[i] += c`)."""
+    op_lo = loop.op_index
+    inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
+    written = {}
+    for a in inner:
+        if a.write:
+            written.setdefault(a.array, []).append(a.forms)
+    for a in inner:
+        if not a.write and a.array in written:
+            if any(_same_forms(a.forms, w) for w in written[a.array]):
+                continue
+            return True
+    return op_lo < 0
+
+
+def _updates_in_place(col: _Collector, loop: _Loop) -> bool:
+    """Whether an iteration of the loop reads an element that it (or an earlier one) wrote."""
+    inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
+    written = {}
+    for a in inner:
+        if a.write:
+            written.setdefault(a.array, []).append(a.forms)
+    return any(not a.write and any(_same_forms(a.forms, w) for w in written.get(a.array, ()))
+               for a in inner)
+
+
+def _inside(col: _Collector, op_index: int, loop: _Loop) -> bool:
+    # ops are numbered in pre-order: the loop's body spans the indices up to the next op
+    # that is not nested in it; find it from the walk positions of the loops after it
+    end = _loop_end(col, loop)
+    return loop.op_index < op_index < end
+
+
+def _loop_end(col: _Collector, loop: _Loop) -> int:
+    cache = getattr(col, "_ends", None)
+    if cache is None:
+        cache = col._ends = {}
+        count = 0
+        ends = {}
+
+        def visit(block):
+            nonlocal count
+            for op in block.operations:
+                op = op.operation
+                start = count
+                count += 1
+                for region in op.regions:
+                    for b in region.blocks:
+                        visit(b)
+                ends[start] = count
+        visit(col.block)
+        cache.update(ends)
+    return cache[loop.op_index]
+
+
+def _same_forms(a: list, b: list) -> bool:
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x is None or y is None or x.terms != y.terms or x.const != y.const:
+            return False
+    return True
