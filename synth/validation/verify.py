@@ -76,7 +76,7 @@ def verify(original_path, raised_path, function: str | None = None, level: str =
                        seed=seed, test_first=test_first, z3_timeout=z3_timeout)
 
 
-def _constant_symbols(kernel: Kernel) -> frozenset:
+def constant_symbols(kernel: Kernel) -> frozenset:
     """The size symbols no argument of the kernel exposes (a dim of an array argument, a
     size argument): a generic raise keeps them as the constants they are in the original."""
     from synth.grammar.dims import find_sources
@@ -112,7 +112,7 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
     sig = raised.signature()
     comparisons = check_contract(kernel, raised, sig)
     plan = SizePlan(kernel, raised, raised_at, edges=generic_text is not None,
-                    pinned=_constant_symbols(kernel) if generic_text is not None else frozenset())
+                    pinned=constant_symbols(kernel) if generic_text is not None else frozenset())
     report = Report(name, raised.name, raised.dialect, "equivalent", "test")
     if level == "test" or test_first:
         t = time.monotonic()
