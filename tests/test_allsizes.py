@@ -10,7 +10,8 @@ from conftest import DATA, POLYBENCH
 from synth.analysis.model import load_kernel
 from synth.frontend.reader import load_source
 from synth.semantics.affine_parametric import ParametricOriginal
-from synth.semantics.parametric import NotParametric, canonical, empty_sum_facts, fresh_index, make_sum
+from synth.semantics.parametric import NotParametric, empty_sum_facts, fresh_index, make_sum
+from synth.semantics.canonical import canonical
 
 i, j, n = z3.Ints("i j n")
 A = z3.Function("A", z3.IntSort(), z3.IntSort(), z3.RealSort())

@@ -34,8 +34,8 @@ from synth.analysis.model import Kernel
 from synth.analysis.symbols import SizeExpr
 from synth.semantics import z3sem
 from synth.semantics.affine_expr import integer_set
-from synth.semantics.parametric import (NotParametric, assume, canonical, is_sum, make_sum, mentions,
-                                        open_sum, solve_for)
+from synth.semantics.parametric import NotParametric, is_sum, make_sum, mentions, open_sum, solve_for
+from synth.semantics.canonical import assume, canonical
 from synth.semantics.scalar import ARITH_MATH, Unsupported, cmpf, cmpi
 
 

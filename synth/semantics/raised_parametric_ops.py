@@ -8,7 +8,8 @@ from __future__ import annotations
 import z3
 
 from synth.semantics import scalar
-from synth.semantics.parametric import NotParametric, canonical, fresh_index, make_sum
+from synth.semantics.parametric import NotParametric, fresh_index, make_sum
+from synth.semantics.canonical import canonical
 from synth.semantics.raised_values import (
     _FLOATS,
     _attr_number,

@@ -8,7 +8,8 @@ import re
 
 import z3
 
-from synth.semantics.parametric import NotParametric, canonical, fresh_index, make_sum
+from synth.semantics.parametric import NotParametric, fresh_index, make_sum
+from synth.semantics.canonical import canonical
 from synth.semantics.raised_values import _i64s, _int_attr, _sort, value_type
 
 from synth.semantics.raised_parametric_ops import _broadcast_at, _mentions_acc, _unit

@@ -26,7 +26,8 @@ import z3
 
 from synth.analysis.model import Kernel
 from synth.semantics.affine_parametric import ParametricOriginal, size_term
-from synth.semantics.parametric import NotParametric, canonical, empty_sum_facts
+from synth.semantics.parametric import NotParametric, empty_sum_facts
+from synth.semantics.canonical import canonical
 from synth.semantics.raised_parametric import Tensor, evaluate
 from synth.semantics.scalar import Unsupported
 from synth.semantics.z3sem import NoRealValue
