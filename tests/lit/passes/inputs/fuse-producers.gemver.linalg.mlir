@@ -6,7 +6,7 @@
 #map3 = affine_map<(d0) -> (d0)>
 #map4 = affine_map<(d0) -> ()>
 module {
-  func.func @kernel_gemver_raised(%arg0: tensor<i32>, %arg1: tensor<f64>, %arg2: tensor<f64>, %arg3: tensor<40x40xf64>, %arg4: tensor<40xf64>, %arg5: tensor<40xf64>, %arg6: tensor<40xf64>, %arg7: tensor<40xf64>, %arg8: tensor<40xf64>, %arg9: tensor<40xf64>, %arg10: tensor<40xf64>, %arg11: tensor<40xf64>) -> (tensor<40x40xf64>, tensor<40xf64>, tensor<40xf64>) attributes {synth.assumptions = ["raised at the sizes argument #0 = 40: the drop-in runs the original loops (@kernel_gemver_loops) for other values"], synth.outputs = [3, 8, 9], synth.proof = "all sizes: arg0 >= 1 with every access of the original within its array (42 constraints); every input symbolic, real arithmetic", synth.validation = "all"} {
+  func.func @kernel_gemver_raised(%arg0: tensor<i32>, %arg1: tensor<f64>, %arg2: tensor<f64>, %arg3: tensor<40x40xf64>, %arg4: tensor<40xf64>, %arg5: tensor<40xf64>, %arg6: tensor<40xf64>, %arg7: tensor<40xf64>, %arg8: tensor<40xf64>, %arg9: tensor<40xf64>, %arg10: tensor<40xf64>, %arg11: tensor<40xf64>) -> (tensor<40x40xf64>, tensor<40xf64>, tensor<40xf64>) attributes {synth.outputs = [3, 8, 9]} {
     %cst = arith.constant 0.000000e+00 : f64
     %0 = tensor.empty() : tensor<40x40xf64>
     %1 = linalg.generic {indexing_maps = [#map, #map1, #map2, #map1, #map2, #map], iterator_types = ["parallel", "parallel"]} ins(%arg3, %arg4, %arg5, %arg6, %arg7 : tensor<40x40xf64>, tensor<40xf64>, tensor<40xf64>, tensor<40xf64>, tensor<40xf64>) outs(%0 : tensor<40x40xf64>) {

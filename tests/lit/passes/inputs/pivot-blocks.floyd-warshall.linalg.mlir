@@ -5,7 +5,7 @@
 #map2 = affine_map<(d0, d1) -> ()>
 #map3 = affine_map<(d0, d1) -> (d1)>
 module {
-  func.func @kernel_floyd_warshall_raised(%arg0: tensor<i32>, %arg1: tensor<60x60xi32>) -> tensor<60x60xi32> attributes {synth.all_sizes = "not applicable (the loop at floyd-warshall.mini.mlir:5:7 carries a dependence through arg1 that is not a sum reduction)", synth.assumptions = ["the loop kept as a loop: its step proven on every input state (the arrays the step reads and writes) at every value of its counter, so the loop by induction on the counter; the whole loop tested", "raised at the sizes argument #0 = 60: the drop-in runs the original loops (@kernel_floyd_warshall_loops) for other values"], synth.outputs = [1], synth.proof = "bounded sizes, every input symbolic, integer arithmetic", synth.sizes_proven = [{arg0 = 2 : i64, counter = 0 : i64}, {arg0 = 2 : i64, counter = 1 : i64}, {arg0 = 3 : i64, counter = 0 : i64}, {arg0 = 3 : i64, counter = 1 : i64}, {arg0 = 3 : i64, counter = 2 : i64}], synth.validation = "z3"} {
+  func.func @kernel_floyd_warshall_raised(%arg0: tensor<i32>, %arg1: tensor<60x60xi32>) -> tensor<60x60xi32> attributes {synth.outputs = [1]} {
     %c59 = arith.constant 59 : index
     %c0 = arith.constant 0 : index
     %c60 = arith.constant 60 : index

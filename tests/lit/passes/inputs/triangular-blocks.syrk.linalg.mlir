@@ -3,7 +3,7 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> ()>
 module {
-  func.func @kernel_syrk_raised(%arg0: tensor<i32>, %arg1: tensor<i32>, %arg2: tensor<f64>, %arg3: tensor<f64>, %arg4: tensor<80x80xf64>, %arg5: tensor<80x60xf64>) -> tensor<80x80xf64> attributes {synth.assumptions = ["raised at the sizes argument #0 = 80, argument #1 = 60: the drop-in runs the original loops (@kernel_syrk_loops) for other values"], synth.outputs = [4], synth.proof = "all sizes: arg0, arg1 >= 1 with every access of the original within its array (24 constraints); every input symbolic, real arithmetic", synth.validation = "all"} {
+  func.func @kernel_syrk_raised(%arg0: tensor<i32>, %arg1: tensor<i32>, %arg2: tensor<f64>, %arg3: tensor<f64>, %arg4: tensor<80x80xf64>, %arg5: tensor<80x60xf64>) -> tensor<80x80xf64> attributes {synth.outputs = [4]} {
     %cst = arith.constant 0.000000e+00 : f64
     %0 = tensor.empty() : tensor<60x80xf64>
     %transposed = linalg.transpose ins(%arg5 : tensor<80x60xf64>) outs(%0 : tensor<60x80xf64>) permutation = [1, 0] 
