@@ -45,6 +45,13 @@ def defining(value):
     return None if isinstance(owner, ir.Block) else operation(owner)
 
 
+def defining_named(value, name: str):
+    """The op defining `value` (its handle as the bindings give it) when it is named
+    `name`, else None."""
+    owner = value.owner
+    return owner if getattr(owner, "name", None) == name else None
+
+
 def in_block(op, block):
     """`op` or the op enclosing it that sits directly in `block`; None if none does."""
     op = operation(op)
