@@ -109,3 +109,20 @@ def test_opt_runs_one_pass_and_refuses_bad_input(tmp_path, capsys):
     bad.write_text("func.func @f( {\n")
     assert main(["opt", "--pass", P.WAVEFRONT, str(bad)]) == 2
     assert f"{bad}:1:" in capsys.readouterr().err
+
+
+def test_a_failing_performance_pass_does_not_change_a_verdict(inject, tmp_path):
+    """Verdicts run through the reference lowering (synth.validation.reference): with a
+    throwing pass in mlir-cpu's pipeline, a raise at 2 x 1024^2 inputs still verifies."""
+    from conftest import DATA
+    from synth.validation.verify import verify
+
+    kernel = DATA / "reference" / "scale_add.mlir"
+    raised = tmp_path / "scale_add.linalg.mlir"
+    assert main(["raise", str(kernel), "--target", "linalg", "--verify", "z3", "-o", str(raised)]) == 0
+    inject("throw")
+    with pytest.raises(PipelineFailed):  # the performance pipeline does fail on it
+        MlirCpuBackend().prepare(raised.read_text(), "scale_add").run(
+            [np.asarray(2.0), np.ones((1024, 1024)), np.ones((1024, 1024))])
+    report = verify(kernel, raised, level="test")
+    assert report.equivalent, report.summary()
