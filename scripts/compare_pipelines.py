@@ -27,9 +27,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out_dir")
     before = ap.add_mutually_exclusive_group(required=True)
-    before.add_argument("--before", help="file with the old pipeline string")
+    before.add_argument("--before", help="file with the old pipeline (Pipeline.to_text: one step a line)")
     before.add_argument("--before-tile", help="the current pipeline with this register tile, ROWSxCOLS (8x16)")
-    ap.add_argument("--after", help="file with the new pipeline string (default: the current one)")
+    ap.add_argument("--after", help="file with the new pipeline (Pipeline.to_text; default: the current one)")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=1, help="alternate the pipelines this many times")
     ap.add_argument("--kernels", nargs="*", help="only these kernels (stems of the raised files)")
@@ -42,15 +42,16 @@ def main(argv=None) -> int:
     from synth.frontend.reader import load_source
     from synth.numerics import compare_outputs
     from synth.errors import ExecutionError
+    from synth.execution import Pipeline
     from synth.synthesis.spec import diagonally_dominant, finite_outputs, random_draw
 
     if args.before_tile:
         rows, cols = (int(x) for x in args.before_tile.lower().split("x"))
         old = tiled_pipeline((rows, cols))
     else:
-        old = Path(args.before).read_text().strip()
+        old = Pipeline.from_text(Path(args.before).read_text())
     pipelines = {"before": old,
-                 "after": Path(args.after).read_text().strip() if args.after else tiled_pipeline()}
+                 "after": Pipeline.from_text(Path(args.after).read_text()) if args.after else tiled_pipeline()}
     out = Path(args.out_dir)
     print("| kernel | before s | after s | after/before |\n|---|---|---|---|")
     with pinned_cpu_threads(args.threads):

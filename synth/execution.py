@@ -114,6 +114,23 @@ class Pipeline(tuple):
     def __str__(self) -> str:
         return " -> ".join(self.names())
 
+    def to_text(self) -> str:
+        """One step a line, `KIND NAME PAYLOAD` (what `from_text` reads back: a pipeline kept
+        in a file, e.g. for scripts/compare_pipelines.py)."""
+        return "".join(f"{s.kind} {s.name} {s.payload}\n" for s in self)
+
+    @staticmethod
+    def from_text(text: str) -> "Pipeline":
+        steps = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            parts = line.split(" ", 2)
+            if len(parts) != 3 or parts[0] not in ("mlir", "python"):
+                raise ValueError(f"line {n}: expected 'mlir|python NAME PAYLOAD', got {line[:60]!r}")
+            steps.append(Step(*parts))
+        return Pipeline(steps)
+
 
 class PassFailed(Exception):
     """A step of a pipeline threw, or left IR that fails verification: the pass is named."""

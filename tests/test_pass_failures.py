@@ -92,3 +92,37 @@ def test_bench_records_a_failing_pass_not_a_time(inject, tmp_path):
         assert "seconds" not in r and "speedup" not in r
     report = (out / "report.md").read_text()
     assert any("pipeline-error" in line and name in line and "| tiled |" in line for line in report.splitlines())
+
+
+def test_opt_runs_one_pass_and_refuses_bad_input(tmp_path, capsys):
+    """`synth opt`: the module after the pass on stdout and its count on stderr; an unknown
+    pass or a module that does not parse is bad input (exit 2, FILE:LINE:COL)."""
+    dup = tmp_path / "dup.mlir"
+    dup.write_text("func.func @f(%a: tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>) {\n"
+                   "  return %a, %a : tensor<4xf64>, tensor<4xf64>\n}\n")
+    assert main(["opt", "--pass", P.DISTINCT_RESULTS, str(dup)]) == 0
+    out, err = capsys.readouterr()
+    assert "bufferization.alloc_tensor() copy(%arg0)" in out and f"{P.DISTINCT_RESULTS}: 1 rewrite" in err
+    assert main(["opt", "--pass", "no-such-pass", str(dup)]) == 2
+    assert "unknown pass 'no-such-pass'" in capsys.readouterr().err
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f( {\n")
+    assert main(["opt", "--pass", P.WAVEFRONT, str(bad)]) == 2
+    assert f"{bad}:1:" in capsys.readouterr().err
+
+
+def test_a_failing_performance_pass_does_not_change_a_verdict(inject, tmp_path):
+    """Verdicts run through the reference lowering (synth.validation.reference): with a
+    throwing pass in mlir-cpu's pipeline, a raise at 2 x 1024^2 inputs still verifies."""
+    from conftest import DATA
+    from synth.validation.verify import verify
+
+    kernel = DATA / "reference" / "scale_add.mlir"
+    raised = tmp_path / "scale_add.linalg.mlir"
+    assert main(["raise", str(kernel), "--target", "linalg", "--verify", "z3", "-o", str(raised)]) == 0
+    inject("throw")
+    with pytest.raises(PipelineFailed):  # the performance pipeline does fail on it
+        MlirCpuBackend().prepare(raised.read_text(), "scale_add").run(
+            [np.asarray(2.0), np.ones((1024, 1024)), np.ones((1024, 1024))])
+    report = verify(kernel, raised, level="test")
+    assert report.equivalent, report.summary()

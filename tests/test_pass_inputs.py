@@ -20,7 +20,7 @@ def test_pass_inputs_are_fresh():
                                "python scripts/regen_pass_inputs.py\n" + p.stdout + p.stderr)
 
 
-def test_every_pass_before_vectorizing_has_a_lit_test_on_a_regenerated_input():
+def test_every_regenerated_input_has_its_lit_test():
     """Each pass the script regenerates an input for has a lit file that runs on it."""
     sys.path.insert(0, str(ROOT / "scripts"))
     try:

@@ -1,5 +1,5 @@
 """The IR toolkit the passes of mlir-cpu (synth.backends.passes) are written with: walking,
-defining ops, "inside", constant integers, integer ranges and values of index arithmetic,
+defining ops, "inside", constant integers, integer ranges, affine forms and values of index arithmetic,
 arith.cmpi predicates, slices, and cloning. Works on the ops of any MLIR bindings (the
 `mlir` package's, jaxlib's): the dialect modules are imported from `mlir` where needed.
 
@@ -43,6 +43,13 @@ def defining(value):
     from mlir import ir
     owner = value.owner
     return None if isinstance(owner, ir.Block) else operation(owner)
+
+
+def defining_named(value, name: str):
+    """The op defining `value` (its handle as the bindings give it) when it is named
+    `name`, else None."""
+    owner = value.owner
+    return owner if getattr(owner, "name", None) == name else None
 
 
 def in_block(op, block):
@@ -172,6 +179,86 @@ def int_range(value, depth: int = 0) -> tuple[int, int] | None:
     return {"arith.addi": (a[0] + b[0], a[1] + b[1]), "arith.subi": (a[0] - b[1], a[1] - b[0]),
             "arith.maxsi": (max(a[0], b[0]), max(a[1], b[1])),
             "arith.minsi": (min(a[0], b[0]), min(a[1], b[1]))}[op.name]
+
+
+# affine forms ------------------------------------------------------------------------------
+
+POSITION = "j"  # the generic's position in an affine form (AffineForms)
+
+
+class AffineForms:
+    """Integers in the payload of a 1-d linalg.generic as affine forms {leaf: coefficient}
+    (the constant under key 1) over leaf values (loop counters, anything else opaque) and
+    the generic's position POSITION, with max/min resolved where the ranges decide them
+    (`n_form`: the generic's extent, a form); None where it cannot say."""
+
+    def __init__(self, generic, n_form: dict):
+        self.generic, self.n = generic, n_form
+        self.memo: dict = {}
+
+    def form(self, value, depth: int = 0) -> dict | None:
+        if depth > 48:
+            return None
+        if value in self.memo:
+            return self.memo[value]
+        result = self._form(value, depth)
+        self.memo[value] = result
+        return result
+
+    def _form(self, value, depth: int) -> dict | None:
+        from mlir import ir
+
+        op = defining(value)
+        if op is None:
+            return {value: 1}  # a loop counter or argument: a leaf
+        if op.name == "linalg.index" and operation(op.parent) == self.generic:
+            return {POSITION: 1} if ir.IntegerAttr(op.attributes["dim"]).value == 0 else None
+        if op.name == "arith.constant":
+            attr = op.attributes["value"]
+            return {1: ir.IntegerAttr(attr).value} if isinstance(attr, ir.IntegerAttr) else None
+        if op.name in ("arith.index_cast", "arith.extsi"):
+            return self.form(op.operands[0], depth + 1)
+        if op.name in ("arith.addi", "arith.subi"):
+            a, b = (self.form(v, depth + 1) for v in op.operands)
+            if a is None or b is None:
+                return None
+            return plus_forms(a, b, 1 if op.name == "arith.addi" else -1)
+        if op.name in ("arith.maxsi", "arith.minsi"):
+            a, b = (self.form(v, depth + 1) for v in op.operands)
+            if a is None or b is None:
+                return None
+            bounds = self.bounds(plus_forms(a, b, -1))
+            if bounds is None:
+                return None
+            if bounds[0] >= 0:
+                return a if op.name == "arith.maxsi" else b
+            if bounds[1] <= 0:
+                return b if op.name == "arith.maxsi" else a
+            return None
+        return None if op_within(op, self.generic) else {value: 1}
+
+    def bounds(self, form: dict) -> tuple[int, int] | None:
+        """[lo, hi] of `form` over its leaves' ranges and the generic's positions 0..n-1."""
+        if POSITION in form:  # linear in the position: its extremes are at 0 and n - 1
+            at_zero = {k: c for k, c in form.items() if k != POSITION}
+            at_last = plus_forms(at_zero, plus_forms(self.n, {1: -1}, 1), form[POSITION])
+            a, b = self.bounds(at_zero), self.bounds(at_last)
+            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+        lo = hi = 0
+        for leaf, c in form.items():
+            r = (1, 1) if leaf == 1 else int_range(leaf)
+            if r is None:
+                return None
+            lo, hi = lo + min(c * r[0], c * r[1]), hi + max(c * r[0], c * r[1])
+        return lo, hi
+
+
+def plus_forms(a: dict, b: dict, scale: int) -> dict:
+    """a + scale * b, zero coefficients dropped."""
+    out = dict(a)
+    for k, c in b.items():
+        out[k] = out.get(k, 0) + scale * c
+    return {k: c for k, c in out.items() if c != 0}
 
 
 # predicates --------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ only uses are
 
 and whose payload reads Y otherwise by memref.load at an index e equal to n - 1 - i for
 every i in [0, n). e may be clamped into Y and the load guarded by a select on e's range
-check: `_Forms` proves those no-ops from the value ranges (affine forms in the loop
+check: `AffineForms` proves those no-ops from the value ranges (affine forms in the loop
 counters, with constant loop bounds), and any other integer the payload computes must be
 a constant to it. The payload is then a function f of (Y[i], Y[n-1-i]), and new Y[i] =
 f(Y[i], Y[n-1-i]): the pairs (i, n-1-i) are independent. B, G and the copy become a loop
@@ -31,87 +31,12 @@ values: outputs are bitwise equal. One store per element instead of two, no buff
 from __future__ import annotations
 
 from synth.backends.ir_toolkit import (
-    SIGNED_ORDER, defining, indexing_maps, operation, ops_named, int_range, op_within)
+    POSITION, SIGNED_ORDER, AffineForms, defining, indexing_maps, op_within, operation, ops_named, plus_forms)
 
 _VECTOR_BYTES = 64  # one AVX-512 register; LLVM splits it where the host's are narrower
 _FLOAT_OPS = ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
               "arith.maximumf", "arith.minimumf")
 _SIGNED = SIGNED_ORDER  # arith.cmpi predicates (signed)
-_J = "j"  # the generic's position in an affine form
-
-
-class _Forms:
-    """Integers as affine forms {leaf: coefficient} (the constant under key 1) over leaf
-    values (loop counters, anything else opaque) and the generic's position `_J`, with
-    max/min resolved where the ranges decide them; None where it cannot say."""
-
-    def __init__(self, generic, n_form: dict):
-        self.generic, self.n = generic, n_form
-        self.memo: dict = {}
-
-    def form(self, value, depth: int = 0) -> dict | None:
-        if depth > 48:
-            return None
-        if value in self.memo:
-            return self.memo[value]
-        result = self._form(value, depth)
-        self.memo[value] = result
-        return result
-
-    def _form(self, value, depth: int) -> dict | None:
-        from mlir import ir
-
-        op = defining(value)
-        if op is None:
-            return {value: 1}  # a loop counter or argument: a leaf
-        if op.name == "linalg.index" and operation(op.parent) == self.generic:
-            return {_J: 1} if ir.IntegerAttr(op.attributes["dim"]).value == 0 else None
-        if op.name == "arith.constant":
-            attr = op.attributes["value"]
-            return {1: ir.IntegerAttr(attr).value} if isinstance(attr, ir.IntegerAttr) else None
-        if op.name in ("arith.index_cast", "arith.extsi"):
-            return self.form(op.operands[0], depth + 1)
-        if op.name in ("arith.addi", "arith.subi"):
-            a, b = (self.form(v, depth + 1) for v in op.operands)
-            if a is None or b is None:
-                return None
-            return _plus(a, b, 1 if op.name == "arith.addi" else -1)
-        if op.name in ("arith.maxsi", "arith.minsi"):
-            a, b = (self.form(v, depth + 1) for v in op.operands)
-            if a is None or b is None:
-                return None
-            bounds = self.bounds(_plus(a, b, -1))
-            if bounds is None:
-                return None
-            if bounds[0] >= 0:
-                return a if op.name == "arith.maxsi" else b
-            if bounds[1] <= 0:
-                return b if op.name == "arith.maxsi" else a
-            return None
-        return None if op_within(op, self.generic) else {value: 1}
-
-    def bounds(self, form: dict) -> tuple[int, int] | None:
-        """[lo, hi] of `form` over its leaves' ranges and the generic's positions 0..n-1."""
-        if _J in form:  # linear in the position: its extremes are at 0 and n - 1
-            at_zero = {k: c for k, c in form.items() if k != _J}
-            at_last = _plus(at_zero, _plus(self.n, {1: -1}, 1), form[_J])
-            a, b = self.bounds(at_zero), self.bounds(at_last)
-            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
-        lo = hi = 0
-        for leaf, c in form.items():
-            r = (1, 1) if leaf == 1 else int_range(leaf)
-            if r is None:
-                return None
-            lo, hi = lo + min(c * r[0], c * r[1]), hi + max(c * r[0], c * r[1])
-        return lo, hi
-
-
-def _plus(a: dict, b: dict, scale: int) -> dict:
-    """a + scale * b, zero coefficients dropped."""
-    out = dict(a)
-    for k, c in b.items():
-        out[k] = out.get(k, 0) + scale * c
-    return {k: c for k, c in out.items() if c != 0}
 
 
 def _root(view) -> tuple | None:
@@ -139,13 +64,13 @@ def _root(view) -> tuple | None:
     return view, size
 
 
-def _same_size(a, b, forms: _Forms) -> bool:
+def _same_size(a, b, forms: AffineForms) -> bool:
     fa = {1: a} if isinstance(a, int) else forms.form(a)
     fb = {1: b} if isinstance(b, int) else forms.form(b)
-    return fa is not None and fb is not None and _plus(fa, fb, -1) == {}
+    return fa is not None and fb is not None and plus_forms(fa, fb, -1) == {}
 
 
-def _payload(generic, y, forms: _Forms):
+def _payload(generic, y, forms: AffineForms):
     """The payload of `generic` as a tree over ("a",) (its element of Y), ("b",) (Y at the
     reversed position), ("in", k) (the k-th input's element, a scalar), ("value", v) (a
     value from outside) and ("op", op, [operands]); None if it is not such a function."""
@@ -153,7 +78,7 @@ def _payload(generic, y, forms: _Forms):
 
     body = generic.regions[0].blocks[0]
     n_inputs = len(generic.opview.inputs)
-    reversed_index = _plus(_plus(forms.n, {1: -1}, 1), {_J: 1}, -1)  # n - 1 - j
+    reversed_index = plus_forms(plus_forms(forms.n, {1: -1}, 1), {POSITION: 1}, -1)  # n - 1 - j
     memo: dict = {}
 
     def tree(value, depth=0):
@@ -177,7 +102,7 @@ def _payload(generic, y, forms: _Forms):
                 if op.operands[0] != y or len(op.operands) != 2:
                     return None
                 index = forms.form(op.operands[1])
-                result = ("b",) if index is not None and _plus(index, reversed_index, -1) == {} else None
+                result = ("b",) if index is not None and plus_forms(index, reversed_index, -1) == {} else None
             elif op.name == "arith.select":
                 condition = _truth(op.operands[0], forms)
                 result = None if condition is None else tree(op.operands[1 if condition else 2], depth + 1)
@@ -195,7 +120,7 @@ def _payload(generic, y, forms: _Forms):
     return tree(terminator.operands[0])
 
 
-def _truth(value, forms: _Forms) -> bool | None:
+def _truth(value, forms: AffineForms) -> bool | None:
     """The constant truth of an i1 in the payload: arith.cmpi (signed) the ranges decide,
     arith.andi / ori of such, an i1 constant; None otherwise."""
     from mlir import ir
@@ -216,7 +141,7 @@ def _truth(value, forms: _Forms) -> bool | None:
     a, b = (forms.form(v) for v in op.operands)
     if kind is None or a is None or b is None:
         return None
-    bounds = forms.bounds(_plus(a, b, -1))
+    bounds = forms.bounds(plus_forms(a, b, -1))
     if bounds is None:
         return None
     lo, hi = bounds
@@ -259,7 +184,7 @@ def _match(alloc):
                           "arith.subi", "arith.maxsi", "arith.minsi") for o in between):
         return None
     n = t.shape[0] if not t.is_dynamic_dim(0) else alloc.operands[0]
-    forms = _Forms(generic, {})
+    forms = AffineForms(generic, {})
     n_form = {1: n} if isinstance(n, int) else forms.form(n)
     if n_form is None:
         return None
