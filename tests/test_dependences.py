@@ -10,8 +10,8 @@ from mlir import ir
 
 from conftest import POLYBENCH
 from synth.analysis import polybench
-from synth.analysis.dependences import (carried_scalars, dependence_graph, recurrences, statement_groups,
-                                        statements)
+from synth.analysis.carried import carried_scalars
+from synth.analysis.dependences import dependence_graph, recurrences, statement_groups, statements
 from synth.analysis.distribution import split_function
 from synth.execution import run_function
 from synth.analysis.function import describe, find_function

@@ -79,3 +79,10 @@ def test_python_api_defaults_are_the_cli_defaults():
            if p.default is not inspect.Parameter.empty}
     assert set(api) == {"function", "timeout", "max_size", "verify", "z3_timeout", "seed", "shapes"}
     assert {k: cli[k] for k in api} == api
+
+
+def test_no_module_is_over_600_lines():
+    """Modules readable in one sitting: none of synth's is over 600 lines."""
+    long = {str(p.relative_to(ROOT)): n for p in ROOT.rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > 600}
+    assert not long, f"modules over 600 lines: {long}"

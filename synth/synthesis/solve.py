@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from synth.analysis.dependences import carried_scalars, recurrences
+from synth.analysis.carried import carried_scalars
+from synth.analysis.dependences import recurrences
 from synth.analysis.model import Kernel
 from synth.errors import InputError, NoSolutionError
 from synth.grammar.types import ShapeError
