@@ -361,7 +361,7 @@ def report_line(r: dict) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()),
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("kernels", nargs="*", help="kernel names (default: all 30)")
     ap.add_argument("--cc-a", default=DEFAULT_A, help=f"reference compiler command (default: {DEFAULT_A})")
