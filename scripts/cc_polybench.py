@@ -332,11 +332,36 @@ def markdown(summary: dict) -> str:
     L.append("")
     L.append(f"Geomean A/B over {sum(1 for r in results if r.get('speedup'))} timed kernels: "
              + (f"{gm:.3f}x" if gm else "n/a"))
+    raised = [r["speedup"] for r in results if r.get("speedup") and raise_summary(r).startswith("raised")]
+    if raised:
+        L[-1] += f"; over the {len(raised)} that B raised: {geomean(raised):.3f}x"
     return "\n".join(L) + "\n"
 
 
+def report_line(r: dict) -> None:
+    """One line per kernel on stdout, then its problems indented."""
+    k = r["kernel"]
+    line = f"{k:16s} {r['status']:15s}"
+    if "max_rel_err" in r:
+        line += f" err {r['max_rel_err']:.2g}"
+    if r.get("speedup"):
+        line += (f"  A {r['time_a']['median']:.4g}s  B {r['time_b']['median']:.4g}s"
+                 f"  A/B {r['speedup']:.2f}x")
+    if r.get("build_b", {}).get("ok"):
+        line += f"  (B kernel compile {r['build_b']['kernel_compile_s']:.1f}s)"
+    if raise_summary(r):
+        line += "  " + raise_summary(r)[:100]
+    print(line, flush=True)
+    for msg in r.get("problems", []) + ([r["error"]] if r.get("error") else []):
+        print("    " + msg.replace("\n", "\n    "), flush=True)
+    for side in "ab":
+        err = r.get(f"build_{side}", {}).get("error")
+        if err:
+            print(f"    build {side.upper()}: " + err.strip().replace("\n", "\n    ")[:1500], flush=True)
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()),
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("kernels", nargs="*", help="kernel names (default: all 30)")
     ap.add_argument("--cc-a", default=DEFAULT_A, help=f"reference compiler command (default: {DEFAULT_A})")
@@ -372,47 +397,41 @@ def main(argv=None) -> int:
         work = Path(tmp.name)
     else:
         work = args.build_dir
-    results = []
+    results: list[dict] = []
+
+    def summary() -> dict:
+        gm = geomean([r["speedup"] for r in results if r.get("speedup")])
+        raised = [r["speedup"] for r in results if r.get("speedup") and raise_summary(r).startswith("raised")]
+        return {"cc_a": args.cc_a, "cc_b": args.cc_b, "dataset": args.dataset, "rtol": args.rtol,
+                "runs": args.runs, "pin": pin_prefix(args.core), "geomean_speedup": gm,
+                "geomean_speedup_raised": geomean(raised), "n_raised_timed": len(raised),
+                "host": os.uname().nodename, "results": results}
+
     try:
         for k in todo:
             r = check_kernel(k, args, work)
             results.append(r)
-            line = f"{k:16s} {r['status']:15s}"
-            if "max_rel_err" in r:
-                line += f" err {r['max_rel_err']:.2g}"
-            if r.get("speedup"):
-                line += (f"  A {r['time_a']['median']:.4g}s  B {r['time_b']['median']:.4g}s"
-                         f"  A/B {r['speedup']:.2f}x")
-            if r.get("build_b", {}).get("ok"):
-                line += f"  (B kernel compile {r['build_b']['kernel_compile_s']:.1f}s)"
-            if raise_summary(r):
-                line += "  " + raise_summary(r)[:100]
-            print(line, flush=True)
-            for msg in r.get("problems", []) + ([r["error"]] if r.get("error") else []):
-                print("    " + msg.replace("\n", "\n    "), flush=True)
-            for side in "ab":
-                err = r.get(f"build_{side}", {}).get("error")
-                if err:
-                    print(f"    build {side.upper()}: " + err.strip().replace("\n", "\n    ")[:1500], flush=True)
+            report_line(r)
+            if args.json:  # after every kernel: a long run stopped half-way keeps its results
+                args.json.write_text(json.dumps(summary(), indent=1, default=str) + "\n")
     finally:
         if tmp is not None:
             tmp.cleanup()
-    gm = geomean([r["speedup"] for r in results if r.get("speedup")])
+    final = summary()
+    gm = final["geomean_speedup"]
     if gm:
         print(f"geomean A/B over {sum(1 for r in results if r.get('speedup'))} kernels: {gm:.3f}x")
+    if final["geomean_speedup_raised"]:
+        print(f"geomean A/B over the {final['n_raised_timed']} kernels B raised: "
+              f"{final['geomean_speedup_raised']:.3f}x")
     counts: dict[str, int] = {}
     for r in results:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
         if raise_summary(r):
             counts["B raised"] = counts.get("B raised", 0) + raise_summary(r).startswith("raised")
     print("status: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
-    summary = {"cc_a": args.cc_a, "cc_b": args.cc_b, "dataset": args.dataset, "rtol": args.rtol,
-               "runs": args.runs, "pin": pin_prefix(args.core), "geomean_speedup": gm,
-               "host": os.uname().nodename, "results": results}
-    if args.json:
-        args.json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
     if args.md:
-        args.md.write_text(markdown(summary))
+        args.md.write_text(markdown(final))
     bad = {"build-a-failed", "run-a-failed", "mismatch", "bad-dump"}
     if args.strict:
         bad |= {"build-b-failed", "run-b-failed", "timing-failed"}
