@@ -166,6 +166,19 @@ def test_objects_need_no_mlir_runtime(built):
     assert "mlir" not in ldd and "python" not in ldd
 
 
+@pytest.mark.parametrize("std", ["c89", "gnu11"])
+def test_rewritten_units_are_warning_clean(tmp_path, std):
+    flags = [f"-std={std}", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2"]
+    src = ROOT / "tests" / "data" / "cc_warnings.c"
+    subprocess.run(["cc", *flags, str(src), "-o", "cc_prog"], cwd=tmp_path, check=True)
+    p = synth_cc(*flags, src, "-o", "synth_prog", "--cache-dir", tmp_path / "c", cwd=tmp_path)
+    assert p.returncode == 0 and "did not compile" not in p.stderr, p.stderr
+    assert p.stderr.count("raised to linalg") == 2, p.stderr
+    cc = subprocess.run(["./cc_prog"], capture_output=True, text=True, cwd=tmp_path).stdout
+    synth = subprocess.run(["./synth_prog"], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert synth == cc
+
+
 def test_bad_input_is_refused_with_exit_2(tmp_path):
     (tmp_path / "k.c").write_text(KERNELS)
     p = synth_cc("--target", "tosa", "k.c", cwd=tmp_path)

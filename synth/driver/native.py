@@ -28,6 +28,7 @@ from pathlib import Path
 from synth.errors import ExecutionError
 
 WORKER_TIMEOUT = 600.0  # seconds for the MLIR lowering of one function
+TILED_TIMEOUT = 120.0  # the tiled pipeline gets this long before the plain one is tried
 TOOL_TIMEOUT = 300.0
 
 # libc / libm symbols the lowered code may call; memrefCopy comes with RUNTIME_C
@@ -113,9 +114,10 @@ def compile_module(module_text: str, name: str, prefix: str, target: str, out: P
             cmd = [sys.executable, "-m", "synth.driver.native", str(tmp / "in.mlir"), str(tmp / "out.mlir"),
                    name, prefix, target, kind]
             try:
-                r = subprocess.run(cmd, capture_output=True, text=True, timeout=WORKER_TIMEOUT, env=env)
+                limit = TILED_TIMEOUT if kind == "tiled" else WORKER_TIMEOUT
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, env=env)
             except subprocess.TimeoutExpired:
-                errors.append(f"{kind}: timed out after {WORKER_TIMEOUT:.0f} s")
+                errors.append(f"{kind}: timed out after {limit:.0f} s")
                 continue
             if r.returncode == 0:
                 served = kind
