@@ -120,6 +120,7 @@ def test_outputs_agree_with_cc(built):
 def test_each_function_is_reported(built):
     kernels, main = _report(built, "kernels_first.json"), _report(built, "main_first.json")
     assert kernels["gemv"]["status"] == "raised" and kernels["gemv"]["verification"] == "all"
+    assert kernels["gemv"]["checked"].startswith("outputs equal to the original's")
     assert kernels["halve_until_small"]["status"] == "kept"
     assert "'while'" in kernels["halve_until_small"]["reason"]
     assert main["saxpy"]["status"] == "raised"  # a static function
@@ -166,12 +167,17 @@ def test_objects_need_no_mlir_runtime(built):
     assert "mlir" not in ldd and "python" not in ldd
 
 
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cc_cache")
+
+
 @pytest.mark.parametrize("std", ["c89", "gnu11"])
-def test_rewritten_units_are_warning_clean(tmp_path, std):
+def test_rewritten_units_are_warning_clean(tmp_path, std, shared_cache):
     flags = [f"-std={std}", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2"]
     src = ROOT / "tests" / "data" / "cc_warnings.c"
     subprocess.run(["cc", *flags, str(src), "-o", "cc_prog"], cwd=tmp_path, check=True)
-    p = synth_cc(*flags, src, "-o", "synth_prog", "--cache-dir", tmp_path / "c", cwd=tmp_path)
+    p = synth_cc(*flags, src, "-o", "synth_prog", "--cache-dir", shared_cache, cwd=tmp_path)
     assert p.returncode == 0 and "did not compile" not in p.stderr, p.stderr
     assert p.stderr.count("raised to linalg") == 2, p.stderr
     cc = subprocess.run(["./cc_prog"], capture_output=True, text=True, cwd=tmp_path).stdout

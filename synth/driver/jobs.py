@@ -123,7 +123,7 @@ def _raise(job: Job, source, k: str, args, results, t0: float) -> dict:
     prefix = f"__synth_{k[:16]}"
     obj = Path(job.work_dir) / f"{k}.o"
     try:
-        native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, job.pipeline)
+        native, checked = _native(job, outcome, source, prefix, obj, args, results)
     except ExecutionError as e:
         return {**base, "status": "kept", "reason": f"raised, but its native code failed: {_short(str(e))}",
                 "seconds": {"raise": raise_s, "native": _since(t_native)}}
@@ -131,9 +131,49 @@ def _raise(job: Job, source, k: str, args, results, t0: float) -> dict:
     return {**base, "status": "raised", "verification": level, "verified": VERIFY_WORDS[level],
             "validation": outcome.validation["summary"], "shapes": outcome.stats.get("shapes"),
             "entry": native["entry"], "pipeline": native["pipeline"], "undefined": native["undefined"],
+            "checked": checked,
             "arguments": args, "results": results, "written": list(outcome.kernel.written),
             "seconds": {"raise": raise_s, "native": _since(t_native), "total": _since(t0)},
             "_object": str(obj)}
+
+
+def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) -> tuple[dict, str]:
+    """Compile the raise (the tiled pipeline, then the plain one) and check each object
+    against the original (synth.driver.check) before it is used: (compile_module's
+    answer, what the check did). ExecutionError when no object agrees."""
+    from synth.driver.check import differs, reference, run_object
+    from synth.driver.native import RUNTIME_C, compile_module
+    from synth.errors import ExecutionError
+
+    try:
+        call, written, returned = reference(outcome.kernel, source)
+    except SynthError as e:  # the original cannot run here: the object is used unchecked
+        native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, job.pipeline)
+        return native, f"not checked: {_short(str(e), 120)}"
+    kinds = ("tiled", "loops") if job.pipeline == "tiled" else ("loops",)
+    failures = []
+    for kind in kinds:
+        try:
+            native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, kind)
+        except ExecutionError as e:
+            failures.append(f"{kind}: {_short(str(e), 200)}")
+            continue
+        if native["pipeline"] != kind:  # compile_module fell back itself
+            kinds_done = native["pipeline"]
+        else:
+            kinds_done = kind
+        try:
+            arrays, values = run_object(obj, native["entry"], args, results, call, RUNTIME_C)
+        except ExecutionError as e:
+            failures.append(f"{kinds_done}: {_short(str(e), 200)}")
+            continue
+        bad = [f"argument #{i}" for i, a in written.items() if differs(a, arrays[i])]
+        bad += [f"result #{j}" for j, v in enumerate(returned) if j >= len(values) or differs(v, values[j])]
+        if not bad:
+            before = f"; {'; '.join(failures)}" if failures else ""
+            return native, f"outputs equal to the original's ({kinds_done} pipeline{before})"
+        failures.append(f"{kinds_done}: {', '.join(bad)} differ from the original's")
+    raise ExecutionError("; ".join(failures))
 
 
 def _short(text: str, limit: int = 300) -> str:
