@@ -291,6 +291,7 @@ class Build:
     def _build_unit(self, index: int, path: str, sites: list, record: dict, t0: float) -> tuple[int, str | None]:
         from synth.driver.rewrite import Replacement, check_supported, rewrite
         from synth.driver.native import RUNTIME_C
+
         chosen = [s for s in sites if (not self.o.raise_only or s.name in self.o.raise_only)
                   and s.name not in self.o.no_raise]
         entries = self.run_jobs(self.jobs_for(path, chosen))
@@ -317,9 +318,14 @@ class Build:
             rewritten.write_text(text)
             src_dir = str(Path(path).resolve().parent)
             cc_obj = self.work / f"unit{index}_cc.o"
-            rc = _run_cc([self.o.compiler, *flags, "-iquote", src_dir, "-c", str(rewritten),
-                          "-o", str(cc_obj)])
+            try:
+                done = subprocess.run([self.o.compiler, *flags, "-iquote", src_dir, "-c", str(rewritten),
+                                       "-o", str(cc_obj)], capture_output=True, text=True)
+            except FileNotFoundError:
+                raise InputError(f"synth cc: the C compiler '{self.o.compiler}' is not found") from None
+            rc = done.returncode
             if rc == 0:
+                sys.stderr.write(done.stderr)  # the compiler's warnings, on the user's lines
                 ld = shutil.which("ld") or "ld"
                 r = subprocess.run([ld, "-r", str(cc_obj), *objects, "-o", str(obj)], capture_output=True, text=True)
                 if r.returncode == 0:
@@ -328,7 +334,8 @@ class Build:
                 print(f"synth cc: {path}: ld -r failed ({r.stderr.strip()}); building it as written",
                       file=sys.stderr)
             else:
-                print(f"synth cc: {path}: the rewritten unit did not compile; building it as written",
+                first = next((ln for ln in done.stderr.splitlines() if "error" in ln), done.stderr.strip()[:200])
+                print(f"synth cc: {path}: the rewritten unit did not compile ({first}); building it as written",
                       file=sys.stderr)
             for e in self.entries:
                 if e["file"] == path and e["status"] == "raised":
