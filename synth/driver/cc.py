@@ -4,6 +4,7 @@ raised (`make CC="synth cc"`).
     synth cc [cc flags] FILES... [-c] [-o OUT] [--raise NAME] [--no-raise NAME]
              [--target linalg|stablehlo] [--verify all|z3|test] [--report FILE.json]
              [--jobs N] [--cache-dir DIR] [--timeout S] [--cc COMPILER]
+             [--lowering tiled|any|loops]
 
 Flags it does not own go to the system C compiler unchanged. For each `.c` file: its
 function definitions (libclang, synth.driver.rewrite.scan) are translated by synth's C
@@ -141,8 +142,8 @@ def _own(o: Options, name: str, value: str) -> None:
     elif name == "--cc":
         o.compiler = value
     elif name == "--lowering":
-        if value not in ("tiled", "loops"):
-            raise InputError(f"synth cc: --lowering takes tiled or loops, not '{value}'")
+        if value not in ("tiled", "any", "loops"):
+            raise InputError(f"synth cc: --lowering takes tiled, any or loops, not '{value}'")
         o.lowering = value
 
 

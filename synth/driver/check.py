@@ -26,14 +26,41 @@ _CTYPES = {"f64": "c_double", "f32": "c_float", "i64": "c_int64", "i32": "c_int3
            "i8": "c_int8", "index": "c_int64", "i1": "c_bool"}
 
 
-def reference(kernel, source, seed: int = 0) -> tuple[list, dict, list]:
+CHECK_SIZE = 40  # the largest size the check runs at (its sizes keep the kernel's ratios)
+
+
+def check_sizes(kernel) -> dict[str, int]:
+    """The kernel's own sizes scaled so the largest is CHECK_SIZE: large enough for the
+    tiles of the performance pipeline to be whole (and to have remainders), small enough
+    for the original to run at once through the reference lowering (floyd-warshall at
+    PolyBench LARGE would take minutes)."""
+    values = kernel.sizes.original()
+    top = max(values.values(), default=0)
+    if top <= 0:
+        return values
+    return {k: max(1, round(v * CHECK_SIZE / top)) for k, v in values.items()}
+
+
+def reference(kernel, source, arguments: list[dict], seed: int = 0) -> tuple[list, dict, list]:
     """(the call's arguments as written, {argument: final array} of the written ones, the
-    returned values) of the original on seeded inputs at the kernel's own sizes."""
+    returned values) of the original on seeded inputs at `check_sizes`. An array of static
+    type is passed whole (the loops bounded by the sizes reach a part of it)."""
     from synth.execution import run_function
     from synth.synthesis.spec import random_draw
 
-    sizes = kernel.sizes.original()
-    args = kernel.arguments(sizes, random_draw(np.random.default_rng(seed)))[:kernel.n_arguments]
+    values = check_sizes(kernel)
+    draw = random_draw(np.random.default_rng(seed))
+    params = kernel.sizes.param_values(values)
+    args = []
+    for a, meta in zip(kernel.function.arguments[:kernel.n_arguments], arguments):
+        if a.is_array:
+            static = meta["kind"] == "memref" and all(d is not None for d in meta["shape"])
+            shape = tuple(meta["shape"]) if static else tuple(int(d) for d in kernel.sizes.shape(a.index, values))
+            args.append(np.require(draw(shape, a.type), requirements="C"))
+        elif a.index in params:
+            args.append((a.type, params[a.index]))
+        else:
+            args.append((a.type, draw((), a.type).item()))
     result = run_function(source.text, kernel.name, list(args), opt_level=0)
     written = {i: np.array(result.outputs[i]) for i in kernel.written}
     return args, written, [np.array(r) for r in result.results]

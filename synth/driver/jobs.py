@@ -146,11 +146,11 @@ def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) ->
     from synth.errors import ExecutionError
 
     try:
-        call, written, returned = reference(outcome.kernel, source)
+        call, written, returned = reference(outcome.kernel, source, args)
     except SynthError as e:  # the original cannot run here: the plain pipeline, unchecked
         native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, "loops")
         return native, f"not checked (the original did not run: {_short(str(e), 120)})"
-    kinds = ("tiled", "loops") if job.pipeline == "tiled" else ("loops",)
+    kinds = {"tiled": ("tiled",), "any": ("tiled", "loops"), "loops": ("loops",)}[job.pipeline]
     failures = []
     for kind in kinds:
         try:

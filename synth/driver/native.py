@@ -110,7 +110,7 @@ def compile_module(module_text: str, name: str, prefix: str, target: str, out: P
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         errors, served = [], None
-        for kind in (("tiled", "loops") if pipeline == "tiled" else ("loops",)):
+        for kind in {"tiled": ("tiled",), "any": ("tiled", "loops"), "loops": ("loops",)}[pipeline]:
             cmd = [sys.executable, "-m", "synth.driver.native", str(tmp / "in.mlir"), str(tmp / "out.mlir"),
                    name, prefix, target, kind]
             try:
