@@ -29,6 +29,16 @@ void gemv(int M, int N, const double *A, const double *x, double *y)
     }
 }
 
+/* returns its inputs swapped: the write-back must not read what it overwrote */
+void swap(int n, double *a, double *b)
+{
+    for (int i = 0; i < n; i++) {
+        double t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
 void halve_until_small(double *x, int n)
 {
     for (int i = 0; i < n; i++)
@@ -43,6 +53,7 @@ MAIN = r"""
 
 void gemv(int M, int N, const double *A, const double *x, double *y);
 void halve_until_small(double *x, int n);
+void swap(int n, double *a, double *b);
 
 static void saxpy(int n, float alpha, const float *x, float *y)
 {
@@ -65,6 +76,10 @@ int main(void)
     double s = 0;
     for (int i = 0; i < m; i++) s += y[i] * (i + 1);
     printf("gemv %.17g\n", s);
+    swap(m, x, y);
+    s = 0;
+    for (int i = 0; i < m; i++) s += y[i] * (i + 1) + x[i] * (i + 2);
+    printf("swap %.17g\n", s);
     saxpy(40, 0.5f, u, v);              /* disjoint: the raised code */
     saxpy(40, 0.5f, v, v + 1);          /* overlapping: the original */
     double t = 0;
@@ -115,6 +130,7 @@ def test_outputs_agree_with_cc(built):
     cc, synth = values(built["cc"]), values(built["synth"])
     assert synth["gemv"] == pytest.approx(cc["gemv"], rel=1e-12)
     assert synth["saxpy"] == cc["saxpy"]  # the raise is exact here; the fallback is the original
+    assert synth["swap"] == pytest.approx(cc["swap"], rel=1e-12)
 
 
 def test_each_function_is_reported(built):
@@ -122,6 +138,7 @@ def test_each_function_is_reported(built):
     assert kernels["gemv"]["status"] == "raised" and kernels["gemv"]["verification"] == "all"
     assert kernels["gemv"]["checked"].startswith("outputs equal to the original's")
     assert kernels["halve_until_small"]["status"] == "kept"
+    assert kernels["swap"]["status"] == "raised"
     assert "'while'" in kernels["halve_until_small"]["reason"]
     assert main["saxpy"]["status"] == "raised"  # a static function
     assert "main" not in main

@@ -4,7 +4,7 @@ raised (`make CC="synth cc"`).
     synth cc [cc flags] FILES... [-c] [-o OUT] [--raise NAME] [--no-raise NAME]
              [--target linalg|stablehlo] [--verify all|z3|test] [--report FILE.json]
              [--jobs N] [--cache-dir DIR] [--timeout S] [--cc COMPILER]
-             [--lowering tiled|any|loops]
+             [--lowering tiled|any|loops] [--shapes auto|static|generic]
 
 Flags it does not own go to the system C compiler unchanged. For each `.c` file: its
 function definitions (libclang, synth.driver.rewrite.scan) are translated by synth's C
@@ -41,7 +41,7 @@ _LINK_ONLY = ("-l", "-L", "-Wl,", "-Xlinker", "-T", "-u", "-z")
 _NOT_COMPILING = ("-E", "-S", "-M", "-MM", "-x", "-v", "-###", "--version", "-dumpversion", "-dumpmachine",
                   "--help")
 _OWN_WITH_VALUE = {"--raise", "--no-raise", "--target", "--verify", "--report", "--jobs", "--cache-dir", "--timeout",
-                   "--cc", "--lowering"}
+                   "--cc", "--lowering", "--shapes"}
 
 
 @dataclass
@@ -56,6 +56,7 @@ class Options:
     timeout: float = 60.0
     compiler: str = "cc"
     lowering: str = "tiled"
+    shapes: str = "auto"
     cc_args: list[str] = field(default_factory=list)  # everything else, in order
     sources: list[int] = field(default_factory=list)  # indices in cc_args of the .c inputs
     output: str | None = None
@@ -141,6 +142,10 @@ def _own(o: Options, name: str, value: str) -> None:
         o.cache_dir = value
     elif name == "--cc":
         o.compiler = value
+    elif name == "--shapes":
+        if value not in ("auto", "static", "generic"):
+            raise InputError(f"synth cc: --shapes takes auto, static or generic, not '{value}'")
+        o.shapes = value
     elif name == "--lowering":
         if value not in ("tiled", "any", "loops"):
             raise InputError(f"synth cc: --lowering takes tiled, any or loops, not '{value}'")
@@ -222,7 +227,7 @@ class Build:
             i += 1
         return [Job(path, s.name, tuple(defines), tuple(includes), std, tuple(flags), self.o.target, self.o.verify,
                     self.o.timeout, self.o.march, str(self.cache_dir), str(self.work), self.o.lowering,
-                    tuple(s.params)) for s in sites]
+                    self.o.shapes, tuple(s.params)) for s in sites]
 
     def run_jobs(self, jobs) -> list[dict]:
         from synth.driver.jobs import run_job
@@ -260,7 +265,8 @@ class Build:
             return None
         o = self.o
         return cache.key("unit", r.stdout.decode(errors="replace"), _compile_flags(o), o.target, o.verify,
-                         o.timeout, o.march, o.lowering, sorted(o.raise_only), sorted(o.no_raise), o.compiler)
+                         o.timeout, o.march, o.lowering, o.shapes, sorted(o.raise_only), sorted(o.no_raise),
+                         o.compiler)
 
     def unit(self, index: int, path: str, sites: list | None) -> tuple[int, str | None]:
         """Compile one .c input to an object in the work directory: (cc's exit code, the

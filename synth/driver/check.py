@@ -29,26 +29,26 @@ _CTYPES = {"f64": "c_double", "f32": "c_float", "i64": "c_int64", "i32": "c_int3
 CHECK_SIZE = 40  # the largest size the check runs at (its sizes keep the kernel's ratios)
 
 
-def check_sizes(kernel) -> dict[str, int]:
-    """The kernel's own sizes scaled so the largest is CHECK_SIZE: large enough for the
+def check_sizes(kernel, static: bool) -> dict[str, int]:
+    """A static raise: the kernel's own sizes (at others the drop-in runs the original).
+    A generic one: those sizes scaled so the largest is CHECK_SIZE, large enough for the
     tiles of the performance pipeline to be whole (and to have remainders), small enough
-    for the original to run at once through the reference lowering (floyd-warshall at
-    PolyBench LARGE would take minutes)."""
+    for the original to run at once through the reference lowering."""
     values = kernel.sizes.original()
     top = max(values.values(), default=0)
-    if top <= 0:
+    if static or top <= 0:
         return values
     return {k: max(1, round(v * CHECK_SIZE / top)) for k, v in values.items()}
 
 
-def reference(kernel, source, arguments: list[dict], seed: int = 0) -> tuple[list, dict, list]:
+def reference(kernel, source, arguments: list[dict], static: bool, seed: int = 0) -> tuple[list, dict, list]:
     """(the call's arguments as written, {argument: final array} of the written ones, the
     returned values) of the original on seeded inputs at `check_sizes`. An array of static
     type is passed whole (the loops bounded by the sizes reach a part of it)."""
     from synth.execution import run_function
     from synth.synthesis.spec import random_draw
 
-    values = check_sizes(kernel)
+    values = check_sizes(kernel, static)
     draw = random_draw(np.random.default_rng(seed))
     params = kernel.sizes.param_values(values)
     args = []
@@ -61,7 +61,7 @@ def reference(kernel, source, arguments: list[dict], seed: int = 0) -> tuple[lis
             args.append((a.type, params[a.index]))
         else:
             args.append((a.type, draw((), a.type).item()))
-    result = run_function(source.text, kernel.name, list(args), opt_level=0)
+    result = run_function(source.text, kernel.name, list(args), opt_level=2)
     written = {i: np.array(result.outputs[i]) for i in kernel.written}
     return args, written, [np.array(r) for r in result.results]
 

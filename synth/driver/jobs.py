@@ -30,6 +30,7 @@ class Job:
     cache_dir: str
     work_dir: str
     pipeline: str = "tiled"
+    shapes: str = "auto"  # auto: static where every array argument has a static type, else generic
     params: tuple[str, ...] = ()  # the C parameter names (for messages)
 
 
@@ -83,7 +84,7 @@ def run_job(job: Job) -> dict:
     except InputError as e:
         return kept(f"not read as a static-control kernel: {e.message}", cached=False,
                     seconds={"translate": _since(t0)})
-    k = cache.key(source.text, job.function, job.target, job.verify, job.timeout, job.march, job.pipeline)
+    k = cache.key(source.text, job.function, job.target, job.verify, job.timeout, job.march, job.pipeline, job.shapes)
     directory = Path(job.cache_dir)
     hit = cache.load(directory, k)
     if hit is not None:
@@ -92,7 +93,10 @@ def run_job(job: Job) -> dict:
     why = check_supported(args, results, list(job.params) or [f"#{i}" for i in range(len(args))])
     if why is not None:
         return cache.store(directory, k, kept(f"no C call for its signature: {why}"))
-    entry = _raise(job, source, k, args, results, t0)
+    shapes = job.shapes
+    if shapes == "auto" and all(a["kind"] == "scalar" or None not in a["shape"] for a in args):
+        shapes = "static"  # at the arrays' sizes; other run-time sizes take @NAME_loops
+    entry = _raise(job, source, k, args, results, t0, shapes)
     obj = entry.pop("_object", None)
     return {**cache.store(directory, k, entry, obj), "cached": False}
 
@@ -101,7 +105,7 @@ def _since(t0: float) -> float:
     return round(time.monotonic() - t0, 3)
 
 
-def _raise(job: Job, source, k: str, args, results, t0: float) -> dict:
+def _raise(job: Job, source, k: str, args, results, t0: float, shapes: str) -> dict:
     from synth.driver.native import compile_module
     from synth.errors import ExecutionError, NoSolutionError
     from synth.pipeline import RaiseOptions, raise_function
@@ -111,7 +115,7 @@ def _raise(job: Job, source, k: str, args, results, t0: float) -> dict:
     t_raise = time.monotonic()
     try:
         outcome = raise_function(source, job.function, job.target,
-                                 RaiseOptions(SearchSettings(timeout=job.timeout), job.verify))
+                                 RaiseOptions(SearchSettings(timeout=job.timeout), job.verify, shapes=shapes))
     except NoSolutionError as e:
         return {**base, "status": "kept", "reason": f"no equivalent program found: {_short(e.message)}",
                 "seconds": {"raise": _since(t_raise)}}
@@ -146,7 +150,7 @@ def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) ->
     from synth.errors import ExecutionError
 
     try:
-        call, written, returned = reference(outcome.kernel, source, args)
+        call, written, returned = reference(outcome.kernel, source, args, outcome.stats.get("shapes") == "static")
     except SynthError as e:  # the original cannot run here: the plain pipeline, unchecked
         native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, "loops")
         return native, f"not checked (the original did not run: {_short(str(e), 120)})"
