@@ -29,6 +29,16 @@ void gemv(int M, int N, const double *A, const double *x, double *y)
     }
 }
 
+/* returns its inputs swapped: the write-back must not read what it overwrote */
+void swap(int n, double *a, double *b)
+{
+    for (int i = 0; i < n; i++) {
+        double t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
 void halve_until_small(double *x, int n)
 {
     for (int i = 0; i < n; i++)
@@ -43,6 +53,7 @@ MAIN = r"""
 
 void gemv(int M, int N, const double *A, const double *x, double *y);
 void halve_until_small(double *x, int n);
+void swap(int n, double *a, double *b);
 
 static void saxpy(int n, float alpha, const float *x, float *y)
 {
@@ -65,6 +76,10 @@ int main(void)
     double s = 0;
     for (int i = 0; i < m; i++) s += y[i] * (i + 1);
     printf("gemv %.17g\n", s);
+    swap(m, x, y);
+    s = 0;
+    for (int i = 0; i < m; i++) s += y[i] * (i + 1) + x[i] * (i + 2);
+    printf("swap %.17g\n", s);
     saxpy(40, 0.5f, u, v);              /* disjoint: the raised code */
     saxpy(40, 0.5f, v, v + 1);          /* overlapping: the original */
     double t = 0;
@@ -115,12 +130,15 @@ def test_outputs_agree_with_cc(built):
     cc, synth = values(built["cc"]), values(built["synth"])
     assert synth["gemv"] == pytest.approx(cc["gemv"], rel=1e-12)
     assert synth["saxpy"] == cc["saxpy"]  # the raise is exact here; the fallback is the original
+    assert synth["swap"] == pytest.approx(cc["swap"], rel=1e-12)
 
 
 def test_each_function_is_reported(built):
     kernels, main = _report(built, "kernels_first.json"), _report(built, "main_first.json")
     assert kernels["gemv"]["status"] == "raised" and kernels["gemv"]["verification"] == "all"
+    assert kernels["gemv"]["checked"].startswith("outputs equal to the original's")
     assert kernels["halve_until_small"]["status"] == "kept"
+    assert kernels["swap"]["status"] == "raised"
     assert "'while'" in kernels["halve_until_small"]["reason"]
     assert main["saxpy"]["status"] == "raised"  # a static function
     assert "main" not in main
@@ -164,6 +182,24 @@ def test_objects_need_no_mlir_runtime(built):
     assert " T gemv\n" in defined and "_mlir_ciface___synth_" in defined
     ldd = subprocess.run(["ldd", str(d / "prog_first")], capture_output=True, text=True).stdout
     assert "mlir" not in ldd and "python" not in ldd
+
+
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cc_cache")
+
+
+@pytest.mark.parametrize("std", ["c89", "gnu11"])
+def test_rewritten_units_are_warning_clean(tmp_path, std, shared_cache):
+    flags = [f"-std={std}", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2"]
+    src = ROOT / "tests" / "data" / "cc_warnings.c"
+    subprocess.run(["cc", *flags, str(src), "-o", "cc_prog"], cwd=tmp_path, check=True)
+    p = synth_cc(*flags, src, "-o", "synth_prog", "--cache-dir", shared_cache, cwd=tmp_path)
+    assert p.returncode == 0 and "did not compile" not in p.stderr, p.stderr
+    assert p.stderr.count("raised to linalg") == 2, p.stderr
+    cc = subprocess.run(["./cc_prog"], capture_output=True, text=True, cwd=tmp_path).stdout
+    synth = subprocess.run(["./synth_prog"], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert synth == cc
 
 
 def test_bad_input_is_refused_with_exit_2(tmp_path):

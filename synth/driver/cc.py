@@ -4,6 +4,7 @@ raised (`make CC="synth cc"`).
     synth cc [cc flags] FILES... [-c] [-o OUT] [--raise NAME] [--no-raise NAME]
              [--target linalg|stablehlo] [--verify all|z3|test] [--report FILE.json]
              [--jobs N] [--cache-dir DIR] [--timeout S] [--cc COMPILER]
+             [--lowering tiled|any|loops] [--shapes auto|static|generic]
 
 Flags it does not own go to the system C compiler unchanged. For each `.c` file: its
 function definitions (libclang, synth.driver.rewrite.scan) are translated by synth's C
@@ -40,7 +41,7 @@ _LINK_ONLY = ("-l", "-L", "-Wl,", "-Xlinker", "-T", "-u", "-z")
 _NOT_COMPILING = ("-E", "-S", "-M", "-MM", "-x", "-v", "-###", "--version", "-dumpversion", "-dumpmachine",
                   "--help")
 _OWN_WITH_VALUE = {"--raise", "--no-raise", "--target", "--verify", "--report", "--jobs", "--cache-dir", "--timeout",
-                   "--cc", "--lowering"}
+                   "--cc", "--lowering", "--shapes"}
 
 
 @dataclass
@@ -55,6 +56,7 @@ class Options:
     timeout: float = 60.0
     compiler: str = "cc"
     lowering: str = "tiled"
+    shapes: str = "auto"
     cc_args: list[str] = field(default_factory=list)  # everything else, in order
     sources: list[int] = field(default_factory=list)  # indices in cc_args of the .c inputs
     output: str | None = None
@@ -140,9 +142,13 @@ def _own(o: Options, name: str, value: str) -> None:
         o.cache_dir = value
     elif name == "--cc":
         o.compiler = value
+    elif name == "--shapes":
+        if value not in ("auto", "static", "generic"):
+            raise InputError(f"synth cc: --shapes takes auto, static or generic, not '{value}'")
+        o.shapes = value
     elif name == "--lowering":
-        if value not in ("tiled", "loops"):
-            raise InputError(f"synth cc: --lowering takes tiled or loops, not '{value}'")
+        if value not in ("tiled", "any", "loops"):
+            raise InputError(f"synth cc: --lowering takes tiled, any or loops, not '{value}'")
         o.lowering = value
 
 
@@ -221,7 +227,7 @@ class Build:
             i += 1
         return [Job(path, s.name, tuple(defines), tuple(includes), std, tuple(flags), self.o.target, self.o.verify,
                     self.o.timeout, self.o.march, str(self.cache_dir), str(self.work), self.o.lowering,
-                    tuple(s.params)) for s in sites]
+                    self.o.shapes, tuple(s.params)) for s in sites]
 
     def run_jobs(self, jobs) -> list[dict]:
         from synth.driver.jobs import run_job
@@ -259,7 +265,8 @@ class Build:
             return None
         o = self.o
         return cache.key("unit", r.stdout.decode(errors="replace"), _compile_flags(o), o.target, o.verify,
-                         o.timeout, o.march, o.lowering, sorted(o.raise_only), sorted(o.no_raise), o.compiler)
+                         o.timeout, o.march, o.lowering, o.shapes, sorted(o.raise_only), sorted(o.no_raise),
+                         o.compiler)
 
     def unit(self, index: int, path: str, sites: list | None) -> tuple[int, str | None]:
         """Compile one .c input to an object in the work directory: (cc's exit code, the
@@ -291,6 +298,7 @@ class Build:
     def _build_unit(self, index: int, path: str, sites: list, record: dict, t0: float) -> tuple[int, str | None]:
         from synth.driver.rewrite import Replacement, check_supported, rewrite
         from synth.driver.native import RUNTIME_C
+
         chosen = [s for s in sites if (not self.o.raise_only or s.name in self.o.raise_only)
                   and s.name not in self.o.no_raise]
         entries = self.run_jobs(self.jobs_for(path, chosen))
@@ -317,9 +325,14 @@ class Build:
             rewritten.write_text(text)
             src_dir = str(Path(path).resolve().parent)
             cc_obj = self.work / f"unit{index}_cc.o"
-            rc = _run_cc([self.o.compiler, *flags, "-iquote", src_dir, "-c", str(rewritten),
-                          "-o", str(cc_obj)])
+            try:
+                done = subprocess.run([self.o.compiler, *flags, "-iquote", src_dir, "-c", str(rewritten),
+                                       "-o", str(cc_obj)], capture_output=True, text=True)
+            except FileNotFoundError:
+                raise InputError(f"synth cc: the C compiler '{self.o.compiler}' is not found") from None
+            rc = done.returncode
             if rc == 0:
+                sys.stderr.write(done.stderr)  # the compiler's warnings, on the user's lines
                 ld = shutil.which("ld") or "ld"
                 r = subprocess.run([ld, "-r", str(cc_obj), *objects, "-o", str(obj)], capture_output=True, text=True)
                 if r.returncode == 0:
@@ -328,7 +341,8 @@ class Build:
                 print(f"synth cc: {path}: ld -r failed ({r.stderr.strip()}); building it as written",
                       file=sys.stderr)
             else:
-                print(f"synth cc: {path}: the rewritten unit did not compile; building it as written",
+                first = next((ln for ln in done.stderr.splitlines() if "error" in ln), done.stderr.strip()[:200])
+                print(f"synth cc: {path}: the rewritten unit did not compile ({first}); building it as written",
                       file=sys.stderr)
             for e in self.entries:
                 if e["file"] == path and e["status"] == "raised":

@@ -30,6 +30,7 @@ class Job:
     cache_dir: str
     work_dir: str
     pipeline: str = "tiled"
+    shapes: str = "auto"  # auto: static where every array argument has a static type, else generic
     params: tuple[str, ...] = ()  # the C parameter names (for messages)
 
 
@@ -83,7 +84,7 @@ def run_job(job: Job) -> dict:
     except InputError as e:
         return kept(f"not read as a static-control kernel: {e.message}", cached=False,
                     seconds={"translate": _since(t0)})
-    k = cache.key(source.text, job.function, job.target, job.verify, job.timeout, job.march, job.pipeline)
+    k = cache.key(source.text, job.function, job.target, job.verify, job.timeout, job.march, job.pipeline, job.shapes)
     directory = Path(job.cache_dir)
     hit = cache.load(directory, k)
     if hit is not None:
@@ -92,7 +93,10 @@ def run_job(job: Job) -> dict:
     why = check_supported(args, results, list(job.params) or [f"#{i}" for i in range(len(args))])
     if why is not None:
         return cache.store(directory, k, kept(f"no C call for its signature: {why}"))
-    entry = _raise(job, source, k, args, results, t0)
+    shapes = job.shapes
+    if shapes == "auto" and all(a["kind"] == "scalar" or None not in a["shape"] for a in args):
+        shapes = "static"  # at the arrays' sizes; other run-time sizes take @NAME_loops
+    entry = _raise(job, source, k, args, results, t0, shapes)
     obj = entry.pop("_object", None)
     return {**cache.store(directory, k, entry, obj), "cached": False}
 
@@ -101,7 +105,7 @@ def _since(t0: float) -> float:
     return round(time.monotonic() - t0, 3)
 
 
-def _raise(job: Job, source, k: str, args, results, t0: float) -> dict:
+def _raise(job: Job, source, k: str, args, results, t0: float, shapes: str) -> dict:
     from synth.driver.native import compile_module
     from synth.errors import ExecutionError, NoSolutionError
     from synth.pipeline import RaiseOptions, raise_function
@@ -111,7 +115,7 @@ def _raise(job: Job, source, k: str, args, results, t0: float) -> dict:
     t_raise = time.monotonic()
     try:
         outcome = raise_function(source, job.function, job.target,
-                                 RaiseOptions(SearchSettings(timeout=job.timeout), job.verify))
+                                 RaiseOptions(SearchSettings(timeout=job.timeout), job.verify, shapes=shapes))
     except NoSolutionError as e:
         return {**base, "status": "kept", "reason": f"no equivalent program found: {_short(e.message)}",
                 "seconds": {"raise": _since(t_raise)}}
@@ -123,7 +127,7 @@ def _raise(job: Job, source, k: str, args, results, t0: float) -> dict:
     prefix = f"__synth_{k[:16]}"
     obj = Path(job.work_dir) / f"{k}.o"
     try:
-        native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, job.pipeline)
+        native, checked = _native(job, outcome, source, prefix, obj, args, results)
     except ExecutionError as e:
         return {**base, "status": "kept", "reason": f"raised, but its native code failed: {_short(str(e))}",
                 "seconds": {"raise": raise_s, "native": _since(t_native)}}
@@ -131,9 +135,49 @@ def _raise(job: Job, source, k: str, args, results, t0: float) -> dict:
     return {**base, "status": "raised", "verification": level, "verified": VERIFY_WORDS[level],
             "validation": outcome.validation["summary"], "shapes": outcome.stats.get("shapes"),
             "entry": native["entry"], "pipeline": native["pipeline"], "undefined": native["undefined"],
+            "checked": checked,
             "arguments": args, "results": results, "written": list(outcome.kernel.written),
             "seconds": {"raise": raise_s, "native": _since(t_native), "total": _since(t0)},
             "_object": str(obj)}
+
+
+def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) -> tuple[dict, str]:
+    """Compile the raise (the tiled pipeline, then the plain one) and check each object
+    against the original (synth.driver.check) before it is used: (compile_module's
+    answer, what the check did). ExecutionError when no object agrees."""
+    from synth.driver.check import differs, reference, run_object
+    from synth.driver.native import RUNTIME_C, compile_module
+    from synth.errors import ExecutionError
+
+    try:
+        call, written, returned = reference(outcome.kernel, source, args, outcome.stats.get("shapes") == "static")
+    except SynthError as e:  # the original cannot run here: the plain pipeline, unchecked
+        native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, "loops")
+        return native, f"not checked (the original did not run: {_short(str(e), 120)})"
+    kinds = {"tiled": ("tiled",), "any": ("tiled", "loops"), "loops": ("loops",)}[job.pipeline]
+    failures = []
+    for kind in kinds:
+        try:
+            native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, kind)
+        except ExecutionError as e:
+            failures.append(f"{kind}: {_short(str(e), 200)}")
+            continue
+        if native["pipeline"] != kind:  # compile_module fell back itself
+            kinds_done = native["pipeline"]
+        else:
+            kinds_done = kind
+        try:
+            arrays, values = run_object(obj, native["entry"], args, results, call, RUNTIME_C)
+        except ExecutionError as e:
+            failures.append(f"{kinds_done}: {_short(str(e), 200)}")
+            continue
+        bad = [f"argument #{i}" for i, a in written.items() if differs(a, arrays[i])]
+        bad += [f"result #{j}" for j, v in enumerate(returned) if j >= len(values) or differs(v, values[j])]
+        if not bad:
+            before = f"; {'; '.join(failures)}" if failures else ""
+            return native, f"outputs equal to the original's ({kinds_done} pipeline{before})"
+        failures.append(f"{kinds_done}: {', '.join(bad)} differ from the original's")
+    raise ExecutionError("; ".join(failures))
 
 
 def _short(text: str, limit: int = 300) -> str:

@@ -28,6 +28,7 @@ from pathlib import Path
 from synth.errors import ExecutionError
 
 WORKER_TIMEOUT = 600.0  # seconds for the MLIR lowering of one function
+TILED_TIMEOUT = 120.0  # the tiled pipeline gets this long before the plain one is tried
 TOOL_TIMEOUT = 300.0
 
 # libc / libm symbols the lowered code may call; memrefCopy comes with RUNTIME_C
@@ -109,13 +110,14 @@ def compile_module(module_text: str, name: str, prefix: str, target: str, out: P
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         errors, served = [], None
-        for kind in (("tiled", "loops") if pipeline == "tiled" else ("loops",)):
+        for kind in {"tiled": ("tiled",), "any": ("tiled", "loops"), "loops": ("loops",)}[pipeline]:
             cmd = [sys.executable, "-m", "synth.driver.native", str(tmp / "in.mlir"), str(tmp / "out.mlir"),
                    name, prefix, target, kind]
             try:
-                r = subprocess.run(cmd, capture_output=True, text=True, timeout=WORKER_TIMEOUT, env=env)
+                limit = TILED_TIMEOUT if kind == "tiled" else WORKER_TIMEOUT
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, env=env)
             except subprocess.TimeoutExpired:
-                errors.append(f"{kind}: timed out after {WORKER_TIMEOUT:.0f} s")
+                errors.append(f"{kind}: timed out after {limit:.0f} s")
                 continue
             if r.returncode == 0:
                 served = kind
@@ -186,47 +188,62 @@ _VIEWS = ("tensor.extract_slice", "tensor.cast", "tensor.expand_shape", "tensor.
 
 
 def copy_results(text: str, name: str) -> str:
-    """The drop-in with each raised result copied into a fresh tensor before any is written
-    back, where a write-back could clobber what another reads: the drop-in's inputs are
-    `to_tensor ... restrict` views of the very buffers the results are materialized into,
-    so a raise returning an input as it is (sswap: `return %arg2, %arg1`), or a view of
-    one, would otherwise read a buffer already overwritten (x = y, then y = the new x).
-    With one result, only a result that is an argument or a view of one is copied."""
+    """The drop-in with each raised result that is an argument of @NAME_raised, or a view
+    of one, copied into a fresh tensor before any result is written back: the drop-in's
+    inputs are `to_tensor ... restrict` views of the very buffers the results are
+    materialized into, so a raise returning its inputs as they are (sswap: `return %arg2,
+    %arg1`) would otherwise read a buffer already overwritten (x = y, then y = the new x).
+    A result computed anew has a buffer of its own (the inputs are not writable)."""
     found = list(_MATERIALIZE.finditer(text))
-    if not found:
-        return text
-    if len(found) == 1 and not _returns_view(text, name):
+    views = _view_results(text, name)
+    if not found or not views:
         return text
     copies, names = [], {}
     for k, m in enumerate(found):
-        names[m.start()] = f"%__synth_copy{k}"
-        copies.append(f"{m.group(1)}%__synth_copy{k} = bufferization.alloc_tensor() copy({m.group(2)}) : {m.group(4)}\n")
+        index = _result_index(m.group(2))
+        if index is None or index in views:
+            names[m.start()] = f"%__synth_copy{k}"
+            copies.append(f"{m.group(1)}%__synth_copy{k} = bufferization.alloc_tensor() copy({m.group(2)}) : "
+                          f"{m.group(4)}\n")
     out, pos = [], 0
     for k, m in enumerate(found):
         out.append(text[pos:m.start()])
         if k == 0:
             out.append("".join(copies))
-        out.append(f"{m.group(1)}bufferization.materialize_in_destination {names[m.start()]} in {m.group(3)}: ({m.group(4)},")
+        source = names.get(m.start(), m.group(2))
+        out.append(f"{m.group(1)}bufferization.materialize_in_destination {source} in {m.group(3)}: ({m.group(4)},")
         pos = m.end()
     out.append(text[pos:])
     return "".join(out)
 
 
-def _returns_view(text: str, name: str) -> bool:
+def _result_index(value: str) -> int | None:
+    """`%22#1` -> 1, `%22` -> 0 (the call's only result); None for anything else."""
+    m = re.fullmatch(r"%[\w]+(?:#(\d+))?", value)
+    return None if m is None else int(m.group(1) or 0)
+
+
+def _view_results(text: str, name: str) -> set[int]:
+    """Indices of @NAME_raised's results that are one of its arguments or a view of one."""
     from synth.semantics.raised_text import top_level_functions
 
+    out = set()
     for n, s, e in top_level_functions(text):
         if n != f"{name}_raised":
             continue
         body = text[s:e]
-        ret = re.findall(r"^\s*(?:func\.)?return ([^:]*):", body, re.MULTILINE)
-        for value in (v.strip() for r in ret for v in r.split(",")):
-            if value.startswith("%arg"):
-                return True
-            d = re.search(rf"^\s*{re.escape(value)} = ([\w.]+)", body, re.MULTILINE)
-            if d is not None and d.group(1) in _VIEWS:
-                return True
-    return False
+        for ret in re.findall(r"^\s*(?:func\.)?return ([^:]*):", body, re.MULTILINE):
+            for k, value in enumerate(v.strip() for v in ret.split(",")):
+                seen = 0
+                while value.startswith("%") and seen < 16:  # follow views back to an argument
+                    if value.startswith("%arg"):
+                        out.add(k)
+                        break
+                    d = re.search(rf"^\s*{re.escape(value)} = ([\w.]+) (%[\w#]+)", body, re.MULTILINE)
+                    if d is None or d.group(1) not in _VIEWS:
+                        break
+                    value, seen = d.group(2), seen + 1
+    return out
 
 
 def _rename(module, name: str, prefix: str) -> None:

@@ -135,55 +135,50 @@ def wrapper(r: Replacement, header: str) -> str:
     ranks = sorted({len(a["shape"]) for a in args if a["kind"] == "memref"})
     lines = [f"/* synth cc: {r.note} */"]
     lines += [_descriptor_typedef(k) for k in ranks]
-    lines.append(f"__attribute__((weak)) unsigned long {FALLBACKS};")
+    lines.append(f"extern __attribute__((weak)) unsigned long {FALLBACKS};")
     entry_params = [C_TYPES[a["type"]] if a["kind"] == "scalar" else f"{_descriptor_type(len(a['shape']))} *"
                     for a in args]
     lines.append(f"extern {ret} {r.entry}({', '.join(entry_params) or 'void'});")
-    body = []
-    positive, ranges = [], {}
-    for i, a in enumerate(args):
-        if a["kind"] != "memref":
-            continue
-        extents = _extents(a)
-        for k, e in enumerate(extents):
-            body.append(f"    const __INT64_TYPE__ __synth_e{i}_{k} = {e};")
+    decls, stmts, positive, memrefs = [], [], [], [i for i, a in enumerate(args) if a["kind"] == "memref"]
+    for i in memrefs:
+        for k, e in enumerate(_extents(args[i])):
+            decls.append(f"    const __INT64_TYPE__ __synth_e{i}_{k} = {e};")
             if not e.isdigit():
                 positive.append(f"__synth_e{i}_{k} <= 0")
-        count = " * ".join(f"__synth_e{i}_{k}" for k in range(len(extents))) or "1"
-        body.append(f"    const __UINTPTR_TYPE__ __synth_lo{i} = (__UINTPTR_TYPE__)(const void *)({params[i]});")
-        body.append(f"    const __UINTPTR_TYPE__ __synth_hi{i} = __synth_lo{i} + "
-                    f"(__UINTPTR_TYPE__)({count}) * {ELEMENT_BYTES[a['element']]}u;")
-        ranges[i] = (f"__synth_lo{i}", f"__synth_hi{i}")
-    checks = list(positive)
-    for w in r.written:
-        if w not in ranges:
-            continue
-        for o in ranges:
-            if o != w and (o not in r.written or o > w):
-                checks.append(f"(__synth_lo{w} < __synth_hi{o} && __synth_lo{o} < __synth_hi{w})")
+    pairs = [(w, o) for w in r.written if w in memrefs for o in memrefs
+             if o != w and (o not in r.written or o > w)]
+    for i in sorted({x for pair in pairs for x in pair}):  # the address ranges the check compares
+        a = args[i]
+        count = " * ".join(f"__synth_e{i}_{k}" for k in range(len(a["shape"]))) or "1"
+        decls.append(f"    const __UINTPTR_TYPE__ __synth_lo{i} = (__UINTPTR_TYPE__)(const void *)({params[i]});")
+        decls.append(f"    const __UINTPTR_TYPE__ __synth_hi{i} = __synth_lo{i} + "
+                     f"(__UINTPTR_TYPE__)({count}) * {ELEMENT_BYTES[a['element']]}u;")
+    checks = positive + [f"(__synth_lo{w} < __synth_hi{o} && __synth_lo{o} < __synth_hi{w})" for w, o in pairs]
     call_orig = f"{r.site.name}{ORIG_SUFFIX}({', '.join(params)})"
     if checks:
-        body.append("    if (" + "\n        || ".join(checks) + ") {")
-        body.append(f"        {FALLBACKS}++;")
-        body.append(f"        {'return ' if ret != 'void' else ''}{call_orig};")
+        stmts.append("    if (" + "\n        || ".join(checks) + ") {")
+        stmts.append(f"        {FALLBACKS}++;")
+        stmts.append(f"        {'return ' if ret != 'void' else ''}{call_orig};")
         if ret == "void":
-            body.append("        return;")
-        body.append("    }")
+            stmts.append("        return;")
+        stmts.append("    }")
+    else:  # the original is never called: said used, for -Wunused-function
+        stmts.append(f"    (void){r.site.name}{ORIG_SUFFIX};")
     call_args = []
     for i, a in enumerate(args):
         if a["kind"] == "scalar":
             call_args.append(f"({C_TYPES[a['type']]})({params[i]})")
             continue
-        rank = len(a["shape"])
-        sizes = [f"__synth_e{i}_{k}" for k in range(rank)]
-        strides = []
+        rank, m = len(a["shape"]), f"__synth_m{i}"
+        decls.append(f"    {_descriptor_type(rank)} {m};")  # filled field by field: C89 too
+        stmts.append(f"    {m}.allocated = {m}.aligned = (void *)({params[i]});")
+        stmts.append(f"    {m}.offset = 0;")
         for k in range(rank):
-            strides.append(" * ".join(sizes[k + 1:]) or "1")
-        init = f"(void *)({params[i]}), (void *)({params[i]}), 0"
-        if rank:
-            init += ", {" + ", ".join(sizes) + "}, {" + ", ".join(strides) + "}"
-        body.append(f"    {_descriptor_type(rank)} __synth_m{i} = {{{init}}};")
-        call_args.append(f"&__synth_m{i}")
+            stride = " * ".join(f"__synth_e{i}_{j}" for j in range(k + 1, rank)) or "1"
+            stmts.append(f"    {m}.sizes[{k}] = __synth_e{i}_{k};")
+            stmts.append(f"    {m}.strides[{k}] = {stride};")
+        call_args.append(f"&{m}")
+    body = decls + stmts
     call = f"{r.entry}({', '.join(call_args)})"
     body.append(f"    {'return ' if ret != 'void' else ''}{call};")
     return "\n".join(lines) + "\n" + header.rstrip() + "\n{\n" + "\n".join(body) + "\n}\n"
@@ -214,6 +209,8 @@ def rewrite(path: str, replacements: list[Replacement], runtime: str = "") -> st
             out.append(f'#line {s.line_after} "{quoted}"\n'.encode())
         pos = end_line
     out.append(data[pos:])
+    if replacements:  # defined after the user's code: a weak declaration there may still be null
+        out.append(f"\n__attribute__((weak)) unsigned long {FALLBACKS} = 0;\n".encode())
     if runtime:
         out.append(b"\n" + runtime.encode())
     try:
