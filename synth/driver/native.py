@@ -267,12 +267,13 @@ def _pipelines(kind: str) -> list[tuple[str, str]]:
     """(name, pipeline): "tiled", the mlir-cpu backend's tiled pipeline (the calls inlined
     first, so the raised body sits in the drop-in); "loops", the plain drop-in one (what
     synth's tests run the drop-in with), the fallback."""
-    from synth.execution import DROPIN_PIPELINE, STAGE
+    from synth.execution import DROPIN_PIPELINE, Pipeline, Step
 
     if kind == "tiled":
         from synth.backends.mlir_cpu import tiled_pipeline
 
-        return [("tiled", f"builtin.module(lower-affine,inline,symbol-dce){STAGE}{tiled_pipeline()}")]
+        inline = Step("mlir", "inline", "builtin.module(lower-affine,inline,symbol-dce)")
+        return [("tiled", Pipeline([inline, *tiled_pipeline()]))]
     return [("loops", DROPIN_PIPELINE)]
 
 
