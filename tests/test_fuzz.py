@@ -87,10 +87,11 @@ def test_shrink_keeps_failure():
 
 
 def test_fuzz_run(tmp_path):
-    """50 programs, one target each (alternating), 2 mutants per raised output."""
-    report = _fuzz(tmp_path, "--seed", "7", "--count", "50", "--alternate", "--mutants", "2",
-                   "--timeout", "20", timeout=900)  # about 8.5 min on 2 cores with level all
-    assert report["programs"] == 50
+    """35 programs, one target each (alternating), 2 mutants per raised output (18 raised,
+    22 mutants on 2026-12-06; the slow tier runs 1000)."""
+    report = _fuzz(tmp_path, "--seed", "7", "--count", "35", "--alternate", "--mutants", "2",
+                   "--timeout", "20", timeout=900)  # about 6 min on 2 cores with level all
+    assert report["programs"] == 35
     _assert_clean(report)
     assert sum(report["raised"].values()) >= 5  # the oracle and the mutants were exercised
     assert report["mutants"]["generated"] >= 5
