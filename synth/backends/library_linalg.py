@@ -221,6 +221,8 @@ def _constants(em, a: TensorType) -> None:
 def _replacement(marker: str, init_types: list[str], name: str):
     """(private function text, the loop's iter_args it takes, the result it replaces) for
     a marked loop with a blocked form at its size; None where it stays as it is."""
+    if not init_types:
+        return None
     if marker == "lu":
         a = _tensor(init_types[0])
         b = lu_panel(int(a.shape[0]), "linalg") if a is not None else None
@@ -245,6 +247,8 @@ def _replacement(marker: str, init_types: list[str], name: str):
         return _function(name, [a], a, build), [0], 0
     d = _solve_params(marker)
     if d is not None and not d["transpose_a"] and d["lower"]:
+        if len(init_types) < 2:  # not the solve's loop as the grammar emits it (A and b carried)
+            return None
         a, v = _tensor(init_types[0]), _tensor(init_types[1])
         b = lu_panel(int(a.shape[0]), "linalg-solve") if a is not None and v is not None else None
         if b is None:
