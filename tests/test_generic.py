@@ -390,3 +390,18 @@ def test_a_constant_step_count_stays_a_constant_of_a_generic_raise(tmp_path, tar
                          [np.asarray(500, np.int32), np.asarray(n, np.int32), a.copy(), b.copy()])
     np.testing.assert_allclose(got[0], want_a, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(got[1], want_b, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("corpus", ["polybench", "polybench-polygeist", "polybench-c", "loops"])
+def test_generic_raises_of_a_corpus_match_the_original_at_other_sizes(tmp_path, corpus):
+    """Every kernel of the corpus raised --shapes generic to both targets and run at three
+    size configurations other than its own against the original resized
+    (scripts/generic_sizes.py, which exits 1 on any difference); 20 min to 2 h each."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "generic_sizes.py"),
+                           str(ROOT / "benchmarks" / corpus), "--json", str(tmp_path / "rows.json")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
