@@ -1967,3 +1967,25 @@ def test_contractions_over_a_triangle_compute_only_its_blocks(case):
     assert without != prepared.pipeline
     for g, w in zip(got, MlirCpuBackend(pipeline=without, target=target).prepare(text, "f").run(args)):
         np.testing.assert_allclose(g, w, rtol=1e-14, atol=1e-15)
+
+
+def test_a_run_time_step_count_lowers_to_a_loop_on_mlir_cpu(tmp_path):
+    """jacobi-1d raised generic to stablehlo takes its step count at run time (the
+    stablehlo.while's bound is a value computed from the argument): mlir-cpu lowers that
+    while to an scf.for with that bound, and the result equals the original's at 3 and 11
+    steps."""
+    from synth.backends.mlir_cpu import MlirCpuBackend
+    from synth.execution import run_function
+
+    path = tmp_path / "j.mlir"
+    src = Path(__file__).resolve().parent.parent / "benchmarks/polybench/jacobi-1d.mlir"
+    assert main(["raise", str(src), "--target", "stablehlo", "-o", str(path), "-q"]) == 0
+    text = path.read_text()
+    prepared = MlirCpuBackend(target="stablehlo").prepare(text, "kernel_jacobi_1d")
+    rng = np.random.default_rng(5)
+    for steps in (3, 11):
+        a, b = rng.uniform(-1, 1, 2000), rng.uniform(-1, 1, 2000)
+        args = [("i32", steps), ("i32", 2000), a, b]
+        want = run_function(src.read_text(), "kernel_jacobi_1d",
+                            [x.copy() if isinstance(x, np.ndarray) else x for x in args], opt_level=2).outputs
+        assert_close(prepared.run(args), [want[2], want[3]], f"mlir-cpu at {steps} steps")

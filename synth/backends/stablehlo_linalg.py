@@ -130,6 +130,8 @@ def _counted(op) -> tuple[int, int, int] | None:
             "comparison_direction LT" not in str(flag.attributes["comparison_direction"]):
         return None
     counter, stop = flag.operands[0], _constant_int(flag.operands[1])
+    if stop is None and _defined_outside(flag.operands[1], op):
+        stop = flag.operands[1]  # a run-time count (a generic raise's step count): a value
     args = list(cond.arguments)
     position = next((i for i, a in enumerate(args) if a == counter), None)
     if position is None or stop is None:
@@ -145,7 +147,21 @@ def _counted(op) -> tuple[int, int, int] | None:
     return position, start, stop
 
 
-def _while_to_for(op, position: int, start: int, stop: int) -> None:
+def _defined_outside(value, op) -> bool:
+    """Whether `value` is defined outside the op `op` (captured by its regions)."""
+    from jaxlib.mlir import ir
+
+    owner = value.owner
+    parent = owner.owner if isinstance(owner, ir.Block) else owner.parent
+    target = op.operation
+    while parent is not None:
+        if parent == target:
+            return False
+        parent = parent.parent
+    return True
+
+
+def _while_to_for(op, position: int, start: int, stop) -> None:
     """The counted while `op` replaced by an `scf.for` over [start, stop): the counter
     becomes the induction variable (a 0-d tensor built from it where the body reads it),
     the other values its iter_args. The mlir-cpu pipeline's loop rewrites (in place updates,
@@ -159,7 +175,8 @@ def _while_to_for(op, position: int, start: int, stop: int) -> None:
     element = ir.RankedTensorType(counter_type).element_type
     with ir.Location.unknown():
         ip = ir.InsertionPoint(op)
-        bounds = [arith.ConstantOp(index, ir.IntegerAttr.get(index, v), ip=ip).result for v in (start, stop, 1)]
+        bounds = [arith.ConstantOp(index, ir.IntegerAttr.get(index, v), ip=ip).result if isinstance(v, int)
+                  else _index_of(v, ip) for v in (start, stop, 1)]
         loop = scf.ForOp(*bounds, iter_args=carried, ip=ip)
         body = op.regions[1].blocks[0]
         mark = scf.YieldOp(list(loop.inner_iter_args), ip=ir.InsertionPoint(loop.body))
@@ -180,6 +197,16 @@ def _while_to_for(op, position: int, start: int, stop: int) -> None:
         if i != position:
             old.replace_all_uses_with(next(results))
     op.erase()
+
+
+def _index_of(value, ip):
+    """An `index` from a 0-d integer tensor `value` (extracted, then cast)."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import arith
+
+    element = ir.RankedTensorType(value.type).element_type
+    scalar = ir.Operation.create("tensor.extract", results=[element], operands=[value], ip=ip).result
+    return arith.IndexCastOp(ir.IndexType.get(), scalar, ip=ip).result
 
 
 def _last_before(mark):
