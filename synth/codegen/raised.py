@@ -14,7 +14,7 @@ from synth.grammar.op import Emitter, format_scalar
 from synth.grammar.stablehlo_loops import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import GenericValues, size
-from synth.grammar.dims import GenericSizes, find_sources, has_dynamic, is_dynamic
+from synth.grammar.dims import GenericSizes, has_dynamic, is_dynamic, kernel_sources
 from synth.synthesis.program import Expr, ProgramEmitter, evaluate, instantiate, leaves
 from synth.synthesis.solve import GroupSolution, RaiseResult
 
@@ -128,17 +128,8 @@ def generic_values(kernel, arguments: list[int]) -> GenericValues:
     """The kernel's own size values, with every symbol that the arguments expose (an
     array argument's dimension, or a size argument: synth.grammar.dims.find_sources)
     marked as known only at run time: the values a shape-generic raise is emitted at."""
-    sources = size_sources(kernel, arguments)
+    sources = kernel_sources(kernel, arguments)
     return GenericValues(kernel.sizes.original(), sources)
-
-
-def size_sources(kernel, arguments: list[int]) -> dict:
-    """symbol -> SizeSource (synth.grammar.dims) over the raised function's `arguments`."""
-    model = kernel.sizes
-    arg_dims = {i: model.arg_dims[i] for i in arguments if i in model.arg_dims}
-    scalars = {name: (i, kernel.tensor_type(i, model.original()).dtype)
-               for i, name in model.params.items() if i in arguments}
-    return find_sources(set(model.symbols), arg_dims, scalars)
 
 
 def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: str | None = None,
@@ -161,7 +152,7 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     arguments = [i for i in range(kernel.n_arguments) if i != counter and i not in state]
     sizes = None
     if generic:
-        sources = size_sources(kernel, arguments)
+        sources = kernel_sources(kernel, arguments)
         values = GenericValues(values, sources)
         sizes = GenericSizes(result.dialect, sources, {})
     types = {i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}

@@ -60,6 +60,17 @@ def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tup
     return out
 
 
+
+def kernel_sources(kernel, arguments) -> dict[str, SizeSource]:
+    """symbol -> SizeSource of a kernel's size symbols over its `arguments` (indices): what
+    a generic raise taking those arguments reads each size from (find_sources)."""
+    model = kernel.sizes
+    values = model.original()
+    arg_dims = {i: model.arg_dims[i] for i in arguments if i in model.arg_dims}
+    scalars = {name: (i, kernel.tensor_type(i, values).dtype)
+               for i, name in model.params.items() if i in arguments}
+    return find_sources(set(model.symbols), arg_dims, scalars)
+
 class GenericSizes:
     """The size values of one generic function body (see the module docstring).
 

@@ -79,13 +79,9 @@ def verify(original_path, raised_path, function: str | None = None, level: str =
 def constant_symbols(kernel: Kernel) -> frozenset:
     """The size symbols no argument of the kernel exposes (a dim of an array argument, a
     size argument): a generic raise keeps them as the constants they are in the original."""
-    from synth.grammar.dims import find_sources
+    from synth.grammar.dims import kernel_sources
 
-    model = kernel.sizes
-    values = model.original()
-    arg_dims = {i: model.arg_dims[i] for i in range(kernel.n_arguments) if i in model.arg_dims}
-    scalars = {name: (i, kernel.tensor_type(i, values).dtype) for i, name in model.params.items()}
-    return frozenset(model.symbols) - set(find_sources(set(model.symbols), arg_dims, scalars))
+    return frozenset(kernel.sizes.symbols) - set(kernel_sources(kernel, range(kernel.n_arguments)))
 
 
 def verify_text(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None,
