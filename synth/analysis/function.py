@@ -18,8 +18,8 @@ from synth.errors import InputError
 from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.frontend.reader import walk_ops
 
-ARRAY_ELEMENT_TYPES = ("f64", "f32", "i32", "i64")
-SCALAR_TYPES = ("i32", "i64", "index", "f32", "f64")
+ARRAY_ELEMENT_TYPES = ("f64", "f32", "i32", "i64", "i16", "i8")
+SCALAR_TYPES = ("i32", "i64", "index", "f32", "f64", "i16", "i8")
 SIZE_TYPES = ("i32", "i64", "index")
 
 _ACCESS_READ = ("affine.load", "memref.load")

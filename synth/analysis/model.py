@@ -21,7 +21,8 @@ from synth.analysis.instantiate import instantiate
 from synth.analysis.size_analysis import analyze_sizes
 from synth.analysis.sizes import SizeModel
 
-_TENSOR_DTYPE = {"f64": "f64", "f32": "f32", "i32": "i32", "i64": "i64", "index": "i64"}
+_TENSOR_DTYPE = {"f64": "f64", "f32": "f32", "i32": "i32", "i64": "i64", "i16": "i16", "i8": "i8",
+                 "index": "i64"}
 
 
 @dataclass

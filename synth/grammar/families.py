@@ -13,7 +13,7 @@ from synth.grammar.shapes import (EDGE_POSITIONS, check_insert_range, cholesky, 
                                   edge_domain, edge_index, insert_range, insert_range_domain, range_shape,
                                   range_slices, reduce_domain, reduce_type, slice_range_domain,
                                   triangular_solve)
-from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NARROW_INT_DTYPES, NUMERIC_DTYPES, TensorType, int_width
 
 
 class ElementwiseFamily:
@@ -45,6 +45,39 @@ class ElementwiseFamily:
 
     def apply(self, sem, args, attrs):
         return getattr(sem, self.fn)(*args)
+
+
+class ConvertFamily:
+    """An integer conversion, C's promotions and casts: `extsi` / `extui` (sign / zero
+    extension) to a wider integer type, `trunci` (the low bits) to a narrower one. The
+    attributes: kind and dtype (the result's element type, one of the context's)."""
+
+    arity = 1
+    attr_domain_kind = "int_convert"
+    KINDS = ("extsi", "extui", "trunci")
+
+    @staticmethod
+    def _kinds(src: str, dst: str) -> tuple[str, ...]:
+        ints = INT_DTYPES + NARROW_INT_DTYPES
+        if src not in ints or dst not in ints or src == dst:
+            return ()
+        return ("extsi", "extui") if int_width(dst) > int_width(src) else ("trunci",)
+
+    def attribute_domain(self, arg_types, ctx):
+        if len(arg_types) != 1:
+            return ()
+        return tuple(attrs(kind=k, dtype=dt) for dt in ctx.dtypes for k in self._kinds(arg_types[0].dtype, dt))
+
+    def result_type(self, arg_types, attrs):
+        self.check_arity(arg_types)
+        d = attr_dict(attrs)
+        if d["kind"] not in self._kinds(arg_types[0].dtype, d["dtype"]):
+            raise self.shape_error(f"no {d['kind']} from {arg_types[0].dtype} to {d['dtype']}", arg_types, attrs)
+        return arg_types[0].with_dtype(d["dtype"])
+
+    def apply(self, sem, args, attrs):
+        d = attr_dict(attrs)
+        return sem.convert(d["kind"], args[0], d["dtype"])
 
 
 class DotGeneralFamily:

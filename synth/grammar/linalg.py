@@ -26,6 +26,7 @@ Attribute keys:
   reduce_*         dim
   fill             value, shape, dtype
   select_cmp       direction (GT GE LT LE EQ NE)
+  convert          kind (extsi extui trunci), dtype (the result's)
   dot_general      lhs_batch, rhs_batch, lhs_contract, rhs_contract (as stablehlo.dot_general)
   slice_edge       dims (sorted operand dims), position ("first" | "last")
   extract_range, insert_range   lo, hi (tuples of non-negative ints, one per dim: the
@@ -49,7 +50,7 @@ from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary,
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
 from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
-from synth.grammar.families import (ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
+from synth.grammar.families import (ConvertFamily, ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
                                     TransposeFamily, contraction_cost)
 
 
@@ -67,6 +68,21 @@ class Elementwise(ElementwiseFamily, LinalgOp):
         em.line(f"{r} = {self.mlir_name} {_ins(operands, arg_types)} "
                 f"outs({e} : {result_type.mlir()}) -> {result_type.mlir()}")
         return r
+
+
+class Convert(ConvertFamily, LinalgOp):
+    """linalg.generic whose body is one arith.extsi / extui / trunci."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        src, dst = arg_types[0].dtype, result_type.dtype
+
+        def body(em, b):
+            s = em.fresh("s")
+            em.line(f"{s} = arith.{attr_dict(attrs)['kind']} {b[0]} : {src} to {dst}")
+            return s
+
+        n = result_type.rank
+        return emit_generic(em, operands, arg_types, [tuple(range(n))], result_type, body)
 
 
 # --- contractions ----------------------------------------------------------------------------
@@ -303,6 +319,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("linalg.abs", 1, "abs", FLOAT_DTYPES),
         Elementwise("linalg.sqrt", 1, "sqrt", FLOAT_DTYPES),
         Elementwise("linalg.exp", 1, "exp", FLOAT_DTYPES),
+        Convert("linalg.convert"),
         *contractions,
         DotGeneral("linalg.dot_general", covered),
         Transpose("linalg.transpose"),

@@ -120,7 +120,7 @@ def format_scalar(value, dtype: str) -> str:
     """An MLIR literal for a scalar of element type `dtype` (infinities in hex)."""
     if dtype == "i1":
         return "true" if value else "false"
-    if dtype in ("i32", "i64", "index"):
+    if dtype in ("i32", "i64", "index", "i16", "i8"):
         if not isinstance(value, (int, np.integer)) and not float(value).is_integer():
             raise ValueError(f"{value} is not an integer")
         return str(int(value))
@@ -283,6 +283,14 @@ class _NumpySem:
             q = np.abs(a) // np.abs(safe)
             return np.where(b == 0, -1, np.where((a < 0) != (safe < 0), -q, q)).astype(a.dtype)
         return np.divide(a, b)
+
+    @staticmethod
+    def convert(kind: str, a, dtype: str):
+        """An integer conversion (arith.extsi / extui / trunci): C's casts, wrapping."""
+        a = np.asarray(a)
+        if kind == "extui":
+            a = a.view(np.dtype(f"u{a.dtype.itemsize}")) if a.ndim else a.astype(f"u{a.dtype.itemsize}")
+        return a.astype(TensorType((), dtype).numpy_dtype)
 
     @staticmethod
     def compare(direction: str, a, b):

@@ -14,6 +14,7 @@ Attribute keys (values are ints, strs or tuples of ints):
                   elements dropped at the start / end of each dim; never sizes)
   reduce_*        dim
   compare         direction  (GT GE LT LE EQ NE)
+  convert         kind (extsi extui trunci), dtype (the result's)
   iota            shape, dim, dtype
   constant        value, dtype  (shape ())
   triangular_solve  lower, unit_diagonal, transpose_a  (bools; left side)
@@ -36,8 +37,9 @@ from synth.grammar.dims import has_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
                                   edge_index, edge_slices)
-from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType, int_width
 from synth.grammar.families import (
+    ConvertFamily,
     DotGeneralFamily,
     ElementwiseFamily,
     InsertRangeFamily,
@@ -57,6 +59,7 @@ from synth.grammar.stablehlo_base import (
     _iota,
     _plus,
     _reshaped,
+    _splat,
     _tensor_constant,
     _types,
 )
@@ -79,6 +82,22 @@ class Elementwise(ElementwiseFamily, StablehloOp):
         r = em.fresh()
         em.line(f"{r} = {self.mlir_name} {', '.join(operands)} : {result_type.mlir()}")
         return r
+
+
+class Convert(ConvertFamily, StablehloOp):
+    """stablehlo.convert: sign extension or truncation of integers (stablehlo's integers
+    are signed); zero extension is convert then `and` with the low-bit mask."""
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        d = attr_dict(attrs)
+        r = em.fresh()
+        em.line(f"{r} = stablehlo.convert {operands[0]} : ({arg_types[0].mlir()}) -> {result_type.mlir()}")
+        if d["kind"] != "extui":
+            return r
+        mask = _splat(em, (1 << int_width(arg_types[0].dtype)) - 1, result_type)
+        z = em.fresh()
+        em.line(f"{z} = stablehlo.and {r}, {mask} : {result_type.mlir()}")
+        return z
 
 
 # --- dot_general ---------------------------------------------------------------------------
@@ -472,6 +491,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("stablehlo.abs", 1, "abs"),
         Elementwise("stablehlo.sqrt", 1, "sqrt", FLOAT_DTYPES),
         Elementwise("stablehlo.exponential", 1, "exp", FLOAT_DTYPES),
+        Convert("stablehlo.convert"),
         DotGeneral("stablehlo.dot_general"),
         BroadcastInDim("stablehlo.broadcast_in_dim"),
         Transpose("stablehlo.transpose"),

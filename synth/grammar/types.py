@@ -16,17 +16,38 @@ NUMPY_DTYPES: dict[str, type] = {
     "f32": np.float32,
     "i64": np.int64,
     "i32": np.int32,
+    "i16": np.int16,
+    "i8": np.int8,
     "i1": np.bool_,
 }
 FLOAT_DTYPES = ("f32", "f64")
 INT_DTYPES = ("i32", "i64")
 NUMERIC_DTYPES = FLOAT_DTYPES + INT_DTYPES
+# C's char / short elements: stored and converted (synth.grammar.families.ConvertFamily),
+# never computed on (C promotes them to int first; the grammar's arithmetic takes
+# NUMERIC_DTYPES only, whose integers the proofs treat as mathematical)
+NARROW_INT_DTYPES = ("i8", "i16")
+
+
+def computed_dtypes(dtypes) -> tuple[str, ...]:
+    """The element types of a search context, given those stored: char / short
+    (NARROW_INT_DTYPES) are computed on as i32, after C's integer promotions (the ops that
+    make values from nothing take NUMERIC_DTYPES only; conversions take all)."""
+    dtypes = set(dtypes)
+    if dtypes & set(NARROW_INT_DTYPES):
+        dtypes |= {"i32"}
+    return tuple(sorted(dtypes))
+
+
+def int_width(dtype: str) -> int:
+    """The width in bits of an integer element type ("i8" -> 8, "i1" -> 1)."""
+    return int(dtype[1:])
 
 
 @dataclass(frozen=True)
 class TensorType:
     shape: tuple[int, ...]
-    dtype: str  # "f64" | "f32" | "i32" | "i64" | "i1"
+    dtype: str  # "f64" | "f32" | "i32" | "i64" | "i16" | "i8" | "i1"
     is_tensor = True  # beside synth.semantics.raised_values.ScalarType
 
     def __post_init__(self):
@@ -63,7 +84,7 @@ class TensorType:
 
     @property
     def is_int(self) -> bool:
-        return self.dtype in INT_DTYPES
+        return self.dtype in INT_DTYPES or self.dtype in NARROW_INT_DTYPES
 
     def with_shape(self, shape: tuple[int, ...]) -> TensorType:
         return TensorType(tuple(shape), self.dtype)
@@ -103,5 +124,5 @@ class SearchContext:
     def for_types(types, constants: tuple[float, ...] = (0.0, 1.0)) -> SearchContext:
         """A context whose shapes and dtypes are those of `types` (TensorTypes)."""
         types = list(types)
-        dtypes = tuple(sorted({t.dtype for t in types if t.dtype != "i1"})) or ("f64",)
+        dtypes = computed_dtypes({t.dtype for t in types if t.dtype != "i1"}) or ("f64",)
         return SearchContext(frozenset(t.shape for t in types), tuple(constants), dtypes)

@@ -13,7 +13,7 @@ from mlir import ir
 from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.semantics.handlers import handles, table
-from synth.semantics.scalar import ARITH_MATH, Unsupported, cmpf, cmpi
+from synth.semantics.scalar import ARITH_MATH, INT_CASTS, Unsupported, cmpf, cmpi, int_cast
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the executor that calls these handlers
@@ -98,4 +98,10 @@ def _cmpi(c: _Compiler, op) -> Step:
     return _elementwise(c, op, cmpi(op.attributes["predicate"].value, _width(op.operands[0].type)))
 
 
-SCALAR_HANDLERS = table(_constant, _elementwise_op, _cmpf, _cmpi)
+@handles(*INT_CASTS)
+def _int_cast(c: _Compiler, op) -> Step:
+    name = op.operation.name
+    return _elementwise(c, op, int_cast(name, _width(op.operands[0].type), _width(op.results[0].type)))
+
+
+SCALAR_HANDLERS = table(_constant, _elementwise_op, _cmpf, _cmpi, _int_cast)

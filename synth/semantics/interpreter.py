@@ -16,7 +16,7 @@ from synth.grammar.shapes import broadcast
 from synth.semantics.handlers import handles, table
 
 from synth.semantics import scalar
-from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, arith_compare, dot_general, numeral, value_type,
+from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, arith_compare, arith_int_cast, int_convert, dot_general, numeral, value_type,
     _Unsupported, _has, _i64s, _int_attr, _map, _attr_number, _dense_values, _scalar_array)
 # the interpreter -------------------------------------------------------------------------
 
@@ -111,8 +111,13 @@ def _convert(it, op, xs):
     elif t.dtype == "i1":
         fn = lambda a: a != 0 if not z3.is_bool(a) else a  # noqa: E731
     else:
-        fn = lambda a: z3.If(a, z3.IntVal(1), z3.IntVal(0)) if z3.is_bool(a) else a  # noqa: E731
+        fn = int_convert(src, t.dtype)
     return [_apply_elementwise(fn, t, xs)]
+
+
+@handles(*scalar.INT_CASTS)
+def _int_cast(it, op, xs):
+    return [_apply_elementwise(arith_int_cast(op), it.result_type(op), xs)]
 
 
 _DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
@@ -434,7 +439,7 @@ from synth.semantics.interpreter_tensor import (  # noqa: E402
 )
 
 HANDLERS = table(
-    _elementwise, _convert, _sh_compare, _arith_compare, _constant, _iota,
+    _elementwise, _convert, _int_cast, _sh_compare, _arith_compare, _constant, _iota,
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
     _pad, _dynamic_update_slice, _dynamic_slice, _gather, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
     _insert_slice, _extract, _insert, _from_elements, _triangular_solve, _cholesky, _while, _for,

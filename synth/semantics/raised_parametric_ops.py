@@ -18,7 +18,9 @@ from synth.semantics.raised_values import (
     _int_attr,
     _sort,
     arith_compare,
+    arith_int_cast,
     dot_indices,
+    int_convert,
     is_dynamic_dim,
     value_type,
 )
@@ -57,8 +59,14 @@ def _convert(ev, op, xs, env):
     elif dtype == "i1":
         fn = lambda a: a != 0 if not z3.is_bool(a) else a  # noqa: E731
     else:
-        fn = lambda a: z3.If(a, z3.IntVal(1), z3.IntVal(0)) if z3.is_bool(a) else a  # noqa: E731
+        fn = int_convert(src, dtype)
     return [_elementwise_fn(fn, shape, dtype, is_tensor, xs)]
+
+
+@handles(*scalar.INT_CASTS)
+def _int_cast(ev, op, xs, env):
+    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
+    return [_elementwise_fn(arith_int_cast(op), shape, dtype, is_tensor, xs)]
 
 
 @handles("stablehlo.compare")

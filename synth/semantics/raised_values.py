@@ -16,7 +16,7 @@ import z3
 from synth.grammar.types import TensorType
 
 from synth.semantics import z3sem
-from synth.semantics.scalar import NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add, cmpf, cmpi, finite as _finite
+from synth.semantics.scalar import NARROW_WIDTH, NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add, cmpf, cmpi, finite as _finite, int_cast, wrap
 
 # types -------------------------------------------------------------------------------------
 
@@ -192,6 +192,25 @@ def arith_compare(ir, op):
         return cmpf(pred)
     dtype = value_type(op.operands[0].type).dtype
     return cmpi(pred, 64 if dtype == "index" else int(dtype.lstrip("sui")))
+
+
+def _dtype_width(dtype: str) -> int:
+    return 64 if dtype == "index" else int(dtype.lstrip("sui"))
+
+
+def arith_int_cast(op):
+    """The scalar function of an arith.extsi / extui / trunci op (synth.semantics.scalar)."""
+    src, dst = (_dtype_width(value_type(v.type).dtype) for v in (op.operands[0], op.results[0]))
+    return int_cast(op.operation.name, src, dst)
+
+
+def int_convert(src: str, dst: str):
+    """stablehlo.convert between integer types (i1 excluded): sign extension, or the low
+    bits of a narrower char / short type (synth.semantics.scalar.wrap)."""
+    s, d = _dtype_width(src), _dtype_width(dst)
+    if d < s and d <= NARROW_WIDTH:
+        return lambda a: z3.If(a, z3.IntVal(1), z3.IntVal(0)) if z3.is_bool(a) else wrap(a, d)
+    return lambda a: z3.If(a, z3.IntVal(1), z3.IntVal(0)) if z3.is_bool(a) else a
 
 
 def dot_indices(a_rank: int, b_rank: int, lb, rb, lc, rc, idx, contract) -> tuple[list, list]:

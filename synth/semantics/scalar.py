@@ -8,7 +8,11 @@ an equivalence proof use them: the symbolic executor of the affine original
 Values are exact. Python bool (i1) and int (index and integer types) where a value is
 known while translating (index math, loop counters); z3 terms otherwise: Real for every
 float type (real arithmetic, no rounding; f32 <-> f64 casts are the identity), Int for
-integer types (mathematical integers, no wrap-around), Bool for i1. Division by zero:
+integer types, Bool for i1. i32, i64 and index are mathematical integers (no wrap-around);
+i8 and i16 (C's char and short) are exact: a value of the type is its two's complement
+reading, `int_cast` gives arith.extsi (the value), extui (`a mod 2**w`) and trunci to
+them (the low bits, read as two's complement), so C's promotions and its conversions
+back are what the machine does. Division by zero:
 integers raise ZeroDivisionError when concrete, z3's division is total but unspecified
 (see synth.semantics.z3sem). The infinities POS_INF / NEG_INF are sentinels for the
 identities of max / min reductions: maximum, minimum, compare and select understand them,
@@ -161,6 +165,17 @@ def logic(py: Callable, sym: Callable) -> Callable:
     return fn
 
 
+def bit_and(a, b):
+    """`and`; with a low-bit mask `2**k - 1` on a symbolic integer it is `a mod 2**k` (the
+    zero extension stablehlo writes as convert + and)."""
+    for x, m in ((a, b), (b, a)):
+        v = _int_value(m)
+        if v is not None and v > 0 and (v & (v + 1)) == 0 and isinstance(x, z3.ArithRef) \
+                and x.is_int() and not z3.is_int_value(x):
+            return x % (v + 1)
+    return logic(operator.and_, z3.And)(a, b)
+
+
 # conversions --------------------------------------------------------------------------------
 
 
@@ -195,15 +210,68 @@ def extsi(a):
     return a
 
 
-def extui(a):
-    if isinstance(a, bool):
-        return int(a)
-    if z3.is_bool(a):
-        return z3.If(a, z3.IntVal(1), z3.IntVal(0))
-    if isinstance(a, int) and a >= 0:
-        return a
-    raise Unsupported("zero extension of a (possibly) negative integer is not modelled; "
-                      "only i1 and non-negative concrete values are supported")
+# the widest integer type whose arithmetic is modelled exactly (wrap-around included); wider
+# ones (i32, i64, index) are mathematical integers (module docstring)
+NARROW_WIDTH = 16
+
+
+def _int_value(x) -> int | None:
+    """A concrete integer (Python int or z3 numeral) as an int, else None."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        return x
+    if isinstance(x, z3.ArithRef) and z3.is_int_value(x):
+        return x.as_long()
+    return None
+
+
+def extui_from(width: int) -> Callable:
+    """arith.extui of a `width`-bit integer: its unsigned reading, `a mod 2**width` (exact
+    for every value of the type, read as two's complement: z3's mod is non-negative)."""
+    def extui(a):
+        if isinstance(a, bool):
+            return int(a)
+        if z3.is_bool(a):
+            return z3.If(a, z3.IntVal(1), z3.IntVal(0))
+        v = _int_value(a)
+        if v is not None:
+            return v % (1 << width)
+        if width > NARROW_WIDTH:
+            raise Unsupported(f"zero extension of a symbolic i{width} is not modelled "
+                              f"(i{width} arithmetic is mathematical)")
+        return a % (1 << width)
+    return extui
+
+
+def wrap(a, width: int):
+    """An integer kept to its low `width` bits, read as two's complement (arith.trunci to
+    i`width`, stablehlo.convert to a narrower integer)."""
+    half = 1 << (width - 1)
+    v = _int_value(a)
+    if v is not None:
+        return (v + half) % (2 * half) - half
+    return (a + half) % (2 * half) - half
+
+
+def trunci_to(width: int) -> Callable:
+    """arith.trunci to `width` bits: wraps for char / short (<= NARROW_WIDTH); to i1 or a
+    type of 32 bits or more the value is kept (integers are mathematical there)."""
+    if width == 1 or width > NARROW_WIDTH:
+        return _same
+    return lambda a: a if isinstance(a, bool) or z3.is_bool(a) else wrap(a, width)
+
+
+def int_cast(name: str, src_width: int, dst_width: int) -> Callable:
+    """The scalar function of arith.extsi / extui / trunci from `src_width` to `dst_width` bits."""
+    if name == "arith.extsi":
+        return _finite_only(name, extsi)
+    if name == "arith.extui":
+        return _finite_only(name, extui_from(src_width))
+    if name == "arith.trunci":
+        return _finite_only(name, trunci_to(dst_width))
+    raise ValueError(f"{name} is not an integer cast")
+
+
+INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci")
 
 
 def _same(a):
@@ -249,10 +317,10 @@ _EXACT = {  # defined on finite values only
     "abs": absolute, "sqrt": z3sem.sqrt, "rsqrt": rsqrt, "exp": z3sem.exp, "pow": support.power,
     "trunc_div": support.trunc_div, "trunc_rem": support.trunc_rem,
     "floor_div": support.floor_div, "ceil_div": support.ceil_div,
-    "and": logic(operator.and_, z3.And), "or": logic(operator.or_, z3.Or),
+    "and": bit_and, "or": logic(operator.or_, z3.Or),
     "xor": logic(operator.xor, z3.Xor),
     "not": logic(lambda a: (not a) if isinstance(a, bool) else ~a, z3.Not),
-    "sitofp": sitofp, "uitofp": uitofp, "extsi": extsi, "extui": extui,
+    "sitofp": sitofp, "uitofp": uitofp,
 }
 _ANY = {"max": maximum, "min": minimum, "select": select, "clamp": clamp, "same": _same}  # infinities too
 
@@ -272,9 +340,8 @@ ARITH_MATH: dict[str, Callable] = _table({
     "arith.maxsi": "max", "arith.minsi": "min",
     "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor",
     "arith.select": "select",
-    "arith.index_cast": "same", "arith.index_castui": "same", "arith.extsi": "extsi",
-    "arith.trunci": "same",  # integers are mathematical: no wrap-around (module docstring)
-    "arith.extui": "extui",
+    "arith.index_cast": "same", "arith.index_castui": "same",
+    # arith.extsi / extui / trunci: int_cast (their meaning depends on the widths)
     "math.sqrt": "sqrt", "math.rsqrt": "rsqrt", "math.exp": "exp", "math.absf": "abs",
     "math.absi": "abs", "math.powf": "pow",
 })

@@ -53,7 +53,7 @@ class NoRealValue(ValueError):
 def sort_for(dtype: str) -> z3.SortRef:
     if dtype in ("f32", "f64"):
         return z3.RealSort()
-    if dtype in ("i32", "i64"):
+    if dtype in ("i32", "i64", "i16", "i8"):
         return z3.IntSort()
     if dtype == "i1":
         return z3.BoolSort()
@@ -64,7 +64,7 @@ def numeral(value, dtype: str) -> z3.ExprRef:
     """The exact z3 numeral of a Python / NumPy scalar (floats as exact rationals)."""
     if dtype == "i1":
         return z3.BoolVal(bool(value))
-    if dtype in ("i32", "i64"):
+    if dtype in ("i32", "i64", "i16", "i8"):
         return z3.IntVal(int(value))
     v = float(value)
     if not math.isfinite(v):

@@ -24,6 +24,7 @@ _SQRT = {"math.sqrt"}
 _ABS = {"math.absf", "math.absi"}
 _EXP = {"math.exp"}
 _TO_FLOAT = {"arith.sitofp", "arith.uitofp"}
+_INT_CAST = {"arith.extsi", "arith.extui", "arith.trunci"}
 
 # grammar ops that are library routines (a factorisation or solve in one op), by name
 # after the dialect prefix: a raise using one is a "library op" raise, and a kernel that
@@ -43,7 +44,7 @@ _LICENSES: dict[str, set[str]] = {
     "negate": _NEG, "negf": _NEG, "sqrt": _SQRT, "exponential": _EXP, "exp": _EXP, "abs": _ABS,
     "compare": _CMP, "select": _CMP, "reduce_max": _CMP, "reduce_min": _CMP,
     "reduce_add": _ADD, "iota": _TO_FLOAT,
-    "scalar_mul": _MUL, "scalar_add": _ADD, "outer": _MUL,
+    "scalar_mul": _MUL, "scalar_add": _ADD, "outer": _MUL, "convert": _INT_CAST,
 }
 _CONTRACTIONS = ("dot_general", "matmul", "matvec", "vecmat", "batch_matmul", "dot")
 

@@ -27,7 +27,7 @@ from synth.analysis.dependences import dependence_graph, order_groups
 from synth.analysis.distribution import split_function
 from synth.errors import NoSolutionError
 from synth.execution import NUMPY_DTYPES, run_function
-from synth.grammar.types import SearchContext, TensorType
+from synth.grammar.types import SearchContext, TensorType, computed_dtypes
 from synth.analysis.function import describe
 from synth.frontend.reader import SourceModule
 from synth.synthesis.opset import select_ops
@@ -216,7 +216,7 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
             out_type = types[out]
             shapes = frozenset(t.shape for t in in_types.values()) | {out_type.shape} | \
                 {n for n in nests if n and all(int(d) > 0 for d in n)}
-            dtypes = tuple(sorted({t.dtype for t in in_types.values()} | {out_type.dtype}))
+            dtypes = computed_dtypes({t.dtype for t in in_types.values()} | {out_type.dtype})
             g.problems.append(Problem(
                 name=f"@{name} group {k} arg{out}",
                 input_types=in_types,
