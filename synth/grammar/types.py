@@ -39,6 +39,13 @@ def computed_dtypes(dtypes) -> tuple[str, ...]:
     return tuple(sorted(dtypes))
 
 
+def full_range(dtype: str) -> tuple[int, int]:
+    """[low, high) of every value of an integer element type (random inputs of char /
+    short arrays cover it: the unsigned reading of an i8 reaches 255 only so)."""
+    info = np.iinfo(NUMPY_DTYPES[dtype])
+    return int(info.min), int(info.max) + 1
+
+
 def int_width(dtype: str) -> int:
     """The width in bits of an integer element type ("i8" -> 8, "i1" -> 1)."""
     return int(dtype[1:])

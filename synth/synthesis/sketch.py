@@ -294,7 +294,7 @@ class _StatementSketch:
         if op.name == "arith.constant":
             attr = op.attributes["value"]
             if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
-                return self.sk.constant(attr.value)
+                return self.sk.constant(attr.value, dtype=_value_dtype(value))
             raise NoSketch("a constant that is not a number")
         if op.name == "arith.select":  # select(a < b, a, b): min; select(a > b, a, b): max
             try:
@@ -302,6 +302,10 @@ class _StatementSketch:
             except NoSketch:  # any other: the comparison and the select as written
                 return self.selected(op)
             return self.sk.combine(short, *(self.read(v) for v in op.operands[1:]))
+        if op.name in _INT_CASTS:  # C's promotions and casts, as written
+            kind = op.name.split(".")[1]
+            return self.sk.combine("convert", self.read(op.operands[0]),
+                                   attrs=(("dtype", _value_dtype(value)), ("kind", kind)))
         short = _ELEMENTWISE[self.dialect].get(op.name)
         if short is None:
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
@@ -327,6 +331,9 @@ class _StatementSketch:
         any loop, then (optionally) a loop nest adding into it (`nrm = 0; for i: nrm +=
         a[i] * a[i]`): the initial value plus the term summed over that nest."""
         stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
+        before = _last_store_before(use, array)
+        if before is not None:  # a temporary of this iteration (`int s = a[i] + b[i];`)
+            return self.read(before.operands[0])
         top = [st for st in stores if st.parent.name == "func.func"]
         nested = [st for st in stores if st.parent.name != "func.func"]
         if len(top) != 1 or len(nested) > 1:
@@ -491,6 +498,30 @@ class _StatementSketch:
             raise NoSketch("a block of an array whose previous value is not an input")
         return self.sk.apply("insert_range", (Expr(self.input_types[self.output], leaf=self.output), result),
                         (("lo", self.block_lo), ("hi", self.block_hi)))
+
+
+_INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci")
+
+
+def _last_store_before(use, array: ir.Value):
+    """The last store into the local scalar `array` before the load `use` in the same
+    block inside a loop (straight-line code: the value the load reads), or None."""
+    use = use.operation if hasattr(use, "operation") else use
+    if use.parent.name == "func.func":
+        return None
+    last = None
+    for op in use.block.operations if hasattr(use, "block") else ():
+        if op.operation == use:
+            return last
+        if op.operation.name in ("affine.store", "memref.store") and _memref(op.operation) == array:
+            last = op.operation
+    return None
+
+
+def _value_dtype(value: ir.Value) -> str:
+    """The grammar element type of a scalar SSA value (index reads as i64)."""
+    t = str(value.type)
+    return "i64" if t == "index" else t
 
 
 def statement_sketch(func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],

@@ -66,9 +66,9 @@ class _Sketcher:
         added = tuple(k for k, p in enumerate(dims) if p not in v.dims)
         return _View(self.apply("broadcast", (v.expr,), (("dims", added), ("shape", shape))), dims)
 
-    def combine(self, short: str, *views: _View) -> _View:
+    def combine(self, short: str, *views: _View, attrs: tuple = ()) -> _View:
         dims = tuple(sorted(set().union(*(v.dims for v in views))))
-        return _View(self.apply(short, tuple(self.broadcast(v, dims).expr for v in views)), dims)
+        return _View(self.apply(short, tuple(self.broadcast(v, dims).expr for v in views), attrs), dims)
 
     def in_order(self, expr: Expr, dims: tuple[int, ...]) -> _View:
         """A tensor whose dims are the loops `dims` in that order, transposed into nest order."""
@@ -78,11 +78,13 @@ class _Sketcher:
         t = self.apply("transpose", (expr,), (("permutation", tuple(order)),))
         return _View(t, tuple(sorted(dims)), natural=(expr, tuple(dims)))
 
-    def constant(self, value: float, dims: tuple[int, ...] = ()) -> _View:
+    def constant(self, value: float, dims: tuple[int, ...] = (), dtype: str | None = None) -> _View:
+        """A constant of element type `dtype` (by default the stored array's)."""
+        dtype = dtype or self.dtype
         if self.dialect == "stablehlo":
-            c = _View(self.apply("constant", (), (("dtype", self.dtype), ("value", float(value)))), ())
+            c = _View(self.apply("constant", (), (("dtype", dtype), ("value", float(value)))), ())
             return self.broadcast(c, dims)
-        return _View(self.apply("fill", (), (("dtype", self.dtype), ("shape", self.shape(dims)),
+        return _View(self.apply("fill", (), (("dtype", dtype), ("shape", self.shape(dims)),
                                               ("value", float(value)))), dims)
 
     def select(self, mask, x: _View, y: _View) -> _View:

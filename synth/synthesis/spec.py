@@ -27,7 +27,7 @@ from synth.analysis.dependences import dependence_graph, order_groups
 from synth.analysis.distribution import split_function
 from synth.errors import NoSolutionError
 from synth.execution import NUMPY_DTYPES, run_function
-from synth.grammar.types import SearchContext, TensorType, computed_dtypes
+from synth.grammar.types import NARROW_INT_DTYPES, SearchContext, TensorType, computed_dtypes, full_range
 from synth.analysis.function import describe
 from synth.frontend.reader import SourceModule
 from synth.synthesis.opset import select_ops
@@ -67,7 +67,8 @@ def random_draw(rng: np.random.Generator, kind: str = "random", constants=()):
             return (boundary(values) if kind == "boundary" else values).astype(dtype)
         if shape == ():
             return np.asarray(rng.integers(1, 10) if kind == "random" else rng.integers(-10, 10), dtype=dtype)
-        values = rng.integers(ilo, ihi, size=shape)
+        values = rng.integers(*full_range(elem), size=shape) if elem in NARROW_INT_DTYPES \
+            else rng.integers(ilo, ihi, size=shape)
         if kind == "boundary":
             values = boundary(values).round()
         return values.astype(dtype)

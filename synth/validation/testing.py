@@ -9,6 +9,7 @@ from synth.semantics import support as support
 from synth.analysis.model import Kernel
 from synth.errors import ExecutionError
 from synth.execution import NUMPY_DTYPES
+from synth.grammar.types import NARROW_INT_DTYPES, full_range
 from synth.numerics import amplification, first_difference, mismatches, perturbed, undetermined
 from synth.synthesis.spec import GROWTH, diagonally_dominant, finite_outputs, grown, scaled_down
 from synth.validation.common import Counterexample, Report, Sizes, element_text, sizes_text
@@ -58,6 +59,8 @@ def arguments(kernel: Kernel, sizes: Sizes, kind: str, rng: np.random.Generator)
             return np.zeros(shape, dtype=dtype)
         if shape == ():
             return np.asarray(rng.integers(1, 10), dtype=dtype)
+        if elem in NARROW_INT_DTYPES:  # char / short: every value, 255 as an unsigned char too
+            return rng.integers(*full_range(elem), shape).astype(dtype)
         return rng.integers(-50, 50, shape).astype(dtype)
     return kernel.arguments(sizes, draw)
 
