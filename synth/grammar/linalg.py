@@ -44,7 +44,7 @@ from synth.grammar.dims import is_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
-from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
@@ -68,6 +68,26 @@ class Elementwise(ElementwiseFamily, LinalgOp):
         em.line(f"{r} = {self.mlir_name} {_ins(operands, arg_types)} "
                 f"outs({e} : {result_type.mlir()}) -> {result_type.mlir()}")
         return r
+
+
+class GenericElementwise(ElementwiseFamily, LinalgOp):
+    """linalg.generic whose body is one arith op on operands of one type (integer ops
+    linalg has no named op for: shifts, and / or / xor)."""
+
+    def __init__(self, name: str, arity: int, fn: str, arith: str, dtypes: tuple[str, ...]):
+        super().__init__(name, arity, fn, dtypes)
+        self.arith = arith
+
+    def emit(self, em, operands, arg_types, attrs, result_type):
+        dt = result_type.dtype
+
+        def body(em, b):
+            s = em.fresh("s")
+            em.line(f"{s} = {self.arith} {', '.join(b[:self.arity])} : {dt}")
+            return s
+
+        n = result_type.rank
+        return emit_generic(em, operands, arg_types, [tuple(range(n))] * self.arity, result_type, body)
 
 
 class Convert(ConvertFamily, LinalgOp):
@@ -319,6 +339,11 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("linalg.abs", 1, "abs", FLOAT_DTYPES),
         Elementwise("linalg.sqrt", 1, "sqrt", FLOAT_DTYPES),
         Elementwise("linalg.exp", 1, "exp", FLOAT_DTYPES),
+        GenericElementwise("linalg.andi", 2, "bit_and", "arith.andi", INT_DTYPES),
+        GenericElementwise("linalg.ori", 2, "bit_or", "arith.ori", INT_DTYPES),
+        GenericElementwise("linalg.xori", 2, "bit_xor", "arith.xori", INT_DTYPES),
+        GenericElementwise("linalg.shli", 2, "shift_left", "arith.shli", INT_DTYPES),
+        GenericElementwise("linalg.shrsi", 2, "shift_right_arithmetic", "arith.shrsi", INT_DTYPES),
         Convert("linalg.convert"),
         *contractions,
         DotGeneral("linalg.dot_general", covered),

@@ -284,6 +284,26 @@ class _NumpySem:
             return np.where(b == 0, -1, np.where((a < 0) != (safe < 0), -q, q)).astype(a.dtype)
         return np.divide(a, b)
 
+    bit_and = staticmethod(np.bitwise_and)
+    bit_or = staticmethod(np.bitwise_or)
+    bit_xor = staticmethod(np.bitwise_xor)
+
+    @staticmethod
+    def shift_left(a, k):
+        """a << k; 0 where k is outside [0, width) (as XLA; arith makes it poison)."""
+        a, k = np.asarray(a), np.asarray(k)
+        bits = 8 * a.dtype.itemsize
+        inside = (k >= 0) & (k < bits)
+        return np.where(inside, np.left_shift(a, np.where(inside, k, 0)), 0).astype(a.dtype)
+
+    @staticmethod
+    def shift_right_arithmetic(a, k):
+        """a >> k with the sign bit copied; the sign where k is outside [0, width) (as XLA)."""
+        a, k = np.asarray(a), np.asarray(k)
+        bits = 8 * a.dtype.itemsize
+        inside = (k >= 0) & (k < bits)
+        return np.where(inside, np.right_shift(a, np.where(inside, k, 0)), np.where(a < 0, -1, 0)).astype(a.dtype)
+
     @staticmethod
     def convert(kind: str, a, dtype: str):
         """An integer conversion (arith.extsi / extui / trunci): C's casts, wrapping."""

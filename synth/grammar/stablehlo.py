@@ -37,7 +37,7 @@ from synth.grammar.dims import has_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
                                   edge_index, edge_slices)
-from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType, int_width
+from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NUMERIC_DTYPES, TensorType, int_width
 from synth.grammar.families import (
     ConvertFamily,
     DotGeneralFamily,
@@ -491,6 +491,11 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("stablehlo.abs", 1, "abs"),
         Elementwise("stablehlo.sqrt", 1, "sqrt", FLOAT_DTYPES),
         Elementwise("stablehlo.exponential", 1, "exp", FLOAT_DTYPES),
+        Elementwise("stablehlo.and", 2, "bit_and", INT_DTYPES),
+        Elementwise("stablehlo.or", 2, "bit_or", INT_DTYPES),
+        Elementwise("stablehlo.xor", 2, "bit_xor", INT_DTYPES),
+        Elementwise("stablehlo.shift_left", 2, "shift_left", INT_DTYPES),
+        Elementwise("stablehlo.shift_right_arithmetic", 2, "shift_right_arithmetic", INT_DTYPES),
         Convert("stablehlo.convert"),
         DotGeneral("stablehlo.dot_general"),
         BroadcastInDim("stablehlo.broadcast_in_dim"),

@@ -165,6 +165,47 @@ def logic(py: Callable, sym: Callable) -> Callable:
     return fn
 
 
+_BV = 64  # bitwise ops on symbolic integers: two's complement at 64 bits, exact for every
+# value of i64 and narrower (sign extension commutes with and / or / xor)
+
+
+def _bitwise(py: Callable, bv: Callable, sym: Callable) -> Callable:
+    """and / or / xor: `py` on Python ints, `sym` on i1 terms, `bv` on bit-vectors of
+    symbolic integers (z3's Int2BV / BV2Int, read back as two's complement)."""
+    concrete = logic(py, sym)
+
+    def fn(a, b):
+        if all(isinstance(x, int) for x in (a, b)) or all(isinstance(x, bool) or z3.is_bool(x) for x in (a, b)):
+            return concrete(a, b)
+        if not all(isinstance(x, int) or (isinstance(x, z3.ArithRef) and x.is_int()) for x in (a, b)):
+            raise Unsupported("bitwise operations on booleans and integers together are not supported")
+        va, vb = (z3.Int2BV(z3.IntVal(x) if isinstance(x, int) else x, _BV) for x in (a, b))
+        r = z3.BV2Int(bv(va, vb))
+        return z3.If(r >= 2 ** (_BV - 1), r - 2 ** _BV, r)
+    return fn
+
+
+def _shift_amount(k) -> int:
+    v = _int_value(k)
+    if v is None:
+        raise Unsupported("a shift by a symbolic amount is not modelled")
+    if v < 0:
+        raise Unsupported(f"a shift by {v}")
+    return v
+
+
+def shift_left(a, k):
+    """arith.shli / stablehlo.shift_left: a * 2**k (mathematical integers)."""
+    return a * (1 << _shift_amount(k))
+
+
+def shift_right_arithmetic(a, k):
+    """arith.shrsi / stablehlo.shift_right_arithmetic: floor(a / 2**k)."""
+    n = 1 << _shift_amount(k)
+    v = _int_value(a)
+    return v // n if v is not None else a / n  # z3's Int division floors for a positive divisor
+
+
 def bit_and(a, b):
     """`and`; with a low-bit mask `2**k - 1` on a symbolic integer it is `a mod 2**k` (the
     zero extension stablehlo writes as convert + and)."""
@@ -173,7 +214,7 @@ def bit_and(a, b):
         if v is not None and v > 0 and (v & (v + 1)) == 0 and isinstance(x, z3.ArithRef) \
                 and x.is_int() and not z3.is_int_value(x):
             return x % (v + 1)
-    return logic(operator.and_, z3.And)(a, b)
+    return _bitwise(operator.and_, operator.and_, z3.And)(a, b)
 
 
 # conversions --------------------------------------------------------------------------------
@@ -317,8 +358,9 @@ _EXACT = {  # defined on finite values only
     "abs": absolute, "sqrt": z3sem.sqrt, "rsqrt": rsqrt, "exp": z3sem.exp, "pow": support.power,
     "trunc_div": support.trunc_div, "trunc_rem": support.trunc_rem,
     "floor_div": support.floor_div, "ceil_div": support.ceil_div,
-    "and": bit_and, "or": logic(operator.or_, z3.Or),
-    "xor": logic(operator.xor, z3.Xor),
+    "and": bit_and, "or": _bitwise(operator.or_, operator.or_, z3.Or),
+    "xor": _bitwise(operator.xor, operator.xor, z3.Xor),
+    "shl": shift_left, "shrs": shift_right_arithmetic,
     "not": logic(lambda a: (not a) if isinstance(a, bool) else ~a, z3.Not),
     "sitofp": sitofp, "uitofp": uitofp,
 }
@@ -339,6 +381,7 @@ ARITH_MATH: dict[str, Callable] = _table({
     "arith.remsi": "trunc_rem", "arith.floordivsi": "floor_div", "arith.ceildivsi": "ceil_div",
     "arith.maxsi": "max", "arith.minsi": "min",
     "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor",
+    "arith.shli": "shl", "arith.shrsi": "shrs",
     "arith.select": "select",
     "arith.index_cast": "same", "arith.index_castui": "same",
     # arith.extsi / extui / trunci: int_cast (their meaning depends on the widths)
@@ -353,5 +396,6 @@ STABLEHLO: dict[str, Callable] = _table({
     "stablehlo.sqrt": "sqrt", "stablehlo.rsqrt": "rsqrt", "stablehlo.exponential": "exp",
     "stablehlo.power": "pow",
     "stablehlo.and": "and", "stablehlo.or": "or", "stablehlo.xor": "xor", "stablehlo.not": "not",
+    "stablehlo.shift_left": "shl", "stablehlo.shift_right_arithmetic": "shrs",
     "stablehlo.select": "select",
 })

@@ -27,6 +27,8 @@ _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.maxsi": "maximum", "arith.minimumf": "minimum", "arith.minf": "minimum",
         "arith.minnumf": "minimum", "arith.minsi": "minimum", "arith.negf": "negate",
         "math.sqrt": "sqrt", "math.exp": "exponential", "math.absf": "abs", "math.absi": "abs",
+        "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor", "arith.shli": "shift_left",
+        "arith.shrsi": "shift_right_arithmetic",
     },
     "linalg": {
         "arith.addf": "add", "arith.addi": "add", "arith.subf": "sub", "arith.subi": "sub",
@@ -34,7 +36,8 @@ _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.maximumf": "max", "arith.maxf": "max", "arith.maxnumf": "max", "arith.maxsi": "max",
         "arith.minimumf": "min", "arith.minf": "min", "arith.minnumf": "min", "arith.minsi": "min",
         "arith.negf": "negf", "math.sqrt": "sqrt", "math.exp": "exp", "math.absf": "abs",
-        "math.absi": "abs",
+        "math.absi": "abs", "arith.andi": "andi", "arith.ori": "ori", "arith.xori": "xori",
+        "arith.shli": "shli", "arith.shrsi": "shrsi",
     },
 }
 
