@@ -195,12 +195,18 @@ def _shift_amount(k) -> int:
 
 
 def shift_left(a, k):
-    """arith.shli / stablehlo.shift_left: a * 2**k (mathematical integers)."""
+    """arith.shli / stablehlo.shift_left: a * 2**k (mathematical integers); by a
+    symbolic amount, the uninterpreted support.SHL."""
+    if _int_value(k) is None:
+        return support.SHL(a, k)
     return a * (1 << _shift_amount(k))
 
 
 def shift_right_arithmetic(a, k):
-    """arith.shrsi / stablehlo.shift_right_arithmetic: floor(a / 2**k)."""
+    """arith.shrsi / stablehlo.shift_right_arithmetic: floor(a / 2**k); by a symbolic
+    amount, the uninterpreted support.SHRS."""
+    if _int_value(k) is None:
+        return support.SHRS(z3.IntVal(a) if isinstance(a, int) else a, k)
     n = 1 << _shift_amount(k)
     v = _int_value(a)
     return v // n if v is not None else a / n  # z3's Int division floors for a positive divisor

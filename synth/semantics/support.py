@@ -32,6 +32,13 @@ from synth.semantics import z3sem
 POW = z3.Function("pow", z3.RealSort(), z3.RealSort(), z3.RealSort())
 
 
+# shifts by a symbolic amount (a kernel's `x >> shift`): uninterpreted, so that two programs
+# shifting the same terms by the same amount are equal (congruence), which is all an
+# equivalence proof between them needs
+SHRS = z3.Function("shrs", z3.IntSort(), z3.IntSort(), z3.IntSort())
+SHL = z3.Function("shl", z3.IntSort(), z3.IntSort(), z3.IntSort())
+
+
 def power(base, exponent):
     """math.powf over the reals: x*x for the numeral exponent 2, else uninterpreted POW."""
     if z3.is_rational_value(exponent) and exponent.as_fraction() == 2:
@@ -91,7 +98,8 @@ def unsigned_compare(kind: str, a, b, width: int):
 
 # evaluation at a point ----------------------------------------------------------------
 
-_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp, "pow": math.pow}
+_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp, "pow": math.pow,
+                  "shrs": lambda a, k: int(a) >> int(k), "shl": lambda a, k: int(a) << int(k)}
 
 
 def _euclid_div(a: int, b: int) -> int:
