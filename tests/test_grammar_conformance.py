@@ -35,13 +35,15 @@ from synth.semantics.raised import load_raised
 ROOT = grammar_path("stablehlo").parents[1]
 
 SHAPES = [(), (3,), (4,), (3, 4), (4, 3), (4, 4), (2, 3, 4), (2, 4, 3)]
-CTX = SearchContext(frozenset(SHAPES), constants=(0.0, 1.0, 2.5), dtypes=("f64", "i64"))
+CTX = SearchContext(frozenset(SHAPES), constants=(0.0, 1.0, 2.5), dtypes=("f64", "i64", "i32", "i16", "i8"))
 UNIVERSE = (
     [TensorType(s, "f64") for s in SHAPES]
     + [TensorType(s, "i1") for s in [(3,), (3, 4)]]
     + [TensorType(s, "i64") for s in [(), (3, 4)]]
+    + [TensorType((3, 4), "i32"), TensorType((3, 4), "i8"), TensorType((4,), "i16")]  # C's int, char, short
 )
 ALL_OPS = {op.name: op for d in ("stablehlo", "linalg") for op in ops_for(d)}
+SHIFTS = ("stablehlo.shift_left", "stablehlo.shift_right_arithmetic", "linalg.shli", "linalg.shrsi")
 
 
 def instances(op, exhaustive: bool = False):
@@ -72,6 +74,12 @@ def random_inputs(op, arg_types, seed: int):
     for t in arg_types:
         if t.dtype == "i1":
             a = rng.random(t.shape) < 0.5
+        elif t.is_int and "convert" in op.name:  # every value of the type: wrap-around, 255 as unsigned
+            info = np.iinfo(t.numpy_dtype)
+            a = rng.integers(max(info.min, -(1 << 20)), min(info.max, 1 << 20) + 1, size=t.shape)
+        elif t.is_int and op.name in SHIFTS:  # large values, shift amounts within the width
+            a = rng.integers(0, 8 * t.numpy_dtype.itemsize, size=t.shape) if out else \
+                rng.integers(-(1 << 20), 1 << 20, size=t.shape)
         elif t.is_int:
             a = rng.integers(-4, 5, size=t.shape)
             if "div" in op.name:  # integer x/0 traps (arith.divsi) or is -1 (XLA)

@@ -44,6 +44,7 @@ SQRT = z3.Function("sqrt", z3.RealSort(), z3.RealSort())
 EXP = z3.Function("exp", z3.RealSort(), z3.RealSort())
 
 _UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp}
+_INT_UNINTERPRETED = {"shrs": lambda a, k: a >> k, "shl": lambda a, k: a << k}  # support.SHRS / SHL
 
 
 class NoRealValue(ValueError):
@@ -212,6 +213,8 @@ def _eval_node(e: z3.ExprRef, memo: dict):
     kind = e.decl().kind()
     args = [_eval(c, memo) for c in e.children()]
     if kind == z3.Z3_OP_UNINTERPRETED:
+        if e.decl().name() in _INT_UNINTERPRETED and e.num_args() == 2:
+            return _INT_UNINTERPRETED[e.decl().name()](int(args[0]), int(args[1]))
         fn = _UNINTERPRETED.get(e.decl().name())
         if fn is None or e.num_args() != 1:
             raise ValueError(f"free symbol or unknown function in {e}")
