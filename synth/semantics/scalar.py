@@ -272,8 +272,9 @@ def _int_value(x) -> int | None:
 
 
 def extui_from(width: int) -> Callable:
-    """arith.extui of a `width`-bit integer: its unsigned reading, `a mod 2**width` (exact
-    for every value of the type, read as two's complement: z3's mod is non-negative)."""
+    """arith.extui of a `width`-bit integer: its unsigned reading, `a mod 2**width` (z3's
+    mod is non-negative): exact for every value of the type read as two's complement, and
+    for an i32 / i64 computed past its range, whose machine value is the same mod 2**width."""
     def extui(a):
         if isinstance(a, bool):
             return int(a)
@@ -282,10 +283,7 @@ def extui_from(width: int) -> Callable:
         v = _int_value(a)
         if v is not None:
             return v % (1 << width)
-        if width > NARROW_WIDTH:
-            raise Unsupported(f"zero extension of a symbolic i{width} is not modelled "
-                              f"(i{width} arithmetic is mathematical)")
-        return a % (1 << width)
+        return a % (1 << width)  # exact for a wider type too: its machine value is a mod 2**width
     return extui
 
 
