@@ -52,23 +52,23 @@ RAISED = [
 EIGHT_BIT = [
     ("image8:blend_screen", "255 - ((255 - a[i]) * (255 - b[i])) / 255, unsigned char"),
     ("intk:mix_q15", "int16_t, (a * gain + b * (32767 - gain)) >> 15, int16_t gain"),
+    ("image8:blend_average", "(a[i] + b[i]) >> 1"),
+    ("intk:xor_bytes", "dst[i] ^= src[i], uint8_t"),
+    ("intk:dot_i8", "int8_t dot product into int32_t"),
 ]
 EIGHT_BIT_SLOW = [
     ("image8:blend_multiply", "(unsigned char)((a[i] * b[i]) / 255)"),
     ("image8:blend_add", "int s = a[i] + b[i]; s > 255 ? 255 : s"),
     ("image8:blend_subtract", "d < 0 ? 0 : d"),
-    ("image8:blend_average", "(a[i] + b[i]) >> 1"),
     ("image8:blend_darken", "a[i] < b[i] ? a[i] : b[i]"),
     ("image8:blend_difference", "d < 0 ? -d : d"),
     ("image8:blend_alpha", "uint8_t alpha, in place"),
     ("image8:invert", "img[y * width + x] = 255 - ..."),
     ("image8:threshold", "in[i] > t ? 255 : 0, unsigned char t"),
     ("image8:brighten", "clamped on both ends by two ifs"),
-    ("intk:dot_i8", "int8_t dot product into int32_t"),
     ("intk:qgemv", "int8_t matrix-vector product"),
     ("intk:requantize", "(in * mult) >> shift clamped, to int8_t"),
     ("intk:sad_u8", "sum of |a - b| over uint8_t"),
-    ("intk:xor_bytes", "dst[i] ^= src[i], uint8_t"),
     ("intk:colsum_s16", "short column sums into int"),
 ]
 
