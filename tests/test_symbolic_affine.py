@@ -343,7 +343,14 @@ func.func @ops(%n: i32, %x: memref<6xf64>, %y: memref<6xf64>, %f: memref<16x6xf6
     %iz = arith.trunci %iy : i64 to i32
     %iu = arith.index_castui %iz : i32 to index
     %iv = arith.index_cast %iu : index to i32
-    %w3 = arith.addi %w3a, %iv : i32
+    %w3c = arith.addi %w3a, %iv : i32
+    %sl = arith.shli %e7, %c4_i32 : i32
+    %sr = arith.shrsi %pi, %c4_i32 : i32
+    %t8 = arith.trunci %pi : i32 to i8
+    %u8 = arith.extui %t8 : i8 to i32
+    %w3d = arith.addi %sl, %sr : i32
+    %w3e = arith.addi %w3d, %u8 : i32
+    %w3 = arith.addi %w3c, %w3e : i32
     %bs = arith.sitofp %b0 : i1 to f64
     %bu0 = arith.uitofp %b3 : i1 to f64
     %bsum = arith.subf %bs, %bu0 : f64
