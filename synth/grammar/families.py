@@ -13,7 +13,8 @@ from synth.grammar.shapes import (EDGE_POSITIONS, check_insert_range, cholesky, 
                                   edge_domain, edge_index, insert_range, insert_range_domain, range_shape,
                                   range_slices, reduce_domain, reduce_type, slice_range_domain,
                                   triangular_solve)
-from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NARROW_INT_DTYPES, NUMERIC_DTYPES, TensorType, int_width
+from synth.grammar.types import (FLOAT_DTYPES, INT_DTYPES, NARROW_INT_DTYPES, NUMERIC_DTYPES, STORED_DTYPES,
+                                 TensorType, int_width)
 
 
 class ElementwiseFamily:
@@ -150,7 +151,7 @@ class TransposeFamily:
     attr_domain_kind = "permutation"
 
     def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].rank < 2 or arg_types[0].dtype not in NUMERIC_DTYPES:
+        if len(arg_types) != 1 or arg_types[0].rank < 2 or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         r = arg_types[0].rank
         return tuple(attrs(permutation=p) for p in permutations(range(r)) if p != tuple(range(r)))
@@ -177,7 +178,7 @@ class SelectEdgeFamily:
 
     def attribute_domain(self, arg_types, ctx):
         if len(arg_types) != 2 or arg_types[0] != arg_types[1] or arg_types[0].rank == 0 \
-                or arg_types[0].dtype not in NUMERIC_DTYPES:
+                or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         return edge_domain(arg_types[0].shape)
 
@@ -217,7 +218,7 @@ class SliceRangeFamily:
     attr_domain_kind = "range"
 
     def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
+        if len(arg_types) != 1 or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         return slice_range_domain(arg_types[0].shape, ctx.shapes)
 
@@ -239,7 +240,7 @@ class InsertRangeFamily:
 
     def attribute_domain(self, arg_types, ctx):
         if len(arg_types) != 2 or arg_types[0].dtype != arg_types[1].dtype \
-                or arg_types[0].dtype not in NUMERIC_DTYPES:
+                or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         return insert_range_domain(arg_types[0].shape, arg_types[1].shape)
 
@@ -430,7 +431,7 @@ class TakeFamily:
 
     def attribute_domain(self, arg_types, ctx):
         if len(arg_types) != 2 or arg_types[1] != COUNTER or arg_types[0].rank == 0 \
-                or arg_types[0].dtype not in NUMERIC_DTYPES:
+                or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         return tuple(attrs(dim=d, offset=c) for d in range(arg_types[0].rank) for c in COUNTER_OFFSETS)
 
@@ -496,7 +497,7 @@ class PutFamily:
 
     def attribute_domain(self, arg_types, ctx):
         if len(arg_types) != 3 or arg_types[2] != COUNTER or arg_types[0].rank == 0 \
-                or arg_types[0].dtype != arg_types[1].dtype or arg_types[0].dtype not in NUMERIC_DTYPES:
+                or arg_types[0].dtype != arg_types[1].dtype or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         a, v = arg_types[0], arg_types[1]
         return tuple(attrs(dim=d, offset=c) for d in range(a.rank) for c in COUNTER_OFFSETS
@@ -533,7 +534,7 @@ class CounterSelectFamily:
 
     def attribute_domain(self, arg_types, ctx):
         if len(arg_types) != 3 or arg_types[0] != arg_types[1] or arg_types[2] != COUNTER \
-                or arg_types[0].rank == 0 or arg_types[0].dtype not in NUMERIC_DTYPES:
+                or arg_types[0].rank == 0 or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         return tuple(attrs(dim=d, direction=r, offset=c) for d in range(arg_types[0].rank)
                      for r in self.DIRECTIONS for c in COUNTER_OFFSETS)

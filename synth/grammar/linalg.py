@@ -44,7 +44,7 @@ from synth.grammar.dims import is_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
-from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NUMERIC_DTYPES, STORED_DTYPES, TensorType
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
@@ -185,7 +185,7 @@ class Broadcast(LinalgOp):
     attr_domain_kind = "broadcast"
 
     def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
+        if len(arg_types) != 1 or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         return _broadcast_domain(arg_types[0], ctx.shapes)
 

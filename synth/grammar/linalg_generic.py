@@ -14,7 +14,7 @@ from synth.grammar.op import Attrs, Emitter, NUMPY, attr_dict, attrs
 from synth.grammar.shapes import (check_edge_attrs, dot_domain, dot_general, edge_domain,
                                   edge_index, edge_slices)
 from synth.grammar.stablehlo_base import DIRECTIONS
-from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, STORED_DTYPES, TensorType
 
 
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op
@@ -120,7 +120,7 @@ class SelectIndex(LinalgOp):
 
     def _fits(self, arg_types) -> bool:
         return (len(arg_types) == 2 and arg_types[0] == arg_types[1] and arg_types[0].rank >= 2
-                and arg_types[0].dtype in NUMERIC_DTYPES)
+                and arg_types[0].dtype in STORED_DTYPES)
 
     def attribute_domain(self, arg_types, ctx):
         if not self._fits(arg_types):
@@ -318,14 +318,14 @@ class SliceEdge(LinalgOp):
     attr_domain_kind = "slice_edge"
 
     def attribute_domain(self, arg_types, ctx):
-        if len(arg_types) != 1 or arg_types[0].dtype not in NUMERIC_DTYPES:
+        if len(arg_types) != 1 or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         return edge_domain(arg_types[0].shape)
 
     def result_type(self, arg_types, attrs):
         dims, _ = check_edge_attrs(self, arg_types, attrs)
         a = arg_types[0]
-        if a.dtype not in NUMERIC_DTYPES:
+        if a.dtype not in STORED_DTYPES:
             raise self.shape_error("needs a numeric tensor", arg_types, attrs)
         return a.with_shape(tuple(s for k, s in enumerate(a.shape) if k not in dims))
 

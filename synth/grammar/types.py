@@ -27,6 +27,7 @@ NUMERIC_DTYPES = FLOAT_DTYPES + INT_DTYPES
 # never computed on (C promotes them to int first; the grammar's arithmetic takes
 # NUMERIC_DTYPES only, whose integers the proofs treat as mathematical)
 NARROW_INT_DTYPES = ("i8", "i16")
+STORED_DTYPES = NUMERIC_DTYPES + NARROW_INT_DTYPES  # what the ops that only move values take
 
 
 def computed_dtypes(dtypes) -> tuple[str, ...]:

@@ -42,6 +42,7 @@ from synth.synthesis.sketch_reader import (
     NoSketch,
     _CounterMask,
     _ELEMENTWISE,
+    _INT_CASTS,
     _Flipped,
     _Mask,
     _Reader,
@@ -50,12 +51,14 @@ from synth.synthesis.sketch_reader import (
     _edge,
     _factors,
     _is_block_argument,
+    _last_store_before,
     _local_array,
     _local_scalar,
     _memref,
     _min_max,
     _nest,
     _same_bounds,
+    _value_dtype,
 )
 from synth.synthesis.sketch_views import _Sketcher
 
@@ -498,30 +501,6 @@ class _StatementSketch:
             raise NoSketch("a block of an array whose previous value is not an input")
         return self.sk.apply("insert_range", (Expr(self.input_types[self.output], leaf=self.output), result),
                         (("lo", self.block_lo), ("hi", self.block_hi)))
-
-
-_INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci")
-
-
-def _last_store_before(use, array: ir.Value):
-    """The last store into the local scalar `array` before the load `use` in the same
-    block inside a loop (straight-line code: the value the load reads), or None."""
-    use = use.operation if hasattr(use, "operation") else use
-    if use.parent.name == "func.func":
-        return None
-    last = None
-    for op in use.block.operations if hasattr(use, "block") else ():
-        if op.operation == use:
-            return last
-        if op.operation.name in ("affine.store", "memref.store") and _memref(op.operation) == array:
-            last = op.operation
-    return None
-
-
-def _value_dtype(value: ir.Value) -> str:
-    """The grammar element type of a scalar SSA value (index reads as i64)."""
-    t = str(value.type)
-    return "i64" if t == "index" else t
 
 
 def statement_sketch(func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
