@@ -70,6 +70,7 @@ EIGHT_BIT_SLOW = [
     ("intk:requantize", "(in * mult) >> shift clamped, to int8_t"),
     ("intk:sad_u8", "sum of |a - b| over uint8_t"),
     ("intk:colsum_s16", "short column sums into int"),
+    ("intk:divmod", "a[i] / 7 and a[i] % b[i]: remainders, random divisors never 0"),
 ]
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")

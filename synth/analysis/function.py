@@ -69,6 +69,9 @@ class KernelFunction:
     float_constants: set[float] = field(default_factory=set)  # arith.constant float values
     diagonal: bool = False  # an access uses one index in two dims (A[i][i])
     edge_store: bool = False  # a store at an index no loop moves along some dim (A[n-1][j])
+    # an integer division or remainder by a value that is not a constant (`a[i] % b[i]`):
+    # random integer inputs leave 0 out (x / 0 traps in compiled code)
+    int_divides_by_data: bool = False
 
     @property
     def outputs(self) -> list[int]:
@@ -92,6 +95,10 @@ def list_functions(source: SourceModule) -> list[str]:
         module = source.parsed()
         return [op.attributes["sym_name"].value for op in module.body.operations
                 if op.operation.name == "func.func" and len(op.regions[0].blocks) > 0]
+
+
+_INT_DIVISIONS = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.floordivsi",
+                  "arith.ceildivsi", "arith.ceildivui")
 
 
 def find_function(module: ir.Module, name: str):
@@ -187,6 +194,9 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
             if arguments[idx].type not in SIZE_TYPES or (
                     opname.split(".")[0] in _SUPPORTED_DIALECTS and opname not in _INDEX_OPS):
                 kf.scalars_used.add(idx)
+        if opname in _INT_DIVISIONS and (isinstance(op.operands[1].owner, ir.Block)
+                                         or op.operands[1].owner.name != "arith.constant"):
+            kf.int_divides_by_data = True
         if opname == "arith.constant":
             value = op.attributes["value"]
             if isinstance(value, ir.FloatAttr):

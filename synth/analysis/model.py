@@ -75,7 +75,10 @@ class Kernel:
         for a in self.function.arguments:
             if a.is_array:
                 shape = tuple(int(d) for d in self.sizes.shape(a.index, values))
-                out.append(np.require(draw(shape, a.type), requirements="C"))
+                array = draw(shape, a.type)
+                if self.function.int_divides_by_data and array.dtype.kind == "i":
+                    array = np.where(array == 0, np.ones_like(array), array)  # no x / 0 (a trap)
+                out.append(np.require(array, requirements="C"))
             elif a.index in params:
                 out.append((a.type, params[a.index]))
             else:

@@ -72,7 +72,7 @@ class Elementwise(ElementwiseFamily, LinalgOp):
 
 class GenericElementwise(ElementwiseFamily, LinalgOp):
     """linalg.generic whose body is one arith op on operands of one type (integer ops
-    linalg has no named op for: shifts, and / or / xor)."""
+    linalg has no named op for: remainder, shifts, and / or / xor)."""
 
     def __init__(self, name: str, arity: int, fn: str, arith: str, dtypes: tuple[str, ...]):
         super().__init__(name, arity, fn, dtypes)
@@ -339,6 +339,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("linalg.abs", 1, "abs", FLOAT_DTYPES),
         Elementwise("linalg.sqrt", 1, "sqrt", FLOAT_DTYPES),
         Elementwise("linalg.exp", 1, "exp", FLOAT_DTYPES),
+        GenericElementwise("linalg.remsi", 2, "rem", "arith.remsi", INT_DTYPES),
         GenericElementwise("linalg.andi", 2, "bit_and", "arith.andi", INT_DTYPES),
         GenericElementwise("linalg.ori", 2, "bit_or", "arith.ori", INT_DTYPES),
         GenericElementwise("linalg.xori", 2, "bit_xor", "arith.xori", INT_DTYPES),

@@ -284,6 +284,15 @@ class _NumpySem:
             return np.where(b == 0, -1, np.where((a < 0) != (safe < 0), -q, q)).astype(a.dtype)
         return np.divide(a, b)
 
+    @staticmethod
+    def rem(a, b):
+        """Integer remainder with the dividend's sign (C's %, arith.remsi, stablehlo's
+        remainder); x % 0 = x as XLA defines it (the search keeps no program dividing by
+        zero on its examples)."""
+        a, b = np.asarray(a), np.asarray(b)
+        safe = np.where(b == 0, 1, b)
+        return np.where(b == 0, a, np.fmod(a, safe)).astype(a.dtype)
+
     bit_and = staticmethod(np.bitwise_and)
     bit_or = staticmethod(np.bitwise_or)
     bit_xor = staticmethod(np.bitwise_xor)

@@ -194,6 +194,13 @@ def _shift_amount(k) -> int:
     return v
 
 
+def int_remainder(a, b):
+    """stablehlo.remainder of integers (C's %); on floats (fmod) it is not modelled."""
+    if any(isinstance(x, z3.ArithRef) and not x.is_int() for x in (a, b)):
+        raise Unsupported("the remainder of floats is not modelled")
+    return support.trunc_rem(a, b)
+
+
 def shift_left(a, k):
     """arith.shli / stablehlo.shift_left: a * 2**k (mathematical integers); by a
     symbolic amount, the uninterpreted support.SHL."""
@@ -364,7 +371,7 @@ _EXACT = {  # defined on finite values only
     "floor_div": support.floor_div, "ceil_div": support.ceil_div,
     "and": bit_and, "or": _bitwise(operator.or_, operator.or_, z3.Or),
     "xor": _bitwise(operator.xor, operator.xor, z3.Xor),
-    "shl": shift_left, "shrs": shift_right_arithmetic,
+    "shl": shift_left, "shrs": shift_right_arithmetic, "int_rem": int_remainder,
     "not": logic(lambda a: (not a) if isinstance(a, bool) else ~a, z3.Not),
     "sitofp": sitofp, "uitofp": uitofp,
 }
@@ -401,5 +408,6 @@ STABLEHLO: dict[str, Callable] = _table({
     "stablehlo.power": "pow",
     "stablehlo.and": "and", "stablehlo.or": "or", "stablehlo.xor": "xor", "stablehlo.not": "not",
     "stablehlo.shift_left": "shl", "stablehlo.shift_right_arithmetic": "shrs",
+    "stablehlo.remainder": "int_rem",
     "stablehlo.select": "select",
 })

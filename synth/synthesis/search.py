@@ -309,7 +309,8 @@ class Enumerator(InverseTargets, BranchSplits):
                         continue
                     pools = [self.pools[s][t] for s, t in zip(split, types)]
                     same = op.commutative and op.arity == 2 and split[0] == split[1] and types[0] == types[1]
-                    int_div = op.name.split(".", 1)[1] in ("divide", "div") and types[-1].is_int
+                    int_div = op.name.split(".", 1)[1] in ("divide", "div", "remainder", "remsi") \
+                        and types[-1].is_int
                     for args in itertools.product(*pools):
                         if same and args[1].index < args[0].index:
                             continue

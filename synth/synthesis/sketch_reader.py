@@ -28,7 +28,7 @@ _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.minnumf": "minimum", "arith.minsi": "minimum", "arith.negf": "negate",
         "math.sqrt": "sqrt", "math.exp": "exponential", "math.absf": "abs", "math.absi": "abs",
         "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor", "arith.shli": "shift_left",
-        "arith.shrsi": "shift_right_arithmetic",
+        "arith.shrsi": "shift_right_arithmetic", "arith.remsi": "remainder",
     },
     "linalg": {
         "arith.addf": "add", "arith.addi": "add", "arith.subf": "sub", "arith.subi": "sub",
@@ -37,7 +37,7 @@ _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.minimumf": "min", "arith.minf": "min", "arith.minnumf": "min", "arith.minsi": "min",
         "arith.negf": "negf", "math.sqrt": "sqrt", "math.exp": "exp", "math.absf": "abs",
         "math.absi": "abs", "arith.andi": "andi", "arith.ori": "ori", "arith.xori": "xori",
-        "arith.shli": "shli", "arith.shrsi": "shrsi",
+        "arith.shli": "shli", "arith.shrsi": "shrsi", "arith.remsi": "remsi",
     },
 }
 
