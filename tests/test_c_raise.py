@@ -71,6 +71,7 @@ EIGHT_BIT_SLOW = [
     ("intk:sad_u8", "sum of |a - b| over uint8_t"),
     ("intk:colsum_s16", "short column sums into int"),
     ("intk:divmod", "a[i] / 7 and a[i] % b[i]: remainders, random divisors never 0"),
+    ("intk:hash_mix", "uint32_t h ^= h >> 16: a logical shift"),
 ]
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")

@@ -43,7 +43,8 @@ UNIVERSE = (
     + [TensorType((3, 4), "i32"), TensorType((3, 4), "i8"), TensorType((4,), "i16")]  # C's int, char, short
 )
 ALL_OPS = {op.name: op for d in ("stablehlo", "linalg") for op in ops_for(d)}
-SHIFTS = ("stablehlo.shift_left", "stablehlo.shift_right_arithmetic", "linalg.shli", "linalg.shrsi")
+SHIFTS = ("stablehlo.shift_left", "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical",
+          "linalg.shli", "linalg.shrsi", "linalg.shrui")
 
 
 def instances(op, exhaustive: bool = False):

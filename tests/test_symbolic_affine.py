@@ -348,7 +348,9 @@ func.func @ops(%n: i32, %x: memref<6xf64>, %y: memref<6xf64>, %f: memref<16x6xf6
     %sr = arith.shrsi %pi, %c4_i32 : i32
     %t8 = arith.trunci %pi : i32 to i8
     %u8 = arith.extui %t8 : i8 to i32
-    %w3d = arith.addi %sl, %sr : i32
+    %su = arith.shrui %pi, %c4_i32 : i32
+    %w3f = arith.xori %sr, %su : i32
+    %w3d = arith.addi %sl, %w3f : i32
     %w3e = arith.addi %w3d, %u8 : i32
     %w3 = arith.addi %w3c, %w3e : i32
     %bs = arith.sitofp %b0 : i1 to f64

@@ -345,6 +345,7 @@ def grammar() -> tuple[Op, ...]:
         GenericElementwise("linalg.xori", 2, "bit_xor", "arith.xori", INT_DTYPES),
         GenericElementwise("linalg.shli", 2, "shift_left", "arith.shli", INT_DTYPES),
         GenericElementwise("linalg.shrsi", 2, "shift_right_arithmetic", "arith.shrsi", INT_DTYPES),
+        GenericElementwise("linalg.shrui", 2, "shift_right_logical", "arith.shrui", INT_DTYPES),
         Convert("linalg.convert"),
         *contractions,
         DotGeneral("linalg.dot_general", covered),

@@ -314,6 +314,15 @@ class _NumpySem:
         return np.where(inside, np.right_shift(a, np.where(inside, k, 0)), np.where(a < 0, -1, 0)).astype(a.dtype)
 
     @staticmethod
+    def shift_right_logical(a, k):
+        """a >> k with zeros shifted in; 0 where k is outside [0, width) (as XLA)."""
+        a, k = np.asarray(a), np.asarray(k)
+        bits = 8 * a.dtype.itemsize
+        inside = (k >= 0) & (k < bits)
+        u = a.astype(np.dtype(f"u{a.dtype.itemsize}"))
+        return np.where(inside, np.right_shift(u, np.where(inside, k, 0).astype(u.dtype)), 0).astype(a.dtype)
+
+    @staticmethod
     def convert(kind: str, a, dtype: str):
         """An integer conversion (arith.extsi / extui / trunci): C's casts, wrapping."""
         a = np.asarray(a)

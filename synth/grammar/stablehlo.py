@@ -497,6 +497,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("stablehlo.xor", 2, "bit_xor", INT_DTYPES),
         Elementwise("stablehlo.shift_left", 2, "shift_left", INT_DTYPES),
         Elementwise("stablehlo.shift_right_arithmetic", 2, "shift_right_arithmetic", INT_DTYPES),
+        Elementwise("stablehlo.shift_right_logical", 2, "shift_right_logical", INT_DTYPES),
         Convert("stablehlo.convert"),
         DotGeneral("stablehlo.dot_general"),
         BroadcastInDim("stablehlo.broadcast_in_dim"),

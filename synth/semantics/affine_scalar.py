@@ -98,7 +98,7 @@ def _cmpi(c: _Compiler, op) -> Step:
     return _elementwise(c, op, cmpi(op.attributes["predicate"].value, _width(op.operands[0].type)))
 
 
-@handles(*INT_CASTS)
+@handles(*(n for n in INT_CASTS if n.startswith("arith.")))
 def _int_cast(c: _Compiler, op) -> Step:
     name = op.operation.name
     return _elementwise(c, op, int_cast(name, _width(op.operands[0].type), _width(op.results[0].type)))

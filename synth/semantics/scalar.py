@@ -313,17 +313,23 @@ def trunci_to(width: int) -> Callable:
 
 
 def int_cast(name: str, src_width: int, dst_width: int) -> Callable:
-    """The scalar function of arith.extsi / extui / trunci from `src_width` to `dst_width` bits."""
+    """The scalar function of arith.extsi / extui / trunci from `src_width` to `dst_width`
+    bits, or of a logical right shift (arith.shrui, stablehlo.shift_right_logical) of
+    `src_width`-bit integers: the unsigned reading (`a mod 2**w`, exact) shifted."""
     if name == "arith.extsi":
         return _finite_only(name, extsi)
     if name == "arith.extui":
         return _finite_only(name, extui_from(src_width))
     if name == "arith.trunci":
         return _finite_only(name, trunci_to(dst_width))
+    if name in ("arith.shrui", "stablehlo.shift_right_logical"):  # the unsigned reading, shifted
+        extui = extui_from(src_width)
+        return _finite_only(name, lambda a, k: shift_right_arithmetic(extui(a), k))
     raise ValueError(f"{name} is not an integer cast")
 
 
-INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci")
+# the ops whose meaning depends on the operands' width (int_cast)
+INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.shrui", "stablehlo.shift_right_logical")
 
 
 def _same(a):

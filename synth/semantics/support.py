@@ -133,6 +133,12 @@ _OPS = {
     z3.Z3_OP_TO_REAL: lambda a: float(a[0]),
     z3.Z3_OP_TO_INT: lambda a: math.floor(a[0]),
     z3.Z3_OP_POWER: lambda a: float(a[0]) ** float(a[1]),
+    # bitwise ops of symbolic integers (synth.semantics.scalar): bit-vectors as
+    # non-negative Python ints
+    z3.Z3_OP_BAND: _fold(operator.and_),
+    z3.Z3_OP_BOR: _fold(operator.or_),
+    z3.Z3_OP_BXOR: _fold(operator.xor),
+    z3.Z3_OP_BV2INT: lambda a: a[0],
 }
 
 
@@ -188,7 +194,9 @@ def _apply(t: z3.ExprRef, args: list):
         fn = _UNINTERPRETED.get(t.decl().name())
         if fn is None:
             raise ValueError(f"cannot evaluate the uninterpreted function in {t}")
-        return fn(*map(float, args))
+        return fn(*args) if t.decl().name() in ("shrs", "shl") else fn(*map(float, args))
+    if kind == z3.Z3_OP_INT2BV:
+        return int(args[0]) % (1 << t.decl().params()[0])
     fn = _OPS.get(kind)
     if fn is None:
         raise ValueError(f"cannot evaluate operator {t.decl().name()} in {t}")

@@ -26,7 +26,7 @@ _EXP = {"math.exp"}
 _TO_FLOAT = {"arith.sitofp", "arith.uitofp"}
 _INT_CAST = {"arith.extsi", "arith.extui", "arith.trunci"}
 _AND, _OR, _XOR = {"arith.andi"}, {"arith.ori"}, {"arith.xori"}
-_SHL, _SHRS, _REM = {"arith.shli"}, {"arith.shrsi"}, {"arith.remsi"}
+_SHL, _SHRS, _SHRU, _REM = {"arith.shli"}, {"arith.shrsi"}, {"arith.shrui"}, {"arith.remsi"}
 
 # grammar ops that are library routines (a factorisation or solve in one op), by name
 # after the dialect prefix: a raise using one is a "library op" raise, and a kernel that
@@ -49,6 +49,7 @@ _LICENSES: dict[str, set[str]] = {
     "scalar_mul": _MUL, "scalar_add": _ADD, "outer": _MUL, "convert": _INT_CAST,
     "and": _AND, "andi": _AND, "or": _OR, "ori": _OR, "xor": _XOR, "xori": _XOR,
     "remainder": _REM, "remsi": _REM, "shift_left": _SHL, "shli": _SHL, "shift_right_arithmetic": _SHRS, "shrsi": _SHRS,
+    "shift_right_logical": _SHRU, "shrui": _SHRU,
 }
 _CONTRACTIONS = ("dot_general", "matmul", "matvec", "vecmat", "batch_matmul", "dot")
 

@@ -29,6 +29,7 @@ _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "math.sqrt": "sqrt", "math.exp": "exponential", "math.absf": "abs", "math.absi": "abs",
         "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor", "arith.shli": "shift_left",
         "arith.shrsi": "shift_right_arithmetic", "arith.remsi": "remainder",
+        "arith.shrui": "shift_right_logical",
     },
     "linalg": {
         "arith.addf": "add", "arith.addi": "add", "arith.subf": "sub", "arith.subi": "sub",
@@ -37,7 +38,7 @@ _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.minimumf": "min", "arith.minf": "min", "arith.minnumf": "min", "arith.minsi": "min",
         "arith.negf": "negf", "math.sqrt": "sqrt", "math.exp": "exp", "math.absf": "abs",
         "math.absi": "abs", "arith.andi": "andi", "arith.ori": "ori", "arith.xori": "xori",
-        "arith.shli": "shli", "arith.shrsi": "shrsi", "arith.remsi": "remsi",
+        "arith.shli": "shli", "arith.shrsi": "shrsi", "arith.remsi": "remsi", "arith.shrui": "shrui",
     },
 }
 
