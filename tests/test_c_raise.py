@@ -35,6 +35,9 @@ CASES["directions:down"] = Case(DIRECTIONS, "down", {"sizes": {"n": 37}, "arrays
 CASES["directions:down2d"] = Case(DIRECTIONS, "down2d", {
     "sizes": {"n": 9, "m": 13}, "arrays": {"A": "n*m", "B": "n*m"}, "free": True})
 CASES["directions:shift_up"] = Case(DIRECTIONS, "shift_up", {"sizes": {"n": 29}, "arrays": {"a": "n", "b": "n"}})
+for _name in ("blend_screen", "invert"):  # 8-bit, raised with the sizes left free (every size)
+    _case = CASES[f"image8:{_name}"]
+    CASES[f"image8:{_name}/free"] = Case(_case.path, _name, {**_case.spec, "free": True})
 RAISED = [
     ("directions:down", "for (i = n - 2; i >= 0; i--) a[i + 1] = a[i] + b[i]"),
     ("directions:down2d", "A[i][j] = A[i - 1][j] + ..., i counting down"),
@@ -53,6 +56,7 @@ EIGHT_BIT = [
     ("image8:blend_screen", "255 - ((255 - a[i]) * (255 - b[i])) / 255, unsigned char"),
     ("intk:mix_q15", "int16_t, (a * gain + b * (32767 - gain)) >> 15, int16_t gain"),
     ("image8:blend_average", "(a[i] + b[i]) >> 1"),
+    ("image8:blend_screen/free", "unsigned char, every size"),
     ("intk:xor_bytes", "dst[i] ^= src[i], uint8_t"),
     ("intk:dot_i8", "int8_t dot product into int32_t"),
 ]
@@ -72,6 +76,7 @@ EIGHT_BIT_SLOW = [
     ("intk:colsum_s16", "short column sums into int"),
     ("intk:divmod", "a[i] / 7 and a[i] % b[i]: remainders, random divisors never 0"),
     ("intk:hash_mix", "uint32_t h ^= h >> 16: a logical shift"),
+    ("image8:invert/free", "img[y * width + x] = 255 - ..., every size"),
 ]
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")

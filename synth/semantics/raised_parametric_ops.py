@@ -51,7 +51,7 @@ def _elementwise(ev, op, xs, env):
 def _convert(ev, op, xs, env):
     shape, dtype, is_tensor = ev.result(op, like=_like(xs))
     _same_operands(ev, op, shape, xs)
-    src = value_type(op.operands[0].type).dtype
+    src = value_type(op.operands[0].type, dynamic=True).dtype
     if dtype in _FLOATS:
         fn = scalar.int_to_float if src not in _FLOATS else (lambda a: a)
     elif src in _FLOATS:

@@ -200,7 +200,7 @@ def _dtype_width(dtype: str) -> int:
 
 def arith_int_cast(op):
     """The scalar function of an arith.extsi / extui / trunci op (synth.semantics.scalar)."""
-    src, dst = (_dtype_width(value_type(v.type).dtype) for v in (op.operands[0], op.results[0]))
+    src, dst = (_dtype_width(value_type(v.type, dynamic=True).dtype) for v in (op.operands[0], op.results[0]))
     return int_cast(op.operation.name, src, dst)
 
 
