@@ -38,7 +38,7 @@ from mlir.dialects import affine as affine_d
 from synth.errors import InputError
 from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.frontend.reader import walk_ops
-from synth.frontend.scalars import accumulators_as_iter_args
+from synth.frontend.scalars import accumulators_as_iter_args, temporaries_forwarded
 
 SCALAR_RESULT_TYPES = ("f64", "f32", "i64", "i32", "index")
 
@@ -429,6 +429,9 @@ def normalize(source: SourceModule, name: str) -> NormalForm:
         if n:
             iface.notes.append(f"rewrote {n} loop(s) accumulating into a one-element local buffer "
                                f"with an iter_arg")
+        n = temporaries_forwarded(block)
+        if n:
+            iface.notes.append(f"read {n} load(s) of a local temporary as the value stored before it")
         _results_to_out_params(source, func, iface)
         _dims_as_arguments(source, func, iface)
         try:

@@ -18,6 +18,13 @@ L, and the loads of B in L's block after it (up to the next op that stores into 
 an access of it) take the value itself. A buffer left without loads loses its stores and
 its allocation.
 
+`temporaries_forwarded` reads a C local used as a temporary (`int d = a[i] - b[i];
+out[i] = d < 0 ? -d : d;`, stored then loaded in the same iteration) as the value stored:
+each load of a one-element buffer after a store into it in the same block, with no op
+touching the buffer between them, takes the stored value; a buffer left without loads
+goes. The loop then carries nothing through the buffer (the all-size proof's dependence
+analysis saw one), and the statement sketches read the expression directly.
+
 Each step keeps what every load of B reads, so the function computes what it did.
 """
 
@@ -157,6 +164,26 @@ def accumulators_as_iter_args(block: ir.Block) -> int:
                     break
         accesses = _accesses(buf)
         if all(a is not None for a in accesses) and not any(a.name in _LOADS for a in accesses):
+            for a in accesses:
+                a.erase()
+            buf.owner.erase()
+    return count
+
+
+def temporaries_forwarded(block: ir.Block) -> int:
+    """Forward the stores into one-element local buffers to the loads after them in their
+    block (above); the number of loads replaced."""
+    count = 0
+    for buf in [op.results[0] for op in walk_ops(block) if _is_scalar_buffer(op)]:
+        accesses = _accesses(buf)
+        if any(a is None for a in accesses):
+            continue  # used otherwise than loaded and stored
+        for store in [a for a in accesses if a.name in _STORES]:
+            before = len(_accesses(buf))
+            _forward(store, buf, store.operands[0])
+            count += before - len(_accesses(buf))
+        accesses = _accesses(buf)
+        if not any(a.name in _LOADS for a in accesses):
             for a in accesses:
                 a.erase()
             buf.owner.erase()

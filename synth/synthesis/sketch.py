@@ -51,7 +51,6 @@ from synth.synthesis.sketch_reader import (
     _edge,
     _factors,
     _is_block_argument,
-    _last_store_before,
     _local_array,
     _local_scalar,
     _memref,
@@ -334,9 +333,6 @@ class _StatementSketch:
         any loop, then (optionally) a loop nest adding into it (`nrm = 0; for i: nrm +=
         a[i] * a[i]`): the initial value plus the term summed over that nest."""
         stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
-        before = _last_store_before(use, array)
-        if before is not None:  # a temporary of this iteration (`int s = a[i] + b[i];`)
-            return self.read(before.operands[0])
         top = [st for st in stores if st.parent.name == "func.func"]
         nested = [st for st in stores if st.parent.name != "func.func"]
         if len(top) != 1 or len(nested) > 1:

@@ -455,21 +455,6 @@ def _factors(value: ir.Value, name: str) -> list[ir.Value]:
 _INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci")
 
 
-def _last_store_before(use, array: ir.Value):
-    """The last store into the local scalar `array` before the load `use` in the same
-    block inside a loop (straight-line code: the value the load reads), or None."""
-    use = use.operation if hasattr(use, "operation") else use
-    if use.parent.name == "func.func":
-        return None
-    last = None
-    for op in use.block.operations if hasattr(use, "block") else ():
-        if op.operation == use:
-            return last
-        if op.operation.name in ("affine.store", "memref.store") and _memref(op.operation) == array:
-            last = op.operation
-    return None
-
-
 def _value_dtype(value: ir.Value) -> str:
     """The grammar element type of a scalar SSA value (index reads as i64)."""
     t = str(value.type)
