@@ -431,7 +431,8 @@ def normalize(source: SourceModule, name: str) -> NormalForm:
                                f"with an iter_arg")
         n = temporaries_forwarded(block)
         if n:
-            iface.notes.append(f"read {n} load(s) of a local temporary as the value stored before it")
+            iface.notes.append(f"read {n} local temporar{'y' if n == 1 else 'ies'} as the values stored into "
+                               f"{'it' if n == 1 else 'them'}")
         _results_to_out_params(source, func, iface)
         _dims_as_arguments(source, func, iface)
         try:

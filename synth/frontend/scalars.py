@@ -20,9 +20,9 @@ its allocation.
 
 `temporaries_forwarded` reads a C local used as a temporary (`int d = a[i] - b[i];
 out[i] = d < 0 ? -d : d;`, stored then loaded in the same iteration) as the value stored:
-each load of a one-element buffer after a store into it in the same block, with no op
-touching the buffer between them, takes the stored value; a buffer left without loads
-goes. The loop then carries nothing through the buffer (the all-size proof's dependence
+where every load of a one-element buffer follows a store into it in the same block, with
+no op touching the buffer between them, each load takes the stored value and the buffer
+goes (a buffer read before it is written in an iteration, or after a loop, stays). The loop then carries nothing through the buffer (the all-size proof's dependence
 analysis saw one), and the statement sketches read the expression directly.
 
 Each step keeps what every load of B reads, so the function computes what it did.
@@ -170,21 +170,37 @@ def accumulators_as_iter_args(block: ir.Block) -> int:
     return count
 
 
+def _store_before(load, buf: ir.Value, buf_ops: list | None = None):
+    """The store into `buf` before `load` in its block with no op writing `buf` between
+    them (the store whose value the load reads), or None."""
+    buf_ops = buf_ops if buf_ops is not None else [a for a in _accesses(buf) if a is not None]
+    ops = [o.operation for o in load.block.operations]
+    for op in reversed(ops[:ops.index(load)]):
+        if op.name in _STORES and op.operands[1] == buf:
+            return op
+        if op.name in _LOADS and op.operands[0] == buf:
+            continue  # another read of the same value
+        if _touches(op, buf_ops):
+            return None
+    return None
+
+
 def temporaries_forwarded(block: ir.Block) -> int:
     """Forward the stores into one-element local buffers to the loads after them in their
-    block (above); the number of loads replaced."""
+    block (above), for the buffers whose every load reads a store so (a temporary: no
+    value carried from one iteration to the next, none read after a loop); the number of
+    buffers removed."""
     count = 0
     for buf in [op.results[0] for op in walk_ops(block) if _is_scalar_buffer(op)]:
         accesses = _accesses(buf)
-        if any(a is None for a in accesses):
-            continue  # used otherwise than loaded and stored
-        for store in [a for a in accesses if a.name in _STORES]:
-            before = len(_accesses(buf))
-            _forward(store, buf, store.operands[0])
-            count += before - len(_accesses(buf))
-        accesses = _accesses(buf)
-        if not any(a.name in _LOADS for a in accesses):
-            for a in accesses:
-                a.erase()
-            buf.owner.erase()
+        if any(a is None for a in accesses) or \
+                not all(_store_before(a, buf, accesses) for a in accesses if a.name in _LOADS):
+            continue
+        # each load takes the value of the store before it (found before anything is erased)
+        for load in [a for a in accesses if a.name in _LOADS]:
+            load.results[0].replace_all_uses_with(_store_before(load, buf).operands[0])
+        for a in _accesses(buf):
+            a.erase()
+        buf.owner.erase()
+        count += 1
     return count
