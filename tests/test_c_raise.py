@@ -56,9 +56,6 @@ EIGHT_BIT = [
     ("image8:blend_screen", "255 - ((255 - a[i]) * (255 - b[i])) / 255, unsigned char"),
     ("intk:mix_q15", "int16_t, (a * gain + b * (32767 - gain)) >> 15, int16_t gain"),
     ("image8:blend_average", "(a[i] + b[i]) >> 1"),
-    ("image8:blend_screen/free", "unsigned char, every size"),
-    ("intk:xor_bytes", "dst[i] ^= src[i], uint8_t"),
-    ("intk:dot_i8", "int8_t dot product into int32_t"),
 ]
 EIGHT_BIT_SLOW = [
     ("image8:blend_multiply", "(unsigned char)((a[i] * b[i]) / 255)"),
@@ -77,6 +74,9 @@ EIGHT_BIT_SLOW = [
     ("intk:divmod", "a[i] / 7 and a[i] % b[i]: remainders, random divisors never 0"),
     ("intk:hash_mix", "uint32_t h ^= h >> 16: a logical shift"),
     ("image8:invert/free", "img[y * width + x] = 255 - ..., every size"),
+    ("image8:blend_screen/free", "unsigned char, every size"),
+    ("intk:xor_bytes", "dst[i] ^= src[i], uint8_t"),
+    ("intk:dot_i8", "int8_t dot product into int32_t"),
 ]
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
