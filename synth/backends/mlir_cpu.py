@@ -460,7 +460,9 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: int = 0) -> st
 
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> Pipeline:
     """The tiled pipeline's steps up to and with bufferization (synth.execution.run_stages):
-    the select slices and producer narrowing of loop steps (narrow), elementwise fusion, the
+    static types for the tensors loops carry as dynamic ones (static_iter_args), the select
+    slices and producer narrowing of loop steps (narrow), a copy of a scalar
+    broadcast per use (broadcast_uses), elementwise fusion, the
     contractions over a triangle written as blocks (triangles), the reversed reads of
     loop-invariant vectors reversed once before their loop (invariant_flips), the
     vecmats computed with the rows of their elementwise matrix (row_passes.fuse_producers), the
@@ -470,10 +472,12 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
     library = f"transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}}"
     return Pipeline([
+        P.get(P.STATIC_ITER_ARGS).step,
         P.get(P.SLICE_SELECTS).step,
         P.mlir("generalize-elementwise",
                f"builtin.module({library},transform-interpreter{{entry-point=generalize_elementwise}})"),
         P.get(P.NARROW_PRODUCERS).step,
+        P.get(P.BROADCASTS_PER_USE).step,
         P.mlir("fuse-elementwise", f"builtin.module({_FUSE})"),
         P.get(P.TRIANGLES).step,
         P.get(P.HOIST_FLIPS).step,

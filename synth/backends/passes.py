@@ -36,6 +36,8 @@ TRIANGLES = "synth-triangular-blocks"
 HOIST_FLIPS = "synth-hoist-flips"
 FUSE_PRODUCERS = "synth-fuse-producers"
 PIVOT_BLOCKS = "synth-pivot-blocks"
+STATIC_ITER_ARGS = "synth-static-iter-args"
+BROADCASTS_PER_USE = "synth-broadcasts-per-use"
 WAVEFRONT = "synth-wavefront"
 WRITE_IN_PLACE = "synth-write-in-place"
 SHIFT_REUSE = "synth-shift-reuse"
@@ -45,10 +47,14 @@ DISTINCT_RESULTS = "synth-distinct-results"
 
 # in the order of the tiled pipeline (synth.backends.mlir_cpu.tiled_pipeline)
 PASSES = (
+    Pass(STATIC_ITER_ARGS, "synth.backends.static_iter_args:static_iter_args",
+         "a static tensor a loop carries as a dynamic one, updated in place, carried static"),
     Pass(SLICE_SELECTS, "synth.backends.narrow:slice_selects",
          "counter-select generics put back where they came from: only the selected slice"),
     Pass(NARROW_PRODUCERS, "synth.backends.narrow:narrow_producers",
          "dots over zero-padded operands and producers used only through a slice, narrowed"),
+    Pass(BROADCASTS_PER_USE, "synth.backends.broadcast_uses:broadcasts_per_use",
+         "a broadcast of scalars used several times computed once per use, for fusion"),
     Pass(TRIANGLES, "synth.backends.triangles:triangular_blocks",
          "contractions over a triangle as loops over row blocks of the triangle"),
     Pass(HOIST_FLIPS, "synth.backends.invariant_flips:hoist_flips",
