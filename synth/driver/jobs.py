@@ -145,12 +145,13 @@ def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) ->
     """Compile the raise (the tiled pipeline, then the plain one) and check each object
     against the original (synth.driver.check) before it is used: (compile_module's
     answer, what the check did). ExecutionError when no object agrees."""
-    from synth.driver.check import differs, reference, run_object
+    from synth.driver.check import differs, reference, run_object, tolerances
     from synth.driver.native import RUNTIME_C, compile_module
     from synth.errors import ExecutionError
 
+    static = outcome.stats.get("shapes") == "static"
     try:
-        call, written, returned = reference(outcome.kernel, source, args, outcome.stats.get("shapes") == "static")
+        call, written, returned = reference(outcome.kernel, source, args, static)
     except SynthError as e:  # the original cannot run here: the plain pipeline, unchecked
         native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, "loops")
         return native, f"not checked (the original did not run: {_short(str(e), 120)})"
@@ -173,6 +174,14 @@ def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) ->
             continue
         bad = [f"argument #{i}" for i, a in written.items() if differs(a, arrays[i])]
         bad += [f"result #{j}" for j, v in enumerate(returned) if j >= len(values) or differs(v, values[j])]
+        if bad and len(values) >= len(returned):  # rounding, or a wrong program? (check.tolerances)
+            try:
+                rt_written, rt_returned = tolerances(outcome.kernel, source, args, static, written, returned)
+            except SynthError:
+                rt_written, rt_returned = {}, []
+            bad = [f"argument #{i}" for i, a in written.items() if differs(a, arrays[i], rt_written.get(i))]
+            bad += [f"result #{j}" for j, v in enumerate(returned)
+                    if differs(v, values[j], rt_returned[j] if j < len(rt_returned) else None)]
         if not bad:
             before = f"; {'; '.join(failures)}" if failures else ""
             return native, f"outputs equal to the original's ({kinds_done} pipeline{before})"

@@ -110,11 +110,12 @@ def compile_module(module_text: str, name: str, prefix: str, target: str, out: P
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         errors, served = [], None
-        for kind in {"tiled": ("tiled",), "any": ("tiled", "loops"), "loops": ("loops",)}[pipeline]:
+        kinds = {"tiled": ("tiled",), "any": ("tiled", "loops"), "loops": ("loops",)}.get(pipeline, (pipeline,))
+        for kind in kinds:
             cmd = [sys.executable, "-m", "synth.driver.native", str(tmp / "in.mlir"), str(tmp / "out.mlir"),
                    name, prefix, target, kind]
             try:
-                limit = TILED_TIMEOUT if kind == "tiled" else WORKER_TIMEOUT
+                limit = WORKER_TIMEOUT if kind == "loops" else TILED_TIMEOUT
                 r = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, env=env)
             except subprocess.TimeoutExpired:
                 errors.append(f"{kind}: timed out after {limit:.0f} s")
@@ -269,6 +270,8 @@ def _pipelines(kind: str) -> list[tuple[str, str]]:
     synth's tests run the drop-in with), the fallback."""
     from synth.execution import DROPIN_PIPELINE, Pipeline, Step
 
+    if kind.startswith("file:"):  # a pipeline written by Pipeline.to_text (scripts, bisecting)
+        return [(kind, Pipeline.from_text(Path(kind[5:]).read_text()))]
     if kind == "tiled":
         from synth.backends.mlir_cpu import tiled_pipeline
 
