@@ -57,7 +57,11 @@ def reference(kernel, source, arguments: list[dict], static: bool, seed: int = 0
     for a, meta in zip(kernel.function.arguments[:kernel.n_arguments], arguments):
         if a.is_array:
             static = meta["kind"] == "memref" and all(d is not None for d in meta["shape"])
-            shape = tuple(meta["shape"]) if static else tuple(int(d) for d in kernel.sizes.shape(a.index, values))
+            # a dim of static extent keeps it (blas2's gemv_rows: A is double (*)[24], its
+            # 24 columns a size the scaling would otherwise make 15, and the original then
+            # read past the array it was given)
+            shape = tuple(meta["shape"]) if static else tuple(
+                int(d) if m is None else int(m) for d, m in zip(kernel.sizes.shape(a.index, values), meta["shape"]))
             array = np.require(draw(shape, a.type), requirements="C")
             if perturb and np.issubdtype(array.dtype, np.floating):
                 noise = np.random.default_rng(seed + 1).uniform(-1.0, 1.0, array.shape)
