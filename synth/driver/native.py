@@ -264,20 +264,26 @@ def _rename(module, name: str, prefix: str) -> None:
             op.attributes["sym_visibility"] = ir.StringAttr.get("private")
 
 
-def _pipelines(kind: str) -> list[tuple[str, str]]:
-    """(name, pipeline): "tiled", the mlir-cpu backend's tiled pipeline (the calls inlined
-    first, so the raised body sits in the drop-in); "loops", the plain drop-in one (what
-    synth's tests run the drop-in with), the fallback."""
+INLINE = ("mlir", "inline", "builtin.module(lower-affine,inline,symbol-dce)")
+
+
+def _lowering(text: str, kind: str):
+    """(the module text, the pipeline) of a lowering: "tiled", mlir-cpu's own
+    (synth.backends.mlir_cpu.lowering, as synth bench runs it: library ops blocked, row
+    fusion, the tiled pipeline), the calls inlined first so the raised body sits in the
+    drop-in; "loops", the plain drop-in one (what synth's tests run the drop-in with);
+    "file:PATH", the tiled preparation with the pipeline of PATH (Pipeline.to_text, e.g.
+    one pass left out to bisect a wrong output)."""
     from synth.execution import DROPIN_PIPELINE, Pipeline, Step
 
-    if kind.startswith("file:"):  # a pipeline written by Pipeline.to_text (scripts, bisecting)
-        return [(kind, Pipeline.from_text(Path(kind[5:]).read_text()))]
-    if kind == "tiled":
-        from synth.backends.mlir_cpu import tiled_pipeline
+    if kind == "loops":
+        return text, DROPIN_PIPELINE
+    from synth.backends.mlir_cpu import lowering
 
-        inline = Step("mlir", "inline", "builtin.module(lower-affine,inline,symbol-dce)")
-        return [("tiled", Pipeline([inline, *tiled_pipeline()]))]
-    return [("loops", DROPIN_PIPELINE)]
+    text, pipeline = lowering(text)
+    if kind.startswith("file:"):
+        return text, Pipeline.from_text(Path(kind[5:]).read_text())
+    return text, Pipeline([Step(*INLINE), *pipeline])
 
 
 def _worker(argv: list[str]) -> int:
@@ -289,11 +295,11 @@ def _worker(argv: list[str]) -> int:
     text = Path(src).read_text()
     if target == "stablehlo":
         text = _split_stablehlo(text, name)
-    text = copy_results(text, name)
+    text, pipeline = _lowering(copy_results(text, name), kind)
     with ir.Context():
         module = ir.Module.parse(text)
         _rename(module, name, prefix)
-        run_stages(module, dict(_pipelines(kind))[kind])
+        run_stages(module, pipeline)
         Path(dst).write_text(str(module))
     return 0
 
