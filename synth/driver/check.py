@@ -135,7 +135,7 @@ def run_object(obj: Path, entry: str, arguments: list[dict], results: list[str],
     with tempfile.TemporaryDirectory(prefix="synth-cc-check-") as tmp:
         tmp = Path(tmp)
         (tmp / "runtime.c").write_text(runtime_c)
-        r = subprocess.run(["cc", "-shared", "-fPIC", "-o", str(tmp / "lib.so"), str(obj), str(tmp / "runtime.c"),
+        r = subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", str(tmp / "lib.so"), str(obj), str(tmp / "runtime.c"),
                             "-lm"], capture_output=True, text=True)
         if r.returncode:
             raise ExecutionError(f"cannot link the object to check it: {r.stderr.strip()[-300:]}")
