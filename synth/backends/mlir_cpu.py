@@ -113,6 +113,8 @@ before bufferizing:
   (in_place, the same stage): one-shot bufferization cannot tell the two blocks apart
   inside the tiled loops, and copied the written block (up to the whole trailing matrix)
   into a new buffer and back for each panel.
+- before bufferization, the tensors of one memref (synth cc's in-out arguments) are made
+  one, writable (buffer_views): two `restrict` ones let doitgen's A be overwritten while read.
 - after bufferization, the copies between views whose innermost dimension is strided (a
   column) become linalg.copy loops compiled with the function (copies) instead of calls
   of the runtime's memrefCopy, which moves one element per memcpy. lu raised to linalg,
