@@ -71,10 +71,10 @@ def one_view_per_buffer(module) -> int:
                 first.attributes["writable"] = ir.UnitAttr.get()
             later.erase()
             count += 1
-    return count + _writable_in_out(module)
+    return count
 
 
-def _writable_in_out(module) -> int:
+def writable_in_out(module) -> int:
     """Mark writable the to_tensor of a memref that a later materialize_in_destination of
     the same block writes (an in-out argument of the drop-in): its buffer is the result's
     home anyway, and a loop that updates the array in place (floyd-warshall's step, written

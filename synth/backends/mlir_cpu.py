@@ -487,6 +487,7 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
         P.get(P.SHIFT_REUSE).step,
         P.mlir("eliminate-empty-tensors", "builtin.module(eliminate-empty-tensors,cse)"),
         P.get(P.ONE_VIEW_PER_BUFFER).step,
+        P.get(P.WRITABLE_IN_OUT).step,
         P.get(P.DISTINCT_RESULTS).step,
         P.mlir("bufferize", f"builtin.module({_BUFFERIZE},cse,canonicalize)"),
     ])

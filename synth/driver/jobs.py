@@ -146,7 +146,7 @@ def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) ->
     against the original (synth.driver.check) before it is used: (compile_module's
     answer, what the check did). ExecutionError when no object agrees."""
     from synth.driver.check import conditioned, differs, reference, run_object
-    from synth.driver.native import RUNTIME_C, compile_module
+    from synth.driver.native import LOWERINGS, RUNTIME_C, compile_module
     from synth.errors import ExecutionError
 
     static = outcome.stats.get("shapes") == "static"
@@ -155,7 +155,7 @@ def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) ->
     except SynthError as e:  # the original cannot run here: the plain pipeline, unchecked
         native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, "loops")
         return native, f"not checked (the original did not run: {_short(str(e), 120)})"
-    kinds = {"tiled": ("tiled",), "any": ("tiled", "loops"), "loops": ("loops",)}[job.pipeline]
+    kinds = LOWERINGS[job.pipeline]
     failures, fair = [], None
     for kind in kinds:
         try:
