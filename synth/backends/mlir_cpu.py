@@ -113,6 +113,8 @@ before bufferizing:
   (in_place, the same stage): one-shot bufferization cannot tell the two blocks apart
   inside the tiled loops, and copied the written block (up to the whole trailing matrix)
   into a new buffer and back for each panel.
+- before bufferization, the tensors of one memref (synth cc's in-out arguments) are made
+  one, writable (buffer_views): two `restrict` ones let doitgen's A be overwritten while read.
 - after bufferization, the copies between views whose innermost dimension is strided (a
   column) become linalg.copy loops compiled with the function (copies) instead of calls
   of the runtime's memrefCopy, which moves one element per memcpy. lu raised to linalg,
@@ -488,6 +490,8 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
         P.mlir("tile-vectorize", f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}})"),
         P.get(P.SHIFT_REUSE).step,
         P.mlir("eliminate-empty-tensors", "builtin.module(eliminate-empty-tensors,cse)"),
+        P.get(P.ONE_VIEW_PER_BUFFER).step,
+        P.get(P.WRITABLE_IN_OUT).step,
         P.get(P.DISTINCT_RESULTS).step,
         P.mlir("bufferize", f"builtin.module({_BUFFERIZE},cse,canonicalize)"),
     ])
@@ -507,6 +511,30 @@ def tiled_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> P
         P.get(BOOLS_AS_BYTES).step,
         P.mlir("lower-to-llvm", f"builtin.module({_LOWER})"),
     ])
+
+
+def library_forms(text: str, target: str) -> str:
+    """`text` with its library ops in their blocked forms where its sizes have panels
+    (stablehlo: synth.backends.library_stablehlo, then lowered to linalg; linalg:
+    synth.backends.library_linalg); a linalg module of any number of functions."""
+    if target == "stablehlo":
+        from synth.backends import library_stablehlo
+        from synth.backends.stablehlo_linalg import to_linalg
+
+        return to_linalg(library_stablehlo.lower(text)[0])
+    from synth.backends import library_linalg
+
+    return library_linalg.lower(text)[0]
+
+
+def lowering(text: str, target: str = "linalg", fuse_rows: bool = True) -> tuple[str, Pipeline]:
+    """mlir-cpu's lowering of a module, the one definition synth bench (MlirCpuBackend) and
+    synth cc (synth.driver.native, on the drop-in module) use: the module text prepared
+    (library ops blocked: `library_forms`; matvec/vecmat pairs on one matrix tagged or
+    written as one row loop: row_passes.fuse_rows) and the tiled pipeline to run on it."""
+    text = library_forms(text, target)
+    paired = row_passes.fuse_rows(text) if fuse_rows else row_passes.Paired(text, 0)
+    return paired.text, tiled_pipeline(pairs=paired.pairs)
 
 
 class MlirCpuBackend(Backend):
@@ -529,20 +557,10 @@ class MlirCpuBackend(Backend):
         if generic is not None:  # compiled per input shapes, made static first
             return PerShape(self, module_text, func, generic)
         fn = raised_function(module_text, func)
-        text = fn.module()
-        if self.target == "stablehlo":
-            from synth.backends import library_stablehlo
-            from synth.backends.stablehlo_linalg import to_linalg
-
-            text = to_linalg(library_stablehlo.lower(text)[0])  # library ops blocked first
-        else:
-            from synth.backends import library_linalg
-
-            text = library_linalg.lower(text)[0]  # library loops blocked where n has panels
         if self.pipeline is not None:
-            return MlirCpuPrepared(fn, self.pipeline, "custom", text=text)
-        paired = row_passes.fuse_rows(text) if self.fuse_rows else row_passes.Paired(text, 0)
-        return MlirCpuPrepared(fn, tiled_pipeline(pairs=paired.pairs), "tiled", text=paired.text)
+            return MlirCpuPrepared(fn, self.pipeline, "custom", text=library_forms(fn.module(), self.target))
+        text, pipeline = lowering(fn.module(), self.target, self.fuse_rows)
+        return MlirCpuPrepared(fn, pipeline, "tiled", text=text)
 
 
 class PipelineFailed(ExecutionError):

@@ -44,6 +44,8 @@ SHIFT_REUSE = "synth-shift-reuse"
 REVERSE_IN_PLACE = "synth-reverse-in-place"
 COPIES_AS_LOOPS = "synth-copies-as-loops"
 DISTINCT_RESULTS = "synth-distinct-results"
+ONE_VIEW_PER_BUFFER = "synth-one-view-per-buffer"
+WRITABLE_IN_OUT = "synth-writable-in-out"
 
 # in the order of the tiled pipeline (synth.backends.mlir_cpu.tiled_pipeline)
 PASSES = (
@@ -69,6 +71,10 @@ PASSES = (
          "loop steps that update their carried array elementwise write it in place"),
     Pass(SHIFT_REUSE, "synth.backends.shift_reuse:shift_reuse",
          "vector tiles reading one row at several shifts load it once"),
+    Pass(ONE_VIEW_PER_BUFFER, "synth.backends.buffer_views:one_view_per_buffer",
+         "the tensors of one memref (an in-out argument) made one, so bufferization sees their aliasing"),
+    Pass(WRITABLE_IN_OUT, "synth.backends.buffer_views:writable_in_out",
+         "the tensor of a memref written back later (an in-out argument) writable"),
     Pass(DISTINCT_RESULTS, "synth.backends.distinct_results:distinct_results",
          "a tensor returned at several positions returned as copies at the later ones"),
     Pass(REVERSE_IN_PLACE, "synth.backends.pairwise_reversal:reverse_in_place",
