@@ -462,15 +462,12 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: int = 0) -> st
 
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> Pipeline:
     """The tiled pipeline's steps up to and with bufferization (synth.execution.run_stages):
-    static types for the tensors loops carry as dynamic ones (static_iter_args), the select
-    slices and producer narrowing of loop steps (narrow), a copy of a scalar
-    broadcast per use (broadcast_uses), elementwise fusion, the
-    contractions over a triangle written as blocks (triangles), the reversed reads of
-    loop-invariant vectors reversed once before their loop (invariant_flips), the
-    vecmats computed with the rows of their elementwise matrix (row_passes.fuse_producers), the
-    blocks of pivot steps (pivot_blocks), the wavefront over several steps of stencil time
-    loops (wavefront), the in-place rewrite of
-    loop steps (in_place), then the schedule."""
+    static types for tensors loops carry as dynamic (static_iter_args), the select slices and
+    producer narrowing of loop steps (narrow), a scalar broadcast per use (broadcast_uses),
+    elementwise fusion, contractions over a triangle as blocks (triangles), reversed reads of
+    loop-invariant vectors reversed once (invariant_flips), vecmats with the rows of their
+    elementwise matrix (row_passes.fuse_producers), blocks of pivot steps (pivot_blocks),
+    the stencil wavefront (wavefront), loop steps in place (in_place), then the schedule."""
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
     library = f"transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}}"
     return Pipeline([
