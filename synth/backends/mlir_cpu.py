@@ -11,9 +11,8 @@ The pipeline (`tiled_pipeline`) runs a transform-dialect schedule (SCHEDULE) on 
 before bufferizing:
 - `linalg.matmul` is tiled for the cache first (`cache_tile()`: 512 x 64 x 512 in i, j, k
   with AVX-512, 32 x 512 x 128 otherwise), then for registers: `register_tile()` x 1
-  (8 x 16 on Intel's AVX-512 cores, 8 x 8 on AMD's, 4 x 8 with AVX2, from the host's
-  CPU flags and vendor); the i and j loops
-  are peeled so every tile but the last has static sizes; the tiles are vectorized (a
+  (8 x 16 on Intel's AVX-512 cores, 8 x 8 on AMD's, 4 x 8 with AVX2, from the host's CPU
+  flags and vendor); the i and j loops are peeled so every tile but the last has static sizes; the tiles are vectorized (a
   vector.contract per k step) and the accumulator tile is hoisted out of the k loop, so
   it stays in registers; after bufferization the contractions become outer products
   (FMAs).
