@@ -27,6 +27,7 @@ from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
 from synth.synthesis.steps import LiftedLoop, TimeLoop, counter_loop, counter_step_kernel, lifted_loop, step_kernel
 from synth.synthesis.spec import Specification, build_specification
+from synth.synthesis.views import widen
 
 
 @dataclass
@@ -116,6 +117,11 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
                     + _recurrence_note(spec, g.statements))
             programs[out] = found
         solutions.append(GroupSolution(g.statements, programs))
+    if spec.views:  # programs over the boxes the kernel reaches -> over the whole arrays
+        kernel = spec.kernel
+        full = {i: kernel.tensor_type(i, spec.standin) for i in range(len(kernel.function.arguments))}
+        solutions = [GroupSolution(s.statements, widen(s.programs, spec.views, full, spec.standin, spec.dialect))
+                     for s in solutions]
     return solutions, stats
 
 
