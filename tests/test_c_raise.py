@@ -44,6 +44,8 @@ RAISED = [
     ("counters:pair_sums", "x[k] + x[k + 1]; k += 2"),
     ("darknet:gemm_nn", "A[i * lda + k], register A_PART"),
     ("dsp:matmul_dsp", "p_a = &A[i * Y]; *p_c++ = acc"),
+    ("blas2:sger", "A[i * lda + j] += t * y[j], j < n < lda: a box of A"),
+    ("tsvc:s123", "j++; a[j] = ... over LEN / 2: half of each array"),
 ]
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")

@@ -258,6 +258,9 @@ def _candidates(model) -> list[SizeExpr]:
                 out.append(e + c if c else e)
             except ValueError:  # a floordiv takes no offset
                 continue
+    for c in sorted(range(-MAX_OFFSET, MAX_OFFSET + 1), key=abs):
+        for s in (2, 3):  # the count of a strided box: (extent + c) floordiv stride
+            out += [SizeExpr(e.terms, e.const + c, s) for e in basis if e.div == 1]
     return out
 
 

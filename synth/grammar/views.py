@@ -22,7 +22,7 @@ import numpy as np
 
 from synth.grammar.dims import GenericUnsupported, is_dynamic
 from synth.grammar.linalg_base import LinalgOp
-from synth.grammar.op import attr_dict
+from synth.grammar.op import attr_dict, attrs
 from synth.grammar.shapes import same_dim
 from synth.grammar.stablehlo_base import StablehloOp, _tensor_constant
 from synth.grammar.types import NUMERIC_DTYPES, TensorType
@@ -57,7 +57,16 @@ class ViewFamily:
     attr_domain_kind = "view"
 
     def attribute_domain(self, arg_types, ctx):
-        return ()
+        """Two boxes (all but the first element of each dim; every other element): the
+        conformance test's instances. Never searched (synth.synthesis.opset)."""
+        if len(arg_types) != 1 or arg_types[0].rank == 0 or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        shape = [int(n) for n in arg_types[0].shape]
+        if min(shape) < 2:
+            return ()
+        r = len(shape)
+        return (attrs(lo=(1,) * r, shape=tuple(n - 1 for n in shape), stride=(1,) * r),
+                attrs(lo=(0,) * r, shape=tuple((n + 1) // 2 for n in shape), stride=(2,) * r))
 
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
@@ -80,7 +89,21 @@ class InsertViewFamily:
     attr_domain_kind = "view"
 
     def attribute_domain(self, arg_types, ctx):
-        return ()
+        """The update at the end of each dim of dest, at stride 2 where it fits so, else 1
+        (the conformance test's instances; never searched)."""
+        if len(arg_types) != 2 or arg_types[0].dtype != arg_types[1].dtype or arg_types[0].rank == 0 \
+                or arg_types[0].rank != arg_types[1].rank or arg_types[0].dtype not in NUMERIC_DTYPES:
+            return ()
+        lo, stride = [], []
+        for n, u in zip(arg_types[0].shape, arg_types[1].shape):
+            s = 2 if (int(u) - 1) * 2 < int(n) else 1
+            if (int(u) - 1) * s >= int(n):
+                return ()
+            lo.append(int(n) - (int(u) - 1) * s - 1)
+            stride.append(s)
+        if not any(lo) and all(s == 1 for s in stride):
+            return ()
+        return (attrs(lo=tuple(lo), shape=tuple(arg_types[1].shape), stride=tuple(stride)),)
 
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
