@@ -10,11 +10,13 @@ lies in, per dim `lo + stride * [0, count)`:
   affine.if's condition is ignored: the box may be larger than what is reached, never
   smaller); the stride is the gcd of the index's steps and of the offsets between
   accesses. An access this cannot follow (a non-affine index) makes the box the array.
-- `reached_views(kernel)`: the boxes as size expressions (found at three choices of the
+  The reads of a written array that no write can reach (another lattice, another range:
+  `a[i] = a[i - 1] + b[i]` at step 2, `a[i + m] = a[i]`) form a box of their own.
+- `reached_views(kernel)`: the boxes as size expressions (found at four choices of the
   size symbols and matched to the expressions the size model knows, each plus at most
-  MAX_OFFSET), for the arguments whose box is not the whole array;
-- `view_source(source, name, boxes)`: the module with those arguments replaced by their
-  boxes (memref types, and each access's index (i - lo) / stride).
+  MAX_OFFSET, or such a sum floordiv a stride), where they are not the whole array.
+
+synth.analysis.view_rewrite rewrites the kernel over them.
 """
 
 from __future__ import annotations
@@ -94,7 +96,10 @@ class _Walker:
         self.params = params
         self.ranges: dict = {}  # iv key -> (lo, hi inclusive, base, unit)
         self.values: dict = {}  # ir.Value -> _Lin
-        self.access: dict[int, list] = {}  # argument -> [per dim (lo, hi, base, unit) | None]
+        # every access of an argument in program order: (argument, writes?, per dim
+        # (lo, hi, base, unit) or None where not followed; dims None in a loop that never runs)
+        self.accesses: list[tuple[int, bool, list | None]] = []
+        self.dead = 0
 
     def value(self, v) -> _Lin | None:
         if v in self.values:
@@ -164,6 +169,8 @@ class _Walker:
         return None
 
     def loop(self, f) -> bool:
+        if self.dead:
+            return self.walk(f.regions[0].blocks[0])
         nl = f.lowerBoundMap.value.n_dims + f.lowerBoundMap.value.n_symbols
         ops = list(f.operands)
         nu = f.upperBoundMap.value.n_dims + f.upperBoundMap.value.n_symbols
@@ -173,8 +180,11 @@ class _Walker:
             return False
         step = int(ir.IntegerAttr(f.attributes["step"]).value) if "step" in f.attributes else 1
         lo, hi = lb[0], ub[1] - 1
-        if hi < lo:
-            return True  # never runs
+        if hi < lo:  # never runs: its accesses reach nothing
+            self.dead += 1
+            ok = self.walk(f.regions[0].blocks[0])
+            self.dead -= 1
+            return ok
         constant_lb = len(lb[2]) == 1 and not lb[2][0].terms
         key = len(self.ranges)
         self.ranges[key] = (lo, lo + (hi - lo) // step * step if constant_lb else hi,
@@ -187,16 +197,63 @@ class _Walker:
         k = self.argument(m)
         if k is None:
             return
+        if self.dead:
+            self.accesses.append((k, op.name == "affine.store", None))
+            return
         amap = ir.AffineMapAttr(op.attributes["map"]).value
         start = 1 if op.name == "affine.load" else 2
         forms = [self.value(x) for x in list(op.operands)[start:]]
         results = _map_results(amap, forms) if None not in forms else [None] * amap.n_results
-        self.access.setdefault(k, []).append([None if r is None else self.interval(r) for r in results])
+        self.accesses.append((k, op.name == "affine.store",
+                              [None if r is None else self.interval(r) for r in results]))
 
 
-def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> dict[int, Box] | None:
-    """Argument -> the box its accesses lie in, for the memref arguments of @name (at the
-    sizes the module is written at); None where a loop bound cannot be followed."""
+@dataclass(frozen=True)
+class Reach:
+    """The boxes of one function at one choice of sizes: per argument its box (`main`:
+    every write, and every read of an element the function may write), the box of the
+    reads of an array written elsewhere only (`extra`: elements only read, so always the
+    values the function was given; a stride-2 loop `a[i] = a[i - 1] + ...` reads the even
+    elements and writes the odd ones), and the role of each access in program order."""
+
+    main: dict
+    extra: dict
+    roles: tuple
+
+
+def _box(dims_list: list, shape) -> Box:
+    """The box around the accesses `dims_list` (each per dim (lo, hi, base, unit) or None)."""
+    out = []
+    for d, n in enumerate(shape):
+        seen = [acc[d] for acc in dims_list if d < len(acc)]
+        if not seen or any(s is None for s in seen):
+            out.append((0, n, 1))
+            continue
+        lo, hi = min(s[0] for s in seen), max(s[1] for s in seen)
+        step = 0
+        for s in seen:
+            step = gcd(gcd(step, s[3]), abs(s[2] - seen[0][2]))
+        step = step or 1
+        first = lo + (seen[0][2] - lo) % step  # the first value of the lattice in [lo, hi]
+        if first < 0 or hi >= n or first > hi:
+            out.append((0, n, 1))
+            continue
+        out.append((first, (hi - first) // step + 1, step))
+    return Box(tuple(x[0] for x in out), tuple(x[1] for x in out), tuple(x[2] for x in out))
+
+
+def disjoint(a: Box, b: Box) -> bool:
+    """Whether no element lies in both boxes: in some dim their ranges do not overlap, or
+    their lattices never meet."""
+    for lo1, n1, s1, lo2, n2, s2 in zip(a.lo, a.count, a.stride, b.lo, b.count, b.stride):
+        if lo1 + (n1 - 1) * s1 < lo2 or lo2 + (n2 - 1) * s2 < lo1 or (lo1 - lo2) % gcd(s1, s2):
+            return True
+    return False
+
+
+def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach | None:
+    """The Reach of @name's memref arguments at the sizes the module is written at; None
+    where a loop bound or an access cannot be followed."""
     with source.context:
         module = source.parsed()
         func = next(op for op in module.body.operations if op.operation.name == "func.func"
@@ -207,27 +264,32 @@ def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> dict[in
             return None
         shapes = {a.arg_number: list(ir.MemRefType(a.type).shape) for a in block.arguments
                   if isinstance(a.type, ir.MemRefType)}
-    out = {}
+    main, extra = {}, {}
+    roles = ["main"] * len(w.accesses)
     for k, shape in shapes.items():
-        dims = []
-        for d, n in enumerate(shape):
-            seen = [acc[d] for acc in w.access.get(k, []) if d < len(acc)]
-            if not seen or any(s is None for s in seen):
-                dims.append((0, n, 1))
-                continue
-            lo, hi = min(s[0] for s in seen), max(s[1] for s in seen)
-            step = 0
-            for s in seen:
-                step = gcd(step, s[3])
-                step = gcd(step, abs(s[2] - seen[0][2]))
-            step = step or 1
-            first = lo + (seen[0][2] - lo) % step  # the first value of the lattice in [lo, hi]
-            if first < 0 or hi >= n or first > hi:
-                dims.append((0, n, 1))
-                continue
-            dims.append((first, (hi - first) // step + 1, step))
-        out[k] = Box(tuple(x[0] for x in dims), tuple(x[1] for x in dims), tuple(x[2] for x in dims))
-    return out
+        live = [j for j, (a, _, dims) in enumerate(w.accesses) if a == k and dims is not None]
+        writes = [j for j in live if w.accesses[j][1]]
+        inside, outside = list(writes), [j for j in live if j not in writes]
+        if not writes:
+            inside, outside = live, []
+        while outside:
+            box = _box([w.accesses[j][2] for j in inside], shape)
+            moved = [j for j in outside if not disjoint(_box([w.accesses[j][2]], shape), box)]
+            if not moved:
+                break
+            inside += moved
+            outside = [j for j in outside if j not in moved]
+        box = _box([w.accesses[j][2] for j in inside], shape)
+        if outside:
+            other = _box([w.accesses[j][2] for j in outside], shape)
+            if disjoint(other, box):
+                extra[k] = other
+                for j in outside:
+                    roles[j] = "extra"
+            else:
+                box = _box([w.accesses[j][2] for j in live], shape)
+        main[k] = box
+    return Reach(main, extra, tuple(roles))
 
 
 def _candidates(model) -> list[SizeExpr]:
@@ -278,18 +340,60 @@ def _fit(values: list[int], configs: list, candidates: list[SizeExpr]):
     return None
 
 
-def reached_views(kernel, standin: Mapping[str, int]) -> dict[int, Box]:
-    """Argument (as written) -> its box as size expressions, where that is not the whole
-    array at the stand-in sizes (and the box is the same expression at every choice of
-    sizes tried)."""
+@dataclass(frozen=True)
+class Views:
+    """The boxes of a kernel as size expressions: `main` (argument -> box, where not the
+    whole array), `extra` (argument -> the box of its elements only read, taken as an
+    input of its own), `roles` (per access in program order: "main" or "extra")."""
+
+    main: dict
+    extra: dict
+    roles: tuple
+
+    def __bool__(self) -> bool:
+        return bool(self.main or self.extra)
+
+
+NO_VIEWS = Views({}, {}, ())
+
+
+def _fit_box(per: list[Box], full: list, configs: list, candidates: list) -> Box | None:
+    """The box whose values at `configs` are `per` (dims of the array `full`, SizeExprs):
+    a dim the boxes cover whole is the array's own dim expression."""
+    lo, count, stride = [], [], []
+    for d, e in enumerate(full):
+        if len({p.stride[d] for p in per}) != 1:
+            return None
+        if all(p.lo[d] == 0 and p.count[d] == e.at(c) and p.stride[d] == 1 for p, c in zip(per, configs)):
+            lo.append(0)
+            count.append(e)
+            stride.append(1)
+            continue
+        lo_e = _fit([p.lo[d] for p in per], configs, candidates)
+        n_e = _fit([p.count[d] for p in per], configs, candidates)
+        if lo_e is None or n_e is None:
+            return None
+        lo.append(lo_e)
+        count.append(n_e)
+        stride.append(per[0].stride[d])
+    return Box(tuple(lo), tuple(count), tuple(stride))
+
+
+def _whole(box: Box, full: list) -> bool:
+    return all(isinstance(o, int) and o == 0 and n == e and s == 1
+               for o, n, s, e in zip(box.lo, box.count, box.stride, full))
+
+
+def reached_views(kernel, standin: Mapping[str, int]) -> Views:
+    """The kernel's boxes as size expressions (the same at every choice of sizes tried:
+    the stand-in sizes, two other small choices and the kernel's own), for the arguments
+    as written; NO_VIEWS where every argument is reached whole or the boxes cannot be told."""
     model = kernel.sizes
     configs = [dict(standin)]
-    for first, stride in ((7, 2), (11, 3)):
-        try:
-            values = model.small_values(first, stride)
-        except Exception:  # noqa: BLE001 - no other small sizes: the views are not told apart
-            return {}
-        if values not in configs:
+    order = sorted(model.symbols, key=lambda n: (model.symbols[n].value, n))
+    for first, stride in ((7, 2), (11, 3), (6, 5), (13, 4)):  # other small sizes, in the same order
+        values = {n: first + stride * r for r, n in enumerate(order)}
+        if len(configs) < 3 and values not in configs and model.valid(values):
             configs.append(values)
     try:  # the kernel's own sizes too: the boxes there are the ones the raise runs on
         values = model.original()
@@ -298,76 +402,28 @@ def reached_views(kernel, standin: Mapping[str, int]) -> dict[int, Box]:
     except InputError:  # a size known only at run time
         pass
     if len(configs) < 3:
-        return {}
+        return NO_VIEWS
     found = []
     for values in configs:
         b = boxes(kernel.at(values), kernel.name, model.param_values(values))
-        if b is None:
-            return {}
+        if b is None or (found and b.roles != found[0].roles):
+            return NO_VIEWS
         found.append(b)
     candidates = _candidates(model)
-    out = {}
-    for k in found[0]:
-        if k >= kernel.n_arguments or k not in model.arg_dims or any(k not in b for b in found):
+    main, extra = {}, {}
+    roles = list(found[0].roles)
+    for k in found[0].main:
+        if k >= kernel.n_arguments or k not in model.arg_dims:
             continue
-        dims = model.arg_dims[k]
-        lo, count, stride = [], [], []
-        whole = True
-        for d, e in enumerate(dims):
-            per = [b[k] for b in found]
-            if len({p.stride[d] for p in per}) != 1:
-                break
-            full = [e.at(c) for c in configs]
-            if all(p.lo[d] == 0 and p.count[d] == n and p.stride[d] == 1 for p, n in zip(per, full)):
-                lo.append(0)
-                count.append(e)
-                stride.append(1)
-                continue
-            whole = False
-            lo_e = _fit([p.lo[d] for p in per], configs, candidates)
-            n_e = _fit([p.count[d] for p in per], configs, candidates)
-            if lo_e is None or n_e is None:
-                break
-            lo.append(lo_e)
-            count.append(n_e)
-            stride.append(per[0].stride[d])
-        else:
-            if not whole:
-                out[k] = Box(tuple(lo), tuple(count), tuple(stride))
-    return out
-
-
-def view_source(source: SourceModule, name: str, boxes_at: Mapping[int, Box]) -> SourceModule:
-    """The module with each argument of `boxes_at` (numeric boxes) replaced by its box:
-    its memref type the box's shape, each access's index (index - lo) floordiv stride."""
-    module = source.copy()
-    with source.context, ir.Location.unknown():
-        func = next(op for op in module.body.operations if op.operation.name == "func.func"
-                    and op.attributes["sym_name"].value == name)
-        block = func.regions[0].blocks[0]
-        for value in block.arguments:
-            b = boxes_at.get(value.arg_number)
-            if b is not None:
-                value.set_type(ir.MemRefType.get(list(b.count), ir.MemRefType(value.type).element_type))
-        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
-        func.attributes["function_type"] = ir.TypeAttr.get(
-            ir.FunctionType.get([a.type for a in block.arguments], list(ftype.results)))
-
-        def visit(op):
-            if op.name in ("affine.load", "affine.store"):
-                m = op.operands[0] if op.name == "affine.load" else op.operands[1]
-                if isinstance(m.owner, ir.Block) and m.owner == block and ir.BlockArgument(m).arg_number in boxes_at:
-                    b = boxes_at[ir.BlockArgument(m).arg_number]
-                    amap = ir.AffineMapAttr(op.attributes["map"]).value
-                    results = []
-                    for r, lo, s in zip(amap.results, b.lo, b.stride):
-                        e = ir.AffineAddExpr.get(r, ir.AffineConstantExpr.get(-int(lo)))
-                        if s != 1:
-                            e = ir.AffineFloorDivExpr.get(e, ir.AffineConstantExpr.get(int(s)))
-                        results.append(e)
-                    new = ir.AffineMap.get(amap.n_dims, amap.n_symbols, results)
-                    op.attributes["map"] = ir.AffineMapAttr.get(new)
-            return ir.WalkResult.ADVANCE
-        func.operation.walk(visit)
-        module.operation.verify()
-        return SourceModule(source.path, module.operation.get_asm(enable_debug_info=True), list(source.notes))
+        full = list(model.arg_dims[k])
+        box = _fit_box([b.main[k] for b in found], full, configs, candidates)
+        other = None
+        if k in found[0].extra and all(k in b.extra for b in found):
+            other = _fit_box([b.extra[k] for b in found], full, configs, candidates)
+        if box is None or (k in found[0].extra and other is None):
+            return NO_VIEWS  # the accesses were rewritten by roles that no longer hold
+        if not _whole(box, full):
+            main[k] = box
+        if other is not None:
+            extra[k] = other
+    return Views(main, extra, tuple(roles)) if main or extra else NO_VIEWS

@@ -120,7 +120,8 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
     if spec.views:  # programs over the boxes the kernel reaches -> over the whole arrays
         kernel = spec.kernel
         full = {i: kernel.tensor_type(i, spec.standin) for i in range(len(kernel.function.arguments))}
-        solutions = [GroupSolution(s.statements, widen(s.programs, spec.views, full, spec.standin, spec.dialect))
+        solutions = [GroupSolution(s.statements, widen(s.programs, spec.views, spec.view_inputs, full,
+                                                           spec.standin, spec.dialect))
                      for s in solutions]
     return solutions, stats
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from synth.analysis.regions import Box
+from synth.analysis.regions import Box, Views
 from synth.analysis.symbols import SizeExpr, size
 from synth.grammar.op import attrs, op_by_name
 from synth.grammar.types import TensorType
@@ -35,20 +35,28 @@ def view_attrs(box: Box, values: Mapping[str, int]):
                  stride=tuple(box.stride))
 
 
-def in_views(state: list, views: Mapping[int, Box], values: Mapping[str, int]) -> list:
-    """Kernel arguments (whole arrays at `values`) with each viewed argument its box."""
+def _take(array, box: Box, values: Mapping[str, int]) -> np.ndarray:
+    b = box.at(values)
+    index = tuple(slice(o, o + (n - 1) * s + 1, s) for o, n, s in zip(b.lo, b.count, b.stride))
+    return np.ascontiguousarray(np.asarray(array)[index])
+
+
+def in_views(state: list, views: Views, added: Mapping[int, int], values: Mapping[str, int]) -> list:
+    """Kernel arguments (whole arrays at `values`) with each viewed argument its box, and
+    the boxes of elements only read (`added`: new argument -> its array) appended."""
     out = list(state)
-    for k, box in views.items():
-        b = box.at(values)
-        index = tuple(slice(o, o + (n - 1) * s + 1, s) for o, n, s in zip(b.lo, b.count, b.stride))
-        out[k] = np.ascontiguousarray(np.asarray(state[k])[index])
+    for k, box in views.main.items():
+        out[k] = _take(state[k], box, values)
+    for i in sorted(added):
+        assert i == len(out), "the added arguments follow the kernel's"
+        out.append(_take(state[added[i]], views.extra[added[i]], values))
     return out
 
 
-def widen(programs: dict[int, Expr], views: Mapping[int, Box], full_types: Mapping[int, TensorType],
-          values: Mapping[str, int], dialect: str) -> dict[int, Expr]:
+def widen(programs: dict[int, Expr], views: Views, added: Mapping[int, int],
+          full_types: Mapping[int, TensorType], values: Mapping[str, int], dialect: str) -> dict[int, Expr]:
     """Programs over the boxes -> programs over the whole arguments (`full_types`, at the
-    stand-in `values`)."""
+    stand-in `values`): a leaf of a box is a view of its array."""
     if not views:
         return programs
     view_op, insert_op = op_by_name(dialect, f"{dialect}.view"), op_by_name(dialect, f"{dialect}.insert_view")
@@ -57,8 +65,9 @@ def widen(programs: dict[int, Expr], views: Mapping[int, Box], full_types: Mappi
 
     def leaf(k: int) -> Expr:
         if k not in leaves:
-            whole = Expr(full_types[k], leaf=k)
-            a = view_attrs(views[k], values)
+            array = added.get(k, k)
+            whole = Expr(full_types[array], leaf=array)
+            a = view_attrs(views.extra[array] if k in added else views.main[k], values)
             leaves[k] = Expr(view_op.result_type((whole.type,), a), view_op, a, (whole,))
         return leaves[k]
 
@@ -66,7 +75,7 @@ def widen(programs: dict[int, Expr], views: Mapping[int, Box], full_types: Mappi
         if id(e) in memo:
             return memo[id(e)]
         if e.op is None:
-            out = leaf(e.leaf) if e.leaf in views else e
+            out = leaf(e.leaf) if e.leaf in views.main or e.leaf in added else e
         else:
             args = tuple(rebuild(a) for a in e.args)
             out = e if all(a is b for a, b in zip(args, e.args)) else \
@@ -77,9 +86,9 @@ def widen(programs: dict[int, Expr], views: Mapping[int, Box], full_types: Mappi
     out = {}
     for k, p in programs.items():
         body = rebuild(p)
-        if k in views:
+        if k in views.main:
             dest = Expr(full_types[k], leaf=k)
-            a = view_attrs(views[k], values)
+            a = view_attrs(views.main[k], values)
             body = Expr(insert_op.result_type((dest.type, body.type), a), insert_op, a, (dest, body))
         out[k] = body
     return out
