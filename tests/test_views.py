@@ -30,13 +30,13 @@ def _kernel(name):
 
 def test_boxes_of_a_leading_dimension_and_a_stride():
     k = _kernel("lead_dim")
-    assert boxes(k.at(k.sizes.original()), "lead_dim", {})[0] == Box((0, 0), (12, 15), (1, 1))
+    assert boxes(k.at(k.sizes.original()), "lead_dim", {}).main[0] == Box((0, 0), (12, 15), (1, 1))
     views = reached_views(k, k.sizes.standin())
-    assert list(views) == [0]  # x and y are reached whole
-    assert views[0].count == (SizeExpr.symbol("n12"), SizeExpr.symbol("n15"))
+    assert list(views.main) == [0] and not views.extra  # x and y are reached whole
+    assert views.main[0].count == (SizeExpr.symbol("n12"), SizeExpr.symbol("n15"))
     k = _kernel("strided_read")
-    assert boxes(k.at(k.sizes.original()), "strided_read", {})[0] == Box((1,), (20,), (2,))
-    assert reached_views(k, k.sizes.standin())[0].stride == (2,)
+    assert boxes(k.at(k.sizes.original()), "strided_read", {}).main[0] == Box((1,), (20,), (2,))
+    assert reached_views(k, k.sizes.standin()).main[0].stride == (2,)
 
 
 def _check(name, target):
@@ -69,6 +69,21 @@ def test_leading_dimension_raises(target):
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
 def test_strided_read_raises(target):
     _check("strided_read", target)
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_step_2_loop_raises(target):
+    """`a[i] = a[i - 1] + b[i]` for odd i reads the even elements, which it never writes:
+    a strided view of them, the odd ones written back by insert_view."""
+    outcome = _check("step2", target)
+    assert ("stablehlo.pad" if target == "stablehlo" else "tensor.insert_slice") in outcome.module
+
+
+def test_step_2_boxes():
+    k = _kernel("step2")
+    views = reached_views(k, k.sizes.standin())
+    assert views.main[0].stride == views.extra[0].stride == (2,)
+    assert (views.main[0].lo, views.extra[0].lo) == ((1,), (0,))
 
 
 @pytest.mark.slow
