@@ -384,10 +384,27 @@ def _whole(box: Box, full: list) -> bool:
                for o, n, s, e in zip(box.lo, box.count, box.stride, full))
 
 
+def _trim(box: Box, full: list) -> bool:
+    """Whether the box is its array less at most MAX_OFFSET elements at each end of each
+    dim, at unit strides: what the statement sketches slice themselves (a stencil's
+    interior), so no view is needed for it."""
+    for o, n, s, e in zip(box.lo, box.count, box.stride, full):
+        if s != 1 or not isinstance(o, int) or not 0 <= o <= MAX_OFFSET:
+            return False
+        try:
+            gap = e - SizeExpr.of(n) if isinstance(n, int) else e - n
+        except ValueError:  # a floordiv
+            return False
+        if not gap.is_constant or gap.div != 1 or not 0 <= gap.const - o <= MAX_OFFSET:
+            return False
+    return True
+
+
 def reached_views(kernel, standin: Mapping[str, int]) -> Views:
     """The kernel's boxes as size expressions (the same at every choice of sizes tried:
     the stand-in sizes, two other small choices and the kernel's own), for the arguments
-    as written; NO_VIEWS where every argument is reached whole or the boxes cannot be told."""
+    as written; NO_VIEWS where every argument is reached whole or less a few elements at
+    its ends (a stencil's interior, which the sketches slice), or the boxes cannot be told."""
     model = kernel.sizes
     configs = [dict(standin)]
     order = sorted(model.symbols, key=lambda n: (model.symbols[n].value, n))
@@ -426,4 +443,6 @@ def reached_views(kernel, standin: Mapping[str, int]) -> Views:
             main[k] = box
         if other is not None:
             extra[k] = other
-    return Views(main, extra, tuple(roles)) if main or extra else NO_VIEWS
+    if not extra and all(_trim(b, list(model.arg_dims[k])) for k, b in main.items()):
+        return NO_VIEWS  # nothing the sketches do not slice themselves: the kernel as it is
+    return Views(main, extra, tuple(roles))
