@@ -55,6 +55,7 @@ def _static(op, attrs) -> None:
 class ViewFamily:
     arity = 1
     attr_domain_kind = "view"
+    shape_generic = False  # the boxes are static (a raise for every size does not use them yet)
 
     def attribute_domain(self, arg_types, ctx):
         """Two boxes (all but the first element of each dim; every other element): the
@@ -87,6 +88,7 @@ class ViewFamily:
 class InsertViewFamily:
     arity = 2
     attr_domain_kind = "view"
+    shape_generic = False
 
     def attribute_domain(self, arg_types, ctx):
         """The update at the end of each dim of dest, at stride 2 where it fits so, else 1
