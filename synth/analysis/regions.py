@@ -387,8 +387,11 @@ def _whole(box: Box, full: list) -> bool:
 def _trim(box: Box, full: list) -> bool:
     """Whether the box is its array less at most MAX_OFFSET elements at each end of each
     dim, at unit strides: what the statement sketches slice themselves (a stencil's
-    interior), so no view is needed for it."""
+    interior) or read at its first or last element (an edge, as durbin's r[0]), so no view
+    is needed for it."""
     for o, n, s, e in zip(box.lo, box.count, box.stride, full):
+        if n == 1 and not isinstance(n, SizeExpr) and (o == 0 or o == e - 1):
+            continue
         if s != 1 or not isinstance(o, int) or not 0 <= o <= MAX_OFFSET:
             return False
         try:
