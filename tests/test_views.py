@@ -1,6 +1,7 @@
 """Arrays reached in part (synth.analysis.regions, synth.synthesis.views): a leading
-dimension larger than the columns used and a strided read raise to both targets over the
-boxes the loops reach, every element outside a written box kept; the raised function is
+dimension larger than the columns used, a strided read, a strided store and a loop of
+step 2 that only looks sequential raise to both targets over the boxes the loops reach,
+every element outside a written box kept; the raised function is
 checked against the original on fresh inputs, outside synth's own validation. A true
 recurrence is still refused (exit 3) with its reason."""
 
@@ -44,7 +45,9 @@ def _check(name, target):
     outcome = raise_function(source, name, target, RaiseOptions())
     text = outcome.module
     assert f"@{name}_raised" in text
-    assert ("tensor.extract_slice" if target == "linalg" else "stablehlo.slice") in text
+    boxes_ops = ("tensor.extract_slice", "tensor.insert_slice") if target == "linalg" else \
+        ("stablehlo.slice", "stablehlo.pad", "stablehlo.dynamic_update_slice")
+    assert any(op in text for op in boxes_ops)
     k = load_kernel(source, name)
     args = k.arguments(k.sizes.original(), random_draw(np.random.default_rng(3)))[: k.n_arguments]
     want = run_function(source.text, name, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
@@ -77,6 +80,12 @@ def test_step_2_loop_raises(target):
     a strided view of them, the odd ones written back by insert_view."""
     outcome = _check("step2", target)
     assert ("stablehlo.pad" if target == "stablehlo" else "tensor.insert_slice") in outcome.module
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_strided_store_raises(target):
+    """`a[2 * i + 1] = 3 * b[i]`: the odd elements written, the even ones kept."""
+    _check("strided_store", target)
 
 
 def test_step_2_boxes():

@@ -44,3 +44,13 @@ func.func @recurrence(%a: memref<33xf64>, %b: memref<33xf64>) {
   }
   return
 }
+
+func.func @strided_store(%a: memref<35xf64>, %b: memref<17xf64>) {
+  %t = arith.constant 3.0 : f64
+  affine.for %i = 0 to 17 {
+    %x = affine.load %b[%i] : memref<17xf64>
+    %y = arith.mulf %t, %x : f64
+    affine.store %y, %a[%i * 2 + 1] : memref<35xf64>
+  }
+  return
+}
