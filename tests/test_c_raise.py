@@ -53,6 +53,7 @@ RAISED = [
     ("tsvc:s123", "j++; a[j] = ... over LEN / 2: half of each array"),
     ("strided:step2", "for (i = 1; i < n; i += 2) a[i] = a[i - 1] + b[i]"),
     ("strided:lda_scale", "A[i * lda + j] = alpha * A[i * lda + j], j < n < lda"),
+    ("dsp:decimate2", "in[2 * i], in[2 * i + 1], in[2 * i + 2]: column 0 of part of the rows"),
     pytest.param("tsvc:s127_half", "a[i + m] = b[i] + c[i] * a[i], m = LEN / 2", marks=pytest.mark.slow),
     pytest.param("strided:odd_store", "a[2 * i + 1] = 3.0 * b[i]", marks=pytest.mark.slow),
 ]
