@@ -127,6 +127,14 @@ CURATED = {
                 "dynamic_update_slice at constant starts lo (below 5); at larger starts (a size "
                 "minus an offset) select(mask, pad(update), dest), the mask a splat true padded "
                 "with false; not searched by default"),
+        _op("stablehlo.view", "stablehlo.slice", 1, attr_domain="view",
+            doc="the box lo + [0, shape) * stride of each dim (sizes as expressions); never "
+                "searched: the part of an array a kernel reaches (synth.synthesis.views)"),
+        _op("stablehlo.insert_view", "stablehlo.dynamic_update_slice", 2, attr_domain="view",
+            emitted=["start_indices"],
+            doc="(dest, update): dest with its box replaced by update: a dynamic_update_slice "
+                "at unit strides, else select(mask, pad(update, interior = stride - 1), dest); "
+                "never searched"),
     ],
     "linalg": [
         _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),
@@ -220,6 +228,13 @@ CURATED = {
             emitted=["offsets", "sizes", "strides"],
             doc="(dest, update): static insert_slice of update into dest's range (lo, hi); not "
                 "searched by default"),
+        _op("linalg.view", "tensor.extract_slice", 1, attr_domain="view",
+            emitted=["offsets", "sizes", "strides"],
+            doc="the box lo + [0, shape) * stride of each dim (static, strided); never searched: "
+                "the part of an array a kernel reaches (synth.synthesis.views)"),
+        _op("linalg.insert_view", "tensor.insert_slice", 2, attr_domain="view",
+            emitted=["offsets", "sizes", "strides"],
+            doc="(dest, update): strided insert_slice of update into dest's box; never searched"),
     ],
 }
 

@@ -195,6 +195,15 @@ EXTRA = [
       for d in ("stablehlo", "linalg")],
     *[(f"{d}.insert_range", [((6, 7), "i64"), ((5, 5), "i64")], attrs(lo=(0, 2), hi=(1, 0)))
       for d in ("stablehlo", "linalg")],
+    # boxes a kernel reaches (synth.synthesis.views): part of a leading dimension, strides
+    *[(f"{d}.view", [((5, 9), "f32")], attrs(lo=(0, 0), shape=(5, 6), stride=(1, 1)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.view", [((4, 5, 9), "f64")], attrs(lo=(1, 0, 1), shape=(3, 5, 3), stride=(1, 1, 3)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.insert_view", [((5, 9), "f64"), ((5, 6), "f64")], attrs(lo=(0, 0), shape=(5, 6), stride=(1, 1)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.insert_view", [((7, 8), "i64"), ((3, 4), "i64")], attrs(lo=(1, 1), shape=(3, 4), stride=(2, 2)))
+      for d in ("stablehlo", "linalg")],
 ]
 
 

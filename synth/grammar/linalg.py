@@ -49,6 +49,7 @@ from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary,
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
 from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
+from synth.grammar.views import LinalgInsertView, LinalgView
 from synth.grammar.families import (ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
                                     TransposeFamily, contraction_cost)
 
@@ -331,4 +332,7 @@ def grammar() -> tuple[Op, ...]:
         # not searched by default (synth.synthesis.opset leaves them out): stencil sketches
         ExtractRange("linalg.extract_range"),
         InsertRange("linalg.insert_range"),
+        # never searched: the boxes a kernel reaches (synth.synthesis.views)
+        LinalgView("linalg.view"),
+        LinalgInsertView("linalg.insert_view"),
     )

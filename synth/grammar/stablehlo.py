@@ -33,6 +33,7 @@ from itertools import permutations
 import numpy as np
 
 from synth.grammar.dims import has_dynamic
+from synth.grammar.views import StablehloInsertView, StablehloView
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
                                   edge_index, edge_slices)
@@ -496,4 +497,7 @@ def grammar() -> tuple[Op, ...]:
         # not searched by default (synth.synthesis.opset leaves them out): stencil sketches
         SliceRange("stablehlo.slice_range"),
         InsertRange("stablehlo.insert_range"),
+        # never searched: the boxes a kernel reaches (synth.synthesis.views)
+        StablehloView("stablehlo.view"),
+        StablehloInsertView("stablehlo.insert_view"),
     )

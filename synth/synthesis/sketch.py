@@ -252,7 +252,8 @@ class _StatementSketch:
 
     def edge_view(self, k: int, t: TensorType, idx, edges: dict) -> _View:
         """Argument k at a constant index along the dims `edges` (its first or last
-        element there), over the loops of its other dims (which cover those dims whole)."""
+        element there), over the loops of its other dims (which cover those dims whole, or
+        less at most MAX_TRIM elements at each end: a slice_range of the edge)."""
         rest = [(iv, c) for d, (iv, c) in enumerate(idx) if d not in edges]
         positions = sorted(edges.values())
         if len(set(positions)) != 1:
@@ -262,15 +263,21 @@ class _StatementSketch:
         expr = self.sk.apply("slice_edge", (Expr(t, leaf=k),), a)
         if self.dialect == "stablehlo":  # its slice_edge keeps the rank
             expr = self.sk.apply("reshape", (expr,), (("shape", kept.shape),))
-        dims = []
+        dims, lo, hi = [], [], []
         for d, (iv, c) in enumerate(rest):
-            if iv is None or iv not in self.at or self.at[iv] in dims or c != 0:
+            if iv is None or iv not in self.at or self.at[iv] in dims:
                 raise NoSketch("a load at a constant index and other than loop indices elsewhere")
             loop = self.loops[self.at[iv]]
-            if loop.lo != 0 or loop.hi != int(kept.shape[d]):
-                raise NoSketch("a load at a constant index over part of its other dims")
-            self.sk.record(self.at[iv], kept.shape[d])
+            lo.append(loop.lo + c)  # the loops' range of the other dims, less a few elements at the ends
+            hi.append(int(kept.shape[d]) - lo[-1] - (loop.hi - loop.lo))
             dims.append(self.at[iv])
+        if any(not 0 <= v <= MAX_TRIM for v in lo + hi):
+            raise NoSketch("a load at a constant index over part of its other dims")
+        if any(lo + hi):  # decimate2's in[i][0] and in[i + 1][0] of an n + 1 x 2 view
+            expr = self.sk.apply("slice_range" if self.dialect == "stablehlo" else "extract_range", (expr,),
+                                 (("lo", tuple(lo)), ("hi", tuple(hi))))
+        for d, p in enumerate(dims):
+            self.sk.record(p, expr.type.shape[d])
         return self.sk.in_order(expr, tuple(dims))
 
     def read(self, value: ir.Value) -> _View:
