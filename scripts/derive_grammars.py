@@ -127,6 +127,11 @@ CURATED = {
                 "dynamic_update_slice at constant starts lo (below 5); at larger starts (a size "
                 "minus an offset) select(mask, pad(update), dest), the mask a splat true padded "
                 "with false; not searched by default"),
+        _op("stablehlo.window", "stablehlo.gather", 1, attr_domain="window", emitted=["start_indices"],
+            doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
+                "a[p + w - 1 - q + offset]), 0 outside a: a gather at an index tensor built from "
+                "iotas, clamped and selected against 0 where an index can leave a; not searched "
+                "(sketches of reads at a sum of loop indices)"),
     ],
     "linalg": [
         _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),
@@ -220,6 +225,12 @@ CURATED = {
             emitted=["offsets", "sizes", "strides"],
             doc="(dest, update): static insert_slice of update into dest's range (lo, hi); not "
                 "searched by default"),
+        _op("linalg.window", "linalg.generic", 1, attr_domain="window", emitted=["outputs"],
+            doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
+                "a[p + w - 1 - q + offset]), 0 outside a: a generic whose input map is "
+                "(p, q) -> (p + q + offset) where every index lies in a, else one reading a "
+                "(tensor.extract) at the clamped index, selected against 0; not searched "
+                "(sketches of reads at a sum of loop indices)"),
     ],
 }
 

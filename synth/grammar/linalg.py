@@ -48,6 +48,7 @@ from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
+from synth.grammar.window import LinalgWindow
 from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
 from synth.grammar.families import (ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
                                     TransposeFamily, contraction_cost)
@@ -331,4 +332,6 @@ def grammar() -> tuple[Op, ...]:
         # not searched by default (synth.synthesis.opset leaves them out): stencil sketches
         ExtractRange("linalg.extract_range"),
         InsertRange("linalg.insert_range"),
+        # not searched: a read at a sum of two loop indices (synth.grammar.window)
+        LinalgWindow("linalg.window"),
     )

@@ -60,6 +60,7 @@ from synth.grammar.stablehlo_base import (
     _tensor_constant,
     _types,
 )
+from synth.grammar.window import StablehloWindow
 from synth.grammar.stablehlo_loops import (
     Cholesky,
     CounterSelect,
@@ -496,4 +497,6 @@ def grammar() -> tuple[Op, ...]:
         # not searched by default (synth.synthesis.opset leaves them out): stencil sketches
         SliceRange("stablehlo.slice_range"),
         InsertRange("stablehlo.insert_range"),
+        # not searched: a read at a sum of two loop indices (synth.grammar.window)
+        StablehloWindow("stablehlo.window"),
     )
