@@ -129,7 +129,7 @@ CURATED = {
                 "with false; not searched by default"),
         _op("stablehlo.window", "stablehlo.gather", 1, attr_domain="window", emitted=["start_indices"],
             doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
-                "a[p + w - 1 - q + offset]), 0 outside a: a gather at an index tensor built from "
+                "a[p - q + offset]), 0 outside a: a gather at an index tensor built from "
                 "iotas, clamped and selected against 0 where an index can leave a; not searched "
                 "(sketches of reads at a sum of loop indices)"),
     ],
@@ -227,7 +227,7 @@ CURATED = {
                 "searched by default"),
         _op("linalg.window", "linalg.generic", 1, attr_domain="window", emitted=["outputs"],
             doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
-                "a[p + w - 1 - q + offset]), 0 outside a: a generic whose input map is "
+                "a[p - q + offset]), 0 outside a: a generic whose input map is "
                 "(p, q) -> (p + q + offset) where every index lies in a, else one reading a "
                 "(tensor.extract) at the clamped index, selected against 0; not searched "
                 "(sketches of reads at a sum of loop indices)"),

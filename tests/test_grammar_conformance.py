@@ -195,11 +195,12 @@ EXTRA = [
       for d in ("stablehlo", "linalg")],
     *[(f"{d}.insert_range", [((6, 7), "i64"), ((5, 5), "i64")], attrs(lo=(0, 2), hi=(1, 0)))
       for d in ("stablehlo", "linalg")],
-    # windows (x[n + k], x[n + w - 1 - k]): inside the array (an indexing map), past its
+    # windows (x[n + k], x[n - k + c]): inside the array (an indexing map), past its
     # ends (zeros: a correlation's y[i + lag]), along an inner dim, integers
     *[(f"{d}.window", types, a) for d in ("stablehlo", "linalg") for types, a in [
         ([((7,), "f64")], attrs(dim=0, shape=(5, 3), offset=0, reverse=False)),
         ([((7,), "f32")], attrs(dim=0, shape=(4, 3), offset=1, reverse=True)),
+        ([((7,), "f64")], attrs(dim=0, shape=(5, 3), offset=2, reverse=True)),
         ([((7,), "f64")], attrs(dim=0, shape=(4, 7), offset=0, reverse=False)),
         ([((7,), "f64")], attrs(dim=0, shape=(3, 4), offset=-1, reverse=True)),
         ([((3, 7), "f64")], attrs(dim=1, shape=(5, 3), offset=0, reverse=False)),

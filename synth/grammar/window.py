@@ -4,10 +4,10 @@
 by two dims of extents m and w:
 
     out[..., p, q, ...] = a[..., p + q + c, ...]            (reverse false)
-    out[..., p, q, ...] = a[..., p + (w - 1 - q) + c, ...]  (reverse true)
+    out[..., p, q, ...] = a[..., p - q + c, ...]            (reverse true)
 
 and 0 where that index lies outside [0, N). It is what a FIR filter's `x[n + k]` reads
-over its (n, k) loops (a convolution's input windows, `in[i + taps - 1 - j]` reversed),
+over its (n, k) loops (a convolution's input windows; `in[i - j + c]` reversed),
 and with the zeros what a correlation's `y[i + lag]` over `i < n - lag` reads (the bound
 of the sum is the array's end). The extents m, w are attributes (Sizes: the program
 re-instantiates at other sizes); the operand's extent N comes from its type.
@@ -36,12 +36,13 @@ def window_indices(m: int, w: int, offset: int, reverse: bool) -> np.ndarray:
     """The (m, w) array of indices read along the windowed dim."""
     p = np.arange(int(m)).reshape(-1, 1)
     q = np.arange(int(w)).reshape(1, -1)
-    return p + ((int(w) - 1 - q) if reverse else q) + int(offset)
+    return p + (-q if reverse else q) + int(offset)
 
 
-def window_inside(n: int, m: int, w: int, offset: int) -> bool:
+def window_inside(n: int, m: int, w: int, offset: int, reverse: bool) -> bool:
     """Whether every index of the window lies in [0, n) (no zeros at these sizes)."""
-    return int(offset) >= 0 and int(m) + int(w) - 2 + int(offset) <= int(n) - 1
+    lo, hi = (offset - int(w) + 1, int(m) - 1 + offset) if reverse else (offset, int(m) + int(w) - 2 + offset)
+    return lo >= 0 and hi <= int(n) - 1
 
 
 class WindowFamily:
@@ -63,7 +64,7 @@ class WindowFamily:
             if int(n) < 2:
                 continue
             for reverse in (False, True):
-                out.append(attrs(dim=d, shape=(int(n) - 1, 2), offset=0, reverse=reverse))
+                out.append(attrs(dim=d, shape=(int(n) - 1, 2), offset=int(reverse), reverse=reverse))
             out.append(attrs(dim=d, shape=(int(n), 2), offset=0, reverse=False))
         return tuple(out)
 
@@ -96,12 +97,8 @@ class WindowFamily:
 
 def _index_expr(d: dict, p: str, q: str) -> str:
     """The affine expression of the index read, in the names of the result dims p, q."""
-    m, w = d["shape"]
-    if d["reverse"]:
-        c = int(w) - 1 + d["offset"]
-        return f"{p} - {q}" + (f" + {c}" if c > 0 else f" - {-c}" if c < 0 else "")
     c = d["offset"]
-    return f"{p} + {q}" + (f" + {c}" if c > 0 else f" - {-c}" if c < 0 else "")
+    return f"{p} {'-' if d['reverse'] else '+'} {q}" + (f" + {c}" if c > 0 else f" - {-c}" if c < 0 else "")
 
 
 class LinalgWindow(WindowFamily, LinalgOp):
@@ -117,7 +114,7 @@ class LinalgWindow(WindowFamily, LinalgOp):
         dims = ", ".join(names)
         parallel = ", ".join('"parallel"' for _ in range(rank))
         out, o = em.fresh(), em.fresh("o")
-        if window_inside(t.shape[k], m, w, d["offset"]):
+        if window_inside(t.shape[k], m, w, d["offset"], d["reverse"]):
             source = names[:k] + [_index_expr(d, names[k], names[k + 1])] + names[k + 2:]
             b = em.fresh("b")
             em.line(f"{out} = linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({', '.join(source)})>, "
@@ -130,7 +127,7 @@ class LinalgWindow(WindowFamily, LinalgOp):
         zero_i, last, extent = (em.scalar_constant(v, "i64") for v in (0, n - 1, n))
         zero = em.scalar_constant(0, t.dtype)
         reverse = d["reverse"]
-        c = em.scalar_constant(int(w) - 1 + d["offset"] if reverse else d["offset"], "i64")
+        c = em.scalar_constant(d["offset"], "i64")
         at = [em.fresh("i") for _ in range(rank)]
         p, q, s, j, ge, lt, inside, lo, hi, index, v, r = (em.fresh() for _ in range(12))
         body = [f"{at[x]} = linalg.index {x} : index" for x in range(rank)]
@@ -156,7 +153,7 @@ class LinalgWindow(WindowFamily, LinalgOp):
 
 class StablehloWindow(WindowFamily, StablehloOp):
     """stablehlo.gather at the index tensor iota(p) + iota(q) + c (or iota(p) - iota(q) +
-    w - 1 + c), of shape (m, w, 1); clamped and selected against 0 where an index can
+    c), of shape (m, w, 1); clamped and selected against 0 where an index can
     lie outside the array at these sizes."""
 
     def emit(self, em, operands, arg_types, a, result_type):
@@ -168,11 +165,13 @@ class StablehloWindow(WindowFamily, StablehloOp):
         reverse = d["reverse"]
         s = em.fresh()
         em.line(f"{s} = stablehlo.{'subtract' if reverse else 'add'} {ps}, {qs} : {it.mlir()}")
-        index = em.fresh()
-        em.line(f"{index} = stablehlo.add {s}, {_splat(em, int(w) - 1 + d['offset'] if reverse else d['offset'], it)} "
-                f": {it.mlir()}")
+        c = d["offset"]
+        index = s
+        if c:
+            index = em.fresh()
+            em.line(f"{index} = stablehlo.add {s}, {_splat(em, c, it)} : {it.mlir()}")
         n = int(t.shape[k])
-        inside = window_inside(n, m, w, d["offset"])
+        inside = window_inside(n, m, w, d["offset"], reverse)
         mask_t = it.with_dtype("i1")
         if not inside:
             zero, last, extent = (_splat(em, v, it) for v in (0, n - 1, n))

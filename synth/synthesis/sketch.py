@@ -45,6 +45,7 @@ from synth.synthesis.sketch_reader import (
     _Flipped,
     _Mask,
     _Reader,
+    _Summed,
     _View,
     _compare_direction,
     _edge,
@@ -196,8 +197,10 @@ class _StatementSketch:
         expr, rest = Expr(self.input_types[k], leaf=k), list(idx)
         for d, (iv, c) in enumerate(idx):
             if isinstance(iv, _Flipped):
+                if self.reader.is_counter(iv.minus):
+                    raise NoSketch("an index that is a loop counter subtracted")
                 if not self.reader.is_counter(iv.plus):
-                    raise NoSketch("an index that is a difference of loop indices")
+                    continue  # a difference of loop indices: a reversed window (view_of)
                 expr = self.sk.apply("flip", (expr, self.reader.counter_leaf()), (("dim", d), ("offset", c)))
                 rest[d] = (iv.minus, 0)
         for d in sorted((d for d, (iv, _) in enumerate(idx) if iv is not None and self.at_counter(iv)), reverse=True):
@@ -224,7 +227,13 @@ class _StatementSketch:
             return self.edge_view(k, t, idx, edges)
         dims, lo, hi = [], [], []
         diagonal = None  # (loop position, its stand-in second position) of an A[i, i]
+        windows = {d: (iv, c) for d, (iv, c) in enumerate(idx) if isinstance(iv, (_Summed, _Flipped))}
         for d, (iv, c) in enumerate(idx):
+            if d in windows:  # read whole here; a window of its two loops (below)
+                lo.append(0)
+                hi.append(0)
+                dims.append(None)
+                continue
             if iv not in self.at:
                 raise NoSketch("a load index that is not a loop index")
             p = self.at[iv]
@@ -243,7 +252,12 @@ class _StatementSketch:
             "slice_range" if self.dialect == "stablehlo" else "extract_range", (leaf,),
             (("lo", tuple(lo)), ("hi", tuple(hi))))
         for d, p in enumerate(dims):
-            self.sk.record(p, view.type.shape[d])
+            if p is not None:
+                self.sk.record(p, view.type.shape[d])
+        if windows:
+            if diagonal is not None:
+                raise NoSketch("a diagonal read and a window in one access")
+            return self.sk.windowed(view, dims, windows, self.at)
         v = self.sk.in_order(view, tuple(dims))
         if diagonal is None:
             return v

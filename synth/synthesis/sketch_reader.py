@@ -83,6 +83,30 @@ class _CounterMask:
         return _CounterMask(keep.index(self.a), self.direction, self.offset)
 
 
+@dataclass(frozen=True)
+class _SumMask:
+    """`index(a) + index(b) < limit`, the indices relative to their boxes: the part of a
+    box a loop bounded by a size less an enclosing loop's index runs over (a
+    correlation's `i < n - lag`). Only a window that is 0 exactly there satisfies it
+    (synth.synthesis.sketch_views)."""
+    a: int
+    b: int
+    limit: int
+
+    @property
+    def loops(self) -> set[int]:
+        return {self.a, self.b}
+
+    def moved(self, keep: list[int]) -> "_SumMask":
+        return _SumMask(keep.index(self.a), keep.index(self.b), self.limit)
+
+
+@dataclass(frozen=True)
+class _Negated:
+    """A bound `c - iv` on an enclosing loop's index iv (in (bound, c) pairs)."""
+    iv: ir.Value
+
+
 COUNTER = object()  # stands for the counter argument in (index value, offset) pairs
 
 
@@ -91,10 +115,12 @@ class _View:
     """A tensor over the loops at `dims` (positions in the nest, increasing). `natural`:
     the same tensor before its transpose into nest order (expr, dims in its own order),
     where it had one: a contraction takes it as it is (mvt's A^T y is vecmat(y, A), no
-    transposed copy of A)."""
+    transposed copy of A). `zero_from`: (a, b, limit) where the view is a window that is
+    0 exactly where index(a) + index(b) >= limit (past its array's end)."""
     expr: Expr
     dims: tuple[int, ...]
     natural: tuple | None = None
+    zero_from: tuple | None = None
 
 
 _FLIP = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE"}
@@ -174,7 +200,12 @@ class _Reader:
         if any(_is_loop_index(v) for v in operands):
             if len(amap.results) != 1:
                 raise NoSketch("a min / max bound on a loop index")
-            iv, c = _unit_offset(amap.results[0], operands, amap.n_dims)
+            symbols = [self.index_value(v) for v in operands[amap.n_dims:]]
+            form = _linear(amap.results[0], symbols)
+            if form is not None and len(form[0]) == 1 and set(form[0].values()) == {-1} \
+                    and _is_loop_index(operands[next(iter(form[0]))]):
+                return _Negated(operands[next(iter(form[0]))]), form[1]  # `c - iv`
+            iv, c = _unit_offset(amap.results[0], operands, amap.n_dims, symbols=symbols)
             if not _is_loop_index(iv):
                 raise NoSketch("a bound that is not a loop index plus a constant")
             return iv, c
@@ -215,6 +246,14 @@ class _Reader:
         lb = self.bound(f.lowerBoundMap.value, lb_ops, False)
         ub = self.bound(f.upperBoundMap.value, ub_ops, True)
         at = {l.iv: p for p, l in enumerate(loops)}
+        negated = None
+        if isinstance(ub, tuple) and isinstance(ub[0], _Negated):  # l < c - o: a sum mask
+            negated, ub = (ub[0].iv, ub[1]), None
+            if negated[0] not in at:
+                raise NoSketch("a bound on the index of a loop outside the statement's")
+            ub = negated[1] - loops[at[negated[0]]].lo  # the box: at o's first value
+        if isinstance(lb, tuple) and isinstance(lb[0], _Negated):
+            raise NoSketch("a lower bound that is a size less a loop index")
         for b in (lb, ub):
             if not isinstance(b, int) and b[0] is not COUNTER and b[0] not in at:
                 raise NoSketch("a bound on the index of a loop outside the statement's")
@@ -237,7 +276,10 @@ class _Reader:
             hi = loops[at[ub[0]]].hi - 1 + ub[1]
         pos = len(loops)
         loops.append(_Loop(f.induction_variable, lo, hi))
-        if isinstance(lb, int) and isinstance(ub, int) and _only_negated(f.induction_variable):
+        if negated is not None:  # l + o < c, relative: L + O < c - lo - o.lo
+            outer = at[negated[0]]
+            masks.append(_SumMask(pos, outer, negated[1] - lo - loops[outer].lo))
+        if isinstance(lb, int) and isinstance(ub, int) and negated is None and _only_negated(f.induction_variable):
             # a loop whose index is only ever subtracted (`a[n - 2 - i]`): the statement
             # read over j = lo + hi - 1 - i, the same box forwards. Where the original's
             # order matters (a read of an element written earlier), the sketch reads the
@@ -265,6 +307,13 @@ class _Flipped:
     loop index): read as the array flipped about the counter (flip), at `minus`."""
     plus: ir.Value
     minus: ir.Value
+
+
+@dataclass(frozen=True)
+class _Summed:
+    """An index `a + b + c` of two loop indices: read as a window (synth.grammar.window)."""
+    a: ir.Value
+    b: ir.Value
 
 
 def _linear(e: ir.AffineExpr, symbols: list[int] | None = None) -> tuple[dict[int, int], int] | None:
@@ -333,6 +382,9 @@ def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
                 and operands[next(iter(coeffs))] in reversed_:
             iv = operands[next(iter(coeffs))]
             return iv, c - reversed_[iv]
+        if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [1, 1]:
+            a, b = sorted(coeffs)
+            return _Summed(operands[a], operands[b]), c
         if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [-1, 1]:
             plus = next(d for d, v in coeffs.items() if v == 1)
             minus = next(d for d, v in coeffs.items() if v == -1)
