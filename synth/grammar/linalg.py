@@ -39,7 +39,7 @@ from itertools import combinations
 
 import numpy as np
 
-from synth.grammar.dims import is_dynamic
+from synth.grammar.dims import GenericUnsupported, is_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
@@ -276,7 +276,10 @@ class Fill(LinalgOp):
         return sem.full(tuple(d["shape"]), d["value"], d["dtype"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        return em.filled(result_type, attr_dict(attrs)["value"])
+        value = attr_dict(attrs)["value"]
+        if is_dynamic(value):  # a size as a value (sketches): known only at run time
+            raise GenericUnsupported("a size used as a value in a shape-generic body")
+        return em.filled(result_type, value)
 
 
 # --- the grammar ---------------------------------------------------------------------------

@@ -33,6 +33,7 @@ import sys
 from mlir import ir
 
 from synth.analysis.collect import carried_sum
+from synth.analysis.symbols import SizeExpr, size
 from synth.grammar.shapes import shrink_dim
 from synth.grammar.types import TensorType
 from synth.synthesis.program import Expr
@@ -305,6 +306,8 @@ class _StatementSketch:
             return self.load(op)
         if op.name == "affine.for":
             return self.iterated(op.opview)
+        if op.name in ("arith.sitofp", "arith.uitofp"):
+            return self.sk.constant(self.reader.size_value(op.operands[0]))
         if op.name == "arith.constant":
             attr = op.attributes["value"]
             if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
@@ -509,14 +512,16 @@ class _StatementSketch:
 
 def statement_sketch(func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
                      output: int, output_type: TensorType, counter: int | None = None,
-                     counter_range: tuple[int, int] | None = None) -> Expr:
+                     counter_range: tuple[int, int] | None = None, size_values: dict | None = None) -> Expr:
     """The sketch of the one statement of `func` (a part function at the stand-in sizes)
     writing argument `output`; NoSketch where the statement is outside the tactic.
     `counter`: the argument holding the counter of a loop kept as a loop (one step of it is
     `func`), whose values are `counter_range` at the stand-in sizes: an index at the
     counter is a `take` of that dim (a `put` for the store), a loop bounded by it a
     `counter_select` mask."""
-    return _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range).build()
+    sketch = _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range)
+    sketch.reader.size_values = dict(size_values or {})
+    return sketch.build()
 
 
 def _put_back(sk: "_Sketcher", reader: _Reader, array: Expr, at_counter: dict[int, int], value: Expr) -> Expr:
@@ -560,6 +565,9 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
     if not groups:
         return out
     params = spec.kernel.sizes.param_values(spec.standin)
+    # a size argument used as a value (`s / w`): the Size, so the program re-instantiates
+    size_values = {k: size(SizeExpr.symbol(name), spec.standin) for k, name in spec.kernel.sizes.params.items()
+                   if name in spec.standin}
     counter = spec.kernel.sizes.counter
     values = spec.kernel.sizes.counter_values(spec.standin)
     counter_range = (values[0], values[-1] + 1) if values else None
@@ -572,7 +580,8 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
             problem = g.problems[0]
             try:
                 out[problem.name] = statement_sketch(funcs[g.part], dialect, params, problem.input_types,
-                                                     g.writes[0], problem.output_type, counter, counter_range)
+                                                     g.writes[0], problem.output_type, counter, counter_range,
+                                                     size_values)
             except NoSketch as e:
                 if os.environ.get("SYNTH_DEBUG_SKETCH"):
                     print(f"sketch of {problem.name}: {e}", file=sys.stderr)

@@ -165,6 +165,22 @@ class _Reader:
     def op(self, short: str) -> Op:
         return op_by_name(self.dialect, f"{self.dialect}.{short}")
 
+    size_values: dict = {}  # size argument -> its Size at the stand-in sizes (statement_sketch sets it)
+
+    def size_value(self, value: ir.Value):
+        """The Size a size argument converted to a number stands for (through casts and
+        extensions), or an integer constant's value; NoSketch for other values."""
+        while not _is_block_argument(value) and value.owner.name in (
+                "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
+            value = value.owner.operands[0]
+        if not _is_block_argument(value) and value.owner.name == "arith.constant" \
+                and isinstance(value.owner.attributes["value"], ir.IntegerAttr):
+            return int(ir.IntegerAttr(value.owner.attributes["value"]).value)  # a size made a constant
+        k = self.arg_index(value)
+        if k is None or k not in self.size_values:
+            raise NoSketch("a conversion to a number of something other than a size or an integer constant")
+        return self.size_values[k]
+
     # -- index values ------------------------------------------------------------------------
     def arg_index(self, value: ir.Value) -> int | None:
         if _is_block_argument(value) and value.owner == self.entry:

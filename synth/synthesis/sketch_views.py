@@ -81,12 +81,14 @@ class _Sketcher:
         t = self.apply("transpose", (expr,), (("permutation", tuple(order)),))
         return _View(t, tuple(sorted(dims)), natural=(expr, tuple(dims)))
 
-    def constant(self, value: float, dims: tuple[int, ...] = ()) -> _View:
+    def constant(self, value, dims: tuple[int, ...] = ()) -> _View:
+        """A number (a float), or a size (a Size: the constant re-instantiates with it)."""
+        value = value if isinstance(value, Size) else float(value)
         if self.dialect == "stablehlo":
-            c = _View(self.apply("constant", (), (("dtype", self.dtype), ("value", float(value)))), ())
+            c = _View(self.apply("constant", (), (("dtype", self.dtype), ("value", value))), ())
             return self.broadcast(c, dims)
         return _View(self.apply("fill", (), (("dtype", self.dtype), ("shape", self.shape(dims)),
-                                              ("value", float(value)))), dims)
+                                              ("value", value))), dims)
 
     # -- windows: an array read at a sum of two loop indices ------------------------------------
     def windowed(self, view: Expr, dims: list, windows: dict, at: dict) -> _View:
