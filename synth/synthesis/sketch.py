@@ -137,6 +137,7 @@ class _StatementSketch:
 
         self.views: dict = {}  # (array, access) -> its view: an element read twice is one node
         self.fixed: set = set()  # loop indices at the counter: the statement on the counter's line
+        self.locals_read: set = set()  # local scalars whose value is being read (a recurrence guard)
         self.stored_value = self.store.operands[0] if self.store.operation.name == "memref.store" else self.store.value
 
 
@@ -343,6 +344,15 @@ class _StatementSketch:
         """A local scalar read after its definition: a store of an initial value outside
         any loop, then (optionally) a loop nest adding into it (`nrm = 0; for i: nrm +=
         a[i] * a[i]`): the initial value plus the term summed over that nest."""
+        if array in self.locals_read:  # the update reads the local itself (lowpass's state)
+            raise NoSketch("a local scalar whose update reads its own previous value (a recurrence)")
+        self.locals_read.add(array)
+        try:
+            return self._local_value(array, use)
+        finally:
+            self.locals_read.discard(array)
+
+    def _local_value(self, array: ir.Value, use) -> _View:
         stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
         top = [st for st in stores if st.parent.name == "func.func"]
         nested = [st for st in stores if st.parent.name != "func.func"]
