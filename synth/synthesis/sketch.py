@@ -344,18 +344,29 @@ class _StatementSketch:
         """A local scalar read after its definition: a store of an initial value outside
         any loop, then (optionally) a loop nest adding into it (`nrm = 0; for i: nrm +=
         a[i] * a[i]`): the initial value plus the term summed over that nest."""
-        if array in self.locals_read:  # the update reads the local itself (lowpass's state)
+        anchor = _top_level(use)
+        key = (array, anchor)
+        if key in self.locals_read:  # the update reads the local itself (lowpass's state)
             raise NoSketch("a local scalar whose update reads its own previous value (a recurrence)")
-        self.locals_read.add(array)
+        self.locals_read.add(key)
         try:
-            return self._local_value(array, use)
+            return self._local_value(array, use, anchor)
         finally:
-            self.locals_read.discard(array)
+            self.locals_read.discard(key)
 
-    def _local_value(self, array: ir.Value, use) -> _View:
+    def _local_value(self, array: ir.Value, use, anchor) -> _View:
         stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
         top = [st for st in stores if st.parent.name == "func.func"]
         nested = [st for st in stores if st.parent.name != "func.func"]
+        if len(top) > 1 and not nested:
+            # stored several times, outside loops (`ss /= size; ss += eps; ss = 1 / sqrt(ss)`):
+            # the value of the last store before the read's top-level op
+            ops = _block_ops(anchor)
+            at = next(k for k, o in enumerate(ops) if o == anchor)
+            before = [o for o in ops[:at] if any(o == st for st in top)]
+            if not before:
+                raise NoSketch("a local scalar read before its first store")
+            return self.read(before[-1].operands[0])
         if len(top) != 1 or len(nested) > 1:
             raise NoSketch("a local scalar that is not an initial value plus one accumulation")
         init = self.read(top[0].operands[0])
@@ -532,6 +543,19 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     sketch = _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range)
     sketch.reader.size_values = dict(size_values or {})
     return sketch.build()
+
+
+def _top_level(op):
+    """The operation of the function's body that is or holds `op`."""
+    op = op.operation
+    while op.parent is not None and op.parent.name != "func.func":
+        op = op.parent
+    return op
+
+
+def _block_ops(op) -> list:
+    """The operations of the block holding `op` (a top-level op: the function's body)."""
+    return [o.operation for o in op.block.operations]
 
 
 def _put_back(sk: "_Sketcher", reader: _Reader, array: Expr, at_counter: dict[int, int], value: Expr) -> Expr:
