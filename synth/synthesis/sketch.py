@@ -307,8 +307,16 @@ class _StatementSketch:
             return self.load(op)
         if op.name == "affine.for":
             return self.iterated(op.opview)
+        if op.name in ("arith.truncf", "arith.extf") and self.reader.fold(value) is not None:
+            # a constant computed in another float type (C's `float s = 1. / (b * n - 1)`): the
+            # same ops in the statement's type (equal in real arithmetic: the proofs hold)
+            return self.read(op.operands[0])
         if op.name in ("arith.sitofp", "arith.uitofp"):
-            return self.sk.constant(self.reader.size_value(op.operands[0]))
+            folded = self.reader.fold(op.operands[0])  # an integer computed from constants
+            return self.sk.constant(float(folded) if folded is not None else self.reader.size_value(op.operands[0]))
+        if op.name == "math.powf" and self.reader.fold(op.operands[1]) == 2.0:  # x ** 2: x * x
+            x = self.read(op.operands[0])
+            return self.sk.combine(_ELEMENTWISE[self.dialect]["arith.mulf"], x, x)
         if op.name == "arith.constant":
             attr = op.attributes["value"]
             if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
