@@ -21,7 +21,8 @@ does not cover (non-unit strides, indirect accesses, several statements in a gro
 get None, and the search runs as before.
 
 Layout: sketch_reader.py reads the statement (loops, accesses), sketch_views.py builds
-views and ops, and here `_StatementSketch` holds the reading of one statement, with one
+views and ops (windows too: a read at a sum of two loop indices), sketch_locals.py reads
+local scalars and arrays, and here `_StatementSketch` holds the reading of one statement, with one
 method per form of value it reads (a load, a select, a local, a carried or summed term).
 """
 
@@ -32,7 +33,6 @@ import sys
 
 from mlir import ir
 
-from synth.analysis.collect import carried_sum
 from synth.analysis.symbols import SizeExpr, size
 from synth.grammar.shapes import shrink_dim
 from synth.grammar.types import TensorType
@@ -56,13 +56,12 @@ from synth.synthesis.sketch_reader import (
     _local_scalar,
     _memref,
     _min_max,
-    _nest,
-    _same_bounds,
 )
+from synth.synthesis.sketch_locals import _Locals
 from synth.synthesis.sketch_views import _Sketcher
 
 
-class _StatementSketch:
+class _StatementSketch(_Locals):
     """The sketch of one statement (see statement_sketch): the reading state, and one
     method per form of value it reads."""
 
@@ -221,12 +220,23 @@ class _StatementSketch:
         t = leaf.type
         if leaf.op is not None and any(iv is None for iv, _ in idx):
             raise NoSketch("a load at a constant index and at the counter")
+        base = Expr(t, leaf=k)
+        # a constant index inside a dim of constant extent (P[i][1] of points (n, 3)): the
+        # slice at it, then read as that slice's first element
+        middle = {d: c for d, (iv, c) in enumerate(idx) if iv is None and 0 < c < int(t.shape[d]) - 1
+                  and SizeExpr.of(t.shape[d]).is_constant}
+        if middle and leaf.op is None:
+            base = self.sk.apply("slice_range" if self.dialect == "stablehlo" else "extract_range", (base,),
+                                 (("hi", tuple(int(n) - 1 - middle[d] if d in middle else 0 for d, n in enumerate(t.shape))),
+                                  ("lo", tuple(middle.get(d, 0) for d in range(t.rank)))))
+            t = base.type
+            idx = [(None, 0) if d in middle else x for d, x in enumerate(idx)]
         edges = {}  # dim -> "first" | "last": a constant index (fict[0], A[n - 1][j])
         for d, (iv, c) in enumerate(idx):
             if iv is None:
                 edges[d] = _edge(c, t.shape[d])
         if edges:
-            return self.edge_view(k, t, idx, edges)
+            return self.edge_view(k, t, idx, edges, base)
         dims, lo, hi = [], [], []
         diagonal = None  # (loop position, its stand-in second position) of an A[i, i]
         windows = {d: (iv, c) for d, (iv, c) in enumerate(idx) if isinstance(iv, (_Summed, _Flipped))}
@@ -266,16 +276,17 @@ class _StatementSketch:
         # the diagonal: the elements where both indices agree, summed over the second
         return self.sk.reduce(self.sk.masked(v, [_Mask(diagonal[0], diagonal[1], "EQ")]), {diagonal[1]})
 
-    def edge_view(self, k: int, t: TensorType, idx, edges: dict) -> _View:
-        """Argument k at a constant index along the dims `edges` (its first or last
-        element there), over the loops of its other dims (which cover those dims whole)."""
+    def edge_view(self, k: int, t: TensorType, idx, edges: dict, base: Expr | None = None) -> _View:
+        """Argument k (or `base`, a slice of it of type t) at a constant index along the
+        dims `edges` (its first or last element there), over the loops of its other dims
+        (which cover those dims whole)."""
         rest = [(iv, c) for d, (iv, c) in enumerate(idx) if d not in edges]
         positions = sorted(edges.values())
         if len(set(positions)) != 1:
             raise NoSketch("constant indices at both ends")
         a = (("dims", tuple(sorted(edges))), ("position", positions[0]))
         kept = TensorType(tuple(n for d, n in enumerate(t.shape) if d not in edges), t.dtype)
-        expr = self.sk.apply("slice_edge", (Expr(t, leaf=k),), a)
+        expr = self.sk.apply("slice_edge", (base if base is not None else Expr(t, leaf=k),), a)
         if self.dialect == "stablehlo":  # its slice_edge keeps the rank
             expr = self.sk.apply("reshape", (expr,), (("shape", kept.shape),))
         dims = []
@@ -347,100 +358,6 @@ class _StatementSketch:
             return _View(self.sk.apply("select_cmp", (a, b, x, y), (("direction", direction),)), dims)
         pred = self.sk.apply("compare", (a, b), (("direction", direction),))
         return _View(self.sk.apply("select", (pred, x, y)), dims)
-
-    def local_value(self, array: ir.Value, use) -> _View:
-        """A local scalar read after its definition: a store of an initial value outside
-        any loop, then (optionally) a loop nest adding into it (`nrm = 0; for i: nrm +=
-        a[i] * a[i]`): the initial value plus the term summed over that nest."""
-        anchor = _top_level(use)
-        key = (array, anchor)
-        if key in self.locals_read:  # the update reads the local itself (lowpass's state)
-            raise NoSketch("a local scalar whose update reads its own previous value (a recurrence)")
-        self.locals_read.add(key)
-        try:
-            return self._local_value(array, use, anchor)
-        finally:
-            self.locals_read.discard(key)
-
-    def _local_value(self, array: ir.Value, use, anchor) -> _View:
-        stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
-        top = [st for st in stores if st.parent.name == "func.func"]
-        nested = [st for st in stores if st.parent.name != "func.func"]
-        if len(top) > 1 and not nested:
-            # stored several times, outside loops (`ss /= size; ss += eps; ss = 1 / sqrt(ss)`):
-            # the value of the last store before the read's top-level op
-            ops = _block_ops(anchor)
-            at = next(k for k, o in enumerate(ops) if o == anchor)
-            before = [o for o in ops[:at] if any(o == st for st in top)]
-            if not before:
-                raise NoSketch("a local scalar read before its first store")
-            return self.read(before[-1].operands[0])
-        if len(top) != 1 or len(nested) > 1:
-            raise NoSketch("a local scalar that is not an initial value plus one accumulation")
-        init = self.read(top[0].operands[0])
-        if not nested:
-            return init
-        acc = nested[0]
-        op = None if _is_block_argument(acc.operands[0]) else acc.operands[0].owner
-        if op is None or op.name not in ("arith.addf", "arith.addi"):
-            raise NoSketch("a local scalar accumulated other than by a sum")
-        own = [x for x in op.operands if not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
-               and _memref(x.owner) == array]
-        if len(own) != 1:
-            raise NoSketch("a local scalar accumulated other than by a sum")
-        term = next(x for x in op.operands if x != own[0])
-        masks: list = []
-        positions = []
-        for f in _nest(acc, "a local accumulation"):
-            pos = self.reader.place(f, self.loops, masks)
-            self.at[f.induction_variable] = pos
-            positions.append(pos)
-        total = self.summed(term, masks, frozenset(positions))
-        value = top[0].operands[0]
-        if not _is_block_argument(value) and value.owner.name == "arith.constant" and \
-                float(value.owner.attributes["value"].value) == 0.0:
-            return total  # a sum from 0
-        return self.sk.combine(_ELEMENTWISE[self.dialect][op.name], init, total)
-
-    def local_array_value(self, array: ir.Value, use) -> _View:
-        """A local array read where one store defined it: in a nest over the same ranges,
-        at the same index (durbin's `z[i] = ...` then `y[i] = z[i]`): the stored value,
-        its loop indices those of the read."""
-        stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
-        if len(stores) != 1:
-            raise NoSketch("a local array stored more than once")
-        define = stores[0]
-        outer, inner = _nest(define, "a local array used"), _nest(use, "a local array used")
-        _, at_def = self.reader.access(define)
-        _, at_use = self.reader.access(use)
-        if len(outer) != len(inner) or not all(_same_bounds(f, g) for f, g in zip(outer, inner)):
-            raise NoSketch("a local array read over other ranges than it is written")
-        position = {f.induction_variable: k for k, f in enumerate(outer)}
-        for (a, c), (b, d) in zip(at_def, at_use):
-            if c != d or a not in position or inner[position[a]].induction_variable != b:
-                raise NoSketch("a local array read at another index than it is written")
-        for f, g in zip(outer, inner):
-            if g.induction_variable not in self.at:
-                raise NoSketch("a local array read outside the statement's loops")
-            self.at[f.induction_variable] = self.at[g.induction_variable]
-        value = define.operands[0] if define.name == "memref.store" else define.opview.value
-        return self.read(value)
-
-    def iterated(self, f) -> _View:
-        """The result of a loop that sums into a scalar (`iter_args(%s = init)`, yielding
-        `%s + term`): init plus the term summed over the loop's range (symm's temp2)."""
-        try:
-            add, term, init = carried_sum(f)
-        except ValueError as e:
-            raise NoSketch(f"a loop that {e}") from None
-        masks: list[_Mask] = []
-        pos = self.reader.place(f, self.loops, masks)
-        self.at[f.induction_variable] = pos
-        total = self.summed(term, masks, frozenset({pos}))
-        if not _is_block_argument(init) and init.owner.name == "arith.constant" and \
-                float(init.owner.attributes["value"].value) == 0.0:
-            return total
-        return self.sk.combine(_ELEMENTWISE[self.dialect][add], self.read(init), total)
 
     def summed(self, value: ir.Value, inner: list[_Mask], over: frozenset | None = None) -> _View:
         """The sum of `value` over the loops `over` (the reduced loops by default), masked
@@ -551,19 +468,6 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     sketch = _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range)
     sketch.reader.size_values = dict(size_values or {})
     return sketch.build()
-
-
-def _top_level(op):
-    """The operation of the function's body that is or holds `op`."""
-    op = op.operation
-    while op.parent is not None and op.parent.name != "func.func":
-        op = op.parent
-    return op
-
-
-def _block_ops(op) -> list:
-    """The operations of the block holding `op` (a top-level op: the function's body)."""
-    return [o.operation for o in op.block.operations]
 
 
 def _put_back(sk: "_Sketcher", reader: _Reader, array: Expr, at_counter: dict[int, int], value: Expr) -> Expr:
