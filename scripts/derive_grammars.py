@@ -127,6 +127,8 @@ CURATED = {
                 "dynamic_update_slice at constant starts lo (below 5); at larger starts (a size "
                 "minus an offset) select(mask, pad(update), dest), the mask a splat true padded "
                 "with false; not searched by default"),
+        _op("stablehlo.remainder", "stablehlo.remainder", 2,
+            doc="integers: the remainder with the dividend's sign (C's %)"),
         _op("stablehlo.window", "stablehlo.gather", 1, attr_domain="window", emitted=["start_indices"],
             doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
                 "a[p - q + offset]), 0 outside a: a gather at an index tensor built from "
@@ -225,6 +227,8 @@ CURATED = {
             emitted=["offsets", "sizes", "strides"],
             doc="(dest, update): static insert_slice of update into dest's range (lo, hi); not "
                 "searched by default"),
+        _op("linalg.rem", "linalg.generic", 2, emitted=["outputs"],
+            doc="integers: generic with arith.remsi (the remainder with the dividend's sign, C's %)"),
         _op("linalg.window", "linalg.generic", 1, attr_domain="window", emitted=["outputs"],
             doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
                 "a[p - q + offset]), 0 outside a: a generic whose input map is "
