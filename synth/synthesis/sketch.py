@@ -47,6 +47,7 @@ from synth.synthesis.sketch_reader import (
     _Mask,
     _Reader,
     _Summed,
+    _top,
     _View,
     _compare_direction,
     _edge,
@@ -150,12 +151,24 @@ class _StatementSketch(_Locals):
         if _local_array(array) is not None:
             return self.local_array_value(array, op)
         k = self.reader.arg_index(array)
+        if k is not None and k == self.output and self.reader.defined:
+            define = self.defining_store(op)
+            if define is not None:  # the element an earlier nest of the group stored
+                return self.defined_value(define, op)
         if k is None or k not in self.input_types:
             raise NoSketch("a load from a local or an array the group does not read")
         if (k, tuple(idx)) not in self.views:
             line = self.written_before(k, idx)
             self.views[(k, tuple(idx))] = self.view_of(k, idx) if line is None else line
         return self.views[(k, tuple(idx))]
+
+    def defining_store(self, use):
+        """The last earlier store of the group (reader.defined) in a top-level op before
+        the one holding `use`; None where the read comes before them all."""
+        ops = [o.operation for o in self.reader.entry.operations]
+        place = lambda op: next(k for k, o in enumerate(ops) if o == _top(op))  # noqa: E731
+        before = [st for st in self.reader.defined if place(st) < place(use)]
+        return before[-1] if before else None
 
     def written_before(self, k: int, idx) -> _View | None:
         """A read of the written array on the counter's line through the current element

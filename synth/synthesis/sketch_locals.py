@@ -24,6 +24,15 @@ from synth.synthesis.sketch_reader import (
 class _Locals:
     """The local-value methods of _StatementSketch."""
 
+    def bind(self, iv: ir.Value, pos: int) -> None:
+        """Loop index iv read as the loop at `pos`. A loop read twice as different loops
+        (softmax's `e` loop: the element i of out[i] = e, then summed into `sum`) makes
+        the values read so far stale: they are read again."""
+        if iv in self.at and self.at[iv] != pos:
+            self.memo.clear()
+            self.views.clear()
+        self.at[iv] = pos
+
     def local_value(self, array: ir.Value, use) -> _View:
         """A local scalar read after its definition: the value of the store reaching the
         read (_reaching_store), or a store of an initial value outside any loop, then a
@@ -56,6 +65,9 @@ class _Locals:
             return init
         acc = nested[0]
         op = None if _is_block_argument(acc.operands[0]) else acc.operands[0].owner
+        extreme = _extreme(op, array) if op is not None else None
+        if extreme is not None:
+            return self.extreme_value(acc, top[0].operands[0], init, *extreme)
         if op is None or op.name not in ("arith.addf", "arith.addi"):
             raise NoSketch("a local scalar accumulated other than by a sum")
         own = [x for x in op.operands if not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
@@ -67,7 +79,7 @@ class _Locals:
         positions = []
         for f in _nest(acc, "a local accumulation"):
             pos = self.reader.place(f, self.loops, masks)
-            self.at[f.induction_variable] = pos
+            self.bind(f.induction_variable, pos)
             positions.append(pos)
         total = self.summed(term, masks, frozenset(positions))
         value = top[0].operands[0]
@@ -76,6 +88,33 @@ class _Locals:
             return total  # a sum from 0
         return self.sk.combine(_ELEMENTWISE[self.dialect][op.name], init, total)
 
+    def extreme_value(self, acc, init_value: ir.Value, init: _View, kind: str, term: ir.Value) -> _View:
+        """A local scalar updated to the larger (kind "max") or smaller of itself and a term
+        in a loop nest (`if (x[i] > m) m = x[i]`): the term reduced over the nest, then
+        combined with the initial value (left out where it is -inf for a max, +inf for a
+        min). Where a term is NaN the original keeps its value and the reduction gives
+        NaN: validation runs on numbers."""
+        masks: list = []
+        positions = []
+        for f in _nest(acc, "a local accumulation"):
+            pos = self.reader.place(f, self.loops, masks)
+            self.bind(f.induction_variable, pos)
+            positions.append(pos)
+        if masks:
+            raise NoSketch("a max / min over a triangular loop nest")
+        v = self.read(term)
+        over = set(v.dims) & set(positions)
+        if not over:
+            raise NoSketch("a max / min of a term constant along its loops")
+        for p in sorted(over, reverse=True):
+            k = v.dims.index(p)
+            v = _View(self.sk.apply(f"reduce_{kind}", (v.expr,), (("dim", k),)), v.dims[:k] + v.dims[k + 1:])
+        bound = float("-inf") if kind == "max" else float("inf")
+        if not _is_block_argument(init_value) and self.reader.fold(init_value) == bound:
+            return v
+        short = {"stablehlo": {"max": "maximum", "min": "minimum"}, "linalg": {"max": "max", "min": "min"}}
+        return self.sk.combine(short[self.dialect][kind], init, v)
+
     def local_array_value(self, array: ir.Value, use) -> _View:
         """A local array read where one store defined it: in a nest over the same ranges,
         at the same index (durbin's `z[i] = ...` then `y[i] = z[i]`): the stored value,
@@ -83,7 +122,12 @@ class _Locals:
         stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
         if len(stores) != 1:
             raise NoSketch("a local array stored more than once")
-        define = stores[0]
+        return self.defined_value(stores[0], use)
+
+    def defined_value(self, define, use) -> _View:
+        """The value the store `define` wrote where the load `use` reads it: in a nest over
+        the same ranges, at the same index (NoSketch else); the loop indices of the store
+        those of the read."""
         outer, inner = _nest(define, "a local array used"), _nest(use, "a local array used")
         _, at_def = self.reader.access(define)
         _, at_use = self.reader.access(use)
@@ -91,12 +135,14 @@ class _Locals:
             raise NoSketch("a local array read over other ranges than it is written")
         position = {f.induction_variable: k for k, f in enumerate(outer)}
         for (a, c), (b, d) in zip(at_def, at_use):
+            if a is None and b is None and c == d:  # one constant index (a column of a (n, 1) view)
+                continue
             if c != d or a not in position or inner[position[a]].induction_variable != b:
                 raise NoSketch("a local array read at another index than it is written")
         for f, g in zip(outer, inner):
             if g.induction_variable not in self.at:
                 raise NoSketch("a local array read outside the statement's loops")
-            self.at[f.induction_variable] = self.at[g.induction_variable]
+            self.bind(f.induction_variable, self.at[g.induction_variable])
         value = define.operands[0] if define.name == "memref.store" else define.opview.value
         return self.read(value)
 
@@ -109,12 +155,58 @@ class _Locals:
             raise NoSketch(f"a loop that {e}") from None
         masks: list[_Mask] = []
         pos = self.reader.place(f, self.loops, masks)
-        self.at[f.induction_variable] = pos
+        self.bind(f.induction_variable, pos)
         total = self.summed(term, masks, frozenset({pos}))
         if not _is_block_argument(init) and init.owner.name == "arith.constant" and \
                 float(init.owner.attributes["value"].value) == 0.0:
             return total
         return self.sk.combine(_ELEMENTWISE[self.dialect][add], self.read(init), total)
+
+
+_ORDERED = {2: "gt", 3: "gt", 4: "lt", 5: "lt", 9: "gt", 10: "gt", 11: "lt", 12: "lt"}  # cmpf o/u gt ge lt le
+_SIGNED = {4: "gt", 5: "gt", 2: "lt", 3: "lt"}  # cmpi sgt sge slt sle
+_MAXMIN = {"arith.maximumf": "max", "arith.maxnumf": "max", "arith.maxsi": "max",
+           "arith.minimumf": "min", "arith.minnumf": "min", "arith.minsi": "min"}
+
+
+def _extreme(op, array: ir.Value):
+    """("max" | "min", term) where `op` computes the larger / smaller of a load of the
+    local `array` and a term: select(cmp(a, b), a, b) over those two (either order) or a
+    max / min op; None else."""
+    def own(x):
+        return not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load") \
+            and _memref(x.owner) == array
+    if op.name in _MAXMIN:
+        a, b = op.operands
+        if own(a) != own(b):
+            return _MAXMIN[op.name], (b if own(a) else a)
+        return None
+    if op.name != "arith.select" or _is_block_argument(op.operands[0]):
+        return None
+    cmp, t, f = op.operands[0].owner, op.operands[1], op.operands[2]
+    table = _ORDERED if cmp.name == "arith.cmpf" else _SIGNED if cmp.name == "arith.cmpi" else None
+    if table is None or own(t) == own(f):
+        return None
+    word = table.get(ir.IntegerAttr(cmp.attributes["predicate"]).value)
+    a, b = cmp.operands
+    # the compared values matched to the chosen ones (loads of one element match each other)
+    same = lambda x, y: (own(x) and own(y)) or _same_load(x, y)  # noqa: E731
+    if word is None or not ((same(a, t) and same(b, f)) or (same(a, f) and same(b, t))):
+        return None
+    picks_a = same(a, t)  # true -> a
+    kind = ("max" if picks_a else "min") if word == "gt" else ("min" if picks_a else "max")
+    return kind, (f if own(t) else t)
+
+
+def _same_load(x: ir.Value, y: ir.Value) -> bool:
+    """x and y are one value, or loads of one element (the same memref, map and indices)."""
+    if x == y:
+        return True
+    if _is_block_argument(x) or _is_block_argument(y) or x.owner.name != "affine.load" \
+            or y.owner.name != "affine.load":
+        return False
+    a, b = x.owner.opview, y.owner.opview
+    return a.memref == b.memref and str(a.map) == str(b.map) and list(a.indices) == list(b.indices)
 
 
 def _top_level(op):

@@ -277,9 +277,18 @@ class _Reader:
         # ... and so are stores into local arrays (a temporary copied into an argument)
         stores = [op for op in stores if _local_scalar(_memref(op)) is None
                   and _local_array(_memref(op)) is None]
-        if len(stores) != 1:
-            raise NoSketch(f"{len(stores)} stores in the group")
-        store = stores[0].opview
+        # stores to one array in nests one after the other (softmax's `out[i] = e`, then
+        # `out[i] /= sum`): the last is the statement, the others define what it reads
+        self.defined = []
+        if len(stores) > 1:
+            tops = [_top(st) for st in stores]
+            if len({id(t) for t in tops}) != len(tops) and any(tops[i] == tops[j] for i in range(len(tops))
+                                                             for j in range(i)):
+                raise NoSketch(f"{len(stores)} stores in the group, two in one loop nest")
+            if any(_memref(st) != _memref(stores[-1]) for st in stores):
+                raise NoSketch(f"{len(stores)} stores in the group, to different arrays")
+            self.defined = stores[:-1]
+        store = stores[-1].opview
         loops: list[_Loop] = []
         masks: list[_Mask] = []
         for f in _nest(store.operation, "the store is"):
@@ -443,6 +452,14 @@ def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
     raise NoSketch(f"the index {e} is not a loop index plus a constant")
 
 
+def _top(op):
+    """The operation of the function's body that is or holds `op`."""
+    op = op.operation
+    while op.parent is not None and op.parent.name != "func.func":
+        op = op.parent.operation
+    return op
+
+
 def _edge(c: int, n) -> str:
     """"first" or "last" for a constant index c along a dim of extent n; NoSketch else."""
     if c == 0:
@@ -501,9 +518,12 @@ def _nest(op, what: str) -> list:
 
 def _same_bounds(f, g) -> bool:
     """Whether two loops run over the same range (the same bound maps of the same values)."""
+    def bound_operands(loop):  # the bounds' operands (not the iter_args' initial values)
+        n = sum(m.value.n_dims + m.value.n_symbols for m in (loop.lowerBoundMap, loop.upperBoundMap))
+        return list(loop.operands)[:n]
     return str(f.lowerBoundMap.value) == str(g.lowerBoundMap.value) and \
         str(f.upperBoundMap.value) == str(g.upperBoundMap.value) and \
-        list(f.operands) == list(g.operands) and loop_step(f) == loop_step(g)
+        bound_operands(f) == bound_operands(g) and loop_step(f) == loop_step(g)
 
 
 _CMPI = {2: "slt", 3: "sle", 4: "sgt", 5: "sge"}  # arith.cmpi's signed orders
