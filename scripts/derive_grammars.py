@@ -129,6 +129,11 @@ CURATED = {
                 "with false; not searched by default"),
         _op("stablehlo.remainder", "stablehlo.remainder", 2,
             doc="integers: the remainder with the dividend's sign (C's %)"),
+        *[_op(f"stablehlo.arg{k}", "stablehlo.reduce", 1, attr_domain="arg_reduce", emitted=["init_values"],
+              doc=f"the index (i32 / i64) of the {'largest' if k == 'max' else 'smallest'} element along dim, "
+                  "the first of equal ones: a reduce of the values and an iota together keeping the "
+                  "better value, the smaller index on a tie; not searched (sketches of a local keeping "
+                  "the index of the best term)") for k in ("max", "min")],
         _op("stablehlo.window", "stablehlo.gather", 1, attr_domain="window", emitted=["start_indices"],
             doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
                 "a[p - q + offset]), 0 outside a: a gather at an index tensor built from "
@@ -229,6 +234,11 @@ CURATED = {
                 "searched by default"),
         _op("linalg.rem", "linalg.generic", 2, emitted=["outputs"],
             doc="integers: generic with arith.remsi (the remainder with the dividend's sign, C's %)"),
+        *[_op(f"linalg.arg{k}", "linalg.generic", 1, attr_domain="arg_reduce", emitted=["outputs"],
+              doc=f"the index (i32 / i64) of the {'largest' if k == 'max' else 'smallest'} element along dim, "
+                  "the first of equal ones: a generic with the value and the index as outputs, a "
+                  "reduction keeping the element where it is strictly better; not searched (sketches "
+                  "of a local keeping the index of the best term)") for k in ("max", "min")],
         _op("linalg.window", "linalg.generic", 1, attr_domain="window", emitted=["outputs"],
             doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
                 "a[p - q + offset]), 0 outside a: a generic whose input map is "

@@ -206,6 +206,11 @@ EXTRA = [
         ([((3, 7), "f64")], attrs(dim=1, shape=(5, 3), offset=0, reverse=False)),
         ([((7, 2, 3), "f32")], attrs(dim=0, shape=(4, 5), offset=0, reverse=False)),
         ([((6,), "i64")], attrs(dim=0, shape=(4, 3), offset=0, reverse=True))]],
+    # argmax / argmin: ties (the first index), floats and integers, an inner dim
+    *[(f"{d}.arg{k}", types, a) for d in ("stablehlo", "linalg") for k in ("max", "min") for types, a in [
+        ([((7,), "f32")], attrs(dim=0, dtype="i32")),
+        ([((3, 5), "f64")], attrs(dim=1, dtype="i64")),
+        ([((4, 3), "i64")], attrs(dim=0, dtype="i32"))]],
 ]
 
 

@@ -48,6 +48,7 @@ from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
+from synth.grammar.argmax import LinalgArg
 from synth.grammar.window import LinalgWindow
 from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
 from synth.grammar.families import (ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
@@ -357,4 +358,7 @@ def grammar() -> tuple[Op, ...]:
         InsertRange("linalg.insert_range"),
         # not searched: a read at a sum of two loop indices (synth.grammar.window)
         LinalgWindow("linalg.window"),
+        # not searched: a local keeping the index of the largest / smallest term (synth.grammar.argmax)
+        LinalgArg("linalg.argmax", "max"),
+        LinalgArg("linalg.argmin", "min"),
     )

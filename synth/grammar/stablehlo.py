@@ -60,6 +60,7 @@ from synth.grammar.stablehlo_base import (
     _tensor_constant,
     _types,
 )
+from synth.grammar.argmax import StablehloArg
 from synth.grammar.window import StablehloWindow
 from synth.grammar.stablehlo_loops import (
     Cholesky,
@@ -502,4 +503,7 @@ def grammar() -> tuple[Op, ...]:
         InsertRange("stablehlo.insert_range"),
         # not searched: a read at a sum of two loop indices (synth.grammar.window)
         StablehloWindow("stablehlo.window"),
+        # not searched: a local keeping the index of the largest / smallest term (synth.grammar.argmax)
+        StablehloArg("stablehlo.argmax", "max"),
+        StablehloArg("stablehlo.argmin", "min"),
     )
