@@ -152,6 +152,9 @@ class _Locals:
         try:
             add, term, init = carried_sum(f)
         except ValueError as e:
+            found = self.arg_best(f)
+            if found is not None:
+                return found
             raise NoSketch(f"a loop that {e}") from None
         masks: list[_Mask] = []
         pos = self.reader.place(f, self.loops, masks)
@@ -161,6 +164,115 @@ class _Locals:
                 float(init.owner.attributes["value"].value) == 0.0:
             return total
         return self.sk.combine(_ELEMENTWISE[self.dialect][add], self.read(init), total)
+
+
+    def arg_best(self, f) -> _View | None:
+        """The index a loop keeps of its best term (BLAS's isamax: `m = |x[0]|; best = 0;
+        for i from 1: if (|x[i]| > m) { m = |x[i]|; best = i; }`): argmax (strictly
+        greater: the first of equal ones) or argmin of the term over the loop's range
+        from one before its start, where the local m starts as the term there and best
+        as that index. None where the loop is not of that form."""
+        body = f.regions[0].blocks[0]
+        args = list(body.arguments)
+        if len(args) != 2 or len(list(f.results)) != 1:
+            return None
+        iv, best = args
+        step = list(body.operations)[-1].operands[0]
+        if _is_block_argument(step) or step.owner.name != "arith.select" or step.owner.operands[2] != best:
+            return None
+        cond, index = step.owner.operands[0], step.owner.operands[1]
+        while not _is_block_argument(index) and index.owner.name in ("arith.index_cast", "arith.index_castui"):
+            index = index.owner.operands[0]
+        if index != iv or _is_block_argument(cond) or cond.owner.name not in ("arith.cmpf", "arith.cmpi"):
+            return None
+        cmp = cond.owner
+        table = _ORDERED if cmp.name == "arith.cmpf" else _SIGNED
+        code = ir.IntegerAttr(cmp.attributes["predicate"]).value
+        if code not in (2, 4):  # strict: cmpf ogt / olt, cmpi slt / sgt (>= would keep the last)
+            return None
+        x, y = cmp.operands
+        local = lambda v: (not _is_block_argument(v) and v.owner.name in ("affine.load", "memref.load")  # noqa: E731
+                           and _local_scalar_of(v) is not None)
+        if local(y) and not local(x):
+            term, m, kind = x, _local_scalar_of(y), "max" if table[code] == "gt" else "min"
+        elif local(x) and not local(y):
+            term, m, kind = y, _local_scalar_of(x), "min" if table[code] == "gt" else "max"
+        else:
+            return None
+        # m is updated with the same choice in the loop, and starts as the term one step before
+        stores = [u.owner for u in m.uses if u.owner.name in ("affine.store", "memref.store")]
+        inside = [st for st in stores if _inside(st.operation, f.operation)]
+        if len(inside) != 1:
+            return None
+        update = inside[0].operands[0]
+        if _is_block_argument(update) or update.owner.name != "arith.select" or update.owner.operands[0] != cond \
+                or not local(update.owner.operands[2]) or not self.same_at(update.owner.operands[1], term, iv, 0):
+            return None
+        masks: list = []
+        pos = self.reader.place(f, self.loops, masks)
+        if masks:
+            return None
+        first = self.loops[pos].lo - 1  # the term's index the locals start at
+        start = _reaching_store(f, stores)
+        init = list(f.operation.operands)[-1]
+        if start is None or self.reader.fold(init) != first or \
+                not self.same_at(start.operands[0], term, iv, -1):
+            return None
+        self.loops[pos].lo = first
+        self.bind(iv, pos)
+        v = self.read(term)
+        if pos not in v.dims:
+            raise NoSketch("a best term constant along its loop")
+        dtype = str(best.type)
+        v = _View(self.sk.apply(f"arg{kind}", (v.expr,), (("dim", v.dims.index(pos)), ("dtype", dtype))),
+                  tuple(p for p in v.dims if p != pos))
+        if first:
+            v = self.sk.combine(_ELEMENTWISE[self.dialect]["arith.addi"], v, self.sk.constant(first))
+        return v
+
+    def same_at(self, a: ir.Value, b: ir.Value, iv: ir.Value, shift: int) -> bool:
+        """Whether `a` is the value `b` has where loop index iv is one of its box's own
+        values plus `shift` (0: `b` itself; -1: `b` one iteration before the first):
+        the same ops on the same values, loads at indices shifted so."""
+        if a == b and shift == 0:
+            return True
+        if _is_block_argument(a) or _is_block_argument(b):
+            return a == b
+        oa, ob = a.owner, b.owner
+        if oa.name != ob.name:
+            return False
+        if oa.name == "affine.load":
+            (ma, ia), (mb, ib) = self.reader.access(oa), self.reader.access(ob)
+            if ma != mb or len(ia) != len(ib):
+                return False
+            box = next((l for l in self.loops if l.iv == iv), None)
+            for (va, ca), (vb, cb) in zip(ia, ib):
+                if vb == iv:
+                    first = (box.lo if box is not None else None)
+                    if shift == 0 and va == iv and ca == cb:
+                        continue
+                    if va is not None or first is None or ca != first + shift + cb:
+                        return False
+                elif (va, ca) != (vb, cb):
+                    return False
+            return True
+        if _attributes(oa) != _attributes(ob) or len(oa.operands) != len(ob.operands):
+            return False
+        return all(self.same_at(x, y, iv, shift) for x, y in zip(oa.operands, ob.operands))
+
+
+def _attributes(op) -> list:
+    """An op's attributes as (name, text) pairs, sorted."""
+    names = [n if isinstance(n, str) else n.name for n in op.attributes]
+    return sorted((n, str(op.attributes[n])) for n in names)
+
+
+def _local_scalar_of(load: ir.Value):
+    """The local scalar a load reads (a memref.alloca of one element), or None."""
+    memref = _memref(load.owner)
+    if _is_block_argument(memref) or memref.owner.name != "memref.alloca":
+        return None
+    return memref if all(n == 1 for n in ir.MemRefType(memref.type).shape) else None
 
 
 _ORDERED = {2: "gt", 3: "gt", 4: "lt", 5: "lt", 9: "gt", 10: "gt", 11: "lt", 12: "lt"}  # cmpf o/u gt ge lt le
