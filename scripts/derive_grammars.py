@@ -127,8 +127,6 @@ CURATED = {
                 "dynamic_update_slice at constant starts lo (below 5); at larger starts (a size "
                 "minus an offset) select(mask, pad(update), dest), the mask a splat true padded "
                 "with false; not searched by default"),
-        _op("stablehlo.remainder", "stablehlo.remainder", 2,
-            doc="integers: the remainder with the dividend's sign (C's %)"),
         *[_op(f"stablehlo.arg{k}", "stablehlo.reduce", 1, attr_domain="arg_reduce", emitted=["init_values"],
               doc=f"the index (i32 / i64) of the {'largest' if k == 'max' else 'smallest'} element along dim, "
                   "the first of equal ones: a reduce of the values and an iota together keeping the "
@@ -232,8 +230,6 @@ CURATED = {
             emitted=["offsets", "sizes", "strides"],
             doc="(dest, update): static insert_slice of update into dest's range (lo, hi); not "
                 "searched by default"),
-        _op("linalg.rem", "linalg.generic", 2, emitted=["outputs"],
-            doc="integers: generic with arith.remsi (the remainder with the dividend's sign, C's %)"),
         *[_op(f"linalg.arg{k}", "linalg.generic", 1, attr_domain="arg_reduce", emitted=["outputs"],
               doc=f"the index (i32 / i64) of the {'largest' if k == 'max' else 'smallest'} element along dim, "
                   "the first of equal ones: a generic with the value and the index as outputs, a "

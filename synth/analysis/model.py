@@ -32,9 +32,6 @@ class Kernel:
     interface: Interface
     function: KernelFunction  # of the normal form, at the kernel's own sizes
     sizes: SizeModel
-    # integer arguments the kernel divides by (arith.divsi / remsi ... of a load of them or
-    # of them): their drawn values are never 0 (C leaves x / 0 undefined; it traps)
-    divisors: frozenset = frozenset()
 
     @property
     def path(self) -> str:
@@ -77,19 +74,12 @@ class Kernel:
         for a in self.function.arguments:
             if a.is_array:
                 shape = tuple(int(d) for d in self.sizes.shape(a.index, values))
-                out.append(np.require(self._nonzero(a.index, draw(shape, a.type)), requirements="C"))
+                out.append(np.require(draw(shape, a.type), requirements="C"))
             elif a.index in params:
                 out.append((a.type, params[a.index]))
             else:
-                out.append((a.type, self._nonzero(a.index, draw((), a.type)).item()))
+                out.append((a.type, draw((), a.type).item()))
         return out
-
-    def _nonzero(self, index: int, x):
-        """x, its zeros made 1 where argument `index` is an integer divisor."""
-        x = np.asarray(x)
-        if index not in self.divisors or x.dtype.kind not in "iu":
-            return x
-        return np.where(x == 0, np.ones((), x.dtype), x).astype(x.dtype)
 
 
 def load_kernel(source: SourceModule, name: str) -> Kernel:
@@ -100,38 +90,9 @@ def load_kernel(source: SourceModule, name: str) -> Kernel:
         func = next(op for op in module.body.operations if op.operation.name == "func.func"
                     and op.attributes["sym_name"].value == name)
         model = analyze_sizes(nf.source.path, func)
-        divisors = _divisors(func)
     model = _dims_read(model, nf.interface)
     _polybench_values(model, kf)
-    return Kernel(name, source, nf.source, nf.interface, kf, model, divisors)
-
-
-_INT_DIVISIONS = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.floordivsi",
-                  "arith.ceildivsi")
-
-
-def _divisors(func) -> frozenset:
-    """The arguments of `func` an integer division or remainder divides by: the divisor
-    is the argument, or a load of it (through integer casts)."""
-    from mlir import ir
-
-    entry = func.regions[0].blocks[0]
-    found = set()
-
-    def visit(op):
-        if op.name in _INT_DIVISIONS:
-            v = op.operands[1]
-            while not isinstance(v.owner, ir.Block) and v.owner.name in (
-                    "arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "arith.index_castui"):
-                v = v.owner.operands[0]
-            if not isinstance(v.owner, ir.Block) and v.owner.name in ("affine.load", "memref.load"):
-                v = v.owner.operands[0]
-            if isinstance(v.owner, ir.Block) and v.owner == entry:
-                found.add(ir.BlockArgument(v).arg_number)
-        return ir.WalkResult.ADVANCE
-
-    func.operation.walk(visit)
-    return frozenset(found)
+    return Kernel(name, source, nf.source, nf.interface, kf, model)
 
 
 def _dims_read(model: SizeModel, iface: Interface) -> SizeModel:

@@ -43,7 +43,7 @@ from synth.grammar.dims import GenericUnsupported, is_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
-from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
@@ -69,25 +69,6 @@ class Elementwise(ElementwiseFamily, LinalgOp):
         em.line(f"{r} = {self.mlir_name} {_ins(operands, arg_types)} "
                 f"outs({e} : {result_type.mlir()}) -> {result_type.mlir()}")
         return r
-
-
-class IntRem(ElementwiseFamily, LinalgOp):
-    """linalg.generic: x % y on integers (arith.remsi: the dividend's sign, C's %); no
-    named linalg op computes it."""
-
-    def __init__(self, name: str):
-        super().__init__(name, 2, "rem", INT_DTYPES)
-
-    def emit(self, em, operands, arg_types, attrs, result_type):
-        dt = result_type.dtype
-
-        def body(em, b):
-            r = em.fresh("r")
-            em.line(f"{r} = arith.remsi {b[0]}, {b[1]} : {dt}")
-            return r
-
-        n = result_type.rank
-        return emit_generic(em, operands, arg_types, [tuple(range(n))] * 2, result_type, body)
 
 
 # --- contractions ----------------------------------------------------------------------------
@@ -321,7 +302,6 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("linalg.sub", 2, "sub", NUMERIC_DTYPES),
         Elementwise("linalg.mul", 2, "mul", NUMERIC_DTYPES),
         Elementwise("linalg.div", 2, "div", NUMERIC_DTYPES),
-        IntRem("linalg.rem"),
         Elementwise("linalg.max", 2, "maximum", NUMERIC_DTYPES),
         Elementwise("linalg.min", 2, "minimum", NUMERIC_DTYPES),
         Elementwise("linalg.negf", 1, "neg", FLOAT_DTYPES),

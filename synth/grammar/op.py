@@ -285,14 +285,6 @@ class _NumpySem:
         return np.divide(a, b)
 
     @staticmethod
-    def rem(a, b):
-        """Integer remainder with the dividend's sign (C's %, arith.remsi); x % 0 = x as
-        XLA defines it (arith.remsi leaves it undefined, see div)."""
-        a, b = np.asarray(a), np.asarray(b)
-        safe = np.where(b == 0, 1, b)
-        return np.where(b == 0, a, np.fmod(a, safe)).astype(a.dtype)
-
-    @staticmethod
     def compare(direction: str, a, b):
         return _NP_COMPARE[direction](a, b)
 

@@ -36,7 +36,7 @@ from synth.grammar.dims import GenericUnsupported, has_dynamic, is_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
                                   edge_index, edge_slices)
-from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NUMERIC_DTYPES, TensorType
+from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 from synth.grammar.families import (
     DotGeneralFamily,
     ElementwiseFamily,
@@ -470,7 +470,6 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("stablehlo.subtract", 2, "sub"),
         Elementwise("stablehlo.multiply", 2, "mul"),
         Elementwise("stablehlo.divide", 2, "div"),
-        Elementwise("stablehlo.remainder", 2, "rem", INT_DTYPES),
         Elementwise("stablehlo.maximum", 2, "maximum"),
         Elementwise("stablehlo.minimum", 2, "minimum"),
         Elementwise("stablehlo.negate", 1, "neg"),

@@ -281,7 +281,7 @@ ARITH_MATH: dict[str, Callable] = _table({
 
 STABLEHLO: dict[str, Callable] = _table({
     "stablehlo.add": "add", "stablehlo.subtract": "sub", "stablehlo.multiply": "mul",
-    "stablehlo.divide": "div", "stablehlo.remainder": "trunc_rem", "stablehlo.negate": "neg", "stablehlo.abs": "abs",
+    "stablehlo.divide": "div", "stablehlo.negate": "neg", "stablehlo.abs": "abs",
     "stablehlo.maximum": "max", "stablehlo.minimum": "min", "stablehlo.clamp": "clamp",
     "stablehlo.sqrt": "sqrt", "stablehlo.rsqrt": "rsqrt", "stablehlo.exponential": "exp",
     "stablehlo.power": "pow",

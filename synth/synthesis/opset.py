@@ -17,7 +17,6 @@ _ADD = {"arith.addf", "arith.addi"}
 _SUB = {"arith.subf", "arith.subi"}
 _MUL = {"arith.mulf", "arith.muli"}
 _DIV = {"arith.divf", "arith.divsi", "arith.divui"}
-_REM = {"arith.remsi"}
 _CMP = {"arith.cmpf", "arith.cmpi", "arith.select", "arith.maxnumf", "arith.minnumf",
         "arith.maximumf", "arith.minimumf", "arith.maxsi", "arith.minsi"}
 _NEG = {"arith.negf"} | _SUB
@@ -40,7 +39,7 @@ def is_library_op(name: str) -> bool:
 # grammar op (name after the dialect prefix) -> kernel ops, any of which licenses it
 _LICENSES: dict[str, set[str]] = {
     "add": _ADD, "subtract": _SUB, "sub": _SUB, "multiply": _MUL, "mul": _MUL,
-    "divide": _DIV, "div": _DIV, "remainder": _REM, "rem": _REM, "maximum": _CMP, "minimum": _CMP, "max": _CMP, "min": _CMP,
+    "divide": _DIV, "div": _DIV, "maximum": _CMP, "minimum": _CMP, "max": _CMP, "min": _CMP,
     "negate": _NEG, "negf": _NEG, "sqrt": _SQRT, "exponential": _EXP, "exp": _EXP, "abs": _ABS,
     "compare": _CMP, "select": _CMP, "reduce_max": _CMP, "reduce_min": _CMP,
     "reduce_add": _ADD, "iota": _TO_FLOAT,

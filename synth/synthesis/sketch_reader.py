@@ -25,7 +25,6 @@ _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
     "stablehlo": {
         "arith.addf": "add", "arith.addi": "add", "arith.subf": "subtract", "arith.subi": "subtract",
         "arith.mulf": "multiply", "arith.muli": "multiply", "arith.divf": "divide", "arith.divsi": "divide",
-        "arith.remsi": "remainder",
         "arith.maximumf": "maximum", "arith.maxf": "maximum", "arith.maxnumf": "maximum",
         "arith.maxsi": "maximum", "arith.minimumf": "minimum", "arith.minf": "minimum",
         "arith.minnumf": "minimum", "arith.minsi": "minimum", "arith.negf": "negate",
@@ -33,7 +32,7 @@ _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
     },
     "linalg": {
         "arith.addf": "add", "arith.addi": "add", "arith.subf": "sub", "arith.subi": "sub",
-        "arith.mulf": "mul", "arith.muli": "mul", "arith.divf": "div", "arith.divsi": "div", "arith.remsi": "rem",
+        "arith.mulf": "mul", "arith.muli": "mul", "arith.divf": "div", "arith.divsi": "div",
         "arith.maximumf": "max", "arith.maxf": "max", "arith.maxnumf": "max", "arith.maxsi": "max",
         "arith.minimumf": "min", "arith.minf": "min", "arith.minnumf": "min", "arith.minsi": "min",
         "arith.negf": "negf", "math.sqrt": "sqrt", "math.exp": "exp", "math.absf": "abs",
