@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from mlir import ir
 
 from synth.analysis.collect import loop_step
 from synth.grammar.op import Op, op_by_name
 from synth.grammar.types import TensorType
 from synth.semantics.affine_expr import compile_map
+from synth.synthesis.constants import fold_constant
 from synth.synthesis.program import Expr
 
 MAX_TRIM = 2  # elements a slice may drop at either end (stencil offsets)
@@ -39,11 +38,6 @@ _ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "math.absi": "abs",
     },
 }
-
-
-_NUMPY_SCALARS = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "index": np.int64}
-_FOLDS = {"arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
-          "arith.addi": np.add, "arith.subi": np.subtract, "arith.muli": np.multiply, "arith.negf": np.negative}
 
 
 class NoSketch(Exception):
@@ -189,31 +183,8 @@ class _Reader:
         return self.size_values[k]
 
     def fold(self, value: ir.Value):
-        """The number a scalar computed from constants only is (C's `1. / (2 * 9 - 1)`,
-        in the types and roundings of its ops), or None."""
-        if _is_block_argument(value):
-            return None
-        op, t = value.owner, str(value.type)
-        if t not in _NUMPY_SCALARS:
-            return None
-        cast = _NUMPY_SCALARS[t]
-        if op.name == "arith.constant":
-            attr = op.attributes["value"]
-            if isinstance(attr, ir.FloatAttr):
-                return cast(ir.FloatAttr(attr).value)
-            if isinstance(attr, ir.IntegerAttr):
-                return cast(ir.IntegerAttr(attr).value)
-            return None
-        args = [self.fold(v) for v in op.operands]
-        if not args or any(a is None for a in args):
-            return None
-        if op.name in _FOLDS:
-            with np.errstate(all="ignore"):
-                return cast(_FOLDS[op.name](*args))
-        if op.name in ("arith.sitofp", "arith.truncf", "arith.extf", "arith.extsi", "arith.trunci",
-                       "arith.index_cast"):
-            return cast(args[0])
-        return None
+        """The number a scalar computed from constants only is (synth.synthesis.constants)."""
+        return fold_constant(value)
 
     # -- index values ------------------------------------------------------------------------
     def arg_index(self, value: ir.Value) -> int | None:
