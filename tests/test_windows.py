@@ -51,6 +51,23 @@ def test_c_windows_raise(name, target):
     assert any(t in raised for t in WINDOW_TEXT[target]) and "scf.for" not in raised
 
 
+@needs_cc
+def test_c_window_raise_for_every_size():
+    """fir with its sizes left free: one linalg raise for every size (? dims, the window an
+    indexing map), equal to gcc's at the manifest's sizes."""
+    case = CASES["dsp:fir"]
+    outcome = raise_function(translate_c(str(case.path), function=case.function), case.function, "linalg",
+                             RaiseOptions())
+    raised = outcome.module[outcome.module.index("@fir_raised"):]
+    assert "tensor<?x" in raised and "-> (d0 + d1)" in raised
+    params, result = signature(case)
+    args = inputs(case, params, np.random.default_rng(6))
+    sig = mlir_signature(translate_c(str(case.path), function=case.function, locations=False,
+                                     sizes=case.sizes).text, case.function)
+    got = raised_outputs(outcome.module, case, params, args, "linalg", sig)
+    assert_same(case, "raised linalg for every size", params, result, run_c(case, params, result, args, "-O2"), got)
+
+
 @pytest.mark.slow
 @needs_cc
 @pytest.mark.parametrize("target", TARGETS)

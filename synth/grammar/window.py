@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from synth.analysis.symbols import SizeExpr
+from synth.grammar.dims import GenericUnsupported, has_dynamic
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.op import attr_dict, attrs
 from synth.grammar.stablehlo_base import StablehloOp, _broadcast_to, _iota, _splat, _tensor_constant
@@ -101,9 +103,25 @@ def _index_expr(d: dict, p: str, q: str) -> str:
     return f"{p} {'-' if d['reverse'] else '+'} {q}" + (f" + {c}" if c > 0 else f" - {-c}" if c < 0 else "")
 
 
+def inside_at_every_size(n, m, w, offset: int, reverse: bool) -> bool:
+    """Whether a forward window lies in the array at every value of the sizes (its last
+    index, m + w - 2 + offset, is n - 1 less a constant >= 0)."""
+    if reverse or offset < 0:
+        return False
+    try:
+        slack = SizeExpr.of(n) - 1 - (SizeExpr.of(m) + SizeExpr.of(w) - 2 + offset)
+    except ValueError:
+        return False
+    return slack.is_constant and slack.const >= 0
+
+
 class LinalgWindow(WindowFamily, LinalgOp):
     """linalg.generic: the index as an indexing map where every index lies in the array,
-    else tensor.extract at the clamped index in the body, selected against 0."""
+    else tensor.extract at the clamped index in the body, selected against 0. In a
+    shape-generic body (sizes known at run time) only the first form, where the window
+    lies in the array at every size (a FIR filter's x of nout + ntaps - 1 samples)."""
+
+    shape_generic = True
 
     def emit(self, em, operands, arg_types, a, result_type):
         d = attr_dict(a)
@@ -114,15 +132,24 @@ class LinalgWindow(WindowFamily, LinalgOp):
         dims = ", ".join(names)
         parallel = ", ".join('"parallel"' for _ in range(rank))
         out, o = em.fresh(), em.fresh("o")
-        if window_inside(t.shape[k], m, w, d["offset"], d["reverse"]):
-            source = names[:k] + [_index_expr(d, names[k], names[k + 1])] + names[k + 2:]
-            b = em.fresh("b")
-            em.line(f"{out} = linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({', '.join(source)})>, "
-                    f"affine_map<({dims}) -> ({dims})>], iterator_types = [{parallel}]}} "
-                    f"ins({operands[0]} : {t.mlir()}) outs({em.empty(result_type)} : {result_type.mlir()}) {{\n"
-                    f"^bb0({b}: {t.dtype}, {o}: {t.dtype}):\n  linalg.yield {b} : {t.dtype}\n"
-                    f"}} -> {result_type.mlir()}")
-            return out
+        if has_dynamic(t) or has_dynamic(result_type):
+            if not inside_at_every_size(t.shape[k], m, w, d["offset"], d["reverse"]):
+                raise GenericUnsupported("a window that may leave its array has no shape-generic emitter yet")
+        elif not window_inside(t.shape[k], m, w, d["offset"], d["reverse"]):
+            return self._clamped(em, operands, t, d, result_type, names, dims, parallel, out, o)
+        source = names[:k] + [_index_expr(d, names[k], names[k + 1])] + names[k + 2:]
+        b = em.fresh("b")
+        em.line(f"{out} = linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({', '.join(source)})>, "
+                f"affine_map<({dims}) -> ({dims})>], iterator_types = [{parallel}]}} "
+                f"ins({operands[0]} : {t.mlir()}) outs({em.empty(result_type)} : {result_type.mlir()}) {{\n"
+                f"^bb0({b}: {t.dtype}, {o}: {t.dtype}):\n  linalg.yield {b} : {t.dtype}\n"
+                f"}} -> {result_type.mlir()}")
+        return out
+
+    @staticmethod
+    def _clamped(em, operands, t, d, result_type, names, dims, parallel, out, o) -> str:
+        k = d["dim"]
+        rank = result_type.rank
         n = int(t.shape[k])
         zero_i, last, extent = (em.scalar_constant(v, "i64") for v in (0, n - 1, n))
         zero = em.scalar_constant(0, t.dtype)
