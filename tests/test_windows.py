@@ -97,7 +97,7 @@ func.func @colfilter(%A: memref<12x5xf64>, %w: memref<4xf64>, %B: memref<9x5xf64
 """
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["linalg", pytest.param("stablehlo", marks=pytest.mark.slow)])
 def test_mlir_window_raise(target):
     from synth.backends.run import run_raised
     from synth.execution import run_function
