@@ -146,6 +146,11 @@ def _recurrence_note(spec: Specification, statements: list[int]) -> str:
         return (f". Statement {hit[0]} stores a value computed from a scalar recurrence "
                 f"({carried[hit[0]]}); the target's loops carry arrays, not scalars, and "
                 f"{_KEPT_LOOPS}")
+    later = sorted(s for s in found if s not in statements)  # the function cannot raise anyway
+    if later:
+        return (f". Statement {later[0]} of the function, in another group, is a recurrence: it "
+                f"reads elements of arg{found[later[0]]} that earlier iterations of its own loops "
+                f"wrote, which no tensor op computes from the inputs alone")
     return ""
 
 
