@@ -1,6 +1,6 @@
-"""synth-broadcasts-per-use: a broadcast of scalars (an all-parallel linalg.generic whose
-inputs are all rank-0 tensors, into a tensor.empty) that several ops use is computed once
-per use, before elementwise fusion.
+"""synth-broadcasts-per-use: a broadcast of a scalar (an all-parallel linalg.generic that
+yields the element of its one rank-0 input, into a tensor.empty) that several ops use is
+computed once per use, before elementwise fusion.
 
 MLIR's linalg-fuse-elementwise-ops fuses a producer only into its single consumer. A raise
 that multiplies two updates by the same constant reads one broadcast twice once CSE has
@@ -17,18 +17,23 @@ from synth.backends.ir_toolkit import all_parallel, defining, ops_named
 
 
 def _scalar_broadcast(op) -> bool:
-    """Whether `op` (a linalg.generic) computes a tensor from rank-0 inputs only, every
-    loop parallel, into one tensor.empty."""
+    """Whether `op` (a linalg.generic) only broadcasts a rank-0 input: its payload yields
+    that input's element, every loop parallel, into one tensor.empty (a generic computing
+    its elements, a flip gathering them say, is not copied: that would double its work)."""
     from mlir import ir
 
     view = op.opview
-    if len(op.results) != 1 or len(view.outputs) != 1 or not all_parallel(op):
+    if len(op.results) != 1 or len(view.outputs) != 1 or len(view.inputs) != 1 or not all_parallel(op):
         return False
     empty = defining(view.outputs[0])
     if empty is None or empty.name != "tensor.empty":
         return False
-    return all(isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).rank == 0
-               for v in view.inputs)
+    source = view.inputs[0]
+    if not (isinstance(source.type, ir.RankedTensorType) and ir.RankedTensorType(source.type).rank == 0):
+        return False
+    block = op.regions[0].blocks[0]
+    body = list(block.operations)
+    return len(body) == 1 and body[0].operands[0] == block.arguments[0]
 
 
 def broadcasts_per_use(module) -> int:
