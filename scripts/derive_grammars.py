@@ -136,6 +136,24 @@ CURATED = {
                 "dynamic_update_slice at constant starts lo (below 5); at larger starts (a size "
                 "minus an offset) select(mask, pad(update), dest), the mask a splat true padded "
                 "with false; not searched by default"),
+        _op("stablehlo.view", "stablehlo.slice", 1, attr_domain="view",
+            doc="the box lo + [0, shape) * stride of each dim (sizes as expressions); never "
+                "searched: the part of an array a kernel reaches (synth.synthesis.views)"),
+        _op("stablehlo.insert_view", "stablehlo.dynamic_update_slice", 2, attr_domain="view",
+            emitted=["start_indices"],
+            doc="(dest, update): dest with its box replaced by update: a dynamic_update_slice "
+                "at unit strides, else select(mask, pad(update, interior = stride - 1), dest); "
+                "never searched"),
+        *[_op(f"stablehlo.arg{k}", "stablehlo.reduce", 1, attr_domain="arg_reduce", emitted=["init_values"],
+              doc=f"the index (i32 / i64) of the {'largest' if k == 'max' else 'smallest'} element along dim, "
+                  "the first of equal ones: a reduce of the values and an iota together keeping the "
+                  "better value, the smaller index on a tie; not searched (sketches of a local keeping "
+                  "the index of the best term)") for k in ("max", "min")],
+        _op("stablehlo.window", "stablehlo.gather", 1, attr_domain="window", emitted=["start_indices"],
+            doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
+                "a[p - q + offset]), 0 outside a: a gather at an index tensor built from "
+                "iotas, clamped and selected against 0 where an index can leave a; not searched "
+                "(sketches of reads at a sum of loop indices)"),
     ],
     "linalg": [
         _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),
@@ -241,6 +259,24 @@ CURATED = {
             emitted=["offsets", "sizes", "strides"],
             doc="(dest, update): static insert_slice of update into dest's range (lo, hi); not "
                 "searched by default"),
+        _op("linalg.view", "tensor.extract_slice", 1, attr_domain="view",
+            emitted=["offsets", "sizes", "strides"],
+            doc="the box lo + [0, shape) * stride of each dim (static, strided); never searched: "
+                "the part of an array a kernel reaches (synth.synthesis.views)"),
+        _op("linalg.insert_view", "tensor.insert_slice", 2, attr_domain="view",
+            emitted=["offsets", "sizes", "strides"],
+            doc="(dest, update): strided insert_slice of update into dest's box; never searched"),
+        *[_op(f"linalg.arg{k}", "linalg.generic", 1, attr_domain="arg_reduce", emitted=["outputs"],
+              doc=f"the index (i32 / i64) of the {'largest' if k == 'max' else 'smallest'} element along dim, "
+                  "the first of equal ones: a generic with the value and the index as outputs, a "
+                  "reduction keeping the element where it is strictly better; not searched (sketches "
+                  "of a local keeping the index of the best term)") for k in ("max", "min")],
+        _op("linalg.window", "linalg.generic", 1, attr_domain="window", emitted=["outputs"],
+            doc="a dim replaced by two (m, w): element (p, q) is a[p + q + offset] (reverse: "
+                "a[p - q + offset]), 0 outside a: a generic whose input map is "
+                "(p, q) -> (p + q + offset) where every index lies in a, else one reading a "
+                "(tensor.extract) at the clamped index, selected against 0; not searched "
+                "(sketches of reads at a sum of loop indices)"),
     ],
 }
 

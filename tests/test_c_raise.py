@@ -38,6 +38,11 @@ CASES["directions:shift_up"] = Case(DIRECTIONS, "shift_up", {"sizes": {"n": 29},
 for _name in ("blend_screen", "invert"):  # 8-bit, raised with the sizes left free (every size)
     _case = CASES[f"image8:{_name}"]
     CASES[f"image8:{_name}/free"] = Case(_case.path, _name, {**_case.spec, "free": True})
+STRIDED = DATA / "c" / "strided.c"
+CASES["strided:step2"] = Case(STRIDED, "step2", {"sizes": {"n": 33}, "arrays": {"a": "n", "b": "n"}})
+CASES["strided:lda_scale"] = Case(STRIDED, "lda_scale", {
+    "sizes": {"m": 7, "n": 9, "lda": 12}, "ints": {}, "arrays": {"A": "m*lda"}})
+CASES["strided:odd_store"] = Case(STRIDED, "odd_store", {"sizes": {"n": 17}, "arrays": {"a": "2*n", "b": "n"}})
 RAISED = [
     ("directions:down", "for (i = n - 2; i >= 0; i--) a[i + 1] = a[i] + b[i]"),
     ("directions:down2d", "A[i][j] = A[i - 1][j] + ..., i counting down"),
@@ -47,6 +52,13 @@ RAISED = [
     ("counters:pair_sums", "x[k] + x[k + 1]; k += 2"),
     ("darknet:gemm_nn", "A[i * lda + k], register A_PART"),
     ("dsp:matmul_dsp", "p_a = &A[i * Y]; *p_c++ = acc"),
+    ("blas2:sger", "A[i * lda + j] += t * y[j], j < n < lda: a box of A"),
+    ("tsvc:s123", "j++; a[j] = ... over LEN / 2: half of each array"),
+    ("strided:step2", "for (i = 1; i < n; i += 2) a[i] = a[i - 1] + b[i]"),
+    ("strided:lda_scale", "A[i * lda + j] = alpha * A[i * lda + j], j < n < lda"),
+    ("dsp:decimate2", "in[2 * i], in[2 * i + 1], in[2 * i + 2]: column 0 of part of the rows"),
+    pytest.param("tsvc:s127_half", "a[i + m] = b[i] + c[i] * a[i], m = LEN / 2", marks=pytest.mark.slow),
+    pytest.param("strided:odd_store", "a[2 * i + 1] = 3.0 * b[i]", marks=pytest.mark.slow),
 ]
 
 # 8- and 16-bit arithmetic: char / short arrays read through C's promotions (extui /
@@ -82,10 +94,11 @@ EIGHT_BIT_SLOW = [
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
 
 
+_ALL = RAISED + EIGHT_BIT + [pytest.param(n, w, marks=pytest.mark.slow) for n, w in EIGHT_BIT_SLOW]
+
+
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
-@pytest.mark.parametrize("name,what", RAISED + EIGHT_BIT + [pytest.param(n, w, marks=pytest.mark.slow)
-                                                            for n, w in EIGHT_BIT_SLOW],
-                         ids=[n for n, _ in RAISED + EIGHT_BIT + EIGHT_BIT_SLOW])
+@pytest.mark.parametrize("name,what", _ALL, ids=[r.values[0] if hasattr(r, "values") else r[0] for r in _ALL])
 def test_raise_equals_compiled_c(name, what, target):
     case = CASES[name]
     # "free": raised with its sizes left free (a raise for every size), run at the sizes
@@ -122,3 +135,15 @@ def test_a_down_counting_recurrence_is_refused(target):
     source = translate_c(str(DIRECTIONS), function="rec_down")
     with pytest.raises(NoSolutionError, match="no equivalent program found"):
         raise_function(source, "rec_down", target, RaiseOptions(settings=SearchSettings(timeout=5)))
+
+
+def test_a_stride_2_recurrence_is_refused():
+    """`a[i] = a[i - 2] + b[i]` at step 2 reads what the previous iteration wrote (the same
+    lattice of a): a true recurrence, exit 3 with that reason, where `a[i] = a[i - 1] +
+    b[i]` at step 2 (step2: it reads the other lattice) raises."""
+    from synth.errors import NoSolutionError
+    from synth.synthesis.search import SearchSettings
+
+    source = translate_c(str(STRIDED), function="rec_step2", sizes={"n": 33})
+    with pytest.raises(NoSolutionError, match="is a recurrence"):
+        raise_function(source, "rec_step2", "linalg", RaiseOptions(settings=SearchSettings(timeout=3)))

@@ -205,6 +205,31 @@ EXTRA = [
       for d in ("stablehlo", "linalg")],
     *[(f"{d}.insert_range", [((6, 7), "i64"), ((5, 5), "i64")], attrs(lo=(0, 2), hi=(1, 0)))
       for d in ("stablehlo", "linalg")],
+    # boxes a kernel reaches (synth.synthesis.views): part of a leading dimension, strides
+    *[(f"{d}.view", [((5, 9), "f32")], attrs(lo=(0, 0), shape=(5, 6), stride=(1, 1)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.view", [((4, 5, 9), "f64")], attrs(lo=(1, 0, 1), shape=(3, 5, 3), stride=(1, 1, 3)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.insert_view", [((5, 9), "f64"), ((5, 6), "f64")], attrs(lo=(0, 0), shape=(5, 6), stride=(1, 1)))
+      for d in ("stablehlo", "linalg")],
+    *[(f"{d}.insert_view", [((7, 8), "i64"), ((3, 4), "i64")], attrs(lo=(1, 1), shape=(3, 4), stride=(2, 2)))
+      for d in ("stablehlo", "linalg")],
+    # windows (x[n + k], x[n - k + c]): inside the array (an indexing map), past its
+    # ends (zeros: a correlation's y[i + lag]), along an inner dim, integers
+    *[(f"{d}.window", types, a) for d in ("stablehlo", "linalg") for types, a in [
+        ([((7,), "f64")], attrs(dim=0, shape=(5, 3), offset=0, reverse=False)),
+        ([((7,), "f32")], attrs(dim=0, shape=(4, 3), offset=1, reverse=True)),
+        ([((7,), "f64")], attrs(dim=0, shape=(5, 3), offset=2, reverse=True)),
+        ([((7,), "f64")], attrs(dim=0, shape=(4, 7), offset=0, reverse=False)),
+        ([((7,), "f64")], attrs(dim=0, shape=(3, 4), offset=-1, reverse=True)),
+        ([((3, 7), "f64")], attrs(dim=1, shape=(5, 3), offset=0, reverse=False)),
+        ([((7, 2, 3), "f32")], attrs(dim=0, shape=(4, 5), offset=0, reverse=False)),
+        ([((6,), "i64")], attrs(dim=0, shape=(4, 3), offset=0, reverse=True))]],
+    # argmax / argmin: ties (the first index), floats and integers, an inner dim
+    *[(f"{d}.arg{k}", types, a) for d in ("stablehlo", "linalg") for k in ("max", "min") for types, a in [
+        ([((7,), "f32")], attrs(dim=0, dtype="i32")),
+        ([((3, 5), "f64")], attrs(dim=1, dtype="i64")),
+        ([((4, 3), "i64")], attrs(dim=0, dtype="i32"))]],
 ]
 
 

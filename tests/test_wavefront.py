@@ -58,9 +58,9 @@ func.func @f(%a0: tensor<10x8xf64>, %b0: tensor<10x8xf64>, %c0: tensor<10x8xf64>
 """
 
 
-def _reference(a, b, c):
+def _reference(a, b, c, steps=6):
     a, b, c = a.copy(), b.copy(), c.copy()
-    for _ in range(6):
+    for _ in range(steps):
         b[1:9, 1:7] = (a[0:8, 1:7] + a[2:10, 1:7]) * 0.5
         c[1:9, :] = b[0:8, :] - b[1:9, :] * 0.25
         a[1:9, 1:7] = a[1:9, 1:7] + c[2:10, 1:7] * 0.1
@@ -109,6 +109,31 @@ def test_wavefront_lags_and_values(rows, cap):
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
     for g, w in zip(got, _reference(*arrays)):
         np.testing.assert_array_equal(g, w)
+
+
+# the same loop, its step count an argument (a generic raise's time loop)
+RUN_TIME_COUNT = STENCIL.replace(
+    "func.func @f(%a0", "func.func @f(%n: tensor<i32>, %a0").replace(
+    "%hi = arith.constant 6 : index",
+    "%ni = tensor.extract %n[] : tensor<i32>\n  %hi = arith.index_cast %ni : i32 to index")
+
+
+def test_wavefront_sweeps_a_count_known_at_run_time_and_runs_the_rest():
+    """A time loop to a run-time count: sweeps of T steps (T as for a count every T up to
+    10 divides), then the loop itself, marked, runs the steps left; bitwise NumPy's values
+    for counts that are a multiple of T, not one, smaller than T, and 0."""
+    assert RUN_TIME_COUNT != STENCIL
+    found, count, text = _rewritten(RUN_TIME_COUNT)
+    assert found == ([0, 0, 1], 2) and count == 1
+    assert text.count("synth.wavefront_rest") == 1 and "arith.divsi" in text
+    rng = np.random.default_rng(1)
+    arrays = [rng.uniform(-1, 1, (10, 8)) for _ in range(3)]
+    prepared = MlirCpuBackend().prepare(text, "f")
+    for steps in (20, 23, 7, 1, 0):
+        got = prepared.run([np.array(steps, dtype=np.int32)] + [a.copy() for a in arrays])
+        assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+        for g, w in zip(got, _reference(*arrays, steps=steps)):
+            np.testing.assert_array_equal(g, w)
 
 
 def test_window_budget_follows_the_caches():
@@ -328,6 +353,26 @@ def test_wavefront_takes_a_queue_and_an_array_written_by_two_updates(cap):
     # per step, in the waves before and after: 3 blocks and ey's row 0; in between: 3 blocks
     assert text.count("linalg.generic") == steps * (4 * 2 + (3 if cap == 2 else 0))
     rng = np.random.default_rng(5)
+    arrays = [rng.uniform(-1, 1, (10, 8)) for _ in range(3)] + [rng.uniform(-1, 1, 6)]
+    prepared = MlirCpuBackend().prepare(text, "f")
+    got = prepared.run([a.copy() for a in arrays])
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    for g, w in zip(got, _fdtd(*arrays)):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_wavefront_takes_a_queue_head_read_as_a_rank_0_slice():
+    """The queue's element 0 read as a rank-0 slice broadcast by a map to () (fdtd-2d's
+    shape-generic raise made static) is a queue read like a map to (0): the loop is
+    rewritten and its values are NumPy's bit for bit."""
+    text = FDTD.replace("#head = affine_map<(d0, d1) -> (0)>", "#head = affine_map<(d0, d1) -> ()>").replace(
+        "%e1 = tensor.empty() : tensor<1x8xf64>",
+        "%qh = tensor.extract_slice %q[0] [1] [1] : tensor<6xf64> to tensor<f64>\n    %e1 = tensor.empty() : tensor<1x8xf64>"
+    ).replace("ins(%q : tensor<6xf64>) outs(%e1", "ins(%qh : tensor<f64>) outs(%e1")
+    assert text.count("%qh") == 2
+    found, count, text = _rewritten(text, 10, 4)
+    assert found == ([0, 0, 0, 1], 1) and count == 1
+    rng = np.random.default_rng(6)
     arrays = [rng.uniform(-1, 1, (10, 8)) for _ in range(3)] + [rng.uniform(-1, 1, 6)]
     prepared = MlirCpuBackend().prepare(text, "f")
     got = prepared.run([a.copy() for a in arrays])

@@ -17,7 +17,7 @@ from .emit import emit, size_values
 from .kernel import Kernel
 from .mutate import mutant_valid, mutants
 from .oracle import (Proc, bucket, compare_runs, draw_inputs, first_error_line, raise_cmd,
-                     run_original, run_proc, run_raised, signature, verify_cmd)
+                     run_on_mlir_cpu, run_original, run_proc, run_raised, signature, verify_cmd)
 
 
 @dataclass
@@ -33,6 +33,7 @@ class Config:
     other_sizes: bool
     verify_own: bool = True
     input_sets: tuple = ("random", "ties")
+    mlir_cpu: bool = False  # also run each raise through mlir-cpu's performance pipeline
 
     @property
     def raise_deadline(self) -> float:
@@ -65,6 +66,7 @@ class TargetResult:
     mutant_log: list = field(default_factory=list)  # (operator, verdict, oracle difference)
     notes: list = field(default_factory=list)
     failures: list = field(default_factory=list)
+    rewrites: Counter = field(default_factory=Counter)  # mlir-cpu's passes on this raise
 
 
 class Checker:
@@ -104,6 +106,22 @@ class Checker:
             diff = compare_runs(want, got)
             if diff:
                 return diff
+        return None
+
+    def backend_oracle(self, out_text: str, name: str, target: str, expected: list,
+                       res) -> tuple[str, str] | None:
+        """None if mlir-cpu's compiled code computes what the original does on every input
+        set (the passes' rewrites counted into `res`), else (failure kind, what):
+        backend_error where it does not compile or run, backend_wrong where it differs."""
+        try:
+            runs, rewrites = run_on_mlir_cpu(out_text, name, target, [inputs for inputs, _ in expected])
+        except Exception as e:
+            return "backend_error", f"mlir-cpu: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        res.rewrites.update(rewrites)
+        for (_, want), got in zip(expected, runs):
+            diff = compare_runs(want, got)
+            if diff:
+                return "backend_wrong", f"mlir-cpu: {diff}"
         return None
 
     def raise_(self, path: Path, target: str, tag: str) -> tuple[Proc, Path]:
@@ -155,6 +173,11 @@ class Checker:
         if diff:
             fail("wrong", diff)
             return res
+        if self.cfg.mlir_cpu:
+            found = self.backend_oracle(out_text, kernel.name, target, expected, res)
+            if found:
+                fail(*found)
+                return res
         if self.cfg.other_sizes and sizes:
             self.check_other_sizes(path, kernel, out_text, target, sizes, res)
         if self.cfg.verify_own:

@@ -42,7 +42,7 @@ def fuzz_program(cfg: Config, k: int, work: Path) -> dict:
         record["targets"][target] = {"status": res.status, "exit_code": res.exit_code, "reason": res.reason,
                                      "seconds": round(res.seconds, 2), "mutants": dict(res.mutants),
                                      "mutant_log": res.mutant_log,
-                                     "notes": res.notes}
+                                     "notes": res.notes, "rewrites": dict(res.rewrites)}
         for f in res.failures:
             if cfg.repro_dir is not None:
                 if f.kind in saved:  # the same failure on the other target: one reproducer
@@ -60,6 +60,8 @@ def summarize(cfg: Config, records: list[dict], seconds: float) -> dict:
     raised, attempts = Counter(), Counter()
     refused: dict = {}
     mut = Counter()
+    rewrites: dict[str, Counter] = {}  # target -> mlir-cpu pass -> rewrites
+    through_cpu = Counter()
     failures = []
     categories = Counter(r["category"] for r in records)
     features = Counter(f for r in records for f in r["features"])
@@ -77,6 +79,9 @@ def summarize(cfg: Config, records: list[dict], seconds: float) -> dict:
             elif t["status"] == "malformed-refused":
                 malformed_refused += 1
             mut.update(t["mutants"])
+            if t.get("rewrites") is not None and cfg.mlir_cpu and t["status"] == "raised":
+                through_cpu[target] += 1
+                rewrites.setdefault(target, Counter()).update(t["rewrites"])
             notes += [f"fuzz_{r['program']} {target}: {n}" for n in t["notes"] if "verify exit 2" in n or "other sizes" in n]
         failures += r["failures"]
     kinds = Counter(f["kind"] for f in failures)
@@ -95,6 +100,9 @@ def summarize(cfg: Config, records: list[dict], seconds: float) -> dict:
         "crashes": kinds.get("crash", 0) + kinds.get("verify_crash", 0),
         "hangs": kinds.get("hang", 0) + kinds.get("verify_hang", 0),
         "malformed_not_refused": kinds.get("malformed", 0),
+        "mlir_cpu": {"raises": dict(through_cpu), "wrong": kinds.get("backend_wrong", 0),
+                     "errors": kinds.get("backend_error", 0),
+                     "rewrites": {t: dict(sorted(c.items())) for t, c in rewrites.items()}} if cfg.mlir_cpu else None,
         "generator_errors": len(gen_errors),
         "failures": failures, "features": dict(sorted(features.items())),
         "notes": notes, "seconds": round(seconds, 1),
@@ -117,6 +125,12 @@ def print_report(rep: dict) -> None:
     p(f"  wrong: {rep['wrong']}   accepted mutants: {m['accepted']}   crashes: {rep['crashes']}   "
       f"hangs: {rep['hangs']}   own output not verified: {rep['verify_own_failures']}   "
       f"generator errors: {rep['generator_errors']}")
+    cpu = rep.get("mlir_cpu")
+    if cpu:
+        p(f"  mlir-cpu: {sum(cpu['raises'].values())} raises run through its passes, {cpu['wrong']} wrong, "
+          f"{cpu['errors']} errors; rewrites per pass: " + "; ".join(
+              f"{t}: " + ", ".join(f"{k.removeprefix('synth-')} {v}" for k, v in c.items() if v)
+              for t, c in cpu["rewrites"].items()))
     for f in rep["failures"]:
         p(f"  FAILURE {f['kind']} fuzz_{f['program']} ({f['target']}): {f['description'][:300]}")
         if f.get("reproducer"):
@@ -161,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="do not run synth verify on the raised outputs themselves")
     ap.add_argument("--other-sizes", action="store_true",
                     help="also run kernels with size arguments at smaller values (informational)")
+    ap.add_argument("--mlir-cpu", action="store_true",
+                    help="also run each raise through mlir-cpu's pipeline (every performance pass) and "
+                    "compare; the report counts the rewrites each pass made")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--synth-root", help="fuzz the synth of this checkout (default: this one)")
     ap.add_argument("--check", metavar="FILE", help="re-check a saved reproducer and exit (0: fixed)")
@@ -185,13 +202,14 @@ def main(argv: list[str] | None = None) -> int:
     cfg = Config(args.seed, out, args.timeout, targets, args.alternate, args.mutants,
                  Path(args.repro_dir) if args.repro_dir else None,
                  0.0 if args.no_shrink else args.shrink_budget, args.other_sizes,
-                 verify_own=not args.no_verify_own)
+                 verify_own=not args.no_verify_own, mlir_cpu=args.mlir_cpu)
     rep = run(cfg, args.count, args.jobs, set(args.features.split(",")) if args.features else None)
     if args.json:
         print(json.dumps(rep, indent=1, default=str))
     else:
         print_report(rep)
         print(f"  (details: {out / 'report.json'}, {out / 'records.json'})")
-    bad = (rep["wrong"] + rep["mutants"]["accepted"] + rep["crashes"] + rep["hangs"]
+    cpu = rep.get("mlir_cpu") or {"wrong": 0, "errors": 0}
+    bad = (rep["wrong"] + cpu["wrong"] + cpu["errors"] + rep["mutants"]["accepted"] + rep["crashes"] + rep["hangs"]
            + rep["malformed_not_refused"] + rep["verify_own_failures"])
     return 1 if bad else 0

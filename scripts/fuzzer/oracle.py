@@ -244,6 +244,26 @@ def run_raised(text: str, name: str, target: str, inputs: list, arg_specs: list[
     return finals, [np.asarray(r) for r in results[len(outputs):]]
 
 
+def run_on_mlir_cpu(text: str, name: str, target: str, input_sets: list) -> tuple[list, dict]:
+    """([(final array arguments, returned values)] per input set, rewrites per pass) of
+    @NAME_raised compiled once by the mlir-cpu backend (its tiled pipeline with every
+    performance pass; a stablehlo raise lowered to linalg first). A pass that fails raises
+    PipelineFailed."""
+    from synth.backends.mlir_cpu import MlirCpuBackend
+
+    outputs = raised_outputs(text, name)
+    runs = []
+    with _RUN_LOCK:
+        prepared = MlirCpuBackend(target=target).prepare(text, f"{name}_raised")
+        for inputs in input_sets:
+            results = prepared.run(inputs)
+            finals = [None if isinstance(v, tuple) else v.copy() for v in inputs]
+            for pos, argi in enumerate(outputs):
+                finals[argi] = np.asarray(results[pos])
+            runs.append((finals, [np.asarray(r) for r in results[len(outputs):]]))
+    return runs, dict(prepared.rewrites)
+
+
 def compare(want, have, label: str) -> str | None:
     """None if equal (f64 rtol 1e-9, f32 1e-4, atol = rtol * max(1, max|want|); integers
     exact), else where they first differ."""

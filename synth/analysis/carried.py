@@ -55,11 +55,12 @@ def _carried_scalars(body: ir.Block, path: str) -> dict[ir.Value, str]:
                             f"(its next value is not the old one plus, times, max or min a term)")
         stores: dict[ir.Value, list[ir.Operation]] = {}
         early: dict[ir.Value, list[ir.Value]] = {}  # loads before any store in the body
+        late: dict[ir.Value, list[ir.Value]] = {}  # ... and after one
         for op, _ in _preorder(view.body):
             if op.name == "affine.store" and op.operands[1] in scalars:
                 stores.setdefault(op.operands[1], []).append(op)
-            elif op.name in _LOADS and op.operands[0] in scalars and op.operands[0] not in stores:
-                early.setdefault(op.operands[0], []).append(op.results[0])
+            elif op.name in _LOADS and op.operands[0] in scalars:
+                (late if op.operands[0] in stores else early).setdefault(op.operands[0], []).append(op.results[0])
         for buf, loads in early.items():
             if buf not in stores:
                 continue  # read-only in this loop
@@ -68,7 +69,13 @@ def _carried_scalars(body: ir.Block, path: str) -> dict[ir.Value, str]:
                 value = update.operands[0]
                 users = [u.owner for u in load.uses]
                 if not more and users == [value.owner] and _accumulates(value, load, set(loads) - {load}):
-                    continue  # s = s + term: a reduction
+                    # s = s + term: a reduction, unless the body reads the running value
+                    # after updating it (out[i] = s: a scan, such as a prefix sum)
+                    for running in late.get(buf, []):
+                        out[running] = (f"the loop at {where} updates a running accumulation and each "
+                                        f"iteration reads its partial value (a scan, such as a prefix "
+                                        f"sum; no op of the grammar computes one)")
+                    continue
                 alloc = diagnostic_location(path, scalars[buf].location)
                 out[load] = (f"the loop at {where} carries the local scalar allocated at {alloc} "
                              f"from one iteration to the next (its body reads it before storing it)")

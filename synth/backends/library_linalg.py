@@ -271,6 +271,23 @@ def _function(name: str, arg_types: list[TensorType], result: TensorType, build)
             + f"\n  return {value} : {result.mlir()}\n}}\n")
 
 
+def _matrix_from_above(loop):
+    """The one rank-2 tensor a solve's loop reads that is defined outside it (a static
+    instance of a shape-generic raise: canonicalize drops the matrix the loop carried
+    unchanged), else None."""
+    from mlir import ir
+
+    from synth.backends.ir_toolkit import nested_ops, value_within
+
+    found = set()
+    for inner in nested_ops(loop):
+        for v in inner.operands:
+            if isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).rank == 2 \
+                    and not value_within(v, loop):
+                found.add(v)
+    return found.pop() if len(found) == 1 else None
+
+
 def lower(text: str) -> tuple[str, int]:
     """`text` (a linalg module, static shapes) with each marked library loop that has a
     blocked form at its size replaced by it (inlined); (module text, how many)."""
@@ -292,10 +309,14 @@ def lower(text: str) -> tuple[str, int]:
         for op in found:
             marker = ir.StringAttr(op.attributes["synth.library"]).value
             inits = list(op.operands)[3:]
+            matrix = _matrix_from_above(op) if _solve_params(marker) is not None and len(inits) == 1 else None
+            if matrix is not None:  # the matrix, loop-invariant, is no longer carried
+                inits = [matrix] + inits
             plan = _replacement(marker, [str(v.type) for v in inits], f"__synth_library_{count}")
             if plan is None:
                 continue
             body, taken, result_ix = plan
+            result_ix -= matrix is not None
             helper = ir.Module.parse(body)
             for f in list(helper.body.operations):
                 module.body.append(f)

@@ -11,9 +11,8 @@ The pipeline (`tiled_pipeline`) runs a transform-dialect schedule (SCHEDULE) on 
 before bufferizing:
 - `linalg.matmul` is tiled for the cache first (`cache_tile()`: 512 x 64 x 512 in i, j, k
   with AVX-512, 32 x 512 x 128 otherwise), then for registers: `register_tile()` x 1
-  (8 x 16 on Intel's AVX-512 cores, 8 x 8 on AMD's, 4 x 8 with AVX2, from the host's
-  CPU flags and vendor); the i and j loops
-  are peeled so every tile but the last has static sizes; the tiles are vectorized (a
+  (8 x 16 on Intel's AVX-512 cores, 8 x 8 on AMD's, 4 x 8 with AVX2, from the host's CPU
+  flags and vendor); the i and j loops are peeled so every tile but the last has static sizes; the tiles are vectorized (a
   vector.contract per k step) and the accumulator tile is hoisted out of the k loop, so
   it stays in registers; after bufferization the contractions become outer products
   (FMAs).
@@ -113,6 +112,8 @@ before bufferizing:
   (in_place, the same stage): one-shot bufferization cannot tell the two blocks apart
   inside the tiled loops, and copied the written block (up to the whole trailing matrix)
   into a new buffer and back for each panel.
+- before bufferization, the tensors of one memref (synth cc's in-out arguments) are made
+  one, writable (buffer_views): two `restrict` ones let doitgen's A be overwritten while read.
 - after bufferization, the copies between views whose innermost dimension is strided (a
   column) become linalg.copy loops compiled with the function (copies) instead of calls
   of the runtime's memrefCopy, which moves one element per memcpy. lu raised to linalg,
@@ -460,20 +461,21 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: int = 0) -> st
 
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> Pipeline:
     """The tiled pipeline's steps up to and with bufferization (synth.execution.run_stages):
-    the select slices and producer narrowing of loop steps (narrow), elementwise fusion, the
-    contractions over a triangle written as blocks (triangles), the reversed reads of
-    loop-invariant vectors reversed once before their loop (invariant_flips), the
-    vecmats computed with the rows of their elementwise matrix (row_passes.fuse_producers), the
-    blocks of pivot steps (pivot_blocks), the wavefront over several steps of stencil time
-    loops (wavefront), the in-place rewrite of
-    loop steps (in_place), then the schedule."""
+    static types for tensors loops carry as dynamic (static_iter_args), the select slices and
+    producer narrowing of loop steps (narrow), a scalar broadcast per use (broadcast_uses),
+    elementwise fusion, contractions over a triangle as blocks (triangles), reversed reads of
+    loop-invariant vectors reversed once (invariant_flips), vecmats with the rows of their
+    elementwise matrix (row_passes.fuse_producers), blocks of pivot steps (pivot_blocks),
+    the stencil wavefront (wavefront), loop steps in place (in_place), then the schedule."""
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
     library = f"transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}}"
     return Pipeline([
+        P.get(P.STATIC_ITER_ARGS).step,
         P.get(P.SLICE_SELECTS).step,
         P.mlir("generalize-elementwise",
                f"builtin.module({library},transform-interpreter{{entry-point=generalize_elementwise}})"),
         P.get(P.NARROW_PRODUCERS).step,
+        P.get(P.BROADCASTS_PER_USE).step,
         P.mlir("fuse-elementwise", f"builtin.module({_FUSE})"),
         P.get(P.TRIANGLES).step,
         P.get(P.HOIST_FLIPS).step,
@@ -484,6 +486,8 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
         P.mlir("tile-vectorize", f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}})"),
         P.get(P.SHIFT_REUSE).step,
         P.mlir("eliminate-empty-tensors", "builtin.module(eliminate-empty-tensors,cse)"),
+        P.get(P.ONE_VIEW_PER_BUFFER).step,
+        P.get(P.WRITABLE_IN_OUT).step,
         P.get(P.DISTINCT_RESULTS).step,
         P.mlir("bufferize", f"builtin.module({_BUFFERIZE},cse,canonicalize)"),
     ])
@@ -503,6 +507,30 @@ def tiled_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> P
         P.get(BOOLS_AS_BYTES).step,
         P.mlir("lower-to-llvm", f"builtin.module({_LOWER})"),
     ])
+
+
+def library_forms(text: str, target: str) -> str:
+    """`text` with its library ops in their blocked forms where its sizes have panels
+    (stablehlo: synth.backends.library_stablehlo, then lowered to linalg; linalg:
+    synth.backends.library_linalg); a linalg module of any number of functions."""
+    if target == "stablehlo":
+        from synth.backends import library_stablehlo
+        from synth.backends.stablehlo_linalg import to_linalg
+
+        return to_linalg(library_stablehlo.lower(text)[0])
+    from synth.backends import library_linalg
+
+    return library_linalg.lower(text)[0]
+
+
+def lowering(text: str, target: str = "linalg", fuse_rows: bool = True) -> tuple[str, Pipeline]:
+    """mlir-cpu's lowering of a module, the one definition synth bench (MlirCpuBackend) and
+    synth cc (synth.driver.native, on the drop-in module) use: the module text prepared
+    (library ops blocked: `library_forms`; matvec/vecmat pairs on one matrix tagged or
+    written as one row loop: row_passes.fuse_rows) and the tiled pipeline to run on it."""
+    text = library_forms(text, target)
+    paired = row_passes.fuse_rows(text) if fuse_rows else row_passes.Paired(text, 0)
+    return paired.text, tiled_pipeline(pairs=paired.pairs)
 
 
 class MlirCpuBackend(Backend):
@@ -525,20 +553,10 @@ class MlirCpuBackend(Backend):
         if generic is not None:  # compiled per input shapes, made static first
             return PerShape(self, module_text, func, generic)
         fn = raised_function(module_text, func)
-        text = fn.module()
-        if self.target == "stablehlo":
-            from synth.backends import library_stablehlo
-            from synth.backends.stablehlo_linalg import to_linalg
-
-            text = to_linalg(library_stablehlo.lower(text)[0])  # library ops blocked first
-        else:
-            from synth.backends import library_linalg
-
-            text = library_linalg.lower(text)[0]  # library loops blocked where n has panels
         if self.pipeline is not None:
-            return MlirCpuPrepared(fn, self.pipeline, "custom", text=text)
-        paired = row_passes.fuse_rows(text) if self.fuse_rows else row_passes.Paired(text, 0)
-        return MlirCpuPrepared(fn, tiled_pipeline(pairs=paired.pairs), "tiled", text=paired.text)
+            return MlirCpuPrepared(fn, self.pipeline, "custom", text=library_forms(fn.module(), self.target))
+        text, pipeline = lowering(fn.module(), self.target, self.fuse_rows)
+        return MlirCpuPrepared(fn, pipeline, "tiled", text=text)
 
 
 class PipelineFailed(ExecutionError):

@@ -36,19 +36,27 @@ TRIANGLES = "synth-triangular-blocks"
 HOIST_FLIPS = "synth-hoist-flips"
 FUSE_PRODUCERS = "synth-fuse-producers"
 PIVOT_BLOCKS = "synth-pivot-blocks"
+STATIC_ITER_ARGS = "synth-static-iter-args"
+BROADCASTS_PER_USE = "synth-broadcasts-per-use"
 WAVEFRONT = "synth-wavefront"
 WRITE_IN_PLACE = "synth-write-in-place"
 SHIFT_REUSE = "synth-shift-reuse"
 REVERSE_IN_PLACE = "synth-reverse-in-place"
 COPIES_AS_LOOPS = "synth-copies-as-loops"
 DISTINCT_RESULTS = "synth-distinct-results"
+ONE_VIEW_PER_BUFFER = "synth-one-view-per-buffer"
+WRITABLE_IN_OUT = "synth-writable-in-out"
 
 # in the order of the tiled pipeline (synth.backends.mlir_cpu.tiled_pipeline)
 PASSES = (
+    Pass(STATIC_ITER_ARGS, "synth.backends.static_iter_args:static_iter_args",
+         "a static tensor a loop carries as a dynamic one, updated in place, carried static"),
     Pass(SLICE_SELECTS, "synth.backends.narrow:slice_selects",
          "counter-select generics put back where they came from: only the selected slice"),
     Pass(NARROW_PRODUCERS, "synth.backends.narrow:narrow_producers",
          "dots over zero-padded operands and producers used only through a slice, narrowed"),
+    Pass(BROADCASTS_PER_USE, "synth.backends.broadcast_uses:broadcasts_per_use",
+         "a broadcast of scalars used several times computed once per use, for fusion"),
     Pass(TRIANGLES, "synth.backends.triangles:triangular_blocks",
          "contractions over a triangle as loops over row blocks of the triangle"),
     Pass(HOIST_FLIPS, "synth.backends.invariant_flips:hoist_flips",
@@ -63,6 +71,10 @@ PASSES = (
          "loop steps that update their carried array elementwise write it in place"),
     Pass(SHIFT_REUSE, "synth.backends.shift_reuse:shift_reuse",
          "vector tiles reading one row at several shifts load it once"),
+    Pass(ONE_VIEW_PER_BUFFER, "synth.backends.buffer_views:one_view_per_buffer",
+         "the tensors of one memref (an in-out argument) made one, so bufferization sees their aliasing"),
+    Pass(WRITABLE_IN_OUT, "synth.backends.buffer_views:writable_in_out",
+         "the tensor of a memref written back later (an in-out argument) writable"),
     Pass(DISTINCT_RESULTS, "synth.backends.distinct_results:distinct_results",
          "a tensor returned at several positions returned as copies at the later ones"),
     Pass(REVERSE_IN_PLACE, "synth.backends.pairwise_reversal:reverse_in_place",

@@ -46,8 +46,11 @@ oldest and the newest update of a wave, of every array the loop carries) fits in
 budget (`window_budget`, from the host's caches): half the core's L2 where the arrays fit
 in half the L3, else a quarter of the L3. Each row's generic is marked (`synth.row2`, `synth.row3`) for the
 schedule, which tiles it along its last dim by the vector width and vectorizes the tiles
-(the whole-array generics are left to LLVM). Only loops of that form are taken: constant
-bounds, step 1, the counter unused, every update an all-parallel generic with identity maps
+(the whole-array generics are left to LLVM). A time loop whose count is known only at run
+time (a generic raise's step-count argument) gets T as for a count every T divides, sweeps
+count / T times, and runs the steps left (fewer than T) as it was written, from where the
+sweeps stop (the loop, marked `synth.wavefront_rest`). Only loops of that form are taken: a
+constant lower bound, step 1, the counter unused, every update an all-parallel generic with identity maps
 over static slices at constant offsets, arrays of rank 2 or more (a row of a rank-1 array is
 one element). An array may have several updates in a step where they write disjoint rows and
 no other update reads the array between them (fdtd-2d's ey: its row 0, then rows 1 to n);
@@ -92,6 +95,7 @@ from synth.backends.host import cache_bytes
 from synth.backends.wavefront_form import _identity_maps, _plain_slice, _updates, lags  # noqa: F401 (read by tests too)
 
 _MAX_STEPS = 10
+_ANY_COUNT = 2520  # the least count every T up to 10 divides
 BLOCK_ROWS = 4
 
 
@@ -250,7 +254,7 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
 
     view = loop.opview
     lb, ub, step = (constant_int(v) for v in (view.lowerBound, view.upperBound, view.step))
-    if None in (lb, ub, step) or step != 1 or ub - lb < 2:
+    if lb is None or step != 1 or (ub is not None and ub - lb < 2) or "synth.wavefront_rest" in loop.attributes:
         return False
     form = _updates(loop)
     found = None if form is None else lags(form[0])
@@ -264,7 +268,9 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
         rows, small = 1, set()
     reach = max([abs(offsets[0] - u.offsets[0]) for u in updates for _, offsets, _ in u.reads
                  if offsets is not None] + [0])
-    trips = ub - lb
+    # a count known only at run time: sweeps of T steps, then the loop itself runs the
+    # steps left (fewer than T); every T up to 10 divides _ANY_COUNT
+    trips = ub - lb if ub is not None else _ANY_COUNT
     steps = steps_per_sweep(trips, lambda t: (t - 1) * period + max(ls) + 2 * reach + rows, row_bytes,
                             window_budget(array_bytes), cap)
     if steps < 2:
@@ -285,10 +291,11 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
             array's."""
             row = [count] + u.shape[1:]
             operands = []
-            for array, offsets, _ in u.reads:
+            for position, (array, offsets, _) in enumerate(u.reads):
                 if offsets is None:  # step s of the sweep: element s of the queue, cyclically
                     n = ir.RankedTensorType(current[array].type).shape[0]
-                    operands.append(extract_slice(current[array], [s % n], [1]))
+                    scalar = ir.RankedTensorType(u.generic.opview.inputs[position].type).rank == 0
+                    operands.append(extract_slice(current[array], [s % n], [1], [] if scalar else None))
                     continue
                 at = arith.addi(q, c(offsets[0] - u.offsets[0])) if offsets[0] != u.offsets[0] else q
                 operands.append(extract_slice(current[array], [at] + offsets[1:], row))
@@ -310,7 +317,11 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
                 clone.attributes[f"synth.row{len(row)}"] = ir.UnitAttr.get()
             return insert_slice(clone.results[0], current[u.array], [q] + u.offsets[1:], row)
 
-        sweeps = scf.ForOp(c(0), c(trips // steps), c(1), iter_args=list(view.initArgs))
+        if ub is not None:
+            count = c(trips // steps)
+        else:  # max(ub - lb, 0) / T sweeps
+            count = arith.divsi(arith.maxsi(arith.subi(view.upperBound, c(lb)), c(0)), c(steps))
+        sweeps = scf.ForOp(c(0), count, c(1), iter_args=list(view.initArgs))
         with ir.InsertionPoint(sweeps.body):
             first = min(u.offsets[0] + ls[k] for k, u in enumerate(updates))
             last = max(u.offsets[0] + u.shape[0] - 1 + (steps - 1) * period + ls[k] for k, u in enumerate(updates))
@@ -379,6 +390,12 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
                     clone_into(rotation, mapping)
                     done[array] = mapping[rotation[-1].results[0]]
             scf.YieldOp(done)
+        if ub is None:  # the loop runs the steps left, from where the sweeps stop
+            loop.operands[0] = arith.addi(c(lb), arith.muli(count, c(steps)))
+            for k, value in enumerate(sweeps.results):
+                loop.operands[3 + k] = value
+            loop.attributes["synth.wavefront_rest"] = ir.UnitAttr.get()
+            return True
     for old, new in zip(loop.results, sweeps.results):
         old.replace_all_uses_with(new)
     loop.erase()

@@ -101,6 +101,20 @@ def _queue_read(generic, position: int) -> bool:
     return len(results) == 1 and str(results[0]) == "0"
 
 
+def _scalar_read(generic, position: int) -> bool:
+    """Whether operand `position` of `generic` is a rank-0 tensor (a map to ())."""
+    from mlir import ir
+    return len(ir.AffineMapAttr(list(generic.attributes["indexing_maps"])[position]).value.results) == 0
+
+
+def _head_slice(op) -> bool:
+    """Whether `op` (a tensor.extract_slice) takes element 0 of a rank-1 tensor as a rank-0
+    one (a shape-generic raise made static reads a queue's head so)."""
+    from mlir import ir
+    return (static_values(op, "offsets") == [0] and static_values(op, "sizes") == [1]
+            and ir.RankedTensorType(op.results[0].type).rank == 0)
+
+
 def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
     """The updates of the step of `loop` (an scf.for), in order, and the rotations of its
     queues (iter_arg -> its ops); None when the loop is not of the form the module
@@ -133,8 +147,13 @@ def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
     placed: dict = {}  # generic result -> its update
     updates: list[_Update] = []
     pending: dict = {}
+    heads: dict = {}  # a queue's element 0 as a rank-0 tensor -> the queue
     for op in ops[:-1]:
         if op.name in ("arith.constant", "tensor.empty") or op in rotating:
+            continue
+        if op.name == "tensor.extract_slice" and op.operands[0] in version and version[op.operands[0]] in queues \
+                and _head_slice(op):
+            heads[op.results[0]] = version[op.operands[0]]
             continue
         if op.name == "tensor.extract_slice":
             source = op.operands[0]
@@ -154,8 +173,9 @@ def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
             maps = indexing_maps(op)
             reads = []
             for position, v in enumerate(op.opview.inputs):
-                if v in version and version[v] in queues and _queue_read(op, position):
-                    reads.append((version[v], None, False))
+                if (v in version and version[v] in queues and _queue_read(op, position)) or \
+                        (v in heads and _scalar_read(op, position)):
+                    reads.append((version[v] if v in version else heads[v], None, False))
                     continue
                 if not is_identity_map(maps[position]):
                     return None

@@ -80,6 +80,16 @@ def tool(name: str) -> str:
     return found
 
 
+@lru_cache(maxsize=None)
+def host_triple() -> str:
+    """The host's target triple, as llc reports its default target."""
+    out = _run([tool("llc"), "--version"], "llc --version").stdout
+    m = re.search(r"Default target:\s*(\S+)", out)
+    if m is None:
+        raise ExecutionError("llc --version names no default target")
+    return m.group(1)
+
+
 def llc_cpu(march: str | None) -> list[str]:
     """llc's CPU flags for the user's -march (native: the host's CPU and features)."""
     if not march:
@@ -110,11 +120,12 @@ def compile_module(module_text: str, name: str, prefix: str, target: str, out: P
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         errors, served = [], None
-        for kind in {"tiled": ("tiled",), "any": ("tiled", "loops"), "loops": ("loops",)}[pipeline]:
+        kinds = (pipeline,)
+        for kind in kinds:
             cmd = [sys.executable, "-m", "synth.driver.native", str(tmp / "in.mlir"), str(tmp / "out.mlir"),
                    name, prefix, target, kind]
             try:
-                limit = TILED_TIMEOUT if kind == "tiled" else WORKER_TIMEOUT
+                limit = WORKER_TIMEOUT if kind == "loops" else TILED_TIMEOUT
                 r = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, env=env)
             except subprocess.TimeoutExpired:
                 errors.append(f"{kind}: timed out after {limit:.0f} s")
@@ -127,8 +138,13 @@ def compile_module(module_text: str, name: str, prefix: str, target: str, out: P
             raise ExecutionError(f"lowering @{name} to LLVM failed: " + "; ".join(errors))
         _run([tool("mlir-translate"), "--mlir-to-llvmir", str(tmp / "out.mlir"), "-o", str(tmp / "out.ll")],
              "mlir-translate")
-        _run([tool("llc"), "-O3", "-filetype=obj", "--relocation-model=pic", *llc_cpu(march),
-              str(tmp / "out.ll"), "-o", str(tmp / "out.o")], "llc")
+        # LLVM's optimization pipeline (what the ExecutionEngine runs at -O3 for synth bench):
+        # llc alone only generates code, and MLIR's LLVM IR needs its middle end (SROA, LICM,
+        # instcombine, the vectorizers): floyd-warshall LARGE 25 s without it, ~2 s with it
+        target = [f"-mtriple={host_triple()}", *llc_cpu(march)]  # mlir-translate names no target
+        _run([tool("opt"), "-O3", *target, str(tmp / "out.ll"), "-o", str(tmp / "opt.bc")], "opt")
+        _run([tool("llc"), "-O3", "-filetype=obj", "--relocation-model=pic", *target,
+              str(tmp / "opt.bc"), "-o", str(tmp / "out.o")], "llc")
         _run([tool("llvm-objcopy"), "--weaken", str(tmp / "out.o")], "llvm-objcopy")
         undefined = undefined_symbols(tmp / "out.o")
         bad = [s for s in undefined if not UNDEFINED_OK.match(s)]
@@ -263,18 +279,39 @@ def _rename(module, name: str, prefix: str) -> None:
             op.attributes["sym_visibility"] = ir.StringAttr.get("private")
 
 
-def _pipelines(kind: str) -> list[tuple[str, str]]:
-    """(name, pipeline): "tiled", the mlir-cpu backend's tiled pipeline (the calls inlined
-    first, so the raised body sits in the drop-in); "loops", the plain drop-in one (what
-    synth's tests run the drop-in with), the fallback."""
+INLINE = ("mlir", "inline", "builtin.module(lower-affine,inline,symbol-dce)")
+# The lowerings synth cc tries, in order, each object checked (synth.driver.check):
+# "tiled" leaves an in-out argument's two tensors (the drop-in's input and the one
+# eliminate-empty-tensors adds to compute the result in place) apart, so bufferization
+# writes the result into the argument as it computes it: right where every element is read
+# before it is written (gemver's A + u1 v1^T + u2 v2^T, fused by rows: 11 ms at LARGE), wrong
+# where an element is read after (doitgen's A, srot's x and y), which the check refutes;
+# "tiled-safe" makes them one tensor (synth-one-view-per-buffer), whose aliasing
+# bufferization then sees, and copies the array where a write could clobber a read
+# (right always; gemver 50-75 ms: it copied A out and back); "loops", the plain drop-in.
+LOWERINGS = {"tiled": ("tiled", "tiled-safe"), "any": ("tiled", "tiled-safe", "loops"), "loops": ("loops",)}
+
+
+def _lowering(text: str, kind: str):
+    """(the module text, the pipeline) of a lowering: "tiled", mlir-cpu's own
+    (synth.backends.mlir_cpu.lowering, as synth bench runs it: library ops blocked, row
+    fusion, the tiled pipeline), the calls inlined first so the raised body sits in the
+    drop-in; "loops", the plain drop-in one (what synth's tests run the drop-in with);
+    "file:PATH", the tiled preparation with the pipeline of PATH (Pipeline.to_text, e.g.
+    one pass left out to bisect a wrong output)."""
     from synth.execution import DROPIN_PIPELINE, Pipeline, Step
 
-    if kind == "tiled":
-        from synth.backends.mlir_cpu import tiled_pipeline
+    if kind == "loops":
+        return text, DROPIN_PIPELINE
+    from synth.backends import passes
+    from synth.backends.mlir_cpu import lowering
 
-        inline = Step("mlir", "inline", "builtin.module(lower-affine,inline,symbol-dce)")
-        return [("tiled", Pipeline([inline, *tiled_pipeline()]))]
-    return [("loops", DROPIN_PIPELINE)]
+    text, pipeline = lowering(text)
+    if kind.startswith("file:"):
+        return text, Pipeline.from_text(Path(kind[5:]).read_text())
+    if kind == "tiled":  # an in-out argument's tensors left two: see SAFE
+        pipeline = pipeline.without(passes.ONE_VIEW_PER_BUFFER)
+    return text, Pipeline([Step(*INLINE), *pipeline])
 
 
 def _worker(argv: list[str]) -> int:
@@ -286,11 +323,11 @@ def _worker(argv: list[str]) -> int:
     text = Path(src).read_text()
     if target == "stablehlo":
         text = _split_stablehlo(text, name)
-    text = copy_results(text, name)
+    text, pipeline = _lowering(copy_results(text, name), kind)
     with ir.Context():
         module = ir.Module.parse(text)
         _rename(module, name, prefix)
-        run_stages(module, dict(_pipelines(kind))[kind])
+        run_stages(module, pipeline)
         Path(dst).write_text(str(module))
     return 0
 

@@ -40,7 +40,7 @@ from itertools import combinations
 
 import numpy as np
 
-from synth.grammar.dims import is_dynamic
+from synth.grammar.dims import GenericUnsupported, is_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
@@ -49,7 +49,10 @@ from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
+from synth.grammar.argmax import LinalgArg
+from synth.grammar.window import LinalgWindow
 from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
+from synth.grammar.views import LinalgInsertView, LinalgView
 from synth.grammar.families import (ConvertFamily, ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
                                     TransposeFamily, contraction_cost)
 
@@ -311,7 +314,10 @@ class Fill(LinalgOp):
         return sem.full(tuple(d["shape"]), d["value"], d["dtype"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        return em.filled(result_type, attr_dict(attrs)["value"])
+        value = attr_dict(attrs)["value"]
+        if is_dynamic(value):  # a size as a value (sketches): known only at run time
+            raise GenericUnsupported("a size used as a value in a shape-generic body")
+        return em.filled(result_type, value)
 
 
 # --- the grammar ---------------------------------------------------------------------------
@@ -375,4 +381,12 @@ def grammar() -> tuple[Op, ...]:
         # not searched by default (synth.synthesis.opset leaves them out): stencil sketches
         ExtractRange("linalg.extract_range"),
         InsertRange("linalg.insert_range"),
+        # never searched: the boxes a kernel reaches (synth.synthesis.views)
+        LinalgView("linalg.view"),
+        LinalgInsertView("linalg.insert_view"),
+        # not searched: a read at a sum of two loop indices (synth.grammar.window)
+        LinalgWindow("linalg.window"),
+        # not searched: a local keeping the index of the largest / smallest term (synth.grammar.argmax)
+        LinalgArg("linalg.argmax", "max"),
+        LinalgArg("linalg.argmin", "min"),
     )

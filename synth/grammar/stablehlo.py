@@ -33,7 +33,8 @@ from itertools import permutations
 
 import numpy as np
 
-from synth.grammar.dims import has_dynamic
+from synth.grammar.dims import GenericUnsupported, has_dynamic, is_dynamic
+from synth.grammar.views import StablehloInsertView, StablehloView
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
                                   edge_index, edge_slices)
@@ -63,6 +64,8 @@ from synth.grammar.stablehlo_base import (
     _tensor_constant,
     _types,
 )
+from synth.grammar.argmax import StablehloArg
+from synth.grammar.window import StablehloWindow
 from synth.grammar.stablehlo_loops import (
     Cholesky,
     CounterSelect,
@@ -472,6 +475,8 @@ class Constant(StablehloOp):
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
+        if is_dynamic(d["value"]):  # a size as a value (sketches): known only at run time
+            raise GenericUnsupported("a size used as a value in a shape-generic body")
         return _tensor_constant(em, d["value"], d["dtype"])
 
 
@@ -523,4 +528,12 @@ def grammar() -> tuple[Op, ...]:
         # not searched by default (synth.synthesis.opset leaves them out): stencil sketches
         SliceRange("stablehlo.slice_range"),
         InsertRange("stablehlo.insert_range"),
+        # never searched: the boxes a kernel reaches (synth.synthesis.views)
+        StablehloView("stablehlo.view"),
+        StablehloInsertView("stablehlo.insert_view"),
+        # not searched: a read at a sum of two loop indices (synth.grammar.window)
+        StablehloWindow("stablehlo.window"),
+        # not searched: a local keeping the index of the largest / smallest term (synth.grammar.argmax)
+        StablehloArg("stablehlo.argmax", "max"),
+        StablehloArg("stablehlo.argmin", "min"),
     )

@@ -276,6 +276,10 @@ def _gather(it, op, xs):
         dim = collapsed[0]
         slab = _by_cases([index[0]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
         return [np.asarray(slab, dtype=object)]
+    if len(collapsed) == 1 and fields.get("start_index_map") == collapsed and index.ndim >= 3 \
+            and index.shape[-1] == 1 and fields.get("index_vector_dim") == [index.ndim - 1] \
+            and all(m == (1 if k == collapsed[0] else n) for k, (n, m) in enumerate(zip(a.shape, sizes))):
+        return [_gather_batches(it, op, a, index, collapsed[0], fields.get("offset_dims", []))]
     if len(collapsed) != 1 or fields.get("start_index_map") != collapsed or index.ndim != 2 \
             or index.shape[1] != 1 or fields.get("index_vector_dim") != [1] \
             or fields.get("offset_dims", []) != [k for k in range(a.ndim) if k != collapsed[0]] \
@@ -287,6 +291,28 @@ def _gather(it, op, xs):
         slab = _by_cases([index[p, 0]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
         out[(slice(None),) * dim + (p,)] = slab if slab.ndim else slab[()]
     return [out]
+
+
+def _gather_batches(it, op, a, index, dim: int, offset_dims: list) -> np.ndarray:
+    """A gather of one index per position of a batch of several dims (what
+    synth.grammar.window emits: indices (m, w, 1)): result element (b, o) is the
+    operand's slice at index[b] along `dim` (clamped), the batch dims at the result's
+    positions outside `offset_dims`, the operand's other dims whole at `offset_dims`."""
+    out_t = it.result_type(op).shape
+    batch = index.shape[:-1]
+    if len(offset_dims) != a.ndim - 1 or len(out_t) != len(batch) + a.ndim - 1:
+        raise _Unsupported("stablehlo.gather whose offset dims are not the operand's other dims")
+    slabs = np.empty(batch + tuple(n for k, n in enumerate(a.shape) if k != dim), dtype=object)
+    for b in np.ndindex(*batch):
+        slab = _by_cases([index[b + (0,)]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
+        slabs[b] = slab if slab.ndim else slab[()]
+    batch_at = [k for k in range(len(out_t)) if k not in offset_dims]
+    order = [0] * len(out_t)  # result dim -> dim of slabs
+    for j, k in enumerate(batch_at):
+        order[k] = j
+    for j, k in enumerate(offset_dims):
+        order[k] = len(batch) + j
+    return np.transpose(slabs, order)
 
 
 # --- contractions and reductions ---------------------------------------------------------------

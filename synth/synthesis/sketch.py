@@ -21,7 +21,8 @@ does not cover (non-unit strides, indirect accesses, several statements in a gro
 get None, and the search runs as before.
 
 Layout: sketch_reader.py reads the statement (loops, accesses), sketch_views.py builds
-views and ops, and here `_StatementSketch` holds the reading of one statement, with one
+views and ops (windows too: a read at a sum of two loop indices), sketch_locals.py reads
+local scalars and arrays, and here `_StatementSketch` holds the reading of one statement, with one
 method per form of value it reads (a load, a select, a local, a carried or summed term).
 """
 
@@ -32,7 +33,7 @@ import sys
 
 from mlir import ir
 
-from synth.analysis.collect import carried_sum
+from synth.analysis.symbols import SizeExpr, size
 from synth.grammar.shapes import shrink_dim
 from synth.grammar.types import TensorType
 from synth.synthesis.program import Expr
@@ -46,6 +47,8 @@ from synth.synthesis.sketch_reader import (
     _Flipped,
     _Mask,
     _Reader,
+    _Summed,
+    _top,
     _View,
     _compare_direction,
     _edge,
@@ -55,14 +58,13 @@ from synth.synthesis.sketch_reader import (
     _local_scalar,
     _memref,
     _min_max,
-    _nest,
-    _same_bounds,
     _value_dtype,
 )
+from synth.synthesis.sketch_locals import _Locals
 from synth.synthesis.sketch_views import _Sketcher
 
 
-class _StatementSketch:
+class _StatementSketch(_Locals):
     """The sketch of one statement (see statement_sketch): the reading state, and one
     method per form of value it reads."""
 
@@ -137,6 +139,7 @@ class _StatementSketch:
 
         self.views: dict = {}  # (array, access) -> its view: an element read twice is one node
         self.fixed: set = set()  # loop indices at the counter: the statement on the counter's line
+        self.locals_read: set = set()  # local scalars whose value is being read (a recurrence guard)
         self.stored_value = self.store.operands[0] if self.store.operation.name == "memref.store" else self.store.value
 
 
@@ -150,12 +153,24 @@ class _StatementSketch:
         if _local_array(array) is not None:
             return self.local_array_value(array, op)
         k = self.reader.arg_index(array)
+        if k is not None and k == self.output and self.reader.defined:
+            define = self.defining_store(op)
+            if define is not None:  # the element an earlier nest of the group stored
+                return self.defined_value(define, op)
         if k is None or k not in self.input_types:
             raise NoSketch("a load from a local or an array the group does not read")
         if (k, tuple(idx)) not in self.views:
             line = self.written_before(k, idx)
             self.views[(k, tuple(idx))] = self.view_of(k, idx) if line is None else line
         return self.views[(k, tuple(idx))]
+
+    def defining_store(self, use):
+        """The last earlier store of the group (reader.defined) in a top-level op before
+        the one holding `use`; None where the read comes before them all."""
+        ops = [o.operation for o in self.reader.entry.operations]
+        place = lambda op: next(k for k, o in enumerate(ops) if o == _top(op))  # noqa: E731
+        before = [st for st in self.reader.defined if place(st) < place(use)]
+        return before[-1] if before else None
 
     def written_before(self, k: int, idx) -> _View | None:
         """A read of the written array on the counter's line through the current element
@@ -198,8 +213,10 @@ class _StatementSketch:
         expr, rest = Expr(self.input_types[k], leaf=k), list(idx)
         for d, (iv, c) in enumerate(idx):
             if isinstance(iv, _Flipped):
+                if self.reader.is_counter(iv.minus):
+                    raise NoSketch("an index that is a loop counter subtracted")
                 if not self.reader.is_counter(iv.plus):
-                    raise NoSketch("an index that is a difference of loop indices")
+                    continue  # a difference of loop indices: a reversed window (view_of)
                 expr = self.sk.apply("flip", (expr, self.reader.counter_leaf()), (("dim", d), ("offset", c)))
                 rest[d] = (iv.minus, 0)
         for d in sorted((d for d, (iv, _) in enumerate(idx) if iv is not None and self.at_counter(iv)), reverse=True):
@@ -218,15 +235,32 @@ class _StatementSketch:
         t = leaf.type
         if leaf.op is not None and any(iv is None for iv, _ in idx):
             raise NoSketch("a load at a constant index and at the counter")
+        base = Expr(t, leaf=k)
+        # a constant index inside a dim of constant extent (P[i][1] of points (n, 3)): the
+        # slice at it, then read as that slice's first element
+        middle = {d: c for d, (iv, c) in enumerate(idx) if iv is None and 0 < c < int(t.shape[d]) - 1
+                  and SizeExpr.of(t.shape[d]).is_constant}
+        if middle and leaf.op is None:
+            base = self.sk.apply("slice_range" if self.dialect == "stablehlo" else "extract_range", (base,),
+                                 (("hi", tuple(int(n) - 1 - middle[d] if d in middle else 0 for d, n in enumerate(t.shape))),
+                                  ("lo", tuple(middle.get(d, 0) for d in range(t.rank)))))
+            t = base.type
+            idx = [(None, 0) if d in middle else x for d, x in enumerate(idx)]
         edges = {}  # dim -> "first" | "last": a constant index (fict[0], A[n - 1][j])
         for d, (iv, c) in enumerate(idx):
             if iv is None:
                 edges[d] = _edge(c, t.shape[d])
         if edges:
-            return self.edge_view(k, t, idx, edges)
+            return self.edge_view(k, t, idx, edges, base)
         dims, lo, hi = [], [], []
         diagonal = None  # (loop position, its stand-in second position) of an A[i, i]
+        windows = {d: (iv, c) for d, (iv, c) in enumerate(idx) if isinstance(iv, (_Summed, _Flipped))}
         for d, (iv, c) in enumerate(idx):
+            if d in windows:  # read whole here; a window of its two loops (below)
+                lo.append(0)
+                hi.append(0)
+                dims.append(None)
+                continue
             if iv not in self.at:
                 raise NoSketch("a load index that is not a loop index")
             p = self.at[iv]
@@ -245,34 +279,47 @@ class _StatementSketch:
             "slice_range" if self.dialect == "stablehlo" else "extract_range", (leaf,),
             (("lo", tuple(lo)), ("hi", tuple(hi))))
         for d, p in enumerate(dims):
-            self.sk.record(p, view.type.shape[d])
+            if p is not None:
+                self.sk.record(p, view.type.shape[d])
+        if windows:
+            if diagonal is not None:
+                raise NoSketch("a diagonal read and a window in one access")
+            return self.sk.windowed(view, dims, windows, self.at)
         v = self.sk.in_order(view, tuple(dims))
         if diagonal is None:
             return v
         # the diagonal: the elements where both indices agree, summed over the second
         return self.sk.reduce(self.sk.masked(v, [_Mask(diagonal[0], diagonal[1], "EQ")]), {diagonal[1]})
 
-    def edge_view(self, k: int, t: TensorType, idx, edges: dict) -> _View:
-        """Argument k at a constant index along the dims `edges` (its first or last
-        element there), over the loops of its other dims (which cover those dims whole)."""
+    def edge_view(self, k: int, t: TensorType, idx, edges: dict, base: Expr | None = None) -> _View:
+        """Argument k (or `base`, a slice of it of type t) at a constant index along the
+        dims `edges` (its first or last element there), over the loops of its other dims
+        (which cover those dims whole, or less at most MAX_TRIM elements at each end: a
+        slice_range of the edge)."""
         rest = [(iv, c) for d, (iv, c) in enumerate(idx) if d not in edges]
         positions = sorted(edges.values())
         if len(set(positions)) != 1:
             raise NoSketch("constant indices at both ends")
         a = (("dims", tuple(sorted(edges))), ("position", positions[0]))
         kept = TensorType(tuple(n for d, n in enumerate(t.shape) if d not in edges), t.dtype)
-        expr = self.sk.apply("slice_edge", (Expr(t, leaf=k),), a)
+        expr = self.sk.apply("slice_edge", (base if base is not None else Expr(t, leaf=k),), a)
         if self.dialect == "stablehlo":  # its slice_edge keeps the rank
             expr = self.sk.apply("reshape", (expr,), (("shape", kept.shape),))
-        dims = []
+        dims, lo, hi = [], [], []
         for d, (iv, c) in enumerate(rest):
-            if iv is None or iv not in self.at or self.at[iv] in dims or c != 0:
+            if iv is None or iv not in self.at or self.at[iv] in dims:
                 raise NoSketch("a load at a constant index and other than loop indices elsewhere")
             loop = self.loops[self.at[iv]]
-            if loop.lo != 0 or loop.hi != int(kept.shape[d]):
-                raise NoSketch("a load at a constant index over part of its other dims")
-            self.sk.record(self.at[iv], kept.shape[d])
+            lo.append(loop.lo + c)  # the loops' range of the other dims, less a few elements at the ends
+            hi.append(int(kept.shape[d]) - lo[-1] - (loop.hi - loop.lo))
             dims.append(self.at[iv])
+        if any(not 0 <= v <= MAX_TRIM for v in lo + hi):
+            raise NoSketch("a load at a constant index over part of its other dims")
+        if any(lo + hi):  # decimate2's in[i][0] and in[i + 1][0] of an n + 1 x 2 view
+            expr = self.sk.apply("slice_range" if self.dialect == "stablehlo" else "extract_range", (expr,),
+                                 (("lo", tuple(lo)), ("hi", tuple(hi))))
+        for d, p in enumerate(dims):
+            self.sk.record(p, expr.type.shape[d])
         return self.sk.in_order(expr, tuple(dims))
 
     def read(self, value: ir.Value) -> _View:
@@ -293,6 +340,16 @@ class _StatementSketch:
             return self.load(op)
         if op.name == "affine.for":
             return self.iterated(op.opview)
+        if op.name in ("arith.truncf", "arith.extf") and self.reader.fold(value) is not None:
+            # a constant computed in another float type (C's `float s = 1. / (b * n - 1)`): the
+            # same ops in the statement's type (equal in real arithmetic: the proofs hold)
+            return self.read(op.operands[0])
+        if op.name in ("arith.sitofp", "arith.uitofp"):
+            folded = self.reader.fold(op.operands[0])  # an integer computed from constants
+            return self.sk.constant(float(folded) if folded is not None else self.reader.size_value(op.operands[0]))
+        if op.name == "math.powf" and self.reader.fold(op.operands[1]) == 2.0:  # x ** 2: x * x
+            x = self.read(op.operands[0])
+            return self.sk.combine(_ELEMENTWISE[self.dialect]["arith.mulf"], x, x)
         if op.name == "arith.constant":
             attr = op.attributes["value"]
             if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
@@ -327,80 +384,6 @@ class _StatementSketch:
             return _View(self.sk.apply("select_cmp", (a, b, x, y), (("direction", direction),)), dims)
         pred = self.sk.apply("compare", (a, b), (("direction", direction),))
         return _View(self.sk.apply("select", (pred, x, y)), dims)
-
-    def local_value(self, array: ir.Value, use) -> _View:
-        """A local scalar read after its definition: a store of an initial value outside
-        any loop, then (optionally) a loop nest adding into it (`nrm = 0; for i: nrm +=
-        a[i] * a[i]`): the initial value plus the term summed over that nest."""
-        stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
-        top = [st for st in stores if st.parent.name == "func.func"]
-        nested = [st for st in stores if st.parent.name != "func.func"]
-        if len(top) != 1 or len(nested) > 1:
-            raise NoSketch("a local scalar that is not an initial value plus one accumulation")
-        init = self.read(top[0].operands[0])
-        if not nested:
-            return init
-        acc = nested[0]
-        op = None if _is_block_argument(acc.operands[0]) else acc.operands[0].owner
-        if op is None or op.name not in ("arith.addf", "arith.addi"):
-            raise NoSketch("a local scalar accumulated other than by a sum")
-        own = [x for x in op.operands if not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
-               and _memref(x.owner) == array]
-        if len(own) != 1:
-            raise NoSketch("a local scalar accumulated other than by a sum")
-        term = next(x for x in op.operands if x != own[0])
-        masks: list = []
-        positions = []
-        for f in _nest(acc, "a local accumulation"):
-            pos = self.reader.place(f, self.loops, masks)
-            self.at[f.induction_variable] = pos
-            positions.append(pos)
-        total = self.summed(term, masks, frozenset(positions))
-        value = top[0].operands[0]
-        if not _is_block_argument(value) and value.owner.name == "arith.constant" and \
-                float(value.owner.attributes["value"].value) == 0.0:
-            return total  # a sum from 0
-        return self.sk.combine(_ELEMENTWISE[self.dialect][op.name], init, total)
-
-    def local_array_value(self, array: ir.Value, use) -> _View:
-        """A local array read where one store defined it: in a nest over the same ranges,
-        at the same index (durbin's `z[i] = ...` then `y[i] = z[i]`): the stored value,
-        its loop indices those of the read."""
-        stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
-        if len(stores) != 1:
-            raise NoSketch("a local array stored more than once")
-        define = stores[0]
-        outer, inner = _nest(define, "a local array used"), _nest(use, "a local array used")
-        _, at_def = self.reader.access(define)
-        _, at_use = self.reader.access(use)
-        if len(outer) != len(inner) or not all(_same_bounds(f, g) for f, g in zip(outer, inner)):
-            raise NoSketch("a local array read over other ranges than it is written")
-        position = {f.induction_variable: k for k, f in enumerate(outer)}
-        for (a, c), (b, d) in zip(at_def, at_use):
-            if c != d or a not in position or inner[position[a]].induction_variable != b:
-                raise NoSketch("a local array read at another index than it is written")
-        for f, g in zip(outer, inner):
-            if g.induction_variable not in self.at:
-                raise NoSketch("a local array read outside the statement's loops")
-            self.at[f.induction_variable] = self.at[g.induction_variable]
-        value = define.operands[0] if define.name == "memref.store" else define.opview.value
-        return self.read(value)
-
-    def iterated(self, f) -> _View:
-        """The result of a loop that sums into a scalar (`iter_args(%s = init)`, yielding
-        `%s + term`): init plus the term summed over the loop's range (symm's temp2)."""
-        try:
-            add, term, init = carried_sum(f)
-        except ValueError as e:
-            raise NoSketch(f"a loop that {e}") from None
-        masks: list[_Mask] = []
-        pos = self.reader.place(f, self.loops, masks)
-        self.at[f.induction_variable] = pos
-        total = self.summed(term, masks, frozenset({pos}))
-        if not _is_block_argument(init) and init.owner.name == "arith.constant" and \
-                float(init.owner.attributes["value"].value) == 0.0:
-            return total
-        return self.sk.combine(_ELEMENTWISE[self.dialect][add], self.read(init), total)
 
     def summed(self, value: ir.Value, inner: list[_Mask], over: frozenset | None = None) -> _View:
         """The sum of `value` over the loops `over` (the reduced loops by default), masked
@@ -501,14 +484,16 @@ class _StatementSketch:
 
 def statement_sketch(func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
                      output: int, output_type: TensorType, counter: int | None = None,
-                     counter_range: tuple[int, int] | None = None) -> Expr:
+                     counter_range: tuple[int, int] | None = None, size_values: dict | None = None) -> Expr:
     """The sketch of the one statement of `func` (a part function at the stand-in sizes)
     writing argument `output`; NoSketch where the statement is outside the tactic.
     `counter`: the argument holding the counter of a loop kept as a loop (one step of it is
     `func`), whose values are `counter_range` at the stand-in sizes: an index at the
     counter is a `take` of that dim (a `put` for the store), a loop bounded by it a
     `counter_select` mask."""
-    return _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range).build()
+    sketch = _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range)
+    sketch.reader.size_values = dict(size_values or {})
+    return sketch.build()
 
 
 def _put_back(sk: "_Sketcher", reader: _Reader, array: Expr, at_counter: dict[int, int], value: Expr) -> Expr:
@@ -552,6 +537,9 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
     if not groups:
         return out
     params = spec.kernel.sizes.param_values(spec.standin)
+    # a size argument used as a value (`s / w`): the Size, so the program re-instantiates
+    size_values = {k: size(SizeExpr.symbol(name), spec.standin) for k, name in spec.kernel.sizes.params.items()
+                   if name in spec.standin}
     counter = spec.kernel.sizes.counter
     values = spec.kernel.sizes.counter_values(spec.standin)
     counter_range = (values[0], values[-1] + 1) if values else None
@@ -564,7 +552,8 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
             problem = g.problems[0]
             try:
                 out[problem.name] = statement_sketch(funcs[g.part], dialect, params, problem.input_types,
-                                                     g.writes[0], problem.output_type, counter, counter_range)
+                                                     g.writes[0], problem.output_type, counter, counter_range,
+                                                     size_values)
             except NoSketch as e:
                 if os.environ.get("SYNTH_DEBUG_SKETCH"):
                     print(f"sketch of {problem.name}: {e}", file=sys.stderr)

@@ -14,6 +14,7 @@ from synth.analysis.collect import loop_step
 from synth.grammar.op import Op, op_by_name
 from synth.grammar.types import TensorType
 from synth.semantics.affine_expr import compile_map
+from synth.synthesis.constants import fold_constant
 from synth.synthesis.program import Expr
 
 MAX_TRIM = 2  # elements a slice may drop at either end (stencil offsets)
@@ -87,6 +88,30 @@ class _CounterMask:
         return _CounterMask(keep.index(self.a), self.direction, self.offset)
 
 
+@dataclass(frozen=True)
+class _SumMask:
+    """`index(a) + index(b) < limit`, the indices relative to their boxes: the part of a
+    box a loop bounded by a size less an enclosing loop's index runs over (a
+    correlation's `i < n - lag`). Only a window that is 0 exactly there satisfies it
+    (synth.synthesis.sketch_views)."""
+    a: int
+    b: int
+    limit: int
+
+    @property
+    def loops(self) -> set[int]:
+        return {self.a, self.b}
+
+    def moved(self, keep: list[int]) -> "_SumMask":
+        return _SumMask(keep.index(self.a), keep.index(self.b), self.limit)
+
+
+@dataclass(frozen=True)
+class _Negated:
+    """A bound `c - iv` on an enclosing loop's index iv (in (bound, c) pairs)."""
+    iv: ir.Value
+
+
 COUNTER = object()  # stands for the counter argument in (index value, offset) pairs
 
 
@@ -95,10 +120,12 @@ class _View:
     """A tensor over the loops at `dims` (positions in the nest, increasing). `natural`:
     the same tensor before its transpose into nest order (expr, dims in its own order),
     where it had one: a contraction takes it as it is (mvt's A^T y is vecmat(y, A), no
-    transposed copy of A)."""
+    transposed copy of A). `zero_from`: (a, b, limit) where the view is a window that is
+    0 exactly where index(a) + index(b) >= limit (past its array's end)."""
     expr: Expr
     dims: tuple[int, ...]
     natural: tuple | None = None
+    zero_from: tuple | None = None
 
 
 _FLIP = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE"}
@@ -143,6 +170,26 @@ class _Reader:
     def op(self, short: str) -> Op:
         return op_by_name(self.dialect, f"{self.dialect}.{short}")
 
+    size_values: dict = {}  # size argument -> its Size at the stand-in sizes (statement_sketch sets it)
+
+    def size_value(self, value: ir.Value):
+        """The Size a size argument converted to a number stands for (through casts and
+        extensions), or an integer constant's value; NoSketch for other values."""
+        while not _is_block_argument(value) and value.owner.name in (
+                "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
+            value = value.owner.operands[0]
+        if not _is_block_argument(value) and value.owner.name == "arith.constant" \
+                and isinstance(value.owner.attributes["value"], ir.IntegerAttr):
+            return int(ir.IntegerAttr(value.owner.attributes["value"]).value)  # a size made a constant
+        k = self.arg_index(value)
+        if k is None or k not in self.size_values:
+            raise NoSketch("a conversion to a number of something other than a size or an integer constant")
+        return self.size_values[k]
+
+    def fold(self, value: ir.Value):
+        """The number a scalar computed from constants only is (synth.synthesis.constants)."""
+        return fold_constant(value)
+
     # -- index values ------------------------------------------------------------------------
     def arg_index(self, value: ir.Value) -> int | None:
         if _is_block_argument(value) and value.owner == self.entry:
@@ -178,7 +225,12 @@ class _Reader:
         if any(_is_loop_index(v) for v in operands):
             if len(amap.results) != 1:
                 raise NoSketch("a min / max bound on a loop index")
-            iv, c = _unit_offset(amap.results[0], operands, amap.n_dims)
+            symbols = [self.index_value(v) for v in operands[amap.n_dims:]]
+            form = _linear(amap.results[0], symbols)
+            if form is not None and len(form[0]) == 1 and set(form[0].values()) == {-1} \
+                    and _is_loop_index(operands[next(iter(form[0]))]):
+                return _Negated(operands[next(iter(form[0]))]), form[1]  # `c - iv`
+            iv, c = _unit_offset(amap.results[0], operands, amap.n_dims, symbols=symbols)
             if not _is_loop_index(iv):
                 raise NoSketch("a bound that is not a loop index plus a constant")
             return iv, c
@@ -199,9 +251,18 @@ class _Reader:
         # ... and so are stores into local arrays (a temporary copied into an argument)
         stores = [op for op in stores if _local_scalar(_memref(op)) is None
                   and _local_array(_memref(op)) is None]
-        if len(stores) != 1:
-            raise NoSketch(f"{len(stores)} stores in the group")
-        store = stores[0].opview
+        # stores to one array in nests one after the other (softmax's `out[i] = e`, then
+        # `out[i] /= sum`): the last is the statement, the others define what it reads
+        self.defined = []
+        if len(stores) > 1:
+            tops = [_top(st) for st in stores]
+            if len({id(t) for t in tops}) != len(tops) and any(tops[i] == tops[j] for i in range(len(tops))
+                                                             for j in range(i)):
+                raise NoSketch(f"{len(stores)} stores in the group, two in one loop nest")
+            if any(_memref(st) != _memref(stores[-1]) for st in stores):
+                raise NoSketch(f"{len(stores)} stores in the group, to different arrays")
+            self.defined = stores[:-1]
+        store = stores[-1].opview
         loops: list[_Loop] = []
         masks: list[_Mask] = []
         for f in _nest(store.operation, "the store is"):
@@ -219,6 +280,14 @@ class _Reader:
         lb = self.bound(f.lowerBoundMap.value, lb_ops, False)
         ub = self.bound(f.upperBoundMap.value, ub_ops, True)
         at = {l.iv: p for p, l in enumerate(loops)}
+        negated = None
+        if isinstance(ub, tuple) and isinstance(ub[0], _Negated):  # l < c - o: a sum mask
+            negated, ub = (ub[0].iv, ub[1]), None
+            if negated[0] not in at:
+                raise NoSketch("a bound on the index of a loop outside the statement's")
+            ub = negated[1] - loops[at[negated[0]]].lo  # the box: at o's first value
+        if isinstance(lb, tuple) and isinstance(lb[0], _Negated):
+            raise NoSketch("a lower bound that is a size less a loop index")
         for b in (lb, ub):
             if not isinstance(b, int) and b[0] is not COUNTER and b[0] not in at:
                 raise NoSketch("a bound on the index of a loop outside the statement's")
@@ -241,7 +310,10 @@ class _Reader:
             hi = loops[at[ub[0]]].hi - 1 + ub[1]
         pos = len(loops)
         loops.append(_Loop(f.induction_variable, lo, hi))
-        if isinstance(lb, int) and isinstance(ub, int) and _only_negated(f.induction_variable):
+        if negated is not None:  # l + o < c, relative: L + O < c - lo - o.lo
+            outer = at[negated[0]]
+            masks.append(_SumMask(pos, outer, negated[1] - lo - loops[outer].lo))
+        if isinstance(lb, int) and isinstance(ub, int) and negated is None and _only_negated(f.induction_variable):
             # a loop whose index is only ever subtracted (`a[n - 2 - i]`): the statement
             # read over j = lo + hi - 1 - i, the same box forwards. Where the original's
             # order matters (a read of an element written earlier), the sketch reads the
@@ -269,6 +341,13 @@ class _Flipped:
     loop index): read as the array flipped about the counter (flip), at `minus`."""
     plus: ir.Value
     minus: ir.Value
+
+
+@dataclass(frozen=True)
+class _Summed:
+    """An index `a + b + c` of two loop indices: read as a window (synth.grammar.window)."""
+    a: ir.Value
+    b: ir.Value
 
 
 def _linear(e: ir.AffineExpr, symbols: list[int] | None = None) -> tuple[dict[int, int], int] | None:
@@ -337,11 +416,22 @@ def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
                 and operands[next(iter(coeffs))] in reversed_:
             iv = operands[next(iter(coeffs))]
             return iv, c - reversed_[iv]
+        if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [1, 1]:
+            a, b = sorted(coeffs)
+            return _Summed(operands[a], operands[b]), c
         if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [-1, 1]:
             plus = next(d for d, v in coeffs.items() if v == 1)
             minus = next(d for d, v in coeffs.items() if v == -1)
             return _Flipped(operands[plus], operands[minus]), c
     raise NoSketch(f"the index {e} is not a loop index plus a constant")
+
+
+def _top(op):
+    """The operation of the function's body that is or holds `op`."""
+    op = op.operation
+    while op.parent is not None and op.parent.name != "func.func":
+        op = op.parent.operation
+    return op
 
 
 def _edge(c: int, n) -> str:
@@ -402,9 +492,12 @@ def _nest(op, what: str) -> list:
 
 def _same_bounds(f, g) -> bool:
     """Whether two loops run over the same range (the same bound maps of the same values)."""
+    def bound_operands(loop):  # the bounds' operands (not the iter_args' initial values)
+        n = sum(m.value.n_dims + m.value.n_symbols for m in (loop.lowerBoundMap, loop.upperBoundMap))
+        return list(loop.operands)[:n]
     return str(f.lowerBoundMap.value) == str(g.lowerBoundMap.value) and \
         str(f.upperBoundMap.value) == str(g.upperBoundMap.value) and \
-        list(f.operands) == list(g.operands) and loop_step(f) == loop_step(g)
+        bound_operands(f) == bound_operands(g) and loop_step(f) == loop_step(g)
 
 
 _CMPI = {2: "slt", 3: "sle", 4: "sgt", 5: "sge"}  # arith.cmpi's signed orders

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 
 
+from synth.analysis.symbols import Size, SizeExpr
 from synth.grammar.op import attrs
 from synth.grammar.types import ShapeError
 from synth.synthesis.program import Expr
@@ -15,6 +16,8 @@ from synth.synthesis.sketch_reader import (
     _CounterMask,
     _Loop,
     _Reader,
+    _Summed,
+    _SumMask,
     _View,
     NoSketch,
 )
@@ -78,17 +81,80 @@ class _Sketcher:
         t = self.apply("transpose", (expr,), (("permutation", tuple(order)),))
         return _View(t, tuple(sorted(dims)), natural=(expr, tuple(dims)))
 
-    def constant(self, value: float, dims: tuple[int, ...] = (), dtype: str | None = None) -> _View:
-        """A constant of element type `dtype` (by default the stored array's)."""
+    def constant(self, value, dims: tuple[int, ...] = (), dtype: str | None = None) -> _View:
+        """A number (a float), or a size (a Size: the constant re-instantiates with it), of
+        element type `dtype` (by default the stored array's)."""
         dtype = dtype or self.dtype
+        value = value if isinstance(value, Size) else float(value)
         if self.dialect == "stablehlo":
-            c = _View(self.apply("constant", (), (("dtype", dtype), ("value", float(value)))), ())
+            c = _View(self.apply("constant", (), (("dtype", dtype), ("value", value))), ())
             return self.broadcast(c, dims)
         return _View(self.apply("fill", (), (("dtype", dtype), ("shape", self.shape(dims)),
-                                              ("value", float(value)))), dims)
+                                              ("value", value))), dims)
+
+    # -- windows: an array read at a sum of two loop indices ------------------------------------
+    def windowed(self, view: Expr, dims: list, windows: dict, at: dict) -> _View:
+        """`view` (an array read over the loops `dims`, None at the dims `windows` reads at
+        two loop indices: dim -> (_Summed | _Flipped, c)) with each such dim replaced by
+        the window of its two loops (synth.grammar.window), as a view in nest order.
+        `x[n + k]` is window(x)[n, k]; `x[i - j + c]` the reversed window (j the inner
+        loop); a window reaching past the array's end is 0 there (zero_from), which is
+        what a bound `i < n - lag` on a sum of the two indices (a _SumMask) asks."""
+        out: list[int] = []
+        zero_from = None
+        for d, p in enumerate(dims):
+            if p is not None:
+                out.append(p)
+                continue
+            iv, c = windows[d]
+            pair = (iv.a, iv.b) if isinstance(iv, _Summed) else (iv.plus, iv.minus)
+            if any(x not in at for x in pair):
+                raise NoSketch("a window over loops outside the statement's")
+            p, q = sorted(at[x] for x in pair)
+            reverse = not isinstance(iv, _Summed)
+            if reverse and at[iv.plus] > at[iv.minus]:
+                raise NoSketch("a difference of loop indices whose inner loop's index is added")
+            if p == q or {p, q} & (set(out) | {x for x in dims if x is not None}):
+                raise NoSketch("a loop index in two dims of one access")
+            lp, lq = self.loops[p], self.loops[q]
+            m_int, w_int = lp.hi - lp.lo, lq.hi - lq.lo
+            k = len(out)  # the dim's position in `view` after the windows before it
+            n = view.type.shape[k]
+            m, w = self.window_extents(p, q, m_int, w_int, n)
+            offset = lp.lo - lq.lo + c if reverse else lp.lo + lq.lo + c
+            view = self.apply("window", (view,), attrs(dim=k, shape=(m, w), offset=offset, reverse=reverse))
+            self.record(p, m)
+            self.record(q, w)
+            if not reverse and offset >= 0 and len(windows) == 1:
+                zero_from = (p, q, int(n) - offset)
+            out += [p, q]
+        v = self.in_order(view, tuple(out))
+        v.zero_from = zero_from
+        return v
+
+    def window_extents(self, p: int, q: int, m: int, w: int, n) -> tuple:
+        """The extents (Sizes where known) of the loops p, q a window of an array dim of
+        extent n runs over: as other reads gave them, or one of them as n less the other
+        plus a constant (the window covering the dim)."""
+        known = {x: self.dim_shape[x] for x in (p, q) if x in self.dim_shape}
+        if len(known) == 2:
+            return known[p], known[q]
+        if not known:
+            raise NoSketch("a window over two loops no other read gives the extent of")
+        have, value = (p, w) if p in known else (q, m)
+        base = known[have]
+        try:
+            expr = SizeExpr.of(n) - SizeExpr.of(base) + (value - (int(n) - int(base)))
+        except ValueError:
+            raise NoSketch("a window over an array extent that is a floordiv of sizes") from None
+        dynamic = getattr(n, "dynamic", frozenset()) | getattr(base, "dynamic", frozenset())
+        derived = value if expr.is_constant else Size(value, expr, dynamic)
+        return (base, derived) if p in known else (derived, base)
 
     def select(self, mask, x: _View, y: _View) -> _View:
         """x where the mask holds, y elsewhere (x and y over the same dims, which hold the mask's)."""
+        if isinstance(mask, _SumMask):
+            raise NoSketch("a bound on a sum of loop indices outside a read past an array's end")
         if isinstance(mask, _CounterMask):
             a = (("dim", x.dims.index(mask.a)), ("direction", mask.direction), ("offset", mask.offset))
             return _View(self.apply("counter_select", (x.expr, y.expr, self.reader.counter_leaf()), a), x.dims)
@@ -106,6 +172,11 @@ class _Sketcher:
 
     def masked(self, v: _View, masks) -> _View:
         for m in masks:
+            if isinstance(m, _SumMask):  # only a window 0 exactly outside the mask satisfies it
+                z = v.zero_from
+                if z is None or {z[0], z[1]} != m.loops or z[2] != m.limit:
+                    raise NoSketch("a bound on a sum of loop indices other than a window's end")
+                continue
             if not m.loops <= set(v.dims):
                 v = self.broadcast(v, tuple(sorted(set(v.dims) | m.loops)))
             v = self.select(m, v, self.constant(0.0, v.dims))

@@ -27,12 +27,16 @@ from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
 from synth.synthesis.steps import LiftedLoop, TimeLoop, counter_loop, counter_step_kernel, lifted_loop, step_kernel
 from synth.synthesis.spec import Specification, build_specification
+from synth.synthesis.views import widen
 
 
 @dataclass
 class GroupSolution:
     statements: list[int]
     programs: dict[int, Expr]  # output argument -> program over the group's inputs
+    # the programs over the boxes the kernel reaches, before synth.synthesis.views widened
+    # them (None where nothing was widened): what a later round of the search may keep
+    over_boxes: dict[int, Expr] | None = None
 
 
 @dataclass
@@ -116,6 +120,12 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
                     + _recurrence_note(spec, g.statements))
             programs[out] = found
         solutions.append(GroupSolution(g.statements, programs))
+    if spec.views:  # programs over the boxes the kernel reaches -> over the whole arrays
+        kernel = spec.kernel
+        full = {i: kernel.tensor_type(i, spec.standin) for i in range(len(kernel.function.arguments))}
+        solutions = [GroupSolution(s.statements, widen(s.programs, spec.views, spec.view_inputs, full,
+                                                           spec.standin, spec.dialect), s.programs)
+                     for s in solutions]
     return solutions, stats
 
 
@@ -136,6 +146,11 @@ def _recurrence_note(spec: Specification, statements: list[int]) -> str:
         return (f". Statement {hit[0]} stores a value computed from a scalar recurrence "
                 f"({carried[hit[0]]}); the target's loops carry arrays, not scalars, and "
                 f"{_KEPT_LOOPS}")
+    later = sorted(s for s in found if s not in statements)  # the function cannot raise anyway
+    if later:
+        return (f". Statement {later[0]} of the function, in another group, is a recurrence: it "
+                f"reads elements of arg{found[later[0]]} that earlier iterations of its own loops "
+                f"wrote, which no tensor op computes from the inputs alone")
     return ""
 
 
@@ -173,7 +188,7 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
     if previous is not None:
         for g, sol in zip(previous.spec.groups, previous.solutions):
             for p, out in zip(g.problems, g.writes):
-                old[p.name] = sol.programs[out]
+                old[p.name] = (sol.over_boxes or sol.programs)[out]
     counter = counter_loop(kernel) if settings.sketches else None
     lifted = lifted_loop(kernel) if settings.sketches and counter is None else None
     if previous is not None and previous.prologue is not None and lifted is not None:

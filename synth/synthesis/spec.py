@@ -32,6 +32,9 @@ from synth.analysis.function import describe
 from synth.frontend.reader import SourceModule
 from synth.synthesis.opset import select_ops
 from synth.synthesis.search import Problem
+from synth.synthesis.views import in_views, view_type
+from synth.analysis.regions import NO_VIEWS, Views, reached_views
+from synth.analysis.view_rewrite import view_source
 
 N_EXAMPLES = 2  # random example sets; the final checks use fresh inputs
 
@@ -99,6 +102,11 @@ class Specification:
     standin_source: SourceModule
     split_text: str
     groups: list[GroupSpec]
+    # argument -> the box of it the kernel reaches, where that is not the whole array: the
+    # problems are posed over the boxes (synth.synthesis.views)
+    views: Views = NO_VIEWS
+    view_inputs: dict = field(default_factory=dict)  # argument after the kernel's -> the array it is a box of
+    dialect: str = ""
 
 
 def _as_example(value, t: TensorType) -> np.ndarray:
@@ -176,6 +184,17 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
     standin = kernel.sizes.standin()
     small = kernel.at(standin)
     params = kernel.sizes.param_values(standin)
+    # arrays reached in part: the kernel over their boxes (not in a counter loop's step,
+    # whose sketches take and put whole rows at the counter)
+    views = reached_views(kernel, standin) if kernel.sizes.counter is None else NO_VIEWS
+    n_args = len(kernel.function.arguments)
+    added = {n_args + j: k for j, k in enumerate(sorted(views.extra))}  # new argument -> its array
+    if views:
+        try:
+            small = view_source(small, name, {k: b.at(standin) for k, b in views.main.items()},
+                                {k: b.at(standin) for k, b in views.extra.items()}, views.roles, n_args)
+        except ValueError:  # an access the rewrite cannot follow: the kernel as it is
+            views, added = NO_VIEWS, {}
     graph = dependence_graph(small, name, params)
     groups = order_groups(len(graph.statements), graph.edges)
     last_store = {st.array: st.id for st in graph.statements if st.array is not None}
@@ -190,6 +209,7 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
     at = [standin if c is None else {**standin, COUNTER: c} for c in counters]
     states = [kernel.arguments(at[k % len(at)], random_draw(rng, kind, constants))
               for kind in kinds for k in range(n_draws)] + list(extra)
+    states = [in_views(state, views, added, standin) for state in states]
     states = [state if finite_outputs(run_function(small.text, name, state).outputs)
               else diagonally_dominant(state) for state in states]
     undefined = set(kernel.interface.out_parameters)  # results not yet written
@@ -207,7 +227,9 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
             inputs = sorted(set(inputs) | {kernel.sizes.counter})
         ops = select_ops(dialect, kp.ops, kp.non_rectangular, kp.diagonal, kp.edge_store)
         constants = tuple(sorted({0.0, 1.0} | kp.float_constants))
-        types = {i: kernel.tensor_type(i, standin) for i in range(len(kernel.function.arguments))}
+        types = {i: kernel.tensor_type(i, standin) for i in range(n_args)}
+        types.update({i: view_type(types[i], b, standin) for i, b in views.main.items()})
+        types.update({i: view_type(types[k], views.extra[k], standin) for i, k in added.items()})
         # the iteration spaces of the group's statements are shapes of interest too (a
         # value repeated m times is a broadcast over m, then a reduction)
         nests = {tuple(size(e, standin) for e in kernel.sizes.statement_nests[st])
@@ -231,4 +253,4 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
         undefined -= set(g.writes)
         specs.append(g)
         states = after
-    return Specification(kernel, standin, small, split_text, specs)
+    return Specification(kernel, standin, small, split_text, specs, views, added, dialect)
