@@ -89,6 +89,7 @@ EIGHT_BIT_SLOW = [
     ("image8:blend_screen/free", "unsigned char, every size"),
     ("intk:xor_bytes", "dst[i] ^= src[i], uint8_t"),
     ("intk:dot_i8", "int8_t dot product into int32_t"),
+    ("image8:rgb_to_gray", "rgb[3 * i + 1]: a view of the middle column of a char array"),
 ]
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")

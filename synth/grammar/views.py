@@ -25,7 +25,7 @@ from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.op import attr_dict, attrs
 from synth.grammar.shapes import same_dim
 from synth.grammar.stablehlo_base import StablehloOp, _tensor_constant
-from synth.grammar.types import NUMERIC_DTYPES, TensorType
+from synth.grammar.types import STORED_DTYPES, TensorType
 
 
 def view_box(op, a: TensorType, attrs, arg_types) -> tuple:
@@ -60,7 +60,7 @@ class ViewFamily:
     def attribute_domain(self, arg_types, ctx):
         """Two boxes (all but the first element of each dim; every other element): the
         conformance test's instances. Never searched (synth.synthesis.opset)."""
-        if len(arg_types) != 1 or arg_types[0].rank == 0 or arg_types[0].dtype not in NUMERIC_DTYPES:
+        if len(arg_types) != 1 or arg_types[0].rank == 0 or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         shape = [int(n) for n in arg_types[0].shape]
         if min(shape) < 2:
@@ -72,7 +72,7 @@ class ViewFamily:
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
         a = arg_types[0]
-        if a.dtype not in NUMERIC_DTYPES:
+        if a.dtype not in STORED_DTYPES:
             raise self.shape_error("needs a numeric tensor", arg_types, attrs)
         _, shape, _ = view_box(self, a, attrs, arg_types)
         return a.with_shape(shape)
@@ -94,7 +94,7 @@ class InsertViewFamily:
         """The update at the end of each dim of dest, at stride 2 where it fits so, else 1
         (the conformance test's instances; never searched)."""
         if len(arg_types) != 2 or arg_types[0].dtype != arg_types[1].dtype or arg_types[0].rank == 0 \
-                or arg_types[0].rank != arg_types[1].rank or arg_types[0].dtype not in NUMERIC_DTYPES:
+                or arg_types[0].rank != arg_types[1].rank or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         lo, stride = [], []
         for n, u in zip(arg_types[0].shape, arg_types[1].shape):
@@ -110,7 +110,7 @@ class InsertViewFamily:
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
         dest, update = arg_types
-        if dest.dtype != update.dtype or dest.dtype not in NUMERIC_DTYPES:
+        if dest.dtype != update.dtype or dest.dtype not in STORED_DTYPES:
             raise self.shape_error("dest and update need one numeric element type", arg_types, attrs)
         _, shape, _ = view_box(self, dest, attrs, arg_types)
         if update.rank != dest.rank or not all(same_dim(u, n) for u, n in zip(update.shape, shape)):

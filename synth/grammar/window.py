@@ -31,7 +31,7 @@ from synth.grammar.dims import GenericUnsupported, has_dynamic
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.op import attr_dict, attrs
 from synth.grammar.stablehlo_base import StablehloOp, _broadcast_to, _iota, _splat, _tensor_constant
-from synth.grammar.types import NUMERIC_DTYPES, TensorType
+from synth.grammar.types import STORED_DTYPES, TensorType
 
 
 def window_indices(m: int, w: int, offset: int, reverse: bool) -> np.ndarray:
@@ -58,7 +58,7 @@ class WindowFamily:
         """The windows of width 2 that cover each dim exactly (m + 1 = N), forwards and
         reversed, and one whose last row reaches past the end (zeros there). Only the
         conformance test enumerates them: the search never takes this op."""
-        if len(arg_types) != 1 or arg_types[0].rank == 0 or arg_types[0].dtype not in NUMERIC_DTYPES:
+        if len(arg_types) != 1 or arg_types[0].rank == 0 or arg_types[0].dtype not in STORED_DTYPES:
             return ()
         a = arg_types[0]
         out = []
