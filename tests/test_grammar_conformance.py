@@ -36,12 +36,13 @@ ROOT = grammar_path("stablehlo").parents[1]
 
 SHAPES = [(), (3,), (4,), (3, 4), (4, 3), (4, 4), (2, 3, 4), (2, 4, 3)]
 CTX = SearchContext(frozenset(SHAPES), constants=(0.0, 1.0, 2.5), dtypes=("f64", "i64", "i32", "i16", "i8"))
-UNIVERSE = (
+BASE = (
     [TensorType(s, "f64") for s in SHAPES]
     + [TensorType(s, "i1") for s in [(3,), (3, 4)]]
     + [TensorType(s, "i64") for s in [(), (3, 4)]]
-    + [TensorType((3, 4), "i32"), TensorType((3, 4), "i8"), TensorType((4,), "i16")]  # C's int, char, short
 )
+C_INTS = [TensorType((3, 4), "i32"), TensorType((3, 4), "i8"), TensorType((4,), "i16")]  # int, char, short
+UNIVERSE = BASE + C_INTS
 ALL_OPS = {op.name: op for d in ("stablehlo", "linalg") for op in ops_for(d)}
 SHIFTS = ("stablehlo.shift_left", "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical",
           "linalg.shli", "linalg.shrsi", "linalg.shrui")
@@ -50,14 +51,20 @@ SHIFTS = ("stablehlo.shift_left", "stablehlo.shift_right_arithmetic", "stablehlo
 def instances(op, exhaustive: bool = False):
     """(arg_types, attrs) pairs: every fitting operand-type tuple of the universe with
     every attribute choice, or (default) a deterministic sample of a few."""
-    combos = [ts for ts in product(UNIVERSE, repeat=op.arity) if op.accepts(ts, CTX)]
     if exhaustive:
+        combos = [ts for ts in product(UNIVERSE, repeat=op.arity) if op.accepts(ts, CTX)]
         return [(ts, a) for ts in combos for a in op.attribute_domain(ts, CTX)]
+    combos = [ts for ts in product(BASE, repeat=op.arity) if op.accepts(ts, CTX)]
     rng = random.Random(zlib.crc32(op.name.encode()))
     rng.shuffle(combos)
     # prefer f64 combos (the common case), then at least one other dtype if any fits
     combos.sort(key=lambda ts: any(t.dtype != "f64" for t in ts))
     chosen = combos[:3] + [ts for ts in combos[3:] if any(t.dtype == "i64" for t in ts)][:1]
+    # an integer-only op (conversions, shifts, bitwise ops): also the first instance that
+    # takes C's int, char or short (the slow run covers the others' with every type)
+    if not any(t.dtype == "f64" for ts in combos for t in ts):
+        chosen += [ts for ts in product(UNIVERSE, repeat=op.arity)
+                   if any(t in C_INTS for t in ts) and op.accepts(ts, CTX)][:1]
     out = []
     for ts in chosen:
         domain = list(op.attribute_domain(ts, CTX))
