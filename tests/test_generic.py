@@ -22,7 +22,7 @@ import pytest
 
 from synth.analysis.symbols import GenericValues, Size, SizeExpr, reinstantiate_value
 from synth.grammar import ShapeError, TensorType, ops_for
-from synth.grammar.dims import GenericSizes, find_sources
+from synth.grammar.dims import GenericSizes, GenericUnsupported, find_sources
 from synth.grammar.op import emit_function
 from synth.semantics.specialize import specialize
 
@@ -93,8 +93,11 @@ def test_generic_emitter_at_other_sizes(op):
                                              for i, t in enumerate(fn_types)}, {})
         assert set(sources) == set(values)
         sizes = GenericSizes(op.dialect, sources, {})
-        text = emit_function("main", fn_types, lambda em, args: [em.apply(op, args[:len(types)], types, attrs)],
-                             sizes=sizes)
+        try:
+            text = emit_function("main", fn_types, lambda em, args: [em.apply(op, args[:len(types)], types, attrs)],
+                                 sizes=sizes)
+        except GenericUnsupported:  # an instance the op says it has no generic form for (a window
+            continue  # that may leave its array): a raise falls back to static sizes there
         assert "?" in text.split("{", 1)[0], text
         for shift in (2, 5):  # two other sizes: every symbol moved, distinct from each other
             at = GenericValues({n: values[n] + shift + k for k, n in enumerate(sorted(values))}, ())
