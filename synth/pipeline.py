@@ -73,9 +73,11 @@ class RaiseOutcome:
 
     @property
     def summary(self) -> str:
+        fallback = self.stats.get("generic_fallback")
         return (f"@{self.name}: raised to {self.target} in {self.seconds:.2f} s "
                 f"({self.stats['candidates']} candidates, {len(self.result.stats)} problems), "
-                f"validated: {self.validation['summary']}")
+                f"validated: {self.validation['summary']}"
+                + (f"; at the kernel's own sizes, not for every size: {fallback}" if fallback else ""))
 
 
 def _sizes_json(sizes: dict[str, int]) -> dict[str, int]:

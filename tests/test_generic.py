@@ -408,3 +408,19 @@ def test_generic_raises_of_a_corpus_match_the_original_at_other_sizes(tmp_path, 
                            str(ROOT / "benchmarks" / corpus), "--json", str(tmp_path / "rows.json")],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+
+
+def test_a_generic_raise_that_falls_back_to_static_sizes_says_so(tmp_path, capsys):
+    """darknet_copy reads x[2 * i]: a strided view, which has no shape-generic emitter yet.
+    Asked for --shapes generic, the raise is made at the kernel's own sizes, and the message
+    and synth.assumptions say so (not a silent static raise)."""
+    from synth.cli import main
+
+    out = tmp_path / "copy.mlir"
+    assert main(["raise", str(ROOT / "benchmarks" / "loops" / "darknet_copy.mlir"), "--target", "linalg",
+                 "--shapes", "generic", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "at the kernel's own sizes, not for every size: linalg.view has no shape-generic emitter" in err
+    text = out.read_text()
+    assert "shapes static: linalg.view has no shape-generic emitter" in text
+    assert "tensor<?" not in text
