@@ -16,7 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -211,10 +210,8 @@ def test_example_with_synth_cc_prints_the_cc_output(tmp_path, synth_env):
     assert run.stdout == (EXAMPLE / "expected_output.txt").read_text()
     # the two calls with overlapping arguments, and only they, ran the original bodies
     assert run.stderr == "synth cc: 2 call(s) took the original code\n"
-    t0 = time.perf_counter()
-    again = _make(d, f"CC={SYNTH_CC}")
+    again = _make(d, f"CC={SYNTH_CC}")  # nothing rebuilt: make runs no compile
     assert again.returncode == 0 and " -c " not in again.stdout
-    assert time.perf_counter() - t0 < 30
 
 
 @pytest.mark.slow
