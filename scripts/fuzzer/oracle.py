@@ -237,7 +237,13 @@ def run_raised(text: str, name: str, target: str, inputs: list, arg_specs: list[
             ins.append(v)
     with _RUN_LOCK:
         results = run_stablehlo(f"module {{\n{func}\n}}\n", ins)
-    outputs = raised_outputs(text, name)
+    return _as_run(raised_outputs(text, name), inputs, results)
+
+
+def _as_run(outputs: list[int], inputs: list, results: list) -> tuple[list, list]:
+    """(final array arguments, returned values) of a raised function's `results` on
+    `inputs`: the arrays it returns (at `outputs`) replace those arguments, the others keep
+    their inputs; scalars have no final value."""
     finals = [None if isinstance(v, tuple) else v.copy() for v in inputs]
     for pos, argi in enumerate(outputs):
         finals[argi] = np.asarray(results[pos])
@@ -256,11 +262,7 @@ def run_on_mlir_cpu(text: str, name: str, target: str, input_sets: list) -> tupl
     with _RUN_LOCK:
         prepared = MlirCpuBackend(target=target).prepare(text, f"{name}_raised")
         for inputs in input_sets:
-            results = prepared.run(inputs)
-            finals = [None if isinstance(v, tuple) else v.copy() for v in inputs]
-            for pos, argi in enumerate(outputs):
-                finals[argi] = np.asarray(results[pos])
-            runs.append((finals, [np.asarray(r) for r in results[len(outputs):]]))
+            runs.append(_as_run(outputs, inputs, prepared.run(inputs)))
     return runs, dict(prepared.rewrites)
 
 
