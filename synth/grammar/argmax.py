@@ -32,7 +32,7 @@ class ArgFamily:
 
     arity = 1
     attr_domain_kind = "arg_reduce"
-    shape_generic = False
+    shape_generic = True
 
     def __init__(self, name: str, kind: str):
         super().__init__(name)
