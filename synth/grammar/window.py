@@ -12,11 +12,15 @@ and with the zeros what a correlation's `y[i + lag]` over `i < n - lag` reads (t
 of the sum is the array's end). The extents m, w are attributes (Sizes: the program
 re-instantiates at other sizes); the operand's extent N comes from its type.
 
-Emitters (static shapes only): linalg.generic whose input indexing map is
+Emitters: linalg.generic whose input indexing map is
 `(.., p, q, ..) -> (.., p + q + c, ..)` where every index lies inside the array at these
 sizes, else a generic over the result whose body reads `a` (tensor.extract) at the index
 clamped into the dim, selected against 0 outside it; stablehlo.gather at an index tensor
 built from iotas (clamped, then a select against 0 where the index can leave the array).
+In a shape-generic body (sizes known at run time) the same, with the extents as values
+(dims.py): the indexing map only where the window lies in the array at every size, else
+the clamped form, whose bounds are the dim's extent read at run time; stablehlo's gather
+is a dynamic_gather (its slice sizes a value) on dynamic_iotas.
 The interpreter of raised programs (synth.semantics.interpreter) runs both forms, over
 numbers or z3 terms: that is the semantics the proofs use. Only the sketch tactic
 builds it (synth.synthesis.opset leaves it out of the search).
@@ -27,10 +31,11 @@ from __future__ import annotations
 import numpy as np
 
 from synth.analysis.symbols import SizeExpr
-from synth.grammar.dims import GenericUnsupported, has_dynamic
+from synth.grammar.dims import has_dynamic, is_dynamic
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.op import attr_dict, attrs
-from synth.grammar.stablehlo_base import StablehloOp, _broadcast_to, _iota, _splat, _tensor_constant
+from synth.grammar.stablehlo_base import (StablehloOp, _broadcast_to, _iota, _plus, _reshaped, _splat,
+                                          _tensor_constant)
 from synth.grammar.types import STORED_DTYPES, TensorType
 
 
@@ -52,7 +57,7 @@ class WindowFamily:
 
     arity = 1
     attr_domain_kind = "window"
-    shape_generic = False  # the emitters take the extents as constants
+    shape_generic = True  # extents known at run time: values computed in the body (dims.py)
 
     def attribute_domain(self, arg_types, ctx):
         """The windows of width 2 that cover each dim exactly (m + 1 = N), forwards and
@@ -115,13 +120,29 @@ def inside_at_every_size(n, m, w, offset: int, reverse: bool) -> bool:
     return slack.is_constant and slack.const >= 0
 
 
+def _inside(t: TensorType, result_type: TensorType, d: dict) -> bool:
+    """Whether the window lies in its array: at these sizes, or at every size in a
+    shape-generic body."""
+    n, (m, w) = t.shape[d["dim"]], d["shape"]
+    if has_dynamic(t) or has_dynamic(result_type):
+        return inside_at_every_size(n, m, w, d["offset"], d["reverse"])
+    return window_inside(int(n), m, w, d["offset"], d["reverse"])
+
+
+def _filled(em, value, t: TensorType) -> str:
+    """A tensor of type `t` (i64) whose every element is `value`, a dimension (its value
+    computed at run time where it is a size known only then)."""
+    if is_dynamic(value):
+        return _broadcast_to(em, em.size(value), TensorType((), "i64"), (), t)
+    return _splat(em, int(value), t)
+
+
 class LinalgWindow(WindowFamily, LinalgOp):
     """linalg.generic: the index as an indexing map where every index lies in the array,
     else tensor.extract at the clamped index in the body, selected against 0. In a
     shape-generic body (sizes known at run time) only the first form, where the window
-    lies in the array at every size (a FIR filter's x of nout + ntaps - 1 samples)."""
-
-    shape_generic = True
+    lies in the array at every size (a FIR filter's x of nout + ntaps - 1 samples), else
+    the clamped form with the dim's extent as a value."""
 
     def emit(self, em, operands, arg_types, a, result_type):
         d = attr_dict(a)
@@ -132,10 +153,7 @@ class LinalgWindow(WindowFamily, LinalgOp):
         dims = ", ".join(names)
         parallel = ", ".join('"parallel"' for _ in range(rank))
         out, o = em.fresh(), em.fresh("o")
-        if has_dynamic(t) or has_dynamic(result_type):
-            if not inside_at_every_size(t.shape[k], m, w, d["offset"], d["reverse"]):
-                raise GenericUnsupported("a window that may leave its array has no shape-generic emitter yet")
-        elif not window_inside(t.shape[k], m, w, d["offset"], d["reverse"]):
+        if not _inside(t, result_type, d):
             return self._clamped(em, operands, t, d, result_type, names, dims, parallel, out, o)
         source = names[:k] + [_index_expr(d, names[k], names[k + 1])] + names[k + 2:]
         b = em.fresh("b")
@@ -150,14 +168,21 @@ class LinalgWindow(WindowFamily, LinalgOp):
     def _clamped(em, operands, t, d, result_type, names, dims, parallel, out, o) -> str:
         k = d["dim"]
         rank = result_type.rank
-        n = int(t.shape[k])
-        zero_i, last, extent = (em.scalar_constant(v, "i64") for v in (0, n - 1, n))
+        n = t.shape[k]
         zero = em.scalar_constant(0, t.dtype)
         reverse = d["reverse"]
         c = em.scalar_constant(d["offset"], "i64")
         at = [em.fresh("i") for _ in range(rank)]
         p, q, s, j, ge, lt, inside, lo, hi, index, v, r = (em.fresh() for _ in range(12))
-        body = [f"{at[x]} = linalg.index {x} : index" for x in range(rank)]
+        body = []
+        if is_dynamic(n):  # the extent read at run time (a shape-generic body)
+            zero_i, one = em.scalar_constant(0, "i64"), em.scalar_constant(1, "i64")
+            extent, last = em.fresh(), em.fresh()
+            body += [f"{extent} = arith.index_cast {em.size(n)} : index to i64",
+                     f"{last} = arith.subi {extent}, {one} : i64"]
+        else:
+            zero_i, last, extent = (em.scalar_constant(v, "i64") for v in (0, int(n) - 1, int(n)))
+        body += [f"{at[x]} = linalg.index {x} : index" for x in range(rank)]
         body += [f"{p} = arith.index_cast {at[k]} : index to i64",
                  f"{q} = arith.index_cast {at[k + 1]} : index to i64",
                  f"{s} = arith.{'subi' if reverse else 'addi'} {p}, {q} : i64",
@@ -187,7 +212,7 @@ class StablehloWindow(WindowFamily, StablehloOp):
         d = attr_dict(a)
         t = arg_types[0]
         k, (m, w) = d["dim"], d["shape"]
-        it = TensorType((int(m), int(w)), "i64")
+        it = TensorType((m, w), "i64")
         ps, qs = _iota(em, 0, it), _iota(em, 1, it)
         reverse = d["reverse"]
         s = em.fresh()
@@ -197,26 +222,34 @@ class StablehloWindow(WindowFamily, StablehloOp):
         if c:
             index = em.fresh()
             em.line(f"{index} = stablehlo.add {s}, {_splat(em, c, it)} : {it.mlir()}")
-        n = int(t.shape[k])
-        inside = window_inside(n, m, w, d["offset"], reverse)
+        n = t.shape[k]
+        inside = _inside(t, result_type, d)
         mask_t = it.with_dtype("i1")
         if not inside:
-            zero, last, extent = (_splat(em, v, it) for v in (0, n - 1, n))
+            zero = _splat(em, 0, it)
+            last, extent = (_filled(em, e, it) for e in (_plus(n, -1), n))
             ge, lt, ok, clamped = (em.fresh() for _ in range(4))
             em.line(f"{ge} = stablehlo.compare GE, {index}, {zero} : ({it.mlir()}, {it.mlir()}) -> {mask_t.mlir()}")
             em.line(f"{lt} = stablehlo.compare LT, {index}, {extent} : ({it.mlir()}, {it.mlir()}) -> {mask_t.mlir()}")
             em.line(f"{ok} = stablehlo.and {ge}, {lt} : {mask_t.mlir()}")
             em.line(f"{clamped} = stablehlo.clamp {zero}, {index}, {last} : {it.mlir()}")
             index = clamped
-        column_t = TensorType((int(m), int(w), 1), "i64")
-        column, gathered = em.fresh(), em.fresh()
-        em.line(f"{column} = stablehlo.reshape {index} : ({it.mlir()}) -> {column_t.mlir()}")
+        column_t = TensorType((m, w, 1), "i64")
+        column = _reshaped(em, index, it, column_t)
+        gathered = em.fresh()
         offsets = ", ".join(str(x if x < k else x + 1) for x in range(t.rank) if x != k)
-        sizes = ", ".join("1" if x == k else str(int(e)) for x, e in enumerate(t.shape))
-        em.line(f'{gathered} = "stablehlo.gather"({operands[0]}, {column}) {{dimension_numbers = '
-                f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [{k}], "
-                f"start_index_map = [{k}], index_vector_dim = 2>, indices_are_sorted = false, "
-                f"slice_sizes = array<i64: {sizes}>}} : ({t.mlir()}, {column_t.mlir()}) -> {result_type.mlir()}")
+        numbers = (f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [{k}], "
+                   f"start_index_map = [{k}], index_vector_dim = 2>, indices_are_sorted = false")
+        if has_dynamic(t) or has_dynamic(result_type):  # slice sizes as a value
+            sizes = em.shape_value(tuple(1 if x == k else e for x, e in enumerate(t.shape)))
+            em.line(f'{gathered} = "stablehlo.dynamic_gather"({operands[0]}, {column}, {sizes}) '
+                    f"{{dimension_numbers = {numbers}}} : ({t.mlir()}, {column_t.mlir()}, "
+                    f"tensor<{t.rank}xi64>) -> {result_type.mlir()}")
+        else:
+            sizes = ", ".join("1" if x == k else str(int(e)) for x, e in enumerate(t.shape))
+            em.line(f'{gathered} = "stablehlo.gather"({operands[0]}, {column}) {{dimension_numbers = '
+                    f"{numbers}, slice_sizes = array<i64: {sizes}>}} : ({t.mlir()}, {column_t.mlir()}) "
+                    f"-> {result_type.mlir()}")
         if inside:
             return gathered
         predicate = result_type.with_dtype("i1")
