@@ -280,32 +280,43 @@ _GATHER_FIELD = re.compile(r"(offset_dims|collapsed_slice_dims|start_index_map|i
 
 @handles("stablehlo.dynamic_gather")
 def _dynamic_gather(ev, op, xs, env):
-    """The gathers a generic raise emits: one index (a line at a counter, index_vector_dim
-    0) or one index per position along one dim (a flip, index shape (n, 1)); the slice
-    sizes 1 along that dim and whole along the others; indices clamped into the dim."""
+    """The gathers a generic raise emits: one index per position of the index tensor's
+    leading (batch) dims, its last dim the index vector of extent 1 (a line at a counter:
+    no batch dim; a flip: one, index (n, 1); a window: two, index (m, w, 1)); the slice
+    sizes 1 along the indexed dim (collapsed) and whole along the others (the offset
+    dims, in order); each index clamped into the dim, as gather clamps a start."""
     fields = {"index_vector_dim": [0]}
     fields.update({k: [int(v) for v in vs.replace(" ", "").split(",") if v]
                    for k, vs in _GATHER_FIELD.findall(str(op.attributes["dimension_numbers"]))})
     a, index, sizes = xs[0], xs[1], _vector_terms(xs[2])
     collapsed = fields.get("collapsed_slice_dims", [])
-    if len(collapsed) != 1 or fields.get("start_index_map") != collapsed:
+    offset_dims = fields.get("offset_dims", [])
+    if len(collapsed) != 1 or fields.get("start_index_map") != collapsed \
+            or fields["index_vector_dim"] != [index.rank - 1] or len(offset_dims) != a.rank - 1:
         raise NotParametric("a dynamic_gather of another form")
     dim = collapsed[0]
+    ev.same_shape((index.shape[index.rank - 1],), (z3.IntVal(1),), "dynamic_gather: an index vector")
     for k, (n, m) in enumerate(zip(a.shape, sizes)):
         ev.same_shape((m,), (z3.IntVal(1) if k == dim else n,), "dynamic_gather: a slice size")
+    rank = index.rank - 1 + a.rank - 1
+    batch = [p for p in range(rank) if p not in offset_dims]
+    if len(batch) != index.rank - 1 or sorted(offset_dims) != offset_dims or offset_dims[-1:] >= [rank]:
+        raise NotParametric("a dynamic_gather of another form")
+    kept = [k for k in range(a.rank) if k != dim]
+    like = [None] * rank
+    for b, p in enumerate(batch):
+        like[p] = index.shape[b]
+    for j, p in enumerate(offset_dims):
+        like[p] = a.shape[kept[j]]
+    shape, dtype, _ = ev.result(op, like=tuple(like))
 
-    def clamp(i):
-        return z3.If(i < 0, 0, z3.If(i > a.shape[dim] - 1, a.shape[dim] - 1, i))
-    if fields["index_vector_dim"] == [0] and index.rank == 1:  # one line
-        shape, dtype, _ = ev.result(op, like=tuple(n for k, n in enumerate(a.shape) if k != dim))
-        at_index = clamp(index.at((z3.IntVal(0),)))
-        return [Tensor(shape, dtype, lambda idx: a.at(tuple(idx[:dim]) + (at_index,) + tuple(idx[dim:])))]
-    if fields["index_vector_dim"] == [1] and index.rank == 2 \
-            and fields.get("offset_dims", []) == [k for k in range(a.rank) if k != dim]:
-        shape, dtype, _ = ev.result(op, like=a.shape)
-        return [Tensor(shape, dtype, lambda idx: a.at(tuple(clamp(index.at((idx[dim], z3.IntVal(0))))
-                                                            if k == dim else i for k, i in enumerate(idx))))]
-    raise NotParametric("a dynamic_gather of another form")
+    def at(idx):
+        i = index.at(tuple(idx[p] for p in batch) + (z3.IntVal(0),))
+        i = z3.If(i < 0, 0, z3.If(i > a.shape[dim] - 1, a.shape[dim] - 1, i))
+        source = {k: idx[offset_dims[j]] for j, k in enumerate(kept)}
+        source[dim] = i
+        return a.at(tuple(source[k] for k in range(a.rank)))
+    return [Tensor(shape, dtype, at)]
 
 
 @handles("tensor.cast")
