@@ -43,10 +43,14 @@ AFFINE_PIPELINE = (
 # The ownership-based deallocation may keep flags in memrefs of i1, whose stores MLIR 22's
 # memref-to-LLVM conversion aborts on (`integralElementType.getWidth() >= 8`: durbin's
 # generic linalg raise, whose loop yields buffers it may have allocated): between the two
-# halves, memrefs of i1 become memrefs of bytes (BOOLS_AS_BYTES, synth.backends.byte_bools)
+# halves, memrefs of i1 become memrefs of bytes (BOOLS_AS_BYTES, synth.backends.byte_bools).
+# Between bufferization and buffer-results-to-out-params, a memref returned twice (two
+# results one buffer holds) gets a copy (DISTINCT_BUFFERS, synth.backends.distinct_results):
+# MLIR 22's pass crashes the process on it.
 TENSOR_PIPELINE = (
     "builtin.module(lower-affine,one-shot-bufferize{bufferize-function-boundaries=1 "
-    "function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1},"
+    "function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1});"
+    "synth-distinct-result-buffers;builtin.module("
     "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1},"
     "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline);synth-bools-as-bytes;"
     "builtin.module(convert-scf-to-cf,"
@@ -72,7 +76,9 @@ FUSED_TENSOR_PIPELINE = TENSOR_PIPELINE.replace(
 # pipelines are Pipelines of Steps instead (synth.backends.passes).
 STAGE = ";"
 BOOLS_AS_BYTES = "synth-bools-as-bytes"
-REWRITES = {BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes")}
+DISTINCT_BUFFERS = "synth-distinct-result-buffers"
+REWRITES = {BOOLS_AS_BYTES: ("synth.backends.byte_bools", "bools_as_bytes"),
+            DISTINCT_BUFFERS: ("synth.backends.distinct_results", "distinct_result_buffers")}
 
 
 class Step(NamedTuple):

@@ -83,3 +83,40 @@ def test_llvm_assertion_abort_becomes_error_and_worker_recovers():
 def test_bad_ir_is_an_error_not_a_crash():
     with pytest.raises(ExecutionError, match="failed"):
         run_function("func.func @g(%a: f64) {\n  return %a : f64\n}", "g", [("f64", 1.0)])
+
+
+# dtrmv_lower's generic linalg raise made static (x and tmp both L_lower @ x): CSE folded
+# the copy's tensor.empty into the one the matvec was computed in, so one-shot
+# bufferization gives both results one buffer
+TWO_RESULTS_ONE_BUFFER = """
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%L: tensor<3x3xf64>, %x: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %cst = arith.constant 0.000000e+00 : f64
+  %0 = tensor.empty() : tensor<3x3xf64>
+  %1 = linalg.fill ins(%cst : f64) outs(%0 : tensor<3x3xf64>) -> tensor<3x3xf64>
+  %2 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%L, %1 : tensor<3x3xf64>, tensor<3x3xf64>) outs(%0 : tensor<3x3xf64>) {
+  ^bb0(%in: f64, %z: f64, %out: f64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %low = arith.cmpi sge, %i, %j : index
+    %v = arith.select %low, %in, %z : f64
+    linalg.yield %v : f64
+  } -> tensor<3x3xf64>
+  %3 = tensor.empty() : tensor<3xf64>
+  %4 = linalg.fill ins(%cst : f64) outs(%3 : tensor<3xf64>) -> tensor<3xf64>
+  %5 = linalg.matvec ins(%2, %x : tensor<3x3xf64>, tensor<3xf64>) outs(%4 : tensor<3xf64>) -> tensor<3xf64>
+  %6 = linalg.copy ins(%5 : tensor<3xf64>) outs(%3 : tensor<3xf64>) -> tensor<3xf64>
+  return %5, %6 : tensor<3xf64>, tensor<3xf64>
+}
+"""
+
+
+def test_two_results_that_bufferize_to_one_buffer_run():
+    """MLIR 22's buffer-results-to-out-params crashed the worker (SIGSEGV) on a memref
+    returned twice; the tensor pipeline now copies it first (synth-distinct-result-buffers)."""
+    L = np.arange(1.0, 10.0).reshape(3, 3)
+    x = np.array([1.0, -2.0, 0.5])
+    first, second = run_tensor_function(TWO_RESULTS_ONE_BUFFER, "f", [L, x])
+    np.testing.assert_allclose(first, np.tril(L) @ x)
+    np.testing.assert_allclose(second, np.tril(L) @ x)

@@ -35,3 +35,40 @@ def distinct_results(module) -> int:
             ret.operands[k] = copy.results[0]
             count += 1
     return count
+
+
+def distinct_result_buffers(module) -> int:
+    """synth-distinct-result-buffers, between bufferization and buffer-results-to-out-params:
+    a function that returns one memref at two positions returns a copy of it (memref.alloc
+    + memref.copy) at the later ones; the number of copies made.
+
+    Distinct tensor results may share a buffer once bufferized: dtrmv_lower's generic
+    linalg raise returns x and tmp, equal, the second as `linalg.copy ins(%v) outs(%e)`;
+    made static, canonicalize + CSE fold its `tensor.empty` %e into the one %v was
+    computed in, and one-shot bufferization writes the copy in place (it copies a buffer
+    onto itself), so both results are one memref, on which MLIR 22's
+    buffer-results-to-out-params{hoist-static-allocs=1} crashes the process (SIGSEGV)."""
+    from mlir import ir
+    from mlir.dialects import arith, memref
+
+    count = 0
+    for ret in ops_named(module, ("func.return",)):
+        seen = set()
+        for k, value in enumerate(list(ret.operands)):
+            if not str(value.type).startswith("memref<"):
+                continue
+            if value not in seen:
+                seen.add(value)
+                continue
+            t = ir.MemRefType(value.type)
+            with ir.InsertionPoint(ret), ret.location:
+                sizes = [memref.dim(value, arith.constant(ir.IndexType.get(), d))
+                         for d in range(t.rank) if t.is_dynamic_dim(d)]
+                layout_free = ir.MemRefType.get(t.shape, t.element_type, memory_space=t.memory_space)
+                fresh = memref.alloc(layout_free, sizes, [])
+                memref.copy(value, fresh)
+                if layout_free != t:
+                    fresh = memref.cast(t, fresh)
+            ret.operands[k] = fresh
+            count += 1
+    return count
