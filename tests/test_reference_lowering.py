@@ -39,8 +39,14 @@ def test_verdict_at_large_sizes_runs_the_reference_pipeline(tmp_path, monkeypatc
     tensor_runs = [(p, n) for p, n in seen if p != synth.execution.AFFINE_PIPELINE]
     assert any(n >= 1 << 20 for _, n in tensor_runs), seen  # the original sizes were tested
     assert tensor_runs and all(p in reference.PIPELINES for p, _ in tensor_runs), tensor_runs
-    assert all("synth-" not in p.replace("synth-bools-as-bytes", "") and "transform" not in p
-               for p, _ in tensor_runs)
+    # the only rewrites of synth's own there work around MLIR 22 defects (an abort, a crash)
+    workarounds = (synth.execution.BOOLS_AS_BYTES, synth.execution.DISTINCT_BUFFERS)
+
+    def own(p):
+        for w in workarounds:
+            p = p.replace(w, "")
+        return p
+    assert all("synth-" not in own(p) and "transform" not in p for p, _ in tensor_runs)
     assert reference.last_pipeline() in reference.PIPELINES
 
 
