@@ -115,6 +115,27 @@ def test_generic_emitter_at_other_sizes(op):
         assert checked, f"{op.name}: no instance with a size to make generic"
 
 
+@pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
+@pytest.mark.parametrize("dtype", ["f32", "i32"])
+def test_a_size_as_a_value_is_read_at_run_time(dialect, dtype):
+    """A constant whose value is a size (rmsnorm's `ss /= size`), in a generic body: the
+    size read from an argument, converted to the element type; made static at other sizes
+    it is that size."""
+    from synth.grammar.op import attrs
+
+    op = next(o for o in ops_for(dialect) if o.name in ("stablehlo.constant", "linalg.fill"))
+    n = Size(4, SizeExpr.symbol("n"), frozenset({"n"}))
+    a = attrs(value=n, dtype=dtype) if dialect == "stablehlo" else attrs(value=n, shape=(), dtype=dtype)
+    arg = TensorType((n,), "f64")
+    sizes = GenericSizes(dialect, find_sources({"n"}, {0: (SizeExpr.of(n),)}, {}), {})
+    text = emit_function("main", (arg,), lambda em, args: [em.apply(op, [], (), a)], sizes=sizes)
+    assert "?" in text.split("{", 1)[0] and "constant dense<4>" not in text, text
+    for value in (3, 7):
+        static = specialize(text, "main", dialect, [(value,)])
+        got = run_compiled(op, static, [np.zeros(value)])
+        assert_same(got[0], np.asarray(value, dtype=TensorType((), dtype).numpy_dtype), f"{dialect} at {value}")
+
+
 # --- raises --------------------------------------------------------------------------------
 
 

@@ -40,7 +40,7 @@ from itertools import combinations
 
 import numpy as np
 
-from synth.grammar.dims import GenericUnsupported, is_dynamic
+from synth.grammar.dims import is_dynamic
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
@@ -315,9 +315,26 @@ class Fill(LinalgOp):
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         value = attr_dict(attrs)["value"]
-        if is_dynamic(value):  # a size as a value (sketches): known only at run time
-            raise GenericUnsupported("a size used as a value in a shape-generic body")
+        if is_dynamic(value):  # a size as a value (sketches): read at run time, converted
+            return _size_filled(em, em.size(value), result_type)
         return em.filled(result_type, value)
+
+
+def _size_filled(em, size: str, t: TensorType) -> str:
+    """A tensor of type `t` filled with the `index` value `size` converted to its dtype
+    (as C converts an int: exactly where the type can hold it)."""
+    dt = t.dtype
+    as_int = em.fresh()
+    width = "i64" if dt in FLOAT_DTYPES else dt
+    em.line(f"{as_int} = arith.index_cast {size} : index to {width}")
+    value = as_int
+    if dt in FLOAT_DTYPES:
+        value = em.fresh()
+        em.line(f"{value} = arith.sitofp {as_int} : i64 to {dt}")
+    e = em.empty(t)
+    name = em.fresh("f")
+    em.line(f"{name} = linalg.fill ins({value} : {dt}) outs({e} : {t.mlir()}) -> {t.mlir()}")
+    return name
 
 
 # --- the grammar ---------------------------------------------------------------------------

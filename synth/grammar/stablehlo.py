@@ -33,7 +33,7 @@ from itertools import permutations
 
 import numpy as np
 
-from synth.grammar.dims import GenericUnsupported, has_dynamic, is_dynamic
+from synth.grammar.dims import has_dynamic, is_dynamic
 from synth.grammar.views import StablehloInsertView, StablehloView
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
@@ -475,8 +475,12 @@ class Constant(StablehloOp):
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         d = attr_dict(attrs)
-        if is_dynamic(d["value"]):  # a size as a value (sketches): known only at run time
-            raise GenericUnsupported("a size used as a value in a shape-generic body")
+        if is_dynamic(d["value"]):  # a size as a value (sketches): read at run time, converted
+            if d["dtype"] == "i64":
+                return em.size(d["value"])
+            r = em.fresh()
+            em.line(f"{r} = stablehlo.convert {em.size(d['value'])} : (tensor<i64>) -> tensor<{d['dtype']}>")
+            return r
         return _tensor_constant(em, d["value"], d["dtype"])
 
 

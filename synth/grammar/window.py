@@ -147,7 +147,7 @@ class LinalgWindow(WindowFamily, LinalgOp):
     def emit(self, em, operands, arg_types, a, result_type):
         d = attr_dict(a)
         t = arg_types[0]
-        k, (m, w) = d["dim"], d["shape"]
+        k = d["dim"]
         rank = result_type.rank
         names = [f"d{j}" for j in range(rank)]
         dims = ", ".join(names)
