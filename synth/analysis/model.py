@@ -86,14 +86,16 @@ class Kernel:
         return out
 
 
-def load_kernel(source: SourceModule, name: str) -> Kernel:
+def load_kernel(source: SourceModule, name: str, extents=None) -> Kernel:
+    """The kernel `name` of `source`; `extents`: the SizeModel of a kernel it is a part
+    of (synth.analysis.size_analysis.analyze_sizes)."""
     nf = normalize(source, name)
     with nf.source.context:
         module = nf.source.parsed()
         kf = analyze_function(nf.source, module, name)
         func = next(op for op in module.body.operations if op.operation.name == "func.func"
                     and op.attributes["sym_name"].value == name)
-        model = analyze_sizes(nf.source.path, func)
+        model = analyze_sizes(nf.source.path, func, extents)
     model = _dims_read(model, nf.interface)
     _polybench_values(model, kf)
     return Kernel(name, source, nf.source, nf.interface, kf, model)

@@ -41,8 +41,11 @@ def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol]) -> Si
     return None
 
 
-def analyze_sizes(path: str, func) -> SizeModel:
-    """The size model of a function in normal form (see synth.frontend.normalize)."""
+def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeModel:
+    """The size model of a function in normal form (see synth.frontend.normalize).
+    `extents`: the model of a kernel this function is a part of (its arguments the
+    kernel's, in order: synth.synthesis.steps), whose extents are taken for a dynamic dim
+    no access of the part reaches (the statements before a loop, reading no array)."""
     name = func.attributes["sym_name"].value
     location = diagnostic_location(path, func.location)
     block = func.regions[0].blocks[0]
@@ -312,6 +315,12 @@ def analyze_sizes(path: str, func) -> SizeModel:
                 hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
                 if hi is not None:
                     reach.append(hi.add(_Lin({}, 1)).size_expr())
+        known = extents.arg_dims.get(arr[1], ()) if extents is not None and arr[0] == "arg" else ()
+        if not reach and d < len(known) and set(known[d].symbols) <= set(extents.symbols):
+            dims[key] = known[d]  # the kernel's extent: this part does not access the dim
+            for n in known[d].symbols:
+                symbols.setdefault(n, extents.symbols[n])
+            continue
         if not reach:
             where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
             raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop "

@@ -68,7 +68,7 @@ def _editable(kernel: Kernel):
 def _reloaded(kernel: Kernel, text: str) -> Kernel:
     """`text`, a rewrite of the kernel, loaded as a kernel whose sizes are named as the
     kernel's (_in_kernel_terms)."""
-    part = load_kernel(SourceModule(kernel.normal.path, text), kernel.name)
+    part = load_kernel(SourceModule(kernel.normal.path, text), kernel.name, extents=kernel.sizes)
     return replace(part, sizes=_in_kernel_terms(part.sizes, kernel.sizes))
 
 
