@@ -154,6 +154,9 @@ CURATED = {
                 "a[p - q + offset]), 0 outside a: a gather at an index tensor built from "
                 "iotas, clamped and selected against 0 where an index can leave a; not searched "
                 "(sketches of reads at a sum of loop indices)"),
+        _op("stablehlo.reverse", "stablehlo.reverse", 1, attr_domain="reverse",
+            doc="a read backwards along dim (out[p] = a[N - 1 - p]); not searched (sketches of "
+                "a subscript with a loop index at coefficient -1)"),
     ],
     "linalg": [
         _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),
@@ -277,6 +280,10 @@ CURATED = {
                 "(p, q) -> (p + q + offset) where every index lies in a, else one reading a "
                 "(tensor.extract) at the clamped index, selected against 0; not searched "
                 "(sketches of reads at a sum of loop indices)"),
+        _op("linalg.reverse", "linalg.generic", 1, attr_domain="reverse", emitted=["outputs"],
+            doc="a read backwards along dim (out[p] = a[N - 1 - p]): a generic whose input map is "
+                "p -> N - 1 - p at static sizes, else one reading a (tensor.extract) there; not "
+                "searched (sketches of a subscript with a loop index at coefficient -1)"),
     ],
 }
 

@@ -50,6 +50,7 @@ from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary,
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
 from synth.grammar.argmax import LinalgArg
+from synth.grammar.reverse import LinalgReverse
 from synth.grammar.window import LinalgWindow
 from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
 from synth.grammar.views import LinalgInsertView, LinalgView
@@ -406,4 +407,6 @@ def grammar() -> tuple[Op, ...]:
         # not searched: a local keeping the index of the largest / smallest term (synth.grammar.argmax)
         LinalgArg("linalg.argmax", "max"),
         LinalgArg("linalg.argmin", "min"),
+        # not searched: a read backwards along one dim (synth.grammar.reverse)
+        LinalgReverse("linalg.reverse"),
     )

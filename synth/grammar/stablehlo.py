@@ -65,6 +65,7 @@ from synth.grammar.stablehlo_base import (
     _types,
 )
 from synth.grammar.argmax import StablehloArg
+from synth.grammar.reverse import StablehloReverse
 from synth.grammar.window import StablehloWindow
 from synth.grammar.stablehlo_loops import (
     Cholesky,
@@ -540,4 +541,6 @@ def grammar() -> tuple[Op, ...]:
         # not searched: a local keeping the index of the largest / smallest term (synth.grammar.argmax)
         StablehloArg("stablehlo.argmax", "max"),
         StablehloArg("stablehlo.argmin", "min"),
+        # not searched: a read backwards along one dim (synth.grammar.reverse)
+        StablehloReverse("stablehlo.reverse"),
     )

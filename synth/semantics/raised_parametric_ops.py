@@ -172,9 +172,9 @@ def _reshape(ev, op, xs, env):
 
 @handles("stablehlo.reverse")
 def _reverse(ev, op, xs, env):
-    shape, dtype, _ = ev.result(op)
-    dims = set(_i64s(ev.ir, op.attributes["dimensions"]))
     a = xs[0]
+    shape, dtype, _ = ev.result(op, like=a.shape)  # a shape-generic reverse keeps its operand's
+    dims = set(_i64s(ev.ir, op.attributes["dimensions"]))
     return [Tensor(shape, dtype, lambda idx: a.at(tuple(shape[d] - 1 - i if d in dims else i
                                                         for d, i in enumerate(idx))))]
 

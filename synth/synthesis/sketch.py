@@ -46,6 +46,7 @@ from synth.synthesis.sketch_reader import (
     _INT_CASTS,
     _Flipped,
     _Mask,
+    _Negated,
     _Reader,
     _Summed,
     _top,
@@ -219,8 +220,12 @@ class _StatementSketch(_Locals):
                     continue  # a difference of loop indices: a reversed window (view_of)
                 expr = self.sk.apply("flip", (expr, self.reader.counter_leaf()), (("dim", d), ("offset", c)))
                 rest[d] = (iv.minus, 0)
-        for d in sorted((d for d, (iv, _) in enumerate(idx) if iv is not None and self.at_counter(iv)), reverse=True):
-            expr = self.sk.apply("take", (expr, self.reader.counter_leaf()), (("dim", d), ("offset", idx[d][1])))
+            elif isinstance(iv, _Negated):  # a[c - i] = reverse(a)[i + N - 1 - c]
+                n = int(expr.type.shape[d])
+                expr = self.sk.apply("reverse", (expr,), (("dim", d),))
+                rest[d] = (iv.iv, n - 1 - c)
+        for d in sorted((d for d, (iv, _) in enumerate(rest) if iv is not None and self.at_counter(iv)), reverse=True):
+            expr = self.sk.apply("take", (expr, self.reader.counter_leaf()), (("dim", d), ("offset", rest[d][1])))
             del rest[d]
         return expr, rest
 

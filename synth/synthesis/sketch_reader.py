@@ -344,6 +344,14 @@ class _Flipped:
 
 
 @dataclass(frozen=True)
+class _Negated:
+    """An index `c - iv` of a loop that runs forwards elsewhere in the statement (a DSP
+    `out[i] = in[n - 1 - i]`): read as the array reversed along that dim (reverse), at
+    `iv` plus the extent less 1 less c."""
+    iv: ir.Value
+
+
+@dataclass(frozen=True)
 class _Summed:
     """An index `a + b + c` of two loop indices: read as a window (synth.grammar.window)."""
     a: ir.Value
@@ -403,8 +411,8 @@ def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
                  symbols: list[int] | None = None) -> tuple[ir.Value | _Flipped | None, int]:
     """(loop index, c) for an index `iv + c`, (None, c) for a constant index c; with
     `flips`, (_Flipped, c) for an index `a - b + c`; for an index `-iv + c` of a loop
-    read backwards (`reversed_`: iv -> K, the loop read as j = K - iv), (iv, c - K);
-    else NoSketch. `symbols`: the values of the map's symbols (at the stand-in sizes)."""
+    read backwards (`reversed_`: iv -> K, the loop read as j = K - iv), (iv, c - K), of
+    another loop with `flips`, (_Negated, c); else NoSketch. `symbols`: the values of the map's symbols (at the stand-in sizes)."""
     form = _linear(e, symbols)
     if form is not None:
         coeffs, c = form
@@ -416,6 +424,8 @@ def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
                 and operands[next(iter(coeffs))] in reversed_:
             iv = operands[next(iter(coeffs))]
             return iv, c - reversed_[iv]
+        if flips and len(coeffs) == 1 and set(coeffs.values()) == {-1}:
+            return _Negated(operands[next(iter(coeffs))]), c
         if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [1, 1]:
             a, b = sorted(coeffs)
             return _Summed(operands[a], operands[b]), c
