@@ -48,9 +48,12 @@ def _symbolic(value: int, values: dict) -> int:
 def _generic_instance(op, arg_types, a):
     """The instance with its dims as size symbols (one per distinct value); where the
     shape rule relates dims by offsets (an inserted range), a later operand's dim is an
-    earlier symbol less its offset."""
+    earlier symbol less its offset. A view's box is an expression of its array's dims
+    (_view_instance)."""
     values: dict[str, int] = {}
     types = tuple(TensorType(tuple(_symbolic(int(d), values) for d in t.shape), t.dtype) for t in arg_types)
+    if op.attr_domain_kind == "view":
+        return types, _view_instance(types, a), values
     attrs = tuple((k, tuple(_symbolic(int(d), values) for d in v) if k == "shape" else v) for k, v in a)
     try:
         op.result_type(types, attrs)
@@ -61,6 +64,34 @@ def _generic_instance(op, arg_types, a):
         types = tuple(related)
         values = {n: v for n, v in values.items() if any(n in SizeExpr.of(d).symbols for t in types for d in t.shape)}
     return types, attrs, values
+
+
+def _view_instance(types, a):
+    """The box of a view / insert_view instance in the symbols of its array (the first
+    operand): a view's extent n - 1 (from 1) or (n + 1) floordiv 2 (every other element);
+    an update's corner n - (u - 1) * stride - 1 at the end of dest (u: the update's dim)."""
+    d = dict(a)
+    full = types[0].shape
+
+    def expr_size(value: int, expr: SizeExpr):
+        names = frozenset(expr.symbols)
+        return Size(value, expr, names) if names else value
+
+    if len(types) == 1:
+        shape = []
+        for n, v, o, st in zip(full, d["shape"], d["lo"], d["stride"]):
+            e = SizeExpr.of(n)
+            if st == 1:
+                shape.append(expr_size(int(v), e - int(o)) if int(n) - int(o) == int(v) else v)
+            else:
+                shape.append(expr_size(int(v), SizeExpr(e.terms, e.const + st - 1, st)))
+        d["shape"] = tuple(shape)
+    else:
+        update = types[1].shape
+        d["lo"] = tuple(expr_size(int(o), SizeExpr.of(n) - SizeExpr.of(u) * st + st - 1)
+                        for n, u, o, st in zip(full, update, d["lo"], d["stride"]))
+        d["shape"] = tuple(update)
+    return tuple(d.items())
 
 
 def _offset_of(value: int, t: TensorType):
@@ -432,16 +463,31 @@ def test_generic_raises_of_a_corpus_match_the_original_at_other_sizes(tmp_path, 
 
 
 def test_a_generic_raise_that_falls_back_to_static_sizes_says_so(tmp_path, capsys):
-    """darknet_copy reads x[2 * i]: a strided view, which has no shape-generic emitter yet.
-    Asked for --shapes generic, the raise is made at the kernel's own sizes, and the message
-    and synth.assumptions say so (not a silent static raise)."""
+    """half_copy reads x[2 * i] over half of x: a strided view whose extent is
+    n floordiv 2, whose end stablehlo's real_dynamic_slice cannot take as a linear size
+    expression. Asked for --shapes generic, the raise is made at the kernel's own sizes,
+    and the message and synth.assumptions say so (not a silent static raise)."""
     from synth.cli import main
 
-    out = tmp_path / "copy.mlir"
-    assert main(["raise", str(ROOT / "benchmarks" / "loops" / "darknet_copy.mlir"), "--target", "linalg",
+    out = tmp_path / "half.mlir"
+    assert main(["raise", str(GENERIC / "half_copy.mlir"), "--target", "stablehlo",
                  "--shapes", "generic", "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "at the kernel's own sizes, not for every size: linalg.view has no shape-generic emitter" in err
+    why = "a strided box whose extent is a floordiv of sizes known at run time"
+    assert f"at the kernel's own sizes, not for every size: {why}" in err
     text = out.read_text()
-    assert "shapes static: linalg.view has no shape-generic emitter" in text
+    assert f"shapes static: {why}" in text
     assert "tensor<?" not in text
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_a_strided_view_raises_for_every_size(tmp_path, target):
+    """darknet_copy reads x[2 * i] (a view with stride 2): raised --shapes generic, its
+    box is computed from the arguments, and at other sizes it copies every other element."""
+    text = _raise(tmp_path, str(ROOT / "benchmarks" / "loops" / "darknet_copy.mlir"), target, "--shapes", "generic")
+    assert "?" in _signature(text, "darknet_copy_raised")
+    rng = np.random.default_rng(3)
+    for n in (1, 7):
+        x, y = rng.standard_normal(2 * n), rng.standard_normal(n)
+        (got,) = _run_raised_at(text, "darknet_copy_raised", target, [x, y])
+        np.testing.assert_allclose(got, x[::2])

@@ -14,17 +14,24 @@ programs re-instantiate at any sizes; `stride` holds ints. Neither is searched (
 attribute domain is empty): only the view raise builds them. Emitters:
 tensor.extract_slice / tensor.insert_slice with strides (linalg); stablehlo.slice with
 strides, and stablehlo.dynamic_update_slice at unit strides or else a select between
-the update padded with `interior` padding and dest (stablehlo)."""
+the update padded with `interior` padding and dest (stablehlo).
+
+In a shape-generic body (a box whose corner or extent is a size known only at run
+time) the same ops take those as values computed from the arguments (synth.grammar.
+dims): extract_slice / insert_slice with SSA offsets and sizes; real_dynamic_slice (its
+limit lo + (shape - 1) * stride + 1), dynamic_update_slice at a start that is a value,
+and dynamic_pad for the strided update."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from synth.grammar.dims import GenericUnsupported, is_dynamic
+from synth.analysis.symbols import Size, SizeExpr
+from synth.grammar.dims import GenericUnsupported, has_dynamic, is_dynamic
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.op import attr_dict, attrs
 from synth.grammar.shapes import same_dim
-from synth.grammar.stablehlo_base import StablehloOp, _tensor_constant
+from synth.grammar.stablehlo_base import StablehloOp, _splat, _tensor_constant
 from synth.grammar.types import STORED_DTYPES, TensorType
 
 
@@ -46,16 +53,29 @@ def box_index(lo, shape, stride) -> tuple:
     return tuple(slice(int(o), int(o) + (int(n) - 1) * s + 1, s) for o, n, s in zip(lo, shape, stride))
 
 
-def _static(op, attrs) -> None:
+def _generic(attrs, *types) -> bool:
+    """Whether the box or an operand has a size known only at run time."""
     d = attr_dict(attrs)
-    if any(is_dynamic(v) for key in ("lo", "shape") for v in d[key]):
-        raise GenericUnsupported(f"{op.name} with a box known only at run time")
+    return any(is_dynamic(v) for key in ("lo", "shape") for v in d[key]) or any(has_dynamic(t) for t in types)
+
+
+def _limit(lo, n, s: int):
+    """lo + (n - 1) * s + 1, a Size where lo or n is one known only at run time."""
+    value = int(lo) + (int(n) - 1) * s + 1
+    if not (is_dynamic(lo) or is_dynamic(n)):
+        return value
+    try:
+        expr = SizeExpr.of(lo) + (SizeExpr.of(n) - 1) * s + 1
+    except ValueError:  # a floordiv extent scaled: not linear
+        raise GenericUnsupported("a strided box whose extent is a floordiv of sizes known at run time") from None
+    dynamic = frozenset().union(*(x.dynamic for x in (lo, n) if isinstance(x, Size)))
+    return Size(value, expr, dynamic)
 
 
 class ViewFamily:
     arity = 1
     attr_domain_kind = "view"
-    shape_generic = False  # the boxes are static (a raise for every size does not use them yet)
+    shape_generic = True  # the box's corner and extents as values where they are sizes
 
     def attribute_domain(self, arg_types, ctx):
         """Two boxes (all but the first element of each dim; every other element): the
@@ -88,7 +108,7 @@ class ViewFamily:
 class InsertViewFamily:
     arity = 2
     attr_domain_kind = "view"
-    shape_generic = False
+    shape_generic = True
 
     def attribute_domain(self, arg_types, ctx):
         """The update at the end of each dim of dest, at stride 2 where it fits so, else 1
@@ -128,18 +148,20 @@ class InsertViewFamily:
         return 2 * arg_types[1].size
 
 
-def _slice_operands(attrs) -> str:
+def _slice_operands(em, attrs) -> str:
+    """[offsets][sizes][strides]: a size known only at run time as its value."""
     d = attr_dict(attrs)
-    return "".join(f"[{', '.join(str(int(v)) for v in d[k])}]" for k in ("lo", "shape", "stride"))
+    return "".join(f"[{', '.join(em.size(v) if is_dynamic(v) else str(int(v)) for v in d[k])}]"
+                   for k in ("lo", "shape", "stride"))
 
 
 class LinalgView(ViewFamily, LinalgOp):
-    """tensor.extract_slice of the box (static offsets, sizes and strides)."""
+    """tensor.extract_slice of the box (offsets and sizes values where they are sizes known
+    at run time, static strides)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        _static(self, attrs)
         r = em.fresh()
-        em.line(f"{r} = tensor.extract_slice {operands[0]}{_slice_operands(attrs)} : "
+        em.line(f"{r} = tensor.extract_slice {operands[0]}{_slice_operands(em, attrs)} : "
                 f"{arg_types[0].mlir()} to {result_type.mlir()}")
         return r
 
@@ -148,10 +170,9 @@ class LinalgInsertView(InsertViewFamily, LinalgOp):
     """tensor.insert_slice of the update into the box of dest."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        _static(self, attrs)
         dest, update = arg_types
         r = em.fresh()
-        em.line(f"{r} = tensor.insert_slice {operands[1]} into {operands[0]}{_slice_operands(attrs)} : "
+        em.line(f"{r} = tensor.insert_slice {operands[1]} into {operands[0]}{_slice_operands(em, attrs)} : "
                 f"{update.mlir()} into {dest.mlir()}")
         return r
 
@@ -162,10 +183,20 @@ def _limits(attrs) -> list[tuple[int, int, int]]:
 
 
 class StablehloView(ViewFamily, StablehloOp):
-    """stablehlo.slice of the box, with strides."""
+    """stablehlo.slice of the box, with strides (real_dynamic_slice where the box or the
+    operand has a size known only at run time)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        _static(self, attrs)
+        if _generic(attrs, arg_types[0]):
+            d = attr_dict(attrs)
+            strides = tuple(int(s) for s in d["stride"])
+            limits = tuple(_limit(o, n, s) for o, n, s in zip(d["lo"], d["shape"], strides))
+            a = arg_types[0]
+            r = em.fresh()
+            em.line(f"{r} = stablehlo.real_dynamic_slice {operands[0]}, {em.shape_value(tuple(d['lo']))}, "
+                    f"{em.shape_value(limits)}, {em.shape_value(strides)} : ({a.mlir()}, "
+                    f"{', '.join([f'tensor<{a.rank}xi64>'] * 3)}) -> {result_type.mlir()}")
+            return r
         ranges = ", ".join(f"{a}:{b}" if s == 1 else f"{a}:{b}:{s}" for a, b, s in _limits(attrs))
         r = em.fresh()
         em.line(f"{r} = stablehlo.slice {operands[0]} [{ranges}] : ({arg_types[0].mlir()}) -> {result_type.mlir()}")
@@ -178,8 +209,9 @@ class StablehloInsertView(InsertViewFamily, StablehloOp):
     (low = lo, interior = stride - 1), the mask a splat true padded the same way."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        _static(self, attrs)
         dest, update = arg_types
+        if _generic(attrs, dest, update):
+            return self._generic(em, operands, dest, update, attr_dict(attrs))
         limits = _limits(attrs)
         if all(s == 1 for _, _, s in limits):
             starts = []
@@ -205,5 +237,39 @@ class StablehloInsertView(InsertViewFamily, StablehloOp):
         em.line(f"{padded} = stablehlo.pad {operands[1]}, {zero}, {pads} : "
                 f"({update.mlir()}, tensor<{dest.dtype}>) -> {dest.mlir()}")
         r = em.fresh()
+        em.line(f"{r} = stablehlo.select {mask}, {padded}, {operands[0]} : {whole_mask.mlir()}, {dest.mlir()}")
+        return r
+
+    @staticmethod
+    def _generic(em, operands, dest: TensorType, update: TensorType, d: dict) -> str:
+        """The same with the box's corner and extents as values: dynamic_update_slice at
+        unit strides, else select(mask, dynamic_pad(update), dest)."""
+        strides = [int(s) for s in d["stride"]]
+        r = em.fresh()
+        if all(s == 1 for s in strides):
+            starts = [em.size(o) for o in d["lo"]]
+            em.line(f"{r} = stablehlo.dynamic_update_slice {operands[0]}, {operands[1]}, {', '.join(starts)} : "
+                    f"({dest.mlir()}, {update.mlir()}, {', '.join(['tensor<i64>'] * dest.rank)}) -> {dest.mlir()}")
+            return r
+        limits = [_limit(o, n, s) for o, n, s in zip(d["lo"], d["shape"], strides)]
+        high = []
+        for m, b in zip(dest.shape, limits):
+            if is_dynamic(m) or is_dynamic(b):
+                expr = SizeExpr.of(m) - SizeExpr.of(b)
+                dynamic = frozenset().union(*(x.dynamic for x in (m, b) if isinstance(x, Size)))
+                high.append(int(m) - int(b) if expr.is_constant else Size(int(m) - int(b), expr, dynamic))
+            else:
+                high.append(int(m) - int(b))
+        vectors = ", ".join(em.shape_value(tuple(v)) for v in (d["lo"], high, [s - 1 for s in strides]))
+        shapes = ", ".join([f"tensor<{dest.rank}xi64>"] * 3)
+        mask_t, whole_mask = update.with_dtype("i1"), dest.with_dtype("i1")
+        ones = _splat(em, True, mask_t)
+        no = _tensor_constant(em, False, "i1")
+        mask, padded = em.fresh(), em.fresh()
+        em.line(f"{mask} = stablehlo.dynamic_pad {ones}, {no}, {vectors} : "
+                f"({mask_t.mlir()}, tensor<i1>, {shapes}) -> {whole_mask.mlir()}")
+        zero = _tensor_constant(em, 0, dest.dtype)
+        em.line(f"{padded} = stablehlo.dynamic_pad {operands[1]}, {zero}, {vectors} : "
+                f"({update.mlir()}, tensor<{dest.dtype}>, {shapes}) -> {dest.mlir()}")
         em.line(f"{r} = stablehlo.select {mask}, {padded}, {operands[0]} : {whole_mask.mlir()}, {dest.mlir()}")
         return r

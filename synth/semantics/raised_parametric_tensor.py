@@ -267,12 +267,15 @@ def _dynamic_reshape(ev, op, xs, env):
 def _real_dynamic_slice(ev, op, xs, env):
     a = xs[0]
     start, limit, strides = (_vector_terms(x) for x in xs[1:4])
-    if any(not (z3.is_int_value(k) and k.as_long() == 1) for k in strides):
-        raise NotParametric("a strided real_dynamic_slice")
-    shape, dtype, _ = ev.result(op, like=tuple(hi - lo for lo, hi in zip(start, limit)))
+    if any(not (z3.is_int_value(k) and k.as_long() >= 1) for k in strides):
+        raise NotParametric("a real_dynamic_slice whose strides are not constants")
+    steps = [k.as_long() for k in strides]
+    # ceil((hi - lo) / s) elements per dim (a view's box: lo + (n - 1) * s + 1 gives n)
+    extents = tuple(hi - lo if s == 1 else (hi - lo + s - 1) / s for lo, hi, s in zip(start, limit, steps))
+    shape, dtype, _ = ev.result(op, like=extents)
     for lo, hi, n in zip(start, limit, a.shape):  # as stablehlo.slice's: an empty one anywhere
         ev.require(z3.Or(hi - lo <= 0, z3.And(0 <= lo, hi <= n)), "real_dynamic_slice: within its operand")
-    return [Tensor(shape, dtype, lambda idx: a.at(tuple(lo + i for lo, i in zip(start, idx))))]
+    return [Tensor(shape, dtype, lambda idx: a.at(tuple(lo + s * i for lo, s, i in zip(start, steps, idx))))]
 
 
 _GATHER_FIELD = re.compile(r"(offset_dims|collapsed_slice_dims|start_index_map|index_vector_dim)\s*=\s*\[?([\d,\s]*)\]?")
