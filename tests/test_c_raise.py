@@ -38,6 +38,9 @@ CASES["directions:shift_up"] = Case(DIRECTIONS, "shift_up", {"sizes": {"n": 29},
 for _name in ("blend_screen", "invert"):  # 8-bit, raised with the sizes left free (every size)
     _case = CASES[f"image8:{_name}"]
     CASES[f"image8:{_name}/free"] = Case(_case.path, _name, {**_case.spec, "free": True})
+for _id in ("dsp:reverse", "blas2:dtrmv_lower", "blas1:isamax", "llama:rmsnorm", "dsp:fir"):
+    # raised for every size (no op left without a shape-generic form), run at the manifest's sizes
+    CASES[f"{_id}/free"] = Case(CASES[_id].path, CASES[_id].function, {**CASES[_id].spec, "free": True})
 STRIDED = DATA / "c" / "strided.c"
 CASES["strided:step2"] = Case(STRIDED, "step2", {"sizes": {"n": 33}, "arrays": {"a": "n", "b": "n"}})
 CASES["strided:lda_scale"] = Case(STRIDED, "lda_scale", {
@@ -57,6 +60,12 @@ RAISED = [
     ("strided:step2", "for (i = 1; i < n; i += 2) a[i] = a[i - 1] + b[i]"),
     ("strided:lda_scale", "A[i * lda + j] = alpha * A[i * lda + j], j < n < lda"),
     ("dsp:decimate2", "in[2 * i], in[2 * i + 1], in[2 * i + 2]: column 0 of part of the rows"),
+    ("dsp:reverse", "out[n - 1 - i] = in[i], i counting down: reverse"),
+    ("dsp:reverse/free", "the same for every size"),
+    ("blas2:dtrmv_lower/free", "x and tmp both L x: two results, one buffer once bufferized"),
+    pytest.param("blas1:isamax/free", "argmax for every size", marks=pytest.mark.slow),
+    pytest.param("llama:rmsnorm/free", "ss /= size: a size as a value", marks=pytest.mark.slow),
+    pytest.param("dsp:fir/free", "x[n + k]: a window for every size", marks=pytest.mark.slow),
     pytest.param("tsvc:s127_half", "a[i + m] = b[i] + c[i] * a[i], m = LEN / 2", marks=pytest.mark.slow),
     pytest.param("strided:odd_store", "a[2 * i + 1] = 3.0 * b[i]", marks=pytest.mark.slow),
 ]
