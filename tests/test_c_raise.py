@@ -157,3 +157,27 @@ def test_a_stride_2_recurrence_is_refused():
     source = translate_c(str(STRIDED), function="rec_step2", sizes={"n": 33})
     with pytest.raises(NoSolutionError, match="is a recurrence"):
         raise_function(source, "rec_step2", "linalg", RaiseOptions(settings=SearchSettings(timeout=3)))
+
+
+# raised for every size once, run against gcc at the manifest's sizes and at two others
+# (scripts/c_coverage.py --free-sizes): a window, argmax, a size as a value, a reversal,
+# extents an access reaches past its loop's bound (att[t], t <= pos), views
+EVERY_SIZE = ["dsp:fir", "blas1:isamax", "llama:rmsnorm", "dsp:reverse", "llama:attention_scores",
+              "llama:attention_mix", "dsp:decimate2", "blas2:dtrmv_lower"]
+
+
+@pytest.mark.slow
+def test_raises_for_every_size_equal_compiled_c_at_three_sizes(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    out = tmp_path / "rows.json"
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "c_coverage.py"), "--free-sizes",
+                           "--only", *EVERY_SIZE, "--json", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = json.loads(out.read_text())
+    assert sorted(r["function"] for r in rows) == sorted(EVERY_SIZE)
+    bad = {(r["function"], t): e["status"] for r in rows for t, e in r["raise"].items() if e["status"] != "ok"}
+    assert not bad, bad
+    assert all(e.get("sizes_checked") == 3 for r in rows for e in r["raise"].values())

@@ -328,6 +328,23 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         orig = {n: s.value for n, s in symbols.items()}
         dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
 
+    # dynamic extents a loop's parameter voted for (`t <= pos`: pos) that an access reaches
+    # past by a constant (att[t] reaches pos + 1): what the accesses reach. A static raise
+    # reads extents from the types; a generic one would otherwise have no sizes at which
+    # every access stays within its array
+    for key in sorted(k for k in dim_param if arrays.get(k[0]) and arrays[k[0]][k[1]] is None):
+        arr, d = key
+        for acc in col.accesses:
+            if acc.array != arr or d >= len(acc.forms):
+                continue
+            hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
+            if hi is None:
+                continue
+            reach = hi.add(_Lin({}, 1)).size_expr()
+            past = reach - dims[key] if reach.div == 1 and dims[key].div == 1 else None
+            if past is not None and past.is_constant and past.const > 0:
+                dims[key] = reach
+
     # -- constraints: every access within its array, loops that run
     constraints = []
     nonempty = []
