@@ -167,6 +167,27 @@ def test_a_size_as_a_value_is_read_at_run_time(dialect, dtype):
         assert_same(got[0], np.asarray(value, dtype=TensorType((), dtype).numpy_dtype), f"{dialect} at {value}")
 
 
+def test_a_size_only_a_combination_of_dims_shows_is_solved_from_it():
+    """moving_average's out has n - w + 1 elements and in n: w is read from the shapes
+    (out's extent less in's, plus 1), not from its scalar argument, so the compilers'
+    shape refinement sees it."""
+    n, w = SizeExpr.symbol("n"), SizeExpr.symbol("w")
+    sources = find_sources({"n", "w"}, {0: (n,), 1: (n - w + 1,)}, {"w": (3, "i32")})
+    assert sources["n"].kind == "dim" and sources["w"].kind == "solved" and sources["w"].coeff == -1
+    for dialect in ("stablehlo", "linalg"):
+        sizes = GenericSizes(dialect, sources, {})
+        at = {"n": Size(9, n, frozenset({"n", "w"})), "w": Size(4, w, frozenset({"n", "w"}))}
+        types = (TensorType((at["n"],), "f64"), TensorType((Size(6, n - w + 1, frozenset({"n", "w"})),), "f64"),
+                 TensorType((), "i32"))
+        op = next(o for o in ops_for(dialect) if o.name in ("stablehlo.constant", "linalg.fill"))
+        a = (("value", at["w"]), ("dtype", "i64")) if dialect == "stablehlo" else \
+            (("value", at["w"]), ("shape", ()), ("dtype", "i64"))
+        text = emit_function("main", types, lambda em, args: [em.apply(op, [], (), a)], sizes=sizes)
+        static = specialize(text, "main", dialect, [(11,), (5,), ()])
+        got = run_compiled(op, static, [np.zeros(11), np.zeros(5), np.asarray(0, np.int32)])
+        assert int(np.asarray(got[0])) == 7, (dialect, text)
+
+
 # --- raises --------------------------------------------------------------------------------
 
 

@@ -97,7 +97,12 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             ps = {iv_param[i] for i in ivs if i in iv_param}
             ps |= {k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p"} if not ivs else set()
             ps.discard(counter)
-            if len(ps) == 1:
+            # a dynamic extent is voted for only by a subscript whose every loop index is
+            # bounded by a parameter (moving_average's in[i + k], i < n - w + 1, k < w: not
+            # w; the accesses' reach decides it, below)
+            partial = any(i not in iv_param for i in ivs) and arrays.get(acc.array, ()) \
+                and d < len(arrays[acc.array]) and arrays[acc.array][d] is None
+            if len(ps) == 1 and not partial:
                 tally = votes.setdefault((acc.array, d), {})
                 p = ps.pop()
                 tally[p] = tally.get(p, 0) + 1

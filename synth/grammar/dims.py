@@ -31,15 +31,21 @@ class GenericUnsupported(Exception):
 @dataclass(frozen=True)
 class SizeSource:
     """Where a dynamic symbol's value comes from: dimension `dim` of array argument `arg`,
-    which is the symbol plus `offset` (kind "dim"), or the value of the rank-0 integer
-    argument `arg` (kind "scalar", element type `dtype`)."""
+    which is the symbol plus `offset` (kind "dim"); dimension `dim` of array argument
+    `arg`, which is `coeff` (+1 or -1) times the symbol plus `rest`, an expression of
+    symbols with sources of their own (kind "solved": moving_average's out, n - w + 1,
+    gives w once in gives n); or the value of the rank-0 integer argument `arg` (kind
+    "scalar", element type `dtype`). A size read from a shape is preferred to a scalar's
+    value: the compilers' shape refinement sees shapes, not values."""
 
     symbol: str
-    kind: str  # "dim" | "scalar"
+    kind: str  # "dim" | "solved" | "scalar"
     arg: int
     dim: int = 0
     offset: int = 0
     dtype: str = "i64"
+    coeff: int = 1
+    rest: SizeExpr | None = None
 
 
 def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tuple[int, str]]) -> dict[str, SizeSource]:
@@ -54,6 +60,19 @@ def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tup
                 name = e.terms[0][0]
                 if name in dynamic and name not in out:
                     out[name] = SizeSource(name, "dim", arg, d, e.const)
+    solved = True
+    while solved:  # a dim linear in symbols, all but one with a source: that one, solved
+        solved = False
+        for arg in sorted(arg_dims):
+            for d, e in enumerate(arg_dims[arg]):
+                if not isinstance(e, SizeExpr) or e.div != 1:
+                    continue
+                missing = [(n, c) for n, c in e.terms if n not in out]
+                if len(missing) == 1 and missing[0][1] in (1, -1) and missing[0][0] in dynamic:
+                    name, coeff = missing[0]
+                    rest = SizeExpr(tuple(t for t in e.terms if t[0] != name), e.const)
+                    out[name] = SizeSource(name, "solved", arg, d, coeff=coeff, rest=rest)
+                    solved = True
     for name, (arg, dtype) in scalar_args.items():
         if name in dynamic and name not in out:
             out[name] = SizeSource(name, "scalar", arg, dtype=dtype)
@@ -91,7 +110,9 @@ class GenericSizes:
         if src is None:
             raise GenericUnsupported(f"size symbol {name} has no value at run time (no argument exposes it)")
         arg, t = self.args[src.arg]
-        if self.dialect == "linalg":
+        if src.kind == "solved":  # coeff * symbol = dim - rest
+            v = self._solved(em, src, arg, t)
+        elif self.dialect == "linalg":
             if src.kind == "dim":
                 d = self._index_constant(em, src.dim)
                 v = _pro(em, f"tensor.dim {arg}, {d} : {t.mlir()}")
@@ -113,6 +134,19 @@ class GenericSizes:
         self._values[key] = v
         return v
 
+    def _solved(self, em, src: SizeSource, arg: str, t: TensorType) -> str:
+        linalg = self.dialect == "linalg"
+        if linalg:
+            dim = _pro(em, f"tensor.dim {arg}, {self._index_constant(em, src.dim)} : {t.mlir()}")
+        else:
+            x = _pro(em, f"stablehlo.get_dimension_size {arg}, dim = {src.dim} : ({t.mlir()}) -> tensor<i32>")
+            dim = _pro(em, f"stablehlo.convert {x} : (tensor<i32>) -> tensor<i64>")
+        rest = self._expr(em, src.rest)
+        ty = "index" if linalg else "tensor<i64>"
+        sub = "arith.subi" if linalg else "stablehlo.subtract"
+        a, b = (dim, rest) if src.coeff == 1 else (rest, dim)
+        return _pro(em, f"{sub} {a}, {b} : {ty}")
+
     # -- constants ----------------------------------------------------------------------------
     def _index_constant(self, em, value: int) -> str:
         key = ("index", int(value))
@@ -131,6 +165,9 @@ class GenericSizes:
         """The SSA value of a dimension (an int, or a Size whose expression is computed):
         `index` in linalg, `tensor<i64>` in stablehlo."""
         expr = dim.expr if isinstance(dim, Size) and dim.is_dynamic else SizeExpr.constant(int(dim))
+        return self._expr(em, expr)
+
+    def _expr(self, em, expr: SizeExpr) -> str:
         key = ("expr", expr)
         if key in self._values:
             return self._values[key]
