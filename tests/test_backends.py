@@ -1991,3 +1991,21 @@ def test_a_run_time_step_count_lowers_to_a_loop_on_mlir_cpu(tmp_path):
         want = run_function(src.read_text(), "kernel_jacobi_1d",
                             [x.copy() if isinstance(x, np.ndarray) else x for x in args], opt_level=2).outputs
         assert_close(prepared.run(args), [want[2], want[3]], f"mlir-cpu at {steps} steps")
+
+
+def test_mlir_cpu_runs_two_results_that_bufferize_to_one_buffer():
+    """The tiled pipeline crashed (SIGSEGV in buffer-results-to-out-params) on two equal
+    results one buffer holds after bufferization (dtrmv_lower's x and tmp); a copy is
+    returned at the second now (synth-distinct-result-buffers)."""
+    from test_execution import TWO_RESULTS_ONE_BUFFER
+
+    text = TWO_RESULTS_ONE_BUFFER.replace(
+        "(%L: tensor<3x3xf64>, %x: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {",
+        "(%L: tensor<3x3xf64>, %x: tensor<3xf64>, %t: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) "
+        "attributes {synth.outputs = [1, 2]} {")
+    prepared = MlirCpuBackend().prepare(text, "f")
+    L, x = np.arange(1.0, 10.0).reshape(3, 3), np.array([1.0, -2.0, 0.5])
+    first, second = prepared.run([L, x, np.zeros(3)])
+    assert prepared.pipeline_name == "tiled" and prepared.fallback_reason is None
+    np.testing.assert_allclose(first, np.tril(L) @ x)
+    np.testing.assert_allclose(second, np.tril(L) @ x)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synth.execution import BOOLS_AS_BYTES, Step, run_step
+from synth.execution import BOOLS_AS_BYTES, DISTINCT_BUFFERS, Step, run_step
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,8 @@ PASSES = (
          "the tensor of a memref written back later (an in-out argument) writable"),
     Pass(DISTINCT_RESULTS, "synth.backends.distinct_results:distinct_results",
          "a tensor returned at several positions returned as copies at the later ones"),
+    Pass(DISTINCT_BUFFERS, "synth.backends.distinct_results:distinct_result_buffers",
+         "a memref returned at several positions after bufferization returned as copies at the later ones"),
     Pass(REVERSE_IN_PLACE, "synth.backends.pairwise_reversal:reverse_in_place",
          "an update of a vector by its own reversal made in place, by pairs"),
     Pass(COPIES_AS_LOOPS, "synth.backends.copies:copies_as_loops",
