@@ -163,7 +163,8 @@ def test_a_stride_2_recurrence_is_refused():
 # (scripts/c_coverage.py --free-sizes): a window, argmax, a size as a value, a reversal,
 # extents an access reaches past its loop's bound (att[t], t <= pos), views
 EVERY_SIZE = ["dsp:fir", "blas1:isamax", "llama:rmsnorm", "dsp:reverse", "llama:attention_scores",
-              "llama:attention_mix", "dsp:decimate2", "blas2:dtrmv_lower", "dsp:moving_average"]
+              "llama:attention_mix", "dsp:decimate2", "blas2:dtrmv_lower", "dsp:moving_average",
+              "dsp:fir_causal"]
 
 
 @pytest.mark.slow

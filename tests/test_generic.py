@@ -188,6 +188,31 @@ def test_a_size_only_a_combination_of_dims_shows_is_solved_from_it():
         assert int(np.asarray(got[0])) == 7, (dialect, text)
 
 
+@pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
+def test_a_window_whose_offset_is_a_size(dialect):
+    """fir_causal's in[i + taps - 1 - j]: a reversed window whose offset is its width less
+    1, a size; emitted generic and made static at other sizes it reads what NumPy does."""
+    op = next(o for o in ops_for(dialect) if o.name.endswith(".window"))
+    names = frozenset({"m", "w"})
+    m = Size(3, SizeExpr.symbol("m"), names)
+    w = Size(4, SizeExpr.symbol("w"), names)
+    n = Size(6, SizeExpr.symbol("m") + SizeExpr.symbol("w") - 1, names)
+    a = (("dim", 0), ("shape", (m, w)), ("offset", w.offset(-1)), ("reverse", True))
+    arg = TensorType((n,), "f64")
+    extra = TensorType((m, w), "f64")  # shows m and w as dims
+    sources = find_sources(set(names), {0: (SizeExpr.of(n),), 1: (SizeExpr.of(m), SizeExpr.of(w))}, {})
+    text = emit_function("main", (arg, extra), lambda em, args: [em.apply(op, args[:1], (arg,), a)],
+                         sizes=GenericSizes(dialect, sources, {}))
+    rng = np.random.default_rng(0)
+    for mv, wv in ((5, 2), (2, 7)):
+        at = GenericValues({"m": mv, "w": wv}, ())
+        x = rng.standard_normal(mv + wv - 1)
+        static = specialize(text, "main", dialect, [(mv + wv - 1,), (mv, wv)])
+        got = run_compiled(op, static, [x, np.zeros((mv, wv))])
+        expected = op.evaluate([x], tuple((k, reinstantiate_value(v, at)) for k, v in a))
+        assert_same(got[0], expected, f"{dialect} at m={mv}, w={wv}")
+
+
 # --- raises --------------------------------------------------------------------------------
 
 

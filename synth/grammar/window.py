@@ -171,10 +171,14 @@ class LinalgWindow(WindowFamily, LinalgOp):
         n = t.shape[k]
         zero = em.scalar_constant(0, t.dtype)
         reverse = d["reverse"]
-        c = em.scalar_constant(d["offset"], "i64")
         at = [em.fresh("i") for _ in range(rank)]
         p, q, s, j, ge, lt, inside, lo, hi, index, v, r = (em.fresh() for _ in range(12))
         body = []
+        if is_dynamic(d["offset"]):  # an offset that is a size (a causal FIR's taps - 1)
+            c = em.fresh()
+            body.append(f"{c} = arith.index_cast {em.size(d['offset'])} : index to i64")
+        else:
+            c = em.scalar_constant(int(d["offset"]), "i64")
         if is_dynamic(n):  # the extent read at run time (a shape-generic body)
             zero_i, one = em.scalar_constant(0, "i64"), em.scalar_constant(1, "i64")
             extent, last = em.fresh(), em.fresh()
@@ -219,9 +223,9 @@ class StablehloWindow(WindowFamily, StablehloOp):
         em.line(f"{s} = stablehlo.{'subtract' if reverse else 'add'} {ps}, {qs} : {it.mlir()}")
         c = d["offset"]
         index = s
-        if c:
+        if is_dynamic(c) or c:
             index = em.fresh()
-            em.line(f"{index} = stablehlo.add {s}, {_splat(em, c, it)} : {it.mlir()}")
+            em.line(f"{index} = stablehlo.add {s}, {_filled(em, c, it)} : {it.mlir()}")
         n = t.shape[k]
         inside = _inside(t, result_type, d)
         mask_t = it.with_dtype("i1")

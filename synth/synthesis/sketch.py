@@ -46,8 +46,8 @@ from synth.synthesis.sketch_reader import (
     _INT_CASTS,
     _Flipped,
     _Mask,
-    _Negated,
     _Reader,
+    _Reversed,
     _Summed,
     _top,
     _View,
@@ -220,7 +220,7 @@ class _StatementSketch(_Locals):
                     continue  # a difference of loop indices: a reversed window (view_of)
                 expr = self.sk.apply("flip", (expr, self.reader.counter_leaf()), (("dim", d), ("offset", c)))
                 rest[d] = (iv.minus, 0)
-            elif isinstance(iv, _Negated):  # a[c - i] = reverse(a)[i + N - 1 - c]
+            elif isinstance(iv, _Reversed):  # a[c - i] = reverse(a)[i + N - 1 - c]
                 n = int(expr.type.shape[d])
                 expr = self.sk.apply("reverse", (expr,), (("dim", d),))
                 rest[d] = (iv.iv, n - 1 - c)

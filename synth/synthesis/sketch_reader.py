@@ -338,13 +338,15 @@ class _Reader:
 @dataclass(frozen=True)
 class _Flipped:
     """An index `plus - minus + c` (durbin's `r[k - i - 1]`: plus the counter, minus a
-    loop index): read as the array flipped about the counter (flip), at `minus`."""
+    loop index): read as the array flipped about the counter (flip), at `minus`.
+    `sized`: whether c involves a size (fir_causal's `in[i + taps - 1 - j]`)."""
     plus: ir.Value
     minus: ir.Value
+    sized: bool = False
 
 
 @dataclass(frozen=True)
-class _Negated:
+class _Reversed:
     """An index `c - iv` of a loop that runs forwards elsewhere in the statement (a DSP
     `out[i] = in[n - 1 - i]`): read as the array reversed along that dim (reverse), at
     `iv` plus the extent less 1 less c."""
@@ -412,7 +414,7 @@ def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
     """(loop index, c) for an index `iv + c`, (None, c) for a constant index c; with
     `flips`, (_Flipped, c) for an index `a - b + c`; for an index `-iv + c` of a loop
     read backwards (`reversed_`: iv -> K, the loop read as j = K - iv), (iv, c - K), of
-    another loop with `flips`, (_Negated, c); else NoSketch. `symbols`: the values of the map's symbols (at the stand-in sizes)."""
+    another loop with `flips`, (_Reversed, c); else NoSketch. `symbols`: the values of the map's symbols (at the stand-in sizes)."""
     form = _linear(e, symbols)
     if form is not None:
         coeffs, c = form
@@ -425,14 +427,15 @@ def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
             iv = operands[next(iter(coeffs))]
             return iv, c - reversed_[iv]
         if flips and len(coeffs) == 1 and set(coeffs.values()) == {-1}:
-            return _Negated(operands[next(iter(coeffs))]), c
+            return _Reversed(operands[next(iter(coeffs))]), c
         if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [1, 1]:
             a, b = sorted(coeffs)
             return _Summed(operands[a], operands[b]), c
         if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [-1, 1]:
             plus = next(d for d, v in coeffs.items() if v == 1)
             minus = next(d for d, v in coeffs.items() if v == -1)
-            return _Flipped(operands[plus], operands[minus]), c
+            bare = _linear(e, [0] * len(symbols)) if symbols else None  # the constant without the sizes
+            return _Flipped(operands[plus], operands[minus], bare is not None and bare[1] != c), c
     raise NoSketch(f"the index {e} is not a loop index plus a constant")
 
 

@@ -122,6 +122,8 @@ class _Sketcher:
             n = view.type.shape[k]
             m, w = self.window_extents(p, q, m_int, w_int, n)
             offset = lp.lo - lq.lo + c if reverse else lp.lo + lq.lo + c
+            if reverse and iv.sized and offset == int(w) - 1 and isinstance(w, Size) and not w.expr.is_constant:
+                offset = w.offset(-1)  # a causal FIR's in[i + taps - 1 - j]: the width less 1 at every size
             view = self.apply("window", (view,), attrs(dim=k, shape=(m, w), offset=offset, reverse=reverse))
             self.record(p, m)
             self.record(q, w)
