@@ -361,17 +361,14 @@ SCHEDULE = """module attributes {transform.with_named_sequence} {
 }
 """
 
-# canonicalize between the two: a result computed by a loop over blocks (row_passes) is an
-# scf.for's result until its unchanged iter_arg is folded, and only a returned memref.alloc
-# is hoisted into the out-parameter (otherwise the result is copied into it: gemver's A',
-# 32 MB, copied once more per call)
-# a loop whose body computes its carried array anew (floyd-warshall's step: an elementwise
-# min of the whole matrix) yields a new buffer each step rather than failing to bufferize
-# between the two, a memref returned twice gets a copy (synth-distinct-result-buffers):
-# MLIR 22's buffer-results-to-out-params segfaults on it
+# canonicalize after bufferizing: a result computed by a loop over blocks (row_passes) is an scf.for's
+# result until its unchanged iter_arg is folded, and only a returned memref.alloc is hoisted into the
+# out-parameter (otherwise the result is copied into it: gemver's A', 32 MB, once more per call); a loop
+# whose body computes its carried array anew (floyd-warshall's step: an elementwise min of the whole
+# matrix) yields a new buffer each step rather than failing to bufferize. The out-parameters come after
+# synth-distinct-result-buffers (MLIR 22's pass segfaults on a memref returned twice)
 _BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries=1 "
               "function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1},canonicalize")
-_OUT_PARAMS = "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1}"
 # elementwise producers fused into their consumers (one loop nest, no temporary between them)
 _FUSE = "func.func(linalg-fuse-elementwise-ops)"
 # the deallocation's ownership flags (memref<?xi1>) become bytes between the two halves
@@ -491,9 +488,8 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
         P.get(P.ONE_VIEW_PER_BUFFER).step,
         P.get(P.WRITABLE_IN_OUT).step,
         P.get(P.DISTINCT_RESULTS).step,
-        P.mlir("bufferize", f"builtin.module({_BUFFERIZE})"),
-        P.get(P.DISTINCT_BUFFERS).step,
-        P.mlir("out-params", f"builtin.module({_OUT_PARAMS},cse,canonicalize)"),
+        P.mlir("bufferize", f"builtin.module({_BUFFERIZE})"), P.get(P.DISTINCT_BUFFERS).step,
+        P.mlir("out-params", "builtin.module(buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1},cse,canonicalize)"),
     ])
 
 
