@@ -99,8 +99,7 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
     if obligations and _decide(domain, z3.Or([z3.Not(c) for c, _ in obligations]), deadline) != z3.unsat:
         what = next((w for c, w in obligations if _decide(domain, z3.Not(c), deadline) != z3.unsat), "?")
         raise NotParametric(f"the raised function is not well-typed at every size ({what})")
-    pairs, facts = [], []
-    for c in comparisons:
+    for c in comparisons:  # one output at a time: the first that differs decides
         x, w = want[c.argument] if c.argument in want else original.final(c.argument)
         shape = tuple(size_term(e) for e in model.arg_dims[c.argument])
         if c.result is None:
@@ -115,33 +114,33 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
             h = z3.substitute(h, *zip(r_x, x)) if x else h
         inside = [z3.And(0 <= i, i < n) for i, n in zip(x, shape)]
         w, h = canonical(w, deadline), canonical(h, deadline)
-        pairs.append((c.label, inside, w, h))
-        facts += empty_sum_facts([w, h])
-    solver = z3.Solver()
-    solver.set("timeout", _remaining_ms(deadline))
-    solver.add(domain + facts)
-    solver.add(z3.Or([z3.And(inside + [w != h]) for _, inside, w, h in pairs]))
-    result = solver.check()
-    if result == z3.unsat:
-        return AllSizes("proven")
-    if result == z3.unknown:
-        return AllSizes("unknown", f"z3 gave up ({solver.reason_unknown()})")
+        solver = z3.Solver()
+        solver.set("timeout", _remaining_ms(deadline))
+        solver.add(domain + empty_sum_facts([w, h]))
+        solver.add(z3.And(inside + [w != h]))
+        result = solver.check()
+        if result == z3.unknown:
+            return AllSizes("unknown", f"z3 gave up on {c.label} ({solver.reason_unknown()})")
+        if result == z3.sat:
+            return _suspects(solver, [z3.Int(n) for n in model.symbols], deadline, c.label)
+    return AllSizes("proven")
+
+
+def _suspects(solver: z3.Solver, symbols: list, deadline: float, label: str) -> AllSizes:
+    """Sizes up to MAX_SUSPECT_SIZE where `solver`'s difference may be, for the bounded
+    proof to confirm or reject (looked for SUSPECT_SECONDS at most)."""
     suspects = []
-    symbols = [z3.Int(n) for n in model.symbols]
     looking = min(deadline, time.monotonic() + SUSPECT_SECONDS)
-    for cap in (MAX_SUSPECT_SIZE,):
-        solver.push()
-        solver.add([s <= cap for s in symbols])
-        while len(suspects) < 3 and time.monotonic() < looking:
-            solver.set("timeout", max(1, int((looking - time.monotonic()) * 1000)))
-            if solver.check() != z3.sat:
-                break
-            m = solver.model()
-            sizes = {str(s): m.eval(s, model_completion=True).as_long() for s in symbols}
-            suspects.append(sizes)
-            solver.add(z3.Or([s != v for s, v in zip(symbols, sizes.values())]))
-        solver.pop()
-    return AllSizes("unknown", "the canonical forms differ" + (
+    solver.add([s <= MAX_SUSPECT_SIZE for s in symbols])
+    while len(suspects) < 3 and time.monotonic() < looking:
+        solver.set("timeout", max(1, int((looking - time.monotonic()) * 1000)))
+        if solver.check() != z3.sat:
+            break
+        m = solver.model()
+        sizes = {str(s): m.eval(s, model_completion=True).as_long() for s in symbols}
+        suspects.append(sizes)
+        solver.add(z3.Or([s != v for s, v in zip(symbols, sizes.values())]))
+    return AllSizes("unknown", f"the canonical forms of {label} differ" + (
         f"; sizes where they may: {', '.join(map(_text, suspects))}" if suspects else ""), suspects)
 
 
