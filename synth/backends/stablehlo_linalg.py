@@ -82,7 +82,8 @@ from functools import lru_cache
 
 from synth.backends.ir_toolkit import defining_named, nested_ops, ops_named
 from synth.backends.linalg_cleanup import _in_upstream
-from synth.backends.stablehlo_calls import _counter_selects_as_calls, _direction, _gathers_as_calls, _solves_as_calls
+from synth.backends.stablehlo_calls import (
+    _counter_selects_as_calls, _direction, _factorizations_as_calls, _gathers_as_calls, _solves_as_calls)
 from synth.errors import ExecutionError
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
@@ -421,7 +422,8 @@ def to_linalg(text: str) -> str:
             module = ir.Module.parse(text)
         except ir.MLIRError as e:
             raise ExecutionError(f"stablehlo to linalg: the module does not parse: {e}") from None
-        calls = {**_counter_selects_as_calls(module), **_gathers_as_calls(module)}
+        calls = _factorizations_as_calls(module)  # first: the LU's own selects stay in it
+        calls.update({**_counter_selects_as_calls(module), **_gathers_as_calls(module)})
         _row_selects_as_updates(module)
         _rotations_as_updates(module)
         _concatenates_as_updates(module)
