@@ -511,8 +511,11 @@ def tiled_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> P
 
 def library_forms(text: str, target: str) -> str:
     """`text` with its library ops in their blocked forms where its sizes have panels
-    (stablehlo: synth.backends.library_stablehlo, then lowered to linalg; linalg:
-    synth.backends.library_linalg); a linalg module of any number of functions."""
+    (synth.backends.library_linalg, the pass synth-library-loops: the panels an scf.for);
+    stablehlo lowered to linalg first, its library ops becoming the linalg grammar's loops
+    (synth.backends.stablehlo_calls; not library_stablehlo's panels, unrolled for XLA: 40
+    copies of the panel code at n = 2000, minutes to compile here). A linalg module of
+    any number of functions."""
     from synth.backends import library_linalg
 
     if target == "stablehlo":
