@@ -510,12 +510,9 @@ def tiled_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> P
 
 
 def library_forms(text: str, target: str) -> str:
-    """`text` with its library ops in their blocked forms where its sizes have panels
-    (synth.backends.library_linalg, the pass synth-library-loops: the panels an scf.for);
-    stablehlo lowered to linalg first, its library ops becoming the linalg grammar's loops
-    (synth.backends.stablehlo_calls; not library_stablehlo's panels, unrolled for XLA: 40
-    copies of the panel code at n = 2000, minutes to compile here). A linalg module of
-    any number of functions."""
+    """`text` with its library ops blocked where its sizes have panels (library_linalg,
+    the pass synth-library-loops: the panels an scf.for); stablehlo lowered to linalg first,
+    its library ops the linalg grammar's loops (stablehlo_calls). A linalg module."""
     from synth.backends import library_linalg
 
     if target == "stablehlo":
