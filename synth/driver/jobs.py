@@ -7,10 +7,13 @@ the reason. Jobs run in the driver's process or in a process pool (`--jobs N`)."
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from synth.driver.timing import ORIGINAL, SYMBOL, ms
 from synth.errors import SynthError
+
+TARGETS = ("linalg", "stablehlo")
 
 VERIFY_WORDS = {"all": "proven for every size", "z3": "proven at bounded sizes", "test": "tested"}
 
@@ -32,6 +35,11 @@ class Job:
     pipeline: str = "tiled"
     shapes: str = "auto"  # auto: static where every array argument has a static type, else generic
     params: tuple[str, ...] = ()  # the C parameter names (for messages)
+    compiler: str = "cc"  # the user's compiler and compile flags: the original, timed
+    cc_flags: tuple[str, ...] = ()
+    keep_slower: bool = False  # use a raise even where the original ran faster
+    budget: float = 60.0  # seconds for the native compile of one raise (each lowering form)
+    time_it: bool = True  # time the raises against the original (synth.driver.timing)
 
 
 def signature(source, name: str) -> tuple[list[dict], list[str]]:
@@ -65,8 +73,7 @@ def signature(source, name: str) -> tuple[list[dict], list[str]]:
 
 def run_job(job: Job) -> dict:
     """The entry of one function (never raises for the function's own faults: those are
-    "kept" entries with their reason)."""
-    from synth.driver import cache
+    "kept" entries with their reason). Target "auto": both targets, the faster kept."""
     from synth.driver.rewrite import check_supported
     from synth.errors import InputError
     from synth.frontend.c import translate_c
@@ -84,21 +91,108 @@ def run_job(job: Job) -> dict:
     except InputError as e:
         return kept(f"not read as a static-control kernel: {e.message}", cached=False,
                     seconds={"translate": _since(t0)})
-    k = cache.key(source.text, job.function, job.target, job.verify, job.timeout, job.march, job.pipeline, job.shapes)
-    directory = Path(job.cache_dir)
-    hit = cache.load(directory, k)
-    if hit is not None:
-        return {**hit, **base, "cached": True, "seconds": {"lookup": _since(t0)}}
     args, results = signature(source, job.function)
     why = check_supported(args, results, list(job.params) or [f"#{i}" for i in range(len(args))])
     if why is not None:
-        return cache.store(directory, k, kept(f"no C call for its signature: {why}"))
+        return kept(f"no C call for its signature: {why}", cached=False, seconds={"translate": _since(t0)})
     shapes = job.shapes
     if shapes == "auto" and all(a["kind"] == "scalar" or None not in a["shape"] for a in args):
         shapes = "static"  # at the arrays' sizes; other run-time sizes take @NAME_loops
-    entry = _raise(job, source, k, args, results, t0, shapes)
+    targets = TARGETS if job.target == "auto" else (job.target,)
+    per = {t: _target(job, source, t, args, results, shapes) for t in targets}
+    raised = {t: e for t, e in per.items() if e["status"] == "raised"}
+    others = {t: _outcome(e) for t, e in per.items()} if len(targets) > 1 else None
+    if not raised:
+        if len(targets) == 1:
+            return per[targets[0]]
+        return kept("; ".join(f"{t}: {e['reason']}" for t, e in per.items()), targets=others,
+                    cached=all(e.get("cached") for e in per.values()))
+    timing = _timing(job, source, raised, args, results, shapes) if job.time_it else None
+    if timing is None or "error" in timing:
+        chosen = "linalg" if "linalg" in raised else next(iter(raised))
+    else:
+        chosen = timing["fastest_raise"]
+    entry = {**raised[chosen], "target": chosen}
+    if timing is not None:
+        entry["timing"] = timing
+        entry["cached"] = entry.get("cached") and timing.get("cached", False)
+    if others:
+        entry["targets"] = others
+    if timing and timing.get("chosen") == ORIGINAL and not job.keep_slower:
+        t = timing["ms"]
+        entry.update(status="kept", raised_target=chosen,
+                     reason=f"raised code slower ({ms(t[chosen])} vs {ms(t[ORIGINAL])})")
+    return entry
+
+
+def _outcome(e: dict) -> dict:
+    if e["status"] == "raised":
+        return {"status": "raised", "verified": e.get("verified"), "pipeline": e.get("pipeline")}
+    return {"status": "kept", "reason": e.get("reason")}
+
+
+def _target(job: Job, source, target: str, args, results, shapes: str) -> dict:
+    """The entry of the raise to one target: from the cache, else raised, compiled,
+    checked and stored."""
+    from synth.driver import cache
+
+    t0 = time.monotonic()
+    k = cache.key(source.text, job.function, target, job.verify, job.timeout, job.march, job.pipeline, job.shapes,
+                  job.budget)
+    directory = Path(job.cache_dir)
+    base = {"file": job.path, "function": job.function, "target": target}
+    hit = cache.load(directory, k)
+    if hit is not None:
+        return {**hit, **base, "key": k, "cached": True, "seconds": {"lookup": _since(t0)}}
+    entry = _raise(replace(job, target=target), source, k, args, results, t0, shapes)
     obj = entry.pop("_object", None)
-    return {**cache.store(directory, k, entry, obj), "cached": False}
+    return {**cache.store(directory, k, {**entry, "key": k}, obj), "cached": False}
+
+
+def _timing(job: Job, source, raised: dict, args, results, shapes: str) -> dict:
+    """The raised objects and the original timed on the check's inputs (made diagonally
+    dominant, as PolyBench's solvers are fed), cached under the objects' keys and the
+    compiler's command: decide()'s summary, or {"error": why}."""
+    import tempfile
+
+    from synth.driver import cache
+    from synth.driver.check import inputs
+    from synth.driver.native import RUNTIME_C
+    from synth.driver.timing import compile_original, decide, link_object, time_candidates, timing_flags
+    from synth.errors import ExecutionError
+    from synth.pipeline import load_kernel
+    from synth.synthesis.spec import diagonally_dominant
+
+    t0 = time.monotonic()
+    k = "timing-" + cache.key("timing", sorted(e["key"] for e in raised.values()), job.compiler,
+                              timing_flags(list(job.cc_flags)))
+    directory = Path(job.cache_dir)
+    hit = cache.load(directory, k)
+    if hit is not None:
+        return {**hit, "cached": True}
+    static = shapes == "static" or any(e.get("shapes") == "static" for e in raised.values())
+    try:
+        kernel = load_kernel(source, job.function)
+        if not static:  # as the generic raise was made (synth.pipeline.raise_function)
+            kernel.sizes.with_test_values()
+            kernel.sizes.keep_runtime_repeats()
+        call = diagonally_dominant(inputs(kernel, args, static))
+        with tempfile.TemporaryDirectory(prefix="synth-cc-timing-") as tmp:
+            tmp = Path(tmp)
+            compile_original(job.path, job.function, job.compiler, list(job.cc_flags), tmp / "original.so")
+            candidates = [{"label": ORIGINAL, "lib": str(tmp / "original.so"), "symbol": SYMBOL,
+                           "convention": "c"}]
+            for t, e in raised.items():
+                link_object(e["object"], RUNTIME_C, tmp / f"{t}.so")
+                candidates.append({"label": t, "lib": str(tmp / f"{t}.so"), "symbol": e["entry"],
+                                   "convention": "memref"})
+            times = time_candidates(candidates, args, results, call)
+    except (ExecutionError, SynthError) as e:
+        return {"error": f"not timed: {_short(str(e), 200)}", "cached": False}
+    summary = {**decide(times), "sizes": "the kernel's own" if static else "the check's",
+               "seconds": _since(t0)}
+    cache.store(directory, k, {**summary, "status": "timing"})
+    return {**summary, "cached": False}
 
 
 def _since(t0: float) -> float:
@@ -146,20 +240,22 @@ def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) ->
     against the original (synth.driver.check) before it is used: (compile_module's
     answer, what the check did). ExecutionError when no object agrees."""
     from synth.driver.check import conditioned, differs, reference, run_object
-    from synth.driver.native import LOWERINGS, RUNTIME_C, compile_module
+    from synth.driver.native import LOWERINGS, RUNTIME_C, WORKER_TIMEOUT, compile_module
     from synth.errors import ExecutionError
 
     static = outcome.stats.get("shapes") == "static"
     try:
         call, written, returned = reference(outcome.kernel, source, args, static)
     except SynthError as e:  # the original cannot run here: the plain pipeline, unchecked
-        native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, "loops")
+        native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, "loops",
+                                budget=max(job.budget, WORKER_TIMEOUT))
         return native, f"not checked (the original did not run: {_short(str(e), 120)})"
     kinds = LOWERINGS[job.pipeline]
     failures, fair = [], None
     for kind in kinds:
         try:
-            native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, kind)
+            native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, kind,
+                                    budget=job.budget)
         except ExecutionError as e:
             failures.append(f"{kind}: {_short(str(e), 200)}")
             continue
