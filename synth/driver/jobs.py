@@ -169,6 +169,7 @@ def _timing(job: Job, source, raised: dict, args, results, shapes: str) -> dict:
     directory = Path(job.cache_dir)
     hit = cache.load(directory, k)
     if hit is not None:
+        hit.pop("status", None)
         return {**hit, "cached": True}
     static = shapes == "static" or any(e.get("shapes") == "static" for e in raised.values())
     try:
