@@ -385,31 +385,29 @@ class Build:
 
 def outcome_line(e: dict) -> str:
     """What happened to one function, in words (synth cc's line on stderr): its target,
-    verification, the times the choice was made on, the other target where it was not used."""
+    verification, the times the choice was made on (fastest first), the other target
+    where it was not used."""
+    from synth.driver.timing import ORIGINAL, ms
+
     timing = e.get("timing") or {}
     times = timing.get("ms") or {}
-    if e["status"] == "raised":
-        line = f"raised to {e['target']}, {e['verified']}"
-        if times:
-            from synth.driver.timing import ORIGINAL, ms
-
-            line += " (" + ", ".join(f"{t} {ms(v)}" for t, v in sorted(times.items(), key=lambda kv: kv[1])
-                                     if t != ORIGINAL) + f"; {ORIGINAL} {ms(times[ORIGINAL])})" \
-                if ORIGINAL in times else ""
-        elif timing.get("error"):
-            line += f" ({timing['error']})"
-        line += ", cached" if e.get("cached") else ""
-        for t, other in (e.get("targets") or {}).items():
-            if t != e["target"] and other.get("status") != "raised":
-                line += f"; {t} not used: {' '.join(str(other.get('reason')).split())[:160]}"
-        return line
-    line = f"kept as written: {e['reason']}"
-    others = [t for t, v in times.items() if e.get("raised_target") and t not in (e["raised_target"], "as written")]
-    if others:
-        from synth.driver.timing import ms
-
-        line += " (" + ", ".join(f"{t} {ms(times[t])}" for t in others) + ")"
-    return line + (", cached" if e.get("cached") else "")
+    cached = ", cached" if e.get("cached") else ""
+    if e["status"] != "raised":
+        others = [t for t in times if e.get("raised_target") and t not in (e["raised_target"], ORIGINAL)]
+        also = (f"; {e['raised_target']} the faster raise ({', '.join(f'{t} {ms(times[t])}' for t in others)})"
+                if others else "")
+        return f"kept as written: {e['reason']}{also}{cached}"
+    line = f"raised to {e['target']}, {e['verified']}"
+    if ORIGINAL in times:
+        raised = sorted((v, t) for t, v in times.items() if t != ORIGINAL)
+        line += f" ({', '.join(f'{t} {ms(v)}' for v, t in raised)}; {ORIGINAL} {ms(times[ORIGINAL])})"
+    elif timing.get("error"):
+        line += f" ({timing['error']})"
+    line += cached
+    for t, other in (e.get("targets") or {}).items():
+        if t != e["target"] and other.get("status") != "raised":
+            line += f"; {t} not used: {' '.join(str(other.get('reason')).split())[:160]}"
+    return line
 
 
 def usage() -> str:
