@@ -148,6 +148,7 @@ def test_each_function_is_reported(built):
     assert kernels["swap"]["status"] == "raised"
     assert "'while'" in kernels["halve_until_small"]["reason"]
     assert main["saxpy"]["status"] == "raised"  # a static function
+    assert set(main["saxpy"]["timing"]["ms"]) == {"as written", "linalg"}  # timed against the original too
     assert "main" not in main
     k, m = built["steps"][0]
     assert "gemv: raised to linalg, proven for every size" in k.stderr

@@ -153,3 +153,49 @@ def test_decide_picks_the_fastest_and_the_original_on_a_tie():
     assert d["fastest_raise"] == "linalg" and d["chosen"] == "linalg" and d["ms"]["linalg"] == 1.5
     d = decide({ORIGINAL: [1e-3], "linalg": [1e-3]})  # not faster: kept as written
     assert d["chosen"] == ORIGINAL and d["fastest_raise"] == "linalg"
+
+
+def test_the_original_is_compiled_without_warnings_as_errors():
+    from synth.driver.timing import timing_flags
+
+    flags = ["-O3", "-march=native", "-Wall", "-Werror", "-pedantic-errors", "-DN=4", "-MF", "x.d", "-Wl,-z,now"]
+    assert timing_flags(flags) == ["-O3", "-march=native", "-DN=4", "-Wl,-z,now"]
+
+
+SIZED = r"""
+void scale(int n, double x[64], double y[64])
+{
+    for (int i = 0; i < n; i++)
+        y[i] = 2.0 * x[i] + 1.0;
+}
+"""
+
+SIZED_MAIN = r"""
+#include <stdio.h>
+void scale(int n, double x[64], double y[64]);
+extern unsigned long __synth_cc_fallbacks __attribute__((weak));
+static double x[64], y[64];
+int main(void)
+{
+    for (int i = 0; i < 64; i++) x[i] = i / 8.0;
+    scale(64, x, y);
+    printf("%g %lu\n", y[63], &__synth_cc_fallbacks ? __synth_cc_fallbacks : 0UL);
+    scale(10, y, x);
+    printf("%g %g %lu\n", x[9], x[10], &__synth_cc_fallbacks ? __synth_cc_fallbacks : 0UL);
+    return 0;
+}
+"""
+
+
+def test_a_raise_at_fixed_sizes_called_at_others_runs_the_c_original(tmp_path):
+    """The raise is made at the arrays' extents (n = 64); at n = 10 the wrapper calls the
+    function as the C compiler built it, not the object's MLIR copy of the loops."""
+    (tmp_path / "k.c").write_text(SIZED)
+    (tmp_path / "main.c").write_text(SIZED_MAIN)
+    p = synth_cc("-O2", "k.c", "main.c", "-o", "prog", "--target", "linalg", "--keep-slower", "--cache-dir",
+                 tmp_path / "c", "--report", "r.json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    (e,) = [e for e in json.loads((tmp_path / "r.json").read_text())["functions"] if e["function"] == "scale"]
+    assert e["status"] == "raised" and e["guard"] == [["param", 0, 64]]
+    out = subprocess.run(["./prog"], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:2] == ["16.75 0", "7.5 1.25 1"]  # n = 10: one fallback, x[10] untouched

@@ -333,7 +333,8 @@ class Build:
                     e = {**e, "status": "kept", "reason": f"no C call for its signature: {why}"}
                 else:
                     note = f"@{site.name} raised to {e['target']}, {e['verified']}"
-                    replacements.append(Replacement(site, e["entry"], e["arguments"], e["results"], e["written"], note))
+                    replacements.append(Replacement(site, e["entry"], e["arguments"], e["results"], e["written"], note,
+                                                    e.get("guard") or []))
                     if e["object"] not in objects:
                         objects.append(e["object"])
             self._say(e)

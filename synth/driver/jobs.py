@@ -230,10 +230,29 @@ def _raise(job: Job, source, k: str, args, results, t0: float, shapes: str) -> d
     return {**base, "status": "raised", "verification": level, "verified": VERIFY_WORDS[level],
             "validation": outcome.validation["summary"], "shapes": outcome.stats.get("shapes"),
             "entry": native["entry"], "pipeline": native["pipeline"], "undefined": native["undefined"],
-            "checked": checked,
+            "checked": checked, "guard": _guard(outcome.kernel, args) if outcome.stats.get("shapes") == "static" else [],
             "arguments": args, "results": results, "written": list(outcome.kernel.written),
             "seconds": {"raise": raise_s, "native": _since(t_native), "total": _since(t0)},
             "_object": str(obj)}
+
+
+def _guard(kernel, args: list[dict]) -> list[list]:
+    """What a static raise fixed of the sizes its caller passes, for the C wrapper to
+    compare (synth.driver.rewrite): ["param", argument, value] per size argument that
+    bounds a loop, ["dim", argument, dim, value] per extent of an array the C type leaves
+    to run time. Where they differ, the wrapper calls the function as written (the
+    object's drop-in would run its MLIR copy of the loops, which need not be as fast as
+    the C compiler's: PolyBench's gramschmidt harness passes n = min(M, N))."""
+    model = kernel.sizes
+    values = model.original()
+    out: list[list] = [["param", i, int(values[name])] for i, name in sorted(model.params.items())
+                       if i < kernel.n_arguments]
+    for a in kernel.function.arguments[:kernel.n_arguments]:
+        if a.is_array and a.index < len(args) and args[a.index]["kind"] == "memref":
+            for d, extent in enumerate(args[a.index]["shape"]):
+                if extent is None:
+                    out.append(["dim", a.index, d, int(kernel.tensor_type(a.index, values).shape[d])])
+    return out
 
 
 def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) -> tuple[dict, str]:
