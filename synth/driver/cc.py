@@ -16,8 +16,9 @@ the user's flags, and combined with the objects (`ld -r`): that is the `-c` outp
 is linked as `cc` would. Each raise is timed against the function as the user's compiler
 builds it (synth.driver.timing): without --target, both targets are raised and the faster
 used; a function whose raise is not faster than the original keeps its body (unless
---keep-slower), as does one that does not raise or whose raise is not validated. One line per function on stderr says what happened; `--report` writes
-the same as JSON, with times. Exit codes: the C compiler's; 2 for bad input to synth."""
+--keep-slower), as does one that does not raise or whose raise is not validated. One line
+per function on stderr says what happened; `--report` writes the same as JSON, with times.
+Exit codes: the C compiler's; 2 for bad input to synth."""
 
 from __future__ import annotations
 

@@ -39,7 +39,6 @@ class Job:
     cc_flags: tuple[str, ...] = ()
     keep_slower: bool = False  # use a raise even where the original ran faster
     budget: float = 60.0  # seconds for the native compile of one raise (each lowering form)
-    time_it: bool = True  # time the raises against the original (synth.driver.timing)
 
 
 def signature(source, name: str) -> tuple[list[dict], list[str]]:
@@ -107,18 +106,16 @@ def run_job(job: Job) -> dict:
             return per[targets[0]]
         return kept("; ".join(f"{t}: {e['reason']}" for t, e in per.items()), targets=others,
                     cached=all(e.get("cached") for e in per.values()))
-    timing = _timing(job, source, raised, args, results, shapes) if job.time_it else None
-    if timing is None or "error" in timing:
+    timing = _timing(job, source, raised, args, results, shapes)
+    if "error" in timing:
         chosen = "linalg" if "linalg" in raised else next(iter(raised))
     else:
         chosen = timing["fastest_raise"]
-    entry = {**raised[chosen], "target": chosen}
-    if timing is not None:
-        entry["timing"] = timing
-        entry["cached"] = entry.get("cached") and timing.get("cached", False)
+    entry = {**raised[chosen], "target": chosen, "timing": timing}
+    entry["cached"] = entry.get("cached") and timing.get("cached", False)
     if others:
         entry["targets"] = others
-    if timing and timing.get("chosen") == ORIGINAL and not job.keep_slower:
+    if timing.get("chosen") == ORIGINAL and not job.keep_slower:
         t = timing["ms"]
         entry.update(status="kept", raised_target=chosen,
                      reason=f"raised code slower ({ms(t[chosen])} vs {ms(t[ORIGINAL])})")
