@@ -68,7 +68,8 @@ def raised_code_in(obj) -> bool:
 
 def ms_in(line: str) -> list[float]:
     """The times a report line gives, in ms."""
-    return [float(v) * (1e-3 if unit == "us" else 1.0) for v, unit in re.findall(r"([\d.e+-]+) (ms|us)", line)]
+    scale = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+    return [float(v) * scale[unit] for v, unit in re.findall(r"([\d.e+-]+) (ms|us|s)\b", line)]
 
 
 @pytest.fixture(scope="module")

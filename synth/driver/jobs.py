@@ -98,7 +98,10 @@ def run_job(job: Job) -> dict:
     if shapes == "auto" and all(a["kind"] == "scalar" or None not in a["shape"] for a in args):
         shapes = "static"  # at the arrays' sizes; other run-time sizes take @NAME_loops
     targets = TARGETS if job.target == "auto" else (job.target,)
-    per = {t: _target(job, source, t, args, results, shapes) for t in targets}
+    try:
+        per = {t: _target(job, source, t, args, results, shapes) for t in targets}
+    finally:
+        _ORIGINAL_RUNS.clear()  # LARGE arrays: not kept past the function
     raised = {t: e for t, e in per.items() if e["status"] == "raised"}
     others = {t: _outcome(e) for t, e in per.items()} if len(targets) > 1 else None
     if not raised:
@@ -252,6 +255,11 @@ def _guard(kernel, args: list[dict]) -> list[list]:
     return out
 
 
+# the original's runs of a function's check (synth.driver.check.reference, .conditioned),
+# shared by its targets' checks within one run_job: (translation, function, static) -> runs
+_ORIGINAL_RUNS: dict[tuple, dict] = {}
+
+
 def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) -> tuple[dict, str]:
     """Compile the raise (the tiled pipeline, then the plain one) and check each object
     against the original (synth.driver.check) before it is used: (compile_module's
@@ -262,13 +270,16 @@ def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) ->
 
     static = outcome.stats.get("shapes") == "static"
     try:
-        call, written, returned = reference(outcome.kernel, source, args, static)
+        memo = _ORIGINAL_RUNS.setdefault((source.text, job.function, static), {})
+        if "reference" not in memo:  # the other target's check ran it already
+            memo["reference"] = reference(outcome.kernel, source, args, static)
+        call, written, returned = memo["reference"]
     except SynthError as e:  # the original cannot run here: the plain pipeline, unchecked
         native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, "loops",
                                 budget=max(job.budget, WORKER_TIMEOUT))
         return native, f"not checked (the original did not run: {_short(str(e), 120)})"
     kinds = LOWERINGS[job.pipeline]
-    failures, fair = [], None
+    failures, fair = [], memo.get("conditioned")
     for kind in kinds:
         try:
             native = compile_module(outcome.module, job.function, prefix, job.target, obj, job.march, kind,
@@ -292,6 +303,7 @@ def _native(job: Job, outcome, source, prefix: str, obj: Path, args, results) ->
         if bad and len(values) >= len(returned):  # rounding, or a wrong program? (check.conditioned)
             try:
                 fair = fair or conditioned(outcome.kernel, source, call, written, returned)
+                memo["conditioned"] = fair
                 arrays, values = run_object(obj, native["entry"], args, results, fair[0], RUNTIME_C)
             except (SynthError, ExecutionError) as e:
                 failures.append(f"{kinds_done}: {', '.join(bad)} differ from the original's; "

@@ -134,6 +134,9 @@ def _clear(times: dict[str, list[float]]) -> bool:
 
 
 def ms(t: float) -> str:
+    """A time given in ms, in words: 27.2 s, 144 ms, 0.7 us."""
+    if t >= 1000:
+        return f"{t / 1e3:.3g} s"
     return f"{t:.3g} ms" if t >= 0.01 else f"{t * 1e3:.3g} us"
 
 
