@@ -11,6 +11,7 @@ import numpy as np
 from synth.errors import SynthError
 from synth.grammar.families import TakeFamily
 from synth.grammar.op import Emitter, format_scalar
+from synth.grammar.stablehlo_base import _splat
 from synth.grammar.stablehlo_loops import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import GenericValues, size
@@ -203,9 +204,8 @@ def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types
     start as zeros (the statements store them whole before anything reads them)."""
     env = dict(env)
     for i in result.time_loop.state:
-        if result.dialect == "stablehlo":
-            env[i] = em.fresh("zero")
-            em.line(f"{env[i]} = stablehlo.constant dense<{format_scalar(0, types[i].dtype)}> : {types[i].mlir()}")
+        if result.dialect == "stablehlo":  # (a scalar broadcast where a dim is dynamic)
+            env[i] = _splat(em, 0, types[i])
         else:
             env[i] = em.filled(types[i], 0)
     pe = ProgramEmitter(em, dict(env))

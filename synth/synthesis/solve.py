@@ -26,6 +26,7 @@ from synth.synthesis.program import Expr, cost as program_cost, evaluate, instan
 from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
 from synth.synthesis.steps import LiftedLoop, TimeLoop, counter_loop, counter_step_kernel, lifted_loop, step_kernel
+from synth.synthesis.recurrence import interchanged_recurrence
 from synth.synthesis.spec import Specification, build_specification
 from synth.synthesis.views import widen
 
@@ -191,9 +192,16 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
                 old[p.name] = (sol.over_boxes or sol.programs)[out]
     counter = counter_loop(kernel) if settings.sketches else None
     lifted = lifted_loop(kernel) if settings.sketches and counter is None else None
-    if previous is not None and previous.prologue is not None and lifted is not None:
-        return _lifted_raise(lifted, dialect, settings, deadline, seed, kinds, t0)
+    # a recurrence along an inner loop, parallel along the outer: interchanged, its scalars
+    # expanded (synth.synthesis.recurrence), then raised as statements and a counter loop
+    swapped = interchanged_recurrence(kernel) if settings.sketches and counter is None and lifted is None \
+        else None
+    if previous is not None and previous.prologue is not None and (lifted or swapped) is not None:
+        return _lifted_raise(lifted or swapped, dialect, settings, deadline, seed, kinds, t0)
     if previous is not None and previous.time_loop is not None and previous.time_loop.counter is not None:
+        if counter is None and swapped is not None:
+            return _counter_raise(swapped.loop, swapped.location, dialect, settings, deadline, seed, kinds,
+                                  extra, old, t0)
         return _counter_raise(kernel, counter, dialect, settings, deadline, seed, kinds, extra, old, t0)
     if kernel.sizes.time_loops:  # a loop of the target, around the program of one step
         kernel, time_loop = step_kernel(kernel)
@@ -223,6 +231,14 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
         # statements, then such a loop: each part raised, the first run before the loop
         try:
             return _lifted_raise(lifted, dialect, settings, deadline, seed, kinds, t0)
+        except (NoSolutionError, InputError):
+            pass
+    if swapped is not None and not _all_sketched(spec, sketched):
+        try:
+            if not swapped.state:  # the state in the arrays alone: nothing before the loop
+                return _counter_raise(swapped.loop, swapped.location, dialect, settings, deadline, seed,
+                                      kinds, (), {}, t0)
+            return _lifted_raise(swapped, dialect, settings, deadline, seed, kinds, t0)
         except (NoSolutionError, InputError):
             pass
     solutions, stats = solve(spec, settings, deadline, old, sketched)
@@ -282,8 +298,10 @@ def _lifted_raise(lifted: LiftedLoop, dialect: str, settings: SearchSettings, de
     if before.time_loop is not None or before.prologue is not None:
         raise NoSolutionError(f"@{lifted.loop.name}: the statements before the loop at {lifted.location} "
                               f"are not a tensor program")
-    result = _counter_raise(lifted.loop, counter_loop(lifted.loop), dialect, settings, deadline, seed,
-                            kinds, (), {}, t0)
+    # (an interchanged recurrence's loop carries its dependence through its state alone,
+    # which counter_loop does not look for: its location is the loop's own)
+    result = _counter_raise(lifted.loop, counter_loop(lifted.loop) or lifted.location, dialect, settings,
+                            deadline, seed, kinds, (), {}, t0)
     result.time_loop = replace(result.time_loop, state=lifted.state)
     result.prologue = before
     result.stats = before.stats + result.stats
