@@ -162,6 +162,10 @@ COUNTER_INDUCTION = ("the loop kept as a loop: its step proven on every input st
 PROLOGUE = ("the statements before the loop kept as a loop: raised and proven as a function of "
             "their own (the local scalars the loop carries made its arguments), at the same level")
 
+ZERO_STATE = ("the recurrence interchanged (synth.synthesis.recurrence): its local scalars, one per "
+              "iteration of the parallel loop, carried as vectors that start at zeros as the "
+              "original's start at 0")
+
 _LEVELS = ("test", "z3", "all")
 
 
@@ -200,6 +204,8 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
         elif _LEVELS.index(first.level) < _LEVELS.index(step.level):
             step.level = first.level
         step.assumptions.append(PROLOGUE)
+    elif result.time_loop.state:  # an interchanged recurrence's state, from zeros
+        step.assumptions.append(ZERO_STATE)
     whole_text, whole_at = raised_texts(result, generic, kernel)
     whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
                         raised_at=whole_at, generic_text=_generic_text(result, generic, kernel))

@@ -163,7 +163,7 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     if sizes is not None:
         sizes.args = {i: (env[i], types[i]) for i in arguments}
     if result.time_loop is not None:
-        if result.prologue is not None:
+        if result.prologue is not None or result.time_loop.state:
             env = _prologue(em, result, values, types, env)
         env = _time_loop(em, result, values, types, final, env)
         final = {}
@@ -210,7 +210,7 @@ def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types
             env[i] = em.filled(types[i], 0)
     pe = ProgramEmitter(em, dict(env))
     memo: dict = {}
-    for o, expr in compose(result.prologue.solutions).items():
+    for o, expr in (compose(result.prologue.solutions) if result.prologue is not None else {}).items():
         try:
             env[o] = pe.emit(instantiate(expr, values, types, memo))
         except ShapeError as e:

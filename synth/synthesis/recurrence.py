@@ -86,7 +86,7 @@ def _dim_of(access, iv: ir.Value) -> int | None:
     return -1 if found is None else found
 
 
-def _parallel_along(outer, inner) -> dict | None:
+def _parallel_along(outer, inner, skip: set) -> dict | None:
     """Each array the nest writes -> the dim the outer index addresses it at, where every
     access to it (read or write) addresses that dim by the outer index alone and no other
     dim by it: iterations of the outer loop then touch disjoint elements. None where some
@@ -108,7 +108,7 @@ def _parallel_along(outer, inner) -> dict | None:
     dims: dict = {}
     for a in accesses:
         m = a.opview.memref
-        if m not in written:
+        if m not in written or m in skip:
             continue
         d = _dim_of(a, iv)
         if d is None or d < 0 or dims.setdefault(m, d) != d:
@@ -152,7 +152,9 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
     """The kernel's one nest `for i { for j iter_args(...) }` rewritten as the state's
     initial values, then one counter loop over j whose step works on every i (module
     doc), as a LiftedLoop over the expanded state; None where the kernel is not of that
-    form or the i loop carries a dependence."""
+    form or the i loop carries a dependence. The state is the inner loop's iter_args and
+    the local scalars private to each i (stored before the inner loop, from a value
+    defined outside the nest, and used in the inner loop only: C's `double ym1 = 0`)."""
     if kernel.sizes.time_loops or kernel.interface.results or kernel.interface.out_parameters:
         return None
     path = kernel.normal.path
@@ -163,44 +165,55 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
             return None
         outer = loops[0].opview
         body = [op.operation for op in outer.regions[0].blocks[0].operations]
-        if loop_step(outer) != 1 or len(outer.results) or len(body) != 2 or body[0].name != "affine.for":
+        if loop_step(outer) != 1 or len(outer.results) or len(body) < 2 or body[-2].name != "affine.for":
             return None
-        inner = body[0].opview
-        if loop_step(inner) != 1 or any(True for r in inner.results for _ in r.uses):
+        inner = body[-2].opview
+        private = _private_scalars(body[:-2], outer, inner)
+        if private is None or loop_step(inner) != 1 or any(True for r in inner.results for _ in r.uses):
             return None
         operands = list(inner.lowerBoundOperands) + list(inner.upperBoundOperands) + list(inner.inits)
         if any(not _defined_outside(v, outer.operation) for v in operands):
             return None
-        dims = _parallel_along(outer, inner)
+        dims = _parallel_along(outer, inner, set(private))
         if not dims:
             return None
-        extent = _extent(dims)
-        if extent is None:
-            return None
         iters = list(inner.regions[0].blocks[0].arguments)[1:]
-        if not iters and not _carried_through_arrays(inner, dims):
+        if not iters and not private and not _carried_through_arrays(inner, dims):
             return None  # a map along j: the sketches read it as it is
-        yield_op = inner.regions[0].blocks[0].operations[len(inner.regions[0].blocks[0].operations) - 1]
-        yields = list(yield_op.operands)
         outer_loc, inner_loc = outer.location, inner.location
-        i_map = ir.AffineMap.get(1, 0, [ir.AffineDimExpr.get(0)])
+        zeros = all(_is_zero(v) for v in list(private.values()) + list(inner.inits))
+        i_map = ir.AffineMapAttr.get(ir.AffineMap.get(1, 0, [ir.AffineDimExpr.get(0)]))
         with ir.InsertionPoint(outer.operation):
-            state = [memref.AllocaOp(ir.MemRefType.get([extent], v.type), [], []).result for v in iters]
-            init = _loop_like(outer, outer_loc) if iters else None
-            if init is not None:
-                with ir.InsertionPoint(init.body):
-                    for s, v in zip(state, inner.inits):
-                        affine.AffineStoreOp(v, s, [init.induction_variable], map=ir.AffineMapAttr.get(i_map))
-                    affine.AffineYieldOp([])
+            extent = _extent(dims)
+            if extent is None:  # the outer loop's bound as the state's run-time extent
+                ub = outer.upperBoundMap.value
+                if len(ub.results) != 1:
+                    return None
+                bound = affine.AffineApplyOp(ub, list(outer.upperBoundOperands)).result
+            types = [ir.MemRefType(m.type).element_type for m in private] + [v.type for v in iters]
+            state = [memref.AllocaOp(ir.MemRefType.get([extent if extent is not None else ir.ShapedType.get_dynamic_size()],
+                                                       t), [] if extent is not None else [bound], []).result
+                     for t in types]
+            init = _loop_like(outer, outer_loc)
+            with ir.InsertionPoint(init.body):
+                for m, v in private.items():
+                    affine.AffineStoreOp(v, state[list(private).index(m)], [init.induction_variable], map=i_map)
+                for s, v in zip(state[len(private):], inner.inits):
+                    affine.AffineStoreOp(v, s, [init.induction_variable], map=i_map)
+                affine.AffineYieldOp([])
             j_loop = _loop_like(inner, inner_loc)
             with ir.InsertionPoint(j_loop.body):
                 i_loop = _loop_like(outer, outer_loc)
                 affine.AffineYieldOp([])
             i = i_loop.induction_variable
             with ir.InsertionPoint(i_loop.body):
-                loads = [affine.AffineLoadOp(v.type, s, [i], map=ir.AffineMapAttr.get(i_map), loc=inner_loc).result
-                         for s, v in zip(state, iters)]
+                loads = [affine.AffineLoadOp(v.type, s, [i], map=i_map, loc=inner_loc).result
+                         for s, v in zip(state[len(private):], iters)]
                 anchor = affine.AffineYieldOp([])
+        _expand(private, state, outer.induction_variable, i_map)
+        yield_op = inner.regions[0].blocks[0].operations[len(inner.regions[0].blocks[0].operations) - 1]
+        yields = list(yield_op.operands)
+        state_iters = state[len(private):]
         order = _store_order(yields, iters)
         if order is None:
             return None
@@ -215,8 +228,11 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
             op.move_before(anchor)
         with ir.InsertionPoint(anchor):
             for k in order:
-                affine.AffineStoreOp(yield_values[k], state[k], [i], map=ir.AffineMapAttr.get(i_map), loc=yield_op.location)
+                affine.AffineStoreOp(yield_values[k], state_iters[k], [i], map=i_map, loc=yield_op.location)
         outer.operation.erase()
+        for m in private:  # the scalars themselves, unused now
+            if not any(True for _ in m.uses):
+                m.owner.erase()
         # the statements before the loop alone: the state made arguments
         n = len(entry.arguments)
         args = _append_arguments(func, [(s.type, s.owner.location, {}) for s in state])
@@ -235,11 +251,35 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
             op.erase()
         _drop_dead(block)
         after = str(module)
-    prologue, rest = _reloaded(kernel, before), _reloaded(kernel, after)
+    rest = _with_values(_reloaded(kernel, after), kernel)
+    # state that starts at zeros needs no statements before the loop: the raised loop
+    # starts its state at zeros (synth.codegen.raised._prologue)
+    prologue = None if zeros else _with_values(_reloaded(kernel, before), kernel)
     location = _top_loop(rest)
     if location is None:
         return None
     return LiftedLoop(prologue, rest, tuple(range(n, n + len(state))), location)
+
+
+def _with_values(part, kernel):
+    """`part` with the values the kernel gave its run-time sizes (test values: pipeline's
+    with_test_values), which a reloaded part does not see."""
+    part.sizes.symbols.update({n: kernel.sizes.symbols[n] for n in part.sizes.unknown()
+                               if n in kernel.sizes.symbols and kernel.sizes.symbols[n].value >= 0})
+    return part
+
+
+def _is_zero(v: ir.Value) -> bool:
+    """Whether `v` is an arith.constant zero (of any type)."""
+    owner = v.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return False
+    attr = owner.attributes["value"]
+    if isinstance(attr, ir.FloatAttr):
+        return ir.FloatAttr(attr).value == 0.0
+    if isinstance(attr, ir.IntegerAttr):
+        return ir.IntegerAttr(attr).value == 0
+    return False
 
 
 def _top_loop(kernel) -> str | None:
@@ -252,6 +292,69 @@ def _top_loop(kernel) -> str | None:
             return None
         location = diagnostic_location(source.path, loops[0].location)
     return location if location in kernel.sizes.loop_ranges else None
+
+
+def _private_scalars(leading: list, outer, inner) -> dict | None:
+    """The local scalars (rank-0 or one-element allocas of the function) that each outer
+    iteration starts afresh: the ops before the inner loop are stores of values defined
+    outside the nest into them, and every other use of them is inside the inner loop.
+    Alloca value -> its initial value; None where the ops before the inner loop are
+    anything else."""
+    private: dict = {}
+    for op in leading:
+        if op.name != "affine.store":
+            return None
+        view = op.opview
+        m = view.memref
+        if not _is_scalar_alloca(m) or not _defined_outside(view.value, outer.operation) or m in private:
+            return None
+        private[m] = view.value
+    for m in private:
+        for use in m.uses:
+            user = use.owner
+            if user.name == "affine.store" and any(user == op for op in leading):
+                continue
+            if user.name not in _ACCESS or _defined_outside_op(user, inner.operation):
+                return None
+    return private
+
+
+def _is_scalar_alloca(m: ir.Value) -> bool:
+    owner = m.owner
+    if isinstance(owner, ir.Block) or owner.name != "memref.alloca":
+        return False
+    shape = ir.MemRefType(m.type).shape
+    return list(shape) in ([], [1])
+
+
+def _defined_outside_op(op: ir.Operation, container: ir.Operation) -> bool:
+    """Whether `op` is not nested in `container`."""
+    node = op.parent
+    while node is not None:
+        if node == container:
+            return False
+        if node.name == "func.func":
+            return True
+        node = node.parent
+    return True
+
+
+def _expand(private: dict, state: list, iv: ir.Value, i_map) -> None:
+    """Each access of a private scalar (inside the inner loop) made an access of its
+    expanded array at the outer index `iv`."""
+    for m, s in zip(private, state):
+        for use in list(m.uses):
+            user = use.owner
+            if _defined_outside_op(user, iv.owner.owner) or user.name not in _ACCESS:
+                continue
+            view = user.opview
+            with ir.InsertionPoint(user), user.location:
+                if user.name == "affine.load":
+                    new = affine.AffineLoadOp(view.result.type, s, [iv], map=i_map).result
+                    view.result.replace_all_uses_with(new)
+                else:
+                    affine.AffineStoreOp(view.value, s, [iv], map=i_map)
+            user.erase()
 
 
 def _loop_like(loop, loc):

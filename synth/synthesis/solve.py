@@ -196,7 +196,8 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
     # expanded (synth.synthesis.recurrence), then raised as statements and a counter loop
     swapped = interchanged_recurrence(kernel) if settings.sketches and counter is None and lifted is None \
         else None
-    if previous is not None and previous.prologue is not None and (lifted or swapped) is not None:
+    if previous is not None and previous.time_loop is not None and previous.time_loop.state \
+            and (lifted or swapped) is not None:
         return _lifted_raise(lifted or swapped, dialect, settings, deadline, seed, kinds, t0)
     if previous is not None and previous.time_loop is not None and previous.time_loop.counter is not None:
         if counter is None and swapped is not None:
@@ -293,9 +294,9 @@ def _lifted_raise(lifted: LiftedLoop, dialect: str, settings: SearchSettings, de
     """Statements before a counter loop (synth.synthesis.steps.lifted_loop): the statements
     raised as a kernel of their own, the loop kept as a loop (_counter_raise) over the
     same arguments, the local scalars it carries among them."""
-    before = search_kernel(lifted.prologue, dialect, replace(settings, cost=None), deadline=deadline,
-                           seed=seed, kinds=kinds)
-    if before.time_loop is not None or before.prologue is not None:
+    before = None if lifted.prologue is None else search_kernel(
+        lifted.prologue, dialect, replace(settings, cost=None), deadline=deadline, seed=seed, kinds=kinds)
+    if before is not None and (before.time_loop is not None or before.prologue is not None):
         raise NoSolutionError(f"@{lifted.loop.name}: the statements before the loop at {lifted.location} "
                               f"are not a tensor program")
     # (an interchanged recurrence's loop carries its dependence through its state alone,
@@ -304,6 +305,6 @@ def _lifted_raise(lifted: LiftedLoop, dialect: str, settings: SearchSettings, de
                             deadline, seed, kinds, (), {}, t0)
     result.time_loop = replace(result.time_loop, state=lifted.state)
     result.prologue = before
-    result.stats = before.stats + result.stats
+    result.stats = (before.stats if before is not None else []) + result.stats
     result.seconds = time.monotonic() - t0
     return result

@@ -164,8 +164,9 @@ class LiftedLoop:
     """A kernel of statements before one top-level counter loop (durbin's `y[0] = -r[0];
     alpha = -r[0]; beta = 1`, then the loop over k): the local allocations the loop reads
     what the statements before it stored (alpha, beta) made arguments `state` of both
-    parts; `prologue` is the kernel without the loop, `loop` without those statements."""
-    prologue: Kernel
+    parts; `prologue` is the kernel without the loop, `loop` without those statements
+    (None where the state starts at zeros: synth.synthesis.recurrence)."""
+    prologue: Kernel | None
     loop: Kernel
     state: tuple[int, ...]
     location: str
@@ -305,15 +306,23 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
         loop.operation.erase()
         text = str(module)
     step = _reloaded(kernel, text)
-    if step.sizes.counter != n or (set(lo.symbols) | set(hi.symbols)) - set(step.sizes.symbols):
-        raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
     # an array's extents are the kernel's: a dynamic dim the step reads only below the
     # counter (Polygeist's lu, memref<?x2000xf64>) would otherwise be sized by it
     dims = {a: (kernel.sizes.arg_dims[a] if any(COUNTER in e.symbols for e in d) else d)
             for a, d in step.sizes.arg_dims.items()}
+    # ... and so are the sizes those extents and the counter's bounds name, which the step
+    # may not see otherwise (a dynamic dim reached by the counter alone: C's `double
+    # a[h][w]` swept along h)
+    needed = set(lo.symbols) | set(hi.symbols) | {n for d in dims.values() for e in d for n in e.symbols}
+    symbols = dict(step.sizes.symbols)
+    for name in needed:
+        if name in kernel.sizes.symbols and (name not in symbols or symbols[name].value < 0):
+            symbols[name] = kernel.sizes.symbols[name]
+    if step.sizes.counter != n or (set(lo.symbols) | set(hi.symbols)) - set(symbols):
+        raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
     if any(COUNTER in e.symbols for d in dims.values() for e in d):
         raise NoSolutionError(f"@{kernel.name}: an extent of the step at {location} depends on its counter")
-    step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi), arg_dims=dims))
+    step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi), arg_dims=dims, symbols=symbols))
     return step, TimeLoop(hi - lo, location, counter=n, start=lo)
 
 
