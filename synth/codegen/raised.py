@@ -234,6 +234,7 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
     stablehlo = result.dialect == "stablehlo"
     counter = result.time_loop.counter
     start = size(result.time_loop.start, values) if counter is not None else 0
+    down = result.time_loop.descending
     lines: dict[int, Expr] = {}
     if counter is not None and stablehlo:
         final, lines = _carried_lines(final, carried, counter, values, types)
@@ -284,15 +285,19 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
             [(body_env[leaf], initial[leaf], types[leaf].mlir()) for leaf in lines]
 
         def from_start(at: str) -> str:
-            """The counter at loop index `at` (the loop runs from 0, the counter from start)."""
-            if not start:
+            """The counter at loop index `at` (the loop runs from 0, the counter from start,
+            up or down)."""
+            if not start and not down:
                 return at
             c, out = em.fresh("c"), em.fresh("counter")
             if is_dynamic(start):
                 c = em.size(start)
             else:
                 em.line(f"{c} = stablehlo.constant dense<{start}> : tensor<i64>")
-            em.line(f"{out} = stablehlo.add {at}, {c} : tensor<i64>")
+            if down:
+                em.line(f"{out} = stablehlo.subtract {c}, {at} : tensor<i64>")
+            else:
+                em.line(f"{out} = stablehlo.add {at}, {c} : tensor<i64>")
             return out
 
         def step(names: list[str]) -> list[str]:
@@ -332,13 +337,16 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         if counter is not None:  # the step's counter as a tensor<i64>, from the loop's start
             ci, ct = em.fresh("counter"), em.fresh("counter")
             em.line(f"{ci} = arith.index_cast {t} : index to i64")
-            if start:
+            if start or down:
                 c, plus = em.fresh("c"), em.fresh("counter")
                 if is_dynamic(start):
                     em.line(f"{c} = arith.index_cast {em.size(start)} : index to i64")
                 else:
                     em.line(f"{c} = arith.constant {start} : i64")
-                em.line(f"{plus} = arith.addi {ci}, {c} : i64")
+                if down:  # counting down from start
+                    em.line(f"{plus} = arith.subi {c}, {ci} : i64")
+                else:
+                    em.line(f"{plus} = arith.addi {ci}, {c} : i64")
                 ci = plus
             em.line(f"{ct} = tensor.from_elements {ci} : tensor<i64>")
             body_env[counter] = ct

@@ -38,7 +38,8 @@ from mlir.dialects import affine, memref
 from synth.analysis.collect import loop_step
 from synth.analysis.function import find_function
 from synth.frontend.reader import diagnostic_location
-from synth.synthesis.steps import LiftedLoop, _append_arguments, _drop_dead, _editable, _reloaded
+from synth.synthesis.sketch_reader import _only_negated
+from synth.synthesis.steps import LiftedLoop, _reads_what_it_writes_elsewhere, _append_arguments, _drop_dead, _editable, _reloaded
 
 _ACCESS = ("affine.load", "affine.store")
 
@@ -230,6 +231,8 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
             for k in order:
                 affine.AffineStoreOp(yield_values[k], state_iters[k], [i], map=i_map, loc=yield_op.location)
         outer.operation.erase()
+        # a backward sweep (deriche's `y[i][-j + W - 1]`): its counter counts down
+        descending = _only_negated(j_loop.induction_variable)
         for m in private:  # the scalars themselves, unused now
             if not any(True for _ in m.uses):
                 m.owner.erase()
@@ -258,7 +261,7 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
     location = _top_loop(rest)
     if location is None:
         return None
-    return LiftedLoop(prologue, rest, tuple(range(n, n + len(state))), location)
+    return LiftedLoop(prologue, rest, tuple(range(n, n + len(state))), location, descending)
 
 
 def _with_values(part, kernel):
@@ -379,6 +382,4 @@ def _extent(dims: dict) -> int | None:
 def _carried_through_arrays(inner, dims: dict) -> bool:
     """Whether the inner loop reads an array it writes at an element another of its
     iterations writes (the state in the array itself: `y[i][j-1]`)."""
-    from synth.synthesis.steps import _reads_what_it_writes_elsewhere
-
     return _reads_what_it_writes_elsewhere(inner)

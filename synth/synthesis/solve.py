@@ -202,7 +202,7 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
     if previous is not None and previous.time_loop is not None and previous.time_loop.counter is not None:
         if counter is None and swapped is not None:
             return _counter_raise(swapped.loop, swapped.location, dialect, settings, deadline, seed, kinds,
-                                  extra, old, t0)
+                                  extra, old, t0, swapped.descending)
         return _counter_raise(kernel, counter, dialect, settings, deadline, seed, kinds, extra, old, t0)
     if kernel.sizes.time_loops:  # a loop of the target, around the program of one step
         kernel, time_loop = step_kernel(kernel)
@@ -238,7 +238,7 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
         try:
             if not swapped.state:  # the state in the arrays alone: nothing before the loop
                 return _counter_raise(swapped.loop, swapped.location, dialect, settings, deadline, seed,
-                                      kinds, (), {}, t0)
+                                      kinds, (), {}, t0, swapped.descending)
             return _lifted_raise(swapped, dialect, settings, deadline, seed, kinds, t0)
         except (NoSolutionError, InputError):
             pass
@@ -260,14 +260,15 @@ def _all_sketched(spec: Specification, sketched: dict) -> bool:
 
 
 def _counter_raise(kernel: Kernel, location: str | None, dialect: str, settings: SearchSettings,
-                   deadline: float, seed: int, kinds, extra, old: dict, t0: float) -> RaiseResult:
+                   deadline: float, seed: int, kinds, extra, old: dict, t0: float,
+                   descending: bool = False) -> RaiseResult:
     """The kernel's counter loop (synth.synthesis.steps.counter_loop) kept as a loop of the
     target, its body the sketches of one step's statements; NoSolutionError where a
     statement has none that is right on the examples (no search: a step's programs index
     by the counter, which the search's ops do not)."""
     if location is None:
         raise NoSolutionError(f"@{kernel.name}: no loop to keep as a loop")
-    step, time_loop = counter_step_kernel(kernel, location)
+    step, time_loop = counter_step_kernel(kernel, location, descending)
     # refuting states are the kernel's arguments: the step takes the counter after them,
     # each of its values in turn
     values = step.sizes.counter_values(step.sizes.standin())
@@ -302,7 +303,7 @@ def _lifted_raise(lifted: LiftedLoop, dialect: str, settings: SearchSettings, de
     # (an interchanged recurrence's loop carries its dependence through its state alone,
     # which counter_loop does not look for: its location is the loop's own)
     result = _counter_raise(lifted.loop, counter_loop(lifted.loop) or lifted.location, dialect, settings,
-                            deadline, seed, kinds, (), {}, t0)
+                            deadline, seed, kinds, (), {}, t0, lifted.descending)
     result.time_loop = replace(result.time_loop, state=lifted.state)
     result.prologue = before
     result.stats = (before.stats if before is not None else []) + result.stats
