@@ -194,15 +194,14 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
     lifted = lifted_loop(kernel) if settings.sketches and counter is None else None
     # a recurrence along an inner loop, parallel along the outer: interchanged, its scalars
     # expanded (synth.synthesis.recurrence), then raised as statements and a counter loop
-    swapped = interchanged_recurrence(kernel) if settings.sketches and counter is None and lifted is None \
-        else None
+    swapped = interchanged_recurrence(kernel) if settings.sketches and lifted is None else None
+    if previous is not None and previous.time_loop is not None and previous.time_loop.interchanged \
+            and swapped is not None:
+        return _swapped_raise(swapped, dialect, settings, deadline, seed, kinds, extra, old, t0)
     if previous is not None and previous.time_loop is not None and previous.time_loop.state \
-            and (lifted or swapped) is not None:
-        return _lifted_raise(lifted or swapped, dialect, settings, deadline, seed, kinds, t0)
+            and lifted is not None:
+        return _lifted_raise(lifted, dialect, settings, deadline, seed, kinds, t0)
     if previous is not None and previous.time_loop is not None and previous.time_loop.counter is not None:
-        if counter is None and swapped is not None:
-            return _counter_raise(swapped.loop, swapped.location, dialect, settings, deadline, seed, kinds,
-                                  extra, old, t0, swapped.descending)
         return _counter_raise(kernel, counter, dialect, settings, deadline, seed, kinds, extra, old, t0)
     if kernel.sizes.time_loops:  # a loop of the target, around the program of one step
         kernel, time_loop = step_kernel(kernel)
@@ -236,10 +235,7 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
             pass
     if swapped is not None and not _all_sketched(spec, sketched):
         try:
-            if not swapped.state:  # the state in the arrays alone: nothing before the loop
-                return _counter_raise(swapped.loop, swapped.location, dialect, settings, deadline, seed,
-                                      kinds, (), {}, t0, swapped.descending)
-            return _lifted_raise(swapped, dialect, settings, deadline, seed, kinds, t0)
+            return _swapped_raise(swapped, dialect, settings, deadline, seed, kinds, (), {}, t0)
         except (NoSolutionError, InputError):
             pass
     solutions, stats = solve(spec, settings, deadline, old, sketched)
@@ -287,6 +283,19 @@ def _counter_raise(kernel: Kernel, location: str | None, dialect: str, settings:
     solutions, stats = solve(spec, settings, deadline, {}, sketched)
     result = RaiseResult(kernel.name, dialect, spec, solutions, stats, time_loop=time_loop)
     result.seconds = time.monotonic() - t0
+    return result
+
+
+def _swapped_raise(swapped: LiftedLoop, dialect: str, settings: SearchSettings, deadline: float, seed: int,
+                   kinds, extra, old: dict, t0: float) -> RaiseResult:
+    """A recurrence interchanged (synth.synthesis.recurrence): its loop kept as a counter
+    loop, after the statements that start its state where there are any."""
+    if swapped.state:
+        result = _lifted_raise(swapped, dialect, settings, deadline, seed, kinds, t0)
+    else:  # the state in the arrays alone: nothing before the loop
+        result = _counter_raise(swapped.loop, swapped.location, dialect, settings, deadline, seed, kinds,
+                                extra, old, t0, swapped.descending)
+    result.time_loop = replace(result.time_loop, interchanged=True)
     return result
 
 

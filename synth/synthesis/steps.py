@@ -48,6 +48,8 @@ class TimeLoop:
     # a counter that counts down (step k has counter start - k): a loop whose index the
     # body uses only negated (a backward sweep, `y[-j + W - 1]`), read at the counter
     descending: bool = False
+    # the loop of an interchanged recurrence (synth.synthesis.recurrence)
+    interchanged: bool = False
 
 
 def _why_not(kernel: Kernel, why: str) -> NoSolutionError:
