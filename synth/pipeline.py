@@ -142,6 +142,8 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
     report. The output module (with the drop-in) is emitted once, after this."""
     from synth.validation.verify import verify_text
 
+    if result.before is not None:
+        return _validate_chain(source, kernel, result, target, options, generic)
     if result.time_loop is not None:
         return _validate_loop(source, kernel, result, options, generic)
     raised, at = raised_texts(result, generic)
@@ -173,6 +175,44 @@ ROTATION = ("the step reads at index 0 what the original reads at the step's ind
             "rotates those inputs by one after each step, so step t reads element t: ")
 
 
+CHAIN = ("the function raised nest by nest (synth.synthesis.recurrence.nest_parts): each nest raised "
+         "and validated as a function of its own over the same arguments (what the nests before it "
+         "wrote are its inputs), so the parts in order compute what the nests in order do; the whole "
+         "tested")
+
+
+def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, options: RaiseOptions,
+                    generic: bool = False):
+    """A function raised nest by nest (RaiseResult.before): each part validated on its own
+    at `options.verify` (a part that is a loop as such), the whole chain tested by
+    execution; the level reached is the lowest of the parts'."""
+    from synth.codegen.raised import _chain
+    from synth.validation.verify import verify_text
+
+    parts = []
+    for part in _chain(result):
+        alone = replace(part, before=None)
+        got = validate(part.part.source, part.part, alone, target, options, generic)
+        if got.verdict == "not equivalent":
+            return got
+        parts.append(got)
+    whole_text, whole_at = raised_texts(result, generic, kernel)
+    whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
+                        raised_at=whole_at, generic_text=_generic_text(result, generic, kernel))
+    if whole.verdict == "not equivalent":
+        return whole
+    worst = min(parts, key=lambda r: (r.verdict == "equivalent", _LEVELS.index(r.level)))
+    whole.verdict, whole.level, whole.message = worst.verdict, worst.level, worst.message
+    whole.all_sizes = next((r.all_sizes for r in parts if r.all_sizes), "")
+    whole.domain = "; ".join(dict.fromkeys(r.domain for r in parts if r.domain))
+    whole.sizes_proven = [s for r in parts if r.level == "z3" for s in r.sizes_proven]
+    for r in parts:
+        whole.assumptions += [a for a in r.assumptions if a not in whole.assumptions]
+        whole.seconds += r.seconds
+    whole.assumptions.append(CHAIN)
+    return whole
+
+
 def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseOptions,
                    generic: bool = False):
     """A time loop kept as a loop (synth.synthesis.steps): the raised step proven against
@@ -182,7 +222,7 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
     from synth.validation.verify import verify_text
 
     step_kernel = result.spec.kernel
-    step_result = replace(result, time_loop=None)
+    step_result = replace(result, time_loop=None, prologue=None)
     step_text, step_at = raised_texts(step_result, generic)
     step = verify_text(step_kernel.source, step_text,
                        f"<raised step of @{kernel.name}>", kernel.name, options.verify,

@@ -162,15 +162,13 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     env = {i: f"%a{i}" for i in arguments}
     if sizes is not None:
         sizes.args = {i: (env[i], types[i]) for i in arguments}
-    if result.time_loop is not None:
-        if result.prologue is not None or result.time_loop.state:
-            env = _prologue(em, result, values, types, env)
-        env = _time_loop(em, result, values, types, final, env)
+    if result.time_loop is not None or result.before is not None:
+        env = _emit_part(em, result, values, types, env)
         final = {}
     pe = ProgramEmitter(em, env)
     memo: dict = {}
     names, rtypes = [], []
-    for o in [o for o in result.outputs if o not in state]:
+    for o in [o for o in chain_outputs(result) if o not in state]:
         expr = final.get(o, Expr(types[o], leaf=o))
         try:
             inst = instantiate(expr, values, types, memo)
@@ -189,12 +187,55 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     fname = name or f"{result.name}_raised"
     params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in arguments)
     body = "\n".join(em.prologue + em.lines)
-    attrs = [f"synth.outputs = [{', '.join(str(o) for o in kernel.written if o not in state)}]"]
+    written = sorted({o for part in _chain(result) for o in part.spec.kernel.written})
+    attrs = [f"synth.outputs = [{', '.join(str(o) for o in written if o not in state)}]"]
     attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
     rt = ", ".join(rtypes)
     ret = f"return {', '.join(names)} : {rt}" if names else "return"  # nothing observable: an empty program
     return (f"func.func @{fname}({params}) -> ({rt}) attributes {{{', '.join(attrs)}}} "
             f"{{\n{body}\n  {ret}\n}}\n")
+
+
+def _chain(result: RaiseResult) -> list[RaiseResult]:
+    """The parts of a function raised nest by nest (RaiseResult.before), first to last."""
+    out = []
+    while result is not None:
+        out.append(result)
+        result = result.before
+    return out[::-1]
+
+
+def chain_outputs(result: RaiseResult) -> list[int]:
+    """The outputs of a raise, of every part where the function was raised nest by nest:
+    the arrays any part writes, in argument order (such a function returns nothing)."""
+    if result.before is None:
+        return result.outputs
+    return sorted({o for part in _chain(result) for o in part.outputs})
+
+
+def _emit_part(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,
+               env: dict[int, str]) -> dict[int, str]:
+    """Emit one part of the raise after the parts before it (RaiseResult.before): its
+    statements before a loop, its loop or its programs; `env` with what it writes."""
+    if result.before is not None:  # (what the function's arguments hold after it)
+        done = _emit_part(em, result.before, values, types, env)
+        env = {i: done[i] for i in env}
+    kernel = result.spec.kernel  # a part's own arguments: its state, its counter
+    types = {**types, **{i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}}
+    final = compose(result.solutions)
+    if result.time_loop is not None:
+        if result.prologue is not None or result.time_loop.state:
+            env = _prologue(em, result, values, types, env)
+        return _time_loop(em, result, values, types, final, env)
+    pe = ProgramEmitter(em, dict(env))
+    memo: dict = {}
+    out = dict(env)
+    for o, expr in final.items():
+        try:
+            out[o] = pe.emit(instantiate(expr, values, types, memo))
+        except ShapeError as e:
+            raise SynthError(f"the program for arg{o} does not fit sizes {dict(values)}: {e}") from None
+    return out
 
 
 def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,
@@ -208,13 +249,8 @@ def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types
             env[i] = _splat(em, 0, types[i])
         else:
             env[i] = em.filled(types[i], 0)
-    pe = ProgramEmitter(em, dict(env))
-    memo: dict = {}
-    for o, expr in (compose(result.prologue.solutions) if result.prologue is not None else {}).items():
-        try:
-            env[o] = pe.emit(instantiate(expr, values, types, memo))
-        except ShapeError as e:
-            raise SynthError(f"the program for arg{o} before the loop does not fit sizes {dict(values)}: {e}") from None
+    if result.prologue is not None:
+        env = _emit_part(em, result.prologue, values, types, env)
     return env
 
 

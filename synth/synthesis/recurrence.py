@@ -383,3 +383,42 @@ def _carried_through_arrays(inner, dims: dict) -> bool:
     """Whether the inner loop reads an array it writes at an element another of its
     iterations writes (the state in the array itself: `y[i][j-1]`)."""
     return _reads_what_it_writes_elsewhere(inner)
+
+
+def nest_parts(kernel) -> list | None:
+    """The kernel split into one kernel per top-level loop nest, in order, each over all of
+    the kernel's arguments (the arrays carry what one nest leaves to the next); None where
+    the kernel is not a sequence of two or more nests: statements outside them, results,
+    or a local array that two nests share (its value would cross between parts)."""
+    if kernel.sizes.time_loops or kernel.interface.results or kernel.interface.out_parameters:
+        return None
+    texts = []
+    with _editable(kernel) as (module, func, entry):
+        top = [op.operation for op in entry.operations]
+        loops = [op for op in top if op.name == "affine.for"]
+        if len(loops) < 2 or any(op.name in ("affine.store", "memref.store", "scf.for", "scf.while",
+                                             "affine.if", "scf.if", "func.call") for op in top):
+            return None
+        for op in top:
+            if op.name in ("memref.alloca", "memref.alloc"):
+                users = {k for k, loop in enumerate(loops) for use in op.results[0].uses
+                         if not _defined_outside_op(use.owner, loop)}
+                if len(users) > 1:
+                    return None
+        whole = str(module)
+    for k in range(len(loops)):
+        with kernel.normal.context:
+            part = ir.Module.parse(whole)
+            block = find_function(part, kernel.name).regions[0].blocks[0]
+            nests = [op.operation for op in block.operations if op.operation.name == "affine.for"]
+            for j, op in enumerate(nests):
+                if j != k:
+                    op.erase()
+            _drop_dead(block)
+            texts.append(str(part))
+    return [_with_values(_reloaded(kernel, t), kernel) for t in texts]
+
+
+def has_interchangeable_nest(parts: list) -> bool:
+    """Whether one of the parts is a recurrence interchanged_recurrence rewrites."""
+    return any(interchanged_recurrence(p) is not None for p in parts)

@@ -26,7 +26,7 @@ from synth.synthesis.program import Expr, cost as program_cost, evaluate, instan
 from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
 from synth.synthesis.steps import LiftedLoop, TimeLoop, counter_loop, counter_step_kernel, lifted_loop, step_kernel
-from synth.synthesis.recurrence import interchanged_recurrence
+from synth.synthesis.recurrence import has_interchangeable_nest, interchanged_recurrence, nest_parts
 from synth.synthesis.spec import Specification, build_specification
 from synth.synthesis.views import widen
 
@@ -53,6 +53,10 @@ class RaiseResult:
     # the raise of the statements before a loop kept as a loop (steps.lifted_loop), over
     # the same arguments as the loop's step: run once, before the loop
     prologue: "RaiseResult | None" = None
+    # the raise of the loop nests before this one (synth.synthesis.recurrence.nest_parts:
+    # a function raised nest by nest), run first; its writes are this part's inputs
+    before: "RaiseResult | None" = None
+    part: Kernel | None = None  # such a part's own kernel (the one nest)
 
     @property
     def outputs(self) -> list[int]:
@@ -238,8 +242,31 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
             return _swapped_raise(swapped, dialect, settings, deadline, seed, kinds, (), {}, t0)
         except (NoSolutionError, InputError):
             pass
+    if settings.sketches and time_loop is None and not _all_sketched(spec, sketched):
+        # nests one after another, one of them a recurrence the interchange keeps as a loop:
+        # raised nest by nest, each run on what the ones before it wrote
+        parts = nest_parts(kernel)
+        if parts is not None and has_interchangeable_nest(parts):
+            return _chain_raise(parts, dialect, settings, deadline, seed, kinds, t0)
     solutions, stats = solve(spec, settings, deadline, old, sketched)
     result = RaiseResult(kernel.name, dialect, spec, solutions, stats, time_loop=time_loop)
+    result.seconds = time.monotonic() - t0
+    return result
+
+
+def _chain_raise(parts: list, dialect: str, settings: SearchSettings, deadline: float, seed: int, kinds,
+                 t0: float) -> RaiseResult:
+    """Each part (a kernel of one loop nest, over the function's arguments) raised on its
+    own, in order; the last one's result, each holding the one before it (`before`)."""
+    result = None
+    stats: list = []
+    for part in parts:
+        got = search_kernel(part, dialect, replace(settings, cost=None), deadline=deadline, seed=seed,
+                            kinds=kinds)
+        got.before, got.part = result, part
+        stats += got.stats
+        result = got
+    result.stats = stats
     result.seconds = time.monotonic() - t0
     return result
 
