@@ -187,7 +187,7 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     fname = name or f"{result.name}_raised"
     params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in arguments)
     body = "\n".join(em.prologue + em.lines)
-    written = sorted({o for part in _chain(result) for o in part.spec.kernel.written})
+    written = sorted({o for part in _chain(result) for o in part.spec.kernel.written if o not in _own(part)})
     attrs = [f"synth.outputs = [{', '.join(str(o) for o in written if o not in state)}]"]
     attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
     rt = ", ".join(rtypes)
@@ -210,7 +210,13 @@ def chain_outputs(result: RaiseResult) -> list[int]:
     the arrays any part writes, in argument order (such a function returns nothing)."""
     if result.before is None:
         return result.outputs
-    return sorted({o for part in _chain(result) for o in part.outputs})
+    return sorted({o for part in _chain(result) for o in part.outputs if o not in _own(part)})
+
+
+def _own(part: RaiseResult) -> tuple[int, ...]:
+    """A part's arguments that are not the function's: its loop's state and counter."""
+    loop = part.time_loop
+    return () if loop is None else tuple(loop.state) + ((loop.counter,) if loop.counter is not None else ())
 
 
 def _emit_part(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,
