@@ -95,7 +95,7 @@ def test_row_filter_raises_as_a_counter_loop_over_columns(tmp_path, target):
 
 def _c_kernel(name: str, h: int, w: int, rng) -> tuple[list, list]:
     """(the C function's arguments, those of its raise) at h x w."""
-    coeffs = [0.6, -0.2, 0.5, -0.125]
+    coeffs = [0.6, -0.2, 0.5, -0.125][: 2 if name == "cols_forward" else 4]
     x, y = rng.uniform(-1, 1, (h, w)), rng.uniform(-1, 1, (h, w))
     if name == "rows_in_place":
         return ([("i32", h), ("i32", w), ("f64", 0.5), y, x],
@@ -126,7 +126,7 @@ def test_c_filters_raise(tmp_path, name, target):
     for h, w in ((6, 9), (17, 4)):
         args, inputs = _c_kernel(name, h, w, rng)
         want = run_function(original, name, [a.copy() if isinstance(a, np.ndarray) else a for a in args]).outputs
-        written = 3 if name == "rows_in_place" else 7
+        written = len(args) - 1 if name != "rows_in_place" else 3
         if target == "stablehlo":
             got = _raised_at(text, name, target, inputs)[0]
         else:
