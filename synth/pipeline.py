@@ -136,7 +136,7 @@ def _generic_text(result: RaiseResult, generic: bool, kernel: Kernel | None = No
 
 
 def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
-             options: RaiseOptions, generic: bool = False):
+             options: RaiseOptions, generic: bool = False, own_sizes: bool = True):
     """synth verify on @NAME_raised at the original sizes (the program re-instantiated from
     its size symbols at the others; a generic text specialized at each). Returns the
     report. The output module (with the drop-in) is emitted once, after this."""
@@ -145,11 +145,11 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
     if result.before is not None:
         return _validate_chain(source, kernel, result, target, options, generic)
     if result.time_loop is not None:
-        return _validate_loop(source, kernel, result, options, generic)
+        return _validate_loop(source, kernel, result, options, generic, own_sizes)
     raised, at = raised_texts(result, generic)
     return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at,
-                       generic_text=_generic_text(result, generic))
+                       generic_text=_generic_text(result, generic), own_sizes=own_sizes)
 
 
 INDUCTION = ("the time loop: proven for one step on every input state (the arrays the step "
@@ -192,7 +192,7 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
     parts = []
     for part in _chain(result):
         alone = replace(part, before=None)
-        got = validate(part.part.source, part.part, alone, target, options, generic)
+        got = validate(part.part.source, part.part, alone, target, options, generic, own_sizes=False)
         if got.verdict == "not equivalent":
             return got
         parts.append(got)
@@ -214,7 +214,7 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
 
 
 def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseOptions,
-                   generic: bool = False):
+                   generic: bool = False, own_sizes: bool = True):
     """A time loop kept as a loop (synth.synthesis.steps): the raised step proven against
     the original's step at `options.verify` (every input state, so every number of steps
     by induction: both loops apply their step the same number of times to the same
@@ -227,7 +227,7 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
     step = verify_text(step_kernel.source, step_text,
                        f"<raised step of @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=step_kernel, raised_at=step_at,
-                       generic_text=_generic_text(step_result, generic))
+                       generic_text=_generic_text(step_result, generic), own_sizes=own_sizes)
     if step.verdict == "not equivalent":
         return step
     if result.prologue is not None:  # the statements before the loop: a kernel of their own
@@ -236,7 +236,8 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
         first = verify_text(before.spec.kernel.source, before_text,
                             f"<raised statements before the loop of @{kernel.name}>", kernel.name,
                             options.verify, z3_timeout=options.z3_timeout, kernel=before.spec.kernel,
-                            raised_at=before_at, generic_text=_generic_text(before, generic))
+                            raised_at=before_at, generic_text=_generic_text(before, generic),
+                            own_sizes=own_sizes)
         if first.verdict == "not equivalent":
             return first
         if step.verdict == "equivalent" and first.verdict != "equivalent":
@@ -248,7 +249,8 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
         step.assumptions.append(ZERO_STATE)
     whole_text, whole_at = raised_texts(result, generic, kernel)
     whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
-                        raised_at=whole_at, generic_text=_generic_text(result, generic, kernel))
+                        raised_at=whole_at, generic_text=_generic_text(result, generic, kernel),
+                        own_sizes=own_sizes)
     if whole.verdict == "not equivalent":
         return whole
     step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]
