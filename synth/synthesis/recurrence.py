@@ -37,6 +37,7 @@ from mlir.dialects import affine, memref
 
 from synth.analysis.collect import loop_step
 from synth.analysis.function import find_function
+from synth.errors import InputError
 from synth.frontend.reader import diagnostic_location
 from synth.synthesis.sketch_reader import _only_negated
 from synth.synthesis.steps import LiftedLoop, _reads_what_it_writes_elsewhere, _append_arguments, _drop_dead, _editable, _reloaded
@@ -394,6 +395,7 @@ def nest_parts(kernel) -> list | None:
         return None
     texts = []
     with _editable(kernel) as (module, func, entry):
+        _forward_constants(entry)
         top = [op.operation for op in entry.operations]
         loops = [op for op in top if op.name == "affine.for"]
         if len(loops) < 2 or any(op.name in ("affine.store", "memref.store", "scf.for", "scf.while",
@@ -403,7 +405,9 @@ def nest_parts(kernel) -> list | None:
             if op.name in ("memref.alloca", "memref.alloc"):
                 users = {k for k, loop in enumerate(loops) for use in op.results[0].uses
                          if not _defined_outside_op(use.owner, loop)}
-                if len(users) > 1:
+                # a local two nests share: each must start it afresh (C's `ym1 = 0` at the
+                # top of each row, a scalar declared once for the function)
+                if len(users) > 1 and not all(_starts_afresh(op.results[0], loops[k]) for k in users):
                     return None
         whole = str(module)
     for k in range(len(loops)):
@@ -416,7 +420,51 @@ def nest_parts(kernel) -> list | None:
                     op.erase()
             _drop_dead(block)
             texts.append(str(part))
-    return [_with_values(_reloaded(kernel, t), kernel) for t in texts]
+    try:
+        return [_with_values(_reloaded(kernel, t), kernel) for t in texts]
+    except InputError:  # a part that does not reach an array of dynamic extent cannot size it
+        return None     # (Polygeist's memref<?x2160xf64>): not split
+
+
+def _forward_constants(entry) -> None:
+    """A local scalar stored once, at the function's top level, from a value defined there
+    (C's filter coefficients `a1 = k`), read as that value: its loads replaced by it."""
+    for op in list(entry.operations):
+        o = op.operation
+        if o.name != "affine.store":
+            continue
+        m, v = o.opview.memref, o.opview.value
+        if not _is_scalar_alloca(m) or _loop_index_or_load(v):
+            continue
+        uses = [u.owner for u in m.uses]
+        if any(u.name != "affine.load" for u in uses if u != o):
+            continue  # stored elsewhere too
+        for u in uses:
+            if u != o:
+                u.opview.result.replace_all_uses_with(v)
+                u.erase()
+        o.erase()
+
+
+def _loop_index_or_load(v: ir.Value) -> bool:
+    """Whether `v` is not a value of the function's top level (a loop's, or a load)."""
+    owner = v.owner
+    if isinstance(owner, ir.Block):
+        return owner.owner is None or owner.owner.name != "func.func"
+    return owner.name in ("affine.load", "memref.load") or owner.parent.name != "func.func"
+
+
+def _starts_afresh(m: ir.Value, loop) -> bool:
+    """Whether the first access of local scalar `m` inside `loop` (in program order) is a
+    store directly in the loop's body: each iteration writes it before reading it."""
+    first = []
+
+    def visit(op):
+        if not first and op.name in _ACCESS and op.opview.memref == m:
+            first.append(op)
+        return ir.WalkResult.ADVANCE
+    loop.walk(visit)
+    return bool(first) and first[0].name == "affine.store" and first[0].parent == loop
 
 
 def has_interchangeable_nest(parts: list) -> bool:
