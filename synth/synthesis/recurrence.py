@@ -255,10 +255,13 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
             op.erase()
         _drop_dead(block)
         after = str(module)
-    rest = _with_values(_reloaded(kernel, after), kernel)
-    # state that starts at zeros needs no statements before the loop: the raised loop
-    # starts its state at zeros (synth.codegen.raised._prologue)
-    prologue = None if zeros else _with_values(_reloaded(kernel, before), kernel)
+    try:
+        rest = _with_values(_reloaded(kernel, after), kernel)
+        # state that starts at zeros needs no statements before the loop: the raised loop
+        # starts its state at zeros (synth.codegen.raised._prologue)
+        prologue = None if zeros else _with_values(_reloaded(kernel, before), kernel)
+    except InputError:  # a part that does not reach an array of dynamic extent: not rewritten
+        return None
     location = _top_loop(rest)
     if location is None:
         return None
