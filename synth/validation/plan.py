@@ -33,8 +33,11 @@ class SizePlan:
     value to its new one, which needs the original values distinct and >= MIN_SIZE."""
 
     def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None, edges: bool = False,
-                 pinned: frozenset = frozenset()):
+                 pinned: frozenset = frozenset(), own_sizes: bool = True):
         self.kernel = kernel
+        # tested at the kernel's own sizes too (not for a part of a function raised nest by
+        # nest: the whole function is tested there, the parts at the small sizes)
+        self.own_sizes = own_sizes
         # a raise for every size (shape-generic) is tested at edge sizes too: each symbol at 1
         self.edges = edges
         # symbols held at their original values in every configuration: those a generic
@@ -119,7 +122,7 @@ class SizePlan:
             return self.with_counter([self.original], 3)
         small = self._configs(3, 2)
         return self.with_counter(small + (self._edge_configs(small) if self.edges else [])) + \
-            self.with_counter([self.largest_tested()], 3)
+            (self.with_counter([self.largest_tested()], 3) if self.own_sizes or not small else [])
 
     def largest_tested(self) -> Sizes:
         """The original sizes; for a raise for every size (whose text is the same at each)
