@@ -287,6 +287,17 @@ def check_kernel(kernel: str, args, work: Path) -> dict:
     return res
 
 
+def spread(stats: dict) -> float | None:
+    """(max - min) / median of one side's runs."""
+    return (stats["max"] - stats["min"]) / stats["median"] if stats and stats.get("median") else None
+
+
+def outcome(res: dict) -> str:
+    """`raised` / `kept` (B is synth cc and its report names the kernel), else ''."""
+    says = raise_summary(res)
+    return "raised" if says.startswith("raised") else "kept" if says else ""
+
+
 def geomean(xs: list[float]) -> float | None:
     xs = [x for x in xs if x and x > 0]
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
@@ -317,8 +328,9 @@ def markdown(summary: dict) -> str:
              f"{summary['runs']} timed runs each (kernel timer), pinned with "
              f"`{' '.join(summary['pin']) or 'no pinning'}`; host {summary.get('host', '?')}.")
     L.append("")
-    L.append("| kernel | status | max rel err | A median s (min-max) | B median s (min-max) | A/B | B kernel compile s | B says |")
-    L.append("|---|---|---|---|---|---|---|---|")
+    L.append("| kernel | status | max rel err | A median s (min-max) | B median s (min-max) | A/B | spread A, B "
+             "| B kernel compile s | B says |")
+    L.append("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         def t(side):
             s = r.get(f"time_{side}")
@@ -328,13 +340,26 @@ def markdown(summary: dict) -> str:
         bc = r.get("build_b", {}).get("kernel_compile_s")
         bc = f"{bc:.1f}" if bc else ""
         says = raise_summary(r)[:140].replace("|", "\\|")
-        L.append(f"| {r['kernel']} | {r['status']} | {err} | {t('a')} | {t('b')} | {sp} | {bc} | {says} |")
+        sa, sb = spread(r.get("time_a")), spread(r.get("time_b"))
+        sp_ab = f"{sa:.0%}, {sb:.0%}" if sa is not None and sb is not None else ""
+        L.append(f"| {r['kernel']} | {r['status']} | {err} | {t('a')} | {t('b')} | {sp} | {sp_ab} | {bc} | {says} |")
     L.append("")
     L.append(f"Geomean A/B over {sum(1 for r in results if r.get('speedup'))} timed kernels: "
              + (f"{gm:.3f}x" if gm else "n/a"))
     raised = [r["speedup"] for r in results if r.get("speedup") and raise_summary(r).startswith("raised")]
     if raised:
         L[-1] += f"; over the {len(raised)} that B raised: {geomean(raised):.3f}x"
+    if summary.get("geomean_kept_as_1x"):
+        L[-1] += (f"; over all {summary['n_timed']} timed, a kept kernel counted 1x: "
+                  f"{summary['geomean_kept_as_1x']:.3f}x")
+    slower = [f"{r['kernel']} {r['speedup']:.2f}x" for r in results
+              if r.get("speedup") and r["speedup"] < 1 and outcome(r) == "raised"]
+    L.append("")
+    L.append("Raised kernels slower than A (median): " + (", ".join(slower) if slower else "none"))
+    spreads = [x for r in results for x in (spread(r.get("time_a")), spread(r.get("time_b"))) if x is not None]
+    if spreads:
+        L.append(f"Spread of the runs ((max - min) / median, per kernel and side): median "
+                 f"{statistics.median(spreads):.0%}, largest {max(spreads):.0%}")
     return "\n".join(L) + "\n"
 
 
@@ -346,7 +371,7 @@ def report_line(r: dict) -> None:
         line += f" err {r['max_rel_err']:.2g}"
     if r.get("speedup"):
         line += (f"  A {r['time_a']['median']:.4g}s  B {r['time_b']['median']:.4g}s"
-                 f"  A/B {r['speedup']:.2f}x")
+                 f"  A/B {r['speedup']:.2f}x  spread {spread(r['time_a']):.0%}/{spread(r['time_b']):.0%}")
     if r.get("build_b", {}).get("ok"):
         line += f"  (B kernel compile {r['build_b']['kernel_compile_s']:.1f}s)"
     if raise_summary(r):
@@ -402,9 +427,12 @@ def main(argv=None) -> int:
     def summary() -> dict:
         gm = geomean([r["speedup"] for r in results if r.get("speedup")])
         raised = [r["speedup"] for r in results if r.get("speedup") and raise_summary(r).startswith("raised")]
+        kept_1x = [r["speedup"] if outcome(r) != "kept" else 1.0 for r in results if r.get("speedup")]
         return {"cc_a": args.cc_a, "cc_b": args.cc_b, "dataset": args.dataset, "rtol": args.rtol,
                 "runs": args.runs, "pin": pin_prefix(args.core), "geomean_speedup": gm,
                 "geomean_speedup_raised": geomean(raised), "n_raised_timed": len(raised),
+                "geomean_kept_as_1x": geomean(kept_1x), "n_timed": len(kept_1x),
+                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                 "host": os.uname().nodename, "results": results}
 
     try:

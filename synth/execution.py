@@ -337,39 +337,57 @@ def _memref_arg(array: np.ndarray):
 
 
 class _Compiled:
+    """A module compiled once. `entries` maps each function that can be called to its
+    (entry symbol, result types, scalar argument types): the requested one, and for
+    memref modules every other function with a body and no results (the parts of a
+    split kernel share one compile)."""
+
     def __init__(self, text: str, func: str, pipeline: str, opt_level: int, libs: tuple[str, ...],
                  kind: str = "memref"):
         from mlir import ir
         from mlir.execution_engine import ExecutionEngine
 
         self.context = ir.Context()
+        self.entries: dict[str, tuple[str, list, list]] = {}
         with self.context:
             module = ir.Module.parse(text)
-            self.result_types: list[tuple[tuple[int, ...], str]] = []
-            self.entry = func
-            target = next((op for op in module.body.operations if op.operation.name == "func.func"
-                           and op.attributes["sym_name"].value == func), None)
+            functions = {op.attributes["sym_name"].value: op for op in module.body.operations
+                         if op.operation.name == "func.func"}
+            target = functions.get(func)
             if target is None:
                 raise KeyError(f"no function @{func} in the module")
-            ftype = ir.FunctionType(ir.TypeAttr(target.attributes["function_type"]).value)
-            if kind == "memref" and len(ftype.results):
-                # a function returning values: called through an entry with out-parameters
-                self.result_types = _add_result_entry(module, target, ir)
-                self.entry = ENTRY_PREFIX + func
-            else:
-                for t in ftype.results:
-                    st = ir.ShapedType(t)
-                    self.result_types.append((tuple(st.shape), str(st.element_type)))
-            # scalar parameters (a linalg function may take f64 rather than tensor<f64>)
-            self.scalar_inputs = [None if str(t).startswith(("tensor<", "memref<")) else str(t)
-                                  for t in ftype.inputs]
+            self.entries[func] = self._entry(module, target, func, kind, ir)
+            if kind == "memref":
+                for name, op in functions.items():
+                    ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+                    if name != func and len(op.regions[0].blocks) and not len(ftype.results):
+                        self.entries[name] = self._entry(module, op, name, kind, ir)
+            called = {entry for entry, _, _ in self.entries.values()}
             for op in module.body.operations:
-                if op.operation.name == "func.func" and op.attributes["sym_name"].value == self.entry:
+                if op.operation.name == "func.func" and op.attributes["sym_name"].value in called:
                     op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
             self.rewrites = run_stages(module, pipeline)
             shared = list(libs) + [lib for lib in runtime_libs() if lib not in libs]
             self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=shared)
             self.module = module
+
+    @staticmethod
+    def _entry(module, target, func: str, kind: str, ir) -> tuple[str, list, list]:
+        ftype = ir.FunctionType(ir.TypeAttr(target.attributes["function_type"]).value)
+        result_types: list[tuple[tuple[int, ...], str]] = []
+        entry = func
+        if kind == "memref" and len(ftype.results):
+            # a function returning values: called through an entry with out-parameters
+            result_types = _add_result_entry(module, target, ir)
+            entry = ENTRY_PREFIX + func
+        else:
+            for t in ftype.results:
+                st = ir.ShapedType(t)
+                result_types.append((tuple(st.shape), str(st.element_type)))
+        # scalar parameters (a linalg function may take f64 rather than tensor<f64>)
+        scalar_inputs = [None if str(t).startswith(("tensor<", "memref<")) else str(t)
+                         for t in ftype.inputs]
+        return entry, result_types, scalar_inputs
 
 
 def _send(stream, obj) -> None:
@@ -402,41 +420,45 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
         except EOFError:
             return
         try:
-            kind = request["kind"]
-            key = hashlib.sha256(
-                f"{kind}|{request['pipeline']}|{request['opt_level']}|{request['func']}|".encode()
-                + request["text"].encode()
+            kind, func = request["kind"], request["func"]
+            module_key = hashlib.sha256(
+                f"{kind}|{request['pipeline']}|{request['opt_level']}|".encode() + request["text"].encode()
             ).hexdigest()
+            key = f"{module_key}|{func}"
             compile_seconds = 0.0
             compiled = cache.get(key)
+            if compiled is None and func in getattr(cache.get(module_key), "entries", ()):
+                compiled = cache[module_key]  # another function of a module compiled before
             if compiled is None:
                 t0 = time.perf_counter()
-                compiled = _Compiled(request["text"], request["func"], request["pipeline"],
+                compiled = _Compiled(request["text"], func, request["pipeline"],
                                      request["opt_level"], tuple(request.get("libs", ())), kind)
                 compile_seconds = time.perf_counter() - t0
                 cache[key] = compiled
+                cache.setdefault(module_key, compiled)
+            entry, result_types, scalar_inputs = compiled.entries[func]
             seconds = []
             results: list[np.ndarray] = []
             if kind == "memref":
                 originals = request["args"]
                 for _ in range(request["repeat"]):
                     args = [a.copy() if isinstance(a, np.ndarray) else a for a in originals]
-                    results = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in compiled.result_types]
+                    results = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in result_types]
                     cargs = [_memref_arg(a) if isinstance(a, np.ndarray) else _ctype_scalar(*a)
                              for a in args] + [_memref_arg(r) for r in results]
                     t0 = time.perf_counter()
-                    compiled.engine.invoke(compiled.entry, *cargs)
+                    compiled.engine.invoke(entry, *cargs)
                     seconds.append(time.perf_counter() - t0)
                 outputs = [a if isinstance(a, np.ndarray) else None for a in args]
             else:  # tensor function: results are trailing out-params
                 for _ in range(request["repeat"]):
                     ins = [np.array(a, order="C", copy=True) for a in request["args"]]
-                    outs = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in compiled.result_types]
+                    outs = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in result_types]
                     cargs = [_memref_arg(a) if scalar is None else _ctype_scalar(scalar, a.item())
-                             for a, scalar in zip(ins, compiled.scalar_inputs)]
+                             for a, scalar in zip(ins, scalar_inputs)]
                     cargs += [_memref_arg(a) for a in outs]
                     t0 = time.perf_counter()
-                    compiled.engine.invoke(request["func"], *cargs)
+                    compiled.engine.invoke(entry, *cargs)
                     seconds.append(time.perf_counter() - t0)
                 outputs = outs
             _send(replies, ("ok", (outputs, seconds, compile_seconds, results, compiled.rewrites)))

@@ -136,18 +136,20 @@ def _generic_text(result: RaiseResult, generic: bool, kernel: Kernel | None = No
 
 
 def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
-             options: RaiseOptions, generic: bool = False):
+             options: RaiseOptions, generic: bool = False, own_sizes: bool = True):
     """synth verify on @NAME_raised at the original sizes (the program re-instantiated from
     its size symbols at the others; a generic text specialized at each). Returns the
     report. The output module (with the drop-in) is emitted once, after this."""
     from synth.validation.verify import verify_text
 
+    if result.before is not None:
+        return _validate_chain(source, kernel, result, target, options, generic)
     if result.time_loop is not None:
-        return _validate_loop(source, kernel, result, options, generic)
+        return _validate_loop(source, kernel, result, options, generic, own_sizes)
     raised, at = raised_texts(result, generic)
     return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at,
-                       generic_text=_generic_text(result, generic))
+                       generic_text=_generic_text(result, generic), own_sizes=own_sizes)
 
 
 INDUCTION = ("the time loop: proven for one step on every input state (the arrays the step "
@@ -162,6 +164,10 @@ COUNTER_INDUCTION = ("the loop kept as a loop: its step proven on every input st
 PROLOGUE = ("the statements before the loop kept as a loop: raised and proven as a function of "
             "their own (the local scalars the loop carries made its arguments), at the same level")
 
+ZERO_STATE = ("the recurrence interchanged (synth.synthesis.recurrence): its local scalars, one per "
+              "iteration of the parallel loop, carried as vectors that start at zeros as the "
+              "original's start at 0")
+
 _LEVELS = ("test", "z3", "all")
 
 
@@ -169,8 +175,46 @@ ROTATION = ("the step reads at index 0 what the original reads at the step's ind
             "rotates those inputs by one after each step, so step t reads element t: ")
 
 
+CHAIN = ("the function raised nest by nest (synth.synthesis.recurrence.nest_parts): each nest raised "
+         "and validated as a function of its own over the same arguments (what the nests before it "
+         "wrote are its inputs), so the parts in order compute what the nests in order do; the whole "
+         "tested")
+
+
+def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, options: RaiseOptions,
+                    generic: bool = False):
+    """A function raised nest by nest (RaiseResult.before): each part validated on its own
+    at `options.verify` (a part that is a loop as such), the whole chain tested by
+    execution; the level reached is the lowest of the parts'."""
+    from synth.codegen.raised import _chain
+    from synth.validation.verify import verify_text
+
+    parts = []
+    for part in _chain(result):
+        alone = replace(part, before=None)
+        got = validate(part.part.source, part.part, alone, target, options, generic, own_sizes=False)
+        if got.verdict == "not equivalent":
+            return got
+        parts.append(got)
+    whole_text, whole_at = raised_texts(result, generic, kernel)
+    whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
+                        raised_at=whole_at, generic_text=_generic_text(result, generic, kernel))
+    if whole.verdict == "not equivalent":
+        return whole
+    worst = min(parts, key=lambda r: (r.verdict == "equivalent", _LEVELS.index(r.level)))
+    whole.verdict, whole.level, whole.message = worst.verdict, worst.level, worst.message
+    whole.all_sizes = next((r.all_sizes for r in parts if r.all_sizes), "")
+    whole.domain = "; ".join(dict.fromkeys(r.domain for r in parts if r.domain))
+    whole.sizes_proven = [s for r in parts if r.level == "z3" for s in r.sizes_proven]
+    for r in parts:
+        whole.assumptions += [a for a in r.assumptions if a not in whole.assumptions]
+        whole.seconds += r.seconds
+    whole.assumptions.append(CHAIN)
+    return whole
+
+
 def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseOptions,
-                   generic: bool = False):
+                   generic: bool = False, own_sizes: bool = True):
     """A time loop kept as a loop (synth.synthesis.steps): the raised step proven against
     the original's step at `options.verify` (every input state, so every number of steps
     by induction: both loops apply their step the same number of times to the same
@@ -178,12 +222,12 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
     from synth.validation.verify import verify_text
 
     step_kernel = result.spec.kernel
-    step_result = replace(result, time_loop=None)
+    step_result = replace(result, time_loop=None, prologue=None)
     step_text, step_at = raised_texts(step_result, generic)
     step = verify_text(step_kernel.source, step_text,
                        f"<raised step of @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=step_kernel, raised_at=step_at,
-                       generic_text=_generic_text(step_result, generic))
+                       generic_text=_generic_text(step_result, generic), own_sizes=own_sizes)
     if step.verdict == "not equivalent":
         return step
     if result.prologue is not None:  # the statements before the loop: a kernel of their own
@@ -192,7 +236,8 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
         first = verify_text(before.spec.kernel.source, before_text,
                             f"<raised statements before the loop of @{kernel.name}>", kernel.name,
                             options.verify, z3_timeout=options.z3_timeout, kernel=before.spec.kernel,
-                            raised_at=before_at, generic_text=_generic_text(before, generic))
+                            raised_at=before_at, generic_text=_generic_text(before, generic),
+                            own_sizes=own_sizes)
         if first.verdict == "not equivalent":
             return first
         if step.verdict == "equivalent" and first.verdict != "equivalent":
@@ -200,9 +245,12 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
         elif _LEVELS.index(first.level) < _LEVELS.index(step.level):
             step.level = first.level
         step.assumptions.append(PROLOGUE)
+    elif result.time_loop.state:  # an interchanged recurrence's state, from zeros
+        step.assumptions.append(ZERO_STATE)
     whole_text, whole_at = raised_texts(result, generic, kernel)
     whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
-                        raised_at=whole_at, generic_text=_generic_text(result, generic, kernel))
+                        raised_at=whole_at, generic_text=_generic_text(result, generic, kernel),
+                        own_sizes=own_sizes)
     if whole.verdict == "not equivalent":
         return whole
     step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]

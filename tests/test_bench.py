@@ -33,6 +33,7 @@ def test_results_files(bench_out):
         assert r["verification"] == "all"  # gemm: proven for every size
         assert r["form"] == "tensor program"
         assert r["seconds"] > 0 and r["baseline_seconds"] > 0
+        assert r["compile_seconds"] > 0  # prepare and, for mlir-cpu, the worker's compile
         assert r["speedup"] == pytest.approx(r["baseline_seconds"] / r["seconds"])
         # the spread of the timed calls
         assert r["seconds_min"] <= r["seconds"] <= r["seconds_max"]
@@ -41,6 +42,8 @@ def test_results_files(bench_out):
     # when, where and how it ran; each time with its range
     assert "cores" in report and "UTC" in report and "timed calls 2" in report
     assert "| form |" in report and "2 tensor program (column form)" in report
+    assert "- compile time on mlir-cpu: at most" in report and "over 30 s: none" in report
+    assert "| compile s |" in report
     assert any("xla-cpu" in line and line.count(" to ") >= 2
                for line in report.splitlines() if line.startswith("| gemm"))
     with open(out / "results.csv") as f:

@@ -85,6 +85,51 @@ def test_bad_ir_is_an_error_not_a_crash():
         run_function("func.func @g(%a: f64) {\n  return %a : f64\n}", "g", [("f64", 1.0)])
 
 
+_TWO_PARTS = """
+func.func @part0(%a: memref<4xf64>) {
+  %c = arith.constant 2.0 : f64
+  affine.for %i = 0 to 4 {
+    %v = affine.load %a[%i] : memref<4xf64>
+    %w = arith.mulf %v, %c : f64
+    affine.store %w, %a[%i] : memref<4xf64>
+  }
+  return
+}
+func.func @part1(%a: memref<4xf64>) {
+  %c = arith.constant 1.0 : f64
+  affine.for %i = 0 to 4 {
+    %v = affine.load %a[%i] : memref<4xf64>
+    %w = arith.addf %v, %c : f64
+    affine.store %w, %a[%i] : memref<4xf64>
+  }
+  return
+}
+func.func @total(%a: memref<4xf64>) -> f64 {
+  %z = arith.constant 0.0 : f64
+  %s = affine.for %i = 0 to 4 iter_args(%acc = %z) -> f64 {
+    %v = affine.load %a[%i] : memref<4xf64>
+    %n = arith.addf %acc, %v : f64
+    affine.yield %n : f64
+  }
+  return %s : f64
+}
+"""
+
+
+def test_functions_of_one_module_share_its_compile():
+    """A split kernel's parts (functions without results) are compiled once for all; a
+    function returning values gets its own entry, and its own compile."""
+    a = np.arange(4.0)
+    first = run_function(_TWO_PARTS, "part0", [a])
+    second = run_function(_TWO_PARTS, "part1", [a])
+    assert first.compile_seconds > 0 and second.compile_seconds == 0.0
+    np.testing.assert_array_equal(first.outputs[0], a * 2)
+    np.testing.assert_array_equal(second.outputs[0], a + 1)
+    total = run_function(_TWO_PARTS, "total", [a])
+    assert total.compile_seconds > 0 and float(total.results[0]) == a.sum()
+    assert run_function(_TWO_PARTS, "part0", [a]).compile_seconds == 0.0
+
+
 # dtrmv_lower's generic linalg raise made static (x and tmp both L_lower @ x): CSE folded
 # the copy's tensor.empty into the one the matvec was computed in, so one-shot
 # bufferization gives both results one buffer

@@ -42,7 +42,8 @@ def test_lu_blocked_lowering(dialect, n, unrolled, monkeypatch):
     solved by blocks of 60 rows. linalg updates by a linalg.matmul accumulating into the
     block in order of k, its panels factored by sub-panels the same way (bitwise equal
     through the ExecutionEngine). The raised form is one while (stablehlo) or one loop
-    (linalg), marked synth.library; the two-level stablehlo on mlir-cpu too."""
+    (linalg), marked synth.library. On mlir-cpu the stablehlo raise runs as linalg's
+    blocked LU (test_stablehlo_library_ops_on_mlir_cpu_as_linalg_loops)."""
     from synth.backends.mlir_cpu import MlirCpuBackend
 
     op = _op(dialect, "lu")
@@ -224,3 +225,63 @@ def test_what_ships_is_what_is_proven(kernel, target):
     proven = raised_function_text(result, k.sizes.small_values(2))
     assert "__synth_library" not in shipped
     assert _shape_of_ops(shipped) == _shape_of_ops(proven)
+
+
+def _on_mlir_cpu(text: str, inputs: list, outputs: list[int]):
+    """`text` (a stablehlo function @main) run on mlir-cpu (its tiled pipeline, no fallback)."""
+    from synth.backends.mlir_cpu import MlirCpuBackend
+
+    marked = text.replace(") {", f") attributes {{synth.outputs = {outputs}}} {{", 1)
+    prepared = MlirCpuBackend(target="stablehlo").prepare(marked, "main")
+    got = prepared.run(inputs)
+    assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+    return got
+
+
+@pytest.mark.parametrize("kind, n", [("lu", 96), ("lu", 97), ("cholesky", 96), ("cholesky", 97),
+                                     ("solve", 96), ("solve", 97)])
+def test_stablehlo_library_ops_on_mlir_cpu_as_linalg_loops(kind, n):
+    """On mlir-cpu a stablehlo library op becomes the linalg grammar's op of the same meaning
+    (stablehlo_calls._factorizations_as_calls: LU's marked while and stablehlo.cholesky;
+    _solves_as_calls: a triangular solve of a vector), a loop marked synth.library that
+    library_linalg then blocks as the linalg raise's: the panels an scf.for with SSA offsets
+    (at 96: panels), or the unblocked loop (97, a prime: no panel width; stablehlo's
+    own lowering kept stablehlo.cholesky there, which mlir-cpu could not compile). So the
+    lowered module has no stablehlo op left and as many loops at any n, not n / b unrolled
+    panels. Equal to NumPy and to XLA's run of the raised op within the tolerance."""
+    from synth.backends.mlir_cpu import library_forms
+    from synth.backends.xla import run_stablehlo
+
+    rng = np.random.default_rng(n)
+    if kind == "solve":
+        cases = [make_attrs(lower=lo, unit_diagonal=unit, transpose_a=False) for lo in (True, False)
+                 for unit in (False, True)]
+        a = rng.uniform(-1, 1, (n, n)) / n + np.diag(rng.uniform(1, 2, n))
+        b = rng.uniform(-1, 1, n)
+        for attrs in cases:
+            text = emit_op_function(_op("stablehlo", "triangular_solve"),
+                                    [TensorType((n, n), "f64"), TensorType((n,), "f64")], attrs)
+            d = dict(attrs)
+            want = triangular_solve(a, b, d["lower"], d["unit_diagonal"], False)
+            (got,) = _on_mlir_cpu(text, [a, b], [])
+            assert_same(got, want, f"triangular_solve {d} at {n} on mlir-cpu")
+            assert_same(run_stablehlo(text, [a, b])[0], want, "on XLA")
+        return
+    op = _op("stablehlo", kind)
+    text = emit_op_function(op, [TensorType((n, n), "f64")], ())
+    lowered = library_forms(text.replace(") {", ") attributes {synth.outputs = [0]} {", 1), "stablehlo")
+    assert "stablehlo." not in lowered
+    fors = lowered.count("scf.for")
+    if kind == "lu":
+        # panels (of 48), their sub-panels, the steps, the rest after the panels; 97: the steps
+        assert fors == (1 if n == 97 else 4)
+        a = rng.uniform(-1, 1, (n, n)) + n * np.eye(n)
+        want = lu(a)
+    else:
+        assert fors == (1 if n == 97 else 3)  # panels, their columns, the rest
+        g = rng.uniform(-1, 1, (n, n))
+        a = g @ g.T + n * np.eye(n)
+        want = cholesky(a)
+    (got,) = _on_mlir_cpu(text, [a], [0])
+    assert_same(got, want, f"stablehlo.{kind} at {n}x{n} on mlir-cpu")
+    assert_same(run_stablehlo(text, [a])[0], want, f"stablehlo.{kind} at {n}x{n} on XLA")

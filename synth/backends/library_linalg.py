@@ -291,44 +291,61 @@ def _matrix_from_above(loop):
 def lower(text: str) -> tuple[str, int]:
     """`text` (a linalg module, static shapes) with each marked library loop that has a
     blocked form at its size replaced by it (inlined); (module text, how many)."""
-    from mlir import ir, passmanager
-    from mlir.dialects import func as func_d
+    from mlir import ir
 
     if "synth.library" not in text:
         return text, 0
     with ir.Context():
         module = ir.Module.parse(text)
-        found = []
+        count = library_loops(module)
+        return (str(module), count) if count else (text, 0)
 
-        def visit(op):
-            if op.name == "scf.for" and "synth.library" in op.attributes:
-                found.append(op)
-            return ir.WalkResult.ADVANCE
-        module.operation.walk(visit)
-        count = 0
-        for op in found:
-            marker = ir.StringAttr(op.attributes["synth.library"]).value
-            inits = list(op.operands)[3:]
-            matrix = _matrix_from_above(op) if _solve_params(marker) is not None and len(inits) == 1 else None
-            if matrix is not None:  # the matrix, loop-invariant, is no longer carried
-                inits = [matrix] + inits
-            plan = _replacement(marker, [str(v.type) for v in inits], f"__synth_library_{count}")
-            if plan is None:
-                continue
-            body, taken, result_ix = plan
-            result_ix -= matrix is not None
-            helper = ir.Module.parse(body)
-            for f in list(helper.body.operations):
-                module.body.append(f)
-            with ir.InsertionPoint(op), op.location:
-                call = func_d.CallOp([op.results[result_ix].type], ir.FlatSymbolRefAttr.get(f"__synth_library_{count}"),
-                                     [inits[i] for i in taken])
-            op.results[result_ix].replace_all_uses_with(call.results[0])
-            if all(not list(r.uses) for r in op.results):
-                op.erase()
-            count += 1
-        if not count:
-            return text, 0
+
+def library_loops(module) -> int:
+    """The pass synth-library-loops (synth.backends.passes.LOWERINGS): in `module` (an
+    ir.Module of the `mlir` bindings, changed in place), each scf.for marked synth.library
+    (the linalg grammar's library loops: the linalg raise's own, and on mlir-cpu those that
+    stablehlo's library ops become, synth.backends.stablehlo_calls) that has a blocked
+    form at its size replaced by it, inlined: the panels an scf.for over SSA offsets.
+    How many it replaced."""
+    from mlir import ir, passmanager
+    from mlir.dialects import func as func_d
+
+    found = []
+
+    def visit(op):
+        if op.name == "scf.for" and "synth.library" in op.attributes:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+    module.operation.walk(visit)
+    count = 0
+    taken_names = {ir.StringAttr(op.attributes["sym_name"]).value for op in module.body.operations
+                   if "sym_name" in op.attributes}
+    for op in found:
+        marker = ir.StringAttr(op.attributes["synth.library"]).value
+        inits = list(op.operands)[3:]
+        matrix = _matrix_from_above(op) if _solve_params(marker) is not None and len(inits) == 1 else None
+        if matrix is not None:  # the matrix, loop-invariant, is no longer carried
+            inits = [matrix] + inits
+        name = next(f"__synth_library_{i}" for i in range(count, count + len(taken_names) + 1)
+                    if f"__synth_library_{i}" not in taken_names)
+        plan = _replacement(marker, [str(v.type) for v in inits], name)
+        if plan is None:
+            continue
+        taken_names.add(name)
+        body, taken, result_ix = plan
+        result_ix -= matrix is not None
+        helper = ir.Module.parse(body)
+        for f in list(helper.body.operations):
+            module.body.append(f)
+        with ir.InsertionPoint(op), op.location:
+            call = func_d.CallOp([op.results[result_ix].type], ir.FlatSymbolRefAttr.get(name),
+                                 [inits[i] for i in taken])
+        op.results[result_ix].replace_all_uses_with(call.results[0])
+        if all(not list(r.uses) for r in op.results):
+            op.erase()
+        count += 1
+    if count:
         passmanager.PassManager.parse("builtin.module(inline{default-pipeline=},symbol-dce)").run(module.operation)
         module.operation.verify()
-        return str(module), count
+    return count

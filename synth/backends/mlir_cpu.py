@@ -510,16 +510,15 @@ def tiled_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> P
 
 
 def library_forms(text: str, target: str) -> str:
-    """`text` with its library ops in their blocked forms where its sizes have panels
-    (stablehlo: synth.backends.library_stablehlo, then lowered to linalg; linalg:
-    synth.backends.library_linalg); a linalg module of any number of functions."""
-    if target == "stablehlo":
-        from synth.backends import library_stablehlo
-        from synth.backends.stablehlo_linalg import to_linalg
-
-        return to_linalg(library_stablehlo.lower(text)[0])
+    """`text` with its library ops blocked where its sizes have panels (library_linalg,
+    the pass synth-library-loops: the panels an scf.for); stablehlo lowered to linalg first,
+    its library ops the linalg grammar's loops (stablehlo_calls). A linalg module."""
     from synth.backends import library_linalg
 
+    if target == "stablehlo":
+        from synth.backends.stablehlo_linalg import to_linalg
+
+        text = to_linalg(text)  # the library ops as the linalg grammar's marked loops
     return library_linalg.lower(text)[0]
 
 

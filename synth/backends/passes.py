@@ -86,7 +86,15 @@ PASSES = (
     Pass(BOOLS_AS_BYTES, "synth.backends.byte_bools:bools_as_bytes",
          "memrefs of i1 as memrefs of i8 (MLIR 22 aborts on i1 stores)"),
 )
-BY_NAME = {p.name: p for p in PASSES}
+LIBRARY_LOOPS = "synth-library-loops"
+
+# lowerings run on the module before the pipeline (synth.backends.mlir_cpu.library_forms);
+# `synth opt --pass` runs them too
+LOWERINGS = (
+    Pass(LIBRARY_LOOPS, "synth.backends.library_linalg:library_loops",
+         "library loops (LU, Cholesky, forward substitution) blocked by panels in an scf.for"),
+)
+BY_NAME = {p.name: p for p in PASSES + LOWERINGS}
 
 
 def get(name: str) -> Pass:

@@ -1,12 +1,13 @@
 """Stablehlo ops that stablehlo-legalize-to-linalg does not lower well, as calls of functions
 written in linalg (synth.backends.stablehlo_linalg.to_linalg defines them after
-legalization): triangular solves, selects on a counter's comparison, point gathers."""
+legalization): triangular solves, Cholesky and LU factorizations, selects on a counter's
+comparison, point gathers."""
 
 from __future__ import annotations
 
 import re
 
-from synth.backends.ir_toolkit import defining_named, nested_ops
+from synth.backends.ir_toolkit import defining_named, nested_ops, ops_named
 
 _SOLVE = "__synth_triangular_solve_{}"
 
@@ -65,6 +66,59 @@ def _solves_as_calls(module) -> dict[str, str]:
                 x = stablehlo.ReshapeOp(b_type, x, ip=ip).result
         op.results[0].replace_all_uses_with(x)
         op.erase()
+    return bodies
+
+
+_LIBRARY = "__synth_factor_{}"
+
+
+def _factorizations_as_calls(module) -> dict[str, str]:
+    """Each `stablehlo.cholesky` (lower, a static square matrix of f32 / f64) and each LU
+    (the `stablehlo.while` marked `synth.library = "lu"`, its matrix the state after the
+    counter) replaced by a call of a private function, declared here; {its name: its
+    definition}: the linalg grammar's op of the same meaning (synth.grammar.linalg_library:
+    Cholesky's column loop, zeros above the diagonal, where stablehlo leaves them
+    implementation-defined and the raise zeroes them; Lu's elimination steps), an scf.for
+    marked `synth.library` that the linalg library lowering (synth.backends.library_linalg)
+    then blocks by panels as it does the linalg raise's own: panels in an scf.for with
+    offsets as SSA values, so the compiled code is a loop, not n / b unrolled panels of
+    static slices (each a copy of the code: ludcmp's stablehlo raise took 221-247 s to
+    compile on mlir-cpu at LARGE)."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import func
+
+    from synth.grammar.op import attrs, emit_op_function, op_by_name
+    from synth.grammar.types import TensorType
+
+    found = []  # (op, which op, its matrix operand, the result it replaces), before any is erased
+    for op in ops_named(module, ("stablehlo.cholesky", "stablehlo.while")):
+        if op.name == "stablehlo.cholesky":
+            if "lower" in op.attributes and str(op.attributes["lower"]) == "true":
+                found.append((op, "cholesky", 0, 0))
+        elif "synth.library" in op.attributes and ir.StringAttr(op.attributes["synth.library"]).value == "lu" \
+                and len(op.operands) == 2:
+            found.append((op, "lu", 1, 1))
+    defined: dict[tuple, str] = {}
+    bodies: dict[str, str] = {}
+    for op, kind, at, result in found:
+        a_type = ir.RankedTensorType(op.operands[at].type)
+        if a_type.rank != 2 or not a_type.has_static_shape or a_type.shape[0] != a_type.shape[1] \
+                or str(a_type.element_type) not in ("f32", "f64"):
+            continue
+        n, dtype = a_type.shape[0], str(a_type.element_type)
+        key = (kind, n, dtype)
+        with ir.Location.unknown():
+            if key not in defined:
+                name = defined[key] = _LIBRARY.format(len(defined))
+                text = emit_op_function(op_by_name("linalg", f"linalg.{kind}"), [TensorType((n, n), dtype)], attrs(),
+                                        name=name)
+                bodies[name] = text.replace("func.func @", "func.func private @", 1)
+                func.FuncOp(name, ([a_type], [a_type]), visibility="private", ip=ir.InsertionPoint(module.body))
+            call = func.CallOp([a_type], ir.FlatSymbolRefAttr.get(defined[key]), [op.operands[at]],
+                               ip=ir.InsertionPoint(op))
+        op.results[result].replace_all_uses_with(call.result)
+        if all(not list(r.uses) for r in op.results):
+            op.erase()
     return bodies
 
 

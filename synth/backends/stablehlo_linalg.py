@@ -35,6 +35,10 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
   (`_concatenates_as_updates`; legalization picks each element's operand by a chain of
   scf.ifs: trisolv at LARGE, AMD EPYC host, 2026-11-28, one thread, old and new code in
   alternating processes, medians of 30 calls: 1.78, 1.77 -> 1.43, 1.49 ms, outputs equal);
+- LU (the `stablehlo.while` marked `synth.library = "lu"`) and `stablehlo.cholesky` become
+  calls of the linalg grammar's ops of the same meaning, loops marked `synth.library`
+  (stablehlo_calls._factorizations_as_calls), which mlir-cpu then blocks as it does the
+  linalg raise's (synth.backends.library_linalg: the panels an scf.for with SSA offsets);
 - a left-side `stablehlo.triangular_solve` of a vector (trisolv's 50 x 50 blocks) becomes
   a call of linalg's loop form of the solve, the op linalg's grammar raises trisolv with
   (synth.grammar.linalg_library.TriangularSolve); of a matrix (LU's 50 x m panels), a call
@@ -82,7 +86,8 @@ from functools import lru_cache
 
 from synth.backends.ir_toolkit import defining_named, nested_ops, ops_named
 from synth.backends.linalg_cleanup import _in_upstream
-from synth.backends.stablehlo_calls import _counter_selects_as_calls, _direction, _gathers_as_calls, _solves_as_calls
+from synth.backends.stablehlo_calls import (
+    _counter_selects_as_calls, _direction, _factorizations_as_calls, _gathers_as_calls, _solves_as_calls)
 from synth.errors import ExecutionError
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
@@ -421,7 +426,8 @@ def to_linalg(text: str) -> str:
             module = ir.Module.parse(text)
         except ir.MLIRError as e:
             raise ExecutionError(f"stablehlo to linalg: the module does not parse: {e}") from None
-        calls = {**_counter_selects_as_calls(module), **_gathers_as_calls(module)}
+        calls = _factorizations_as_calls(module)  # first: the LU's own selects stay in it
+        calls.update({**_counter_selects_as_calls(module), **_gathers_as_calls(module)})
         _row_selects_as_updates(module)
         _rotations_as_updates(module)
         _concatenates_as_updates(module)

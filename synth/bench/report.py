@@ -16,7 +16,8 @@ PROOF_WORDS = {"all": "all sizes", "z3": "bounded sizes", "test": "tested only"}
 RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification", "form",
                  "synth_seconds", "search_seconds", "candidates", "baseline_seconds", "baseline_min", "baseline_max",
                  "seconds", "seconds_min", "seconds_max", "speedup", "cc_seconds", "cc_min", "cc_max",
-                 "speedup_cc", "pipeline", "rewrites", "fallback_reason", "reason")
+                 "speedup_cc", "compile_seconds", "pipeline", "rewrites", "fallback_reason", "reason")
+COMPILE_BUDGET = 30.0  # seconds: what a raise may take to compile on mlir-cpu (issue 55, item 7)
 
 
 def _share(row: dict) -> str:
@@ -104,6 +105,7 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
     for backend, values in sorted(ratios.items()):
         lines.append(f"- generic over static time on {backend}: geomean {_fmt(geomean(values))} over "
                      f"{len(values)} pairs (range {_fmt(min(values))} to {_fmt(max(values))})")
+    lines += compile_lines(rows, summary)
     raises = {(r["kernel"], r["target"]): r.get("verification") for r in rows if r.get("backend")}
     if raises:
         every = sum(v == "all" for v in raises.values())
@@ -116,7 +118,8 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
         lines.append("- forms of the raises timed: " + ", ".join(f"{n} {f}" for f, n in sorted(forms.items()))
                      + " (column form)")
     lines += ["", "| kernel | target | form | backend | pipeline | status | proof | synth s (search) | candidates "
-              "| baseline s | s | speedup | C s | vs C |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              "| baseline s | s | speedup | C s | vs C | compile s |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if r.get("backend"):
             lines.append(f"| {r['kernel']} | {r['target']} | {r.get('form') or ''} | {r['backend']} | "
@@ -126,7 +129,8 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
                          f"{r.get('candidates') or ''} | "
                          f"{_spread(r, 'baseline_seconds', 'baseline_min', 'baseline_max')} | "
                          f"{_spread(r, 'seconds', 'seconds_min', 'seconds_max')} | {_fmt(r.get('speedup'))} | "
-                         f"{_spread(r, 'cc_seconds', 'cc_min', 'cc_max')} | {_fmt(r.get('speedup_cc'))} |")
+                         f"{_spread(r, 'cc_seconds', 'cc_min', 'cc_max')} | {_fmt(r.get('speedup_cc'))} | "
+                         f"{_fmt(r.get('compile_seconds'), 1)} |")
     failed = [r for r in rows if not r.get("backend") or r["status"] not in ("ok",)]
     if failed:
         lines += ["", "## Not raised or not timed", "",
@@ -139,6 +143,25 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
     (out_dir / "report.md").write_text("\n".join(lines) + "\n")
     _plot(best, out_dir / "speedup.png", summary)
     return summary
+
+
+def compile_lines(rows: list[dict], summary: dict) -> list[str]:
+    """Report lines on each backend's compile times (prepare and first-call compile, per
+    kernel x target): the slowest, and for mlir-cpu the raises over COMPILE_BUDGET."""
+    lines = []
+    for backend in sorted({r["backend"] for r in rows if r.get("compile_seconds") is not None}):
+        timed = [r for r in rows if r.get("backend") == backend and r.get("compile_seconds") is not None]
+        worst = max(timed, key=lambda r: r["compile_seconds"])
+        over = [f"{r['kernel']} {r['target']} ({r['compile_seconds']:.0f} s)" for r in timed
+                if r["compile_seconds"] > COMPILE_BUDGET]
+        summary[f"compile_max_{backend}"] = worst["compile_seconds"]
+        text = (f"- compile time on {backend}: at most {worst['compile_seconds']:.1f} s ({worst['kernel']} "
+                f"{worst['target']}) over {len(timed)} raises")
+        if backend == "mlir-cpu":
+            summary["compile_over_budget"] = len(over)
+            text += (f"; over {COMPILE_BUDGET:.0f} s: " + (", ".join(over) if over else "none"))
+        lines.append(text + " (column compile s)")
+    return lines
 
 
 def _sec(v) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -168,6 +169,15 @@ def _conditioned(prepared, args: list, expected: list) -> tuple[list, list]:
     return calmer, calm
 
 
+def compile_seconds(prepare_seconds: float, prepared, lazy: bool) -> float:
+    """A backend's compile time for a raise: the wall time of its `prepare` (XLA and IREE
+    compile there; mlir-cpu lowers the module there: library forms, stablehlo to linalg),
+    plus, for a backend that compiles on its first call (mlir-cpu's worker: the pipeline and
+    the JIT; a per-shape raise), the compile time that call reports."""
+    later = getattr(prepared, "compile_seconds", None) if lazy else None
+    return prepare_seconds + (later or 0.0)
+
+
 def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -> list[dict]:
     """Rows for one raised kernel x target (a synth.bench.runner.Job): one per backend.
     `baselines` caches the baselines of each kernel file across its targets."""
@@ -209,8 +219,12 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
             continue
         row = {**common, "backend": backend.name}
         try:
+            t0 = time.perf_counter()
             prepared = backend.prepare(raised_text, job.function)
+            lazy = getattr(prepared, "compile_seconds", None) is None  # compiles on its first call
+            prepare_seconds = time.perf_counter() - t0
             got = prepared.run(args)
+            row["compile_seconds"] = compile_seconds(prepare_seconds, prepared, lazy)
             diff = compare_outputs(expected, got, labels)
             if diff:  # the elements the original itself does not determine are not compared
                 ignore = _undetermined(baselines, job.path, base, args, expected)

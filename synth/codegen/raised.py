@@ -11,6 +11,7 @@ import numpy as np
 from synth.errors import SynthError
 from synth.grammar.families import TakeFamily
 from synth.grammar.op import Emitter, format_scalar
+from synth.grammar.stablehlo_base import _splat
 from synth.grammar.stablehlo_loops import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import GenericValues, size
@@ -161,15 +162,13 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     env = {i: f"%a{i}" for i in arguments}
     if sizes is not None:
         sizes.args = {i: (env[i], types[i]) for i in arguments}
-    if result.time_loop is not None:
-        if result.prologue is not None:
-            env = _prologue(em, result, values, types, env)
-        env = _time_loop(em, result, values, types, final, env)
+    if result.time_loop is not None or result.before is not None:
+        env = _emit_part(em, result, values, types, env)
         final = {}
     pe = ProgramEmitter(em, env)
     memo: dict = {}
     names, rtypes = [], []
-    for o in [o for o in result.outputs if o not in state]:
+    for o in [o for o in chain_outputs(result) if o not in state]:
         expr = final.get(o, Expr(types[o], leaf=o))
         try:
             inst = instantiate(expr, values, types, memo)
@@ -188,12 +187,61 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     fname = name or f"{result.name}_raised"
     params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in arguments)
     body = "\n".join(em.prologue + em.lines)
-    attrs = [f"synth.outputs = [{', '.join(str(o) for o in kernel.written if o not in state)}]"]
+    written = sorted({o for part in _chain(result) for o in part.spec.kernel.written if o not in _own(part)})
+    attrs = [f"synth.outputs = [{', '.join(str(o) for o in written if o not in state)}]"]
     attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
     rt = ", ".join(rtypes)
     ret = f"return {', '.join(names)} : {rt}" if names else "return"  # nothing observable: an empty program
     return (f"func.func @{fname}({params}) -> ({rt}) attributes {{{', '.join(attrs)}}} "
             f"{{\n{body}\n  {ret}\n}}\n")
+
+
+def _chain(result: RaiseResult) -> list[RaiseResult]:
+    """The parts of a function raised nest by nest (RaiseResult.before), first to last."""
+    out = []
+    while result is not None:
+        out.append(result)
+        result = result.before
+    return out[::-1]
+
+
+def chain_outputs(result: RaiseResult) -> list[int]:
+    """The outputs of a raise, of every part where the function was raised nest by nest:
+    the arrays any part writes, in argument order (such a function returns nothing)."""
+    if result.before is None:
+        return result.outputs
+    return sorted({o for part in _chain(result) for o in part.outputs if o not in _own(part)})
+
+
+def _own(part: RaiseResult) -> tuple[int, ...]:
+    """A part's arguments that are not the function's: its loop's state and counter."""
+    loop = part.time_loop
+    return () if loop is None else tuple(loop.state) + ((loop.counter,) if loop.counter is not None else ())
+
+
+def _emit_part(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,
+               env: dict[int, str]) -> dict[int, str]:
+    """Emit one part of the raise after the parts before it (RaiseResult.before): its
+    statements before a loop, its loop or its programs; `env` with what it writes."""
+    if result.before is not None:  # (what the function's arguments hold after it)
+        done = _emit_part(em, result.before, values, types, env)
+        env = {i: done[i] for i in env}
+    kernel = result.spec.kernel  # a part's own arguments: its state, its counter
+    types = {**types, **{i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}}
+    final = compose(result.solutions)
+    if result.time_loop is not None:
+        if result.prologue is not None or result.time_loop.state:
+            env = _prologue(em, result, values, types, env)
+        return _time_loop(em, result, values, types, final, env)
+    pe = ProgramEmitter(em, dict(env))
+    memo: dict = {}
+    out = dict(env)
+    for o, expr in final.items():
+        try:
+            out[o] = pe.emit(instantiate(expr, values, types, memo))
+        except ShapeError as e:
+            raise SynthError(f"the program for arg{o} does not fit sizes {dict(values)}: {e}") from None
+    return out
 
 
 def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types: dict,
@@ -203,18 +251,12 @@ def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types
     start as zeros (the statements store them whole before anything reads them)."""
     env = dict(env)
     for i in result.time_loop.state:
-        if result.dialect == "stablehlo":
-            env[i] = em.fresh("zero")
-            em.line(f"{env[i]} = stablehlo.constant dense<{format_scalar(0, types[i].dtype)}> : {types[i].mlir()}")
+        if result.dialect == "stablehlo":  # (a scalar broadcast where a dim is dynamic)
+            env[i] = _splat(em, 0, types[i])
         else:
             env[i] = em.filled(types[i], 0)
-    pe = ProgramEmitter(em, dict(env))
-    memo: dict = {}
-    for o, expr in compose(result.prologue.solutions).items():
-        try:
-            env[o] = pe.emit(instantiate(expr, values, types, memo))
-        except ShapeError as e:
-            raise SynthError(f"the program for arg{o} before the loop does not fit sizes {dict(values)}: {e}") from None
+    if result.prologue is not None:
+        env = _emit_part(em, result.prologue, values, types, env)
     return env
 
 
@@ -234,6 +276,7 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
     stablehlo = result.dialect == "stablehlo"
     counter = result.time_loop.counter
     start = size(result.time_loop.start, values) if counter is not None else 0
+    down = result.time_loop.descending
     lines: dict[int, Expr] = {}
     if counter is not None and stablehlo:
         final, lines = _carried_lines(final, carried, counter, values, types)
@@ -284,15 +327,19 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
             [(body_env[leaf], initial[leaf], types[leaf].mlir()) for leaf in lines]
 
         def from_start(at: str) -> str:
-            """The counter at loop index `at` (the loop runs from 0, the counter from start)."""
-            if not start:
+            """The counter at loop index `at` (the loop runs from 0, the counter from start,
+            up or down)."""
+            if not start and not down:
                 return at
             c, out = em.fresh("c"), em.fresh("counter")
             if is_dynamic(start):
                 c = em.size(start)
             else:
                 em.line(f"{c} = stablehlo.constant dense<{start}> : tensor<i64>")
-            em.line(f"{out} = stablehlo.add {at}, {c} : tensor<i64>")
+            if down:
+                em.line(f"{out} = stablehlo.subtract {c}, {at} : tensor<i64>")
+            else:
+                em.line(f"{out} = stablehlo.add {at}, {c} : tensor<i64>")
             return out
 
         def step(names: list[str]) -> list[str]:
@@ -332,13 +379,16 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
         if counter is not None:  # the step's counter as a tensor<i64>, from the loop's start
             ci, ct = em.fresh("counter"), em.fresh("counter")
             em.line(f"{ci} = arith.index_cast {t} : index to i64")
-            if start:
+            if start or down:
                 c, plus = em.fresh("c"), em.fresh("counter")
                 if is_dynamic(start):
                     em.line(f"{c} = arith.index_cast {em.size(start)} : index to i64")
                 else:
                     em.line(f"{c} = arith.constant {start} : i64")
-                em.line(f"{plus} = arith.addi {ci}, {c} : i64")
+                if down:  # counting down from start
+                    em.line(f"{plus} = arith.subi {c}, {ci} : i64")
+                else:
+                    em.line(f"{plus} = arith.addi {ci}, {c} : i64")
                 ci = plus
             em.line(f"{ct} = tensor.from_elements {ci} : tensor<i64>")
             body_env[counter] = ct

@@ -13,7 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-FORMAT = 11  # bumped when what an entry holds, or how objects are built, changes
+FORMAT = 13  # bumped when what an entry holds, or how objects are built, changes
 
 
 def default_dir() -> Path:

@@ -5,6 +5,7 @@ raised (`make CC="synth cc"`).
              [--target linalg|stablehlo] [--verify all|z3|test] [--report FILE.json]
              [--jobs N] [--cache-dir DIR] [--timeout S] [--cc COMPILER]
              [--lowering tiled|any|loops] [--shapes auto|static|generic]
+             [--keep-slower] [--compile-budget S] [--threads N]
 
 Flags it does not own go to the system C compiler unchanged. For each `.c` file: its
 function definitions (libclang, synth.driver.rewrite.scan) are translated by synth's C
@@ -12,9 +13,12 @@ front end; each static-control one is raised and validated (synth.pipeline), com
 an object (synth.driver.native) and cached (synth.driver.cache); the translation unit is
 rewritten so the raised functions call that code (synth.driver.rewrite), compiled with
 the user's flags, and combined with the objects (`ld -r`): that is the `-c` output, or what
-is linked as `cc` would. A function that does not raise, or whose raise is not validated,
-keeps its body. One line per function on stderr says what happened; `--report` writes
-the same as JSON, with times. Exit codes: the C compiler's; 2 for bad input to synth."""
+is linked as `cc` would. Each raise is timed against the function as the user's compiler
+builds it (synth.driver.timing): without --target, both targets are raised and the faster
+used; a function whose raise is not faster than the original keeps its body (unless
+--keep-slower), as does one that does not raise or whose raise is not validated. One line
+per function on stderr says what happened; `--report` writes the same as JSON, with times.
+Exit codes: the C compiler's; 2 for bad input to synth."""
 
 from __future__ import annotations
 
@@ -41,14 +45,15 @@ _LINK_ONLY = ("-l", "-L", "-Wl,", "-Xlinker", "-T", "-u", "-z")
 _NOT_COMPILING = ("-E", "-S", "-M", "-MM", "-x", "-v", "-###", "--version", "-dumpversion", "-dumpmachine",
                   "--help")
 _OWN_WITH_VALUE = {"--raise", "--no-raise", "--target", "--verify", "--report", "--jobs", "--cache-dir", "--timeout",
-                   "--cc", "--lowering", "--shapes"}
+                   "--cc", "--lowering", "--shapes", "--compile-budget", "--threads"}
+_OWN_FLAGS = {"--keep-slower"}
 
 
 @dataclass
 class Options:
     raise_only: list[str] = field(default_factory=list)
     no_raise: list[str] = field(default_factory=list)
-    target: str = "linalg"
+    target: str = "auto"  # both targets, the faster (synth.driver.jobs)
     verify: str = "all"
     report: str | None = None
     jobs: int = 1
@@ -57,6 +62,9 @@ class Options:
     compiler: str = "cc"
     lowering: str = "tiled"
     shapes: str = "auto"
+    keep_slower: bool = False
+    compile_budget: float = 60.0
+    threads: int = 1
     cc_args: list[str] = field(default_factory=list)  # everything else, in order
     sources: list[int] = field(default_factory=list)  # indices in cc_args of the .c inputs
     output: str | None = None
@@ -73,6 +81,10 @@ def parse(argv: list[str]) -> Options:
     while i < len(argv):
         a = argv[i]
         name, eq, value = a.partition("=")
+        if a in _OWN_FLAGS:
+            o.keep_slower = True
+            i += 1
+            continue
         if name in _OWN_WITH_VALUE:
             if not eq:
                 if i + 1 >= len(argv):
@@ -138,6 +150,17 @@ def _own(o: Options, name: str, value: str) -> None:
             o.timeout = -1.0
         if not o.timeout > 0:
             raise InputError(f"synth cc: --timeout takes a positive number of seconds, not '{value}'")
+    elif name == "--compile-budget":
+        try:
+            o.compile_budget = float(value)
+        except ValueError:
+            o.compile_budget = -1.0
+        if not o.compile_budget > 0:
+            raise InputError(f"synth cc: --compile-budget takes a positive number of seconds, not '{value}'")
+    elif name == "--threads":
+        if not value.isdigit() or int(value) < 1:
+            raise InputError(f"synth cc: --threads takes a positive integer, not '{value}'")
+        o.threads = int(value)
     elif name == "--cache-dir":
         o.cache_dir = value
     elif name == "--cc":
@@ -227,7 +250,8 @@ class Build:
             i += 1
         return [Job(path, s.name, tuple(defines), tuple(includes), std, tuple(flags), self.o.target, self.o.verify,
                     self.o.timeout, self.o.march, str(self.cache_dir), str(self.work), self.o.lowering,
-                    self.o.shapes, tuple(s.params)) for s in sites]
+                    self.o.shapes, tuple(s.params), self.o.compiler, tuple(_compile_flags(self.o)),
+                    self.o.keep_slower, self.o.compile_budget) for s in sites]
 
     def run_jobs(self, jobs) -> list[dict]:
         from synth.driver.jobs import run_job
@@ -266,7 +290,7 @@ class Build:
         o = self.o
         return cache.key("unit", r.stdout.decode(errors="replace"), _compile_flags(o), o.target, o.verify,
                          o.timeout, o.march, o.lowering, o.shapes, sorted(o.raise_only), sorted(o.no_raise),
-                         o.compiler)
+                         o.compiler, o.keep_slower, o.compile_budget)
 
     def unit(self, index: int, path: str, sites: list | None) -> tuple[int, str | None]:
         """Compile one .c input to an object in the work directory: (cc's exit code, the
@@ -310,7 +334,8 @@ class Build:
                     e = {**e, "status": "kept", "reason": f"no C call for its signature: {why}"}
                 else:
                     note = f"@{site.name} raised to {e['target']}, {e['verified']}"
-                    replacements.append(Replacement(site, e["entry"], e["arguments"], e["results"], e["written"], note))
+                    replacements.append(Replacement(site, e["entry"], e["arguments"], e["results"], e["written"], note,
+                                                    e.get("guard") or []))
                     if e["object"] not in objects:
                         objects.append(e["object"])
             self._say(e)
@@ -357,12 +382,34 @@ class Build:
         return given[-1] if given else "gnu11"
 
     def _say(self, e: dict) -> None:
-        where = f"synth cc: {e['file']}: {e['function']}"
-        if e["status"] == "raised":
-            cached = ", cached" if e.get("cached") else ""
-            print(f"{where}: raised to {e['target']}, {e['verified']}{cached}", file=sys.stderr)
-        else:
-            print(f"{where}: kept as written: {e['reason']}", file=sys.stderr)
+        print(f"synth cc: {e['file']}: {e['function']}: {outcome_line(e)}", file=sys.stderr)
+
+
+def outcome_line(e: dict) -> str:
+    """What happened to one function, in words (synth cc's line on stderr): its target,
+    verification, the times the choice was made on (fastest first), the other target
+    where it was not used."""
+    from synth.driver.timing import ORIGINAL, ms
+
+    timing = e.get("timing") or {}
+    times = timing.get("ms") or {}
+    cached = ", cached" if e.get("cached") else ""
+    if e["status"] != "raised":
+        others = [t for t in times if e.get("raised_target") and t not in (e["raised_target"], ORIGINAL)]
+        also = (f"; {e['raised_target']} the faster raise ({', '.join(f'{t} {ms(times[t])}' for t in others)})"
+                if others else "")
+        return f"kept as written: {e['reason']}{also}{cached}"
+    line = f"raised to {e['target']}, {e['verified']}"
+    if ORIGINAL in times:
+        raised = sorted((v, t) for t, v in times.items() if t != ORIGINAL)
+        line += f" ({', '.join(f'{t} {ms(v)}' for v, t in raised)}; {ORIGINAL} {ms(times[ORIGINAL])})"
+    elif timing.get("error"):
+        line += f" ({timing['error']})"
+    line += cached
+    for t, other in (e.get("targets") or {}).items():
+        if t != e["target"] and other.get("status") != "raised":
+            line += f"; {t} not used: {' '.join(str(other.get('reason')).split())[:160]}"
+    return line
 
 
 def usage() -> str:
@@ -382,6 +429,9 @@ def main(argv: list[str]) -> int:
             raise InputError("no such file", o.cc_args[i])
     if o.compile_only and o.output and len(o.sources) > 1:
         raise InputError("synth cc: -o with -c names one output, but there are several .c inputs")
+    if o.threads > 1:
+        print(f"synth cc: --threads {o.threads}: the raised code is single-threaded (MLIR's OpenMP lowering "
+              f"calls the __kmpc_* runtime, which the system compiler's libgomp does not provide)", file=sys.stderr)
     work = Path(tempfile.mkdtemp(prefix="synth-cc-"))
     build = Build(o, work)
     sites = {i: build.scan(o.cc_args[i]) for i in o.sources} if o.raise_only else {i: None for i in o.sources}
@@ -413,7 +463,7 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(work, ignore_errors=True)
         if o.report:
             report = {"exit_code": rc, "seconds": round(time.monotonic() - t0, 3), "target": o.target,
-                      "verify": o.verify, "functions": build.entries, "units": build.files}
+                      "verify": o.verify, "threads": 1, "functions": build.entries, "units": build.files}
             try:
                 Path(o.report).write_text(json.dumps(report, indent=1, default=str))
             except OSError as e:

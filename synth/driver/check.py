@@ -45,6 +45,13 @@ def reference(kernel, source, arguments: list[dict], static: bool, seed: int = 0
     """(the call's arguments as written, {argument: final array} of the written ones, the
     returned values) of the original on seeded inputs at `check_sizes`. An array of static
     type is passed whole (the loops bounded by the sizes reach a part of it)."""
+    args = inputs(kernel, arguments, static, seed)
+    return (args, *_run(kernel, source, args))
+
+
+def inputs(kernel, arguments: list[dict], static: bool, seed: int = 0) -> list:
+    """The seeded inputs of the check (`reference`) at `check_sizes`: arrays as ndarrays,
+    scalars as (type, value)."""
     from synth.synthesis.spec import random_draw
 
     values = check_sizes(kernel, static)
@@ -64,7 +71,7 @@ def reference(kernel, source, arguments: list[dict], static: bool, seed: int = 0
             args.append((a.type, params[a.index]))
         else:
             args.append((a.type, draw((), a.type).item()))
-    return (args, *_run(kernel, source, args))
+    return args
 
 
 def _run(kernel, source, args: list) -> tuple[dict, list]:

@@ -109,10 +109,20 @@ def _run(cmd: list[str], what: str, timeout: float = TOOL_TIMEOUT) -> subprocess
 
 
 def compile_module(module_text: str, name: str, prefix: str, target: str, out: Path,
-                   march: str | None = None, pipeline: str = "tiled") -> dict:
+                   march: str | None = None, pipeline: str = "tiled", budget: float = TILED_TIMEOUT) -> dict:
     """Compile the output module of @name's raise into the object file `out`; returns
     {"entry": the C entry symbol, "undefined": its undefined symbols, "pipeline": which
-    lowering served}. ExecutionError when a step fails."""
+    lowering served}. ExecutionError when a step fails, or when the compile takes more
+    than `budget` seconds (synth cc's --compile-budget)."""
+    import time
+
+    deadline = time.monotonic() + budget
+
+    def left() -> float:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise ExecutionError(f"compile budget of {budget:g} s exceeded (--compile-budget)")
+        return remaining
     with tempfile.TemporaryDirectory(prefix="synth-cc-") as tmp:
         tmp = Path(tmp)
         (tmp / "in.mlir").write_text(module_text)
@@ -125,10 +135,10 @@ def compile_module(module_text: str, name: str, prefix: str, target: str, out: P
             cmd = [sys.executable, "-m", "synth.driver.native", str(tmp / "in.mlir"), str(tmp / "out.mlir"),
                    name, prefix, target, kind]
             try:
-                limit = WORKER_TIMEOUT if kind == "loops" else TILED_TIMEOUT
-                r = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, env=env)
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=left(), env=env)
             except subprocess.TimeoutExpired:
-                errors.append(f"{kind}: timed out after {limit:.0f} s")
+                errors.append(f"{kind}: the MLIR lowering exceeded the compile budget of {budget:g} s "
+                              f"(--compile-budget)")
                 continue
             if r.returncode == 0:
                 served = kind
@@ -137,14 +147,14 @@ def compile_module(module_text: str, name: str, prefix: str, target: str, out: P
         if served is None:
             raise ExecutionError(f"lowering @{name} to LLVM failed: " + "; ".join(errors))
         _run([tool("mlir-translate"), "--mlir-to-llvmir", str(tmp / "out.mlir"), "-o", str(tmp / "out.ll")],
-             "mlir-translate")
+             "mlir-translate", left())
         # LLVM's optimization pipeline (what the ExecutionEngine runs at -O3 for synth bench):
         # llc alone only generates code, and MLIR's LLVM IR needs its middle end (SROA, LICM,
         # instcombine, the vectorizers): floyd-warshall LARGE 25 s without it, ~2 s with it
         target = [f"-mtriple={host_triple()}", *llc_cpu(march)]  # mlir-translate names no target
-        _run([tool("opt"), "-O3", *target, str(tmp / "out.ll"), "-o", str(tmp / "opt.bc")], "opt")
+        _run([tool("opt"), "-O3", *target, str(tmp / "out.ll"), "-o", str(tmp / "opt.bc")], "opt", left())
         _run([tool("llc"), "-O3", "-filetype=obj", "--relocation-model=pic", *target,
-              str(tmp / "opt.bc"), "-o", str(tmp / "out.o")], "llc")
+              str(tmp / "opt.bc"), "-o", str(tmp / "out.o")], "llc", left())
         _run([tool("llvm-objcopy"), "--weaken", str(tmp / "out.o")], "llvm-objcopy")
         undefined = undefined_symbols(tmp / "out.o")
         bad = [s for s in undefined if not UNDEFINED_OK.match(s)]

@@ -6,7 +6,10 @@ position), the original definition stays where it is, renamed `NAME__synth_orig`
 written (return type, storage class, `inline`, parameters), whose body
 - computes each array's extents (the MLIR kernel's memref type: a static number, or the C
   expression the front end read the array's shape from, `synth.c_shape`), and calls the
-  original when one is not positive (nothing to do, or outside the raise's domain);
+  original when one is not positive (nothing to do, or outside the raise's domain), or,
+  for a raise made at fixed sizes, when a size argument or extent differs from the
+  raise's (the object would run its MLIR copy of the loops; the C compiler's is the one
+  the quick timing compared with);
 - checks that the address range of every array the function writes is disjoint from the
   range of every other array argument (C lets pointer arguments overlap; the raise reads
   each as an array of its own), and calls the original when two overlap;
@@ -18,7 +21,7 @@ into the user's file. The input file is never modified."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from synth.errors import InputError
 
@@ -87,6 +90,7 @@ class Replacement:
     results: list[str]  # MLIR result types (none or one scalar)
     written: list[int]  # the parameters (indices) the function writes
     note: str  # one line for the comment above the new definition
+    guard: list = field(default_factory=list)  # a static raise's sizes (synth.driver.jobs._guard)
 
 
 def check_supported(arguments: list[dict], results: list[str], params: list[str]) -> str | None:
@@ -153,7 +157,11 @@ def wrapper(r: Replacement, header: str) -> str:
         decls.append(f"    const __UINTPTR_TYPE__ __synth_lo{i} = (__UINTPTR_TYPE__)(const void *)({params[i]});")
         decls.append(f"    const __UINTPTR_TYPE__ __synth_hi{i} = __synth_lo{i} + "
                      f"(__UINTPTR_TYPE__)({count}) * {ELEMENT_BYTES[a['element']]}u;")
-    checks = positive + [f"(__synth_lo{w} < __synth_hi{o} && __synth_lo{o} < __synth_hi{w})" for w, o in pairs]
+    # a static raise called at other sizes: the original as the C compiler built it
+    sizes = [f"({params[g[1]]}) != {g[2]}" if g[0] == "param" else f"__synth_e{g[1]}_{g[2]} != {g[3]}"
+             for g in r.guard if (g[0] == "param" and g[1] < len(params)) or (g[0] == "dim" and g[1] in memrefs)]
+    checks = positive + sizes + [f"(__synth_lo{w} < __synth_hi{o} && __synth_lo{o} < __synth_hi{w})"
+                                 for w, o in pairs]
     call_orig = f"{r.site.name}{ORIG_SUFFIX}({', '.join(params)})"
     if checks:
         stmts.append("    if (" + "\n        || ".join(checks) + ") {")

@@ -54,6 +54,7 @@ class Sizes:
 
     def __init__(self, values: dict[str, int], near: bool = True):
         self.near = near  # also a number within _NEAR of exactly one size (n - 1)
+        self.near_read = False  # whether a number was read as `size + offset`
         self.by_value: dict[int, str] = {}
         for name, v in values.items():
             if v in self.by_value:
@@ -69,6 +70,7 @@ class Sizes:
                 for sign in (-1, 1):
                     hits = [v for v in self.by_value if v + sign * offset == value]
                     if len(hits) == 1:
+                        self.near_read = True
                         return z3.Int(self.by_value[hits[0]]) + sign * offset
                     if hits:
                         return z3.IntVal(value)
@@ -187,13 +189,14 @@ def _like(xs) -> tuple | None:
     return max(tensors, key=lambda x: x.rank).shape if tensors else None
 
 
-def evaluate(raised, sizes: dict[str, int], args: list, near: bool = True) -> tuple[list[tuple], list]:
+def evaluate(raised, sizes: "dict[str, int] | Sizes", args: list, near: bool = True) -> tuple[list[tuple], list]:
     """The raised function's results at symbolic sizes, as (shape, index variables,
     term of the element at those indices); `args` are Tensors (arrays) or terms
     (scalars), in the function's argument order; and the conditions on the sizes its
     ops' types need (`Eval.require`). Everything is evaluated while the module is alive
-    (its ops are not usable after)."""
-    sz = Sizes(sizes, near)
+    (its ops are not usable after). `sizes` may be a Sizes, which then records whether
+    a number was read as a size plus an offset."""
+    sz = sizes if isinstance(sizes, Sizes) else Sizes(sizes, near)
 
     def work(ir, module, func):
         ev = _Eval(ir, module, sz)

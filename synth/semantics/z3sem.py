@@ -215,6 +215,8 @@ def _eval_node(e: z3.ExprRef, memo: dict):
     if kind == z3.Z3_OP_UNINTERPRETED:
         if e.decl().name() in _INT_UNINTERPRETED and e.num_args() == 2:
             return _INT_UNINTERPRETED[e.decl().name()](int(args[0]), int(args[1]))
+        if e.decl().name() == "pow" and e.num_args() == 2:  # math.powf (synth.semantics.support.POW)
+            return math.pow(float(args[0]), float(args[1]))
         fn = _UNINTERPRETED.get(e.decl().name())
         if fn is None or e.num_args() != 1:
             raise ValueError(f"free symbol or unknown function in {e}")

@@ -26,6 +26,7 @@ from synth.synthesis.program import Expr, cost as program_cost, evaluate, instan
 from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
 from synth.synthesis.steps import LiftedLoop, TimeLoop, counter_loop, counter_step_kernel, lifted_loop, step_kernel
+from synth.synthesis.recurrence import has_interchangeable_nest, interchanged_recurrence, nest_parts
 from synth.synthesis.spec import Specification, build_specification
 from synth.synthesis.views import widen
 
@@ -52,6 +53,10 @@ class RaiseResult:
     # the raise of the statements before a loop kept as a loop (steps.lifted_loop), over
     # the same arguments as the loop's step: run once, before the loop
     prologue: "RaiseResult | None" = None
+    # the raise of the loop nests before this one (synth.synthesis.recurrence.nest_parts:
+    # a function raised nest by nest), run first; its writes are this part's inputs
+    before: "RaiseResult | None" = None
+    part: Kernel | None = None  # such a part's own kernel (the one nest)
 
     @property
     def outputs(self) -> list[int]:
@@ -191,7 +196,14 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
                 old[p.name] = (sol.over_boxes or sol.programs)[out]
     counter = counter_loop(kernel) if settings.sketches else None
     lifted = lifted_loop(kernel) if settings.sketches and counter is None else None
-    if previous is not None and previous.prologue is not None and lifted is not None:
+    # a recurrence along an inner loop, parallel along the outer: interchanged, its scalars
+    # expanded (synth.synthesis.recurrence), then raised as statements and a counter loop
+    swapped = interchanged_recurrence(kernel) if settings.sketches and lifted is None else None
+    if previous is not None and previous.time_loop is not None and previous.time_loop.interchanged \
+            and swapped is not None:
+        return _swapped_raise(swapped, dialect, settings, deadline, seed, kinds, extra, old, t0)
+    if previous is not None and previous.time_loop is not None and previous.time_loop.state \
+            and lifted is not None:
         return _lifted_raise(lifted, dialect, settings, deadline, seed, kinds, t0)
     if previous is not None and previous.time_loop is not None and previous.time_loop.counter is not None:
         return _counter_raise(kernel, counter, dialect, settings, deadline, seed, kinds, extra, old, t0)
@@ -225,8 +237,36 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
             return _lifted_raise(lifted, dialect, settings, deadline, seed, kinds, t0)
         except (NoSolutionError, InputError):
             pass
+    if swapped is not None and not _all_sketched(spec, sketched):
+        try:
+            return _swapped_raise(swapped, dialect, settings, deadline, seed, kinds, (), {}, t0)
+        except (NoSolutionError, InputError):
+            pass
+    if settings.sketches and time_loop is None and not _all_sketched(spec, sketched):
+        # nests one after another, one of them a recurrence the interchange keeps as a loop:
+        # raised nest by nest, each run on what the ones before it wrote
+        parts = nest_parts(kernel)
+        if parts is not None and has_interchangeable_nest(parts):
+            return _chain_raise(parts, dialect, settings, deadline, seed, kinds, t0)
     solutions, stats = solve(spec, settings, deadline, old, sketched)
     result = RaiseResult(kernel.name, dialect, spec, solutions, stats, time_loop=time_loop)
+    result.seconds = time.monotonic() - t0
+    return result
+
+
+def _chain_raise(parts: list, dialect: str, settings: SearchSettings, deadline: float, seed: int, kinds,
+                 t0: float) -> RaiseResult:
+    """Each part (a kernel of one loop nest, over the function's arguments) raised on its
+    own, in order; the last one's result, each holding the one before it (`before`)."""
+    result = None
+    stats: list = []
+    for part in parts:
+        got = search_kernel(part, dialect, replace(settings, cost=None), deadline=deadline, seed=seed,
+                            kinds=kinds)
+        got.before, got.part = result, part
+        stats += got.stats
+        result = got
+    result.stats = stats
     result.seconds = time.monotonic() - t0
     return result
 
@@ -243,14 +283,15 @@ def _all_sketched(spec: Specification, sketched: dict) -> bool:
 
 
 def _counter_raise(kernel: Kernel, location: str | None, dialect: str, settings: SearchSettings,
-                   deadline: float, seed: int, kinds, extra, old: dict, t0: float) -> RaiseResult:
+                   deadline: float, seed: int, kinds, extra, old: dict, t0: float,
+                   descending: bool = False) -> RaiseResult:
     """The kernel's counter loop (synth.synthesis.steps.counter_loop) kept as a loop of the
     target, its body the sketches of one step's statements; NoSolutionError where a
     statement has none that is right on the examples (no search: a step's programs index
     by the counter, which the search's ops do not)."""
     if location is None:
         raise NoSolutionError(f"@{kernel.name}: no loop to keep as a loop")
-    step, time_loop = counter_step_kernel(kernel, location)
+    step, time_loop = counter_step_kernel(kernel, location, descending)
     # refuting states are the kernel's arguments: the step takes the counter after them,
     # each of its values in turn
     values = step.sizes.counter_values(step.sizes.standin())
@@ -272,20 +313,35 @@ def _counter_raise(kernel: Kernel, location: str | None, dialect: str, settings:
     return result
 
 
+def _swapped_raise(swapped: LiftedLoop, dialect: str, settings: SearchSettings, deadline: float, seed: int,
+                   kinds, extra, old: dict, t0: float) -> RaiseResult:
+    """A recurrence interchanged (synth.synthesis.recurrence): its loop kept as a counter
+    loop, after the statements that start its state where there are any."""
+    if swapped.state:
+        result = _lifted_raise(swapped, dialect, settings, deadline, seed, kinds, t0)
+    else:  # the state in the arrays alone: nothing before the loop
+        result = _counter_raise(swapped.loop, swapped.location, dialect, settings, deadline, seed, kinds,
+                                extra, old, t0, swapped.descending)
+    result.time_loop = replace(result.time_loop, interchanged=True)
+    return result
+
+
 def _lifted_raise(lifted: LiftedLoop, dialect: str, settings: SearchSettings, deadline: float, seed: int,
                   kinds, t0: float) -> RaiseResult:
     """Statements before a counter loop (synth.synthesis.steps.lifted_loop): the statements
     raised as a kernel of their own, the loop kept as a loop (_counter_raise) over the
     same arguments, the local scalars it carries among them."""
-    before = search_kernel(lifted.prologue, dialect, replace(settings, cost=None), deadline=deadline,
-                           seed=seed, kinds=kinds)
-    if before.time_loop is not None or before.prologue is not None:
+    before = None if lifted.prologue is None else search_kernel(
+        lifted.prologue, dialect, replace(settings, cost=None), deadline=deadline, seed=seed, kinds=kinds)
+    if before is not None and (before.time_loop is not None or before.prologue is not None):
         raise NoSolutionError(f"@{lifted.loop.name}: the statements before the loop at {lifted.location} "
                               f"are not a tensor program")
-    result = _counter_raise(lifted.loop, counter_loop(lifted.loop), dialect, settings, deadline, seed,
-                            kinds, (), {}, t0)
+    # (an interchanged recurrence's loop carries its dependence through its state alone,
+    # which counter_loop does not look for: its location is the loop's own)
+    result = _counter_raise(lifted.loop, counter_loop(lifted.loop) or lifted.location, dialect, settings,
+                            deadline, seed, kinds, (), {}, t0, lifted.descending)
     result.time_loop = replace(result.time_loop, state=lifted.state)
     result.prologue = before
-    result.stats = before.stats + result.stats
+    result.stats = (before.stats if before is not None else []) + result.stats
     result.seconds = time.monotonic() - t0
     return result

@@ -45,6 +45,11 @@ class TimeLoop:
     # the step kernel's arguments that are the kernel's local scalars carried from one
     # step to the next (lifted_loop): not arguments or results of the raised function
     state: tuple[int, ...] = ()
+    # a counter that counts down (step k has counter start - k): a loop whose index the
+    # body uses only negated (a backward sweep, `y[-j + W - 1]`), read at the counter
+    descending: bool = False
+    # the loop of an interchanged recurrence (synth.synthesis.recurrence)
+    interchanged: bool = False
 
 
 def _why_not(kernel: Kernel, why: str) -> NoSolutionError:
@@ -164,11 +169,13 @@ class LiftedLoop:
     """A kernel of statements before one top-level counter loop (durbin's `y[0] = -r[0];
     alpha = -r[0]; beta = 1`, then the loop over k): the local allocations the loop reads
     what the statements before it stored (alpha, beta) made arguments `state` of both
-    parts; `prologue` is the kernel without the loop, `loop` without those statements."""
-    prologue: Kernel
+    parts; `prologue` is the kernel without the loop, `loop` without those statements
+    (None where the state starts at zeros: synth.synthesis.recurrence)."""
+    prologue: Kernel | None
     loop: Kernel
     state: tuple[int, ...]
     location: str
+    descending: bool = False  # the loop's counter counts down (TimeLoop.descending)
 
 
 def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
@@ -285,11 +292,15 @@ def _reads_what_it_writes_elsewhere(loop) -> bool:
     return any(r.opview.memref in writes and _access_key(r) not in writes[r.opview.memref] for r in reads)
 
 
-def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop]:
+def counter_step_kernel(kernel: Kernel, location: str, descending: bool = False) -> tuple[Kernel, TimeLoop]:
     """The kernel with its counter loop (counter_loop) running once at a counter given as
     a new last argument (`index {synth.counter}`): the loop's body in place of the loop,
     its index replaced by the argument. Raising it raises one step; the target's loop runs
-    it from the loop's lower bound, `trip` times."""
+    it from the loop's lower bound, `trip` times. `descending`: the index j replaced by
+    `lo + hi - 1 - counter` instead (a body that uses j negated reads at the counter plus
+    a constant), the loop running the counter from hi - 1 down to lo."""
+    from mlir.dialects import affine
+
     from synth.analysis.sizes import COUNTER, COUNTER_ATTR
 
     lo, hi = kernel.sizes.loop_ranges[location]
@@ -298,23 +309,87 @@ def counter_step_kernel(kernel: Kernel, location: str) -> tuple[Kernel, TimeLoop
         n = len(entry.arguments)
         (counter,) = _append_arguments(func, [(ir.IndexType.get(), loop.location,
                                                {COUNTER_ATTR: ir.UnitAttr.get()})])
-        loop.induction_variable.replace_all_uses_with(counter)
+        index = counter
+        if descending:
+            ub, lb = loop.upperBoundMap.value, loop.lowerBoundMap.value
+            if len(ub.results) != 1 or len(lb.results) != 1:
+                raise NoSolutionError(f"@{kernel.name}: the loop at {location} has min / max bounds")
+            with ir.InsertionPoint(loop.operation), loop.location:
+                top = affine.AffineApplyOp(ub, list(loop.upperBoundOperands)).result
+                bottom = affine.AffineApplyOp(lb, list(loop.lowerBoundOperands)).result
+                s0, s1, d0 = ir.AffineSymbolExpr.get(0), ir.AffineSymbolExpr.get(1), ir.AffineDimExpr.get(0)
+                flip = ir.AffineMap.get(1, 0 + 2, [s0 + s1 + ir.AffineConstantExpr.get(-1) - d0])
+                index = affine.AffineApplyOp(flip, [counter, top, bottom]).result
+        loop.induction_variable.replace_all_uses_with(index)
         body = loop.regions[0].blocks[0]
         for op in list(body.operations)[:-1]:  # all but the affine.yield
             op.move_before(loop.operation)
         loop.operation.erase()
+        if descending:  # the flipped index composed into the accesses' maps
+            from mlir import passmanager
+
+            passmanager.PassManager.parse("builtin.module(func.func(canonicalize))").run(module.operation)
+            _counter_as_dim(func, counter)
         text = str(module)
     step = _reloaded(kernel, text)
-    if step.sizes.counter != n or (set(lo.symbols) | set(hi.symbols)) - set(step.sizes.symbols):
-        raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
     # an array's extents are the kernel's: a dynamic dim the step reads only below the
     # counter (Polygeist's lu, memref<?x2000xf64>) would otherwise be sized by it
     dims = {a: (kernel.sizes.arg_dims[a] if any(COUNTER in e.symbols for e in d) else d)
             for a, d in step.sizes.arg_dims.items()}
+    # ... and so are the sizes those extents and the counter's bounds name, which the step
+    # may not see otherwise (a dynamic dim reached by the counter alone: C's `double
+    # a[h][w]` swept along h)
+    needed = set(lo.symbols) | set(hi.symbols) | {n for d in dims.values() for e in d for n in e.symbols}
+    symbols = dict(step.sizes.symbols)
+    for name in needed:
+        if name in kernel.sizes.symbols and (name not in symbols or symbols[name].value < 0):
+            symbols[name] = kernel.sizes.symbols[name]
+    if step.sizes.counter != n or (set(lo.symbols) | set(hi.symbols)) - set(symbols):
+        raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
     if any(COUNTER in e.symbols for d in dims.values() for e in d):
         raise NoSolutionError(f"@{kernel.name}: an extent of the step at {location} depends on its counter")
-    step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi), arg_dims=dims))
+    step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi), arg_dims=dims, symbols=symbols))
+    if descending:
+        return step, TimeLoop(hi - lo, location, counter=n, start=hi - 1, descending=True)
     return step, TimeLoop(hi - lo, location, counter=n, start=lo)
+
+
+def _counter_as_dim(func, counter: ir.Value) -> None:
+    """Each affine access that canonicalize left the counter a symbol of (a function
+    argument is one) takes it as a dim again, as the sketches read a loop index."""
+    from mlir.dialects import affine
+
+    accesses = []
+
+    def visit(op):
+        if op.name in ("affine.load", "affine.store"):
+            accesses.append(op)
+        return ir.WalkResult.ADVANCE
+    func.operation.walk(visit)
+    for op in accesses:
+        view = op.opview
+        amap = view.map.value
+        operands = list(view.indices)
+        dims, syms = operands[: amap.n_dims], operands[amap.n_dims:]
+        ks = [k for k, v in enumerate(syms) if v == counter]
+        if not ks:
+            continue
+        k = ks[0]
+        new = amap.replace(ir.AffineSymbolExpr.get(k), ir.AffineDimExpr.get(amap.n_dims), amap.n_dims + 1,
+                           amap.n_symbols)
+        for j in range(k + 1, amap.n_symbols):
+            new = new.replace(ir.AffineSymbolExpr.get(j), ir.AffineSymbolExpr.get(j - 1), new.n_dims,
+                              new.n_symbols)
+        new = ir.AffineMap.get(new.n_dims, amap.n_symbols - 1, list(new.results))
+        indices = dims + [counter] + syms[:k] + syms[k + 1:]
+        attr = ir.AffineMapAttr.get(new)
+        with ir.InsertionPoint(op), op.location:
+            if op.name == "affine.load":
+                load = affine.AffineLoadOp(view.result.type, view.memref, indices, map=attr)
+                view.result.replace_all_uses_with(load.result)
+            else:
+                affine.AffineStoreOp(view.value, view.memref, indices, map=attr)
+        op.erase()
 
 
 def _in_kernel_terms(step: SizeModel, sizes: SizeModel) -> SizeModel:

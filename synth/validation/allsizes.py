@@ -28,7 +28,7 @@ from synth.analysis.model import Kernel
 from synth.semantics.affine_parametric import ParametricOriginal, size_term
 from synth.semantics.parametric import NotParametric, empty_sum_facts
 from synth.semantics.canonical import canonical
-from synth.semantics.raised_parametric import Tensor, evaluate
+from synth.semantics.raised_parametric import Sizes, Tensor, evaluate
 from synth.semantics.scalar import Unsupported
 from synth.semantics.z3sem import NoRealValue
 from synth.validation.contract import Comparison
@@ -40,9 +40,11 @@ class AllSizes:
     message: str = ""
     suspect_sizes: list[dict] = field(default_factory=list)  # where z3 saw a difference
     seconds: float = 0.0
+    near_read: bool = True  # a number of the text was read as a size plus an offset (n - 1)
 
 
 MAX_SUSPECT_SIZE = 9  # a suspected difference is looked for with every size up to this
+SUSPECT_SECONDS = 2.0  # at most for looking: a hint to the bounded proof, which decides
 LEVEL_TIMEOUT = 20.0  # seconds for the whole level at most, both readings and every query (it aims at seconds per kernel)
 
 
@@ -50,9 +52,10 @@ def prove_all_sizes(kernel: Kernel, raised, comparisons: list[Comparison], timeo
     t0 = time.monotonic()
     deadline = t0 + min(timeout, LEVEL_TIMEOUT)  # for the whole level, both readings
     out = _attempt(kernel, raised, comparisons, deadline, near=True)
-    if out.verdict != "proven" and time.monotonic() < deadline:
+    if out.verdict != "proven" and out.near_read and time.monotonic() < deadline:
         # a number next to a size (47 beside 48) may be a number, not `n - 1`: the
         # family with only exact sizes symbolic is the other reading of the same text
+        # (the same family where no number was read so: a shape-generic text)
         exact = _attempt(kernel, raised, comparisons, deadline, near=False)
         if exact.verdict == "proven" or (exact.suspect_sizes and not out.suspect_sizes):
             out = exact
@@ -61,18 +64,21 @@ def prove_all_sizes(kernel: Kernel, raised, comparisons: list[Comparison], timeo
 
 
 def _attempt(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, near: bool) -> AllSizes:
+    sizes = None
     try:
-        out = _prove(kernel, raised, comparisons, deadline, near)
+        sizes = Sizes(kernel.sizes.original(), near)  # raises where two sizes are equal
+        out = _prove(kernel, raised, comparisons, deadline, sizes)
     except NotParametric as e:
         out = AllSizes("not applicable", str(e))
     except (NoRealValue, Unsupported) as e:  # infinities (a max from -inf), ops outside the scalar model
         out = AllSizes("not applicable", f"{e}; the proof is over the real numbers")
     except z3.Z3Exception as e:
         out = AllSizes("unknown", f"z3: {e}")
+    out.near_read = sizes is not None and sizes.near_read  # else the other reading is the same
     return out
 
 
-def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, near: bool) -> AllSizes:
+def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, sizes: Sizes) -> AllSizes:
     original = ParametricOriginal(kernel)
     want = original.outputs()
     model = kernel.sizes
@@ -88,13 +94,12 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
             args.append(Tensor((), t.dtype, lambda idx, v=v: v) if t.is_tensor else v)
     domain = list(original.constraints)
     _check_argument_shapes(kernel, signature, domain, deadline)
-    have, obligations = evaluate(raised, model.original(), args, near)
+    have, obligations = evaluate(raised, sizes, args)
     # the raised family is well-typed at every size of the domain: one query for all
     if obligations and _decide(domain, z3.Or([z3.Not(c) for c, _ in obligations]), deadline) != z3.unsat:
         what = next((w for c, w in obligations if _decide(domain, z3.Not(c), deadline) != z3.unsat), "?")
         raise NotParametric(f"the raised function is not well-typed at every size ({what})")
-    pairs, facts = [], []
-    for c in comparisons:
+    for c in comparisons:  # one output at a time: the first that differs decides
         x, w = want[c.argument] if c.argument in want else original.final(c.argument)
         shape = tuple(size_term(e) for e in model.arg_dims[c.argument])
         if c.result is None:
@@ -109,32 +114,33 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
             h = z3.substitute(h, *zip(r_x, x)) if x else h
         inside = [z3.And(0 <= i, i < n) for i, n in zip(x, shape)]
         w, h = canonical(w, deadline), canonical(h, deadline)
-        pairs.append((c.label, inside, w, h))
-        facts += empty_sum_facts([w, h])
-    solver = z3.Solver()
-    solver.set("timeout", _remaining_ms(deadline))
-    solver.add(domain + facts)
-    solver.add(z3.Or([z3.And(inside + [w != h]) for _, inside, w, h in pairs]))
-    result = solver.check()
-    if result == z3.unsat:
-        return AllSizes("proven")
-    if result == z3.unknown:
-        return AllSizes("unknown", f"z3 gave up ({solver.reason_unknown()})")
+        solver = z3.Solver()
+        solver.set("timeout", _remaining_ms(deadline))
+        solver.add(domain + empty_sum_facts([w, h]))
+        solver.add(z3.And(inside + [w != h]))
+        result = solver.check()
+        if result == z3.unknown:
+            return AllSizes("unknown", f"z3 gave up on {c.label} ({solver.reason_unknown()})")
+        if result == z3.sat:
+            return _suspects(solver, [z3.Int(n) for n in model.symbols], deadline, c.label)
+    return AllSizes("proven")
+
+
+def _suspects(solver: z3.Solver, symbols: list, deadline: float, label: str) -> AllSizes:
+    """Sizes up to MAX_SUSPECT_SIZE where `solver`'s difference may be, for the bounded
+    proof to confirm or reject (looked for SUSPECT_SECONDS at most)."""
     suspects = []
-    symbols = [z3.Int(n) for n in model.symbols]
-    for cap in (MAX_SUSPECT_SIZE,):
-        solver.push()
-        solver.add([s <= cap for s in symbols])
-        while len(suspects) < 3 and time.monotonic() < deadline:
-            solver.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
-            if solver.check() != z3.sat:
-                break
-            m = solver.model()
-            sizes = {str(s): m.eval(s, model_completion=True).as_long() for s in symbols}
-            suspects.append(sizes)
-            solver.add(z3.Or([s != v for s, v in zip(symbols, sizes.values())]))
-        solver.pop()
-    return AllSizes("unknown", "the canonical forms differ" + (
+    looking = min(deadline, time.monotonic() + SUSPECT_SECONDS)
+    solver.add([s <= MAX_SUSPECT_SIZE for s in symbols])
+    while len(suspects) < 3 and time.monotonic() < looking:
+        solver.set("timeout", max(1, int((looking - time.monotonic()) * 1000)))
+        if solver.check() != z3.sat:
+            break
+        m = solver.model()
+        sizes = {str(s): m.eval(s, model_completion=True).as_long() for s in symbols}
+        suspects.append(sizes)
+        solver.add(z3.Or([s != v for s, v in zip(symbols, sizes.values())]))
+    return AllSizes("unknown", f"the canonical forms of {label} differ" + (
         f"; sizes where they may: {', '.join(map(_text, suspects))}" if suspects else ""), suspects)
 
 

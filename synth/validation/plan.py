@@ -9,6 +9,7 @@ from dataclasses import replace
 from synth.semantics import support as support
 from synth.analysis.model import Kernel
 from synth.analysis.sizes import COUNTER
+from synth.analysis.work import statement_instances
 from synth.errors import InputError
 from synth.frontend.reader import SourceModule
 from synth.semantics.raised import MIN_SIZE, RaisedFunction
@@ -16,6 +17,10 @@ from synth.validation.common import MAX_PROOF_ELEMENTS, MAX_PROOF_SIZE, Sizes, s
 
 
 # sizes -------------------------------------------------------------------------------------
+
+# a raise for every size is tested at its own sizes only where the original runs at most
+# this many statement instances there (~0.1 s); above, at those sizes scaled down
+OWN_SIZE_WORK = 50_000_000
 
 
 class SizePlan:
@@ -28,8 +33,11 @@ class SizePlan:
     value to its new one, which needs the original values distinct and >= MIN_SIZE."""
 
     def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None, edges: bool = False,
-                 pinned: frozenset = frozenset()):
+                 pinned: frozenset = frozenset(), own_sizes: bool = True):
         self.kernel = kernel
+        # tested at the kernel's own sizes too (not for a part of a function raised nest by
+        # nest: the whole function is tested there, the parts at the small sizes)
+        self.own_sizes = own_sizes
         # a raise for every size (shape-generic) is tested at edge sizes too: each symbol at 1
         self.edges = edges
         # symbols held at their original values in every configuration: those a generic
@@ -50,6 +58,8 @@ class SizePlan:
                                    f"{MIN_SIZE})")
         self._checked = raised_at is not None
         self._cache: dict = {}
+        self.large: Sizes | None = None  # the original sizes scaled down (largest_tested)
+        self.scaled: str | None = None  # why they were ("": they were not; None: not looked at)
 
     @property
     def rewritable(self) -> bool:
@@ -112,7 +122,40 @@ class SizePlan:
             return self.with_counter([self.original], 3)
         small = self._configs(3, 2)
         return self.with_counter(small + (self._edge_configs(small) if self.edges else [])) + \
-            self.with_counter([self.original], 3)
+            (self.with_counter([self.largest_tested()], 3) if self.own_sizes or not small else [])
+
+    def largest_tested(self) -> Sizes:
+        """The original sizes; for a raise for every size (whose text is the same at each)
+        that would take more than OWN_SIZE_WORK statement instances there, the original
+        sizes scaled down by a power of 2 until it does not (`self.scaled` says why)."""
+        if not self.edges or self.scaled is not None:
+            return self.large or self.original
+        self.scaled = ""
+        own = self.work(self.original)
+        if own is None or own <= OWN_SIZE_WORK:
+            return self.original
+        for shift in range(1, 12):
+            c = {n: v if n in self.pinned else max(1, v >> shift) for n, v in self.original.items()}
+            w = self.work(c) if self.model.valid(c) else None
+            if w is not None and w <= OWN_SIZE_WORK:
+                self.large = c
+                self.scaled = (f"not run at its own sizes ({sizes_text(self.original)}: up to {own:.1e} "
+                               f"statement instances, a test takes at most {OWN_SIZE_WORK:.0e}); the "
+                               f"text for every size was run at {sizes_text(c)} instead")
+                return c
+        return self.original
+
+    def is_largest(self, values: Sizes) -> bool:
+        """Whether `values` are the largest sizes tested (the original's, or those scaled down)."""
+        return self.is_original(values) or (
+            self.large is not None and {k: v for k, v in values.items() if k != COUNTER} == self.large)
+
+    def work(self, values: Sizes) -> int | None:
+        """At most how many statement instances the original runs at `values`."""
+        try:
+            return statement_instances(self.kernel.at(values), self.kernel.name, self.model.param_values(values))
+        except InputError:
+            return None
 
     def _edge_configs(self, small: list[Sizes], most: int = 3) -> list[Sizes]:
         """Configurations with one symbol at 1 (a single row, a single step), where the

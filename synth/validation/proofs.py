@@ -250,7 +250,10 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
         report.message = plan.why_no_proof()
         return
     if plan.rewritable:
-        configs += [s for s in extra or [] if s not in configs and kernel.sizes.valid(s)]
+        # (a loop step's at each value of its counter, as the plan's own: none where the
+        # counter has no value at those sizes)
+        configs += [s for s in plan.with_counter([s for s in extra or [] if kernel.sizes.valid(s)])
+                    if s not in configs]
     for sizes in configs:
         original, small = plan.instances(sizes)
         kf = describe(original, kernel.name)

@@ -213,6 +213,8 @@ def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], see
                       f"in a way the mapping of sizes does not follow")
         report.assumptions.append(f"tested at its own sizes only: {plan.not_rewritable}")
         report.sizes_tested = [s for s in report.sizes_tested if plan.is_original(s)]
+    if plan.scaled and plan.scaled not in report.assumptions:
+        report.assumptions.append(plan.scaled)
     return None
 
 
@@ -227,7 +229,7 @@ def _test_at(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], seed
     # the original sizes are large: one draw; an edge size (a size at 1) tests the program's
     # structure on ordinary values (extreme magnitudes there test IEEE corner cases of 0/0,
     # which a reordered but exact program may meet differently: gramschmidt with one row)
-    sets = ORIGINAL_SIZE_SETS if (plan.is_original(sizes) and several) or plan.is_edge(sizes) else SMALL_SETS
+    sets = ORIGINAL_SIZE_SETS if (plan.is_largest(sizes) and several) or plan.is_edge(sizes) else SMALL_SETS
     for kind in sets:
         args = arguments(kernel, sizes, kind, rng)
         expected = run_function(original.text, kernel.name, args, opt_level=3).outputs

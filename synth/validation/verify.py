@@ -87,7 +87,7 @@ def constant_symbols(kernel: Kernel) -> frozenset:
 def verify_text(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None,
                 level: str = "all", *, seed: int = 0, test_first: bool = True,
                 z3_timeout: float = DEFAULT_Z3_TIMEOUT, kernel: Kernel | None = None,
-                raised_at=None, generic_text: str | None = None) -> Report:
+                raised_at=None, generic_text: str | None = None, own_sizes: bool = True) -> Report:
     """`verify` on raised module text (`raised_path` names it in messages). `kernel` is the
     original already loaded; `raised_at(values) -> text` builds the raised function at
     other sizes (synth raise passes its program: no textual re-instantiation);
@@ -107,7 +107,7 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
     proven = load_raised(raised_path, f"{name}_raised", generic_text) if generic_text is not None else raised
     sig = raised.signature()
     comparisons = check_contract(kernel, raised, sig)
-    plan = SizePlan(kernel, raised, raised_at, edges=generic_text is not None,
+    plan = SizePlan(kernel, raised, raised_at, edges=generic_text is not None, own_sizes=own_sizes,
                     pinned=constant_symbols(kernel) if generic_text is not None else frozenset())
     report = Report(name, raised.name, raised.dialect, "equivalent", "test")
     if level == "test" or test_first:
