@@ -182,7 +182,6 @@ def _linalg(text: str, name: str, shapes: tuple) -> str:
             raise InputError(f"@{name} cannot be made static at shapes {list(shapes)}: {e}", "<raised>") from None
         func = _find(ir, module, name)
         _refine_results(ir, func, _output_shapes(attributes, shapes))
-        _distinct_results(ir, func)
         for key, value in attributes:
             func.attributes[key] = ir.Attribute.parse(value)
         for op in list(module.body.operations):
@@ -229,27 +228,6 @@ def _refine_results(ir, func, known: dict[int, tuple]) -> None:
             new_types.append(v.type)
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(list(ftype.inputs), new_types))
-
-
-def _distinct_results(ir, func) -> None:
-    """A value returned twice (outputs that `cse` merged: the state a loop starts from,
-    zeros for each of its vectors) copied for each later return, as the raise's own
-    emitter does: buffer-results-to-out-params cannot give one buffer to two results
-    (the lowered function crashes)."""
-    from mlir.dialects import linalg, tensor
-
-    block = func.regions[0].blocks[0]
-    ret = list(block.operations)[-1]
-    seen = []
-    for k, v in enumerate(ret.operands):
-        if any(v == w for w in seen):
-            t = ir.RankedTensorType(v.type)
-            if not t.has_static_shape:
-                continue
-            with ir.InsertionPoint(ret), ret.location:
-                empty = tensor.EmptyOp(t.shape, t.element_type).result
-                ret.operands[k] = linalg.copy(v, outs=[empty])
-        seen.append(v)
 
 
 def _parse(ir, text: str):
