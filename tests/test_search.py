@@ -126,3 +126,12 @@ def test_cheapest_of_equivalent_solutions_is_kept():
     assert (9, 9) not in _shapes(cheapest) and (2, 2) in _shapes(cheapest)
     assert stats.solutions_compared >= 2 and stats.solution_cost == program_cost(cheapest)
     assert program_cost(cheapest) < program_cost(first)
+
+
+def test_a_candidate_bound_ends_the_search_like_its_time_budget():
+    # exp(A) @ B + C: three ops; bounded at 300 candidates the search stops short of it
+    p = _problem({0: np.zeros((3, 4)), 1: np.zeros((4, 5)), 2: np.zeros((3, 5))},
+                 lambda e: np.exp(e[0]) @ e[1] + np.sqrt(e[2] * e[2] + 1.0))
+    found, stats = search(p, SearchSettings(max_size=4, timeout=60, max_candidates=300, inverse_targets=False))
+    assert found is None
+    assert 300 <= stats.enumerated <= 300 + 256

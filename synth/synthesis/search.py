@@ -45,6 +45,8 @@ class SearchSettings:
     progress: object = field(default=None, compare=False, repr=False)
     # the dialect verifier and its cache of verdicts (None: the process-wide one)
     verifier: verifier.Verifier | None = field(default=None, compare=False, repr=False)
+    # candidates a search enumerates at most, like running out of time (None: no bound)
+    max_candidates: int | None = None
     # candidates enumerated after the first solution, looking for a cheaper one (0: none)
     alternatives: int = 20000
     # Expr -> estimated work, to choose among solutions (None: program.cost at the
@@ -237,7 +239,8 @@ class Enumerator(InverseTargets, BranchSplits):
         self.count += 1
         if self.count & 255 == 0:
             now = time.monotonic()
-            if now > self.deadline:
+            if now > self.deadline or (self.settings.max_candidates is not None
+                                       and self.count > self.settings.max_candidates):
                 raise SearchTimeout
             if self.settings.progress is not None and now >= self.next_report:
                 self.next_report = now + 1.0
