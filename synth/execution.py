@@ -407,12 +407,6 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
 
     requests, replies = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed must not corrupt the reply stream
-    # the bindings every request needs, imported before the first one arrives: a worker
-    # started early (prestart) does this while the caller is still reading its input
-    try:
-        from mlir import execution_engine, ir, passmanager, runtime  # noqa: F401
-    except ImportError:  # reported with the first request that needs them
-        pass
     cache: dict[str, _Compiled] = {}
     while True:
         try:
@@ -483,12 +477,6 @@ class _Worker:
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
             )
 
-    def prestart(self) -> None:
-        """Start the worker now (it imports the MLIR bindings while the caller works on)."""
-        with self._lock:
-            if self._proc is None or self._proc.poll() is not None:
-                self._start()
-
     def call(self, request: dict, deadline: float = WORKER_DEADLINE) -> RunResult:
         """Send one request and wait at most `deadline` seconds for the reply: a worker stuck
         in a compile or a run is killed (and restarted on the next call)."""
@@ -558,12 +546,6 @@ def _get_worker() -> _Worker:
         _worker = _Worker()
         atexit.register(_worker.close)
     return _worker
-
-
-def prestart_worker() -> None:
-    """Start the execution worker ahead of its first request, so that its start-up (a
-    Python process importing the MLIR bindings) overlaps the caller's own work."""
-    _get_worker().prestart()
 
 
 def run_function(text: str, func: str, args: list, *, opt_level: int = 2, repeat: int = 1,

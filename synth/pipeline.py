@@ -23,14 +23,12 @@ import numpy as np
 from synth.analysis.model import Kernel, load_kernel
 from synth.codegen.emit import output_module
 from synth.errors import InputError, NoSolutionError, SynthError
-from synth.execution import prestart_worker
 from synth.grammar.dims import GenericUnsupported
 from synth.frontend.reader import SourceModule, input_assumptions
 from synth.codegen.raised import raised_function_text
 from synth.synthesis.opset import is_library_op
 from synth.synthesis.solve import RaiseResult, search_kernel
 from synth.synthesis.search import SearchSettings
-from synth.semantics.specialize import preload_jax
 from synth.synthesis.spec import EXAMPLE_KINDS
 
 ATTEMPTS = (  # (seed, example kinds, keep values with inf / nan): the first search, the others
@@ -329,9 +327,6 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
     times. `stats["rounds"]` counts the searches."""
     t0 = time.monotonic()
     deadline = t0 + options.settings.timeout
-    prestart_worker()  # its start-up overlaps what comes before the first example run
-    if target == "stablehlo":
-        preload_jax()
     kernel = kernel or load_kernel(source, name)
     generic = wants_generic(kernel, options)
     generic_note = None  # why a generic raise fell back to the kernel's own sizes

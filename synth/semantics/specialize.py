@@ -26,33 +26,6 @@ from synth.errors import InputError
 _LINALG_PASSES = "builtin.module(inline,canonicalize,cse,canonicalize)"
 
 
-_preloading = []
-
-
-def preload_jax() -> None:
-    """Import jax (seconds) in a background thread, once: a stablehlo raise needs it to
-    specialize and to run its program, and the thread runs while the caller waits on the
-    execution worker. An import that fails here fails again, with its message, where the
-    module is used."""
-    if _preloading:
-        return
-    import threading
-
-    def load():
-        try:
-            import jax  # noqa: F401
-            from jax._src.interpreters import mlir  # noqa: F401
-            from jax._src.lib import xla_client  # noqa: F401
-            from jax.extend.backend import get_backend  # noqa: F401
-            from jaxlib.mlir import ir  # noqa: F401
-        except Exception:  # noqa: BLE001 - only a head start
-            pass
-
-    thread = threading.Thread(target=load, name="synth-preload-jax", daemon=True)
-    _preloading.append(thread)
-    thread.start()
-
-
 def generic_signature(text: str, name: str) -> bool:
     """Whether `@name`'s signature in `text` has a dynamic dim."""
     m = re.search(rf"func\.func (?:public |private )?@{re.escape(name)}\(", text)
