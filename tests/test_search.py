@@ -34,6 +34,19 @@ def test_residual_target_finds_one_op_more_than_the_size_bound():
     assert stats.size_reached == 1
 
 
+def test_a_value_that_is_the_target_with_unit_dims_solves_it_reshaped():
+    # doitgen's sum: the last row of a 3-d array (stablehlo's slice_edge keeps the rank:
+    # 1x1xN) times a matrix; reshape(dot_general(...)) is found at size 2, one op larger
+    names = ("slice_edge", "dot_general", "reshape", "multiply", "add", "transpose")
+    ops = tuple(op for op in ops_for("stablehlo") if op.name.split(".", 1)[1] in names)
+    p = _problem({0: np.zeros((3, 4, 5)), 1: np.zeros((5, 5))}, lambda e: e[0][-1, -1, :] @ e[1], ops=ops)
+    found, stats = search(p, SearchSettings(max_size=2, timeout=60))
+    assert found is not None and found.op.name == "stablehlo.reshape", found
+    assert stats.size_reached == 2 and stats.solution_size == 3
+    for ex, want in zip(p.examples_in, p.examples_out):
+        np.testing.assert_allclose(found.op.evaluate([_eval_args(found, ex)[0]], found.attrs), want)
+
+
 def test_masked_update_searches_only_the_changed_positions():
     # only the lower triangle changes: update = C * A there; old C elsewhere
     mask = np.tri(4, dtype=bool)
@@ -113,3 +126,12 @@ def test_cheapest_of_equivalent_solutions_is_kept():
     assert (9, 9) not in _shapes(cheapest) and (2, 2) in _shapes(cheapest)
     assert stats.solutions_compared >= 2 and stats.solution_cost == program_cost(cheapest)
     assert program_cost(cheapest) < program_cost(first)
+
+
+def test_a_candidate_bound_ends_the_search_like_its_time_budget():
+    # exp(A) @ B + C: three ops; bounded at 300 candidates the search stops short of it
+    p = _problem({0: np.zeros((3, 4)), 1: np.zeros((4, 5)), 2: np.zeros((3, 5))},
+                 lambda e: np.exp(e[0]) @ e[1] + np.sqrt(e[2] * e[2] + 1.0))
+    found, stats = search(p, SearchSettings(max_size=4, timeout=60, max_candidates=300, inverse_targets=False))
+    assert found is None
+    assert 300 <= stats.enumerated <= 300 + 256

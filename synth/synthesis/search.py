@@ -45,6 +45,8 @@ class SearchSettings:
     progress: object = field(default=None, compare=False, repr=False)
     # the dialect verifier and its cache of verdicts (None: the process-wide one)
     verifier: verifier.Verifier | None = field(default=None, compare=False, repr=False)
+    # candidates a search enumerates at most, like running out of time (None: no bound)
+    max_candidates: int | None = None
     # candidates enumerated after the first solution, looking for a cheaper one (0: none)
     alternatives: int = 20000
     # Expr -> estimated work, to choose among solutions (None: program.cost at the
@@ -96,6 +98,11 @@ class _Value:
     index: int = 0
 
 
+def _squeezed(t: TensorType) -> tuple:
+    """A type with its unit dims dropped."""
+    return (t.dtype, tuple(d for d in t.shape if d != 1))
+
+
 def _fingerprint(t: TensorType, data: tuple[np.ndarray, ...]) -> tuple:
     return (t, fingerprint(list(data)))
 
@@ -129,6 +136,10 @@ class Enumerator(InverseTargets, BranchSplits):
         self.inverse_ops: list | None = None
         self.best: Expr | None = None  # smallest solution through an inverse target so far
         self.values_of: dict[Expr, tuple] = {}  # expression -> its value on the examples
+        # a value that is the target with unit dims added or dropped solves it reshaped
+        # (stablehlo's slice_edge keeps the rank: the last row of a 3-d array is 1x1xN)
+        self.reshape_op = next((op for op in self.problem.ops if op.name.split(".", 1)[1] == "reshape"), None)
+        self.squeezed_output = _squeezed(self.problem.output_type)
         self.solutions: list[Expr] = []  # solutions of the current size, cheapest chosen
         self.solution_fp: tuple | None = None  # their value's fingerprint
         self.stop_at: int | None = None  # enumerated count at which collecting them ends
@@ -200,7 +211,23 @@ class Enumerator(InverseTargets, BranchSplits):
                 if (self.best is None or candidate.size() < self.best.size()) \
                         and self._matches(candidate.type, self._evaluate(candidate)):
                     self.best = candidate  # kept until this size is done: a direct match wins
+        if self.reshape_op is not None and expr.type != self.problem.output_type \
+                and _squeezed(expr.type) == self.squeezed_output:
+            self._reshaped(expr)
         return None
+
+    def _reshaped(self, expr: Expr) -> None:
+        """reshape(expr) as the best solution so far where it is one (one op larger than
+        expr, found at expr's size like an inverse target)."""
+        out = self.problem.output_type
+        if self.best is not None and self.best.size() <= expr.size() + 1:
+            return
+        for attrs, rt in self._signature(self.reshape_op, (expr.type,)):
+            if rt == out:
+                candidate = Expr(out, self.reshape_op, attrs, (expr,))
+                if self._matches(out, self._evaluate(candidate)):
+                    self.best = candidate
+                return
 
     def _target_fingerprint(self, data) -> tuple:
         """Fingerprint of a value on the positions that must be right."""
@@ -212,7 +239,8 @@ class Enumerator(InverseTargets, BranchSplits):
         self.count += 1
         if self.count & 255 == 0:
             now = time.monotonic()
-            if now > self.deadline:
+            if now > self.deadline or (self.settings.max_candidates is not None
+                                       and self.count > self.settings.max_candidates):
                 raise SearchTimeout
             if self.settings.progress is not None and now >= self.next_report:
                 self.next_report = now + 1.0
@@ -288,7 +316,16 @@ class Enumerator(InverseTargets, BranchSplits):
             found = self._grow_pass(size, output_typed)
             if found is not None:
                 return found
+            if self._best_final(size):
+                return self.best
         return None
+
+    def _best_final(self, size: int) -> bool:
+        """Whether the best solution through an inverse target or a reshape is one op
+        larger than the level: the values of other types than the output's, the rest of
+        the level, give none smaller (they are no direct match, and wrapped they are
+        larger again)."""
+        return self.best is not None and self.best.size() <= size + 1
 
     def _grow_pass(self, size: int, output_typed: bool) -> Expr | None:
         out_type = self.problem.output_type
@@ -323,6 +360,8 @@ class Enumerator(InverseTargets, BranchSplits):
                             expr, data = self._apply(op, attrs, rt, args)
                             if (found := self._add(size, expr, data)) and not self._collect(found, data):
                                 return found
+                            if not output_typed and self.best is not None and self._best_final(size):
+                                return self.best
                             if self.stop_at is not None and self.stats.enumerated >= self.stop_at:
                                 return self._cheapest()
         return self._cheapest()

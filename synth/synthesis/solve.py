@@ -218,8 +218,8 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
         # (trisolv's triangular_solve, lu's lu): a short search for it first
         if _licenses_library_op(spec):
             try:
-                solutions, stats = solve(spec, settings, min(deadline, time.monotonic() + LIBRARY_FIRST),
-                                         old, sketched)
+                solutions, stats = solve(spec, replace(settings, max_candidates=LIBRARY_FIRST_CANDIDATES),
+                                         min(deadline, time.monotonic() + LIBRARY_FIRST), old, sketched)
                 result = RaiseResult(kernel.name, dialect, spec, solutions, stats)
                 result.seconds = time.monotonic() - t0
                 return result
@@ -272,6 +272,10 @@ def _chain_raise(parts: list, dialect: str, settings: SearchSettings, deadline: 
 
 
 LIBRARY_FIRST = 10.0  # seconds of search for a library op before a counter loop is kept
+# and candidates per problem: the library raises (lu, cholesky, triangular solves) take
+# under 600; the rest of a 10 s budget, spent where no library op fits (gramschmidt), is
+# as many as 100000 candidates that find nothing
+LIBRARY_FIRST_CANDIDATES = 20000
 
 
 def _licenses_library_op(spec: Specification) -> bool:
