@@ -1,5 +1,6 @@
 """How much a kernel computes at the sizes its module is written at: an upper bound on
-the statement instances (`affine.store`s executed), by the interval bounds of its loops
+the iterations of its innermost loops (a reduction carried in `iter_args` stores
+nothing) plus the stores outside every loop, by the interval bounds of its loops
 (synth.analysis.regions' walk: each loop's trip count taken at the widest range of its
 bounds, so a triangular nest counts as its bounding box).
 
@@ -19,8 +20,9 @@ from synth.frontend.reader import SourceModule
 class _Counter(_Walker):
     def __init__(self, block, params: Mapping[int, int]):
         super().__init__(block, params)
-        self.trips = [1]  # statement instances per iteration of the innermost open loop
+        self.trips = [1]  # iterations of the innermost open loop, all its enclosing ones' included
         self.instances = 0
+        self.loops = 0  # loops entered so far
 
     def loop(self, f) -> bool:
         if self.dead:
@@ -35,20 +37,24 @@ class _Counter(_Walker):
         step = int(ir.IntegerAttr(f.attributes["step"]).value) if "step" in f.attributes else 1
         trip = max(0, (ub[1] - 1 - lb[0]) // step + 1)
         self.trips.append(self.trips[-1] * trip)
+        self.loops += 1
+        before = self.loops
         try:
             return super().loop(f)
         finally:
+            if self.loops == before and not self.dead:  # an innermost loop
+                self.instances += self.trips[-1]
             self.trips.pop()
 
     def record(self, op) -> None:
-        if op.name == "affine.store" and not self.dead:
-            self.instances += self.trips[-1]
+        if op.name == "affine.store" and not self.dead and len(self.trips) == 1:
+            self.instances += 1
         super().record(op)
 
 
 def statement_instances(source: SourceModule, name: str, params: Mapping[int, int]) -> int | None:
-    """At most how many times @name's `affine.store`s run, at the sizes `source` is
-    written at (`params`: size argument index -> value); None where a loop bound or an
+    """At most how many iterations @name's innermost loops run (and stores outside any
+    loop), at the sizes `source` is written at (`params`: size argument index -> value); None where a loop bound or an
     access cannot be followed."""
     with source.context:
         module = source.parsed()
