@@ -319,21 +319,26 @@ def runtime_libs() -> tuple[str, ...]:
     return ()
 
 
+def memref_descriptor(array: np.ndarray):
+    """The MLIR memref descriptor of `array` (rank 0 included); it points into the
+    array's data, so the array must outlive it."""
+    import ctypes
+
+    from mlir.runtime import as_ctype, get_ranked_memref_descriptor, make_zero_d_memref_descriptor
+
+    if array.ndim:
+        return get_ranked_memref_descriptor(array)
+    desc = make_zero_d_memref_descriptor(as_ctype(array.dtype))()
+    desc.allocated = array.ctypes.data
+    desc.aligned = ctypes.cast(array.ctypes.data, desc.aligned.__class__)
+    desc.offset = ctypes.c_longlong(0)
+    return desc
+
+
 def _memref_arg(array: np.ndarray):
     import ctypes
 
-    from mlir.runtime import get_ranked_memref_descriptor, make_zero_d_memref_descriptor
-
-    if array.ndim == 0:
-        from mlir.runtime import as_ctype
-
-        desc = make_zero_d_memref_descriptor(as_ctype(array.dtype))()
-        desc.allocated = array.ctypes.data
-        desc.aligned = ctypes.cast(array.ctypes.data, desc.aligned.__class__)
-        desc.offset = ctypes.c_longlong(0)
-    else:
-        desc = get_ranked_memref_descriptor(array)
-    return ctypes.pointer(ctypes.pointer(desc))
+    return ctypes.pointer(ctypes.pointer(memref_descriptor(array)))
 
 
 class _Compiled:

@@ -22,7 +22,7 @@ import numpy as np
 from synth.errors import ExecutionError
 
 CHECK_TIMEOUT = 120.0
-_CTYPES = {"f64": "c_double", "f32": "c_float", "i64": "c_int64", "i32": "c_int32", "i16": "c_int16",
+CTYPES = {"f64": "c_double", "f32": "c_float", "i64": "c_int64", "i32": "c_int32", "i16": "c_int16",
            "i8": "c_int8", "index": "c_int64", "i1": "c_bool"}
 
 
@@ -146,27 +146,35 @@ def run_object(obj: Path, entry: str, arguments: list[dict], results: list[str],
                             "-lm"], capture_output=True, text=True)
         if r.returncode:
             raise ExecutionError(f"cannot link the object to check it: {r.stderr.strip()[-300:]}")
-        with open(tmp / "request.pkl", "wb") as f:
-            pickle.dump({"lib": str(tmp / "lib.so"), "entry": entry, "arguments": arguments,
-                         "results": results, "args": args}, f)
-        env = dict(os.environ)
-        root = str(Path(__file__).resolve().parents[2])
-        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        try:
-            r = subprocess.run([sys.executable, "-m", "synth.driver.check", str(tmp)], capture_output=True,
-                               text=True, timeout=CHECK_TIMEOUT, env=env)
-        except subprocess.TimeoutExpired:
-            raise ExecutionError(f"the check call did not end within {CHECK_TIMEOUT:.0f} s") from None
-        if r.returncode:
-            raise ExecutionError(f"the check call failed (exit {r.returncode}): {r.stderr.strip()[-300:]}")
-        with open(tmp / "outputs.pkl", "rb") as f:
-            return pickle.load(f)
+        return run_worker("synth.driver.check", tmp, {"lib": str(tmp / "lib.so"), "entry": entry,
+                                                      "arguments": arguments, "results": results, "args": args},
+                          "outputs.pkl", CHECK_TIMEOUT, "the check call")
+
+
+def run_worker(module: str, directory: Path, request: dict, reply: str, timeout: float, what: str):
+    """Run `python -m module directory` on `request` (pickled to directory/request.pkl) and
+    return what it pickled to directory/`reply`; ExecutionError (naming `what`) when it
+    crashes, fails or runs past `timeout` seconds."""
+    with open(directory / "request.pkl", "wb") as f:
+        pickle.dump(request, f)
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    try:
+        r = subprocess.run([sys.executable, "-m", module, str(directory)], capture_output=True,
+                           text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        raise ExecutionError(f"{what} did not end within {timeout:.0f} s") from None
+    if r.returncode:
+        raise ExecutionError(f"{what} failed (exit {r.returncode}): {r.stderr.strip()[-300:]}")
+    with open(directory / reply, "rb") as f:
+        return pickle.load(f)
 
 
 def _worker(directory: str) -> int:  # pragma: no cover - runs in the worker process
     import ctypes
 
-    from mlir.runtime import get_ranked_memref_descriptor, make_zero_d_memref_descriptor, as_ctype
+    from synth.execution import memref_descriptor
 
     d = Path(directory)
     with open(d / "request.pkl", "rb") as f:
@@ -177,21 +185,15 @@ def _worker(directory: str) -> int:  # pragma: no cover - runs in the worker pro
     for meta, a in zip(req["arguments"], req["args"]):
         if meta["kind"] == "scalar":
             value = a[1] if isinstance(a, tuple) else a
-            call.append(getattr(ctypes, _CTYPES[meta["type"]])(value))
+            call.append(getattr(ctypes, CTYPES[meta["type"]])(value))
             arrays.append(None)
             continue
         array = np.array(a, copy=True, order="C")
-        if array.ndim == 0:
-            desc = make_zero_d_memref_descriptor(as_ctype(array.dtype))()
-            desc.allocated = array.ctypes.data
-            desc.aligned = ctypes.cast(array.ctypes.data, desc.aligned.__class__)
-            desc.offset = ctypes.c_longlong(0)
-        else:
-            desc = get_ranked_memref_descriptor(array)
+        desc = memref_descriptor(array)
         keep.append(desc)
         call.append(ctypes.pointer(desc))
         arrays.append(array)
-    fn.restype = getattr(ctypes, _CTYPES[req["results"][0]]) if req["results"] else None
+    fn.restype = getattr(ctypes, CTYPES[req["results"][0]]) if req["results"] else None
     value = fn(*call)
     with open(d / "outputs.pkl", "wb") as f:
         pickle.dump((arrays, [] if value is None else [np.array(value)]), f)

@@ -201,7 +201,6 @@ def _since(t0: float) -> float:
 
 
 def _raise(job: Job, source, k: str, args, results, t0: float, shapes: str) -> dict:
-    from synth.driver.native import compile_module
     from synth.errors import ExecutionError, NoSolutionError
     from synth.pipeline import RaiseOptions, raise_function
     from synth.synthesis.search import SearchSettings

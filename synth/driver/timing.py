@@ -15,7 +15,6 @@ not timed), and keeps every call's time; the candidates' minima decide.
 
 from __future__ import annotations
 
-import os
 import pickle
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from synth.driver.check import CTYPES, run_worker
 from synth.errors import ExecutionError
 
 TIMING_TIMEOUT = 300.0  # the worker: every round of every candidate
@@ -33,8 +33,6 @@ LONG_S = 8.0  # ... but stop at 2 rounds (1 if the first took this long) for lon
 CLEAR = 1.5  # ... and once they took TARGET_S, where the original and the raise are this far apart
 ORIGINAL = "as written"
 SYMBOL = "__synth_timing_entry"
-_CTYPES = {"f64": "c_double", "f32": "c_float", "i64": "c_int64", "i32": "c_int32", "i16": "c_int16",
-           "i8": "c_int8", "index": "c_int64", "i1": "c_bool"}
 
 
 def timing_flags(flags: list[str]) -> list[str]:
@@ -93,21 +91,9 @@ def time_candidates(candidates: list[dict], arguments: list[dict], results: list
     "convention": "memref" (a raised object's C entry point: descriptors) or "c" (the
     original, through the pointer SYMBOL holds)}), called in rounds on `args`."""
     with tempfile.TemporaryDirectory(prefix="synth-cc-time-") as tmp:
-        tmp = Path(tmp)
-        with open(tmp / "request.pkl", "wb") as f:
-            pickle.dump({"candidates": candidates, "arguments": arguments, "results": results, "args": args}, f)
-        env = dict(os.environ)
-        root = str(Path(__file__).resolve().parents[2])
-        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        try:
-            r = subprocess.run([sys.executable, "-m", "synth.driver.timing", str(tmp)], capture_output=True,
-                               text=True, timeout=TIMING_TIMEOUT, env=env)
-        except subprocess.TimeoutExpired:
-            raise ExecutionError(f"the timing did not end within {TIMING_TIMEOUT:.0f} s") from None
-        if r.returncode:
-            raise ExecutionError(f"the timing run failed (exit {r.returncode}): {r.stderr.strip()[-300:]}")
-        with open(tmp / "times.pkl", "rb") as f:
-            return pickle.load(f)
+        return run_worker("synth.driver.timing", Path(tmp), {"candidates": candidates, "arguments": arguments,
+                                                             "results": results, "args": args},
+                          "times.pkl", TIMING_TIMEOUT, "the timing run")
 
 
 def decide(times: dict[str, list[float]]) -> dict:
@@ -144,12 +130,13 @@ def _worker(directory: str) -> int:  # pragma: no cover - runs in the worker pro
     import ctypes
 
     import numpy as np
-    from mlir.runtime import as_ctype, get_ranked_memref_descriptor, make_zero_d_memref_descriptor
+
+    from synth.execution import memref_descriptor
 
     d = Path(directory)
     with open(d / "request.pkl", "rb") as f:
         req = pickle.load(f)
-    restype = getattr(ctypes, _CTYPES[req["results"][0]]) if req["results"] else None
+    restype = getattr(ctypes, CTYPES[req["results"][0]]) if req["results"] else None
     pristine = [a if meta["kind"] == "scalar" else np.array(a, copy=True, order="C")
                 for meta, a in zip(req["arguments"], req["args"])]
     calls = []
@@ -158,7 +145,7 @@ def _worker(directory: str) -> int:  # pragma: no cover - runs in the worker pro
         arrays, call, keep, argtypes = [], [], [], []
         for meta, a in zip(req["arguments"], pristine):
             if meta["kind"] == "scalar":
-                t = getattr(ctypes, _CTYPES[meta["type"]])
+                t = getattr(ctypes, CTYPES[meta["type"]])
                 call.append(t(a[1] if isinstance(a, tuple) else a))
                 argtypes.append(t)
                 continue
@@ -168,13 +155,7 @@ def _worker(directory: str) -> int:  # pragma: no cover - runs in the worker pro
                 call.append(ctypes.c_void_p(array.ctypes.data))
                 argtypes.append(ctypes.c_void_p)
                 continue
-            if array.ndim == 0:
-                desc = make_zero_d_memref_descriptor(as_ctype(array.dtype))()
-                desc.allocated = array.ctypes.data
-                desc.aligned = ctypes.cast(array.ctypes.data, desc.aligned.__class__)
-                desc.offset = ctypes.c_longlong(0)
-            else:
-                desc = get_ranked_memref_descriptor(array)
+            desc = memref_descriptor(array)
             keep.append(desc)
             call.append(ctypes.pointer(desc))
             argtypes.append(ctypes.c_void_p)
