@@ -26,31 +26,29 @@ of lanes, the loop over j of that block:
         scf.yield %y', %v
     (and the last N mod B lanes as one more block)
 
-The state is a few vector registers instead of N-element buffers copied and allocated
-every step, and for deriche's row sweeps a block walks B rows left to right (the cache
-lines of B rows, each used for 8 steps) instead of one column of all N rows per step.
-Scalar computations of the step (deriche's coefficients: exp, pow of alpha) that do not
-depend on the counter are computed once, before the loops; those in the generic's body
-stay scalar.
+The state is a few vector registers, not N-element buffers allocated and copied each
+step; deriche's row sweeps walk the cache lines of B rows (each line used for 8 steps), not
+a column of all N rows per step. The step's scalars that do not depend on the counter
+(deriche's coefficients: exp, pow of alpha) are computed once, before the loops.
 
-Taken: an scf.for whose body holds only scalar arithmetic, rank-0 tensor computations,
-1-d (lane-shaped: one dim N, the others 1) all-parallel linalg.generic / fill / elementwise
-named ops whose operands are lane-shaped with identity maps or rank-0, slices of arrays
-of one lane-shaped extent at offset 0 along their lane dim, and reshapes of lane-shaped
-tensors; whose iter_args are arrays (updated only by such slices) or lane-shaped vectors
-(whose results are not used after the loop), with static shapes. Anything else (a
-reduction, an element read across lanes, a slice along another dim of an array the loop
-writes, an unknown op) leaves the loop as it is.
+Taken: an scf.for whose body holds only scalar arithmetic, rank-0 tensor ops, all-parallel
+lane-shaped (one dim N, the others 1) linalg.generic / fill / named elementwise ops reading
+lanes through identity maps or rank-0 tensors, reshapes of lanes, and slices of static
+arrays at offset 0 along their lane dim; whose iter_args are arrays updated by such slices
+or lanes (their final values unused). Anything else (a reduction, an element read across
+lanes, an array the loop writes sliced along two dims, an unknown op) is left as it is.
 """
 
 from __future__ import annotations
 
 import math
 
-from synth.backends.ir_toolkit import all_parallel, defining, indexing_maps, is_identity_map, ops_named, operation
+from synth.backends.ir_toolkit import (all_parallel, defining, indexing_maps, is_identity_map, mixed, operation,
+                                       ops_named, static_values)
 
-# lanes per block. deriche at PolyBench LARGE on mlir-cpu, one thread (AMD EPYC, AVX-512),
-# see the README: 8, 16, 32, 64 compared in tests of this pass's commit
+# lanes per block: deriche at PolyBench LARGE raised to linalg on mlir-cpu, one thread, AMD
+# EPYC (AVX-512), a busy host, scripts/compare_pipelines.py (2 rounds of 5 calls): 8 lanes
+# 0.125 s, 16 0.122, 32 0.111, 64 0.167 (without the pass 0.34-0.40 s; the loops 0.24 s)
 LANES = 16
 
 # named elementwise linalg ops on floats -> the scalar op of their body
@@ -66,7 +64,7 @@ _SCALAR_OPS = ("arith.", "math.")
 
 
 class _Skip(Exception):
-    """The loop is not one this pass takes (the reason, for debugging)."""
+    """The loop is not one this pass takes (why, for debugging)."""
 
 
 def _ranked(t):
@@ -144,10 +142,11 @@ class _Plan:
             self._take(operation(op))
 
     def outside(self, value) -> bool:
+        """Whether `value` is defined outside the loop."""
         op = defining(value)
-        if op is None:
-            return value.owner != self.body
-        node = op
+        if op is None and value.owner == self.body:
+            return False
+        node = operation(value.owner.owner) if op is None else op
         while node is not None:
             if node == self.loop:
                 return False
@@ -186,7 +185,6 @@ class _Plan:
         """The lane dim of a slice of `array_type`: its sizes N along one dim, 1 along the
         others, at offset 0 along that dim, unit strides."""
         from mlir import ir
-        from synth.backends.ir_toolkit import static_values
         sizes, strides = static_values(op, "sizes"), static_values(op, "strides")
         if sizes is None or strides is None or any(s != 1 for s in strides):
             raise _Skip("a slice of dynamic sizes or strides")
@@ -458,44 +456,31 @@ class _Emitter:
         ins = list(op.opview.inputs)
         values = [self.lanes(v, ib, width, mapping) if plan.kind_of(v) == "v" else self.scalar(v, mapping)
                   for v in ins]
-        lanes_out = plan.kind_of(op.results[0]) == "v"
-        if op.name in _NAMED:
-            body = [(_NAMED[op.name], op, list(range(len(ins))), [op.results[0]])]
-            arguments = values
+        if op.name in _NAMED:  # one op on the inputs themselves
+            keys = ins
+            body = [(_NAMED[op.name], op, ins, [op.results[0]]), ("linalg.yield", op, [op.results[0]], [])]
         else:
             block = op.regions[0].blocks[0]
-            arguments = list(block.arguments)[:len(ins)]
+            keys = list(block.arguments)[:len(ins)]
             body = [(operation(i).name, operation(i), list(operation(i).operands), list(operation(i).results))
                     for i in block.operations]
-        local = {}
-        steady = set()  # the body's values that are invariant
-        for arg, value, orig in zip(arguments if op.name not in _NAMED else range(len(ins)), values, ins):
-            local[arg] = value
-            if orig in plan.invariant:
-                steady.add(arg)
+        local = dict(zip(keys, values))
+        steady = {k for k, v in zip(keys, ins) if v in plan.invariant}  # the body's invariant values
 
         def get(v):
             return local[v] if v in local else self.scalar(v, mapping)
 
         for name, inner, operands, results in body:
             if name == "linalg.yield":
-                results, operands = list(op.results), operands
-                for r, v in zip(results, operands):
+                for r, v in zip(op.results, operands):
                     got = get(v)
-                    if lanes_out and not isinstance(got.type, self.ir.VectorType):
+                    if plan.kind_of(r) == "v" and not isinstance(got.type, self.ir.VectorType):
                         got = self.splat(got, width)
                     mapping[r] = got
                 continue
-            if op.name in _NAMED:
-                operands_in = [local[k] for k in operands]
-                fixed = all(k in steady for k in operands)
-                types = [_ranked(op.results[0].type).element_type]
-            else:
-                operands_in = [get(v) for v in operands]
-                fixed = name not in _TRAPPING and all(v in steady if v in local else v in plan.invariant
-                                                      for v in operands)
-                types = [r.type for r in results]
-            if fixed:
+            operands_in = [get(v) for v in operands]
+            types = [_ranked(r.type).element_type if _ranked(r.type) is not None else r.type for r in results]
+            if name not in _TRAPPING and all(v in steady if v in local else v in plan.invariant for v in operands):
                 if results[0] not in self.hoisted:
                     with self.hoist:
                         self.hoisted.update(zip(results, self.create(name, inner, operands_in, types)))
@@ -503,13 +488,7 @@ class _Emitter:
                 steady.update(results)
             else:
                 new = self.create(name, inner, operands_in, types, width)
-            if op.name in _NAMED:
-                got = new[0]
-                if lanes_out and not isinstance(got.type, self.ir.VectorType):
-                    got = self.splat(got, width)
-                mapping[op.results[0]] = got
-            else:
-                local.update(zip(results, new))
+            local.update(zip(results, new))
 
     # the step ----------------------------------------------------------------------------
 
@@ -517,7 +496,6 @@ class _Emitter:
         """The original step's ops for `width` lanes at `ib` (at the current insertion
         point: the new inner loop's body); the values it yields."""
         from mlir.dialects import vector
-        from synth.backends.ir_toolkit import mixed
         plan = self.plan
         for op in plan.body.operations:
             op = operation(op)
