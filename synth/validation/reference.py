@@ -40,9 +40,10 @@ def last_pipeline() -> str | None:
     return _last[-1] if _last else None
 
 
-def run_reference(dialect: str, text: str, fname: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+def run_reference(dialect: str, text: str, fname: str, inputs: list[np.ndarray],
+                  opt_level: int = 2) -> list[np.ndarray]:
     """@fname of `text` (a raised module in `dialect`) on `inputs`, through the reference
-    lowering; one NumPy array per result."""
+    lowering (linalg: JIT-ed at LLVM's `opt_level`); one NumPy array per result."""
     _last.clear()
     if dialect == "stablehlo":
         _last.append(XLA_REFERENCE)
@@ -50,14 +51,14 @@ def run_reference(dialect: str, text: str, fname: str, inputs: list[np.ndarray])
     key = hash(text)
     if key not in _FUSION_FAILURES:
         try:
-            out = run_tensor_function(text, fname, inputs, pipeline=REFERENCE_PIPELINE)
+            out = run_tensor_function(text, fname, inputs, pipeline=REFERENCE_PIPELINE, opt_level=opt_level)
             _last.append(REFERENCE_PIPELINE)
             return out
         except ExecutionError as e:
             if "crashed" not in str(e) and "MLIRError" not in str(e):
                 raise
             _FUSION_FAILURES.add(key)
-    out = run_tensor_function(text, fname, inputs, pipeline=PLAIN_PIPELINE)
+    out = run_tensor_function(text, fname, inputs, pipeline=PLAIN_PIPELINE, opt_level=opt_level)
     _last.append(PLAIN_PIPELINE)
     return out
 
