@@ -63,6 +63,17 @@ def run_reference(dialect: str, text: str, fname: str, inputs: list[np.ndarray],
     return out
 
 
+def precompile_reference(dialect: str, items: list[tuple[str, str]], opt_level: int = 2) -> None:
+    """Compile the linalg modules `items` ((text, function)) as run_reference will run them,
+    in one batch (synth.execution.precompile: the time only, never a value); nothing for
+    stablehlo (XLA compiles each at its call)."""
+    from synth.execution import precompile
+
+    if dialect == "linalg":
+        precompile("tensor", [(t, f) for t, f in items if hash(t) not in _FUSION_FAILURES],
+                   opt_level=opt_level, pipeline=REFERENCE_PIPELINE)
+
+
 @lru_cache(maxsize=None)
 def xla_platform(platform: str):
     """(jax, xla backend, its first device) for "cpu" or "gpu" (x64 enabled)."""

@@ -183,6 +183,7 @@ def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], see
     (SizePlan.distrust) and the function is tested at its own sizes only."""
     rng = np.random.default_rng(seed)
     configs = plan.test_configs()
+    _precompile(kernel, plan, configs)
     suspect = None  # why the text re-instantiated by mapping sizes is not trusted
     small = None  # its counterexample, reported if the text at its own sizes differs too
     for sizes in configs:
@@ -216,6 +217,24 @@ def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], see
     if plan.scaled and plan.scaled not in report.assumptions:
         report.assumptions.append(plan.scaled)
     return None
+
+
+def _precompile(kernel: Kernel, plan: SizePlan, configs: list) -> None:
+    """Compile the original and the raised function at every small test size as one module
+    each (synth.execution.precompile), before the tests run them one by one: the same
+    functions, compiled once instead of once per size. Only for a raise synth built (its
+    text at other sizes is known to be right; a text re-instantiated by mapping sizes is
+    compiled at its call, where a failure is handled)."""
+    from synth.execution import precompile
+    from synth.validation.reference import precompile_reference
+
+    if plan.raised_at is None:
+        return
+    small = [plan.instances(c) for c in configs if opt_level(plan, c) == 0]
+    precompile("memref", [(o.text, kernel.name) for o, _ in small], opt_level=0)
+    raised = [r for _, r in small]
+    if raised:
+        precompile_reference(raised[0].dialect, [(r.text, r.name) for r in raised], opt_level=0)
 
 
 def opt_level(plan: SizePlan, sizes) -> int:
