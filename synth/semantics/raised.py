@@ -52,6 +52,7 @@ is a NaN constant or an op outside this list.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -78,10 +79,27 @@ def _stablehlo_context():
     return context()
 
 
+_SHARED = threading.local()
+SHARED_USES = 64  # a shared context is replaced after this many uses (what it uniqued is freed)
+
+
+def shared_context():
+    """An upstream MLIR context to parse, read and drop modules in (one per thread, renewed
+    every SHARED_USES uses): a new context costs ~10 ms, and validating deriche made ~150.
+    Its users drop every object they made in it before they return."""
+    from mlir import ir
+
+    uses = getattr(_SHARED, "uses", SHARED_USES)
+    if uses >= SHARED_USES:
+        _SHARED.context, uses = ir.Context(), 0
+    _SHARED.uses = uses + 1
+    return _SHARED.context
+
+
 def _upstream_context():
     from mlir import ir
 
-    return ir, ir.Context()
+    return ir, shared_context()
 
 
 _GENERALIZE = "builtin.module(func.func(linalg-generalize-named-ops))"

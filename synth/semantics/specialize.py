@@ -128,7 +128,9 @@ def _renamed(text: str, name: str, dialect: str) -> tuple[str, tuple, tuple, tup
         context = jax_mlir.make_ir_context()
     else:
         from mlir import ir
-        context = ir.Context()
+
+        from synth.semantics.raised import shared_context
+        context = shared_context()
     with context:
         module = _parse(ir, text)
         func = _find(ir, module, name)
@@ -174,7 +176,9 @@ def _linalg(text: str, name: str, shapes: tuple) -> str:
     static_outs = outs  # made static by the passes where the shapes determine them
     wrapper, _ = _wrapper(name, temp, ins, static_outs, shapes, "tensor.cast")
     combined = body.rstrip().rstrip("}") + wrapper + "\n}\n"
-    with ir.Context():
+    from synth.semantics.raised import shared_context
+
+    with shared_context():
         module = _parse(ir, combined)
         try:
             passmanager.PassManager.parse(_LINALG_PASSES).run(module.operation)
