@@ -641,7 +641,8 @@ def precompile(kind: str, items: list[tuple[str, str]], *, opt_level: int = 2, p
     if len(items) < 2:
         return
     try:
-        _get_worker().call(dict(kind=kind, func=items[0][1], batch=items, pipeline=pipeline, opt_level=opt_level))
+        _get_worker().call(dict(kind=kind, func=items[0][1], batch=items, args=[], pipeline=pipeline,
+                                opt_level=opt_level))
     except ExecutionError:
         pass
 
