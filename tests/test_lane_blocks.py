@@ -120,13 +120,16 @@ def test_blocks_of_lanes_equal_the_reference(w, h):
     assert np.abs(want[1]).max() > 0
 
 
-# steps whose lanes meet (the row sweep's; the column sweep is still taken): each left alone
+# row sweeps whose lanes meet, or of a form not taken (the column sweep is still taken)
 ACROSS = {
     # the step reads row j of the array it writes column j of: lane i reads element (j, i)
     "transposed": [("%col = tensor.extract_slice %x[0, %j] [W, 1] [1, 1]",
                     "%col = tensor.extract_slice %y[%j, 0] [1, W] [1, 1]")],
     # the row sweep's final state is used after the loop (as the column sweep's start)
     "state used": [("iter_args(%z = %z0, %t = %zh)", "iter_args(%z = %z0, %t = %r#1)")],
+    # arithmetic on whole tensors (not a linalg op): not taken
+    "tensor arith": [("%back = tensor.extract_slice %y2[0, %j] [W, 1] [1, 1] : tensor<WxHxf64> to tensor<Wxf64>",
+                      "%back = arith.addf %v, %v : tensor<Wxf64>")],
     # every lane reads one element of the array the loop writes
     "element": [("    %o = tensor.empty() : tensor<Wxf64>",
                  "    %y00 = tensor.extract %y[%c0, %j] : tensor<WxHxf64>\n    %o = tensor.empty() : tensor<Wxf64>"),

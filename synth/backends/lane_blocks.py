@@ -226,8 +226,8 @@ class _Plan:
                     raise _Skip("a yield that is not the state's next value")
             return
         if name.startswith(_SCALAR_OPS):
-            if len(op.regions):
-                raise _Skip(f"{name} with a region")
+            if len(op.regions) or not all(_is_scalar(v.type) for v in list(op.operands) + list(op.results)):
+                raise _Skip(f"{name} with a region or on tensors")
             self._scalar(op)
             return
         if name == "tensor.empty":
