@@ -325,11 +325,22 @@ class _NumpySem:
 
     @staticmethod
     def convert(kind: str, a, dtype: str):
-        """An integer conversion (arith.extsi / extui / trunci): C's casts, wrapping."""
+        """A conversion (synth.grammar.families.ConvertFamily): C's casts, integers
+        wrapping, floats rounded to nearest (NumPy's casts are IEEE's), float to integer
+        truncated toward zero where the result fits (C leaves the rest undefined: there
+        the type's minimum stands in, as x86 gives for fptosi)."""
         a = np.asarray(a)
-        if kind == "extui":
+        out = TensorType((), dtype).numpy_dtype
+        if kind in ("extui", "uitofp"):
             a = a.view(np.dtype(f"u{a.dtype.itemsize}")) if a.ndim else a.astype(f"u{a.dtype.itemsize}")
-        return a.astype(TensorType((), dtype).numpy_dtype)
+        if kind in ("fptosi", "fptoui"):
+            bits = 8 * np.dtype(out).itemsize
+            lo, hi = (0, 2.0 ** bits) if kind == "fptoui" else (-2.0 ** (bits - 1), 2.0 ** (bits - 1))
+            t = np.trunc(a)
+            fits = (t >= lo) & (t < hi)  # false on NaN
+            wide = np.where(fits, t, 0).astype(np.int64 if bits < 64 or kind == "fptosi" else np.uint64)
+            return np.where(fits, wide.astype(out), np.iinfo(out).min).astype(out)
+        return a.astype(out)
 
     @staticmethod
     def compare(direction: str, a, b):

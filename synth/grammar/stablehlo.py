@@ -14,7 +14,7 @@ Attribute keys (values are ints, strs or tuples of ints):
                   elements dropped at the start / end of each dim; never sizes)
   reduce_*        dim
   compare         direction  (GT GE LT LE EQ NE)
-  convert         kind (extsi extui trunci), dtype (the result's)
+  convert         kind (extsi extui trunci extf truncf sitofp uitofp fptosi fptoui), dtype
   iota            shape, dim, dtype
   constant        value, dtype  (shape ())
   triangular_solve  lower, unit_diagonal, transpose_a  (bools; left side)
@@ -90,18 +90,36 @@ class Elementwise(ElementwiseFamily, StablehloOp):
 
 class Convert(ConvertFamily, StablehloOp):
     """stablehlo.convert: sign extension or truncation of integers (stablehlo's integers
-    are signed); zero extension is convert then `and` with the low-bit mask."""
+    are signed), f32 <-> f64, signed integer <-> float; zero extension is convert then
+    `and` with the low-bit mask; `uitofp` zero-extends to i64 first, `fptoui` converts
+    through i64 (its results fit there) and keeps the low bits."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        d = attr_dict(attrs)
-        r = em.fresh()
-        em.line(f"{r} = stablehlo.convert {operands[0]} : ({arg_types[0].mlir()}) -> {result_type.mlir()}")
-        if d["kind"] != "extui":
-            return r
-        mask = _splat(em, (1 << int_width(arg_types[0].dtype)) - 1, result_type)
-        z = em.fresh()
-        em.line(f"{z} = stablehlo.and {r}, {mask} : {result_type.mlir()}")
-        return z
+        kind = attr_dict(attrs)["kind"]
+        src = arg_types[0]
+        x = operands[0]
+        if kind in ("uitofp", "fptoui"):  # through i64
+            wide = result_type.with_dtype("i64") if kind == "fptoui" else src.with_dtype("i64")
+            x = _convert(em, x, src, wide)
+            if kind == "uitofp":
+                x = _low_bits(em, x, int_width(src.dtype), wide)
+            src = wide
+        r = _convert(em, x, src, result_type)
+        return _low_bits(em, r, int_width(src.dtype), result_type) if kind == "extui" else r
+
+
+def _convert(em, x: str, src: TensorType, dst: TensorType) -> str:
+    r = em.fresh()
+    em.line(f"{r} = stablehlo.convert {x} : ({src.mlir()}) -> {dst.mlir()}")
+    return r
+
+
+def _low_bits(em, x: str, width: int, t: TensorType) -> str:
+    """x `and` 2**width - 1: the unsigned reading of a `width`-bit integer widened to `t`."""
+    mask = _splat(em, (1 << width) - 1, t)
+    z = em.fresh()
+    em.line(f"{z} = stablehlo.and {x}, {mask} : {t.mlir()}")
+    return z
 
 
 # --- dot_general ---------------------------------------------------------------------------

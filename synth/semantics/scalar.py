@@ -17,14 +17,17 @@ integers raise ZeroDivisionError when concrete, z3's division is total but unspe
 (see synth.semantics.z3sem). The infinities POS_INF / NEG_INF are sentinels for the
 identities of max / min reductions: maximum, minimum, compare and select understand them,
 any other operation raises Unsupported, as does anything else outside the model (bitwise
-operations on symbolic integers wider than i1, signed order of symbolic i1 values,
-uitofp of a symbolic integer). Each executor turns Unsupported into an InputError at the
+operations on symbolic integers wider than i1, signed order of symbolic i1 values).
+Conversions between float types are the identity (reals); float to integer (fptosi /
+fptoui) truncates the real toward zero; rounding to f32 is left to the execution tests. Each executor turns Unsupported into an InputError at the
 op's location.
 """
 
 from __future__ import annotations
 
+import math
 import operator
+import re
 from collections.abc import Callable
 
 import z3
@@ -250,10 +253,23 @@ def sitofp(a):
     return int_to_float(a, -1)  # i1 true is -1 as a signed integer
 
 
-def uitofp(a):
-    if isinstance(a, z3.ArithRef) and z3.is_int(a):
-        raise Unsupported("uitofp of a symbolic integer is not modelled (sign unknown)")
-    return int_to_float(a, 1)
+def uitofp_from(width: int) -> Callable:
+    """arith.uitofp of a `width`-bit integer: its unsigned reading (extui_from) as a real."""
+    extui = extui_from(width)
+    return lambda a: int_to_float(a, 1) if isinstance(a, bool) or z3.is_bool(a) else int_to_float(extui(a))
+
+
+def fptosi(a):
+    """arith.fptosi / fptoui (C's conversion of a float to an integer): the real truncated
+    toward zero, where the result fits the type (C leaves the rest undefined; so do these
+    semantics: an out-of-range result is not modelled, execution tests see it)."""
+    if isinstance(a, float):
+        return math.trunc(a)
+    if isinstance(a, int):
+        return a
+    if z3.is_int(a):
+        return a
+    return z3.If(a >= 0, z3.ToInt(a), -z3.ToInt(-a))
 
 
 def extsi(a):
@@ -322,14 +338,23 @@ def int_cast(name: str, src_width: int, dst_width: int) -> Callable:
         return _finite_only(name, extui_from(src_width))
     if name == "arith.trunci":
         return _finite_only(name, trunci_to(dst_width))
+    if name == "arith.uitofp":
+        return _finite_only(name, uitofp_from(src_width))
     if name in ("arith.shrui", "stablehlo.shift_right_logical"):  # the unsigned reading, shifted
         extui = extui_from(src_width)
         return _finite_only(name, lambda a, k: shift_right_arithmetic(extui(a), k))
     raise ValueError(f"{name} is not an integer cast")
 
 
-# the ops whose meaning depends on the operands' width (int_cast)
-INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.shrui", "stablehlo.shift_right_logical")
+# the ops whose meaning depends on the operands' width (int_cast; a float's width is its
+# type's: type_width)
+INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.uitofp", "arith.shrui",
+             "stablehlo.shift_right_logical")
+
+
+def type_width(dtype: str) -> int:
+    """The width in bits of an element type named the MLIR way (index: 64)."""
+    return 64 if dtype == "index" else int(re.sub(r"^[a-z]+", "", dtype))
 
 
 def _same(a):
@@ -379,7 +404,7 @@ _EXACT = {  # defined on finite values only
     "xor": _bitwise(operator.xor, operator.xor, z3.Xor),
     "shl": shift_left, "shrs": shift_right_arithmetic, "int_rem": int_remainder,
     "not": logic(lambda a: (not a) if isinstance(a, bool) else ~a, z3.Not),
-    "sitofp": sitofp, "uitofp": uitofp,
+    "sitofp": sitofp, "fptosi": fptosi,
 }
 _ANY = {"max": maximum, "min": minimum, "select": select, "clamp": clamp, "same": _same}  # infinities too
 
@@ -393,7 +418,7 @@ ARITH_MATH: dict[str, Callable] = _table({
     "arith.negf": "neg",
     "arith.maximumf": "max", "arith.maxnumf": "max", "arith.minimumf": "min", "arith.minnumf": "min",
     "arith.extf": "same", "arith.truncf": "same",
-    "arith.sitofp": "sitofp", "arith.uitofp": "uitofp",
+    "arith.sitofp": "sitofp", "arith.fptosi": "fptosi", "arith.fptoui": "fptosi",
     "arith.addi": "add", "arith.subi": "sub", "arith.muli": "mul", "arith.divsi": "trunc_div",
     "arith.remsi": "trunc_rem", "arith.floordivsi": "floor_div", "arith.ceildivsi": "ceil_div",
     "arith.maxsi": "max", "arith.minsi": "min",
@@ -401,7 +426,7 @@ ARITH_MATH: dict[str, Callable] = _table({
     "arith.shli": "shl", "arith.shrsi": "shrs",
     "arith.select": "select",
     "arith.index_cast": "same", "arith.index_castui": "same",
-    # arith.extsi / extui / trunci: int_cast (their meaning depends on the widths)
+    # arith.extsi / extui / trunci / uitofp: int_cast (their meaning depends on the widths)
     "math.sqrt": "sqrt", "math.rsqrt": "rsqrt", "math.exp": "exp", "math.absf": "abs",
     "math.absi": "abs", "math.powf": "pow",
 })
