@@ -53,10 +53,13 @@ class ConvertFamily:
     (sign / zero extension) to a wider integer type, `trunci` (the low bits) to a narrower
     one; `extf` / `truncf` between f32 and f64 (IEEE round to nearest); `sitofp` /
     `uitofp` (the signed / unsigned reading of an integer, rounded to nearest);
-    `fptosi` / `fptoui` (C's truncation toward zero, defined where the result fits:
-    elsewhere the value stands in as the type's minimum). `uitofp` from and `fptoui` to
-    i64 are left out (stablehlo's integers are signed: no wider type to go through). The
-    attributes: kind and dtype (the result's element type, one of the context's)."""
+    `fptosi` / `fptoui` (C's truncation toward zero where the result fits; C leaves the
+    rest undefined, and these ops give there what x86-64 gives, the machine the original
+    runs on in validation: the minimum of i32 / i64, char and short through i32, then
+    the low bits). `uitofp` from i64 is left out (stablehlo's integers are signed: no
+    wider type to go through), and so is `fptoui` to i32 / i64 (what x86-64 gives out of
+    range depends on AVX-512). The attributes: kind and dtype (the result's element
+    type, one of the context's)."""
 
     arity = 1
     attr_domain_kind = "convert"
@@ -74,7 +77,7 @@ class ConvertFamily:
         if src in ints and dst in FLOAT_DTYPES:
             return ("sitofp", "uitofp") if src != "i64" else ("sitofp",)
         if src in FLOAT_DTYPES and dst in ints:
-            return ("fptosi", "fptoui") if dst != "i64" else ("fptosi",)
+            return ("fptosi", "fptoui") if dst in NARROW_INT_DTYPES else ("fptosi",)
         return ()
 
     def attribute_domain(self, arg_types, ctx):

@@ -327,19 +327,18 @@ class _NumpySem:
     def convert(kind: str, a, dtype: str):
         """A conversion (synth.grammar.families.ConvertFamily): C's casts, integers
         wrapping, floats rounded to nearest (NumPy's casts are IEEE's), float to integer
-        truncated toward zero where the result fits (C leaves the rest undefined: there
-        the type's minimum stands in, as x86 gives for fptosi)."""
+        truncated toward zero where the result fits, elsewhere what x86-64 gives: the
+        minimum of i32 / i64 (char and short go through i32, then keep the low bits)."""
         a = np.asarray(a)
         out = TensorType((), dtype).numpy_dtype
         if kind in ("extui", "uitofp"):
             a = a.view(np.dtype(f"u{a.dtype.itemsize}")) if a.ndim else a.astype(f"u{a.dtype.itemsize}")
         if kind in ("fptosi", "fptoui"):
-            bits = 8 * np.dtype(out).itemsize
-            lo, hi = (0, 2.0 ** bits) if kind == "fptoui" else (-2.0 ** (bits - 1), 2.0 ** (bits - 1))
+            low = -2.0 ** (63 if np.dtype(out).itemsize == 8 else 31)
             t = np.trunc(a)
-            fits = (t >= lo) & (t < hi)  # false on NaN
-            wide = np.where(fits, t, 0).astype(np.int64 if bits < 64 or kind == "fptosi" else np.uint64)
-            return np.where(fits, wide.astype(out), np.iinfo(out).min).astype(out)
+            fits = (t >= low) & (t < -low)  # false on NaN
+            wide = np.where(fits, np.where(fits, t, 0).astype(np.int64), np.int64(low))
+            return wide.astype(out)
         return a.astype(out)
 
     @staticmethod

@@ -91,19 +91,21 @@ class Elementwise(ElementwiseFamily, StablehloOp):
 class Convert(ConvertFamily, StablehloOp):
     """stablehlo.convert: sign extension or truncation of integers (stablehlo's integers
     are signed), f32 <-> f64, signed integer <-> float; zero extension is convert then
-    `and` with the low-bit mask; `uitofp` zero-extends to i64 first, `fptoui` converts
-    through i64 (its results fit there) and keeps the low bits."""
+    `and` with the low-bit mask; `uitofp` zero-extends to i64 first; float to integer
+    is the convert where the result fits i32 / i64 (XLA saturates past it) and that
+    type's minimum elsewhere (x86-64's), to char / short through i32."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         kind = attr_dict(attrs)["kind"]
-        src = arg_types[0]
-        x = operands[0]
-        if kind in ("uitofp", "fptoui"):  # through i64
-            wide = result_type.with_dtype("i64") if kind == "fptoui" else src.with_dtype("i64")
-            x = _convert(em, x, src, wide)
-            if kind == "uitofp":
-                x = _low_bits(em, x, int_width(src.dtype), wide)
-            src = wide
+        src, x = arg_types[0], operands[0]
+        if kind == "uitofp":  # the unsigned reading, in i64
+            wide = src.with_dtype("i64")
+            x, src = _low_bits(em, _convert(em, x, src, wide), int_width(src.dtype), wide), wide
+        if kind in ("fptosi", "fptoui"):
+            wide = result_type.with_dtype("i64" if result_type.dtype == "i64" else "i32")
+            x, src = _fp_to_int(em, x, src, wide), wide
+            if src == result_type:
+                return x
         r = _convert(em, x, src, result_type)
         return _low_bits(em, r, int_width(src.dtype), result_type) if kind == "extui" else r
 
@@ -111,6 +113,22 @@ class Convert(ConvertFamily, StablehloOp):
 def _convert(em, x: str, src: TensorType, dst: TensorType) -> str:
     r = em.fresh()
     em.line(f"{r} = stablehlo.convert {x} : ({src.mlir()}) -> {dst.mlir()}")
+    return r
+
+
+def _fp_to_int(em, x: str, src: TensorType, dst: TensorType) -> str:
+    """Floats to i32 / i64: truncated where -2**(w-1) <= x < 2**(w-1), the minimum elsewhere."""
+    low = -(1 << (int_width(dst.dtype) - 1))
+    c = _convert(em, x, src, dst)
+    pred = src.with_dtype("i1")
+    above, below = em.fresh(), em.fresh()
+    em.line(f"{above} = stablehlo.compare GE, {x}, {_splat(em, float(low), src)} : "
+            f"({src.mlir()}, {src.mlir()}) -> {pred.mlir()}")
+    em.line(f"{below} = stablehlo.compare LT, {x}, {_splat(em, -float(low), src)} : "
+            f"({src.mlir()}, {src.mlir()}) -> {pred.mlir()}")
+    fits, r = em.fresh(), em.fresh()
+    em.line(f"{fits} = stablehlo.and {above}, {below} : {pred.mlir()}")
+    em.line(f"{r} = stablehlo.select {fits}, {c}, {_splat(em, low, dst)} : {pred.mlir()}, {dst.mlir()}")
     return r
 
 

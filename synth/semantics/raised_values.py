@@ -17,7 +17,7 @@ from synth.grammar.types import TensorType
 
 from synth.semantics import z3sem
 from synth.semantics.scalar import (NARROW_WIDTH, NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add, cmpf, cmpi,
-                                    finite as _finite, fptosi, int_cast, int_to_float, type_width, wrap)
+                                    finite as _finite, int_cast, saturated, int_to_float, type_width, wrap)
 
 # types -------------------------------------------------------------------------------------
 
@@ -208,11 +208,11 @@ def arith_int_cast(op):
 def convert(src: str, dst: str):
     """The scalar function of stablehlo.convert from `src` to `dst` elements: between
     floats the identity (reals), an integer (i1: 0 / 1) as a real, a real truncated
-    toward zero (scalar.fptosi), to i1 `!= 0`, between integers int_convert."""
+    toward zero and clamped as XLA does (scalar.saturated), to i1 `!= 0`, between integers int_convert."""
     if dst in _FLOATS:
         return (lambda a: a) if src in _FLOATS else int_to_float
     if src in _FLOATS:
-        return fptosi
+        return saturated(_dtype_width(dst))
     if dst == "i1":
         return lambda a: a != 0 if not z3.is_bool(a) else a
     return int_convert(src, dst)
