@@ -18,10 +18,10 @@ integers raise ZeroDivisionError when concrete, z3's division is total but unspe
 identities of max / min reductions: maximum, minimum, compare and select understand them,
 any other operation raises Unsupported, as does anything else outside the model (bitwise
 operations on symbolic integers wider than i1, signed order of symbolic i1 values).
-Conversions between float types are the identity (reals): rounding to f32 is left to the
-execution tests; float to integer (fptosi / fptoui) truncates the real toward zero where
-it fits, and gives what x86-64 gives elsewhere (fp_to_int). Each executor turns Unsupported into an InputError at the
-op's location.
+Each executor turns Unsupported into an InputError at the op's location. Conversions
+between float types are the identity (reals): rounding to f32 is left to the execution
+tests; float to integer (fptosi / fptoui) truncates the real toward zero where it fits,
+and gives what x86-64 gives elsewhere (fp_to_int).
 """
 
 from __future__ import annotations
