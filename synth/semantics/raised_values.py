@@ -16,8 +16,9 @@ import z3
 from synth.grammar.types import TensorType
 
 from synth.semantics import z3sem
-from synth.semantics.scalar import (NARROW_WIDTH, NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add, cmpf, cmpi,
-                                    finite as _finite, int_cast, saturated, int_to_float, type_width, wrap)
+from synth.semantics.scalar import (NARROW_WIDTH, NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add,
+                                    cmpf, cmpi, finite as _finite, int_cast, int_to_float, saturated, type_width,
+                                    wrap)
 
 # types -------------------------------------------------------------------------------------
 
