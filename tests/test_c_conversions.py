@@ -26,6 +26,8 @@ CASES = {f"conversions:{name}": Case(CONVERSIONS, name, spec) for name, spec in 
     "u_to_double": {"sizes": {"n": 17}, "arrays": {"k": "n", "y": "n"}},
     "to_int": {"sizes": {"n": 41}, "arrays": {"x": "n", "y": "n"}, "ranges": {"x": (-1e3, 1e3)}},
     "scale_sizes": {"sizes": {"n": 5, "m": 7}, "arrays": {"x": "n*m", "y": "n*m"}},
+    "dsdot": {"sizes": {"n": 50}, "arrays": {"x": "n", "y": "n", "r": "1"}},
+    "quant": {"sizes": {"n": 19}, "arrays": {"x": "n", "q": "n"}, "ranges": {"x": (-1e3, 1e3)}},
 }.items()}
 DARKNET = {c.id: c for c in load_cases(ROOT / "benchmarks" / "c-libs")}
 CASES["darknet:mean_cpu"] = DARKNET["darknet:mean_cpu"]
@@ -40,11 +42,13 @@ EXACT = [  # elementwise: equal to gcc's bit for bit
     pytest.param("conversions:u_to_double", "k[i] + 0.25, unsigned k: uitofp", marks=pytest.mark.slow),
     pytest.param("conversions:scale_sizes", "float s = 1. / (n * m): the sizes' product, converted",
                  marks=pytest.mark.slow),
+    pytest.param("conversions:quant", "(int)(x[i] * scale + 0.5f), float scale", marks=pytest.mark.slow),
 ]
 # XLA divides by a constant (the size, once the program is made static) as a multiply by
 # its reciprocal: equal to rounding only
 XLA_ROUNDS = {("conversions:by_n", "stablehlo")}
 REDUCTIONS = [  # summed in another order: equal to rounding
+    pytest.param("conversions:dsdot", "double s += (double)x[i] * y[i]; *r = (float)s", marks=pytest.mark.slow),
     ("darknet:mean_cpu", "float scale = 1. / (batch * spatial), every size"),
     pytest.param("darknet:variance_cpu", "1. / (batch * spatial - 1), powf(x - mean, 2)", marks=pytest.mark.slow),
 ]
@@ -91,12 +95,24 @@ def test_conversion_reductions_raise_for_every_size(name, what, target):
     assert_same(case, f"raised {target} ({what})", params, result, want, got)
 
 
+def _raised_body(name: str) -> str:
+    case = CASES[name]
+    outcome = raise_function(translate_c(str(case.path), function=case.function), case.function, "stablehlo",
+                             RaiseOptions())
+    return outcome.module[outcome.module.index(f"@{case.function}_raised"):].split("return", 1)[0]
+
+
 def test_the_double_constant_is_not_read_in_float():
     """`0.1 * x[i]` on floats: the raised program multiplies in double (0.1 is not
     0.1f: the two differ in the last bits of y), the conversions as written."""
-    case = CASES["conversions:half"]
-    outcome = raise_function(translate_c(str(case.path), function=case.function), case.function, "stablehlo",
-                             RaiseOptions())
-    body = outcome.module[outcome.module.index("@half_raised"):].split("return", 1)[0]
+    body = _raised_body("conversions:half")
     assert "stablehlo.multiply" in body and "tensor<?xf64>" in body
     assert "(tensor<?xf32>) -> tensor<?xf64>" in body and "(tensor<?xf64>) -> tensor<?xf32>" in body
+
+
+def test_a_double_accumulator_stays_double():
+    """dsdot sums float products in double: the raised contraction is in f64 (a float
+    one passes a tolerance test at small sizes but is not the C's precision)."""
+    body = _raised_body("conversions:dsdot")
+    assert "-> tensor<f64>" in body and "stablehlo.dot_general" in body
+    assert "(tensor<f64>) -> tensor<f32>" in body

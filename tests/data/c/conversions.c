@@ -37,3 +37,15 @@ void scale_sizes(float *x, int n, int m, float *y)
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < m; ++j) y[i * m + j] = x[i * m + j] * s;
 }
+
+void dsdot(float *x, float *y, int n, float *r)
+{
+    double s = 0;  /* summed in double, as BLAS's dsdot */
+    for (int i = 0; i < n; ++i) s += (double)x[i] * y[i];
+    *r = (float)s;
+}
+
+void quant(float *x, int n, float scale, int *q)
+{
+    for (int i = 0; i < n; ++i) q[i] = (int)(x[i] * scale + 0.5f);
+}
