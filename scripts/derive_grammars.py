@@ -76,8 +76,9 @@ CURATED = {
         _op("stablehlo.shift_left", "stablehlo.shift_left", 2),
         _op("stablehlo.shift_right_arithmetic", "stablehlo.shift_right_arithmetic", 2),
         _op("stablehlo.shift_right_logical", "stablehlo.shift_right_logical", 2),
-        _op("stablehlo.convert", "stablehlo.convert", 1, attr_domain="int_convert",
-            doc="integer extsi / extui / trunci; extui is convert then and with the low-bit mask"),
+        _op("stablehlo.convert", "stablehlo.convert", 1, attr_domain="convert",
+            doc="arith's extsi / extui / trunci / extf / truncf / sitofp / uitofp / fptosi / fptoui; "
+                "extui is convert then and with the low-bit mask, uitofp and fptoui go through i64"),
         _op("stablehlo.dot_general", "stablehlo.dot_general", 2, attr_domain="dot_dims",
             doc="at most one batching and one contracting dim pair, equal sizes"),
         _op("stablehlo.broadcast_in_dim", "stablehlo.broadcast_in_dim", 1,
@@ -181,8 +182,9 @@ CURATED = {
         _op("linalg.shli", "linalg.generic", 2, emitted=["outputs"], doc="generic: arith.shli"),
         _op("linalg.shrsi", "linalg.generic", 2, emitted=["outputs"], doc="generic: arith.shrsi"),
         _op("linalg.shrui", "linalg.generic", 2, emitted=["outputs"], doc="generic: arith.shrui"),
-        _op("linalg.convert", "linalg.generic", 1, attr_domain="int_convert", emitted=["outputs"],
-            doc="generic: one arith.extsi / extui / trunci (C's integer promotions and casts)"),
+        _op("linalg.convert", "linalg.generic", 1, attr_domain="convert", emitted=["outputs"],
+            doc="generic: one arith.extsi / extui / trunci / extf / truncf / sitofp / uitofp / fptosi / "
+                "fptoui (C's promotions and casts)"),
         _op("linalg.matmul", "linalg.matmul", 2, emitted=["outputs"]),
         _op("linalg.matvec", "linalg.matvec", 2, emitted=["outputs"]),
         _op("linalg.vecmat", "linalg.vecmat", 2, emitted=["outputs"]),

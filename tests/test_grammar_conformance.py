@@ -62,7 +62,7 @@ def instances(op, exhaustive: bool = False):
     chosen = combos[:3] + [ts for ts in combos[3:] if any(t.dtype == "i64" for t in ts)][:1]
     # an integer-only op (conversions, shifts, bitwise ops): also the first instance that
     # takes C's int, char or short (the slow run covers the others' with every type)
-    if not any(t.dtype == "f64" for ts in combos for t in ts):
+    if not any(t.dtype == "f64" for ts in combos for t in ts) or op.attr_domain_kind == "convert":
         chosen += [ts for ts in product(UNIVERSE, repeat=op.arity)
                    if any(t in C_INTS for t in ts) and op.accepts(ts, CTX)][:1]
     out = []
@@ -83,8 +83,11 @@ def random_inputs(op, arg_types, seed: int):
         if t.dtype == "i1":
             a = rng.random(t.shape) < 0.5
         elif t.is_int and "convert" in op.name:  # every value of the type: wrap-around, 255 as unsigned
+            # (to a float: past f32's 24 bits, rounded)
             info = np.iinfo(t.numpy_dtype)
-            a = rng.integers(max(info.min, -(1 << 20)), min(info.max, 1 << 20) + 1, size=t.shape)
+            a = rng.integers(max(info.min, -(1 << 30)), min(info.max, 1 << 30) + 1, size=t.shape)
+        elif "convert" in op.name:  # floats that f32 rounds, integer parts that fit i8
+            a = rng.uniform(-100, 100, size=t.shape)
         elif t.is_int and op.name in SHIFTS:  # shift amounts within the width, no overflow
             # (i32 / i64 are mathematical integers in the proofs, as for the other ops)
             a = rng.integers(0, 8 * t.numpy_dtype.itemsize - 12, size=t.shape) if out else \
@@ -123,7 +126,7 @@ def assert_same(actual, expected, what: str):
         np.testing.assert_array_equal(actual, expected, err_msg=what)
 
 
-def check_instance(op, arg_types, a, seed: int = 0):
+def check_instance(op, arg_types, a, seed: int = 0, inputs=None):
     label = f"{op.name}({', '.join(t.mlir() for t in arg_types)}) {dict(a)}"
     # 1. the verifier accepts it
     verdict = VERIFIER.verify(op, arg_types, a)
@@ -134,12 +137,14 @@ def check_instance(op, arg_types, a, seed: int = 0):
     if inferred is not None:
         assert inferred == rt.mlir(), f"{label}: MLIR infers {inferred}, shape rule says {rt.mlir()}"
     # 3. NumPy reference vs compiled MLIR
-    inputs = random_inputs(op, arg_types, seed)
+    inputs = random_inputs(op, arg_types, seed) if inputs is None else inputs
     expected = op.evaluate(inputs, a)
     assert expected.shape == rt.shape and expected.dtype == rt.numpy_dtype, \
         f"{label}: evaluate gives {expected.dtype}{expected.shape}, result_type {rt.mlir()}"
     (compiled,) = run_compiled(op, emit_op_function(op, arg_types, a), inputs)
     assert compiled.dtype == rt.numpy_dtype, f"{label}: MLIR returns {compiled.dtype}, not {rt.mlir()}"
+    if "convert" in op.name:  # conversions: exact to the bit (IEEE rounding, C truncation)
+        np.testing.assert_array_equal(compiled, expected, err_msg=f"{label}: compiled MLIR vs evaluate")
     assert_same(compiled, expected, f"{label}: compiled MLIR vs evaluate")
     # 4. the proofs' semantics: the interpreter of raised programs on the emitted MLIR, over
     # z3 symbols, with the same inputs substituted
@@ -232,6 +237,21 @@ EXTRA = [
         ([((3, 7), "f64")], attrs(dim=1, shape=(5, 3), offset=0, reverse=False)),
         ([((7, 2, 3), "f32")], attrs(dim=0, shape=(4, 5), offset=0, reverse=False)),
         ([((6,), "i64")], attrs(dim=0, shape=(4, 3), offset=0, reverse=True))]],
+    # conversions C makes: f32 <-> f64, integers (int, char, short, long) <-> floats
+    *[(f"{d}.convert", types, a) for d in ("stablehlo", "linalg") for types, a in [
+        ([((3, 4), "f32")], attrs(kind="extf", dtype="f64")),
+        ([((3, 4), "f64")], attrs(kind="truncf", dtype="f32")),
+        ([((), "f64")], attrs(kind="truncf", dtype="f32")),
+        ([((4,), "i32")], attrs(kind="sitofp", dtype="f32")),
+        ([((3, 4), "i64")], attrs(kind="sitofp", dtype="f32")),
+        ([((3, 4), "i16")], attrs(kind="sitofp", dtype="f64")),
+        ([((4,), "i32")], attrs(kind="uitofp", dtype="f32")),
+        ([((3, 4), "i8")], attrs(kind="uitofp", dtype="f64")),
+        ([((3, 4), "f32")], attrs(kind="fptosi", dtype="i32")),
+        ([((4,), "f64")], attrs(kind="fptosi", dtype="i64")),
+        ([((4,), "f64")], attrs(kind="fptosi", dtype="i8")),
+        ([((3, 4), "f32")], attrs(kind="fptoui", dtype="i8")),
+        ([((4,), "f64")], attrs(kind="fptoui", dtype="i16"))]],
     # argmax / argmin: ties (the first index), floats and integers, an inner dim
     *[(f"{d}.arg{k}", types, a) for d in ("stablehlo", "linalg") for k in ("max", "min") for types, a in [
         ([((7,), "f32")], attrs(dim=0, dtype="i32")),
@@ -246,6 +266,23 @@ def test_extra_instances(name, types, a):
     arg_types = tuple(TensorType(s, dt) for s, dt in types)
     op.result_type(arg_types, a)  # the shape rule accepts it
     check_instance(op, arg_types, a)
+
+
+@pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
+@pytest.mark.parametrize("src,dst,kind", [("f32", "i32", "fptosi"), ("f64", "i64", "fptosi"),
+                                          ("f32", "i8", "fptosi"), ("f64", "i16", "fptoui")])
+def test_float_to_int_past_the_range(dialect, src, dst, kind):
+    """Where C leaves a float to integer conversion undefined (NaN, past the type), the
+    op gives what x86-64 gives the original (the minimum of i32 / i64; char and short
+    through i32, then the low bits) in NumPy, compiled and in the proofs' semantics:
+    XLA's convert, which saturates, is not what stablehlo.convert's emitter leaves."""
+    op, a = ALL_OPS[f"{dialect}.convert"], attrs(kind=kind, dtype=dst)
+    x = np.array([1e10, -1e10, 3e9, -2.5, 200.0, 70000.0, -129.7, 1e20, -0.5, 127.9, 5e18, -2.0 ** 31],
+                 dtype=np.float32 if src == "f32" else np.float64)
+    check_instance(op, (TensorType(x.shape, src),), a, inputs=[x])
+    nan = np.full((2,), np.nan, dtype=x.dtype)  # (no real value: compiled vs NumPy only)
+    (compiled,) = run_compiled(op, emit_op_function(op, (TensorType((2,), src),), a), [nan])
+    np.testing.assert_array_equal(compiled, op.evaluate([nan], a))
 
 
 def test_composed_programs():

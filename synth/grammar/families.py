@@ -14,7 +14,7 @@ from synth.grammar.shapes import (EDGE_POSITIONS, check_insert_range, cholesky, 
                                   range_slices, reduce_domain, reduce_type, slice_range_domain,
                                   triangular_solve)
 from synth.grammar.types import (FLOAT_DTYPES, INT_DTYPES, NARROW_INT_DTYPES, NUMERIC_DTYPES, STORED_DTYPES,
-                                 TensorType, int_width)
+                                 TensorType, float_width, int_width)
 
 
 class ElementwiseFamily:
@@ -49,20 +49,36 @@ class ElementwiseFamily:
 
 
 class ConvertFamily:
-    """An integer conversion, C's promotions and casts: `extsi` / `extui` (sign / zero
-    extension) to a wider integer type, `trunci` (the low bits) to a narrower one. The
-    attributes: kind and dtype (the result's element type, one of the context's)."""
+    """A conversion, C's promotions and casts, as arith names them: `extsi` / `extui`
+    (sign / zero extension) to a wider integer type, `trunci` (the low bits) to a narrower
+    one; `extf` / `truncf` between f32 and f64 (IEEE round to nearest); `sitofp` /
+    `uitofp` (the signed / unsigned reading of an integer, rounded to nearest);
+    `fptosi` / `fptoui` (C's truncation toward zero where the result fits; C leaves the
+    rest undefined, and these ops give there what x86-64 gives, the machine the original
+    runs on in validation: the minimum of i32 / i64, char and short through i32, then
+    the low bits). `uitofp` from i64 is left out (stablehlo's integers are signed: no
+    wider type to go through), and so is `fptoui` to i32 / i64 (what x86-64 gives out of
+    range depends on AVX-512). The attributes: kind and dtype (the result's element
+    type, one of the context's)."""
 
     arity = 1
-    attr_domain_kind = "int_convert"
-    KINDS = ("extsi", "extui", "trunci")
+    attr_domain_kind = "convert"
+    KINDS = ("extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui")
 
     @staticmethod
     def _kinds(src: str, dst: str) -> tuple[str, ...]:
         ints = INT_DTYPES + NARROW_INT_DTYPES
-        if src not in ints or dst not in ints or src == dst:
+        if src == dst:
             return ()
-        return ("extsi", "extui") if int_width(dst) > int_width(src) else ("trunci",)
+        if src in ints and dst in ints:
+            return ("extsi", "extui") if int_width(dst) > int_width(src) else ("trunci",)
+        if src in FLOAT_DTYPES and dst in FLOAT_DTYPES:
+            return ("extf",) if float_width(dst) > float_width(src) else ("truncf",)
+        if src in ints and dst in FLOAT_DTYPES:
+            return ("sitofp", "uitofp") if src != "i64" else ("sitofp",)
+        if src in FLOAT_DTYPES and dst in ints:
+            return ("fptosi", "fptoui") if dst in NARROW_INT_DTYPES else ("fptosi",)
+        return ()
 
     def attribute_domain(self, arg_types, ctx):
         if len(arg_types) != 1:

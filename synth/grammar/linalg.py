@@ -26,7 +26,7 @@ Attribute keys:
   reduce_*         dim
   fill             value, shape, dtype
   select_cmp       direction (GT GE LT LE EQ NE)
-  convert          kind (extsi extui trunci), dtype (the result's)
+  convert          kind (extsi extui trunci extf truncf sitofp uitofp fptosi fptoui), dtype
   dot_general      lhs_batch, rhs_batch, lhs_contract, rhs_contract (as stablehlo.dot_general)
   slice_edge       dims (sorted operand dims), position ("first" | "last")
   extract_range, insert_range   lo, hi (tuples of non-negative ints, one per dim: the
@@ -95,7 +95,7 @@ class GenericElementwise(ElementwiseFamily, LinalgOp):
 
 
 class Convert(ConvertFamily, LinalgOp):
-    """linalg.generic whose body is one arith.extsi / extui / trunci."""
+    """linalg.generic whose body is one arith cast of its kind (arith.extsi, truncf, sitofp ...)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         src, dst = arg_types[0].dtype, result_type.dtype

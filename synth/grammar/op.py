@@ -325,11 +325,21 @@ class _NumpySem:
 
     @staticmethod
     def convert(kind: str, a, dtype: str):
-        """An integer conversion (arith.extsi / extui / trunci): C's casts, wrapping."""
+        """A conversion (synth.grammar.families.ConvertFamily): C's casts, integers
+        wrapping, floats rounded to nearest (NumPy's casts are IEEE's), float to integer
+        truncated toward zero where the result fits, elsewhere what x86-64 gives: the
+        minimum of i32 / i64 (char and short go through i32, then keep the low bits)."""
         a = np.asarray(a)
-        if kind == "extui":
+        out = TensorType((), dtype).numpy_dtype
+        if kind in ("extui", "uitofp"):
             a = a.view(np.dtype(f"u{a.dtype.itemsize}")) if a.ndim else a.astype(f"u{a.dtype.itemsize}")
-        return a.astype(TensorType((), dtype).numpy_dtype)
+        if kind in ("fptosi", "fptoui"):
+            low = -2.0 ** (63 if np.dtype(out).itemsize == 8 else 31)
+            t = np.trunc(a)
+            fits = (t >= low) & (t < -low)  # false on NaN
+            wide = np.where(fits, np.where(fits, t, 0).astype(np.int64), np.int64(low))
+            return wide.astype(out)
+        return a.astype(out)
 
     @staticmethod
     def compare(direction: str, a, b):

@@ -14,7 +14,7 @@ Attribute keys (values are ints, strs or tuples of ints):
                   elements dropped at the start / end of each dim; never sizes)
   reduce_*        dim
   compare         direction  (GT GE LT LE EQ NE)
-  convert         kind (extsi extui trunci), dtype (the result's)
+  convert         kind (extsi extui trunci extf truncf sitofp uitofp fptosi fptoui), dtype
   iota            shape, dim, dtype
   constant        value, dtype  (shape ())
   triangular_solve  lower, unit_diagonal, transpose_a  (bools; left side)
@@ -90,18 +90,54 @@ class Elementwise(ElementwiseFamily, StablehloOp):
 
 class Convert(ConvertFamily, StablehloOp):
     """stablehlo.convert: sign extension or truncation of integers (stablehlo's integers
-    are signed); zero extension is convert then `and` with the low-bit mask."""
+    are signed), f32 <-> f64, signed integer <-> float; zero extension is convert then
+    `and` with the low-bit mask; `uitofp` zero-extends to i64 first; float to integer
+    is the convert where the result fits i32 / i64 (XLA saturates past it) and that
+    type's minimum elsewhere (x86-64's), to char / short through i32."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        d = attr_dict(attrs)
-        r = em.fresh()
-        em.line(f"{r} = stablehlo.convert {operands[0]} : ({arg_types[0].mlir()}) -> {result_type.mlir()}")
-        if d["kind"] != "extui":
-            return r
-        mask = _splat(em, (1 << int_width(arg_types[0].dtype)) - 1, result_type)
-        z = em.fresh()
-        em.line(f"{z} = stablehlo.and {r}, {mask} : {result_type.mlir()}")
-        return z
+        kind = attr_dict(attrs)["kind"]
+        src, x = arg_types[0], operands[0]
+        if kind == "uitofp":  # the unsigned reading, in i64
+            wide = src.with_dtype("i64")
+            x, src = _low_bits(em, _convert(em, x, src, wide), int_width(src.dtype), wide), wide
+        if kind in ("fptosi", "fptoui"):
+            wide = result_type.with_dtype("i64" if result_type.dtype == "i64" else "i32")
+            x, src = _fp_to_int(em, x, src, wide), wide
+            if src == result_type:
+                return x
+        r = _convert(em, x, src, result_type)
+        return _low_bits(em, r, int_width(src.dtype), result_type) if kind == "extui" else r
+
+
+def _convert(em, x: str, src: TensorType, dst: TensorType) -> str:
+    r = em.fresh()
+    em.line(f"{r} = stablehlo.convert {x} : ({src.mlir()}) -> {dst.mlir()}")
+    return r
+
+
+def _fp_to_int(em, x: str, src: TensorType, dst: TensorType) -> str:
+    """Floats to i32 / i64: truncated where -2**(w-1) <= x < 2**(w-1), the minimum elsewhere."""
+    low = -(1 << (int_width(dst.dtype) - 1))
+    c = _convert(em, x, src, dst)
+    pred = src.with_dtype("i1")
+    above, below = em.fresh(), em.fresh()
+    em.line(f"{above} = stablehlo.compare GE, {x}, {_splat(em, float(low), src)} : "
+            f"({src.mlir()}, {src.mlir()}) -> {pred.mlir()}")
+    em.line(f"{below} = stablehlo.compare LT, {x}, {_splat(em, -float(low), src)} : "
+            f"({src.mlir()}, {src.mlir()}) -> {pred.mlir()}")
+    fits, r = em.fresh(), em.fresh()
+    em.line(f"{fits} = stablehlo.and {above}, {below} : {pred.mlir()}")
+    em.line(f"{r} = stablehlo.select {fits}, {c}, {_splat(em, low, dst)} : {pred.mlir()}, {dst.mlir()}")
+    return r
+
+
+def _low_bits(em, x: str, width: int, t: TensorType) -> str:
+    """x `and` 2**width - 1: the unsigned reading of a `width`-bit integer widened to `t`."""
+    mask = _splat(em, (1 << width) - 1, t)
+    z = em.fresh()
+    em.line(f"{z} = stablehlo.and {x}, {mask} : {t.mlir()}")
+    return z
 
 
 # --- dot_general ---------------------------------------------------------------------------

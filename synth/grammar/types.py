@@ -52,6 +52,11 @@ def int_width(dtype: str) -> int:
     return int(dtype[1:])
 
 
+def float_width(dtype: str) -> int:
+    """The width in bits of a float element type ("f32" -> 32)."""
+    return int(dtype[1:])
+
+
 @dataclass(frozen=True)
 class TensorType:
     shape: tuple[int, ...]

@@ -49,7 +49,7 @@ from synth.semantics.affine_closed import (
     _zero,
 )
 from synth.semantics.canonical import assume, canonical
-from synth.semantics.scalar import ARITH_MATH, INT_CASTS, Unsupported, cmpf, cmpi, int_cast
+from synth.semantics.scalar import ARITH_MATH, INT_CASTS, Unsupported, cmpf, cmpi, int_cast, type_width
 
 
 
@@ -259,8 +259,7 @@ class ParametricOriginal:
                 width = 64 if str(t) == "index" else ir.IntegerType(t).width
                 return cmpi(op.attributes["predicate"].value, width)(*args)
             if name in INT_CASTS:
-                src, dst = (64 if str(t) == "index" else ir.IntegerType(t).width
-                            for t in (op.operands[0].type, op.results[0].type))
+                src, dst = (type_width(str(t)) for t in (op.operands[0].type, op.results[0].type))
                 return int_cast(name, src, dst)(*args)
         except (Unsupported, ZeroDivisionError, z3.Z3Exception) as e:
             raise NotParametric(f"'{name}': {e}") from None

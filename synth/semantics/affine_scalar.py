@@ -13,7 +13,7 @@ from mlir import ir
 from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.semantics.handlers import handles, table
-from synth.semantics.scalar import ARITH_MATH, INT_CASTS, Unsupported, cmpf, cmpi, int_cast
+from synth.semantics.scalar import ARITH_MATH, INT_CASTS, Unsupported, cmpf, cmpi, int_cast, type_width
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the executor that calls these handlers
@@ -90,7 +90,7 @@ def _cmpf(c: _Compiler, op) -> Step:
 
 
 def _width(t: ir.Type) -> int:
-    return 64 if str(t) == "index" else ir.IntegerType(t).width
+    return type_width(str(t))
 
 
 @handles("arith.cmpi")

@@ -16,7 +16,7 @@ from synth.grammar.shapes import broadcast
 from synth.semantics.handlers import handles, table
 
 from synth.semantics import scalar
-from synth.semantics.raised_values import (_FLOATS, ValueType, _sort, arith_compare, arith_int_cast, int_convert, dot_general, numeral, value_type,
+from synth.semantics.raised_values import (ValueType, _sort, arith_compare, arith_int_cast, convert, dot_general, numeral, value_type,
     _Unsupported, _has, _i64s, _int_attr, _map, _attr_number, _dense_values, _scalar_array)
 # the interpreter -------------------------------------------------------------------------
 
@@ -104,15 +104,7 @@ def _elementwise(it: _Interpreter, op, xs: list) -> list:
 def _convert(it, op, xs):
     t = it.result_type(op)
     src = value_type(op.operands[0].type).dtype
-    if t.dtype in _FLOATS:
-        fn = scalar.int_to_float if src not in _FLOATS else (lambda a: a)
-    elif src in _FLOATS:
-        raise _Unsupported("float to integer conversion is not modelled")
-    elif t.dtype == "i1":
-        fn = lambda a: a != 0 if not z3.is_bool(a) else a  # noqa: E731
-    else:
-        fn = int_convert(src, t.dtype)
-    return [_apply_elementwise(fn, t, xs)]
+    return [_apply_elementwise(convert(src, t.dtype), t, xs)]
 
 
 @handles(*scalar.INT_CASTS)

@@ -11,7 +11,6 @@ from synth.semantics import scalar
 from synth.semantics.parametric import NotParametric, fresh_index, make_sum
 from synth.semantics.canonical import canonical
 from synth.semantics.raised_values import (
-    _FLOATS,
     _attr_number,
     _has,
     _i64s,
@@ -20,7 +19,7 @@ from synth.semantics.raised_values import (
     arith_compare,
     arith_int_cast,
     dot_indices,
-    int_convert,
+    convert,
     is_dynamic_dim,
     value_type,
 )
@@ -52,15 +51,7 @@ def _convert(ev, op, xs, env):
     shape, dtype, is_tensor = ev.result(op, like=_like(xs))
     _same_operands(ev, op, shape, xs)
     src = value_type(op.operands[0].type, dynamic=True).dtype
-    if dtype in _FLOATS:
-        fn = scalar.int_to_float if src not in _FLOATS else (lambda a: a)
-    elif src in _FLOATS:
-        raise NotParametric("float to integer conversion is not modelled")
-    elif dtype == "i1":
-        fn = lambda a: a != 0 if not z3.is_bool(a) else a  # noqa: E731
-    else:
-        fn = int_convert(src, dtype)
-    return [_elementwise_fn(fn, shape, dtype, is_tensor, xs)]
+    return [_elementwise_fn(convert(src, dtype), shape, dtype, is_tensor, xs)]
 
 
 @handles(*scalar.INT_CASTS)

@@ -16,7 +16,9 @@ import z3
 from synth.grammar.types import TensorType
 
 from synth.semantics import z3sem
-from synth.semantics.scalar import NARROW_WIDTH, NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add, cmpf, cmpi, finite as _finite, int_cast, wrap
+from synth.semantics.scalar import (NARROW_WIDTH, NEG_INF, POS_INF, Unsupported as _Unsupported, add as _add,
+                                    cmpf, cmpi, finite as _finite, int_cast, int_to_float, saturated, type_width,
+                                    wrap)
 
 # types -------------------------------------------------------------------------------------
 
@@ -195,13 +197,26 @@ def arith_compare(ir, op):
 
 
 def _dtype_width(dtype: str) -> int:
-    return 64 if dtype == "index" else int(dtype.lstrip("sui"))
+    return type_width(dtype)
 
 
 def arith_int_cast(op):
-    """The scalar function of an arith.extsi / extui / trunci op (synth.semantics.scalar)."""
+    """The scalar function of an arith.extsi / extui / trunci / uitofp op (synth.semantics.scalar)."""
     src, dst = (_dtype_width(value_type(v.type, dynamic=True).dtype) for v in (op.operands[0], op.results[0]))
     return int_cast(op.operation.name, src, dst)
+
+
+def convert(src: str, dst: str):
+    """The scalar function of stablehlo.convert from `src` to `dst` elements: between
+    floats the identity (reals), an integer (i1: 0 / 1) as a real, a real truncated
+    toward zero and clamped as XLA does (scalar.saturated), to i1 `!= 0`, between integers int_convert."""
+    if dst in _FLOATS:
+        return (lambda a: a) if src in _FLOATS else int_to_float
+    if src in _FLOATS:
+        return saturated(_dtype_width(dst))
+    if dst == "i1":
+        return lambda a: a != 0 if not z3.is_bool(a) else a
+    return int_convert(src, dst)
 
 
 def int_convert(src: str, dst: str):

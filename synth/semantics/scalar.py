@@ -17,14 +17,18 @@ integers raise ZeroDivisionError when concrete, z3's division is total but unspe
 (see synth.semantics.z3sem). The infinities POS_INF / NEG_INF are sentinels for the
 identities of max / min reductions: maximum, minimum, compare and select understand them,
 any other operation raises Unsupported, as does anything else outside the model (bitwise
-operations on symbolic integers wider than i1, signed order of symbolic i1 values,
-uitofp of a symbolic integer). Each executor turns Unsupported into an InputError at the
-op's location.
+operations on symbolic integers wider than i1, signed order of symbolic i1 values).
+Each executor turns Unsupported into an InputError at the op's location. Conversions
+between float types are the identity (reals): rounding to f32 is left to the execution
+tests; float to integer (fptosi / fptoui) truncates the real toward zero where it fits,
+and gives what x86-64 gives elsewhere (fp_to_int).
 """
 
 from __future__ import annotations
 
+import math
 import operator
+import re
 from collections.abc import Callable
 
 import z3
@@ -250,10 +254,41 @@ def sitofp(a):
     return int_to_float(a, -1)  # i1 true is -1 as a signed integer
 
 
-def uitofp(a):
-    if isinstance(a, z3.ArithRef) and z3.is_int(a):
-        raise Unsupported("uitofp of a symbolic integer is not modelled (sign unknown)")
-    return int_to_float(a, 1)
+def uitofp_from(width: int) -> Callable:
+    """arith.uitofp of a `width`-bit integer: its unsigned reading (extui_from) as a real."""
+    extui = extui_from(width)
+    return lambda a: int_to_float(a, 1) if isinstance(a, bool) or z3.is_bool(a) else int_to_float(extui(a))
+
+
+def trunc(a):
+    """A real truncated toward zero (an integer term)."""
+    if isinstance(a, float):
+        return math.trunc(a)
+    if isinstance(a, int) or z3.is_int(a):
+        return a
+    return z3.If(a >= 0, z3.ToInt(a), -z3.ToInt(-a))
+
+
+def fp_to_int(width: int) -> Callable:
+    """arith.fptosi / fptoui to `width` bits (C's conversion of a float to an integer): the
+    real truncated toward zero where that fits i32 (i64 for width 64), elsewhere what
+    x86-64 gives, the type's minimum; char and short go through i32, then wrap (the
+    grammar's convert, synth.grammar.families.ConvertFamily, means the same)."""
+    low = -(1 << (63 if width == 64 else 31))
+    narrow = trunci_to(width)
+
+    def convert(a):
+        if isinstance(a, float):
+            return narrow(math.trunc(a) if low <= a < -low else low)
+        return narrow(z3.If(z3.And(a >= low, a < -low), trunc(a), z3.IntVal(low)))
+    return convert
+
+
+def saturated(width: int) -> Callable:
+    """stablehlo.convert of a float to a `width`-bit integer on XLA: truncated toward
+    zero, clamped to the type's range."""
+    low, high = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    return lambda a: z3.If(a < low, z3.IntVal(low), z3.If(a >= high, z3.IntVal(high), trunc(a)))
 
 
 def extsi(a):
@@ -322,14 +357,25 @@ def int_cast(name: str, src_width: int, dst_width: int) -> Callable:
         return _finite_only(name, extui_from(src_width))
     if name == "arith.trunci":
         return _finite_only(name, trunci_to(dst_width))
+    if name == "arith.uitofp":
+        return _finite_only(name, uitofp_from(src_width))
+    if name in ("arith.fptosi", "arith.fptoui"):
+        return _finite_only(name, fp_to_int(dst_width))
     if name in ("arith.shrui", "stablehlo.shift_right_logical"):  # the unsigned reading, shifted
         extui = extui_from(src_width)
         return _finite_only(name, lambda a, k: shift_right_arithmetic(extui(a), k))
     raise ValueError(f"{name} is not an integer cast")
 
 
-# the ops whose meaning depends on the operands' width (int_cast)
-INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.shrui", "stablehlo.shift_right_logical")
+# the ops whose meaning depends on the operands' width (int_cast; a float's width is its
+# type's: type_width)
+INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.uitofp", "arith.fptosi", "arith.fptoui",
+             "arith.shrui", "stablehlo.shift_right_logical")
+
+
+def type_width(dtype: str) -> int:
+    """The width in bits of an element type named the MLIR way (index: 64)."""
+    return 64 if dtype == "index" else int(re.sub(r"^[a-z]+", "", dtype))
 
 
 def _same(a):
@@ -379,7 +425,7 @@ _EXACT = {  # defined on finite values only
     "xor": _bitwise(operator.xor, operator.xor, z3.Xor),
     "shl": shift_left, "shrs": shift_right_arithmetic, "int_rem": int_remainder,
     "not": logic(lambda a: (not a) if isinstance(a, bool) else ~a, z3.Not),
-    "sitofp": sitofp, "uitofp": uitofp,
+    "sitofp": sitofp,
 }
 _ANY = {"max": maximum, "min": minimum, "select": select, "clamp": clamp, "same": _same}  # infinities too
 
@@ -393,7 +439,7 @@ ARITH_MATH: dict[str, Callable] = _table({
     "arith.negf": "neg",
     "arith.maximumf": "max", "arith.maxnumf": "max", "arith.minimumf": "min", "arith.minnumf": "min",
     "arith.extf": "same", "arith.truncf": "same",
-    "arith.sitofp": "sitofp", "arith.uitofp": "uitofp",
+    "arith.sitofp": "sitofp",
     "arith.addi": "add", "arith.subi": "sub", "arith.muli": "mul", "arith.divsi": "trunc_div",
     "arith.remsi": "trunc_rem", "arith.floordivsi": "floor_div", "arith.ceildivsi": "ceil_div",
     "arith.maxsi": "max", "arith.minsi": "min",
@@ -401,7 +447,8 @@ ARITH_MATH: dict[str, Callable] = _table({
     "arith.shli": "shl", "arith.shrsi": "shrs",
     "arith.select": "select",
     "arith.index_cast": "same", "arith.index_castui": "same",
-    # arith.extsi / extui / trunci: int_cast (their meaning depends on the widths)
+    # arith.extsi / extui / trunci / uitofp / fptosi / fptoui: int_cast (their meaning
+    # depends on the widths)
     "math.sqrt": "sqrt", "math.rsqrt": "rsqrt", "math.exp": "exp", "math.absf": "abs",
     "math.absi": "abs", "math.powf": "pow",
 })

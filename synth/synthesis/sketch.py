@@ -43,7 +43,7 @@ from synth.synthesis.sketch_reader import (
     NoSketch,
     _CounterMask,
     _ELEMENTWISE,
-    _INT_CASTS,
+    _CASTS,
     _Flipped,
     _Mask,
     _Reader,
@@ -335,6 +335,8 @@ class _StatementSketch(_Locals):
     def _read(self, value: ir.Value) -> _View:
         k = self.reader.arg_index(value)
         if k is not None:
+            if k not in self.input_types and k in self.reader.size_values:  # a size in integer math
+                return self.sk.constant(self.reader.size_values[k], dtype=_value_dtype(value))
             if k not in self.input_types or self.input_types[k].rank != 0:
                 raise NoSketch("a scalar argument the problem does not take")
             return _View(Expr(self.input_types[k], leaf=k), ())
@@ -345,13 +347,14 @@ class _StatementSketch(_Locals):
             return self.load(op)
         if op.name == "affine.for":
             return self.iterated(op.opview)
-        if op.name in ("arith.truncf", "arith.extf") and self.reader.fold(value) is not None:
-            # a constant computed in another float type (C's `float s = 1. / (b * n - 1)`): the
-            # same ops in the statement's type (equal in real arithmetic: the proofs hold)
-            return self.read(op.operands[0])
-        if op.name in ("arith.sitofp", "arith.uitofp"):
-            folded = self.reader.fold(op.operands[0])  # an integer computed from constants
-            return self.sk.constant(float(folded) if folded is not None else self.reader.size_value(op.operands[0]))
+        if op.name in ("arith.sitofp", "arith.uitofp"):  # an integer constant or a size: a number
+            folded = self.reader.fold(op.operands[0])
+            try:
+                number = float(folded) if folded is not None else self.reader.size_value(op.operands[0])
+            except NoSketch:  # any other integer (sizes' products, an int array): converted as written
+                pass
+            else:
+                return self.sk.constant(number, dtype=_value_dtype(value))
         if op.name == "math.powf" and self.reader.fold(op.operands[1]) == 2.0:  # x ** 2: x * x
             x = self.read(op.operands[0])
             return self.sk.combine(_ELEMENTWISE[self.dialect]["arith.mulf"], x, x)
@@ -366,7 +369,7 @@ class _StatementSketch(_Locals):
             except NoSketch:  # any other: the comparison and the select as written
                 return self.selected(op)
             return self.sk.combine(short, *(self.read(v) for v in op.operands[1:]))
-        if op.name in _INT_CASTS:  # C's promotions and casts, as written
+        if op.name in _CASTS:  # C's promotions and conversions, as written
             kind = op.name.split(".")[1]
             return self.sk.combine("convert", self.read(op.operands[0]),
                                    attrs=(("dtype", _value_dtype(value)), ("kind", kind)))

@@ -559,7 +559,9 @@ def _factors(value: ir.Value, name: str) -> list[ir.Value]:
     return [f for v in value.owner.operands for f in _factors(v, name)]
 
 
-_INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci")
+# C's conversions, each the grammar's convert of that kind (synth.grammar.families.ConvertFamily)
+_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.extf", "arith.truncf", "arith.sitofp",
+          "arith.uitofp", "arith.fptosi", "arith.fptoui")
 
 
 def _value_dtype(value: ir.Value) -> str:
