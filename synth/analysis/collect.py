@@ -74,6 +74,13 @@ class _Site:
     location: str = ""
 
 
+def _reversed(form) -> bool:
+    """Whether an index form runs down as its one loop index (or counter) runs up."""
+    if form is None:
+        return False
+    return len(form.terms) == 1 and next(iter(form.terms.values())) == -1
+
+
 # -------------------------------------------------------------------------------------------
 # collecting loops, accesses and map constants
 
@@ -204,6 +211,11 @@ class _Collector:
                         self.sites.append(_Site((index, "map", r), c, "index" if rest is None else "offset",
                                                 rest is None, array_dim=(array, r) if array else None,
                                                 location=loc))
+                    elif c > 0 and array is not None and _reversed(forms[r]):
+                        # `-i + 7` of a loop run backwards: the array's last index, whatever
+                        # its size (a small one too: C's `for (i = m - 1; i >= 0; i--)` at m = 8)
+                        self.sites.append(_Site((index, "map", r), c, "reversed", False,
+                                                array_dim=(array, r), location=loc))
             elif name in ("affine.apply", "affine.min", "affine.max"):
                 amap = op.attributes["map"].value
                 self.map_forms(amap, list(op.operands))

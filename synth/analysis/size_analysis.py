@@ -18,11 +18,13 @@ from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, S
 
 
 
-def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol]) -> SizeExpr | None:
+def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol],
+            anyone: bool = True) -> SizeExpr | None:
     """An expression of the symbols whose original value is c: a preferred one first
-    (exact, minus/plus an offset, halved), then any symbol."""
+    (exact, minus/plus an offset, halved), then (`anyone`) any symbol."""
     values = {n: s.value for n, s in symbols.items()}
     everyone = [SizeExpr.symbol(n) for n in sorted(symbols, key=lambda n: (symbols[n].kind != "extent", n))]
+    everyone = everyone if anyone else []
     for group in (preferred, everyone):
         for e in group:
             if e.at(values) == c:
@@ -287,7 +289,11 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if site.key in decided or site.context in ("ub", "lb"):
             continue
         c = site.value
-        if site.context == "index":
+        if site.context == "reversed":  # the extent of its dim less a few, or literal
+            extent = dims.get(site.array_dim)
+            e = _relate(c, [extent], symbols, anyone=False) \
+                if extent is not None and not extent.is_constant and extent.div == 1 else None
+        elif site.context == "index":
             pref = [dims[site.array_dim]] if site.array_dim in dims else []
             e = _relate(c, pref, symbols) if c >= SMALL_CONSTANT else None
             if e is None and c >= SMALL_CONSTANT:
