@@ -97,7 +97,12 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
         raise _why_not(kernel, "it returns values (not carried by the target's loops yet)")
     location = sizes.time_loops[0]
     path = kernel.normal.path
-    with _editable(kernel) as (module, _, _):
+    from synth.synthesis.recurrence import _forward_constants
+
+    with _editable(kernel) as (module, _, entry):
+        # local scalars stored once before the loop from values of the function's top
+        # level (adi's coefficients `a = -mul1 / 2`) read as those values: no statements
+        _forward_constants(entry)
         loops = []
 
         def visit(op):
