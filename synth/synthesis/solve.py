@@ -223,8 +223,11 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
         # step raised nest by nest, inside the time loop
         step = unwrapped(kernel)
         parts = _interchangeable_parts(step) if step is not None else None
-        if parts is not None:
-            chain = _chain_raise(parts, dialect, settings, deadline, seed, kinds, t0)
+        try:
+            chain = _chain_raise(parts, dialect, settings, deadline, seed, kinds, t0) if parts else None
+        except (NoSolutionError, InputError):  # a part not raised (or not sized): the step as it is
+            chain = None
+        if chain is not None:
             result = RaiseResult(kernel.name, dialect, spec, [], chain.stats, time_loop=time_loop, step=chain)
             result.seconds = time.monotonic() - t0
             return result
