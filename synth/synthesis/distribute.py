@@ -39,7 +39,7 @@ from mlir.dialects import affine
 from synth.analysis.model import Kernel
 from synth.errors import InputError
 from synth.frontend.reader import nested_in
-from synth.synthesis.recurrence import _loop_like, _parallel_along, _with_values
+from synth.synthesis.recurrence import _loop_like, _parallel_along, _with_values, whole_extents
 from synth.synthesis.steps import _drop_dead, _editable, _reloaded
 
 
@@ -176,7 +176,7 @@ def distributed(kernel: Kernel) -> Kernel | None:
         _drop_dead(entry)
         text = str(module)
     try:
-        return _with_values(_reloaded(kernel, text), kernel)
+        return whole_extents(_with_values(_reloaded(kernel, text), kernel), kernel)
     except InputError:
         return None
 
@@ -203,6 +203,6 @@ def unwrapped(step: Kernel) -> Kernel | None:
         loops[0].erase()
         text = str(module)
     try:
-        return _with_values(_reloaded(step, text), step)
+        return whole_extents(_with_values(_reloaded(step, text), step), step)
     except InputError:
         return None
