@@ -153,11 +153,9 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     arguments = [i for i in range(kernel.n_arguments) if i != counter and i not in state]
     sizes = None
     if generic:
-        sources = {}
-        for part in _nested(result):  # a size one part alone uses (adi's step count) too
-            for n, src in kernel_sources(part.spec.kernel, arguments).items():
-                sources.setdefault(n, src)
-        sources.update(kernel_sources(kernel, arguments))
+        # (a size that one part alone uses, adi's step count, too)
+        sources = {n: src for part in reversed(result.nested()) for n, src in
+                   kernel_sources(part.spec.kernel, arguments).items()} | kernel_sources(kernel, arguments)
         values = GenericValues(values, sources)
         sizes = GenericSizes(result.dialect, sources, {})
     types = {i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}
@@ -198,14 +196,6 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     ret = f"return {', '.join(names)} : {rt}" if names else "return"  # nothing observable: an empty program
     return (f"func.func @{fname}({params}) -> ({rt}) attributes {{{', '.join(attrs)}}} "
             f"{{\n{body}\n  {ret}\n}}\n")
-
-
-def _nested(result: RaiseResult | None) -> list[RaiseResult]:
-    """Every raise a result is made of: the parts before it, the statements before its
-    loop, the parts of its step, and their own, recursively."""
-    if result is None:
-        return []
-    return [result] + _nested(result.before) + _nested(result.prologue) + _nested(result.step)
 
 
 def _chain(result: RaiseResult) -> list[RaiseResult]:

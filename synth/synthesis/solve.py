@@ -63,6 +63,11 @@ class RaiseResult:
     # found as they are: the loop's body is this chain, `solutions` are empty
     step: "RaiseResult | None" = None
 
+    def nested(self) -> list["RaiseResult"]:
+        """This raise and every raise it is made of (the parts before it, the statements
+        before its loop, the parts of its step), recursively."""
+        return [self] + [r for p in (self.before, self.prologue, self.step) if p is not None for r in p.nested()]
+
     @property
     def outputs(self) -> list[int]:
         """Normal-form arguments the raised function returns (written, then results)."""
