@@ -47,6 +47,36 @@ def test_adi_step_distributes_into_eight_nests():
     assert [s.descending for s in swapped if s is not None] == [False, True, False, True]
 
 
+def test_arithmetic_shared_across_pieces_is_recomputed(tmp_path):
+    """A value the boundary statements' piece computes and the sweep uses (`-c`, hoisted
+    out of the j loop, and one computed between the two sweeps) is recomputed in the
+    piece that uses it; a load shared across pieces leaves the nest undistributed."""
+    text = (POLYBENCH / "adi.mlir").read_text()
+    hoisted = text.replace("          %20 = arith.negf %14 : f64\n          %21 = affine.load %arg4", "          %21 = affine.load %arg4", 1) \
+        .replace("        affine.store %19, %arg5[%arg7, 0] : memref<1000x1000xf64>\n",
+                 "        affine.store %19, %arg5[%arg7, 0] : memref<1000x1000xf64>\n        %negc = arith.negf %14 : f64\n", 1) \
+        .replace("%24 = arith.divf %20, %23", "%24 = arith.divf %negc, %23", 1) \
+        .replace("        affine.for %arg8 = 0 to #map2()[%1] {\n          %20 = affine.load %arg4",
+                 "        %h = arith.mulf %14, %14 : f64\n        affine.for %arg8 = 0 to #map2()[%1] {\n"
+                 "          %hh = arith.addf %h, %h : f64\n          %20 = affine.load %arg4", 1)
+    assert "%20 = arith.negf %14" not in hoisted and "%negc, %23" in hoisted and "%hh" in hoisted
+    src = tmp_path / "adi.mlir"
+    src.write_text(hoisted)
+    kernel = load_kernel(load_input(src, warn=False), "kernel_adi")
+    step, _ = step_kernel(kernel)
+    parts = nest_parts(distributed(unwrapped(step)))
+    assert parts is not None and len(parts) == 8
+    loaded = tmp_path / "loaded.mlir"
+    loaded.write_text(text.replace("        affine.for %arg8 = 1 to #map1()[%1] {\n          %20 = arith.negf %14 : f64",
+                                   "        %l = affine.load %arg2[%arg7, 0] : memref<1000x1000xf64>\n"
+                                   "        affine.for %arg8 = 1 to #map1()[%1] {\n          %20 = arith.negf %l : f64", 1))
+    kernel = load_kernel(load_input(loaded, warn=False), "kernel_adi")
+    step, _ = step_kernel(kernel)
+    split = distributed(unwrapped(step))
+    # the row sweep, which reads no such load, is distributed; the column sweep is not
+    assert split is not None and len(nest_parts(split)) == 5
+
+
 def _dependent(tmp_path):
     """implicit_cols with the elimination reading the column before (x[i][j - 1]), which
     the back substitution writes: the column loop carries a dependence."""

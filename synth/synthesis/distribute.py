@@ -55,6 +55,10 @@ def _pieces(body: list) -> list[list]:
     return pieces
 
 
+def _is_pure(op) -> bool:
+    return op.name.startswith(("arith.", "math.")) or op.name in ("affine.apply", "affine.load", "memref.load")
+
+
 def _defining_op(value: ir.Value):
     owner = value.owner
     if isinstance(owner, ir.Block):
@@ -103,13 +107,16 @@ def _distribute(loop) -> bool:
     if len(view.results) or len(view.inits):
         return False
     body = [op.operation for op in view.regions[0].blocks[0].operations][:-1]
-    pieces = _pieces(body)
+    # a run of loads and arithmetic alone is no loop of its own: what later pieces use
+    # of it they recompute (or the nest is left as it is)
+    pieces = [p for p in _pieces(body) if not all(_is_pure(op) for op in p)]
     if len(pieces) < 2 or sum(1 for p in pieces if p[0].name == "affine.for") == 0:
         return False
     if _parallel_along(view, view, set()) is None:
         return False
     iv = view.induction_variable
     where = {op: k for k, piece in enumerate(pieces) for op in piece}
+    where.update({op: -1 for op in body if op not in where})  # (in no piece: recomputed where used)
     clones: list[list] = [[] for _ in pieces]  # ops each piece recomputes, in body order
     for k, piece in enumerate(pieces):
         for op in piece:
