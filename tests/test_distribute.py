@@ -66,6 +66,8 @@ def test_arithmetic_shared_across_pieces_is_recomputed(tmp_path):
     step, _ = step_kernel(kernel)
     parts = nest_parts(distributed(unwrapped(step)))
     assert parts is not None and len(parts) == 8
+    # recomputed inside the j loops: the sweeps are still nests the interchange reads
+    assert [interchanged_recurrence(p) is not None for p in parts] == [False, True] * 4
     loaded = tmp_path / "loaded.mlir"
     loaded.write_text(text.replace("        affine.for %arg8 = 1 to #map1()[%1] {\n          %20 = arith.negf %14 : f64",
                                    "        %l = affine.load %arg2[%arg7, 0] : memref<1000x1000xf64>\n"

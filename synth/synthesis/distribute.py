@@ -87,6 +87,17 @@ def _recomputable(op, loop, iv, seen: set) -> bool:
     return True
 
 
+def _clone_before(op, user, where: dict) -> ir.Value:
+    """A copy of `op` (arithmetic of the loop's body) and of what it computes from in the
+    body, inserted before `user`; its result."""
+    copy = op.clone(ir.InsertionPoint(user))
+    for j, v in enumerate(list(op.operands)):
+        d = _defining_op(v)
+        if d is not None and d in where:
+            copy.operands[j] = _clone_before(d, copy, where)
+    return copy.results[0]
+
+
 def nested_in_block(block: ir.Block, loop) -> bool:
     """Whether `block` is the loop's body or nested in it."""
     owner = block.owner
@@ -117,46 +128,29 @@ def _distribute(loop) -> bool:
     iv = view.induction_variable
     where = {op: k for k, piece in enumerate(pieces) for op in piece}
     where.update({op: -1 for op in body if op not in where})  # (in no piece: recomputed where used)
-    clones: list[list] = [[] for _ in pieces]  # ops each piece recomputes, in body order
+    crossing = []  # (user, operand number, defining op): a value of another piece
     for k, piece in enumerate(pieces):
         for op in piece:
-            crossing = []
-
             def visit(inner):
-                for v in inner.operands:
+                for j, v in enumerate(inner.operands):
                     d = _defining_op(v)
                     if d is not None and d in where and where[d] != k:
-                        crossing.append(d)
+                        crossing.append((k, inner, j, d))
                 return ir.WalkResult.ADVANCE
             op.walk(visit)
-            for d in crossing:
-                seen: set = set()
-                if not _recomputable(d, loop, iv, seen):
-                    return False
-                clones[k] += [o for o in body if o in seen and o not in clones[k]]
+    if any(not _recomputable(d, loop, iv, set()) for _, _, _, d in crossing):
+        return False
     for k, piece in enumerate(pieces):
         with ir.InsertionPoint(loop), loop.location:
             new = _loop_like(view, loop.location)
             with ir.InsertionPoint(new.body):
                 anchor = affine.AffineYieldOp([])
-        mapping = {}
-        for op in clones[k]:  # a private copy of what it uses from another piece
-            copy = op.clone(ir.InsertionPoint(anchor))
-            for a, b in zip(op.results, copy.results):
-                mapping[a] = b
-            for j, v in enumerate(list(copy.operands)):
-                if v in mapping:
-                    copy.operands[j] = mapping[v]
         for op in piece:
             op.move_before(anchor)
-        if mapping:
-            def rewire(inner):
-                for j, v in enumerate(list(inner.operands)):
-                    if v in mapping:
-                        inner.operands[j] = mapping[v]
-                return ir.WalkResult.ADVANCE
-            for op in piece:
-                op.walk(rewire)
+        for _, user, j, d in (c for c in crossing if c[0] == k):  # recomputed right before
+            # its use (inside an inner loop too: the interchange reads a nest whose outer
+            # body is that loop alone)
+            user.operands[j] = _clone_before(d, user, where)
         for use in list(iv.uses):
             owner = use.owner
             owner = owner.operation if hasattr(owner, "operation") else owner
