@@ -165,3 +165,44 @@ def test_two_results_that_bufferize_to_one_buffer_run():
     first, second = run_tensor_function(TWO_RESULTS_ONE_BUFFER, "f", [L, x])
     np.testing.assert_allclose(first, np.tril(L) @ x)
     np.testing.assert_allclose(second, np.tril(L) @ x)
+
+
+_SCALED = """
+func.func @scale(%a: memref<Nxf64>, %c: f64) {
+  affine.for %i = 0 to N {
+    %v = affine.load %a[%i] : memref<Nxf64>
+    %w = func.call @twice(%v) : (f64) -> f64
+    %x = arith.mulf %w, %c : f64
+    affine.store %x, %a[%i] : memref<Nxf64>
+  }
+  return
+}
+func.func private @twice(%v: f64) -> f64 {
+  %w = arith.addf %v, %v : f64
+  return %w : f64
+}
+"""
+
+
+def test_precompiled_modules_are_run_under_their_own_names():
+    """Modules compiled as one batch (each with the same function names: a kernel at
+    several sizes, calling a helper of its own) run from the cache, each its own code."""
+    from synth.execution import precompile
+
+    texts = {n: _SCALED.replace("N", str(n)) + f"// {n}\n" for n in (3, 5, 7)}
+    precompile("memref", [(t, "scale") for t in texts.values()], opt_level=0)
+    for n, text in texts.items():
+        a = np.arange(float(n))
+        got = run_function(text, "scale", [a, ("f64", 1.5)], opt_level=0)
+        assert got.compile_seconds == 0.0  # compiled by the batch
+        np.testing.assert_array_equal(got.outputs[0], a * 3.0)
+
+
+def test_a_batch_that_fails_to_compile_leaves_each_module_to_its_call():
+    from synth.execution import precompile
+
+    good = _SCALED.replace("N", "4") + "// good\n"
+    precompile("memref", [(good, "scale"), ("func.func @broken(", "broken")], opt_level=0)
+    got = run_function(good, "scale", [np.ones(4), ("f64", 2.0)], opt_level=0)
+    assert got.compile_seconds > 0  # not compiled by the failed batch: compiled at the call
+    np.testing.assert_array_equal(got.outputs[0], np.full(4, 4.0))

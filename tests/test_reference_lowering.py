@@ -60,3 +60,29 @@ def test_validation_does_not_import_the_backends():
             offenders += [f"{path.name}:{node.lineno} {n}" for n in names
                           if n.startswith(("synth.backends", "synth.bench"))]
     assert offenders == [], offenders
+
+
+_STABLEHLO = """
+func.func @main(%a: tensor<Nxf64>, %c: tensor<f64>) -> (tensor<Nxf64>, tensor<f64>) {
+  %b = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f64>) -> tensor<Nxf64>
+  %m = stablehlo.multiply %a, %b : tensor<Nxf64>
+  %z = stablehlo.constant dense<0.0> : tensor<f64>
+  %s = stablehlo.reduce(%m init: %z) applies stablehlo.add across dimensions = [0] : (tensor<Nxf64>, tensor<f64>) -> tensor<f64>
+  return %m, %s : tensor<Nxf64>, tensor<f64>
+}
+"""
+
+
+def test_stablehlo_modules_compiled_as_one_batch_run_each_as_its_own():
+    """Modules XLA compiled together (a test's sizes) give what each compiled alone does."""
+    texts = {n: _STABLEHLO.replace("N", str(n)) for n in (2, 3, 9)}
+    rng = np.random.default_rng(5)
+    inputs = {n: [rng.uniform(-1, 1, n), np.asarray(0.75)] for n in texts}
+    alone = {n: reference.run_stablehlo_reference(t + "// alone\n", inputs[n]) for n, t in texts.items()}
+    reference._precompile_xla(list(texts.values()))
+    for n, text in texts.items():
+        assert isinstance(reference._executables[reference._key(text)], reference._Part)
+        got = reference.run_stablehlo_reference(text, inputs[n])
+        assert len(got) == 2
+        for g, a in zip(got, alone[n]):
+            np.testing.assert_array_equal(g, a)

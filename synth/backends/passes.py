@@ -46,6 +46,7 @@ COPIES_AS_LOOPS = "synth-copies-as-loops"
 DISTINCT_RESULTS = "synth-distinct-results"
 ONE_VIEW_PER_BUFFER = "synth-one-view-per-buffer"
 WRITABLE_IN_OUT = "synth-writable-in-out"
+LANE_BLOCKS = "synth-lane-blocks"
 
 # in the order of the tiled pipeline (synth.backends.mlir_cpu.tiled_pipeline)
 PASSES = (
@@ -67,6 +68,8 @@ PASSES = (
          "pivot-row time loops (floyd-warshall) run blocks of steps per pass"),
     Pass(WAVEFRONT, "synth.backends.wavefront:wavefront",
          "stencil time loops sweep several steps at once"),
+    Pass(LANE_BLOCKS, "synth.backends.lane_blocks:lane_blocks",
+         "counter loops whose step works lane by lane run by blocks of lanes, the state in registers"),
     Pass(WRITE_IN_PLACE, "synth.backends.in_place:write_in_place",
          "loop steps that update their carried array elementwise write it in place"),
     Pass(SHIFT_REUSE, "synth.backends.shift_reuse:shift_reuse",

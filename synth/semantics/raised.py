@@ -52,6 +52,7 @@ is a NaN constant or an op outside this list.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -73,15 +74,43 @@ from synth.semantics.scalar import is_inf as _is_inf
 
 
 def _stablehlo_context():
-    from synth.codegen.emit import _stablehlo_context as context
+    from jaxlib.mlir import ir
 
-    return context()
+    return ir, shared_context("stablehlo")
+
+
+_SHARED = threading.local()
+SHARED_USES = 64  # a shared context is replaced after this many uses (what it uniqued is freed)
+
+
+def _new_context(kind: str):
+    if kind == "upstream":
+        from mlir import ir
+        return ir.Context()
+    if kind == "jax":
+        from jax._src.interpreters import mlir as jax_mlir
+        return jax_mlir.make_ir_context()
+    from synth.codegen.emit import _stablehlo_context as context
+    return context()[1]
+
+
+def shared_context(kind: str = "upstream"):
+    """An MLIR context to parse, read and drop modules in (one per thread and kind, renewed
+    every SHARED_USES uses): "upstream" (the `mlir` package's), "jax" (jax's
+    make_ir_context) or "stablehlo" (jaxlib's with the stablehlo dialects). A new context
+    costs ~10 ms, and validating deriche made ~150 (~270 for its stablehlo raise). Its users
+    drop every object they made in it before they return."""
+    state = _SHARED.__dict__.setdefault(kind, [None, SHARED_USES])
+    if state[1] >= SHARED_USES:
+        state[0], state[1] = _new_context(kind), 0
+    state[1] += 1
+    return state[0]
 
 
 def _upstream_context():
     from mlir import ir
 
-    return ir, ir.Context()
+    return ir, shared_context()
 
 
 _GENERALIZE = "builtin.module(func.func(linalg-generalize-named-ops))"

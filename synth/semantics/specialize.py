@@ -122,13 +122,14 @@ def _renamed(text: str, name: str, dialect: str) -> tuple[str, tuple, tuple, tup
     """`text` with `@name` renamed `@name__generic` and private (what the static wrapper
     calls), with its argument and result types and synth.* attributes; parsed once per
     text, however many shapes it is made static at."""
+    from synth.semantics.raised import shared_context
+
     if dialect == "stablehlo":
-        from jax._src.interpreters import mlir as jax_mlir
         from jaxlib.mlir import ir
-        context = jax_mlir.make_ir_context()
+        context = shared_context("jax")
     else:
         from mlir import ir
-        context = ir.Context()
+        context = shared_context()
     with context:
         module = _parse(ir, text)
         func = _find(ir, module, name)
@@ -143,11 +144,13 @@ def _stablehlo(text: str, name: str, shapes: tuple) -> str:
     from jax._src.interpreters import mlir as jax_mlir
     from jaxlib.mlir import ir
 
+    from synth.semantics.raised import shared_context
+
     body, ins, outs, attributes = _renamed(text, name, "stablehlo")
     temp = f"{name}__generic"
     main, _ = _wrapper("main", temp, ins, outs, shapes, "stablehlo.convert", "public ")
     combined = body.rstrip().rstrip("}") + main + "\n}\n"
-    with jax_mlir.make_ir_context():
+    with shared_context("jax"):
         module = _parse(ir, combined)
         try:
             refined = jax_mlir.refine_polymorphic_shapes(module)
@@ -162,7 +165,7 @@ def _stablehlo(text: str, name: str, shapes: tuple) -> str:
         for key, value in attributes:
             main_op.attributes[key] = ir.Attribute.parse(value)
         printed = str(refined)
-    with jax_mlir.make_ir_context():  # printed again in the custom form (refinement's copy prints generic)
+    with shared_context("jax"):  # printed again in the custom form (refinement's copy prints generic)
         return str(_parse(ir, printed))
 
 
@@ -174,7 +177,9 @@ def _linalg(text: str, name: str, shapes: tuple) -> str:
     static_outs = outs  # made static by the passes where the shapes determine them
     wrapper, _ = _wrapper(name, temp, ins, static_outs, shapes, "tensor.cast")
     combined = body.rstrip().rstrip("}") + wrapper + "\n}\n"
-    with ir.Context():
+    from synth.semantics.raised import shared_context
+
+    with shared_context():
         module = _parse(ir, combined)
         try:
             passmanager.PassManager.parse(_LINALG_PASSES).run(module.operation)

@@ -155,18 +155,18 @@ SCALED_NOTE = ("where the original is ill-conditioned on an input set (it amplif
 ILL_CONDITIONED = 1e3  # a draw on which the original amplifies relative input changes this much
 
 
-def _ill_conditioned(original, kernel: Kernel, args: list, expected: list, rng) -> list:
+def _ill_conditioned(original, kernel: Kernel, args: list, expected: list, rng, opt: int = 3) -> list:
     """Per output array of the original: the elements it does not determine (numerics.
     undetermined: they move under a 1e-12 relative change of its float inputs)."""
-    return _sensitivity(original, kernel, args, expected, rng)[0]
+    return _sensitivity(original, kernel, args, expected, rng, opt)[0]
 
 
-def _sensitivity(original, kernel: Kernel, args: list, expected: list, rng) -> tuple[list, float]:
+def _sensitivity(original, kernel: Kernel, args: list, expected: list, rng, opt: int = 3) -> tuple[list, float]:
     """The elements the original does not determine on this draw, and how much it
     amplifies a relative change of its inputs (numerics.amplification)."""
     from synth.execution import run_function
 
-    again = run_function(original.text, kernel.name, perturbed(args, rng), opt_level=3).outputs
+    again = run_function(original.text, kernel.name, perturbed(args, rng), opt_level=opt).outputs
     return undetermined(expected, again), amplification(expected, again)
 
 
@@ -183,6 +183,7 @@ def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], see
     (SizePlan.distrust) and the function is tested at its own sizes only."""
     rng = np.random.default_rng(seed)
     configs = plan.test_configs()
+    _precompile(kernel, plan, configs)
     suspect = None  # why the text re-instantiated by mapping sizes is not trusted
     small = None  # its counterexample, reported if the text at its own sizes differs too
     for sizes in configs:
@@ -218,12 +219,44 @@ def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], see
     return None
 
 
+def _precompile(kernel: Kernel, plan: SizePlan, configs: list) -> None:
+    """Compile the original and the raised function at every small test size as one module
+    each (synth.execution.precompile), before the tests run them one by one: the same
+    functions, compiled once instead of once per size. Only for a raise synth built (its
+    text at other sizes is known to be right; a text re-instantiated by mapping sizes is
+    compiled at its call, where a failure is handled)."""
+    from synth.execution import precompile
+    from synth.validation.reference import precompile_reference
+
+    if plan.raised_at is None:
+        return
+    small = [plan.instances(c) for c in configs if opt_level(plan, c) == 0]
+    precompile("memref", [(o.text, kernel.name) for o, _ in small], opt_level=0)
+    raised = [r for _, r in small]
+    if raised:
+        precompile_reference(raised[0].dialect, [(r.text, r.name) for r in raised], opt_level=0)
+
+
+def opt_level(plan: SizePlan, sizes) -> int:
+    """LLVM's optimization level for running the original and the raised function at
+    `sizes`: 0 at the small test sizes (compiling at -O0 takes a third of the time, on
+    functions that run microseconds: deriche's raise compiles ~90 of them), 3 at the largest
+    (the kernel's own or those scaled down, where the run takes longer than the compile).
+    Neither changes a value: no fast-math flags, so LLVM keeps IEEE semantics at each level."""
+    return 3 if plan.is_largest(sizes) else 0
+
+
 def _test_at(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], seed: int, report: Report,
              rng, sizes, several: bool) -> Counterexample | None:
     """Test the raised function at `sizes` on each input set; the first counterexample."""
-    from synth.execution import run_function
-    from synth.validation.reference import run_reference as run_raised
+    from functools import partial
 
+    from synth.execution import run_function as run
+    from synth.validation.reference import run_reference
+
+    opt = opt_level(plan, sizes)
+    run_function = partial(run, opt_level=opt)
+    run_raised = partial(run_reference, opt_level=opt)
     original, small = plan.instances(sizes)
     report.sizes_tested.append(sizes)
     # the original sizes are large: one draw; an edge size (a size at 1) tests the program's
@@ -232,13 +265,13 @@ def _test_at(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], seed
     sets = ORIGINAL_SIZE_SETS if (plan.is_largest(sizes) and several) or plan.is_edge(sizes) else SMALL_SETS
     for kind in sets:
         args = arguments(kernel, sizes, kind, rng)
-        expected = run_function(original.text, kernel.name, args, opt_level=3).outputs
+        expected = run_function(original.text, kernel.name, args).outputs
         inputs = _raised_inputs(kernel, sizes, args)
         got = run_raised(small.dialect, small.text, small.name, inputs)
         report.input_sets += 1
         if grown(args, expected) and _differs(comparisons, expected, got, inputs):
             args = diagonally_dominant(args)  # rounding decides the grown elements
-            expected = run_function(original.text, kernel.name, args, opt_level=3).outputs
+            expected = run_function(original.text, kernel.name, args).outputs
             inputs = _raised_inputs(kernel, sizes, args)
             got = run_raised(small.dialect, small.text, small.name, inputs)
             if GROWTH_NOTE not in report.assumptions:
@@ -247,24 +280,24 @@ def _test_at(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], seed
             # outside the original's domain (a factorisation of a matrix that is not
             # positive definite): the same draw, made diagonally dominant
             args = diagonally_dominant(args)
-            expected = run_function(original.text, kernel.name, args, opt_level=3).outputs
+            expected = run_function(original.text, kernel.name, args).outputs
             inputs = _raised_inputs(kernel, sizes, args)
             got = run_raised(small.dialect, small.text, small.name, inputs)
             _note_domain(report)
             if _has_nan(expected):
                 continue
-        found = _compare(comparisons, original, kernel, args, expected, got, inputs, kind, rng, report)
+        found = _compare(comparisons, original, kernel, args, expected, got, inputs, kind, rng, report, opt)
         if found is not None and kind != "zeros" and \
-                _sensitivity(original, kernel, args, expected, rng)[1] > _ill(args):
+                _sensitivity(original, kernel, args, expected, rng, opt)[1] > _ill(args):
             # the original amplifies rounding on this draw (a recurrence whose state
             # grows, an elimination without pivoting): a better-conditioned draw
-            calmer = _calmer(original, kernel, args, rng)
+            calmer = _calmer(original, kernel, args, rng, opt)
             if calmer is not None:
                 (args, expected), note = calmer
                 inputs = _raised_inputs(kernel, sizes, args)
                 got = run_raised(small.dialect, small.text, small.name, inputs)
                 found = _compare(comparisons, original, kernel, args, expected, got, inputs, kind,
-                                 rng, report)
+                                 rng, report, opt)
                 if note not in report.assumptions:
                     report.assumptions.append(note)
         if found is not None:
@@ -282,7 +315,7 @@ def _ill(args: list) -> float:
     return ILL_CONDITIONED / 100 if f32 else ILL_CONDITIONED
 
 
-def _calmer(original, kernel: Kernel, args: list, rng):
+def _calmer(original, kernel: Kernel, args: list, rng, opt: int = 3):
     """((args, the original's outputs), the note to report) for the first draw derived
     from `args` on which the original is well-conditioned (finite outputs, amplification
     at most _ill, no undetermined element): made diagonally dominant, then scaled down;
@@ -293,10 +326,10 @@ def _calmer(original, kernel: Kernel, args: list, rng):
         other = derive(args)
         if all(np.array_equal(a, b) for a, b in zip(other, args) if isinstance(a, np.ndarray)):
             continue
-        expected = run_function(original.text, kernel.name, other, opt_level=3).outputs
+        expected = run_function(original.text, kernel.name, other, opt_level=opt).outputs
         if not finite_outputs(expected):
             continue
-        masks, gain = _sensitivity(original, kernel, other, expected, rng)
+        masks, gain = _sensitivity(original, kernel, other, expected, rng, opt)
         if gain <= _ill(other) and not _any(masks):
             return (other, expected), note
     return None
@@ -307,7 +340,7 @@ def _any(masks: list) -> bool:
 
 
 def _compare(comparisons: list[Comparison], original, kernel: Kernel, args: list, expected: list,
-             got: list, inputs: list, kind: str, rng, report: Report):
+             got: list, inputs: list, kind: str, rng, report: Report, opt: int = 3):
     """(comparison, first difference) of the first output the raised function gets wrong,
     or None. The elements the original does not determine are not compared."""
     unstable = None  # per output: where the original's own value is not reproducible
@@ -316,7 +349,7 @@ def _compare(comparisons: list[Comparison], original, kernel: Kernel, args: list
         diff = first_difference(expected[c.argument], have)
         if diff is not None and kind != "zeros":
             if unstable is None:
-                unstable = _ill_conditioned(original, kernel, args, expected, rng)
+                unstable = _ill_conditioned(original, kernel, args, expected, rng, opt)
             stable = ~unstable[c.argument] if unstable[c.argument] is not None else True
             diff = first_difference(np.where(stable, expected[c.argument], 0), np.where(stable, have, 0))
             if diff is None:
