@@ -145,7 +145,7 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
     if result.before is not None:
         return _validate_chain(source, kernel, result, target, options, generic)
     if result.time_loop is not None:
-        return _validate_loop(source, kernel, result, options, generic, own_sizes)
+        return _validate_loop(source, kernel, result, target, options, generic, own_sizes)
     raised, at = raised_texts(result, generic)
     return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
                        z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at,
@@ -213,7 +213,7 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
     return whole
 
 
-def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseOptions,
+def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, options: RaiseOptions,
                    generic: bool = False, own_sizes: bool = True):
     """A time loop kept as a loop (synth.synthesis.steps): the raised step proven against
     the original's step at `options.verify` (every input state, so every number of steps
@@ -222,12 +222,15 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, options: RaiseO
     from synth.validation.verify import verify_text
 
     step_kernel = result.spec.kernel
-    step_result = replace(result, time_loop=None, prologue=None)
-    step_text, step_at = raised_texts(step_result, generic)
-    step = verify_text(step_kernel.source, step_text,
-                       f"<raised step of @{kernel.name}>", kernel.name, options.verify,
-                       z3_timeout=options.z3_timeout, kernel=step_kernel, raised_at=step_at,
-                       generic_text=_generic_text(step_result, generic), own_sizes=own_sizes)
+    if result.step is not None:  # the step raised nest by nest: validated as such a chain
+        step = validate(step_kernel.source, step_kernel, result.step, target, options, generic, own_sizes)
+    else:
+        step_result = replace(result, time_loop=None, prologue=None)
+        step_text, step_at = raised_texts(step_result, generic)
+        step = verify_text(step_kernel.source, step_text,
+                           f"<raised step of @{kernel.name}>", kernel.name, options.verify,
+                           z3_timeout=options.z3_timeout, kernel=step_kernel, raised_at=step_at,
+                           generic_text=_generic_text(step_result, generic), own_sizes=own_sizes)
     if step.verdict == "not equivalent":
         return step
     if result.prologue is not None:  # the statements before the loop: a kernel of their own

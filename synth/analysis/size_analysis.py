@@ -112,7 +112,12 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
 
     symbols: dict[str, Symbol] = {}
     params: dict[int, str] = {}
-    for p in sorted(col.used_params - {counter}):
+    used_params = set(col.used_params)
+    if extents is not None:  # a size of the kernel this is a part of, used here as a value
+        # (adi's time step count in its coefficients, the time loop left out): a size still
+        used_params |= {p for p in extents.params if p < len(block.arguments) and str(arg_types[p]) in SIZE_TYPES
+                        and any(True for _ in block.arguments[p].uses)}
+    for p in sorted(used_params - {counter}):
         value = None
         for (arr, d), q in sorted(dim_param.items()):
             if q == p and arrays.get(arr) and arrays[arr][d] is not None:
@@ -123,7 +128,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                                     f"argument #{p}")
     # integer arguments used nowhere (Polygeist's size arguments with constant bounds);
     # those used only in data computations are data scalars, not sizes
-    unused = [i for i, t in enumerate(arg_types) if str(t) in SIZE_TYPES and i not in col.used_params
+    unused = [i for i, t in enumerate(arg_types) if str(t) in SIZE_TYPES and i not in used_params
               and not any(True for _ in block.arguments[i].uses) and i != counter]
     # the counter is a name in the forms (sym_form), never a symbol: no value of its own
     form_names = {**params, **({counter: COUNTER} if counter is not None else {})}

@@ -153,7 +153,9 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     arguments = [i for i in range(kernel.n_arguments) if i != counter and i not in state]
     sizes = None
     if generic:
-        sources = kernel_sources(kernel, arguments)
+        # (a size that one part alone uses, adi's step count, too)
+        sources = {n: src for part in reversed(result.nested()) for n, src in
+                   kernel_sources(part.spec.kernel, arguments).items()} | kernel_sources(kernel, arguments)
         values = GenericValues(values, sources)
         sizes = GenericSizes(result.dialect, sources, {})
     types = {i: kernel.tensor_type(i, values) for i in range(len(kernel.function.arguments))}
@@ -269,6 +271,8 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
     iter_args emits i1 memrefs whose lowering aborts the process, MLIR 22)."""
     trip = size(result.time_loop.trip, values)
     carried = [o for o in result.outputs if o in final]
+    if result.step is not None:  # a step raised nest by nest: what its parts write
+        carried = [o for o in chain_outputs(result.step) if o in env]
     inputs = [i for i in sorted(env) if i not in carried]
     rotated = dict(result.time_loop.rotated)  # input -> dim: read at the step's index
     if trip < 0:
@@ -286,6 +290,10 @@ def _time_loop(em: Emitter, result: RaiseResult, values: Mapping[str, int], type
     def body() -> list[str]:
         saved = dict(em._scalars)  # constants defined in the body stay in it
         em._scalars = {}
+        if result.step is not None:
+            done = _emit_part(em, result.step, values, types, {i: body_env[i] for i in env})
+            em._scalars = saved
+            return [done[o] for o in carried]
         pe = ProgramEmitter(em, body_env)
         memo: dict = {}
         got = []

@@ -32,6 +32,8 @@ at `W - 1 - counter`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mlir import ir
 from mlir.dialects import affine, memref
 
@@ -276,6 +278,23 @@ def _with_values(part, kernel):
     return part
 
 
+def whole_extents(part, kernel):
+    """`part`, a kernel over the same arguments as `kernel`, with the kernel's array
+    extents: a part reaching some of an array only (adi's boundary column `c[i][0] = 0`,
+    of a `double c[h][w]`) would otherwise size it by what it reaches, and its raise would
+    not take the whole array the parts before and after it pass on."""
+    dims = {a: kernel.sizes.arg_dims.get(a, d) for a, d in part.sizes.arg_dims.items()}
+    if dims == part.sizes.arg_dims:
+        return part
+    symbols = dict(part.sizes.symbols)
+    for d in dims.values():
+        for e in d:
+            for n in e.symbols:
+                if n in kernel.sizes.symbols and (n not in symbols or symbols[n].value < 0):
+                    symbols[n] = kernel.sizes.symbols[n]
+    return replace(part, sizes=replace(part.sizes, arg_dims=dims, symbols=symbols))
+
+
 def _is_zero(v: ir.Value) -> bool:
     """Whether `v` is an arith.constant zero (of any type)."""
     owner = v.owner
@@ -424,7 +443,7 @@ def nest_parts(kernel) -> list | None:
             _drop_dead(block)
             texts.append(str(part))
     try:
-        return [_with_values(_reloaded(kernel, t), kernel) for t in texts]
+        return [whole_extents(_with_values(_reloaded(kernel, t), kernel), kernel) for t in texts]
     except InputError:  # a part that does not reach an array of dynamic extent cannot size it
         return None     # (Polygeist's memref<?x2160xf64>): not split
 

@@ -27,6 +27,7 @@ from synth.synthesis.search import SearchSettings, SearchStats, search
 from synth.synthesis.sketch import sketches
 from synth.synthesis.steps import LiftedLoop, TimeLoop, counter_loop, counter_step_kernel, lifted_loop, step_kernel
 from synth.synthesis.recurrence import has_interchangeable_nest, interchanged_recurrence, nest_parts
+from synth.synthesis.distribute import distributed, unwrapped
 from synth.synthesis.spec import Specification, build_specification
 from synth.synthesis.views import widen
 
@@ -57,6 +58,15 @@ class RaiseResult:
     # a function raised nest by nest), run first; its writes are this part's inputs
     before: "RaiseResult | None" = None
     part: Kernel | None = None  # such a part's own kernel (the one nest)
+    # a time loop's step raised nest by nest (its nests distributed, the recurrences among
+    # them interchanged: synth.synthesis.distribute), where the step's own programs are not
+    # found as they are: the loop's body is this chain, `solutions` are empty
+    step: "RaiseResult | None" = None
+
+    def nested(self) -> list["RaiseResult"]:
+        """This raise and every raise it is made of (the parts before it, the statements
+        before its loop, the parts of its step), recursively."""
+        return [self] + [r for p in (self.before, self.prologue, self.step) if p is not None for r in p.nested()]
 
     @property
     def outputs(self) -> list[int]:
@@ -213,6 +223,19 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
     if settings.cost is None:
         settings = replace(settings, cost=original_cost(kernel))
     sketched = sketches(spec, dialect) if settings.sketches else {}
+    if time_loop is not None and settings.sketches and not _all_sketched(spec, sketched):
+        # a step of nests one after another, recurrences among them (adi's sweeps): each
+        # step raised nest by nest, inside the time loop
+        step = unwrapped(kernel)
+        parts = _interchangeable_parts(step) if step is not None else None
+        try:
+            chain = _chain_raise(parts, dialect, settings, deadline, seed, kinds, t0) if parts else None
+        except (NoSolutionError, InputError):  # a part not raised (or not sized): the step as it is
+            chain = None
+        if chain is not None:
+            result = RaiseResult(kernel.name, dialect, spec, [], chain.stats, time_loop=time_loop, step=chain)
+            result.seconds = time.monotonic() - t0
+            return result
     if counter is not None and not _all_sketched(spec, sketched):
         # a library op, where the kernel licenses one, is the raise the search prefers
         # (trisolv's triangular_solve, lu's lu): a short search for it first
@@ -248,10 +271,31 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
         parts = nest_parts(kernel)
         if parts is not None and has_interchangeable_nest(parts):
             return _chain_raise(parts, dialect, settings, deadline, seed, kinds, t0)
+        parts = _interchangeable_parts(kernel, distribute_only=True)
+        if parts is not None:  # ... once its parallel nests are distributed; else the search
+            try:
+                return _chain_raise(parts, dialect, settings, deadline, seed, kinds, t0)
+            except (NoSolutionError, InputError):
+                pass
     solutions, stats = solve(spec, settings, deadline, old, sketched)
     result = RaiseResult(kernel.name, dialect, spec, solutions, stats, time_loop=time_loop)
     result.seconds = time.monotonic() - t0
     return result
+
+
+def _interchangeable_parts(kernel: Kernel, distribute_only: bool = False) -> list | None:
+    """The kernel's nests as parts (nest_parts), its parallel nests distributed first
+    where that is what makes a recurrence among them interchangeable
+    (synth.synthesis.distribute); None where no part is such a recurrence."""
+    if not distribute_only:
+        parts = nest_parts(kernel)
+        if parts is not None and has_interchangeable_nest(parts):
+            return parts
+        if parts is None and interchanged_recurrence(kernel) is not None:  # one nest
+            return [kernel]
+    split = distributed(kernel)
+    parts = nest_parts(split) if split is not None else None
+    return parts if parts is not None and has_interchangeable_nest(parts) else None
 
 
 def _chain_raise(parts: list, dialect: str, settings: SearchSettings, deadline: float, seed: int, kinds,

@@ -74,7 +74,12 @@ def _reloaded(kernel: Kernel, text: str) -> Kernel:
     """`text`, a rewrite of the kernel, loaded as a kernel whose sizes are named as the
     kernel's (_in_kernel_terms)."""
     part = load_kernel(SourceModule(kernel.normal.path, text), kernel.name, extents=kernel.sizes)
-    return replace(part, sizes=_in_kernel_terms(part.sizes, kernel.sizes))
+    part = replace(part, sizes=_in_kernel_terms(part.sizes, kernel.sizes))
+    # a size the part uses as a value only (adi's step count in its coefficients, once the
+    # loop it bounded is left out) has the kernel's value
+    part.sizes.symbols.update({n: kernel.sizes.symbols[n] for n in part.sizes.unknown()
+                               if n in kernel.sizes.symbols and kernel.sizes.symbols[n].value >= 0})
+    return part
 
 
 def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
@@ -92,7 +97,12 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
         raise _why_not(kernel, "it returns values (not carried by the target's loops yet)")
     location = sizes.time_loops[0]
     path = kernel.normal.path
-    with _editable(kernel) as (module, _, _):
+    from synth.synthesis.recurrence import _forward_constants
+
+    with _editable(kernel) as (module, _, entry):
+        # local scalars stored once before the loop from values of the function's top
+        # level (adi's coefficients `a = -mul1 / 2`) read as those values: no statements
+        _forward_constants(entry)
         loops = []
 
         def visit(op):
