@@ -370,7 +370,7 @@ SCHEDULE = """module attributes {transform.with_named_sequence} {
 _BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries=1 "
               "function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1},canonicalize")
 # elementwise producers fused into their consumers (one loop nest, no temporary between them)
-_FUSE = "func.func(linalg-fuse-elementwise-ops)"
+_FUSE = "func.func(linalg-fuse-elementwise-ops,cse)"
 # the deallocation's ownership flags (memref<?xi1>) become bytes between the two halves
 # (synth.backends.byte_bools): MLIR 22's memref-to-LLVM conversion aborts on i1 stores
 _DEALLOCATE = "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline"
@@ -473,8 +473,8 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
         P.get(P.SLICE_SELECTS).step,
         P.mlir("generalize-elementwise",
                f"builtin.module({library},transform-interpreter{{entry-point=generalize_elementwise}})"),
-        P.get(P.NARROW_PRODUCERS).step,
         P.get(P.BROADCASTS_PER_USE).step,
+        P.get(P.NARROW_PRODUCERS).step,
         P.mlir("fuse-elementwise", f"builtin.module({_FUSE})"),
         P.get(P.TRIANGLES).step,
         P.get(P.HOIST_FLIPS).step,
