@@ -22,8 +22,8 @@ Copied, per use: an all-parallel linalg.generic with one result into a tensor.em
 inputs are rank-0 tensors or, read with its own indices, results of such copyable generics,
 and whose payload is a few arith ops and linalg.index (no memory read: a generic gathering
 its elements, a flip say, is not copied, that would double its work). A broadcast of a
-scalar is copied for every use; the others only for the linalg.generic ops that use them
-(what fusion folds them into: elsewhere a copy would be computed in full again). A copy
+scalar is copied for every use; the others only for the linalg.generic ops that read them
+as inputs (what fusion folds them into: elsewhere a copy would be computed in full again). A copy
 per use is fused into each consumer, as in the static raise. The values are the same: the
 copies compute the same elements."""
 
@@ -85,6 +85,12 @@ def _copyable(op, memo: dict) -> bool:
     return True
 
 
+def _fusable_input(user, number: int) -> bool:
+    """Whether operand `number` of `user` is an input of a linalg.generic (what elementwise
+    fusion folds a producer into; an init is not)."""
+    return user.name == "linalg.generic" and number < len(user.opview.inputs)
+
+
 def broadcasts_per_use(module) -> int:
     """Give each use of every copyable producer in `module` that is used several times its
     own copy (the generic and its tensor.empty, cloned just before the user; module
@@ -102,7 +108,7 @@ def broadcasts_per_use(module) -> int:
         if len(uses) < 2:
             continue
         every_use = _scalar_broadcast(op)
-        taken = [(user, number) for user, number in uses if every_use or user.name == "linalg.generic"]
+        taken = [(user, number) for user, number in uses if every_use or _fusable_input(user, number)]
         if not taken:
             continue
         empty = defining(op.opview.outputs[0])

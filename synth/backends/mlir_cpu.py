@@ -460,9 +460,9 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: int = 0) -> st
 
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> Pipeline:
     """The tiled pipeline's steps up to and with bufferization (synth.execution.run_stages):
-    static types for tensors loops carry as dynamic (static_iter_args), the select slices and
-    producer narrowing of loop steps (narrow), a scalar broadcast per use (broadcast_uses),
-    elementwise fusion, contractions over a triangle as blocks (triangles), reversed reads of
+    static types for tensors loops carry as dynamic (static_iter_args), select slices (narrow),
+    cheap producers copied per use (broadcast_uses), producer narrowing (narrow), elementwise
+    fusion then cse, contractions over a triangle as blocks (triangles), reversed reads of
     loop-invariant vectors reversed once (invariant_flips), vecmats with the rows of their
     elementwise matrix (row_passes.fuse_producers), blocks of pivot steps (pivot_blocks),
     the stencil wavefront (wavefront), loop steps in place (in_place), then the schedule."""

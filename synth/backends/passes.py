@@ -54,7 +54,7 @@ PASSES = (
     Pass(SLICE_SELECTS, "synth.backends.narrow:slice_selects",
          "counter-select generics put back where they came from: only the selected slice"),
     Pass(BROADCASTS_PER_USE, "synth.backends.broadcast_uses:broadcasts_per_use",
-         "a broadcast of scalars used several times computed once per use, for fusion"),
+         "cheap producers (scalar broadcasts, index vectors) used several times computed once per use, for fusion"),
     Pass(NARROW_PRODUCERS, "synth.backends.narrow:narrow_producers",
          "dots over zero-padded operands and producers used only through a slice, narrowed"),
     Pass(TRIANGLES, "synth.backends.triangles:triangular_blocks",
