@@ -3,8 +3,8 @@
 The backend makes the generic text static at each call's shapes (registry.PerShape,
 synth.semantics.specialize), whose canonicalize and cse leave two things a static raise
 does not have: producers CSE merged (durbin's gather indices: synth-broadcasts-per-use
-copies them per use, so each gather fuses into one generic and synth-hoist-flips finds
-the reversal of r), and loops carrying a static tensor as a `?` one (ludcmp's LU:
+copies them per use, so each gather fuses into one generic, synth-payload-cse merges the
+copies' repeats, and synth-hoist-flips finds the reversal of r), and loops carrying a static tensor as a `?` one (ludcmp's LU:
 synth-library-loops gives it its static type first; tests/test_library_lowering.py). Here
 durbin's generic stablehlo raise, at sizes other than the one it was raised at: the passes
 fire as on the static raise, and the values are the original loops'. No timing.
@@ -56,4 +56,5 @@ def test_durbin_generic_stablehlo_gathers_fused_and_hoisted(durbin, n):
     assert prepared.pipeline_name == "tiled", prepared.fallback_reason
     np.testing.assert_allclose(got, want[2], rtol=1e-9, atol=1e-12, err_msg=f"durbin generic at {n}")
     assert prepared.rewrites.get("synth-broadcasts-per-use", 0) > 0, prepared.rewrites
+    assert prepared.rewrites.get("synth-payload-cse", 0) > 0, prepared.rewrites
     assert prepared.rewrites.get("synth-hoist-flips") == 1, prepared.rewrites

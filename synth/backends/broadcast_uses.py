@@ -24,8 +24,9 @@ and whose payload is a few arith ops and linalg.index (no memory read: a generic
 its elements, a flip say, is not copied, that would double its work). A broadcast of a
 scalar is copied for every use; the others only for the linalg.generic ops that read them
 as inputs (what fusion folds them into: elsewhere a copy would be computed in full again). A copy
-per use is fused into each consumer, as in the static raise. The values are the same: the
-copies compute the same elements."""
+per use is fused into each consumer, as in the static raise (synth-payload-cse then merges
+what two copies fused into one payload repeat). The values are the same: the copies compute
+the same elements."""
 
 from __future__ import annotations
 

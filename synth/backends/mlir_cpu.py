@@ -370,7 +370,7 @@ SCHEDULE = """module attributes {transform.with_named_sequence} {
 _BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries=1 "
               "function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1},canonicalize")
 # elementwise producers fused into their consumers (one loop nest, no temporary between them)
-_FUSE = "func.func(linalg-fuse-elementwise-ops,cse)"
+_FUSE = "func.func(linalg-fuse-elementwise-ops)"
 # the deallocation's ownership flags (memref<?xi1>) become bytes between the two halves
 # (synth.backends.byte_bools): MLIR 22's memref-to-LLVM conversion aborts on i1 stores
 _DEALLOCATE = "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline"
@@ -462,8 +462,8 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
     """The tiled pipeline's steps up to and with bufferization (synth.execution.run_stages):
     static types for tensors loops carry as dynamic (static_iter_args), select slices (narrow),
     cheap producers copied per use (broadcast_uses), producer narrowing (narrow), elementwise
-    fusion then cse, contractions over a triangle as blocks (triangles), reversed reads of
-    loop-invariant vectors reversed once (invariant_flips), vecmats with the rows of their
+    fusion, payload repeats merged (payload_cse), triangle contractions as blocks (triangles),
+    reversed loop-invariant vectors reversed once (invariant_flips), vecmats with the rows of their
     elementwise matrix (row_passes.fuse_producers), blocks of pivot steps (pivot_blocks),
     the stencil wavefront (wavefront), loop steps in place (in_place), then the schedule."""
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
@@ -475,7 +475,7 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
                f"builtin.module({library},transform-interpreter{{entry-point=generalize_elementwise}})"),
         P.get(P.BROADCASTS_PER_USE).step,
         P.get(P.NARROW_PRODUCERS).step,
-        P.mlir("fuse-elementwise", f"builtin.module({_FUSE})"),
+        P.mlir("fuse-elementwise", f"builtin.module({_FUSE})"), P.get(P.PAYLOAD_CSE).step,
         P.get(P.TRIANGLES).step,
         P.get(P.HOIST_FLIPS).step,
         P.get(P.FUSE_PRODUCERS).step,

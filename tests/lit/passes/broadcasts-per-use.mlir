@@ -1,6 +1,6 @@
 // RUN: %synth opt --pass synth-broadcasts-per-use %s 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=COUNT < %t.err
-// RUN: %synth opt --pass synth-broadcasts-per-use %s | %python -c "import sys; from mlir import ir, passmanager; ctx = ir.Context(); m = ir.Module.parse(sys.stdin.read(), ctx); passmanager.PassManager.parse('builtin.module(func.func(linalg-fuse-elementwise-ops,cse))', ctx).run(m.operation); print(m)" | filecheck %s --check-prefix=FUSED
+// RUN: %synth opt --pass synth-broadcasts-per-use %s | %python -c "import sys; from mlir import ir, passmanager; ctx = ir.Context(); m = ir.Module.parse(sys.stdin.read(), ctx); passmanager.PassManager.parse('builtin.module(func.func(linalg-fuse-elementwise-ops))', ctx).run(m.operation); print(m)" | %synth opt --pass synth-payload-cse - | filecheck %s --check-prefix=FUSED
 // A cheap producer that several ops use (what CSE makes of equal producers in a
 // shape-generic raise made static) is computed once per use, each copy into its own
 // tensor.empty just before its user, so that elementwise fusion folds it into each: a
@@ -54,7 +54,8 @@ func.func @alone(%a: tensor<4x4xf64>) -> tensor<4x4xf64> {
 
 // Two gathers of r at clamp(k - 1 - i) in a loop step, sharing the index vectors (the zero
 // vector from before the loop): after the pass each gather has its own copies, fusion
-// makes each gather one generic computing its indices from linalg.index.
+// makes each gather one generic computing its indices from linalg.index (once, after
+// synth-payload-cse).
 // CHECK-LABEL: func.func @gathers(
 // CHECK-NOT: linalg.generic
 // CHECK: scf.for
@@ -68,9 +69,11 @@ func.func @alone(%a: tensor<4x4xf64>) -> tensor<4x4xf64> {
 // FUSED: scf.for
 // FUSED: linalg.generic {indexing_maps = [#{{.*}}], iterator_types = ["parallel"]} outs(
 // FUSED: linalg.index 0
+// FUSED-NOT: linalg.index
 // FUSED: tensor.extract %arg0
 // FUSED: linalg.generic {indexing_maps = [#{{.*}}], iterator_types = ["parallel"]} outs(
 // FUSED: linalg.index 0
+// FUSED-NOT: linalg.index
 // FUSED: tensor.extract %{{.*}}[
 // FUSED: linalg.dot
 // FUSED-LABEL: func.func @kept(

@@ -41,10 +41,10 @@ module {
       vector.store %cst, %alloc_21[%c0] : memref<8xf64>, vector<8xf64>
       %7 = vector.load %alloc_21[%c0] : memref<8xf64>, vector<8xf64>
       %8 = scf.for %arg12 = %c0 to %c16 step %c8 iter_args(%arg13 = %7) -> (vector<8xf64>) {
-        %47 = vector.load %arg9[%arg12] : memref<20xf64>, vector<8xf64>
-        %48 = arith.mulf %47, %47 : vector<8xf64>
-        %49 = arith.addf %arg13, %48 : vector<8xf64>
-        scf.yield %49 : vector<8xf64>
+        %48 = vector.load %arg9[%arg12] : memref<20xf64>, vector<8xf64>
+        %49 = arith.mulf %48, %48 : vector<8xf64>
+        %50 = arith.addf %arg13, %49 : vector<8xf64>
+        scf.yield %50 : vector<8xf64>
       }
       vector.store %8, %alloc_21[%c0] : memref<8xf64>, vector<8xf64>
       %9 = vector.load %arg9[%c16] : memref<20xf64>, vector<4xf64>
@@ -69,208 +69,206 @@ module {
       %expand_shape = memref.expand_shape %arg10 [[0, 1]] output_shape [30, 1] : memref<30xf64> into memref<30x1xf64>
       %subview_24 = memref.subview %arg3[0, %21] [30, 1] [1, 1] : memref<30x30xf64> to memref<30x1xf64, strided<[30, 1], offset: ?>>
       scf.for %arg12 = %c0 to %c30 step %c1 {
-        %47 = memref.load %expand_shape[%arg12, %c0] : memref<30x1xf64>
-        memref.store %47, %subview_24[%arg12, %c0] : memref<30x1xf64, strided<[30, 1], offset: ?>>
+        %48 = memref.load %expand_shape[%arg12, %c0] : memref<30x1xf64>
+        memref.store %48, %subview_24[%arg12, %c0] : memref<30x1xf64, strided<[30, 1], offset: ?>>
       }
-      %expand_shape_25 = memref.expand_shape %arg9 [[0, 1]] output_shape [20, 1] : memref<20xf64> into memref<20x1xf64>
-      %subview_26 = memref.subview %arg4[0, %21] [20, 1] [1, 1] : memref<20x30xf64> to memref<20x1xf64, strided<[30, 1], offset: ?>>
+      %collapse_shape_25 = memref.collapse_shape %subview_24 [[0, 1]] : memref<30x1xf64, strided<[30, 1], offset: ?>> into memref<30xf64, strided<[30], offset: ?>>
+      %subview_26 = memref.subview %collapse_shape_25[%21] [1] [1] : memref<30xf64, strided<[30], offset: ?>> to memref<1xf64, strided<[30], offset: ?>>
+      %collapse_shape_27 = memref.collapse_shape %subview_26 [] : memref<1xf64, strided<[30], offset: ?>> into memref<f64, strided<[], offset: ?>>
+      %expand_shape_28 = memref.expand_shape %arg9 [[0, 1]] output_shape [20, 1] : memref<20xf64> into memref<20x1xf64>
+      %subview_29 = memref.subview %arg4[0, %21] [20, 1] [1, 1] : memref<20x30xf64> to memref<20x1xf64, strided<[30, 1], offset: ?>>
+      %22 = memref.load %collapse_shape_27[] : memref<f64, strided<[], offset: ?>>
       scf.for %arg12 = %c0 to %c20 step %c1 {
-        %47 = memref.load %expand_shape_25[%arg12, %c0] : memref<20x1xf64>
-        %48 = arith.divf %47, %19 : f64
-        memref.store %48, %subview_26[%arg12, %c0] : memref<20x1xf64, strided<[30, 1], offset: ?>>
+        %48 = memref.load %expand_shape_28[%arg12, %c0] : memref<20x1xf64>
+        %49 = arith.divf %48, %22 : f64
+        memref.store %49, %subview_29[%arg12, %c0] : memref<20x1xf64, strided<[30, 1], offset: ?>>
       }
-      %subview_27 = memref.subview %arg3[%21, 0] [1, 30] [1, 1] : memref<30x30xf64> to memref<1x30xf64, strided<[30, 1], offset: ?>>
-      %alloc_28 = memref.alloc() {alignment = 64 : i64} : memref<1x30xf64>
-      memref.copy %subview_27, %alloc_28 : memref<1x30xf64, strided<[30, 1], offset: ?>> to memref<1x30xf64>
-      %collapse_shape_29 = memref.collapse_shape %alloc_28 [[0, 1]] : memref<1x30xf64> into memref<30xf64>
-      %subview_30 = memref.subview %collapse_shape_29[1] [29] [1] : memref<30xf64> to memref<29xf64, strided<[1], offset: 1>>
-      %alloc_31 = memref.alloc() {alignment = 64 : i64} : memref<29xf64>
+      %subview_30 = memref.subview %arg3[%21, 0] [1, 30] [1, 1] : memref<30x30xf64> to memref<1x30xf64, strided<[30, 1], offset: ?>>
+      %collapse_shape_31 = memref.collapse_shape %subview_30 [[0, 1]] : memref<1x30xf64, strided<[30, 1], offset: ?>> into memref<30xf64, strided<[1], offset: ?>>
+      %subview_32 = memref.subview %collapse_shape_31[1] [29] [1] : memref<30xf64, strided<[1], offset: ?>> to memref<29xf64, strided<[1], offset: ?>>
       scf.for %arg12 = %c0 to %c29 step %c1 {
-        %47 = memref.load %subview_30[%arg12] : memref<29xf64, strided<[1], offset: 1>>
-        %48 = arith.index_cast %arg12 : index to i64
-        %49 = arith.cmpi sge, %48, %6 : i64
-        %50 = arith.select %49, %cst_0, %47 : f64
-        memref.store %50, %alloc_31[%arg12] : memref<29xf64>
+        %48 = memref.load %subview_32[%arg12] : memref<29xf64, strided<[1], offset: ?>>
+        %49 = arith.index_cast %arg12 : index to i64
+        %50 = arith.cmpi sge, %49, %6 : i64
+        %51 = arith.select %50, %cst_0, %48 : f64
+        memref.store %51, %subview_32[%arg12] : memref<29xf64, strided<[1], offset: ?>>
       }
-      %alloc_32 = memref.alloc() {alignment = 64 : i64} : memref<30xf64>
+      %alloc_33 = memref.alloc() {alignment = 64 : i64} : memref<30xf64>
       scf.for %arg12 = %c0 to %c30 step %c1 {
-        memref.store %cst_0, %alloc_32[%arg12] : memref<30xf64>
+        memref.store %cst_0, %alloc_33[%arg12] : memref<30xf64>
       }
-      %subview_33 = memref.subview %arg4[0, %21] [20, 1] [1, 1] : memref<20x30xf64> to memref<20xf64, strided<[30], offset: ?>>
       scf.for %arg12 = %c0 to %c16 step %c8 {
         scf.for %arg13 = %c0 to %c24 step %c8 {
-          %82 = vector.transfer_read %arg4[%arg12, %21], %0 {in_bounds = [true], permutation_map = #map} : memref<20x30xf64>, vector<8xf64>
-          %83 = vector.transfer_read %arg2[%arg12, %arg13], %0 {in_bounds = [true, true]} : memref<20x30xf64>, vector<8x8xf64>
-          %84 = vector.load %alloc_32[%arg13] : memref<30xf64>, vector<8xf64>
-          %85 = vector.extract %83[0] : vector<8xf64> from vector<8x8xf64>
-          %86 = vector.extract %82[0] : f64 from vector<8xf64>
-          %87 = vector.broadcast %86 : f64 to vector<8xf64>
-          %88 = vector.fma %85, %87, %84 : vector<8xf64>
-          %89 = vector.extract %83[1] : vector<8xf64> from vector<8x8xf64>
-          %90 = vector.extract %82[1] : f64 from vector<8xf64>
-          %91 = vector.broadcast %90 : f64 to vector<8xf64>
-          %92 = vector.fma %89, %91, %88 : vector<8xf64>
-          %93 = vector.extract %83[2] : vector<8xf64> from vector<8x8xf64>
-          %94 = vector.extract %82[2] : f64 from vector<8xf64>
-          %95 = vector.broadcast %94 : f64 to vector<8xf64>
-          %96 = vector.fma %93, %95, %92 : vector<8xf64>
-          %97 = vector.extract %83[3] : vector<8xf64> from vector<8x8xf64>
-          %98 = vector.extract %82[3] : f64 from vector<8xf64>
-          %99 = vector.broadcast %98 : f64 to vector<8xf64>
-          %100 = vector.fma %97, %99, %96 : vector<8xf64>
-          %101 = vector.extract %83[4] : vector<8xf64> from vector<8x8xf64>
-          %102 = vector.extract %82[4] : f64 from vector<8xf64>
-          %103 = vector.broadcast %102 : f64 to vector<8xf64>
-          %104 = vector.fma %101, %103, %100 : vector<8xf64>
-          %105 = vector.extract %83[5] : vector<8xf64> from vector<8x8xf64>
-          %106 = vector.extract %82[5] : f64 from vector<8xf64>
-          %107 = vector.broadcast %106 : f64 to vector<8xf64>
-          %108 = vector.fma %105, %107, %104 : vector<8xf64>
-          %109 = vector.extract %83[6] : vector<8xf64> from vector<8x8xf64>
-          %110 = vector.extract %82[6] : f64 from vector<8xf64>
-          %111 = vector.broadcast %110 : f64 to vector<8xf64>
-          %112 = vector.fma %109, %111, %108 : vector<8xf64>
-          %113 = vector.extract %83[7] : vector<8xf64> from vector<8x8xf64>
-          %114 = vector.extract %82[7] : f64 from vector<8xf64>
-          %115 = vector.broadcast %114 : f64 to vector<8xf64>
-          %116 = vector.fma %113, %115, %112 : vector<8xf64>
-          vector.store %116, %alloc_32[%arg13] : memref<30xf64>, vector<8xf64>
+          %83 = vector.transfer_read %arg4[%arg12, %21], %0 {in_bounds = [true], permutation_map = #map} : memref<20x30xf64>, vector<8xf64>
+          %84 = vector.transfer_read %arg2[%arg12, %arg13], %0 {in_bounds = [true, true]} : memref<20x30xf64>, vector<8x8xf64>
+          %85 = vector.load %alloc_33[%arg13] : memref<30xf64>, vector<8xf64>
+          %86 = vector.extract %84[0] : vector<8xf64> from vector<8x8xf64>
+          %87 = vector.extract %83[0] : f64 from vector<8xf64>
+          %88 = vector.broadcast %87 : f64 to vector<8xf64>
+          %89 = vector.fma %86, %88, %85 : vector<8xf64>
+          %90 = vector.extract %84[1] : vector<8xf64> from vector<8x8xf64>
+          %91 = vector.extract %83[1] : f64 from vector<8xf64>
+          %92 = vector.broadcast %91 : f64 to vector<8xf64>
+          %93 = vector.fma %90, %92, %89 : vector<8xf64>
+          %94 = vector.extract %84[2] : vector<8xf64> from vector<8x8xf64>
+          %95 = vector.extract %83[2] : f64 from vector<8xf64>
+          %96 = vector.broadcast %95 : f64 to vector<8xf64>
+          %97 = vector.fma %94, %96, %93 : vector<8xf64>
+          %98 = vector.extract %84[3] : vector<8xf64> from vector<8x8xf64>
+          %99 = vector.extract %83[3] : f64 from vector<8xf64>
+          %100 = vector.broadcast %99 : f64 to vector<8xf64>
+          %101 = vector.fma %98, %100, %97 : vector<8xf64>
+          %102 = vector.extract %84[4] : vector<8xf64> from vector<8x8xf64>
+          %103 = vector.extract %83[4] : f64 from vector<8xf64>
+          %104 = vector.broadcast %103 : f64 to vector<8xf64>
+          %105 = vector.fma %102, %104, %101 : vector<8xf64>
+          %106 = vector.extract %84[5] : vector<8xf64> from vector<8x8xf64>
+          %107 = vector.extract %83[5] : f64 from vector<8xf64>
+          %108 = vector.broadcast %107 : f64 to vector<8xf64>
+          %109 = vector.fma %106, %108, %105 : vector<8xf64>
+          %110 = vector.extract %84[6] : vector<8xf64> from vector<8x8xf64>
+          %111 = vector.extract %83[6] : f64 from vector<8xf64>
+          %112 = vector.broadcast %111 : f64 to vector<8xf64>
+          %113 = vector.fma %110, %112, %109 : vector<8xf64>
+          %114 = vector.extract %84[7] : vector<8xf64> from vector<8x8xf64>
+          %115 = vector.extract %83[7] : f64 from vector<8xf64>
+          %116 = vector.broadcast %115 : f64 to vector<8xf64>
+          %117 = vector.fma %114, %116, %113 : vector<8xf64>
+          vector.store %117, %alloc_33[%arg13] : memref<30xf64>, vector<8xf64>
         }
-        %47 = vector.transfer_read %arg4[%arg12, %21], %0 {in_bounds = [true], permutation_map = #map} : memref<20x30xf64>, vector<8xf64>
-        %48 = vector.transfer_read %arg2[%arg12, %c24], %0 {in_bounds = [true, true]} : memref<20x30xf64>, vector<8x6xf64>
-        %49 = vector.load %alloc_32[%c24] : memref<30xf64>, vector<6xf64>
-        %50 = vector.extract %48[0] : vector<6xf64> from vector<8x6xf64>
-        %51 = vector.extract %47[0] : f64 from vector<8xf64>
-        %52 = vector.broadcast %51 : f64 to vector<6xf64>
-        %53 = vector.fma %50, %52, %49 : vector<6xf64>
-        %54 = vector.extract %48[1] : vector<6xf64> from vector<8x6xf64>
-        %55 = vector.extract %47[1] : f64 from vector<8xf64>
-        %56 = vector.broadcast %55 : f64 to vector<6xf64>
-        %57 = vector.fma %54, %56, %53 : vector<6xf64>
-        %58 = vector.extract %48[2] : vector<6xf64> from vector<8x6xf64>
-        %59 = vector.extract %47[2] : f64 from vector<8xf64>
-        %60 = vector.broadcast %59 : f64 to vector<6xf64>
-        %61 = vector.fma %58, %60, %57 : vector<6xf64>
-        %62 = vector.extract %48[3] : vector<6xf64> from vector<8x6xf64>
-        %63 = vector.extract %47[3] : f64 from vector<8xf64>
-        %64 = vector.broadcast %63 : f64 to vector<6xf64>
-        %65 = vector.fma %62, %64, %61 : vector<6xf64>
-        %66 = vector.extract %48[4] : vector<6xf64> from vector<8x6xf64>
-        %67 = vector.extract %47[4] : f64 from vector<8xf64>
-        %68 = vector.broadcast %67 : f64 to vector<6xf64>
-        %69 = vector.fma %66, %68, %65 : vector<6xf64>
-        %70 = vector.extract %48[5] : vector<6xf64> from vector<8x6xf64>
-        %71 = vector.extract %47[5] : f64 from vector<8xf64>
-        %72 = vector.broadcast %71 : f64 to vector<6xf64>
-        %73 = vector.fma %70, %72, %69 : vector<6xf64>
-        %74 = vector.extract %48[6] : vector<6xf64> from vector<8x6xf64>
-        %75 = vector.extract %47[6] : f64 from vector<8xf64>
-        %76 = vector.broadcast %75 : f64 to vector<6xf64>
-        %77 = vector.fma %74, %76, %73 : vector<6xf64>
-        %78 = vector.extract %48[7] : vector<6xf64> from vector<8x6xf64>
-        %79 = vector.extract %47[7] : f64 from vector<8xf64>
-        %80 = vector.broadcast %79 : f64 to vector<6xf64>
-        %81 = vector.fma %78, %80, %77 : vector<6xf64>
-        vector.store %81, %alloc_32[%c24] : memref<30xf64>, vector<6xf64>
+        %48 = vector.transfer_read %arg4[%arg12, %21], %0 {in_bounds = [true], permutation_map = #map} : memref<20x30xf64>, vector<8xf64>
+        %49 = vector.transfer_read %arg2[%arg12, %c24], %0 {in_bounds = [true, true]} : memref<20x30xf64>, vector<8x6xf64>
+        %50 = vector.load %alloc_33[%c24] : memref<30xf64>, vector<6xf64>
+        %51 = vector.extract %49[0] : vector<6xf64> from vector<8x6xf64>
+        %52 = vector.extract %48[0] : f64 from vector<8xf64>
+        %53 = vector.broadcast %52 : f64 to vector<6xf64>
+        %54 = vector.fma %51, %53, %50 : vector<6xf64>
+        %55 = vector.extract %49[1] : vector<6xf64> from vector<8x6xf64>
+        %56 = vector.extract %48[1] : f64 from vector<8xf64>
+        %57 = vector.broadcast %56 : f64 to vector<6xf64>
+        %58 = vector.fma %55, %57, %54 : vector<6xf64>
+        %59 = vector.extract %49[2] : vector<6xf64> from vector<8x6xf64>
+        %60 = vector.extract %48[2] : f64 from vector<8xf64>
+        %61 = vector.broadcast %60 : f64 to vector<6xf64>
+        %62 = vector.fma %59, %61, %58 : vector<6xf64>
+        %63 = vector.extract %49[3] : vector<6xf64> from vector<8x6xf64>
+        %64 = vector.extract %48[3] : f64 from vector<8xf64>
+        %65 = vector.broadcast %64 : f64 to vector<6xf64>
+        %66 = vector.fma %63, %65, %62 : vector<6xf64>
+        %67 = vector.extract %49[4] : vector<6xf64> from vector<8x6xf64>
+        %68 = vector.extract %48[4] : f64 from vector<8xf64>
+        %69 = vector.broadcast %68 : f64 to vector<6xf64>
+        %70 = vector.fma %67, %69, %66 : vector<6xf64>
+        %71 = vector.extract %49[5] : vector<6xf64> from vector<8x6xf64>
+        %72 = vector.extract %48[5] : f64 from vector<8xf64>
+        %73 = vector.broadcast %72 : f64 to vector<6xf64>
+        %74 = vector.fma %71, %73, %70 : vector<6xf64>
+        %75 = vector.extract %49[6] : vector<6xf64> from vector<8x6xf64>
+        %76 = vector.extract %48[6] : f64 from vector<8xf64>
+        %77 = vector.broadcast %76 : f64 to vector<6xf64>
+        %78 = vector.fma %75, %77, %74 : vector<6xf64>
+        %79 = vector.extract %49[7] : vector<6xf64> from vector<8x6xf64>
+        %80 = vector.extract %48[7] : f64 from vector<8xf64>
+        %81 = vector.broadcast %80 : f64 to vector<6xf64>
+        %82 = vector.fma %79, %81, %78 : vector<6xf64>
+        vector.store %82, %alloc_33[%c24] : memref<30xf64>, vector<6xf64>
       }
       scf.for %arg12 = %c0 to %c24 step %c8 {
-        %47 = vector.transfer_read %arg4[%c16, %21], %0 {in_bounds = [true], permutation_map = #map} : memref<20x30xf64>, vector<4xf64>
-        %48 = vector.transfer_read %arg2[%c16, %arg12], %0 {in_bounds = [true, true]} : memref<20x30xf64>, vector<4x8xf64>
-        %49 = vector.load %alloc_32[%arg12] : memref<30xf64>, vector<8xf64>
-        %50 = vector.extract %48[0] : vector<8xf64> from vector<4x8xf64>
-        %51 = vector.extract %47[0] : f64 from vector<4xf64>
-        %52 = vector.broadcast %51 : f64 to vector<8xf64>
-        %53 = vector.fma %50, %52, %49 : vector<8xf64>
-        %54 = vector.extract %48[1] : vector<8xf64> from vector<4x8xf64>
-        %55 = vector.extract %47[1] : f64 from vector<4xf64>
-        %56 = vector.broadcast %55 : f64 to vector<8xf64>
-        %57 = vector.fma %54, %56, %53 : vector<8xf64>
-        %58 = vector.extract %48[2] : vector<8xf64> from vector<4x8xf64>
-        %59 = vector.extract %47[2] : f64 from vector<4xf64>
-        %60 = vector.broadcast %59 : f64 to vector<8xf64>
-        %61 = vector.fma %58, %60, %57 : vector<8xf64>
-        %62 = vector.extract %48[3] : vector<8xf64> from vector<4x8xf64>
-        %63 = vector.extract %47[3] : f64 from vector<4xf64>
-        %64 = vector.broadcast %63 : f64 to vector<8xf64>
-        %65 = vector.fma %62, %64, %61 : vector<8xf64>
-        vector.store %65, %alloc_32[%arg12] : memref<30xf64>, vector<8xf64>
+        %48 = vector.transfer_read %arg4[%c16, %21], %0 {in_bounds = [true], permutation_map = #map} : memref<20x30xf64>, vector<4xf64>
+        %49 = vector.transfer_read %arg2[%c16, %arg12], %0 {in_bounds = [true, true]} : memref<20x30xf64>, vector<4x8xf64>
+        %50 = vector.load %alloc_33[%arg12] : memref<30xf64>, vector<8xf64>
+        %51 = vector.extract %49[0] : vector<8xf64> from vector<4x8xf64>
+        %52 = vector.extract %48[0] : f64 from vector<4xf64>
+        %53 = vector.broadcast %52 : f64 to vector<8xf64>
+        %54 = vector.fma %51, %53, %50 : vector<8xf64>
+        %55 = vector.extract %49[1] : vector<8xf64> from vector<4x8xf64>
+        %56 = vector.extract %48[1] : f64 from vector<4xf64>
+        %57 = vector.broadcast %56 : f64 to vector<8xf64>
+        %58 = vector.fma %55, %57, %54 : vector<8xf64>
+        %59 = vector.extract %49[2] : vector<8xf64> from vector<4x8xf64>
+        %60 = vector.extract %48[2] : f64 from vector<4xf64>
+        %61 = vector.broadcast %60 : f64 to vector<8xf64>
+        %62 = vector.fma %59, %61, %58 : vector<8xf64>
+        %63 = vector.extract %49[3] : vector<8xf64> from vector<4x8xf64>
+        %64 = vector.extract %48[3] : f64 from vector<4xf64>
+        %65 = vector.broadcast %64 : f64 to vector<8xf64>
+        %66 = vector.fma %63, %65, %62 : vector<8xf64>
+        vector.store %66, %alloc_33[%arg12] : memref<30xf64>, vector<8xf64>
       }
-      %22 = vector.transfer_read %arg4[%c16, %21], %0 {in_bounds = [true], permutation_map = #map} : memref<20x30xf64>, vector<4xf64>
-      %23 = vector.transfer_read %arg2[%c16, %c24], %0 {in_bounds = [true, true]} : memref<20x30xf64>, vector<4x6xf64>
-      %24 = vector.load %alloc_32[%c24] : memref<30xf64>, vector<6xf64>
-      %25 = vector.extract %23[0] : vector<6xf64> from vector<4x6xf64>
-      %26 = vector.extract %22[0] : f64 from vector<4xf64>
-      %27 = vector.broadcast %26 : f64 to vector<6xf64>
-      %28 = vector.fma %25, %27, %24 : vector<6xf64>
-      %29 = vector.extract %23[1] : vector<6xf64> from vector<4x6xf64>
-      %30 = vector.extract %22[1] : f64 from vector<4xf64>
-      %31 = vector.broadcast %30 : f64 to vector<6xf64>
-      %32 = vector.fma %29, %31, %28 : vector<6xf64>
-      %33 = vector.extract %23[2] : vector<6xf64> from vector<4x6xf64>
-      %34 = vector.extract %22[2] : f64 from vector<4xf64>
-      %35 = vector.broadcast %34 : f64 to vector<6xf64>
-      %36 = vector.fma %33, %35, %32 : vector<6xf64>
-      %37 = vector.extract %23[3] : vector<6xf64> from vector<4x6xf64>
-      %38 = vector.extract %22[3] : f64 from vector<4xf64>
-      %39 = vector.broadcast %38 : f64 to vector<6xf64>
-      %40 = vector.fma %37, %39, %36 : vector<6xf64>
-      vector.store %40, %alloc_32[%c24] : memref<30xf64>, vector<6xf64>
-      %subview_34 = memref.subview %alloc_32[1] [29] [1] : memref<30xf64> to memref<29xf64, strided<[1], offset: 1>>
+      %23 = vector.transfer_read %arg4[%c16, %21], %0 {in_bounds = [true], permutation_map = #map} : memref<20x30xf64>, vector<4xf64>
+      %24 = vector.transfer_read %arg2[%c16, %c24], %0 {in_bounds = [true, true]} : memref<20x30xf64>, vector<4x6xf64>
+      %25 = vector.load %alloc_33[%c24] : memref<30xf64>, vector<6xf64>
+      %26 = vector.extract %24[0] : vector<6xf64> from vector<4x6xf64>
+      %27 = vector.extract %23[0] : f64 from vector<4xf64>
+      %28 = vector.broadcast %27 : f64 to vector<6xf64>
+      %29 = vector.fma %26, %28, %25 : vector<6xf64>
+      %30 = vector.extract %24[1] : vector<6xf64> from vector<4x6xf64>
+      %31 = vector.extract %23[1] : f64 from vector<4xf64>
+      %32 = vector.broadcast %31 : f64 to vector<6xf64>
+      %33 = vector.fma %30, %32, %29 : vector<6xf64>
+      %34 = vector.extract %24[2] : vector<6xf64> from vector<4x6xf64>
+      %35 = vector.extract %23[2] : f64 from vector<4xf64>
+      %36 = vector.broadcast %35 : f64 to vector<6xf64>
+      %37 = vector.fma %34, %36, %33 : vector<6xf64>
+      %38 = vector.extract %24[3] : vector<6xf64> from vector<4x6xf64>
+      %39 = vector.extract %23[3] : f64 from vector<4xf64>
+      %40 = vector.broadcast %39 : f64 to vector<6xf64>
+      %41 = vector.fma %38, %40, %37 : vector<6xf64>
+      vector.store %41, %alloc_33[%c24] : memref<30xf64>, vector<6xf64>
+      %subview_34 = memref.subview %alloc_33[1] [29] [1] : memref<30xf64> to memref<29xf64, strided<[1], offset: 1>>
       scf.for %arg12 = %c0 to %c29 step %c1 {
-        %47 = memref.load %alloc_31[%arg12] : memref<29xf64>
-        %48 = memref.load %subview_34[%arg12] : memref<29xf64, strided<[1], offset: 1>>
-        %49 = arith.addf %47, %48 : f64
-        %50 = arith.index_cast %arg12 : index to i64
-        %51 = arith.cmpi sge, %50, %6 : i64
-        %52 = arith.select %51, %49, %47 : f64
-        memref.store %52, %subview_30[%arg12] : memref<29xf64, strided<[1], offset: 1>>
+        %48 = memref.load %subview_32[%arg12] : memref<29xf64, strided<[1], offset: ?>>
+        %49 = memref.load %subview_34[%arg12] : memref<29xf64, strided<[1], offset: 1>>
+        %50 = arith.addf %48, %49 : f64
+        %51 = arith.index_cast %arg12 : index to i64
+        %52 = arith.cmpi sge, %51, %6 : i64
+        %53 = arith.select %52, %50, %48 : f64
+        memref.store %53, %subview_32[%arg12] : memref<29xf64, strided<[1], offset: ?>>
       }
-      memref.copy %alloc_28, %subview_27 : memref<1x30xf64> to memref<1x30xf64, strided<[30, 1], offset: ?>>
-      %41 = arith.subi %c29, %21 : index
-      %42 = arith.addi %21, %c1 : index
-      %subview_35 = memref.subview %arg2[0, %42] [20, %41] [1, 1] : memref<20x30xf64> to memref<20x?xf64, strided<[30, 1], offset: ?>>
-      %subview_36 = memref.subview %collapse_shape_29[%42] [%41] [1] : memref<30xf64> to memref<?xf64, strided<[1], offset: ?>>
+      %subview_35 = memref.subview %arg4[0, %21] [20, 1] [1, 1] : memref<20x30xf64> to memref<20xf64, strided<[30], offset: ?>>
+      %42 = arith.subi %c29, %21 : index
+      %43 = arith.addi %21, %c1 : index
+      %subview_36 = memref.subview %arg2[0, %43] [20, %42] [1, 1] : memref<20x30xf64> to memref<20x?xf64, strided<[30, 1], offset: ?>>
+      %subview_37 = memref.subview %collapse_shape_31[%43] [%42] [1] : memref<30xf64, strided<[1], offset: ?>> to memref<?xf64, strided<[1], offset: ?>>
       scf.for %arg12 = %c0 to %c20 step %c1 {
-        scf.for %arg13 = %c0 to %41 step %c1 {
-          %47 = memref.load %subview_35[%arg12, %arg13] : memref<20x?xf64, strided<[30, 1], offset: ?>>
-          %48 = memref.load %subview_33[%arg12] : memref<20xf64, strided<[30], offset: ?>>
-          %49 = memref.load %subview_36[%arg13] : memref<?xf64, strided<[1], offset: ?>>
-          %50 = arith.mulf %48, %49 : f64
-          %51 = arith.subf %47, %50 : f64
-          memref.store %51, %subview_35[%arg12, %arg13] : memref<20x?xf64, strided<[30, 1], offset: ?>>
+        scf.for %arg13 = %c0 to %42 step %c1 {
+          %48 = memref.load %subview_36[%arg12, %arg13] : memref<20x?xf64, strided<[30, 1], offset: ?>>
+          %49 = memref.load %subview_35[%arg12] : memref<20xf64, strided<[30], offset: ?>>
+          %50 = memref.load %subview_37[%arg13] : memref<?xf64, strided<[1], offset: ?>>
+          %51 = arith.mulf %49, %50 : f64
+          %52 = arith.subf %48, %51 : f64
+          memref.store %52, %subview_36[%arg12, %arg13] : memref<20x?xf64, strided<[30, 1], offset: ?>>
         }
       }
-      %43 = arith.addi %6, %c1_i64 : i64
-      %44 = arith.index_cast %43 : i64 to index
-      %45 = arith.maxsi %44, %c0 : index
-      %46 = arith.minsi %45, %c29 : index
-      %subview_37 = memref.subview %arg2[0, %46] [20, 1] [1, 1] : memref<20x30xf64> to memref<20x1xf64, strided<[30, 1], offset: ?>>
-      %collapse_shape_38 = memref.collapse_shape %subview_37 [[0, 1]] : memref<20x1xf64, strided<[30, 1], offset: ?>> into memref<20xf64, strided<[30], offset: ?>>
-      %subview_39 = memref.subview %arg3[0, %46] [30, 1] [1, 1] : memref<30x30xf64> to memref<30x1xf64, strided<[30, 1], offset: ?>>
-      %collapse_shape_40 = memref.collapse_shape %subview_39 [[0, 1]] : memref<30x1xf64, strided<[30, 1], offset: ?>> into memref<30xf64, strided<[30], offset: ?>>
-      %alloc_41 = memref.alloc() {alignment = 64 : i64} : memref<20xf64>
+      %44 = arith.addi %6, %c1_i64 : i64
+      %45 = arith.index_cast %44 : i64 to index
+      %46 = arith.maxsi %45, %c0 : index
+      %47 = arith.minsi %46, %c29 : index
+      %subview_38 = memref.subview %arg2[0, %47] [20, 1] [1, 1] : memref<20x30xf64> to memref<20x1xf64, strided<[30, 1], offset: ?>>
+      %collapse_shape_39 = memref.collapse_shape %subview_38 [[0, 1]] : memref<20x1xf64, strided<[30, 1], offset: ?>> into memref<20xf64, strided<[30], offset: ?>>
+      %subview_40 = memref.subview %arg3[0, %47] [30, 1] [1, 1] : memref<30x30xf64> to memref<30x1xf64, strided<[30, 1], offset: ?>>
+      %collapse_shape_41 = memref.collapse_shape %subview_40 [[0, 1]] : memref<30x1xf64, strided<[30, 1], offset: ?>> into memref<30xf64, strided<[30], offset: ?>>
+      %alloc_42 = memref.alloc() {alignment = 64 : i64} : memref<20xf64>
       scf.for %arg12 = %c0 to %c20 step %c1 {
-        %47 = memref.load %collapse_shape_38[%arg12] : memref<20xf64, strided<[30], offset: ?>>
-        memref.store %47, %alloc_41[%arg12] : memref<20xf64>
+        %48 = memref.load %collapse_shape_39[%arg12] : memref<20xf64, strided<[30], offset: ?>>
+        memref.store %48, %alloc_42[%arg12] : memref<20xf64>
       }
-      %alloc_42 = memref.alloc() {alignment = 64 : i64} : memref<30xf64>
+      %alloc_43 = memref.alloc() {alignment = 64 : i64} : memref<30xf64>
       scf.for %arg12 = %c0 to %c30 step %c1 {
-        %47 = memref.load %collapse_shape_40[%arg12] : memref<30xf64, strided<[30], offset: ?>>
-        memref.store %47, %alloc_42[%arg12] : memref<30xf64>
+        %48 = memref.load %collapse_shape_41[%arg12] : memref<30xf64, strided<[30], offset: ?>>
+        memref.store %48, %alloc_43[%arg12] : memref<30xf64>
       }
-      %base_buffer_43, %offset_44, %sizes_45, %strides_46 = memref.extract_strided_metadata %arg9 : memref<20xf64> -> memref<f64>, index, index, index
-      %base_buffer_47, %offset_48, %sizes_49, %strides_50 = memref.extract_strided_metadata %arg10 : memref<30xf64> -> memref<f64>, index, index, index
+      %base_buffer_44, %offset_45, %sizes_46, %strides_47 = memref.extract_strided_metadata %arg9 : memref<20xf64> -> memref<f64>, index, index, index
+      %base_buffer_48, %offset_49, %sizes_50, %strides_51 = memref.extract_strided_metadata %arg10 : memref<30xf64> -> memref<f64>, index, index, index
       scf.if %arg11 {
-        memref.dealloc %base_buffer_43 : memref<f64>
-        memref.dealloc %base_buffer_47 : memref<f64>
+        memref.dealloc %base_buffer_44 : memref<f64>
+        memref.dealloc %base_buffer_48 : memref<f64>
       }
       memref.dealloc %alloc_20 : memref<f64>
       memref.dealloc %alloc_21 : memref<8xf64>
       memref.dealloc %alloc_22 : memref<1xf64>
-      memref.dealloc %alloc_28 : memref<1x30xf64>
-      memref.dealloc %alloc_31 : memref<29xf64>
-      memref.dealloc %alloc_32 : memref<30xf64>
-      scf.yield %alloc_41, %alloc_42, %true : memref<20xf64>, memref<30xf64>, i1
+      memref.dealloc %alloc_33 : memref<30xf64>
+      scf.yield %alloc_42, %alloc_43, %true : memref<20xf64>, memref<30xf64>, i1
     }
     memref.copy %arg2, %arg5 : memref<20x30xf64> to memref<20x30xf64>
     memref.copy %arg3, %arg6 : memref<30x30xf64> to memref<30x30xf64>

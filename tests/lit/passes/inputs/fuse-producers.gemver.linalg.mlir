@@ -11,29 +11,33 @@ module {
     %0 = tensor.empty() : tensor<40x40xf64>
     %1 = linalg.generic {indexing_maps = [#map, #map1, #map2, #map1, #map2, #map], iterator_types = ["parallel", "parallel"]} ins(%arg3, %arg4, %arg5, %arg6, %arg7 : tensor<40x40xf64>, tensor<40xf64>, tensor<40xf64>, tensor<40xf64>, tensor<40xf64>) outs(%0 : tensor<40x40xf64>) {
     ^bb0(%in: f64, %in_0: f64, %in_1: f64, %in_2: f64, %in_3: f64, %out: f64):
-      %8 = arith.mulf %in_2, %in_3 : f64
-      %9 = arith.mulf %in_0, %in_1 : f64
-      %10 = arith.addf %in, %9 : f64
-      %11 = arith.addf %10, %8 : f64
-      linalg.yield %11 : f64
+      %12 = arith.mulf %in_2, %in_3 : f64
+      %13 = arith.mulf %in_0, %in_1 : f64
+      %14 = arith.addf %in, %13 : f64
+      %15 = arith.addf %14, %12 : f64
+      linalg.yield %15 : f64
     } -> tensor<40x40xf64>
     %2 = tensor.empty() : tensor<40xf64>
     %3 = linalg.fill ins(%cst : f64) outs(%2 : tensor<40xf64>) -> tensor<40xf64>
     %4 = linalg.vecmat ins(%arg10, %1 : tensor<40xf64>, tensor<40x40xf64>) outs(%3 : tensor<40xf64>) -> tensor<40xf64>
-    %5 = linalg.generic {indexing_maps = [#map3, #map4, #map3, #map3, #map3], iterator_types = ["parallel"]} ins(%arg9, %arg2, %4, %arg11 : tensor<40xf64>, tensor<f64>, tensor<40xf64>, tensor<40xf64>) outs(%2 : tensor<40xf64>) {
+    %5 = tensor.empty() : tensor<40xf64>
+    %6 = linalg.generic {indexing_maps = [#map3, #map4, #map3, #map3, #map3], iterator_types = ["parallel"]} ins(%arg9, %arg2, %4, %arg11 : tensor<40xf64>, tensor<f64>, tensor<40xf64>, tensor<40xf64>) outs(%5 : tensor<40xf64>) {
     ^bb0(%in: f64, %in_0: f64, %in_1: f64, %in_2: f64, %out: f64):
-      %8 = arith.mulf %in_0, %in_1 : f64
-      %9 = arith.addf %in, %8 : f64
-      %10 = arith.addf %9, %in_2 : f64
-      linalg.yield %10 : f64
+      %12 = arith.mulf %in_0, %in_1 : f64
+      %13 = arith.addf %in, %12 : f64
+      %14 = arith.addf %13, %in_2 : f64
+      linalg.yield %14 : f64
     } -> tensor<40xf64>
-    %6 = linalg.matvec ins(%1, %5 : tensor<40x40xf64>, tensor<40xf64>) outs(%3 : tensor<40xf64>) -> tensor<40xf64>
-    %7 = linalg.generic {indexing_maps = [#map3, #map4, #map3, #map3], iterator_types = ["parallel"]} ins(%arg8, %arg1, %6 : tensor<40xf64>, tensor<f64>, tensor<40xf64>) outs(%2 : tensor<40xf64>) {
+    %7 = tensor.empty() : tensor<40xf64>
+    %8 = linalg.fill ins(%cst : f64) outs(%7 : tensor<40xf64>) -> tensor<40xf64>
+    %9 = linalg.matvec ins(%1, %6 : tensor<40x40xf64>, tensor<40xf64>) outs(%8 : tensor<40xf64>) -> tensor<40xf64>
+    %10 = tensor.empty() : tensor<40xf64>
+    %11 = linalg.generic {indexing_maps = [#map3, #map4, #map3, #map3], iterator_types = ["parallel"]} ins(%arg8, %arg1, %9 : tensor<40xf64>, tensor<f64>, tensor<40xf64>) outs(%10 : tensor<40xf64>) {
     ^bb0(%in: f64, %in_0: f64, %in_1: f64, %out: f64):
-      %8 = arith.mulf %in_0, %in_1 : f64
-      %9 = arith.addf %in, %8 : f64
-      linalg.yield %9 : f64
+      %12 = arith.mulf %in_0, %in_1 : f64
+      %13 = arith.addf %in, %12 : f64
+      linalg.yield %13 : f64
     } -> tensor<40xf64>
-    return %1, %7, %5 : tensor<40x40xf64>, tensor<40xf64>, tensor<40xf64>
+    return %1, %11, %6 : tensor<40x40xf64>, tensor<40xf64>, tensor<40xf64>
   }
 }

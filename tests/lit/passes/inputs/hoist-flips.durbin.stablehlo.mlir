@@ -18,92 +18,116 @@ module {
     %extracted = tensor.extract %collapsed[] : tensor<f64>
     %1 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%0 : tensor<1xf64>) {
     ^bb0(%out: f64):
-      %4 = arith.negf %extracted : f64
-      linalg.yield %4 : f64
+      %7 = arith.negf %extracted : f64
+      linalg.yield %7 : f64
     } -> tensor<1xf64>
     %inserted_slice = tensor.insert_slice %1 into %arg2[0] [1] [1] : tensor<1xf64> into tensor<40xf64>
-    %2 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%0 : tensor<1xf64>) {
+    %2 = tensor.empty() : tensor<1xf64>
+    %3 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%2 : tensor<1xf64>) {
     ^bb0(%out: f64):
       linalg.yield %cst : f64
     } -> tensor<1xf64>
-    %3:3 = scf.for %arg3 = %c0 to %c39 step %c1 iter_args(%arg4 = %inserted_slice, %arg5 = %1, %arg6 = %2) -> (tensor<40xf64>, tensor<1xf64>, tensor<1xf64>) {
-      %4 = arith.index_cast %arg3 : index to i64
-      %5 = arith.addi %4, %c1_i64 : i64
-      %extracted_slice_1 = tensor.extract_slice %arg4[0] [39] [1] : tensor<40xf64> to tensor<39xf64>
-      %6 = arith.index_cast %5 : i64 to index
-      %7 = arith.maxsi %6, %c0 : index
-      %8 = arith.minsi %7, %c39 : index
-      %extracted_slice_2 = tensor.extract_slice %arg1[%8] [1] [1] : tensor<40xf64> to tensor<1xf64>
-      %collapsed_3 = tensor.collapse_shape %extracted_slice_2 [] : tensor<1xf64> into tensor<f64>
-      %9 = tensor.empty(%8) : tensor<?xf64>
-      %10 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%9 : tensor<?xf64>) {
+    %extracted_slice_1 = tensor.extract_slice %arg1[0] [1] [1] : tensor<40xf64> to tensor<1xf64>
+    %collapsed_2 = tensor.collapse_shape %extracted_slice_1 [] : tensor<1xf64> into tensor<f64>
+    %4 = tensor.empty() : tensor<1xf64>
+    %extracted_3 = tensor.extract %collapsed_2[] : tensor<f64>
+    %5 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%4 : tensor<1xf64>) {
+    ^bb0(%out: f64):
+      %7 = arith.negf %extracted_3 : f64
+      linalg.yield %7 : f64
+    } -> tensor<1xf64>
+    %6:3 = scf.for %arg3 = %c0 to %c39 step %c1 iter_args(%arg4 = %inserted_slice, %arg5 = %5, %arg6 = %3) -> (tensor<40xf64>, tensor<1xf64>, tensor<1xf64>) {
+      %7 = arith.index_cast %arg3 : index to i64
+      %8 = arith.addi %7, %c1_i64 : i64
+      %extracted_slice_4 = tensor.extract_slice %arg4[0] [39] [1] : tensor<40xf64> to tensor<39xf64>
+      %9 = arith.index_cast %8 : i64 to index
+      %10 = arith.maxsi %9, %c0 : index
+      %11 = arith.minsi %10, %c39 : index
+      %extracted_slice_5 = tensor.extract_slice %arg1[%11] [1] [1] : tensor<40xf64> to tensor<1xf64>
+      %collapsed_6 = tensor.collapse_shape %extracted_slice_5 [] : tensor<1xf64> into tensor<f64>
+      %12 = arith.index_cast %8 : i64 to index
+      %13 = arith.maxsi %12, %c0 : index
+      %14 = arith.minsi %13, %c39 : index
+      %15 = tensor.empty(%14) : tensor<?xf64>
+      %16 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%15 : tensor<?xf64>) {
       ^bb0(%out: f64):
-        %17 = linalg.index 0 : index
-        %18 = arith.index_cast %17 : index to i64
-        %19 = arith.subi %4, %18 : i64
-        %20 = arith.maxsi %19, %c0_i64 : i64
-        %21 = arith.minsi %20, %c39_i64 : i64
-        %22 = arith.index_cast %21 : i64 to index
-        %23 = arith.maxsi %22, %c0 : index
-        %24 = arith.minsi %23, %c39 : index
-        %extracted_17 = tensor.extract %arg1[%24] : tensor<40xf64>
-        %25 = arith.cmpi slt, %19, %c40_i64 : i64
-        %26 = arith.cmpi sge, %19, %c0_i64 : i64
-        %27 = arith.andi %26, %25 : i1
-        %28 = arith.select %27, %extracted_17, %cst_0 : f64
-        linalg.yield %28 : f64
+        %32 = linalg.index 0 : index
+        %33 = arith.index_cast %32 : index to i64
+        %34 = arith.subi %7, %33 : i64
+        %35 = arith.maxsi %34, %c0_i64 : i64
+        %36 = arith.minsi %35, %c39_i64 : i64
+        %37 = arith.index_cast %36 : i64 to index
+        %38 = arith.maxsi %37, %c0 : index
+        %39 = arith.minsi %38, %c39 : index
+        %extracted_22 = tensor.extract %arg1[%39] : tensor<40xf64>
+        %40 = arith.cmpi slt, %34, %c40_i64 : i64
+        %41 = arith.cmpi sge, %34, %c0_i64 : i64
+        %42 = arith.andi %41, %40 : i1
+        %43 = arith.select %42, %extracted_22, %cst_0 : f64
+        linalg.yield %43 : f64
       } -> tensor<?xf64>
-      %11 = tensor.empty() : tensor<f64>
-      %12 = linalg.fill ins(%cst_0 : f64) outs(%11 : tensor<f64>) -> tensor<f64>
-      %extracted_slice_4 = tensor.extract_slice %extracted_slice_1[0] [%8] [1] : tensor<39xf64> to tensor<?xf64>
-      %13 = linalg.dot ins(%10, %extracted_slice_4 : tensor<?xf64>, tensor<?xf64>) outs(%12 : tensor<f64>) -> tensor<f64>
-      %collapsed_5 = tensor.collapse_shape %arg5 [] : tensor<1xf64> into tensor<f64>
-      %collapsed_6 = tensor.collapse_shape %arg6 [] : tensor<1xf64> into tensor<f64>
-      %extracted_7 = tensor.extract %collapsed_5[] : tensor<f64>
-      %extracted_8 = tensor.extract %collapsed_6[] : tensor<f64>
-      %14 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%0 : tensor<1xf64>) {
+      %extracted_slice_7 = tensor.extract_slice %arg4[0] [39] [1] : tensor<40xf64> to tensor<39xf64>
+      %17 = tensor.empty() : tensor<f64>
+      %18 = linalg.fill ins(%cst_0 : f64) outs(%17 : tensor<f64>) -> tensor<f64>
+      %extracted_slice_8 = tensor.extract_slice %extracted_slice_7[0] [%14] [1] : tensor<39xf64> to tensor<?xf64>
+      %19 = linalg.dot ins(%16, %extracted_slice_8 : tensor<?xf64>, tensor<?xf64>) outs(%18 : tensor<f64>) -> tensor<f64>
+      %collapsed_9 = tensor.collapse_shape %arg5 [] : tensor<1xf64> into tensor<f64>
+      %collapsed_10 = tensor.collapse_shape %arg6 [] : tensor<1xf64> into tensor<f64>
+      %20 = tensor.empty() : tensor<1xf64>
+      %extracted_11 = tensor.extract %collapsed_9[] : tensor<f64>
+      %extracted_12 = tensor.extract %collapsed_10[] : tensor<f64>
+      %21 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%20 : tensor<1xf64>) {
       ^bb0(%out: f64):
-        %17 = arith.mulf %extracted_7, %extracted_7 : f64
-        %18 = arith.subf %cst, %17 : f64
-        %19 = arith.mulf %18, %extracted_8 : f64
-        linalg.yield %19 : f64
+        %32 = arith.mulf %extracted_11, %extracted_11 : f64
+        %33 = arith.subf %cst, %32 : f64
+        %34 = arith.mulf %33, %extracted_12 : f64
+        linalg.yield %34 : f64
       } -> tensor<1xf64>
-      %collapsed_9 = tensor.collapse_shape %14 [] : tensor<1xf64> into tensor<f64>
-      %extracted_10 = tensor.extract %collapsed_3[] : tensor<f64>
-      %extracted_11 = tensor.extract %13[] : tensor<f64>
-      %extracted_12 = tensor.extract %collapsed_9[] : tensor<f64>
-      %15 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%0 : tensor<1xf64>) {
+      %collapsed_13 = tensor.collapse_shape %21 [] : tensor<1xf64> into tensor<f64>
+      %22 = tensor.empty() : tensor<1xf64>
+      %extracted_14 = tensor.extract %collapsed_6[] : tensor<f64>
+      %extracted_15 = tensor.extract %19[] : tensor<f64>
+      %extracted_16 = tensor.extract %collapsed_13[] : tensor<f64>
+      %23 = linalg.generic {indexing_maps = [#map], iterator_types = ["parallel"]} outs(%22 : tensor<1xf64>) {
       ^bb0(%out: f64):
-        %17 = arith.addf %extracted_10, %extracted_11 : f64
-        %18 = arith.negf %17 : f64
-        %19 = arith.divf %18, %extracted_12 : f64
-        linalg.yield %19 : f64
+        %32 = arith.addf %extracted_14, %extracted_15 : f64
+        %33 = arith.negf %32 : f64
+        %34 = arith.divf %33, %extracted_16 : f64
+        linalg.yield %34 : f64
       } -> tensor<1xf64>
-      %collapsed_13 = tensor.collapse_shape %15 [] : tensor<1xf64> into tensor<f64>
-      %extracted_14 = tensor.extract %collapsed_13[] : tensor<f64>
-      %16 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%extracted_slice_4 : tensor<?xf64>) outs(%9 : tensor<?xf64>) {
+      %collapsed_17 = tensor.collapse_shape %23 [] : tensor<1xf64> into tensor<f64>
+      %extracted_18 = tensor.extract %collapsed_17[] : tensor<f64>
+      %24 = arith.index_cast %8 : i64 to index
+      %25 = arith.maxsi %24, %c0 : index
+      %26 = arith.minsi %25, %c39 : index
+      %extracted_slice_19 = tensor.extract_slice %extracted_slice_4[0] [%26] [1] : tensor<39xf64> to tensor<?xf64>
+      %27 = tensor.empty(%26) : tensor<?xf64>
+      %28 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%extracted_slice_19 : tensor<?xf64>) outs(%27 : tensor<?xf64>) {
       ^bb0(%in: f64, %out: f64):
-        %17 = linalg.index 0 : index
-        %18 = arith.index_cast %17 : index to i64
-        %19 = arith.subi %4, %18 : i64
-        %20 = arith.maxsi %19, %c0_i64 : i64
-        %21 = arith.minsi %20, %c39_i64 : i64
-        %22 = arith.index_cast %21 : i64 to index
-        %23 = arith.maxsi %22, %c0 : index
-        %24 = arith.minsi %23, %c39 : index
-        %extracted_17 = tensor.extract %arg4[%24] : tensor<40xf64>
-        %25 = arith.cmpi slt, %19, %c40_i64 : i64
-        %26 = arith.cmpi sge, %19, %c0_i64 : i64
-        %27 = arith.andi %26, %25 : i1
-        %28 = arith.select %27, %extracted_17, %cst_0 : f64
-        %29 = arith.mulf %extracted_14, %28 : f64
-        %30 = arith.addf %in, %29 : f64
-        linalg.yield %30 : f64
+        %32 = linalg.index 0 : index
+        %33 = arith.index_cast %32 : index to i64
+        %34 = arith.subi %7, %33 : i64
+        %35 = arith.maxsi %34, %c0_i64 : i64
+        %36 = arith.minsi %35, %c39_i64 : i64
+        %37 = arith.index_cast %36 : i64 to index
+        %38 = arith.maxsi %37, %c0 : index
+        %39 = arith.minsi %38, %c39 : index
+        %extracted_22 = tensor.extract %arg4[%39] : tensor<40xf64>
+        %40 = arith.cmpi slt, %34, %c40_i64 : i64
+        %41 = arith.cmpi sge, %34, %c0_i64 : i64
+        %42 = arith.andi %41, %40 : i1
+        %43 = arith.select %42, %extracted_22, %cst_0 : f64
+        %44 = arith.mulf %extracted_18, %43 : f64
+        %45 = arith.addf %in, %44 : f64
+        linalg.yield %45 : f64
       } -> tensor<?xf64>
-      %inserted_slice_15 = tensor.insert_slice %16 into %arg4[0] [%8] [1] : tensor<?xf64> into tensor<40xf64>
-      %inserted_slice_16 = tensor.insert_slice %15 into %inserted_slice_15[%8] [1] [1] : tensor<1xf64> into tensor<40xf64>
-      scf.yield %inserted_slice_16, %15, %14 : tensor<40xf64>, tensor<1xf64>, tensor<1xf64>
+      %inserted_slice_20 = tensor.insert_slice %28 into %arg4[0] [%26] [1] : tensor<?xf64> into tensor<40xf64>
+      %29 = arith.index_cast %8 : i64 to index
+      %30 = arith.maxsi %29, %c0 : index
+      %31 = arith.minsi %30, %c39 : index
+      %inserted_slice_21 = tensor.insert_slice %23 into %inserted_slice_20[%31] [1] [1] : tensor<1xf64> into tensor<40xf64>
+      scf.yield %inserted_slice_21, %23, %21 : tensor<40xf64>, tensor<1xf64>, tensor<1xf64>
     }
-    return %3#0 : tensor<40xf64>
+    return %6#0 : tensor<40xf64>
   }
 }

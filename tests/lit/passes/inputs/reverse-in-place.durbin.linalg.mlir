@@ -60,17 +60,16 @@ module {
       %4 = arith.maxsi %3, %c0 : index
       %5 = arith.minsi %4, %c39 : index
       %subview_5 = memref.subview %arg1[%5] [1] [1] : memref<40xf64> to memref<f64, strided<[], offset: ?>>
-      %alloc_6 = memref.alloc(%5) {alignment = 64 : i64} : memref<?xf64>
       %6 = arith.subi %c38_i64, %1 : i64
       %7 = arith.index_cast %6 : i64 to index
-      %subview_7 = memref.subview %alloc_3[%7] [%5] [1] : memref<77xf64> to memref<?xf64, strided<[1], offset: ?>>
-      %alloc_8 = memref.alloc() {alignment = 64 : i64} : memref<f64>
-      linalg.fill ins(%cst_1 : f64) outs(%alloc_8 : memref<f64>)
-      %subview_9 = memref.subview %subview_4[0] [%5] [1] : memref<39xf64, strided<[1]>> to memref<?xf64, strided<[1]>>
-      %alloc_10 = memref.alloc() {alignment = 64 : i64} : memref<8xf64>
-      vector.transfer_write %cst, %alloc_10[%c0] {in_bounds = [true]} : vector<8xf64>, memref<8xf64>
+      %subview_6 = memref.subview %alloc_3[%7] [%5] [1] : memref<77xf64> to memref<?xf64, strided<[1], offset: ?>>
+      %alloc_7 = memref.alloc() {alignment = 64 : i64} : memref<f64>
+      linalg.fill ins(%cst_1 : f64) outs(%alloc_7 : memref<f64>)
+      %subview_8 = memref.subview %subview_4[0] [%5] [1] : memref<39xf64, strided<[1]>> to memref<?xf64, strided<[1]>>
+      %alloc_9 = memref.alloc() {alignment = 64 : i64} : memref<8xf64>
+      vector.transfer_write %cst, %alloc_9[%c0] {in_bounds = [true]} : vector<8xf64>, memref<8xf64>
       %8 = affine.apply #map2()[%5]
-      %9 = vector.transfer_read %alloc_10[%c0], %0 {in_bounds = [true]} : memref<8xf64>, vector<8xf64>
+      %9 = vector.transfer_read %alloc_9[%c0], %0 {in_bounds = [true]} : memref<8xf64>, vector<8xf64>
       %10 = scf.for %arg5 = %c0 to %8 step %c8 iter_args(%arg6 = %9) -> (vector<8xf64>) {
         %16 = affine.apply #map3()[%7, %arg5]
         %17 = vector.transfer_read %alloc_3[%16], %0 {in_bounds = [true]} : memref<77xf64>, vector<8xf64>
@@ -79,12 +78,12 @@ module {
         %20 = arith.addf %arg6, %19 : vector<8xf64>
         scf.yield %20 : vector<8xf64>
       }
-      vector.transfer_write %10, %alloc_10[%c0] {in_bounds = [true]} : vector<8xf64>, memref<8xf64>
+      vector.transfer_write %10, %alloc_9[%c0] {in_bounds = [true]} : vector<8xf64>, memref<8xf64>
       scf.for %arg5 = %8 to %5 step %c8 {
         %16 = affine.apply #map4(%arg5)[%5]
-        %subview_13 = memref.subview %subview_7[%arg5] [%16] [1] : memref<?xf64, strided<[1], offset: ?>> to memref<?xf64, strided<[1], offset: ?>>
-        %subview_14 = memref.subview %subview_9[%arg5] [%16] [1] : memref<?xf64, strided<[1]>> to memref<?xf64, strided<[1], offset: ?>>
-        %subview_15 = memref.subview %alloc_10[0] [%16] [1] : memref<8xf64> to memref<?xf64, strided<[1]>>
+        %subview_13 = memref.subview %subview_6[%arg5] [%16] [1] : memref<?xf64, strided<[1], offset: ?>> to memref<?xf64, strided<[1], offset: ?>>
+        %subview_14 = memref.subview %subview_8[%arg5] [%16] [1] : memref<?xf64, strided<[1]>> to memref<?xf64, strided<[1], offset: ?>>
+        %subview_15 = memref.subview %alloc_9[0] [%16] [1] : memref<8xf64> to memref<?xf64, strided<[1]>>
         linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel"]} ins(%subview_13, %subview_14 : memref<?xf64, strided<[1], offset: ?>>, memref<?xf64, strided<[1], offset: ?>>) outs(%subview_15 : memref<?xf64, strided<[1]>>) attrs =  {synth.vectorize} {
         ^bb0(%in: f64, %in_16: f64, %out: f64):
           %17 = arith.mulf %in, %in_16 : f64
@@ -92,12 +91,12 @@ module {
           linalg.yield %18 : f64
         }
       }
-      %11 = vector.transfer_read %alloc_10[%c0], %0 {in_bounds = [true]} : memref<8xf64>, vector<8xf64>
-      %12 = vector.transfer_read %alloc_8[], %0 : memref<f64>, vector<f64>
+      %11 = vector.transfer_read %alloc_9[%c0], %0 {in_bounds = [true]} : memref<8xf64>, vector<8xf64>
+      %12 = vector.transfer_read %alloc_7[], %0 : memref<f64>, vector<f64>
       %13 = vector.extract %12[] : f64 from vector<f64>
       %14 = vector.multi_reduction <add>, %11, %13 [0] : vector<8xf64> to f64
       %15 = vector.broadcast %14 : f64 to vector<f64>
-      vector.transfer_write %15, %alloc_8[] : vector<f64>, memref<f64>
+      vector.transfer_write %15, %alloc_7[] : vector<f64>, memref<f64>
       linalg.generic {indexing_maps = [#map, #map1, #map1], iterator_types = ["parallel"]} ins(%alloc, %alloc_2 : memref<1xf64>, memref<1xf64>) outs(%alloc_2 : memref<1xf64>) {
       ^bb0(%in: f64, %in_13: f64, %out: f64):
         %16 = arith.mulf %in, %in : f64
@@ -105,14 +104,15 @@ module {
         %18 = arith.mulf %17, %in_13 : f64
         linalg.yield %18 : f64
       }
-      linalg.generic {indexing_maps = [#map5, #map5, #map, #map1], iterator_types = ["parallel"]} ins(%subview_5, %alloc_8, %alloc_2 : memref<f64, strided<[], offset: ?>>, memref<f64>, memref<1xf64>) outs(%alloc : memref<1xf64>) {
+      linalg.generic {indexing_maps = [#map5, #map5, #map, #map1], iterator_types = ["parallel"]} ins(%subview_5, %alloc_7, %alloc_2 : memref<f64, strided<[], offset: ?>>, memref<f64>, memref<1xf64>) outs(%alloc : memref<1xf64>) {
       ^bb0(%in: f64, %in_13: f64, %in_14: f64, %out: f64):
         %16 = arith.addf %in, %in_13 : f64
         %17 = arith.negf %16 : f64
         %18 = arith.divf %17, %in_14 : f64
         linalg.yield %18 : f64
       }
-      linalg.generic {indexing_maps = [#map1, #map, #map1], iterator_types = ["parallel"]} ins(%subview_9, %alloc : memref<?xf64, strided<[1]>>, memref<1xf64>) outs(%alloc_6 : memref<?xf64>) {
+      %alloc_10 = memref.alloc(%5) {alignment = 64 : i64} : memref<?xf64>
+      linalg.generic {indexing_maps = [#map1, #map, #map1], iterator_types = ["parallel"]} ins(%subview_8, %alloc : memref<?xf64, strided<[1]>>, memref<1xf64>) outs(%alloc_10 : memref<?xf64>) {
       ^bb0(%in: f64, %in_13: f64, %out: f64):
         %16 = linalg.index 0 : index
         %17 = arith.index_cast %16 : index to i64
@@ -130,7 +130,7 @@ module {
         linalg.yield %28 : f64
       }
       %subview_11 = memref.subview %arg2[0] [%5] [1] : memref<40xf64> to memref<?xf64, strided<[1]>>
-      memref.copy %alloc_6, %subview_11 : memref<?xf64> to memref<?xf64, strided<[1]>>
+      memref.copy %alloc_10, %subview_11 : memref<?xf64> to memref<?xf64, strided<[1]>>
       %subview_12 = memref.subview %arg2[%5] [1] [1] : memref<40xf64> to memref<f64, strided<[], offset: ?>>
       linalg.generic {indexing_maps = [#map6, #map7], iterator_types = []} ins(%alloc : memref<1xf64>) outs(%subview_12 : memref<f64, strided<[], offset: ?>>) {
       ^bb0(%in: f64, %out: f64):

@@ -10,18 +10,19 @@ module {
     %1 = tensor.empty() : tensor<80x80xf64>
     %2 = linalg.fill ins(%cst : f64) outs(%1 : tensor<80x80xf64>) -> tensor<80x80xf64>
     %3 = linalg.matmul ins(%arg5, %transposed : tensor<80x60xf64>, tensor<60x80xf64>) outs(%2 : tensor<80x80xf64>) -> tensor<80x80xf64>
-    %4 = linalg.generic {indexing_maps = [#map, #map1, #map1, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg4, %arg3, %arg2, %3 : tensor<80x80xf64>, tensor<f64>, tensor<f64>, tensor<80x80xf64>) outs(%1 : tensor<80x80xf64>) {
+    %4 = tensor.empty() : tensor<80x80xf64>
+    %5 = linalg.generic {indexing_maps = [#map, #map1, #map1, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg4, %arg3, %arg2, %3 : tensor<80x80xf64>, tensor<f64>, tensor<f64>, tensor<80x80xf64>) outs(%4 : tensor<80x80xf64>) {
     ^bb0(%in: f64, %in_0: f64, %in_1: f64, %in_2: f64, %out: f64):
-      %5 = linalg.index 0 : index
-      %6 = linalg.index 1 : index
-      %7 = arith.mulf %in, %in_0 : f64
-      %8 = arith.cmpi sge, %5, %6 : index
-      %9 = arith.select %8, %7, %in : f64
-      %10 = arith.mulf %in_1, %in_2 : f64
-      %11 = arith.addf %9, %10 : f64
-      %12 = arith.select %8, %11, %9 : f64
-      linalg.yield %12 : f64
+      %6 = linalg.index 0 : index
+      %7 = linalg.index 1 : index
+      %8 = arith.mulf %in, %in_0 : f64
+      %9 = arith.cmpi sge, %6, %7 : index
+      %10 = arith.select %9, %8, %in : f64
+      %11 = arith.mulf %in_1, %in_2 : f64
+      %12 = arith.addf %10, %11 : f64
+      %13 = arith.select %9, %12, %10 : f64
+      linalg.yield %13 : f64
     } -> tensor<80x80xf64>
-    return %4 : tensor<80x80xf64>
+    return %5 : tensor<80x80xf64>
   }
 }

@@ -16,28 +16,29 @@ module {
       %1 = tensor.empty() : tensor<28x28xf64>
       %2 = linalg.generic {indexing_maps = [#map, #map, #map, #map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%extracted_slice, %extracted_slice_0, %extracted_slice_1, %extracted_slice_2, %extracted_slice_3 : tensor<28x28xf64>, tensor<28x28xf64>, tensor<28x28xf64>, tensor<28x28xf64>, tensor<28x28xf64>) outs(%1 : tensor<28x28xf64>) {
       ^bb0(%in: f64, %in_9: f64, %in_10: f64, %in_11: f64, %in_12: f64, %out: f64):
-        %4 = arith.addf %in, %in_9 : f64
-        %5 = arith.addf %4, %in_10 : f64
-        %6 = arith.addf %5, %in_11 : f64
-        %7 = arith.addf %6, %in_12 : f64
-        %8 = arith.mulf %7, %cst : f64
-        linalg.yield %8 : f64
+        %5 = arith.addf %in, %in_9 : f64
+        %6 = arith.addf %5, %in_10 : f64
+        %7 = arith.addf %6, %in_11 : f64
+        %8 = arith.addf %7, %in_12 : f64
+        %9 = arith.mulf %8, %cst : f64
+        linalg.yield %9 : f64
       } -> tensor<28x28xf64>
       %inserted_slice = tensor.insert_slice %2 into %arg6[1, 1] [28, 28] [1, 1] : tensor<28x28xf64> into tensor<30x30xf64>
       %extracted_slice_4 = tensor.extract_slice %inserted_slice[1, 0] [28, 28] [1, 1] : tensor<30x30xf64> to tensor<28x28xf64>
       %extracted_slice_5 = tensor.extract_slice %inserted_slice[1, 2] [28, 28] [1, 1] : tensor<30x30xf64> to tensor<28x28xf64>
       %extracted_slice_6 = tensor.extract_slice %inserted_slice[2, 1] [28, 28] [1, 1] : tensor<30x30xf64> to tensor<28x28xf64>
       %extracted_slice_7 = tensor.extract_slice %inserted_slice[0, 1] [28, 28] [1, 1] : tensor<30x30xf64> to tensor<28x28xf64>
-      %3 = linalg.generic {indexing_maps = [#map, #map, #map, #map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%2, %extracted_slice_4, %extracted_slice_5, %extracted_slice_6, %extracted_slice_7 : tensor<28x28xf64>, tensor<28x28xf64>, tensor<28x28xf64>, tensor<28x28xf64>, tensor<28x28xf64>) outs(%1 : tensor<28x28xf64>) {
+      %3 = tensor.empty() : tensor<28x28xf64>
+      %4 = linalg.generic {indexing_maps = [#map, #map, #map, #map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%2, %extracted_slice_4, %extracted_slice_5, %extracted_slice_6, %extracted_slice_7 : tensor<28x28xf64>, tensor<28x28xf64>, tensor<28x28xf64>, tensor<28x28xf64>, tensor<28x28xf64>) outs(%3 : tensor<28x28xf64>) {
       ^bb0(%in: f64, %in_9: f64, %in_10: f64, %in_11: f64, %in_12: f64, %out: f64):
-        %4 = arith.addf %in, %in_9 : f64
-        %5 = arith.addf %4, %in_10 : f64
-        %6 = arith.addf %5, %in_11 : f64
-        %7 = arith.addf %6, %in_12 : f64
-        %8 = arith.mulf %7, %cst : f64
-        linalg.yield %8 : f64
+        %5 = arith.addf %in, %in_9 : f64
+        %6 = arith.addf %5, %in_10 : f64
+        %7 = arith.addf %6, %in_11 : f64
+        %8 = arith.addf %7, %in_12 : f64
+        %9 = arith.mulf %8, %cst : f64
+        linalg.yield %9 : f64
       } -> tensor<28x28xf64>
-      %inserted_slice_8 = tensor.insert_slice %3 into %arg5[1, 1] [28, 28] [1, 1] : tensor<28x28xf64> into tensor<30x30xf64>
+      %inserted_slice_8 = tensor.insert_slice %4 into %arg5[1, 1] [28, 28] [1, 1] : tensor<28x28xf64> into tensor<30x30xf64>
       scf.yield %inserted_slice_8, %inserted_slice : tensor<30x30xf64>, tensor<30x30xf64>
     }
     return %0#0, %0#1 : tensor<30x30xf64>, tensor<30x30xf64>
