@@ -4,8 +4,9 @@ The backend makes the generic text static at each call's shapes (registry.PerSha
 synth.semantics.specialize), whose canonicalize and cse leave two things a static raise
 does not have: producers CSE merged (durbin's gather indices: synth-broadcasts-per-use
 copies them per use, so each gather fuses into one generic, synth-payload-cse merges the
-copies' repeats, and synth-hoist-flips finds the reversal of r), and loops carrying a static tensor as a `?` one (ludcmp's LU:
-synth-library-loops gives it its static type first; tests/test_library_lowering.py). Here
+copies' repeats, and synth-hoist-flips finds the reversal of r), and loops carrying a
+static tensor as a `?` one (ludcmp's LU: synth-library-loops gives it its static type
+first; tests/test_library_lowering.py). Here
 durbin's generic stablehlo raise, at sizes other than the one it was raised at: the passes
 fire as on the static raise, and the values are the original loops'. No timing.
 """

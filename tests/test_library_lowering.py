@@ -7,7 +7,8 @@ which validation proves. The backends run its lowering: at sizes with a panel wi
 blocked forms. Checked here at sizes the panel width divides (96: panels of 48; 130: of
 26; 240: of 60 or two levels of 120 by 60) and at sizes it does not (the op is kept), each
 against NumPy and against the op form through the same compiler; and a raise's text at
-its own sizes is the same algorithm as at the sizes its proof covers.
+its own sizes is the same algorithm as at the sizes its proof covers. A shape-generic
+raise's library loops made static are blocked as the static text's.
 """
 
 from __future__ import annotations
@@ -304,7 +305,8 @@ def _factor_and_solve(name: str, shapes, generic: bool) -> str:
     types, sizes = tuple(TensorType(s, "f64") for s in shapes), None
     if generic:
         types, attrs, values = _generic_instance(solve, types, attrs)
-        sources = find_sources(set(values), {i: tuple(SizeExpr.of(d) for d in t.shape) for i, t in enumerate(types)}, {})
+        dims = {i: tuple(SizeExpr.of(d) for d in t.shape) for i, t in enumerate(types)}
+        sources = find_sources(set(values), dims, {})
         sizes = GenericSizes("linalg", sources, {})
 
     def build(em, args):
