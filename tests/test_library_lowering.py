@@ -7,7 +7,8 @@ which validation proves. The backends run its lowering: at sizes with a panel wi
 blocked forms. Checked here at sizes the panel width divides (96: panels of 48; 130: of
 26; 240: of 60 or two levels of 120 by 60) and at sizes it does not (the op is kept), each
 against NumPy and against the op form through the same compiler; and a raise's text at
-its own sizes is the same algorithm as at the sizes its proof covers.
+its own sizes is the same algorithm as at the sizes its proof covers. A shape-generic
+raise's library loops made static are blocked as the static text's.
 """
 
 from __future__ import annotations
@@ -285,3 +286,76 @@ def test_stablehlo_library_ops_on_mlir_cpu_as_linalg_loops(kind, n):
     (got,) = _on_mlir_cpu(text, [a], [0])
     assert_same(got, want, f"stablehlo.{kind} at {n}x{n} on mlir-cpu")
     assert_same(run_stablehlo(text, [a])[0], want, f"stablehlo.{kind} at {n}x{n} on XLA")
+
+
+
+def _factor_and_solve(name: str, shapes, generic: bool) -> str:
+    """@main(a, b) -> (f(a), the forward substitution of b by f(a)) for the linalg library
+    op `name` (lu, cholesky) as ludcmp's raise is made: the factorization's loop, then the
+    solve's reading its result; with `?` dims as a shape-generic raise emits it (n read
+    from the matrix by tensor.dim), or static at `shapes`."""
+    from synth.analysis.symbols import SizeExpr
+    from synth.grammar.dims import GenericSizes, find_sources
+    from synth.grammar.op import emit_function
+
+    from test_generic import _generic_instance
+
+    factor, solve = _op("linalg", name), _op("linalg", "triangular_solve")
+    attrs = make_attrs(lower=True, unit_diagonal=name == "lu", transpose_a=False)
+    types, sizes = tuple(TensorType(s, "f64") for s in shapes), None
+    if generic:
+        types, attrs, values = _generic_instance(solve, types, attrs)
+        dims = {i: tuple(SizeExpr.of(d) for d in t.shape) for i, t in enumerate(types)}
+        sources = find_sources(set(values), dims, {})
+        sizes = GenericSizes("linalg", sources, {})
+
+    def build(em, args):
+        f = em.apply(factor, args[:1], types[:1], ())
+        return [f, em.apply(solve, [f[0], args[1]], types, attrs)]
+    text = emit_function("main", types, build, sizes=sizes)  # the results: a and b's final contents
+    return text.replace(") {", ") attributes {synth.outputs = [0, 1]} {", 1)
+
+
+@pytest.mark.parametrize("name, panel", [("lu", "linalg"), ("cholesky", "linalg-cholesky")])
+@pytest.mark.parametrize("n", [96, 130, 97])
+def test_generic_library_loops_made_static_are_blocked(name, panel, n):
+    """A shape-generic raise's library loops, made static at n (synth.semantics.specialize,
+    as the backends run it), carry the matrix as a cast of the static one to
+    tensor<?x?xf64> where the loop's result has another use than the return (ludcmp: the
+    solve reads the LU). synth-library-loops gives them their static types first
+    (synth-static-iter-args, through tensor.insert_slice and tensor.insert) and blocks them
+    as it blocks the static raise's (96: panels of 48; 130: 65 for LU, 26 for the others),
+    or keeps them at 97 (no panel width): the same loops as the static text's lowering, the
+    same values (the factorization bitwise: the same operations in the same order), equal
+    to NumPy within the tolerance."""
+    from synth.grammar.families import lu_panel
+    from synth.semantics.specialize import specialize
+
+    rng = np.random.default_rng(n)
+    shapes = [(n, n), (n,)]
+    static_text = _factor_and_solve(name, shapes, generic=False)
+    made_static = specialize(_factor_and_solve(name, shapes, generic=True), "main", "linalg", shapes)
+    assert "-> (tensor<?x?xf64>)" in made_static  # what the loop carries, before the pass
+    lowered, count = library_linalg.lower(made_static)
+    static_lowered, static_count = library_linalg.lower(static_text)
+    assert count == static_count == 2 * int(lu_panel(n, panel) is not None)
+    for form in ("scf.for", "linalg.matmul", "linalg.matvec"):
+        assert lowered.count(form) == static_lowered.count(form), form
+    if name == "lu":
+        a = rng.uniform(-1, 1, (n, n)) + n * np.eye(n)
+        factored = lu(a)
+        lower = np.tril(factored, -1) + np.eye(n)
+    else:
+        g = rng.uniform(-1, 1, (n, n))
+        a = g @ g.T + n * np.eye(n)
+        factored = cholesky(a)
+        lower = np.tril(factored)
+    b = rng.uniform(-1, 1, n)
+    from synth.execution import run_tensor_function
+
+    got = run_tensor_function(lowered, "main", [a, b])
+    static_got = run_tensor_function(static_lowered, "main", [a, b])
+    assert np.array_equal(got[0], static_got[0]), f"linalg.{name} at {n}: generic and static lowerings differ"
+    assert_same(got[0], factored, f"linalg.{name} at {n}, generic made static, lowered")
+    assert_same(got[1], static_got[1], f"the solve after linalg.{name} at {n}: generic and static")
+    assert_same(got[1], np.linalg.solve(lower, b), f"the solve after linalg.{name} at {n}")

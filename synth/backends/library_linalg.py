@@ -301,23 +301,30 @@ def lower(text: str) -> tuple[str, int]:
         return (str(module), count) if count else (text, 0)
 
 
+def _library_loops(module) -> list:
+    """The scf.for ops marked synth.library in `module`, in order."""
+    from synth.backends.ir_toolkit import ops_named
+
+    return [op for op in ops_named(module, ("scf.for",)) if "synth.library" in op.attributes]
+
+
 def library_loops(module) -> int:
     """The pass synth-library-loops (synth.backends.passes.LOWERINGS): in `module` (an
     ir.Module of the `mlir` bindings, changed in place), each scf.for marked synth.library
     (the linalg grammar's library loops: the linalg raise's own, and on mlir-cpu those that
     stablehlo's library ops become, synth.backends.stablehlo_calls) that has a blocked
     form at its size replaced by it, inlined: the panels an scf.for over SSA offsets.
-    How many it replaced."""
+    A shape-generic raise made static (synth.semantics.specialize) carries the matrix as a
+    dynamic tensor cast from the static one: synth-static-iter-args gives the loops their
+    static types first (the blocked form is chosen by the size). How many it replaced."""
     from mlir import ir, passmanager
     from mlir.dialects import func as func_d
 
-    found = []
+    from synth.backends.static_iter_args import static_iter_args
 
-    def visit(op):
-        if op.name == "scf.for" and "synth.library" in op.attributes:
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-    module.operation.walk(visit)
+    found = _library_loops(module)
+    if found and static_iter_args(module):  # their tensors carried with static types, walked again
+        found = _library_loops(module)
     count = 0
     taken_names = {ir.StringAttr(op.attributes["sym_name"]).value for op in module.body.operations
                    if "sym_name" in op.attributes}

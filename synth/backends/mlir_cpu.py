@@ -460,10 +460,10 @@ def schedule_file(register: tuple[int, int] | None = None, pairs: int = 0) -> st
 
 def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0) -> Pipeline:
     """The tiled pipeline's steps up to and with bufferization (synth.execution.run_stages):
-    static types for tensors loops carry as dynamic (static_iter_args), the select slices and
-    producer narrowing of loop steps (narrow), a scalar broadcast per use (broadcast_uses),
-    elementwise fusion, contractions over a triangle as blocks (triangles), reversed reads of
-    loop-invariant vectors reversed once (invariant_flips), vecmats with the rows of their
+    static types for tensors loops carry as dynamic (static_iter_args), select slices (narrow),
+    cheap producers copied per use (broadcast_uses), producer narrowing (narrow), elementwise
+    fusion, payload repeats merged (payload_cse), triangle contractions as blocks (triangles),
+    reversed loop-invariant vectors reversed once (invariant_flips), vecmats with the rows of their
     elementwise matrix (row_passes.fuse_producers), blocks of pivot steps (pivot_blocks),
     the stencil wavefront (wavefront), loop steps in place (in_place), then the schedule."""
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
@@ -473,9 +473,9 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
         P.get(P.SLICE_SELECTS).step,
         P.mlir("generalize-elementwise",
                f"builtin.module({library},transform-interpreter{{entry-point=generalize_elementwise}})"),
-        P.get(P.NARROW_PRODUCERS).step,
         P.get(P.BROADCASTS_PER_USE).step,
-        P.mlir("fuse-elementwise", f"builtin.module({_FUSE})"),
+        P.get(P.NARROW_PRODUCERS).step,
+        P.mlir("fuse-elementwise", f"builtin.module({_FUSE})"), P.get(P.PAYLOAD_CSE).step,
         P.get(P.TRIANGLES).step,
         P.get(P.HOIST_FLIPS).step,
         P.get(P.FUSE_PRODUCERS).step,

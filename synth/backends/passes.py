@@ -38,6 +38,7 @@ FUSE_PRODUCERS = "synth-fuse-producers"
 PIVOT_BLOCKS = "synth-pivot-blocks"
 STATIC_ITER_ARGS = "synth-static-iter-args"
 BROADCASTS_PER_USE = "synth-broadcasts-per-use"
+PAYLOAD_CSE = "synth-payload-cse"
 WAVEFRONT = "synth-wavefront"
 WRITE_IN_PLACE = "synth-write-in-place"
 SHIFT_REUSE = "synth-shift-reuse"
@@ -54,10 +55,12 @@ PASSES = (
          "a static tensor a loop carries as a dynamic one, updated in place, carried static"),
     Pass(SLICE_SELECTS, "synth.backends.narrow:slice_selects",
          "counter-select generics put back where they came from: only the selected slice"),
+    Pass(BROADCASTS_PER_USE, "synth.backends.broadcast_uses:broadcasts_per_use",
+         "cheap producers (scalar broadcasts, index vectors) used several times computed once per use, for fusion"),
     Pass(NARROW_PRODUCERS, "synth.backends.narrow:narrow_producers",
          "dots over zero-padded operands and producers used only through a slice, narrowed"),
-    Pass(BROADCASTS_PER_USE, "synth.backends.broadcast_uses:broadcasts_per_use",
-         "a broadcast of scalars used several times computed once per use, for fusion"),
+    Pass(PAYLOAD_CSE, "synth.backends.payload_cse:payload_cse",
+         "an op computed twice in a generic's payload (fused per-use copies) computed once"),
     Pass(TRIANGLES, "synth.backends.triangles:triangular_blocks",
          "contractions over a triangle as loops over row blocks of the triangle"),
     Pass(HOIST_FLIPS, "synth.backends.invariant_flips:hoist_flips",

@@ -21,10 +21,11 @@ from synth.backends.ir_toolkit import defining, ops_named
 
 
 def _updated_in_place(value, arg) -> bool:
-    """Whether `value` is `arg` updated by a chain of tensor.insert_slice into it."""
+    """Whether `value` is `arg` updated by a chain of tensor.insert_slice and tensor.insert
+    into it (both take the tensor they update as operand 1)."""
     while value != arg:
         op = defining(value)
-        if op is None or op.name != "tensor.insert_slice":
+        if op is None or op.name not in ("tensor.insert_slice", "tensor.insert"):
             return False
         value = op.operands[1]
     return True

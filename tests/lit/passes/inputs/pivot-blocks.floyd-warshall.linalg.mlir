@@ -117,17 +117,13 @@ module {
         %81 = arith.select %80, %78, %in_34 : i32
         %82 = arith.addi %in_24, %in_25 : i32
         %83 = arith.minsi %in_23, %82 : i32
-        %84 = arith.index_cast %70 : index to i64
-        %85 = arith.cmpi sgt, %84, %1 : i64
-        %86 = arith.select %85, %83, %in_26 : i32
-        %87 = arith.addi %in_22, %86 : i32
-        %88 = arith.minsi %in_21, %87 : i32
-        %89 = arith.index_cast %71 : index to i64
-        %90 = arith.cmpi sgt, %89, %1 : i64
-        %91 = arith.select %90, %88, %in_27 : i32
-        %92 = arith.addi %91, %81 : i32
-        %93 = arith.minsi %in, %92 : i32
-        linalg.yield %93 : i32
+        %84 = arith.select %80, %83, %in_26 : i32
+        %85 = arith.addi %in_22, %84 : i32
+        %86 = arith.minsi %in_21, %85 : i32
+        %87 = arith.select %75, %86, %in_27 : i32
+        %88 = arith.addi %87, %81 : i32
+        %89 = arith.minsi %in, %88 : i32
+        linalg.yield %89 : i32
       } -> tensor<60x60xi32>
       scf.yield %69 : tensor<60x60xi32>
     }

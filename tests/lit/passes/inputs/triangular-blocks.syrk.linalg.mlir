@@ -20,11 +20,8 @@ module {
       %10 = arith.select %9, %8, %in : f64
       %11 = arith.mulf %in_1, %in_2 : f64
       %12 = arith.addf %10, %11 : f64
-      %13 = linalg.index 0 : index
-      %14 = linalg.index 1 : index
-      %15 = arith.cmpi sge, %13, %14 : index
-      %16 = arith.select %15, %12, %10 : f64
-      linalg.yield %16 : f64
+      %13 = arith.select %9, %12, %10 : f64
+      linalg.yield %13 : f64
     } -> tensor<80x80xf64>
     return %5 : tensor<80x80xf64>
   }
