@@ -16,7 +16,7 @@ from synth.errors import InputError
 from synth.frontend.c import evolution, layout
 from synth.frontend.c.access import _ARRAYS
 from synth.frontend.c.access import _stride as _stride_of
-from synth.frontend.c.loops import _LoopTranslator
+from synth.frontend.c.counted import _CountedTranslator
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.model import (
     _Binding,
@@ -32,8 +32,6 @@ from synth.frontend.c.poly import _Poly
 from synth.frontend.c.scalars import is_int, mlir
 
 _REFUSED_STMTS = {
-    CK.WHILE_STMT: "'while' loop is not static control (only for loops with affine bounds)",
-    CK.DO_STMT: "'do' loop is not static control (only for loops with affine bounds)",
     CK.GOTO_STMT: "'goto' is not static control",
     CK.INDIRECT_GOTO_STMT: "'goto' is not static control",
     CK.LABEL_STMT: "labels ('goto' targets) are not static control",
@@ -46,7 +44,7 @@ _REFUSED_STMTS = {
 }
 
 
-class _FunctionTranslator(_LoopTranslator):
+class _FunctionTranslator(_CountedTranslator):
     """One C function to a `func.func` text."""
 
     # --- the function -------------------------------------------------------------------
@@ -163,14 +161,21 @@ class _FunctionTranslator(_LoopTranslator):
                 raise _Refuse(p, f"parameter '{name}' is used as a loop index")
             b = _Binding("arg", ssa, t, name=name, param_index=i)
             params.append((ssa, b, p))
+            # an integer parameter the function changes by affine steps (`while (n--)`) is
+            # followed as an integer local from its value at the entry
+            follow = (is_int(t) and p.hash in self.assigned and p.hash not in self.not_index
+                      and p.hash not in self.plan.demoted)
             if is_int(t):
                 ints[name] = b
                 if name in self.sizes:
-                    if p.hash in self.assigned:
+                    if p.hash in self.assigned and not follow:
                         raise _Refuse(p, f"--size {name}: the function assigns '{name}'")
                     self.values[("s", ssa)] = self.sizes[name]
                     self.params[ssa] = b
-            if p.hash in self.assigned:  # a local copy that the function may change
+            if follow:
+                self.env[p.hash] = _Binding("index", None, t, name=name, key=p.hash)
+                self.ivals[p.hash] = self.param_poly(b)
+            elif p.hash in self.assigned:  # a local copy that the function may change
                 mem = self.local_buffer(t, p)
                 self.prologue.append(f"    affine.store {ssa}, {mem}[] : memref<{mlir(t)}> {self.loc(p)}")
                 self.env[p.hash] = _Binding("mem", mem, t, name=name)
@@ -323,6 +328,8 @@ class _FunctionTranslator(_LoopTranslator):
                 self.declare(d)
         elif k == CK.FOR_STMT:
             self.for_stmt(s)
+        elif k in (CK.WHILE_STMT, CK.DO_STMT):
+            self.counted_stmt(s)
         elif k == CK.IF_STMT:
             self.if_stmt(s)
         elif k == CK.RETURN_STMT:
@@ -442,8 +449,11 @@ class _FunctionTranslator(_LoopTranslator):
         self.body.append("  " * self.indent + head + " {")
         self.indent += 1
         saved = self.tighten(conj)
+        known = len(self.facts)
+        self.facts.extend(c for c in conj if not c[0].dims())
         if then is not None:
             self.stmt(then)
+        del self.facts[known:]
         self.ranges = saved
         self.indent -= 1
         if rest or other is not None:
