@@ -16,7 +16,7 @@ from synth.errors import InputError
 from synth.frontend.c import evolution, layout
 from synth.frontend.c.access import _ARRAYS
 from synth.frontend.c.access import _stride as _stride_of
-from synth.frontend.c.counted import _CountedTranslator
+from synth.frontend.c.returns import _ReturnTranslator, early_return
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.model import (
     _Binding,
@@ -44,7 +44,7 @@ _REFUSED_STMTS = {
 }
 
 
-class _FunctionTranslator(_CountedTranslator):
+class _FunctionTranslator(_ReturnTranslator):
     """One C function to a `func.func` text."""
 
     # --- the function -------------------------------------------------------------------
@@ -75,10 +75,24 @@ class _FunctionTranslator(_CountedTranslator):
         result = (None if rkind == TK.VOID
                   else self.scalar_type(f.result_type, f, f"the result of '{f.spelling}'"))
         stmts = list(body.get_children()) if body is not None else []
-        ret = stmts.pop() if stmts and stmts[-1].kind == CK.RETURN_STMT else None
-        self.block(stmts, top=result is None)
+        ret = stmts[-1] if stmts and stmts[-1].kind == CK.RETURN_STMT else None
         ret_line = "return"
-        if ret is not None:
+        if result is not None and any(early_return(x) is not None for x in stmts):
+            # quick returns: every path stores the value it returns
+            if ret is None:
+                raise _Refuse(f, f"function '{f.spelling}' returns {result} but does not end "
+                                 f"with 'return'")
+            mem = self.local_buffer(result, f)
+            self.emit(f"affine.store {self.const(0, result, f)}, {mem}[] : memref<{mlir(result)}>", f)
+            self.result_mem = (mem, result)
+            self.block(stmts, top=True)
+            v = self.op(f"affine.load {mem}[] : memref<{mlir(result)}>", ret)
+            ret_line = f"return {v} : {mlir(result)}"
+        elif ret is not None:
+            self.block(stmts[:-1], top=True)
+        else:
+            self.block(stmts, top=True)
+        if ret_line == "return" and ret is not None:
             kids = _expr_children(ret)
             if kids and result is None:
                 raise _Refuse(ret, "'return' with a value in a void function")
@@ -86,7 +100,7 @@ class _FunctionTranslator(_CountedTranslator):
                 v, t = self.value(kids[0])
                 v = self.convert(v, t, result, ret)
                 ret_line = f"return {v} : {mlir(result)}"
-        elif result is not None:
+        elif ret_line == "return" and result is not None:
             raise _Refuse(f, f"function '{f.spelling}' returns {result} but does not end with "
                              f"'return'")
         self.body.append(f"    {ret_line} {self.loc(ret if ret is not None else f)}")
@@ -284,35 +298,22 @@ class _FunctionTranslator(_CountedTranslator):
     # --- statements ---------------------------------------------------------------------
 
     def block(self, stmts: list, top: bool = False) -> None:
+        """Statements in order; `top`: they end the function, where an `if` whose branch
+        ends in `return` is a quick return (synth.frontend.c.returns) and the last
+        statement may be the `return`."""
         for j, s in enumerate(stmts):
-            if top and self._guard_return(s):
-                dnf = self._negate(self._affine_condition(_expr_children(s)[0], "'return' before the end"), s)
-                self._if_chain(s, dnf, stmts[j + 1:], None)
+            parts = early_return(s) if top else None
+            if parts is not None:
+                self.quick_return(s, parts, stmts[j + 1:])
+                return
+            if top and s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
+                self.store_result(s)
                 return
             self.stmt(s)
 
-    @staticmethod
-    def _guard_return(s) -> bool:
-        """`if (cond) return;` (a void function's early exit on its sizes)."""
-        if s.kind != CK.IF_STMT:
-            return False
-        kids = [k for k in s.get_children() if not k.kind.is_declaration()]
-        if len(kids) != 2:
-            return False
-        then = kids[1]
-        if then.kind == CK.COMPOUND_STMT:
-            inner = list(then.get_children())
-            then = inner[0] if len(inner) == 1 else then
-        return then.kind == CK.RETURN_STMT and not _expr_children(then)
-
-    def _affine_condition(self, cond, what: str) -> list:
-        try:
-            return self.condition(cond)
-        except _NotAffine as e:
-            raise _Refuse(cond, f"{what}: condition '{_text(cond)}' is not affine: {e.reason} "
-                                f"(a condition on data cannot end the function)") from None
-
     def stmt(self, s) -> None:
+        if self.special_stmt(s):
+            return
         if isinstance(s, list):
             for x in s:
                 self.stmt(x)
@@ -333,7 +334,10 @@ class _FunctionTranslator(_CountedTranslator):
         elif k == CK.IF_STMT:
             self.if_stmt(s)
         elif k == CK.RETURN_STMT:
-            raise _Refuse(s, "'return' before the end of the function is not static control")
+            raise _Refuse(s, "'return' before the end of the function is not static control "
+                             "(inside a loop or a branch that does not end the function; a "
+                             "quick return is an 'if' at the function's top level whose branch "
+                             "ends in 'return')")
         elif k in _REFUSED_STMTS:
             raise _Refuse(s, _REFUSED_STMTS[k])
         elif k.is_expression():
