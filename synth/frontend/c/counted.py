@@ -81,6 +81,11 @@ class _CountedTranslator(_LoopTranslator):
     """`while` and `do` loops of one function."""
 
     def counted_stmt(self, s) -> None:
+        body, cond = _parts(s)
+        if self._foldable(cond) and self.const_int(cond) == 0:
+            if s.kind == CK.DO_STMT:  # `do { ... } while (0)`: the body once
+                self.stmt(body)
+            return
         cnt = self._count(s)
         entry = {key: self.ivals.get(key) for key, _, _ in cnt.moves}
         a, b = cnt.a, cnt.b
@@ -156,6 +161,13 @@ class _CountedTranslator(_LoopTranslator):
         body, cond = _parts(s)
         order = [body, cond] if s.kind == CK.DO_STMT else [cond, body]
         moves = self._moves(s, order)
+        read = {k.referenced.hash for k in cond.walk_preorder()
+                if k.kind == CK.DECL_REF_EXPR and k.referenced is not None}
+        for key, v, effs in moves:
+            if key in read and _combine(effs)[0] != "inc":
+                raise _Refuse(s, f"'{kw}' loop that does not count: '{v.name}', which its condition "
+                                 f"'{_text(cond)}' reads, does not advance by the same amount in "
+                                 f"every iteration (only loops that count are static control)")
         iv = self.fresh("t")
         dim = _Poly.var("d", iv)
         saved = dict(self.ivals)
@@ -163,7 +175,7 @@ class _CountedTranslator(_LoopTranslator):
             for key, v, effs in moves:
                 self.ivals[key] = self._at(saved.get(key), effs, (dim, 1), v.name, s,
                                            s.kind == CK.DO_STMT)
-            diff, op, sides = self._comparison(cond, kw)
+            diff, op, sides = self._comparison(s, cond, kw)
         finally:
             self.ivals.clear()
             self.ivals.update(saved)
@@ -232,7 +244,7 @@ class _CountedTranslator(_LoopTranslator):
             out.append((key, v, effs))
         return out
 
-    def _comparison(self, cond, kw: str) -> tuple:
+    def _comparison(self, loop, cond, kw: str) -> tuple:
         """(x - y, op, (x, y, x's cursor)) of the condition `x op y` (`n` alone: n != 0),
         evaluated at the iteration (with its side effects: `n--`)."""
         c = _strip(cond)
@@ -248,7 +260,7 @@ class _CountedTranslator(_LoopTranslator):
             x = self.affine(c)
             return x, "!=", (x, _Poly(), c)
         except _NotAffine as e:
-            raise _Refuse(cond, f"'{kw}' loop whose exit depends on data: its condition "
+            raise _Refuse(loop, f"'{kw}' loop whose exit depends on data: its condition "
                                 f"'{_text(cond)}' is not a comparison of a counter with an affine "
                                 f"bound ({e.reason}); only loops that count are static "
                                 f"control") from None
