@@ -206,8 +206,8 @@ class _CountedTranslator(_LoopTranslator):
             raise _Refuse(cond, f"'{kw}' loop condition '{_text(cond)}': the counter does not "
                                 f"move toward the value that ends the loop (the loop runs "
                                 f"never or forever)")
-        down = self._no_wrap(cond, kw, sides, op, iv)
         counter = self._counter(moves, cond)
+        down = self._no_wrap(cond, kw, sides, op, iv, counter)
         do = s.kind == CK.DO_STMT
         # `!=` stops only where the counter meets its bound, and an unsigned counter that a
         # do loop's body counts down first wraps around below zero: the count holds where
@@ -265,13 +265,13 @@ class _CountedTranslator(_LoopTranslator):
                                 f"bound ({e.reason}); only loops that count are static "
                                 f"control") from None
 
-    def _no_wrap(self, cond, kw: str, sides: tuple, op: str, iv: str):
-        """An unsigned comparison whose counter counts down compares values that stay >= 0
-        only when it steps by one and stops at the bound (`>`, `!=`). Returns True for an
-        unsigned counter counting down, False counting up, None for a signed comparison."""
+    def _no_wrap(self, cond, kw: str, sides: tuple, op: str, iv: str, counter):
+        """An unsigned counter (or comparison) counting down stays >= 0 only when it steps
+        by one and stops at the bound (`>`, `!=`). Returns True for one counting down,
+        False counting up, None where neither the counter nor the comparison is unsigned."""
         x, y, left = sides
         t = SCALARS.get(left.type.get_canonical().kind)
-        if t is None or not unsigned(t):
+        if not (t is not None and unsigned(t) or counter is not None and unsigned(counter.type)):
             return None
         kx = x.terms.get((("d", iv),), 0)
         ky = y.terms.get((("d", iv),), 0)
