@@ -133,7 +133,7 @@ RAISED = [
     pytest.param("dot_blk", False, "a returned sum over a while loop", marks=pytest.mark.slow),
     pytest.param("mat_shift_q15", False, "nested do { } while (--col)", marks=pytest.mark.slow),
     pytest.param("sdot_q", False, "if (n <= 0) return 0.0f;", marks=pytest.mark.slow),
-    pytest.param("smooth_edges_kept", False, "if (x == 0 || ... y == h - 1) out[p] = in[p]",
+    pytest.param("row_diff", True, "int row = i * m, prev = row - m: b[row + j] = a[row + j] - a[prev + j]",
                  marks=pytest.mark.slow),
     pytest.param("lap3d", True, "3-d stencil through c and plane = nx * ny", marks=pytest.mark.slow),
 ]
