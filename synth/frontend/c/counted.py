@@ -90,12 +90,7 @@ class _CountedTranslator(_LoopTranslator):
         entry = {key: self.ivals.get(key) for key, _, _ in cnt.moves}
         a, b = cnt.a, cnt.b
         m = self._ceil(a, b, s)  # ceil(a / b) as a polynomial, or None
-        stepped = self._stepped(cnt, entry)
-        if stepped is not None:  # as `for (c = c0; c < c0 + a; c += D)`
-            c0, step = stepped
-            self._emit(s, cnt, entry, "", (c0 + a).plus(-1), counted=(c0, step))
-            trips = m
-        elif not cnt.do:
+        if not cnt.do:
             bound = self.bound(a.plus(b - 1), s, floordiv=b) if b > 1 else self.bound(a, s)
             self._emit(s, cnt, entry, bound, m.plus(-1) if m is not None else None)
             trips = m
@@ -130,46 +125,15 @@ class _CountedTranslator(_LoopTranslator):
                     after = None  # it may wrap around below zero in that last evaluation
             self.ivals[key] = after
 
-    def _stepped(self, cnt: _Count, entry: dict):
-        """(c0, D) where the while loop is `for (c = c0; c < ...; c += D)` with its counter
-        as the index: it counts up by D, its condition does not change it, the bound is
-        in steps of D, and every other variable advances by a multiple of D."""
-        v = cnt.counter
-        if cnt.do or v is None or entry.get(v.key) is None:
-            return None
-        effs = next(e for key, _, e in cnt.moves if key == v.key)
-        total = _combine(effs)
-        if effs[0] != ("inc", _Poly()) or total[0] != "inc" or not total[1].is_const:
-            return None
-        step = total[1].const
-        if step <= 0 or step != cnt.b:
-            return None
-        for key, _, e in cnt.moves:
-            t = _combine(e)
-            if t[0] == "inc" and t[1].content() % step:
-                return None
-        return entry[v.key], step
-
-    def _emit(self, s, cnt: _Count, entry: dict, bound: str, hi, counted=None) -> None:
-        """One `affine.for` over the iterations (`counted`: (c0, D), over the counter's
-        values), the body with the moved variables at their values at its start."""
+    def _emit(self, s, cnt: _Count, entry: dict, bound: str, hi) -> None:
+        """One `affine.for` over the iterations, the body with the moved variables at
+        their values at the start of the body."""
         iv = self.fresh("i")
         dim = _Poly.var("d", iv)
-        if counted is None:
-            for key, v, effs in cnt.moves:
-                self.ivals[key] = self._at(entry[key], effs, (dim, 1), v.name, s, not cnt.do)
-            self.set_range(("d", iv), _Poly(), hi)
-            head = f"affine.for {iv} {self.loc(s)} = 0 to {bound}"
-        else:
-            c0, step = counted
-            for key, v, effs in cnt.moves:
-                total = _combine(effs)
-                self.ivals[key] = (dim if v is cnt.counter else None if total[0] != "inc" else
-                                   self._advance(entry[key], total[1], (dim - c0, step), v.name, s))
-            self.set_range(("d", iv), c0, hi)
-            head = (f"affine.for {iv} {self.loc(s)} = {self.bound(c0, s)} to "
-                    f"{self.bound(hi.plus(1), s)}" + (f" step {step}" if step != 1 else ""))
-        self.body.append("  " * self.indent + head + " {")
+        for key, v, effs in cnt.moves:
+            self.ivals[key] = self._at(entry[key], effs, (dim, 1), v.name, s, not cnt.do)
+        self.set_range(("d", iv), _Poly(), hi)
+        self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = 0 to {bound} {{")
         self.indent += 1
         try:
             self.stmt(cnt.body)
