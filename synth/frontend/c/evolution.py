@@ -78,7 +78,10 @@ class _Walk:
             self.state = ("inc", self.state[1] + d)
 
     def _record(self, s) -> None:
-        """`x = e` (or `int x = e`): what a counting loop after it may count from."""
+        """`x = e` (or `int x = e`): what a counting loop after it may count from; any
+        other change of a variable forgets what it was assigned."""
+        for h in modified(s):
+            self.sets.pop(h, None)
         if s.kind == CK.DECL_STMT:
             for d in s.get_children():
                 init = [ch for ch in d.get_children() if ch.kind.is_expression()]
@@ -92,8 +95,18 @@ class _Walk:
                 self.sets[h] = (None, _expr_children(e)[1])
 
     def stmt(self, s) -> None:
+        simple = s.kind == CK.DECL_STMT or s.kind.is_expression()
+        if simple:
+            self._record(s)
+        try:
+            self._stmt(s)
+        finally:
+            if not simple and s.kind != CK.COMPOUND_STMT:  # a loop or an if: forgets
+                for h in modified(s):
+                    self.sets.pop(h, None)
+
+    def _stmt(self, s) -> None:
         k = s.kind
-        self._record(s)
         if not self.touches(s):
             return
         if k == CK.COMPOUND_STMT:
