@@ -25,7 +25,17 @@ from synth.frontend.c import evolution
 from synth.frontend.c.access import _stride as _stride_of
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.loops import _LoopTranslator
-from synth.frontend.c.model import _Binding, _Demote, _expr_children, _NotAffine, _only_child, _Refuse, _strip, _text, _View
+from synth.frontend.c.model import (
+    _Binding,
+    _Demote,
+    _expr_children,
+    _NotAffine,
+    _only_child,
+    _Refuse,
+    _strip,
+    _text,
+    _View,
+)
 from synth.frontend.c.poly import _Poly, sign
 from synth.frontend.c.scalars import SCALARS, is_int, unsigned
 
