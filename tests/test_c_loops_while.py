@@ -208,3 +208,40 @@ def test_refused_with_the_construct(tmp_path, function, needle, words):
     assert e.value.location == f"{path}:{line}:{lines[line - 1].index(needle) + 1}", str(e.value)
     for w in words:
         assert w in e.value.message, e.value.message
+
+
+EDGES = """void edges(const double *u, double *unew, int nx, int ny, double k)
+{
+    for (int i = 0; i < nx; i++) {
+        unew[i] = u[i];
+        unew[(ny - 1) * nx + i] = u[(ny - 1) * nx + i];
+    }
+    for (int j = 0; j < ny; j++) {
+        unew[j * nx] = u[j * nx];
+        unew[j * nx + nx - 1] = u[j * nx + nx - 1];
+    }
+    for (int j = 1; j < ny - 1; j++)
+        for (int i = 1; i < nx - 1; i++) {
+            int c = j * nx + i;
+            unew[c] = u[c] + k * (u[c - 1] + u[c + 1] + u[c - nx] + u[c + nx] - 4.0 * u[c]);
+        }
+}
+"""
+
+
+def test_last_column_at_run_time_sizes(tmp_path):
+    """`u[j * nx + nx - 1]` with nx left free is u[j][nx - 1] (not [j + 1][-1]): the stencil
+    and its edges read u as one 2-d array at every size, equal to gcc."""
+    path = tmp_path / "edges.c"
+    path.write_text(EDGES)
+    case = Case(path, "edges", {"sizes": {"nx": 7, "ny": 6},
+                                "arrays": {"u": "nx*ny", "unew": "nx*ny"}})
+    free = translate_c(str(path), function="edges", locations=False).text
+    assert free.count("memref<?x?xf64>") >= 2 and re.search(r", symbol\(%\d+\) - 1\]", free)
+    params, result = signature(case)
+    args = inputs(case, params, np.random.default_rng(4))
+    want = run_c(case, params, result, args, "-O2")
+    sized = run_translation(case, params, args, sizes=True)
+    assert_same(case, "C -O2 vs translation at --size", params, result, want, sized)
+    got = run_translation(case, params, args, sizes=False, shapes=shapes_of(sized[2], "edges", params))
+    assert_same(case, "C -O2 vs translation", params, result, want, got)
