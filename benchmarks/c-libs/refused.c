@@ -62,10 +62,13 @@ int compact_positive(const float *in, float *out, int n)
     return k;
 }
 
-void memcpy_words(int *dst, const int *src, size_t n)
+void zero_pairs(int *a, int n)
 {
-    while (n--)
-        *dst++ = *src++;
+    int k = 0;
+    while (k != n) {
+        a[k] = 0;
+        k += 2;
+    }
 }
 
 void square_index(double *a, int n)

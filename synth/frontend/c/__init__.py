@@ -24,7 +24,10 @@ by `_FunctionTranslator`, built in layers: `emitter` (SSA values, ops, constants
 and conversions, the scope of declarations), `affine` (polynomials of integer
 expressions, symbols, bounds and conditions), `access` (arrays, pointers, element
 accesses), `expressions` (values, assignments, calls, inlining), `loops` (`affine.for`
-and the variables advancing in it), `statements` (the function, its statements,
+and the variables advancing in it), `counted` (`while` / `do` loops that count, as
+`affine.for` over their iterations), `returns` (quick returns: the branch and the rest
+of the function, selected by `affine.if` on sizes or by selects on data), `statements`
+(the function, its statements,
 declarations, `affine.if` and if-conversion); `translate` runs the passes, assembles the
 module and reprints it through MLIR.
 """

@@ -201,7 +201,7 @@ class _AccessTranslator(_AffineTranslator):
         b = self.binding(inner) if inner.kind == CK.DECL_REF_EXPR else None
         if b is None or b.kind != "pointer":
             raise _Refuse(s, f"'{_text(s)}' steps something other than a pointer variable")
-        if self.pred is not None:
+        if not self.moves_allowed():
             raise _Refuse(s, f"pointer '{b.name}' moves under a condition on data")
         old = self.pval(inner)
         delta = _stride(old.dims).scale(1 if op.endswith("++") else -1)
@@ -356,8 +356,10 @@ class _AccessTranslator(_AffineTranslator):
         def load():
             return self.op(f"affine.load {where}", c)
 
+        local = s.kind == CK.DECL_REF_EXPR and self.free_locals and self.pred == self.exit_pred
+
         def store(v):
-            if self.pred is not None:
+            if self.pred is not None and not local:
                 v = self.op(f"arith.select {self.pred}, {v}, {load()} : {mlir(t)}", c)
             self.emit(f"affine.store {v}, {where}", c)
 

@@ -206,7 +206,7 @@ class _AffineTranslator(_Emitter):
 
     def changing_index(self, b, c) -> None:
         """An "index" local is assigned: under a condition on data it is a data value."""
-        if self.pred is not None:
+        if not self.moves_allowed():
             raise _Demote(b.key, f"'{b.name}' changes under a condition on data")
 
     def derived_symbol(self, c, x: _Poly, op: str, d: int) -> _Poly:
@@ -385,12 +385,22 @@ class _AffineTranslator(_Emitter):
         for conj in dnf:
             alternatives = []  # not (c1 and c2 ...) = not c1 or not c2 ...
             for e, eq in conj:
-                if eq:
-                    alternatives += [[(e.plus(-1), False)], [(e.scale(-1).plus(-1), False)]]
+                if eq:  # e > 0 or e < 0, less a side the loop indices never reach
+                    alternatives += [[(x, False)] for x in (e.plus(-1), e.scale(-1).plus(-1))
+                                     if not self._never(x)]
                 else:
                     alternatives.append([(e.scale(-1).plus(-1), False)])
             out = self._limit([x + y for x in out for y in alternatives], c)
         return out
+
+    def _never(self, e: _Poly) -> bool:
+        """`e >= 0` holds nowhere in the enclosing loops (its highest value is negative):
+        `i < 0` for an index from 0, `i > n - 1` for one below n."""
+        if not e.dims():
+            return False
+        b = bounds(e, self.ranges)
+        s = sign(b[1], self.values) if b is not None else None
+        return s is not None and s < 0
 
     def _limit(self, dnf: list, c) -> list:
         if len(dnf) > self._MAX_DISJUNCTS:

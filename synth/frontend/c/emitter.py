@@ -50,11 +50,14 @@ class _Emitter:
         self.env: dict = {}  # decl hash -> _Binding
         self.ivals: dict = {}  # key of an "index" / "pointer" binding -> _Poly / _View / None
         self.ranges: dict = {}  # dim var -> (lowest, highest) over symbols, inside its loop
+        self.facts: list = []  # (poly over symbols, is_equality): affine.if conditions around
         self.accesses: dict = {}  # array key -> [layout.Access]
         self.assumptions: list[str] = []
         self.loop_vars: set = set()
         self.assigned: set = set()
         self.pred = None  # i1 SSA: the data condition the statements run under (if-conversion)
+        self.exit_pred = None  # the predicate of statements after which the function ends
+        self.free_locals = False  # under `exit_pred` in the function's last path: locals as they are
         self.bases: list = []  # every array ("array" bindings), in declaration order
         self.written: set = set()  # keys of the arrays stored to
         self.not_index: set = set()  # integer locals assigned something that is not affine
@@ -104,6 +107,11 @@ class _Emitter:
             self.prologue.append(f"    {r} = arith.constant {lit}{suffix} {self.loc(c)}")
             self.consts[key] = r
         return self.consts[key]
+
+    def moves_allowed(self) -> bool:
+        """Pointers and integer locals may move under the current predicate (none, or one
+        after whose statements the function ends: synth.frontend.c.returns)."""
+        return self.pred is None or self.pred == self.exit_pred
 
     def assume(self, text: str) -> None:
         if text not in self.assumptions:

@@ -56,6 +56,7 @@ class _Walk:
         self.tr, self.key, self.unit = tr, key, unit
         self.changes = loop_changes  # declarations the loop changes: not invariant
         self.state = ("inc", _Poly())
+        self.sets = {}  # integer locals assigned in the walked body so far -> expression
 
     def touches(self, c) -> bool:
         return self.key in modified(c)
@@ -76,7 +77,35 @@ class _Walk:
         if self.state[0] == "inc":
             self.state = ("inc", self.state[1] + d)
 
+    def _record(self, s) -> None:
+        """`x = e` (or `int x = e`): what a counting loop after it may count from; any
+        other change of a variable forgets what it was assigned."""
+        for h in modified(s):
+            self.sets.pop(h, None)
+        if s.kind == CK.DECL_STMT:
+            for d in s.get_children():
+                init = [ch for ch in d.get_children() if ch.kind.is_expression()]
+                if d.kind == CK.VAR_DECL and init:
+                    self.sets[d.hash] = (d, init[-1])
+            return
+        e = _strip(s) if s.kind.is_expression() else None
+        if e is not None and e.kind == CK.BINARY_OPERATOR and _binop(e) == "=":
+            h = target(e)
+            if h is not None:
+                self.sets[h] = (None, _expr_children(e)[1])
+
     def stmt(self, s) -> None:
+        simple = s.kind == CK.DECL_STMT or s.kind.is_expression()
+        if simple:
+            self._record(s)
+        try:
+            self._stmt(s)
+        finally:
+            if not simple and s.kind != CK.COMPOUND_STMT:  # a loop or an if: forgets
+                for h in modified(s):
+                    self.sets.pop(h, None)
+
+    def _stmt(self, s) -> None:
         k = s.kind
         if not self.touches(s):
             return
@@ -90,6 +119,8 @@ class _Walk:
                         self.expr(ch)
         elif k == CK.FOR_STMT:
             self.loop(s)
+        elif k in (CK.WHILE_STMT, CK.DO_STMT):
+            self.counted(s)
         elif k == CK.IF_STMT:
             raise NoClosedForm(s, "it changes under a condition")
         elif k.is_expression():
@@ -100,6 +131,7 @@ class _Walk:
     def loop(self, s) -> None:
         kids = list(s.get_children())
         inner = _Walk(self.tr, self.key, self.unit, self.changes)
+        inner.sets = dict(self.sets)
         for ch in kids[:-1]:  # init, condition, increment: evaluated outside the body's walk
             if self.touches(ch):
                 if ch is kids[0]:
@@ -118,6 +150,30 @@ class _Walk:
             raise NoClosedForm(s, "it changes in a loop whose number of iterations is not the same "
                                   "in every iteration of the enclosing one")
         self.add(trips * d)
+
+    def counted(self, s) -> None:
+        """A while / do loop inside: its condition and body per iteration, times its
+        iterations (synth.frontend.c.counted), and a while loop's last, failing condition."""
+        kids = list(s.get_children())
+        do = s.kind == CK.DO_STMT
+        body, cond = (kids[0], kids[1]) if do else (kids[1], kids[0])
+        wc = _Walk(self.tr, self.key, self.unit, self.changes)
+        wc.expr(cond)
+        wb = _Walk(self.tr, self.key, self.unit, self.changes)
+        wb.sets = dict(self.sets)
+        wb.stmt(body)
+        if "set" in (wc.state[0], wb.state[0]):
+            self.state = ("set", None)
+            return
+        per = wc.state[1] + wb.state[1]
+        if per == _Poly():
+            return
+        trips = self.tr.count_trips(s, self.sets)
+        if trips is None or any(v[1].startswith("#") for v in trips.dims()):
+            raise NoClosedForm(s, "it changes in a loop whose number of iterations is not known "
+                                  "at its entry, or not the same in every iteration of the "
+                                  "enclosing one")
+        self.add(trips * per + (wc.state[1] if not do else _Poly()))
 
     def expr(self, e) -> None:
         e = _strip(e) if e.kind in (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR) else e

@@ -105,7 +105,7 @@ class _ExprTranslator(_AccessTranslator):
         return self.convert(self.value_of_aff(new, e), "index", b.type, e), b.type
 
     def _assign_pointer(self, b, e, op, rhs):
-        if self.pred is not None:
+        if not self.moves_allowed():
             raise _Refuse(e, f"pointer '{b.name}' is set under a condition on data")
         if op == "=":
             v = self.pval(rhs)

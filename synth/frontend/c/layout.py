@@ -107,10 +107,20 @@ def chain(accesses: list, relaxed: bool = False) -> list | None:
     return order
 
 
-def split(flat: _Poly, strides: list, floor_constants: bool) -> list | None:
+def _modes(monos: list) -> list:
+    """The ways `split` may read a subscript, in the order tried: constants divided down
+    constant strides first; a size term of the subscript to the outermost stride dividing
+    it, then to the innermost (`j * nx + nx - 1` is [j][nx - 1], not [j + 1][-1])."""
+    if all(not m[1] for m in monos):
+        return [(True, False), (False, False)]
+    return [(False, False), (False, True)]
+
+
+def split(flat: _Poly, strides: list, floor_constants: bool, inner_rest: bool = False) -> list | None:
     """The indices of `flat` for the strides (monomials): each term goes to the outermost
-    stride that divides its coefficient. The integer constant goes to the innermost index,
-    or, with `floor_constants` (all strides constant), is divided down the strides."""
+    stride that divides its coefficient (`inner_rest`: a term without loop indices to the
+    innermost one). The integer constant goes to the innermost index, or, with
+    `floor_constants` (all strides constant), is divided down the strides."""
     parts = split_dims(flat)
     if parts is None:
         return None
@@ -123,7 +133,8 @@ def split(flat: _Poly, strides: list, floor_constants: bool) -> list | None:
         k = next(k for k, s in enumerate(strides) if _divides(s, (abs(m[0]), m[1])))
         idx[k] = idx[k] + _quotient(m, strides[k]) * _Poly.var(*dim)
     for mono, c in rest.terms.items():
-        k = next(k for k, s in enumerate(strides) if _divides(s, (abs(c), mono)))
+        ks = [k for k, s in enumerate(strides) if _divides(s, (abs(c), mono))]
+        k = ks[-1] if inner_rest else ks[0]
         idx[k] = idx[k] + _quotient((c, mono), strides[k])
     c = rest.const
     if floor_constants:
@@ -164,20 +175,22 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: _Poly |
 
 def _check(accesses, strides: list, values: dict, names: dict, declared_total) -> Layout:
     monos = [_mono(s) for s in strides]
-    floor = all(not m[1] for m in monos)
     extents = [None] + [_quotient(monos[k - 1], monos[k])
                         for k in range(1, len(monos))]
     assumptions: list[str] = []
     highs = []
     for a in accesses:
-        idx = None
-        for fl in ((True, False) if floor else (False,)):
-            idx = split(a.flat, monos, fl)
+        idx, first = None, None
+        for fl, inner in _modes(monos):
+            idx = split(a.flat, monos, fl, inner)
             if idx is None:
                 break
             problems, assumed = _in_range(a, idx, extents, values, names)
             if not problems:
                 break
+            first = first or (idx, problems, assumed)
+        if idx is not None and problems:  # no reading: say why the first one is not
+            idx, problems, assumed = first
         if idx is None:
             raise LayoutError(a, "it multiplies loop indices, or a loop index by sizes in a way "
                                  "no array shape reads", nonaffine=True)
@@ -199,10 +212,9 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
 def indices(a: Access, lay: Layout, values: dict) -> list:
     """The subscripts of a flat access in a layout `decide` accepted."""
     monos = [_mono(s) for s in lay.strides]
-    floor = all(not m[1] for m in monos)
     first = None
-    for fl in ((True, False) if floor else (False,)):
-        idx = split(a.flat.subst(values) if len(monos) == 1 else a.flat, monos, fl)
+    for fl, inner in _modes(monos):
+        idx = split(a.flat.subst(values) if len(monos) == 1 else a.flat, monos, fl, inner)
         if idx is None:
             continue
         first = first or idx

@@ -16,7 +16,7 @@ from synth.errors import InputError
 from synth.frontend.c import evolution, layout
 from synth.frontend.c.access import _ARRAYS
 from synth.frontend.c.access import _stride as _stride_of
-from synth.frontend.c.loops import _LoopTranslator
+from synth.frontend.c.returns import _ReturnTranslator, early_return
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.model import (
     _Binding,
@@ -32,8 +32,6 @@ from synth.frontend.c.poly import _Poly
 from synth.frontend.c.scalars import is_int, mlir
 
 _REFUSED_STMTS = {
-    CK.WHILE_STMT: "'while' loop is not static control (only for loops with affine bounds)",
-    CK.DO_STMT: "'do' loop is not static control (only for loops with affine bounds)",
     CK.GOTO_STMT: "'goto' is not static control",
     CK.INDIRECT_GOTO_STMT: "'goto' is not static control",
     CK.LABEL_STMT: "labels ('goto' targets) are not static control",
@@ -46,7 +44,7 @@ _REFUSED_STMTS = {
 }
 
 
-class _FunctionTranslator(_LoopTranslator):
+class _FunctionTranslator(_ReturnTranslator):
     """One C function to a `func.func` text."""
 
     # --- the function -------------------------------------------------------------------
@@ -77,10 +75,24 @@ class _FunctionTranslator(_LoopTranslator):
         result = (None if rkind == TK.VOID
                   else self.scalar_type(f.result_type, f, f"the result of '{f.spelling}'"))
         stmts = list(body.get_children()) if body is not None else []
-        ret = stmts.pop() if stmts and stmts[-1].kind == CK.RETURN_STMT else None
-        self.block(stmts, top=result is None)
+        ret = stmts[-1] if stmts and stmts[-1].kind == CK.RETURN_STMT else None
         ret_line = "return"
-        if ret is not None:
+        if result is not None and any(early_return(x) is not None for x in stmts):
+            # quick returns: every path stores the value it returns
+            if ret is None:
+                raise _Refuse(f, f"function '{f.spelling}' returns {result} but does not end "
+                                 f"with 'return'")
+            mem = self.local_buffer(result, f)
+            self.emit(f"affine.store {self.const(0, result, f)}, {mem}[] : memref<{mlir(result)}>", f)
+            self.result_mem = (mem, result)
+            self.block(stmts, top=True)
+            v = self.op(f"affine.load {mem}[] : memref<{mlir(result)}>", ret)
+            ret_line = f"return {v} : {mlir(result)}"
+        elif ret is not None:
+            self.block(stmts[:-1], top=True)
+        else:
+            self.block(stmts, top=True)
+        if ret_line == "return" and ret is not None:
             kids = _expr_children(ret)
             if kids and result is None:
                 raise _Refuse(ret, "'return' with a value in a void function")
@@ -88,7 +100,7 @@ class _FunctionTranslator(_LoopTranslator):
                 v, t = self.value(kids[0])
                 v = self.convert(v, t, result, ret)
                 ret_line = f"return {v} : {mlir(result)}"
-        elif result is not None:
+        elif ret_line == "return" and result is not None:
             raise _Refuse(f, f"function '{f.spelling}' returns {result} but does not end with "
                              f"'return'")
         self.body.append(f"    {ret_line} {self.loc(ret if ret is not None else f)}")
@@ -163,14 +175,21 @@ class _FunctionTranslator(_LoopTranslator):
                 raise _Refuse(p, f"parameter '{name}' is used as a loop index")
             b = _Binding("arg", ssa, t, name=name, param_index=i)
             params.append((ssa, b, p))
+            # an integer parameter the function changes by affine steps (`while (n--)`) is
+            # followed as an integer local from its value at the entry
+            follow = (is_int(t) and p.hash in self.assigned and p.hash not in self.not_index
+                      and p.hash not in self.plan.demoted)
             if is_int(t):
                 ints[name] = b
                 if name in self.sizes:
-                    if p.hash in self.assigned:
+                    if p.hash in self.assigned and not follow:
                         raise _Refuse(p, f"--size {name}: the function assigns '{name}'")
                     self.values[("s", ssa)] = self.sizes[name]
                     self.params[ssa] = b
-            if p.hash in self.assigned:  # a local copy that the function may change
+            if follow:
+                self.env[p.hash] = _Binding("index", None, t, name=name, key=p.hash)
+                self.ivals[p.hash] = self.param_poly(b)
+            elif p.hash in self.assigned:  # a local copy that the function may change
                 mem = self.local_buffer(t, p)
                 self.prologue.append(f"    affine.store {ssa}, {mem}[] : memref<{mlir(t)}> {self.loc(p)}")
                 self.env[p.hash] = _Binding("mem", mem, t, name=name)
@@ -279,35 +298,22 @@ class _FunctionTranslator(_LoopTranslator):
     # --- statements ---------------------------------------------------------------------
 
     def block(self, stmts: list, top: bool = False) -> None:
+        """Statements in order; `top`: they end the function, where an `if` whose branch
+        ends in `return` is a quick return (synth.frontend.c.returns) and the last
+        statement may be the `return`."""
         for j, s in enumerate(stmts):
-            if top and self._guard_return(s):
-                dnf = self._negate(self._affine_condition(_expr_children(s)[0], "'return' before the end"), s)
-                self._if_chain(s, dnf, stmts[j + 1:], None)
+            parts = early_return(s) if top else None
+            if parts is not None:
+                self.quick_return(s, parts, stmts[j + 1:])
+                return
+            if top and s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
+                self.store_result(s)
                 return
             self.stmt(s)
 
-    @staticmethod
-    def _guard_return(s) -> bool:
-        """`if (cond) return;` (a void function's early exit on its sizes)."""
-        if s.kind != CK.IF_STMT:
-            return False
-        kids = [k for k in s.get_children() if not k.kind.is_declaration()]
-        if len(kids) != 2:
-            return False
-        then = kids[1]
-        if then.kind == CK.COMPOUND_STMT:
-            inner = list(then.get_children())
-            then = inner[0] if len(inner) == 1 else then
-        return then.kind == CK.RETURN_STMT and not _expr_children(then)
-
-    def _affine_condition(self, cond, what: str) -> list:
-        try:
-            return self.condition(cond)
-        except _NotAffine as e:
-            raise _Refuse(cond, f"{what}: condition '{_text(cond)}' is not affine: {e.reason} "
-                                f"(a condition on data cannot end the function)") from None
-
     def stmt(self, s) -> None:
+        if self.special_stmt(s):
+            return
         if isinstance(s, list):
             for x in s:
                 self.stmt(x)
@@ -323,10 +329,15 @@ class _FunctionTranslator(_LoopTranslator):
                 self.declare(d)
         elif k == CK.FOR_STMT:
             self.for_stmt(s)
+        elif k in (CK.WHILE_STMT, CK.DO_STMT):
+            self.counted_stmt(s)
         elif k == CK.IF_STMT:
             self.if_stmt(s)
         elif k == CK.RETURN_STMT:
-            raise _Refuse(s, "'return' before the end of the function is not static control")
+            raise _Refuse(s, "'return' before the end of the function is not static control "
+                             "(inside a loop or a branch that does not end the function; a "
+                             "quick return is an 'if' at the function's top level whose branch "
+                             "ends in 'return')")
         elif k in _REFUSED_STMTS:
             raise _Refuse(s, _REFUSED_STMTS[k])
         elif k.is_expression():
@@ -442,8 +453,11 @@ class _FunctionTranslator(_LoopTranslator):
         self.body.append("  " * self.indent + head + " {")
         self.indent += 1
         saved = self.tighten(conj)
+        known = len(self.facts)
+        self.facts.extend(c for c in conj if not c[0].dims())
         if then is not None:
             self.stmt(then)
+        del self.facts[known:]
         self.ranges = saved
         self.indent -= 1
         if rest or other is not None:

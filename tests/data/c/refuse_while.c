@@ -3,7 +3,7 @@
 void kernel_while(double A[N])
 {
   int i = 0;
-  while (i < N) {
+  while (A[i] > 0.0) {
     A[i] = 0.0;
     i++;
   }
