@@ -121,6 +121,7 @@ class _Plan:
         self.kind: dict = {}
         self.root: dict = {}
         self.dims: dict = {}
+        self.at: dict = {}  # (lane dim, offset) of each slice, by its result
         self.invariant: set = set()
         self.carried: list[str] = []  # per iter_arg: "a" or "v"
         iv = self.body.arguments[0]
@@ -181,9 +182,10 @@ class _Plan:
         if hoistable and op.name not in _TRAPPING and all(v in self.invariant for v in op.operands):
             self.invariant.update(op.results)
 
-    def _slice_dim(self, op, array_type) -> int:
-        """The lane dim of a slice of `array_type`: its sizes N along one dim, 1 along the
-        others, at offset 0 along that dim, unit strides."""
+    def _slice_dim(self, op, array) -> None:
+        """Note the lane (dim, offset) of a slice of `array`: sizes N along one dim, 1 along
+        the others, at a static offset along that dim, unit strides; each slice of a carried
+        array at one (dim, offset) (lane i only ever meets element i of it)."""
         from mlir import ir
         sizes, strides = static_values(op, "sizes"), static_values(op, "strides")
         if sizes is None or strides is None or any(s != 1 for s in strides):
@@ -191,15 +193,13 @@ class _Plan:
         if math.prod(sizes) != self.n or sizes.count(self.n) != 1:
             raise _Skip(f"a slice of sizes {sizes}")
         d = sizes.index(self.n)
-        if list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))[d] != 0 or \
-                _ranked(array_type).shape[d] != self.n:
-            raise _Skip("a slice of part of the lanes")
-        return d
-
-    def _note_dim(self, array, d: int) -> None:
+        o = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))[d]
+        if o < 0 or o + self.n > _ranked(array.type).shape[d]:
+            raise _Skip("a slice at a dynamic offset along the lanes")
         key = self.root[array]
-        if self.dims.setdefault(key, d) != d and key[0] == "iter":
-            raise _Skip("an array the loop writes sliced along two dims")
+        if self.dims.setdefault(key, (d, o)) != (d, o) and key[0] == "iter":
+            raise _Skip("an array the loop writes sliced at two lane dims or offsets")
+        self.at[op.results[0]] = (d, o)
 
     def _generic_body(self, op) -> None:
         block = op.regions[0].blocks[0]
@@ -250,7 +250,7 @@ class _Plan:
             for v in list(op.operands)[1:]:
                 if self.kind_of(v) != "s":
                     raise _Skip("a slice at lanes")
-            self._note_dim(src, self._slice_dim(op, src.type))
+            self._slice_dim(op, src)
             self.kind[op.results[0]] = "v"
             return
         if name == "tensor.insert_slice":
@@ -260,7 +260,7 @@ class _Plan:
             for v in list(op.operands)[2:]:
                 if self.kind_of(v) != "s":
                     raise _Skip("a slice at lanes")
-            self._note_dim(dest, self._slice_dim(op, dest.type))
+            self._slice_dim(op, dest)
             self.kind[op.results[0]], self.root[op.results[0]] = "a", self.root[dest]
             return
         if name == "linalg.fill":
@@ -417,10 +417,13 @@ class _Emitter:
         from mlir.dialects import vector
         return vector.BroadcastOp(self.ir.VectorType.get([width], scalar.type), scalar).result
 
-    def access(self, array_type, d: int, offsets, ib, mapping):
-        """(indices, permutation map, in_bounds) of lanes along dim `d` at `ib`, the other
-        dims at `offsets` (None: 0)."""
+    def access(self, array_type, d: int, offsets, ib, mapping, lane0: int = 0):
+        """(indices, permutation map, in_bounds) of lanes along dim `d` at `ib` + `lane0`,
+        the other dims at `offsets` (None: 0)."""
+        from mlir.dialects import arith
         ir = self.ir
+        if lane0:
+            ib = arith.AddIOp(ib, self.const_index(lane0)).result
         rank = _ranked(array_type).rank
         indices = []
         for k in range(rank):
@@ -433,10 +436,10 @@ class _Emitter:
         pmap = ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d)]))
         return indices, pmap, ir.ArrayAttr.get([ir.BoolAttr.get(True)])
 
-    def read(self, source, d: int, offsets, ib, width: int, mapping):
+    def read(self, source, d: int, offsets, ib, width: int, mapping, lane0: int = 0):
         from mlir.dialects import vector
         t = _ranked(source.type)
-        indices, pmap, in_bounds = self.access(t, d, offsets, ib, mapping)
+        indices, pmap, in_bounds = self.access(t, d, offsets, ib, mapping, lane0)
         return vector.TransferReadOp(self.ir.VectorType.get([width], t.element_type), source, indices, pmap,
                                      self.padding(t.element_type), in_bounds).result
 
@@ -513,18 +516,18 @@ class _Emitter:
                 mapping[op.results[0]] = self.lanes(op.operands[0], ib, width, mapping)
             elif name == "tensor.extract_slice":
                 src = op.operands[0]
-                d = plan.dims[plan.root[src]]
+                d, o = plan.at[op.results[0]]
                 written = defining(src)
                 if written is not None and written.name == "tensor.insert_slice" and \
                         _same_offsets(mixed(op, "offsets"), mixed(written, "offsets")):
                     # the lanes just written: forwarded, not read back
                     mapping[op.results[0]] = self.lanes(written.operands[0], ib, width, mapping)
                     continue
-                mapping[op.results[0]] = self.read(mapping.get(src, src), d, mixed(op, "offsets"), ib, width, mapping)
+                mapping[op.results[0]] = self.read(mapping.get(src, src), d, mixed(op, "offsets"), ib, width, mapping, o)
             elif name == "tensor.insert_slice":
                 part, dest = op.operands[0], op.operands[1]
-                d = plan.dims[plan.root[dest]]
-                indices, pmap, in_bounds = self.access(dest.type, d, mixed(op, "offsets"), ib, mapping)
+                d, o = plan.at[op.results[0]]
+                indices, pmap, in_bounds = self.access(dest.type, d, mixed(op, "offsets"), ib, mapping, o)
                 mapping[op.results[0]] = vector.TransferWriteOp(
                     dest.type, self.lanes(part, ib, width, mapping), mapping[dest], indices, pmap, in_bounds).result
             elif name == "linalg.fill":

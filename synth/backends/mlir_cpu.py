@@ -481,6 +481,7 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
         P.get(P.FUSE_PRODUCERS).step,
         P.get(P.PIVOT_BLOCKS).step,
         P.get(P.WAVEFRONT).step,
+        P.get(P.LANE_SLICES).step,
         P.get(P.LANE_BLOCKS).step,
         P.get(P.WRITE_IN_PLACE).step,
         P.mlir("tile-vectorize", f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}})"),

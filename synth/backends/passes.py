@@ -47,6 +47,7 @@ COPIES_AS_LOOPS = "synth-copies-as-loops"
 DISTINCT_RESULTS = "synth-distinct-results"
 ONE_VIEW_PER_BUFFER = "synth-one-view-per-buffer"
 WRITABLE_IN_OUT = "synth-writable-in-out"
+LANE_SLICES = "synth-lane-slices"
 LANE_BLOCKS = "synth-lane-blocks"
 
 # in the order of the tiled pipeline (synth.backends.mlir_cpu.tiled_pipeline)
@@ -71,6 +72,8 @@ PASSES = (
          "pivot-row time loops (floyd-warshall) run blocks of steps per pass"),
     Pass(WAVEFRONT, "synth.backends.wavefront:wavefront",
          "stencil time loops sweep several steps at once"),
+    Pass(LANE_SLICES, "synth.backends.lane_slices:lane_slices",
+         "a slice of a line's slice (adi's inner lanes of a column) taken as one slice of the array"),
     Pass(LANE_BLOCKS, "synth.backends.lane_blocks:lane_blocks",
          "counter loops whose step works lane by lane run by blocks of lanes, the state in registers"),
     Pass(WRITE_IN_PLACE, "synth.backends.in_place:write_in_place",
