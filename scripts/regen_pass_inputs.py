@@ -40,6 +40,7 @@ CASES = {  # chosen from `--survey mini` (the rewrites each pass makes on each k
     "synth-fuse-producers": ("gemver", "linalg", "mini"),
     "synth-pivot-blocks": ("floyd-warshall", "linalg", "mini"),
     "synth-wavefront": ("jacobi-2d", "linalg", "mini"),
+    "synth-lane-slices": ("adi", "linalg", "mini"),  # from C (C_TWINS)
     "synth-lane-blocks": ("deriche", "linalg", "small"),  # from C (C_TWINS); at mini the raise crashes
     "synth-write-in-place": ("lu", "linalg", "mini"),
     "synth-shift-reuse": ("jacobi-1d", "linalg", "mini"),
@@ -50,7 +51,8 @@ CASES = {  # chosen from `--survey mini` (the rewrites each pass makes on each k
 }
 # kernels raised from their C twin (benchmarks/polybench-c): deriche's affine file keeps its
 # sweeps' scalars in memrefs the static raise does not interchange
-C_TWINS = {"deriche": ROOT / "benchmarks" / "polybench-c" / "deriche.c"}
+C_TWINS = {"deriche": ROOT / "benchmarks" / "polybench-c" / "deriche.c",
+           "adi": ROOT / "benchmarks" / "polybench-c" / "adi.c"}
 LOWERINGS = {"synth-library-loops"}  # run before the pipeline: the input is the module before them
 
 
