@@ -34,9 +34,10 @@ a column of all N rows per step. The step's scalars that do not depend on the co
 Taken: an scf.for whose body holds only scalar arithmetic, rank-0 tensor ops, all-parallel
 lane-shaped (one dim N, the others 1) linalg.generic / fill / named elementwise ops reading
 lanes through identity maps or rank-0 tensors, reshapes of lanes, and slices of static
-arrays at offset 0 along their lane dim; whose iter_args are arrays updated by such slices
-or lanes (their final values unused). Anything else (a reduction, an element read across
-lanes, an array the loop writes sliced along two dims, an unknown op) is left as it is.
+arrays at a static offset along their lane dim (adi's inner lanes 1 .. N-2, as
+synth-lane-slices gives them); whose iter_args are arrays updated by such slices or lanes
+(their final values unused). Anything else (a reduction, an element read across lanes, an
+array the loop writes sliced at two lane dims or offsets, an unknown op) is left alone.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ import math
 
 from synth.backends.ir_toolkit import (all_parallel, defining, indexing_maps, is_identity_map, mixed, operation,
                                        ops_named, static_values)
+from synth.backends.lane_slices import same_offsets
 
 # lanes per block: deriche at PolyBench LARGE raised to linalg on mlir-cpu, one thread, AMD
 # EPYC (AVX-512), a busy host, scripts/compare_pipelines.py (2 rounds of 5 calls): 8 lanes
@@ -183,9 +185,8 @@ class _Plan:
             self.invariant.update(op.results)
 
     def _slice_dim(self, op, array) -> None:
-        """Note the lane (dim, offset) of a slice of `array`: sizes N along one dim, 1 along
-        the others, at a static offset along that dim, unit strides; each slice of a carried
-        array at one (dim, offset) (lane i only ever meets element i of it)."""
+        """Note the lane (dim, offset) of a slice of `array` (sizes N along one dim, 1 along the
+        others, unit strides); a carried array's slices at one (lane i meets element i only)."""
         from mlir import ir
         sizes, strides = static_values(op, "sizes"), static_values(op, "strides")
         if sizes is None or strides is None or any(s != 1 for s in strides):
@@ -315,26 +316,6 @@ class _Plan:
         return True
 
 
-def _same_value(a, b, depth: int = 8) -> bool:
-    """Whether two scalar values are computed alike: the same value, or ops of one name and
-    attributes on operands computed alike (the clamped counter computed twice)."""
-    if a == b:
-        return True
-    x, y = defining(a), defining(b)
-    if depth == 0 or x is None or y is None or x.name != y.name or len(x.regions) or len(x.operands) != len(y.operands):
-        return False
-    if {k: str(x.attributes[k]) for k in x.attributes} != {k: str(y.attributes[k]) for k in y.attributes}:
-        return False
-    if list(x.results).index(a) != list(y.results).index(b):
-        return False
-    return all(_same_value(p, q, depth - 1) for p, q in zip(x.operands, y.operands))
-
-
-def _same_offsets(a: list, b: list) -> bool:
-    return len(a) == len(b) and all(
-        p == q if isinstance(p, int) or isinstance(q, int) else _same_value(p, q) for p, q in zip(a, b))
-
-
 def _local(value, generic) -> bool:
     """Whether `value` is defined in the body of `generic` (an argument or an op of it)."""
     block = generic.regions[0].blocks[0]
@@ -422,8 +403,7 @@ class _Emitter:
         the other dims at `offsets` (None: 0)."""
         from mlir.dialects import arith
         ir = self.ir
-        if lane0:
-            ib = arith.AddIOp(ib, self.const_index(lane0)).result
+        ib = arith.AddIOp(ib, self.const_index(lane0)).result if lane0 else ib
         rank = _ranked(array_type).rank
         indices = []
         for k in range(rank):
@@ -519,7 +499,7 @@ class _Emitter:
                 d, o = plan.at[op.results[0]]
                 written = defining(src)
                 if written is not None and written.name == "tensor.insert_slice" and \
-                        _same_offsets(mixed(op, "offsets"), mixed(written, "offsets")):
+                        same_offsets(mixed(op, "offsets"), mixed(written, "offsets")):
                     # the lanes just written: forwarded, not read back
                     mapping[op.results[0]] = self.lanes(written.operands[0], ib, width, mapping)
                     continue

@@ -67,7 +67,7 @@ def _same(a, b, depth: int = 8) -> bool:
     return all(_same(p, q, depth - 1) for p, q in zip(x.operands, y.operands))
 
 
-def _same_offsets(a: list, b: list) -> bool:
+def same_offsets(a: list, b: list) -> bool:
     return len(a) == len(b) and all(
         p == q if isinstance(p, int) or isinstance(q, int) else _same(p, q) for p, q in zip(a, b))
 
@@ -122,7 +122,7 @@ def _fold_insert(op) -> bool:
         return False
     part = _part(inner, line[1])
     if not part or read.operands[0] != op.operands[1] or \
-            not _same_offsets(mixed(read, "offsets"), mixed(op, "offsets")):
+            not same_offsets(mixed(read, "offsets"), mixed(op, "offsets")):
         return False
     attrs = _moved(op, line[0], *part)
     dyn = _dynamic_offsets(op)
