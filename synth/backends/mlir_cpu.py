@@ -483,6 +483,7 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
         P.get(P.WAVEFRONT).step,
         P.get(P.LANE_SLICES).step,
         P.get(P.LANE_BLOCKS).step,
+        P.get(P.READS_FIRST).step,
         P.get(P.WRITE_IN_PLACE).step,
         P.mlir("tile-vectorize", f"builtin.module({fuse_rows}transform-interpreter{{entry-point=tile_vectorize}})"),
         P.get(P.SHIFT_REUSE).step,

@@ -49,6 +49,7 @@ ONE_VIEW_PER_BUFFER = "synth-one-view-per-buffer"
 WRITABLE_IN_OUT = "synth-writable-in-out"
 LANE_SLICES = "synth-lane-slices"
 LANE_BLOCKS = "synth-lane-blocks"
+READS_FIRST = "synth-reads-first"
 
 # in the order of the tiled pipeline (synth.backends.mlir_cpu.tiled_pipeline)
 PASSES = (
@@ -76,6 +77,8 @@ PASSES = (
          "a slice of a line's slice (adi's inner lanes of a column) taken as one slice of the array"),
     Pass(LANE_BLOCKS, "synth.backends.lane_blocks:lane_blocks",
          "counter loops whose step works lane by lane run by blocks of lanes, the state in registers"),
+    Pass(READS_FIRST, "synth.backends.reads_first:reads_first",
+         "reads of a tensor after an update of it in place moved before the update (no copy of the array)"),
     Pass(WRITE_IN_PLACE, "synth.backends.in_place:write_in_place",
          "loop steps that update their carried array elementwise write it in place"),
     Pass(SHIFT_REUSE, "synth.backends.shift_reuse:shift_reuse",
