@@ -42,6 +42,7 @@ CASES = {  # chosen from `--survey mini` (the rewrites each pass makes on each k
     "synth-wavefront": ("jacobi-2d", "linalg", "mini"),
     "synth-lane-slices": ("adi", "linalg", "mini"),  # from C (C_TWINS)
     "synth-lane-blocks": ("deriche", "linalg", "small"),  # from C (C_TWINS); at mini the raise crashes
+    "synth-reads-first": ("adi", "linalg", "mini"),  # from C (C_TWINS)
     "synth-write-in-place": ("lu", "linalg", "mini"),
     "synth-shift-reuse": ("jacobi-1d", "linalg", "mini"),
     "synth-reverse-in-place": ("durbin", "linalg", "mini"),
