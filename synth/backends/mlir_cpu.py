@@ -12,7 +12,7 @@ before bufferizing:
 - `linalg.matmul` is tiled for the cache first (`cache_tile()`: 512 x 64 x 512 in i, j, k
   with AVX-512, 32 x 512 x 128 otherwise), then for registers: `register_tile()` x 1
   (8 x 16 on Intel's AVX-512 cores, 8 x 8 on AMD's, 4 x 8 with AVX2, from the host's CPU
-  flags and vendor); the i and j loops are peeled so every tile but the last has static sizes; the tiles are vectorized (a
+  flags and vendor); i and j peeled (every tile but the last static); vectorized (a
   vector.contract per k step) and the accumulator tile is hoisted out of the k loop, so
   it stays in registers; after bufferization the contractions become outer products
   (FMAs).
@@ -21,11 +21,8 @@ before bufferizing:
   (all loops parallel but the last, a reduction; a multiply-add body; 3 or 4 loops), are
   tiled the same way (3 loops: cache then register tile; 4 loops: 1 x register tile x 1),
   peeled and vectorized.
-  The cache tile and the AVX2 register tile (the old schedule was 8 x 16 only, which
-  spills on AVX2's 16 ymm registers), raised linalg of PolyBench LARGE on an AVX2 host,
-  one thread, 3 calls, before -> after: gemm 0.498 -> 0.198 s (OpenBLAS 0.144 s), 2mm
-  0.525 -> 0.241, covariance 0.881 -> 0.307, doitgen 0.113 -> 0.071, syrk 0.387 -> 0.199,
-  trmm 0.357 -> 0.169 (outputs equal).
+  (The AVX2 register tile: 8 x 16 spills on AVX2's 16 ymm registers; gemm at LARGE on an
+  AVX2 host, one thread: 0.498 -> 0.198 s with the cache tile, OpenBLAS 0.144 s.)
 - a contraction over a triangle (an operand masked to one: trmm, symm; or a result of
   which a select keeps one: syrk, syr2k, covariance, correlation) is first written as a
   loop over blocks of 32 rows, each over the triangle's part of the other dim only (triangles, a
@@ -46,12 +43,8 @@ before bufferizing:
   + ...) runs in the loop that computes A' by blocks of 8 rows (row_passes.fuse_producers,
   a stage after elementwise fusion): gemver linalg ~10.1 -> ~9.4 ms, stablehlo ~9.4 -> ~8.8.
   In the full row blocks of a pair, the column loops of both products are fused as well
-  (row_passes.fuse_columns): each 8 x 8 tile of A is loaded once for both. Raised
-  PolyBench LARGE, one thread, Intel Xeon host, old and new code in alternating processes
-  (4 rounds for linalg, 3 for stablehlo, medians), with the vecmat tiles below: linalg mvt
-  3.30 -> 2.31 ms, bicg 2.92 -> 2.48, atax 2.90 -> 2.67, gemver 9.87 -> 9.30, gesummv
-  1.97 -> 1.92; stablehlo mvt 4.21 -> 2.22, bicg 3.44 -> 2.69, gemver 10.2 -> 8.8, atax
-  3.50 -> 3.32 (outputs within 1e-15 relative: the sums run in another order).
+  (row_passes.fuse_columns): each 8 x 8 tile of A is loaded once for both (LARGE, one
+  thread, alternating processes: linalg mvt 3.30 -> 2.31 ms, stablehlo mvt 4.21 -> 2.22).
 - `linalg.dot` (the library loop forms' per-step dot: linalg.triangular_solve) is split
   the same way: 8 partial sums, the remainder peeled.
 - after the tiles are vectorized (still on tensors), a loop whose tiles read one row at
