@@ -212,10 +212,10 @@ def convert(src: str, dst: str):
     toward zero and clamped as XLA does (scalar.saturated), to i1 `!= 0`, between integers int_convert."""
     if dst in _FLOATS:
         return (lambda a: a) if src in _FLOATS else int_to_float
+    if dst == "i1":  # from a float too: XLA's `x != 0`
+        return lambda a: a != 0 if not z3.is_bool(a) else a
     if src in _FLOATS:
         return saturated(_dtype_width(dst))
-    if dst == "i1":
-        return lambda a: a != 0 if not z3.is_bool(a) else a
     return int_convert(src, dst)
 
 
