@@ -181,6 +181,23 @@ int first_negative(const float *x, int n)
     }
     return -1;
 }
+void packed_rows(int n, const float *ap, float *x)
+{
+    int i = 0;
+    while (i < n) {
+        int k = 0;
+        while (k <= i) { x[i] += *ap++; k++; }
+        i++;
+    }
+}
+void growing_rows(int n, int m, float *p)
+{
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < m) { *p++ = 0.0f; k++; }
+        m++;
+    }
+}
 void halve_steps(float *x, int n)
 {
     int k = n;
@@ -196,6 +213,10 @@ void halve_steps(float *x, int n)
     ("bisect", "while (hi", ["'while' loop whose exit depends on data", "hi - lo > 1e-09"]),
     ("first_negative", "return i;", ["'return' before the end"]),
     ("halve_steps", "while (k > 1)", ["'while' loop that does not count", "'k'", "same amount"]),
+    # the inner loop's count changes with the enclosing loop (review: its pointer walk was
+    # read with the count at the enclosing loop's entry, ap0 + t instead of ap0 + t(t+1)/2)
+    ("packed_rows", "while (k <= i)", ["'ap'", "depends on 'i', which the enclosing loop changes"]),
+    ("growing_rows", "while (k < m)", ["'p'", "depends on 'm', which the enclosing loop changes"]),
 ])
 def test_refused_with_the_construct(tmp_path, function, needle, words):
     path = tmp_path / "refused_loops.c"

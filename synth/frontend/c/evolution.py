@@ -145,11 +145,31 @@ class _Walk:
         d = inner.state[1]
         if d == _Poly():
             return
+        if len(kids) == 4 and kids[1].kind.is_expression():
+            own = set(modified(kids[0])) | {d.hash for d in kids[0].get_children() if d.kind == CK.VAR_DECL}
+            self._entry_known(s, kids[1], own)
         trips = self.tr.trip_count(s)
         if trips is None or any(v[1].startswith("#") for v in trips.dims()):
             raise NoClosedForm(s, "it changes in a loop whose number of iterations is not the same "
                                   "in every iteration of the enclosing one")
         self.add(trips * d)
+
+    def _entry_known(self, s, header, own: set) -> None:
+        """NoClosedForm unless the inner loop `s`'s count, read from `header` (its condition,
+        the variables in it other than `own`), is the same expression at every iteration of
+        the enclosing loop: a variable that loop changes counts only if assigned in this
+        iteration from values it does not change (the count is read from values before the
+        enclosing loop: `while (k <= i)` under an outer `i++` would be read at i's entry)."""
+        for ref in header.walk_preorder():
+            if ref.kind != CK.DECL_REF_EXPR or ref.referenced is None:
+                continue
+            h = ref.referenced.hash
+            if h not in self.changes or h in own:
+                continue
+            if h in self.sets and not _mentions(self.sets[h][1], self.changes):
+                continue
+            raise NoClosedForm(s, f"it changes in a loop whose number of iterations depends on "
+                                  f"'{ref.spelling}', which the enclosing loop changes")
 
     def counted(self, s) -> None:
         """A while / do loop inside: its condition and body per iteration, times its
@@ -168,6 +188,7 @@ class _Walk:
         per = wc.state[1] + wb.state[1]
         if per == _Poly():
             return
+        self._entry_known(s, cond, set())
         trips = self.tr.count_trips(s, self.sets)
         if trips is None or any(v[1].startswith("#") for v in trips.dims()):
             raise NoClosedForm(s, "it changes in a loop whose number of iterations is not known "
