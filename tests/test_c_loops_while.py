@@ -266,3 +266,23 @@ def test_last_column_at_run_time_sizes(tmp_path):
     assert_same(case, "C -O2 vs translation at --size", params, result, want, sized)
     got = run_translation(case, params, args, sizes=False, shapes=shapes_of(sized[2], "edges", params))
     assert_same(case, "C -O2 vs translation", params, result, want, got)
+
+
+AFTER = """void after(int n, float *y)
+{
+    int i = 4;
+    while (i < n) { y[i] = 1.0f; i++; }
+    y[i] = 0.0f;
+}
+"""
+
+
+def test_values_after_a_while_loop_that_may_not_run_are_an_assumption(tmp_path):
+    """After `while (i < n)` from i = 4, i is n only where n >= 4 (at n = 2 it stays 4): the
+    translation reads it as n and says so, unless the sizes show n - 4 >= 0."""
+    path = tmp_path / "after.c"
+    path.write_text(AFTER)
+    text = translate_c(str(path), function="after").text
+    assert "n - 4 >= 0 (where the values after the 'while' loop at line 4" in text
+    text = translate_c(str(path), function="after", sizes={"n": 9}).text
+    assert "after the 'while' loop" not in text

@@ -134,6 +134,12 @@ class _CountedTranslator(_LoopTranslator):
                 if v is cnt.counter and unsigned(v.type) and total[1].const < 0:
                     after = None  # it may wrap around below zero in that last evaluation
             self.ivals[key] = after
+            if after is not None and not cnt.do and not cnt.nonneg and not self._nonnegative(a):
+                from synth.frontend.c.layout import render
+
+                self.assume(f"{render(a, self.symbol_names())} >= 0 (where the values after the "
+                            f"'while' loop at line {s.location.line} are read: they count its "
+                            f"iterations as that, not as 0 where it is negative)")
 
     def _emit(self, s, cnt: _Count, entry: dict, bound: str, hi) -> None:
         """One `affine.for` over the iterations, the body with the moved variables at
