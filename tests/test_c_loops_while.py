@@ -286,3 +286,36 @@ def test_values_after_a_while_loop_that_may_not_run_are_an_assumption(tmp_path):
     assert "n - 4 >= 0 (where the values after the 'while' loop at line 4" in text
     text = translate_c(str(path), function="after", sizes={"n": 9}).text
     assert "after the 'while' loop" not in text
+
+
+GUARDED = """void guarded_div(int n, const int *x, const int *y, int *z)
+{
+    if (x[0] == 0 || y[0] / x[0] > 2) return;
+    for (int i = 0; i < n; i++) z[i] = y[i];
+}
+void stepped_in_condition(int n, const float *x, float *z)
+{
+    if (x[0] > 0 || n-- == 5) return;
+    for (int i = 0; i < n; i++) z[i] = x[i];
+}
+"""
+
+
+@pytest.mark.parametrize("function,needle,words", [
+    ("guarded_div", "y[0] / x[0]", ["integer division 'y[0] / x[0]'", "guarded"]),
+    ("stepped_in_condition", "n-- == 5", ["'n-- == 5' changes a variable"]),
+])
+def test_quick_return_conditions_not_evaluated_as_c_does_are_refused(tmp_path, function, needle, words):
+    """A quick return's parts on data are all evaluated before either path (not as C's
+    `||`): a part that changes a variable, or an integer division an earlier part may
+    guard, is refused at its place."""
+    path = tmp_path / "guarded.c"
+    path.write_text(GUARDED)
+    with pytest.raises(InputError) as e:
+        translate_c(str(path), function=function)
+    assert e.value.exit_code == 2
+    lines = GUARDED.splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if needle in text)
+    assert e.value.location == f"{path}:{line}:{lines[line - 1].index(needle) + 1}", str(e.value)
+    for w in words:
+        assert w in e.value.message, e.value.message

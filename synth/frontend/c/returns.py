@@ -24,7 +24,7 @@ from clang.cindex import CursorKind as CK
 
 from synth.frontend.c.counted import _CountedTranslator
 from synth.frontend.c.libclang import _binop
-from synth.frontend.c.model import _expr_children, _NotAffine, _Refuse, _strip
+from synth.frontend.c.model import _expr_children, _NotAffine, _Refuse, _strip, _text
 from synth.frontend.c.scalars import mlir
 
 
@@ -77,6 +77,26 @@ def _disjuncts(c) -> list:
     return [c]
 
 
+def _check_data_disjuncts(data: list) -> None:
+    """The disjuncts on data are all evaluated before either path runs, not as C's `||`
+    does: refused where that matters, a disjunct that changes a variable (`n-- == 5`) or an
+    integer division an earlier one may guard (`x[0] == 0 || y[0] / x[0] > 2`)."""
+    from synth.frontend.c.evolution import modified
+
+    for k, d in enumerate(data):
+        if modified(d):
+            raise _Refuse(d, f"'return' before the end: its condition '{_text(d)}' changes a variable "
+                             "(the parts of a condition on data are all evaluated)")
+        if k == 0:
+            continue
+        for n in d.walk_preorder():
+            if n.kind == CK.BINARY_OPERATOR and _binop(n) in ("/", "%") \
+                    and n.type.get_canonical().kind.name not in ("FLOAT", "DOUBLE", "LONGDOUBLE"):
+                raise _Refuse(n, f"'return' before the end: the integer division '{_text(n)}' in its "
+                                 "condition may be guarded by the parts before it (the parts of a "
+                                 "condition on data are all evaluated)")
+
+
 class _ReturnTranslator(_CountedTranslator):
     """Quick returns of one function."""
 
@@ -93,6 +113,7 @@ class _ReturnTranslator(_CountedTranslator):
                 affine.append(self.condition(d))
             except _NotAffine:
                 data.append(d)
+        _check_data_disjuncts(data)
         dnf = [conj for a in affine for conj in a]
         if len(dnf) > self._MAX_DISJUNCTS:
             raise _Refuse(cond, "'return' before the end: its condition needs more than "
