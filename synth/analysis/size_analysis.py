@@ -43,6 +43,24 @@ def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol],
     return None
 
 
+def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
+    """Whether the index of a "reversed" site (`-i + c`) runs over its whole dim: its loop
+    from 0 to the dim's extent (C's `for (i = m - 1; i >= 0; i--)`), or the counter of a
+    loop kept as a loop (which such a loop became); a fixed `h[3 - k]`, k < 4, of a longer
+    or equal h stays literal."""
+    acc = next((a for a in col.accesses if a.op_index == site.key[0]), None)
+    form = acc.forms[site.key[2]] if acc is not None else None
+    if form is None or len(form.terms) != 1:
+        return False
+    (key,) = form.terms
+    if key[0] == "p":
+        return key[1] == counter
+    loop = col.loop_list[key[1]]
+    lb = loop.lbs[0] if len(loop.lbs) == 1 else None
+    return lb is not None and not lb.terms and lb.const == 0 and len(loop.ubs) == 1 \
+        and decided.get((loop.op_index, "upperBoundMap", 0)) == extent
+
+
 def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeModel:
     """The size model of a function in normal form (see synth.frontend.normalize).
     `extents`: the model of a kernel this function is a part of (its arguments the
@@ -297,7 +315,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if site.context == "reversed":  # the extent of its dim less a few, or literal
             extent = dims.get(site.array_dim)
             e = _relate(c, [extent], symbols, anyone=False) \
-                if extent is not None and not extent.is_constant and extent.div == 1 else None
+                if extent is not None and not extent.is_constant and extent.div == 1 \
+                and _runs_over(col, site, extent, decided, counter) else None
         elif site.context == "index":
             pref = [dims[site.array_dim]] if site.array_dim in dims else []
             e = _relate(c, pref, symbols) if c >= SMALL_CONSTANT else None
