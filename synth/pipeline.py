@@ -177,8 +177,10 @@ ROTATION = ("the step reads at index 0 what the original reads at the step's ind
 
 CHAIN = ("the function raised nest by nest (synth.synthesis.recurrence.nest_parts): each nest raised "
          "and validated as a function of its own over the same arguments (what the nests before it "
-         "wrote are its inputs), so the parts in order compute what the nests in order do; the whole "
-         "tested")
+         "wrote are its inputs), so the parts in order compute what the nests in order do; where a "
+         "loop was first distributed into one loop per piece of its body (synth.synthesis.distribute), "
+         "that no iteration touches another's elements is checked from its accesses, not proven; the "
+         "whole tested")
 
 
 def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, options: RaiseOptions,
