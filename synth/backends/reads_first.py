@@ -54,7 +54,9 @@ def _needs(op, at: int, pos: dict, block, seen: list, depth: int = 4) -> bool:
         return False
     if op.name != "linalg.generic" and len(op.regions):
         return False
-    for v in op.operands:
+    captured = [v for i in op.regions[0].blocks[0].operations for v in operation(i).operands] \
+        if op.name == "linalg.generic" else []  # values its payload uses from outside it
+    for v in list(op.operands) + captured:
         d = defining(v)
         if d is None:  # a block argument: of this block or an enclosing one
             continue
