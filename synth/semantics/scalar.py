@@ -379,7 +379,12 @@ INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.uitofp", "arit
 
 def type_width(dtype: str) -> int:
     """The width in bits of an element type named the MLIR way (index: 64)."""
-    return 64 if dtype == "index" else int(re.sub(r"^[a-z]+", "", dtype))
+    if dtype == "index":
+        return 64
+    digits = re.sub(r"^[a-z]+", "", dtype)
+    if not digits.isdigit():  # f8E4M3FN, vectors ...: no width the proofs model
+        raise Unsupported(f"element type {dtype} is not modelled")
+    return int(digits)
 
 
 def _same(a):
