@@ -7,7 +7,7 @@ import numpy as np
 
 from synth.semantics import support as support
 from synth.analysis.model import Kernel
-from synth.errors import ExecutionError
+from synth.errors import ExecutionError, InputError
 from synth.execution import NUMPY_DTYPES
 from synth.grammar.types import NARROW_INT_DTYPES, full_range
 from synth.numerics import amplification, first_difference, mismatches, perturbed, undetermined
@@ -230,7 +230,13 @@ def _precompile(kernel: Kernel, plan: SizePlan, configs: list) -> None:
 
     if plan.raised_at is None:
         return
-    small = [plan.instances(c) for c in configs if opt_level(plan, c) == 0]
+    small = []
+    for c in configs:
+        if opt_level(plan, c) == 0:
+            try:
+                small.append(plan.instances(c))
+            except InputError:  # left to the test at that size, after the sizes before it
+                break
     precompile("memref", [(o.text, kernel.name) for o, _ in small], opt_level=0)
     raised = [r for _, r in small]
     if raised:
