@@ -78,7 +78,8 @@ CURATED = {
         _op("stablehlo.shift_right_logical", "stablehlo.shift_right_logical", 2),
         _op("stablehlo.convert", "stablehlo.convert", 1, attr_domain="convert",
             doc="arith's extsi / extui / trunci / extf / truncf / sitofp / uitofp / fptosi / fptoui; "
-                "extui is convert then and with the low-bit mask, uitofp and fptoui go through i64"),
+                "extui is convert then and with the low-bit mask, uitofp goes through i64, "
+                "fptosi / fptoui to char / short through i32"),
         _op("stablehlo.dot_general", "stablehlo.dot_general", 2, attr_domain="dot_dims",
             doc="at most one batching and one contracting dim pair, equal sizes"),
         _op("stablehlo.broadcast_in_dim", "stablehlo.broadcast_in_dim", 1,
