@@ -79,7 +79,7 @@ def _recomputable(op, loop, iv, seen: set) -> bool:
             continue
         d = _defining_op(v)
         if d is None:
-            if isinstance(v.owner, ir.Block) and nested_in_block(v.owner, loop):
+            if isinstance(v.owner, ir.Block) and (v.owner.owner == loop or nested_in(v.owner.owner, loop)):
                 return False
             continue
         if nested_in(d, loop) and not _recomputable(d, loop, iv, seen):
@@ -96,18 +96,6 @@ def _clone_before(op, user, where: dict) -> ir.Value:
         if d is not None and d in where:
             copy.operands[j] = _clone_before(d, copy, where)
     return copy.results[0]
-
-
-def nested_in_block(block: ir.Block, loop) -> bool:
-    """Whether `block` is the loop's body or nested in it."""
-    owner = block.owner
-    while owner is not None:
-        if owner == loop:
-            return True
-        if owner.name == "func.func":
-            return False
-        owner = owner.parent
-    return False
 
 
 def _distribute(loop) -> bool:
