@@ -219,12 +219,17 @@ void halve_steps(float *x, int n)
     ("growing_rows", "while (k < m)", ["'p'", "depends on 'm', which the enclosing loop changes"]),
 ])
 def test_refused_with_the_construct(tmp_path, function, needle, words):
-    path = tmp_path / "refused_loops.c"
-    path.write_text(REFUSED)
+    _assert_refused_at(tmp_path / "refused_loops.c", REFUSED, function, needle, words)
+
+
+def _assert_refused_at(path, source: str, function: str, needle: str, words: list) -> None:
+    """Translating `function` of `source` (written to `path`) exits 2 at the first line
+    holding `needle`, its column, with each of `words` in the message."""
+    path.write_text(source)
     with pytest.raises(InputError) as e:
         translate_c(str(path), function=function)
     assert e.value.exit_code == 2
-    lines = REFUSED.splitlines()
+    lines = source.splitlines()
     line = next(n for n, text in enumerate(lines, 1) if needle in text)
     assert e.value.location == f"{path}:{line}:{lines[line - 1].index(needle) + 1}", str(e.value)
     for w in words:
@@ -309,13 +314,4 @@ def test_quick_return_conditions_not_evaluated_as_c_does_are_refused(tmp_path, f
     """A quick return's parts on data are all evaluated before either path (not as C's
     `||`): a part that changes a variable, or an integer division an earlier part may
     guard, is refused at its place."""
-    path = tmp_path / "guarded.c"
-    path.write_text(GUARDED)
-    with pytest.raises(InputError) as e:
-        translate_c(str(path), function=function)
-    assert e.value.exit_code == 2
-    lines = GUARDED.splitlines()
-    line = next(n for n, text in enumerate(lines, 1) if needle in text)
-    assert e.value.location == f"{path}:{line}:{lines[line - 1].index(needle) + 1}", str(e.value)
-    for w in words:
-        assert w in e.value.message, e.value.message
+    _assert_refused_at(tmp_path / "guarded.c", GUARDED, function, needle, words)
