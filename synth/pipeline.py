@@ -26,6 +26,7 @@ from synth.errors import InputError, NoSolutionError, SynthError
 from synth.grammar.dims import GenericUnsupported
 from synth.frontend.reader import SourceModule, input_assumptions
 from synth.codegen.raised import raised_function_text
+from synth.synthesis.diagonals import DiagonalRaise, NotDiagonal, diagonal_raise
 from synth.synthesis.opset import is_library_op
 from synth.synthesis.solve import RaiseResult, search_kernel
 from synth.synthesis.search import SearchSettings
@@ -66,7 +67,7 @@ class RaiseOutcome:
     def form(self) -> str:
         """What the raise is: "tensor program", "loop with tensor body" (a time loop kept
         as a loop of the target) or "library op" (a program using one)."""
-        if self.result.time_loop is not None:
+        if isinstance(self.result, DiagonalRaise) or self.result.time_loop is not None:
             return "loop with tensor body"
         ops = {n for sol in self.result.solutions for p in sol.programs.values() for n in p.ops()}
         return "library op" if any(is_library_op(n) for n in ops) else "tensor program"
@@ -381,6 +382,9 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
     t0 = time.monotonic()
     deadline = t0 + options.settings.timeout
     kernel = kernel or load_kernel(source, name)
+    diagonal = _raise_diagonals(source, kernel, target, options, t0)
+    if diagonal is not None:
+        return diagonal
     generic = wants_generic(kernel, options)
     generic_note = None  # why a generic raise fell back to the kernel's own sizes
     if generic:  # sizes no array shows are run-time values: any valid value serves to test at
@@ -463,3 +467,56 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
     outcome = RaiseOutcome(name, target, kernel, result, module, validation, stats, seconds)
     stats["form"] = outcome.form
     return outcome
+
+
+DIAGONALS = ("the loop over the table's diagonals (synth.synthesis.diagonals): every read of the table "
+             "at another cell is of a cell on a shorter diagonal that an earlier iteration writes, or of "
+             "one no iteration writes (checked with Z3 for every size), so each diagonal computed at once "
+             "from the ones before it is what the loops compute; the raise proven at bounded sizes with "
+             "the loop unrolled there, not by induction")
+
+
+def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options: RaiseOptions,
+                     t0: float) -> RaiseOutcome | None:
+    """The kernel raised as a loop over its table's diagonals (synth.synthesis.diagonals),
+    validated; None where it is not such a nest (the search runs as before). Static: at
+    the kernel's own sizes (the drop-in runs the loops at others)."""
+    import os
+
+    try:
+        raised = diagonal_raise(kernel, target)
+    except NotDiagonal as e:
+        if os.environ.get("SYNTH_DEBUG_SKETCH"):
+            print(f"diagonals of @{kernel.name}: {e}")
+        return None
+    from synth.validation.verify import verify_text
+
+    text = raised.text(kernel.sizes.original())
+    report = verify_text(source, text, f"<raised @{kernel.name}>", kernel.name, options.verify,
+                         z3_timeout=options.z3_timeout, kernel=kernel, raised_at=raised.text)
+    if report.verdict == "not equivalent":  # a fault of this module: the search runs instead
+        if os.environ.get("SYNTH_DEBUG_SKETCH"):
+            print(f"diagonals of @{kernel.name} refuted: {report.counterexample}")
+        return None
+    if kernel.sizes.params:
+        fixed = ", ".join(f"argument #{i} = {kernel.sizes.original()[n]}" for i, n in sorted(kernel.sizes.params.items()))
+        report.assumptions.append(f"raised at the sizes {fixed}: the drop-in runs the original loops "
+                                  f"(@{kernel.name}_loops) for other values")
+    report.assumptions.append(DIAGONALS)
+    validation = _validation(report, options, kernel)
+    module = output_module(kernel, _with_attributes(text, validation["attributes"]), target, False)
+    seconds = time.monotonic() - t0
+    stats = {"target": target, "search_seconds": 0.0, "sizes": _sizes_json(kernel.sizes.original()),
+             "standin_sizes": {}, "groups": [], "problems": [], "candidates": 0, "attempts": 1,
+             "rounds": 0, "refuting_examples": 0, "refuted": [], "verification": validation["level"],
+             "validation": validation, "checks": validation["sizes_tested"], "seconds": round(seconds, 3),
+             "search_share": 0.0, "shapes": "static", "form": "loop with tensor body"}
+    return RaiseOutcome(kernel.name, target, kernel, raised, module, validation, stats, seconds)
+
+
+def _with_attributes(text: str, attributes: dict[str, str]) -> str:
+    """`text` (one func.func with an attribute dictionary) with `attributes` added to it."""
+    extra = "".join(f", {k} = {v}" for k, v in attributes.items())
+    head, rest = text.split(" attributes {", 1)
+    inside, tail = rest.split("}", 1)
+    return f"{head} attributes {{{inside}{extra}}}{tail}"

@@ -1,0 +1,601 @@
+"""Diagonals kept as a loop: interval dynamic programs (nussinov, matrix-chain-like tables).
+
+A nest `for a { for b { body } }` whose body writes one 2-D array T at one cell
+(r, c) = (e0(a, b), e1(a, b)) per iteration (the map from (a, b) to the cell one-to-one)
+and reads T at other cells only on shorter diagonals (c' - r' < c - r) that earlier
+iterations wrote (or at cells no iteration writes) is a wavefront: every cell of diagonal
+L = c - r depends only on diagonals before it, so a loop over L, ascending, computing all
+the cells of diagonal L at once, each by the original's body, computes what the nest does.
+The condition is checked for every size with Z3 over the integers (`legality`), not on
+examples.
+
+Raised (linalg): the table flattened row-major, so that diagonal L is the strided slice
+`flat[lo*(C+1) + L :: C+1]` (C the row length); an `scf.for` over L carries it, and each
+step is a `linalg.generic` over the diagonal's cells whose body is the original's body,
+its operations in their order: reads of T at other cells a `tensor.extract` of the carried
+table, the cell itself a running value, `affine.if` an `scf.if`, an inner `affine.for` (the
+split point k of the reduction) an `scf.for` carrying the running value; the diagonal is
+written back with one strided `tensor.insert_slice`.
+
+The emitted text is validated like any raise (synth.pipeline): tested against the loops
+at several sizes, bit for bit for integers, and proven by Z3 at bounded sizes (the loop
+unrolled there)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import z3
+from mlir import ir
+
+from synth.analysis.collect import loop_step
+from synth.analysis.model import Kernel
+from synth.semantics.affine_expr import integer_set
+
+Lin = dict  # a linear form: variable name (str) or 1 (the constant) -> coefficient
+
+
+class NotDiagonal(Exception):
+    """The kernel is not a nest this module raises (the message says why)."""
+
+
+def _add(*forms: Lin, scale: tuple[int, ...] | None = None) -> Lin:
+    out: Lin = {}
+    for k, f in enumerate(forms):
+        s = 1 if scale is None else scale[k]
+        for v, c in f.items():
+            out[v] = out.get(v, 0) + s * c
+    return {v: c for v, c in out.items() if c != 0}
+
+
+def _lin(expr, operands: list[Lin]) -> Lin:
+    """The linear form of an affine expression whose dims then symbols are `operands`."""
+    if isinstance(expr, ir.AffineConstantExpr):
+        return {1: expr.value} if expr.value else {}
+    if isinstance(expr, ir.AffineDimExpr):
+        return operands[expr.position]
+    if isinstance(expr, ir.AffineSymbolExpr):
+        return operands[_n_dims[-1] + expr.position]
+    if isinstance(expr, (ir.AffineAddExpr, ir.AffineMulExpr)):
+        lhs, rhs = _lin(expr.lhs, operands), _lin(expr.rhs, operands)
+        if isinstance(expr, ir.AffineAddExpr):
+            return _add(lhs, rhs)
+        for x, y in ((lhs, rhs), (rhs, lhs)):
+            if set(y) <= {1}:
+                return _add(x, scale=(y.get(1, 0),))
+    raise NotDiagonal(f"the affine expression {expr} is not linear")
+
+
+_n_dims: list[int] = [0]  # n_dims of the map being read (AffineSymbolExpr positions follow)
+
+
+def _map_lins(amap, operands: list[Lin]) -> list[Lin]:
+    _n_dims.append(amap.n_dims)
+    try:
+        return [_lin(e, operands) for e in amap.results]
+    finally:
+        _n_dims.pop()
+
+
+def _eval(form: Lin, values: dict[str, int]) -> Lin:
+    """`form` with the named sizes replaced by their values."""
+    out: Lin = {}
+    for v, c in form.items():
+        key = 1 if v == 1 or v in values else v
+        out[key] = out.get(key, 0) + c * (values[v] if v in values else 1)
+    return {v: c for v, c in out.items() if c != 0}
+
+
+def _z3(form: Lin, env: dict) -> z3.ArithRef:
+    return z3.Sum([z3.IntVal(c) if v == 1 else c * env[v] for v, c in form.items()] or [z3.IntVal(0)])
+
+
+@dataclass
+class Access:
+    """A load of T at another cell: its index forms and the constraints around it
+    (enclosing affine.if conditions taken, inner loops' bounds) as (form, is_eq)."""
+    cell: tuple[Lin, Lin]
+    around: list[tuple[Lin, bool]]
+    where: str
+
+
+@dataclass
+class DiagonalNest:
+    kernel: Kernel
+    table: int  # the argument written
+    outer: object  # affine.for (a)
+    inner: object  # affine.for (b)
+    cell: tuple[Lin, Lin]  # (r, c) of the store, over "a", "b" and the sizes
+    domain: list[tuple[Lin, bool]]  # the (a, b) iteration domain, form >= 0 (or == 0)
+    symbols: dict  # SSA value of each size symbol -> its size name
+    constants: list  # function-level arith.constant ops the body uses
+    keys: dict  # SSA value -> its key in the forms (a loop's variable, a size, `#N`)
+    reads: list[Access] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.kernel.name
+
+
+def _bounds(loop, var: str, operands: dict, keys: dict) -> list[tuple[Lin, bool]]:
+    view = loop.opview
+    if loop_step(view) != 1:
+        raise NotDiagonal(f"the loop over {var} has a step other than 1")
+    lo = _map_lins(view.lowerBoundMap.value, [operands[v] for v in _operand_keys(view.lowerBoundOperands, keys)])
+    hi = _map_lins(view.upperBoundMap.value, [operands[v] for v in _operand_keys(view.upperBoundOperands, keys)])
+    if len(lo) != 1 or len(hi) != 1:
+        raise NotDiagonal(f"the loop over {var} has a max or min bound")
+    return [(_add({var: 1}, lo[0], scale=(1, -1)), False), (_add(hi[0], {var: -1, 1: -1}), False)]
+
+
+def _operand_keys(values, keys: dict) -> list:
+    """The key of each index operand (a loop's variable, a size's name, `#N` a constant)."""
+    out = []
+    for v in values:
+        if v not in keys:
+            raise NotDiagonal("an index computed inside the nest (not a loop index or a size)")
+        out.append(keys[v])
+    return out
+
+
+def _position(op) -> str:
+    m = re.search(r'loc\("([^"]*)":(\d+):(\d+)\)', str(op.location))
+    return f"{m.group(1)}:{m.group(2)}:{m.group(3)}" if m else "?"
+
+
+def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
+    """The nest of `kernel` (parsed as `module`, its normal form) as a DiagonalNest, or
+    NotDiagonal saying why it is not one."""
+    func = next(op for op in module.body.operations if op.operation.name == "func.func"
+                and ir.StringAttr(op.attributes["sym_name"]).value == kernel.name)
+    block = func.regions[0].blocks[0]
+    _keys: dict = {}  # SSA value -> its key in `operands`
+    params = {i: n for i, n in kernel.sizes.params.items()}
+    symbols, constants, loops = {}, [], []
+    operands: dict = {}
+    for op in block.operations:
+        name = op.operation.name
+        if name == "arith.constant":
+            constants.append(op)
+            if str(op.results[0].type) == "index":
+                value = ir.IntegerAttr(op.attributes["value"]).value
+                _keys[op.results[0]] = f"#{value}"
+                operands[f"#{value}"] = {1: value} if value else {}
+        elif name == "arith.index_cast" and isinstance(op.operands[0].owner, ir.Block) \
+                and op.operands[0].arg_number in params:
+            size = params[op.operands[0].arg_number]
+            symbols[op.results[0]] = size
+            _keys[op.results[0]] = size
+            operands[size] = {size: 1}
+        elif name == "affine.for":
+            loops.append(op)
+        elif name != "func.return":
+            raise NotDiagonal(f"an operation {name} outside the nest")
+    if len(loops) != 1:
+        raise NotDiagonal("not one loop nest")
+    outer = loops[0]
+    inside = [op for op in outer.regions[0].blocks[0].operations if op.operation.name != "affine.yield"]
+    if len(inside) != 1 or inside[0].operation.name != "affine.for":
+        raise NotDiagonal("the outer loop does not hold exactly one loop")
+    inner = inside[0]
+    _keys[outer.regions[0].blocks[0].arguments[0]] = "a"
+    operands["a"] = {"a": 1}
+    _keys[inner.regions[0].blocks[0].arguments[0]] = "b"
+    operands["b"] = {"b": 1}
+    domain = _bounds(outer, "a", operands, _keys) + _bounds(inner, "b", operands, _keys)
+    if kernel.interface.results:
+        raise NotDiagonal("the function returns values")
+    written = kernel.written
+    if len(written) != 1 or len(kernel.function.arguments[written[0]].shape or ()) != 2:
+        raise NotDiagonal("it does not write exactly one 2-D array")
+    nest = DiagonalNest(kernel, written[0], outer, inner, None, domain, symbols, constants, _keys)
+    table = block.arguments[written[0]]
+    stores, loads = [], []
+    _scan(inner.regions[0].blocks[0], table, operands, _keys, [], stores, loads, 0)
+    cells = {tuple(tuple(sorted(f.items(), key=str)) for f in s) for s in stores}
+    if len(cells) != 1:
+        raise NotDiagonal("the body stores to more than one cell of the table")
+    nest.cell = stores[0]
+    nest.reads = [a for a in loads if a.cell != nest.cell]
+    if not nest.reads:
+        raise NotDiagonal("no iteration reads a cell another one writes (nothing to keep as a loop)")
+    return nest
+
+
+def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, loads: list,
+          depth: int) -> None:
+    """Check the body's operations and collect its accesses of the table."""
+    for op in block.operations:
+        name = op.operation.name
+        if name in ("affine.load", "affine.store"):
+            memref = op.operands[0 if name == "affine.load" else 1]
+            indices = list(op.operands[1 if name == "affine.load" else 2:])
+            if name == "affine.store" and memref != table:
+                raise NotDiagonal("the body stores to another array")
+            if memref != table:
+                continue
+            amap = ir.AffineMapAttr(op.attributes["map"]).value
+            cell = tuple(_map_lins(amap, [operands[k] for k in _operand_keys(indices, keys)]))
+            (stores if name == "affine.store" else loads).append(
+                cell if name == "affine.store" else Access(cell, list(around), _position(op)))
+        elif name == "affine.if":
+            amap, eqs = integer_set(op.attributes["condition"])
+            conds = list(zip(_map_lins(amap, [operands[k] for k in _operand_keys(op.operands, keys)]), eqs))
+            _scan(op.regions[0].blocks[0], table, operands, keys, around + conds, stores, loads, depth)
+            if len(op.regions) > 1 and op.regions[1].blocks:
+                _scan(op.regions[1].blocks[0], table, operands, keys, around, stores, loads, depth)
+        elif name == "affine.for":
+            var = f"k{depth}"
+            keys[op.regions[0].blocks[0].arguments[0]] = var
+            operands[var] = {var: 1}
+            if op.results and len(op.results):
+                raise NotDiagonal("an inner loop carries values (iter_args)")
+            inner = around + _bounds(op, var, operands, keys)
+            _scan(op.regions[0].blocks[0], table, operands, keys, inner, stores, loads, depth + 1)
+        elif name == "affine.yield":
+            if len(op.operands):
+                raise NotDiagonal("an affine.yield with values")
+        elif not (name.startswith("arith.") or name.startswith("math.")) or op.regions:
+            raise NotDiagonal(f"an operation {name} in the body")
+
+
+def _inverse(cell: tuple[Lin, Lin]) -> tuple[Lin, Lin]:
+    """(a, b) as forms of the cell's row "r" and column "c" (the map must be unimodular)."""
+    (r, c) = cell
+    al0, be0 = r.get("a", 0), r.get("b", 0)
+    al1, be1 = c.get("a", 0), c.get("b", 0)
+    det = al0 * be1 - be0 * al1
+    if det not in (1, -1) or any(isinstance(v, str) and v.startswith("k") for v in (*r, *c)):
+        raise NotDiagonal("the cell written is not a one-to-one affine map of the two loops")
+    g0 = {v: k for v, k in r.items() if v not in ("a", "b")}
+    g1 = {v: k for v, k in c.items() if v not in ("a", "b")}
+    rr = _add({"r": 1}, g0, scale=(1, -1))
+    cc = _add({"c": 1}, g1, scale=(1, -1))
+    a = _add(rr, cc, scale=(be1 * det, -be0 * det))
+    b = _add(rr, cc, scale=(-al1 * det, al0 * det))
+    return a, b
+
+
+def _subst(form: Lin, values: dict[str, Lin]) -> Lin:
+    return _add(*[values[v] if v in values else {v: 1} if v != 1 else {1: 1} for v in form],
+                scale=tuple(form.values()))
+
+
+def legality(nest: DiagonalNest, timeout_ms: int = 10_000) -> None:
+    """NotDiagonal unless, for every size (each size symbol >= 1), every iteration and
+    every read of the table at another cell, that cell is one no iteration writes, or one
+    on a shorter diagonal that an earlier iteration writes (Z3 over the integers)."""
+    a_of, b_of = _inverse(nest.cell)
+    for read in nest.reads:
+        names = {v for f in (*nest.cell, *read.cell, *(f for f, _ in nest.domain + read.around))
+                 for v in f if v != 1} | {"r", "c"}
+        env = {v: z3.Int(v) for v in names}
+        s = z3.Solver()
+        s.set("timeout", timeout_ms)
+        s.add([env[v] >= 1 for v in nest.symbols.values() if v in env])
+        for form, eq in nest.domain + read.around:
+            s.add(_z3(form, env) == 0 if eq else _z3(form, env) >= 0)
+        # the cell read, as an iteration (a', b') of the nest: written there if in the domain
+        where = {"r": read.cell[0], "c": read.cell[1]}
+        a2, b2 = _subst(a_of, where), _subst(b_of, where)
+        moved = {"a": a2, "b": b2}
+        written = z3.And([_z3(_subst(f, moved), env) == 0 if eq else _z3(_subst(f, moved), env) >= 0
+                          for f, eq in nest.domain])
+        shorter = _z3(_add(read.cell[1], read.cell[0], scale=(1, -1)), env) < \
+            _z3(_add(nest.cell[1], nest.cell[0], scale=(1, -1)), env)
+        A, B = _z3(a2, env), _z3(b2, env)
+        earlier = z3.Or(A < env["a"], z3.And(A == env["a"], B < env["b"]))
+        s.add(written, z3.Not(z3.And(shorter, earlier)))
+        verdict = s.check()
+        if verdict != z3.unsat:
+            why = "Z3 could not decide it" if verdict == z3.unknown else \
+                f"at {_model(s.model(), env)} it is not"
+            raise NotDiagonal(f"the read of the table at {read.where} is not always of a cell on a "
+                              f"shorter diagonal written by an earlier iteration ({why})")
+
+
+def _model(model, env: dict) -> str:
+    return ", ".join(f"{v} = {model.eval(x, model_completion=True)}" for v, x in sorted(env.items())
+                     if v not in ("r", "c"))
+
+
+# the diagonals' range at given sizes ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Diagonals:
+    """Diagonal L of the table holds the cells (r, r + L) for lo(L) <= r <= hi(L), lo the
+    largest of `lower` and hi the smallest of `upper` (forms over "L" and 1); L runs from
+    `first` to `last`, each diagonal non-empty."""
+    first: int
+    last: int
+    lower: tuple
+    upper: tuple
+
+
+def diagonals(nest: DiagonalNest, values: dict[str, int]) -> Diagonals:
+    a_of, b_of = _inverse(nest.cell)
+    on = {"r": {"r": 1}, "c": {"r": 1, "L": 1}}
+    moved = {"a": _eval(_subst(a_of, on), values), "b": _eval(_subst(b_of, on), values)}
+    lower, upper, only = [], [], []
+    for form, eq in nest.domain:
+        f = _eval(_subst(form, moved), values)
+        s = f.pop("r", 0)
+        if eq or abs(s) > 1:
+            raise NotDiagonal("a bound of the nest is not a bound of the row along a diagonal")
+        if s == 1:
+            lower.append(_add(f, scale=(-1,)))
+        elif s == -1:
+            upper.append(f)
+        else:
+            only.append(f)
+    if not lower or not upper:
+        raise NotDiagonal("the diagonals of the nest are unbounded")
+
+    def at(f: Lin, L: int) -> int:
+        return f.get(1, 0) + f.get("L", 0) * L
+    rows, cols = nest.kernel.sizes.shape(nest.table, values)
+    present = [L for L in range(-int(rows), int(cols) + 1) if all(at(f, L) >= 0 for f in only)
+               and max(at(f, L) for f in lower) <= min(at(f, L) for f in upper)]
+    if not present:
+        raise NotDiagonal("the nest has no iteration at these sizes")
+    if present != list(range(present[0], present[-1] + 1)):
+        raise NotDiagonal("the nest's diagonals are not one range")
+    return Diagonals(present[0], present[-1], tuple(lower), tuple(upper))
+
+
+# the linalg text --------------------------------------------------------------------------
+
+
+class _Text:
+    def __init__(self):
+        self.lines: list[str] = []
+        self.count = 0
+        self.depth = 1
+
+    def fresh(self, stem: str = "v") -> str:
+        self.count += 1
+        return f"%{stem}{self.count}"
+
+    def line(self, text: str) -> None:
+        self.lines.append("  " * self.depth + text)
+
+    def const(self, value: int) -> str:
+        name = self.fresh("c")
+        self.line(f"{name} = arith.constant {value} : index")
+        return name
+
+    def index(self, form: Lin, scope: dict[str, str]) -> str:
+        """An index value computing `form` (its variables named in `scope`)."""
+        acc = None
+        for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
+            if v == 1:
+                term = self.const(c)
+            else:
+                term = scope[v]
+                if c != 1:
+                    k, term2 = self.const(c), self.fresh()
+                    self.line(f"{term2} = arith.muli {term}, {k} : index")
+                    term = term2
+            if acc is None:
+                acc = term
+            else:
+                total = self.fresh()
+                self.line(f"{total} = arith.addi {acc}, {term} : index")
+                acc = total
+        return acc if acc is not None else self.const(0)
+
+    def fold(self, op: str, names: list[str]) -> str:
+        acc = names[0]
+        for n in names[1:]:
+            out = self.fresh()
+            self.line(f"{out} = arith.{op} {acc}, {n} : index")
+            acc = out
+        return acc
+
+
+_GENERIC = re.compile(r'^(?:%[^=]*= )?("[\w.]+")\(([^()]*)\)(.*)$', re.S)
+
+
+class _Body:
+    """The original body, one cell's computation, in scf / arith / tensor form."""
+
+    def __init__(self, nest: DiagonalNest, text: _Text, values: dict[str, int], names: dict,
+                 state: str, state_type: str, element: str):
+        self.nest, self.t, self.values, self.names = nest, text, values, names
+        self.state, self.state_type, self.element = state, state_type, element
+        self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1])
+        self.table = nest.kernel.function.arguments[nest.table]
+        self.forms: dict = nest.keys  # SSA value -> key, as find_nest read them
+
+    def form(self, amap, operands) -> list[Lin]:
+        keyed = [{k: 1} if not k.startswith("#") else {1: int(k[1:])} if int(k[1:]) else {}
+                 for k in _operand_keys(operands, self.forms)]
+        return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
+
+    def run(self, block, scope: dict[str, str], cell: str) -> str:
+        t = self.t
+        for op in block.operations:
+            name = op.operation.name
+            if name in ("affine.yield",):
+                continue
+            if name == "affine.load":
+                amap = ir.AffineMapAttr(op.attributes["map"]).value
+                index = self.form(amap, list(op.operands[1:]))
+                memref = op.operands[0]
+                arg = memref.arg_number
+                if arg == self.nest.table:
+                    if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
+                        self.names[op.results[0]] = cell
+                        continue
+                    flat = t.index(_add(index[0], index[1], scale=(self.cols, 1)), scope)
+                    out = t.fresh()
+                    t.line(f"{out} = tensor.extract {self.state}[{flat}] : {self.state_type}")
+                else:
+                    idx = [t.index(f, scope) for f in index]
+                    out = t.fresh()
+                    ty = self.nest.kernel.tensor_type(arg, self.values).mlir()
+                    t.line(f"{out} = tensor.extract %a{arg}[{', '.join(idx)}] : {ty}")
+                self.names[op.results[0]] = out
+            elif name == "affine.store":
+                cell = self.names[op.operands[0]]
+            elif name == "affine.if":
+                amap, eqs = integer_set(op.attributes["condition"])
+                conds = []
+                for f, eq in zip(self.form(amap, list(op.operands)), eqs):
+                    v, zero, c = t.index(f, scope), t.const(0), t.fresh()
+                    t.line(f"{c} = arith.cmpi {'eq' if eq else 'sge'}, {v}, {zero} : index")
+                    conds.append(c)
+                cond = conds[0]
+                for c in conds[1:]:
+                    both = t.fresh()
+                    t.line(f"{both} = arith.andi {cond}, {c} : i1")
+                    cond = both
+                out = t.fresh()
+                t.line(f"{out} = scf.if {cond} -> ({self.element}) {{")
+                t.depth += 1
+                then = self.run(op.regions[0].blocks[0], scope, cell)
+                t.line(f"scf.yield {then} : {self.element}")
+                t.depth -= 1
+                t.line("} else {")
+                t.depth += 1
+                other = self.run(op.regions[1].blocks[0], scope, cell) if len(op.regions) > 1 \
+                    and op.regions[1].blocks else cell
+                t.line(f"scf.yield {other} : {self.element}")
+                t.depth -= 1
+                t.line("}")
+                cell = out
+            elif name == "affine.for":
+                view = op.opview
+                lo = self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands))[0]
+                hi = self.form(view.upperBoundMap.value, list(view.upperBoundOperands))[0]
+                lo_v, hi_v, one = t.index(lo, scope), t.index(hi, scope), t.const(1)
+                var = self.forms[op.regions[0].blocks[0].arguments[0]]
+                k, carried, out = t.fresh("k"), t.fresh("cell"), t.fresh()
+                t.line(f"{out} = scf.for {k} = {lo_v} to {hi_v} step {one} iter_args({carried} = {cell}) "
+                       f"-> ({self.element}) {{")
+                t.depth += 1
+                last = self.run(op.regions[0].blocks[0], {**scope, var: k}, carried)
+                t.line(f"scf.yield {last} : {self.element}")
+                t.depth -= 1
+                t.line("}")
+                cell = out
+            else:  # arith / math: the same operation, in generic form
+                m = _GENERIC.match(op.get_asm(print_generic_op_form=True).strip())
+                if m is None or len(op.results) != 1:
+                    raise NotDiagonal(f"cannot re-emit {name}")
+                out = t.fresh()
+                args = ", ".join(self.names[v] for v in op.operands)
+                t.line(f"{out} = {m.group(1)}({args}){m.group(3)}")
+                self.names[op.results[0]] = out
+        return cell
+
+
+def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
+    """`func.func @NAME_raised` (linalg on tensors) at the sizes `values`."""
+    kernel = nest.kernel
+    t = _Text()
+    n = kernel.n_arguments
+    types = [kernel.tensor_type(i, values).mlir() for i in range(n)]
+    rows, cols = (int(d) for d in kernel.sizes.shape(nest.table, values))
+    element = kernel.function.arguments[nest.table].type
+    flat_type = f"tensor<{rows * cols}x{element}>"
+    names: dict = {}
+    block = module_op.regions[0].blocks[0]
+    for i in range(n):  # data scalars the body reads
+        a = kernel.function.arguments[i]
+        if not a.is_array and any(True for _ in block.arguments[i].uses):
+            if block.arguments[i] not in nest.symbols and i not in kernel.sizes.params:
+                names[block.arguments[i]] = t.fresh("s")
+                t.line(f"{names[block.arguments[i]]} = tensor.extract %a{i}[] : {types[i]}")
+    for op in nest.constants:
+        m = _GENERIC.match(op.get_asm(print_generic_op_form=True).strip())
+        names[op.results[0]] = out = t.fresh("k")
+        t.line(f"{out} = {m.group(1)}(){m.group(3)}")
+    d = diagonals(nest, values)
+    flat0 = t.fresh("flat")
+    t.line(f"{flat0} = tensor.collapse_shape %a{nest.table} [[0, 1]] : {types[nest.table]} into {flat_type}")
+    first, end, one = t.const(d.first), t.const(d.last + 1), t.const(1)
+    L, state, result = t.fresh("L"), t.fresh("t"), t.fresh("table")
+    t.line(f"{result} = scf.for {L} = {first} to {end} step {one} iter_args({state} = {flat0}) -> ({flat_type}) {{")
+    t.depth += 1
+    scope = {"L": L}
+    lo = t.fold("maxsi", [t.index(f, scope) for f in d.lower])
+    hi = t.fold("minsi", [t.index(f, scope) for f in d.upper])
+    count = t.fresh("count")
+    t.line(f"{count} = arith.subi {hi}, {lo} : index")
+    count1 = t.fresh("count")
+    t.line(f"{count1} = arith.addi {count}, {one} : index")
+    empty, cells = t.fresh("empty"), t.fresh("diagonal")
+    t.line(f"{empty} = tensor.empty({count1}) : tensor<?x{element}>")
+    t.line(f"{cells} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>], "
+           f"iterator_types = [\"parallel\"]}} outs({empty} : tensor<?x{element}>) {{")
+    t.line(f"^bb0(%out: {element}):")
+    t.depth += 1
+    p = t.fresh("p")
+    t.line(f"{p} = linalg.index 0 : index")
+    r = t.fresh("r")
+    t.line(f"{r} = arith.addi {lo}, {p} : index")
+    c = t.fresh("col")
+    t.line(f"{c} = arith.addi {r}, {L} : index")
+    a_of, b_of = _inverse(nest.cell)
+    rc = {"r": r, "c": c}
+    a = t.index(_eval(a_of, values), rc)
+    b = t.index(_eval(b_of, values), rc)
+    flat = t.index({"r": cols, "c": 1}, rc)
+    cell0 = t.fresh("cell")
+    t.line(f"{cell0} = tensor.extract {state}[{flat}] : {flat_type}")
+    body = _Body(nest, t, values, names, state, flat_type, element)
+    last = body.run(nest.inner.regions[0].blocks[0], {"a": a, "b": b}, cell0)
+    t.line(f"linalg.yield {last} : {element}")
+    t.depth -= 1
+    t.line(f"}} -> tensor<?x{element}>")
+    offset = t.index({"lo": cols + 1, "L": 1}, {"lo": lo, "L": L})
+    updated = t.fresh("t")
+    t.line(f"{updated} = tensor.insert_slice {cells} into {state}[{offset}] [{count1}] [{cols + 1}] "
+           f": tensor<?x{element}> into {flat_type}")
+    t.line(f"scf.yield {updated} : {flat_type}")
+    t.depth -= 1
+    t.line("}")
+    out = t.fresh("out")
+    t.line(f"{out} = tensor.expand_shape {result} [[0, 1]] output_shape [{rows}, {cols}] "
+           f": {flat_type} into {types[nest.table]}")
+    params = ", ".join(f"%a{i}: {types[i]}" for i in range(n))
+    body_text = "\n".join(t.lines)
+    return (f"func.func @{kernel.name}_raised({params}) -> ({types[nest.table]}) attributes "
+            f"{{synth.outputs = [{nest.table}]}} {{\n{body_text}\n  return {out} : {types[nest.table]}\n}}\n")
+
+
+@dataclass
+class DiagonalRaise:
+    """A kernel raised as a loop over its table's diagonals: `text(values)` is the raised
+    function at those sizes (the same text validation tests and proves)."""
+    name: str
+    dialect: str
+    nest: DiagonalNest
+    function: object  # the normal form's func.func
+    stats: list = field(default_factory=list)
+
+    def text(self, values) -> str:
+        with self.nest.kernel.normal.context:
+            return linalg_text(self.nest, dict(values), self.function)
+
+
+TARGETS = ("linalg",)
+
+
+def diagonal_raise(kernel: Kernel, target: str) -> DiagonalRaise:
+    """The kernel as a DiagonalRaise, or NotDiagonal saying why it is not one: the nest
+    (find_nest), its dependences checked for every size (legality), the text built at the
+    kernel's own sizes once (diagonals)."""
+    if target not in TARGETS:
+        raise NotDiagonal(f"diagonals are emitted in {', '.join(TARGETS)} only")
+    with kernel.normal.context:
+        module = kernel.normal.parsed()
+        func = next(op for op in module.body.operations if op.operation.name == "func.func"
+                    and ir.StringAttr(op.attributes["sym_name"]).value == kernel.name)
+        nest = find_nest(kernel, module)
+        legality(nest)
+        diagonals(nest, kernel.sizes.original())
+    return DiagonalRaise(kernel.name, target, nest, func)
