@@ -144,11 +144,15 @@ def _position(op) -> str:
     return f"{m.group(1)}:{m.group(2)}:{m.group(3)}" if m else "?"
 
 
+def _function(module: ir.Module, name: str):
+    return next(op for op in module.body.operations if op.operation.name == "func.func"
+                and ir.StringAttr(op.attributes["sym_name"]).value == name)
+
+
 def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
     """The nest of `kernel` (parsed as `module`, its normal form) as a DiagonalNest, or
     NotDiagonal saying why it is not one."""
-    func = next(op for op in module.body.operations if op.operation.name == "func.func"
-                and ir.StringAttr(op.attributes["sym_name"]).value == kernel.name)
+    func = _function(module, kernel.name)
     block = func.regions[0].blocks[0]
     _keys: dict = {}  # SSA value -> its key in `operands`
     params = {i: n for i, n in kernel.sizes.params.items()}
@@ -578,8 +582,20 @@ class DiagonalRaise:
     stats: list = field(default_factory=list)
 
     def text(self, values) -> str:
-        with self.nest.kernel.normal.context:
-            return linalg_text(self.nest, dict(values), self.function)
+        """At the kernel's own sizes from its normal form; at others from the normal form
+        instantiated there (Kernel.at: a constant bound or offset that is a size, Polygeist's
+        `2499`, becomes the other size's), its nest read and checked again."""
+        values = dict(values)
+        kernel = self.nest.kernel
+        if values == kernel.sizes.original():
+            with kernel.normal.context:
+                return linalg_text(self.nest, values, self.function)
+        source = kernel.at(values)
+        with source.context:
+            module = source.parsed()
+            nest = find_nest(kernel, module)
+            legality(nest)
+            return linalg_text(nest, values, _function(module, kernel.name))
 
 
 TARGETS = ("linalg",)
@@ -593,8 +609,7 @@ def diagonal_raise(kernel: Kernel, target: str) -> DiagonalRaise:
         raise NotDiagonal(f"diagonals are emitted in {', '.join(TARGETS)} only")
     with kernel.normal.context:
         module = kernel.normal.parsed()
-        func = next(op for op in module.body.operations if op.operation.name == "func.func"
-                    and ir.StringAttr(op.attributes["sym_name"]).value == kernel.name)
+        func = _function(module, kernel.name)
         nest = find_nest(kernel, module)
         legality(nest)
         diagonals(nest, kernel.sizes.original())
