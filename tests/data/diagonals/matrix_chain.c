@@ -1,7 +1,9 @@
 /* Matrix-chain ordering: cost[i][j] is the fewest scalar multiplications that compute the
  * product of matrices i..j, matrix m being dims[m] x dims[m+1]. The textbook bottom-up
  * order: chains by length, each split point k tried. Written for synth's tests. */
+#ifndef N
 #define N 10
+#endif
 
 void matrix_chain(int dims[N + 1], int cost[N][N])
 {

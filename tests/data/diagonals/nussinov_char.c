@@ -1,6 +1,8 @@
 /* Nussinov's RNA folding as PolyBench/C 4.2.1 spells its kernel: the bases are `char`
  * (0..3), the table int; max_score and match are its macros. At N = 16 for synth's tests. */
+#ifndef N
 #define N 16
+#endif
 typedef char base;
 #define match(b1, b2) (((b1)+(b2)) == 3 ? 1 : 0)
 #define max_score(s1, s2) ((s1 >= s2) ? s1 : s2)

@@ -1,0 +1,99 @@
+"""Interval dynamic programs raised as a loop over their table's diagonals
+(synth.synthesis.diagonals): nussinov (PolyBench's own spelling, char bases) and a
+matrix-chain ordering written the textbook way (chains by length, a min over split points),
+each raised, validated and then run against the original loops, bit for bit, on random
+inputs; a recurrence along a diagonal is refused by the dependence check and still exits 3."""
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import DATA, POLYBENCH, ROOT
+from synth.analysis.model import load_kernel
+from synth.backends.run import run_raised
+from synth.cli import main
+from synth.execution import run_function
+from synth.frontend.reader import COptions, load_input
+from synth.synthesis.diagonals import NotDiagonal, diagonal_raise
+
+HERE = DATA / "diagonals"
+LOOP = {"stablehlo": "stablehlo.while", "linalg": "scf.for"}
+
+
+def _raise(tmp_path, path, target, *extra):
+    out, stats = tmp_path / f"out.{target}.mlir", tmp_path / f"stats.{target}.json"
+    rc = main(["raise", str(path), "--target", target, "--timeout", "60", "-o", str(out),
+               "--stats-json", str(stats), *extra])
+    if rc != 0:
+        return rc, None, None
+    record = next(iter(json.loads(stats.read_text()).values()))
+    return rc, out.read_text(), record
+
+
+def _against_loops(path, name: str, defines: list[str], target: str, text: str, inputs: list) -> None:
+    """@NAME_raised of `text` and the original loops (C translated with `defines`) on the
+    same inputs: the final table bitwise equal."""
+    original = load_input(path, c=COptions(defines=tuple(defines)), warn=False).text
+    call = [("i32", int(x)) if isinstance(x, np.int32) else x for x in inputs]
+    want = run_function(original, name, call).outputs[-1]
+    got = run_raised(target, text, f"{name}_raised", inputs)
+    got = got[0] if isinstance(got, list) else got
+    assert want.dtype == got.dtype and np.array_equal(want, got)
+
+
+def _nussinov_inputs(n: int, rng) -> list:
+    seq = rng.integers(0, 4, n).astype(np.int8)
+    table = rng.integers(-3, 6, (n, n)).astype(np.int32)
+    return [np.int32(n), seq, table]
+
+
+@pytest.mark.parametrize("target", ["linalg"])
+def test_nussinov_with_char_bases_raises_as_a_loop_over_diagonals(tmp_path, target):
+    rc, text, record = _raise(tmp_path, HERE / "nussinov_char.c", target, "-D", "N=9")
+    assert rc == 0
+    assert record["form"] == "loop with tensor body" and record["candidates"] == 0
+    assert record["verification"] == "z3" and record["validation"]["sizes_proven"]
+    assert text.count(LOOP[target]) >= 1 and "memref<9xi8>" in text
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        _against_loops(HERE / "nussinov_char.c", "kernel_nussinov", ["N=9"], target, text,
+                       _nussinov_inputs(9, rng))
+
+
+@pytest.mark.parametrize("target", ["linalg"])
+def test_matrix_chain_raises_as_a_loop_over_diagonals(tmp_path, target):
+    rc, text, record = _raise(tmp_path, HERE / "matrix_chain.c", target, "-D", "N=7")
+    assert rc == 0 and record["form"] == "loop with tensor body"
+    rng = np.random.default_rng(7)
+    dims = rng.integers(1, 30, 8).astype(np.int32)
+    cost = rng.integers(0, 100, (7, 7)).astype(np.int32)
+    _against_loops(HERE / "matrix_chain.c", "matrix_chain", ["N=7"], target, text, [dims, cost])
+
+
+def test_a_recurrence_along_a_diagonal_is_refused_by_the_dependence_check():
+    kernel = load_kernel(load_input(HERE / "diagonal_chain.c", warn=False), "diagonal_chain")
+    with pytest.raises(NotDiagonal, match="shorter diagonal"):
+        diagonal_raise(kernel, "linalg")
+
+
+def test_a_recurrence_along_a_diagonal_still_exits_3(tmp_path, capsys):
+    rc = main(["raise", str(HERE / "diagonal_chain.c"), "--target", "linalg", "--timeout", "3",
+               "-o", str(tmp_path / "o.mlir")])
+    assert rc == 3
+    assert "recurrence" in capsys.readouterr().err
+
+
+def test_a_nest_without_dependences_is_left_to_the_sketches():
+    kernel = load_kernel(load_input(ROOT / "benchmarks" / "polybench-c" / "jacobi-2d.c", warn=False),
+                         "kernel_jacobi_2d")
+    with pytest.raises(NotDiagonal):
+        diagonal_raise(kernel, "linalg")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [POLYBENCH / "nussinov.mlir", ROOT / "benchmarks" / "polybench-c" / "nussinov.c",
+                                  ROOT / "benchmarks" / "polybench-polygeist" / "nussinov.mlir"])
+def test_polybench_nussinov_raises_at_its_own_sizes(tmp_path, path):
+    rc, text, record = _raise(tmp_path, path, "linalg")
+    assert rc == 0 and record["form"] == "loop with tensor body" and record["verification"] == "z3"
