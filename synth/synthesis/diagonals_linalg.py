@@ -1,0 +1,235 @@
+"""The linalg text of a loop over a table's diagonals (synth.synthesis.diagonals): an
+`scf.for` over the diagonals carrying the table flattened row-major, each diagonal a
+`linalg.generic` over its cells whose body is the original's body, in its order (reads of
+the table at other cells `tensor.extract`s of the carried table, the cell a running value,
+`affine.if` an `scf.if`, an inner `affine.for` an `scf.for` carrying that value), written
+back with one strided `tensor.insert_slice`."""
+
+from __future__ import annotations
+
+import re
+
+from mlir import ir
+
+from synth.semantics.affine_expr import integer_set
+from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, _add, _eval, _inverse, _map_lins,
+                                       _operand_keys, diagonals)
+
+
+class _Text:
+    def __init__(self):
+        self.lines: list[str] = []
+        self.count = 0
+        self.depth = 1
+
+    def fresh(self, stem: str = "v") -> str:
+        self.count += 1
+        return f"%{stem}{self.count}"
+
+    def line(self, text: str) -> None:
+        self.lines.append("  " * self.depth + text)
+
+    def const(self, value: int) -> str:
+        name = self.fresh("c")
+        self.line(f"{name} = arith.constant {value} : index")
+        return name
+
+    def index(self, form: Lin, scope: dict[str, str]) -> str:
+        """An index value computing `form` (its variables named in `scope`)."""
+        acc = None
+        for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
+            if v == 1:
+                term = self.const(c)
+            else:
+                term = scope[v]
+                if c != 1:
+                    k, term2 = self.const(c), self.fresh()
+                    self.line(f"{term2} = arith.muli {term}, {k} : index")
+                    term = term2
+            if acc is None:
+                acc = term
+            else:
+                total = self.fresh()
+                self.line(f"{total} = arith.addi {acc}, {term} : index")
+                acc = total
+        return acc if acc is not None else self.const(0)
+
+    def fold(self, op: str, names: list[str]) -> str:
+        acc = names[0]
+        for n in names[1:]:
+            out = self.fresh()
+            self.line(f"{out} = arith.{op} {acc}, {n} : index")
+            acc = out
+        return acc
+
+
+_GENERIC = re.compile(r'^(?:%[^=]*= )?("[\w.]+")\(([^()]*)\)(.*)$', re.S)
+
+
+class _Body:
+    """The original body, one cell's computation, in scf / arith / tensor form."""
+
+    def __init__(self, nest: DiagonalNest, text: _Text, values: dict[str, int], names: dict,
+                 state: str, state_type: str, element: str):
+        self.nest, self.t, self.values, self.names = nest, text, values, names
+        self.state, self.state_type, self.element = state, state_type, element
+        self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1])
+        self.table = nest.kernel.function.arguments[nest.table]
+        self.forms: dict = nest.keys  # SSA value -> key, as find_nest read them
+
+    def form(self, amap, operands) -> list[Lin]:
+        keyed = [{k: 1} if not k.startswith("#") else {1: int(k[1:])} if int(k[1:]) else {}
+                 for k in _operand_keys(operands, self.forms)]
+        return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
+
+    def run(self, block, scope: dict[str, str], cell: str) -> str:
+        t = self.t
+        for op in block.operations:
+            name = op.operation.name
+            if name in ("affine.yield",):
+                continue
+            if name == "affine.load":
+                amap = ir.AffineMapAttr(op.attributes["map"]).value
+                index = self.form(amap, list(op.operands[1:]))
+                memref = op.operands[0]
+                arg = memref.arg_number
+                if arg == self.nest.table:
+                    if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
+                        self.names[op.results[0]] = cell
+                        continue
+                    flat = t.index(_add(index[0], index[1], scale=(self.cols, 1)), scope)
+                    out = t.fresh()
+                    t.line(f"{out} = tensor.extract {self.state}[{flat}] : {self.state_type}")
+                else:
+                    idx = [t.index(f, scope) for f in index]
+                    out = t.fresh()
+                    ty = self.nest.kernel.tensor_type(arg, self.values).mlir()
+                    t.line(f"{out} = tensor.extract %a{arg}[{', '.join(idx)}] : {ty}")
+                self.names[op.results[0]] = out
+            elif name == "affine.store":
+                cell = self.names[op.operands[0]]
+            elif name == "affine.if":
+                amap, eqs = integer_set(op.attributes["condition"])
+                conds = []
+                for f, eq in zip(self.form(amap, list(op.operands)), eqs):
+                    v, zero, c = t.index(f, scope), t.const(0), t.fresh()
+                    t.line(f"{c} = arith.cmpi {'eq' if eq else 'sge'}, {v}, {zero} : index")
+                    conds.append(c)
+                cond = conds[0]
+                for c in conds[1:]:
+                    both = t.fresh()
+                    t.line(f"{both} = arith.andi {cond}, {c} : i1")
+                    cond = both
+                out = t.fresh()
+                t.line(f"{out} = scf.if {cond} -> ({self.element}) {{")
+                t.depth += 1
+                then = self.run(op.regions[0].blocks[0], scope, cell)
+                t.line(f"scf.yield {then} : {self.element}")
+                t.depth -= 1
+                t.line("} else {")
+                t.depth += 1
+                other = self.run(op.regions[1].blocks[0], scope, cell) if len(op.regions) > 1 \
+                    and op.regions[1].blocks else cell
+                t.line(f"scf.yield {other} : {self.element}")
+                t.depth -= 1
+                t.line("}")
+                cell = out
+            elif name == "affine.for":
+                view = op.opview
+                lo = self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands))[0]
+                hi = self.form(view.upperBoundMap.value, list(view.upperBoundOperands))[0]
+                lo_v, hi_v, one = t.index(lo, scope), t.index(hi, scope), t.const(1)
+                var = self.forms[op.regions[0].blocks[0].arguments[0]]
+                k, carried, out = t.fresh("k"), t.fresh("cell"), t.fresh()
+                t.line(f"{out} = scf.for {k} = {lo_v} to {hi_v} step {one} iter_args({carried} = {cell}) "
+                       f"-> ({self.element}) {{")
+                t.depth += 1
+                last = self.run(op.regions[0].blocks[0], {**scope, var: k}, carried)
+                t.line(f"scf.yield {last} : {self.element}")
+                t.depth -= 1
+                t.line("}")
+                cell = out
+            else:  # arith / math: the same operation, in generic form
+                m = _GENERIC.match(op.get_asm(print_generic_op_form=True).strip())
+                if m is None or len(op.results) != 1:
+                    raise NotDiagonal(f"cannot re-emit {name}")
+                out = t.fresh()
+                args = ", ".join(self.names[v] for v in op.operands)
+                t.line(f"{out} = {m.group(1)}({args}){m.group(3)}")
+                self.names[op.results[0]] = out
+        return cell
+
+
+def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
+    """`func.func @NAME_raised` (linalg on tensors) at the sizes `values`."""
+    kernel = nest.kernel
+    t = _Text()
+    n = kernel.n_arguments
+    types = [kernel.tensor_type(i, values).mlir() for i in range(n)]
+    rows, cols = (int(d) for d in kernel.sizes.shape(nest.table, values))
+    element = kernel.function.arguments[nest.table].type
+    flat_type = f"tensor<{rows * cols}x{element}>"
+    names: dict = {}
+    block = module_op.regions[0].blocks[0]
+    for i in range(n):  # data scalars the body reads
+        a = kernel.function.arguments[i]
+        if not a.is_array and any(True for _ in block.arguments[i].uses):
+            if block.arguments[i] not in nest.symbols and i not in kernel.sizes.params:
+                names[block.arguments[i]] = t.fresh("s")
+                t.line(f"{names[block.arguments[i]]} = tensor.extract %a{i}[] : {types[i]}")
+    for op in nest.constants:
+        m = _GENERIC.match(op.get_asm(print_generic_op_form=True).strip())
+        names[op.results[0]] = out = t.fresh("k")
+        t.line(f"{out} = {m.group(1)}(){m.group(3)}")
+    d = diagonals(nest, values)
+    flat0 = t.fresh("flat")
+    t.line(f"{flat0} = tensor.collapse_shape %a{nest.table} [[0, 1]] : {types[nest.table]} into {flat_type}")
+    first, end, one = t.const(d.first), t.const(d.last + 1), t.const(1)
+    L, state, result = t.fresh("L"), t.fresh("t"), t.fresh("table")
+    t.line(f"{result} = scf.for {L} = {first} to {end} step {one} iter_args({state} = {flat0}) -> ({flat_type}) {{")
+    t.depth += 1
+    scope = {"L": L}
+    lo = t.fold("maxsi", [t.index(f, scope) for f in d.lower])
+    hi = t.fold("minsi", [t.index(f, scope) for f in d.upper])
+    count = t.fresh("count")
+    t.line(f"{count} = arith.subi {hi}, {lo} : index")
+    count1 = t.fresh("count")
+    t.line(f"{count1} = arith.addi {count}, {one} : index")
+    empty, cells = t.fresh("empty"), t.fresh("diagonal")
+    t.line(f"{empty} = tensor.empty({count1}) : tensor<?x{element}>")
+    t.line(f"{cells} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>], "
+           f"iterator_types = [\"parallel\"]}} outs({empty} : tensor<?x{element}>) {{")
+    t.line(f"^bb0(%out: {element}):")
+    t.depth += 1
+    p = t.fresh("p")
+    t.line(f"{p} = linalg.index 0 : index")
+    r = t.fresh("r")
+    t.line(f"{r} = arith.addi {lo}, {p} : index")
+    c = t.fresh("col")
+    t.line(f"{c} = arith.addi {r}, {L} : index")
+    a_of, b_of = _inverse(nest.cell)
+    rc = {"r": r, "c": c}
+    a = t.index(_eval(a_of, values), rc)
+    b = t.index(_eval(b_of, values), rc)
+    flat = t.index({"r": cols, "c": 1}, rc)
+    cell0 = t.fresh("cell")
+    t.line(f"{cell0} = tensor.extract {state}[{flat}] : {flat_type}")
+    body = _Body(nest, t, values, names, state, flat_type, element)
+    last = body.run(nest.inner.regions[0].blocks[0], {"a": a, "b": b}, cell0)
+    t.line(f"linalg.yield {last} : {element}")
+    t.depth -= 1
+    t.line(f"}} -> tensor<?x{element}>")
+    offset = t.index({"lo": cols + 1, "L": 1}, {"lo": lo, "L": L})
+    updated = t.fresh("t")
+    t.line(f"{updated} = tensor.insert_slice {cells} into {state}[{offset}] [{count1}] [{cols + 1}] "
+           f": tensor<?x{element}> into {flat_type}")
+    t.line(f"scf.yield {updated} : {flat_type}")
+    t.depth -= 1
+    t.line("}")
+    out = t.fresh("out")
+    t.line(f"{out} = tensor.expand_shape {result} [[0, 1]] output_shape [{rows}, {cols}] "
+           f": {flat_type} into {types[nest.table]}")
+    params = ", ".join(f"%a{i}: {types[i]}" for i in range(n))
+    body_text = "\n".join(t.lines)
+    return (f"func.func @{kernel.name}_raised({params}) -> ({types[nest.table]}) attributes "
+            f"{{synth.outputs = [{nest.table}]}} {{\n{body_text}\n  return {out} : {types[nest.table]}\n}}\n")
