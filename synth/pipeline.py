@@ -472,8 +472,11 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
 DIAGONALS = ("the loop over the table's diagonals (synth.synthesis.diagonals): every read of the table "
              "at another cell is of a cell on a shorter diagonal that an earlier iteration writes, or of "
              "one no iteration writes (checked with Z3 for every size), so each diagonal computed at once "
-             "from the ones before it is what the loops compute; the raise proven at bounded sizes with "
-             "the loop unrolled there, not by induction")
+             "from the ones before it is what the loops compute; the raise proven at bounded sizes (the "
+             "plan's and up to 8) with the loop unrolled there, not by induction on the diagonal")
+
+
+DIAGONAL_PROOF_SIZES = (4, 5, 6, 8)
 
 
 def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options: RaiseOptions,
@@ -492,8 +495,15 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
     from synth.validation.verify import verify_text
 
     text = raised.text(kernel.sizes.original())
+    more = []  # the loop unrolled at a few more sizes than the plan's 2 and 3
+    for first in DIAGONAL_PROOF_SIZES:
+        try:
+            more.append(kernel.sizes.small_values(first))
+        except InputError:
+            break
     report = verify_text(source, text, f"<raised @{kernel.name}>", kernel.name, options.verify,
-                         z3_timeout=options.z3_timeout, kernel=kernel, raised_at=raised.text)
+                         z3_timeout=options.z3_timeout, kernel=kernel, raised_at=raised.text,
+                         more_proofs=[dict(m) for m in dict.fromkeys(tuple(sorted(c.items())) for c in more)])
     if report.verdict == "not equivalent":  # a fault of this module: the search runs instead
         if os.environ.get("SYNTH_DEBUG_SKETCH"):
             print(f"diagonals of @{kernel.name} refuted: {report.counterexample}")
