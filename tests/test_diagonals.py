@@ -99,3 +99,12 @@ def test_a_nest_without_dependences_is_left_to_the_sketches():
 def test_polybench_nussinov_raises_at_its_own_sizes(tmp_path, path):
     rc, text, record = _raise(tmp_path, path, "linalg")
     assert rc == 0 and record["form"] == "loop with tensor body" and record["verification"] == "z3"
+
+
+def test_a_recurrence_along_rows_only_is_left_to_the_interchange():
+    """y[i][j] = a * y[i][j-1] + x[i][j] is a wavefront too, but its rows are independent:
+    the interchange (synth.synthesis.recurrence) raises it as a loop over whole columns."""
+    path = DATA / "recurrence" / "filters.c"
+    kernel = load_kernel(load_input(path, function="rows_in_place", warn=False), "rows_in_place")
+    with pytest.raises(NotDiagonal, match="interchange"):
+        diagonal_raise(kernel, "linalg")

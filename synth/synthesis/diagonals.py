@@ -183,6 +183,8 @@ def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
     if len(inside) != 1 or inside[0].operation.name != "affine.for":
         raise NotDiagonal("the outer loop does not hold exactly one loop")
     inner = inside[0]
+    if len(outer.results) or len(inner.results):
+        raise NotDiagonal("a loop of the nest carries values (iter_args)")
     _keys[outer.regions[0].blocks[0].arguments[0]] = "a"
     operands["a"] = {"a": 1}
     _keys[inner.regions[0].blocks[0].arguments[0]] = "b"
@@ -204,6 +206,11 @@ def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
     nest.reads = [a for a in loads if a.cell != nest.cell]
     if not nest.reads:
         raise NotDiagonal("no iteration reads a cell another one writes (nothing to keep as a loop)")
+    # a recurrence along rows only (or columns only) is interchanged into a loop over whole
+    # columns (synth.synthesis.recurrence), a better form: diagonals are for both at once
+    if all(a.cell[0] == nest.cell[0] for a in nest.reads) or all(a.cell[1] == nest.cell[1] for a in nest.reads):
+        raise NotDiagonal("every other cell read is on the cell's own row (or column): a recurrence "
+                          "along one dim, left to the interchange")
     return nest
 
 
