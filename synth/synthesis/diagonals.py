@@ -356,6 +356,15 @@ def diagonals(nest: DiagonalNest, values: dict[str, int]) -> Diagonals:
     return Diagonals(present[0], present[-1], tuple(lower), tuple(upper))
 
 
+def transposed_reads(nest: DiagonalNest) -> bool:
+    """Whether a read of the table walks down a column as an inner loop runs (its row form
+    has an inner loop's variable, its column form none): the emitters then also carry the
+    table transposed (synth.synthesis.diagonals_linalg)."""
+    return any(
+        any(isinstance(v, str) and v.startswith("k") for v in a.cell[0])
+        and not any(isinstance(v, str) and v.startswith("k") for v in a.cell[1]) for a in nest.reads)
+
+
 @dataclass
 class DiagonalRaise:
     """A kernel raised as a loop over its table's diagonals: `text(values)` is the raised

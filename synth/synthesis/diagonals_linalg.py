@@ -13,7 +13,7 @@ from mlir import ir
 
 from synth.semantics.affine_expr import integer_set
 from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, _add, _eval, _inverse, _map_lins,
-                                       _operand_keys, diagonals)
+                                       _operand_keys, diagonals, transposed_reads)
 
 
 class _Text:
@@ -70,9 +70,11 @@ class _Body:
     """The original body, one cell's computation, in scf / arith / tensor form."""
 
     def __init__(self, nest: DiagonalNest, text: _Text, values: dict[str, int], names: dict,
-                 state: str, state_type: str, element: str):
+                 state: str, state_type: str, element: str, transposed: str | None = None):
         self.nest, self.t, self.values, self.names = nest, text, values, names
         self.state, self.state_type, self.element = state, state_type, element
+        self.transposed = transposed  # the table transposed, flattened (same type): column walks
+        self.rows = int(nest.kernel.sizes.shape(nest.table, values)[0])
         self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1])
         self.table = nest.kernel.function.arguments[nest.table]
         self.forms: dict = nest.keys  # SSA value -> key, as find_nest read them
@@ -97,9 +99,13 @@ class _Body:
                     if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
                         self.names[op.results[0]] = cell
                         continue
-                    flat = t.index(_add(index[0], index[1], scale=(self.cols, 1)), scope)
                     out = t.fresh()
-                    t.line(f"{out} = tensor.extract {self.state}[{flat}] : {self.state_type}")
+                    if self.transposed is not None and _walks_column(index, scope):
+                        flat = t.index(_add(index[1], index[0], scale=(self.rows, 1)), scope)
+                        t.line(f"{out} = tensor.extract {self.transposed}[{flat}] : {self.state_type}")
+                    else:
+                        flat = t.index(_add(index[0], index[1], scale=(self.cols, 1)), scope)
+                        t.line(f"{out} = tensor.extract {self.state}[{flat}] : {self.state_type}")
                 else:
                     idx = [t.index(f, scope) for f in index]
                     out = t.fresh()
@@ -160,6 +166,14 @@ class _Body:
         return cell
 
 
+def _walks_column(index: list[Lin], scope: dict[str, str]) -> bool:
+    """Whether a read walks down a column as an inner loop runs (its row moves with a loop
+    variable of the body, its column does not): read from the transposed copy, where the
+    walk is along a row (contiguous)."""
+    inner = [v for v in scope if isinstance(v, str) and v.startswith("k")]
+    return any(index[0].get(v, 0) for v in inner) and not any(index[1].get(v, 0) for v in inner)
+
+
 def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
     """`func.func @NAME_raised` (linalg on tensors) at the sizes `values`."""
     kernel = nest.kernel
@@ -185,8 +199,22 @@ def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
     flat0 = t.fresh("flat")
     t.line(f"{flat0} = tensor.collapse_shape %a{nest.table} [[0, 1]] : {types[nest.table]} into {flat_type}")
     first, end, one = t.const(d.first), t.const(d.last + 1), t.const(1)
+    # a copy of the table transposed, kept up to date, where a read walks down a column in
+    # an inner loop (nussinov's table[k+1][j]): diagonal L of the transpose is strided too
+    walks = transposed_reads(nest)
     L, state, result = t.fresh("L"), t.fresh("t"), t.fresh("table")
-    t.line(f"{result} = scf.for {L} = {first} to {end} step {one} iter_args({state} = {flat0}) -> ({flat_type}) {{")
+    tt = t.fresh("tt") if walks else None
+    if walks:
+        square, tt0, ttflat = t.fresh("empty"), t.fresh("transposed"), t.fresh("flat")
+        ttype = f"tensor<{cols}x{rows}x{element}>"
+        t.line(f"{square} = tensor.empty() : {ttype}")
+        t.line(f"{tt0} = linalg.transpose ins(%a{nest.table} : {types[nest.table]}) outs({square} : {ttype}) "
+               f"permutation = [1, 0]")
+        t.line(f"{ttflat} = tensor.collapse_shape {tt0} [[0, 1]] : {ttype} into {flat_type}")
+        t.line(f"{result}:2 = scf.for {L} = {first} to {end} step {one} iter_args({state} = {flat0}, "
+               f"{tt} = {ttflat}) -> ({flat_type}, {flat_type}) {{")
+    else:
+        t.line(f"{result} = scf.for {L} = {first} to {end} step {one} iter_args({state} = {flat0}) -> ({flat_type}) {{")
     t.depth += 1
     scope = {"L": L}
     lo = t.fold("maxsi", [t.index(f, scope) for f in d.lower])
@@ -214,7 +242,7 @@ def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
     flat = t.index({"r": cols, "c": 1}, rc)
     cell0 = t.fresh("cell")
     t.line(f"{cell0} = tensor.extract {state}[{flat}] : {flat_type}")
-    body = _Body(nest, t, values, names, state, flat_type, element)
+    body = _Body(nest, t, values, names, state, flat_type, element, tt)
     last = body.run(nest.inner.regions[0].blocks[0], {"a": a, "b": b}, cell0)
     t.line(f"linalg.yield {last} : {element}")
     t.depth -= 1
@@ -223,11 +251,18 @@ def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
     updated = t.fresh("t")
     t.line(f"{updated} = tensor.insert_slice {cells} into {state}[{offset}] [{count1}] [{cols + 1}] "
            f": tensor<?x{element}> into {flat_type}")
-    t.line(f"scf.yield {updated} : {flat_type}")
+    if walks:  # the transpose's cell (r, r + L) is at (r + L) * R + r: stride R + 1 too
+        offset_t = t.index({"lo": rows + 1, 1: 0, "L": rows}, {"lo": lo, "L": L})
+        updated_t = t.fresh("tt")
+        t.line(f"{updated_t} = tensor.insert_slice {cells} into {tt}[{offset_t}] [{count1}] [{rows + 1}] "
+               f": tensor<?x{element}> into {flat_type}")
+        t.line(f"scf.yield {updated}, {updated_t} : {flat_type}, {flat_type}")
+    else:
+        t.line(f"scf.yield {updated} : {flat_type}")
     t.depth -= 1
     t.line("}")
     out = t.fresh("out")
-    t.line(f"{out} = tensor.expand_shape {result} [[0, 1]] output_shape [{rows}, {cols}] "
+    t.line(f"{out} = tensor.expand_shape {result}{'#0' if walks else ''} [[0, 1]] output_shape [{rows}, {cols}] "
            f": {flat_type} into {types[nest.table]}")
     params = ", ".join(f"%a{i}: {types[i]}" for i in range(n))
     body_text = "\n".join(t.lines)
