@@ -488,22 +488,27 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
 
     try:
         raised = diagonal_raise(kernel, target)
+        text = raised.text(kernel.sizes.original())
     except NotDiagonal as e:
         if os.environ.get("SYNTH_DEBUG_SKETCH"):
             print(f"diagonals of @{kernel.name}: {e}")
         return None
     from synth.validation.verify import verify_text
 
-    text = raised.text(kernel.sizes.original())
     more = []  # the loop unrolled at a few more sizes than the plan's 2 and 3
     for first in DIAGONAL_PROOF_SIZES:
         try:
             more.append(kernel.sizes.small_values(first))
         except InputError:
             break
-    report = verify_text(source, text, f"<raised @{kernel.name}>", kernel.name, options.verify,
-                         z3_timeout=options.z3_timeout, kernel=kernel, raised_at=raised.text,
-                         more_proofs=[dict(m) for m in dict.fromkeys(tuple(sorted(c.items())) for c in more)])
+    try:
+        report = verify_text(source, text, f"<raised @{kernel.name}>", kernel.name, options.verify,
+                             z3_timeout=options.z3_timeout, kernel=kernel, raised_at=raised.text,
+                             more_proofs=[dict(m) for m in dict.fromkeys(tuple(sorted(c.items())) for c in more)])
+    except NotDiagonal as e:  # not a nest of diagonals at one of validation's sizes
+        if os.environ.get("SYNTH_DEBUG_SKETCH"):
+            print(f"diagonals of @{kernel.name} at validation's sizes: {e}")
+        return None
     if report.verdict == "not equivalent":  # a fault of this module: the search runs instead
         if os.environ.get("SYNTH_DEBUG_SKETCH"):
             print(f"diagonals of @{kernel.name} refuted: {report.counterexample}")

@@ -9,13 +9,11 @@ the cells of diagonal L at once, each by the original's body, computes what the 
 The condition is checked for every size with Z3 over the integers (`legality`), not on
 examples.
 
-Raised (linalg): the table flattened row-major, so that diagonal L is the strided slice
-`flat[lo*(C+1) + L :: C+1]` (C the row length); an `scf.for` over L carries it, and each
-step is a `linalg.generic` over the diagonal's cells whose body is the original's body,
-its operations in their order: reads of T at other cells a `tensor.extract` of the carried
-table, the cell itself a running value, `affine.if` an `scf.if`, an inner `affine.for` (the
-split point k of the reduction) an `scf.for` carrying the running value; the diagonal is
-written back with one strided `tensor.insert_slice`.
+Raised by synth.synthesis.diagonals_linalg (each diagonal a `linalg.generic` running the
+original's body per cell, its operations in their order, inside an `scf.for` over L) and
+synth.synthesis.diagonals_hlo (the same body on lanes, one per row, inside a
+`stablehlo.while` over L). This module finds the nest (`find_nest`), checks the dependences
+(`legality`) and gives each diagonal's cells at given sizes (`diagonals`).
 
 The emitted text is validated like any raise (synth.pipeline): tested against the loops
 at several sizes, bit for bit for integers, and proven by Z3 at bounded sizes (the loop
@@ -231,7 +229,10 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
             (stores if name == "affine.store" else loads).append(
                 cell if name == "affine.store" else Access(cell, list(around), _position(op)))
         elif name == "affine.if":
-            amap, eqs = integer_set(op.attributes["condition"])
+            try:
+                amap, eqs = integer_set(op.attributes["condition"])
+            except ValueError as e:
+                raise NotDiagonal(str(e)) from None
             conds = list(zip(_map_lins(amap, [operands[k] for k in _operand_keys(op.operands, keys)]), eqs))
             _scan(op.regions[0].blocks[0], table, operands, keys, around + conds, stores, loads, depth)
             if len(op.regions) > 1 and op.regions[1].blocks:

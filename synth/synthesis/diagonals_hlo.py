@@ -147,8 +147,20 @@ class _Body:
             elif name == "affine.for":
                 cell = self.loop(op, scope, cell)
             else:
-                self.names[op.results[0]] = self.scalar(op, name)
+                self.names[op.results[0]] = self.scalar(op, name, scope)
         return cell
+
+    def value(self, v, scope: dict[str, str]) -> str:
+        """The lanes of an operand: a value of the body, or an index the nest defines (a
+        loop's variable, a size) as i64 lanes."""
+        if v in self.names:
+            return self.names[v]
+        key = self.nest.keys.get(v)
+        if key is None:
+            raise NotDiagonal("the body uses a value defined outside the nest")
+        if key in scope:
+            return scope[key]
+        return self.t.splat(int(key[1:]) if key.startswith("#") else self.values[key], "i64")
 
     def loop(self, op, scope: dict[str, str], cell: str) -> str:
         """An inner loop: a while over its longest trip among the valid lanes."""
@@ -184,11 +196,12 @@ class _Body:
         t.line("}")
         return f"{out}#1"
 
-    def scalar(self, op, name: str) -> str:
-        """One arith operation on lanes: the stablehlo operation of the same semantics."""
+    def scalar(self, op, name: str, scope: dict[str, str] | None = None) -> str:
+        """One arith operation on lanes: the stablehlo operation of the same semantics
+        (index values are i64 lanes)."""
         t = self.t
-        result = str(op.results[0].type)
-        args = [self.names[v] for v in op.operands]
+        result = _lane_type(op.results[0].type)
+        args = [self.value(v, scope or {}) for v in op.operands]
         if name == "arith.constant":
             attr = op.attributes["value"]
             value = ir.IntegerAttr(attr).value if result.startswith("i") else repr(ir.FloatAttr(attr).value)
@@ -204,18 +217,26 @@ class _Body:
             table = _CMPI if name == "arith.cmpi" else _CMPF
             if predicate not in table:
                 raise NotDiagonal(f"a {name} predicate #{predicate} stablehlo.compare does not read the same way")
-            operand = str(op.operands[0].type)
+            operand = _lane_type(op.operands[0].type)
             return t.compare(table[predicate], args[0], args[1], operand,
                              "SIGNED" if name == "arith.cmpi" else "FLOAT")
-        if name in _CONVERT:
+        if name in _CONVERT or name == "arith.index_cast":
+            source = _lane_type(op.operands[0].type)
+            if source == result:
+                return args[0]
             out = t.fresh()
-            t.line(f"{out} = stablehlo.convert {args[0]} : ({t.vec(str(op.operands[0].type))}) -> {t.vec(result)}")
+            t.line(f"{out} = stablehlo.convert {args[0]} : ({t.vec(source)}) -> {t.vec(result)}")
             return out
         if name == "arith.negf":
             out = t.fresh()
             t.line(f"{out} = stablehlo.negate {args[0]} : {t.vec(result)}")
             return out
         raise NotDiagonal(f"{name} has no stablehlo counterpart here")
+
+
+def _lane_type(t) -> str:
+    """The element type of a scalar's lanes (index: i64)."""
+    return "i64" if str(t) == "index" else str(t)
 
 
 def _scaled(form: Lin, scale: int, plus: Lin) -> Lin:

@@ -84,6 +84,18 @@ class _Body:
                  for k in _operand_keys(operands, self.forms)]
         return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
 
+    def value(self, v, scope: dict[str, str]) -> str:
+        """The name of an operand: a value of the body, or an index the nest defines (a loop's
+        variable, a size: `table[i][j] = i + j` reads them as numbers)."""
+        if v in self.names:
+            return self.names[v]
+        key = self.forms.get(v)
+        if key is None:
+            raise NotDiagonal("the body uses a value defined outside the nest")
+        if key in scope:
+            return scope[key]
+        return self.t.const(int(key[1:]) if key.startswith("#") else self.values[key])
+
     def run(self, block, scope: dict[str, str], cell: str) -> str:
         t = self.t
         for op in block.operations:
@@ -160,7 +172,7 @@ class _Body:
                 if m is None or len(op.results) != 1:
                     raise NotDiagonal(f"cannot re-emit {name}")
                 out = t.fresh()
-                args = ", ".join(self.names[v] for v in op.operands)
+                args = ", ".join(self.value(v, scope) for v in op.operands)
                 t.line(f"{out} = {m.group(1)}({args}){m.group(3)}")
                 self.names[op.results[0]] = out
         return cell
