@@ -73,6 +73,17 @@ def test_matrix_chain_raises_as_a_loop_over_diagonals(tmp_path, target):
     _against_loops(HERE / "matrix_chain.c", "matrix_chain", ["N=7"], target, text, [dims, cost])
 
 
+@pytest.mark.parametrize("target", ["linalg", pytest.param("stablehlo", marks=pytest.mark.slow)])
+def test_triangulation_reading_its_loop_indices_raises(tmp_path, target):
+    """Rows bottom-up as nussinov's, a min over split points, the weights (i+1)(k+1)(j+1)
+    computed from the loop indices (affine.apply, index_cast in the body)."""
+    rc, text, record = _raise(tmp_path, HERE / "triangulation.c", target, "-D", "N=9")
+    assert rc == 0 and record["form"] == "loop with tensor body"
+    rng = np.random.default_rng(11)
+    score = rng.integers(-50, 50, (9, 9)).astype(np.int32)
+    _against_loops(HERE / "triangulation.c", "triangulation", ["N=9"], target, text, [np.int32(9), score])
+
+
 def test_a_recurrence_along_a_diagonal_is_refused_by_the_dependence_check():
     kernel = load_kernel(load_input(HERE / "diagonal_chain.c", warn=False), "diagonal_chain")
     with pytest.raises(NotDiagonal, match="shorter diagonal"):

@@ -108,7 +108,8 @@ class DiagonalNest:
     domain: list[tuple[Lin, bool]]  # the (a, b) iteration domain, form >= 0 (or == 0)
     symbols: dict  # SSA value of each size symbol -> its size name
     constants: list  # function-level arith.constant ops the body uses
-    keys: dict  # SSA value -> its key in the forms (a loop's variable, a size, `#N`)
+    keys: dict  # SSA value -> its key in the forms (a loop's variable, a size, `#N`, `@N`)
+    forms: dict = field(default_factory=dict)  # key -> its linear form (`@N`: an affine.apply's)
     reads: list[Access] = field(default_factory=list)
 
     @property
@@ -193,7 +194,7 @@ def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
     written = kernel.written
     if len(written) != 1 or len(kernel.function.arguments[written[0]].shape or ()) != 2:
         raise NotDiagonal("it does not write exactly one 2-D array")
-    nest = DiagonalNest(kernel, written[0], outer, inner, None, domain, symbols, constants, _keys)
+    nest = DiagonalNest(kernel, written[0], outer, inner, None, domain, symbols, constants, _keys, operands)
     table = block.arguments[written[0]]
     stores, loads = [], []
     _scan(inner.regions[0].blocks[0], table, operands, _keys, [], stores, loads, 0)
@@ -245,6 +246,11 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
                 raise NotDiagonal("an inner loop carries values (iter_args)")
             inner = around + _bounds(op, var, operands, keys)
             _scan(op.regions[0].blocks[0], table, operands, keys, inner, stores, loads, depth + 1)
+        elif name == "affine.apply":  # an index: its form stands for it where it is used
+            key = f"@{len(keys)}"
+            keys[op.results[0]] = key
+            operands[key] = _map_lins(ir.AffineMapAttr(op.attributes["map"]).value,
+                                      [operands[k] for k in _operand_keys(op.operands, keys)])[0]
         elif name == "affine.yield":
             if len(op.operands):
                 raise NotDiagonal("an affine.yield with values")

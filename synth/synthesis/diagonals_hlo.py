@@ -98,8 +98,7 @@ class _Body:
         self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1])
 
     def form(self, amap, operands) -> list[Lin]:
-        keyed = [{k: 1} if not k.startswith("#") else {1: int(k[1:])} if int(k[1:]) else {}
-                 for k in _operand_keys(operands, self.nest.keys)]
+        keyed = [self.nest.forms[k] for k in _operand_keys(operands, self.nest.keys)]
         return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
 
     def condition(self, op, scope) -> str:
@@ -115,7 +114,7 @@ class _Body:
         t, el = self.t, self.element
         for op in block.operations:
             name = op.operation.name
-            if name == "affine.yield":
+            if name in ("affine.yield", "affine.apply"):  # an apply: its form, where used
                 continue
             if name == "affine.load":
                 index = self.form(ir.AffineMapAttr(op.attributes["map"]).value, list(op.operands[1:]))
@@ -158,9 +157,7 @@ class _Body:
         key = self.nest.keys.get(v)
         if key is None:
             raise NotDiagonal("the body uses a value defined outside the nest")
-        if key in scope:
-            return scope[key]
-        return self.t.splat(int(key[1:]) if key.startswith("#") else self.values[key], "i64")
+        return scope[key] if key in scope else self.t.index(_eval(self.nest.forms[key], self.values), scope)
 
     def loop(self, op, scope: dict[str, str], cell: str) -> str:
         """An inner loop: a while over its longest trip among the valid lanes."""

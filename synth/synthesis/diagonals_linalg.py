@@ -80,8 +80,7 @@ class _Body:
         self.forms: dict = nest.keys  # SSA value -> key, as find_nest read them
 
     def form(self, amap, operands) -> list[Lin]:
-        keyed = [{k: 1} if not k.startswith("#") else {1: int(k[1:])} if int(k[1:]) else {}
-                 for k in _operand_keys(operands, self.forms)]
+        keyed = [self.nest.forms[k] for k in _operand_keys(operands, self.forms)]
         return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
 
     def value(self, v, scope: dict[str, str]) -> str:
@@ -92,15 +91,13 @@ class _Body:
         key = self.forms.get(v)
         if key is None:
             raise NotDiagonal("the body uses a value defined outside the nest")
-        if key in scope:
-            return scope[key]
-        return self.t.const(int(key[1:]) if key.startswith("#") else self.values[key])
+        return scope[key] if key in scope else self.t.index(_eval(self.nest.forms[key], self.values), scope)
 
     def run(self, block, scope: dict[str, str], cell: str) -> str:
         t = self.t
         for op in block.operations:
             name = op.operation.name
-            if name in ("affine.yield",):
+            if name in ("affine.yield", "affine.apply"):  # an apply: its form, where used
                 continue
             if name == "affine.load":
                 amap = ir.AffineMapAttr(op.attributes["map"]).value
