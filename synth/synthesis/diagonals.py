@@ -47,16 +47,16 @@ def _add(*forms: Lin, scale: tuple[int, ...] | None = None) -> Lin:
     return {v: c for v, c in out.items() if c != 0}
 
 
-def _lin(expr, operands: list[Lin]) -> Lin:
+def _lin(expr, operands: list[Lin], n_dims: int) -> Lin:
     """The linear form of an affine expression whose dims then symbols are `operands`."""
     if isinstance(expr, ir.AffineConstantExpr):
         return {1: expr.value} if expr.value else {}
     if isinstance(expr, ir.AffineDimExpr):
         return operands[expr.position]
     if isinstance(expr, ir.AffineSymbolExpr):
-        return operands[_n_dims[-1] + expr.position]
+        return operands[n_dims + expr.position]
     if isinstance(expr, (ir.AffineAddExpr, ir.AffineMulExpr)):
-        lhs, rhs = _lin(expr.lhs, operands), _lin(expr.rhs, operands)
+        lhs, rhs = _lin(expr.lhs, operands, n_dims), _lin(expr.rhs, operands, n_dims)
         if isinstance(expr, ir.AffineAddExpr):
             return _add(lhs, rhs)
         for x, y in ((lhs, rhs), (rhs, lhs)):
@@ -65,15 +65,8 @@ def _lin(expr, operands: list[Lin]) -> Lin:
     raise NotDiagonal(f"the affine expression {expr} is not linear")
 
 
-_n_dims: list[int] = [0]  # n_dims of the map being read (AffineSymbolExpr positions follow)
-
-
 def _map_lins(amap, operands: list[Lin]) -> list[Lin]:
-    _n_dims.append(amap.n_dims)
-    try:
-        return [_lin(e, operands) for e in amap.results]
-    finally:
-        _n_dims.pop()
+    return [_lin(e, operands, amap.n_dims) for e in amap.results]
 
 
 def _eval(form: Lin, values: dict[str, int]) -> Lin:
