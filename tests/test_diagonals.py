@@ -63,14 +63,18 @@ def test_nussinov_with_char_bases_raises_as_a_loop_over_diagonals(tmp_path, targ
                        _nussinov_inputs(9, rng))
 
 
-@pytest.mark.parametrize("target", ["linalg", "stablehlo"])
-def test_matrix_chain_raises_as_a_loop_over_diagonals(tmp_path, target):
-    rc, text, record = _raise(tmp_path, HERE / "matrix_chain.c", target, "-D", "N=7")
+@pytest.mark.parametrize("name,target", [
+    ("matrix_chain", "linalg"), ("matrix_chain", "stablehlo"), ("chain_lower", "linalg"),
+    pytest.param("chain_lower", "stablehlo", marks=pytest.mark.slow)])
+def test_matrix_chain_raises_as_a_loop_over_diagonals(tmp_path, target, name):
+    """By chain length, as the textbook writes it; chain_lower keeps its table below the
+    main diagonal (cost[j][i]), so its diagonals run downwards."""
+    rc, text, record = _raise(tmp_path, HERE / f"{name}.c", target, "-D", "N=7")
     assert rc == 0 and record["form"] == "loop with tensor body"
     rng = np.random.default_rng(7)
     dims = rng.integers(1, 30, 8).astype(np.int32)
     cost = rng.integers(0, 100, (7, 7)).astype(np.int32)
-    _against_loops(HERE / "matrix_chain.c", "matrix_chain", ["N=7"], target, text, [dims, cost])
+    _against_loops(HERE / f"{name}.c", name, ["N=7"], target, text, [dims, cost])
 
 
 @pytest.mark.parametrize("target", ["linalg", pytest.param("stablehlo", marks=pytest.mark.slow)])

@@ -103,6 +103,9 @@ class DiagonalNest:
     constants: list  # function-level arith.constant ops the body uses
     keys: dict  # SSA value -> its key in the forms (a loop's variable, a size, `#N`, `@N`)
     forms: dict = field(default_factory=dict)  # key -> its linear form (`@N`: an affine.apply's)
+    # +1: the diagonals run upwards (each read on a shorter one, c' - r' < c - r), -1
+    # downwards (a table kept below its main diagonal: c' - r' > c - r)
+    direction: int = 1
     reads: list[Access] = field(default_factory=list)
 
     @property
@@ -273,10 +276,25 @@ def _subst(form: Lin, values: dict[str, Lin]) -> Lin:
                 scale=tuple(form.values()))
 
 
-def legality(nest: DiagonalNest, timeout_ms: int = 10_000) -> None:
+def checked(nest: DiagonalNest) -> DiagonalNest:
+    """The nest with its direction set: upwards where `legality` holds so, else downwards
+    where it holds so; else NotDiagonal (the upwards reason)."""
+    try:
+        legality(nest, 1)
+    except NotDiagonal as up:
+        try:
+            legality(nest, -1)
+        except NotDiagonal:
+            raise up from None
+        nest.direction = -1
+    return nest
+
+
+def legality(nest: DiagonalNest, direction: int = 1, timeout_ms: int = 10_000) -> None:
     """NotDiagonal unless, for every size (each size symbol >= 1), every iteration and
     every read of the table at another cell, that cell is one no iteration writes, or one
-    on a shorter diagonal that an earlier iteration writes (Z3 over the integers)."""
+    on a diagonal before the cell's (c' - r' < c - r; `direction` -1: c' - r' > c - r) that
+    an earlier iteration writes (Z3 over the integers)."""
     a_of, b_of = _inverse(nest.cell)
     for read in nest.reads:
         names = {v for f in (*nest.cell, *read.cell, *(f for f, _ in nest.domain + read.around))
@@ -293,8 +311,8 @@ def legality(nest: DiagonalNest, timeout_ms: int = 10_000) -> None:
         moved = {"a": a2, "b": b2}
         written = z3.And([_z3(_subst(f, moved), env) == 0 if eq else _z3(_subst(f, moved), env) >= 0
                           for f, eq in nest.domain])
-        shorter = _z3(_add(read.cell[1], read.cell[0], scale=(1, -1)), env) < \
-            _z3(_add(nest.cell[1], nest.cell[0], scale=(1, -1)), env)
+        shorter = _z3(_add(read.cell[1], read.cell[0], scale=(direction, -direction)), env) < \
+            _z3(_add(nest.cell[1], nest.cell[0], scale=(direction, -direction)), env)
         A, B = _z3(a2, env), _z3(b2, env)
         earlier = z3.Or(A < env["a"], z3.And(A == env["a"], B < env["b"]))
         s.add(written, z3.Not(z3.And(shorter, earlier)))
@@ -303,7 +321,8 @@ def legality(nest: DiagonalNest, timeout_ms: int = 10_000) -> None:
             why = "Z3 could not decide it" if verdict == z3.unknown else \
                 f"at {_model(s.model(), env)} it is not"
             raise NotDiagonal(f"the read of the table at {read.where} is not always of a cell on a "
-                              f"shorter diagonal written by an earlier iteration ({why})")
+                              f"{'shorter' if direction > 0 else 'longer'} diagonal written by an earlier "
+                              f"iteration ({why})")
 
 
 def _model(model, env: dict) -> str:
@@ -387,8 +406,7 @@ class DiagonalRaise:
         source = kernel.at(values)
         with source.context:
             module = source.parsed()
-            nest = find_nest(kernel, module)
-            legality(nest)
+            nest = checked(find_nest(kernel, module))
             return self._emit(nest, values, _function(module, kernel.name))
 
     def _emit(self, nest: DiagonalNest, values: dict[str, int], function) -> str:
@@ -411,7 +429,6 @@ def diagonal_raise(kernel: Kernel, target: str) -> DiagonalRaise:
     with kernel.normal.context:
         module = kernel.normal.parsed()
         func = _function(module, kernel.name)
-        nest = find_nest(kernel, module)
-        legality(nest)
+        nest = checked(find_nest(kernel, module))
         diagonals(nest, kernel.sizes.original())
     return DiagonalRaise(kernel.name, target, nest, func)

@@ -12,7 +12,8 @@ longest trip among the lanes, each lane updating its cell while its own k is in 
 
 The table is carried flattened and padded by one element per row, R x (C + 1) elements:
 viewed as R x (C + 1), its column L is the diagonal L (element (r, L) is the cell
-(r, r + L)), written back with one `dynamic_update_slice` of that column."""
+(r, r + L)), written back with one `dynamic_update_slice` of that column; a table kept
+below its main diagonal (L < 0) is padded in front too, its diagonal L the column L + shift."""
 
 from __future__ import annotations
 
@@ -92,9 +93,10 @@ class _Body:
     """The original body on lanes (see the module's doc)."""
 
     def __init__(self, nest: DiagonalNest, t: _Lanes, values: dict[str, int], names: dict,
-                 state: str, padded: int, element: str, flats: dict, valid: str):
+                 state: str, padded: int, element: str, flats: dict, valid: str, shift: int = 0):
         self.nest, self.t, self.values, self.names = nest, t, values, names
         self.state, self.padded, self.element, self.flats, self.valid = state, padded, element, flats, valid
+        self.shift = shift  # where the table starts in the padded state
         self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1])
 
     def form(self, amap, operands) -> list[Lin]:
@@ -123,7 +125,7 @@ class _Body:
                     if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
                         self.names[op.results[0]] = cell
                         continue
-                    flat = t.index({**_scaled(index[0], self.cols, index[1])}, scope)
+                    flat = t.index(_scaled(index[0], self.cols, _scaled(index[1], 1, {1: self.shift})), scope)
                     self.names[op.results[0]] = t.gather(self.state, self.padded, el, flat)
                 else:
                     shape = [int(d) for d in self.nest.kernel.sizes.shape(arg, self.values)]
@@ -250,8 +252,11 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
     types = [kernel.tensor_type(i, values).mlir() for i in range(n)]
     rows, cols = (int(d) for d in kernel.sizes.shape(nest.table, values))
     d = diagonals(nest, values)
-    if d.first < 0:
-        raise NotDiagonal("diagonals below the main one are not laid out as columns")
+    # the padded state: `shift` elements, the table, `rows - shift` elements, so that cell
+    # (r, r + L) is element (r, L + shift) of its R x (C + 1) view
+    shift = max(0, -d.first)
+    if d.last + shift > cols or shift > rows:
+        raise NotDiagonal("the table's diagonals are not the columns of one padded view")
     element = kernel.function.arguments[nest.table].type
     t = _Lanes(rows)
     size, padded = rows * cols, rows * (cols + 1)
@@ -279,18 +284,19 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
     flat0, zero_el, state0 = t.fresh("flat"), t.fresh("c"), t.fresh("state")
     t.line(f"{flat0} = stablehlo.reshape %a{nest.table} : ({types[nest.table]}) -> tensor<{size}x{element}>")
     t.line(f"{zero_el} = stablehlo.constant dense<0> : tensor<{element}>")
-    t.line(f"{state0} = stablehlo.pad {flat0}, {zero_el}, low = [0], high = [{rows}], interior = [0] : "
+    t.line(f"{state0} = stablehlo.pad {flat0}, {zero_el}, low = [{shift}], high = [{rows - shift}], interior = [0] : "
            f"(tensor<{size}x{element}>, tensor<{element}>) -> tensor<{padded}x{element}>")
     rowv, first = t.fresh("rows"), t.fresh("c")
     t.line(f"{rowv} = stablehlo.iota dim = 0 : {t.vec('i64')}")
-    t.line(f"{first} = stablehlo.constant dense<{d.first}> : tensor<i64>")
+    down = nest.direction < 0  # the diagonals downwards: L from last to first
+    t.line(f"{first} = stablehlo.constant dense<{d.last if down else d.first}> : tensor<i64>")
     L, state, loop = t.fresh("L"), t.fresh("t"), t.fresh("diagonals")
     ptype = f"tensor<{padded}x{element}>"
     t.line(f"{loop}:2 = stablehlo.while({L} = {first}, {state} = {state0}) : tensor<i64>, {ptype}")
     t.line("cond {")
     end, go = t.fresh("c"), t.fresh()
-    t.line(f"  {end} = stablehlo.constant dense<{d.last + 1}> : tensor<i64>")
-    t.line(f"  {go} = stablehlo.compare LT, {L}, {end} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
+    t.line(f"  {end} = stablehlo.constant dense<{d.first - 1 if down else d.last + 1}> : tensor<i64>")
+    t.line(f"  {go} = stablehlo.compare {'GT' if down else 'LT'}, {L}, {end} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
     t.line(f"  stablehlo.return {go} : tensor<i1>")
     t.line("} do {")
     t.depth += 1
@@ -309,30 +315,35 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
     a_of, b_of = _inverse(nest.cell)
     rc = {"r": rowv, "c": col}
     a, b = t.index(_eval(a_of, values), rc), t.index(_eval(b_of, values), rc)
-    cell0 = t.gather(state, padded, element, t.index({"r": cols, "c": 1}, rc))
-    body = _Body(nest, t, values, names, state, padded, element, flats, valid)
+    cell0 = t.gather(state, padded, element, t.index({"r": cols, "c": 1, 1: shift}, rc))
+    body = _Body(nest, t, values, names, state, padded, element, flats, valid, shift)
     cell = body.run(nest.inner.regions[0].blocks[0], {"a": a, "b": b}, cell0)
     view, zero_i, old, oldv = t.fresh("view"), t.fresh("c"), t.fresh(), t.fresh()
     vtype = f"tensor<{rows}x{cols + 1}x{element}>"
     t.line(f"{view} = stablehlo.reshape {state} : ({ptype}) -> {vtype}")
     t.line(f"{zero_i} = stablehlo.constant dense<0> : tensor<i64>")
-    t.line(f"{old} = stablehlo.dynamic_slice {view}, {zero_i}, {L}, sizes = [{rows}, 1] : "
+    column = L
+    if shift:
+        by, column = t.fresh("c"), t.fresh()
+        t.line(f"{by} = stablehlo.constant dense<{shift}> : tensor<i64>")
+        t.line(f"{column} = stablehlo.add {L}, {by} : tensor<i64>")
+    t.line(f"{old} = stablehlo.dynamic_slice {view}, {zero_i}, {column}, sizes = [{rows}, 1] : "
            f"({vtype}, tensor<i64>, tensor<i64>) -> tensor<{rows}x1x{element}>")
     t.line(f"{oldv} = stablehlo.reshape {old} : (tensor<{rows}x1x{element}>) -> {t.vec(element)}")
     new = t.select(valid, cell, oldv, element)
     newc, upd, back = t.fresh(), t.fresh(), t.fresh()
     t.line(f"{newc} = stablehlo.reshape {new} : ({t.vec(element)}) -> tensor<{rows}x1x{element}>")
-    t.line(f"{upd} = stablehlo.dynamic_update_slice {view}, {newc}, {zero_i}, {L} : ({vtype}, "
+    t.line(f"{upd} = stablehlo.dynamic_update_slice {view}, {newc}, {zero_i}, {column} : ({vtype}, "
            f"tensor<{rows}x1x{element}>, tensor<i64>, tensor<i64>) -> {vtype}")
     t.line(f"{back} = stablehlo.reshape {upd} : ({vtype}) -> {ptype}")
     one, L1 = t.fresh("c"), t.fresh()
-    t.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
+    t.line(f"{one} = stablehlo.constant dense<{-1 if down else 1}> : tensor<i64>")
     t.line(f"{L1} = stablehlo.add {L}, {one} : tensor<i64>")
     t.line(f"stablehlo.return {L1}, {back} : tensor<i64>, {ptype}")
     t.depth -= 1
     t.line("}")
     part, out = t.fresh(), t.fresh("out")
-    t.line(f"{part} = stablehlo.slice {loop}#1 [0:{size}] : ({ptype}) -> tensor<{size}x{element}>")
+    t.line(f"{part} = stablehlo.slice {loop}#1 [{shift}:{shift + size}] : ({ptype}) -> tensor<{size}x{element}>")
     t.line(f"{out} = stablehlo.reshape {part} : (tensor<{size}x{element}>) -> {types[nest.table]}")
     params = ", ".join(f"%a{i}: {types[i]}" for i in range(n))
     body_text = "\n".join(t.lines)

@@ -207,11 +207,11 @@ def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
     d = diagonals(nest, values)
     flat0 = t.fresh("flat")
     t.line(f"{flat0} = tensor.collapse_shape %a{nest.table} [[0, 1]] : {types[nest.table]} into {flat_type}")
-    first, end, one = t.const(d.first), t.const(d.last + 1), t.const(1)
+    first, end, one = t.const(0), t.const(d.last - d.first + 1), t.const(1)  # step s: diagonal L(s)
     # a copy of the table transposed, kept up to date, where a read walks down a column in
     # an inner loop (nussinov's table[k+1][j]): diagonal L of the transpose is strided too
     walks = transposed_reads(nest)
-    L, state, result = t.fresh("L"), t.fresh("t"), t.fresh("table")
+    step, state, result = t.fresh("s"), t.fresh("t"), t.fresh("table")
     tt = t.fresh("tt") if walks else None
     if walks:
         square, tt0, ttflat = t.fresh("empty"), t.fresh("transposed"), t.fresh("flat")
@@ -220,11 +220,13 @@ def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
         t.line(f"{tt0} = linalg.transpose ins(%a{nest.table} : {types[nest.table]}) outs({square} : {ttype}) "
                f"permutation = [1, 0]")
         t.line(f"{ttflat} = tensor.collapse_shape {tt0} [[0, 1]] : {ttype} into {flat_type}")
-        t.line(f"{result}:2 = scf.for {L} = {first} to {end} step {one} iter_args({state} = {flat0}, "
+        t.line(f"{result}:2 = scf.for {step} = {first} to {end} step {one} iter_args({state} = {flat0}, "
                f"{tt} = {ttflat}) -> ({flat_type}, {flat_type}) {{")
     else:
-        t.line(f"{result} = scf.for {L} = {first} to {end} step {one} iter_args({state} = {flat0}) -> ({flat_type}) {{")
+        t.line(f"{result} = scf.for {step} = {first} to {end} step {one} iter_args({state} = {flat0}) -> ({flat_type}) {{")
     t.depth += 1
+    # the diagonals upwards (L = first + s) or downwards (L = last - s)
+    L = t.index({"s": nest.direction, 1: d.first if nest.direction > 0 else d.last}, {"s": step})
     scope = {"L": L}
     lo = t.fold("maxsi", [t.index(f, scope) for f in d.lower])
     hi = t.fold("minsi", [t.index(f, scope) for f in d.upper])
