@@ -344,6 +344,36 @@ class Diagonals:
     upper: tuple
 
 
+def diagonal_bounds(nest: DiagonalNest) -> tuple[list[Lin], list[Lin], list[Lin], list[Lin]]:
+    """For every size at once: (lower, upper, first, last), forms over "L" and the sizes:
+    the rows of diagonal L run from the largest `lower` to the smallest `upper`, and L from
+    the largest `first` to the smallest `last` (where those rows are not empty).
+    NotDiagonal where a bound is not unit in L."""
+    a_of, b_of = _inverse(nest.cell)
+    on = {"r": {"r": 1}, "c": {"r": 1, "L": 1}}
+    moved = {"a": _subst(a_of, on), "b": _subst(b_of, on)}
+    lower, upper, only = [], [], []
+    for form, eq in nest.domain:
+        f = _subst(form, moved)
+        s = f.pop("r", 0)
+        if eq or abs(s) > 1:
+            raise NotDiagonal("a bound of the nest is not a bound of the row along a diagonal")
+        (lower if s == 1 else upper if s == -1 else only).append(_add(f, scale=(-1,)) if s == 1 else f)
+    first, last = [], []
+    for f in only + [_add(u, lo, scale=(1, -1)) for u in upper for lo in lower]:  # f >= 0
+        f = dict(f)
+        k = f.pop("L", 0)
+        if k == 1:
+            first.append(_add(f, scale=(-1,)))
+        elif k == -1:
+            last.append(f)
+        elif k != 0:
+            raise NotDiagonal("a bound of the diagonals is not unit in L")
+    if not (lower and upper and first and last):
+        raise NotDiagonal("the diagonals of the nest are unbounded")
+    return lower, upper, first, last
+
+
 def diagonals(nest: DiagonalNest, values: dict[str, int]) -> Diagonals:
     a_of, b_of = _inverse(nest.cell)
     on = {"r": {"r": 1}, "c": {"r": 1, "L": 1}}
@@ -408,6 +438,14 @@ class DiagonalRaise:
             module = source.parsed()
             nest = checked(find_nest(kernel, module))
             return self._emit(nest, values, _function(module, kernel.name))
+
+    def generic_text(self) -> str:
+        """The raised function for every size its arguments expose (linalg only)."""
+        from synth.synthesis.diagonals_linalg import linalg_text
+
+        kernel = self.nest.kernel
+        with kernel.normal.context:
+            return linalg_text(self.nest, kernel.sizes.original(), self.function, generic=True)
 
     def _emit(self, nest: DiagonalNest, values: dict[str, int], function) -> str:
         if self.dialect == "linalg":
