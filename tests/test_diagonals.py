@@ -13,8 +13,9 @@ from conftest import DATA, POLYBENCH, ROOT
 from synth.analysis.model import load_kernel
 from synth.backends.run import run_raised
 from synth.cli import main
-from synth.execution import run_function
+from synth.execution import DROPIN_PIPELINE, run_function
 from synth.frontend.reader import COptions, load_input
+from synth.semantics.specialize import specialized_module
 from synth.synthesis.diagonals import NotDiagonal, diagonal_raise
 
 HERE = DATA / "diagonals"
@@ -38,6 +39,8 @@ def _against_loops(path, name: str, defines: list[str], target: str, text: str, 
     call = [("i32", int(x)) if isinstance(x, np.int32) else x for x in inputs]
     want = run_function(original, name, call).outputs[-1]
     raised_only = text.split(f"  func.func @{name}(")[0] + "}\n"  # without the drop-in
+    if "?" in raised_only.split("\n", 2)[1]:  # a generic raise: made static at the inputs' shapes
+        raised_only = specialized_module(raised_only, f"{name}_raised", [np.shape(x) for x in inputs])
     got = run_raised(target, raised_only, f"{name}_raised", inputs)
     got = got[0] if isinstance(got, list) else got
     assert want.dtype == got.dtype and np.array_equal(want, got)
@@ -61,6 +64,15 @@ def test_nussinov_with_char_bases_raises_as_a_loop_over_diagonals(tmp_path, targ
     for _ in range(3):
         _against_loops(HERE / "nussinov_char.c", "kernel_nussinov", ["N=9"], target, text,
                        _nussinov_inputs(9, rng))
+    if target == "linalg":  # generic (n is an argument): the drop-in raises every n, 9 x 9 arrays
+        assert record["shapes"] == "generic"
+        original = load_input(HERE / "nussinov_char.c", c=COptions(defines=("N=9",)), warn=False).text
+        for n in (1, 2, 5, 9):
+            _, seq, table = _nussinov_inputs(9, rng)
+            call = [("i32", n), seq, table]
+            want = run_function(original, "kernel_nussinov", call).outputs[2]
+            got = run_function(text, "kernel_nussinov", call, pipeline=DROPIN_PIPELINE).outputs[2]
+            assert np.array_equal(want, got), n
 
 
 @pytest.mark.parametrize("name,target", [
