@@ -100,6 +100,18 @@ def test_triangulation_reading_its_loop_indices_raises(tmp_path, target):
     _against_loops(HERE / "triangulation.c", "triangulation", ["N=9"], target, text, [np.int32(9), score])
 
 
+@pytest.mark.parametrize("target", ["linalg", pytest.param("stablehlo", marks=pytest.mark.slow)])
+def test_optimal_bst_in_double_raises(tmp_path, target):
+    """Floating point: the cells' operations in the original's order, so the raise is
+    bitwise the loops' (1e300 a literal of the body)."""
+    rc, text, record = _raise(tmp_path, HERE / "obst.c", target, "-D", "N=8")
+    assert rc == 0 and record["form"] == "loop with tensor body"
+    rng = np.random.default_rng(13)
+    w = rng.uniform(0, 1, (8, 8))
+    e = rng.uniform(-1, 1, (8, 8))
+    _against_loops(HERE / "obst.c", "obst", ["N=8"], target, text, [np.int32(8), w, e])
+
+
 def test_a_recurrence_along_a_diagonal_is_refused_by_the_dependence_check():
     kernel = load_kernel(load_input(HERE / "diagonal_chain.c", warn=False), "diagonal_chain")
     with pytest.raises(NotDiagonal, match="shorter diagonal"):

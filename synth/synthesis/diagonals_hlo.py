@@ -17,6 +17,7 @@ below its main diagonal (L < 0) is padded in front too, its diagonal L the colum
 
 from __future__ import annotations
 
+from synth.grammar.op import format_scalar
 from synth.semantics.affine_expr import integer_set
 from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins, _operand_keys, diagonals
 from mlir import ir
@@ -203,10 +204,8 @@ class _Body:
         args = [self.value(v, scope or {}) for v in op.operands]
         if name == "arith.constant":
             attr = op.attributes["value"]
-            value = ir.IntegerAttr(attr).value if result.startswith("i") else repr(ir.FloatAttr(attr).value)
-            if result == "i1":
-                value = "true" if value else "false"
-            return t.splat(value, result)
+            value = ir.IntegerAttr(attr).value if result.startswith("i") else ir.FloatAttr(attr).value
+            return t.splat(format_scalar(value, result), result)
         if name in _BINARY:
             return t.op(_BINARY[name], args[0], args[1], result)
         if name == "arith.select":
@@ -283,7 +282,7 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
             names[op.results[0]] = _Body(nest, t, values, names, "", 0, element, flats, "").scalar(op, "arith.constant")
     flat0, zero_el, state0 = t.fresh("flat"), t.fresh("c"), t.fresh("state")
     t.line(f"{flat0} = stablehlo.reshape %a{nest.table} : ({types[nest.table]}) -> tensor<{size}x{element}>")
-    t.line(f"{zero_el} = stablehlo.constant dense<0> : tensor<{element}>")
+    t.line(f"{zero_el} = stablehlo.constant dense<{format_scalar(0, element)}> : tensor<{element}>")
     t.line(f"{state0} = stablehlo.pad {flat0}, {zero_el}, low = [{shift}], high = [{rows - shift}], interior = [0] : "
            f"(tensor<{size}x{element}>, tensor<{element}>) -> tensor<{padded}x{element}>")
     rowv, first = t.fresh("rows"), t.fresh("c")
