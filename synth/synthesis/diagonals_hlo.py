@@ -279,7 +279,9 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
             names[block.arguments[i]] = out
     for op in nest.constants:
         if str(op.results[0].type) != "index":
-            names[op.results[0]] = _Body(nest, t, values, names, "", 0, element, flats, "").scalar(op, "arith.constant")
+            attr, result = op.attributes["value"], str(op.results[0].type)
+            value = ir.IntegerAttr(attr).value if result.startswith("i") else ir.FloatAttr(attr).value
+            names[op.results[0]] = t.splat(format_scalar(value, result), result)
     flat0, zero_el, state0 = t.fresh("flat"), t.fresh("c"), t.fresh("state")
     t.line(f"{flat0} = stablehlo.reshape %a{nest.table} : ({types[nest.table]}) -> tensor<{size}x{element}>")
     t.line(f"{zero_el} = stablehlo.constant dense<{format_scalar(0, element)}> : tensor<{element}>")

@@ -3,7 +3,9 @@
 `linalg.generic` over its cells whose body is the original's body, in its order (reads of
 the table at other cells `tensor.extract`s of the carried table, the cell a running value,
 `affine.if` an `scf.if`, an inner `affine.for` an `scf.for` carrying that value), written
-back with one strided `tensor.insert_slice`."""
+back with one strided `tensor.insert_slice`. Where an inner loop walks down a column of the
+table, a transposed copy is carried too and read there (contiguous). Static (at given
+sizes) or shape-generic (sizes read from the arguments: synth.grammar.dims)."""
 
 from __future__ import annotations
 
