@@ -470,7 +470,8 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
 
 
 DIAGONALS = ("the loop over the table's diagonals (synth.synthesis.diagonals): every read of the table "
-             "at another cell is of a cell on a shorter diagonal that an earlier iteration writes, or of "
+             "at another cell is of a cell on an earlier diagonal (shorter; longer where they run downwards) "
+             "that an earlier iteration writes, or of "
              "one no iteration writes (checked with Z3 for every size), so each diagonal computed at once "
              "from the ones before it is what the loops compute; the raise proven at bounded sizes (the "
              "plan's and up to 8) with the loop unrolled there, not by induction on the diagonal")
