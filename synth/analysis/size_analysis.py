@@ -135,12 +135,13 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         # (adi's time step count in its coefficients, the time loop left out): a size still
         used_params |= {p for p in extents.params if p < len(block.arguments) and str(arg_types[p]) in SIZE_TYPES
                         and any(True for _ in block.arguments[p].uses)}
+    # a parameter's value: the largest every static dim voted for it holds, with what its
+    # accesses reach past it (`j <= n` on `e[N + 1]`: e's dim is n + 1, n is N)
+    past = _reach_past(col, arrays, dim_param, counter)
     for p in sorted(used_params - {counter}):
-        value = None
-        for (arr, d), q in sorted(dim_param.items()):
-            if q == p and arrays.get(arr) and arrays[arr][d] is not None:
-                value = arrays[arr][d]
-                break
+        fits = [arrays[arr][d] - past[(arr, d)] for (arr, d), q in sorted(dim_param.items())
+                if q == p and arrays.get(arr) and arrays[arr][d] is not None]
+        value = min(fits) if fits else None
         params[p] = f"arg{p}"
         symbols[f"arg{p}"] = Symbol(f"arg{p}", value if value is not None else -1, "parameter",
                                     f"argument #{p}")
@@ -157,7 +158,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         for d, extent in enumerate(shape):
             key = (arr, d)
             if key in dim_param:
-                dims[key] = SizeExpr.symbol(params[dim_param[key]])
+                dims[key] = SizeExpr.symbol(params[dim_param[key]]) + past.get(key, 0)
             elif extent is None:
                 dims[key] = None  # from the accesses, below
             elif extent > 1 and key in indexed:
@@ -447,6 +448,51 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
                      constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips, ranges,
                      counter, updates=updates, congruences=congruences)
+
+
+def _reach_past(col: _Collector, arrays: dict, dim_param: dict, counter) -> dict[tuple, int]:
+    """For each static dim voted for a size parameter p: how far past p its accesses reach
+    (c where the last index reached is p + c - 1, at least 0), read from the loops' bounds
+    and the subscripts (`for (j = i; j <= n; j++) e[i][j]`: 1). An access whose reach is
+    no p + c (`a[2 * i]`, i < n) leaves p to the extents; a parameter no value fits is
+    refused (the checks in _check_reach)."""
+    out: dict[tuple, int] = {}
+    for key, p in dim_param.items():
+        arr, d = key
+        if not arrays.get(arr) or arrays[arr][d] is None:
+            continue
+        out[key] = 0
+        for acc in col.accesses:
+            if acc.array != arr or d >= len(acc.forms) or acc.forms[d] is None:
+                continue
+            hi = _raw_extreme(col, acc.forms[d], True)
+            if hi is not None and hi.terms == {("p", p): 1}:
+                out[key] = max(out[key], hi.const + 1)
+    return out
+
+
+def _raw_extreme(col: _Collector, form: _Lin, upper: bool, depth: int = 0) -> _Lin | None:
+    """An upper (lower) bound of a raw form over the loop indices: a form over the size
+    parameters (("p", k) keys) and constants. A loop with a step s ends at its bound less s
+    (where the step divides its span; synth.analysis.sizes keeps sizes so)."""
+    ivs = [k for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]
+    if not ivs:
+        return form
+    if depth > 64:
+        return None
+    key = max(ivs, key=lambda k: k[1])
+    coeff = form.terms[key]
+    loop = col.loop_list[key[1]]
+    take_upper = (coeff > 0) == upper
+    options = [o for o in (loop.ubs if take_upper else loop.lbs) if o is not None]
+    if not options:
+        return None
+    pure = [o for o in options if not any(isinstance(k, tuple) and k[0] == "iv" for k in o.terms)]
+    choice = (pure or options)[0]
+    if take_upper:
+        choice = choice.add(_Lin({}, -loop.step))
+    rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
+    return _raw_extreme(col, rest.add(choice, coeff), upper, depth + 1)
 
 
 def _counter_argument(func) -> int | None:
