@@ -137,11 +137,9 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                         and any(True for _ in block.arguments[p].uses)}
     # a parameter's value: the largest every static dim voted for it holds, with what its
     # accesses reach past it (`j <= n` on `e[N + 1]`: e's dim is n + 1, n is N)
-    past = _reach_past(col, arrays, dim_param, counter)
+    reach = _reach_past(col, arrays, dim_param, counter)
     for p in sorted(used_params - {counter}):
-        fits = [arrays[arr][d] - past[(arr, d)] for (arr, d), q in sorted(dim_param.items())
-                if q == p and arrays.get(arr) and arrays[arr][d] is not None]
-        value = min(fits) if fits else None
+        value = _fit(p, [k for k, q in sorted(dim_param.items()) if q == p and k in reach], arrays, reach)
         params[p] = f"arg{p}"
         symbols[f"arg{p}"] = Symbol(f"arg{p}", value if value is not None else -1, "parameter",
                                     f"argument #{p}")
@@ -158,7 +156,9 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         for d, extent in enumerate(shape):
             key = (arr, d)
             if key in dim_param:
-                dims[key] = SizeExpr.symbol(params[dim_param[key]]) + past.get(key, 0)
+                n = params[dim_param[key]]  # the furthest reach at its value (p where none is past it)
+                a, c, _ = max(reach.get(key, [(1, 0, None)]), key=lambda r: (r[0] * symbols[n].value + r[1], -r[0]))
+                dims[key] = SizeExpr.symbol(n) * a + c
             elif extent is None:
                 dims[key] = None  # from the accesses, below
             elif extent > 1 and key in indexed:
@@ -450,25 +450,40 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                      counter, updates=updates, congruences=congruences)
 
 
-def _reach_past(col: _Collector, arrays: dict, dim_param: dict, counter) -> dict[tuple, int]:
-    """For each static dim voted for a size parameter p: how far past p its accesses reach
-    (c where the last index reached is p + c - 1, at least 0), read from the loops' bounds
-    and the subscripts (`for (j = i; j <= n; j++) e[i][j]`: 1). An access whose reach is
-    no p + c (`a[2 * i]`, i < n) leaves p to the extents; a parameter no value fits is
-    refused (the checks in _check_reach)."""
-    out: dict[tuple, int] = {}
+def _reach_past(col: _Collector, arrays: dict, dim_param: dict, counter) -> dict[tuple, tuple]:
+    """For each static dim voted for a size parameter p: the furthest its accesses reach,
+    as the list of (a, c, where) of each extent a * p + c one needs, read from the loops' bounds and the
+    subscripts (`for (j = i; j <= n; j++) e[i][j]`: (1, 1), e's dim is n + 1;
+    `a[i] + a[n + i]`, i < n: (2, 0)); (1, 0) where they reach no further than p. A
+    reach that is no such form (other sizes in it) leaves the dim to the extents."""
+    out: dict[tuple, tuple] = {}
     for key, p in dim_param.items():
         arr, d = key
         if not arrays.get(arr) or arrays[arr][d] is None:
             continue
-        out[key] = 0
+        out[key] = [(1, 0, None)]
         for acc in col.accesses:
             if acc.array != arr or d >= len(acc.forms) or acc.forms[d] is None:
                 continue
             hi = _raw_extreme(col, acc.forms[d], True)
-            if hi is not None and hi.terms == {("p", p): 1}:
-                out[key] = max(out[key], hi.const + 1)
+            if hi is None or set(hi.terms) != {("p", p)} or hi.terms[("p", p)] < 1:
+                continue
+            out[key].append((hi.terms[("p", p)], hi.const + 1, acc.location))
     return out
+
+
+def _fit(p: int, keys: list, arrays: dict, reach: dict) -> int | None:
+    """The largest value of size parameter p under which every static dim voted for it
+    holds what its accesses reach (None: no such dim); an InputError where none does."""
+    fits = []
+    for (arr, d), a, c, where in ((k, *r) for k in keys for r in reach[k]):
+        extent = arrays[arr][d]
+        fits.append((extent - c) // a)
+        if fits[-1] < 1:
+            raise InputError(f"no value of size argument #{p} keeps this access within its "
+                             f"array (it reaches {a} * n + {c - 1} of an extent of {extent}): "
+                             f"give the size with --size NAME=VALUE", where)
+    return min(fits) if fits else None
 
 
 def _raw_extreme(col: _Collector, form: _Lin, upper: bool, depth: int = 0) -> _Lin | None:
