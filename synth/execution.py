@@ -338,14 +338,22 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
             results: list[np.ndarray] = []
             if kind == "memref":
                 originals = request["args"]
+                guarded = request["repeat"] == 1 and sum(
+                    a.size for a in originals if isinstance(a, np.ndarray)) <= GUARD_LIMIT
                 for _ in range(request["repeat"]):
-                    args = [a.copy() if isinstance(a, np.ndarray) else a for a in originals]
+                    args = [(_guarded(a) if guarded else a.copy()) if isinstance(a, np.ndarray) else a
+                            for a in originals]
                     results = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in result_types]
                     cargs = [_memref_arg(a) if isinstance(a, np.ndarray) else _ctype_scalar(*a)
                              for a in args] + [_memref_arg(r) for r in results]
                     t0 = time.perf_counter()
                     compiled.engine.invoke(entry, *cargs)
                     seconds.append(time.perf_counter() - t0)
+                outside = [k for k, a in enumerate(args) if guarded and isinstance(a, np.ndarray)
+                           and not _intact(a)]
+                if outside:
+                    _send(replies, ("outside", outside))
+                    continue
                 outputs = [a if isinstance(a, np.ndarray) else None for a in args]
             else:  # tensor function: results are trailing out-params
                 for _ in range(request["repeat"]):
@@ -361,6 +369,38 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
             _send(replies, ("ok", (outputs, seconds, compile_seconds, results, compiled.rewrites)))
         except Exception as e:  # reported to the caller as an ExecutionError
             _send(replies, ("error", _error_text(e)))
+
+
+GUARD_LIMIT = 1 << 22  # elements: arrays of a single run up to this size get guard zones
+_CANARY = 0xA5
+
+
+def _guarded(array: np.ndarray) -> np.ndarray:
+    """A copy of `array` inside a buffer with a guard zone of its own size (at least 64
+    elements) on each side, filled with a canary byte: a run that writes past the array
+    (an original kernel run at sizes its accesses do not fit) changes the guard instead of
+    the worker's heap, and _intact tells. 0-d arrays are copied as they are."""
+    if not array.ndim:
+        return array.copy()
+    g = max(array.size, 64)
+    buf = np.empty(array.size + 2 * g, dtype=array.dtype)
+    buf.view(np.uint8)[:] = _CANARY
+    view = buf[g:g + array.size].reshape(array.shape)
+    view[...] = array
+    return view
+
+
+def _intact(view: np.ndarray) -> bool:
+    """Whether the guard zones around a _guarded array still hold the canary."""
+    buf = view.base
+    while buf is not None and buf.base is not None and buf.ndim != 1:
+        buf = buf.base
+    if not view.ndim or buf is None or buf.ndim != 1:
+        return True
+    g = (buf.size - view.size) // 2
+    raw = buf.view(np.uint8)
+    item = buf.itemsize
+    return bool((raw[:g * item] == _CANARY).all() and (raw[(g + view.size) * item:] == _CANARY).all())
 
 
 # ----------------------------------------------------------------------------------------
@@ -405,6 +445,12 @@ class _Worker:
                     f"the MLIR worker crashed (exit code {code}) while compiling or running "
                     f"@{request['func']}: {self._stderr_tail()}"
                 ) from None
+        if status == "outside":  # the guard zones (_guarded) caught a write past an array
+            which = ", ".join(f"#{k}" for k in payload)
+            raise ExecutionError(
+                f"internal error (a bug in synth): @{request['func']} wrote outside its array "
+                f"argument(s) {which} when run at the sizes synth chose for it (its accesses do not "
+                f"fit them): synth's choice of sizes, not the input; --size NAME=VALUE gives them")
         if status != "ok":
             raise ExecutionError(f"compiling or running @{request['func']} failed: {payload}")
         return RunResult(*payload)

@@ -29,7 +29,7 @@ import z3
 from mlir import ir
 
 from synth.semantics import support as support
-from synth.errors import InputError
+from synth.errors import ExecutionError, InputError
 from synth.semantics import z3sem
 from synth.analysis.function import KernelFunction, find_function
 from synth.frontend.reader import SourceModule, diagnostic_location
@@ -236,8 +236,12 @@ def _access(c: _Compiler, op, memref: ir.Value, index: Callable[[Env], list[int]
         idx = tuple(index(env))
         buf = env[m]
         if len(idx) != buf.data.ndim or any(not 0 <= i < n for i, n in zip(idx, buf.data.shape)):
-            raise InputError(f"'{name}': index {list(idx)} is out of bounds of "
-                             f"{buf.name} (shape {list(buf.data.shape)})", where)
+            # the interpreter runs the kernel at sizes synth chose (proofs): an access past
+            # its array there is synth's choice of sizes, not the input's fault
+            raise ExecutionError(f"internal error (a bug in synth): '{name}' at {where}: index "
+                                 f"{list(idx)} is out of bounds of {buf.name} (shape "
+                                 f"{list(buf.data.shape)}) at the sizes synth chose; --size "
+                                 f"NAME=VALUE gives them")
         return buf, idx
 
     if store is None:
