@@ -1,0 +1,114 @@
+"""Size arguments whose arrays are longer than the size (issue 56 item 5, issue 53).
+
+A C kernel that takes `int n` and whose arrays have extent N + 1 (`for (j = i; j <= n;
+j++)` over `e[N + 1][N + 1]`) got n = N + 1, the extent; the original, run at those
+sizes to make examples, wrote past its arrays and the MLIR worker crashed (exit 1, heap
+corruption). The size model now reads the relation extent = n + 1 from the loops' bounds
+and the subscripts (synth.analysis.reach): n = N, each dim n + its reach past n. Where
+no value of n fits, the raise is refused at the access with what to pass; a write past an
+array by a kernel run at sizes synth chose is synth's fault (exit 1, internal error),
+never a worker crash or bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import DATA
+
+from synth.errors import ExecutionError, InputError
+from synth.frontend.c import translate_c
+
+EXTENTS = DATA / "c" / "extents.c"
+N = 20
+
+
+def _kernel(function: str):
+    from synth.analysis.model import load_kernel
+
+    return load_kernel(translate_c(str(EXTENTS), function=function), function)
+
+
+@pytest.mark.parametrize("function,value,dims", [
+    ("obst_weights", N, {1: ("arg0 + 1",), 2: ("arg0 + 1",), 3: ("arg0 + 1", "arg0 + 1")}),
+    ("inclusive", N, {1: ("arg0 + 1",), 2: ("arg0 + 1",)}),
+    ("shifted", N, {1: ("arg0 + 2",), 2: ("arg0 + 2",)}),
+    ("upto_np1", N, {1: ("arg0 + 1",), 2: ("arg0 + 1",)}),
+    ("pairs", N, {1: ("arg0",), 2: ("arg0",)}),
+    ("mixed", N, {1: ("arg0 + 1",), 2: ("arg0",), 3: ("arg0 + 1",)}),
+])
+def test_a_size_is_what_its_arrays_hold_past_its_reach(function, value, dims):
+    sizes = _kernel(function).sizes
+    assert sizes.original() == {"arg0": value}
+    assert {a: tuple(str(e) for e in sizes.arg_dims[a]) for a in dims} == dims
+    # at the kernel's own sizes every dim is its declared extent and every access fits
+    assert not sizes.violations(sizes.original())
+    for values in (sizes.standin(), sizes.small_values(3, 2)):
+        assert sizes.valid(values)
+
+
+def test_no_size_that_fits_is_refused_at_the_access():
+    with pytest.raises(InputError, match=r"no value of size argument #0 .* index arg0 \+ 8, past "
+                                         r"the extent 8 .* --size NAME=VALUE") as e:
+        _kernel("past")
+    assert e.value.exit_code == 2 and e.value.location == f"{EXTENTS}:49:12"
+
+
+def _original(function: str, args: list) -> list:
+    from synth.execution import run_function
+
+    return run_function(translate_c(str(EXTENTS), function=function, locations=False).text,
+                        function, args).outputs
+
+
+@pytest.mark.parametrize("function,target", [
+    ("obst_weights", "linalg"), ("obst_weights", "stablehlo"), ("inclusive", "linalg"),
+    ("shifted", "linalg"), ("upto_np1", "stablehlo"), ("mixed", "linalg"),
+])
+def test_the_raise_equals_the_loops(function, target):
+    """Raised (for every size: n is a run-time argument) and run on the declared arrays,
+    it equals the original loops run at n = N on the same arrays."""
+    from synth.backends.run import run_raised
+    from synth.pipeline import RaiseOptions, raise_function
+    from synth.semantics.raised import load_raised
+    from synth.semantics.specialize import generic_signature, specialize
+
+    source = translate_c(str(EXTENTS), function=function)
+    outcome = raise_function(source, function, target, RaiseOptions())
+    kernel = _kernel(function)
+    rng = np.random.default_rng(3)
+    shapes = [kernel.sizes.shape(a, kernel.sizes.original()) for a in sorted(kernel.sizes.arg_dims)]
+    arrays = [rng.standard_normal(s) for s in shapes]
+    want = _original(function, [("i32", N), *arrays])
+    raised = load_raised("<raised>", f"{function}_raised", outcome.module)
+    name, module = f"{function}_raised", raised.text
+    feed = [np.asarray(np.int32(N)), *arrays]
+    if generic_signature(module, name):
+        module = specialize(module, name, raised.dialect, [np.shape(x) for x in feed])
+    got = run_raised(raised.dialect, module, name, feed)
+    head = outcome.module[outcome.module.index(f"@{name}"):].split("\n", 1)[0]
+    outs = [int(x) for x in head.split("synth.outputs = [", 1)[1].split("]", 1)[0].split(",")]
+    assert outs and len(got) >= len(outs)
+    for k, i in enumerate(outs):
+        np.testing.assert_allclose(np.asarray(got[k]), want[i], rtol=1e-12, atol=0)
+
+
+def test_a_write_past_an_array_is_synth_s_fault_not_a_crash():
+    """The original is run in guard zones (synth.execution): a store past its array at the
+    sizes synth passes is an internal error (exit 1), the worker alive."""
+    from synth.execution import run_function
+
+    text = """
+func.func @f(%a: memref<4xf64>, %n: i32) {
+  %c = arith.constant 1.5 : f64
+  %i = arith.index_cast %n : i32 to index
+  memref.store %c, %a[%i] : memref<4xf64>
+  return
+}"""
+    a = np.zeros(4)
+    assert run_function(text, "f", [a, ("i32", 3)]).outputs[0].tolist() == [0, 0, 0, 1.5]
+    for n in (4, 9, -1):
+        with pytest.raises(ExecutionError, match=r"internal error \(a bug in synth\): @f wrote "
+                                                 r"outside its array argument\(s\) #0") as e:
+            run_function(text, "f", [a, ("i32", n)])
+        assert e.value.exit_code == 1 and e.value.location is None
+    assert run_function(text, "f", [a, ("i32", 0)]).outputs[0].tolist() == [1.5, 0, 0, 0]
