@@ -72,3 +72,78 @@ def raw_extreme(col: _Collector, form: _Lin, upper: bool, depth: int = 0) -> _Li
         choice = choice.add(_Lin({}, -loop.step))
     rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
     return raw_extreme(col, rest.add(choice, coeff), upper, depth + 1)
+
+
+ENUMERATION_LIMIT = 200_000  # iterations of one access's loops enumerated at the kernel's own sizes
+
+
+def check_own_sizes(col: _Collector, arrays: dict, params: dict[int, int]) -> None:
+    """An InputError at the first access that runs past its array of static extent at the
+    kernel's own sizes (`params`: each size argument's value; a `--size n=21` the array
+    `e[21]` does not hold at `j <= n`): the input's fault, told where, before any run at
+    sizes derived from them. Exact (the loops enumerated at those sizes, up to
+    ENUMERATION_LIMIT iterations); functions with an affine.if are left to the bounds
+    checks (a guard may keep the access in)."""
+    if col.if_forms:
+        return
+    for acc in col.accesses:
+        shape = arrays.get(acc.array)
+        if not shape:
+            continue
+        for d, form in enumerate(acc.forms):
+            if form is None or d >= len(shape) or shape[d] is None:
+                continue
+            span = _span(col, form, params)
+            if span is not None and (span[0] < 0 or span[1] >= shape[d]):
+                index = span[1] if span[1] >= shape[d] else span[0]
+                sizes = ", ".join(f"argument #{k} = {v}" for k, v in sorted(params.items())) or "its loop bounds as written"
+                raise InputError(f"at the kernel's own sizes ({sizes}) this access reaches index "
+                                 f"{index} of dimension {d}, whose extent is {shape[d]}: it runs "
+                                 f"past its array; give sizes its arrays hold (--size NAME=VALUE)",
+                                 acc.location)
+
+
+def _span(col: _Collector, form: _Lin, params: dict[int, int]) -> tuple[int, int] | None:
+    """(min, max) of a raw form over its loops' iterations at the given parameter values;
+    None where it cannot tell (an unknown term, too many iterations, no iteration)."""
+    loops, todo = set(), [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]
+    while todo:
+        i = todo.pop()
+        if i in loops:
+            continue
+        loops.add(i)
+        for f in col.loop_list[i].lbs + col.loop_list[i].ubs:
+            if f is None:
+                return None
+            todo += [k[1] for k in f.terms if isinstance(k, tuple) and k[0] == "iv"]
+    order = sorted(loops)  # pre-order ids: outer loops first
+    env: dict = {("p", k): v for k, v in params.items()}
+    found = [None, None]
+    budget = [ENUMERATION_LIMIT]
+
+    def value(f: _Lin):
+        return f.const + sum(c * env[k] for k, c in f.terms.items())
+
+    def walk(depth: int) -> bool:
+        if depth == len(order):
+            v = value(form)
+            found[0] = v if found[0] is None else min(found[0], v)
+            found[1] = v if found[1] is None else max(found[1], v)
+            return True
+        loop = col.loop_list[order[depth]]
+        lb, ub = max(value(f) for f in loop.lbs), min(value(f) for f in loop.ubs)
+        for i in range(lb, ub, max(loop.step, 1)):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            env[("iv", loop.id)] = i
+            if not walk(depth + 1):
+                return False
+        return True
+
+    try:
+        if not walk(0) or found[0] is None:
+            return None
+    except KeyError:  # a term of no known value (a loop counter)
+        return None
+    return found[0], found[1]

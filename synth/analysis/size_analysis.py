@@ -13,7 +13,7 @@ from synth.analysis.symbols import SizeExpr
 
 from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, _Collector, _Lin, _Loop
 
-from synth.analysis.reach import fit as _fit, reach_past as _reach_past
+from synth.analysis.reach import check_own_sizes, fit as _fit, reach_past as _reach_past
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
@@ -399,11 +399,14 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             if lo is not None and all(isinstance(k, str) and k != COUNTER for k in lo.terms):
                 constraints.append((SizeExpr.constant(0), lo.size_expr(), what))
     # an access guarded by an affine.if may look out of bounds to this interval analysis;
-    # what the kernel's own sizes violate is such an over-approximation: dropped
+    # what the kernel's own sizes violate is such an over-approximation: dropped (unless
+    # the access does run past its array at those sizes: the input's fault, said here)
     try:
         orig = {n: s.value for n, s in symbols.items()}
         if all(v >= 0 for v in orig.values()):
             orig |= {n: e.at(orig) for n, e in floordiv_symbols.items()}
+            if any(c[0].at(orig) > c[1].at(orig) for c in constraints):
+                check_own_sizes(col, arrays, {k: orig[n] for k, n in params.items()})
             constraints = [c for c in constraints if c[0].at(orig) <= c[1].at(orig)]
     except KeyError:
         pass
