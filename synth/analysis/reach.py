@@ -19,18 +19,40 @@ def reach_past(col: _Collector, arrays: dict, dim_param: dict, counter) -> dict[
     `a[i] + a[n + i]`, i < n: (2, 0)); (1, 0) where they reach no further than p. A
     reach that is no such form (other sizes in it) leaves the dim to the extents."""
     out: dict[tuple, tuple] = {}
+    guarded = _guarded_ops(col)
     for key, p in dim_param.items():
         arr, d = key
         if not arrays.get(arr) or arrays[arr][d] is None:
             continue
         out[key] = [(1, 0, None)]
         for acc in col.accesses:
-            if acc.array != arr or d >= len(acc.forms) or acc.forms[d] is None:
-                continue
+            if acc.array != arr or d >= len(acc.forms) or acc.forms[d] is None or acc.op_index in guarded:
+                continue  # (an access under an affine.if: its guard may keep it within p)
             hi = raw_extreme(col, acc.forms[d], True)
             if hi is None or set(hi.terms) != {("p", p)} or hi.terms[("p", p)] < 1:
                 continue
             out[key].append((hi.terms[("p", p)], hi.const + 1, acc.location))
+    return out
+
+
+def _guarded_ops(col: _Collector) -> set[int]:
+    """The pre-order indices (as the collector numbers ops) of the ops inside an affine.if."""
+    out: set[int] = set()
+    count = 0
+
+    def visit(block, inside: bool) -> None:
+        nonlocal count
+        for op in block.operations:
+            op = op.operation
+            if inside:
+                out.add(count)
+            count += 1
+            for region in op.regions:
+                for b in region.blocks:
+                    visit(b, inside or op.name == "affine.if")
+
+    if col.if_forms:
+        visit(col.block, False)
     return out
 
 
