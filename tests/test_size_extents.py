@@ -112,3 +112,18 @@ func.func @f(%a: memref<4xf64>, %n: i32) {
             run_function(text, "f", [a, ("i32", n)])
         assert e.value.exit_code == 1 and e.value.location is None
     assert run_function(text, "f", [a, ("i32", 0)]).outputs[0].tolist() == [1.5, 0, 0, 0]
+
+
+def test_a_size_the_arrays_do_not_hold_is_the_input_s_fault():
+    """`--size n=21` on `w[N + 1][N + 1]` with N = 20, `j <= n`: the kernel at its own sizes
+    runs past its arrays (the interval check alone dropped that as over-approximated, and
+    the examples crashed the worker): refused at the access, exit 2."""
+    from synth.analysis.model import load_kernel
+
+    ok = load_kernel(translate_c(str(EXTENTS), function="obst_weights", sizes={"n": N}), "obst_weights")
+    assert not ok.sizes.violations(ok.sizes.original())
+    source = translate_c(str(EXTENTS), function="obst_weights", sizes={"n": N + 1})
+    with pytest.raises(InputError, match=r"at the kernel's own sizes .* reaches index 21 of dimension "
+                                         r"0, whose extent is 21: it runs past its array") as e:
+        load_kernel(source, "obst_weights")
+    assert e.value.exit_code == 2 and e.value.location.startswith(f"{EXTENTS}:11:")
