@@ -35,9 +35,14 @@ def _kernel(function: str):
     ("upto_np1", N, {1: ("arg0 + 1",), 2: ("arg0 + 1",)}),
     ("pairs", N, {1: ("arg0",), 2: ("arg0",)}),
     ("mixed", N, {1: ("arg0 + 1",), 2: ("arg0",), 3: ("arg0 + 1",)}),
+    ("pointers", None, {1: ("arg0 + 1",), 2: ("arg0 + 1",)}),
 ])
 def test_a_size_is_what_its_arrays_hold_past_its_reach(function, value, dims):
     sizes = _kernel(function).sizes
+    if value is None:  # known only at run time (pointers): a test value
+        assert sizes.unknown() == ["arg0"]
+        sizes.with_test_values()
+        value = sizes.symbols["arg0"].value
     assert sizes.original() == {"arg0": value}
     assert {a: tuple(str(e) for e in sizes.arg_dims[a]) for a in dims} == dims
     # at the kernel's own sizes every dim is its declared extent and every access fits
@@ -51,6 +56,32 @@ def test_no_size_that_fits_is_refused_at_the_access():
                                          r"the extent 8 .* --size NAME=VALUE") as e:
         _kernel("past")
     assert e.value.exit_code == 2 and e.value.location == f"{EXTENTS}:49:12"
+
+
+def test_mlir_input_with_extent_n_plus_1(tmp_path):
+    """The same relation read from MLIR: `affine.for 0 to n + 1` over memref<21x21xf64>."""
+    from synth.analysis.model import load_kernel
+    from synth.frontend.reader import load_source
+
+    path = tmp_path / "obst.mlir"
+    path.write_text("""#map = affine_map<()[s0] -> (s0 + 1)>
+#map1 = affine_map<(d0) -> (d0)>
+func.func @obst(%arg0: i32, %arg1: memref<21xf64>, %arg2: memref<21x21xf64>) {
+  %0 = arith.index_cast %arg0 : i32 to index
+  affine.for %i = 0 to #map()[%0] {
+    affine.for %j = #map1(%i) to #map()[%0] {
+      %1 = affine.load %arg1[%i] : memref<21xf64>
+      %2 = affine.load %arg1[%j] : memref<21xf64>
+      %3 = arith.addf %1, %2 : f64
+      affine.store %3, %arg2[%i, %j] : memref<21x21xf64>
+    }
+  }
+  return
+}
+""")
+    sizes = load_kernel(load_source(path, warn=False), "obst").sizes
+    assert sizes.original() == {"arg0": N}
+    assert [str(e) for e in sizes.arg_dims[2]] == ["arg0 + 1", "arg0 + 1"]
 
 
 def _original(function: str, args: list) -> list:

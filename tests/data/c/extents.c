@@ -48,3 +48,9 @@ void past(int n, double a[8], double b[8]) {
   for (int i = 0; i < n; i++)
     b[i] = a[i + 9];
 }
+
+/* pointers: the extent is what the kernel reaches, n + 1 */
+void pointers(int n, const double *a, double *b) {
+  for (int i = 0; i <= n; i++)
+    b[i] = a[i] * 3.0;
+}
