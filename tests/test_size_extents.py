@@ -52,8 +52,8 @@ def test_a_size_is_what_its_arrays_hold_past_its_reach(function, value, dims):
 
 
 def test_no_size_that_fits_is_refused_at_the_access():
-    with pytest.raises(InputError, match=r"no value of size argument #0 .* index arg0 \+ 8, past "
-                                         r"the extent 8 .* --size NAME=VALUE") as e:
+    with pytest.raises(InputError, match=r"no value of size argument #0 \(n\) .* index n \+ 8, past "
+                                         r"the extent 8 .* --size n=VALUE") as e:
         _kernel("past")
     assert e.value.exit_code == 2 and e.value.location == f"{EXTENTS}:49:12"
 

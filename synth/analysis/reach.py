@@ -56,7 +56,25 @@ def _guarded_ops(col: _Collector) -> set[int]:
     return out
 
 
-def fit(p: int, keys: list, arrays: dict, reach: dict) -> int | None:
+def param_name(block, p: int) -> str:
+    """The C name of size argument #p, read at its location (clang's location of a
+    parameter is its name: `int n` at the n), or `arg{p}` where none is there."""
+    import re
+
+    try:
+        loc = block.arguments[p].location
+        if loc.is_a_file():
+            with open(loc.filename, errors="replace") as f:
+                line = f.read().splitlines()[loc.start_line - 1]
+            m = re.match(r"[A-Za-z_]\w*", line[loc.start_col - 1:])
+            if m:
+                return m.group(0)
+    except (AttributeError, ValueError, TypeError, OSError, IndexError):
+        pass
+    return f"arg{p}"
+
+
+def fit(p: int, keys: list, arrays: dict, reach: dict, block=None) -> int | None:
     """The largest value of size parameter p under which every static dim voted for it
     holds what its accesses reach (None: no such dim); an InputError where none does."""
     fits = []
@@ -64,11 +82,11 @@ def fit(p: int, keys: list, arrays: dict, reach: dict) -> int | None:
         extent = arrays[arr][d]
         fits.append((extent - c) // a)
         if fits[-1] < 1:
-            n = f"{a} * arg{p}" if a > 1 else f"arg{p}"
-            raise InputError(f"no value of size argument #{p} (arg{p}) keeps this access within its "
+            name = param_name(block, p) if block is not None else f"arg{p}"
+            n = f"{a} * {name}" if a > 1 else name
+            raise InputError(f"no value of size argument #{p} ({name}) keeps this access within its "
                              f"array: it reaches index {n} + {c - 1}, past the extent {extent} at "
-                             f"every arg{p} >= 1; give the size with --size NAME=VALUE (NAME the "
-                             f"parameter's name)", where)
+                             f"every {name} >= 1; give the size with --size {name}=VALUE", where)
     return min(fits) if fits else None
 
 
@@ -99,7 +117,7 @@ def raw_extreme(col: _Collector, form: _Lin, upper: bool, depth: int = 0) -> _Li
 ENUMERATION_LIMIT = 200_000  # iterations of one access's loops enumerated at the kernel's own sizes
 
 
-def check_own_sizes(col: _Collector, arrays: dict, params: dict[int, int]) -> None:
+def check_own_sizes(col: _Collector, arrays: dict, params: dict[int, int], block=None) -> None:
     """An InputError at the first access that runs past its array of static extent at the
     kernel's own sizes (`params`: each size argument's value; a `--size n=21` the array
     `e[21]` does not hold at `j <= n`): the input's fault, told where, before any run at
@@ -118,7 +136,8 @@ def check_own_sizes(col: _Collector, arrays: dict, params: dict[int, int]) -> No
             span = _span(col, form, params)
             if span is not None and (span[0] < 0 or span[1] >= shape[d]):
                 index = span[1] if span[1] >= shape[d] else span[0]
-                sizes = ", ".join(f"argument #{k} = {v}" for k, v in sorted(params.items())) or "its loop bounds as written"
+                sizes = ", ".join(f"{param_name(block, k) if block is not None else f'arg{k}'} = {v}"
+                                  for k, v in sorted(params.items())) or "its loop bounds as written"
                 raise InputError(f"at the kernel's own sizes ({sizes}) this access reaches index "
                                  f"{index} of dimension {d}, whose extent is {shape[d]}: it runs "
                                  f"past its array; give sizes its arrays hold (--size NAME=VALUE)",

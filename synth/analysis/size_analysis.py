@@ -140,7 +140,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     # accesses reach past it (`j <= n` on `e[N + 1]`: e's dim is n + 1, n is N)
     reach = _reach_past(col, arrays, dim_param, counter)
     for p in sorted(used_params - {counter}):
-        value = _fit(p, [k for k, q in sorted(dim_param.items()) if q == p and k in reach], arrays, reach)
+        value = _fit(p, [k for k, q in sorted(dim_param.items()) if q == p and k in reach], arrays, reach, block)
         params[p] = f"arg{p}"
         symbols[f"arg{p}"] = Symbol(f"arg{p}", value if value is not None else -1, "parameter",
                                     f"argument #{p}")
@@ -406,7 +406,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if all(v >= 0 for v in orig.values()):
             orig |= {n: e.at(orig) for n, e in floordiv_symbols.items()}
             if any(c[0].at(orig) > c[1].at(orig) for c in constraints):
-                check_own_sizes(col, arrays, {k: orig[n] for k, n in params.items()})
+                check_own_sizes(col, arrays, {k: orig[n] for k, n in params.items()}, block)
             constraints = [c for c in constraints if c[0].at(orig) <= c[1].at(orig)]
     except KeyError:
         pass
