@@ -20,10 +20,13 @@ RTOL = {"f64": 1e-9, "f32": 1e-5}
 FINGERPRINT_DECIMALS = {"f64": 9, "f32": 5}
 
 
+_DTYPE_NAMES = {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32", np.dtype(np.int64): "i64",
+                np.dtype(np.int32): "i32", np.dtype(np.int16): "i16", np.dtype(np.int8): "i8",
+                np.dtype(np.bool_): "i1"}
+
+
 def dtype_name(a: np.ndarray) -> str:
-    return {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32", np.dtype(np.int64): "i64",
-            np.dtype(np.int32): "i32", np.dtype(np.int16): "i16", np.dtype(np.int8): "i8",
-            np.dtype(np.bool_): "i1"}.get(np.asarray(a).dtype, "other")
+    return _DTYPE_NAMES.get(np.asarray(a).dtype, "other")
 
 
 def rtol(dtype: str) -> float:

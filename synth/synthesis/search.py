@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from synth.grammar import verifier
-from synth.grammar.op import Op
+from synth.grammar.op import NUMPY, Op
 from synth.grammar.types import SearchContext, ShapeError, TensorType
 from synth.numerics import equal, fingerprint
 from synth.synthesis.program import Expr, cost as program_cost, evaluate
@@ -187,7 +187,7 @@ class Enumerator(InverseTargets, BranchSplits):
     def _add(self, size: int, expr: Expr, data) -> Expr | None:
         """Keep a new value (unless equivalent to a kept one); return it if it solves."""
         self.stats.evaluated += 1
-        if not self.settings.keep_nonfinite and any(d.dtype.kind == "f" and not np.all(np.isfinite(d))
+        if not self.settings.keep_nonfinite and any(d.dtype.kind == "f" and not np.isfinite(d).all()
                                                     for d in data):
             self.stats.rejected_nonfinite += 1
             return None
@@ -247,10 +247,10 @@ class Enumerator(InverseTargets, BranchSplits):
                 self.settings.progress(self.problem.name, self.stats.size_reached, self.stats.enumerated)
 
     def _apply(self, op: Op, attrs, rt: TensorType, args: tuple[_Value, ...]):
-        data = tuple(
-            np.asarray(op.evaluate([a.data[e] for a in args], attrs), dtype=rt.numpy_dtype)
-            for e in range(len(self.target))
-        )
+        # op.evaluate without its errstate: run() holds one around the whole search
+        dtype = rt.numpy_dtype
+        data = tuple(np.asarray(op.apply(NUMPY, [a.data[e] for a in args], attrs), dtype=dtype)
+                     for e in range(len(self.target)))
         return Expr(rt, op, attrs, tuple(a.expr for a in args)), data
 
     # -- leaves ---------------------------------------------------------------------------
