@@ -70,12 +70,12 @@ def fingerprint(parts: list[np.ndarray]) -> bytes:
     parts = [np.asarray(d) for d in parts]
     if parts and all(d.dtype == parts[0].dtype for d in parts):  # one pass over all examples
         parts = [np.concatenate([d.ravel() for d in parts])]
-    chunks = []
+    digest = hashlib.blake2b(digest_size=16)  # fed chunk by chunk: the digest of their concatenation
     for d in parts:
         if d.dtype.kind == "f":
-            d = np.round(d, FINGERPRINT_DECIMALS.get(dtype_name(d), 9)) + 0.0  # folds -0.0 into 0.0
-        chunks.append(d.tobytes())
-    return hashlib.blake2b(b"".join(chunks), digest_size=16).digest()
+            d = np.round(d, FINGERPRINT_DECIMALS.get(_DTYPE_NAMES.get(d.dtype, "other"), 9)) + 0.0  # folds -0.0 into 0.0
+        digest.update(d.tobytes())
+    return digest.digest()
 
 
 # relative: how far the float inputs move in the conditioning check, per type (f32's

@@ -229,11 +229,13 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
     initial = set()
     for i in out_params:
         initial |= {t.get_id() for t in np.asarray(sym[i], dtype=object).ravel() if isinstance(t, z3.ExprRef)}
+    walked: set = set()  # subterms of earlier elements: none of them was such memory
     for c in comparisons:
         w = np.asarray(want[c.argument], dtype=object)
         for idx in np.ndindex(*w.shape):
-            for t in _free_constants([w[idx]]):
-                if str(t).startswith("undef_") or t.get_id() in initial:
+            for t in z3sem.subterms([w[idx]], walked):
+                if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and \
+                        (str(t).startswith("undef_") or t.get_id() in initial):
                     return f"{c.label}{list(idx)}"
     return None
 
