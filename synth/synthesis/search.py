@@ -113,7 +113,6 @@ ROUNDING_MARGIN = 2e-9
 FIRST_KEY_MAGNITUDE = 1e3
 
 
-
 @dataclass
 class Enumerator(InverseTargets, BranchSplits):
     problem: Problem
