@@ -73,7 +73,8 @@ def fingerprint(parts: list[np.ndarray]) -> bytes:
     digest = hashlib.blake2b(digest_size=16)  # fed chunk by chunk: the digest of their concatenation
     for d in parts:
         if d.dtype.kind == "f":
-            d = np.round(d, FINGERPRINT_DECIMALS.get(_DTYPE_NAMES.get(d.dtype, "other"), 9)) + 0.0  # folds -0.0 into 0.0
+            decimals = FINGERPRINT_DECIMALS.get(_DTYPE_NAMES.get(d.dtype, "other"), 9)
+            d = np.round(d, decimals) + 0.0  # folds -0.0 into 0.0
         digest.update(d.tobytes())
     return digest.digest()
 
