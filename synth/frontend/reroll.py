@@ -101,7 +101,8 @@ def _same_ops(a_ops: list, b_ops: list, env: dict, iv_a, iv_b, shift: int, inner
         for key in b.attributes.keys():
             aa, ab = a.attributes[key], b.attributes[key]
             if key in iv_pos:
-                if _map(a, key) != _shifted(_map(b, key), iv_pos[key], shift):
+                # printed forms: `d0 * 11 + (d1 + 1)` from the shift prints as `d0 * 11 + d1 + 1`
+                if str(_map(a, key)) != str(_shifted(_map(b, key), iv_pos[key], shift)):
                     raise _Mismatch
             elif str(aa) != str(ab):
                 raise _Mismatch
