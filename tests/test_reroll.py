@@ -1,7 +1,8 @@
 """Loops unrolled by hand read as the loops they were unrolled from (synth.frontend.reroll),
 on C written here in spellings other than the BLAS daxpy of benchmarks/c-libs/heldout3:
 an unroll by 5 with its clean-up loop after it, an inner loop unrolled by 3 with its
-clean-up loop first, and a step-2 loop whose two statements are not copies of one body
+clean-up loop first, a loop body of copies over constant subscripts (`px[i][0]`, `px[i][1]`,
+`px[i][2]`), and a step-2 loop whose two statements are not copies of one body
 (left as it is). The raises are compared with the C compiled by gcc bit for bit."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ PATH = ROOT / "tests" / "data" / "unrolled.c"
 CASES = {
     "saxpy_unroll5": {"sizes": {"n": 23}, "arrays": {"x": "n", "y": "n"}},
     "rows_scale_unroll3": {"sizes": {"rows": 4}, "arrays": {"b": "rows*11", "c": "rows*11"}},
+    "channel_gain": {"sizes": {"n": 7}, "arrays": {"gain": "3", "px": "n*3"}},
     "pairs_not_copies": {"sizes": {"n": 8}, "arrays": {"x": "n", "y": "n"}},
 }
 
@@ -37,6 +39,9 @@ def test_unrolled_loops_become_one_loop():
     assert any("unrolled by hand" in n and "fused 1" in n for n in nf.interface.notes)
     nest = _normal("rows_scale_unroll3").source.text
     assert nest.count("affine.for") == 2 and "step" not in nest and " = 0 to 11 {" in nest
+    # copies over constant subscripts (px[i][0], px[i][1], px[i][2]; gain[0] ...): a loop over them
+    gain = _normal("channel_gain").source.text
+    assert gain.count("affine.for") == 2 and "%arg1[%arg4]" in gain and "%arg2[%arg3, %arg4]" in gain
     # the copies differ (x[i] + x[i+1], then x[i] - x[i+1]): kept as written
     pairs = _normal("pairs_not_copies")
     assert "step 2" in pairs.source.text and not pairs.interface.notes
@@ -45,7 +50,7 @@ def test_unrolled_loops_become_one_loop():
 # bit for bit through the MLIR CPU pipeline (linalg); XLA's CPU backend contracts a * x + y
 # into an fma, so the stablehlo raise equals the C to rounding
 @pytest.mark.parametrize("name,target", [("saxpy_unroll5", "linalg"), ("rows_scale_unroll3", "linalg"),
-                                         ("saxpy_unroll5", "stablehlo")])
+                                         ("channel_gain", "linalg"), ("saxpy_unroll5", "stablehlo")])
 def test_rerolled_raise_equals_compiled_c_bitwise(name, target):
     from synth.pipeline import RaiseOptions, raise_function
 

@@ -13,6 +13,11 @@ dependences or overlap.
   copy's values), runs the first copy at `i = lb, lb + 1, ..., lb + k*ceil((ub - lb)/k) - 1`
   in order: the loop becomes that unit-step loop over the first copy. Copies are compared
   op by op (names, attributes, types, operands, nested regions) with the shifted maps.
+- **Constant copies.** A loop body (no iter_args) that is k >= 2 copies of one block of
+  ops without regions, the r-th copy the first with some subscripts plus r (`p[i][0]`,
+  `p[i][1]`, ... of a pointer walk unrolled by hand, as the C front end reads it), runs
+  the first copy at a new index v = 0, 1, ..., k-1 in order: the copies become a loop
+  over v (the first copy with those subscripts plus v).
 - **Fusion.** Two consecutive unit-step `affine.for` without iter_args whose bodies are the
   same (the second's index read as the first's), the first's upper bound the second's
   lower bound, with constant bounds `lb1 <= ub1 <= ub2`: they run the one body over
@@ -184,6 +189,140 @@ def _reroll(loop) -> bool:
     return True
 
 
+def _linear(e) -> tuple[dict, int] | None:
+    """An affine expression as ({("d"|"s", position): coefficient}, constant); None where
+    it is not linear."""
+    if isinstance(e, ir.AffineConstantExpr):
+        return {}, e.value
+    if isinstance(e, ir.AffineDimExpr):
+        return {("d", e.position): 1}, 0
+    if isinstance(e, ir.AffineSymbolExpr):
+        return {("s", e.position): 1}, 0
+    if isinstance(e, (ir.AffineAddExpr, ir.AffineMulExpr)):
+        a, b = _linear(e.lhs), _linear(e.rhs)
+        if a is None or b is None:
+            return None
+        if isinstance(e, ir.AffineAddExpr):
+            t = dict(a[0])
+            for k, c in b[0].items():
+                t[k] = t.get(k, 0) + c
+            return {k: c for k, c in t.items() if c}, a[1] + b[1]
+        if not b[0] or not a[0]:
+            (terms, c0), f = (a, b[1]) if not b[0] else (b, a[1])
+            return {k: c * f for k, c in terms.items() if c * f}, c0 * f
+    return None
+
+
+def _copy_positions(a, b, r: int) -> dict[str, tuple[int, ...]] | None:
+    """Per map attribute of op `a` (copy r) and `b` (copy 0), the results that are b's
+    plus r (the others equal b's); None where a result differs otherwise."""
+    out = {}
+    for name, _ in _map_operands(b):
+        ma, mb = _map(a, name), _map(b, name)
+        if (ma.n_dims, ma.n_symbols, len(ma.results)) != (mb.n_dims, mb.n_symbols, len(mb.results)):
+            return None
+        pos = []
+        for k, (ea, eb) in enumerate(zip(ma.results, mb.results)):
+            la, lb = _linear(ea), _linear(eb)
+            if la is None or lb is None:
+                if str(ea) != str(eb):
+                    return None
+                continue
+            if la[0] != lb[0] or la[1] - lb[1] not in (0, r):
+                return None
+            if la[1] - lb[1] == r:
+                pos.append(k)
+        out[name] = tuple(pos)
+    return out
+
+
+def _same_copy(a_ops: list, b_ops: list, r: int, inner: set) -> dict | None:
+    """{index in b_ops: positions per map} where copy `a_ops` is `b_ops` with those map
+    results plus r; None where it is not."""
+    if len(a_ops) != len(b_ops):
+        return None
+    env: dict = {}
+    out = {}
+    for n, (a, b) in enumerate(zip(a_ops, b_ops)):
+        a, b = a.operation, b.operation
+        if a.name != b.name or len(a.operands) != len(b.operands) or len(a.results) != len(b.results) \
+                or len(a.regions) or len(b.regions) or set(a.attributes.keys()) != set(b.attributes.keys()):
+            return None
+        pos = _copy_positions(a, b, r)
+        if pos is None:
+            return None
+        for key in b.attributes.keys():
+            if key not in pos and str(a.attributes[key]) != str(b.attributes[key]):
+                return None
+        for va, vb in zip(a.operands, b.operands):
+            if vb in env:
+                if env[vb] != va:
+                    return None
+            elif va in inner or vb in inner or va != vb:
+                return None
+        for ra, rb in zip(a.results, b.results):
+            if ra.type != rb.type:
+                return None
+            env[rb] = ra
+        if any(pos.values()):
+            out[n] = pos
+    return out
+
+
+def _with_index(op, positions: dict, v) -> None:
+    """Rebuild `op` (affine.load / store / apply: one map over its trailing operands) with
+    its results at `positions` plus the new loop index `v`."""
+    m = _map(op, "map")
+    n = m.n_dims + m.n_symbols
+    ops = list(op.operands)
+    head, maps = ops[:len(ops) - n], ops[len(ops) - n:]
+    dims, syms = maps[:m.n_dims], maps[m.n_dims:]
+    d = ir.AffineDimExpr.get(m.n_dims)
+    results = [e + d if k in positions["map"] else e for k, e in enumerate(m.results)]
+    attrs = {k: op.attributes[k] for k in op.attributes.keys()}
+    attrs["map"] = ir.AffineMapAttr.get(ir.AffineMap.get(m.n_dims + 1, m.n_symbols, results))
+    new = ir.Operation.create(op.name, results=[r.type for r in op.results],
+                              operands=head + dims + [v] + syms, attributes=attrs,
+                              loc=op.location, ip=ir.InsertionPoint(op))
+    for old, r in zip(op.results, new.results):
+        old.replace_all_uses_with(r)
+    op.erase()
+
+
+def _constant_copies(loop) -> bool:
+    from mlir.dialects import affine as affine_d
+
+    body = _body(loop)
+    if _iterargs(loop) or len(body) < 2:
+        return False
+    inner = _defined(body)
+    for n in range(1, len(body) // 2 + 1):
+        if len(body) % n:
+            continue
+        k = len(body) // n
+        chunks = [body[r * n:(r + 1) * n] for r in range(k)]
+        found = [_same_copy(chunks[r], chunks[0], r, inner) for r in range(1, k)]
+        if any(f is None for f in found) or not found[0] or any(f != found[0] for f in found):
+            continue
+        if any(set(p) != {"map"} or chunks[0][i].operation.name not in ("affine.load", "affine.store")
+               for i, p in found[0].items()):
+            continue
+        with chunks[0][0].location:
+            zero = ir.AffineMap.get_constant(0)
+            new = affine_d.AffineForOp(zero, ir.AffineMap.get_constant(k), 1,
+                                       ip=ir.InsertionPoint(chunks[0][0].operation))
+            with ir.InsertionPoint(new.body):
+                yield_ = affine_d.AffineYieldOp([])
+        for op in chunks[0]:
+            op.operation.move_before(yield_.operation)
+        for i, pos in found[0].items():
+            _with_index(chunks[0][i].operation, pos, new.induction_variable)
+        for op in reversed(body[n:]):
+            op.operation.erase()
+        return True
+    return False
+
+
 def _constant_bounds(loop):
     lb, ub = _map(loop, "lowerBoundMap"), _map(loop, "upperBoundMap")
     if len(lb.results) != 1 or len(ub.results) != 1:
@@ -237,6 +376,7 @@ def reroll_loops(block: ir.Block) -> tuple[int, int]:
     """Reroll the hand-unrolled loops under `block`, then fuse consecutive loops that run
     one body over adjacent ranges. (loops rerolled, loops fused away)."""
     rerolled = sum(_reroll(loop) for loop in _loops(block))
+    rerolled += sum(_constant_copies(loop) for loop in _loops(block))
     fused = 0
     if rerolled:
         for blk in _blocks(block):

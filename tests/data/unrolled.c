@@ -41,3 +41,12 @@ void pairs_not_copies(int n, const double *x, double *y)
         y[i + 1] = x[i] - x[i + 1];
     }
 }
+
+void channel_gain(int n, const float gain[3], float px[][3])
+{
+    for (int i = 0; i < n; i++) {
+        px[i][0] = px[i][0] * gain[0];
+        px[i][1] = px[i][1] * gain[1];
+        px[i][2] = px[i][2] * gain[2];
+    }
+}
