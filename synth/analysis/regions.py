@@ -457,6 +457,10 @@ def reached_views(kernel, standin: Mapping[str, int]) -> Views:
         values = {n: first + stride * r for r, n in enumerate(order)}
         if len(configs) < 3 and values not in configs and model.valid(values):
             configs.append(values)
+    for scale in (2, 3):  # sizes tied to each other (a row pitch of at least 2 * n): the stand-in scaled
+        values = {n: v * scale for n, v in standin.items()}
+        if len(configs) < 3 and values not in configs and model.valid(values):
+            configs.append(values)
     try:  # the kernel's own sizes too: the boxes there are the ones the raise runs on
         values = model.original()
         if values not in configs:
