@@ -3,7 +3,9 @@ one strided view per field (synth.analysis.regions: interleaved lattices of one 
 array, each an input of its own), on C written here (not the libjpeg rgb_ycc_convert of
 benchmarks/c-libs/heldout3): a stereo mix-down (stride 2, floats) and BGRA to luma
 (stride 4, bytes, one field never read), in rows with a pitch (so the C front end reads
-them as 2-d arrays with strided columns); the raises equal the C compiled by gcc."""
+them as 2-d arrays with strided columns); and the two halves of a row as two blocks side
+by side (an int16 dot product per half: on linalg an integer product summed, as linalg's
+contractions are the float grammar's). The raises equal the C compiled by gcc."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from synth.frontend.c import translate_c
 PATH = ROOT / "tests" / "data" / "interleaved.c"
 CASES = {
     "stereo_rows": {"sizes": {"rows": 3, "n": 9, "ld": 21}, "arrays": {"lr": "rows*ld", "mono": "rows*n"}},
+    "halves_dot_i16": {"sizes": {"rows": 5}, "arrays": {"w": "rows*16", "x": "rows*16", "out": "rows"}},
     "bgra_luma": {"sizes": {"rows": 4, "cols": 7, "pitch": 30}, "arrays": {"px": "rows*pitch", "luma": "rows*cols"}},
 }
 
@@ -34,9 +37,15 @@ def test_fields_are_boxes_of_their_own():
     fields = views.extra[3]  # px: b, g, r at stride 4 (the alpha field is not read)
     assert [b.lo[-1] for b in fields] == [0, 1, 2] and {b.stride[-1] for b in fields} == {4}
     assert set(views.roles) >= {"extra:0", "extra:1", "extra:2"}
+    source = translate_c(str(PATH), function="halves_dot_i16", sizes=CASES["halves_dot_i16"]["sizes"])
+    kernel = load_kernel(source, "halves_dot_i16")
+    views = reached_views(kernel, kernel.sizes.standin())
+    for k in (1, 2):  # w and x: columns 0..7 and 8..15 of each row, a box each
+        assert [(b.lo[-1], b.count[-1]) for b in views.extra[k]] == [(0, 8), (8, 8)]
 
 
-@pytest.mark.parametrize("name,target", [("stereo_rows", "stablehlo"), ("bgra_luma", "linalg")])
+@pytest.mark.parametrize("name,target", [("stereo_rows", "stablehlo"), ("bgra_luma", "linalg"),
+                                         ("halves_dot_i16", "linalg"), ("halves_dot_i16", "stablehlo")])
 def test_field_reads_raise_equal_to_compiled_c(name, target):
     from synth.pipeline import RaiseOptions, raise_function
 
@@ -50,5 +59,7 @@ def test_field_reads_raise_equal_to_compiled_c(name, target):
         want = run_c(case, params, result, args, "-O2")
         got = raised_outputs(outcome.module, case, params, args, target, sig)
         assert_same(case, f"raised {target}", params, result, want, got)
-        if name == "bgra_luma":  # integers: exactly
-            assert np.array_equal(want[0]["luma"], got[0]["luma"])
+        if name != "stereo_rows":  # integers: exactly
+            for p in params:
+                if p.array:
+                    assert np.array_equal(want[0][p.name], got[0][p.name])

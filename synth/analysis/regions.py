@@ -255,8 +255,10 @@ def _interleaved(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | 
     """Reads of one array that fall in k >= 2 interleaved lattices (an array of structures
     read field by field: `p[3 * i]`, `p[3 * i + 1]`, `p[3 * i + 2]`): (the box of each
     lattice, by its first element; the lattice of each access), where the lattices have
-    the same counts and strides and differ only in their first element, by less than the
-    stride, along one dim. None otherwise (one box for them all, as before)."""
+    the same counts and strides and differ only in their first element along one dim, by
+    less than the stride (interleaved), or by more than the few elements the sketches
+    slice themselves (blocks side by side: the two halves of a row). None otherwise (one
+    box for them all, as before)."""
     own = [_box([acc], shape) for acc in dims_list]
     classes: list[Box] = []
     of = []
@@ -277,8 +279,11 @@ def _interleaved(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | 
     if len(moved) != 1 or any(c.count != first.count or c.stride != first.stride for c in classes):
         return None
     d = moved.pop()
-    los = [c.lo[d] for c in classes]
-    if first.stride[d] < 2 or max(los) - min(los) >= first.stride[d]:
+    los = sorted(c.lo[d] for c in classes)
+    interleaved = first.stride[d] >= 2 and los[-1] - los[0] < first.stride[d]
+    # or blocks side by side beyond what the sketches slice (q[i][j], q[i][j + 16], j < 16)
+    blocked = los[0] > MAX_OFFSET or los[1] - los[0] > MAX_OFFSET
+    if not (interleaved or blocked):
         return None
     order = sorted(range(len(classes)), key=lambda c: classes[c].lo[d])
     rank = {c: r for r, c in enumerate(order)}

@@ -21,3 +21,15 @@ void bgra_luma(int rows, int cols, int pitch, const uint8_t *px, uint8_t *luma)
         }
     }
 }
+
+/* the two halves of each row of 16, as two blocks side by side (an integer dot product
+ * of each half, summed) */
+void halves_dot_i16(int rows, const int16_t *w, const int16_t *x, int32_t *out)
+{
+    for (int r = 0; r < rows; r++) {
+        int32_t s = 0;
+        for (int j = 0; j < 8; j++)
+            s += w[r * 16 + j] * x[r * 16 + j] + w[r * 16 + j + 8] * x[r * 16 + j + 8];
+        out[r] = s;
+    }
+}
