@@ -41,7 +41,8 @@ def test_fields_are_boxes_of_their_own():
     kernel = load_kernel(source, "halves_dot_i16")
     views = reached_views(kernel, kernel.sizes.standin())
     for k in (1, 2):  # w and x: columns 0..7 and 8..15 of each row, a box each
-        assert [(b.lo[-1], b.count[-1]) for b in views.extra[k]] == [(0, 8), (8, 8)]
+        at = [b.at(kernel.sizes.original()) for b in views.extra[k]]
+        assert [(b.lo[-1], b.count[-1]) for b in at] == [(0, 8), (8, 8)]
 
 
 @pytest.mark.parametrize("name,target", [("stereo_rows", "stablehlo"), ("bgra_luma", "linalg"),
