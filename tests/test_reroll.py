@@ -21,6 +21,7 @@ CASES = {
     "saxpy_unroll5": {"sizes": {"n": 23}, "arrays": {"x": "n", "y": "n"}},
     "rows_scale_unroll3": {"sizes": {"rows": 4}, "arrays": {"b": "rows*11", "c": "rows*11"}},
     "channel_gain": {"sizes": {"n": 7}, "arrays": {"gain": "3", "px": "n*3"}},
+    "index_pairs": {"sizes": {"n": 8}, "arrays": {"y": "n"}},
     "pairs_not_copies": {"sizes": {"n": 8}, "arrays": {"x": "n", "y": "n"}},
 }
 
@@ -45,6 +46,10 @@ def test_unrolled_loops_become_one_loop():
     # the copies differ (x[i] + x[i+1], then x[i] - x[i+1]): kept as written
     pairs = _normal("pairs_not_copies")
     assert "step 2" in pairs.source.text and not pairs.interface.notes
+    # the index read as a value (y[i + 1] = i): not shifted copies, so the step stays (the
+    # two stores of the same value are copies over a constant subscript: a loop over them)
+    index = _normal("index_pairs").source.text
+    assert "step 2" in index and index.count("affine.for") == 2 and "[%arg2 + %arg3]" in index
 
 
 # bit for bit through the MLIR CPU pipeline (linalg); XLA's CPU backend contracts a * x + y

@@ -76,7 +76,7 @@ class _Mismatch(Exception):
 def _same_ops(a_ops: list, b_ops: list, env: dict, iv_a, iv_b, shift: int, inner: set) -> None:
     """Raise _Mismatch unless `a_ops` are `b_ops` with `iv_b` read as `iv_a + shift`. `env`
     maps values of `b_ops` to those of `a_ops` (filled in); `inner`: values a copy may only
-    read from itself (the loop body's), as hashes."""
+    read from itself (the loop body's)."""
     if len(a_ops) != len(b_ops):
         raise _Mismatch
     for a, b in zip(a_ops, b_ops):
@@ -90,18 +90,18 @@ def _same_ops(a_ops: list, b_ops: list, env: dict, iv_a, iv_b, shift: int, inner
             m = _map(b, name)
             if any(i >= m.n_dims for i in iv_pos[name]):
                 raise _Mismatch  # the index as a symbol: not shifted here
+        in_maps = sum(v == iv_b for _, operands in _map_operands(b) for v in operands)
+        if shift and sum(v == iv_b for v in b.operands) != in_maps:
+            raise _Mismatch  # the index read outside a map (a cast of i) cannot be shifted
         for va, vb in zip(a.operands, b.operands):
             if vb == iv_b:
                 if va != iv_a:
                     raise _Mismatch
-                if shift and not any(v == iv_b for _, ops in _map_operands(b) for v in ops):
-                    raise _Mismatch  # the index read outside a map cannot be shifted
                 continue
-            hb = _key(vb)
-            if hb in env:
-                if env[hb] != _key(va):
+            if vb in env:
+                if env[vb] != va:
                     raise _Mismatch
-            elif _key(va) in inner or hb in inner or va != vb:
+            elif va in inner or vb in inner or va != vb:
                 raise _Mismatch
         for key in b.attributes.keys():
             aa, ab = a.attributes[key], b.attributes[key]
@@ -114,7 +114,7 @@ def _same_ops(a_ops: list, b_ops: list, env: dict, iv_a, iv_b, shift: int, inner
         for ra, rb in zip(a.results, b.results):
             if ra.type != rb.type:
                 raise _Mismatch
-            env[_key(rb)] = _key(ra)
+            env[rb] = ra
         for ga, gb in zip(a.regions, b.regions):
             ba, bb = list(ga.blocks), list(gb.blocks)
             if len(ba) != len(bb):
@@ -125,13 +125,8 @@ def _same_ops(a_ops: list, b_ops: list, env: dict, iv_a, iv_b, shift: int, inner
                 for pa, pb in zip(xa.arguments, xb.arguments):
                     if pa.type != pb.type:
                         raise _Mismatch
-                    env[_key(pb)] = _key(pa)
+                    env[pb] = pa
                 _same_ops(list(xa.operations), list(xb.operations), env, iv_a, iv_b, shift, inner)
-
-
-def _key(v: ir.Value):
-    """A hashable identity of an SSA value."""
-    return v
 
 
 def _defined(ops: list) -> set:
@@ -139,10 +134,10 @@ def _defined(ops: list) -> set:
     out = set()
     for op in ops:
         op = op.operation
-        out.update(_key(r) for r in op.results)
+        out.update(op.results)
         for g in op.regions:
             for blk in g.blocks:
-                out.update(_key(a) for a in blk.arguments)
+                out.update(blk.arguments)
                 out |= _defined(list(blk.operations))
     return out
 
