@@ -171,10 +171,8 @@ def _reroll(loop) -> bool:
         new = ir.AffineMap.get(ub.n_dims, ub.n_symbols,
                                [ir.AffineConstantExpr.get(lo + k * -(-(hi - lo) // k) if hi > lo else hi)])
     elif operands[:nl] == operands[nl:] and (lb.n_dims, lb.n_symbols) == (ub.n_dims, ub.n_symbols):
-        new = ir.AffineMap.get(ub.n_dims, ub.n_symbols, [le + ((ue - le + (k - 1)).floor_div(k)) * k]) \
-            if hasattr(ue, "floor_div") else None
-        if new is None:
-            return False
+        trips = ir.AffineFloorDivExpr.get(ue - le + (k - 1), ir.AffineConstantExpr.get(k))
+        new = ir.AffineMap.get(ub.n_dims, ub.n_symbols, [le + trips * k])
     else:
         return False
     for op in reversed(body[n:]):
