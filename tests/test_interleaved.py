@@ -45,8 +45,9 @@ def test_fields_are_boxes_of_their_own():
         assert [(b.lo[-1], b.count[-1]) for b in at] == [(0, 8), (8, 8)]
 
 
-@pytest.mark.parametrize("name,target", [("stereo_rows", "stablehlo"), ("bgra_luma", "linalg"),
-                                         ("halves_dot_i16", "linalg"), ("halves_dot_i16", "stablehlo")])
+@pytest.mark.parametrize("name,target", [pytest.param("stereo_rows", "stablehlo", marks=pytest.mark.slow),
+                                         ("bgra_luma", "linalg"), ("halves_dot_i16", "linalg"),
+                                         pytest.param("halves_dot_i16", "stablehlo", marks=pytest.mark.slow)])
 def test_field_reads_raise_equal_to_compiled_c(name, target):
     from synth.pipeline import RaiseOptions, raise_function
 
