@@ -43,6 +43,19 @@ def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol],
     return None
 
 
+def _strided_count(c: int, strided: list[tuple[SizeExpr, int]], symbols: dict[str, Symbol]) -> SizeExpr | None:
+    """The trip count c of a loop renumbered by its step k as the extent e of a dim it
+    reaches at k * iv: ceil(e / k) (every k-th element from the first), else floor(e / k)."""
+    values = {n: s.value for n, s in symbols.items()}
+    for e, k in strided:
+        if e.div != 1 or not e.terms or any(n not in values or values[n] < 0 for n, _ in e.terms):
+            continue
+        for cand in ((e + (k - 1)).floordiv(k), e.floordiv(k)):
+            if cand.at(values) == c and c >= SMALL_CONSTANT:
+                return cand
+    return None
+
+
 def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
     """Whether the index of a "reversed" site (`-i + c`) runs over its whole dim: its loop
     from 0 to the dim's extent (C's `for (i = m - 1; i >= 0; i--)`), or the counter of a
@@ -59,19 +72,6 @@ def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) 
     lb = loop.lbs[0] if len(loop.lbs) == 1 else None
     return lb is not None and not lb.terms and lb.const == 0 and len(loop.ubs) == 1 \
         and decided.get((loop.op_index, "upperBoundMap", 0)) == extent
-
-
-def _strided_count(c: int, strided: list[tuple[SizeExpr, int]], symbols: dict[str, Symbol]) -> SizeExpr | None:
-    """The trip count c of a loop renumbered by its step k as the extent e of a dim it
-    reaches at k * iv: ceil(e / k) (every k-th element from the first), else floor(e / k)."""
-    values = {n: s.value for n, s in symbols.items()}
-    for e, k in strided:
-        if e.div != 1 or not e.terms or any(n not in values or values[n] < 0 for n, _ in e.terms):
-            continue
-        for cand in ((e + (k - 1)).floordiv(k), e.floordiv(k)):
-            if cand.at(values) == c and c >= SMALL_CONSTANT:
-                return cand
-    return None
 
 
 def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeModel:
