@@ -43,6 +43,19 @@ def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol],
     return None
 
 
+def _strided_count(c: int, strided: list[tuple[SizeExpr, int]], symbols: dict[str, Symbol]) -> SizeExpr | None:
+    """The trip count c of a loop renumbered by its step k as the extent e of a dim it
+    reaches at k * iv: ceil(e / k) (every k-th element from the first), else floor(e / k)."""
+    values = {n: s.value for n, s in symbols.items()}
+    for e, k in strided:
+        if e.div != 1 or not e.terms or any(n not in values or values[n] < 0 for n, _ in e.terms):
+            continue
+        for cand in ((e + (k - 1)).floordiv(k), e.floordiv(k)):
+            if cand.at(values) == c and c >= SMALL_CONSTANT:
+                return cand
+    return None
+
+
 def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
     """Whether the index of a "reversed" site (`-i + c`) runs over its whole dim: its loop
     from 0 to the dim's extent (C's `for (i = m - 1; i >= 0; i--)`), or the counter of a
@@ -202,6 +215,18 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                         out.append(e)
         return out
 
+    def strided_for_loop(loop_id: int) -> list[tuple[SizeExpr, int]]:
+        """(extent, k) of the dims an access reaches at k * iv (k > 1): a loop renumbered
+        by its step (`for (i = 0; i < n; i += 3)` as i' < (n + 2) / 3, `a[3 * i']`)."""
+        out = []
+        for acc in col.accesses:
+            for d, form in enumerate(acc.forms):
+                k = form.terms.get(("iv", loop_id)) if form is not None else None
+                e = dims.get((acc.array, d))
+                if k is not None and k > 1 and e is not None and (e, k) not in out:
+                    out.append((e, k))
+        return out
+
     for site in col.sites:
         if site.context not in ("ub", "lb") or not site.pure:
             continue
@@ -211,6 +236,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if site.context == "ub" and c < 2:
             continue
         e = _relate(c, preferred_for_loop(site.iv_loop), symbols)
+        if e is None and site.context == "ub":
+            e = _strided_count(c, strided_for_loop(site.iv_loop), symbols)
         if e is None:
             if site.context == "lb":
                 raise InputError(f"loop lower bound {c} is not a size synth can relate to the "

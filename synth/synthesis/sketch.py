@@ -420,12 +420,17 @@ class _StatementSketch(_Locals):
             if len(within) == 1:
                 core = self.summed(within[0], inner, over)
             else:
-                if name != "arith.mulf" and self.dialect == "linalg":
-                    raise NoSketch("an integer contraction")
                 views = [self.read(f) for f in within]
-                while len(views) > 2:
-                    views = self.sk.merge_one(views, _ELEMENTWISE[self.dialect][name])
-                core = self.sk.contract(views[0], views[1], over, inner)
+                if name != "arith.mulf" and self.dialect == "linalg":
+                    # linalg's contractions are the float grammar's: an integer product
+                    # (exact, wrapping) is multiplied elementwise, then summed
+                    while len(views) > 1:
+                        views = self.sk.merge_one(views, _ELEMENTWISE[self.dialect][name])
+                    core = self.sk.reduce(self.sk.masked(views[0], inner), set(views[0].dims) & over)
+                else:
+                    while len(views) > 2:
+                        views = self.sk.merge_one(views, _ELEMENTWISE[self.dialect][name])
+                    core = self.sk.contract(views[0], views[1], over, inner)
             if outside:
                 scale = outside[0]
                 for v in outside[1:]:
