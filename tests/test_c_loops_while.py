@@ -161,6 +161,23 @@ def test_quick_return_on_data_raises_both_paths(target):
                 run_c(zero, params, result, args, "-O2"), got)
 
 
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_quick_return_on_data_is_raised_as_written(target):
+    """axpy_walk_q's `if (a == 0.0f) return;` stays a select in the raise (`!(a == 0)` read
+    as the select with its branches swapped), not `y + 0 * x`, which real arithmetic calls
+    equal but IEEE does not: with a = 0, an inf in x and a -0.0 in y, the raise leaves y
+    bit for bit as the C does (y + 0 * inf would be NaN, -0.0 + 0 * x would be +0.0)."""
+    outcome, case, params, result, sig = _raise_and_compare(CASES["axpy_walk_q"], target, False)
+    raised = outcome.module.split("func.func @axpy_walk_q(")[0]
+    assert "stablehlo.select" in raised or "arith.select" in raised
+    zero = _variant("axpy_walk_q", None, {"a": ZERO})
+    args = inputs(zero, params, np.random.default_rng(7))
+    args["x"][0], args["y"][1] = np.inf, -0.0
+    want = run_c(zero, params, result, {k: np.copy(v) for k, v in args.items()}, "-O2")[0]["y"]
+    got = raised_outputs(outcome.module, zero, params, args, target, sig)[0]["y"]
+    assert np.signbit(want[1]) and np.asarray(got, dtype=np.float32).tobytes() == want.tobytes()
+
+
 REFUSED = """#include <math.h>
 void bisect(double *x, int n)
 {

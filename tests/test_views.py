@@ -91,8 +91,8 @@ def test_strided_store_raises(target):
 def test_step_2_boxes():
     k = _kernel("step2")
     views = reached_views(k, k.sizes.standin())
-    assert views.main[0].stride == views.extra[0].stride == (2,)
-    assert (views.main[0].lo, views.extra[0].lo) == ((1,), (0,))
+    assert views.main[0].stride == views.extra[0][0].stride == (2,)
+    assert (views.main[0].lo, views.extra[0][0].lo) == ((1,), (0,))
 
 
 @pytest.mark.slow

@@ -251,6 +251,45 @@ def disjoint(a: Box, b: Box) -> bool:
     return False
 
 
+def _interleaved(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | None:
+    """Reads of one array that fall in k >= 2 interleaved lattices (an array of structures
+    read field by field: `p[3 * i]`, `p[3 * i + 1]`, `p[3 * i + 2]`): (the box of each
+    lattice, by its first element; the lattice of each access), where the lattices have
+    the same counts and strides and differ only in their first element along one dim, by
+    less than the stride (interleaved), or by more than the few elements the sketches
+    slice themselves (blocks side by side: the two halves of a row). None otherwise (one
+    box for them all, as before)."""
+    own = [_box([acc], shape) for acc in dims_list]
+    classes: list[Box] = []
+    of = []
+    for b in own:
+        for c, other in enumerate(classes):
+            if not disjoint(b, other):
+                if b != other:
+                    return None  # overlapping lattices that differ: not a field-by-field read
+                of.append(c)
+                break
+        else:
+            classes.append(b)
+            of.append(len(classes) - 1)
+    if len(classes) < 2:
+        return None
+    first = classes[0]
+    moved = {d for c in classes for d in range(len(shape)) if c.lo[d] != first.lo[d]}
+    if len(moved) != 1 or any(c.count != first.count or c.stride != first.stride for c in classes):
+        return None
+    d = moved.pop()
+    los = sorted(c.lo[d] for c in classes)
+    interleaved = first.stride[d] >= 2 and los[-1] - los[0] < first.stride[d]
+    # or blocks side by side beyond what the sketches slice (q[i][j], q[i][j + 16], j < 16)
+    blocked = los[0] > MAX_OFFSET or los[1] - los[0] > MAX_OFFSET
+    if not (interleaved or blocked):
+        return None
+    order = sorted(range(len(classes)), key=lambda c: classes[c].lo[d])
+    rank = {c: r for r, c in enumerate(order)}
+    return tuple(classes[c] for c in order), [rank[c] for c in of]
+
+
 def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach | None:
     """The Reach of @name's memref arguments at the sizes the module is written at; None
     where a loop bound or an access cannot be followed."""
@@ -271,6 +310,13 @@ def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach |
         writes = [j for j in live if w.accesses[j][1]]
         inside, outside = list(writes), [j for j in live if j not in writes]
         if not writes:
+            lattices = _interleaved([w.accesses[j][2] for j in live], shape)
+            if lattices is not None:  # rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]: a box each
+                boxes_, classes = lattices
+                extra[k] = boxes_
+                for j, c in zip(live, classes):
+                    roles[j] = f"extra:{c}"
+                continue
             inside, outside = live, []
         while outside:
             box = _box([w.accesses[j][2] for j in inside], shape)
@@ -283,9 +329,9 @@ def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach |
         if outside:
             other = _box([w.accesses[j][2] for j in outside], shape)
             if disjoint(other, box):
-                extra[k] = other
+                extra[k] = (other,)
                 for j in outside:
-                    roles[j] = "extra"
+                    roles[j] = "extra:0"
             else:
                 box = _box([w.accesses[j][2] for j in live], shape)
         main[k] = box
@@ -343,8 +389,9 @@ def _fit(values: list[int], configs: list, candidates: list[SizeExpr]):
 @dataclass(frozen=True)
 class Views:
     """The boxes of a kernel as size expressions: `main` (argument -> box, where not the
-    whole array), `extra` (argument -> the box of its elements only read, taken as an
-    input of its own), `roles` (per access in program order: "main" or "extra")."""
+    whole array), `extra` (argument -> the boxes of its elements only read, each taken as
+    an input of its own: one, or one per lattice of an array read field by field),
+    `roles` (per access in program order: "main", or "extra:J" for the J-th extra box)."""
 
     main: dict
     extra: dict
@@ -415,6 +462,10 @@ def reached_views(kernel, standin: Mapping[str, int]) -> Views:
         values = {n: first + stride * r for r, n in enumerate(order)}
         if len(configs) < 3 and values not in configs and model.valid(values):
             configs.append(values)
+    for scale in (2, 3):  # sizes tied to each other (a row pitch of at least 2 * n): the stand-in scaled
+        values = {n: v * scale for n, v in standin.items()}
+        if len(configs) < 3 and values not in configs and model.valid(values):
+            configs.append(values)
     try:  # the kernel's own sizes too: the boxes there are the ones the raise runs on
         values = model.original()
         if values not in configs:
@@ -432,17 +483,19 @@ def reached_views(kernel, standin: Mapping[str, int]) -> Views:
     candidates = _candidates(model)
     main, extra = {}, {}
     roles = list(found[0].roles)
-    for k in found[0].main:
+    for k in sorted(set(found[0].main) | set(found[0].extra)):
         if k >= kernel.n_arguments or k not in model.arg_dims:
             continue
         full = list(model.arg_dims[k])
-        box = _fit_box([b.main[k] for b in found], full, configs, candidates)
+        box = _fit_box([b.main[k] for b in found], full, configs, candidates) if k in found[0].main else None
         other = None
-        if k in found[0].extra and all(k in b.extra for b in found):
-            other = _fit_box([b.extra[k] for b in found], full, configs, candidates)
-        if box is None or (k in found[0].extra and other is None):
+        if k in found[0].extra and all(len(b.extra.get(k, ())) == len(found[0].extra[k]) for b in found):
+            other = tuple(_fit_box([b.extra[k][j] for b in found], full, configs, candidates)
+                          for j in range(len(found[0].extra[k])))
+            other = None if None in other else other
+        if (k in found[0].main and box is None) or (k in found[0].extra and other is None):
             return NO_VIEWS  # the accesses were rewritten by roles that no longer hold
-        if not _whole(box, full):
+        if box is not None and not _whole(box, full):
             main[k] = box
         if other is not None:
             extra[k] = other

@@ -44,6 +44,19 @@ def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol],
     return None
 
 
+def _strided_count(c: int, strided: list[tuple[SizeExpr, int]], symbols: dict[str, Symbol]) -> SizeExpr | None:
+    """The trip count c of a loop renumbered by its step k as the extent e of a dim it
+    reaches at k * iv: ceil(e / k) (every k-th element from the first), else floor(e / k)."""
+    values = {n: s.value for n, s in symbols.items()}
+    for e, k in strided:
+        if e.div != 1 or not e.terms or any(n not in values or values[n] < 0 for n, _ in e.terms):
+            continue
+        for cand in ((e + (k - 1)).floordiv(k), e.floordiv(k)):
+            if cand.at(values) == c and c >= SMALL_CONSTANT:
+                return cand
+    return None
+
+
 def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
     """Whether the index of a "reversed" site (`-i + c`) runs over its whole dim: its loop
     from 0 to the dim's extent (C's `for (i = m - 1; i >= 0; i--)`), or the counter of a
@@ -60,6 +73,20 @@ def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) 
     lb = loop.lbs[0] if len(loop.lbs) == 1 else None
     return lb is not None and not lb.terms and lb.const == 0 and len(loop.ubs) == 1 \
         and decided.get((loop.op_index, "upperBoundMap", 0)) == extent
+
+
+def _kernel_extent(extents: SizeModel | None, arr: tuple, d: int, extent: int) -> SizeExpr | None:
+    """The expression of the kernel this function is a part of (`extents`) for a static
+    dim of one of its arguments, where it names sizes and has the dim's value; else None."""
+    if extents is None or arr[0] != "arg" or extent < SMALL_CONSTANT:
+        return None
+    known = extents.arg_dims.get(arr[1], ())
+    if d >= len(known) or not known[d].symbols or not set(known[d].symbols) <= set(extents.symbols):
+        return None
+    values = {n: extents.symbols[n].value for n in known[d].symbols}
+    if any(v < 0 for v in values.values()) or known[d].at(values) != extent:
+        return None
+    return known[d]
 
 
 def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeModel:
@@ -166,6 +193,13 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 n = f"n{extent}"
                 symbols.setdefault(n, Symbol(n, extent, "extent", f"extent {extent}"))
                 dims[key] = SizeExpr.symbol(n)
+            elif (known := _kernel_extent(extents, arr, d, extent)) is not None:
+                # a part that does not index the dim (adi's boundary `v[i][999] = 1` of a
+                # distributed sweep): the kernel's extent, so that an index near its end is
+                # related to it as in the kernel (999 = n1000 - 1), not kept literal
+                dims[key] = known
+                for n in known.symbols:
+                    symbols.setdefault(n, extents.symbols[n])
             else:
                 dims[key] = SizeExpr.constant(extent)
 
@@ -183,6 +217,18 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                         out.append(e)
         return out
 
+    def strided_for_loop(loop_id: int) -> list[tuple[SizeExpr, int]]:
+        """(extent, k) of the dims an access reaches at k * iv (k > 1): a loop renumbered
+        by its step (`for (i = 0; i < n; i += 3)` as i' < (n + 2) / 3, `a[3 * i']`)."""
+        out = []
+        for acc in col.accesses:
+            for d, form in enumerate(acc.forms):
+                k = form.terms.get(("iv", loop_id)) if form is not None else None
+                e = dims.get((acc.array, d))
+                if k is not None and k > 1 and e is not None and (e, k) not in out:
+                    out.append((e, k))
+        return out
+
     for site in col.sites:
         if site.context not in ("ub", "lb") or not site.pure:
             continue
@@ -192,6 +238,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if site.context == "ub" and c < 2:
             continue
         e = _relate(c, preferred_for_loop(site.iv_loop), symbols)
+        if e is None and site.context == "ub":
+            e = _strided_count(c, strided_for_loop(site.iv_loop), symbols)
         if e is None:
             if site.context == "lb":
                 raise InputError(f"loop lower bound {c} is not a size synth can relate to the "

@@ -1,7 +1,7 @@
 """A kernel rewritten over the boxes it reaches (synth.analysis.regions): each argument
 with a box becomes that box (its memref type the box's shape, each access's index
 (index - lo) / stride), the reads of elements only read (`Views.extra`) read a new
-argument appended after the others, and a loop of constant bounds and a step above 1
+argument appended after the others (one per box), and a loop of constant bounds and a step above 1
 runs over its iterations (0 .. trip count, step 1), its index `lb + step * i` inside the
 accesses. The rewritten indices are plain affine forms (no floordiv): the stride divides
 every access's steps, which is how it was chosen."""
@@ -105,11 +105,11 @@ def _normalize_steps(block) -> dict:
     return subst
 
 
-def view_source(source: SourceModule, name: str, main: Mapping[int, Box], extra: Mapping[int, Box],
+def view_source(source: SourceModule, name: str, main: Mapping[int, Box], extra: Mapping[int, tuple],
                 roles: tuple, n_arguments: int) -> SourceModule:
     """@name over its boxes (numeric, at the module's sizes): `main` replaces arguments,
-    `extra` boxes become arguments n_arguments, n_arguments + 1, ... (in argument order),
-    read by the accesses whose role is "extra"."""
+    `extra` boxes (argument -> its boxes) become arguments n_arguments, n_arguments + 1,
+    ... (in argument order, then box order), read by the accesses whose role is "extra:J"."""
     module = source.copy()
     with source.context, ir.Location.unknown():
         func = next(op for op in module.body.operations if op.operation.name == "func.func"
@@ -122,8 +122,9 @@ def view_source(source: SourceModule, name: str, main: Mapping[int, Box], extra:
         added = {}
         for k in sorted(extra):
             t = ir.MemRefType(block.arguments[k].type)
-            added[k] = block.add_argument(ir.MemRefType.get(list(extra[k].count), t.element_type),
-                                          ir.Location.unknown())
+            for j, b in enumerate(extra[k]):
+                added[(k, j)] = block.add_argument(ir.MemRefType.get(list(b.count), t.element_type),
+                                                   ir.Location.unknown())
         for value in list(block.arguments)[:n_arguments]:
             b = main.get(value.arg_number)
             if b is not None:
@@ -137,13 +138,14 @@ def view_source(source: SourceModule, name: str, main: Mapping[int, Box], extra:
         for op, role in zip(accesses, roles):
             at = 0 if op.name == "affine.load" else 1
             k = ir.BlockArgument(op.operands[at]).arg_number
-            box = extra.get(k) if role == "extra" else main.get(k)
+            slot = (k, int(role.split(":")[1])) if role.startswith("extra") else None
+            box = extra[k][slot[1]] if slot is not None else main.get(k)
             first = 1 if op.name == "affine.load" else 2  # the map's operands follow
             steps = {p: normalized[v] for p, v in enumerate(list(op.operands)[first:]) if v in normalized}
             if box is None and not steps:
                 continue
-            if role == "extra" and k in added:
-                op.operands[at] = added[k]
+            if slot is not None:
+                op.operands[at] = added[slot]
             amap = ir.AffineMapAttr(op.attributes["map"]).value
             results = []
             for d, r in enumerate(amap.results):

@@ -12,6 +12,9 @@ into the form the analysis, the dependence model and the symbolic executor expec
   constants and size arguments become `affine.load` / `affine.store`.
 - `affine.parallel` (without reductions) becomes a nest of `affine.for`: its iterations
   are independent, so any order is the same.
+- A loop unrolled by hand (step k, its body k shifted copies of one block) becomes the
+  unit-step loop it was unrolled from, fused with an adjacent loop of the same body (its
+  clean-up loop) (synth.frontend.reroll).
 - A loop that sums into a one-element local buffer (Polygeist's C locals: loaded and
   stored back each iteration) carries the sum as an iter_arg instead
   (synth.frontend.scalars).
@@ -38,6 +41,7 @@ from mlir.dialects import affine as affine_d
 from synth.errors import InputError
 from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.frontend.reader import walk_ops
+from synth.frontend.reroll import reroll_loops
 from synth.frontend.scalars import accumulators_as_iter_args, temporaries_forwarded
 
 SCALAR_RESULT_TYPES = ("f64", "f32", "i64", "i32", "index")
@@ -425,6 +429,11 @@ def normalize(source: SourceModule, name: str) -> NormalForm:
         n = _affine_accesses(block)
         if n:
             iface.notes.append(f"rewrote {n} memref.load/store with affine indices as affine.load/store")
+        rerolled, fused = reroll_loops(block)
+        if rerolled:
+            iface.notes.append(f"read {rerolled} loop(s) unrolled by hand as unit-step loops"
+                               + (f", fused {fused} with the loop(s) before them over the adjacent range"
+                                  if fused else ""))
         n = accumulators_as_iter_args(block)
         if n:
             iface.notes.append(f"rewrote {n} loop(s) accumulating into a one-element local buffer "

@@ -5,7 +5,8 @@ that scalar operation somewhere; contractions only if it multiplies and adds; a 
 solve only if a non-rectangular loop nest multiplies and subtracts (a unit diagonal divides
 by nothing), an LU factorization only if it also divides (Cholesky: and takes square
 roots); structural
-ops (broadcast, transpose, reshape, constants) always."""
+ops (broadcast, transpose, reshape, constants) always; a conversion only if the kernel
+converts (an integer cast, or extf / truncf / sitofp / fptosi ...)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ _ABS = {"math.absf", "math.absi"}
 _EXP = {"math.exp"}
 _TO_FLOAT = {"arith.sitofp", "arith.uitofp"}
 _INT_CAST = {"arith.extsi", "arith.extui", "arith.trunci"}
+# float conversions: the convert op's attribute domain offers only the kinds between the
+# element types of the problem (ConvertFamily), so the types prune what is tried
+_FLOAT_CAST = {"arith.extf", "arith.truncf", "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui"}
 _AND, _OR, _XOR = {"arith.andi"}, {"arith.ori"}, {"arith.xori"}
 _SHL, _SHRS, _SHRU, _REM = {"arith.shli"}, {"arith.shrsi"}, {"arith.shrui"}, {"arith.remsi"}
 
@@ -46,7 +50,7 @@ _LICENSES: dict[str, set[str]] = {
     "negate": _NEG, "negf": _NEG, "sqrt": _SQRT, "exponential": _EXP, "exp": _EXP, "abs": _ABS,
     "compare": _CMP, "select": _CMP, "reduce_max": _CMP, "reduce_min": _CMP,
     "reduce_add": _ADD, "iota": _TO_FLOAT,
-    "scalar_mul": _MUL, "scalar_add": _ADD, "outer": _MUL, "convert": _INT_CAST,
+    "scalar_mul": _MUL, "scalar_add": _ADD, "outer": _MUL, "convert": _INT_CAST | _FLOAT_CAST,
     "and": _AND, "andi": _AND, "or": _OR, "ori": _OR, "xor": _XOR, "xori": _XOR,
     "remainder": _REM, "remsi": _REM, "shift_left": _SHL, "shli": _SHL, "shift_right_arithmetic": _SHRS, "shrsi": _SHRS,
     "shift_right_logical": _SHRU, "shrui": _SHRU,

@@ -381,11 +381,13 @@ class _StatementSketch(_Locals):
     def selected(self, op) -> _View:
         """`select(cmp(a, b), x, y)` as written: stablehlo compare + select, linalg's fused
         select_cmp (the four operands broadcast to the union of their loops)."""
-        cond = op.operands[0]
+        cond, x_value, y_value = op.operands
+        while _negation_of(cond) is not None:  # select(not c, x, y) = select(c, y, x), exactly
+            cond, x_value, y_value = _negation_of(cond), y_value, x_value
         if _is_block_argument(cond) or cond.owner.name not in ("arith.cmpf", "arith.cmpi"):
             raise NoSketch("a select on something other than a comparison")
         direction = _compare_direction(cond.owner)
-        views = [self.read(v) for v in (*cond.owner.operands, *op.operands[1:])]
+        views = [self.read(v) for v in (*cond.owner.operands, x_value, y_value)]
         dims = tuple(sorted(set().union(*(v.dims for v in views))))
         a, b, x, y = (self.sk.broadcast(v, dims).expr for v in views)
         if self.dialect == "linalg":
@@ -420,12 +422,17 @@ class _StatementSketch(_Locals):
             if len(within) == 1:
                 core = self.summed(within[0], inner, over)
             else:
-                if name != "arith.mulf" and self.dialect == "linalg":
-                    raise NoSketch("an integer contraction")
                 views = [self.read(f) for f in within]
-                while len(views) > 2:
-                    views = self.sk.merge_one(views, _ELEMENTWISE[self.dialect][name])
-                core = self.sk.contract(views[0], views[1], over, inner)
+                if name != "arith.mulf" and self.dialect == "linalg":
+                    # linalg's contractions are the float grammar's: an integer product
+                    # (exact, wrapping) is multiplied elementwise, then summed
+                    while len(views) > 1:
+                        views = self.sk.merge_one(views, _ELEMENTWISE[self.dialect][name])
+                    core = self.sk.reduce(self.sk.masked(views[0], inner), set(views[0].dims) & over)
+                else:
+                    while len(views) > 2:
+                        views = self.sk.merge_one(views, _ELEMENTWISE[self.dialect][name])
+                    core = self.sk.contract(views[0], views[1], over, inner)
             if outside:
                 scale = outside[0]
                 for v in outside[1:]:
@@ -566,3 +573,18 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
                 if os.environ.get("SYNTH_DEBUG_SKETCH"):
                     print(f"sketch of {problem.name}: {e}", file=sys.stderr)
     return out
+
+
+def _negation_of(cond: ir.Value) -> ir.Value | None:
+    """c where `cond` is `arith.xori c, true` (either order: C's `!c`, a quick return's
+    "not taken"), else None."""
+    if _is_block_argument(cond) or cond.owner.name != "arith.xori":
+        return None
+    a, b = cond.owner.operands
+    for c, other in ((a, b), (b, a)):
+        if not _is_block_argument(other) and other.owner.name == "arith.constant":
+            attr = other.owner.attributes["value"]
+            if (isinstance(attr, ir.BoolAttr) and attr.value) or (
+                    isinstance(attr, ir.IntegerAttr) and ir.IntegerType(attr.type).width == 1 and attr.value != 0):
+                return c
+    return None

@@ -105,7 +105,7 @@ class Specification:
     # argument -> the box of it the kernel reaches, where that is not the whole array: the
     # problems are posed over the boxes (synth.synthesis.views)
     views: Views = NO_VIEWS
-    view_inputs: dict = field(default_factory=dict)  # argument after the kernel's -> the array it is a box of
+    view_inputs: dict = field(default_factory=dict)  # argument after the kernel's -> (the array it is a box of, which box)
     dialect: str = ""
 
 
@@ -188,11 +188,14 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
     # whose sketches take and put whole rows at the counter)
     views = reached_views(kernel, standin) if kernel.sizes.counter is None else NO_VIEWS
     n_args = len(kernel.function.arguments)
-    added = {n_args + j: k for j, k in enumerate(sorted(views.extra))}  # new argument -> its array
+    # new argument -> (its array, which of the array's extra boxes)
+    added = {n_args + j: slot for j, slot in enumerate((k, i) for k in sorted(views.extra)
+                                                       for i in range(len(views.extra[k])))}
     if views:
         try:
             small = view_source(small, name, {k: b.at(standin) for k, b in views.main.items()},
-                                {k: b.at(standin) for k, b in views.extra.items()}, views.roles, n_args)
+                                {k: tuple(b.at(standin) for b in bs) for k, bs in views.extra.items()},
+                                views.roles, n_args)
         except ValueError:  # an access the rewrite cannot follow: the kernel as it is
             views, added = NO_VIEWS, {}
     graph = dependence_graph(small, name, params)
@@ -231,7 +234,7 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
         constants = tuple(sorted({0.0, 1.0} | kp.float_constants))
         types = {i: kernel.tensor_type(i, standin) for i in range(n_args)}
         types.update({i: view_type(types[i], b, standin) for i, b in views.main.items()})
-        types.update({i: view_type(types[k], views.extra[k], standin) for i, k in added.items()})
+        types.update({i: view_type(types[k], views.extra[k][j], standin) for i, (k, j) in added.items()})
         # the iteration spaces of the group's statements are shapes of interest too (a
         # value repeated m times is a broadcast over m, then a reduction)
         nests = {tuple(size(e, standin) for e in kernel.sizes.statement_nests[st])

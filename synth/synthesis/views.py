@@ -41,19 +41,21 @@ def _take(array, box: Box, values: Mapping[str, int]) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(array)[index])
 
 
-def in_views(state: list, views: Views, added: Mapping[int, int], values: Mapping[str, int]) -> list:
+def in_views(state: list, views: Views, added: Mapping[int, tuple], values: Mapping[str, int]) -> list:
     """Kernel arguments (whole arrays at `values`) with each viewed argument its box, and
-    the boxes of elements only read (`added`: new argument -> its array) appended."""
+    the boxes of elements only read (`added`: new argument -> (its array, which of its
+    extra boxes)) appended."""
     out = list(state)
     for k, box in views.main.items():
         out[k] = _take(state[k], box, values)
     for i in sorted(added):
         assert i == len(out), "the added arguments follow the kernel's"
-        out.append(_take(state[added[i]], views.extra[added[i]], values))
+        k, j = added[i]
+        out.append(_take(state[k], views.extra[k][j], values))
     return out
 
 
-def widen(programs: dict[int, Expr], views: Views, added: Mapping[int, int],
+def widen(programs: dict[int, Expr], views: Views, added: Mapping[int, tuple],
           full_types: Mapping[int, TensorType], values: Mapping[str, int], dialect: str) -> dict[int, Expr]:
     """Programs over the boxes -> programs over the whole arguments (`full_types`, at the
     stand-in `values`): a leaf of a box is a view of its array."""
@@ -65,9 +67,9 @@ def widen(programs: dict[int, Expr], views: Views, added: Mapping[int, int],
 
     def leaf(k: int) -> Expr:
         if k not in leaves:
-            array = added.get(k, k)
+            array = added[k][0] if k in added else k
             whole = Expr(full_types[array], leaf=array)
-            a = view_attrs(views.extra[array] if k in added else views.main[k], values)
+            a = view_attrs(views.extra[array][added[k][1]] if k in added else views.main[k], values)
             leaves[k] = Expr(view_op.result_type((whole.type,), a), view_op, a, (whole,))
         return leaves[k]
 
