@@ -37,10 +37,10 @@ class Wavefront(Op):
     """A sweep in place over one array, computed hyperplane by hyperplane."""
 
     arity = -1
-    shape_generic = False
 
     def __init__(self, dialect: str):
         self.dialect = dialect
+        self.shape_generic = dialect == "linalg"
         self.name = self.mlir_name = f"{dialect}.wavefront"
         self.weight, self.commutative = 1, False
 
@@ -86,7 +86,9 @@ class Wavefront(Op):
     def emit(self, em, operands, arg_types, attrs, result_type) -> str:
         d = dict(attrs)
         (l0, l1), (u0, u1) = d["lo"], d["hi"]
-        n0, n1 = (int(x) for x in arg_types[0].shape)
+        n1 = int(arg_types[0].shape[1])
+        if self.dialect == "linalg" and em.generic:
+            return _emit_linalg_generic(em, operands, arg_types, d)
         if u0 <= l0 or u1 <= l1:  # nothing to compute at these sizes
             return operands[0]
         if n1 - d["a"] <= 0:
@@ -275,3 +277,103 @@ def _emit_stablehlo(em, operands, arg_types, d) -> str:
     p = line(f"stablehlo.reshape {loop}#1 : ({grid}) -> {padded}")
     f = line(f"stablehlo.slice {p} [0:{m}] : ({padded}) -> {flat}")
     return line(f"stablehlo.reshape {f} : ({flat}) -> {full}", "swept")
+
+
+def _payload(em, d, t: str, names: dict, scalars: dict, result_of) -> str:
+    """The statement's scalar ops in order inside a linalg.generic payload; its value."""
+    def value(tree) -> str:
+        if tree[0] == "read":
+            return names[(tree[1], tree[2])]
+        if tree[0] == "scalar":
+            return scalars[tree[1]]
+        v = em.fresh("v")
+        if tree[0] == "const":
+            em.line(f"{v} = arith.constant {tree[1]} : {tree[2]}")
+            return v
+        em.line(f"{v} = {tree[1]} {', '.join(value(k) for k in tree[2])} : {t}")
+        return v
+    return value(d["body"])
+
+
+def _emit_linalg_generic(em, operands, arg_types, d) -> str:
+    """The linalg sweep at sizes known at run time: every extent, stride and offset an
+    index value computed from the arguments' dims and the loop bounds (synth.grammar.dims)."""
+    (l0, l1), (u0, u1), (w0, w1), a = d["lo"], d["hi"], d["w"], d["a"]
+    t = arg_types[0].dtype
+    full = arg_types[0].mlir()
+    flat, vec = f"tensor<?x{t}>", f"tensor<?x{t}>"
+
+    def line(rhs: str, hint: str = "v") -> str:
+        name = em.fresh(hint)
+        em.line(f"{name} = {rhs}")
+        return name
+
+    def const(v: int) -> str:
+        return line(f"arith.constant {v} : index", "c")
+
+    def plus(x: str, y: str) -> str:
+        return line(f"arith.addi {x}, {y} : index")
+
+    def times(x: str, y: str) -> str:
+        return line(f"arith.muli {x}, {y} : index")
+    c0, c1 = const(0), const(1)
+    n0 = line(f"tensor.dim {operands[0]}, {c0} : {full}", "n")
+    n1 = line(f"tensor.dim {operands[0]}, {c1} : {full}", "n")
+    ca = const(a)
+    s = line(f"arith.subi {n1}, {ca} : index", "stride")
+    lo0, lo1, hi0, hi1 = (em.size(x) for x in (l0, l1, u0, u1))
+    lanes = line(f"arith.subi {hi0}, {lo0} : index", "lanes")
+    first = plus(times(lo0, ca), lo1)
+    last = plus(times(line(f"arith.subi {hi0}, {c1} : index"), ca), hi1)
+    flats = []
+    for k in range(d["arrays"]):
+        flats.append(line(f"tensor.collapse_shape {operands[k]} [[0, 1]] : {full} into {flat}", "flat"))
+    scalars = {k: line(f"tensor.extract {operands[k]}[] : tensor<{t}>", "s")
+               for k in range(d["arrays"], len(operands))}
+    reads = []
+
+    def collect(tree):
+        if tree[0] == "read" and (tree[1], tree[2]) not in [(k, r) for k, r in reads]:
+            reads.append((tree[1], tree[2]))
+        elif tree[0] == "op":
+            for k in tree[2]:
+                collect(k)
+    collect(d["body"])
+    start = times(lo0, s)
+
+    def base(r0: int, r1: int) -> str:
+        return plus(plus(start, times(n1, const(r0))), const(r1))
+    bases = [base(*r) for _, r in reads] + [base(w0, w1)]
+    hp, g, loop = em.fresh("d"), em.fresh("g"), em.fresh("sweep")
+    em.line(f"{loop} = scf.for {hp} = {first} to {last} step {c1} iter_args({g} = {flats[0]}) -> ({flat}) {{")
+    indent = em.indent
+    em.indent = indent + "  "
+    slices = []
+    for (k, _), b in zip(reads + [(0, None)], bases):
+        o = plus(hp, b)
+        slices.append(line(f"tensor.extract_slice {g if k == 0 else flats[k]}[{o}] [{lanes}] [{s}] : "
+                           f"{flat} to {vec}", "x"))
+    wo = line(f"arith.addi {hp}, {bases[-1]} : index")
+    e = line(f"tensor.empty({lanes}) : {vec}", "e")
+    ids = ", ".join(["affine_map<(d0) -> (d0)>"] * (len(slices) + 1))
+    new = em.fresh("new")
+    em.line(f"{new} = linalg.generic {{indexing_maps = [{ids}], iterator_types = [\"parallel\"]}} "
+            f"ins({', '.join(slices)} : {', '.join([vec] * len(slices))}) outs({e} : {vec}) {{")
+    ins = [em.fresh("in") for _ in slices]
+    em.line(f"^bb0({', '.join(f'{x}: {t}' for x in ins)}, {em.fresh('out')}: {t}):")
+    em.indent = indent + "    "
+    result = _payload(em, d, t, {r: ins[q] for q, r in enumerate(reads)}, scalars, None)
+    p = line("linalg.index 0 : index", "p")
+    j = line(f"arith.subi {hp}, {times(plus(p, lo0), ca)} : index", "j")
+    ge = line(f"arith.cmpi sge, {j}, {lo1} : index", "ge")
+    lt = line(f"arith.cmpi slt, {j}, {hi1} : index", "lt")
+    ok = line(f"arith.andi {ge}, {lt} : i1", "ok")
+    out = line(f"arith.select {ok}, {result}, {ins[-1]} : {t}", "r")
+    em.line(f"linalg.yield {out} : {t}")
+    em.indent = indent + "  "
+    em.line(f"}} -> {vec}")
+    g2 = line(f"tensor.insert_slice {new} into {g}[{wo}] [{lanes}] [{s}] : {vec} into {flat}", "g")
+    em.line(f"scf.yield {g2} : {flat}")
+    em.indent = indent
+    em.line("}")
+    return line(f"tensor.expand_shape {loop} [[0, 1]] output_shape [{n0}, {n1}] : {flat} into {full}", "swept")
