@@ -33,9 +33,11 @@ and returns the group solution: one op, `Wavefront` (synth.synthesis.wavefront_e
 NumPy semantics and its two emitters), applied to the written array and the other
 arguments the statement reads. None where the kernel is not of that form or where the
 loops do not carry dependences along both dims (the other kept loops are better there);
-`NoWavefront` (a NoSolutionError) where it is of that form but no hyperplane a*i + j with
-1 <= a <= MAX_A orders its dependences (a true recurrence: a read of a neighbour the
-statement writes later in the same row, and earlier, both as new values, has none).
+`NoWavefront` (a NoSolutionError) where it is of that form but the hyperplane would be
+steeper than MAX_A. Constant distances always have a hyperplane (`hyperplane`); a true
+recurrence along both loops is one whose distances vary (a transposed read `a[j][i]`, a
+reversed one `a[i - 1][w - 1 - j]`): not of the form, it goes on to the search and exits 3
+naming the recurrence.
 
 Interface for other kept loops over hyperplanes (nussinov's diagonals): `hyperplane(deltas)`
 picks a from the distance vectors (flow: w - r lexicographically positive; anti:
@@ -51,7 +53,7 @@ from synth.analysis.symbols import size
 from synth.errors import NoSolutionError
 from synth.frontend.reader import diagnostic_location
 
-MAX_A = 4  # the hyperplanes tried: a*i + j for a = 1 .. MAX_A
+MAX_A = 64  # the steepest hyperplane a*i + j tried (rows shorter than a + 1 cannot be swept so)
 
 # the scalar ops a statement may use (arith / math name -> stablehlo name)
 SCALAR_OPS = {
@@ -68,14 +70,18 @@ class NoWavefront(NoSolutionError):
 
 
 def hyperplane(deltas: list[tuple[int, int]]) -> int | None:
-    """The least a in 1..MAX_A with a*d0 + d1 >= 1 for every lexicographically positive
-    distance (flow) and <= -1 for every negative one (anti); (0, 0), a read of the
-    element the iteration itself writes, before it writes it, needs nothing."""
-    for a in range(1, MAX_A + 1):
-        if all((a * d0 + d1 >= 1) if (d0, d1) > (0, 0) else (a * d0 + d1 <= -1)
-               for d0, d1 in deltas if (d0, d1) != (0, 0)):
-            return a
-    return None
+    """The least a >= 1 with a*d0 + d1 >= 1 for every lexicographically positive distance
+    (flow) and <= -1 for every negative one (anti); (0, 0), a read of the element the
+    iteration itself writes, before it writes it, needs nothing. Uniform distances always
+    have one (a distance (0, d1) holds for every a, one with d0 >= 1 bounds a below); None
+    only where it would exceed MAX_A."""
+    a = 1
+    for d0, d1 in deltas:
+        if (d0, d1) < (0, 0):  # anti: the same condition on the reversed distance
+            d0, d1 = -d0, -d1
+        if d0 > 0:
+            a = max(a, -((d1 - 1) // d0))  # a*d0 >= 1 - d1
+    return a if a <= MAX_A else None
 
 
 def _linear(e, operands: list) -> tuple[dict, int] | None:
@@ -229,8 +235,9 @@ def wavefront_solution(kernel, dialect: str):
     if a is None:
         raise NoWavefront(
             f"@{kernel.name}: the statement reads elements of arg{out} it writes at distances "
-            f"{sorted(set(deltas))}: no hyperplane a*i + j (a = 1 .. {MAX_A}) puts every element it reads "
-            f"new before it and every element it reads old after it (a recurrence along both loops)")
+            f"{sorted(set(deltas))}: the hyperplanes a*i + j that put every element it reads new "
+            f"before it and every element it reads old after it are steeper than a = {MAX_A} (a recurrence "
+            f"along both loops that rows of these lengths do not sweep by hyperplanes)")
     arrays = [out] + sorted({arg for arg, _ in reads if arg != out})
     leaves = arrays + sorted(set(scalars))
     where = {arg: k for k, arg in enumerate(leaves)}

@@ -325,6 +325,10 @@ def _emit_linalg_generic(em, operands, arg_types, d) -> str:
     lanes = line(f"arith.subi {hi0}, {lo0} : index", "lanes")
     first = plus(times(lo0, ca), lo1)
     last = plus(times(line(f"arith.subi {hi0}, {c1} : index"), ca), hi1)
+    # no hyperplane where either range is empty (the slices would leave the array)
+    empty = line(f"arith.ori {line(f'arith.cmpi sle, {hi0}, {lo0} : index')}, "
+                 f"{line(f'arith.cmpi sle, {hi1}, {lo1} : index')} : i1")
+    last = line(f"arith.select {empty}, {first}, {last} : index")
     flats = []
     for k in range(d["arrays"]):
         flats.append(line(f"tensor.collapse_shape {operands[k]} [[0, 1]] : {full} into {flat}", "flat"))
