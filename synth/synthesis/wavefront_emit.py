@@ -380,4 +380,20 @@ def _emit_linalg_generic(em, operands, arg_types, d) -> str:
     em.line(f"scf.yield {g2} : {flat}")
     em.indent = indent
     em.line("}")
-    return line(f"tensor.expand_shape {loop} [[0, 1]] output_shape [{n0}, {n1}] : {flat} into {full}", "swept")
+    # back to rows by a copy (out[i][j] = flat[i*N1 + j]), not tensor.expand_shape:
+    # expanding one dynamic dim into two aborts MLIR 22's expand-strided-metadata (an
+    # assertion), which the drop-in runs; nor tensor.reshape, whose result the shape
+    # refinement of a specialized text leaves dynamic
+    e = line(f"tensor.empty({n0}, {n1}) : {full}", "e")
+    back = em.fresh("swept")
+    maps = "affine_map<(d0, d1) -> (d0, d1)>"
+    em.line(f"{back} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [\"parallel\", \"parallel\"]}} "
+            f"outs({e} : {full}) {{")
+    em.line(f"^bb0({em.fresh('out')}: {t}):")
+    em.indent = indent + "  "
+    r, c = line("linalg.index 0 : index", "i"), line("linalg.index 1 : index", "j")
+    x = line(f"tensor.extract {loop}[{plus(times(r, n1), c)}] : {flat}", "x")
+    em.line(f"linalg.yield {x} : {t}")
+    em.indent = indent
+    em.line(f"}} -> {full}")
+    return back
