@@ -16,8 +16,8 @@ synth.synthesis.wavefront) is the whole sweep. Emitted:
              leaves a row after the last), the statement elementwise ops on vectors in the
              original order, the write a dynamic_update_slice; a stablehlo.while over d.
 
-Static shapes only (`shape_generic` False: a generic raise falls back to the kernel's
-own sizes, as for other ops without a generic emitter).
+Shape-generic too: linalg's sizes as index values (`_emit_linalg_generic`), stablehlo's in
+synth.synthesis.wavefront_stablehlo.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ class Wavefront(Op):
 
     def __init__(self, dialect: str):
         self.dialect = dialect
-        self.shape_generic = dialect == "linalg"
         self.name = self.mlir_name = f"{dialect}.wavefront"
         self.weight, self.commutative = 1, False
 
@@ -87,8 +86,12 @@ class Wavefront(Op):
         d = dict(attrs)
         (l0, l1), (u0, u1) = d["lo"], d["hi"]
         n1 = int(arg_types[0].shape[1])
-        if self.dialect == "linalg" and em.generic:
+        if em.generic and self.dialect == "linalg":
             return _emit_linalg_generic(em, operands, arg_types, d)
+        if em.generic:
+            from synth.synthesis.wavefront_stablehlo import emit_stablehlo_generic
+
+            return emit_stablehlo_generic(em, operands, arg_types, d, _reads(d["body"]), d["w"])
         if u0 <= l0 or u1 <= l1:  # nothing to compute at these sizes
             return operands[0]
         if n1 - d["a"] <= 0:
@@ -97,6 +100,20 @@ class Wavefront(Op):
         if self.dialect == "linalg":
             return _emit_linalg(em, operands, arg_types, d)
         return _emit_stablehlo(em, operands, arg_types, d)
+
+
+def _reads(body) -> list:
+    """The statement's distinct reads (array, offsets), in order."""
+    out = []
+
+    def collect(t):
+        if t[0] == "read" and (t[1], t[2]) not in out:
+            out.append((t[1], t[2]))
+        elif t[0] == "op":
+            for k in t[2]:
+                collect(k)
+    collect(body)
+    return out
 
 
 def _plan(arg_types, d):
