@@ -166,3 +166,13 @@ def test_true_recurrence_along_both_loops_exits_3(tmp_path, capsys):
     assert rc == 3
     assert "Statement 0 is a recurrence" in capsys.readouterr().err
     assert not (tmp_path / "o.mlir").exists()
+
+
+def test_a_triangle_is_not_swept_by_hyperplanes():
+    """j from i + 1: the hyperplanes' points are not rows of a rectangle; left to the search
+    (which exits 3 naming the recurrence)."""
+    from synth.analysis.model import load_kernel
+    from synth.synthesis.wavefront import wavefront_solution
+
+    kernel = load_kernel(load_input(SWEEPS, function="triangle"), "triangle")
+    assert wavefront_solution(kernel, "linalg") is None

@@ -212,6 +212,11 @@ def wavefront_solution(kernel, dialect: str):
                 any(op.name in ("affine.for", "affine.if", "scf.if", "memref.load") for op in body_ops):
             return None
         ivs = [loop.induction_variable for loop in loops]
+        # a rectangle: bounds of one expression each, none of them of the nest's indices
+        for loop in loops:
+            if len(loop.lowerBoundMap.value.results) != 1 or len(loop.upperBoundMap.value.results) != 1 or \
+                    any(v in ivs for v in [*loop.lowerBoundOperands, *loop.upperBoundOperands]):
+                return None
         written = _offsets(stores[0], ivs)
         if written is None:
             return None
@@ -261,5 +266,4 @@ def wavefront_solution(kernel, dialect: str):
         if types[i].shape != types[out].shape:
             return None
     expr = Expr(op.result_type(tuple(x.type for x in args), attrs), op, attrs, args)
-    statements = list(range(len(kernel.sizes.loop_ranges) and 1))
-    return GroupSolution(statements or [0], {out: expr})
+    return GroupSolution([0], {out: expr})  # the nest's one statement

@@ -33,3 +33,10 @@ void transposed(int n, double a[n][n]) {
     for (int j = 1; j < n; j++)
       a[i][j] = 0.5 * (a[i][j - 1] + a[j][i]);
 }
+
+/* a triangle (j from i + 1): not a rectangle of hyperplane points; left to the search */
+void triangle(int n, double a[n][n]) {
+  for (int i = 1; i < n; i++)
+    for (int j = i + 1; j < n - 1; j++)
+      a[i][j] = 0.5 * (a[i - 1][j + 1] + a[i][j - 1]);
+}
