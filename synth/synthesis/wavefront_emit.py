@@ -17,9 +17,10 @@ synth.synthesis.wavefront) is the whole sweep. Emitted:
              original order, the write a dynamic_update_slice; a stablehlo.while over d.
 
 Shape-generic too: linalg's sizes are index values in either case, stablehlo's generic
-form is synth.synthesis.wavefront_stablehlo. Static stablehlo has one lane per row of the
-range on every hyperplane (static shapes), the lanes whose j is outside the range keeping
-their old value (a select).
+form is synth.synthesis.wavefront_stablehlo. Static stablehlo has a fixed number of lanes
+(static shapes: the most points a hyperplane has, min(rows, (columns - 1) // a + 1)) from
+the hyperplane's first row on, the lanes past its last point keeping their old value (a
+select); the generic one has a lane per row of the range.
 """
 
 from __future__ import annotations
@@ -119,8 +120,9 @@ def _reads(body) -> list:
 
 
 def _plan(arg_types, d):
-    """(n0, n1, s, L, first d, count of d, T, reads: [(array, flat offset at d = 0)], the
-    write's flat offset at d = 0)."""
+    """(n0, n1, s, L lanes, first d, count of d, T, reads: [(array, offsets, flat shift)], the
+    write's flat shift): lane p of hyperplane d is row i_first(d) + p, at flat index
+    d + i_first(d) * s + p * s + shift."""
     (l0, l1), (u0, u1), (w0, w1), a = d["lo"], d["hi"], d["w"], d["a"]
     n0, n1 = (int(x) for x in arg_types[0].shape)
     s = n1 - a
@@ -128,14 +130,16 @@ def _plan(arg_types, d):
 
     def collect(t):
         if t[0] == "read" and (t[1], t[2]) not in [(k, r) for k, r, _ in reads]:
-            reads.append((t[1], t[2], l0 * s + t[2][0] * n1 + t[2][1]))
+            reads.append((t[1], t[2], t[2][0] * n1 + t[2][1]))
         elif t[0] == "op":
             for k in t[2]:
                 collect(k)
     collect(d["body"])
     first = a * int(l0) + int(l1)
     count = a * (int(u0) - 1) + int(u1) - first
-    return n0, n1, s, int(u0) - int(l0), first, count, arg_types[0].dtype, reads, l0 * s + w0 * n1 + w1
+    # the most points a hyperplane has: rows of the range, and one per a columns of it
+    lanes = min(int(u0) - int(l0), (int(u1) - int(l1) - 1) // a + 1)
+    return n0, n1, s, lanes, first, count, arg_types[0].dtype, reads, w0 * n1 + w1
 
 
 def _emit_stablehlo(em, operands, arg_types, d) -> str:
@@ -143,7 +147,7 @@ def _emit_stablehlo(em, operands, arg_types, d) -> str:
 
     n0, n1, s, lanes, first, count, t, reads, wbase = _plan(arg_types, d)
     m = n0 * n1
-    rows = -(-m // s) + 1
+    rows = -(-m // s) + lanes + 2  # (lanes past the hyperplane's last row stay in the grid)
     full = arg_types[0].mlir()
     flat, padded, grid = f"tensor<{m}x{t}>", f"tensor<{rows * s}x{t}>", f"tensor<{rows}x{s}x{t}>"
     vec, col, i64, ivec, bvec = (f"tensor<{lanes}x{t}>", f"tensor<{lanes}x1x{t}>", "tensor<i64>",
@@ -172,9 +176,16 @@ def _emit_stablehlo(em, operands, arg_types, d) -> str:
         it, gs, ss = names[0], names[1:1 + len(grids)], names[1 + len(grids):]
         hp = line(f"stablehlo.add {it}, {const(first, i64)} : {i64}", "d")
         stride = const(s, i64)
+        # the hyperplane's first row, max(l0, ceil((d - u1 + 1) / a)), its numerator made
+        # non-negative (+ a*u1) for the truncating divide
+        up = line(f"stablehlo.add {hp}, {const(1 - int(u1) + a * int(u1) + a - 1, i64)} : {i64}")
+        i_first = line(f"stablehlo.subtract {line(f'stablehlo.divide {up}, {const(a, i64)} : {i64}')}, "
+                       f"{const(int(u1), i64)} : {i64}")
+        i_first = line(f"stablehlo.maximum {i_first}, {const(int(l0), i64)} : {i64}", "first")
+        start = line(f"stablehlo.add {hp}, {line(f'stablehlo.multiply {i_first}, {stride} : {i64}')} : {i64}")
 
         def take(k: int, base: int) -> tuple[str, str, str]:
-            b = line(f"stablehlo.add {hp}, {const(base, i64)} : {i64}")
+            b = line(f"stablehlo.add {start}, {const(base, i64)} : {i64}")
             row = line(f"stablehlo.divide {b}, {stride} : {i64}")
             col_at = line(f"stablehlo.subtract {b}, {line(f'stablehlo.multiply {row}, {stride} : {i64}')} : {i64}")
             x = line(f"stablehlo.dynamic_slice {gs[k]}, {row}, {col_at}, sizes = [{lanes}, 1] : "
@@ -195,12 +206,15 @@ def _emit_stablehlo(em, operands, arg_types, d) -> str:
             return line(f"{SCALAR_OPS[tree[1]]} {', '.join(kids)} : {vec}")
         result = value(d["body"])
         iota = line(f"stablehlo.iota dim = 0 : {ivec}")
-        i = line(f"stablehlo.add {iota}, {const(int(l0), ivec)} : {ivec}")
+        fb = line(f"stablehlo.broadcast_in_dim {i_first}, dims = [] : ({i64}) -> {ivec}")
+        i = line(f"stablehlo.add {iota}, {fb} : {ivec}")
         ai = line(f"stablehlo.multiply {i}, {const(a, ivec)} : {ivec}")
         hb = line(f"stablehlo.broadcast_in_dim {hp}, dims = [] : ({i64}) -> {ivec}")
         j = line(f"stablehlo.subtract {hb}, {ai} : {ivec}")
+        # a lane is a point where its j is in the range (j < u1 from i >= i_first) and its
+        # row is
         ge = line(f"stablehlo.compare GE, {j}, {const(int(l1), ivec)} : ({ivec}, {ivec}) -> {bvec}")
-        lt = line(f"stablehlo.compare LT, {j}, {const(int(u1), ivec)} : ({ivec}, {ivec}) -> {bvec}")
+        lt = line(f"stablehlo.compare LT, {i}, {const(int(u0), ivec)} : ({ivec}, {ivec}) -> {bvec}")
         ok = line(f"stablehlo.and {ge}, {lt} : {bvec}")
         new = line(f"stablehlo.select {ok}, {result}, {old} : {bvec}, {vec}")
         upd = line(f"stablehlo.reshape {new} : ({vec}) -> {col}")
