@@ -20,7 +20,7 @@ Shape-generic too: linalg's sizes are index values in either case, stablehlo's g
 form is synth.synthesis.wavefront_stablehlo. Static stablehlo has a fixed number of lanes
 (static shapes: the most points a hyperplane has, min(rows, (columns - 1) // a + 1)) from
 the hyperplane's first row on, the lanes past its last point keeping their old value (a
-select); the generic one has a lane per row of the range.
+select); the generic one too, its lane count a value.
 """
 
 from __future__ import annotations

@@ -49,9 +49,14 @@ def emit_stablehlo_generic(em, operands, arg_types, d, reads, wbase) -> str:
     one, ca = const(1), const(a)
     s = op("subtract", n1, ca)
     m = op("multiply", n0, n1)
-    rows = op("add", op("divide", op("add", m, op("subtract", s, one)), s), one)
+    # lanes: the most points a hyperplane has, min(rows, (columns - 1) / a + 1), from its
+    # first row on (static shapes once specialized); the grid keeps a row per lane past
+    # the array, so that no lane's index is clamped
+    lanes = line(f"stablehlo.minimum {op('subtract', hi0, lo0)}, "
+                 f"{op('add', op('divide', op('subtract', op('subtract', hi1, lo1), one), ca), one)} : {I64}")
+    lanes = line(f"stablehlo.maximum {lanes}, {const(0)} : {I64}", "lanes")
+    rows = op("add", op("add", op("divide", op("add", m, op("subtract", s, one)), s), lanes), const(2))
     total = op("multiply", rows, s)
-    lanes = op("subtract", hi0, lo0)
     first = op("add", op("multiply", lo0, ca), lo1)
     last = op("add", op("multiply", op("subtract", hi0, one), ca), hi1)
     empty = line(f"stablehlo.or {line(f'stablehlo.compare LE, {hi0}, {lo0} : ({I64}, {I64}) -> tensor<i1>')}, "
@@ -67,9 +72,9 @@ def emit_stablehlo_generic(em, operands, arg_types, d, reads, wbase) -> str:
         p = line(f"stablehlo.concatenate {f}, {pad}, dim = 0 : ({flat}, {flat}) -> {flat}")
         grids.append(line(f"stablehlo.dynamic_reshape {p}, {shape(rows, s)} : ({flat}, tensor<2xi64>) -> {grid}",
                           "grid"))
-    start = op("multiply", lo0, s)
-    bases = [op("add", op("add", start, op("multiply", n1, const(r0))), const(r1)) for _, (r0, r1) in reads]
-    wb = op("add", op("add", start, op("multiply", n1, const(wbase[0]))), const(wbase[1]))
+    bases = [op("add", op("multiply", n1, const(r0)), const(r1)) for _, (r0, r1) in reads]
+    wb = op("add", op("multiply", n1, const(wbase[0])), const(wbase[1]))
+    ceil_shift = op("add", op("add", op("subtract", one, hi1), op("multiply", ca, hi1)), op("subtract", ca, one))
     sizes = shape(lanes, one)
     state = [(em.fresh("it"), zero_i, I64)] + [(em.fresh("g"), g, grid) for g in grids] + \
         [(em.fresh("s"), operands[k], f"tensor<{t}>") for k in range(d["arrays"], len(operands))]
@@ -86,16 +91,19 @@ def emit_stablehlo_generic(em, operands, arg_types, d, reads, wbase) -> str:
     it, gs = state[0][0], [x for x, _, _ in state[1:1 + len(grids)]]
     ss = [x for x, _, _ in state[1 + len(grids):]]
     hp = op("add", it, first)
-
+    # the hyperplane's first row, max(l0, ceil((d - u1 + 1) / a)) (numerator made >= 0)
+    i_first = line(f"stablehlo.maximum {op('subtract', op('divide', op('add', hp, ceil_shift), ca), hi1)}, "
+                   f"{lo0} : {I64}", "first")
+    start = op("add", hp, op("multiply", i_first, s))
     iota = line(f"stablehlo.dynamic_iota {lane_shape}, dim = 0 : (tensor<1xi64>) -> {ivec}")
     strided = op("multiply", iota, spread(s, I64, lane_shape, ivec), ivec)
     views = {}
 
     def take(k: int, base: str) -> tuple[str, str, str]:
-        """The lanes at flat offsets d + base + p*s: a gather of one index per lane from the
-        grid viewed flat (the proofs' gathers take one index per position along one dim);
+        """The lanes at flat offsets d + i_first * s + base + p*s: a gather of one index
+        per lane from the grid viewed flat (the proofs' gathers take one index per position along one dim);
         the (row, column) of the first, where the write's update goes."""
-        b = op("add", hp, base)
+        b = op("add", start, base)
         row = op("divide", b, s)
         at = op("subtract", b, op("multiply", row, s))
         if k not in views:
@@ -121,9 +129,11 @@ def emit_stablehlo_generic(em, operands, arg_types, d, reads, wbase) -> str:
 
     def lanes_of(x: str) -> str:
         return spread(x, I64, lane_shape, ivec)
-    j = op("subtract", lanes_of(hp), op("multiply", op("add", iota, lanes_of(lo0), ivec), lanes_of(ca), ivec), ivec)
+    i = op("add", iota, lanes_of(i_first), ivec)
+    j = op("subtract", lanes_of(hp), op("multiply", i, lanes_of(ca), ivec), ivec)
+    # a point where its j is in the range (below u1 from i >= the first row) and its row is
     ge = line(f"stablehlo.compare GE, {j}, {lanes_of(lo1)} : ({ivec}, {ivec}) -> {bvec}")
-    lt = line(f"stablehlo.compare LT, {j}, {lanes_of(hi1)} : ({ivec}, {ivec}) -> {bvec}")
+    lt = line(f"stablehlo.compare LT, {i}, {lanes_of(hi0)} : ({ivec}, {ivec}) -> {bvec}")
     new = line(f"stablehlo.select {line(f'stablehlo.and {ge}, {lt} : {bvec}')}, {result}, {old} : {bvec}, {vec}")
     upd = line(f"stablehlo.dynamic_reshape {new}, {sizes} : ({vec}, tensor<2xi64>) -> {col}")
     g2 = line(f"stablehlo.dynamic_update_slice {gs[0]}, {upd}, {wrow}, {wcol} : "
