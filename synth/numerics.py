@@ -20,10 +20,13 @@ RTOL = {"f64": 1e-9, "f32": 1e-5}
 FINGERPRINT_DECIMALS = {"f64": 9, "f32": 5}
 
 
+_DTYPE_NAMES = {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32", np.dtype(np.int64): "i64",
+                np.dtype(np.int32): "i32", np.dtype(np.int16): "i16", np.dtype(np.int8): "i8",
+                np.dtype(np.bool_): "i1"}
+
+
 def dtype_name(a: np.ndarray) -> str:
-    return {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32", np.dtype(np.int64): "i64",
-            np.dtype(np.int32): "i32", np.dtype(np.int16): "i16", np.dtype(np.int8): "i8",
-            np.dtype(np.bool_): "i1"}.get(np.asarray(a).dtype, "other")
+    return _DTYPE_NAMES.get(np.asarray(a).dtype, "other")
 
 
 def rtol(dtype: str) -> float:
@@ -67,12 +70,13 @@ def fingerprint(parts: list[np.ndarray]) -> bytes:
     parts = [np.asarray(d) for d in parts]
     if parts and all(d.dtype == parts[0].dtype for d in parts):  # one pass over all examples
         parts = [np.concatenate([d.ravel() for d in parts])]
-    chunks = []
+    digest = hashlib.blake2b(digest_size=16)  # fed chunk by chunk: the digest of their concatenation
     for d in parts:
         if d.dtype.kind == "f":
-            d = np.round(d, FINGERPRINT_DECIMALS.get(dtype_name(d), 9)) + 0.0  # folds -0.0 into 0.0
-        chunks.append(d.tobytes())
-    return hashlib.blake2b(b"".join(chunks), digest_size=16).digest()
+            decimals = FINGERPRINT_DECIMALS.get(_DTYPE_NAMES.get(d.dtype, "other"), 9)
+            d = np.round(d, decimals) + 0.0  # folds -0.0 into 0.0
+        digest.update(d.tobytes())
+    return digest.digest()
 
 
 # relative: how far the float inputs move in the conditioning check, per type (f32's

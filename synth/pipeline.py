@@ -26,6 +26,7 @@ from synth.errors import InputError, NoSolutionError, SynthError
 from synth.grammar.dims import GenericUnsupported
 from synth.frontend.reader import SourceModule, input_assumptions
 from synth.codegen.raised import raised_function_text
+from synth.synthesis.diagonals import DiagonalRaise, NotDiagonal, diagonal_raise
 from synth.synthesis.opset import is_library_op
 from synth.synthesis.solve import RaiseResult, search_kernel
 from synth.synthesis.search import SearchSettings
@@ -66,7 +67,7 @@ class RaiseOutcome:
     def form(self) -> str:
         """What the raise is: "tensor program", "loop with tensor body" (a time loop kept
         as a loop of the target) or "library op" (a program using one)."""
-        if self.result.time_loop is not None:
+        if isinstance(self.result, DiagonalRaise) or self.result.time_loop is not None:
             return "loop with tensor body"
         ops = {n for sol in self.result.solutions for p in sol.programs.values() for n in p.ops()}
         return "library op" if any(is_library_op(n) for n in ops) else "tensor program"
@@ -381,6 +382,9 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
     t0 = time.monotonic()
     deadline = t0 + options.settings.timeout
     kernel = kernel or load_kernel(source, name)
+    diagonal = _raise_diagonals(source, kernel, target, options, t0)
+    if diagonal is not None:
+        return diagonal
     generic = wants_generic(kernel, options)
     generic_note = None  # why a generic raise fell back to the kernel's own sizes
     if generic:  # sizes no array shows are run-time values: any valid value serves to test at
@@ -463,3 +467,96 @@ def raise_function(source: SourceModule, name: str, target: str, options: RaiseO
     outcome = RaiseOutcome(name, target, kernel, result, module, validation, stats, seconds)
     stats["form"] = outcome.form
     return outcome
+
+
+DIAGONALS = ("the loop over the table's diagonals (synth.synthesis.diagonals): every read of the table "
+             "at another cell is of a cell on an earlier diagonal (shorter; longer where they run downwards) "
+             "that an earlier iteration writes, or of "
+             "one no iteration writes (checked with Z3 for every size), so each diagonal computed at once "
+             "from the ones before it is what the loops compute; the raise proven at bounded sizes (the "
+             "plan's and up to 8) with the loop unrolled there, not by induction on the diagonal")
+
+
+DIAGONAL_PROOF_SIZES = (4, 5, 6, 8)  # up to 12 proves too, in 5-8 s: not worth its time
+
+
+def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options: RaiseOptions,
+                     t0: float) -> RaiseOutcome | None:
+    """The kernel raised as a loop over its table's diagonals (synth.synthesis.diagonals),
+    validated; None where it is not such a nest (the search runs as before). Shape-generic
+    in linalg where the options want it (else, or where that text fails, static: at the
+    kernel's own sizes, the drop-in running the loops at others)."""
+    import os
+
+    from synth.validation.verify import verify_text
+
+    def say(what: str) -> None:
+        if os.environ.get("SYNTH_DEBUG_SKETCH"):
+            print(f"diagonals of @{kernel.name}: {what}")
+    try:
+        raised = diagonal_raise(kernel, target)
+    except NotDiagonal as e:
+        return say(str(e))
+    more = []  # the loop unrolled at a few more sizes than the plan's 2 and 3
+    for first in DIAGONAL_PROOF_SIZES:
+        try:
+            more.append(kernel.sizes.small_values(first))
+        except InputError:
+            break
+    more = [dict(m) for m in dict.fromkeys(tuple(sorted(c.items())) for c in more)]
+    for generic in ([True] if target == "linalg" and wants_generic(kernel, options) else []) + [False]:
+        try:
+            if generic:
+                kernel.sizes.with_test_values()
+            text, at, generic_text = _diagonal_texts(raised, kernel, generic)
+            report = verify_text(source, text, f"<raised @{kernel.name}>", kernel.name, options.verify,
+                                 z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at,
+                                 generic_text=generic_text, more_proofs=more)
+        except (NotDiagonal, GenericUnsupported, InputError) as e:  # not such a nest at a size
+            # validation takes, or a text of this module's that validation cannot read
+            if isinstance(e, InputError) and not str(e.location or "").startswith("<raised"):
+                raise
+            say(f"{'generic: ' if generic else ''}{e}")
+            continue
+        if report.verdict != "not equivalent":
+            break
+        say(f"refuted: {report.counterexample}")  # a fault of this module: the search runs instead
+    else:
+        return None
+    if kernel.sizes.params and not generic:
+        fixed = ", ".join(f"argument #{i} = {kernel.sizes.original()[n]}" for i, n in sorted(kernel.sizes.params.items()))
+        report.assumptions.append(f"raised at the sizes {fixed}: the drop-in runs the original loops "
+                                  f"(@{kernel.name}_loops) for other values")
+    report.assumptions.append(DIAGONALS)
+    validation = _validation(report, options, kernel)
+    module = output_module(kernel, _with_attributes(generic_text or text, validation["attributes"]), target, generic)
+    seconds = time.monotonic() - t0
+    stats = {"target": target, "search_seconds": 0.0, "sizes": _sizes_json(kernel.sizes.original()),
+             "standin_sizes": {}, "groups": [], "problems": [], "candidates": 0, "attempts": 1,
+             "rounds": 0, "refuting_examples": 0, "refuted": [], "verification": validation["level"],
+             "validation": validation, "checks": validation["sizes_tested"], "seconds": round(seconds, 3),
+             "search_share": 0.0, "shapes": "generic" if generic else "static", "form": "loop with tensor body"}
+    return RaiseOutcome(kernel.name, target, kernel, raised, module, validation, stats, seconds)
+
+
+def _diagonal_texts(raised: DiagonalRaise, kernel: Kernel, generic: bool):
+    """(the raised text at the kernel's own sizes, the same at other sizes, the generic text
+    or None), as raised_texts gives them for a program."""
+    if not generic:
+        return raised.text(kernel.sizes.original()), raised.text, None
+    from synth.semantics.specialize import specialize
+
+    text = raised.generic_text()
+
+    def at(values):
+        shapes = [tuple(int(n) for n in kernel.tensor_type(i, values).shape) for i in range(kernel.n_arguments)]
+        return specialize(text, f"{kernel.name}_raised", "linalg", shapes)
+    return at(kernel.sizes.original()), at, text
+
+
+def _with_attributes(text: str, attributes: dict[str, str]) -> str:
+    """`text` (one func.func with an attribute dictionary) with `attributes` added to it."""
+    extra = "".join(f", {k} = {v}" for k, v in attributes.items())
+    head, rest = text.split(" attributes {", 1)
+    inside, tail = rest.split("}", 1)
+    return f"{head} attributes {{{inside}{extra}}}{tail}"

@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import DATA, POLYBENCH, ROOT
+from conftest import DATA, POLYBENCH, POLYGEIST, ROOT
 from synth.analysis.model import load_kernel
 from synth.backends.run import run_raised
 from synth.cli import main
@@ -45,6 +45,23 @@ def test_adi_step_distributes_into_eight_nests():
     swapped = [interchanged_recurrence(p) for p in parts]
     assert [s is not None for s in swapped] == [False, True] * 4
     assert [s.descending for s in swapped if s is not None] == [False, True, False, True]
+
+
+def test_polygeist_adi_parts_take_the_kernels_extents():
+    """Polygeist's adi (constant sizes, its own spelling): the step distributes into the
+    same eight nests, and a part that does not index a dim of an array (the boundary
+    `p[i][999] = 1`, whose loop runs over dim 0 only) sizes it by the kernel's extent,
+    so its index 999 is n1000 - 1 and the part has small stand-in sizes (it had none:
+    999 kept literal needs n1000 >= 1000)."""
+    kernel = load_kernel(load_input(POLYGEIST / "adi.mlir", warn=False), "kernel_adi")
+    step, loop = step_kernel(kernel)
+    parts = nest_parts(distributed(unwrapped(step)))
+    assert parts is not None and len(parts) == 8
+    assert [interchanged_recurrence(p) is not None for p in parts] == [False, True] * 4
+    for part in parts:
+        assert all(str(e) == "n1000" for dims in part.sizes.arg_dims.values() for e in dims)
+        assert part.sizes.standin()["n1000"] < 10
+        assert part.sizes.valid({**part.sizes.original(), "n1000": 4})
 
 
 def test_arithmetic_shared_across_pieces_is_recomputed(tmp_path):
@@ -170,3 +187,19 @@ def test_polybench_adi_raises(tmp_path, target, path):
                                                    pipeline=DROPIN_PIPELINE).outputs[2:]]
         for g, w in zip(got, want[2:]):
             np.testing.assert_allclose(g, w[:n, :n], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["linalg", "stablehlo"])
+def test_polygeist_adi_raises(tmp_path, target):
+    """Polygeist's adi (constant sizes, constants hoisted and folded, its own order of
+    loads) raises as the polybench form does: a time loop around eight nests, the four
+    sweeps counter loops; static, each part proven with Z3 at small sizes, the whole
+    tested at its own sizes (1000 x 1000, 500 steps)."""
+    rc, out, stats = _raise(tmp_path, POLYGEIST / "adi.mlir", target)
+    assert rc == 0
+    assert out.read_text().count(LOOP[target]) == 5
+    record = json.loads(stats.read_text())["kernel_adi"]
+    assert record["shapes"] == "static" and record["verification"] in ("z3", "all")
+    assert {"n1000": 1000, "n501": 501} in record["validation"]["sizes_tested"]
+    assert record["validation"]["sizes_proven"]

@@ -135,3 +135,39 @@ def test_a_candidate_bound_ends_the_search_like_its_time_budget():
     found, stats = search(p, SearchSettings(max_size=4, timeout=60, max_candidates=300, inverse_targets=False))
     assert found is None
     assert 300 <= stats.enumerated <= 300 + 256
+
+
+def test_candidates_after_the_first_solution_told_no_solution_from_one_example(monkeypatch):
+    """After the first solution the rest of the level is run for cheaper ones only; a
+    candidate far from the target on the first example is not run on the others. The
+    solutions collected, the one chosen and the counts of candidates are the same as
+    with every candidate run on every example: on floats, on integers, and on a masked
+    update (only the changed positions must be right)."""
+    from synth.synthesis import search as engine
+
+    mask = np.tri(4, dtype=bool)
+    floats = _problem({0: np.zeros((2, 9)), 1: np.zeros((9, 2)), 2: np.zeros((2, 9))}, lambda e: e[0] @ e[1] @ e[2])
+    masked = _problem({0: np.zeros((4, 4)), 1: np.zeros((4, 4))},
+                      lambda e: np.where(mask, e[0] * e[1], e[0]), output=0)
+    rng = np.random.default_rng(5)
+    ints = [{0: rng.integers(-9, 9, (2, 9)), 1: rng.integers(-9, 9, (9, 2)), 2: rng.integers(-9, 9, (2, 9))}
+            for _ in range(2)]
+    types = {i: TensorType(a.shape, "i64") for i, a in ints[0].items()}
+    integers = Problem("ints", types, ints, [e[0] @ e[1] @ e[2] for e in ints], types[2],
+                       SearchContext(frozenset({(2, 9), (9, 2)}), (0.0, 1.0), ("i64",)), ops_for("stablehlo"))
+    told = []
+    original = engine.Enumerator._no_alternative
+
+    def spy(self, *args):
+        told.append(original(self, *args))
+        return told[-1]
+    for p, size in ((floats, 6), (masked, 1), (integers, 6)):
+        told.clear()
+        monkeypatch.setattr(engine.Enumerator, "_no_alternative", spy)
+        fast, fast_stats = search(p, SearchSettings(max_size=size, timeout=60))
+        monkeypatch.setattr(engine.Enumerator, "_no_alternative", lambda self, *args: False)
+        full, full_stats = search(p, SearchSettings(max_size=size, timeout=60))
+        assert fast is not None and str(fast) == str(full), p.name
+        assert any(told), p.name  # some candidates were told apart from one example
+        assert fast_stats.solutions_compared == full_stats.solutions_compared >= 1
+        assert (fast_stats.enumerated, fast_stats.evaluated) == (full_stats.enumerated, full_stats.evaluated)

@@ -61,6 +61,20 @@ def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) 
         and decided.get((loop.op_index, "upperBoundMap", 0)) == extent
 
 
+def _kernel_extent(extents: SizeModel | None, arr: tuple, d: int, extent: int) -> SizeExpr | None:
+    """The expression of the kernel this function is a part of (`extents`) for a static
+    dim of one of its arguments, where it names sizes and has the dim's value; else None."""
+    if extents is None or arr[0] != "arg" or extent < SMALL_CONSTANT:
+        return None
+    known = extents.arg_dims.get(arr[1], ())
+    if d >= len(known) or not known[d].symbols or not set(known[d].symbols) <= set(extents.symbols):
+        return None
+    values = {n: extents.symbols[n].value for n in known[d].symbols}
+    if any(v < 0 for v in values.values()) or known[d].at(values) != extent:
+        return None
+    return known[d]
+
+
 def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeModel:
     """The size model of a function in normal form (see synth.frontend.normalize).
     `extents`: the model of a kernel this function is a part of (its arguments the
@@ -164,6 +178,13 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 n = f"n{extent}"
                 symbols.setdefault(n, Symbol(n, extent, "extent", f"extent {extent}"))
                 dims[key] = SizeExpr.symbol(n)
+            elif (known := _kernel_extent(extents, arr, d, extent)) is not None:
+                # a part that does not index the dim (adi's boundary `v[i][999] = 1` of a
+                # distributed sweep): the kernel's extent, so that an index near its end is
+                # related to it as in the kernel (999 = n1000 - 1), not kept literal
+                dims[key] = known
+                for n in known.symbols:
+                    symbols.setdefault(n, extents.symbols[n])
             else:
                 dims[key] = SizeExpr.constant(extent)
 

@@ -158,7 +158,12 @@ class Size(int):
         return eq if eq is NotImplemented else not eq
 
     def __hash__(self):
-        return hash(int(self)) if self.expr.is_constant else hash((int(self), self.expr))
+        # kept once computed (a search hashes its types' shapes hundreds of thousands of
+        # times); __reduce__ leaves it out, so no other process sees this one's hash
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = hash(int(self)) if self.expr.is_constant else hash((int(self), self.expr))
+        return h
 
     def __repr__(self) -> str:
         return f"Size({int(self)}, {self.expr}{', dynamic' if self.is_dynamic else ''})"

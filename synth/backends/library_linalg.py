@@ -31,7 +31,7 @@ import re
 
 from synth.grammar.families import lu_panel, lu_subpanel
 from synth.grammar.linalg_library import Lu, _Body, _dynamic, _elementwise
-from synth.grammar.op import Emitter, op_by_name
+from synth.grammar.op import op_by_name, private_function
 from synth.grammar.types import TensorType
 
 LU = op_by_name("linalg", "linalg.lu")
@@ -233,7 +233,7 @@ def _replacement(marker: str, init_types: list[str], name: str):
             _constants(em, a)
             value, start = lu_panels(em, args[0], a, b)
             return LU.steps_from(em, value, a, start)
-        return _function(name, [a], a, build), [0], 0
+        return private_function(name, [a], a, build), [0], 0
     if marker == "cholesky":
         a = _tensor(init_types[0])
         b = lu_panel(int(a.shape[0]), "linalg-cholesky") if a is not None else None
@@ -244,7 +244,7 @@ def _replacement(marker: str, init_types: list[str], name: str):
             _constants(em, a)
             value, start = cholesky_panels(em, args[0], a, b)
             return CHOLESKY.columns(em, value, a, start)
-        return _function(name, [a], a, build), [0], 0
+        return private_function(name, [a], a, build), [0], 0
     d = _solve_params(marker)
     if d is not None and not d["transpose_a"] and d["lower"]:
         if len(init_types) < 2:  # not the solve's loop as the grammar emits it (A and b carried)
@@ -258,17 +258,9 @@ def _replacement(marker: str, init_types: list[str], name: str):
             _constants(em, a)
             rhs, start = solve_panels(em, args[0], args[1], a, v, b, d)
             return SOLVE.rows(em, args[0], rhs, a, v, d, start)
-        return _function(name, [a, v], v, build), [0, 1], 1
+        return private_function(name, [a, v], v, build), [0, 1], 1
     return None
 
-
-def _function(name: str, arg_types: list[TensorType], result: TensorType, build) -> str:
-    em = Emitter(indent="  ")
-    args = [f"%a{i}" for i in range(len(arg_types))]
-    value = build(em, args)
-    params = ", ".join(f"{a}: {t.mlir()}" for a, t in zip(args, arg_types))
-    return (f"func.func private @{name}({params}) -> {result.mlir()} {{\n" + "\n".join(em.lines)
-            + f"\n  return {value} : {result.mlir()}\n}}\n")
 
 
 def _matrix_from_above(loop):

@@ -36,7 +36,7 @@ that divide n and sizes none divides, against the raised text and NumPy.
 from __future__ import annotations
 
 from synth.grammar.families import lu_outer_panel, lu_panel
-from synth.grammar.op import Emitter
+from synth.grammar.op import private_function
 from synth.grammar.stablehlo_base import _splat
 from synth.grammar.stablehlo_loops import TriangularSolve, _line, _take, while_loop
 from synth.grammar.types import TensorType
@@ -430,7 +430,7 @@ def _replacement(op, index: int):
         b = lu_panel(int(a.shape[0]), "stablehlo-cholesky")
         if b is None or a.shape[0] // b > MAX_UNROLLED_PANELS:
             return None
-        return _function(name, [a], a, lambda em, args: cholesky_by_panels(em, args[0], a, b)), name, [0], 0
+        return private_function(name, [a], a, lambda em, args: cholesky_by_panels(em, args[0], a, b)), name, [0], 0
     if op.name == "stablehlo.triangular_solve":
         a, col = _tensor(op.operands[0].type), _tensor(op.operands[1].type)
         if a is None or col is None or col.rank != 2 or col.shape[1] != 1 or not _flag(op, "left_side") \
@@ -448,7 +448,7 @@ def _replacement(op, index: int):
             solve = solve_unrolled if n // w <= MAX_UNROLLED_PANELS else solve_blocked
             out = solve(em, [args[0], x], a, vec, d, w)
             return _line(em, f"stablehlo.reshape {out} : ({vec.mlir()}) -> {col.mlir()}")
-        return _function(name, [a, col], col, body), name, [0, 1], 0
+        return private_function(name, [a, col], col, body), name, [0, 1], 0
     if op.name == "stablehlo.while" and "synth.library" in op.attributes \
             and str(op.attributes["synth.library"]).strip('"') == "lu":
         a = _tensor(op.operands[1].type)
@@ -462,17 +462,9 @@ def _replacement(op, index: int):
             build = lambda em, args: lu_by_panels(em, args[0], a, lu_outer_panel(n, b), b)  # noqa: E731
         else:
             build = lambda em, args: lu_blocked(em, args[0], a, b)  # noqa: E731
-        return _function(name, [a], a, build), name, [1], 1
+        return private_function(name, [a], a, build), name, [1], 1
     return None
 
-
-def _function(name: str, arg_types: list[TensorType], result: TensorType, build) -> str:
-    em = Emitter(indent="  ")
-    args = [f"%a{i}" for i in range(len(arg_types))]
-    value = build(em, args)
-    params = ", ".join(f"{a}: {t.mlir()}" for a, t in zip(args, arg_types))
-    return (f"func.func private @{name}({params}) -> {result.mlir()} {{\n" + "\n".join(em.lines)
-            + f"\n  return {value} : {result.mlir()}\n}}\n")
 
 
 def lower(text: str) -> tuple[str, int]:

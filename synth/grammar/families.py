@@ -183,6 +183,9 @@ class TransposeFamily:
         return np.ascontiguousarray(np.transpose(args[0], attr_dict(attrs)["permutation"]))
 
 
+_EDGE_MASKS: dict = {}  # (shape, attributes) -> SelectEdgeFamily.mask
+
+
 class SelectEdgeFamily:
     """out = x where every dim in `dims` is at its `position` (first / last index), y
     elsewhere: the mask of an edge row, column or element (corr[n-1][n-1] = 1) fused with
@@ -211,11 +214,19 @@ class SelectEdgeFamily:
         return arg_types[0]
 
     def mask(self, shape, attrs) -> np.ndarray:
-        d = attr_dict(attrs)
-        grid = np.indices(shape)
-        m = np.ones(shape, dtype=bool)
-        for k in d["dims"]:
-            m &= grid[k] == edge_index(shape[k], d["position"])
+        """The edge's positions (read-only; one array per shape and attributes: the
+        search applies the op to values of a few shapes hundreds of thousands of times)."""
+        key = (tuple(shape), attrs)
+        m = _EDGE_MASKS.get(key)
+        if m is None:
+            d = attr_dict(attrs)
+            grid = np.indices(key[0])
+            m = np.ones(key[0], dtype=bool)
+            for k in d["dims"]:
+                m &= grid[k] == edge_index(key[0][k], d["position"])
+            m.setflags(write=False)
+            if len(_EDGE_MASKS) < 4096:
+                _EDGE_MASKS[key] = m
         return m
 
     def apply(self, sem, args, attrs):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from synth.grammar.families import (CholeskyFamily, CounterSelectFamily, FlipFamily, LuFamily, PutFamily, TakeFamily,
                                     TriangularSolveFamily, unit_shape)
-from synth.grammar.linalg_base import LinalgOp
+from synth.grammar.linalg_base import LinalgOp, clamped_index
 from synth.grammar.linalg_generic import emit_generic
 from synth.grammar.op import attr_dict
 from synth.grammar.dims import is_dynamic
@@ -369,16 +369,12 @@ class Flip(FlipFamily, LinalgOp):
         parallel = ", ".join('"parallel"' for _ in range(rank))
         out, o = em.fresh(), em.fresh("o")
         at = [em.fresh("i") for _ in range(rank)]
-        p, j, ge, lt, inside, lo, hi, index, v, r = (em.fresh() for _ in range(10))
+        p, j, *clamp, v, r = (em.fresh() for _ in range(10))
         body = [f"{at[m]} = linalg.index {m} : index" for m in range(rank)]
         body += [f"{p} = arith.index_cast {at[k]} : index to i64",
-                 f"{j} = arith.subi {shift}, {p} : i64",
-                 f"{ge} = arith.cmpi sge, {j}, {zero_i} : i64",
-                 f"{lt} = arith.cmpi slt, {j}, {extent} : i64",
-                 f"{inside} = arith.andi {ge}, {lt} : i1",
-                 f"{lo} = arith.maxsi {j}, {zero_i} : i64",
-                 f"{hi} = arith.minsi {lo}, {last} : i64",
-                 f"{index} = arith.index_cast {hi} : i64 to index"]
+                 f"{j} = arith.subi {shift}, {p} : i64"]
+        lines, inside, index = clamped_index(j, zero_i, extent, last, clamp)
+        body += lines
         source = ", ".join(index if m == k else at[m] for m in range(rank))
         body += [f"{v} = tensor.extract {operands[0]}[{source}] : {a.mlir()}",
                  f"{r} = arith.select {inside}, {v}, {zero} : {a.dtype}",

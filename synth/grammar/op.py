@@ -480,3 +480,15 @@ def op_by_name(dialect: str, name: str) -> Op:
         if op.name == name:
             return op
     raise KeyError(f"no op {name!r} in the {dialect} grammar")
+
+
+def private_function(name: str, arg_types: Sequence[TensorType], result: TensorType,
+                     build: Callable[[Emitter, list[str]], str]) -> str:
+    """`func.func private @name(%a0: T0, ...) -> R` whose body `build(em, ["%a0", ...])`
+    emits, returning the SSA name of its one result (a backend's library lowering)."""
+    em = Emitter(indent="  ")
+    args = [f"%a{i}" for i in range(len(arg_types))]
+    value = build(em, args)
+    params = ", ".join(f"{a}: {t.mlir()}" for a, t in zip(args, arg_types))
+    return (f"func.func private @{name}({params}) -> {result.mlir()} {{\n" + "\n".join(em.lines)
+            + f"\n  return {value} : {result.mlir()}\n}}\n")

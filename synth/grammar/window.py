@@ -32,7 +32,7 @@ import numpy as np
 
 from synth.analysis.symbols import SizeExpr
 from synth.grammar.dims import has_dynamic, is_dynamic
-from synth.grammar.linalg_base import LinalgOp
+from synth.grammar.linalg_base import LinalgOp, clamped_index
 from synth.grammar.op import attr_dict, attrs
 from synth.grammar.stablehlo_base import (StablehloOp, _broadcast_to, _iota, _plus, _reshaped, _splat,
                                           _tensor_constant)
@@ -172,7 +172,7 @@ class LinalgWindow(WindowFamily, LinalgOp):
         zero = em.scalar_constant(0, t.dtype)
         reverse = d["reverse"]
         at = [em.fresh("i") for _ in range(rank)]
-        p, q, s, j, ge, lt, inside, lo, hi, index, v, r = (em.fresh() for _ in range(12))
+        p, q, s, j, *clamp, v, r = (em.fresh() for _ in range(12))
         body = []
         if is_dynamic(d["offset"]):  # an offset that is a size (a causal FIR's taps - 1)
             c = em.fresh()
@@ -190,13 +190,9 @@ class LinalgWindow(WindowFamily, LinalgOp):
         body += [f"{p} = arith.index_cast {at[k]} : index to i64",
                  f"{q} = arith.index_cast {at[k + 1]} : index to i64",
                  f"{s} = arith.{'subi' if reverse else 'addi'} {p}, {q} : i64",
-                 f"{j} = arith.addi {s}, {c} : i64",
-                 f"{ge} = arith.cmpi sge, {j}, {zero_i} : i64",
-                 f"{lt} = arith.cmpi slt, {j}, {extent} : i64",
-                 f"{inside} = arith.andi {ge}, {lt} : i1",
-                 f"{lo} = arith.maxsi {j}, {zero_i} : i64",
-                 f"{hi} = arith.minsi {lo}, {last} : i64",
-                 f"{index} = arith.index_cast {hi} : i64 to index"]
+                 f"{j} = arith.addi {s}, {c} : i64"]
+        lines, inside, index = clamped_index(j, zero_i, extent, last, clamp)
+        body += lines
         source = ", ".join(at[:k] + [index] + at[k + 2:])
         body += [f"{v} = tensor.extract {operands[0]}[{source}] : {t.mlir()}",
                  f"{r} = arith.select {inside}, {v}, {zero} : {t.dtype}",

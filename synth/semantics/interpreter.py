@@ -444,6 +444,16 @@ def _for(it, op, xs):
     return values
 
 
+@handles("scf.if")
+def _if(it, op, xs):
+    """An scf.if on a condition the sizes and loop counters decide (a bound of a diagonal's
+    cell, synth.synthesis.diagonals): the branch taken."""
+    taken = 0 if _concrete(xs[0]) else 1
+    if not op.regions[taken].blocks:
+        return []
+    return it.run_block(op.regions[taken].blocks[0], [])
+
+
 @handles("func.call")
 def _call(it, op, xs):
     callee = str(op.attributes["callee"]).lstrip("@")
@@ -460,7 +470,7 @@ HANDLERS = table(
     _elementwise, _convert, _int_cast, _sh_compare, _arith_compare, _constant, _iota,
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
     _pad, _dynamic_update_slice, _dynamic_slice, _gather, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
-    _insert_slice, _extract, _insert, _from_elements, _triangular_solve, _cholesky, _while, _for,
+    _insert_slice, _extract, _insert, _from_elements, _triangular_solve, _cholesky, _while, _for, _if,
     _tensor_cast,
 )
 

@@ -149,10 +149,12 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) or (isinstance(x, z3.ArithRef) and x.is_int())
 
 
-def subterms(terms):
+def subterms(terms, seen: set | None = None):
     """Each distinct subterm of the z3 terms among `terms` once (a term DAG, such as a chain
-    of max / min that shares its operands, costs its size, not its tree size)."""
-    seen, stack = set(), [t for t in terms if isinstance(t, z3.ExprRef)]
+    of max / min that shares its operands, costs its size, not its tree size); `seen`: the
+    ids of terms already walked (by an earlier call), left out with their subterms."""
+    seen = set() if seen is None else seen
+    stack = [t for t in terms if isinstance(t, z3.ExprRef)]
     while stack:
         t = stack.pop()
         if t.get_id() in seen:

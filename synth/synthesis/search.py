@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from synth.grammar import verifier
-from synth.grammar.op import Op
+from synth.grammar.op import NUMPY, Op
 from synth.grammar.types import SearchContext, ShapeError, TensorType
-from synth.numerics import equal, fingerprint
+from synth.numerics import equal, fingerprint, rtol
 from synth.synthesis.program import Expr, cost as program_cost, evaluate
 from synth.synthesis.branches import SPLIT_AFTER, BranchSplits
 from synth.synthesis.inverse import INVERSE_OPERAND_SIZE, InverseTargets
@@ -107,6 +107,12 @@ def _fingerprint(t: TensorType, data: tuple[np.ndarray, ...]) -> tuple:
     return (t, fingerprint(list(data)))
 
 
+# how far apart two f64 values of magnitude at most FIRST_KEY_MAGNITUDE may be that a
+# fingerprint rounds alike (to 1e-9: synth.numerics.FINGERPRINT_DECIMALS), with room
+ROUNDING_MARGIN = 2e-9
+FIRST_KEY_MAGNITUDE = 1e3
+
+
 @dataclass
 class Enumerator(InverseTargets, BranchSplits):
     problem: Problem
@@ -142,6 +148,7 @@ class Enumerator(InverseTargets, BranchSplits):
         self.squeezed_output = _squeezed(self.problem.output_type)
         self.solutions: list[Expr] = []  # solutions of the current size, cheapest chosen
         self.solution_fp: tuple | None = None  # their value's fingerprint
+        self.solution_first: tuple | None = None  # after the first: _far_bounds
         self.stop_at: int | None = None  # enumerated count at which collecting them ends
         # intermediate values never need a higher rank than the problem's own values and
         # the iteration spaces of its statements
@@ -187,7 +194,7 @@ class Enumerator(InverseTargets, BranchSplits):
     def _add(self, size: int, expr: Expr, data) -> Expr | None:
         """Keep a new value (unless equivalent to a kept one); return it if it solves."""
         self.stats.evaluated += 1
-        if not self.settings.keep_nonfinite and any(d.dtype.kind == "f" and not np.all(np.isfinite(d))
+        if not self.settings.keep_nonfinite and any(d.dtype.kind == "f" and not np.isfinite(d).all()
                                                     for d in data):
             self.stats.rejected_nonfinite += 1
             return None
@@ -247,10 +254,10 @@ class Enumerator(InverseTargets, BranchSplits):
                 self.settings.progress(self.problem.name, self.stats.size_reached, self.stats.enumerated)
 
     def _apply(self, op: Op, attrs, rt: TensorType, args: tuple[_Value, ...]):
-        data = tuple(
-            np.asarray(op.evaluate([a.data[e] for a in args], attrs), dtype=rt.numpy_dtype)
-            for e in range(len(self.target))
-        )
+        # op.evaluate without its errstate: run() holds one around the whole search
+        dtype = rt.numpy_dtype
+        data = tuple(np.asarray(op.apply(NUMPY, [a.data[e] for a in args], attrs), dtype=dtype)
+                     for e in range(len(self.target)))
         return Expr(rt, op, attrs, tuple(a.expr for a in args)), data
 
     # -- leaves ---------------------------------------------------------------------------
@@ -357,14 +364,61 @@ class Enumerator(InverseTargets, BranchSplits):
                         for attrs, rt in choices:
                             self.stats.enumerated += 1
                             self._tick()
-                            expr, data = self._apply(op, attrs, rt, args)
-                            if (found := self._add(size, expr, data)) and not self._collect(found, data):
-                                return found
-                            if not output_typed and self.best is not None and self._best_final(size):
-                                return self.best
+                            if not (self.solution_first is not None and self._no_alternative(op, attrs, rt, args)):
+                                expr, data = self._apply(op, attrs, rt, args)
+                                if (found := self._add(size, expr, data)) and not self._collect(found, data):
+                                    return found
+                                if not output_typed and self.best is not None and self._best_final(size):
+                                    return self.best
                             if self.stop_at is not None and self.stats.enumerated >= self.stop_at:
                                 return self._cheapest()
         return self._cheapest()
+
+    def _no_alternative(self, op: Op, attrs, rt: TensorType, args: tuple[_Value, ...]) -> bool:
+        """Whether a candidate enumerated after the first solution (the rest of the
+        search's last level, run for a cheaper solution only) is no solution, told from
+        its value on the first example: at some position that must be right, farther
+        from the target than the tolerance plus the fingerprints' rounding cell (see
+        _far_bounds). Then it does not match, its fingerprint is not the solution's (the
+        solution is within the tolerance there), and no value with its fingerprint
+        matches either. Such a candidate is neither run on the other examples nor kept:
+        the level is the search's last, and what it would add to the pools and the
+        equivalence classes serves only to tell later candidates are no solution."""
+        if rt != self.problem.output_type:
+            return False
+        lo, hi = self.solution_first
+        got = np.asarray(op.apply(NUMPY, [a.data[0] for a in args], attrs), dtype=rt.numpy_dtype)
+        if hi is None:  # integers: any other value at a position that must be right
+            far = ((got != self.target[0]) & lo).any()
+        else:
+            d = np.abs(got - self.target[0])
+            far = ((d > lo) & (d < hi)).any()
+        if far:
+            self.stats.evaluated += 1
+        return bool(far)
+
+    def _far_bounds(self) -> tuple | None:
+        """(lo, hi) per position of the first example: a candidate's distance d from the
+        target there with lo < d < hi is far (_no_alternative). lo is the tolerance
+        (synth.numerics.mismatches) plus ROUNDING_MARGIN, more than the fingerprints'
+        rounding cell where the values are at most FIRST_KEY_MAGNITUDE (d < hi keeps the
+        candidate's there); infinite where the position need not be right or the target
+        is not such a value. Integers (hi None): lo is where the position must be right.
+        None for other types (f32), which take the full check."""
+        want = np.asarray(self.target[0])
+        care = np.ones(want.shape, bool) if self.care is None else np.asarray(self.care[0], bool)
+        if want.dtype.kind in "iub":
+            return care, None
+        if want.dtype != np.float64:
+            return None
+        w = np.where(care, want, 0.0)  # mismatches' scale: over the positions compared
+        finite = np.isfinite(w)
+        scale = max(1.0, float(np.max(np.abs(w[finite]))) if finite.any() else 1.0)
+        with np.errstate(all="ignore"):
+            lo = rtol("f64") * (np.abs(want) + scale) + ROUNDING_MARGIN
+            hi = FIRST_KEY_MAGNITUDE - np.abs(want)
+        usable = care & np.isfinite(want) & (np.abs(want) <= FIRST_KEY_MAGNITUDE)
+        return np.where(usable, lo, np.inf), np.where(usable, hi, -np.inf)
 
     def _collect(self, solution: Expr, data) -> bool:
         """Keep a solution and go on looking for cheaper ones (False: stop at this one)."""
@@ -372,6 +426,7 @@ class Enumerator(InverseTargets, BranchSplits):
             return False
         if not self.solutions:
             self.solution_fp = _fingerprint(solution.type, data)
+            self.solution_first = self._far_bounds()
             self.stop_at = self.stats.enumerated + self.settings.alternatives
         self.solutions.append(solution)
         return True

@@ -31,23 +31,26 @@ def _free_constants(terms) -> list[z3.ExprRef]:
 def _has_partial_ops(terms) -> bool:
     """Whether `terms` apply an uninterpreted function (sqrt, exp, pow) or divide by a
     non-numeral: the ops whose z3 model values may be unlike the real functions'."""
-    return bool(_divisors(terms)) or any(True for _ in _applications(terms))
+    applications, divisors = _partial_ops(terms)
+    return bool(divisors) or bool(applications)
 
 
-def _applications(terms):
+def _partial_ops(terms) -> tuple[list, list[z3.ExprRef]]:
+    """(the applications of uninterpreted functions among `terms`' subterms, the distinct
+    denominators that are not numerals), in the order of one walk of the term DAG."""
+    applications, divisors = [], {}
     for t in z3sem.subterms(terms):
-        if z3.is_app(t) and t.num_args() > 0 and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            yield t
-
-
-def _divisors(terms) -> list[z3.ExprRef]:
-    out = {}
-    for t in z3sem.subterms(terms):
-        if z3.is_app_of(t, z3.Z3_OP_DIV) or z3.is_app_of(t, z3.Z3_OP_IDIV):
+        if not z3.is_app(t):
+            continue
+        kind = t.decl().kind()
+        if kind == z3.Z3_OP_UNINTERPRETED:
+            if t.num_args() > 0:
+                applications.append(t)
+        elif kind in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV):
             d = t.arg(1)
             if not (z3.is_rational_value(d) or z3.is_int_value(d)):
-                out.setdefault(d.get_id(), d)
-    return list(out.values())
+                divisors.setdefault(d.get_id(), d)
+    return applications, list(divisors.values())
 
 
 def _value_text(v: z3.ExprRef) -> str:
@@ -126,9 +129,9 @@ def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
     solver.add(z3.Or([w != h for _, w, h in pairs]))
     solver.add(*facts)
     stages = [("", [])]
-    if any(True for a in _applications(terms) if a.decl().eq(z3sem.SQRT)):
+    applications, divisors = _partial_ops(terms)
+    if any(True for a in applications if a.decl().eq(z3sem.SQRT)):
         stages.append(("sqrt facts", z3sem.sqrt_facts(terms)))
-    divisors = _divisors(terms)
     if divisors:
         stages.append(("nonzero denominators", [d != 0 for d in divisors]))
     assumptions: list[str] = []
@@ -229,11 +232,13 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
     initial = set()
     for i in out_params:
         initial |= {t.get_id() for t in np.asarray(sym[i], dtype=object).ravel() if isinstance(t, z3.ExprRef)}
+    walked: set = set()  # subterms of earlier elements: none of them was such memory
     for c in comparisons:
         w = np.asarray(want[c.argument], dtype=object)
         for idx in np.ndindex(*w.shape):
-            for t in _free_constants([w[idx]]):
-                if str(t).startswith("undef_") or t.get_id() in initial:
+            for t in z3sem.subterms([w[idx]], walked):
+                if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and \
+                        (str(t).startswith("undef_") or t.get_id() in initial):
                     return f"{c.label}{list(idx)}"
     return None
 

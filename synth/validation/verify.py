@@ -87,12 +87,14 @@ def constant_symbols(kernel: Kernel) -> frozenset:
 def verify_text(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None,
                 level: str = "all", *, seed: int = 0, test_first: bool = True,
                 z3_timeout: float = DEFAULT_Z3_TIMEOUT, kernel: Kernel | None = None,
-                raised_at=None, generic_text: str | None = None, own_sizes: bool = True) -> Report:
+                raised_at=None, generic_text: str | None = None, own_sizes: bool = True,
+                more_proofs: list | None = None) -> Report:
     """`verify` on raised module text (`raised_path` names it in messages). `kernel` is the
     original already loaded; `raised_at(values) -> text` builds the raised function at
     other sizes (synth raise passes its program: no textual re-instantiation);
     `generic_text`: the shape-generic text that `raised_text` and `raised_at` are static
-    instances of, which the proof for every size reads itself."""
+    instances of, which the proof for every size reads itself. `more_proofs`: sizes the
+    bounded proof covers besides the plan's (a loop kept as a loop proven unrolled there)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
     t0 = time.monotonic()
@@ -129,7 +131,7 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
             extra = result.suspect_sizes
     if report.verdict == "equivalent" and level in ("z3", "all") and report.level != "all":
         t = time.monotonic()
-        run_proofs(kernel, plan, comparisons, z3_timeout, report, extra)
+        run_proofs(kernel, plan, comparisons, z3_timeout, report, list(extra or []) + list(more_proofs or []))
         report.timings["z3"] = time.monotonic() - t
     report.seconds = time.monotonic() - t0
     return report

@@ -1,0 +1,352 @@
+"""The stablehlo text of a loop over a table's diagonals (synth.synthesis.diagonals).
+
+StableHLO has no per-element body, so the original's body runs on lanes: one lane per row
+r of the table, lane r computing the cell (r, r + L) of diagonal L, masked where that cell
+is not in the nest. Index values are i64 vectors, data values vectors of their type, each
+arithmetic operation the stablehlo operation of the same semantics (`arith.addi` add,
+`cmpi sge` a SIGNED GE compare, `select` select, `extsi` convert ...), in the original's
+order. Reads are gathers at computed indices (clamped by the gather, so a masked lane
+reads some element and never leaves the array); an `affine.if` evaluates its branches and
+selects the cell by its condition; an inner `affine.for` is a `stablehlo.while` over its
+longest trip among the lanes, each lane updating its cell while its own k is in bounds.
+
+The table is carried flattened and padded by one element per row, R x (C + 1) elements:
+viewed as R x (C + 1), its column L is the diagonal L (element (r, L) is the cell
+(r, r + L)), written back with one `dynamic_update_slice` of that column; a table kept
+below its main diagonal (L < 0) is padded in front too, its diagonal L the column L + shift."""
+
+from __future__ import annotations
+
+from synth.grammar.op import format_scalar
+from synth.semantics.affine_expr import integer_set
+from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins, _operand_keys, diagonals
+from mlir import ir
+
+_BINARY = {"arith.addi": "add", "arith.addf": "add", "arith.subi": "subtract", "arith.subf": "subtract",
+           "arith.muli": "multiply", "arith.mulf": "multiply", "arith.divf": "divide",
+           "arith.maxsi": "maximum", "arith.minsi": "minimum", "arith.maximumf": "maximum",
+           "arith.minimumf": "minimum", "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor"}
+_CONVERT = ("arith.extsi", "arith.trunci", "arith.sitofp", "arith.extf", "arith.truncf")
+_CMPI = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE"}  # eq ne slt sle sgt sge
+_CMPF = {1: "EQ", 2: "GT", 3: "GE", 4: "LT", 5: "LE"}  # oeq ogt oge olt ole
+
+
+class _Lanes:
+    def __init__(self, lanes: int):
+        self.lines: list[str] = []
+        self.count = 0
+        self.depth = 1
+        self.lanes = lanes
+
+    def fresh(self, stem: str = "v") -> str:
+        self.count += 1
+        return f"%{stem}{self.count}"
+
+    def line(self, text: str) -> None:
+        self.lines.append("  " * self.depth + text)
+
+    def vec(self, element: str) -> str:
+        return f"tensor<{self.lanes}x{element}>"
+
+    def splat(self, value, element: str) -> str:
+        out = self.fresh("c")
+        self.line(f"{out} = stablehlo.constant dense<{value}> : {self.vec(element)}")
+        return out
+
+    def op(self, name: str, a: str, b: str, element: str) -> str:
+        out = self.fresh()
+        self.line(f"{out} = stablehlo.{name} {a}, {b} : {self.vec(element)}")
+        return out
+
+    def index(self, form: Lin, scope: dict[str, str]) -> str:
+        """An i64 lane vector computing `form` (its variables i64 vectors in `scope`)."""
+        acc = None
+        for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
+            term = self.splat(c, "i64") if v == 1 else scope[v]
+            if v != 1 and c != 1:
+                term = self.op("multiply", term, self.splat(c, "i64"), "i64")
+            acc = term if acc is None else self.op("add", acc, term, "i64")
+        return acc if acc is not None else self.splat(0, "i64")
+
+    def compare(self, direction: str, a: str, b: str, element: str, kind: str) -> str:
+        out = self.fresh()
+        self.line(f"{out} = stablehlo.compare {direction}, {a}, {b}, {kind} : ({self.vec(element)}, "
+                  f"{self.vec(element)}) -> {self.vec('i1')}")
+        return out
+
+    def select(self, cond: str, a: str, b: str, element: str) -> str:
+        out = self.fresh()
+        self.line(f"{out} = stablehlo.select {cond}, {a}, {b} : {self.vec('i1')}, {self.vec(element)}")
+        return out
+
+    def gather(self, flat: str, size: int, element: str, index: str) -> str:
+        """flat[index] per lane (the index clamped into the array by the gather)."""
+        column, out = self.fresh(), self.fresh()
+        self.line(f"{column} = stablehlo.reshape {index} : ({self.vec('i64')}) -> tensor<{self.lanes}x1xi64>")
+        self.line(f'{out} = "stablehlo.gather"({flat}, {column}) {{dimension_numbers = #stablehlo.gather<'
+                  f"collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, "
+                  f"indices_are_sorted = false, slice_sizes = array<i64: 1>}} : "
+                  f"(tensor<{size}x{element}>, tensor<{self.lanes}x1xi64>) -> {self.vec(element)}")
+        return out
+
+
+class _Body:
+    """The original body on lanes (see the module's doc)."""
+
+    def __init__(self, nest: DiagonalNest, t: _Lanes, values: dict[str, int], names: dict,
+                 state: str, padded: int, element: str, flats: dict, valid: str, shift: int = 0):
+        self.nest, self.t, self.values, self.names = nest, t, values, names
+        self.state, self.padded, self.element, self.flats, self.valid = state, padded, element, flats, valid
+        self.shift = shift  # where the table starts in the padded state
+        self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1])
+
+    def form(self, amap, operands) -> list[Lin]:
+        keyed = [self.nest.forms[k] for k in _operand_keys(operands, self.nest.keys)]
+        return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
+
+    def condition(self, op, scope) -> str:
+        t = self.t
+        amap, eqs = integer_set(op.attributes["condition"])
+        cond = None
+        for f, eq in zip(self.form(amap, list(op.operands)), eqs):
+            c = t.compare("EQ" if eq else "GE", t.index(f, scope), t.splat(0, "i64"), "i64", "SIGNED")
+            cond = c if cond is None else t.op("and", cond, c, "i1")
+        return cond
+
+    def run(self, block, scope: dict[str, str], cell: str) -> str:
+        t, el = self.t, self.element
+        for op in block.operations:
+            name = op.operation.name
+            if name in ("affine.yield", "affine.apply"):  # an apply: its form, where used
+                continue
+            if name == "affine.load":
+                index = self.form(ir.AffineMapAttr(op.attributes["map"]).value, list(op.operands[1:]))
+                arg = op.operands[0].arg_number
+                if arg == self.nest.table:
+                    if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
+                        self.names[op.results[0]] = cell
+                        continue
+                    flat = t.index(_scaled(index[0], self.cols, _scaled(index[1], 1, {1: self.shift})), scope)
+                    self.names[op.results[0]] = t.gather(self.state, self.padded, el, flat)
+                else:
+                    shape = [int(d) for d in self.nest.kernel.sizes.shape(arg, self.values)]
+                    strides = [1] * len(shape)
+                    for k in range(len(shape) - 2, -1, -1):
+                        strides[k] = strides[k + 1] * shape[k + 1]
+                    form: Lin = {}
+                    for f, s in zip(index, strides):
+                        form = _scaled(form, 1, _scaled(f, s, {}))
+                    flat, size, arg_el = self.flats[arg]
+                    self.names[op.results[0]] = t.gather(flat, size, arg_el, t.index(form, scope))
+            elif name == "affine.store":
+                cell = self.names[op.operands[0]]
+            elif name == "affine.if":
+                cond = self.condition(op, scope)
+                then = self.run(op.regions[0].blocks[0], scope, cell)
+                other = self.run(op.regions[1].blocks[0], scope, cell) if len(op.regions) > 1 \
+                    and op.regions[1].blocks else cell
+                cell = t.select(cond, then, other, el)
+            elif name == "affine.for":
+                cell = self.loop(op, scope, cell)
+            else:
+                self.names[op.results[0]] = self.scalar(op, name, scope)
+        return cell
+
+    def value(self, v, scope: dict[str, str]) -> str:
+        """The lanes of an operand: a value of the body, or an index the nest defines (a
+        loop's variable, a size) as i64 lanes."""
+        if v in self.names:
+            return self.names[v]
+        key = self.nest.keys.get(v)
+        if key is None:
+            raise NotDiagonal("the body uses a value defined outside the nest")
+        return scope[key] if key in scope else self.t.index(_eval(self.nest.forms[key], self.values), scope)
+
+    def loop(self, op, scope: dict[str, str], cell: str) -> str:
+        """An inner loop: a while over its longest trip among the valid lanes."""
+        t, el = self.t, self.element
+        view = op.opview
+        lo = t.index(self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands))[0], scope)
+        hi = t.index(self.form(view.upperBoundMap.value, list(view.upperBoundOperands))[0], scope)
+        trip = t.select(self.valid, t.op("subtract", hi, lo, "i64"), t.splat(0, "i64"), "i64")
+        zero, longest = t.fresh("c"), t.fresh("trip")
+        t.line(f"{zero} = stablehlo.constant dense<0> : tensor<i64>")
+        t.line(f"{longest} = stablehlo.reduce({trip} init: {zero}) applies stablehlo.maximum across "
+               f"dimensions = [0] : ({t.vec('i64')}, tensor<i64>) -> tensor<i64>")
+        m, carried, out = t.fresh("m"), t.fresh("cell"), t.fresh("loop")
+        t.line(f"{out}:2 = stablehlo.while({m} = {zero}, {carried} = {cell}) : tensor<i64>, {t.vec(el)}")
+        t.line("cond {")
+        go = t.fresh()
+        t.line(f"  {go} = stablehlo.compare LT, {m}, {longest} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
+        t.line(f"  stablehlo.return {go} : tensor<i1>")
+        t.line("} do {")
+        t.depth += 1
+        mv = t.fresh()
+        t.line(f"{mv} = stablehlo.broadcast_in_dim {m}, dims = [] : (tensor<i64>) -> {t.vec('i64')}")
+        k = t.op("add", lo, mv, "i64")
+        active = t.op("and", self.valid, t.compare("LT", k, hi, "i64", "SIGNED"), "i1")
+        var = self.nest.keys[op.regions[0].blocks[0].arguments[0]]
+        new = self.run(op.regions[0].blocks[0], {**scope, var: k}, carried)
+        kept = t.select(active, new, carried, el)
+        one, m1 = t.fresh("c"), t.fresh()
+        t.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
+        t.line(f"{m1} = stablehlo.add {m}, {one} : tensor<i64>")
+        t.line(f"stablehlo.return {m1}, {kept} : tensor<i64>, {t.vec(el)}")
+        t.depth -= 1
+        t.line("}")
+        return f"{out}#1"
+
+    def scalar(self, op, name: str, scope: dict[str, str] | None = None) -> str:
+        """One arith operation on lanes: the stablehlo operation of the same semantics
+        (index values are i64 lanes)."""
+        t = self.t
+        result = _lane_type(op.results[0].type)
+        args = [self.value(v, scope or {}) for v in op.operands]
+        if name == "arith.constant":
+            attr = op.attributes["value"]
+            value = ir.IntegerAttr(attr).value if result.startswith("i") else ir.FloatAttr(attr).value
+            return t.splat(format_scalar(value, result), result)
+        if name in _BINARY:
+            return t.op(_BINARY[name], args[0], args[1], result)
+        if name == "arith.select":
+            return t.select(args[0], args[1], args[2], result)
+        if name in ("arith.cmpi", "arith.cmpf"):
+            predicate = ir.IntegerAttr(op.attributes["predicate"]).value
+            table = _CMPI if name == "arith.cmpi" else _CMPF
+            if predicate not in table:
+                raise NotDiagonal(f"a {name} predicate #{predicate} stablehlo.compare does not read the same way")
+            operand = _lane_type(op.operands[0].type)
+            return t.compare(table[predicate], args[0], args[1], operand,
+                             "SIGNED" if name == "arith.cmpi" else "FLOAT")
+        if name in _CONVERT or name == "arith.index_cast":
+            source = _lane_type(op.operands[0].type)
+            if source == result:
+                return args[0]
+            out = t.fresh()
+            t.line(f"{out} = stablehlo.convert {args[0]} : ({t.vec(source)}) -> {t.vec(result)}")
+            return out
+        if name == "arith.negf":
+            out = t.fresh()
+            t.line(f"{out} = stablehlo.negate {args[0]} : {t.vec(result)}")
+            return out
+        raise NotDiagonal(f"{name} has no stablehlo counterpart here")
+
+
+def _lane_type(t) -> str:
+    """The element type of a scalar's lanes (index: i64)."""
+    return "i64" if str(t) == "index" else str(t)
+
+
+def _scaled(form: Lin, scale: int, plus: Lin) -> Lin:
+    out = {v: c * scale for v, c in form.items()}
+    for v, c in plus.items():
+        out[v] = out.get(v, 0) + c
+    return {v: c for v, c in out.items() if c}
+
+
+def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
+    """`func.func @NAME_raised` (stablehlo) at the sizes `values`."""
+    kernel = nest.kernel
+    n = kernel.n_arguments
+    types = [kernel.tensor_type(i, values).mlir() for i in range(n)]
+    rows, cols = (int(d) for d in kernel.sizes.shape(nest.table, values))
+    d = diagonals(nest, values)
+    # the padded state: `shift` elements, the table, `rows - shift` elements, so that cell
+    # (r, r + L) is element (r, L + shift) of its R x (C + 1) view
+    shift = max(0, -d.first)
+    if d.last + shift > cols or shift > rows:
+        raise NotDiagonal("the table's diagonals are not the columns of one padded view")
+    element = kernel.function.arguments[nest.table].type
+    t = _Lanes(rows)
+    size, padded = rows * cols, rows * (cols + 1)
+    names: dict = {}
+    block = module_op.regions[0].blocks[0]
+    flats = {}
+    for i in range(n):
+        a = kernel.function.arguments[i]
+        if i == nest.table:
+            continue
+        if a.is_array:
+            total = 1
+            for e in kernel.sizes.shape(i, values):
+                total *= int(e)
+            flat = t.fresh("flat")
+            t.line(f"{flat} = stablehlo.reshape %a{i} : ({types[i]}) -> tensor<{total}x{a.type}>")
+            flats[i] = (flat, total, a.type)
+        elif i not in kernel.sizes.params and any(True for _ in block.arguments[i].uses):
+            out = t.fresh("s")
+            t.line(f"{out} = stablehlo.broadcast_in_dim %a{i}, dims = [] : ({types[i]}) -> {t.vec(a.type)}")
+            names[block.arguments[i]] = out
+    for op in nest.constants:
+        if str(op.results[0].type) != "index":
+            attr, result = op.attributes["value"], str(op.results[0].type)
+            value = ir.IntegerAttr(attr).value if result.startswith("i") else ir.FloatAttr(attr).value
+            names[op.results[0]] = t.splat(format_scalar(value, result), result)
+    flat0, zero_el, state0 = t.fresh("flat"), t.fresh("c"), t.fresh("state")
+    t.line(f"{flat0} = stablehlo.reshape %a{nest.table} : ({types[nest.table]}) -> tensor<{size}x{element}>")
+    t.line(f"{zero_el} = stablehlo.constant dense<{format_scalar(0, element)}> : tensor<{element}>")
+    t.line(f"{state0} = stablehlo.pad {flat0}, {zero_el}, low = [{shift}], high = [{rows - shift}], interior = [0] : "
+           f"(tensor<{size}x{element}>, tensor<{element}>) -> tensor<{padded}x{element}>")
+    rowv, first = t.fresh("rows"), t.fresh("c")
+    t.line(f"{rowv} = stablehlo.iota dim = 0 : {t.vec('i64')}")
+    down = nest.direction < 0  # the diagonals downwards: L from last to first
+    t.line(f"{first} = stablehlo.constant dense<{d.last if down else d.first}> : tensor<i64>")
+    L, state, loop = t.fresh("L"), t.fresh("t"), t.fresh("diagonals")
+    ptype = f"tensor<{padded}x{element}>"
+    t.line(f"{loop}:2 = stablehlo.while({L} = {first}, {state} = {state0}) : tensor<i64>, {ptype}")
+    t.line("cond {")
+    end, go = t.fresh("c"), t.fresh()
+    t.line(f"  {end} = stablehlo.constant dense<{d.first - 1 if down else d.last + 1}> : tensor<i64>")
+    t.line(f"  {go} = stablehlo.compare {'GT' if down else 'LT'}, {L}, {end} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
+    t.line(f"  stablehlo.return {go} : tensor<i1>")
+    t.line("} do {")
+    t.depth += 1
+    Lv = t.fresh("Lv")
+    t.line(f"{Lv} = stablehlo.broadcast_in_dim {L}, dims = [] : (tensor<i64>) -> {t.vec('i64')}")
+    scope = {"L": Lv}
+    lo = hi = None
+    for f in d.lower:
+        v = t.index(f, scope)
+        lo = v if lo is None else t.op("maximum", lo, v, "i64")
+    for f in d.upper:
+        v = t.index(f, scope)
+        hi = v if hi is None else t.op("minimum", hi, v, "i64")
+    valid = t.op("and", t.compare("GE", rowv, lo, "i64", "SIGNED"), t.compare("LE", rowv, hi, "i64", "SIGNED"), "i1")
+    col = t.op("add", rowv, Lv, "i64")
+    a_of, b_of = _inverse(nest.cell)
+    rc = {"r": rowv, "c": col}
+    a, b = t.index(_eval(a_of, values), rc), t.index(_eval(b_of, values), rc)
+    cell0 = t.gather(state, padded, element, t.index({"r": cols, "c": 1, 1: shift}, rc))
+    body = _Body(nest, t, values, names, state, padded, element, flats, valid, shift)
+    cell = body.run(nest.inner.regions[0].blocks[0], {"a": a, "b": b}, cell0)
+    view, zero_i, old, oldv = t.fresh("view"), t.fresh("c"), t.fresh(), t.fresh()
+    vtype = f"tensor<{rows}x{cols + 1}x{element}>"
+    t.line(f"{view} = stablehlo.reshape {state} : ({ptype}) -> {vtype}")
+    t.line(f"{zero_i} = stablehlo.constant dense<0> : tensor<i64>")
+    column = L
+    if shift:
+        by, column = t.fresh("c"), t.fresh()
+        t.line(f"{by} = stablehlo.constant dense<{shift}> : tensor<i64>")
+        t.line(f"{column} = stablehlo.add {L}, {by} : tensor<i64>")
+    t.line(f"{old} = stablehlo.dynamic_slice {view}, {zero_i}, {column}, sizes = [{rows}, 1] : "
+           f"({vtype}, tensor<i64>, tensor<i64>) -> tensor<{rows}x1x{element}>")
+    t.line(f"{oldv} = stablehlo.reshape {old} : (tensor<{rows}x1x{element}>) -> {t.vec(element)}")
+    new = t.select(valid, cell, oldv, element)
+    newc, upd, back = t.fresh(), t.fresh(), t.fresh()
+    t.line(f"{newc} = stablehlo.reshape {new} : ({t.vec(element)}) -> tensor<{rows}x1x{element}>")
+    t.line(f"{upd} = stablehlo.dynamic_update_slice {view}, {newc}, {zero_i}, {column} : ({vtype}, "
+           f"tensor<{rows}x1x{element}>, tensor<i64>, tensor<i64>) -> {vtype}")
+    t.line(f"{back} = stablehlo.reshape {upd} : ({vtype}) -> {ptype}")
+    one, L1 = t.fresh("c"), t.fresh()
+    t.line(f"{one} = stablehlo.constant dense<{-1 if down else 1}> : tensor<i64>")
+    t.line(f"{L1} = stablehlo.add {L}, {one} : tensor<i64>")
+    t.line(f"stablehlo.return {L1}, {back} : tensor<i64>, {ptype}")
+    t.depth -= 1
+    t.line("}")
+    part, out = t.fresh(), t.fresh("out")
+    t.line(f"{part} = stablehlo.slice {loop}#1 [{shift}:{shift + size}] : ({ptype}) -> tensor<{size}x{element}>")
+    t.line(f"{out} = stablehlo.reshape {part} : (tensor<{size}x{element}>) -> {types[nest.table]}")
+    params = ", ".join(f"%a{i}: {types[i]}" for i in range(n))
+    body_text = "\n".join(t.lines)
+    return (f"func.func @{kernel.name}_raised({params}) -> ({types[nest.table]}) attributes "
+            f"{{synth.outputs = [{nest.table}]}} {{\n{body_text}\n  return {out} : {types[nest.table]}\n}}\n")
