@@ -28,6 +28,7 @@ from synth.synthesis.sketch import sketches
 from synth.synthesis.steps import LiftedLoop, TimeLoop, counter_loop, counter_step_kernel, lifted_loop, step_kernel
 from synth.synthesis.recurrence import has_interchangeable_nest, interchanged_recurrence, nest_parts
 from synth.synthesis.distribute import distributed, unwrapped
+from synth.synthesis.wavefront import wavefront_solution
 from synth.synthesis.spec import Specification, build_specification
 from synth.synthesis.views import widen
 
@@ -223,6 +224,14 @@ def search_kernel(kernel: Kernel, dialect: str, settings: SearchSettings, *,
     if settings.cost is None:
         settings = replace(settings, cost=original_cost(kernel))
     sketched = sketches(spec, dialect) if settings.sketches else {}
+    if settings.sketches and not _all_sketched(spec, sketched):
+        # a sweep in place carrying dependences along both loops (seidel-2d): a loop over
+        # hyperplanes, each a vector statement (synth.synthesis.wavefront)
+        front = wavefront_solution(kernel, dialect)
+        if front is not None:
+            result = RaiseResult(kernel.name, dialect, spec, [front], [], time_loop=time_loop)
+            result.seconds = time.monotonic() - t0
+            return result
     if time_loop is not None and settings.sketches and not _all_sketched(spec, sketched):
         # a step of nests one after another, recurrences among them (adi's sweeps): each
         # step raised nest by nest, inside the time loop
