@@ -104,7 +104,9 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
         for problem, out in g.solving_order():
             left = deadline - time.monotonic()
             if left <= 0:
-                raise NoSolutionError(f"time budget exhausted before {problem.name}")
+                raise NoSolutionError(f"time budget exhausted before {problem.name} (statements "
+                                      f"{g.statements} of the original) was searched"
+                                      + _recurrence_note(spec, g.statements))
             old = previous.get(problem.name)
             if old is not None and _still_right(old, problem):
                 stats.append({"problem": problem.name, "group": g.index, "output": out,
