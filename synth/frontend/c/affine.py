@@ -6,6 +6,7 @@ disjunctions of affine constraints."""
 from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
+from clang.cindex import TypeKind as TK
 
 from synth.frontend.c.emitter import _Emitter
 from synth.frontend.c.libclang import _binop, _evaluate, _unop
@@ -23,6 +24,24 @@ from synth.frontend.c.model import (
 )
 from synth.frontend.c.poly import _Poly, bounds, sign
 from synth.frontend.c.scalars import SCALARS, is_int, mlir, unsigned
+
+
+def _is_pointer_type(c) -> bool:
+    return c.type.get_canonical().kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY,
+                                           TK.VARIABLEARRAY)
+
+
+def _is_null(c) -> bool:
+    """A null pointer constant: `NULL` (`(void *)0`), `0`, `(T *)0`."""
+    while True:
+        c = _strip(c)
+        if c.kind != CK.CSTYLE_CAST_EXPR:
+            break
+        kids = _expr_children(c)
+        if not kids:
+            return False
+        c = kids[-1]
+    return c.kind == CK.INTEGER_LITERAL and _evaluate(c) == 0
 
 
 def _is_int_type(c) -> bool:
@@ -107,6 +126,9 @@ class _AffineTranslator(_Emitter):
         if isinstance(v, int):
             return _Poly.number(v)
         s = _strip(c)
+        known = self.null_test(s)
+        if known is not None:
+            return _Poly.number(int(known))
         for node in (c, s):
             if not _is_int_type(node):
                 raise _NotAffine(node, f"'{_text(node)}' is not an integer expression")
@@ -147,6 +169,50 @@ class _AffineTranslator(_Emitter):
         if k == CK.CALL_EXPR:
             raise _NotAffine(s, f"it calls '{s.spelling}'")
         raise _NotAffine(s, f"'{_text(s)}' is not affine")
+
+    def null_test(self, s, bare: bool = False) -> bool | None:
+        """The value of `p == NULL`, `p != NULL`, `!p` or `p` (as a condition) where `p`
+        names an array: a pointer parameter, a local array, or a local pointer into one.
+        Arrays passed to the translated function are never NULL (a raise passes each as a
+        tensor): the test is decided so, and said in synth.assumptions. None where `s` is
+        no such test; _Refuse for a pointer that points to an unknown place."""
+        s = _strip(s)
+        if s.kind == CK.UNARY_OPERATOR and _unop(s) == "!":
+            inner = _strip(_only_child(s))
+            return None if not _is_pointer_type(inner) else not self._not_null(inner, s, False)
+        if s.kind == CK.BINARY_OPERATOR and _binop(s) in ("==", "!="):
+            a, b = (_strip(x) for x in _expr_children(s))
+            if _is_null(a):
+                a, b = b, a
+            if not (_is_pointer_type(a) and _is_null(b)):
+                return None
+            eq = _binop(s) == "=="
+            return self._not_null(a, s, not eq) != eq
+        if bare and _is_pointer_type(s) and s.kind == CK.DECL_REF_EXPR:
+            return self._not_null(s, s, True)
+        return None
+
+    def _not_null(self, p, test, reads_as: bool) -> bool:
+        """True (`p` is not NULL, recorded as an assumption where `p` is a parameter's
+        array); `reads_as`: the test's value where `p` is not NULL, for the message."""
+        b = self.binding(p) if p.kind == CK.DECL_REF_EXPR else None
+        base = None
+        if b is not None and b.kind == "array":
+            base = b
+        elif b is not None and b.kind == "pointer" and self.ivals.get(b.key) is not None:
+            base = self.ivals[b.key].base
+        if base is None:
+            raise _Refuse(test, f"'{_text(test)}' tests a pointer that names no array (only "
+                                f"pointer parameters, arrays and pointers into them are "
+                                f"translated, and they are never NULL)")
+        said = f"{base.name} is not NULL ("
+        if base.param_index is not None and not any(a.startswith(said) for a in self.assumptions):
+            text = _text(test).replace("((void *) 0)", "NULL")
+            self.assume(f"{said}the translation takes every pointer parameter as an array: "
+                        f"'{text}' at line {test.location.line} reads as "
+                        f"{'true' if reads_as else 'false'}, and so does every test of it "
+                        f"against NULL)")
+        return True
 
     def _name_poly(self, s) -> _Poly:
         b = self.binding(s)
@@ -332,6 +398,9 @@ class _AffineTranslator(_Emitter):
         if v is not None:
             return [[]] if v else []
         s = _strip(c)
+        known = self.null_test(s, bare=True)
+        if known is not None:
+            return [[]] if known else []
         if s.kind == CK.UNARY_OPERATOR and _unop(s) == "!":
             return self._negate(self.condition(_only_child(s)), s)
         if s.kind == CK.BINARY_OPERATOR:

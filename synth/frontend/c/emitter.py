@@ -15,6 +15,10 @@ from synth.frontend.c.libclang import _same_file
 from synth.frontend.c.model import _float_literal, _Refuse, _text
 from synth.frontend.c.scalars import FLOATS, SCALARS, WIDTH, is_int, mlir, unsigned, wrap
 
+_LONG_DOUBLE = ("C's long double is an extended precision (80-bit x87 on x86-64, 128-bit "
+                "on others) that has no tensor element type in the targets (linalg, "
+                "stablehlo: f64 at most); declare it double to translate it in f64")
+
 
 @dataclass
 class _Plan:
@@ -131,6 +135,8 @@ class _Emitter:
             raise _Refuse(c, f"{what} has pointer type '{t.spelling}' where a number is expected")
         if canon.kind == TK.RECORD:
             raise _Refuse(c, f"{what} has struct type '{t.spelling}': structs are not supported")
+        if canon.kind == TK.LONGDOUBLE:
+            raise _Refuse(c, f"{what}: type '{t.spelling}' is not supported: {_LONG_DOUBLE}")
         raise _Refuse(c, f"{what}: type '{t.spelling}' is not supported (only the integer types, "
                          f"char ... long, signed or unsigned, float and double)")
 
@@ -147,7 +153,8 @@ class _Emitter:
             return "i32"
         if canon.kind in (TK.POINTER, TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY):
             raise _Refuse(c, f"pointer value '{_text(c)}' used as a number")
-        raise _Refuse(c, f"expression '{_text(c)}' has unsupported type '{c.type.spelling}'")
+        why = f": {_LONG_DOUBLE}" if canon.kind == TK.LONGDOUBLE else ""
+        raise _Refuse(c, f"expression '{_text(c)}' has unsupported type '{c.type.spelling}'{why}")
 
     def convert(self, v: str, frm: str, to: str, c) -> str:
         """C's conversion of a value of type `frm` to `to`."""

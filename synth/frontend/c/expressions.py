@@ -343,6 +343,9 @@ class _ExprTranslator(_AccessTranslator):
         s = c
         while s.kind == CK.PAREN_EXPR:
             s = _only_child(s)
+        known = self.null_test(s, bare=True)  # `p == NULL`, `!p` of an array
+        if known is not None:
+            return self.const(int(known), "i1", s)
         if s.kind == CK.BINARY_OPERATOR:
             op = _binop(s)
             a, b = _expr_children(s)
