@@ -226,6 +226,8 @@ class _AffineTranslator(_Emitter):
             return self.param_poly(b)
         if b.kind == "index":
             v = self.ivals.get(b.key)
+            if v is None and b.key in self.merged:  # a value on data: kept in memory
+                raise _Demote(b.key, self.merged[b.key])
             if v is None:
                 raise _Refuse(s, f"'{b.name}' is read where its value is that of an earlier "
                                  f"iteration or unknown (only locals set to, or advanced by, "
@@ -264,16 +266,10 @@ class _AffineTranslator(_Emitter):
             self._name_poly(inner)  # says why it is not affine
         if b is None or b.kind != "index":
             raise _NotAffine(s, f"'{_text(s)}' changes something other than an integer local")
-        self.changing_index(b, inner)
         old = self._name_poly(inner)
         new = old.plus(1 if op.endswith("++") else -1)
         self.ivals[b.key] = new
         return old if op.startswith("post") else new
-
-    def changing_index(self, b, c) -> None:
-        """An "index" local is assigned: under a condition on data it is a data value."""
-        if not self.moves_allowed():
-            raise _Demote(b.key, f"'{b.name}' changes under a condition on data")
 
     def derived_symbol(self, c, x: _Poly, op: str, d: int) -> _Poly:
         """`x / d` or `x % d` (sizes only, C's truncation) as an index symbol computed at the

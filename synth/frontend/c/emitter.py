@@ -67,6 +67,7 @@ class _Emitter:
         self.not_index: set = set()  # integer locals assigned something that is not affine
         self.inlining: set = set()  # functions being inlined (no recursion)
         self.dim_names: dict = {}  # dim var -> the C name of its loop index (for messages)
+        self.merged: dict = {}  # key -> why its value is unknown after a branch (`merge`)
 
     # --- emission -----------------------------------------------------------------------
 
@@ -112,10 +113,26 @@ class _Emitter:
             self.consts[key] = r
         return self.consts[key]
 
-    def moves_allowed(self) -> bool:
-        """Pointers and integer locals may move under the current predicate (none, or one
-        after whose statements the function ends: synth.frontend.c.returns)."""
-        return self.pred is None or self.pred == self.exit_pred
+    def branches(self, c, *runs) -> None:
+        """Run each of `runs` (the branches of an `if`) from the integer locals' and
+        pointers' values here; after them, each keeps its value where every branch leaves
+        it the same, and is unknown otherwise (a later read of it is refused, or demotes
+        an integer local to memory: it is data)."""
+        entry = dict(self.ivals)
+        outs = []
+        for run in runs:
+            self.ivals.clear()
+            self.ivals.update(entry)
+            run()
+            outs.append(dict(self.ivals))
+        self.ivals.clear()
+        for key in set().union(*outs):
+            vals = [o.get(key) for o in outs]
+            same = all(v == vals[0] for v in vals)
+            self.ivals[key] = vals[0] if same else None
+            if not same:
+                self.merged[key] = (f"it changes under the condition at line {c.location.line}, "
+                                    f"not the same way in both branches")
 
     def assume(self, text: str) -> None:
         if text not in self.assumptions:

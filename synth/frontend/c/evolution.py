@@ -122,23 +122,48 @@ class _Walk:
         elif k in (CK.WHILE_STMT, CK.DO_STMT):
             self.counted(s)
         elif k == CK.IF_STMT:
-            raise NoClosedForm(s, "it changes under a condition")
+            self.branches(s)
         elif k.is_expression():
             self.expr(s)
         else:
             raise NoClosedForm(s, f"it changes in a '{k.name.lower()}'")
 
+    def branches(self, s) -> None:
+        """An `if`: each branch walked from here; the same change on both sides is the
+        change (`if (c) *p++ = x; else *p++ = 0;`), any other a NoClosedForm."""
+        kids = [k for k in s.get_children() if not k.kind.is_declaration()]
+        if self.touches(kids[0]):
+            raise NoClosedForm(kids[0], "it changes in a condition")
+        outs = []
+        for branch in (kids[1], kids[2] if len(kids) > 2 else None):
+            w = _Walk(self.tr, self.key, self.unit, self.changes)
+            w.sets, w.state = dict(self.sets), self.state
+            if branch is not None:
+                w.stmt(branch)
+            outs.append(w.state)
+        if outs[0] != outs[1]:
+            raise NoClosedForm(s, "it changes under a condition (not the same way in both "
+                                  "branches)")
+        self.state = outs[0]
+
     def loop(self, s) -> None:
         kids = list(s.get_children())
         inner = _Walk(self.tr, self.key, self.unit, self.changes)
         inner.sets = dict(self.sets)
-        for ch in kids[:-1]:  # init, condition, increment: evaluated outside the body's walk
+        if len(kids) == 4 and not self.tr.affine_for(s):  # a for loop that counts as a while
+            self.stmt(kids[0])  # recorded: the count may start from it
+            return self.counted(s)
+        for ch in kids[:-1]:  # init, condition: evaluated outside the body's walk
             if self.touches(ch):
                 if ch is kids[0]:
                     self.stmt(ch) if not ch.kind.is_expression() else self.expr(ch)
                     continue
+                if len(kids) == 4 and ch is kids[2]:  # `i++, p += incx`: after the body
+                    continue
                 raise NoClosedForm(ch, "it changes in a loop header")
         inner.stmt(kids[-1])
+        if len(kids) == 4 and self.touches(kids[2]):
+            inner.expr(kids[2])
         if inner.state[0] == "set":
             self.state = ("set", None)
             return
@@ -176,12 +201,14 @@ class _Walk:
         iterations (synth.frontend.c.counted), and a while loop's last, failing condition."""
         kids = list(s.get_children())
         do = s.kind == CK.DO_STMT
-        body, cond = (kids[0], kids[1]) if do else (kids[1], kids[0])
+        body, cond = (kids[0], kids[1]) if do else (kids[-1], kids[-3 if len(kids) == 4 else 0])
         wc = _Walk(self.tr, self.key, self.unit, self.changes)
         wc.expr(cond)
         wb = _Walk(self.tr, self.key, self.unit, self.changes)
         wb.sets = dict(self.sets)
         wb.stmt(body)
+        if s.kind == CK.FOR_STMT:  # its increment, after the body
+            wb.expr(kids[2])
         if "set" in (wc.state[0], wb.state[0]):
             self.state = ("set", None)
             return

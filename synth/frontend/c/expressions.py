@@ -87,7 +87,6 @@ class _ExprTranslator(_AccessTranslator):
         return v, t
 
     def _assign_index(self, b, s, e, op, rhs, discard):
-        self.changing_index(b, s)
         try:
             x = self.affine(rhs)
         except _NotAffine as err:
@@ -105,8 +104,6 @@ class _ExprTranslator(_AccessTranslator):
         return self.convert(self.value_of_aff(new, e), "index", b.type, e), b.type
 
     def _assign_pointer(self, b, e, op, rhs):
-        if not self.moves_allowed():
-            raise _Refuse(e, f"pointer '{b.name}' is set under a condition on data")
         if op == "=":
             v = self.pval(rhs)
             self.ivals[b.key] = _View(v.base, v.offset, self.pointer_dims(b.ctype, e))
@@ -244,7 +241,6 @@ class _ExprTranslator(_AccessTranslator):
         if op in _STEPS:
             b, s = self._target(inner)
             if b is not None:
-                self.changing_index(b, s)
                 old = self.affine(s)
                 self.ivals[b.key] = old.plus(1 if op.endswith("++") else -1)
                 if discard:

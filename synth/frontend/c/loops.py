@@ -25,10 +25,51 @@ from synth.frontend.c.model import (
 from synth.frontend.c.poly import _Poly
 
 _MARK = _Poly.var("d", "#iteration")  # a loop's index while its body is analysed
+_RELATIONS = ("<", "<=", ">", ">=")
+
+
+def increments(inc) -> list:
+    """The parts of a `for` loop's increment: `i++, p += incx` -> [i++, p += incx]."""
+    s = _strip(inc)
+    if s.kind == CK.BINARY_OPERATOR and _binop(s) == ",":
+        a, b = _expr_children(s)
+        return increments(a) + increments(b)
+    return [inc]
+
+
+def is_affine_for(s) -> bool:
+    """A `for` loop read as an `affine.for` over its index: a comparison bounding the
+    index (`i < ub`, `i >= 0` ...) and an increment that steps it, with other counters and
+    pointers beside it (`i++, p += incx`). Other `for` loops (`for (c = n; c--; p += k)`,
+    `for (k = n; k; k--)`) count as `while` loops do (synth.frontend.c.counted); one
+    without its three parts is refused as an affine one."""
+    kids = list(s.get_children())
+    if len(kids) != 4:
+        return True
+    var = _index_decl(kids[0])
+    if var is None:
+        return True
+    cond = _strip(kids[1])
+    return (cond.kind == CK.BINARY_OPERATOR and _binop(cond) in _RELATIONS
+            and var.hash in evolution.modified(kids[2]))
+
+
+def _index_decl(init):
+    """The declaration a for loop's initialisation gives a value (`i = lb`, `int i = lb`)."""
+    if init.kind == CK.DECL_STMT:
+        decls = [d for d in init.get_children() if d.kind == CK.VAR_DECL]
+        return decls[0] if len(decls) == 1 else None
+    if init.kind == CK.BINARY_OPERATOR and _binop(init) == "=":
+        lhs = _strip(_expr_children(init)[0])
+        if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None:
+            return lhs.referenced
+    return None
 
 
 class _LoopTranslator(_ExprTranslator):
     """Loops of one function."""
+
+    affine_for = staticmethod(is_affine_for)
 
     # --- loops --------------------------------------------------------------------------
 
@@ -41,14 +82,9 @@ class _LoopTranslator(_ExprTranslator):
             raise _Refuse(s, "'for' loop without initialisation, condition and increment is not "
                              "static control")
         init = kids[0]
-        if init.kind == CK.DECL_STMT:
-            decls = [d for d in init.get_children() if d.kind == CK.VAR_DECL]
-            if len(decls) == 1:
-                return decls[0]
-        elif init.kind == CK.BINARY_OPERATOR and _binop(init) == "=":
-            lhs = _strip(_expr_children(init)[0])
-            if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None:
-                return lhs.referenced
+        var = _index_decl(init)
+        if var is not None:
+            return var
         if quiet:
             return None
         raise _Refuse(init, "'for' loop initialisation must assign one integer index "
@@ -102,6 +138,14 @@ class _LoopTranslator(_ExprTranslator):
         b, lb, step, bound, cmp = self.header(s)
         body = list(s.get_children())[-1]
         moving = self._moving(s, b)
+        followed = {key for key, _, _ in moving}
+        var = self._loop_var(s)
+        for part in increments(list(s.get_children())[2]):
+            h = evolution.target(_strip(part))
+            if var.hash not in evolution.modified(part) and h not in followed:
+                raise _Refuse(part, f"loop increment '{_text(part)}' beside '{b.name}' must "
+                                    f"advance an integer local or a pointer by a constant or a "
+                                    f"size that the loop does not change")
         iv = self.fresh("i")
         var = list(s.get_children())[0]
         dim = _Poly.var("d", iv)
@@ -164,11 +208,13 @@ class _LoopTranslator(_ExprTranslator):
                     continue
                 unit = (_stride_of(self.pointer_dims(v.ctype, s)) if v.kind == "pointer"
                         else _Poly.number(1))
-                try:
-                    eff = evolution.effect(self, list(s.get_children())[-1], key, unit, changes)
-                    inc = list(s.get_children())[2]
-                    if key in evolution.modified(inc):
-                        raise evolution.NoClosedForm(inc, f"'{v.name}' changes in the loop header")
+                try:  # the body, then the increment's other parts (`i++, p += incx`)
+                    kids = list(s.get_children())
+                    eff = evolution.effect(self, kids[-1], key, unit, changes)
+                    if key in evolution.modified(kids[2]):
+                        step = evolution.effect(self, kids[2], key, unit, changes)
+                        eff = (("inc", eff[1] + step[1]) if "set" not in (eff[0], step[0])
+                               else ("set", None))
                 except evolution.NoClosedForm as e:
                     if v.kind == "index":
                         raise _Demote(key, e.reason) from None
@@ -195,6 +241,12 @@ class _LoopTranslator(_ExprTranslator):
         return start + delta
 
     def _step(self, inc, var, name: str) -> int:
+        parts = increments(inc)
+        if len(parts) > 1:
+            mine = [p for p in parts if var.hash in evolution.modified(p)]
+            if len(mine) == 1:
+                return self._step(mine[0], var, name)
+            raise _Refuse(inc, f"loop increment '{_text(inc)}' must step '{name}' once")
         k = inc.kind
         step = None
         if k == CK.UNARY_OPERATOR and self._is_var(_only_child(inc), var):

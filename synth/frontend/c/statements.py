@@ -263,7 +263,7 @@ class _FunctionTranslator(_ReturnTranslator):
         if c is None:
             return
         for k in c.walk_preorder():
-            if k.kind == CK.FOR_STMT:
+            if k.kind == CK.FOR_STMT and self.affine_for(k):
                 var = self._loop_var(k, quiet=True)
                 if var is not None:
                     self.loop_vars.add(var.hash)
@@ -328,7 +328,7 @@ class _FunctionTranslator(_ReturnTranslator):
             for d in s.get_children():
                 self.declare(d)
         elif k == CK.FOR_STMT:
-            self.for_stmt(s)
+            self.for_stmt(s) if self.affine_for(s) else self.counted_stmt(s)
         elif k in (CK.WHILE_STMT, CK.DO_STMT):
             self.counted_stmt(s)
         elif k == CK.IF_STMT:
@@ -423,13 +423,17 @@ class _FunctionTranslator(_ReturnTranslator):
         integers by a value that may be zero) is refused where it happens."""
         p = self.cond(cond)
         outer = self.pred
-        try:
-            self.pred = p if outer is None else self.op(f"arith.andi {outer}, {p} : i1", cond)
-            self.stmt(then)
+
+        def run(v, branch):
+            self.pred = v if outer is None else self.op(f"arith.andi {outer}, {v} : i1", cond)
+            self.stmt(branch)
+
+        def negated():
             if other is not None:
-                q = self.op(f"arith.xori {p}, {self.const(1, 'i1', cond)} : i1", cond)
-                self.pred = q if outer is None else self.op(f"arith.andi {outer}, {q} : i1", cond)
-                self.stmt(other)
+                run(self.op(f"arith.xori {p}, {self.const(1, 'i1', cond)} : i1", cond), other)
+
+        try:
+            self.branches(s, lambda: run(p, then), negated)
         finally:
             self.pred = outer
 
@@ -452,19 +456,24 @@ class _FunctionTranslator(_ReturnTranslator):
         head = f"affine.if affine_set<{ops.header()} : ({cs})>{ops.uses()}"
         self.body.append("  " * self.indent + head + " {")
         self.indent += 1
-        saved = self.tighten(conj)
-        known = len(self.facts)
-        self.facts.extend(c for c in conj if not c[0].dims())
-        if then is not None:
-            self.stmt(then)
-        del self.facts[known:]
-        self.ranges = saved
-        self.indent -= 1
-        if rest or other is not None:
-            self.body.append("  " * self.indent + "} else {")
-            self.indent += 1
-            self._if_chain(s, rest, then, other)
+        def first():
+            saved = self.tighten(conj)
+            known = len(self.facts)
+            self.facts.extend(c for c in conj if not c[0].dims())
+            if then is not None:
+                self.stmt(then)
+            del self.facts[known:]
+            self.ranges = saved
             self.indent -= 1
+
+        def second():
+            if rest or other is not None:
+                self.body.append("  " * self.indent + "} else {")
+                self.indent += 1
+                self._if_chain(s, rest, then, other)
+                self.indent -= 1
+
+        self.branches(s, first, second)
         self.body.append("  " * self.indent + "} " + self.loc(s))
 
     def expr_stmt(self, s) -> None:
