@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from clang.cindex import CursorKind as CK
 
-from synth.frontend.c import evolution
+from synth.frontend.c import evolution, jumps
 from synth.frontend.c.access import _stride as _stride_of
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.loops import _LoopTranslator
@@ -164,8 +164,10 @@ class _CountedTranslator(_LoopTranslator):
         self.set_range(("d", iv), _Poly(), hi)
         self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = 0 to {bound} {{")
         self.indent += 1
+        body = cnt.body  # a for loop's: [statement, increment]
         try:
-            self.stmt(cnt.body)
+            self.stmt([jumps.loop_body(body[0]), body[1]] if isinstance(body, list)
+                      else jumps.loop_body(body))
         finally:
             self.indent -= 1
             self.ranges.pop(("d", iv), None)

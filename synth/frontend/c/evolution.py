@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
 
+from synth.frontend.c import jumps
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.model import _expr_children, _NotAffine, _Refuse, _strip, _text
 from synth.frontend.c.poly import _Poly
@@ -42,7 +43,12 @@ def target(e):
 
 
 def modified(c) -> set:
-    """Declarations assigned or stepped anywhere under `c`."""
+    """Declarations assigned or stepped anywhere under `c` (a cursor, a list of them, or a
+    jumps.Branch)."""
+    if isinstance(c, list):
+        return set().union(*(modified(x) for x in c))
+    if isinstance(c, jumps.Branch):
+        return modified(c.cond) | modified(c.then) | modified(c.other)
     return {h for k in c.walk_preorder() if (h := target(k)) is not None}
 
 
@@ -95,6 +101,16 @@ class _Walk:
                 self.sets[h] = (None, _expr_children(e)[1])
 
     def stmt(self, s) -> None:
+        if isinstance(s, list):
+            for x in s:
+                self.stmt(x)
+            return
+        if isinstance(s, jumps.Branch):
+            for h in modified(s):
+                self.sets.pop(h, None)
+            if self.touches(s):
+                self.branches(s.cond, s.then, s.other)
+            return
         simple = s.kind == CK.DECL_STMT or s.kind.is_expression()
         if simple:
             self._record(s)
@@ -122,28 +138,28 @@ class _Walk:
         elif k in (CK.WHILE_STMT, CK.DO_STMT):
             self.counted(s)
         elif k == CK.IF_STMT:
-            self.branches(s)
+            kids = [k for k in s.get_children() if not k.kind.is_declaration()]
+            self.branches(kids[0], kids[1], kids[2] if len(kids) > 2 else None)
         elif k.is_expression():
             self.expr(s)
         else:
             raise NoClosedForm(s, f"it changes in a '{k.name.lower()}'")
 
-    def branches(self, s) -> None:
+    def branches(self, cond, then, other) -> None:
         """An `if`: each branch walked from here; the same change on both sides is the
         change (`if (c) *p++ = x; else *p++ = 0;`), any other a NoClosedForm."""
-        kids = [k for k in s.get_children() if not k.kind.is_declaration()]
-        if self.touches(kids[0]):
-            raise NoClosedForm(kids[0], "it changes in a condition")
+        if self.touches(cond):
+            raise NoClosedForm(cond, "it changes in a condition")
         outs = []
-        for branch in (kids[1], kids[2] if len(kids) > 2 else None):
+        for branch in (then, other):
             w = _Walk(self.tr, self.key, self.unit, self.changes)
             w.sets, w.state = dict(self.sets), self.state
             if branch is not None:
                 w.stmt(branch)
             outs.append(w.state)
         if outs[0] != outs[1]:
-            raise NoClosedForm(s, "it changes under a condition (not the same way in both "
-                                  "branches)")
+            raise NoClosedForm(cond, "it changes under a condition (not the same way in both "
+                                     "branches, or before a 'continue')")
         self.state = outs[0]
 
     def loop(self, s) -> None:
@@ -161,7 +177,7 @@ class _Walk:
                 if len(kids) == 4 and ch is kids[2]:  # `i++, p += incx`: after the body
                     continue
                 raise NoClosedForm(ch, "it changes in a loop header")
-        inner.stmt(kids[-1])
+        inner.stmt(jumps.loop_body(kids[-1]))
         if len(kids) == 4 and self.touches(kids[2]):
             inner.expr(kids[2])
         if inner.state[0] == "set":
@@ -206,7 +222,7 @@ class _Walk:
         wc.expr(cond)
         wb = _Walk(self.tr, self.key, self.unit, self.changes)
         wb.sets = dict(self.sets)
-        wb.stmt(body)
+        wb.stmt(jumps.loop_body(body))
         if s.kind == CK.FOR_STMT:  # its increment, after the body
             wb.expr(kids[2])
         if "set" in (wc.state[0], wb.state[0]):
@@ -255,5 +271,8 @@ def effect(tr, body, key, unit: _Poly, loop_changes: set) -> tuple:
     """("inc", D) or ("set", None) of the variable declared `key` over one run of `body`
     (`unit`: what `++` adds: 1, or a pointer's stride); NoClosedForm otherwise."""
     w = _Walk(tr, key, unit, loop_changes)
-    w.stmt(body) if not body.kind.is_expression() else w.expr(body)
+    if isinstance(body, list) or not body.kind.is_expression():
+        w.stmt(jumps.loop_body(body) if not isinstance(body, list) else body)
+    else:
+        w.expr(body)
     return w.state

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
 
-from synth.frontend.c import evolution, layout
+from synth.frontend.c import evolution, jumps, layout
 from synth.frontend.c.access import _stride as _stride_of
 from synth.frontend.c.expressions import _ExprTranslator
 from synth.frontend.c.libclang import _binop, _unop
@@ -185,7 +185,7 @@ class _LoopTranslator(_ExprTranslator):
         self.body.append("  " * self.indent + head + " {")
         self.indent += 1
         try:
-            self.stmt(body)
+            self.stmt(jumps.loop_body(body))
         finally:
             self.indent -= 1
             b.aff = None

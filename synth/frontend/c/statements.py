@@ -13,7 +13,7 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from synth.errors import InputError
-from synth.frontend.c import evolution, layout
+from synth.frontend.c import evolution, jumps, layout
 from synth.frontend.c.access import _ARRAYS
 from synth.frontend.c.access import _stride as _stride_of
 from synth.frontend.c.returns import _ReturnTranslator, early_return
@@ -36,7 +36,7 @@ _REFUSED_STMTS = {
     CK.INDIRECT_GOTO_STMT: "'goto' is not static control",
     CK.LABEL_STMT: "labels ('goto' targets) are not static control",
     CK.BREAK_STMT: "'break' is not static control (loops must run their full affine range)",
-    CK.CONTINUE_STMT: "'continue' is not static control (use an 'if' around the rest of the body)",
+    CK.CONTINUE_STMT: "'continue' outside a loop body",
     CK.SWITCH_STMT: "'switch' is not static control",
     CK.CASE_STMT: "'switch' is not static control",
     CK.DEFAULT_STMT: "'switch' is not static control",
@@ -314,6 +314,9 @@ class _FunctionTranslator(_ReturnTranslator):
     def stmt(self, s) -> None:
         if self.special_stmt(s):
             return
+        if isinstance(s, jumps.Branch):
+            self.branch(s.cursor, s.cond, s.then, s.other)
+            return
         if isinstance(s, list):
             for x in s:
                 self.stmt(x)
@@ -404,8 +407,10 @@ class _FunctionTranslator(_ReturnTranslator):
 
     def if_stmt(self, s) -> None:
         kids = [k for k in s.get_children() if not k.kind.is_declaration()]
-        cond, then = kids[0], kids[1]
-        other = kids[2] if len(kids) > 2 else None
+        self.branch(s, kids[0], kids[1], kids[2] if len(kids) > 2 else None)
+
+    def branch(self, s, cond, then, other) -> None:
+        """`if (cond) then else other` of the `if` `s` (or of a `continue`: jumps.Branch)."""
         try:
             dnf = self.condition(cond)
             neg = self._negate(dnf, cond)
