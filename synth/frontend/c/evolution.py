@@ -123,7 +123,7 @@ class _Walk:
 
     def _stmt(self, s) -> None:
         k = s.kind
-        if not self.touches(s):
+        if not self.touches(s) or self.state[0] == "set":  # after a set, the translator follows it
             return
         if k == CK.COMPOUND_STMT:
             for ch in s.get_children():
@@ -241,7 +241,7 @@ class _Walk:
 
     def expr(self, e) -> None:
         e = _strip(e) if e.kind in (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR) else e
-        if not self.touches(e):
+        if not self.touches(e) or self.state[0] == "set":
             return
         k = e.kind
         if k == CK.CONDITIONAL_OPERATOR or (k == CK.BINARY_OPERATOR and _binop(e) in ("&&", "||")):
@@ -271,8 +271,58 @@ def effect(tr, body, key, unit: _Poly, loop_changes: set) -> tuple:
     """("inc", D) or ("set", None) of the variable declared `key` over one run of `body`
     (`unit`: what `++` adds: 1, or a pointer's stride); NoClosedForm otherwise."""
     w = _Walk(tr, key, unit, loop_changes)
-    if isinstance(body, list) or not body.kind.is_expression():
-        w.stmt(jumps.loop_body(body) if not isinstance(body, list) else body)
-    else:
-        w.expr(body)
+    try:
+        if isinstance(body, list) or not body.kind.is_expression():
+            w.stmt(jumps.loop_body(body) if not isinstance(body, list) else body)
+        else:
+            w.expr(body)
+    except NoClosedForm:
+        if not _live_at_entry(body, key):  # set before any use in every iteration
+            return ("set", None)
+        raise
     return w.state
+
+
+def _live_at_entry(body, key) -> bool:
+    """Whether a run of `body` may read the variable `key` before it sets it (its value
+    from the iteration before). Conservative: an assignment counts only as a whole
+    statement `key = e` (or a declaration), and a loop's body may not run."""
+    return _live(jumps.loop_body(body) if not isinstance(body, list) else body, key, False)[0]
+
+
+def _reads(c, key) -> bool:
+    return any(k.kind == CK.DECL_REF_EXPR and k.referenced is not None and k.referenced.hash == key
+               for k in c.walk_preorder())
+
+
+def _live(s, key, defined: bool) -> tuple:
+    """(read before set, set after) of `s` run with `key` set already or not."""
+    if isinstance(s, list) or s is None:
+        live = False
+        for x in s or []:
+            r, defined = _live(x, key, defined)
+            live = live or r
+        return live, defined
+    if isinstance(s, jumps.Branch):
+        return _branches(s.cond, s.then, s.other, key, defined)
+    k = s.kind
+    if k == CK.COMPOUND_STMT:
+        return _live(list(s.get_children()), key, defined)
+    if k == CK.IF_STMT:
+        kids = [x for x in s.get_children() if not x.kind.is_declaration()]
+        return _branches(kids[0], kids[1], kids[2] if len(kids) > 2 else None, key, defined)
+    e = _strip(s) if k.is_expression() else None
+    if e is not None and e.kind == CK.BINARY_OPERATOR and _binop(e) == "=" and target(e) == key:
+        return (not defined and _reads(_expr_children(e)[1], key)), True
+    if k in (CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT):  # the body may run never, or again
+        return (not defined and _reads(s, key)), defined
+    return (not defined and _reads(s, key)), defined
+
+
+def _branches(cond, then, other, key, defined: bool) -> tuple:
+    if not defined and _reads(cond, key):
+        return True, defined
+    a = _live(list(then.get_children()) if not isinstance(then, list) and then.kind == CK.COMPOUND_STMT
+              else then, key, defined)
+    b = _live(other, key, defined) if other is not None else (False, defined)
+    return a[0] or b[0], a[1] and b[1]
