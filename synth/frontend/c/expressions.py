@@ -412,6 +412,8 @@ class _ExprTranslator(_AccessTranslator):
             fdef.result_type, fdef, f"the result of '{fdef.spelling}'")
         self.inlining.add(fdef.hash)
         try:
+            if self.has_early_returns(stmts):  # its quick returns, as a function's
+                return self.returned(stmts, result, c), result or "void"
             for j, s in enumerate(stmts):
                 if s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
                     kids = _expr_children(s)

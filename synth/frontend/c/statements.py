@@ -16,7 +16,13 @@ from synth.errors import InputError
 from synth.frontend.c import evolution, jumps, layout
 from synth.frontend.c.access import _ARRAYS
 from synth.frontend.c.access import _stride as _stride_of
-from synth.frontend.c.returns import _ReturnTranslator, early_return
+from synth.frontend.c.returns import (
+    _ReturnTranslator,
+    _Rest,
+    early_return,
+    early_returns,
+    ends_in_branches,
+)
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.model import (
     _Binding,
@@ -77,16 +83,12 @@ class _FunctionTranslator(_ReturnTranslator):
         stmts = list(body.get_children()) if body is not None else []
         ret = stmts[-1] if stmts and stmts[-1].kind == CK.RETURN_STMT else None
         ret_line = "return"
-        if result is not None and any(early_return(x) is not None for x in stmts):
+        if result is not None and early_returns(stmts):
             # quick returns: every path stores the value it returns
-            if ret is None:
+            if ret is None and not ends_in_branches(stmts):
                 raise _Refuse(f, f"function '{f.spelling}' returns {result} but does not end "
                                  f"with 'return'")
-            mem = self.local_buffer(result, f)
-            self.emit(f"affine.store {self.const(0, result, f)}, {mem}[] : memref<{mlir(result)}>", f)
-            self.result_mem = (mem, result)
-            self.block(stmts, top=True)
-            v = self.op(f"affine.load {mem}[] : memref<{mlir(result)}>", ret)
+            v = self.returned(stmts, result, f)
             ret_line = f"return {v} : {mlir(result)}"
         elif ret is not None:
             self.block(stmts[:-1], top=True)
@@ -308,6 +310,14 @@ class _FunctionTranslator(_ReturnTranslator):
                 return
             if top and s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
                 self.store_result(s)
+                return
+            if top and ends_in_branches([s]):
+                # an `if` with a `return` inside: each branch, then the statements after
+                # it, ends the function, and may return early
+                kids = [k for k in s.get_children() if not k.kind.is_declaration()]
+                after = stmts[j + 1:]
+                rest = [_Rest(jumps.items(k) + after) for k in kids[1:]]
+                self.branch(s, kids[0], rest[0], rest[1] if len(rest) > 1 else _Rest(after))
                 return
             self.stmt(s)
 
