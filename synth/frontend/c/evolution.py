@@ -158,8 +158,8 @@ class _Walk:
                 w.stmt(branch)
             outs.append(w.state)
         if outs[0] != outs[1]:
-            raise NoClosedForm(cond, "it changes under a condition (not the same way in both "
-                                     "branches, or before a 'continue')")
+            raise NoClosedForm(cond, "it changes under a condition, not the same way on both "
+                                     "sides (or before a 'continue')")
         self.state = outs[0]
 
     def loop(self, s) -> None:
