@@ -46,7 +46,7 @@ def is_affine_for(s) -> bool:
     kids = list(s.get_children())
     if len(kids) != 4:
         return True
-    var = _index_decl(kids[0])
+    var = _index_decl(kids[0], kids[2], kids[1])[0]
     if var is None:
         return True
     cond = _strip(kids[1])
@@ -54,16 +54,32 @@ def is_affine_for(s) -> bool:
             and var.hash in evolution.modified(kids[2]))
 
 
-def _index_decl(init):
-    """The declaration a for loop's initialisation gives a value (`i = lb`, `int i = lb`)."""
+def _index_decl(init, inc, cond=None) -> tuple:
+    """(the declaration of the index, its initial value, the other parts) of a for loop's
+    initialisation (`i = lb`, `int i = lb`; beside others: `i = 0, ix = kx`, `int i = 0,
+    ix = kx`, where the index is the one the increment steps and the condition reads);
+    (None, None, [])."""
     if init.kind == CK.DECL_STMT:
-        decls = [d for d in init.get_children() if d.kind == CK.VAR_DECL]
-        return decls[0] if len(decls) == 1 else None
-    if init.kind == CK.BINARY_OPERATOR and _binop(init) == "=":
-        lhs = _strip(_expr_children(init)[0])
-        if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None:
-            return lhs.referenced
-    return None
+        parts = [(d, ([k for k in d.get_children() if k.kind != CK.TYPE_REF
+                       and k.kind.is_expression()] or [None])[-1])
+                 for d in init.get_children() if d.kind == CK.VAR_DECL]
+    else:
+        parts = []
+        for p in increments(init):
+            e = _strip(p)
+            lhs = _strip(_expr_children(e)[0]) if e.kind == CK.BINARY_OPERATOR and _binop(e) == "=" else None
+            if lhs is None or lhs.kind != CK.DECL_REF_EXPR or lhs.referenced is None:
+                return None, None, []
+            parts.append((lhs.referenced, _expr_children(e)[1], p))
+    if len(parts) > 1:
+        stepped = evolution.modified(inc)
+        read = {k.referenced.hash for k in cond.walk_preorder() if k.kind == CK.DECL_REF_EXPR
+                and k.referenced is not None} if cond is not None else set()
+        mine = [p for p in parts if p[0].hash in stepped and p[0].hash in read]
+        if len(mine) != 1:
+            return None, None, []
+        return mine[0][0], mine[0][1], [p for p in parts if p is not mine[0]]
+    return (parts[0][0], parts[0][1], []) if parts else (None, None, [])
 
 
 class _LoopTranslator(_ExprTranslator):
@@ -82,7 +98,7 @@ class _LoopTranslator(_ExprTranslator):
             raise _Refuse(s, "'for' loop without initialisation, condition and increment is not "
                              "static control")
         init = kids[0]
-        var = _index_decl(init)
+        var = _index_decl(init, kids[2], kids[1])[0]
         if var is not None:
             return var
         if quiet:
@@ -103,13 +119,9 @@ class _LoopTranslator(_ExprTranslator):
                                 f"pointer)")
         if b.aff is not None:
             raise _Refuse(init, f"loop index '{b.name}' of an enclosing loop is reassigned")
-        if init.kind == CK.DECL_STMT:
-            vals = [k for k in var.get_children() if k.kind != CK.TYPE_REF and k.kind.is_expression()]
-            if not vals:
-                raise _Refuse(init, f"loop index '{b.name}' has no initial value")
-            lb_expr = vals[-1]
-        else:
-            lb_expr = _expr_children(init)[1]
+        lb_expr = _index_decl(init, inc, cond)[1]
+        if lb_expr is None:
+            raise _Refuse(init, f"loop index '{b.name}' has no initial value")
         lb = self._affine_or_refuse(lb_expr, "loop lower bound")
         step = self._step(inc, var, b.name)
         bound, cmp = self._condition(cond, b)
@@ -135,6 +147,10 @@ class _LoopTranslator(_ExprTranslator):
         return _Poly.number(max(0, -(-known.const // step))) if known.is_const else None
 
     def for_stmt(self, s) -> None:
+        kids = list(s.get_children())
+        for other in (_index_decl(kids[0], kids[2], kids[1])[2] if len(kids) == 4 else []):
+            # `i = 0, ix = kx` / `int i = 0, ix = kx`: the parts beside the index, in order
+            self.declare(other[0]) if len(other) == 2 else self.expr_stmt(other[2])
         b, lb, step, bound, cmp = self.header(s)
         body = list(s.get_children())[-1]
         moving = self._moving(s, b)
