@@ -222,8 +222,11 @@ class _AffineTranslator(_Emitter):
             if b.aff is None:
                 raise _Refuse(s, f"loop index '{b.name}' is read outside its loop")
             return b.aff
-        if b.kind == "arg" and is_int(b.type):
+        if b.kind == "arg" and is_int(b.type) and b.param_index is not None:
             return self.param_poly(b)
+        if b.kind == "arg" and is_int(b.type):  # an inlined function's, given a value on data
+            raise _NotAffine(s, f"'{b.name}' is a value computed at run time (an argument of "
+                                f"an inlined function)")
         if b.kind == "index":
             v = self.ivals.get(b.key)
             if v is None and b.key in self.merged:  # a value on data: kept in memory

@@ -159,7 +159,7 @@ class _Walk:
             outs.append(w.state)
         if outs[0] != outs[1]:
             raise NoClosedForm(cond, "it changes under a condition, not the same way on both "
-                                     "sides (or before a 'continue')")
+                                     "sides, or before a 'continue'")
         self.state = outs[0]
 
     def loop(self, s) -> None:
