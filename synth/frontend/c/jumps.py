@@ -76,6 +76,7 @@ def _guard(seq: list) -> list:
             other = kids[2] if len(kids) > 2 else None
             return out + [Branch(s, kids[0], _guard(items(kids[1]) + after),
                                  _guard(items(other) + after))]
-        raise _Refuse(s, f"'continue' inside a '{s.kind.name.lower().replace('_stmt', '')}' is not supported (only "
-                         f"in the branches of 'if' statements of the loop body)")
+        what = s.kind.name.lower().replace("_stmt", "")
+        raise _Refuse(s, f"'continue' inside a '{what}' is not supported (only in the branches "
+                         f"of 'if' statements of the loop body)")
     return out
