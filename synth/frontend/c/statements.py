@@ -347,10 +347,11 @@ class _FunctionTranslator(_ReturnTranslator):
         elif k == CK.IF_STMT:
             self.if_stmt(s)
         elif k == CK.RETURN_STMT:
-            raise _Refuse(s, "'return' before the end of the function is not static control "
-                             "(inside a loop or a branch that does not end the function; a "
-                             "quick return is an 'if' at the function's top level whose branch "
-                             "ends in 'return')")
+            where = (" of the inlined function" if self.inlining else "")
+            raise _Refuse(s, f"'return' before the end{where} is not static control here: "
+                             f"inside a loop (it would end the loop early, on data), or with "
+                             f"statements after it in its block (quick returns are in 'if' "
+                             f"branches outside loops)")
         elif k in _REFUSED_STMTS:
             raise _Refuse(s, _REFUSED_STMTS[k])
         elif k.is_expression():
