@@ -1,7 +1,8 @@
 """C as libraries write it (issue 53): `continue`, NULL tests of the arrays passed in,
 comma-list loop headers that step pointers and second counters (`i++, ix += incx`), `for`
 loops that count like `while` loops (`for (c = n; c--; im += plane)`), quick returns
-nested in branches and in inlined helpers (`if (a > MAX) return MAX; else ...`).
+nested in branches and in inlined helpers (`if (a > MAX) return MAX; else ...`),
+comparisons of unsigned numbers (`(unsigned)r < (unsigned)n`: 0 <= r < n).
 
 Each function is translated with its sizes given and left free, and run against the same
 function compiled by the system C compiler (-O0 and -O2, tests/c_oracle.py) on random
@@ -134,6 +135,31 @@ void mix_q2(int n, const short *a, const short *b, short *out)
         out[i] = clip16((a[i] * 3 + b[i] * 5) >> 1);
 }
 
+/* Caffe: one test of 0 <= a < b through unsigned numbers, in a helper */
+static inline int is_a_ge_zero_and_a_lt_b(int a, int b)
+{
+    return (unsigned)a < (unsigned)b;
+}
+
+void pad_copy(int n, int pad, const float *x, float *y)
+{
+    for (int i = 0; i < n + 2 * pad; i++) {
+        int r = i - pad;
+        if (is_a_ge_zero_and_a_lt_b(r, n))
+            y[i] = x[r];
+        else
+            y[i] = 0.0f;
+    }
+}
+
+/* an unsigned difference that wraps around below zero */
+void after_first(int n, float *y)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (i - 1 < 3u)
+            y[i] = 1.0f;
+}
+
 /* reference BLAS DSCAL: a quick return nested in the unit-stride branch */
 void dscal_ref(int n, double da, double *dx, int incx)
 {
@@ -176,6 +202,8 @@ SPECS = {
                      "arrays": {"im": "channels*plane", "col": "channels*plane"}}],
     "mix_q2": [{"sizes": {"n": 40}, "arrays": {"a": "n", "b": "n", "out": "n"},
                 "ranges": {"a": [-20000, 20000], "b": [-20000, 20000]}}],
+    "pad_copy": [{"sizes": {"n": 6, "pad": 2}, "arrays": {"x": "n", "y": "n+2*pad"}}],
+    "after_first": [{"sizes": {"n": 8}, "arrays": {"y": "n"}}],
     "dscal_ref": [{"sizes": {"n": 8, "incx": 1}, "arrays": {"dx": "n"}},
                   {"sizes": {"n": 2, "incx": 1}, "arrays": {"dx": "n"}},  # the nested return
                   {"sizes": {"n": 5, "incx": 2}, "arrays": {"dx": "1+(n-1)*incx"}}],
@@ -224,6 +252,9 @@ def test_what_the_constructs_become(source):
     daxpy = _function(text, "daxpy_inc")
     assert "memref.alloca" not in daxpy and "1 <= incx (where 'dx[ix]' is read as" in daxpy
     assert "memref.alloca" not in _function(text, "copy_planes")
+    # (unsigned)r < (unsigned)n is 0 <= r < n: the read of x only where r is in range
+    pad = _function(text, "pad_copy")
+    assert "affine.if" in pad and "arith.select" not in pad and "n >= 0 (where" in pad
 
 
 def _function(text: str, name: str) -> str:

@@ -412,6 +412,9 @@ class _AffineTranslator(_Emitter):
                 return self._limit(self.condition(a) + self.condition(b), s)
             if op in ("<", "<=", ">", ">=", "==", "!="):
                 x, y = self.affine(a, pure=True), self.affine(b, pure=True)
+                t = SCALARS.get(a.type.get_canonical().kind)
+                if t is not None and unsigned(t) and op not in ("==", "!="):
+                    return self._unsigned(s, op, x, y)
                 if op == "<":
                     out = [[((y - x).plus(-1), False)]]
                 elif op == "<=":
@@ -425,10 +428,43 @@ class _AffineTranslator(_Emitter):
                 else:
                     out = [[((x - y).plus(-1), False)], [((y - x).plus(-1), False)]]
                 return self._decide(out)
+        if s.kind == CK.CALL_EXPR and _is_int_type(s):  # `if (in_range(r, h))`
+            expr = self.one_line_helper(s)
+            if expr is not None:
+                return self.condition(expr)
         if _is_int_type(s):  # `if (n)`: n != 0
             x = self.affine(s, pure=True)
             return self._decide([[(x.plus(-1), False)], [(x.scale(-1).plus(-1), False)]])
         raise _NotAffine(s, f"'{_text(s)}' is not a comparison of affine expressions")
+
+    def _unsigned(self, s, op: str, x: _Poly, y: _Poly) -> list:
+        """`x op y` compared as unsigned numbers (C converts both sides): where the side
+        that must be the larger is not negative, the other one must not be either
+        (`(unsigned)r < (unsigned)h` is `0 <= r < h`, Caffe's bounds test), given that
+        sizes fit in the signed type; _NotAffine where neither side is known so."""
+        lo, hi = (x, y) if op in ("<", "<=") else (y, x)
+        strict = op in ("<", ">")
+        upper = (hi - lo).plus(-1) if strict else hi - lo
+        if self._nonnegative_here(lo) and not hi.dims():  # sizes: read as not negative
+            return self._decide([[(upper, False)]])
+        if not self._nonnegative_here(hi):
+            if hi.dims() or hi.is_const:
+                raise _NotAffine(s, f"'{_text(s)}' compares as unsigned numbers a side that may be "
+                                    f"negative")
+            from synth.frontend.c.layout import render
+
+            self.assume(f"{render(hi, self.symbol_names())} >= 0 (where '{_text(s)}' at line "
+                        f"{s.location.line} compares as unsigned numbers)")
+        return self._decide([[(lo, False), (upper, False)]])
+
+    def _nonnegative_here(self, e: _Poly) -> bool:
+        """`e` >= 0 at the --size values, or over the loop indices' ranges here."""
+        if not e.dims():
+            sg = sign(e, self.values)
+            return sg is not None and sg >= 0
+        b = bounds(e, self.ranges)
+        sg = sign(b[0], self.values) if b is not None else None
+        return sg is not None and sg >= 0
 
     def _decide(self, dnf: list) -> list:
         """Constraints that --size values decide are dropped (true) or drop their
