@@ -1,8 +1,11 @@
 """Fifth layer of the function translator: `for` loops as `affine.for` (up or down, with
 affine bounds and constant steps), their trip counts, the ranges of their indices, and
-the integer locals and pointers that advance in them (synth.frontend.c.evolution: each
-gets its closed form at the start of every iteration and after the loop). The body's
-statements are translated by the layer above (`stmt`)."""
+the integer locals and pointers that advance in them, in the body or beside the index in
+the header (`for (i = 0, ix = kx; i < n; i++, ix += incx)`; synth.frontend.c.evolution:
+each gets its closed form at the start of every iteration and after the loop). A `for`
+loop of another shape counts as a `while` loop (synth.frontend.c.counted). The body's
+statements are translated by the layer above (`stmt`), without `continue`
+(synth.frontend.c.jumps)."""
 
 from __future__ import annotations
 

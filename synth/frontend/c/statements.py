@@ -2,7 +2,9 @@
 `return`), its statements and declarations, `for` loops as `affine.for` (with the
 integer locals and pointers that advance in them, synth.frontend.c.evolution), `if` on
 affine conditions as `affine.if` and on data as selects (if-conversion: the statements
-run under a predicate), and the refusal of what is outside that."""
+run under a predicate; the integer locals and pointers each branch moves are merged after
+it: kept where the branches agree, unknown otherwise), and the refusal of what is outside
+that."""
 
 from __future__ import annotations
 
