@@ -4,8 +4,10 @@
 advances by the same amount D in every iteration (`j++`, `k += 2`, `p_b += Z`, `*p++ = ...`,
 or a nested loop doing so a fixed number of times), or ("set", None) when the body assigns
 it before anything else can have used its earlier value being different (`p = &A[i * Y]`:
-it is followed within the iteration). Anything else (a change under a condition, an
-amount that depends on the iteration, a change inside a loop whose trip count does) is a
+it is followed within the iteration; so is a variable no iteration reads before it sets
+it, whatever changes it later). The same change on both sides of an `if` is the change.
+Anything else (a change under a condition that differs between the sides, an amount that
+depends on the iteration, a change inside a loop whose trip count does) is a
 `NoClosedForm` with the reason. The translator then knows the variable at the start of
 iteration t (`V0 + t * D`) and after the loop (`V0 + T * D`) as closed forms."""
 

@@ -13,8 +13,10 @@ to an array (and the returned value) as `select(cond, new, old)`. Since nothing 
 either path, pointers and integer locals may move in them (each path starts from the
 values at the `if`), and in the rest, which is last, scalar locals are stored as they
 are (they die at the end; only stores to arrays and the returned value are selected). A
-returned value goes through a one-element buffer that each path stores. A `return` inside
-a loop, or in a branch that does not end the function, stays refused."""
+returned value goes through a one-element buffer that each path stores. An `if` with a
+`return` deeper in a branch takes the statements after it into each branch (each then
+ends the function); an inlined function's early returns are quick returns into its result
+(`returned`). A `return` inside a loop stays refused."""
 
 from __future__ import annotations
 
