@@ -263,7 +263,8 @@ def _function(text: str, name: str) -> str:
     return text[start:end if end > 0 else len(text)]
 
 
-REFUSED = r"""double ld_mean(int n, const double *x)
+REFUSED = r"""#include <stddef.h>
+double ld_mean(int n, const double *x)
 {
     long double s = 0;
     for (int i = 0; i < n; i++)
@@ -308,6 +309,14 @@ void cut(int n, const float *x, float *y)
 {
     y[0] = first_negative(x, n);
 }
+int needs_workspace(int n, float *x, float *work)
+{
+    if (work == NULL)
+        return -1;
+    for (int i = 0; i < n; i++)
+        x[i] = 2.0f * x[i];
+    return 0;
+}
 void skip_in_switch(int n, int *a)
 {
     for (int i = 0; i < n; i++) {
@@ -326,8 +335,10 @@ void skip_in_switch(int n, int *a)
     ("bucket", "k] = x[i]", ["'k' is a variable computed at run time",
                                "changes under a condition"]),
     ("size_branch", "k] = 1.0f", ["'k' is a variable computed at run time",
-                           "changes under the condition at line 31"]),
+                           "changes under the condition at line 32"]),
     ("cut", "return i;", ["'return' before the end"]),
+    ("needs_workspace", "work == NULL", ["tests a pointer parameter the function never "
+                                         "reads or writes through"]),
     ("skip_in_switch", "switch (a[i])", ["'continue' inside a 'switch'"]),
 ])
 def test_refused_with_the_reason(tmp_path, function, needle, words):
@@ -369,3 +380,6 @@ def test_raise_equals_compiled_c(source, name, what, target):
     got = raised_outputs(outcome.module, case, params, args, target, sig)
     assert_same(case, f"raised {target} ({what})", params, result,
                 run_c(case, params, result, args, "-O2"), got)
+    if name == "affine_rows":  # the raise says what it took for granted
+        assert any(a.startswith("gamma is not NULL") for a in outcome.validation["assumptions"])
+        assert "assuming what the input assumes" in outcome.validation["summary"]

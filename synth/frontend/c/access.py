@@ -273,6 +273,8 @@ class _AccessTranslator(_AffineTranslator):
     def place(self, b: _Binding, acc: tuple, c) -> str:
         """`%A[subscripts] : memref<...>` of an access (first pass: recorded only)."""
         kind, value = acc
+        if self.collect:
+            self.plan.indexed.add(b.key)
         if kind == "flat":
             if self.collect:
                 self.accesses.setdefault(b.key, []).append(

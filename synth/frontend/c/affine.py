@@ -205,6 +205,10 @@ class _AffineTranslator(_Emitter):
             raise _Refuse(test, f"'{_text(test)}' tests a pointer that names no array (only "
                                 f"pointer parameters, arrays and pointers into them are "
                                 f"translated, and they are never NULL)")
+        if base.param_index is not None and not self.collect and base.key not in self.plan.indexed:
+            raise _Refuse(test, f"'{_text(test).replace('((void *) 0)', 'NULL')}' tests a pointer "
+                                f"parameter the function never reads or writes through: only an "
+                                f"array the kernel indexes is known not to be NULL")
         said = f"{base.name} is not NULL ("
         if base.param_index is not None and not any(a.startswith(said) for a in self.assumptions):
             text = _text(test).replace("((void *) 0)", "NULL")

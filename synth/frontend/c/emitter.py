@@ -28,6 +28,7 @@ class _Plan:
     layouts: dict = field(default_factory=dict)
     demoted: dict = field(default_factory=dict)  # decl hash -> why it is data
     c_shapes: dict = field(default_factory=dict)  # array key -> its extents in C ("?": unknown)
+    indexed: set = field(default_factory=set)  # keys of the arrays read or written
 
 
 class _Emitter:
