@@ -53,6 +53,21 @@ void relu_scale(int n, float alpha, const float *x, float *y)
     }
 }
 
+/* continue in a counting while loop: the counter steps on both paths */
+void clamp_skip(int n, const float *x, float *y)
+{
+    int i = 0;
+    while (i < n) {
+        if (x[i] > 0.5f) {
+            y[i] = 0.5f;
+            i++;
+            continue;
+        }
+        y[i] = x[i];
+        i++;
+    }
+}
+
 /* continue on sizes, and nested under a condition on data */
 void tril_scale(int n, double alpha, double *a, int lda)
 {
@@ -189,6 +204,7 @@ SPECS = {
     "call_put": [{"sizes": {"n": 24}, "arrays": {"S": "n", "X": "n", "call": "n", "put": "n"},
                   "ranges": {"S": [-0.5, 2.0], "X": [-0.5, 2.0]}}],
     "relu_scale": [{"sizes": {"n": 33}, "arrays": {"x": "n", "y": "n"}}],
+    "clamp_skip": [{"sizes": {"n": 20}, "arrays": {"x": "n", "y": "n"}}],
     "tril_scale": [{"sizes": {"n": 6, "lda": 7}, "arrays": {"a": "lda*n"},
                     "ranges": {"a": [-2, 2]}}],
     "affine_rows": [{"sizes": {"n": 9},
