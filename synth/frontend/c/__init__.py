@@ -19,7 +19,8 @@ The package follows the data flow: `libclang` parses the file (libclang, diagnos
 the compiler's resource headers); `model` holds the translator's vocabulary (refusals,
 bindings, pointer views, affine operands, cursor helpers), `scalars` C's scalar types and
 rules, `poly` integer expressions as polynomials, `layout` the delinearization,
-`evolution` how a variable changes over a loop's iteration; one function is translated
+`evolution` how a variable changes over a loop's iteration, `jumps` loop bodies with
+`continue` as the statements that run; one function is translated
 by `_FunctionTranslator`, built in layers: `emitter` (SSA values, ops, constants, types
 and conversions, the scope of declarations), `affine` (polynomials of integer
 expressions, symbols, bounds and conditions), `access` (arrays, pointers, element

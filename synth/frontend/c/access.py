@@ -140,6 +140,9 @@ class _AccessTranslator(_AffineTranslator):
                 return _View(b, _Poly(), tuple(b.shape[1:]))
             if b is not None and b.kind == "pointer":
                 v = self.ivals.get(b.key)
+                if v is None and b.key in self.merged:
+                    raise _Refuse(s, f"pointer '{b.name}' is read where it points to a place that "
+                                     f"depends on a condition: {self.merged[b.key]}")
                 if v is None:
                     raise _Refuse(s, f"pointer '{b.name}' is read where it points to an unknown "
                                      f"place (not set, or set under a condition or in an earlier "
@@ -201,8 +204,6 @@ class _AccessTranslator(_AffineTranslator):
         b = self.binding(inner) if inner.kind == CK.DECL_REF_EXPR else None
         if b is None or b.kind != "pointer":
             raise _Refuse(s, f"'{_text(s)}' steps something other than a pointer variable")
-        if not self.moves_allowed():
-            raise _Refuse(s, f"pointer '{b.name}' moves under a condition on data")
         old = self.pval(inner)
         delta = _stride(old.dims).scale(1 if op.endswith("++") else -1)
         new = _View(old.base, old.offset + delta, old.dims)
@@ -272,6 +273,8 @@ class _AccessTranslator(_AffineTranslator):
     def place(self, b: _Binding, acc: tuple, c) -> str:
         """`%A[subscripts] : memref<...>` of an access (first pass: recorded only)."""
         kind, value = acc
+        if self.collect:
+            self.plan.indexed.add(b.key)
         if kind == "flat":
             if self.collect:
                 self.accesses.setdefault(b.key, []).append(

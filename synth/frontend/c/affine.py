@@ -6,6 +6,7 @@ disjunctions of affine constraints."""
 from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
+from clang.cindex import TypeKind as TK
 
 from synth.frontend.c.emitter import _Emitter
 from synth.frontend.c.libclang import _binop, _evaluate, _unop
@@ -23,6 +24,24 @@ from synth.frontend.c.model import (
 )
 from synth.frontend.c.poly import _Poly, bounds, sign
 from synth.frontend.c.scalars import SCALARS, is_int, mlir, unsigned
+
+
+def _is_pointer_type(c) -> bool:
+    return c.type.get_canonical().kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY,
+                                           TK.VARIABLEARRAY)
+
+
+def _is_null(c) -> bool:
+    """A null pointer constant: `NULL` (`(void *)0`), `0`, `(T *)0`."""
+    while True:
+        c = _strip(c)
+        if c.kind != CK.CSTYLE_CAST_EXPR:
+            break
+        kids = _expr_children(c)
+        if not kids:
+            return False
+        c = kids[-1]
+    return c.kind == CK.INTEGER_LITERAL and _evaluate(c) == 0
 
 
 def _is_int_type(c) -> bool:
@@ -107,6 +126,9 @@ class _AffineTranslator(_Emitter):
         if isinstance(v, int):
             return _Poly.number(v)
         s = _strip(c)
+        known = self.null_test(s)
+        if known is not None:
+            return _Poly.number(int(known))
         for node in (c, s):
             if not _is_int_type(node):
                 raise _NotAffine(node, f"'{_text(node)}' is not an integer expression")
@@ -148,6 +170,54 @@ class _AffineTranslator(_Emitter):
             raise _NotAffine(s, f"it calls '{s.spelling}'")
         raise _NotAffine(s, f"'{_text(s)}' is not affine")
 
+    def null_test(self, s, bare: bool = False) -> bool | None:
+        """The value of `p == NULL`, `p != NULL`, `!p` or `p` (as a condition) where `p`
+        names an array: a pointer parameter, a local array, or a local pointer into one.
+        Arrays passed to the translated function are never NULL (a raise passes each as a
+        tensor): the test is decided so, and said in synth.assumptions. None where `s` is
+        no such test; _Refuse for a pointer that points to an unknown place."""
+        s = _strip(s)
+        if s.kind == CK.UNARY_OPERATOR and _unop(s) == "!":
+            inner = _strip(_only_child(s))
+            return None if not _is_pointer_type(inner) else not self._not_null(inner, s, False)
+        if s.kind == CK.BINARY_OPERATOR and _binop(s) in ("==", "!="):
+            a, b = (_strip(x) for x in _expr_children(s))
+            if _is_null(a):
+                a, b = b, a
+            if not (_is_pointer_type(a) and _is_null(b)):
+                return None
+            eq = _binop(s) == "=="
+            return self._not_null(a, s, not eq) != eq
+        if bare and _is_pointer_type(s) and s.kind == CK.DECL_REF_EXPR:
+            return self._not_null(s, s, True)
+        return None
+
+    def _not_null(self, p, test, reads_as: bool) -> bool:
+        """True (`p` is not NULL, recorded as an assumption where `p` is a parameter's
+        array); `reads_as`: the test's value where `p` is not NULL, for the message."""
+        b = self.binding(p) if p.kind == CK.DECL_REF_EXPR else None
+        base = None
+        if b is not None and b.kind == "array":
+            base = b
+        elif b is not None and b.kind == "pointer" and self.ivals.get(b.key) is not None:
+            base = self.ivals[b.key].base
+        if base is None:
+            raise _Refuse(test, f"'{_text(test)}' tests a pointer that names no array (only "
+                                f"pointer parameters, arrays and pointers into them are "
+                                f"translated, and they are never NULL)")
+        if base.param_index is not None and not self.collect and base.key not in self.plan.indexed:
+            raise _Refuse(test, f"'{_text(test).replace('((void *) 0)', 'NULL')}' tests a pointer "
+                                f"parameter the function never reads or writes through: only an "
+                                f"array the kernel indexes is known not to be NULL")
+        said = f"{base.name} is not NULL ("
+        if base.param_index is not None and not any(a.startswith(said) for a in self.assumptions):
+            text = _text(test).replace("((void *) 0)", "NULL")
+            self.assume(f"{said}the translation takes every pointer parameter as an array: "
+                        f"'{text}' at line {test.location.line} reads as "
+                        f"{'true' if reads_as else 'false'}, and so does every test of it "
+                        f"against NULL)")
+        return True
+
     def _name_poly(self, s) -> _Poly:
         b = self.binding(s)
         if b is None:  # enum constant that did not fold
@@ -156,10 +226,15 @@ class _AffineTranslator(_Emitter):
             if b.aff is None:
                 raise _Refuse(s, f"loop index '{b.name}' is read outside its loop")
             return b.aff
-        if b.kind == "arg" and is_int(b.type):
+        if b.kind == "arg" and is_int(b.type) and b.param_index is not None:
             return self.param_poly(b)
+        if b.kind == "arg" and is_int(b.type):  # an inlined function's, given a value on data
+            raise _NotAffine(s, f"'{b.name}' is a value computed at run time (an argument of "
+                                f"an inlined function)")
         if b.kind == "index":
             v = self.ivals.get(b.key)
+            if v is None and b.key in self.merged:  # a value on data: kept in memory
+                raise _Demote(b.key, self.merged[b.key])
             if v is None:
                 raise _Refuse(s, f"'{b.name}' is read where its value is that of an earlier "
                                  f"iteration or unknown (only locals set to, or advanced by, "
@@ -198,16 +273,10 @@ class _AffineTranslator(_Emitter):
             self._name_poly(inner)  # says why it is not affine
         if b is None or b.kind != "index":
             raise _NotAffine(s, f"'{_text(s)}' changes something other than an integer local")
-        self.changing_index(b, inner)
         old = self._name_poly(inner)
         new = old.plus(1 if op.endswith("++") else -1)
         self.ivals[b.key] = new
         return old if op.startswith("post") else new
-
-    def changing_index(self, b, c) -> None:
-        """An "index" local is assigned: under a condition on data it is a data value."""
-        if not self.moves_allowed():
-            raise _Demote(b.key, f"'{b.name}' changes under a condition on data")
 
     def derived_symbol(self, c, x: _Poly, op: str, d: int) -> _Poly:
         """`x / d` or `x % d` (sizes only, C's truncation) as an index symbol computed at the
@@ -332,6 +401,9 @@ class _AffineTranslator(_Emitter):
         if v is not None:
             return [[]] if v else []
         s = _strip(c)
+        known = self.null_test(s, bare=True)
+        if known is not None:
+            return [[]] if known else []
         if s.kind == CK.UNARY_OPERATOR and _unop(s) == "!":
             return self._negate(self.condition(_only_child(s)), s)
         if s.kind == CK.BINARY_OPERATOR:
@@ -344,6 +416,9 @@ class _AffineTranslator(_Emitter):
                 return self._limit(self.condition(a) + self.condition(b), s)
             if op in ("<", "<=", ">", ">=", "==", "!="):
                 x, y = self.affine(a, pure=True), self.affine(b, pure=True)
+                t = SCALARS.get(a.type.get_canonical().kind)
+                if t is not None and unsigned(t) and op not in ("==", "!="):
+                    return self._unsigned(s, op, x, y)
                 if op == "<":
                     out = [[((y - x).plus(-1), False)]]
                 elif op == "<=":
@@ -357,10 +432,43 @@ class _AffineTranslator(_Emitter):
                 else:
                     out = [[((x - y).plus(-1), False)], [((y - x).plus(-1), False)]]
                 return self._decide(out)
+        if s.kind == CK.CALL_EXPR and _is_int_type(s):  # `if (in_range(r, h))`
+            expr = self.one_line_helper(s)
+            if expr is not None:
+                return self.condition(expr)
         if _is_int_type(s):  # `if (n)`: n != 0
             x = self.affine(s, pure=True)
             return self._decide([[(x.plus(-1), False)], [(x.scale(-1).plus(-1), False)]])
         raise _NotAffine(s, f"'{_text(s)}' is not a comparison of affine expressions")
+
+    def _unsigned(self, s, op: str, x: _Poly, y: _Poly) -> list:
+        """`x op y` compared as unsigned numbers (C converts both sides): where the side
+        that must be the larger is not negative, the other one must not be either
+        (`(unsigned)r < (unsigned)h` is `0 <= r < h`, Caffe's bounds test), given that
+        sizes fit in the signed type; _NotAffine where neither side is known so."""
+        lo, hi = (x, y) if op in ("<", "<=") else (y, x)
+        strict = op in ("<", ">")
+        upper = (hi - lo).plus(-1) if strict else hi - lo
+        if self._nonnegative_here(lo) and not hi.dims():  # sizes: read as not negative
+            return self._decide([[(upper, False)]])
+        if not self._nonnegative_here(hi):
+            if hi.dims() or hi.is_const:
+                raise _NotAffine(s, f"'{_text(s)}' compares as unsigned numbers a side that may be "
+                                    f"negative")
+            from synth.frontend.c.layout import render
+
+            self.assume(f"{render(hi, self.symbol_names())} >= 0 (where '{_text(s)}' at line "
+                        f"{s.location.line} compares as unsigned numbers)")
+        return self._decide([[(lo, False), (upper, False)]])
+
+    def _nonnegative_here(self, e: _Poly) -> bool:
+        """`e` >= 0 at the --size values, or over the loop indices' ranges here."""
+        if not e.dims():
+            sg = sign(e, self.values)
+            return sg is not None and sg >= 0
+        b = bounds(e, self.ranges)
+        sg = sign(b[0], self.values) if b is not None else None
+        return sg is not None and sg >= 0
 
     def _decide(self, dnf: list) -> list:
         """Constraints that --size values decide are dropped (true) or drop their

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from clang.cindex import CursorKind as CK
 
-from synth.frontend.c import evolution
+from synth.frontend.c import evolution, jumps
 from synth.frontend.c.access import _stride as _stride_of
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.loops import _LoopTranslator
@@ -76,21 +76,34 @@ def _shift(v, d: _Poly):
 
 
 def _parts(s) -> tuple:
-    """(body, condition) of a while / do loop."""
+    """(body, condition) of a while / do loop, or of a for loop that counts as a while
+    loop (its body: the statement and the increment)."""
     kids = [k for k in s.get_children()]
+    if s.kind == CK.FOR_STMT:
+        return [kids[3], kids[2]], kids[1]
     if len(kids) != 2:
         raise _Refuse(s, f"'{_keyword(s)}' loop without a condition and a body")
     return (kids[0], kids[1]) if s.kind == CK.DO_STMT else (kids[1], kids[0])
 
 
 def _keyword(s) -> str:
-    return "do" if s.kind == CK.DO_STMT else "while"
+    return {CK.DO_STMT: "do", CK.FOR_STMT: "for"}.get(s.kind, "while")
+
+
+def _order(s) -> list:
+    """The parts of a loop's iteration, in the order they run."""
+    body, cond = _parts(s)
+    if s.kind == CK.DO_STMT:
+        return [body, cond]
+    return [cond, *body] if s.kind == CK.FOR_STMT else [cond, body]
 
 
 class _CountedTranslator(_LoopTranslator):
     """`while` and `do` loops of one function."""
 
     def counted_stmt(self, s) -> None:
+        if s.kind == CK.FOR_STMT:  # `for (init; cond; inc) body`: init, then a while loop
+            self.stmt(list(s.get_children())[0])
         body, cond = _parts(s)
         if self._foldable(cond) and self.const_int(cond) == 0:
             if s.kind == CK.DO_STMT:  # `do { ... } while (0)`: the body once
@@ -151,8 +164,10 @@ class _CountedTranslator(_LoopTranslator):
         self.set_range(("d", iv), _Poly(), hi)
         self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = 0 to {bound} {{")
         self.indent += 1
+        body = cnt.body  # a for loop's: [statement, increment]
         try:
-            self.stmt(cnt.body)
+            self.stmt([jumps.loop_body(body[0]), body[1]] if isinstance(body, list)
+                      else jumps.loop_body(body))
         finally:
             self.indent -= 1
             self.ranges.pop(("d", iv), None)
@@ -175,8 +190,7 @@ class _CountedTranslator(_LoopTranslator):
         """The loop's variables and its condition as `a - b * t > 0`; _Refuse otherwise."""
         kw = _keyword(s)
         body, cond = _parts(s)
-        order = [body, cond] if s.kind == CK.DO_STMT else [cond, body]
-        moves = self._moves(s, order)
+        moves = self._moves(s, _order(s))
         read = {k.referenced.hash for k in cond.walk_preorder()
                 if k.kind == CK.DECL_REF_EXPR and k.referenced is not None}
         for key, v, effs in moves:

@@ -15,6 +15,10 @@ from synth.frontend.c.libclang import _same_file
 from synth.frontend.c.model import _float_literal, _Refuse, _text
 from synth.frontend.c.scalars import FLOATS, SCALARS, WIDTH, is_int, mlir, unsigned, wrap
 
+_LONG_DOUBLE = ("C's long double is an extended precision (80-bit x87 on x86-64, 128-bit "
+                "on others) that has no tensor element type in the targets (linalg, "
+                "stablehlo: f64 at most); declare it double to translate it in f64")
+
 
 @dataclass
 class _Plan:
@@ -24,6 +28,7 @@ class _Plan:
     layouts: dict = field(default_factory=dict)
     demoted: dict = field(default_factory=dict)  # decl hash -> why it is data
     c_shapes: dict = field(default_factory=dict)  # array key -> its extents in C ("?": unknown)
+    indexed: set = field(default_factory=set)  # keys of the arrays read or written
 
 
 class _Emitter:
@@ -63,6 +68,7 @@ class _Emitter:
         self.not_index: set = set()  # integer locals assigned something that is not affine
         self.inlining: set = set()  # functions being inlined (no recursion)
         self.dim_names: dict = {}  # dim var -> the C name of its loop index (for messages)
+        self.merged: dict = {}  # key -> why its value is unknown after a branch (`merge`)
 
     # --- emission -----------------------------------------------------------------------
 
@@ -108,10 +114,26 @@ class _Emitter:
             self.consts[key] = r
         return self.consts[key]
 
-    def moves_allowed(self) -> bool:
-        """Pointers and integer locals may move under the current predicate (none, or one
-        after whose statements the function ends: synth.frontend.c.returns)."""
-        return self.pred is None or self.pred == self.exit_pred
+    def branches(self, c, *runs) -> None:
+        """Run each of `runs` (the branches of an `if`) from the integer locals' and
+        pointers' values here; after them, each keeps its value where every branch leaves
+        it the same, and is unknown otherwise (a later read of it is refused, or demotes
+        an integer local to memory: it is data)."""
+        entry = dict(self.ivals)
+        outs = []
+        for run in runs:
+            self.ivals.clear()
+            self.ivals.update(entry)
+            run()
+            outs.append(dict(self.ivals))
+        self.ivals.clear()
+        for key in set().union(*outs):
+            vals = [o.get(key) for o in outs]
+            same = all(v == vals[0] for v in vals)
+            self.ivals[key] = vals[0] if same else None
+            if not same:
+                self.merged[key] = (f"it changes under the condition at line {c.location.line}, "
+                                    f"not the same way in both branches")
 
     def assume(self, text: str) -> None:
         if text not in self.assumptions:
@@ -131,6 +153,8 @@ class _Emitter:
             raise _Refuse(c, f"{what} has pointer type '{t.spelling}' where a number is expected")
         if canon.kind == TK.RECORD:
             raise _Refuse(c, f"{what} has struct type '{t.spelling}': structs are not supported")
+        if canon.kind == TK.LONGDOUBLE:
+            raise _Refuse(c, f"{what}: type '{t.spelling}' is not supported: {_LONG_DOUBLE}")
         raise _Refuse(c, f"{what}: type '{t.spelling}' is not supported (only the integer types, "
                          f"char ... long, signed or unsigned, float and double)")
 
@@ -147,7 +171,8 @@ class _Emitter:
             return "i32"
         if canon.kind in (TK.POINTER, TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY):
             raise _Refuse(c, f"pointer value '{_text(c)}' used as a number")
-        raise _Refuse(c, f"expression '{_text(c)}' has unsupported type '{c.type.spelling}'")
+        why = f": {_LONG_DOUBLE}" if canon.kind == TK.LONGDOUBLE else ""
+        raise _Refuse(c, f"expression '{_text(c)}' has unsupported type '{c.type.spelling}'{why}")
 
     def convert(self, v: str, frm: str, to: str, c) -> str:
         """C's conversion of a value of type `frm` to `to`."""

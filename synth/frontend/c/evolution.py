@@ -4,8 +4,10 @@
 advances by the same amount D in every iteration (`j++`, `k += 2`, `p_b += Z`, `*p++ = ...`,
 or a nested loop doing so a fixed number of times), or ("set", None) when the body assigns
 it before anything else can have used its earlier value being different (`p = &A[i * Y]`:
-it is followed within the iteration). Anything else (a change under a condition, an
-amount that depends on the iteration, a change inside a loop whose trip count does) is a
+it is followed within the iteration; so is a variable no iteration reads before it sets
+it, whatever changes it later). The same change on both sides of an `if` is the change.
+Anything else (a change under a condition that differs between the sides, an amount that
+depends on the iteration, a change inside a loop whose trip count does) is a
 `NoClosedForm` with the reason. The translator then knows the variable at the start of
 iteration t (`V0 + t * D`) and after the loop (`V0 + T * D`) as closed forms."""
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
 
+from synth.frontend.c import jumps
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.model import _expr_children, _NotAffine, _Refuse, _strip, _text
 from synth.frontend.c.poly import _Poly
@@ -42,7 +45,12 @@ def target(e):
 
 
 def modified(c) -> set:
-    """Declarations assigned or stepped anywhere under `c`."""
+    """Declarations assigned or stepped anywhere under `c` (a cursor, a list of them, or a
+    jumps.Branch)."""
+    if isinstance(c, list):
+        return set().union(*(modified(x) for x in c))
+    if isinstance(c, jumps.Branch):
+        return modified(c.cond) | modified(c.then) | modified(c.other)
     return {h for k in c.walk_preorder() if (h := target(k)) is not None}
 
 
@@ -95,6 +103,16 @@ class _Walk:
                 self.sets[h] = (None, _expr_children(e)[1])
 
     def stmt(self, s) -> None:
+        if isinstance(s, list):
+            for x in s:
+                self.stmt(x)
+            return
+        if isinstance(s, jumps.Branch):
+            for h in modified(s):
+                self.sets.pop(h, None)
+            if self.touches(s):
+                self.branches(s.cond, s.then, s.other)
+            return
         simple = s.kind == CK.DECL_STMT or s.kind.is_expression()
         if simple:
             self._record(s)
@@ -107,7 +125,7 @@ class _Walk:
 
     def _stmt(self, s) -> None:
         k = s.kind
-        if not self.touches(s):
+        if not self.touches(s) or self.state[0] == "set":  # after a set, the translator follows it
             return
         if k == CK.COMPOUND_STMT:
             for ch in s.get_children():
@@ -122,23 +140,48 @@ class _Walk:
         elif k in (CK.WHILE_STMT, CK.DO_STMT):
             self.counted(s)
         elif k == CK.IF_STMT:
-            raise NoClosedForm(s, "it changes under a condition")
+            kids = [k for k in s.get_children() if not k.kind.is_declaration()]
+            self.branches(kids[0], kids[1], kids[2] if len(kids) > 2 else None)
         elif k.is_expression():
             self.expr(s)
         else:
             raise NoClosedForm(s, f"it changes in a '{k.name.lower()}'")
 
+    def branches(self, cond, then, other) -> None:
+        """An `if`: each branch walked from here; the same change on both sides is the
+        change (`if (c) *p++ = x; else *p++ = 0;`), any other a NoClosedForm."""
+        if self.touches(cond):
+            raise NoClosedForm(cond, "it changes in a condition")
+        outs = []
+        for branch in (then, other):
+            w = _Walk(self.tr, self.key, self.unit, self.changes)
+            w.sets, w.state = dict(self.sets), self.state
+            if branch is not None:
+                w.stmt(branch)
+            outs.append(w.state)
+        if outs[0] != outs[1]:
+            raise NoClosedForm(cond, "it changes under a condition, not the same way on both "
+                                     "sides, or before a 'continue'")
+        self.state = outs[0]
+
     def loop(self, s) -> None:
         kids = list(s.get_children())
         inner = _Walk(self.tr, self.key, self.unit, self.changes)
         inner.sets = dict(self.sets)
-        for ch in kids[:-1]:  # init, condition, increment: evaluated outside the body's walk
+        if len(kids) == 4 and not self.tr.affine_for(s):  # a for loop that counts as a while
+            self.stmt(kids[0])  # recorded: the count may start from it
+            return self.counted(s)
+        for ch in kids[:-1]:  # init, condition: evaluated outside the body's walk
             if self.touches(ch):
                 if ch is kids[0]:
                     self.stmt(ch) if not ch.kind.is_expression() else self.expr(ch)
                     continue
+                if len(kids) == 4 and ch is kids[2]:  # `i++, p += incx`: after the body
+                    continue
                 raise NoClosedForm(ch, "it changes in a loop header")
-        inner.stmt(kids[-1])
+        inner.stmt(jumps.loop_body(kids[-1]))
+        if len(kids) == 4 and self.touches(kids[2]):
+            inner.expr(kids[2])
         if inner.state[0] == "set":
             self.state = ("set", None)
             return
@@ -176,12 +219,14 @@ class _Walk:
         iterations (synth.frontend.c.counted), and a while loop's last, failing condition."""
         kids = list(s.get_children())
         do = s.kind == CK.DO_STMT
-        body, cond = (kids[0], kids[1]) if do else (kids[1], kids[0])
+        body, cond = (kids[0], kids[1]) if do else (kids[-1], kids[-3 if len(kids) == 4 else 0])
         wc = _Walk(self.tr, self.key, self.unit, self.changes)
         wc.expr(cond)
         wb = _Walk(self.tr, self.key, self.unit, self.changes)
         wb.sets = dict(self.sets)
-        wb.stmt(body)
+        wb.stmt(jumps.loop_body(body))
+        if s.kind == CK.FOR_STMT:  # its increment, after the body
+            wb.expr(kids[2])
         if "set" in (wc.state[0], wb.state[0]):
             self.state = ("set", None)
             return
@@ -198,7 +243,7 @@ class _Walk:
 
     def expr(self, e) -> None:
         e = _strip(e) if e.kind in (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR) else e
-        if not self.touches(e):
+        if not self.touches(e) or self.state[0] == "set":
             return
         k = e.kind
         if k == CK.CONDITIONAL_OPERATOR or (k == CK.BINARY_OPERATOR and _binop(e) in ("&&", "||")):
@@ -228,5 +273,58 @@ def effect(tr, body, key, unit: _Poly, loop_changes: set) -> tuple:
     """("inc", D) or ("set", None) of the variable declared `key` over one run of `body`
     (`unit`: what `++` adds: 1, or a pointer's stride); NoClosedForm otherwise."""
     w = _Walk(tr, key, unit, loop_changes)
-    w.stmt(body) if not body.kind.is_expression() else w.expr(body)
+    try:
+        if isinstance(body, list) or not body.kind.is_expression():
+            w.stmt(jumps.loop_body(body) if not isinstance(body, list) else body)
+        else:
+            w.expr(body)
+    except NoClosedForm:
+        if not _live_at_entry(body, key):  # set before any use in every iteration
+            return ("set", None)
+        raise
     return w.state
+
+
+def _live_at_entry(body, key) -> bool:
+    """Whether a run of `body` may read the variable `key` before it sets it (its value
+    from the iteration before). Conservative: an assignment counts only as a whole
+    statement `key = e` (or a declaration), and a loop's body may not run."""
+    return _live(jumps.loop_body(body) if not isinstance(body, list) else body, key, False)[0]
+
+
+def _reads(c, key) -> bool:
+    return any(k.kind == CK.DECL_REF_EXPR and k.referenced is not None and k.referenced.hash == key
+               for k in c.walk_preorder())
+
+
+def _live(s, key, defined: bool) -> tuple:
+    """(read before set, set after) of `s` run with `key` set already or not."""
+    if isinstance(s, list) or s is None:
+        live = False
+        for x in s or []:
+            r, defined = _live(x, key, defined)
+            live = live or r
+        return live, defined
+    if isinstance(s, jumps.Branch):
+        return _branches(s.cond, s.then, s.other, key, defined)
+    k = s.kind
+    if k == CK.COMPOUND_STMT:
+        return _live(list(s.get_children()), key, defined)
+    if k == CK.IF_STMT:
+        kids = [x for x in s.get_children() if not x.kind.is_declaration()]
+        return _branches(kids[0], kids[1], kids[2] if len(kids) > 2 else None, key, defined)
+    e = _strip(s) if k.is_expression() else None
+    if e is not None and e.kind == CK.BINARY_OPERATOR and _binop(e) == "=" and target(e) == key:
+        return (not defined and _reads(_expr_children(e)[1], key)), True
+    if k in (CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT):  # the body may run never, or again
+        return (not defined and _reads(s, key)), defined
+    return (not defined and _reads(s, key)), defined
+
+
+def _branches(cond, then, other, key, defined: bool) -> tuple:
+    if not defined and _reads(cond, key):
+        return True, defined
+    a = _live(list(then.get_children()) if not isinstance(then, list) and then.kind == CK.COMPOUND_STMT
+              else then, key, defined)
+    b = _live(other, key, defined) if other is not None else (False, defined)
+    return a[0] or b[0], a[1] and b[1]

@@ -24,7 +24,7 @@ from synth.frontend.c.model import (
     _text,
     _View,
 )
-from synth.frontend.c.scalars import FLOATS, is_int, mlir, unsigned, usual
+from synth.frontend.c.scalars import FLOATS, SCALARS, is_int, mlir, unsigned, usual
 
 _MATH = {  # C name -> (op, number of arguments)
     "sqrt": ("math.sqrt", 1), "exp": ("math.exp", 1), "log": ("math.log", 1),
@@ -87,7 +87,6 @@ class _ExprTranslator(_AccessTranslator):
         return v, t
 
     def _assign_index(self, b, s, e, op, rhs, discard):
-        self.changing_index(b, s)
         try:
             x = self.affine(rhs)
         except _NotAffine as err:
@@ -105,8 +104,6 @@ class _ExprTranslator(_AccessTranslator):
         return self.convert(self.value_of_aff(new, e), "index", b.type, e), b.type
 
     def _assign_pointer(self, b, e, op, rhs):
-        if not self.moves_allowed():
-            raise _Refuse(e, f"pointer '{b.name}' is set under a condition on data")
         if op == "=":
             v = self.pval(rhs)
             self.ivals[b.key] = _View(v.base, v.offset, self.pointer_dims(b.ctype, e))
@@ -244,7 +241,6 @@ class _ExprTranslator(_AccessTranslator):
         if op in _STEPS:
             b, s = self._target(inner)
             if b is not None:
-                self.changing_index(b, s)
                 old = self.affine(s)
                 self.ivals[b.key] = old.plus(1 if op.endswith("++") else -1)
                 if discard:
@@ -343,6 +339,9 @@ class _ExprTranslator(_AccessTranslator):
         s = c
         while s.kind == CK.PAREN_EXPR:
             s = _only_child(s)
+        known = self.null_test(s, bare=True)  # `p == NULL`, `!p` of an array
+        if known is not None:
+            return self.const(int(known), "i1", s)
         if s.kind == CK.BINARY_OPERATOR:
             op = _binop(s)
             a, b = _expr_children(s)
@@ -413,6 +412,8 @@ class _ExprTranslator(_AccessTranslator):
             fdef.result_type, fdef, f"the result of '{fdef.spelling}'")
         self.inlining.add(fdef.hash)
         try:
+            if self.has_early_returns(stmts):  # its quick returns, as a function's
+                return self.returned(stmts, result, c), result or "void"
             for j, s in enumerate(stmts):
                 if s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
                     kids = _expr_children(s)
@@ -426,6 +427,34 @@ class _ExprTranslator(_AccessTranslator):
         if result is not None:
             raise _Refuse(fdef, f"function '{fdef.spelling}' does not end with 'return'")
         return None, "void"
+
+    def one_line_helper(self, c):
+        """The returned expression of a call of a function of the file whose body is only
+        `return e;` with integer parameters given affine arguments (Caffe's
+        `is_a_ge_zero_and_a_lt_b(a, b)`), its parameters bound: a condition may read it
+        as affine; None otherwise."""
+        callee = c.referenced
+        fdef = callee.get_definition() if callee is not None else None
+        if fdef is None or fdef.location.file is None or not _same_file(
+                fdef.location.file.name, self.path) or fdef.hash in self.inlining:
+            return None
+        body = next((k for k in fdef.get_children() if k.kind == CK.COMPOUND_STMT), None)
+        stmts = list(body.get_children()) if body is not None else []
+        params = [p for p in fdef.get_children() if p.kind == CK.PARM_DECL]
+        args = list(c.get_arguments())
+        if len(stmts) != 1 or stmts[0].kind != CK.RETURN_STMT or not _expr_children(stmts[0]) \
+                or len(params) != len(args) or self.modified_in(fdef):
+            return None
+        for p, a in zip(params, args):
+            t = SCALARS.get(p.type.get_canonical().kind)
+            if t is None or not is_int(t):
+                return None
+            try:
+                self.ivals[p.hash] = self.affine(a, pure=True)
+            except _NotAffine:
+                return None
+            self.env[p.hash] = _Binding("index", None, t, name=p.spelling, key=p.hash)
+        return _expr_children(stmts[0])[0]
 
     def bind_argument(self, p, a, changed: bool) -> None:
         name = p.spelling or "parameter"

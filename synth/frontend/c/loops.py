@@ -1,14 +1,17 @@
 """Fifth layer of the function translator: `for` loops as `affine.for` (up or down, with
 affine bounds and constant steps), their trip counts, the ranges of their indices, and
-the integer locals and pointers that advance in them (synth.frontend.c.evolution: each
-gets its closed form at the start of every iteration and after the loop). The body's
-statements are translated by the layer above (`stmt`)."""
+the integer locals and pointers that advance in them, in the body or beside the index in
+the header (`for (i = 0, ix = kx; i < n; i++, ix += incx)`; synth.frontend.c.evolution:
+each gets its closed form at the start of every iteration and after the loop). A `for`
+loop of another shape counts as a `while` loop (synth.frontend.c.counted). The body's
+statements are translated by the layer above (`stmt`), without `continue`
+(synth.frontend.c.jumps)."""
 
 from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
 
-from synth.frontend.c import evolution, layout
+from synth.frontend.c import evolution, jumps, layout
 from synth.frontend.c.access import _stride as _stride_of
 from synth.frontend.c.expressions import _ExprTranslator
 from synth.frontend.c.libclang import _binop, _unop
@@ -25,10 +28,67 @@ from synth.frontend.c.model import (
 from synth.frontend.c.poly import _Poly
 
 _MARK = _Poly.var("d", "#iteration")  # a loop's index while its body is analysed
+_RELATIONS = ("<", "<=", ">", ">=")
+
+
+def increments(inc) -> list:
+    """The parts of a `for` loop's increment: `i++, p += incx` -> [i++, p += incx]."""
+    s = _strip(inc)
+    if s.kind == CK.BINARY_OPERATOR and _binop(s) == ",":
+        a, b = _expr_children(s)
+        return increments(a) + increments(b)
+    return [inc]
+
+
+def is_affine_for(s) -> bool:
+    """A `for` loop read as an `affine.for` over its index: a comparison bounding the
+    index (`i < ub`, `i >= 0` ...) and an increment that steps it, with other counters and
+    pointers beside it (`i++, p += incx`). Other `for` loops (`for (c = n; c--; p += k)`,
+    `for (k = n; k; k--)`) count as `while` loops do (synth.frontend.c.counted); one
+    without its three parts is refused as an affine one."""
+    kids = list(s.get_children())
+    if len(kids) != 4:
+        return True
+    var = _index_decl(kids[0], kids[2], kids[1])[0]
+    if var is None:
+        return True
+    cond = _strip(kids[1])
+    return (cond.kind == CK.BINARY_OPERATOR and _binop(cond) in _RELATIONS
+            and var.hash in evolution.modified(kids[2]))
+
+
+def _index_decl(init, inc, cond=None) -> tuple:
+    """(the declaration of the index, its initial value, the other parts) of a for loop's
+    initialisation (`i = lb`, `int i = lb`; beside others: `i = 0, ix = kx`, `int i = 0,
+    ix = kx`, where the index is the one the increment steps and the condition reads);
+    (None, None, [])."""
+    if init.kind == CK.DECL_STMT:
+        parts = [(d, ([k for k in d.get_children() if k.kind != CK.TYPE_REF
+                       and k.kind.is_expression()] or [None])[-1])
+                 for d in init.get_children() if d.kind == CK.VAR_DECL]
+    else:
+        parts = []
+        for p in increments(init):
+            e = _strip(p)
+            lhs = _strip(_expr_children(e)[0]) if e.kind == CK.BINARY_OPERATOR and _binop(e) == "=" else None
+            if lhs is None or lhs.kind != CK.DECL_REF_EXPR or lhs.referenced is None:
+                return None, None, []
+            parts.append((lhs.referenced, _expr_children(e)[1], p))
+    if len(parts) > 1:
+        stepped = evolution.modified(inc)
+        read = {k.referenced.hash for k in cond.walk_preorder() if k.kind == CK.DECL_REF_EXPR
+                and k.referenced is not None} if cond is not None else set()
+        mine = [p for p in parts if p[0].hash in stepped and p[0].hash in read]
+        if len(mine) != 1:
+            return None, None, []
+        return mine[0][0], mine[0][1], [p for p in parts if p is not mine[0]]
+    return (parts[0][0], parts[0][1], []) if parts else (None, None, [])
 
 
 class _LoopTranslator(_ExprTranslator):
     """Loops of one function."""
+
+    affine_for = staticmethod(is_affine_for)
 
     # --- loops --------------------------------------------------------------------------
 
@@ -41,14 +101,9 @@ class _LoopTranslator(_ExprTranslator):
             raise _Refuse(s, "'for' loop without initialisation, condition and increment is not "
                              "static control")
         init = kids[0]
-        if init.kind == CK.DECL_STMT:
-            decls = [d for d in init.get_children() if d.kind == CK.VAR_DECL]
-            if len(decls) == 1:
-                return decls[0]
-        elif init.kind == CK.BINARY_OPERATOR and _binop(init) == "=":
-            lhs = _strip(_expr_children(init)[0])
-            if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None:
-                return lhs.referenced
+        var = _index_decl(init, kids[2], kids[1])[0]
+        if var is not None:
+            return var
         if quiet:
             return None
         raise _Refuse(init, "'for' loop initialisation must assign one integer index "
@@ -67,13 +122,9 @@ class _LoopTranslator(_ExprTranslator):
                                 f"pointer)")
         if b.aff is not None:
             raise _Refuse(init, f"loop index '{b.name}' of an enclosing loop is reassigned")
-        if init.kind == CK.DECL_STMT:
-            vals = [k for k in var.get_children() if k.kind != CK.TYPE_REF and k.kind.is_expression()]
-            if not vals:
-                raise _Refuse(init, f"loop index '{b.name}' has no initial value")
-            lb_expr = vals[-1]
-        else:
-            lb_expr = _expr_children(init)[1]
+        lb_expr = _index_decl(init, inc, cond)[1]
+        if lb_expr is None:
+            raise _Refuse(init, f"loop index '{b.name}' has no initial value")
         lb = self._affine_or_refuse(lb_expr, "loop lower bound")
         step = self._step(inc, var, b.name)
         bound, cmp = self._condition(cond, b)
@@ -99,9 +150,21 @@ class _LoopTranslator(_ExprTranslator):
         return _Poly.number(max(0, -(-known.const // step))) if known.is_const else None
 
     def for_stmt(self, s) -> None:
+        kids = list(s.get_children())
+        for other in (_index_decl(kids[0], kids[2], kids[1])[2] if len(kids) == 4 else []):
+            # `i = 0, ix = kx` / `int i = 0, ix = kx`: the parts beside the index, in order
+            self.declare(other[0]) if len(other) == 2 else self.expr_stmt(other[2])
         b, lb, step, bound, cmp = self.header(s)
         body = list(s.get_children())[-1]
         moving = self._moving(s, b)
+        followed = {key for key, _, _ in moving}
+        var = self._loop_var(s)
+        for part in increments(list(s.get_children())[2]):
+            h = evolution.target(_strip(part))
+            if var.hash not in evolution.modified(part) and h not in followed:
+                raise _Refuse(part, f"loop increment '{_text(part)}' beside '{b.name}' must "
+                                    f"advance an integer local or a pointer by a constant or a "
+                                    f"size that the loop does not change")
         iv = self.fresh("i")
         var = list(s.get_children())[0]
         dim = _Poly.var("d", iv)
@@ -141,7 +204,7 @@ class _LoopTranslator(_ExprTranslator):
         self.body.append("  " * self.indent + head + " {")
         self.indent += 1
         try:
-            self.stmt(body)
+            self.stmt(jumps.loop_body(body))
         finally:
             self.indent -= 1
             b.aff = None
@@ -164,11 +227,13 @@ class _LoopTranslator(_ExprTranslator):
                     continue
                 unit = (_stride_of(self.pointer_dims(v.ctype, s)) if v.kind == "pointer"
                         else _Poly.number(1))
-                try:
-                    eff = evolution.effect(self, list(s.get_children())[-1], key, unit, changes)
-                    inc = list(s.get_children())[2]
-                    if key in evolution.modified(inc):
-                        raise evolution.NoClosedForm(inc, f"'{v.name}' changes in the loop header")
+                try:  # the body, then the increment's other parts (`i++, p += incx`)
+                    kids = list(s.get_children())
+                    eff = evolution.effect(self, kids[-1], key, unit, changes)
+                    if key in evolution.modified(kids[2]):
+                        step = evolution.effect(self, kids[2], key, unit, changes)
+                        eff = (("inc", eff[1] + step[1]) if "set" not in (eff[0], step[0])
+                               else ("set", None))
                 except evolution.NoClosedForm as e:
                     if v.kind == "index":
                         raise _Demote(key, e.reason) from None
@@ -195,6 +260,12 @@ class _LoopTranslator(_ExprTranslator):
         return start + delta
 
     def _step(self, inc, var, name: str) -> int:
+        parts = increments(inc)
+        if len(parts) > 1:
+            mine = [p for p in parts if var.hash in evolution.modified(p)]
+            if len(mine) == 1:
+                return self._step(mine[0], var, name)
+            raise _Refuse(inc, f"loop increment '{_text(inc)}' must step '{name}' once")
         k = inc.kind
         step = None
         if k == CK.UNARY_OPERATOR and self._is_var(_only_child(inc), var):

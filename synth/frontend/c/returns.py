@@ -13,8 +13,10 @@ to an array (and the returned value) as `select(cond, new, old)`. Since nothing 
 either path, pointers and integer locals may move in them (each path starts from the
 values at the `if`), and in the rest, which is last, scalar locals are stored as they
 are (they die at the end; only stores to arrays and the returned value are selected). A
-returned value goes through a one-element buffer that each path stores. A `return` inside
-a loop, or in a branch that does not end the function, stays refused."""
+returned value goes through a one-element buffer that each path stores. An `if` with a
+`return` deeper in a branch takes the statements after it into each branch (each then
+ends the function); an inlined function's early returns are quick returns into its result
+(`returned`). A `return` inside a loop stays refused."""
 
 from __future__ import annotations
 
@@ -67,6 +69,29 @@ def early_return(s):
     if not body or body[-1].kind != CK.RETURN_STMT:
         return None
     return kids[0], body[:-1], body[-1], (kids[2] if len(kids) > 2 else None)
+
+
+def early_returns(stmts: list) -> bool:
+    """A `return` among `stmts` other than the last statement."""
+    last = stmts[-1] if stmts and stmts[-1].kind == CK.RETURN_STMT else None
+    return any(k.kind == CK.RETURN_STMT for s in stmts if s is not last for k in s.walk_preorder())
+
+
+def ends_in_branches(stmts: list) -> bool:
+    """The last statement is an `if` with a `return` in it (outside loops): its branches
+    end the function (`if (c) { ...; if (d) return; ... } else { ... }`, `if (c) return a;
+    else return b;`)."""
+    if not stmts or stmts[-1].kind != CK.IF_STMT:
+        return False
+
+    def has(c) -> bool:
+        if c.kind == CK.RETURN_STMT:
+            return True
+        if c.kind in (CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT) or c.kind.is_expression():
+            return False
+        return any(has(k) for k in c.get_children())
+
+    return has(stmts[-1])
 
 
 def _disjuncts(c) -> list:
@@ -158,6 +183,23 @@ class _ReturnTranslator(_CountedTranslator):
             self.block(rest, top=True)
         finally:
             self.pred, self.exit_pred, self.free_locals = outer
+
+    has_early_returns = staticmethod(early_returns)
+
+    def returned(self, stmts: list, result: str | None, c) -> str | None:
+        """The value `stmts` (a function's body, or an inlined one: `result` None where it
+        returns none) return, through a one-element buffer that each path stores."""
+        mem = None
+        if result is not None:
+            mem = self.local_buffer(result, c)
+            self.emit(f"affine.store {self.const(0, result, c)}, {mem}[] : memref<{mlir(result)}>", c)
+        outer = self.result_mem
+        self.result_mem = (mem, result) if mem is not None else None
+        try:
+            self.block(stmts, top=True)
+        finally:
+            self.result_mem = outer
+        return None if mem is None else self.op(f"affine.load {mem}[] : memref<{mlir(result)}>", c)
 
     def store_result(self, ret) -> None:
         """A `return` that ends one path: its value into the result's buffer."""

@@ -2,7 +2,9 @@
 `return`), its statements and declarations, `for` loops as `affine.for` (with the
 integer locals and pointers that advance in them, synth.frontend.c.evolution), `if` on
 affine conditions as `affine.if` and on data as selects (if-conversion: the statements
-run under a predicate), and the refusal of what is outside that."""
+run under a predicate; the integer locals and pointers each branch moves are merged after
+it: kept where the branches agree, unknown otherwise), and the refusal of what is outside
+that."""
 
 from __future__ import annotations
 
@@ -13,10 +15,16 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from synth.errors import InputError
-from synth.frontend.c import evolution, layout
+from synth.frontend.c import evolution, jumps, layout
 from synth.frontend.c.access import _ARRAYS
 from synth.frontend.c.access import _stride as _stride_of
-from synth.frontend.c.returns import _ReturnTranslator, early_return
+from synth.frontend.c.returns import (
+    _ReturnTranslator,
+    _Rest,
+    early_return,
+    early_returns,
+    ends_in_branches,
+)
 from synth.frontend.c.libclang import _binop, _unop
 from synth.frontend.c.model import (
     _Binding,
@@ -36,7 +44,7 @@ _REFUSED_STMTS = {
     CK.INDIRECT_GOTO_STMT: "'goto' is not static control",
     CK.LABEL_STMT: "labels ('goto' targets) are not static control",
     CK.BREAK_STMT: "'break' is not static control (loops must run their full affine range)",
-    CK.CONTINUE_STMT: "'continue' is not static control (use an 'if' around the rest of the body)",
+    CK.CONTINUE_STMT: "'continue' outside a loop body",
     CK.SWITCH_STMT: "'switch' is not static control",
     CK.CASE_STMT: "'switch' is not static control",
     CK.DEFAULT_STMT: "'switch' is not static control",
@@ -77,16 +85,12 @@ class _FunctionTranslator(_ReturnTranslator):
         stmts = list(body.get_children()) if body is not None else []
         ret = stmts[-1] if stmts and stmts[-1].kind == CK.RETURN_STMT else None
         ret_line = "return"
-        if result is not None and any(early_return(x) is not None for x in stmts):
+        if result is not None and early_returns(stmts):
             # quick returns: every path stores the value it returns
-            if ret is None:
+            if ret is None and not ends_in_branches(stmts):
                 raise _Refuse(f, f"function '{f.spelling}' returns {result} but does not end "
                                  f"with 'return'")
-            mem = self.local_buffer(result, f)
-            self.emit(f"affine.store {self.const(0, result, f)}, {mem}[] : memref<{mlir(result)}>", f)
-            self.result_mem = (mem, result)
-            self.block(stmts, top=True)
-            v = self.op(f"affine.load {mem}[] : memref<{mlir(result)}>", ret)
+            v = self.returned(stmts, result, f)
             ret_line = f"return {v} : {mlir(result)}"
         elif ret is not None:
             self.block(stmts[:-1], top=True)
@@ -263,7 +267,7 @@ class _FunctionTranslator(_ReturnTranslator):
         if c is None:
             return
         for k in c.walk_preorder():
-            if k.kind == CK.FOR_STMT:
+            if k.kind == CK.FOR_STMT and self.affine_for(k):
                 var = self._loop_var(k, quiet=True)
                 if var is not None:
                     self.loop_vars.add(var.hash)
@@ -309,10 +313,21 @@ class _FunctionTranslator(_ReturnTranslator):
             if top and s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
                 self.store_result(s)
                 return
+            if top and ends_in_branches([s]):
+                # an `if` with a `return` inside: each branch, then the statements after
+                # it, ends the function, and may return early
+                kids = [k for k in s.get_children() if not k.kind.is_declaration()]
+                after = stmts[j + 1:]
+                rest = [_Rest(jumps.items(k) + after) for k in kids[1:]]
+                self.branch(s, kids[0], rest[0], rest[1] if len(rest) > 1 else _Rest(after))
+                return
             self.stmt(s)
 
     def stmt(self, s) -> None:
         if self.special_stmt(s):
+            return
+        if isinstance(s, jumps.Branch):
+            self.branch(s.cursor, s.cond, s.then, s.other)
             return
         if isinstance(s, list):
             for x in s:
@@ -328,16 +343,17 @@ class _FunctionTranslator(_ReturnTranslator):
             for d in s.get_children():
                 self.declare(d)
         elif k == CK.FOR_STMT:
-            self.for_stmt(s)
+            self.for_stmt(s) if self.affine_for(s) else self.counted_stmt(s)
         elif k in (CK.WHILE_STMT, CK.DO_STMT):
             self.counted_stmt(s)
         elif k == CK.IF_STMT:
             self.if_stmt(s)
         elif k == CK.RETURN_STMT:
-            raise _Refuse(s, "'return' before the end of the function is not static control "
-                             "(inside a loop or a branch that does not end the function; a "
-                             "quick return is an 'if' at the function's top level whose branch "
-                             "ends in 'return')")
+            where = (" of the inlined function" if self.inlining else "")
+            raise _Refuse(s, f"'return' before the end{where} is not static control here: "
+                             f"inside a loop (it would end the loop early, on data), or with "
+                             f"statements after it in its block (quick returns are in 'if' "
+                             f"branches outside loops)")
         elif k in _REFUSED_STMTS:
             raise _Refuse(s, _REFUSED_STMTS[k])
         elif k.is_expression():
@@ -404,8 +420,10 @@ class _FunctionTranslator(_ReturnTranslator):
 
     def if_stmt(self, s) -> None:
         kids = [k for k in s.get_children() if not k.kind.is_declaration()]
-        cond, then = kids[0], kids[1]
-        other = kids[2] if len(kids) > 2 else None
+        self.branch(s, kids[0], kids[1], kids[2] if len(kids) > 2 else None)
+
+    def branch(self, s, cond, then, other) -> None:
+        """`if (cond) then else other` of the `if` `s` (or of a `continue`: jumps.Branch)."""
         try:
             dnf = self.condition(cond)
             neg = self._negate(dnf, cond)
@@ -423,13 +441,17 @@ class _FunctionTranslator(_ReturnTranslator):
         integers by a value that may be zero) is refused where it happens."""
         p = self.cond(cond)
         outer = self.pred
-        try:
-            self.pred = p if outer is None else self.op(f"arith.andi {outer}, {p} : i1", cond)
-            self.stmt(then)
+
+        def run(v, branch):
+            self.pred = v if outer is None else self.op(f"arith.andi {outer}, {v} : i1", cond)
+            self.stmt(branch)
+
+        def negated():
             if other is not None:
-                q = self.op(f"arith.xori {p}, {self.const(1, 'i1', cond)} : i1", cond)
-                self.pred = q if outer is None else self.op(f"arith.andi {outer}, {q} : i1", cond)
-                self.stmt(other)
+                run(self.op(f"arith.xori {p}, {self.const(1, 'i1', cond)} : i1", cond), other)
+
+        try:
+            self.branches(s, lambda: run(p, then), negated)
         finally:
             self.pred = outer
 
@@ -452,19 +474,24 @@ class _FunctionTranslator(_ReturnTranslator):
         head = f"affine.if affine_set<{ops.header()} : ({cs})>{ops.uses()}"
         self.body.append("  " * self.indent + head + " {")
         self.indent += 1
-        saved = self.tighten(conj)
-        known = len(self.facts)
-        self.facts.extend(c for c in conj if not c[0].dims())
-        if then is not None:
-            self.stmt(then)
-        del self.facts[known:]
-        self.ranges = saved
-        self.indent -= 1
-        if rest or other is not None:
-            self.body.append("  " * self.indent + "} else {")
-            self.indent += 1
-            self._if_chain(s, rest, then, other)
+        def first():
+            saved = self.tighten(conj)
+            known = len(self.facts)
+            self.facts.extend(c for c in conj if not c[0].dims())
+            if then is not None:
+                self.stmt(then)
+            del self.facts[known:]
+            self.ranges = saved
             self.indent -= 1
+
+        def second():
+            if rest or other is not None:
+                self.body.append("  " * self.indent + "} else {")
+                self.indent += 1
+                self._if_chain(s, rest, then, other)
+                self.indent -= 1
+
+        self.branches(s, first, second)
         self.body.append("  " * self.indent + "} " + self.loc(s))
 
     def expr_stmt(self, s) -> None:
