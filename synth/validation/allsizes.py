@@ -44,6 +44,7 @@ class AllSizes:
 
 
 MAX_SUSPECT_SIZE = 9  # a suspected difference is looked for with every size up to this
+MAX_SUSPECTS = 3  # the least and the greatest sizes handed to the bounded proof, so many of each at most
 SUSPECT_SECONDS = 2.0  # at most for looking: a hint to the bounded proof, which decides
 LEVEL_TIMEOUT = 20.0  # seconds for the whole level at most, both readings and every query (it aims at seconds per kernel)
 
@@ -128,20 +129,77 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
 
 def _suspects(solver: z3.Solver, symbols: list, deadline: float, label: str) -> AllSizes:
     """Sizes up to MAX_SUSPECT_SIZE where `solver`'s difference may be, for the bounded
-    proof to confirm or reject (looked for SUSPECT_SECONDS at most)."""
-    suspects = []
+    proof to confirm or reject: the MAX_SUSPECTS least and the MAX_SUSPECTS greatest
+    (`_extreme`), alternately. z3 is asked only yes/no questions (is there a difference
+    within these bounds?), never for a model's values, so the sizes do not depend on
+    which model z3 picks (its internal term ids, which move with Python's garbage
+    collection): the same input gives the same sizes, and the same emitted text."""
+    symbols = sorted(symbols, key=str)
+    suspects: list[dict] = []
     looking = min(deadline, time.monotonic() + SUSPECT_SECONDS)
     solver.add([s <= MAX_SUSPECT_SIZE for s in symbols])
-    while len(suspects) < 3 and time.monotonic() < looking:
-        solver.set("timeout", max(1, int((looking - time.monotonic()) * 1000)))
-        if solver.check() != z3.sat:
+    for least in [True, False] * MAX_SUSPECTS:
+        sizes = _extreme(solver, symbols, looking, least)
+        if sizes is None:
             break
-        m = solver.model()
-        sizes = {str(s): m.eval(s, model_completion=True).as_long() for s in symbols}
         suspects.append(sizes)
-        solver.add(z3.Or([s != v for s, v in zip(symbols, sizes.values())]))
+        solver.add(z3.Or([s != sizes[str(s)] for s in symbols] or [z3.BoolVal(False)]))
     return AllSizes("unknown", f"the canonical forms of {label} differ" + (
         f"; sizes where they may: {', '.join(map(_text, suspects))}" if suspects else ""), suspects)
+
+
+def _extreme(solver: z3.Solver, symbols: list, looking: float, least: bool) -> dict | None:
+    """The least (or greatest) sizes, every symbol <= MAX_SUSPECT_SIZE, where `solver`
+    is sat: least by (the largest size, then each symbol in the order of `symbols`),
+    greatest by (the smallest size, then each symbol): a binary search on each with
+    yes/no queries in pushed scopes. None when there are none, or when z3 gives up or
+    the time is out before they are known (a partial answer would depend on the time)."""
+    def sat(extra) -> bool | None:
+        left = looking - time.monotonic()
+        if left <= 0:
+            return None
+        solver.push()
+        try:
+            solver.add(extra)
+            solver.set("timeout", max(1, int(left * 1000)))
+            r = solver.check()
+        finally:
+            solver.pop()
+        return None if r == z3.unknown else r == z3.sat
+
+    def search(bound, lo: int, hi: int) -> int | None:
+        """The least v in [lo, hi] with sat(bound(v)) knowing sat(bound(hi)), or
+        the greatest knowing sat(bound(lo))."""
+        while lo < hi:
+            mid = (lo + hi) // 2 if least else (lo + hi + 1) // 2
+            r = sat(bound(mid))
+            if r is None:
+                return None
+            if least:
+                lo, hi = (lo, mid) if r else (mid + 1, hi)
+            else:
+                lo, hi = (mid, hi) if r else (lo, mid - 1)
+        return lo
+
+    def within(s, v):
+        return s <= v if least else s >= v
+
+    if sat([]) is not True:
+        return None
+    if not symbols:
+        return {}
+    edge = search(lambda b: [within(s, b) for s in symbols], 1, MAX_SUSPECT_SIZE)
+    if edge is None:
+        return None
+    fixed = [within(s, edge) for s in symbols]
+    sizes = {}
+    for s in symbols:
+        v = search(lambda v: fixed + [within(s, v)], *((1, edge) if least else (edge, MAX_SUSPECT_SIZE)))
+        if v is None:
+            return None
+        sizes[str(s)] = v
+        fixed.append(s == v)
+    return sizes
 
 
 def _check_argument_shapes(kernel: Kernel, signature, domain: list, deadline: float) -> None:
