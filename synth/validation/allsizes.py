@@ -19,6 +19,7 @@ bounded level decides."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 
@@ -45,7 +46,9 @@ class AllSizes:
 
 MAX_SUSPECT_SIZE = 9  # a suspected difference is looked for with every size up to this
 MAX_SUSPECTS = 3  # the least and the greatest sizes handed to the bounded proof, so many of each at most
-SUSPECT_SECONDS = 2.0  # at most for looking: a hint to the bounded proof, which decides
+SUSPECT_QUERIES = 60  # yes/no queries at most for looking: a hint to the bounded proof, which decides
+SUSPECT_RLIMIT = 5_000_000  # z3 resource units per query (seen: 15e3 to 40e3 on polybench, 0.1 to 0.4 s)
+SUSPECT_SECONDS = 30.0  # a safety net for the whole look (the clock makes it irreproducible)
 LEVEL_TIMEOUT = 20.0  # seconds for the whole level at most, both readings and every query (it aims at seconds per kernel)
 
 
@@ -129,77 +132,79 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
 
 def _suspects(solver: z3.Solver, symbols: list, deadline: float, label: str) -> AllSizes:
     """Sizes up to MAX_SUSPECT_SIZE where `solver`'s difference may be, for the bounded
-    proof to confirm or reject: the MAX_SUSPECTS least and the MAX_SUSPECTS greatest
-    (`_extreme`), alternately. z3 is asked only yes/no questions (is there a difference
-    within these bounds?), never for a model's values, so the sizes do not depend on
-    which model z3 picks (its internal term ids, which move with Python's garbage
-    collection): the same input gives the same sizes, and the same emitted text."""
+    proof to confirm or reject: the MAX_SUSPECTS least, then the MAX_SUSPECTS greatest
+    (`_in_order`). z3 is asked only yes/no questions (is there a difference at these
+    sizes, or within these bounds?), never for a model's values, so the sizes do not
+    depend on which model z3 picks (its internal term ids, which move with Python's
+    garbage collection), and the budget is a number of queries, each bounded by z3's
+    resource count, not the clock: the same input gives the same sizes, and the same
+    emitted text. (The level's `deadline` does not cut it: a clock would.)"""
     symbols = sorted(symbols, key=str)
+    queries = _Queries(solver, [s <= MAX_SUSPECT_SIZE for s in symbols])
     suspects: list[dict] = []
-    looking = min(deadline, time.monotonic() + SUSPECT_SECONDS)
-    solver.add([s <= MAX_SUSPECT_SIZE for s in symbols])
-    for least in [True, False] * MAX_SUSPECTS:
-        sizes = _extreme(solver, symbols, looking, least)
-        if sizes is None:
-            break
-        suspects.append(sizes)
-        solver.add(z3.Or([s != sizes[str(s)] for s in symbols] or [z3.BoolVal(False)]))
+    for least in (True, False):
+        suspects += _in_order(queries, symbols, least, MAX_SUSPECTS, suspects)
     return AllSizes("unknown", f"the canonical forms of {label} differ" + (
         f"; sizes where they may: {', '.join(map(_text, suspects))}" if suspects else ""), suspects)
 
 
-def _extreme(solver: z3.Solver, symbols: list, looking: float, least: bool) -> dict | None:
-    """The least (or greatest) sizes, every symbol <= MAX_SUSPECT_SIZE, where `solver`
-    is sat: least by (the largest size, then each symbol in the order of `symbols`),
-    greatest by (the smallest size, then each symbol): a binary search on each with
-    yes/no queries in pushed scopes. None when there are none, or when z3 gives up or
-    the time is out before they are known (a partial answer would depend on the time)."""
-    def sat(extra) -> bool | None:
-        left = looking - time.monotonic()
-        if left <= 0:
+class _Queries:
+    """Yes/no questions to `solver` in pushed scopes, at most SUSPECT_QUERIES, each
+    bounded by SUSPECT_RLIMIT (z3's deterministic resource count) and the whole by
+    SUSPECT_SECONDS of the clock, a safety net only (reached, the answer is no more
+    reproducible). None: no answer (z3 gave up, or the budget is spent)."""
+
+    def __init__(self, solver: z3.Solver, facts: list):
+        self.solver, self.facts, self.left = solver, facts, SUSPECT_QUERIES
+        self.until = time.monotonic() + SUSPECT_SECONDS
+
+    def sat(self, extra: list) -> bool | None:
+        seconds = self.until - time.monotonic()
+        if self.left <= 0 or seconds <= 0:
             return None
-        solver.push()
+        self.left -= 1
+        self.solver.push()
         try:
-            solver.add(extra)
-            solver.set("timeout", max(1, int(left * 1000)))
-            r = solver.check()
+            self.solver.add(self.facts + extra)
+            self.solver.set("rlimit", SUSPECT_RLIMIT)
+            self.solver.set("timeout", max(1, int(seconds * 1000)))
+            r = self.solver.check()
         finally:
-            solver.pop()
+            self.solver.pop()
         return None if r == z3.unknown else r == z3.sat
 
-    def search(bound, lo: int, hi: int) -> int | None:
-        """The least v in [lo, hi] with sat(bound(v)) knowing sat(bound(hi)), or
-        the greatest knowing sat(bound(lo))."""
-        while lo < hi:
-            mid = (lo + hi) // 2 if least else (lo + hi + 1) // 2
-            r = sat(bound(mid))
+
+def _in_order(queries: _Queries, symbols: list, least: bool, count: int, taken: list[dict]) -> list[dict]:
+    """The first `count` sizes (not in `taken`) where the difference may be, in a fixed
+    order: least first by (the largest size, then the sizes in the order of `symbols`),
+    or greatest first by (the smallest size, then the sizes, descending). A shell (the
+    sizes whose largest, or smallest, is b) is looked into only where one query says it
+    holds some. Stops at the first question without an answer."""
+    found: list[dict] = []
+    values = range(1, MAX_SUSPECT_SIZE + 1) if least else range(MAX_SUSPECT_SIZE, 0, -1)
+    for b in values:
+        inside = [s <= b if least else s >= b for s in symbols]
+        r = queries.sat(inside + [z3.Or([s == b for s in symbols] or [z3.BoolVal(True)])])
+        if r is None:
+            return found
+        if not r:
+            continue
+        for vs in itertools.product(values[: list(values).index(b) + 1], repeat=len(symbols)):
+            if b not in vs and symbols:
+                continue
+            sizes = {str(s): v for s, v in zip(symbols, vs)}
+            if sizes in taken or sizes in found:
+                continue
+            r = queries.sat([s == v for s, v in zip(symbols, vs)])
             if r is None:
-                return None
-            if least:
-                lo, hi = (lo, mid) if r else (mid + 1, hi)
-            else:
-                lo, hi = (mid, hi) if r else (lo, mid - 1)
-        return lo
-
-    def within(s, v):
-        return s <= v if least else s >= v
-
-    if sat([]) is not True:
-        return None
-    if not symbols:
-        return {}
-    edge = search(lambda b: [within(s, b) for s in symbols], 1, MAX_SUSPECT_SIZE)
-    if edge is None:
-        return None
-    fixed = [within(s, edge) for s in symbols]
-    sizes = {}
-    for s in symbols:
-        v = search(lambda v: fixed + [within(s, v)], *((1, edge) if least else (edge, MAX_SUSPECT_SIZE)))
-        if v is None:
-            return None
-        sizes[str(s)] = v
-        fixed.append(s == v)
-    return sizes
+                return found
+            if r:
+                found.append(sizes)
+                if len(found) == count:
+                    return found
+        if not symbols:
+            return found
+    return found
 
 
 def _check_argument_shapes(kernel: Kernel, signature, domain: list, deadline: float) -> None:
