@@ -41,11 +41,12 @@ def raise_once(path: str, target: str, hashseed: str, gc_threshold, out: str, ex
     return p.returncode, p.stderr, time.monotonic() - t
 
 
-def check(path: str, target: str, extra: list[str], timeout: float) -> bool:
+def check(path: str, target: str, extra: list[str], timeout: float, keep: str | None = None) -> bool:
     texts = []
     with tempfile.TemporaryDirectory() as d:
+        d = keep or d
         for i, (seed, gcth) in enumerate(VARIANTS):
-            out = os.path.join(d, f"out{i}.mlir")
+            out = os.path.join(d, f"{os.path.basename(path)}.{target}.{i}.mlir")
             rc, err, secs = raise_once(path, target, seed, gcth, out, extra, timeout)
             text = open(out).read() if os.path.exists(out) else f"<no output, rc {rc}>\n{err}"
             texts.append(text)
@@ -64,13 +65,16 @@ def main() -> int:
     ap.add_argument("files", nargs="*", default=KERNELS)
     ap.add_argument("--target", choices=["linalg", "stablehlo"], action="append")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per raise at most")
+    ap.add_argument("--keep", metavar="DIR", help="keep the raised texts in DIR")
     ap.add_argument("extra", nargs=argparse.REMAINDER, help="after --: more `synth raise` flags")
     args = ap.parse_args()
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
     extra = [a for a in args.extra if a != "--"]
     ok = True
     for path in args.files:
         for target in args.target or ["linalg", "stablehlo"]:
-            ok &= check(path, target, extra, args.timeout)
+            ok &= check(path, target, extra, args.timeout, args.keep)
     return 0 if ok else 1
 
 
