@@ -12,8 +12,9 @@ original within its array (the size model's constraints).
 Sound: "proven" only on unsat, with SUM an uninterpreted function that satisfies only
 congruence and "an empty sum is zero". Not complete: a sat answer may be an artefact of
 that (two sums equal for a reason the canonical form misses), so it is never reported
-as a difference by itself; the sizes of its model are handed to the bounded proof,
-which confirms or rejects a difference there. Where the programs leave the model
+as a difference by itself; sizes where it may hold (chosen in a fixed order by yes/no
+queries, not read from a model: `_suspects`) are handed to the bounded proof, which
+confirms or rejects a difference there. Where the programs leave the model
 (sequential recurrences, max reductions, library ops), the result says why and the
 bounded level decides."""
 
