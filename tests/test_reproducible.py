@@ -9,9 +9,10 @@ import os
 import subprocess
 import sys
 
+import pytest
 import z3
 
-from conftest import DATA, ROOT
+from conftest import DATA, POLYBENCH, ROOT
 from synth.validation.allsizes import _suspects
 
 
@@ -53,3 +54,14 @@ def test_a_raise_with_suspect_sizes_is_byte_identical_across_hash_seeds_and_gc(t
     assert "sizes where they may: (arg0=1, arg1=1), (arg0=1, arg1=2), (arg0=2, arg1=1), (arg0=9, arg1=9)" in a  # the case under test
     assert "{arg0 = 9 : i64, arg1 = 9 : i64}" in a  # the suspects proven by the bounded proof
     assert a == b
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", ["adi.mlir", "correlation.mlir"])
+def test_polybench_raises_are_reproducible(kernel):
+    """adi and correlation: sizes where the all-size proof's canonical forms may differ,
+    nest by nest (adi) and at a level near its time (correlation's stablehlo, where a
+    clock-bounded look once found fewer); the texts identical (scripts/repro_check.py)."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "repro_check.py"), str(POLYBENCH / kernel)],
+                       capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0 and p.stdout.count("SAME ") == 2, p.stdout[-3000:]
