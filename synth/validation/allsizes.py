@@ -46,7 +46,7 @@ class AllSizes:
 
 
 MAX_SUSPECT_SIZE = 9  # a suspected difference is looked for with every size up to this
-MAX_SUSPECTS = 3  # the least and the greatest sizes handed to the bounded proof, so many of each at most
+MAX_SUSPECTS = 2  # the least and the greatest sizes handed to the bounded proof, so many of each (4 >= the 3 models before)
 SUSPECT_QUERIES = 60  # yes/no queries at most for looking: a hint to the bounded proof, which decides
 SUSPECT_RLIMIT = 5_000_000  # z3 resource units per query (seen: 15e3 to 40e3 on polybench, 0.1 to 0.4 s)
 SUSPECT_SECONDS = 30.0  # a safety net for the whole look (the clock makes it irreproducible)
