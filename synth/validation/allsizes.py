@@ -12,13 +12,15 @@ original within its array (the size model's constraints).
 Sound: "proven" only on unsat, with SUM an uninterpreted function that satisfies only
 congruence and "an empty sum is zero". Not complete: a sat answer may be an artefact of
 that (two sums equal for a reason the canonical form misses), so it is never reported
-as a difference by itself; the sizes of its model are handed to the bounded proof,
-which confirms or rejects a difference there. Where the programs leave the model
+as a difference by itself; sizes where it may hold (chosen in a fixed order by yes/no
+queries, not read from a model: `_suspects`) are handed to the bounded proof, which
+confirms or rejects a difference there. Where the programs leave the model
 (sequential recurrences, max reductions, library ops), the result says why and the
 bounded level decides."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 
@@ -44,7 +46,10 @@ class AllSizes:
 
 
 MAX_SUSPECT_SIZE = 9  # a suspected difference is looked for with every size up to this
-SUSPECT_SECONDS = 2.0  # at most for looking: a hint to the bounded proof, which decides
+MAX_SUSPECTS = 2  # the least and the greatest sizes handed to the bounded proof, so many of each (4 >= the 3 models before)
+SUSPECT_QUERIES = 60  # yes/no queries at most for looking: a hint to the bounded proof, which decides
+SUSPECT_RLIMIT = 5_000_000  # z3 resource units per query (seen: 15e3 to 40e3 on polybench, 0.1 to 0.4 s)
+SUSPECT_SECONDS = 30.0  # a safety net for the whole look (the clock makes it irreproducible)
 LEVEL_TIMEOUT = 20.0  # seconds for the whole level at most, both readings and every query (it aims at seconds per kernel)
 
 
@@ -128,20 +133,79 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
 
 def _suspects(solver: z3.Solver, symbols: list, deadline: float, label: str) -> AllSizes:
     """Sizes up to MAX_SUSPECT_SIZE where `solver`'s difference may be, for the bounded
-    proof to confirm or reject (looked for SUSPECT_SECONDS at most)."""
-    suspects = []
-    looking = min(deadline, time.monotonic() + SUSPECT_SECONDS)
-    solver.add([s <= MAX_SUSPECT_SIZE for s in symbols])
-    while len(suspects) < 3 and time.monotonic() < looking:
-        solver.set("timeout", max(1, int((looking - time.monotonic()) * 1000)))
-        if solver.check() != z3.sat:
-            break
-        m = solver.model()
-        sizes = {str(s): m.eval(s, model_completion=True).as_long() for s in symbols}
-        suspects.append(sizes)
-        solver.add(z3.Or([s != v for s, v in zip(symbols, sizes.values())]))
+    proof to confirm or reject: the MAX_SUSPECTS least, then the MAX_SUSPECTS greatest
+    (`_in_order`). z3 is asked only yes/no questions (is there a difference at these
+    sizes, or within these bounds?), never for a model's values, so the sizes do not
+    depend on which model z3 picks (its internal term ids, which move with Python's
+    garbage collection), and the budget is a number of queries, each bounded by z3's
+    resource count, not the clock: the same input gives the same sizes, and the same
+    emitted text. (The level's `deadline` does not cut it: a clock would.)"""
+    symbols = sorted(symbols, key=str)
+    queries = _Queries(solver, [s <= MAX_SUSPECT_SIZE for s in symbols])
+    suspects: list[dict] = []
+    for least in (True, False):
+        suspects += _in_order(queries, symbols, least, MAX_SUSPECTS, suspects)
     return AllSizes("unknown", f"the canonical forms of {label} differ" + (
         f"; sizes where they may: {', '.join(map(_text, suspects))}" if suspects else ""), suspects)
+
+
+class _Queries:
+    """Yes/no questions to `solver` in pushed scopes, at most SUSPECT_QUERIES, each
+    bounded by SUSPECT_RLIMIT (z3's deterministic resource count) and the whole by
+    SUSPECT_SECONDS of the clock, a safety net only (reached, the answer is no more
+    reproducible). None: no answer (z3 gave up, or the budget is spent)."""
+
+    def __init__(self, solver: z3.Solver, facts: list):
+        self.solver, self.facts, self.left = solver, facts, SUSPECT_QUERIES
+        self.until = time.monotonic() + SUSPECT_SECONDS
+
+    def sat(self, extra: list) -> bool | None:
+        seconds = self.until - time.monotonic()
+        if self.left <= 0 or seconds <= 0:
+            return None
+        self.left -= 1
+        self.solver.push()
+        try:
+            self.solver.add(self.facts + extra)
+            self.solver.set("rlimit", SUSPECT_RLIMIT)
+            self.solver.set("timeout", max(1, int(seconds * 1000)))
+            r = self.solver.check()
+        finally:
+            self.solver.pop()
+        return None if r == z3.unknown else r == z3.sat
+
+
+def _in_order(queries: _Queries, symbols: list, least: bool, count: int, taken: list[dict]) -> list[dict]:
+    """The first `count` sizes (not in `taken`) where the difference may be, in a fixed
+    order: least first by (the largest size, then the sizes in the order of `symbols`),
+    or greatest first by (the smallest size, then the sizes, descending). A shell (the
+    sizes whose largest, or smallest, is b) is looked into only where one query says it
+    holds some. Stops at the first question without an answer."""
+    found: list[dict] = []
+    values = range(1, MAX_SUSPECT_SIZE + 1) if least else range(MAX_SUSPECT_SIZE, 0, -1)
+    for b in values:
+        inside = [s <= b if least else s >= b for s in symbols]
+        r = queries.sat(inside + [z3.Or([s == b for s in symbols] or [z3.BoolVal(True)])])
+        if r is None:
+            return found
+        if not r:
+            continue
+        for vs in itertools.product(values[: list(values).index(b) + 1], repeat=len(symbols)):
+            if b not in vs and symbols:
+                continue
+            sizes = {str(s): v for s, v in zip(symbols, vs)}
+            if sizes in taken or sizes in found:
+                continue
+            r = queries.sat([s == v for s, v in zip(symbols, vs)])
+            if r is None:
+                return found
+            if r:
+                found.append(sizes)
+                if len(found) == count:
+                    return found
+        if not symbols:
+            return found
+    return found
 
 
 def _check_argument_shapes(kernel: Kernel, signature, domain: list, deadline: float) -> None:
