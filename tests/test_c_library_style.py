@@ -273,6 +273,18 @@ def test_what_the_constructs_become(source):
     assert "affine.if" in pad and "arith.select" not in pad and "n >= 0 (where" in pad
 
 
+def test_unsigned_difference_that_may_be_negative_is_assumed_not(tmp_path):
+    """`(unsigned)i < (unsigned)(n - m)`: below zero n - m wraps to a huge number and every
+    i passes; read as i < n - m only with n - m >= 0 in synth.assumptions (it was read so
+    with no assumption: at n = 3, m = 5 the C copies a, the translation doubled it)."""
+    path = tmp_path / "u.c"
+    path.write_text("void u2(int n, int m, const double *a, double *b)\n{\n"
+                    "    for (int i = 0; i < n; i++)\n"
+                    "        if ((unsigned)i < (unsigned)(n - m)) b[i] = a[i]; else b[i] = 2.0 * a[i];\n}\n")
+    text = translate_c(str(path), locations=False).text
+    assert "n - m >= 0 (where '(unsigned int) i < (unsigned int) (n - m)'" in text
+
+
 def _function(text: str, name: str) -> str:
     start = text.index(f"func.func @{name}(")
     end = text.find("func.func @", start + 1)

@@ -449,8 +449,8 @@ class _AffineTranslator(_Emitter):
         lo, hi = (x, y) if op in ("<", "<=") else (y, x)
         strict = op in ("<", ">")
         upper = (hi - lo).plus(-1) if strict else hi - lo
-        if self._nonnegative_here(lo) and not hi.dims():  # sizes: read as not negative
-            return self._decide([[(upper, False)]])
+        if self._nonnegative_here(lo) and not hi.dims() and self._nonnegative_here(hi):
+            return self._decide([[(upper, False)]])  # both sides known not negative
         if not self._nonnegative_here(hi):
             if hi.dims() or hi.is_const:
                 raise _NotAffine(s, f"'{_text(s)}' compares as unsigned numbers a side that may be "
