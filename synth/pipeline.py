@@ -494,8 +494,10 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
         if os.environ.get("SYNTH_DEBUG_SKETCH"):
             print(f"diagonals of @{kernel.name}: {what}")
     try:
+        if wants_generic(kernel, options):  # sizes known only at run time: test values first
+            kernel.sizes.with_test_values()
         raised = diagonal_raise(kernel, target)
-    except NotDiagonal as e:
+    except (NotDiagonal, InputError) as e:  # not such a nest, or its sizes not told here
         return say(str(e))
     more = []  # the loop unrolled at a few more sizes than the plan's 2 and 3
     for first in DIAGONAL_PROOF_SIZES:

@@ -125,6 +125,19 @@ def test_a_recurrence_along_a_diagonal_still_exits_3(tmp_path, capsys):
     assert "recurrence" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("shapes", ["generic", "auto"])
+def test_a_run_time_size_is_taken_at_test_values(tmp_path, shapes):
+    """`int n, double t[n][n]`: no value of n in the input; the diagonals take test values
+    as the search does (was: exit 2, 'cannot tell the value of argument #0', blaming the
+    input for what --shapes generic is there to do)."""
+    path = tmp_path / "chain.c"
+    path.write_text("void chain(int n, double t[n][n])\n{\n  for (int len = 1; len < n; len++)\n"
+                    "    for (int i = 0; i < n - len; i++) {\n      int j = i + len;\n"
+                    "      t[i][j] = t[i][j - 1] + t[i + 1][j];\n    }\n}\n")
+    rc, text, record = _raise(tmp_path, path, "linalg", "--shapes", shapes)
+    assert rc == 0 and record["form"] == "loop with tensor body" and "tensor<?x?xf64>" in text
+
+
 def test_a_nest_without_dependences_is_left_to_the_sketches():
     kernel = load_kernel(load_input(ROOT / "benchmarks" / "polybench-c" / "jacobi-2d.c", warn=False),
                          "kernel_jacobi_2d")
