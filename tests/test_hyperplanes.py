@@ -176,3 +176,26 @@ def test_a_triangle_is_not_swept_by_hyperplanes():
 
     kernel = load_kernel(load_input(SWEEPS, function="triangle"), "triangle")
     assert wavefront_solution(kernel, "linalg") is None
+
+
+STEEP = """void steep(int n, double A[n][n])
+{
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < n - 2; j++)
+            A[i][j] = A[i - 1][j + 2] + A[i][j + 1];
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["linalg", pytest.param("stablehlo", marks=pytest.mark.slow)])
+def test_hyperplanes_as_steep_as_the_rows_are_long(tmp_path, target):
+    """3i + j at n = 3 (one column to sweep): a = N1, one point per hyperplane, at flat
+    d + i*(N1 - a) = d; the stride clamped to 1 had put it at d + i (review), and the
+    generic raise was refuted there instead of raised."""
+    path = tmp_path / "steep.c"
+    path.write_text(STEEP)
+    rc, text, stats = _raise(tmp_path, path, target, "--shapes", "generic")
+    assert rc == 0 and stats["steep"]["verification"] == "z3"
+    rng = np.random.default_rng(9)
+    _compare(text, target, "steep", load_input(path).text,
+             lambda size: [("i32", size[0]), rng.uniform(-1, 1, (size[0], size[0]))], [(3,), (4,), (7,)], 1)

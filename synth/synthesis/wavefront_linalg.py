@@ -41,8 +41,10 @@ def emit_linalg(em, operands, arg_types, d, reads: list) -> str:
     c0, c1, ca = const(0), const(1), const(a)
     n0 = line(f"tensor.dim {operands[0]}, {c0} : {full}", "n")
     n1 = line(f"tensor.dim {operands[0]}, {c1} : {full}", "n")
-    # (at least 1: where a >= N1 a hyperplane has at most one point, and the stride is moot)
-    s = line(f"arith.maxsi {ar('subi', n1, ca)}, {c1} : index", "stride")
+    # a point (i, d - a*i) is at d + i*(N1 - a) in the flat array; the slices' stride is
+    # at least 1 (where a >= N1 a hyperplane has at most one point, and the stride is moot)
+    step = ar("subi", n1, ca)
+    s = line(f"arith.maxsi {step}, {c1} : index", "stride")
     lo0, lo1, hi0, hi1 = (size(x) for x in (l0, l1, u0, u1))
     first = ar("addi", ar("muli", lo0, ca), lo1)
     last = ar("addi", ar("muli", ar("subi", hi0, c1), ca), hi1)
@@ -66,7 +68,7 @@ def emit_linalg(em, operands, arg_types, d, reads: list) -> str:
     i_last = line(f"arith.minsi {ar('subi', hi0, c1)}, {line(f'arith.floordivsi {below}, {ca} : index')} : index",
                   "last")
     lanes = line(f"arith.maxsi {ar('addi', ar('subi', i_last, i_first), c1)}, {c0} : index", "lanes")
-    start = ar("addi", hp, ar("muli", i_first, s))
+    start = ar("addi", hp, ar("muli", i_first, step))
     slices = []
     for (k, _), shift in zip(reads, shifts):
         slices.append(line(f"tensor.extract_slice {g if k == 0 else flats[k]}[{ar('addi', start, shift)}] "

@@ -47,7 +47,9 @@ def emit_stablehlo_generic(em, operands, arg_types, d, reads, wbase) -> str:
     n0, n1 = em.size(arg_types[0].shape[0]), em.size(arg_types[0].shape[1])
     lo0, lo1, hi0, hi1 = (em.size(x) for x in (l0, l1, u0, u1))
     one, ca = const(1), const(a)
-    s = op("subtract", n1, ca)
+    step = op("subtract", n1, ca)  # a point (i, d - a*i) is at d + i*(N1 - a) in the flat array
+    # the grid's row length: at least 1 (where a >= N1 a hyperplane has one point at most)
+    s = line(f"stablehlo.maximum {step}, {one} : {I64}", "stride")
     m = op("multiply", n0, n1)
     # lanes: the most points a hyperplane has, min(rows, (columns - 1) / a + 1), from its
     # first row on (static shapes once specialized); the grid keeps a row per lane past
@@ -94,7 +96,7 @@ def emit_stablehlo_generic(em, operands, arg_types, d, reads, wbase) -> str:
     # the hyperplane's first row, max(l0, ceil((d - u1 + 1) / a)) (numerator made >= 0)
     i_first = line(f"stablehlo.maximum {op('subtract', op('divide', op('add', hp, ceil_shift), ca), hi1)}, "
                    f"{lo0} : {I64}", "first")
-    start = op("add", hp, op("multiply", i_first, s))
+    start = op("add", hp, op("multiply", i_first, step))
     iota = line(f"stablehlo.dynamic_iota {lane_shape}, dim = 0 : (tensor<1xi64>) -> {ivec}")
     strided = op("multiply", iota, spread(s, I64, lane_shape, ivec), ivec)
     views = {}
