@@ -208,8 +208,9 @@ def wavefront_solution(kernel, dialect: str):
             return None
         loops, body_ops = nest
         stores = [op for op in body_ops if op.name in ("affine.store", "memref.store")]
+        allowed = {"affine.load", "affine.store", "affine.yield", "arith.constant", *SCALAR_OPS}
         if len(stores) != 1 or stores[0].name != "affine.store" or \
-                any(op.name in ("affine.for", "affine.if", "scf.if", "memref.load") for op in body_ops):
+                any(op.name not in allowed for op in body_ops):  # a call, an if, a vector op: not a sweep
             return None
         ivs = [loop.induction_variable for loop in loops]
         # a rectangle: bounds of one expression each, none of them of the nest's indices
