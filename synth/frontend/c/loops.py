@@ -98,8 +98,8 @@ class _LoopTranslator(_ExprTranslator):
         if len(kids) != 4:
             if quiet:
                 return None
-            raise _Refuse(s, "'for' loop without initialisation, condition and increment is not "
-                             "static control")
+            raise _Refuse(s, f"'for' loop without {_missing_parts(s)} is not static control (a "
+                             f"loop's index is read from its initialisation, condition and increment)")
         init = kids[0]
         var = _index_decl(init, kids[2], kids[1])[0]
         if var is not None:
@@ -326,3 +326,22 @@ class _LoopTranslator(_ExprTranslator):
         except _NotAffine as e:
             raise _Refuse(e.cursor, f"{what} '{_text(c)}' is not affine: {e.reason} (data-dependent "
                                     f"bounds are not static control)") from None
+
+
+def _missing_parts(s) -> str:
+    """Which of a for header's three parts are left empty (`for (; i < n; i++)`), from its
+    tokens: libclang's children omit empty parts without saying which."""
+    parts, depth, current = [], 0, 0
+    for t in list(s.get_tokens())[1:]:
+        depth += {"(": 1, ")": -1}.get(t.spelling, 0)
+        if depth == 0:
+            break
+        if depth == 1 and t.spelling == ";":
+            parts.append(current)
+            current = 0
+        elif depth >= 1 and t.spelling != "(" or depth > 1:
+            current += 1
+    parts.append(current)
+    names = ["an initialisation", "a condition", "an increment"]
+    missing = [n for n, k in zip(names, parts) if k == 0]
+    return " and ".join(missing) if missing else "an initialisation, condition and increment it can read"
