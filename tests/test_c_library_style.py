@@ -425,3 +425,18 @@ def test_raise_equals_compiled_c(source, name, what, target):
     if name == "affine_rows":  # the raise says what it took for granted
         assert any(a.startswith("gamma is not NULL") for a in outcome.validation["assumptions"])
         assert "assuming what the input assumes" in outcome.validation["summary"]
+
+
+def test_too_many_continues_are_refused_at_the_first_past_the_limit(tmp_path):
+    """Each `continue` copies the rest of the iteration into both sides of its `if`: nine
+    in one body would be 2^9 copies; refused at the ninth (exit 2), not translated for
+    minutes."""
+    body = "\n".join(f"        if (x[i] > {k}.0) {{ if (x[i] > {k}.5) continue; y[i] += {k}.0; }}"
+                     for k in range(9))
+    path = tmp_path / "many.c"
+    path.write_text("void many(int n, const double *x, double *y)\n{\n    for (int i = 0; i < n; i++) {\n"
+                    + body + "\n        y[i] *= 2.0;\n    }\n}\n")
+    with pytest.raises(InputError) as e:
+        translate_c(str(path))
+    assert e.value.exit_code == 2 and e.value.location.endswith(":12:43")  # the ninth if
+    assert "more than 8 'continue' statements" in e.value.message

@@ -52,10 +52,29 @@ def items(c) -> list:
     return list(c.get_children()) if c.kind == CK.COMPOUND_STMT else [c]
 
 
+MAX_CONTINUES = 8  # each copies the rest of the iteration into both sides of its if
+
+
 def loop_body(body):
     """The body of a loop (a cursor) as it runs: itself, or where it holds a `continue`,
     the statement list without one."""
-    return _guard(items(body)) if has_continue(body) else body
+    if not has_continue(body):
+        return body
+    found = _continues(body)
+    if len(found) > MAX_CONTINUES:
+        raise _Refuse(found[MAX_CONTINUES], f"more than {MAX_CONTINUES} 'continue' statements in one "
+                                            f"loop body: each copies the rest of the iteration into "
+                                            f"both sides of its 'if', which doubles the loop's text")
+    return _guard(items(body))
+
+
+def _continues(c) -> list:
+    """The `continue` statements of the loop around `c` (not of loops inside it)."""
+    if c.kind == CK.CONTINUE_STMT:
+        return [c]
+    if c.kind in _LOOPS or c.kind.is_expression():
+        return []
+    return [x for k in c.get_children() for x in _continues(k)]
 
 
 def _guard(seq: list) -> list:
