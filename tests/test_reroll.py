@@ -23,6 +23,7 @@ CASES = {
     "channel_gain": {"sizes": {"n": 7}, "arrays": {"gain": "3", "px": "n*3"}},
     "index_pairs": {"sizes": {"n": 8}, "arrays": {"y": "n"}},
     "pairs_not_copies": {"sizes": {"n": 8}, "arrays": {"x": "n", "y": "n"}},
+    "running_sum_unroll2": {"sizes": {"n": 9}, "arrays": {"x": "n", "y": "n"}},
 }
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
@@ -73,3 +74,24 @@ def test_rerolled_raise_equals_compiled_c_bitwise(name, target):
         for p in params:
             if p.array and target == "linalg":
                 assert np.array_equal(want[p.name], got[p.name]), (name, p.name, want[p.name], got[p.name])
+
+
+def test_a_copy_reading_the_copy_before_it_runs_in_the_same_order():
+    """y[i] = y[i-1] + x[i]; y[i+1] = y[i] + x[i+1] (step 2): the second copy reads what
+    the first wrote. Rerolled to one unit-step loop, the statements run in the same order
+    on the same elements, so the normal form equals the C bit for bit (the raise itself is
+    a recurrence, exit 3, so the normal form is run)."""
+    from synth.execution import run_function
+
+    name = "running_sum_unroll2"
+    nf = _normal(name)
+    text = nf.source.text
+    assert text.count("affine.for") == 1 and "step" not in text and " = 1 to 9 {" in text, text
+    assert any("unrolled by hand" in n for n in nf.interface.notes)
+    case = Case(PATH, name, CASES[name])
+    params, result = signature(case)
+    args = inputs(case, params, np.random.default_rng(3))
+    want, _ = run_c(case, params, result, {k: np.copy(v) if isinstance(v, np.ndarray) else v
+                                           for k, v in args.items()}, "-O0")
+    got = run_function(text, name, [("i32", 9), args["x"].copy(), args["y"].copy()]).outputs[2]
+    assert np.asarray(got).tobytes() == want["y"].tobytes()

@@ -59,3 +59,12 @@ void index_pairs(int n, double *y)
         y[i + 1] = (double)i;
     }
 }
+
+/* a running sum unrolled by 2: the second copy reads what the first just wrote */
+void running_sum_unroll2(int n, const double *x, double *y)
+{
+    for (int i = 1; i + 1 < n; i += 2) {
+        y[i] = y[i - 1] + x[i];
+        y[i + 1] = y[i] + x[i + 1];
+    }
+}
