@@ -155,6 +155,39 @@ def nested_in(op, ancestor) -> bool:
     return False
 
 
+def _term(key) -> tuple[dict, int]:
+    return {key: 1}, 0
+
+
+def affine_linear(e: ir.AffineExpr, dim=lambda p: _term(("d", p)), symbol=lambda p: _term(("s", p))
+                  ) -> tuple[dict, int] | None:
+    """An affine expression as a linear form ({key: coefficient}, constant), zero
+    coefficients dropped; None for a mod, a div or a product of two non-constants.
+    `dim(position)` / `symbol(position)` give each dim's / symbol's form (a key of its
+    own by default: ("d", p), ("s", p); a known value as a constant), or None where it
+    makes the expression not linear."""
+    if isinstance(e, ir.AffineConstantExpr):
+        return {}, e.value
+    if isinstance(e, ir.AffineDimExpr):
+        return dim(e.position)
+    if isinstance(e, ir.AffineSymbolExpr):
+        return symbol(e.position)
+    if isinstance(e, (ir.AffineAddExpr, ir.AffineMulExpr)):
+        a, b = affine_linear(e.lhs, dim, symbol), affine_linear(e.rhs, dim, symbol)
+        if a is None or b is None:
+            return None
+        if isinstance(e, ir.AffineAddExpr):
+            terms = dict(a[0])
+            for k, c in b[0].items():
+                terms[k] = terms.get(k, 0) + c
+            return {k: c for k, c in terms.items() if c}, a[1] + b[1]
+        if a[0] and b[0]:
+            return None
+        (terms, c0), f = (a, b[1]) if not b[0] else (b, a[1])
+        return {k: c * f for k, c in terms.items() if c * f}, c0 * f
+    return None
+
+
 def diagnostic_location(path: str, location: ir.Location) -> str:
     try:
         if location.is_a_file():

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from synth.frontend.reader import affine_linear
+
 _MAP_ATTRS = ("map",)  # affine.load / store / apply / prefetch: the map reads the trailing operands
 
 
@@ -182,30 +184,6 @@ def _reroll(loop) -> bool:
     return True
 
 
-def _linear(e) -> tuple[dict, int] | None:
-    """An affine expression as ({("d"|"s", position): coefficient}, constant); None where
-    it is not linear."""
-    if isinstance(e, ir.AffineConstantExpr):
-        return {}, e.value
-    if isinstance(e, ir.AffineDimExpr):
-        return {("d", e.position): 1}, 0
-    if isinstance(e, ir.AffineSymbolExpr):
-        return {("s", e.position): 1}, 0
-    if isinstance(e, (ir.AffineAddExpr, ir.AffineMulExpr)):
-        a, b = _linear(e.lhs), _linear(e.rhs)
-        if a is None or b is None:
-            return None
-        if isinstance(e, ir.AffineAddExpr):
-            t = dict(a[0])
-            for k, c in b[0].items():
-                t[k] = t.get(k, 0) + c
-            return {k: c for k, c in t.items() if c}, a[1] + b[1]
-        if not b[0] or not a[0]:
-            (terms, c0), f = (a, b[1]) if not b[0] else (b, a[1])
-            return {k: c * f for k, c in terms.items() if c * f}, c0 * f
-    return None
-
-
 def _copy_positions(a, b, r: int) -> dict[str, tuple[int, ...]] | None:
     """Per map attribute of op `a` (copy r) and `b` (copy 0), the results that are b's
     plus r (the others equal b's); None where a result differs otherwise."""
@@ -216,7 +194,7 @@ def _copy_positions(a, b, r: int) -> dict[str, tuple[int, ...]] | None:
             return None
         pos = []
         for k, (ea, eb) in enumerate(zip(ma.results, mb.results)):
-            la, lb = _linear(ea), _linear(eb)
+            la, lb = affine_linear(ea), affine_linear(eb)
             if la is None or lb is None:
                 if str(ea) != str(eb):
                     return None

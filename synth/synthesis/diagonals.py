@@ -29,6 +29,7 @@ from mlir import ir
 
 from synth.analysis.collect import loop_step
 from synth.analysis.model import Kernel
+from synth.frontend.reader import affine_linear
 from synth.semantics.affine_expr import integer_set
 
 Lin = dict  # a linear form: variable name (str) or 1 (the constant) -> coefficient
@@ -49,21 +50,12 @@ def _add(*forms: Lin, scale: tuple[int, ...] | None = None) -> Lin:
 
 def _lin(expr, operands: list[Lin], n_dims: int) -> Lin:
     """The linear form of an affine expression whose dims then symbols are `operands`."""
-    if isinstance(expr, ir.AffineConstantExpr):
-        return {1: expr.value} if expr.value else {}
-    if isinstance(expr, ir.AffineDimExpr):
-        return operands[expr.position]
-    if isinstance(expr, ir.AffineSymbolExpr):
-        return operands[n_dims + expr.position]
-    if isinstance(expr, (ir.AffineAddExpr, ir.AffineMulExpr)):
-        lhs, rhs = _lin(expr.lhs, operands, n_dims), _lin(expr.rhs, operands, n_dims)
-        if isinstance(expr, ir.AffineAddExpr):
-            return _add(lhs, rhs)
-        for x, y in ((lhs, rhs), (rhs, lhs)):
-            if set(y) <= {1}:
-                return _add(x, scale=(y.get(1, 0),))
-    raise NotDiagonal(f"the affine expression {expr} is not linear")
-
+    def split(form: Lin) -> tuple[dict, int]:  # ({key: c}, the constant: key 1)
+        return {v: c for v, c in form.items() if v != 1}, form.get(1, 0)
+    lin = affine_linear(expr, dim=lambda p: split(operands[p]), symbol=lambda p: split(operands[n_dims + p]))
+    if lin is None:
+        raise NotDiagonal(f"the affine expression {expr} is not linear")
+    return _add(lin[0], {1: lin[1]})
 
 def _map_lins(amap, operands: list[Lin]) -> list[Lin]:
     return [_lin(e, operands, amap.n_dims) for e in amap.results]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from synth.analysis.collect import loop_step
+from synth.frontend.reader import affine_linear
 from synth.grammar.op import Op, op_by_name
 from synth.grammar.types import TensorType
 from synth.semantics.affine_expr import compile_map
@@ -364,28 +365,8 @@ class _Summed:
 def _linear(e: ir.AffineExpr, symbols: list[int] | None = None) -> tuple[dict[int, int], int] | None:
     """({dim position: coefficient}, constant) of an affine expression without mod or div,
     and without symbols unless `symbols` gives their values; None for others."""
-    if isinstance(e, ir.AffineConstantExpr):
-        return {}, e.value
-    if isinstance(e, ir.AffineSymbolExpr):
-        return ({}, symbols[e.position]) if symbols is not None and e.position < len(symbols) else None
-    if isinstance(e, ir.AffineDimExpr):
-        return {e.position: 1}, 0
-    if isinstance(e, ir.AffineAddExpr):
-        a, b = _linear(e.lhs, symbols), _linear(e.rhs, symbols)
-        if a is None or b is None:
-            return None
-        coeffs = dict(a[0])
-        for d, c in b[0].items():
-            coeffs[d] = coeffs.get(d, 0) + c
-        return {d: c for d, c in coeffs.items() if c}, a[1] + b[1]
-    if isinstance(e, ir.AffineMulExpr):
-        a, b = _linear(e.lhs, symbols), _linear(e.rhs, symbols)
-        if a is None or b is None or (a[0] and b[0]):
-            return None
-        (k, (coeffs, c)) = (a[1], b) if not a[0] else (b[1], a)
-        return {d: k * v for d, v in coeffs.items() if k * v}, k * c
-    return None
-
+    return affine_linear(e, dim=lambda p: ({p: 1}, 0),
+                         symbol=lambda p: ({}, symbols[p]) if symbols is not None and p < len(symbols) else None)
 
 def _only_negated(iv: ir.Value) -> bool:
     """Whether every use of loop index `iv` is in an affine load / store's subscripts,

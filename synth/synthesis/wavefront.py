@@ -51,7 +51,7 @@ from mlir import ir
 from synth.analysis.collect import loop_step
 from synth.analysis.symbols import size
 from synth.errors import NoSolutionError
-from synth.frontend.reader import diagnostic_location
+from synth.frontend.reader import affine_linear, diagnostic_location
 
 MAX_A = 64  # the steepest hyperplane a*i + j tried (rows shorter than a + 1 cannot be swept so)
 
@@ -86,29 +86,8 @@ def hyperplane(deltas: list[tuple[int, int]]) -> int | None:
 
 def _linear(e, operands: list) -> tuple[dict, int] | None:
     """An affine map result as ({operand value: coefficient}, constant); None for a
-    multiplication of two non-constants, a div or a mod."""
-    if isinstance(e, ir.AffineConstantExpr):
-        return {}, e.value
-    if isinstance(e, ir.AffineDimExpr):
-        return {operands[e.position]: 1}, 0
-    if isinstance(e, ir.AffineSymbolExpr):
-        return None
-    if isinstance(e, ir.AffineAddExpr):
-        a, b = _linear(e.lhs, operands), _linear(e.rhs, operands)
-        if a is None or b is None:
-            return None
-        out = dict(a[0])
-        for k, v in b[0].items():
-            out[k] = out.get(k, 0) + v
-        return out, a[1] + b[1]
-    if isinstance(e, ir.AffineMulExpr):
-        a, b = _linear(e.lhs, operands), _linear(e.rhs, operands)
-        if a is None or b is None or (a[0] and b[0]):
-            return None
-        (terms, c), k = (a, b[1]) if not b[0] else (b, a[1])
-        return {v: x * k for v, x in terms.items()}, c * k
-    return None
-
+    symbol, a multiplication of two non-constants, a div or a mod."""
+    return affine_linear(e, dim=lambda p: ({operands[p]: 1}, 0), symbol=lambda p: None)
 
 def _offsets(op, ivs: list) -> tuple[int, tuple[int, int]] | None:
     """(argument, (c0, c1)) of an access A[i + c0][j + c1] to a function argument."""
