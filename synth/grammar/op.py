@@ -151,6 +151,15 @@ class Emitter:
         self._count = 0
         self._scalars: dict[tuple[str, str], str] = {}
 
+    @property
+    def depth(self) -> int:
+        """The nesting level of the lines emitted now (two spaces a level)."""
+        return len(self.indent) // 2
+
+    @depth.setter
+    def depth(self, levels: int) -> None:
+        self.indent = "  " * levels
+
     def fresh(self, hint: str = "v") -> str:
         name = f"%{hint}{self._count}"
         self._count += 1

@@ -17,7 +17,7 @@ below its main diagonal (L < 0) is padded in front too, its diagonal L the colum
 
 from __future__ import annotations
 
-from synth.grammar.op import format_scalar
+from synth.grammar.op import Emitter, format_scalar
 from synth.semantics.affine_expr import integer_set
 from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins, _operand_keys, diagonals
 from mlir import ir
@@ -31,19 +31,12 @@ _CMPI = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE"}  # eq ne slt sle 
 _CMPF = {1: "EQ", 2: "GT", 3: "GE", 4: "LT", 5: "LE"}  # oeq ogt oge olt ole
 
 
-class _Lanes:
+class _Lanes(Emitter):
+    """The function body's lines, on `lanes` lanes (one per row of the table)."""
+
     def __init__(self, lanes: int):
-        self.lines: list[str] = []
-        self.count = 0
-        self.depth = 1
+        super().__init__(indent="  ")
         self.lanes = lanes
-
-    def fresh(self, stem: str = "v") -> str:
-        self.count += 1
-        return f"%{stem}{self.count}"
-
-    def line(self, text: str) -> None:
-        self.lines.append("  " * self.depth + text)
 
     def vec(self, element: str) -> str:
         return f"tensor<{self.lanes}x{element}>"

@@ -15,26 +15,18 @@ from mlir import ir
 
 from synth.analysis.symbols import GenericValues
 from synth.grammar.dims import GenericSizes, kernel_sources
+from synth.grammar.op import Emitter
 from synth.semantics.affine_expr import integer_set
 from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins,
                                        _operand_keys, diagonal_bounds, diagonals, transposed_reads)
 
 
-class _Text:
+class _Text(Emitter):
+    """The function body's lines (its nesting counted in `depth`) and index arithmetic."""
+
     def __init__(self):
-        self.lines: list[str] = []
-        self.count = 0
-        self.depth = 1
-        self.prologue: list[str] = []  # a generic text's sizes (synth.grammar.dims.GenericSizes)
-        self.base_indent = "  "
+        super().__init__(indent="  ")
         self.symbol = None  # a generic text's size symbol -> its SSA value (index)
-
-    def fresh(self, stem: str = "v") -> str:
-        self.count += 1
-        return f"%{stem}{self.count}"
-
-    def line(self, text: str) -> None:
-        self.lines.append("  " * self.depth + text)
 
     def const(self, value: int) -> str:
         name = self.fresh("c")
