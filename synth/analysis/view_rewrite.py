@@ -13,33 +13,13 @@ from typing import Mapping
 from mlir import ir
 
 from synth.analysis.regions import Box
-from synth.frontend.reader import SourceModule
+from synth.frontend.reader import SourceModule, affine_linear
 
 
 def _linear(e, n_dims: int):
     """An AffineExpr as ({operand position: coefficient}, constant), symbols after dims;
     None where it is not linear."""
-    if isinstance(e, ir.AffineConstantExpr):
-        return {}, e.value
-    if isinstance(e, ir.AffineDimExpr):
-        return {e.position: 1}, 0
-    if isinstance(e, ir.AffineSymbolExpr):
-        return {n_dims + e.position: 1}, 0
-    if isinstance(e, (ir.AffineAddExpr, ir.AffineMulExpr)):
-        a, b = _linear(e.lhs, n_dims), _linear(e.rhs, n_dims)
-        if a is None or b is None:
-            return None
-        if isinstance(e, ir.AffineAddExpr):
-            terms = dict(a[0])
-            for k, c in b[0].items():
-                terms[k] = terms.get(k, 0) + c
-            return terms, a[1] + b[1]
-        if not b[0]:
-            return {k: c * b[1] for k, c in a[0].items()}, a[1] * b[1]
-        if not a[0]:
-            return {k: c * a[1] for k, c in b[0].items()}, b[1] * a[1]
-    return None
-
+    return affine_linear(e, dim=lambda p: ({p: 1}, 0), symbol=lambda p: ({n_dims + p: 1}, 0))
 
 def _expr(terms: dict, const: int, n_dims: int):
     c = ir.AffineConstantExpr.get
