@@ -35,6 +35,7 @@ from synth.frontend.c.model import (
     _strip,
     _text,
     _View,
+    for_parts,
 )
 from synth.frontend.c.poly import _Poly, sign
 from synth.frontend.c.scalars import SCALARS, is_int, unsigned
@@ -77,10 +78,11 @@ def _shift(v, d: _Poly):
 
 def _parts(s) -> tuple:
     """(body, condition) of a while / do loop, or of a for loop that counts as a while
-    loop (its body: the statement and the increment)."""
+    loop (its body: the statement and the increment, if any)."""
     kids = [k for k in s.get_children()]
     if s.kind == CK.FOR_STMT:
-        return [kids[3], kids[2]], kids[1]
+        _, cond, inc, body = for_parts(s)
+        return [body] + ([inc] if inc is not None else []), cond
     if len(kids) != 2:
         raise _Refuse(s, f"'{_keyword(s)}' loop without a condition and a body")
     return (kids[0], kids[1]) if s.kind == CK.DO_STMT else (kids[1], kids[0])
@@ -103,7 +105,9 @@ class _CountedTranslator(_LoopTranslator):
 
     def counted_stmt(self, s) -> None:
         if s.kind == CK.FOR_STMT:  # `for (init; cond; inc) body`: init, then a while loop
-            self.stmt(list(s.get_children())[0])
+            init = for_parts(s)[0]
+            if init is not None:  # else the counter counts from its value before the loop
+                self.stmt(init)
         body, cond = _parts(s)
         if self._foldable(cond) and self.const_int(cond) == 0:
             if s.kind == CK.DO_STMT:  # `do { ... } while (0)`: the body once
@@ -166,7 +170,7 @@ class _CountedTranslator(_LoopTranslator):
         self.indent += 1
         body = cnt.body  # a for loop's: [statement, increment]
         try:
-            self.stmt([jumps.loop_body(body[0]), body[1]] if isinstance(body, list)
+            self.stmt([jumps.loop_body(body[0]), *body[1:]] if isinstance(body, list)
                       else jumps.loop_body(body))
         finally:
             self.indent -= 1

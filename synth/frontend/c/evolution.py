@@ -17,7 +17,7 @@ from clang.cindex import CursorKind as CK
 
 from synth.frontend.c import jumps
 from synth.frontend.c.libclang import _binop, _unop
-from synth.frontend.c.model import _expr_children, _NotAffine, _Refuse, _strip, _text
+from synth.frontend.c.model import _expr_children, _NotAffine, _Refuse, _strip, _text, for_parts
 from synth.frontend.c.poly import _Poly
 
 _STEPS = ("post++", "post--", "pre++", "pre--")
@@ -165,32 +165,34 @@ class _Walk:
         self.state = outs[0]
 
     def loop(self, s) -> None:
-        kids = list(s.get_children())
+        parts = for_parts(s)
+        if parts is None:
+            raise NoClosedForm(s, "it changes in a 'for' loop whose header is not read")
+        init, cond, inc, body = parts
         inner = _Walk(self.tr, self.key, self.unit, self.changes)
         inner.sets = dict(self.sets)
-        if len(kids) == 4 and not self.tr.affine_for(s):  # a for loop that counts as a while
-            self.stmt(kids[0])  # recorded: the count may start from it
+        if not self.tr.affine_for(s):  # a for loop that counts as a while
+            if init is not None:
+                self.stmt(init)  # recorded: the count may start from it
             return self.counted(s)
-        for ch in kids[:-1]:  # init, condition: evaluated outside the body's walk
-            if self.touches(ch):
-                if ch is kids[0]:
+        for ch in (init, cond):  # evaluated outside the body's walk
+            if ch is not None and self.touches(ch):
+                if ch is init:
                     self.stmt(ch) if not ch.kind.is_expression() else self.expr(ch)
                     continue
-                if len(kids) == 4 and ch is kids[2]:  # `i++, p += incx`: after the body
-                    continue
                 raise NoClosedForm(ch, "it changes in a loop header")
-        inner.stmt(jumps.loop_body(kids[-1]))
-        if len(kids) == 4 and self.touches(kids[2]):
-            inner.expr(kids[2])
+        inner.stmt(jumps.loop_body(body))
+        if inc is not None and self.touches(inc):  # `i++, p += incx`: after the body
+            inner.expr(inc)
         if inner.state[0] == "set":
             self.state = ("set", None)
             return
         d = inner.state[1]
         if d == _Poly():
             return
-        if len(kids) == 4 and kids[1].kind.is_expression():
-            own = set(modified(kids[0])) | {d.hash for d in kids[0].get_children() if d.kind == CK.VAR_DECL}
-            self._entry_known(s, kids[1], own)
+        if init is not None and cond is not None and cond.kind.is_expression():
+            own = set(modified(init)) | {d.hash for d in init.get_children() if d.kind == CK.VAR_DECL}
+            self._entry_known(s, cond, own)
         trips = self.tr.trip_count(s)
         if trips is None or any(v[1].startswith("#") for v in trips.dims()):
             raise NoClosedForm(s, "it changes in a loop whose number of iterations is not the same "
@@ -219,14 +221,18 @@ class _Walk:
         iterations (synth.frontend.c.counted), and a while loop's last, failing condition."""
         kids = list(s.get_children())
         do = s.kind == CK.DO_STMT
-        body, cond = (kids[0], kids[1]) if do else (kids[-1], kids[-3 if len(kids) == 4 else 0])
+        inc = None
+        if s.kind == CK.FOR_STMT:
+            _, cond, inc, body = for_parts(s)
+        else:
+            body, cond = (kids[0], kids[1]) if do else (kids[-1], kids[0])
         wc = _Walk(self.tr, self.key, self.unit, self.changes)
         wc.expr(cond)
         wb = _Walk(self.tr, self.key, self.unit, self.changes)
         wb.sets = dict(self.sets)
         wb.stmt(jumps.loop_body(body))
-        if s.kind == CK.FOR_STMT:  # its increment, after the body
-            wb.expr(kids[2])
+        if inc is not None:  # a for loop's increment, after the body
+            wb.expr(inc)
         if "set" in (wc.state[0], wb.state[0]):
             self.state = ("set", None)
             return

@@ -35,6 +35,13 @@ _MATH = {  # C name -> (op, number of arguments)
 _MATH.update({name + "f": spec for name, spec in list(_MATH.items())})
 _MATH.update({"abs": ("math.absi", 1), "labs": ("math.absi", 1)})
 _INFINITY = ("__builtin_inff", "__builtin_inf", "__builtin_huge_valf", "__builtin_huge_val")
+# C99's classification macros as <math.h> expands them (glibc: `isnan(x)` is
+# `__builtin_isnan (x)`, `isinf(x)` is `__builtin_isinf_sign (x)`: -1 at -inf), and glibc's
+# functions behind them: name -> what they test
+_CLASSIFY = {"__builtin_isnan": "nan", "__isnan": "nan", "__isnanf": "nan",
+             "__builtin_isinf": "inf", "__builtin_isinf_sign": "inf_sign", "__isinf": "inf_sign",
+             "__isinff": "inf_sign", "__builtin_isfinite": "finite", "__finite": "finite",
+             "__finitef": "finite"}
 
 _CMPI = {"<": "slt", "<=": "sle", ">": "sgt", ">=": "sge", "==": "eq", "!=": "ne"}
 _CMPU = {"<": "ult", "<=": "ule", ">": "ugt", ">=": "uge", "==": "eq", "!=": "ne"}
@@ -360,8 +367,33 @@ class _ExprTranslator(_AccessTranslator):
         if s.kind == CK.UNARY_OPERATOR and _unop(s) == "!":
             v = self.cond(_only_child(s))
             return self.op(f"arith.xori {v}, {self.const(1, 'i1', s)} : i1", s)
+        test = _CLASSIFY.get(s.spelling) if s.kind == CK.CALL_EXPR else None
+        if test is not None and test != "inf_sign":  # `if (isnan(x))`: the comparison itself
+            return self.classify(s, test)
         v, t = self.value(c)
         return self.convert(v, t, "i1", c)
+
+    def classify(self, c, test: str) -> str:
+        """`isnan(x)` (x unordered with itself), `isinf(x)`, `isfinite(x)`: comparisons
+        of x (i1); `isinf` as glibc defines it (1 at +inf, -1 at -inf, else 0) an int."""
+        args = list(c.get_arguments())
+        if len(args) != 1:
+            raise _Refuse(c, f"'{c.spelling}' takes 1 argument")
+        v, t = self.value(args[0])
+        if t not in FLOATS:
+            v, t = self.convert(v, t, "f64", args[0]), "f64"
+        if test == "nan":
+            return self.op(f"arith.cmpf uno, {v}, {v} : {t}", c)
+        inf = self.const(float("inf"), t, c)
+        if test == "inf_sign":
+            minus = self.const(float("-inf"), t, c)
+            up = self.op(f"arith.cmpf oeq, {v}, {inf} : {t}", c)
+            down = self.op(f"arith.cmpf oeq, {v}, {minus} : {t}", c)
+            one, none, zero = (self.const(k, "i32", c) for k in (1, -1, 0))
+            low = self.op(f"arith.select {down}, {none}, {zero} : i32", c)
+            return self.op(f"arith.select {up}, {one}, {low} : i32", c)
+        a = self.op(f"math.absf {v} : {t}", c)
+        return self.op(f"arith.cmpf {'oeq' if test == 'inf' else 'olt'}, {a}, {inf} : {t}", c)
 
     # --- calls --------------------------------------------------------------------------
 
@@ -371,6 +403,9 @@ class _ExprTranslator(_AccessTranslator):
         if name in _INFINITY:
             t = self.ctype(c)
             return self.const(float("inf"), t, c), t
+        if name in _CLASSIFY:
+            v, t = self.classify(c, _CLASSIFY[name]), self.ctype(c)
+            return self.convert(v, "i32" if _CLASSIFY[name] == "inf_sign" else "i1", t, c), t
         fdef = callee.get_definition() if callee is not None else None
         if fdef is not None and fdef.location.file is not None and _same_file(
                 fdef.location.file.name, self.path) and name not in _MATH:

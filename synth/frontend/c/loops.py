@@ -24,6 +24,7 @@ from synth.frontend.c.model import (
     _strip,
     _text,
     _View,
+    for_parts,
 )
 from synth.frontend.c.poly import _Poly
 
@@ -44,17 +45,22 @@ def is_affine_for(s) -> bool:
     """A `for` loop read as an `affine.for` over its index: a comparison bounding the
     index (`i < ub`, `i >= 0` ...) and an increment that steps it, with other counters and
     pointers beside it (`i++, p += incx`). Other `for` loops (`for (c = n; c--; p += k)`,
-    `for (k = n; k; k--)`) count as `while` loops do (synth.frontend.c.counted); one
-    without its three parts is refused as an affine one."""
-    kids = list(s.get_children())
-    if len(kids) != 4:
+    `for (k = n; k; k--)`, and those without an initialisation or an increment, whose
+    counter starts from its value before the loop: `for (; i < n; i++)`,
+    `for (; height--; src += sstep)`) count as `while` loops do
+    (synth.frontend.c.counted); one without a condition is refused."""
+    parts = for_parts(s)
+    if parts is None or parts[1] is None:
         return True
-    var = _index_decl(kids[0], kids[2], kids[1])[0]
+    init, cond, inc, _ = parts
+    if init is None or inc is None:
+        return False
+    var = _index_decl(init, inc, cond)[0]
     if var is None:
         return True
-    cond = _strip(kids[1])
+    cond = _strip(cond)
     return (cond.kind == CK.BINARY_OPERATOR and _binop(cond) in _RELATIONS
-            and var.hash in evolution.modified(kids[2]))
+            and var.hash in evolution.modified(inc))
 
 
 def _index_decl(init, inc, cond=None) -> tuple:
@@ -117,7 +123,7 @@ class _LoopTranslator(_ExprTranslator):
         if b is None and init.kind == CK.DECL_STMT:
             self.declare(var)
             b = self.env[var.hash]
-        if b is None or b.kind != "loopvar":
+        if b is None or b.kind != "loopvar" and not (b.kind == "index" and var.hash in self.loop_vars):
             raise _Refuse(init, f"'{var.spelling}' cannot be a loop index (a parameter, global or "
                                 f"pointer)")
         if b.aff is not None:
@@ -147,7 +153,22 @@ class _LoopTranslator(_ExprTranslator):
         if step == 1:
             return span
         known = span.subst(self.values)
-        return _Poly.number(max(0, -(-known.const // step))) if known.is_const else None
+        if known.is_const:
+            return _Poly.number(max(0, -(-known.const // step)))
+        if span.dims():
+            return None
+        # ceil(span / step) of sizes: an index symbol computed at the entry (C truncates,
+        # which is the ceiling where span > -step, as the count is taken where span >= 0)
+        return self.derived_symbol(s, span.plus(step - 1), "/", step)
+
+    def _index_after(self, s, b, lb: _Poly, step: int) -> None:
+        """After the loop, its index holds lb + step * trips: read past the loop (the tail
+        of an unrolled loop, `for (; i < n; i++)`) as an integer local, where known."""
+        trips = self.trip_count(s)
+        if trips is None or b.key is None:
+            return
+        b.kind = "index"
+        self.ivals[b.key] = lb + trips.scale(step)
 
     def for_stmt(self, s) -> None:
         kids = list(s.get_children())
@@ -155,6 +176,9 @@ class _LoopTranslator(_ExprTranslator):
             # `i = 0, ix = kx` / `int i = 0, ix = kx`: the parts beside the index, in order
             self.declare(other[0]) if len(other) == 2 else self.expr_stmt(other[2])
         b, lb, step, bound, cmp = self.header(s)
+        if b.kind == "index":  # an index again, after its value was read past a loop
+            b.kind = "loopvar"
+            self.ivals.pop(b.key, None)
         body = list(s.get_children())[-1]
         moving = self._moving(s, b)
         followed = {key for key, _, _ in moving}
@@ -214,6 +238,7 @@ class _LoopTranslator(_ExprTranslator):
         for key, name, (kind, d) in moving:
             self.ivals[key] = (self._advance(entry[key], d, (trips, 1), name, s)
                                if kind == "inc" and trips is not None else None)
+        self._index_after(s, b, lb, step)
 
     def _moving(self, s, b) -> list:
         """The integer locals and pointers the loop changes, with their effect per iteration."""
@@ -235,6 +260,9 @@ class _LoopTranslator(_ExprTranslator):
                         eff = (("inc", eff[1] + step[1]) if "set" not in (eff[0], step[0])
                                else ("set", None))
                 except evolution.NoClosedForm as e:
+                    if v.kind == "index" and key in self.loop_vars:
+                        raise _Refuse(e.cursor, f"'{v.name}', a loop index read after its "
+                                                f"loop, has no closed form here: {e.reason}")
                     if v.kind == "index":
                         raise _Demote(key, e.reason) from None
                     raise _Refuse(e.cursor, f"pointer '{v.name}' does not walk its array by the same "
@@ -329,19 +357,9 @@ class _LoopTranslator(_ExprTranslator):
 
 
 def _missing_parts(s) -> str:
-    """Which of a for header's three parts are left empty (`for (; i < n; i++)`), from its
-    tokens: libclang's children omit empty parts without saying which."""
-    parts, depth, current = [], 0, 0
-    for t in list(s.get_tokens())[1:]:
-        depth += {"(": 1, ")": -1}.get(t.spelling, 0)
-        if depth == 0:
-            break
-        if depth == 1 and t.spelling == ";":
-            parts.append(current)
-            current = 0
-        elif depth >= 1 and t.spelling != "(" or depth > 1:
-            current += 1
-    parts.append(current)
+    """Which of a for header's three parts are left empty (`for (;;)`)."""
+    parts = for_parts(s)
+    if parts is None:
+        return "an initialisation, condition and increment it can read"
     names = ["an initialisation", "a condition", "an increment"]
-    missing = [n for n, k in zip(names, parts) if k == 0]
-    return " and ".join(missing) if missing else "an initialisation, condition and increment it can read"
+    return " and ".join(n for n, p in zip(names, parts) if p is None)

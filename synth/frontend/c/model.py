@@ -1,7 +1,7 @@
 """What the C translator works with: refusals (`_Refuse`, `_NotAffine`, `_Demote`), the
 dims / symbols of affine maps (`_Operands`) and their rendering, float literals, bindings
 of C declarations (`_Binding`) and pointer values (`_View`), and helpers over libclang
-cursors (`_strip`, `_expr_children`, `_text` for messages)."""
+cursors (`_strip`, `_expr_children`, `_text` for messages, `for_parts`)."""
 
 from __future__ import annotations
 
@@ -170,6 +170,33 @@ def _text(c, depth: int = 0) -> str:
         kids = _expr_children(c)
         return (_text(kids[0], depth + 1) + "." if kids else "") + c.spelling
     return c.spelling or k.name.lower()
+
+
+def for_parts(s) -> tuple | None:
+    """(init, condition, increment, body) of a `for` statement, None for a part left empty
+    (`for (; i < n; i++)`); None where the header cannot be told apart (a macro). libclang's
+    children omit the empty parts without saying which: the header's tokens say it."""
+    kids = list(s.get_children())
+    if len(kids) == 4:
+        return tuple(kids)
+    toks = [t.spelling for t in s.get_tokens()]
+    if len(toks) < 2 or toks[0] != "for" or toks[1] != "(":
+        return None
+    present, depth, current = [], 0, 0
+    for t in toks[1:]:
+        depth += {"(": 1, ")": -1}.get(t, 0)
+        if depth == 0:
+            break
+        if depth == 1 and t == ";":
+            present.append(current > 0)
+            current = 0
+        elif t != "(" or depth > 1:
+            current += 1
+    present.append(current > 0)
+    if len(present) != 3 or sum(present) != len(kids) - 1:
+        return None
+    rest = iter(kids[:-1])
+    return tuple(next(rest) if p else None for p in present) + (kids[-1],)
 
 
 @dataclass(eq=False)

@@ -396,8 +396,8 @@ class _FunctionTranslator(_ReturnTranslator):
         if d.hash in self.loop_vars:
             if not is_int(t):
                 raise _Refuse(d, f"loop index '{name}' must be an integer")
-            self.env[d.hash] = _Binding("loopvar", None, t, name=name)
-            return  # its initial value is never read (reads outside its loops are refused)
+            self.env[d.hash] = _Binding("loopvar", None, t, name=name, key=d.hash)
+            return  # its initial value is never read (read after a loop: its final value)
         if is_int(t) and d.hash not in self.not_index and d.hash not in self.plan.demoted and (
                 not init or self._affine_shaped(init[-1])):
             self.env[d.hash] = _Binding("index", None, t, name=name, key=d.hash)
