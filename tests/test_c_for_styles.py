@@ -36,6 +36,8 @@ SPECS = {
                  {"sizes": {"step1": 4, "step2": 5, "step": 4, "width": 4, "height": 3},
                   "arrays": {"src1": "height*step1", "src2": "height*step2", "dst": "height*step"}}],
     "rows_tail": [{"sizes": {"m": 4, "n": 5}, "arrays": {"a": "m*n", "b": "m*n"}}],
+    "odd_tail": [{"sizes": {"n": 7}, "arrays": {"a": "n+2"}},
+                 {"sizes": {"n": 8}, "arrays": {"a": "n+2"}}],
     "copy_count": [{"sizes": {"n": 6}, "arrays": {"x": "n", "y": "n"}}],
     "ones_from": [{"sizes": {"n": 8, "i": 3}, "arrays": {"a": "n"}}],
     "ones_stepped_inside": [{"sizes": {"n": 5}, "arrays": {"a": "n"}}],

@@ -351,17 +351,16 @@ void skip_in_switch(int n, int *a)
         switch (a[i]) { case 0: continue; default: a[i] = 1; }
     }
 }
-void ones_from(int n, int i, double *a)
+void forever(int n, double *a)
 {
-    for (; i < n; i++)
+    for (int i = 0;; i++)
         a[i] = 1.0;
 }
-void ones_stepped_inside(int n, double *a)
+void from_unset(int n, double *a)
 {
-    for (int j = 0; j < n;) {
-        a[j] = 1.0;
-        j++;
-    }
+    int i;
+    for (; i < n; i++)
+        a[i] = 1.0;
 }
 """
 
@@ -380,8 +379,9 @@ void ones_stepped_inside(int n, double *a)
     ("needs_workspace", "work == NULL", ["tests a pointer parameter the function never "
                                          "reads or writes through"]),
     ("skip_in_switch", "switch (a[i])", ["'continue' inside a 'switch'"]),
-    ("ones_from", "for (; i", ["'for' loop without an initialisation is not"]),
-    ("ones_stepped_inside", "for (int j", ["'for' loop without an increment is not"]),
+    ("forever", "for (int i = 0;;", ["'for' loop without a condition is not"]),
+    ("from_unset", "i < n; i++)\n        a[i] = 1.0;\n}\n", ["'i' is read where its value is",
+                                                             "unknown"]),
 ])
 def test_refused_with_the_reason(tmp_path, function, needle, words):
     path = tmp_path / "refused_library_style.c"

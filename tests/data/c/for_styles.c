@@ -122,3 +122,13 @@ void classes(int n, const double *x, double *y)
     for (int i = 0; i < n; i++)
         y[i] = isinf(x[i]) + 2 * isfinite(x[i]) + 4 * (isnan(x[i]) != 0) + 8 * !isinf(x[i]);
 }
+
+/* the tail counts on from where a loop stepping by two stopped: 2 * ceil(n / 2) */
+void odd_tail(int n, double *a)
+{
+    int i;
+    for (i = 0; i < n; i += 2)
+        a[i] = 1.0;
+    for (; i < n + 2; i++)
+        a[i] = 2.0;
+}
