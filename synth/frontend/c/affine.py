@@ -223,6 +223,8 @@ class _AffineTranslator(_Emitter):
         if b is None:  # enum constant that did not fold
             raise _NotAffine(s, f"'{s.spelling}' is not a constant")
         if b.kind == "loopvar":
+            if b.aff is None and self.ivals.get(b.key) is not None:  # its value after a loop
+                return self.ivals[b.key]
             if b.aff is None:
                 raise _Refuse(s, f"loop index '{b.name}' is read outside its loop")
             return b.aff
@@ -271,7 +273,7 @@ class _AffineTranslator(_Emitter):
         b = self.binding(inner) if inner.kind == CK.DECL_REF_EXPR else None
         if b is not None and b.kind == "mem":
             self._name_poly(inner)  # says why it is not affine
-        if b is None or b.kind != "index":
+        if b is None or b.kind != "index" and not (b.kind == "loopvar" and b.aff is None):
             raise _NotAffine(s, f"'{_text(s)}' changes something other than an integer local")
         old = self._name_poly(inner)
         new = old.plus(1 if op.endswith("++") else -1)

@@ -117,7 +117,11 @@ class _CountedTranslator(_LoopTranslator):
         entry = {key: self.ivals.get(key) for key, _, _ in cnt.moves}
         a, b = cnt.a, cnt.b
         m = self._ceil(a, b, s)  # ceil(a / b) as a polynomial, or None
-        if not cnt.do:
+        start = self._counts_up(cnt, entry)
+        if start is not None:  # `for (; i < n; i++)`: the loop runs over i's values
+            self._emit(s, cnt, entry, self.bound(start + a, s), start + m.plus(-1), start)
+            trips = m
+        elif not cnt.do:
             bound = self.bound(a.plus(b - 1), s, floordiv=b) if b > 1 else self.bound(a, s)
             self._emit(s, cnt, entry, bound, m.plus(-1) if m is not None else None)
             trips = m
@@ -158,15 +162,31 @@ class _CountedTranslator(_LoopTranslator):
                             f"'while' loop at line {s.location.line} are read: they count its "
                             f"iterations as that, not as 0 where it is negative)")
 
-    def _emit(self, s, cnt: _Count, entry: dict, bound: str, hi) -> None:
-        """One `affine.for` over the iterations, the body with the moved variables at
-        their values at the start of the body."""
+    def _counts_up(self, cnt: _Count, entry: dict) -> _Poly | None:
+        """The counter's value at the entry of a `while` loop whose condition compares it
+        (unchanged) and whose iteration adds 1 to it (`for (; i < n; i++)` after a main
+        loop): the loop then runs over the counter's values (`affine.for %i = start to
+        n`, as a `for` loop from `start` would) rather than over 0 .. count - 1."""
+        if cnt.do or cnt.b != 1 or cnt.counter is None:
+            return None
+        for key, v, effs in cnt.moves:
+            if v is cnt.counter and isinstance(entry.get(key), _Poly) and effs[0] == ("inc", _Poly()) \
+                    and _combine(effs) == ("inc", _Poly.number(1)):
+                return entry[key]
+        return None
+
+    def _emit(self, s, cnt: _Count, entry: dict, bound: str, hi, start: _Poly | None = None) -> None:
+        """One `affine.for` over the iterations (or over the counter's values from
+        `start`), the body with the moved variables at their values at the start of the
+        body."""
         iv = self.fresh("i")
         dim = _Poly.var("d", iv)
+        t = dim if start is None else dim - start
         for key, v, effs in cnt.moves:
-            self.ivals[key] = self._at(entry[key], effs, (dim, 1), v.name, s, not cnt.do)
-        self.set_range(("d", iv), _Poly(), hi)
-        self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = 0 to {bound} {{")
+            self.ivals[key] = self._at(entry[key], effs, (t, 1), v.name, s, not cnt.do)
+        self.set_range(("d", iv), _Poly() if start is None else start, hi)
+        lb = "0" if start is None else self.bound(start, s)
+        self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = {lb} to {bound} {{")
         self.indent += 1
         body = cnt.body  # a for loop's: [statement, increment]
         try:
@@ -262,8 +282,8 @@ class _CountedTranslator(_LoopTranslator):
         changes = evolution.modified(s)
         out = []
         for key in changes:
-            v = next((x for x in self.env.values() if x.key == key and x.kind in ("index", "pointer")),
-                     None)
+            v = next((x for x in self.env.values() if x.key == key and x.kind in ("index", "pointer")
+                      or x.key == key and x.kind == "loopvar" and x.aff is None), None)
             if v is None:
                 continue
             unit = (_stride_of(self.pointer_dims(v.ctype, s)) if v.kind == "pointer"
@@ -271,6 +291,9 @@ class _CountedTranslator(_LoopTranslator):
             try:
                 effs = [evolution.effect(self, p, key, unit, changes) for p in parts]
             except evolution.NoClosedForm as e:
+                if v.kind == "loopvar":
+                    raise _Refuse(e.cursor, f"'{v.name}', a loop index read after its loop, has "
+                                            f"no closed form here: {e.reason}") from None
                 if v.kind == "index":
                     raise _Demote(key, e.reason) from None
                 raise _Refuse(e.cursor, f"pointer '{v.name}' does not walk its array by the same "
@@ -322,7 +345,7 @@ class _CountedTranslator(_LoopTranslator):
         read = {k.referenced.hash for k in cond.walk_preorder()
                 if k.kind == CK.DECL_REF_EXPR and k.referenced is not None}
         for key, v, effs in moves:
-            if v.kind == "index" and key in read and _combine(effs)[0] == "inc":
+            if v.kind in ("index", "loopvar") and key in read and _combine(effs)[0] == "inc":
                 return v
         return None
 

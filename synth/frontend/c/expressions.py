@@ -67,8 +67,8 @@ class _ExprTranslator(_AccessTranslator):
         s = _strip(lhs)
         if s.kind == CK.DECL_REF_EXPR:
             b = self.binding(s)
-            if b is not None and b.kind in ("index", "pointer"):
-                return b, s
+            if b is not None and (b.kind in ("index", "pointer") or b.kind == "loopvar" and b.aff is None):
+                return b, s  # (a loop index outside its loop: an integer local)
         return None, s
 
     def assign(self, e, op: str, discard: bool = False) -> tuple[str | None, str]:

@@ -123,7 +123,7 @@ class _LoopTranslator(_ExprTranslator):
         if b is None and init.kind == CK.DECL_STMT:
             self.declare(var)
             b = self.env[var.hash]
-        if b is None or b.kind != "loopvar" and not (b.kind == "index" and var.hash in self.loop_vars):
+        if b is None or b.kind != "loopvar":
             raise _Refuse(init, f"'{var.spelling}' cannot be a loop index (a parameter, global or "
                                 f"pointer)")
         if b.aff is not None:
@@ -165,10 +165,7 @@ class _LoopTranslator(_ExprTranslator):
         """After the loop, its index holds lb + step * trips: read past the loop (the tail
         of an unrolled loop, `for (; i < n; i++)`) as an integer local, where known."""
         trips = self.trip_count(s)
-        if trips is None or b.key is None:
-            return
-        b.kind = "index"
-        self.ivals[b.key] = lb + trips.scale(step)
+        self.ivals[b.key] = lb + trips.scale(step) if trips is not None else None
 
     def for_stmt(self, s) -> None:
         kids = list(s.get_children())
@@ -176,9 +173,6 @@ class _LoopTranslator(_ExprTranslator):
             # `i = 0, ix = kx` / `int i = 0, ix = kx`: the parts beside the index, in order
             self.declare(other[0]) if len(other) == 2 else self.expr_stmt(other[2])
         b, lb, step, bound, cmp = self.header(s)
-        if b.kind == "index":  # an index again, after its value was read past a loop
-            b.kind = "loopvar"
-            self.ivals.pop(b.key, None)
         body = list(s.get_children())[-1]
         moving = self._moving(s, b)
         followed = {key for key, _, _ in moving}
@@ -247,7 +241,8 @@ class _LoopTranslator(_ExprTranslator):
         b.aff = _MARK
         try:
             for key in changes:
-                v = next((x for x in self.env.values() if x.key == key and x.kind in ("index", "pointer")), None)
+                v = next((x for x in self.env.values() if x.key == key and x.kind in ("index", "pointer")
+                          or x.key == key and x.kind == "loopvar" and x.aff is None), None)
                 if v is None:
                     continue
                 unit = (_stride_of(self.pointer_dims(v.ctype, s)) if v.kind == "pointer"
@@ -260,7 +255,7 @@ class _LoopTranslator(_ExprTranslator):
                         eff = (("inc", eff[1] + step[1]) if "set" not in (eff[0], step[0])
                                else ("set", None))
                 except evolution.NoClosedForm as e:
-                    if v.kind == "index" and key in self.loop_vars:
+                    if v.kind == "loopvar":
                         raise _Refuse(e.cursor, f"'{v.name}', a loop index read after its "
                                                 f"loop, has no closed form here: {e.reason}")
                     if v.kind == "index":
