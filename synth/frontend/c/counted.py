@@ -291,9 +291,9 @@ class _CountedTranslator(_LoopTranslator):
             try:
                 effs = [evolution.effect(self, p, key, unit, changes) for p in parts]
             except evolution.NoClosedForm as e:
-                if v.kind == "loopvar":
-                    raise _Refuse(e.cursor, f"'{v.name}', a loop index read after its loop, has "
-                                            f"no closed form here: {e.reason}") from None
+                if v.kind == "loopvar":  # not known here: read outside its loops, refused
+                    out.append((key, v, [("set", None)] * len(parts)))
+                    continue
                 if v.kind == "index":
                     raise _Demote(key, e.reason) from None
                 raise _Refuse(e.cursor, f"pointer '{v.name}' does not walk its array by the same "

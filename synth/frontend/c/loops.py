@@ -255,9 +255,9 @@ class _LoopTranslator(_ExprTranslator):
                         eff = (("inc", eff[1] + step[1]) if "set" not in (eff[0], step[0])
                                else ("set", None))
                 except evolution.NoClosedForm as e:
-                    if v.kind == "loopvar":
-                        raise _Refuse(e.cursor, f"'{v.name}', a loop index read after its "
-                                                f"loop, has no closed form here: {e.reason}")
+                    if v.kind == "loopvar":  # not known here: read outside its loops, refused
+                        out.append((key, v.name, ("set", None)))
+                        continue
                     if v.kind == "index":
                         raise _Demote(key, e.reason) from None
                     raise _Refuse(e.cursor, f"pointer '{v.name}' does not walk its array by the same "
