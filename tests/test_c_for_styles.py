@@ -77,3 +77,100 @@ def test_translation_equals_compiled_c(name, k):
             if p.array:
                 np.testing.assert_array_equal(np.asarray(free[0][p.name]).reshape(-1),
                                               np.asarray(want[0][p.name]).reshape(-1), err_msg=p.name)
+
+
+def _function(text: str, name: str) -> str:
+    start = text.index(f"func.func @{name}(")
+    end = text.find("func.func @", start + 1)
+    return text[start:end if end > 0 else len(text)]
+
+
+def test_what_the_loops_become():
+    """The tail runs over the index's values from the main loop's final one (4 * (n / 4),
+    computed once at the entry); the classification macros are comparisons."""
+    text = translate_c(str(SOURCE), locations=False).text
+    tail = _function(text, "scale_tail")
+    assert "arith.divsi" in tail and "step 4" in tail and "memref.alloca" not in tail
+    assert tail.count("affine.for") == 2 and "to %0 {" in tail  # the tail ends at n
+    assert "arith.cmpf uno" in _function(text, "clip_nan")
+    classes = _function(text, "classes")
+    assert "math.absf" in classes and "arith.cmpf olt" in classes  # isfinite: |x| < inf
+    rows = _function(text, "add_rows")
+    assert rows.count("affine.for") == 3 and "scf." not in rows  # height--: a loop over rows
+
+
+RAISED = [  # (add_rows, odd_tail, dot_tail translate; their raise finds no program: exit 3)
+    ("scale_tail", "unrolled by four with its tail: rerolled and fused"),
+    ("clip_nan", "NaN passes through: the validation tests NaN and infinities"),
+    ("copy_count", "pointers and the count stepped in the header, no initialisation"),
+    pytest.param("from_before", "counter set before the loop", marks=pytest.mark.slow),
+    pytest.param("rows_tail", "a tail in each row", marks=pytest.mark.slow),
+    pytest.param("ones_from", "from a parameter", marks=pytest.mark.slow),
+    pytest.param("ones_stepped_inside", "no increment", marks=pytest.mark.slow),
+    pytest.param("nan_to_zero", "isnan in an if", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+@pytest.mark.parametrize("name,what", RAISED,
+                         ids=[r.values[0] if hasattr(r, "values") else r[0] for r in RAISED])
+def test_raise_equals_compiled_c(name, what, target):
+    from c_oracle import mlir_signature, raised_outputs
+
+    from synth.pipeline import RaiseOptions, raise_function
+
+    case = Case(SOURCE, name, dict(SPECS[name][0]))
+    module = translate_c(str(SOURCE), function=name, sizes=case.sizes)
+    outcome = raise_function(module, name, target, RaiseOptions())
+    params, result = signature(case)
+    sig = mlir_signature(translate_c(str(SOURCE), function=name, sizes=case.sizes,
+                                     locations=False).text, name)
+    args = _inputs(case, params, 5)
+    got = raised_outputs(outcome.module, case, params, args, target, sig)
+    want = run_c(case, params, result, args, "-O2")
+    assert_same(case, f"raised {target} ({what})", params, result, want, got)
+    if "special" in case.spec:
+        for p in params:
+            if p.array:
+                np.testing.assert_array_equal(np.asarray(got[0][p.name]).reshape(-1),
+                                              np.asarray(want[0][p.name]).reshape(-1), err_msg=p.name)
+
+
+def test_a_raise_that_forgets_nan_is_refuted(tmp_path):
+    """The proofs' real arithmetic has no NaN (isnan is false there): `y = x` proves equal
+    to nan_to_zero. The test level runs an original that classifies floats on NaN and
+    infinities too, and refutes it."""
+    from synth.validation.verify import verify
+
+    original = tmp_path / "n2z.mlir"
+    original.write_text(translate_c(str(SOURCE), function="nan_to_zero", sizes={"n": 12},
+                                    locations=False).text)
+    raised = tmp_path / "n2z.raised.mlir"
+    raised.write_text(
+        "func.func @nan_to_zero_raised(%n: tensor<i32>, %x: tensor<12xf64>, %y: tensor<12xf64>)"
+        " -> tensor<12xf64> attributes {synth.outputs = [2]} {\n"
+        "  return %x : tensor<12xf64>\n}\n")
+    report = verify(original, raised, level="test")
+    assert report.verdict == "not equivalent"
+    assert "nonfinite" in str(report.counterexample)
+
+
+@pytest.mark.parametrize("function,needle,words", [
+    ("forever", "for (int i = 0;;", ["'for' loop without a condition"]),
+    ("after_data", "while (x[i] > 0.0)", ["'while' loop whose exit depends on data"]),
+])
+def test_refused_with_the_reason(tmp_path, function, needle, words):
+    source = ("void forever(int n, double *a)\n{\n    for (int i = 0;; i++)\n        a[i] = 1.0;\n}\n"
+              "void after_data(int n, const double *x, double *a)\n{\n    int i = 0;\n"
+              "    while (x[i] > 0.0)\n        i++;\n    for (; i < n; i++)\n        a[i] = 1.0;\n}\n")
+    path = tmp_path / "refused_for.c"
+    path.write_text(source)
+    with pytest.raises(InputError) as e:
+        translate_c(str(path), function=function)
+    assert e.value.exit_code == 2
+    at = source.index(needle)
+    line = source.count("\n", 0, at) + 1
+    column = at - (source.rfind("\n", 0, at) + 1) + 1
+    assert e.value.location == f"{path}:{line}:{column}", str(e.value)
+    for w in words:
+        assert w in e.value.message, e.value.message
