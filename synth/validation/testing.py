@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 
 import numpy as np
 
@@ -36,8 +37,9 @@ def _mixed(rng: np.random.Generator, shape, elem: str = "f64") -> np.ndarray:
 # isnan / isinf: `arith.cmpf uno`, a comparison with an infinity), which the proofs' real
 # arithmetic does not model; its differences are never excused as outside the domain
 _NONFINITE = (np.nan, np.inf, -np.inf)
-_CLASSIFIES = ("arith.cmpf uno", "arith.cmpf ord", "0x7FF0000000000000", "0xFFF0000000000000",
-               "0x7F800000", "0xFF800000")
+_UNORDERED = re.compile(r"arith\.cmpf (uno|ord),")
+_INFINITE = re.compile(r"(%[\w#]+) = arith\.constant (0x7FF0000000000000|0xFFF0000000000000|"
+                       r"0x7F800000|0xFF800000) :")
 
 
 def _nonfinite(rng: np.random.Generator, shape, elem: str = "f64") -> np.ndarray:
@@ -47,8 +49,13 @@ def _nonfinite(rng: np.random.Generator, shape, elem: str = "f64") -> np.ndarray
 
 
 def classifies(text: str) -> bool:
-    """The function tells NaN or infinities apart from numbers."""
-    return any(c in text for c in _CLASSIFIES)
+    """The function tells NaN or infinities apart from numbers: `cmpf uno` (isnan), or a
+    comparison with an infinity (isinf, isfinite; not a maximum started at -inf)."""
+    if _UNORDERED.search(text):
+        return True
+    names = {m.group(1) for m in _INFINITE.finditer(text)}
+    return any(re.search(rf"arith\.cmpf \w+, %[\w#]+, {re.escape(n)}\b|arith\.cmpf \w+, "
+                         rf"{re.escape(n)}, ", text) for n in names)
 
 
 INPUT_SETS = {  # (rng, shape, float element type) -> values
