@@ -118,8 +118,9 @@ class _CountedTranslator(_LoopTranslator):
         a, b = cnt.a, cnt.b
         m = self._ceil(a, b, s)  # ceil(a / b) as a polynomial, or None
         start = self._counts_up(cnt, entry)
-        if start is not None:  # `for (; i < n; i++)`: the loop runs over i's values
-            self._emit(s, cnt, entry, self.bound(start + a, s), start + m.plus(-1), start)
+        if start is not None:  # `for (; i < n; i += b)`: the loop runs over i's values
+            hi = start + a.plus(-1) if b > 1 else start + m.plus(-1)
+            self._emit(s, cnt, entry, self.bound(start + a, s), hi, start)
             trips = m
         elif not cnt.do:
             bound = self.bound(a.plus(b - 1), s, floordiv=b) if b > 1 else self.bound(a, s)
@@ -167,11 +168,14 @@ class _CountedTranslator(_LoopTranslator):
         (unchanged) and whose iteration adds 1 to it (`for (; i < n; i++)` after a main
         loop): the loop then runs over the counter's values (`affine.for %i = start to
         n`, as a `for` loop from `start` would) rather than over 0 .. count - 1."""
-        if cnt.do or cnt.b != 1 or cnt.counter is None:
+        if cnt.do or cnt.counter is None:
             return None
+        if any(_combine(effs)[0] == "inc" and _combine(effs)[1].content() % cnt.b
+               for _, _, effs in cnt.moves):
+            return None  # something advances by less than the step (as a `for` loop: counted)
         for key, v, effs in cnt.moves:
             if v is cnt.counter and isinstance(entry.get(key), _Poly) and effs[0] == ("inc", _Poly()) \
-                    and _combine(effs) == ("inc", _Poly.number(1)):
+                    and _combine(effs) == ("inc", _Poly.number(cnt.b)):
                 return entry[key]
         return None
 
@@ -181,12 +185,13 @@ class _CountedTranslator(_LoopTranslator):
         body."""
         iv = self.fresh("i")
         dim = _Poly.var("d", iv)
-        t = dim if start is None else dim - start
+        t = (dim, 1) if start is None else (dim - start, cnt.b)
         for key, v, effs in cnt.moves:
-            self.ivals[key] = self._at(entry[key], effs, (t, 1), v.name, s, not cnt.do)
+            self.ivals[key] = self._at(entry[key], effs, t, v.name, s, not cnt.do)
         self.set_range(("d", iv), _Poly() if start is None else start, hi)
-        lb = "0" if start is None else self.bound(start, s)
-        self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = {lb} to {bound} {{")
+        head = "0" if start is None else self.bound(start, s)
+        step = f" step {cnt.b}" if start is not None and cnt.b > 1 else ""
+        self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = {head} to {bound}{step} {{")
         self.indent += 1
         body = cnt.body  # a for loop's: [statement, increment]
         try:

@@ -132,3 +132,20 @@ void odd_tail(int n, double *a)
     for (; i < n + 2; i++)
         a[i] = 2.0;
 }
+
+/* the same rows, each element stored as computed */
+void sub_rows(const float *src1, int step1, const float *src2, int step2,
+              float *dst, int step, int width, int height)
+{
+    for (; height--; src1 += step1, src2 += step2, dst += step) {
+        int x = 0;
+        for (; x <= width - 4; x += 4) {
+            dst[x] = src1[x] - src2[x];
+            dst[x + 1] = src1[x + 1] - src2[x + 1];
+            dst[x + 2] = src1[x + 2] - src2[x + 2];
+            dst[x + 3] = src1[x + 3] - src2[x + 3];
+        }
+        for (; x < width; x++)
+            dst[x] = src1[x] - src2[x];
+    }
+}
