@@ -8,7 +8,7 @@ NumPy's clip with NaN passing through reads.
 Each function of tests/data/c/for_styles.c is translated with its sizes given and left
 free, and run against the same function compiled by the system C compiler (-O0 and -O2,
 tests/c_oracle.py) on random inputs with NaN and infinities where the kernel classifies
-them; the ones that raise are raised to both targets and run against the compiled C."""
+them (and where it calls fmax / fmin: a NaN argument gives the other one, arith.maxnumf); the ones that raise are raised to both targets and run against the compiled C."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ SPECS = {
                   "special": {"x": [1, 5, 9]}}],
     "nan_to_zero": [{"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n"},
                      "special": {"x": [0, 4, 7]}}],
+    "relu_cap": [{"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n"}, "special": {"x": [0, 3, 5]}}],
     "classes": [{"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n"},
                  "special": {"x": [1, 2, 3, 6, 8, 10]}}],
 }

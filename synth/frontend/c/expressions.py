@@ -28,8 +28,8 @@ from synth.frontend.c.scalars import FLOATS, SCALARS, is_int, mlir, unsigned, us
 
 _MATH = {  # C name -> (op, number of arguments)
     "sqrt": ("math.sqrt", 1), "exp": ("math.exp", 1), "log": ("math.log", 1),
-    "pow": ("math.powf", 2), "fabs": ("math.absf", 1), "fmax": ("arith.maximumf", 2),
-    "fmin": ("arith.minimumf", 2), "tanh": ("math.tanh", 1), "sin": ("math.sin", 1),
+    "pow": ("math.powf", 2), "fabs": ("math.absf", 1), "fmax": ("arith.maxnumf", 2),
+    "fmin": ("arith.minnumf", 2), "tanh": ("math.tanh", 1), "sin": ("math.sin", 1),
     "cos": ("math.cos", 1), "floor": ("math.floor", 1), "ceil": ("math.ceil", 1),
 }
 _MATH.update({name + "f": spec for name, spec in list(_MATH.items())})

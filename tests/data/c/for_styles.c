@@ -149,3 +149,10 @@ void sub_rows(const float *src1, int step1, const float *src2, int step2,
             dst[x] = src1[x] - src2[x];
     }
 }
+
+/* fmax and fmin as C defines them: a NaN argument gives the other one */
+void relu_cap(int n, const float *x, float *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = fmaxf(x[i], 0.0f) + fminf(x[i], 1.0f);
+}
