@@ -47,6 +47,14 @@ SPECS = {
                   "special": {"x": [1, 5, 9]}}],
     "nan_to_zero": [{"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n"},
                      "special": {"x": [0, 4, 7]}}],
+    "scale_rows": [{"sizes": {"nr": 4, "nc": 5, "nb1": 24}, "arrays": {"src": "nr*nb1//4",
+                                                                     "dst": "nr*nb1//4"}}],
+    "add_planes": [{"sizes": {"ne0": 3, "ne1": 4, "ne2": 2, "nb1": 16, "nb2": 64, "nb01": 20,
+                              "nb02": 88},
+                    "arrays": {"a": "ne2*nb02//4", "b": "ne2*nb02//4", "dst": "ne2*nb2//4"},
+                    # two strides given apart: no dense array of run-time extents
+                    "free_sizes_refused": "i2 \\* \\(nb02\\) / 4 \\+ i1 \\* \\(nb01\\) / 4 \\+ i of "
+                                          "its reading is not affine"}],
     "relu_cap": [{"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n"}, "special": {"x": [0, 3, 5]}}],
     "classes": [{"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n"},
                  "special": {"x": [1, 2, 3, 6, 8, 10]}}],
@@ -72,6 +80,10 @@ def test_translation_equals_compiled_c(name, k):
     for opt in ("-O0", "-O2"):
         want = run_c(case, params, result, args, opt)
         assert_same(case, f"C {opt} vs translation at --size", params, result, want, sized)
+    if "free_sizes_refused" in case.spec:
+        with pytest.raises(InputError, match=case.spec["free_sizes_refused"]):
+            run_translation(case, params, args, sizes=False)
+        return
     free = run_translation(case, params, args, sizes=False, shapes=shapes_of(sized[2], name, params))
     assert_same(case, "C -O2 vs translation", params, result,
                 run_c(case, params, result, args, "-O2"), free)

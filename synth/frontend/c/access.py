@@ -30,7 +30,9 @@ from synth.frontend.c.model import (
     _View,
 )
 from synth.frontend.c.poly import _Poly, split_dims
-from synth.frontend.c.scalars import SCALARS, mlir
+from synth.frontend.c.scalars import SCALARS, WIDTH, mlir
+
+_BYTES = ("i8", "u8")  # char, signed and unsigned: the bytes of an object
 
 _ARRAYS = (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY)
 
@@ -130,6 +132,8 @@ class _AccessTranslator(_AffineTranslator):
         k = s.kind
         if k == CK.CSTYLE_CAST_EXPR:
             inner = _expr_children(s)[-1]
+            if self._elem_kind(inner.type) in _BYTES and self._elem_kind(s.type) not in _BYTES:
+                return self._from_bytes(s, inner)
             v = self.pval(inner)
             if self.pointer_dims(s.type, s) != v.dims or self._elem_kind(s.type) != self._elem_kind(inner.type):
                 raise _Refuse(s, f"pointer cast '{_text(s)}' changes the type pointed to")
@@ -178,6 +182,55 @@ class _AccessTranslator(_AffineTranslator):
             return self.step_pointer(s, _unop(s))
         raise _Refuse(s, f"pointer expression '{_text(s)}' is not supported (pointers must be "
                          f"arrays, parameters or locals set to an array plus an affine offset)")
+
+    def _from_bytes(self, s, inner) -> _View:
+        """`(float *)((char *)src + i1 * nb1)` (ggml, OpenCV: rows `nb1` bytes apart): the
+        byte offset in elements of the array the bytes belong to. A part of it that is not
+        a multiple of the element size in C terms (`nb1`) is taken to be one, which
+        synth.assumptions says."""
+        v, off = self._bytes(inner)
+        t = self._elem_kind(s.type)
+        if v.base.type != t or v.dims or self.pointer_dims(s.type, s):
+            raise _Refuse(s, f"pointer cast '{_text(s)}' reads the bytes of "
+                             f"'{v.base.name}' ({v.base.type}) as another type")
+        size = WIDTH[t] // 8
+        parts = split_dims(off)
+        if parts is None:
+            raise _Refuse(s, f"byte offset in '{_text(s)}' multiplies loop indices")
+        groups = {}
+        for coeff, dim in parts[0]:
+            groups[dim] = groups.get(dim, _Poly()) + coeff
+        elems = _Poly()
+        names = self.symbol_names()
+        for dim, coeff in [*groups.items(), (None, parts[1])]:
+            coeff = coeff.subst(self.values) if self.values else coeff
+            if coeff.is_const and coeff.const % size:
+                raise _Refuse(s, f"'{_text(s)}' reads {v.base.type} elements {coeff.const} bytes "
+                                 f"apart: not a multiple of their size, {size} bytes")
+            if coeff.content() % size:
+                self.assume(f"{layout.render(coeff, names)} is a multiple of {size} (the bytes "
+                            f"'{_text(s)}' reads as elements of '{v.base.name}')")
+                q = self.derived_symbol(s, coeff, "/", size)
+            else:
+                q = _Poly({m: c // size for m, c in coeff.terms.items()}, coeff.const // size)
+            elems = elems + (q if dim is None else q * _Poly.var(*dim))
+        return _View(v.base, v.offset + elems, ())
+
+    def _bytes(self, c) -> tuple:
+        """(pointer to the elements, byte offset) of a byte pointer: `(char *) p`, `b + n`."""
+        s = _strip(c)
+        if s.kind == CK.CSTYLE_CAST_EXPR:
+            inner = _expr_children(s)[-1]
+            if self._elem_kind(inner.type) in _BYTES:
+                return self._bytes(inner)
+            return self.pval(inner), _Poly()
+        if s.kind == CK.BINARY_OPERATOR and _binop(s) in ("+", "-"):
+            a, b = _expr_children(s)
+            ptr, num = (a, b) if a.type.get_canonical().kind in (TK.POINTER, *_ARRAYS) else (b, a)
+            v, off = self._bytes(ptr)
+            d = self.subscript(num, s)
+            return v, off + (d if _binop(s) == "+" else d.scale(-1))
+        return self.pval(s), _Poly()
 
     @staticmethod
     def _elem_kind(t):

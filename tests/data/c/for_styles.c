@@ -156,3 +156,34 @@ void relu_cap(int n, const float *x, float *y)
     for (int i = 0; i < n; i++)
         y[i] = fmaxf(x[i], 0.0f) + fminf(x[i], 1.0f);
 }
+
+/* ggml: rows nb1 bytes apart, reached through byte pointers */
+void scale_rows(int nr, int nc, size_t nb1, const float *src, float *dst, float s)
+{
+    for (int i1 = 0; i1 < nr; i1++) {
+        const float *x = (const float *)((const char *)src + i1 * nb1);
+        float *y = (float *)((char *)dst + i1 * nb1);
+        for (int i0 = 0; i0 < nc; i0++)
+            y[i0] = s * x[i0];
+    }
+}
+
+static void vec_add(int n, float *z, const float *x, const float *y)
+{
+    for (int i = 0; i < n; ++i)
+        z[i] = x[i] + y[i];
+}
+
+/* ggml's add: planes and rows by their byte strides, each row through a vector helper */
+void add_planes(int ne0, int ne1, int ne2, size_t nb1, size_t nb2, size_t nb01, size_t nb02,
+                const float *a, const float *b, float *dst)
+{
+    for (int i2 = 0; i2 < ne2; i2++) {
+        for (int i1 = 0; i1 < ne1; i1++) {
+            float *d = (float *)((char *)dst + i1 * nb1 + i2 * nb2);
+            const float *x = (const float *)((const char *)a + i1 * nb01 + i2 * nb02);
+            const float *y = (const float *)((const char *)b + i1 * nb01 + i2 * nb02);
+            vec_add(ne0, d, x, y);
+        }
+    }
+}
