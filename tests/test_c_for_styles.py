@@ -24,6 +24,7 @@ from synth.frontend.c import translate_c
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
 
 SOURCE = DATA / "c" / "for_styles.c"
+_TWO_STRIDES = r"i2 \* \(nb02\) / 4 \+ i1 \* \(nb01\) / 4 \+ i of its reading is not affine"
 SPECS = {
     "from_before": [{"sizes": {"n": 9}, "arrays": {"x": "n", "y": "n"}}],
     "scale_tail": [{"sizes": {"n": 11}, "arrays": {"x": "n", "y": "n"}},
@@ -49,12 +50,15 @@ SPECS = {
                      "special": {"x": [0, 4, 7]}}],
     "scale_rows": [{"sizes": {"nr": 4, "nc": 5, "nb1": 24}, "arrays": {"src": "nr*nb1//4",
                                                                      "dst": "nr*nb1//4"}}],
-    "add_planes": [{"sizes": {"ne0": 3, "ne1": 4, "ne2": 2, "nb1": 16, "nb2": 64, "nb01": 20,
-                              "nb02": 88},
+    "add_planes": [{"sizes": {"ne0": 3, "ne1": 4, "ne2": 2, "nb1": 16, "nb2": 64, "nb01": 12,
+                              "nb02": 48},
                     "arrays": {"a": "ne2*nb02//4", "b": "ne2*nb02//4", "dst": "ne2*nb2//4"},
                     # two strides given apart: no dense array of run-time extents
-                    "free_sizes_refused": "i2 \\* \\(nb02\\) / 4 \\+ i1 \\* \\(nb01\\) / 4 \\+ i of "
-                                          "its reading is not affine"}],
+                    "free_sizes_refused": _TWO_STRIDES},
+                   {"sizes": {"ne0": 3, "ne1": 4, "ne2": 2, "nb1": 16, "nb2": 64, "nb01": 20,
+                              "nb02": 88},
+                    "arrays": {"a": "ne2*nb02//4", "b": "ne2*nb02//4", "dst": "ne2*nb2//4"},
+                    "free_sizes_refused": _TWO_STRIDES}],
     "relu_cap": [{"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n"}, "special": {"x": [0, 3, 5]}}],
     "classes": [{"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n"},
                  "special": {"x": [1, 2, 3, 6, 8, 10]}}],
@@ -121,6 +125,9 @@ RAISED = [  # (add_rows, odd_tail translate; their raise finds no program: exit 
     ("sub_rows", "OpenCV's rows: height--, the steps in the header, unrolled with a tail"),
     ("clip_nan", "NaN passes through: the validation tests NaN and infinities"),
     ("copy_count", "pointers and the count stepped in the header, no initialisation"),
+    ("scale_rows", "rows by their byte stride (ggml)"),
+    pytest.param("add_planes", "planes and rows by byte strides, padded rows written",
+                 marks=pytest.mark.slow),
     pytest.param("dot_tail", "four partial sums and a tail", marks=pytest.mark.slow),
     pytest.param("from_before", "counter set before the loop", marks=pytest.mark.slow),
     pytest.param("rows_tail", "a tail in each row", marks=pytest.mark.slow),
@@ -174,22 +181,57 @@ def test_a_raise_that_forgets_nan_is_refuted(tmp_path):
     assert "nonfinite" in str(report.counterexample)
 
 
+REFUSED = r"""void forever(int n, double *a)
+{
+    for (int i = 0;; i++)
+        a[i] = 1.0;
+}
+void after_data(int n, const double *x, double *a)
+{
+    int i = 0;
+    while (x[i] > 0.0)
+        i++;
+    for (; i < n; i++)
+        a[i] = 1.0;
+}
+void misaligned(int n, const float *src, float *dst)
+{
+    const float *x = (const float *)((const char *)src + 2);
+    for (int i = 0; i < n; i++)
+        dst[i] = x[i];
+}
+void as_double(int n, const float *src, double *dst)
+{
+    const double *x = (const double *)((const char *)src + 8);
+    for (int i = 0; i < n; i++)
+        dst[i] = x[i];
+}
+void bytes_of_image(int n, const unsigned char *img, float *dst)
+{
+    const float *x = (const float *)(img + 4);
+    for (int i = 0; i < n; i++)
+        dst[i] = x[i];
+}
+"""
+
+
 @pytest.mark.parametrize("function,needle,words", [
     ("forever", "for (int i = 0;;", ["'for' loop without a condition"]),
     ("after_data", "while (x[i] > 0.0)", ["'while' loop whose exit depends on data"]),
+    ("misaligned", "(const float *)((const char *)src + 2)", ["moves 'src' by 2 bytes",
+                                                                "f32 elements (4 bytes)"]),
+    ("as_double", "(const double *)", ["reads the bytes of 'src' (f32) as another type"]),
+    ("bytes_of_image", "(const float *)(img", ["reads the bytes of 'img' (u8) as another type"]),
 ])
 def test_refused_with_the_reason(tmp_path, function, needle, words):
-    source = ("void forever(int n, double *a)\n{\n    for (int i = 0;; i++)\n        a[i] = 1.0;\n}\n"
-              "void after_data(int n, const double *x, double *a)\n{\n    int i = 0;\n"
-              "    while (x[i] > 0.0)\n        i++;\n    for (; i < n; i++)\n        a[i] = 1.0;\n}\n")
     path = tmp_path / "refused_for.c"
-    path.write_text(source)
+    path.write_text(REFUSED)
     with pytest.raises(InputError) as e:
         translate_c(str(path), function=function)
     assert e.value.exit_code == 2
-    at = source.index(needle)
-    line = source.count("\n", 0, at) + 1
-    column = at - (source.rfind("\n", 0, at) + 1) + 1
+    at = REFUSED.index(needle)  # each needle once in the file
+    line = REFUSED.count("\n", 0, at) + 1
+    column = at - (REFUSED.rfind("\n", 0, at) + 1) + 1
     assert e.value.location == f"{path}:{line}:{column}", str(e.value)
     for w in words:
         assert w in e.value.message, e.value.message

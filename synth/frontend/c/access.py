@@ -205,8 +205,8 @@ class _AccessTranslator(_AffineTranslator):
         for dim, coeff in [*groups.items(), (None, parts[1])]:
             coeff = coeff.subst(self.values) if self.values else coeff
             if coeff.is_const and coeff.const % size:
-                raise _Refuse(s, f"'{_text(s)}' reads {v.base.type} elements {coeff.const} bytes "
-                                 f"apart: not a multiple of their size, {size} bytes")
+                raise _Refuse(s, f"'{_text(s)}' moves '{v.base.name}' by {coeff.const} bytes: not "
+                                 f"a multiple of the size of its {v.base.type} elements ({size} bytes)")
             if coeff.content() % size:
                 self.assume(f"{layout.render(coeff, names)} is a multiple of {size} (the bytes "
                             f"'{_text(s)}' reads as elements of '{v.base.name}')")
