@@ -23,7 +23,7 @@ from synth.frontend.c.model import (
     _text,
 )
 from synth.frontend.c.poly import _Poly, bounds, sign
-from synth.frontend.c.scalars import SCALARS, is_int, mlir, unsigned
+from synth.frontend.c.scalars import SCALARS, WIDTH, is_int, mlir, unsigned
 
 
 def _is_pointer_type(c) -> bool:
@@ -154,6 +154,10 @@ class _AffineTranslator(_Emitter):
                 n = self.const_int(b)
                 if n is not None and 0 <= n < 31:
                     return self.affine(a, pure).scale(1 << n)
+            if op == "&":
+                masked = self._mask(s, a, b, pure)
+                if masked is not None:
+                    return masked
             raise _NotAffine(s, f"operator '{op}' in '{_text(s)}' is not affine (only + - * and "
                                 f"division of sizes by a constant)")
         if k == CK.UNARY_OPERATOR:
@@ -267,6 +271,37 @@ class _AffineTranslator(_Emitter):
             q = abs(known.const) // div * (1 if known.const >= 0 else -1)
             return _Poly.number(known.const - q * div if op == "%" else q)
         return self.derived_symbol(s, x, op if op != ">>" else "/", div)
+
+    def _mask(self, s, a, b, pure: bool) -> _Poly | None:
+        """`n & ~(k - 1)` (ggml's `np = n & ~(GGML_F32_STEP - 1)`: n rounded down to a
+        multiple of k = 2^j) and `n & (k - 1)` (n % k) of sizes: k * (n / k) and n - k *
+        (n / k) with n / k an index symbol computed at the entry (C's `&` rounds toward
+        -inf, the division toward 0: n >= 0, in synth.assumptions where not known)."""
+        t = SCALARS.get(s.type.get_canonical().kind)
+        for x_c, m_c in ((a, b), (b, a)):
+            m = self.const_int(m_c)
+            if m is None or t is None:
+                continue
+            width = WIDTH[t]
+            m = m - (1 << width) if m >= 1 << (width - 1) else m  # ~7u: -8
+            low = m > 0 and m & (m + 1) == 0  # 2^j - 1: the low bits
+            if not low and not (m < 0 and -m & (-m - 1) == 0):  # -2^j: the high bits
+                continue
+            k = m + 1 if low else -m
+            x = self.affine(x_c, pure)
+            known = x.subst(self.values) if self.values else x
+            if known.is_const:
+                return _Poly.number(known.const & m)
+            if x.dims():
+                raise _NotAffine(s, f"'{_text(s)}' masks a loop index")
+            if not self._nonnegative_here(x):
+                from synth.frontend.c.layout import render
+
+                self.assume(f"{render(x, self.symbol_names())} >= 0 (where '{_text(s)}' at line "
+                            f"{s.location.line} is read as a division by {k})")
+            q = self.derived_symbol(s, x, "/", k).scale(k)
+            return x - q if low else q
+        return None
 
     def _step_index(self, s, op: str) -> _Poly:
         inner = _strip(_only_child(s))

@@ -187,3 +187,30 @@ void add_planes(int ne0, int ne1, int ne2, size_t nb1, size_t nb2, size_t nb01, 
         }
     }
 }
+
+#define GGML_F32_STEP 8
+
+/* ggml's vector loops: n rounded down to the step by a mask, the rest after it */
+void vec_mad(const int n, float *y, const float *x, const float v)
+{
+    const int np = (n & ~(GGML_F32_STEP - 1));
+    for (int i = 0; i < np; i += GGML_F32_STEP)
+        for (int j = 0; j < GGML_F32_STEP; j++)
+            y[i + j] += x[i + j] * v;
+    for (int i = np; i < n; ++i)
+        y[i] += x[i] * v;
+}
+
+/* the low bits first (BLAS's clean-up loop), then by fours */
+void low_bits(int n, const double *x, double *y)
+{
+    int rem = n & 3;
+    for (int i = 0; i < rem; i++)
+        y[i] = -x[i];
+    for (int i = rem; i < n; i += 4) {
+        y[i] = x[i];
+        y[i + 1] = x[i + 1];
+        y[i + 2] = x[i + 2];
+        y[i + 3] = x[i + 3];
+    }
+}
