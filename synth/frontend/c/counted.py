@@ -7,7 +7,9 @@ the same runs a number of iterations known at its entry: CMSIS-DSP's
 `while (i < n) { ...; i++; }`, `do { ... } while (--k)`. It becomes an `affine.for` over
 its iterations t = 0 .. T - 1, and the counter, the pointers and the other locals it
 moves take their closed forms (synth.frontend.c.evolution) at the start of every
-iteration and after the loop, as in a `for` loop. With the condition read as
+iteration and after the loop, as in a `for` loop (a loop whose condition compares a
+counter that only its iteration steps up by b runs over the counter's values instead:
+`for (; i < n; i++)` after a main loop is `affine.for %i = start to n`). With the condition read as
 `a - b * t > 0` at iteration t (b > 0), a `while` loop runs T = max(0, ceil(a / b))
 iterations; a `do` loop runs its body once more than the condition holds in a row
 (max(1, ceil(a / b) + 1)): where that maximum is not decided by the sizes, the two cases

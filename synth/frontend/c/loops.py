@@ -2,8 +2,10 @@
 affine bounds and constant steps), their trip counts, the ranges of their indices, and
 the integer locals and pointers that advance in them, in the body or beside the index in
 the header (`for (i = 0, ix = kx; i < n; i++, ix += incx)`; synth.frontend.c.evolution:
-each gets its closed form at the start of every iteration and after the loop). A `for`
-loop of another shape counts as a `while` loop (synth.frontend.c.counted). The body's
+each gets its closed form at the start of every iteration and after the loop); the index
+itself holds `lb + step * trips` after the loop (read by the tail of an unrolled loop,
+`for (; i < n; i++)`). A `for` loop of another shape, or without an initialisation or an
+increment, counts as a `while` loop (synth.frontend.c.counted). The body's
 statements are translated by the layer above (`stmt`), without `continue`
 (synth.frontend.c.jumps)."""
 
