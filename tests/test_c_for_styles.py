@@ -115,6 +115,8 @@ def test_what_the_loops_become():
     tail = _function(text, "scale_tail")
     assert "arith.divsi" in tail and "step 4" in tail and "memref.alloca" not in tail
     assert tail.count("affine.for") == 2 and "to %0 {" in tail  # the tail ends at n
+    # i after the main loop, 4 * (n / 4), counts its iterations as (n - 3 + 3) / 4
+    assert "n >= 0 (where 'i' is read after the loop at line 16" in tail
     assert "arith.cmpf uno" in _function(text, "clip_nan")
     rows = _function(text, "sub_rows")  # over x's values: x = 0 to width - 3 step 4, the tail
     assert "step 4" in rows and "arith.divsi" in rows

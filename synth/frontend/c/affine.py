@@ -228,6 +228,8 @@ class _AffineTranslator(_Emitter):
             raise _NotAffine(s, f"'{s.spelling}' is not a constant")
         if b.kind == "loopvar":
             if b.aff is None and self.ivals.get(b.key) is not None:  # its value after a loop
+                if b.key in self.after_notes:
+                    self.assume(self.after_notes[b.key])
                 return self.ivals[b.key]
             if b.aff is None:
                 raise _Refuse(s, f"loop index '{b.name}' is read outside its loop")

@@ -168,6 +168,18 @@ class _LoopTranslator(_ExprTranslator):
         of an unrolled loop, `for (; i < n; i++)`) as an integer local, where known."""
         trips = self.trip_count(s)
         self.ivals[b.key] = lb + trips.scale(step) if trips is not None else None
+        self.after_notes.pop(b.key, None)
+        _, _, _, bound, cmp = self.header(s)
+        if step > 0:  # the count taken as ceil(span / step): right where span + step - 1 >= 0
+            span = (bound.plus(1) if cmp == "<=" else bound) - lb
+        else:
+            span = lb - (bound.plus(1) if cmp == ">" else bound)
+        least = span.plus(abs(step) - 1)
+        if trips is not None and not self._nonnegative_here(least):
+            self.after_notes[b.key] = (
+                f"{layout.render(least, self.symbol_names())} >= 0 (where '{b.name}' is read "
+                f"after the loop at line {s.location.line}: its final value counts the loop's "
+                f"iterations as that, not as 0 where it is negative)")
 
     def for_stmt(self, s) -> None:
         kids = list(s.get_children())
