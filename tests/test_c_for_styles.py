@@ -8,7 +8,8 @@ NumPy's clip with NaN passing through reads.
 Each function of tests/data/c/for_styles.c is translated with its sizes given and left
 free, and run against the same function compiled by the system C compiler (-O0 and -O2,
 tests/c_oracle.py) on random inputs with NaN and infinities where the kernel classifies
-them (and where it calls fmax / fmin: a NaN argument gives the other one, arith.maxnumf); the ones that raise are raised to both targets and run against the compiled C."""
+them (and where it calls fmax / fmin: a NaN argument gives the other one, arith.maxnumf);
+the ones that raise are raised to both targets and run against the compiled C."""
 
 from __future__ import annotations
 

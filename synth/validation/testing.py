@@ -304,7 +304,8 @@ def _test_at(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], seed
         inputs = _raised_inputs(kernel, sizes, args)
         got = run_raised(small.dialect, small.text, small.name, inputs)
         report.input_sets += 1
-        if kind != "nonfinite" and grown(args, expected) and _differs(comparisons, expected, got, inputs):
+        if kind != "nonfinite" and grown(args, expected) and \
+                _differs(comparisons, expected, got, inputs):
             args = diagonally_dominant(args)  # rounding decides the grown elements
             expected = run_function(original.text, kernel.name, args).outputs
             inputs = _raised_inputs(kernel, sizes, args)
