@@ -57,13 +57,18 @@ def _strided_count(c: int, strided: list[tuple[SizeExpr, int]], symbols: dict[st
     return None
 
 
+def _access_form(col: _Collector, site) -> _Lin | None:
+    """The form of the access index a map site is the constant of."""
+    acc = next((a for a in col.accesses if a.op_index == site.key[0]), None)
+    return acc.forms[site.key[2]] if acc is not None else None
+
+
 def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
     """Whether the index of a "reversed" site (`-i + c`) runs over its whole dim: its loop
     from 0 to the dim's extent (C's `for (i = m - 1; i >= 0; i--)`), or the counter of a
     loop kept as a loop (which such a loop became); a fixed `h[3 - k]`, k < 4, of a longer
     or equal h stays literal."""
-    acc = next((a for a in col.accesses if a.op_index == site.key[0]), None)
-    form = acc.forms[site.key[2]] if acc is not None else None
+    form = _access_form(col, site)
     if form is None or len(form.terms) != 1:
         return False
     (key,) = form.terms
@@ -140,8 +145,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 indexed.add((acc.array, d))
                 continue
             ivs = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]
-            if ivs:
-                indexed.add((acc.array, d))
+            if ivs or (counter is not None and ("p", counter) in form.terms):
+                indexed.add((acc.array, d))  # by a loop index or the counter of a loop kept
             ps = {iv_param[i] for i in ivs if i in iv_param}
             ps |= {k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p"} if not ivs else set()
             ps.discard(counter)
@@ -249,6 +254,35 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             e = SizeExpr.symbol(n)
         decided[site.key] = e
         used_symbols |= set(e.symbols)
+
+    def downward_ranges(form: _Lin) -> list[SizeExpr]:
+        """For a form that runs down as its loop indices run up (collect._runs_down): the
+        sizes its constant may be less a few: the upper bounds of those loops, then the
+        extents they index."""
+        out = []
+        for key in form.terms:
+            if key[0] == "iv":
+                e = decided.get((col.loop_list[key[1]].op_index, "upperBoundMap", 0))
+                if e is not None and len(col.loop_list[key[1]].ubs) == 1 and e not in out:
+                    out.append(e)
+        for key in form.terms:
+            if key[0] == "iv":
+                out += [e for e in preferred_for_loop(key[1]) if e not in out]
+        return out
+
+    # a small bound of a loop nested in one it runs down from (`-i + 6`, i < n7): the
+    # outer range less a few (n7 - 1), so that the nest keeps its shape at other sizes;
+    # literal where no range is near it
+    for site in col.sites:
+        if site.context in ("reversed ub", "reversed lb"):
+            loop = col.loop_list[site.iv_loop]
+            form = (loop.ubs if site.context == "reversed ub" else loop.lbs)[site.key[2]]
+            e = _relate(site.value, downward_ranges(form) + [
+                x for x in preferred_for_loop(site.iv_loop) if x not in downward_ranges(form)],
+                symbols, anyone=False)
+            if e is not None:
+                decided[site.key] = e
+                used_symbols |= set(e.symbols)
 
     # loops as forms over symbols (params by name, constants by their decided expressions)
     floordiv_symbols: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
@@ -364,9 +398,14 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         c = site.value
         if site.context == "reversed":  # the extent of its dim less a few, or literal
             extent = dims.get(site.array_dim)
-            e = _relate(c, [extent], symbols, anyone=False) \
-                if extent is not None and not extent.is_constant and extent.div == 1 \
-                and _runs_over(col, site, extent, decided, counter) else None
+            sized = extent is not None and not extent.is_constant and extent.div == 1
+            form = _access_form(col, site)
+            if form is not None and len(form.terms) > 1:  # `-i - j + 5`: the extent or
+                # the loops' ranges less a few
+                e = _relate(c, ([extent] if sized else []) + downward_ranges(form), symbols, anyone=False)
+            else:
+                e = _relate(c, [extent], symbols, anyone=False) \
+                    if sized and _runs_over(col, site, extent, decided, counter) else None
         elif site.context == "index":
             pref = [dims[site.array_dim]] if site.array_dim in dims else []
             e = _relate(c, pref, symbols) if c >= SMALL_CONSTANT else None
