@@ -11,8 +11,9 @@ from synth.errors import InputError
 from synth.frontend.reader import diagnostic_location
 from synth.analysis.symbols import SizeExpr
 
-from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, _Collector, _Lin, _Loop
+from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, _Collector, _Lin
 
+from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
 from synth.analysis.reach import check_own_sizes, fit as _fit, reach_past as _reach_past
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
@@ -522,14 +523,14 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if trip is not None and trip.is_constant and trip.const == 1:
             continue  # a loop that runs once repeats nothing (a time loop's step, synth.synthesis.steps)
         used = any(True for _ in loop.iv.uses)
-        if used and not _reads_inputs_only(col, loop):
+        if used and not reads_inputs_only(col, loop):
             continue
         if not used:
             repeat.append(loop.location)
-        if _carries_dependence(col, loop):
+        if carries_dependence(col, loop):
             time.append(loop.location)
             time_trips.append(trip)
-        elif not used and _updates_in_place(col, loop):
+        elif not used and updates_in_place(col, loop):
             updates.append((loop.location, trip))
 
     arg_dims = {i: tuple(dims[(("arg", i), d)] for d in range(len(shape)))
@@ -549,87 +550,3 @@ def _counter_argument(func) -> int | None:
         if COUNTER_ATTR in ir.DictAttr(d):
             return k
     return None
-
-
-def _reads_inputs_only(col: _Collector, loop: _Loop) -> bool:
-    """Whether the loop's index is used only to read arrays the kernel never writes, each
-    read at `index + c` along one dim (fdtd-2d's `fict[t]`): a time loop whose step reads
-    its input at the step's index (synth.synthesis.steps rotates such inputs)."""
-    if any(use.owner.name != "affine.load" for use in loop.iv.uses):
-        return False
-    key = ("iv", loop.id)
-    written = {a.array for a in col.accesses if a.write}
-    for a in col.accesses:
-        dims = [f for f in a.forms if f is not None and key in f.terms]
-        if not dims:
-            continue
-        if a.write or a.array in written or len(dims) != 1 or dims[0].terms != {key: 1}:
-            return False
-    return True
-
-
-def _carries_dependence(col: _Collector, loop: _Loop) -> bool:
-    """Whether a loop whose index nothing uses repeats a computation that reads what an
-    earlier repetition wrote elsewhere (a time step), rather than accumulating into the
-    same elements (a repeated update, `y[i] += c`)."""
-    op_lo = loop.op_index
-    inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
-    written = {}
-    for a in inner:
-        if a.write:
-            written.setdefault(a.array, []).append(a.forms)
-    for a in inner:
-        if not a.write and a.array in written:
-            if any(_same_forms(a.forms, w) for w in written[a.array]):
-                continue
-            return True
-    return op_lo < 0
-
-
-def _updates_in_place(col: _Collector, loop: _Loop) -> bool:
-    """Whether an iteration of the loop reads an element that it (or an earlier one) wrote."""
-    inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
-    written = {}
-    for a in inner:
-        if a.write:
-            written.setdefault(a.array, []).append(a.forms)
-    return any(not a.write and any(_same_forms(a.forms, w) for w in written.get(a.array, ()))
-               for a in inner)
-
-
-def _inside(col: _Collector, op_index: int, loop: _Loop) -> bool:
-    # ops are numbered in pre-order: the loop's body spans the indices up to the next op
-    # that is not nested in it; find it from the walk positions of the loops after it
-    end = _loop_end(col, loop)
-    return loop.op_index < op_index < end
-
-
-def _loop_end(col: _Collector, loop: _Loop) -> int:
-    cache = getattr(col, "_ends", None)
-    if cache is None:
-        cache = col._ends = {}
-        count = 0
-        ends = {}
-
-        def visit(block):
-            nonlocal count
-            for op in block.operations:
-                op = op.operation
-                start = count
-                count += 1
-                for region in op.regions:
-                    for b in region.blocks:
-                        visit(b)
-                ends[start] = count
-        visit(col.block)
-        cache.update(ends)
-    return cache[loop.op_index]
-
-
-def _same_forms(a: list, b: list) -> bool:
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b):
-        if x is None or y is None or x.terms != y.terms or x.const != y.const:
-            return False
-    return True
