@@ -533,13 +533,6 @@ def _compare_direction(cmp) -> str:
     return table[code]
 
 
-def _factors(value: ir.Value, name: str) -> list[ir.Value]:
-    """The operands of a tree of `name` ops (a product a * b * c), left to right."""
-    if _is_block_argument(value) or value.owner.name != name:
-        return [value]
-    return [f for v in value.owner.operands for f in _factors(v, name)]
-
-
 # C's conversions, each the grammar's convert of that kind (synth.grammar.families.ConvertFamily)
 _CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.extf", "arith.truncf", "arith.sitofp",
           "arith.uitofp", "arith.fptosi", "arith.fptoui")
