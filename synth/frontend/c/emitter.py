@@ -233,6 +233,14 @@ class _Emitter:
             raise _Refuse(ref, f"unsupported reference to '{ref.spelling}'")
         return b
 
+    def name_iteration(self, iv: str, form: str, start) -> None:
+        """Name the counter of a loop whose C index is not its dim (a loop run down, or
+        counted in steps) for messages: `form` with `{}` for the index's start, in C
+        (`(output_h - output_rows)`), not the dim's own name."""
+        from synth.frontend.c.layout import render
+
+        self.dim_names[("d", iv)] = form.format(render(start, self.symbol_names()))
+
     def symbol_names(self) -> dict:
         """Symbol var -> its C name (for messages and assumptions)."""
         from synth.frontend.c.layout import render
