@@ -61,6 +61,7 @@ class _Emitter:
         self.loop_vars: set = set()
         self.assigned: set = set()
         self.pred = None  # i1 SSA: the data condition the statements run under (if-conversion)
+        self.guards = 0  # how many `if`s (affine or on data) enclose the statement read now
         self.exit_pred = None  # the predicate of statements after which the function ends
         self.free_locals = False  # under `exit_pred` in the function's last path: locals as they are
         self.bases: list = []  # every array ("array" bindings), in declaration order
