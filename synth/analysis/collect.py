@@ -75,12 +75,12 @@ class _Site:
 
 
 def _runs_down(form) -> bool:
-    """Whether a form runs down as each of its loop indices (or counters) runs up, with
-    a positive constant (`-i - j + 5`, `-i + 6`): its constant is where it starts, an
+    """Whether a form runs down by one as each of its loop indices (or counters) runs up,
+    from a positive constant (`-i - j + 5`, `-i + 6`): its constant is where it starts, an
     extent or a loop's range less a few (C's `for (j = n - 1; ...) for (i = j - 1; ...)`
     at n = 7), whatever its size."""
     return form is not None and form.const > 0 and bool(form.terms) \
-        and all(c < 0 for c in form.terms.values())
+        and all(c == -1 for c in form.terms.values())
 
 
 # -------------------------------------------------------------------------------------------
