@@ -454,7 +454,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
 
     # dynamic extents a loop's parameter voted for (`t <= pos`: pos) that an access reaches
-    # past by a constant (att[t] reaches pos + 1): what the accesses reach. A static raise
+    # past (att[t] reaches pos + 1, rgb[3 * i + 2] 3 * n): what the accesses reach. A static raise
     # reads extents from the types; a generic one would otherwise have no sizes at which
     # every access stays within its array
     for key in sorted(k for k in dim_param if arrays.get(k[0]) and arrays[k[0]][k[1]] is None):
@@ -467,7 +467,10 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 continue
             reach = hi.add(_Lin({}, 1)).size_expr()
             past = reach - dims[key] if reach.div == 1 and dims[key].div == 1 else None
-            if past is not None and past.is_constant and past.const > 0:
+            # past by a constant, or by a multiple of its sizes (`inptr[3 * col + 2]`, col <
+            # n: 3 * n), at every size from 1 on
+            if past is not None and set(past.symbols) <= set(dims[key].symbols) and past != SizeExpr() \
+                    and all(c > 0 for _, c in past.terms) and past.const + sum(c for _, c in past.terms) >= 0:
                 dims[key] = reach
 
     # -- constraints: every access within its array, loops that run
