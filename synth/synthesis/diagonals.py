@@ -432,12 +432,14 @@ class DiagonalRaise:
             return self._emit(nest, values, _function(module, kernel.name))
 
     def generic_text(self) -> str:
-        """The raised function for every size its arguments expose (linalg only)."""
-        from synth.synthesis.diagonals_linalg import linalg_text
-
+        """The raised function for every size its arguments expose."""
         kernel = self.nest.kernel
         with kernel.normal.context:
-            return linalg_text(self.nest, kernel.sizes.original(), self.function, generic=True)
+            if self.dialect == "linalg":
+                from synth.synthesis.diagonals_linalg import linalg_text
+                return linalg_text(self.nest, kernel.sizes.original(), self.function, generic=True)
+            from synth.synthesis.diagonals_hlo_generic import stablehlo_generic_text
+            return stablehlo_generic_text(self.nest, kernel.sizes.original(), self.function)
 
     def _emit(self, nest: DiagonalNest, values: dict[str, int], function) -> str:
         if self.dialect == "linalg":
