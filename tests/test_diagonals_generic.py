@@ -86,7 +86,8 @@ def test_polybench_nussinov_raises_to_stablehlo_for_every_size(tmp_path, path):
     if path.suffix == ".c":
         rng = np.random.default_rng(23)
         for n in (5, 8, 13):
-            _against_loops(path, "kernel_nussinov", [f"N={n}"], "stablehlo", text, _nussinov_inputs(n, rng))
+            n_, seq, table = _nussinov_inputs(n, rng)  # DATA_TYPE int: int bases
+            _against_loops(path, "kernel_nussinov", [f"N={n}"], "stablehlo", text, [n_, seq.astype(np.int32), table])
 
 
 @pytest.mark.slow
