@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from synth.grammar.op import Emitter, format_scalar
 from synth.semantics.affine_expr import integer_set
-from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins, _operand_keys, diagonals
+from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, _eval, _inverse, diagonals
 from mlir import ir
 
 _BINARY = {"arith.addi": "add", "arith.addf": "add", "arith.subi": "subtract", "arith.subf": "subtract",
@@ -99,15 +99,14 @@ class _Body:
         self.shift = shift  # where the table starts in the padded state
         self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1]) if values else None
 
-    def form(self, amap, operands) -> list[Lin]:
-        keyed = [self.nest.forms[k] for k in _operand_keys(operands, self.nest.keys)]
-        return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
+    def form(self, amap, operands, op=None, attr: str = "map") -> list[Lin]:
+        return [_eval(f, self.values) for f in self.nest.lins(amap, operands, op, attr)]
 
     def condition(self, op, scope) -> str:
         t = self.t
         amap, eqs = integer_set(op.attributes["condition"])
         cond = None
-        for f, eq in zip(self.form(amap, list(op.operands)), eqs):
+        for f, eq in zip(self.form(amap, list(op.operands), op, "condition"), eqs):
             c = t.compare("EQ" if eq else "GE", t.index(f, scope), t.splat(0, "i64"), "i64", "SIGNED")
             cond = c if cond is None else t.op("and", cond, c, "i1")
         return cond
@@ -136,7 +135,7 @@ class _Body:
             if name in ("affine.yield", "affine.apply"):  # an apply: its form, where used
                 continue
             if name == "affine.load":
-                index = self.form(ir.AffineMapAttr(op.attributes["map"]).value, list(op.operands[1:]))
+                index = self.form(ir.AffineMapAttr(op.attributes["map"]).value, list(op.operands[1:]), op)
                 arg = op.operands[0].arg_number
                 if arg == self.nest.table:
                     if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
@@ -173,8 +172,8 @@ class _Body:
         """An inner loop: a while over its longest trip among the valid lanes."""
         t, el = self.t, self.element
         view = op.opview
-        lo = t.index(self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands))[0], scope)
-        hi = t.index(self.form(view.upperBoundMap.value, list(view.upperBoundOperands))[0], scope)
+        lo = t.index(self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands), op, "lowerBoundMap")[0], scope)
+        hi = t.index(self.form(view.upperBoundMap.value, list(view.upperBoundOperands), op, "upperBoundMap")[0], scope)
         trip = t.select(self.valid, t.op("subtract", hi, lo, "i64"), t.splat(0, "i64"), "i64")
         zero, longest = t.fresh("c"), t.fresh("trip")
         t.line(f"{zero} = stablehlo.constant dense<0> : tensor<i64>")
