@@ -256,7 +256,7 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, op
     whole_text, whole_at = raised_texts(result, generic, kernel)
     whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
                         raised_at=whole_at, generic_text=_generic_text(result, generic, kernel),
-                        own_sizes=own_sizes)
+                        own_sizes=own_sizes, steps=_step_symbols(kernel, result.time_loop, step))
     if whole.verdict == "not equivalent":
         return whole
     step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]
@@ -272,6 +272,22 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, op
         if step.level == "all":
             step.domain += "; every step count (by induction on the step)"
     return step
+
+
+def _step_symbols(kernel: Kernel, loop, step) -> frozenset:
+    """The size symbol that counts the time loop's steps, where its step is proven on
+    every input state (so every step count is covered by induction) and the symbol sizes
+    no array (fewer steps leave every array as it is): the whole loop's largest test may
+    run fewer steps (SizePlan.largest_tested). Empty otherwise."""
+    if step.verdict != "equivalent" or step.level not in ("z3", "all"):
+        return frozenset()
+    terms = loop.trip.terms
+    if len(terms) != 1 or terms[0][1] != 1 or loop.trip.div != 1:
+        return frozenset()
+    name = terms[0][0]
+    if any(name in e.symbols for dims in kernel.sizes.arg_dims.values() for e in dims):
+        return frozenset()
+    return frozenset({name})
 
 
 def arithmetic(kernel: Kernel) -> str:
