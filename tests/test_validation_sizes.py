@@ -207,7 +207,7 @@ def test_seidel_2d_s_wavefront_is_tested_whole_at_fewer_steps(tmp_path):
     hyperplanes whose every trip works on the whole (skewed) array: ~2e14 estimated
     element operations at its own sizes (500 steps, n = 2000). Its step, proven on every
     input state, is tested at n = 500; the whole loop, every step count covered by
-    induction, at n = 500 with 2 steps (not 125 steps at n = 500, ~35 s on XLA)."""
+    induction, at n = 500 with a few steps (not 125 steps at n = 500: ~35 s on XLA)."""
     from synth.cli import main
 
     out, stats = tmp_path / "seidel.mlir", tmp_path / "seidel.json"
@@ -216,9 +216,10 @@ def test_seidel_2d_s_wavefront_is_tested_whole_at_fewer_steps(tmp_path):
                  "--stats-json", str(stats)]) == 0
     validation = json.loads(stats.read_text())["kernel_seidel_2d"]["validation"]
     assert validation["level"] == "z3"
-    assert {"arg0": 2, "arg1": 500} in validation["sizes_tested"]
     assert {"arg0": 500, "arg1": 2000} not in validation["sizes_tested"]
     assumptions = " ".join(validation["assumptions"])
-    assert ("run at arg0=2, arg1=500 instead (fewer time steps, arg0: the proof covers every step "
-            "count by induction on the step)") in assumptions
+    steps = re.search(r"run at arg0=(\d+), arg1=500 instead \(fewer time steps, arg0: the proof covers "
+                      r"every step count by induction on the step\)", assumptions)
+    assert steps and 2 <= int(steps.group(1)) <= 8, assumptions
+    assert {"arg0": int(steps.group(1)), "arg1": 500} in validation["sizes_tested"]
     assert "proven for one step on every input state" in assumptions

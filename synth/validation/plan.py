@@ -141,7 +141,9 @@ class SizePlan:
         (`self.steps`: symbols counting the steps of a loop whose step is proven on every
         input state, so every step count by induction; halved, at least 2 steps), the other
         sizes as they are; then, for a raise for every size (whose text is the same at each),
-        the other sizes halved as well, again and again, each with the steps as many as fit."""
+        the other sizes halved as well, again and again, each with the steps as many as fit.
+        A static text (the same at no other sizes) too costly even at 2 steps is tested at
+        2 steps, its other sizes as they are."""
         if self.scaled is not None:
             return self.large or self.original
         self.scaled = ""
@@ -152,6 +154,7 @@ class SizePlan:
         if self._fits(own, raised):
             return self.original
         others = [n for n in self.original if n not in self.pinned and n not in steps]
+        fewest = None  # the fewest steps at the other sizes as they are
         for shift in range(0, 12 if self.edges else 1):
             base = {**self.original, **{n: max(1, self.original[n] >> shift) for n in others}}
             for step_shift in range(0, 12 if steps else 1):
@@ -159,11 +162,17 @@ class SizePlan:
                                 for n in steps}}
                 if (shift, step_shift) == (0, 0) or not self.model.valid(c):
                     continue
-                w, r = self.work(c), self.raise_work(c)
-                if w is not None and self._fits(w, r):
+                w = self.work(c)
+                if w is not None and self._fits(w, None) and self._fits(w, self.raise_work(c)):
                     return self._scale_to(c, own, raised, shift, step_shift)
                 if all(c[n] == min(2, self.original[n]) for n in steps):
+                    fewest = c if steps and shift == 0 else fewest
                     break
+        if fewest is not None and fewest != self.original:
+            # a static text, too costly even at the fewest steps: those, at its own other sizes
+            self._scale_to(fewest, own, raised, 0, 1)
+            self.scaled += "; that is still over the bound: the fewest steps that test the loop"
+            return fewest
         return self.original
 
     def _fits(self, work: int | None, raised: int | None) -> bool:
