@@ -36,11 +36,12 @@ class SizePlan:
     value to its new one, which needs the original values distinct and >= MIN_SIZE."""
 
     def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None, edges: bool = False,
-                 pinned: frozenset = frozenset(), own_sizes: bool = True, steps: frozenset = frozenset()):
+                 pinned: frozenset = frozenset(), own_sizes: bool = True, steps: dict | None = None):
         self.kernel = kernel
-        # symbols that count the steps of a loop kept as a loop whose step is proven on every
-        # input state (so for every step count by induction): a test may run fewer steps
-        self.steps = frozenset(steps)
+        # symbol -> its value at 2 steps, for the symbols that count the steps of a loop kept
+        # as a loop whose step is proven on every input state (so for every step count by
+        # induction): a test may run fewer steps, at least 2
+        self.steps = dict(steps or {})
         # tested at the kernel's own sizes too (not for a part of a function raised nest by
         # nest: the whole function is tested there, the parts at the small sizes)
         self.own_sizes = own_sizes
@@ -148,6 +149,7 @@ class SizePlan:
             return self.large or self.original
         self.scaled = ""
         steps = [n for n in sorted(self.steps) if n in self.original and n not in self.pinned]
+        least = {n: min(self.original[n], max(1, self.steps[n])) for n in steps}  # 2 steps
         if not self.edges and not steps:  # a static text: its own sizes are where it runs
             return self.original
         own, raised = self.work(self.original), self.raise_work(self.original)
@@ -158,14 +160,13 @@ class SizePlan:
         for shift in range(0, 12 if self.edges else 1):
             base = {**self.original, **{n: max(1, self.original[n] >> shift) for n in others}}
             for step_shift in range(0, 12 if steps else 1):
-                c = {**base, **{n: max(min(2, self.original[n]), self.original[n] >> step_shift)
-                                for n in steps}}
+                c = {**base, **{n: max(least[n], self.original[n] >> step_shift) for n in steps}}
                 if (shift, step_shift) == (0, 0) or not self.model.valid(c):
                     continue
                 w = self.work(c)
                 if w is not None and self._fits(w, None) and self._fits(w, self.raise_work(c)):
                     return self._scale_to(c, own, raised, shift, step_shift)
-                if all(c[n] == min(2, self.original[n]) for n in steps):
+                if all(c[n] == least[n] for n in steps):
                     fewest = c if steps and shift == 0 else fewest
                     break
         if fewest is not None and fewest != self.original:
@@ -186,8 +187,9 @@ class SizePlan:
         what = "the text for every size was" if shift else "the raised function was"
         fewer = ""
         if step_shift:
-            fewer = (f" (fewer time steps, {', '.join(sorted(n for n in self.steps if c.get(n) != self.original.get(n)))}"
-                     f": the proof covers every step count by induction on the step)")
+            counts = ", ".join(f"{c[n] - self.steps[n] + 2} of its {self.original[n] - self.steps[n] + 2} "
+                               f"time steps ({n})" for n in sorted(self.steps) if c.get(n) != self.original.get(n))
+            fewer = f" ({counts}: the proof covers every step count by induction on the step)"
         self.scaled = (f"not run at its own sizes ({sizes_text(self.original)}: "
                        f"{' and '.join(x for x in costs if x)}, a test takes at most "
                        f"{' and '.join(x for x in limits if x)}); {what} run at {sizes_text(c)} instead{fewer}")
