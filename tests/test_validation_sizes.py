@@ -223,3 +223,28 @@ def test_seidel_2d_s_wavefront_is_tested_whole_at_fewer_steps(tmp_path):
     assert steps and 2 <= int(steps.group(1)) <= 8, assumptions
     assert {"arg0": int(steps.group(1)), "arg1": 500} in validation["sizes_tested"]
     assert "proven for one step on every input state" in assumptions
+
+
+_LINALG_LOOP = """
+module {
+  func.func @g_raised(%a: tensor<100x100xf64>, %row: tensor<1x100xf64>) -> tensor<100x100xf64> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c40 = arith.constant 40 : index
+    %r = scf.for %i = %c0 to %c40 step %c1 iter_args(%acc = %a) -> (tensor<100x100xf64>) {
+      %s = tensor.extract_slice %acc[%i, 0] [1, 100] [1, 1] : tensor<100x100xf64> to tensor<1x100xf64>
+      %t = tensor.insert_slice %s into %acc[%i, 0] [1, 100] [1, 1] : tensor<1x100xf64> into tensor<100x100xf64>
+      scf.yield %t : tensor<100x100xf64>
+    }
+    return %r : tensor<100x100xf64>
+  }
+}
+"""
+
+
+def test_linalg_slices_count_their_slice():
+    """Bufferized in place, a row's extract_slice and insert_slice move 100 elements per
+    trip (40 trips), not the 100 x 100 table; the loop op counts its carried table once."""
+    from synth.validation.cost import raised_work
+
+    assert raised_work(_LINALG_LOOP, "g_raised", "linalg", {}, unknown_trips=7) == 3 + 40 * 200 + 10_000
