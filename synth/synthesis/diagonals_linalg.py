@@ -17,8 +17,8 @@ from synth.analysis.symbols import GenericValues
 from synth.grammar.dims import GenericSizes, kernel_sources
 from synth.grammar.op import Emitter
 from synth.semantics.affine_expr import integer_set
-from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins,
-                                       _operand_keys, diagonal_bounds, diagonals, transposed_reads)
+from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, _eval, _inverse, diagonal_bounds,
+                                       diagonals, transposed_reads)
 
 
 class _Text(Emitter):
@@ -86,9 +86,8 @@ class _Body:
         self.table = nest.kernel.function.arguments[nest.table]
         self.forms: dict = nest.keys  # SSA value -> key, as find_nest read them
 
-    def form(self, amap, operands) -> list[Lin]:
-        keyed = [self.nest.forms[k] for k in _operand_keys(operands, self.forms)]
-        return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
+    def form(self, amap, operands, op=None, attr: str = "map") -> list[Lin]:
+        return [_eval(f, self.values) for f in self.nest.lins(amap, operands, op, attr)]
 
     def value(self, v, scope: dict[str, str]) -> str:
         """The name of an operand: a value of the body, or an index the nest defines (a loop's
@@ -108,7 +107,7 @@ class _Body:
                 continue
             if name == "affine.load":
                 amap = ir.AffineMapAttr(op.attributes["map"]).value
-                index = self.form(amap, list(op.operands[1:]))
+                index = self.form(amap, list(op.operands[1:]), op)
                 memref = op.operands[0]
                 arg = memref.arg_number
                 if arg == self.nest.table:
@@ -133,7 +132,7 @@ class _Body:
             elif name == "affine.if":
                 amap, eqs = integer_set(op.attributes["condition"])
                 conds = []
-                for f, eq in zip(self.form(amap, list(op.operands)), eqs):
+                for f, eq in zip(self.form(amap, list(op.operands), op, "condition"), eqs):
                     v, zero, c = t.index(f, scope), t.const(0), t.fresh()
                     t.line(f"{c} = arith.cmpi {'eq' if eq else 'sge'}, {v}, {zero} : index")
                     conds.append(c)
@@ -158,8 +157,8 @@ class _Body:
                 cell = out
             elif name == "affine.for":
                 view = op.opview
-                lo = self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands))[0]
-                hi = self.form(view.upperBoundMap.value, list(view.upperBoundOperands))[0]
+                lo = self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands), op, "lowerBoundMap")[0]
+                hi = self.form(view.upperBoundMap.value, list(view.upperBoundOperands), op, "upperBoundMap")[0]
                 lo_v, hi_v, one = t.index(lo, scope), t.index(hi, scope), t.const(1)
                 var = self.forms[op.regions[0].blocks[0].arguments[0]]
                 k, carried, out = t.fresh("k"), t.fresh("cell"), t.fresh()
