@@ -3,22 +3,22 @@
 The test at the largest size (synth.validation.plan.SizePlan.largest_tested) bounds the
 original's statement instances. A raise may cost far more than the original there: a loop
 kept as a loop (a wavefront's sequential loop over hyperplanes, a time loop) whose every
-trip runs ops over whole arrays (a `dynamic_update_slice` into the table, a gather out of
-it, a reshape of it) costs trips x array elements per op, which XLA may pay as a copy of
-the array per trip. seidel-2d's raise at n = 2000 runs ~6000 hyperplanes of ~10 such ops
-on a 4e6-element array for 4e6 statement instances of the original.
+trip runs an op over a whole array costs trips x array elements, which XLA may pay as a
+copy of the array per trip: seidel-2d's step at n = 2000 runs ~6000 hyperplanes, each
+reshaping the 4e6-element (skewed) array, for 4e6 statement instances of the original.
 
 `raised_work` walks the static instance of a raised function (the text tested at those
 sizes): each op counts the elements of its largest operand or result (a static tensor or
 memref; scalars count 1), times the trips of the loops around it (`stablehlo.while`,
 `scf.for`, `scf.while`); an op's own regions (a reduction's body) are not counted apart,
-nor terminators. An op that reads or writes a slice of a whole array (a gather, a
-`dynamic_update_slice`) counts the whole array: XLA copies an array that a loop both
-reads and updates in place each trip (seidel-2d's wavefront at n = 1000 runs 5.4e10 such
-element operations in ~7 s; one copy per trip), so the estimate is high where it does not.
-linalg's `tensor.extract_slice` / `insert_slice` count their slice (one-shot-bufferize
-makes them views and in-place copies: seidel-2d's linalg step at n = 2000 runs in well
-under a second), `tensor.extract` / `insert` one element.
+nor terminators. An op that reads a slice (a gather, `dynamic_slice`, linalg's
+`extract_slice`) counts the slice, one that writes a slice in place
+(`dynamic_update_slice`, `insert_slice`) the update; every other op its largest array,
+so a reshape of a whole array inside a loop counts the array: XLA copies an array that a
+loop reshapes and updates each trip (seidel-2d's step, one copy of its array per
+hyperplane: 5.9e8 estimated element operations at n = 500 run in 0.33 s on XLA, 4.6e9 at
+n = 1000 in 7.6 s, on this host under load; nussinov's gathers out of a table its inner
+loop does not update cost no copy).
 A loop's trips are read from its bounds where they are constants or the function's size
 arguments (`scalars`); otherwise `unknown_trips` is assumed (the largest size), as it is
 for a dynamic dim (a hyperplane's lanes). It is an estimate, not a bound: it chooses how
@@ -32,8 +32,11 @@ import math
 _LOOPS = ("stablehlo.while", "scf.for", "scf.while", "affine.for")
 # ops whose regions run per element or per operand (counted by the op's own elements)
 _BRANCHES = ("stablehlo.if", "stablehlo.case", "scf.if", "func.func")
-# linalg's tensors are bufferized in place (one-shot-bufferize): a slice op moves its slice
-_SLICES = ("tensor.extract_slice", "tensor.insert_slice")
+# ops that read a slice of an array (their result), or write one in place (the operand
+# at that position): linalg's once bufferized (one-shot-bufferize), XLA's where it can
+_READS = ("tensor.extract_slice", "stablehlo.gather", "stablehlo.dynamic_slice", "stablehlo.slice",
+          "stablehlo.real_dynamic_slice")
+_WRITES = {"tensor.insert_slice": 0, "stablehlo.dynamic_update_slice": 1, "stablehlo.scatter": 2}
 _ELEMENT = ("tensor.extract", "tensor.insert", "tensor.dim")
 _TERMINATORS = ("stablehlo.return", "func.return", "scf.yield", "scf.condition", "affine.yield")
 
@@ -77,12 +80,14 @@ class _Walker:
 
     def elements(self, op) -> int:
         values = [*op.operands, *op.results]
-        if op.name in _SLICES:  # the slice it reads or writes, in place once bufferized
-            values = [op.results[0]] if op.name == "tensor.extract_slice" else [op.operands[0]]
+        if op.name in _READS:  # the slice it reads
+            values = [op.results[0]]
+        elif op.name in _WRITES:  # the slice it writes, in place
+            values = [op.operands[_WRITES[op.name]]]
         elif op.name in _ELEMENT:
             return 1
         most = max([1, *(self.size(v) for v in values)])
-        if op.name in _SLICES:  # no more than the whole array
+        if op.name in _READS or op.name in _WRITES:  # no more than the whole array
             most = min(most, max(self.size(v) for v in [*op.operands, *op.results]))
         return most
 

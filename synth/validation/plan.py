@@ -20,10 +20,11 @@ from synth.validation.common import MAX_PROOF_ELEMENTS, MAX_PROOF_SIZE, Sizes, s
 
 # a raise is tested at its own sizes only where the original runs at most this many
 # statement instances there (~0.1 s) and the raise an estimated RAISE_WORK element
-# operations (synth.validation.cost; ~1 s on XLA CPU here: seidel-2d's wavefront at n = 500,
-# 6.7e9, runs in 0.3 s); above, at fewer time steps or (a raise for every size) smaller sizes
+# operations (synth.validation.cost: seidel-2d's step, one copy of its array per
+# hyperplane, runs 5.9e8 of them at n = 500 in 0.33 s on XLA, under load); above, at
+# fewer time steps or (a raise for every size) smaller sizes
 OWN_SIZE_WORK = 50_000_000
-RAISE_WORK = 20_000_000_000
+RAISE_WORK = 2_000_000_000
 
 
 class SizePlan:
