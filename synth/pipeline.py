@@ -261,6 +261,7 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, op
         return whole
     step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]
     step.sizes_tested = whole.sizes_tested + step.sizes_tested
+    step.largest = whole.largest + step.largest
     step.input_sets += whole.input_sets
     step.timings = {**step.timings, "test (whole loop)": whole.timings.get("test", 0.0)}
     step.seconds += whole.seconds
@@ -330,6 +331,7 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
                     f"synth.assumptions, e.g. {assumed[0]})")
     return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
             "sizes_tested": [_sizes_json(s) for s in report.sizes_tested],
+            "largest": [{**c, "sizes": _sizes_json(c["sizes"])} for c in report.largest],
             "timings": report.timings, "assumptions": assumed,
             "proof": report.proof, "all_sizes": report.all_sizes,
             "attributes": attributes, "summary": summary}

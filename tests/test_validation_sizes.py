@@ -23,7 +23,7 @@ import pytest
 from synth.analysis.work import statement_instances
 from synth.frontend.reader import load_text
 from synth.validation.common import sizes_text
-from synth.validation.plan import OWN_SIZE_WORK
+from synth.validation.plan import OWN_SIZE_WORK, RAISE_WORK
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -169,7 +169,7 @@ def test_a_raise_costlier_than_its_original_is_tested_at_smaller_sizes():
     the plan says why, with both counts."""
     from synth.analysis.model import load_kernel
     from synth.semantics.raised import load_raised
-    from synth.validation.plan import RAISE_WORK, SizePlan
+    from synth.validation.plan import SizePlan
     from synth.validation.verify import _generic_instances
 
     source = load_text(_ROWS, "rows.mlir", warn=False)
@@ -222,6 +222,11 @@ def test_seidel_2d_s_wavefront_is_tested_whole_at_fewer_steps(tmp_path):
                       r"covers every step count by induction on the step\)", assumptions)
     assert steps and 2 <= int(steps.group(1)) <= 8, assumptions
     assert {"arg0": int(steps.group(1)), "arg1": 500} in validation["sizes_tested"]
+    # the stats say what the largest tests cost: the whole loop's, then the step's
+    whole, step = validation["largest"]
+    assert whole["sizes"] == {"arg0": int(steps.group(1)), "arg1": 500} and step["sizes"]["arg1"] == 500
+    for c in (whole, step):
+        assert c["statement_instances"] <= OWN_SIZE_WORK and 0 < c["raise_element_operations"] <= RAISE_WORK
     assert "proven for one step on every input state" in assumptions
 
 

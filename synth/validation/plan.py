@@ -68,6 +68,9 @@ class SizePlan:
         self._cache: dict = {}
         self.large: Sizes | None = None  # the original sizes scaled down (largest_tested)
         self.scaled: str | None = None  # why they were ("": they were not; None: not looked at)
+        # (statement instances of the original, estimated element operations of the raise) at
+        # the largest sizes tested, where largest_tested counted them
+        self.largest_costs: tuple | None = None
 
     @property
     def rewritable(self) -> bool:
@@ -154,6 +157,7 @@ class SizePlan:
         if not self.edges and not steps:  # a static text: its own sizes are where it runs
             return self.original
         own, raised = self.work(self.original), self.raise_work(self.original)
+        self.largest_costs = (own, raised)
         if self._fits(own, raised):
             return self.original
         others = [n for n in self.original if n not in self.pinned and n not in steps]
@@ -165,13 +169,16 @@ class SizePlan:
                 if (shift, step_shift) == (0, 0) or not self.model.valid(c):
                     continue
                 w = self.work(c)
-                if w is not None and self._fits(w, None) and self._fits(w, self.raise_work(c)):
+                r = self.raise_work(c) if w is not None and self._fits(w, None) else None
+                if w is not None and self._fits(w, None) and self._fits(w, r):
+                    self.largest_costs = (w, r)
                     return self._scale_to(c, own, raised, shift, step_shift)
                 if all(c[n] == least[n] for n in steps):
                     fewest = c if steps and shift == 0 else fewest
                     break
         if fewest is not None and fewest != self.original:
             # a static text, too costly even at the fewest steps: those, at its own other sizes
+            self.largest_costs = (self.work(fewest), self.raise_work(fewest))
             self._scale_to(fewest, own, raised, 0, 1)
             self.scaled += "; that is still over the bound: the fewest steps that test the loop"
             return fewest
