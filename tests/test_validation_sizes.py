@@ -201,6 +201,32 @@ def test_a_static_raise_is_tested_at_its_own_sizes_whatever_it_costs():
     assert plan.largest_tested() == plan.original and not plan.scaled
 
 
+
+def test_a_static_text_runs_fewer_steps_only_where_it_is_what_its_program_builds():
+    """Fewer time steps run a text the raise's program builds with another step count; for
+    a static text that tests the one written only where the program builds that one at its
+    own sizes. (n is taken as a step count here: the plan reads only its value at 2 steps.)"""
+    from synth.analysis.model import load_kernel
+    from synth.semantics.raised import load_raised
+    from synth.validation.plan import SizePlan
+    from synth.validation.verify import _generic_instances
+
+    source = load_text(_ROWS, "rows.mlir", warn=False)
+    kernel = load_kernel(source, "rows")
+    text, at = _generic_instances(kernel, _ROWS_RAISED)
+    (name, own), = kernel.sizes.original().items()
+    same = SizePlan(kernel, load_raised("<rows>", "rows_raised", text), at, steps={name: 2})
+    assert same.largest_tested()[name] < own and "time steps" in same.scaled
+
+    def other(values):  # a program whose member at the own sizes is not the text written
+        built = at(values)
+        return re.sub(r"stablehlo.select (%\w+), (%\w+), (%\w+)", r"stablehlo.select \1, \3, \2", built) \
+            if values == same.original else built
+
+    assert other(same.original) != text
+    plan = SizePlan(kernel, load_raised("<rows>", "rows_raised", text), other, steps={name: 2})
+    assert plan.largest_tested() == plan.original and not plan.scaled
+
 @pytest.mark.slow
 def test_seidel_2d_s_wavefront_is_tested_whole_at_fewer_steps(tmp_path):
     """seidel-2d's stablehlo raise keeps the time loop and, in each step, a loop over

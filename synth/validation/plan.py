@@ -148,7 +148,9 @@ class SizePlan:
         sizes as they are; then, for a raise for every size (whose text is the same at each),
         the other sizes halved as well, again and again, each with the steps as many as fit.
         A static text (the same at no other sizes) too costly even at 2 steps is tested at
-        2 steps, its other sizes as they are."""
+        2 steps, its other sizes as they are; a static text runs fewer steps only where it is
+        what the raise's program builds at its own sizes (the text with fewer steps is then
+        the same program)."""
         if self.scaled is not None:
             return self.large or self.original
         self.scaled = ""
@@ -160,6 +162,8 @@ class SizePlan:
         self.largest_costs = (own, raised)
         if self._fits(own, raised):
             return self.original
+        if steps and not self.edges and not self._rebuilt_is_emitted():
+            return self.original  # the text run at fewer steps would not be a sibling of the one written
         others = [n for n in self.original if n not in self.pinned and n not in steps]
         fewest = None  # the fewest steps at the other sizes as they are
         for shift in range(0, 12 if self.edges else 1):
@@ -183,6 +187,18 @@ class SizePlan:
             self.scaled += "; that is still over the bound: the fewest steps that test the loop"
             return fewest
         return self.original
+
+    def _rebuilt_is_emitted(self) -> bool:
+        """Whether the static text written is what `raised_at` builds at its own sizes: then
+        the text built with fewer steps differs from it in the step count only (the program
+        is the same), and running that one tests the one written."""
+        if self.raised_at is None:
+            return False
+        try:
+            rebuilt = self.raised_at(self.original)
+        except InputError:
+            return False
+        return rebuilt.split() == self.raised.text.split()
 
     def _fits(self, work: int | None, raised: int | None) -> bool:
         return (work is None or work <= OWN_SIZE_WORK) and (raised is None or raised <= RAISE_WORK)
