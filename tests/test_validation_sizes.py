@@ -244,8 +244,9 @@ def test_seidel_2d_s_wavefront_is_tested_whole_at_fewer_steps(tmp_path):
     assert validation["level"] == "z3"
     assert {"arg0": 500, "arg1": 2000} not in validation["sizes_tested"]
     assumptions = " ".join(validation["assumptions"])
-    steps = re.search(r"run at arg0=(\d+), arg1=500 instead \(\1 of its 500 time steps \(arg0\): the proof "
-                      r"covers every step count by induction on the step\)", assumptions)
+    steps = re.search(r"run at arg0=(\d+), arg1=500 instead \(\1 of its 500 time steps \(arg0\): every step "
+                      r"count by induction on the step, proven on every input state at the sizes its proof "
+                      r"names\)", assumptions)
     assert steps and 2 <= int(steps.group(1)) <= 8, assumptions
     assert {"arg0": int(steps.group(1)), "arg1": 500} in validation["sizes_tested"]
     # the stats say what the largest tests cost: the whole loop's, then the step's

@@ -213,7 +213,8 @@ class SizePlan:
         if step_shift:
             counts = ", ".join(f"{c[n] - self.steps[n] + 2} of its {self.original[n] - self.steps[n] + 2} "
                                f"time steps ({n})" for n in sorted(self.steps) if c.get(n) != self.original.get(n))
-            fewer = f" ({counts}: the proof covers every step count by induction on the step)"
+            fewer = (f" ({counts}: every step count by induction on the step, proven on every input "
+                     f"state at the sizes its proof names)")
         self.scaled = (f"not run at its own sizes ({sizes_text(self.original)}: "
                        f"{' and '.join(x for x in costs if x)}, a test takes at most "
                        f"{' and '.join(x for x in limits if x)}); {what} run at {sizes_text(c)} instead{fewer}")
