@@ -23,7 +23,7 @@ def scalar_op(kind: str, dtype: str) -> str:
     return _SCALAR_OPS[kind][0 if dtype in FLOAT_DTYPES else 1]
 
 
-def _ins(operands, arg_types) -> str:
+def ins_clause(operands, arg_types) -> str:
     return f"ins({', '.join(operands)} : {', '.join(t.mlir() for t in arg_types)})"
 
 

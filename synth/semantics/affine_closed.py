@@ -14,17 +14,17 @@ from synth.semantics.parametric import NotParametric, mentions, solve_for
 
 
 
-class _Array:
+class Array:
     """A memref's contents: `read(idx)` and what it is called in messages."""
 
     def __init__(self, name: str, sort, rank: int, read):
         self.name, self.sort, self.rank, self.read = name, sort, rank, read
 
-    def with_read(self, read) -> _Array:
-        return _Array(self.name, self.sort, self.rank, read)
+    def with_read(self, read) -> Array:
+        return Array(self.name, self.sort, self.rank, read)
 
 
-def _closed(arr: _Array, x: tuple, parts) -> _Array:
+def closed(arr: Array, x: tuple, parts) -> Array:
     """The array whose element `xs` is (guard, value, before) of `parts` instantiated."""
     def read(xs):
         g, value, before = parts(xs)
@@ -37,7 +37,7 @@ def _closed(arr: _Array, x: tuple, parts) -> _Array:
     return arr.with_read(read)
 
 
-def _closed_cases(arr: _Array, x: tuple, cases: list) -> _Array:
+def closed_cases(arr: Array, x: tuple, cases: list) -> Array:
     """The array whose element `xs` is the value of the first case whose condition holds
     (conditions and values over x), else the contents before."""
     before = arr.read
@@ -53,24 +53,24 @@ def _closed_cases(arr: _Array, x: tuple, cases: list) -> _Array:
     return arr.with_read(read)
 
 
-def _closed_guard(x: tuple, g):
+def closed_guard(x: tuple, g):
     def guard(xs):
         subst = list(zip(x, xs))
         return z3.substitute(g, *subst) if subst else g
     return guard
 
 
-def _zero(sort):
+def zero(sort):
     return z3.RealVal(0) if sort == z3.RealSort() else z3.IntVal(0)
 
 
-def _conjuncts(g) -> list:
+def conjuncts(g) -> list:
     if z3.is_and(g):
-        return [c for ch in g.children() for c in _conjuncts(ch)]
+        return [c for ch in g.children() for c in conjuncts(ch)]
     return [g]
 
 
-def _pins(v, g) -> list:
+def pins(v, g) -> list:
     """The iterations that may write an element: for each disjunct of the guard's
     disjunctive normal form, the iteration its equalities pin (distinct terms only);
     [] when some disjunct pins nothing (or the form is too large)."""
@@ -147,7 +147,7 @@ def _same_under(cond, a, b) -> bool:
     return s.check() == z3.unsat
 
 
-def _reads_in(t, by_decl, cache: dict | None = None) -> bool:
+def reads_in(t, by_decl, cache: dict | None = None) -> bool:
     """Whether `t` reads any of the `_in` functions named in by_decl."""
     cache = {} if cache is None else cache
 
@@ -169,21 +169,21 @@ def _reads_in(t, by_decl, cache: dict | None = None) -> bool:
     return walk(t)
 
 
-def _max(xs):
+def max_of(xs):
     out = xs[0]
     for x in xs[1:]:
         out = z3.If(out >= x, out, x)
     return z3.simplify(out)
 
 
-def _min(xs):
+def min_of(xs):
     out = xs[0]
     for x in xs[1:]:
         out = z3.If(out <= x, out, x)
     return z3.simplify(out)
 
 
-def _carried_step(op, body, n: int, where: str):
+def carried_step(op, body, n: int, where: str):
     """(stand-in constant for the carried value, the SSA value of the summed term, the
     init value) of a loop `iter_args(%s = init)` that yields `%s + term`; None for a loop
     that carries nothing; NotParametric for other carried values (`where`: the loop's

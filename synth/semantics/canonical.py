@@ -15,7 +15,7 @@ import z3
 from synth.semantics.parametric import (
     MAX_TERMS,
     NotParametric,
-    _bound,
+    bound,
     fresh_index,
     is_sum,
     linear,
@@ -288,7 +288,7 @@ class _Canon:
                 if not mentions(g, k):
                     outer.append(g)
                     continue
-                b = _bound(k, g)
+                b = bound(k, g)
                 if b is None:
                     inner.append(g)
                 elif b[0] == "eq" and point is None:

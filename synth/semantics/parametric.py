@@ -195,7 +195,7 @@ def _unit_split(k: z3.ExprRef, lhs: z3.ExprRef, rhs: z3.ExprRef):
     return None if mentions(rest, k) else (coef, rest)
 
 
-def _bound(k: z3.ExprRef, g: z3.BoolRef):
+def bound(k: z3.ExprRef, g: z3.BoolRef):
     """A guard on `k` as ("lo", t): k >= t, ("hi", t): k < t, ("eq", t), or None."""
     neg = False
     while z3.is_not(g):

@@ -57,11 +57,11 @@ def _lin(expr, operands: list[Lin], n_dims: int) -> Lin:
         raise NotDiagonal(f"the affine expression {expr} is not linear")
     return _add(lin[0], {1: lin[1]})
 
-def _map_lins(amap, operands: list[Lin]) -> list[Lin]:
+def map_lins(amap, operands: list[Lin]) -> list[Lin]:
     return [_lin(e, operands, amap.n_dims) for e in amap.results]
 
 
-def _eval(form: Lin, values: dict[str, int]) -> Lin:
+def at_sizes(form: Lin, values: dict[str, int]) -> Lin:
     """`form` with the named sizes replaced by their values."""
     out: Lin = {}
     for v, c in form.items():
@@ -109,14 +109,14 @@ def _bounds(loop, var: str, operands: dict, keys: dict) -> list[tuple[Lin, bool]
     view = loop.opview
     if loop_step(view) != 1:
         raise NotDiagonal(f"the loop over {var} has a step other than 1")
-    lo = _map_lins(view.lowerBoundMap.value, [operands[v] for v in _operand_keys(view.lowerBoundOperands, keys)])
-    hi = _map_lins(view.upperBoundMap.value, [operands[v] for v in _operand_keys(view.upperBoundOperands, keys)])
+    lo = map_lins(view.lowerBoundMap.value, [operands[v] for v in operand_keys(view.lowerBoundOperands, keys)])
+    hi = map_lins(view.upperBoundMap.value, [operands[v] for v in operand_keys(view.upperBoundOperands, keys)])
     if len(lo) != 1 or len(hi) != 1:
         raise NotDiagonal(f"the loop over {var} has a max or min bound")
     return [(_add({var: 1}, lo[0], scale=(1, -1)), False), (_add(hi[0], {var: -1, 1: -1}), False)]
 
 
-def _operand_keys(values, keys: dict) -> list:
+def operand_keys(values, keys: dict) -> list:
     """The key of each index operand (a loop's variable, a size's name, `#N` a constant)."""
     out = []
     for v in values:
@@ -214,7 +214,7 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
             if memref != table:
                 continue
             amap = ir.AffineMapAttr(op.attributes["map"]).value
-            cell = tuple(_map_lins(amap, [operands[k] for k in _operand_keys(indices, keys)]))
+            cell = tuple(map_lins(amap, [operands[k] for k in operand_keys(indices, keys)]))
             (stores if name == "affine.store" else loads).append(
                 cell if name == "affine.store" else Access(cell, list(around), _position(op)))
         elif name == "affine.if":
@@ -222,7 +222,7 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
                 amap, eqs = integer_set(op.attributes["condition"])
             except ValueError as e:
                 raise NotDiagonal(str(e)) from None
-            conds = list(zip(_map_lins(amap, [operands[k] for k in _operand_keys(op.operands, keys)]), eqs))
+            conds = list(zip(map_lins(amap, [operands[k] for k in operand_keys(op.operands, keys)]), eqs))
             _scan(op.regions[0].blocks[0], table, operands, keys, around + conds, stores, loads, depth)
             if len(op.regions) > 1 and op.regions[1].blocks:
                 _scan(op.regions[1].blocks[0], table, operands, keys, around, stores, loads, depth)
@@ -237,8 +237,8 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
         elif name == "affine.apply":  # an index: its form stands for it where it is used
             key = f"@{len(keys)}"
             keys[op.results[0]] = key
-            operands[key] = _map_lins(ir.AffineMapAttr(op.attributes["map"]).value,
-                                      [operands[k] for k in _operand_keys(op.operands, keys)])[0]
+            operands[key] = map_lins(ir.AffineMapAttr(op.attributes["map"]).value,
+                                      [operands[k] for k in operand_keys(op.operands, keys)])[0]
         elif name == "affine.yield":
             if len(op.operands):
                 raise NotDiagonal("an affine.yield with values")
@@ -246,7 +246,7 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
             raise NotDiagonal(f"an operation {name} in the body")
 
 
-def _inverse(cell: tuple[Lin, Lin]) -> tuple[Lin, Lin]:
+def inverse(cell: tuple[Lin, Lin]) -> tuple[Lin, Lin]:
     """(a, b) as forms of the cell's row "r" and column "c" (the map must be unimodular)."""
     (r, c) = cell
     al0, be0 = r.get("a", 0), r.get("b", 0)
@@ -287,7 +287,7 @@ def legality(nest: DiagonalNest, direction: int = 1, timeout_ms: int = 10_000) -
     every read of the table at another cell, that cell is one no iteration writes, or one
     on a diagonal before the cell's (c' - r' < c - r; `direction` -1: c' - r' > c - r) that
     an earlier iteration writes (Z3 over the integers)."""
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     for read in nest.reads:
         names = {v for f in (*nest.cell, *read.cell, *(f for f, _ in nest.domain + read.around))
                  for v in f if v != 1} | {"r", "c"}
@@ -341,7 +341,7 @@ def diagonal_bounds(nest: DiagonalNest) -> tuple[list[Lin], list[Lin], list[Lin]
     the rows of diagonal L run from the largest `lower` to the smallest `upper`, and L from
     the largest `first` to the smallest `last` (where those rows are not empty).
     NotDiagonal where a bound is not unit in L."""
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     on = {"r": {"r": 1}, "c": {"r": 1, "L": 1}}
     moved = {"a": _subst(a_of, on), "b": _subst(b_of, on)}
     lower, upper, only = [], [], []
@@ -367,12 +367,12 @@ def diagonal_bounds(nest: DiagonalNest) -> tuple[list[Lin], list[Lin], list[Lin]
 
 
 def diagonals(nest: DiagonalNest, values: dict[str, int]) -> Diagonals:
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     on = {"r": {"r": 1}, "c": {"r": 1, "L": 1}}
-    moved = {"a": _eval(_subst(a_of, on), values), "b": _eval(_subst(b_of, on), values)}
+    moved = {"a": at_sizes(_subst(a_of, on), values), "b": at_sizes(_subst(b_of, on), values)}
     lower, upper, only = [], [], []
     for form, eq in nest.domain:
-        f = _eval(_subst(form, moved), values)
+        f = at_sizes(_subst(form, moved), values)
         s = f.pop("r", 0)
         if eq or abs(s) > 1:
             raise NotDiagonal("a bound of the nest is not a bound of the row along a diagonal")

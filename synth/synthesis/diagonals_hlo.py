@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from synth.grammar.op import Emitter, format_scalar
 from synth.semantics.affine_expr import integer_set
-from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins, _operand_keys, diagonals
+from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, at_sizes, inverse, map_lins, operand_keys, diagonals
 from mlir import ir
 
 _BINARY = {"arith.addi": "add", "arith.addf": "add", "arith.subi": "subtract", "arith.subf": "subtract",
@@ -94,8 +94,8 @@ class _Body:
         self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1])
 
     def form(self, amap, operands) -> list[Lin]:
-        keyed = [self.nest.forms[k] for k in _operand_keys(operands, self.nest.keys)]
-        return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
+        keyed = [self.nest.forms[k] for k in operand_keys(operands, self.nest.keys)]
+        return [at_sizes(f, self.values) for f in map_lins(amap, keyed)]
 
     def condition(self, op, scope) -> str:
         t = self.t
@@ -116,7 +116,7 @@ class _Body:
                 index = self.form(ir.AffineMapAttr(op.attributes["map"]).value, list(op.operands[1:]))
                 arg = op.operands[0].arg_number
                 if arg == self.nest.table:
-                    if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
+                    if tuple(index) == tuple(at_sizes(f, self.values) for f in self.nest.cell):
                         self.names[op.results[0]] = cell
                         continue
                     flat = t.index(_scaled(index[0], self.cols, _scaled(index[1], 1, {1: self.shift})), scope)
@@ -153,7 +153,7 @@ class _Body:
         key = self.nest.keys.get(v)
         if key is None:
             raise NotDiagonal("the body uses a value defined outside the nest")
-        return scope[key] if key in scope else self.t.index(_eval(self.nest.forms[key], self.values), scope)
+        return scope[key] if key in scope else self.t.index(at_sizes(self.nest.forms[key], self.values), scope)
 
     def loop(self, op, scope: dict[str, str], cell: str) -> str:
         """An inner loop: a while over its longest trip among the valid lanes."""
@@ -306,9 +306,9 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
         hi = v if hi is None else t.op("minimum", hi, v, "i64")
     valid = t.op("and", t.compare("GE", rowv, lo, "i64", "SIGNED"), t.compare("LE", rowv, hi, "i64", "SIGNED"), "i1")
     col = t.op("add", rowv, Lv, "i64")
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     rc = {"r": rowv, "c": col}
-    a, b = t.index(_eval(a_of, values), rc), t.index(_eval(b_of, values), rc)
+    a, b = t.index(at_sizes(a_of, values), rc), t.index(at_sizes(b_of, values), rc)
     cell0 = t.gather(state, padded, element, t.index({"r": cols, "c": 1, 1: shift}, rc))
     body = _Body(nest, t, values, names, state, padded, element, flats, valid, shift)
     cell = body.run(nest.inner.regions[0].blocks[0], {"a": a, "b": b}, cell0)

@@ -17,8 +17,8 @@ from synth.analysis.symbols import GenericValues
 from synth.grammar.dims import GenericSizes, kernel_sources
 from synth.grammar.op import Emitter
 from synth.semantics.affine_expr import integer_set
-from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins,
-                                       _operand_keys, diagonal_bounds, diagonals, transposed_reads)
+from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, at_sizes, inverse, map_lins,
+                                       operand_keys, diagonal_bounds, diagonals, transposed_reads)
 
 
 class _Text(Emitter):
@@ -87,8 +87,8 @@ class _Body:
         self.forms: dict = nest.keys  # SSA value -> key, as find_nest read them
 
     def form(self, amap, operands) -> list[Lin]:
-        keyed = [self.nest.forms[k] for k in _operand_keys(operands, self.forms)]
-        return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
+        keyed = [self.nest.forms[k] for k in operand_keys(operands, self.forms)]
+        return [at_sizes(f, self.values) for f in map_lins(amap, keyed)]
 
     def value(self, v, scope: dict[str, str]) -> str:
         """The name of an operand: a value of the body, or an index the nest defines (a loop's
@@ -98,7 +98,7 @@ class _Body:
         key = self.forms.get(v)
         if key is None:
             raise NotDiagonal("the body uses a value defined outside the nest")
-        return scope[key] if key in scope else self.t.index(_eval(self.nest.forms[key], self.values), scope)
+        return scope[key] if key in scope else self.t.index(at_sizes(self.nest.forms[key], self.values), scope)
 
     def run(self, block, scope: dict[str, str], cell: str) -> str:
         t = self.t
@@ -112,7 +112,7 @@ class _Body:
                 memref = op.operands[0]
                 arg = memref.arg_number
                 if arg == self.nest.table:
-                    if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
+                    if tuple(index) == tuple(at_sizes(f, self.values) for f in self.nest.cell):
                         self.names[op.results[0]] = cell
                         continue
                     out = t.fresh()
@@ -266,8 +266,8 @@ def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op, generic: 
     # the diagonals upwards (L = first + s) or downwards (L = last - s)
     L = t.index({"s": nest.direction, "f": 1}, {"s": step, "f": first_v if nest.direction > 0 else last_v})
     scope = {"L": L}
-    lo = t.fold("maxsi", [t.index(_eval(f, ev), scope) for f in lower])
-    hi = t.fold("minsi", [t.index(_eval(f, ev), scope) for f in upper])
+    lo = t.fold("maxsi", [t.index(at_sizes(f, ev), scope) for f in lower])
+    hi = t.fold("minsi", [t.index(at_sizes(f, ev), scope) for f in upper])
     count = t.fresh("count")
     t.line(f"{count} = arith.subi {hi}, {lo} : index")
     count1 = t.fresh("count")
@@ -284,10 +284,10 @@ def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op, generic: 
     t.line(f"{r} = arith.addi {lo}, {p} : index")
     c = t.fresh("col")
     t.line(f"{c} = arith.addi {r}, {L} : index")
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     rc = {"r": r, "c": c}
-    a = t.index(_eval(a_of, ev), rc)
-    b = t.index(_eval(b_of, ev), rc)
+    a = t.index(at_sizes(a_of, ev), rc)
+    b = t.index(at_sizes(b_of, ev), rc)
     cell0 = t.fresh("cell")
     t.line(f"{cell0} = tensor.extract {state}[{t.mul_add(r, cols, c)}] : {flat_type}")
     body = _Body(nest, t, ev, names, state, flat_type, element, tt, types, rows, cols)
