@@ -43,6 +43,8 @@ class Lin:
 
 @dataclass
 class Loop:
+    """One affine.for of the function: its bounds as linear forms (None where not affine),
+    its step and induction variable."""
     id: int
     op_index: int
     location: str
@@ -125,6 +127,8 @@ def split_const(expr: ir.AffineExpr) -> tuple[ir.AffineExpr | None, int]:
 
 
 class Collector:
+    """Walks a function body once and collects its loops, accesses and sites as linear forms
+    over the loop counters and symbols (read by the size and reach analyses too)."""
     def __init__(self, path: str, func, block: ir.Block):
         self.path = path
         self.block = block

@@ -54,6 +54,7 @@ def closed_cases(arr: Array, x: tuple, cases: list) -> Array:
 
 
 def closed_guard(x: tuple, g):
+    """The guard `g` over the variables `x` as a function of their values."""
     def guard(xs):
         subst = list(zip(x, xs))
         return z3.substitute(g, *subst) if subst else g
@@ -61,10 +62,12 @@ def closed_guard(x: tuple, g):
 
 
 def zero(sort):
+    """Zero of z3 sort `sort` (real or int)."""
     return z3.RealVal(0) if sort == z3.RealSort() else z3.IntVal(0)
 
 
 def conjuncts(g) -> list:
+    """The conjuncts of `g`, nested ands flattened."""
     if z3.is_and(g):
         return [c for ch in g.children() for c in conjuncts(ch)]
     return [g]
@@ -170,6 +173,7 @@ def reads_in(t, by_decl, cache: dict | None = None) -> bool:
 
 
 def max_of(xs):
+    """The maximum of the non-empty z3 terms `xs`, simplified."""
     out = xs[0]
     for x in xs[1:]:
         out = z3.If(out >= x, out, x)
@@ -177,6 +181,7 @@ def max_of(xs):
 
 
 def min_of(xs):
+    """The minimum of the non-empty z3 terms `xs`, simplified."""
     out = xs[0]
     for x in xs[1:]:
         out = z3.If(out <= x, out, x)

@@ -29,6 +29,8 @@ MAX_ITERATIONS = 100_000  # of a loop in a raised function (stablehlo.while, scf
 
 
 class Interpreter:
+    """Evaluates the functions of a raised module on values (numbers, z3 terms, object arrays),
+    each op through its handler."""
     def __init__(self, ir, module, path: str, handlers=None):
         self.ir, self.path = ir, path
         self.handlers = HANDLERS if handlers is None else handlers  # op name -> handler

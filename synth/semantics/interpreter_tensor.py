@@ -35,12 +35,14 @@ def op_tensor_cast(it, op, xs):
 
 @handles("tensor.empty")
 def op_empty(it, op, xs):
+    """tensor.empty: a fresh array of the result type."""
     dtype = re.search(r"(?:<|x)([a-z]+\d*)>$", str(op.results[0].type)).group(1)
     return [it.fresh_array(TensorType(_shape(op, 0, xs), dtype), "empty")]
 
 
 @handles("linalg.generic")
 def op_generic(it, op, xs):
+    """linalg.generic: its body run at every point of the iteration space."""
     ir = it.ir
     view = op.opview
     n_in = len(view.inputs)
@@ -76,6 +78,7 @@ def op_generic(it, op, xs):
 
 @handles("linalg.index")
 def op_index(it, op, xs):
+    """linalg.index: the current iteration index along `dim` of the innermost generic."""
     if not it.index_stack or it.index_stack[-1] is None:
         raise Unsupported("linalg.index outside a linalg.generic")
     return [int(it.index_stack[-1][int_attr(it.ir, op.attributes["dim"])])]
@@ -127,6 +130,7 @@ def _reduced(sizes: list[int], static: list[int], result: list[int | None]) -> t
 
 @handles("tensor.extract_slice")
 def op_extract_slice(it, op, xs):
+    """tensor.extract_slice (a symbolic offset: by cases)."""
     off, size, stride = _slice_params(it, op, xs[1:])
     shape = _reduced(size, i64s(it.ir, op.attributes["static_sizes"]), _result_dims(op))
     a = np.asarray(xs[0], dtype=object)
@@ -137,6 +141,7 @@ def op_extract_slice(it, op, xs):
 
 @handles("tensor.insert_slice")
 def op_insert_slice(it, op, xs):
+    """tensor.insert_slice (a symbolic offset: by cases)."""
     off, size, stride = _slice_params(it, op, xs[2:])
     dest = np.asarray(xs[1], dtype=object)
     bounds = [(0, max(n - (s - 1) * k - 1, 0)) for n, s, k in zip(dest.shape, size, stride)]
@@ -151,6 +156,7 @@ def op_insert_slice(it, op, xs):
 
 @handles("tensor.extract")
 def op_extract(it, op, xs):
+    """tensor.extract (a symbolic index: by cases)."""
     x = np.asarray(xs[0], dtype=object)
     try:
         return [x[tuple(concrete(i) for i in xs[1:])]]
@@ -161,6 +167,7 @@ def op_extract(it, op, xs):
 
 @handles("tensor.insert")
 def op_insert(it, op, xs):
+    """tensor.insert at concrete indices."""
     dest = np.array(xs[1], dtype=object)
     dest[tuple(concrete(i) for i in xs[2:])] = xs[0]
     return [dest]
@@ -168,6 +175,7 @@ def op_insert(it, op, xs):
 
 @handles("tensor.from_elements")
 def op_from_elements(it, op, xs):
+    """tensor.from_elements in row-major order."""
     t = it.result_type(op)
     out = np.empty(t.shape, dtype=object)
     for idx, v in zip(np.ndindex(*t.shape), xs):
@@ -177,6 +185,7 @@ def op_from_elements(it, op, xs):
 
 @handles("stablehlo.triangular_solve")
 def op_triangular_solve(it, op, xs):
+    """stablehlo.triangular_solve (left_side only)."""
     def flag(name: str) -> bool:
         return it.ir.BoolAttr(op.attributes[name]).value
 
@@ -192,6 +201,7 @@ def op_triangular_solve(it, op, xs):
 
 @handles("stablehlo.cholesky")
 def op_cholesky(it, op, xs):
+    """stablehlo.cholesky (lower only; the upper triangle is implementation-defined)."""
     if not (has(op, "lower") and it.ir.BoolAttr(op.attributes["lower"]).value):
         raise Unsupported("only lower = true is modelled")
     ops = scalar.STABLEHLO

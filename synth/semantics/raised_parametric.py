@@ -80,6 +80,7 @@ class Sizes:
 
 
 def numeral(v, dtype: str):
+    """`v` as a z3 value of `dtype` (z3 terms as they are)."""
     if isinstance(v, z3.ExprRef):
         return v
     if dtype in FLOATS:
@@ -90,6 +91,7 @@ def numeral(v, dtype: str):
 
 
 def to_dtype(i: z3.ArithRef, dtype: str):
+    """The integer term `i` as a term of `dtype` (real for floats)."""
     return z3.ToReal(i) if dtype in FLOATS else i
 
 
@@ -173,6 +175,7 @@ def handles(*names):
 
 
 def elementwise_fn(fn, shape, dtype, is_tensor, xs):
+    """`fn` applied to `xs`: on scalars directly, on tensors pointwise as a Tensor of `shape`."""
     if not is_tensor:
         return fn(*xs)
     ats = [x.at if isinstance(x, Tensor) else (lambda idx, x=x: x) for x in xs]
@@ -180,6 +183,7 @@ def elementwise_fn(fn, shape, dtype, is_tensor, xs):
 
 
 def same_operands(ev, op, shape, xs) -> None:
+    """Requires every tensor operand of `op` to have the result `shape`."""
     for x in xs:
         if isinstance(x, Tensor):
             ev.same_shape(x.shape, shape, f"'{op.operation.name}' operand and result shapes")
@@ -217,6 +221,7 @@ def evaluate(raised, sizes: "dict[str, int] | Sizes", args: list, near: bool = T
 
 
 def scalar_term(x):
+    """The element of a rank-0 Tensor, or `x` itself."""
     return x.at(()) if isinstance(x, Tensor) else x
 
 

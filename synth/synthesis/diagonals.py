@@ -58,6 +58,7 @@ def _lin(expr, operands: list[Lin], n_dims: int) -> Lin:
     return _add(lin[0], {1: lin[1]})
 
 def map_lins(amap, operands: list[Lin]) -> list[Lin]:
+    """The results of affine map `amap` as linear forms, its operands given as forms."""
     return [_lin(e, operands, amap.n_dims) for e in amap.results]
 
 

@@ -52,6 +52,7 @@ class NoSketch(Exception):
 
 @dataclass
 class Loop:
+    """A loop around an access: its counter and the bounds [lo, hi) of its box."""
     iv: ir.Value
     lo: int
     hi: int  # exclusive: the loop's box (every iteration of it lies inside)
@@ -134,6 +135,7 @@ FLIP = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE"}
 
 
 def is_block_argument(value: ir.Value) -> bool:
+    """Whether `value` is a block argument (not an op result)."""
     return isinstance(value.owner, ir.Block)
 
 

@@ -36,6 +36,7 @@ ARRAYS = (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY)
 
 
 def stride(dims) -> Poly:
+    """The product of `dims` (the element stride of a row of those extents)."""
     out = Poly.number(1)
     for d in dims:
         out = out * d
