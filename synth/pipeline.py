@@ -496,7 +496,7 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
     try:
         if wants_generic(kernel, options):  # sizes known only at run time: test values first
             kernel.sizes.with_test_values()
-        raised = diagonal_raise(kernel, target)
+        raised = diagonal_raise(kernel, target, deadline=t0 + options.settings.timeout)
     except (NotDiagonal, InputError) as e:  # not such a nest, or its sizes not told here
         return say(str(e))
     more = []  # the loop unrolled at a few more sizes than the plan's 2 and 3

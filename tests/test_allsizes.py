@@ -136,6 +136,21 @@ def test_a_family_that_is_ill_typed_at_small_sizes_is_not_proven(tmp_path):
     assert result.verdict == "not applicable" and "not well-typed at every size (slice" in result.message
 
 
+def test_the_level_ends_within_the_callers_timeout(tmp_path):
+    """prove_all_sizes' `timeout` (the caller's --z3-timeout) bounds every query: with
+    none left, the level gives up (the bounded proof decides) instead of asking z3."""
+    from synth.semantics.raised import load_raised
+    from synth.validation.allsizes import prove_all_sizes
+    from synth.validation.contract import check_contract
+
+    k = load_kernel(load_source(DATA / "mutants" / "diff.mlir"), "kernel_diff")
+    path = tmp_path / "split4.mlir"
+    path.write_text(SPLIT4)
+    raised = load_raised(str(path), "kernel_diff_raised", SPLIT4)
+    result = prove_all_sizes(k, raised, check_contract(k, raised, raised.signature()), 1e-9)
+    assert result.verdict == "not applicable" and result.message == "the proof is not done in the level's time"
+
+
 def test_a_guard_on_integer_data_is_no_sum_bound():
     """k == F(k) with F an integer input: not a point of the sum (its solution holds k)."""
     F = z3.Function("F", z3.IntSort(), z3.IntSort())

@@ -7,7 +7,10 @@ iterations wrote (or at cells no iteration writes) is a wavefront: every cell of
 L = c - r depends only on diagonals before it, so a loop over L, ascending, computing all
 the cells of diagonal L at once, each by the original's body, computes what the nest does.
 The condition is checked for every size with Z3 over the integers (`legality`), not on
-examples.
+examples; each read's question within READ_TIMEOUT_MS and, where the raise finds the nest,
+within the caller's `deadline` (the raise's search budget, --timeout: `diagonal_raise(...,
+deadline=)`; the re-checks at other sizes, `DiagonalRaise.text`, are validation's), a
+question left undecided refusing the nest.
 
 Raised by synth.synthesis.diagonals_linalg (each diagonal a `linalg.generic` running the
 original's body per cell, its operations in their order, inside an `scf.for` over L) and
@@ -22,6 +25,7 @@ unrolled there)."""
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 
 import z3
@@ -33,6 +37,7 @@ from synth.frontend.reader import affine_linear
 from synth.semantics.affine_expr import integer_set
 
 Lin = dict  # a linear form: variable name (str) or 1 (the constant) -> coefficient
+READ_TIMEOUT_MS = 10_000  # Z3's time for one read's legality question at most (seen: milliseconds)
 
 
 class NotDiagonal(Exception):
@@ -269,32 +274,46 @@ def _subst(form: Lin, values: dict[str, Lin]) -> Lin:
                 scale=tuple(form.values()))
 
 
-def checked(nest: DiagonalNest) -> DiagonalNest:
+def checked(nest: DiagonalNest, deadline: float | None = None) -> DiagonalNest:
     """The nest with its direction set: upwards where `legality` holds so, else downwards
-    where it holds so; else NotDiagonal (the upwards reason)."""
+    where it holds so; else NotDiagonal (the upwards reason). Both checks end by `deadline`
+    (a time.monotonic() value; None: each read within READ_TIMEOUT_MS only)."""
     try:
-        legality(nest, 1)
+        legality(nest, 1, deadline)
     except NotDiagonal as up:
         try:
-            legality(nest, -1)
+            legality(nest, -1, deadline)
         except NotDiagonal:
             raise up from None
         nest.direction = -1
     return nest
 
 
-def legality(nest: DiagonalNest, direction: int = 1, timeout_ms: int = 10_000) -> None:
+def read_timeout_ms(deadline: float | None) -> int:
+    """Z3's time for the next read's question, in ms: READ_TIMEOUT_MS, or what is left
+    before `deadline` (time.monotonic()) where that is less; NotDiagonal when nothing is
+    (the caller's budget is spent: the nest is not checked, so not raised this way)."""
+    if deadline is None:
+        return READ_TIMEOUT_MS
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise NotDiagonal("the time budget ran out before the dependences were checked")
+    return max(1, min(READ_TIMEOUT_MS, int(left * 1000)))
+
+
+def legality(nest: DiagonalNest, direction: int = 1, deadline: float | None = None) -> None:
     """NotDiagonal unless, for every size (each size symbol >= 1), every iteration and
     every read of the table at another cell, that cell is one no iteration writes, or one
     on a diagonal before the cell's (c' - r' < c - r; `direction` -1: c' - r' > c - r) that
-    an earlier iteration writes (Z3 over the integers)."""
+    an earlier iteration writes (Z3 over the integers; each read's question within
+    `read_timeout_ms(deadline)`, undecided: NotDiagonal)."""
     a_of, b_of = inverse(nest.cell)
     for read in nest.reads:
         names = {v for f in (*nest.cell, *read.cell, *(f for f, _ in nest.domain + read.around))
                  for v in f if v != 1} | {"r", "c"}
         env = {v: z3.Int(v) for v in names}
         s = z3.Solver()
-        s.set("timeout", timeout_ms)
+        s.set("timeout", read_timeout_ms(deadline))
         s.add([env[v] >= 1 for v in nest.symbols.values() if v in env])
         for form, eq in nest.domain + read.around:
             s.add(_z3(form, env) == 0 if eq else _z3(form, env) >= 0)
@@ -429,7 +448,7 @@ class DiagonalRaise:
         source = kernel.at(values)
         with source.context:
             module = source.parsed()
-            nest = checked(find_nest(kernel, module))
+            nest = checked(find_nest(kernel, module))  # validation's: READ_TIMEOUT_MS per read
             return self._emit(nest, values, _function(module, kernel.name))
 
     def generic_text(self) -> str:
@@ -451,15 +470,16 @@ class DiagonalRaise:
 TARGETS = ("linalg", "stablehlo")
 
 
-def diagonal_raise(kernel: Kernel, target: str) -> DiagonalRaise:
+def diagonal_raise(kernel: Kernel, target: str, deadline: float | None = None) -> DiagonalRaise:
     """The kernel as a DiagonalRaise, or NotDiagonal saying why it is not one: the nest
-    (find_nest), its dependences checked for every size (legality), the text built at the
-    kernel's own sizes once (diagonals)."""
+    (find_nest), its dependences checked for every size (legality) by `deadline` (the
+    caller's budget, a time.monotonic() value; None: READ_TIMEOUT_MS per read), the text
+    built at the kernel's own sizes once (diagonals)."""
     if target not in TARGETS:
         raise NotDiagonal(f"diagonals are emitted in {', '.join(TARGETS)} only")
     with kernel.normal.context:
         module = kernel.normal.parsed()
         func = _function(module, kernel.name)
-        nest = checked(find_nest(kernel, module))
+        nest = checked(find_nest(kernel, module), deadline)
         diagonals(nest, kernel.sizes.original())
     return DiagonalRaise(kernel.name, target, nest, func)
