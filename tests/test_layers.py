@@ -119,13 +119,29 @@ def private_imports() -> list[str]:
                         modules[a.asname or a.name] = f"{source}.{a.name}"
             elif isinstance(node, ast.Import):
                 for a in node.names:
-                    if a.name.startswith("synth") and a.asname:
-                        modules[a.asname] = a.name
+                    if a.name.startswith("synth"):
+                        modules[a.asname or "synth"] = a.name if a.asname else "synth"
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
-                    and node.attr.startswith("_") and not node.attr.startswith("__")):
-                found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno}: {modules[node.value.id]}.{node.attr}")
+            if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
+                continue
+            owner = _dotted(node.value)
+            head, _, rest = (owner or "").partition(".")
+            if head in modules:
+                module = modules[head] + ("." + rest if rest else "")
+                if (ROOT.parent / module.replace(".", "/")).with_suffix(".py").exists() or \
+                        (ROOT.parent / module.replace(".", "/") / "__init__.py").exists():
+                    found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno}: {module}.{node.attr}")
     return found
+
+
+def _dotted(node) -> str | None:
+    """`a.b.c` of a chain of attributes on a name; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return None if inner is None else f"{inner}.{node.attr}"
+    return None
 
 
 def test_no_module_imports_another_modules_private_names():
@@ -141,7 +157,10 @@ def test_private_import_scan_finds_a_private_import(tmp_path, monkeypatch):
     (package / "synthesis").mkdir(parents=True)
     (package / "synthesis" / "a.py").write_text("def _helper():\n    return 1\n")
     (package / "synthesis" / "b.py").write_text("from synth.synthesis.a import _helper\n"
-                                              "from synth.synthesis import a\nx = a._helper()\n")
+                                              "from synth.synthesis import a\nx = a._helper()\n"
+                                              "import synth.synthesis.a\ny = synth.synthesis.a._helper()\n"
+                                              "z = a.helper()._private  # an object's attribute: not a module's\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", package)
     assert private_imports() == ["synth/synthesis/b.py:1: synth.synthesis.a._helper",
-                                 "synth/synthesis/b.py:3: synth.synthesis.a._helper"]
+                                 "synth/synthesis/b.py:3: synth.synthesis.a._helper",
+                                 "synth/synthesis/b.py:5: synth.synthesis.a._helper"]
