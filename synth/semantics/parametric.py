@@ -27,6 +27,7 @@ from __future__ import annotations
 
 
 import itertools
+import time
 
 import z3
 
@@ -34,6 +35,21 @@ import z3
 class NotParametric(Exception):
     """A program (or a part of it) outside what the all-size proof models; the message
     says what."""
+
+
+def query_ms(deadline: float | None, cap_ms: int | None = None) -> int:
+    """Z3's time for one more query of the all-size level, in ms: `cap_ms`, or what is
+    left before `deadline` (a time.monotonic() value, the level's) where that is less (one
+    of the two given); NotParametric when nothing is left (the level gives up, the bounded
+    proof decides)."""
+    if deadline is None:
+        assert cap_ms is not None, "a query needs a cap or a deadline"
+        return cap_ms
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise NotParametric("the proof is not done in the level's time")
+    ms = max(1, int(left * 1000))
+    return ms if cap_ms is None else min(cap_ms, ms)
 
 
 # sums ---------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import z3
 
 from synth.analysis.model import Kernel
 from synth.semantics.affine_parametric import ParametricOriginal, size_term
-from synth.semantics.parametric import NotParametric, empty_sum_facts
+from synth.semantics.parametric import NotParametric, empty_sum_facts, query_ms
 from synth.semantics.canonical import canonical
 from synth.semantics.raised_parametric import Sizes, Tensor, evaluate
 from synth.semantics.scalar import Unsupported
@@ -89,7 +89,7 @@ def _attempt(kernel: Kernel, raised, comparisons: list[Comparison], deadline: fl
 
 def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, until: float,
            sizes: Sizes) -> AllSizes:
-    original = ParametricOriginal(kernel)
+    original = ParametricOriginal(kernel, deadline)
     want = original.outputs()
     model = kernel.sizes
     args = []
@@ -125,7 +125,7 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
         inside = [z3.And(0 <= i, i < n) for i, n in zip(x, shape)]
         w, h = canonical(w, deadline), canonical(h, deadline)
         solver = z3.Solver()
-        solver.set("timeout", _remaining_ms(deadline))
+        solver.set("timeout", query_ms(deadline))
         solver.add(domain + empty_sum_facts([w, h]))
         solver.add(z3.And(inside + [w != h]))
         result = solver.check()
@@ -239,18 +239,9 @@ def _text(sizes: dict) -> str:
     return "(" + ", ".join(f"{k}={v}" for k, v in sorted(sizes.items())) + ")"
 
 
-def _remaining_ms(deadline: float) -> int:
-    """What is left of the level's time for one more query, in ms; NotParametric when
-    nothing is (the level gives up, the bounded proof decides)."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise NotParametric("the proof is not done in the level's time")
-    return max(1, int(left * 1000))
-
-
 def _decide(domain: list, goal, deadline: float):
     s = z3.Solver()
-    s.set("timeout", _remaining_ms(deadline))
+    s.set("timeout", query_ms(deadline))
     s.add(domain + [goal])
     return s.check()
 
