@@ -27,9 +27,10 @@ from __future__ import annotations
 
 
 import itertools
-import time
 
 import z3
+
+from synth.budget import ms_left
 
 
 class NotParametric(Exception):
@@ -42,14 +43,10 @@ def query_ms(deadline: float | None, cap_ms: int | None = None) -> int:
     left before `deadline` (a time.monotonic() value, the level's) where that is less (one
     of the two given); NotParametric when nothing is left (the level gives up, the bounded
     proof decides)."""
-    if deadline is None:
-        assert cap_ms is not None, "a query needs a cap or a deadline"
-        return cap_ms
-    left = deadline - time.monotonic()
-    if left <= 0:
+    ms = ms_left(deadline, cap_ms)
+    if ms is None:
         raise NotParametric("the proof is not done in the level's time")
-    ms = max(1, int(left * 1000))
-    return ms if cap_ms is None else min(cap_ms, ms)
+    return ms
 
 
 # sums ---------------------------------------------------------------------------------------

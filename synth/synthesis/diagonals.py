@@ -25,7 +25,6 @@ unrolled there)."""
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 
 import z3
@@ -33,6 +32,7 @@ from mlir import ir
 
 from synth.analysis.collect import loop_step
 from synth.analysis.model import Kernel
+from synth.budget import ms_left
 from synth.frontend.reader import affine_linear
 from synth.semantics.affine_expr import integer_set
 
@@ -306,12 +306,10 @@ def read_timeout_ms(deadline: float | None) -> int:
     """Z3's time for the next read's question, in ms: READ_TIMEOUT_MS, or what is left
     before `deadline` (time.monotonic()) where that is less; NotDiagonal when nothing is
     (the caller's budget is spent: the nest is not checked, so not raised this way)."""
-    if deadline is None:
-        return READ_TIMEOUT_MS
-    left = deadline - time.monotonic()
-    if left <= 0:
+    ms = ms_left(deadline, READ_TIMEOUT_MS)
+    if ms is None:
         raise NotDiagonal("the time budget ran out before the dependences were checked")
-    return max(1, min(READ_TIMEOUT_MS, int(left * 1000)))
+    return ms
 
 
 def legality(nest: DiagonalNest, direction: int = 1, deadline: float | None = None) -> None:
