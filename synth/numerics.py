@@ -6,7 +6,9 @@ always share a fingerprint, and values it tells apart never do).
 Floats compare with a tolerance relative to the largest magnitude of the expected array
 (`|have - want| <= rtol * (|want| + max(1, max |want|))`): reassociated sums, nothing
 more. f64: 1e-9; f32: 1e-5 (f32's epsilon is 1.2e-7: a few hundred rounding errors).
-Integers compare exactly. Non-finite values are equal where both sides are non-finite.
+Integers compare exactly. Non-finite values are equal only to the same non-finite value: a
+NaN to a NaN, an infinity to the infinity of its sign (a raise that gives +inf where the
+original gives NaN is not equal to it).
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ def mismatches(want: np.ndarray, have: np.ndarray) -> np.ndarray:
         close = np.abs(h - w) <= tol * (np.abs(w) + scale)
         bad = ~(close | (~np.isfinite(h) & ~finite))
         bad |= np.isfinite(h) != finite
+        bad |= np.isnan(h) != np.isnan(w)
+        bad |= np.isinf(h) & np.isinf(w) & (np.signbit(h) != np.signbit(w))
     return bad
 
 

@@ -484,7 +484,7 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
                      t0: float) -> RaiseOutcome | None:
     """The kernel raised as a loop over its table's diagonals (synth.synthesis.diagonals),
     validated; None where it is not such a nest (the search runs as before). Shape-generic
-    in linalg where the options want it (else, or where that text fails, static: at the
+    where the options want it (else, or where that text fails, static: at the
     kernel's own sizes, the drop-in running the loops at others)."""
     import os
 
@@ -506,7 +506,7 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
         except InputError:
             break
     more = [dict(m) for m in dict.fromkeys(tuple(sorted(c.items())) for c in more)]
-    for generic in ([True] if target == "linalg" and wants_generic(kernel, options) else []) + [False]:
+    for generic in ([True] if wants_generic(kernel, options) else []) + [False]:
         try:
             if generic:
                 kernel.sizes.with_test_values()
@@ -552,7 +552,7 @@ def _diagonal_texts(raised: DiagonalRaise, kernel: Kernel, generic: bool):
 
     def at(values):
         shapes = [tuple(int(n) for n in kernel.tensor_type(i, values).shape) for i in range(kernel.n_arguments)]
-        return specialize(text, f"{kernel.name}_raised", "linalg", shapes)
+        return specialize(text, f"{kernel.name}_raised", raised.dialect, shapes)
     return at(kernel.sizes.original()), at, text
 
 

@@ -65,8 +65,8 @@ def test_nussinov_with_char_bases_raises_as_a_loop_over_diagonals(tmp_path, targ
     for _ in range(3):
         _against_loops(HERE / "nussinov_char.c", "kernel_nussinov", ["N=9"], target, text,
                        _nussinov_inputs(9, rng))
-    if target == "linalg":  # generic (n is an argument): the drop-in raises every n, 9 x 9 arrays
-        assert record["shapes"] == "generic"
+    assert record["shapes"] == "generic"  # n is an argument (tests/test_diagonals_generic.py: other N)
+    if target == "linalg":  # the drop-in raises every n, 9 x 9 arrays
         original = load_input(HERE / "nussinov_char.c", c=COptions(defines=("N=9",)), warn=False).text
         for n in (1, 2, 5, 9):
             _, seq, table = _nussinov_inputs(9, rng)

@@ -33,7 +33,7 @@ from mlir import ir
 from synth.analysis.collect import loop_step
 from synth.analysis.model import Kernel
 from synth.budget import ms_left
-from synth.frontend.reader import affine_linear
+from synth.frontend.reader import affine_linear, walk_ops
 from synth.semantics.affine_expr import integer_set
 
 Lin = dict  # a linear form: variable name (str) or 1 (the constant) -> coefficient
@@ -62,22 +62,28 @@ def _lin(expr, operands: list[Lin], n_dims: int) -> Lin:
         raise NotDiagonal(f"the affine expression {expr} is not linear")
     return _add(lin[0], {1: lin[1]})
 
-def form_value(form: Lin, variable, const, mul, add) -> str:
-    """The SSA value computing the linear `form`, emitted through the emitter's callbacks:
-    `variable(v)` a variable's value, `const(c)` a constant's, `mul(x, c)` x times the
-    number c, `add(x, y)`; the variables by name, then the constant (the two emitters')."""
-    acc = None
-    for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
-        term = const(c) if v == 1 else variable(v)
-        if v != 1 and c != 1:
-            term = mul(term, c)
-        acc = term if acc is None else add(acc, term)
-    return acc if acc is not None else const(0)
-
-
-def map_lins(amap, operands: list[Lin]) -> list[Lin]:
-    """The results of affine map `amap` as linear forms, its operands given as forms."""
+def _map_lins(amap, operands: list[Lin]) -> list[Lin]:
     return [_lin(e, operands, amap.n_dims) for e in amap.results]
+
+
+def _op_lins(amap, operands: list[Lin], sites: dict, op, attr: str) -> list[Lin]:
+    """The forms of `op`'s map `attr`, a constant the size model reads as a size (Polygeist's
+    `2499`: n - 1) that size's form (`sites`: op -> attr -> result -> form)."""
+    out = _map_lins(amap, operands)
+    for r, form in sites.get(op.operation, {}).get(attr, {}).items() if op is not None else ():
+        out[r] = _add({v: c for v, c in out[r].items() if v != 1}, form)
+    return out
+
+
+def _size_sites(kernel: Kernel, block) -> dict:
+    """op -> attr -> result -> the form over the size symbols of that map result's constant,
+    for the constants of `block` (the kernel's normal form) its SizeModel reads as sizes."""
+    ops = list(walk_ops(block))
+    out: dict = {}
+    for (index, attr, r), e in kernel.sizes.sites.items():
+        if e.div == 1 and index < len(ops):
+            out.setdefault(ops[index], {}).setdefault(attr, {})[r] = _add(dict(e.terms), {1: e.const})
+    return out
 
 
 def at_sizes(form: Lin, values: dict[str, int]) -> Lin:
@@ -118,24 +124,31 @@ class DiagonalNest:
     # downwards (a table kept below its main diagonal: c' - r' > c - r)
     direction: int = 1
     reads: list[Access] = field(default_factory=list)
+    sites: dict = field(default_factory=dict)  # constants read as sizes (_size_sites)
 
     @property
     def name(self) -> str:
         return self.kernel.name
 
+    def lins(self, amap, operands, op=None, attr: str = "map") -> list[Lin]:
+        """The forms of a map of the body (`op`'s attribute `attr`) over `operands` (SSA values)."""
+        return _op_lins(amap, [self.forms[k] for k in _operand_keys(operands, self.keys)], self.sites, op, attr)
 
-def _bounds(loop, var: str, operands: dict, keys: dict) -> list[tuple[Lin, bool]]:
+
+def _bounds(loop, var: str, operands: dict, keys: dict, sites: dict) -> list[tuple[Lin, bool]]:
     view = loop.opview
     if loop_step(view) != 1:
         raise NotDiagonal(f"the loop over {var} has a step other than 1")
-    lo = map_lins(view.lowerBoundMap.value, [operands[v] for v in operand_keys(view.lowerBoundOperands, keys)])
-    hi = map_lins(view.upperBoundMap.value, [operands[v] for v in operand_keys(view.upperBoundOperands, keys)])
+    lo = _op_lins(view.lowerBoundMap.value, [operands[v] for v in _operand_keys(view.lowerBoundOperands, keys)],
+                  sites, loop, "lowerBoundMap")
+    hi = _op_lins(view.upperBoundMap.value, [operands[v] for v in _operand_keys(view.upperBoundOperands, keys)],
+                  sites, loop, "upperBoundMap")
     if len(lo) != 1 or len(hi) != 1:
         raise NotDiagonal(f"the loop over {var} has a max or min bound")
     return [(_add({var: 1}, lo[0], scale=(1, -1)), False), (_add(hi[0], {var: -1, 1: -1}), False)]
 
 
-def operand_keys(values, keys: dict) -> list:
+def _operand_keys(values, keys: dict) -> list:
     """The key of each index operand (a loop's variable, a size's name, `#N` a constant)."""
     out = []
     for v in values:
@@ -155,11 +168,13 @@ def _function(module: ir.Module, name: str):
                 and ir.StringAttr(op.attributes["sym_name"]).value == name)
 
 
-def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
+def find_nest(kernel: Kernel, module: ir.Module, symbolic: bool = False) -> DiagonalNest:
     """The nest of `kernel` (parsed as `module`, its normal form) as a DiagonalNest, or
-    NotDiagonal saying why it is not one."""
+    NotDiagonal saying why it is not one. `symbolic` (`module` the kernel's normal form
+    itself): the constants its size model reads as sizes are those sizes in the forms."""
     func = _function(module, kernel.name)
     block = func.regions[0].blocks[0]
+    sites = _size_sites(kernel, block) if symbolic else {}
     _keys: dict = {}  # SSA value -> its key in `operands`
     params = {i: n for i, n in kernel.sizes.params.items()}
     symbols, constants, loops = {}, [], []
@@ -195,16 +210,17 @@ def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
     operands["a"] = {"a": 1}
     _keys[inner.regions[0].blocks[0].arguments[0]] = "b"
     operands["b"] = {"b": 1}
-    domain = _bounds(outer, "a", operands, _keys) + _bounds(inner, "b", operands, _keys)
+    domain = _bounds(outer, "a", operands, _keys, sites) + _bounds(inner, "b", operands, _keys, sites)
     if kernel.interface.results:
         raise NotDiagonal("the function returns values")
     written = kernel.written
     if len(written) != 1 or len(kernel.function.arguments[written[0]].shape or ()) != 2:
         raise NotDiagonal("it does not write exactly one 2-D array")
-    nest = DiagonalNest(kernel, written[0], outer, inner, None, domain, symbols, constants, _keys, operands)
+    nest = DiagonalNest(kernel, written[0], outer, inner, None, domain, symbols, constants, _keys, operands,
+                        sites=sites)
     table = block.arguments[written[0]]
     stores, loads = [], []
-    _scan(inner.regions[0].blocks[0], table, operands, _keys, [], stores, loads, 0)
+    _scan(inner.regions[0].blocks[0], table, operands, _keys, [], stores, loads, 0, sites)
     cells = {tuple(tuple(sorted(f.items(), key=str)) for f in s) for s in stores}
     if len(cells) != 1:
         raise NotDiagonal("the body stores to more than one cell of the table")
@@ -221,7 +237,7 @@ def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
 
 
 def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, loads: list,
-          depth: int) -> None:
+          depth: int, sites: dict) -> None:
     """Check the body's operations and collect its accesses of the table."""
     for op in block.operations:
         name = op.operation.name
@@ -233,7 +249,7 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
             if memref != table:
                 continue
             amap = ir.AffineMapAttr(op.attributes["map"]).value
-            cell = tuple(map_lins(amap, [operands[k] for k in operand_keys(indices, keys)]))
+            cell = tuple(_op_lins(amap, [operands[k] for k in _operand_keys(indices, keys)], sites, op, "map"))
             (stores if name == "affine.store" else loads).append(
                 cell if name == "affine.store" else Access(cell, list(around), _position(op)))
         elif name == "affine.if":
@@ -241,23 +257,24 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
                 amap, eqs = integer_set(op.attributes["condition"])
             except ValueError as e:
                 raise NotDiagonal(str(e)) from None
-            conds = list(zip(map_lins(amap, [operands[k] for k in operand_keys(op.operands, keys)]), eqs))
-            _scan(op.regions[0].blocks[0], table, operands, keys, around + conds, stores, loads, depth)
+            conds = list(zip(_op_lins(amap, [operands[k] for k in _operand_keys(op.operands, keys)], sites, op,
+                                      "condition"), eqs))
+            _scan(op.regions[0].blocks[0], table, operands, keys, around + conds, stores, loads, depth, sites)
             if len(op.regions) > 1 and op.regions[1].blocks:
-                _scan(op.regions[1].blocks[0], table, operands, keys, around, stores, loads, depth)
+                _scan(op.regions[1].blocks[0], table, operands, keys, around, stores, loads, depth, sites)
         elif name == "affine.for":
             var = f"k{depth}"
             keys[op.regions[0].blocks[0].arguments[0]] = var
             operands[var] = {var: 1}
             if op.results and len(op.results):
                 raise NotDiagonal("an inner loop carries values (iter_args)")
-            inner = around + _bounds(op, var, operands, keys)
-            _scan(op.regions[0].blocks[0], table, operands, keys, inner, stores, loads, depth + 1)
+            inner = around + _bounds(op, var, operands, keys, sites)
+            _scan(op.regions[0].blocks[0], table, operands, keys, inner, stores, loads, depth + 1, sites)
         elif name == "affine.apply":  # an index: its form stands for it where it is used
             key = f"@{len(keys)}"
             keys[op.results[0]] = key
-            operands[key] = map_lins(ir.AffineMapAttr(op.attributes["map"]).value,
-                                      [operands[k] for k in operand_keys(op.operands, keys)])[0]
+            operands[key] = _op_lins(ir.AffineMapAttr(op.attributes["map"]).value,
+                                     [operands[k] for k in _operand_keys(op.operands, keys)], sites, op, "map")[0]
         elif name == "affine.yield":
             if len(op.operands):
                 raise NotDiagonal("an affine.yield with values")
@@ -325,7 +342,7 @@ def legality(nest: DiagonalNest, direction: int = 1, deadline: float | None = No
         env = {v: z3.Int(v) for v in names}
         s = z3.Solver()
         s.set("timeout", read_timeout_ms(deadline))
-        s.add([env[v] >= 1 for v in nest.symbols.values() if v in env])
+        s.add([env[v] >= 1 for v in set(nest.symbols.values()) | set(nest.kernel.sizes.symbols) if v in env])
         for form, eq in nest.domain + read.around:
             s.add(_z3(form, env) == 0 if eq else _z3(form, env) >= 0)
         # the cell read, as an iteration (a', b') of the nest: written there if in the domain
@@ -463,12 +480,14 @@ class DiagonalRaise:
             return self._emit(nest, values, _function(module, kernel.name))
 
     def generic_text(self) -> str:
-        """The raised function for every size its arguments expose (linalg only)."""
-        from synth.synthesis.diagonals_linalg import linalg_text
-
+        """The raised function for every size its arguments expose."""
         kernel = self.nest.kernel
         with kernel.normal.context:
-            return linalg_text(self.nest, kernel.sizes.original(), self.function, generic=True)
+            if self.dialect == "linalg":
+                from synth.synthesis.diagonals_linalg import linalg_text
+                return linalg_text(self.nest, kernel.sizes.original(), self.function, generic=True)
+            from synth.synthesis.diagonals_hlo_generic import stablehlo_generic_text
+            return stablehlo_generic_text(self.nest, kernel.sizes.original(), self.function)
 
     def _emit(self, nest: DiagonalNest, values: dict[str, int], function) -> str:
         if self.dialect == "linalg":
@@ -491,6 +510,6 @@ def diagonal_raise(kernel: Kernel, target: str, deadline: float | None = None) -
     with kernel.normal.context:
         module = kernel.normal.parsed()
         func = _function(module, kernel.name)
-        nest = checked(find_nest(kernel, module), deadline)
+        nest = checked(find_nest(kernel, module, symbolic=True), deadline)
         diagonals(nest, kernel.sizes.original())
     return DiagonalRaise(kernel.name, target, nest, func)

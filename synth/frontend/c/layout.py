@@ -202,9 +202,13 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
                 assumptions.append(text)
         b = bounds(idx[0], a.ranges)
         highs.append(b[1] if b is not None else None)
-    if declared_total is not None:
-        extents[0] = _quotient(_mono(declared_total), monos[0])
-    else:
+    total = _mono(declared_total) if declared_total is not None else None
+    if declared_total is not None and monos[0] == (1, ()):  # one element per row: `int d[n + 1]`
+        extents[0] = declared_total
+    elif total is not None and _divides(monos[0], total):
+        extents[0] = _quotient(total, monos[0])
+    else:  # a declared size that is no multiple of the rows (`n + 1` of rows of n): reached
+        extents[0] = _max(highs, values)
         extents[0] = _max(highs, values)
     return Layout(strides, extents, assumptions)
 
