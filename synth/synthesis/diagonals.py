@@ -86,6 +86,19 @@ def _size_sites(kernel: Kernel, block) -> dict:
     return out
 
 
+def form_value(form: Lin, variable, const, mul, add) -> str:
+    """The SSA value computing the linear `form`, emitted through the emitter's callbacks:
+    `variable(v)` a variable's value, `const(c)` a constant's, `mul(x, c)` x times the
+    number c, `add(x, y)`; the variables by name, then the constant (the two emitters')."""
+    acc = None
+    for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
+        term = const(c) if v == 1 else variable(v)
+        if v != 1 and c != 1:
+            term = mul(term, c)
+        acc = term if acc is None else add(acc, term)
+    return acc if acc is not None else const(0)
+
+
 def at_sizes(form: Lin, values: dict[str, int]) -> Lin:
     """`form` with the named sizes replaced by their values."""
     out: Lin = {}

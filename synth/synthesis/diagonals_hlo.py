@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from synth.grammar.op import Emitter, format_scalar
 from synth.semantics.affine_expr import integer_set
-from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, at_sizes, inverse, diagonals
+from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, at_sizes, diagonals, form_value, inverse
 from mlir import ir
 
 _BINARY = {"arith.addi": "add", "arith.addf": "add", "arith.subi": "subtract", "arith.subf": "subtract",
@@ -59,13 +59,9 @@ class Lanes(Emitter):
 
     def index(self, form: Lin, scope: dict[str, str]) -> str:
         """An i64 lane vector computing `form` (its variables i64 vectors in `scope`)."""
-        acc = None
-        for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
-            term = self.splat(c, "i64") if v == 1 else scope[v]
-            if v != 1 and c != 1:
-                term = self.op("multiply", term, self.splat(c, "i64"), "i64")
-            acc = term if acc is None else self.op("add", acc, term, "i64")
-        return acc if acc is not None else self.splat(0, "i64")
+        return form_value(form, scope.__getitem__, lambda c: self.splat(c, "i64"),
+                          lambda x, c: self.op("multiply", x, self.splat(c, "i64"), "i64"),
+                          lambda x, y: self.op("add", x, y, "i64"))
 
     def compare(self, direction: str, a: str, b: str, element: str, kind: str) -> str:
         out = self.fresh()

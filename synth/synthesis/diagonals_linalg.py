@@ -17,8 +17,8 @@ from synth.analysis.symbols import GenericValues
 from synth.grammar.dims import GenericSizes, kernel_sources
 from synth.grammar.op import Emitter
 from synth.semantics.affine_expr import integer_set
-from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, at_sizes, inverse, diagonal_bounds,
-                                       diagonals, transposed_reads)
+from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, at_sizes, diagonal_bounds, diagonals,
+                                       form_value, inverse, transposed_reads)
 
 
 class _Text(Emitter):
@@ -34,24 +34,16 @@ class _Text(Emitter):
         return name
 
     def index(self, form: Lin, scope: dict[str, str]) -> str:
-        """An index value computing `form` (its variables named in `scope`)."""
-        acc = None
-        for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
-            if v == 1:
-                term = self.const(c)
-            else:
-                term = scope[v] if v in scope else self.symbol(v)
-                if c != 1:
-                    k, term2 = self.const(c), self.fresh()
-                    self.line(f"{term2} = arith.muli {term}, {k} : index")
-                    term = term2
-            if acc is None:
-                acc = term
-            else:
-                total = self.fresh()
-                self.line(f"{total} = arith.addi {acc}, {term} : index")
-                acc = total
-        return acc if acc is not None else self.const(0)
+        """An index value computing `form` (its variables named in `scope`, else sizes)."""
+        return form_value(form, lambda v: scope[v] if v in scope else self.symbol(v), self.const,
+                          lambda x, c: self.binary("muli", x, self.const(c)),
+                          lambda x, y: self.binary("addi", x, y))
+
+    def binary(self, op: str, x: str, y: str) -> str:
+        """`arith.op x, y` on index values."""
+        out = self.fresh()
+        self.line(f"{out} = arith.{op} {x}, {y} : index")
+        return out
 
     def mul_add(self, x: str, width, y: str) -> str:
         """x * width + y (width an int, or an index value of a generic text)."""
