@@ -63,6 +63,34 @@ class Lanes(Emitter):
                           lambda x, c: self.op("multiply", x, self.splat(c, "i64"), "i64"),
                           lambda x, y: self.op("add", x, y, "i64"))
 
+    def open_while(self, out: str, counter: str, init: str, state: str, state0: str, state_type: str,
+                   direction: str, bound) -> None:
+        """`out:2 = stablehlo.while` over an i64 `counter` from `init` while it is `direction`
+        (LT, GT, LE, GE) `bound` (a value, or a number made a constant), carrying `state`;
+        the lines after are its body's, until close_while."""
+        self.line(f"{out}:2 = stablehlo.while({counter} = {init}, {state} = {state0}) : "
+                  f"tensor<i64>, {state_type}")
+        self.line("cond {")
+        if not isinstance(bound, str):
+            end = self.fresh("c")
+            self.line(f"  {end} = stablehlo.constant dense<{bound}> : tensor<i64>")
+            bound = end
+        go = self.fresh()
+        self.line(f"  {go} = stablehlo.compare {direction}, {counter}, {bound} : "
+                  "(tensor<i64>, tensor<i64>) -> tensor<i1>")
+        self.line(f"  stablehlo.return {go} : tensor<i1>")
+        self.line("} do {")
+        self.depth += 1
+
+    def close_while(self, counter: str, step: int, state: str, state_type: str) -> None:
+        """The end of open_while's body: `counter` + `step` and `state` returned."""
+        one, nxt = self.fresh("c"), self.fresh()
+        self.line(f"{one} = stablehlo.constant dense<{step}> : tensor<i64>")
+        self.line(f"{nxt} = stablehlo.add {counter}, {one} : tensor<i64>")
+        self.line(f"stablehlo.return {nxt}, {state} : tensor<i64>, {state_type}")
+        self.depth -= 1
+        self.line("}")
+
     def compare(self, direction: str, a: str, b: str, element: str, kind: str) -> str:
         out = self.fresh()
         self.line(f"{out} = stablehlo.compare {direction}, {a}, {b}, {kind} : ({self.vec(element)}, "
@@ -176,24 +204,13 @@ class Body:
         t.line(f"{longest} = stablehlo.reduce({trip} init: {zero}) applies stablehlo.maximum across "
                f"dimensions = [0] : ({t.vec('i64')}, tensor<i64>) -> tensor<i64>")
         m, carried, out = t.fresh("m"), t.fresh("cell"), t.fresh("loop")
-        t.line(f"{out}:2 = stablehlo.while({m} = {zero}, {carried} = {cell}) : tensor<i64>, {t.vec(el)}")
-        t.line("cond {")
-        go = t.fresh()
-        t.line(f"  {go} = stablehlo.compare LT, {m}, {longest} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
-        t.line(f"  stablehlo.return {go} : tensor<i1>")
-        t.line("} do {")
-        t.depth += 1
+        t.open_while(out, m, zero, carried, cell, t.vec(el), "LT", longest)
         k = t.op("add", lo, t.spread(m, "i64"), "i64")
         active = t.op("and", self.valid, t.compare("LT", k, hi, "i64", "SIGNED"), "i1")
         var = self.nest.keys[op.regions[0].blocks[0].arguments[0]]
         new = self.run(op.regions[0].blocks[0], {**scope, var: k}, carried)
         kept = t.select(active, new, carried, el)
-        one, m1 = t.fresh("c"), t.fresh()
-        t.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
-        t.line(f"{m1} = stablehlo.add {m}, {one} : tensor<i64>")
-        t.line(f"stablehlo.return {m1}, {kept} : tensor<i64>, {t.vec(el)}")
-        t.depth -= 1
-        t.line("}")
+        t.close_while(m, 1, kept, t.vec(el))
         return f"{out}#1"
 
     def scalar(self, op, name: str, scope: dict[str, str] | None = None) -> str:
@@ -298,14 +315,8 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
     t.line(f"{first} = stablehlo.constant dense<{d.last if down else d.first}> : tensor<i64>")
     L, state, loop = t.fresh("L"), t.fresh("t"), t.fresh("diagonals")
     ptype = f"tensor<{padded}x{element}>"
-    t.line(f"{loop}:2 = stablehlo.while({L} = {first}, {state} = {state0}) : tensor<i64>, {ptype}")
-    t.line("cond {")
-    end, go = t.fresh("c"), t.fresh()
-    t.line(f"  {end} = stablehlo.constant dense<{d.first - 1 if down else d.last + 1}> : tensor<i64>")
-    t.line(f"  {go} = stablehlo.compare {'GT' if down else 'LT'}, {L}, {end} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
-    t.line(f"  stablehlo.return {go} : tensor<i1>")
-    t.line("} do {")
-    t.depth += 1
+    t.open_while(loop, L, first, state, state0, ptype, "GT" if down else "LT",
+                 d.first - 1 if down else d.last + 1)
     Lv = t.fresh("Lv")
     t.line(f"{Lv} = stablehlo.broadcast_in_dim {L}, dims = [] : (tensor<i64>) -> {t.vec('i64')}")
     scope = {"L": Lv}
@@ -342,12 +353,7 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
     t.line(f"{upd} = stablehlo.dynamic_update_slice {view}, {newc}, {zero_i}, {column} : ({vtype}, "
            f"tensor<{rows}x1x{element}>, tensor<i64>, tensor<i64>) -> {vtype}")
     t.line(f"{back} = stablehlo.reshape {upd} : ({vtype}) -> {ptype}")
-    one, L1 = t.fresh("c"), t.fresh()
-    t.line(f"{one} = stablehlo.constant dense<{-1 if down else 1}> : tensor<i64>")
-    t.line(f"{L1} = stablehlo.add {L}, {one} : tensor<i64>")
-    t.line(f"stablehlo.return {L1}, {back} : tensor<i64>, {ptype}")
-    t.depth -= 1
-    t.line("}")
+    t.close_while(L, -1 if down else 1, back, ptype)
     part, out = t.fresh(), t.fresh("out")
     t.line(f"{part} = stablehlo.slice {loop}#1 [{shift}:{shift + size}] : ({ptype}) -> tensor<{size}x{element}>")
     t.line(f"{out} = stablehlo.reshape {part} : (tensor<{size}x{element}>) -> {types[nest.table]}")

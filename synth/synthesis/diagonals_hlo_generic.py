@@ -195,14 +195,8 @@ def stablehlo_generic_text(nest: DiagonalNest, values: dict[str, int], module_op
     rowv = t.pro(f"stablehlo.dynamic_iota {t.lanes_shape}, dim = 0 : (tensor<1xi64>) -> {t.vec('i64')}", "rows")
     down = nest.direction < 0  # the diagonals downwards: L from last to first
     L, state, loop = t.fresh("L"), t.fresh("t"), t.fresh("diagonals")
-    t.line(f"{loop}:2 = stablehlo.while({L} = {last if down else first}, {state} = {state0}) : {I64}, {ftype}")
-    t.line("cond {")
-    go = t.fresh()
-    t.line(f"  {go} = stablehlo.compare {'GE' if down else 'LE'}, {L}, {first if down else last} : "
-           f"({I64}, {I64}) -> tensor<i1>")
-    t.line(f"  stablehlo.return {go} : tensor<i1>")
-    t.line("} do {")
-    t.depth += 1
+    t.open_while(loop, L, last if down else first, state, state0, ftype, "GE" if down else "LE",
+                 first if down else last)
     t.scalars.add(L)
     scope = {"L": L}
     lo = _fold(t, "maximum", [t.scalar_index(f, scope) for f in lower])
