@@ -189,11 +189,11 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
     """A function raised nest by nest (RaiseResult.before): each part validated on its own
     at `options.verify` (a part that is a loop as such), the whole chain tested by
     execution; the level reached is the lowest of the parts'."""
-    from synth.codegen.raised import _chain
+    from synth.codegen.raised import chain
     from synth.validation.verify import verify_text
 
     parts = []
-    for part in _chain(result):
+    for part in chain(result):
         alone = replace(part, before=None)
         got = validate(part.part.source, part.part, alone, target, options, generic, own_sizes=False)
         if got.verdict == "not equivalent":
@@ -514,7 +514,7 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
     try:
         if wants_generic(kernel, options):  # sizes known only at run time: test values first
             kernel.sizes.with_test_values()
-        raised = diagonal_raise(kernel, target)
+        raised = diagonal_raise(kernel, target, deadline=t0 + options.settings.timeout)
     except (NotDiagonal, InputError) as e:  # not such a nest, or its sizes not told here
         return say(str(e))
     more = []  # the loop unrolled at a few more sizes than the plan's 2 and 3

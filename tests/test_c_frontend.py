@@ -315,11 +315,11 @@ def test_includes_resolve(tmp_path):
 
 def test_shipped_headers(monkeypatch):
     """Without a system compiler, the minimal headers in synth/frontend/include serve."""
-    for h in cfront._FALLBACK_HEADERS:
-        assert (cfront._FALLBACK_INCLUDE / h).is_file()
+    for h in cfront.FALLBACK_HEADERS:
+        assert (cfront.FALLBACK_INCLUDE / h).is_file()
     assert "memref<12xf64>" in translate_c(str(C / "freestanding.c")).text  # system headers
     # patched where _clang_args looks it up (synth/frontend/c/libclang.py)
-    monkeypatch.setattr(cfront.libclang, "resource_include_dir", lambda: str(cfront._FALLBACK_INCLUDE))
+    monkeypatch.setattr(cfront.libclang, "resource_include_dir", lambda: str(cfront.FALLBACK_INCLUDE))
     freestanding = translate_c(str(C / "freestanding.c"))
     assert "memref<12xf64>" in freestanding.text
     x = np.ascontiguousarray(np.linspace(-2, 2, 12))

@@ -54,14 +54,14 @@ def scan(path: str, clang_args: list[str]) -> list[FunctionSite]:
     (FILE:LINE:COL) where clang reports an error."""
     from clang.cindex import CursorKind as CK
 
-    from synth.frontend.c.libclang import _functions, _parse
+    from synth.frontend.c.libclang import functions, parse_file
 
     std = next((a.split("=", 1)[1] for a in clang_args if a.startswith("-std=")), "c99")
     extra = [a for a in clang_args if not a.startswith("-std=")]
-    tu = _parse(path, std, [], [], extra)
+    tu = parse_file(path, std, [], [], extra)
     data = open(path, "rb").read()
     sites = []
-    for f in _functions(tu, path):
+    for f in functions(tu, path):
         if f.spelling == "main":
             continue
         body = [c for c in f.get_children() if c.kind == CK.COMPOUND_STMT]

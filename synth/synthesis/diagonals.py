@@ -7,7 +7,10 @@ iterations wrote (or at cells no iteration writes) is a wavefront: every cell of
 L = c - r depends only on diagonals before it, so a loop over L, ascending, computing all
 the cells of diagonal L at once, each by the original's body, computes what the nest does.
 The condition is checked for every size with Z3 over the integers (`legality`), not on
-examples.
+examples; each read's question within READ_TIMEOUT_MS and, where the raise finds the nest,
+within the caller's `deadline` (the raise's search budget, --timeout: `diagonal_raise(...,
+deadline=)`; the re-checks at other sizes, `DiagonalRaise.text`, are validation's), a
+question left undecided refusing the nest.
 
 Raised by synth.synthesis.diagonals_linalg (each diagonal a `linalg.generic` running the
 original's body per cell, its operations in their order, inside an `scf.for` over L) and
@@ -29,10 +32,12 @@ from mlir import ir
 
 from synth.analysis.collect import loop_step
 from synth.analysis.model import Kernel
+from synth.budget import ms_left
 from synth.frontend.reader import affine_linear, walk_ops
 from synth.semantics.affine_expr import integer_set
 
 Lin = dict  # a linear form: variable name (str) or 1 (the constant) -> coefficient
+READ_TIMEOUT_MS = 10_000  # Z3's time for one read's legality question at most (seen: milliseconds)
 
 
 class NotDiagonal(Exception):
@@ -81,7 +86,20 @@ def _size_sites(kernel: Kernel, block) -> dict:
     return out
 
 
-def _eval(form: Lin, values: dict[str, int]) -> Lin:
+def form_value(form: Lin, variable, const, mul, add) -> str:
+    """The SSA value computing the linear `form`, emitted through the emitter's callbacks:
+    `variable(v)` a variable's value, `const(c)` a constant's, `mul(x, c)` x times the
+    number c, `add(x, y)`; the variables by name, then the constant (the two emitters')."""
+    acc = None
+    for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
+        term = const(c) if v == 1 else variable(v)
+        if v != 1 and c != 1:
+            term = mul(term, c)
+        acc = term if acc is None else add(acc, term)
+    return acc if acc is not None else const(0)
+
+
+def at_sizes(form: Lin, values: dict[str, int]) -> Lin:
     """`form` with the named sizes replaced by their values."""
     out: Lin = {}
     for v, c in form.items():
@@ -277,7 +295,7 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
             raise NotDiagonal(f"an operation {name} in the body")
 
 
-def _inverse(cell: tuple[Lin, Lin]) -> tuple[Lin, Lin]:
+def inverse(cell: tuple[Lin, Lin]) -> tuple[Lin, Lin]:
     """(a, b) as forms of the cell's row "r" and column "c" (the map must be unimodular)."""
     (r, c) = cell
     al0, be0 = r.get("a", 0), r.get("b", 0)
@@ -299,32 +317,44 @@ def _subst(form: Lin, values: dict[str, Lin]) -> Lin:
                 scale=tuple(form.values()))
 
 
-def checked(nest: DiagonalNest) -> DiagonalNest:
+def checked(nest: DiagonalNest, deadline: float | None = None) -> DiagonalNest:
     """The nest with its direction set: upwards where `legality` holds so, else downwards
-    where it holds so; else NotDiagonal (the upwards reason)."""
+    where it holds so; else NotDiagonal (the upwards reason). Both checks end by `deadline`
+    (a time.monotonic() value; None: each read within READ_TIMEOUT_MS only)."""
     try:
-        legality(nest, 1)
+        legality(nest, 1, deadline)
     except NotDiagonal as up:
         try:
-            legality(nest, -1)
+            legality(nest, -1, deadline)
         except NotDiagonal:
             raise up from None
         nest.direction = -1
     return nest
 
 
-def legality(nest: DiagonalNest, direction: int = 1, timeout_ms: int = 10_000) -> None:
+def read_timeout_ms(deadline: float | None) -> int:
+    """Z3's time for the next read's question, in ms: READ_TIMEOUT_MS, or what is left
+    before `deadline` (time.monotonic()) where that is less; NotDiagonal when nothing is
+    (the caller's budget is spent: the nest is not checked, so not raised this way)."""
+    ms = ms_left(deadline, READ_TIMEOUT_MS)
+    if ms is None:
+        raise NotDiagonal("the time budget ran out before the dependences were checked")
+    return ms
+
+
+def legality(nest: DiagonalNest, direction: int = 1, deadline: float | None = None) -> None:
     """NotDiagonal unless, for every size (each size symbol >= 1), every iteration and
     every read of the table at another cell, that cell is one no iteration writes, or one
     on a diagonal before the cell's (c' - r' < c - r; `direction` -1: c' - r' > c - r) that
-    an earlier iteration writes (Z3 over the integers)."""
-    a_of, b_of = _inverse(nest.cell)
+    an earlier iteration writes (Z3 over the integers; each read's question within
+    `read_timeout_ms(deadline)`, undecided: NotDiagonal)."""
+    a_of, b_of = inverse(nest.cell)
     for read in nest.reads:
         names = {v for f in (*nest.cell, *read.cell, *(f for f, _ in nest.domain + read.around))
                  for v in f if v != 1} | {"r", "c"}
         env = {v: z3.Int(v) for v in names}
         s = z3.Solver()
-        s.set("timeout", timeout_ms)
+        s.set("timeout", read_timeout_ms(deadline))
         s.add([env[v] >= 1 for v in set(nest.symbols.values()) | set(nest.kernel.sizes.symbols) if v in env])
         for form, eq in nest.domain + read.around:
             s.add(_z3(form, env) == 0 if eq else _z3(form, env) >= 0)
@@ -372,7 +402,7 @@ def diagonal_bounds(nest: DiagonalNest) -> tuple[list[Lin], list[Lin], list[Lin]
     the rows of diagonal L run from the largest `lower` to the smallest `upper`, and L from
     the largest `first` to the smallest `last` (where those rows are not empty).
     NotDiagonal where a bound is not unit in L."""
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     on = {"r": {"r": 1}, "c": {"r": 1, "L": 1}}
     moved = {"a": _subst(a_of, on), "b": _subst(b_of, on)}
     lower, upper, only = [], [], []
@@ -398,12 +428,12 @@ def diagonal_bounds(nest: DiagonalNest) -> tuple[list[Lin], list[Lin], list[Lin]
 
 
 def diagonals(nest: DiagonalNest, values: dict[str, int]) -> Diagonals:
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     on = {"r": {"r": 1}, "c": {"r": 1, "L": 1}}
-    moved = {"a": _eval(_subst(a_of, on), values), "b": _eval(_subst(b_of, on), values)}
+    moved = {"a": at_sizes(_subst(a_of, on), values), "b": at_sizes(_subst(b_of, on), values)}
     lower, upper, only = [], [], []
     for form, eq in nest.domain:
-        f = _eval(_subst(form, moved), values)
+        f = at_sizes(_subst(form, moved), values)
         s = f.pop("r", 0)
         if eq or abs(s) > 1:
             raise NotDiagonal("a bound of the nest is not a bound of the row along a diagonal")
@@ -459,7 +489,7 @@ class DiagonalRaise:
         source = kernel.at(values)
         with source.context:
             module = source.parsed()
-            nest = checked(find_nest(kernel, module))
+            nest = checked(find_nest(kernel, module))  # validation's: READ_TIMEOUT_MS per read
             return self._emit(nest, values, _function(module, kernel.name))
 
     def generic_text(self) -> str:
@@ -483,15 +513,16 @@ class DiagonalRaise:
 TARGETS = ("linalg", "stablehlo")
 
 
-def diagonal_raise(kernel: Kernel, target: str) -> DiagonalRaise:
+def diagonal_raise(kernel: Kernel, target: str, deadline: float | None = None) -> DiagonalRaise:
     """The kernel as a DiagonalRaise, or NotDiagonal saying why it is not one: the nest
-    (find_nest), its dependences checked for every size (legality), the text built at the
-    kernel's own sizes once (diagonals)."""
+    (find_nest), its dependences checked for every size (legality) by `deadline` (the
+    caller's budget, a time.monotonic() value; None: READ_TIMEOUT_MS per read), the text
+    built at the kernel's own sizes once (diagonals)."""
     if target not in TARGETS:
         raise NotDiagonal(f"diagonals are emitted in {', '.join(TARGETS)} only")
     with kernel.normal.context:
         module = kernel.normal.parsed()
         func = _function(module, kernel.name)
-        nest = checked(find_nest(kernel, module, symbolic=True))
+        nest = checked(find_nest(kernel, module, symbolic=True), deadline)
         diagonals(nest, kernel.sizes.original())
     return DiagonalRaise(kernel.name, target, nest, func)

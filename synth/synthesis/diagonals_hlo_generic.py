@@ -18,13 +18,14 @@ from __future__ import annotations
 from synth.analysis.symbols import GenericValues
 from synth.grammar.dims import GenericSizes, kernel_sources
 from synth.grammar.op import format_scalar
-from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, _eval, _inverse, diagonal_bounds, diagonals
-from synth.synthesis.diagonals_hlo import _Body, _Lanes, inputs_on_lanes
+from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, at_sizes, diagonal_bounds, diagonals,
+                                       inverse)
+from synth.synthesis.diagonals_hlo import Body, Lanes, inputs_on_lanes
 
 I64 = "tensor<i64>"
 
 
-class _DynamicLanes(_Lanes):
+class _DynamicLanes(Lanes):
     """Lanes whose count R is known at run time: `lanes` the tensor<1xi64> shape (R)."""
 
     def __init__(self, sizes: GenericSizes):
@@ -108,7 +109,7 @@ class _DynamicLanes(_Lanes):
         return out
 
 
-class _DynamicBody(_Body):
+class _DynamicBody(Body):
     """The original body on dynamic lanes: flat indices multiply by size values."""
 
     def read_table(self, index: list[Lin], scope: dict[str, str]) -> str:
@@ -194,14 +195,8 @@ def stablehlo_generic_text(nest: DiagonalNest, values: dict[str, int], module_op
     rowv = t.pro(f"stablehlo.dynamic_iota {t.lanes_shape}, dim = 0 : (tensor<1xi64>) -> {t.vec('i64')}", "rows")
     down = nest.direction < 0  # the diagonals downwards: L from last to first
     L, state, loop = t.fresh("L"), t.fresh("t"), t.fresh("diagonals")
-    t.line(f"{loop}:2 = stablehlo.while({L} = {last if down else first}, {state} = {state0}) : {I64}, {ftype}")
-    t.line("cond {")
-    go = t.fresh()
-    t.line(f"  {go} = stablehlo.compare {'GE' if down else 'LE'}, {L}, {first if down else last} : "
-           f"({I64}, {I64}) -> tensor<i1>")
-    t.line(f"  stablehlo.return {go} : tensor<i1>")
-    t.line("} do {")
-    t.depth += 1
+    t.open_while(loop, L, last if down else first, state, state0, ftype, "GE" if down else "LE",
+                 first if down else last)
     t.scalars.add(L)
     scope = {"L": L}
     lo = _fold(t, "maximum", [t.scalar_index(f, scope) for f in lower])
@@ -209,9 +204,9 @@ def stablehlo_generic_text(nest: DiagonalNest, values: dict[str, int], module_op
     valid = t.op("and", t.compare("GE", rowv, t.spread(lo, "i64"), "i64", "SIGNED"),
                  t.compare("LE", rowv, t.spread(hi, "i64"), "i64", "SIGNED"), "i1")
     col = t.op("add", rowv, t.spread(L, "i64"), "i64")
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     rc = {"r": rowv, "c": col}
-    a, b = t.index(_eval(a_of, {}), rc), t.index(_eval(b_of, {}), rc)
+    a, b = t.index(at_sizes(a_of, {}), rc), t.index(at_sizes(b_of, {}), rc)
     column = t.sop("add", L, shift)
     at = t.op("add", t.op("multiply", rowv, t.spread(width, "i64"), "i64"), t.spread(column, "i64"), "i64")
     cell0 = t.gather(state, None, element, at)  # in the view: also the column's old values

@@ -44,7 +44,7 @@ _TERMINATORS = ("stablehlo.return", "func.return", "scf.yield", "scf.condition",
 def raised_work(text: str, name: str, dialect: str, scalars: dict[int, int], unknown_trips: int) -> int:
     """The estimated element operations of `@name` in the static module `text`."""
     from synth.semantics.raised import shared_context
-    from synth.semantics.specialize import _find, _parse
+    from synth.semantics.specialize import raised_function, parse_raised
 
     if dialect == "stablehlo":
         from jaxlib.mlir import ir
@@ -53,8 +53,8 @@ def raised_work(text: str, name: str, dialect: str, scalars: dict[int, int], unk
         from mlir import ir
         context = shared_context()
     with context:
-        module = _parse(ir, text)
-        func = _find(ir, module, name)
+        module = parse_raised(ir, text)
+        func = raised_function(ir, module, name)
         walker = _Walker(ir, func.operation, scalars, unknown_trips)
         return walker.region(func.operation.regions[0], 1)
 
