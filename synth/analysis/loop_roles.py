@@ -4,10 +4,10 @@ repetition wrote, a repeated in-place update, or a sweep reading its input at th
 
 from __future__ import annotations
 
-from synth.analysis.collect import _Collector, _Loop
+from synth.analysis.collect import Collector, Loop
 
 
-def reads_inputs_only(col: _Collector, loop: _Loop) -> bool:
+def reads_inputs_only(col: Collector, loop: Loop) -> bool:
     """Whether the loop's index is used only to read arrays the kernel never writes, each
     read at `index + c` along one dim (fdtd-2d's `fict[t]`): a time loop whose step reads
     its input at the step's index (synth.synthesis.steps rotates such inputs)."""
@@ -24,7 +24,7 @@ def reads_inputs_only(col: _Collector, loop: _Loop) -> bool:
     return True
 
 
-def carries_dependence(col: _Collector, loop: _Loop) -> bool:
+def carries_dependence(col: Collector, loop: Loop) -> bool:
     """Whether a loop whose index nothing uses repeats a computation that reads what an
     earlier repetition wrote elsewhere (a time step), rather than accumulating into the
     same elements (a repeated update, `y[i] += c`)."""
@@ -42,7 +42,7 @@ def carries_dependence(col: _Collector, loop: _Loop) -> bool:
     return op_lo < 0
 
 
-def updates_in_place(col: _Collector, loop: _Loop) -> bool:
+def updates_in_place(col: Collector, loop: Loop) -> bool:
     """Whether an iteration of the loop reads an element that it (or an earlier one) wrote."""
     inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
     written = {}
@@ -53,14 +53,14 @@ def updates_in_place(col: _Collector, loop: _Loop) -> bool:
                for a in inner)
 
 
-def _inside(col: _Collector, op_index: int, loop: _Loop) -> bool:
+def _inside(col: Collector, op_index: int, loop: Loop) -> bool:
     # ops are numbered in pre-order: the loop's body spans the indices up to the next op
     # that is not nested in it; find it from the walk positions of the loops after it
     end = _loop_end(col, loop)
     return loop.op_index < op_index < end
 
 
-def _loop_end(col: _Collector, loop: _Loop) -> int:
+def _loop_end(col: Collector, loop: Loop) -> int:
     cache = getattr(col, "_ends", None)
     if cache is None:
         cache = col._ends = {}

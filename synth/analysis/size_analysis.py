@@ -11,7 +11,7 @@ from synth.errors import InputError
 from synth.frontend.reader import diagnostic_location
 from synth.analysis.symbols import SizeExpr
 
-from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, _Collector, _Lin
+from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
 from synth.analysis.reach import check_own_sizes, fit as _fit, reach_past as _reach_past
@@ -58,13 +58,13 @@ def _strided_count(c: int, strided: list[tuple[SizeExpr, int]], symbols: dict[st
     return None
 
 
-def _access_form(col: _Collector, site) -> _Lin | None:
+def _access_form(col: Collector, site) -> Lin | None:
     """The form of the access index a map site is the constant of."""
     acc = next((a for a in col.accesses if a.op_index == site.key[0]), None)
     return acc.forms[site.key[2]] if acc is not None else None
 
 
-def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
+def _runs_over(col: Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
     """Whether the index of a "reversed" site (`-i + c`) runs over its whole dim: its loop
     from 0 to the dim's extent (C's `for (i = m - 1; i >= 0; i--)`), or the counter of a
     loop kept as a loop (which such a loop became); a fixed `h[3 - k]`, k < 4, of a longer
@@ -103,7 +103,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     name = func.attributes["sym_name"].value
     location = diagnostic_location(path, func.location)
     block = func.regions[0].blocks[0]
-    col = _Collector(path, func, block)
+    col = Collector(path, func, block)
     col.run()
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     arg_types = list(ftype.inputs)
@@ -256,7 +256,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         decided[site.key] = e
         used_symbols |= set(e.symbols)
 
-    def downward_ranges(form: _Lin) -> list[SizeExpr]:
+    def downward_ranges(form: Lin) -> list[SizeExpr]:
         """For a form that runs down as its loop indices run up (collect._runs_down): the
         sizes its constant may be less a few: the upper bounds of those loops, then the
         extents they index."""
@@ -288,7 +288,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     # loops as forms over symbols (params by name, constants by their decided expressions)
     floordiv_symbols: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
 
-    def sym_form(form: _Lin | None, key: tuple | None, floordivs: bool = False) -> _Lin | None:
+    def sym_form(form: Lin | None, key: tuple | None, floordivs: bool = False) -> Lin | None:
         """`form` over size symbols; a constant decided as a floordiv (12 = n24 / 2) makes
         it None, or (`floordivs`, for the bounds checks) a term of its own symbol."""
         if form is None:
@@ -299,16 +299,16 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 terms[form_names[k[1]]] = terms.get(form_names[k[1]], 0) + c
             else:
                 terms[k] = c
-        out = _Lin(terms, form.const)
+        out = Lin(terms, form.const)
         if key is not None and key in decided:  # the map's own constant is a size
             e = decided[key]
             # the site's constant is part of form.const; swap it for the expression
             site_c = next(s.value for s in col.sites if s.key == key)
             if e.div == 1:
-                out = _Lin(out.terms, out.const - site_c).add(_Lin(dict(e.terms), e.const))
+                out = Lin(out.terms, out.const - site_c).add(Lin(dict(e.terms), e.const))
             elif floordivs:
                 floordiv_symbols[str(e)] = e
-                out = _Lin(out.terms, out.const - site_c).add(_Lin({str(e): 1}, 0))
+                out = Lin(out.terms, out.const - site_c).add(Lin({str(e): 1}, 0))
             else:
                 out = None
         return out
@@ -343,7 +343,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         stepped[loop.id] = loop.step
         congruences.append((span, loop.step, f"loop at {loop.location}"))
 
-    def extreme(form: _Lin, upper: bool, depth: int = 0, bounds=bounds) -> _Lin | None:
+    def extreme(form: Lin, upper: bool, depth: int = 0, bounds=bounds) -> Lin | None:
         """An upper (lower) bound of `form` over the loop indices, as a symbol form."""
         if form is None or depth > 64:
             return None
@@ -361,8 +361,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         pure = [o for o in options if not o.ivs]
         choice = (pure or options)[0]
         if take_upper:
-            choice = choice.add(_Lin({}, -stepped.get(key[1], 1)))
-        rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
+            choice = choice.add(Lin({}, -stepped.get(key[1], 1)))
+        rest = Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
         return extreme(rest.add(choice, coeff), upper, depth + 1, bounds)
 
     # static extents no loop bound equals: a sum of other sizes (a FIR's longer input)
@@ -380,7 +380,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 hi = extreme(sym_form(form, None), True)
                 if hi is None:
                     continue
-                r = hi.add(_Lin({}, 1)).size_expr()
+                r = hi.add(Lin({}, 1)).size_expr()
                 # a strided access (x[2 * i]) reaches to within its stride of the end
                 stride = max((abs(c) for k, c in form.terms.items() if isinstance(k, tuple) and k[0] == "iv"),
                              default=1)
@@ -439,7 +439,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             if acc.array == arr and d < len(acc.forms):
                 hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
                 if hi is not None:
-                    reach.append(hi.add(_Lin({}, 1)).size_expr())
+                    reach.append(hi.add(Lin({}, 1)).size_expr())
         known = extents.arg_dims.get(arr[1], ()) if extents is not None and arr[0] == "arg" else ()
         if not reach and d < len(known) and set(known[d].symbols) <= set(extents.symbols):
             dims[key] = known[d]  # the kernel's extent: this part does not access the dim
@@ -465,7 +465,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
             if hi is None:
                 continue
-            reach = hi.add(_Lin({}, 1)).size_expr()
+            reach = hi.add(Lin({}, 1)).size_expr()
             past = reach - dims[key] if reach.div == 1 and dims[key].div == 1 else None
             # past by a constant, or by a multiple of its sizes (`inptr[3 * col + 2]`, col <
             # n: 3 * n), at every size from 1 on
@@ -486,7 +486,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             hi, lo = extreme(f, True, bounds=checked_bounds), extreme(f, False, bounds=checked_bounds)
             what = f"access at {acc.location}, dim {d}"
             if hi is not None and all(isinstance(k, str) and k != COUNTER for k in hi.terms):
-                constraints.append((_Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
+                constraints.append((Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
             if lo is not None and all(isinstance(k, str) and k != COUNTER for k in lo.terms):
                 constraints.append((SizeExpr.constant(0), lo.size_expr(), what))
     # an access guarded by an affine.if may look out of bounds to this interval analysis;
