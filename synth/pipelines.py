@@ -117,6 +117,7 @@ class PassFailed(Exception):
 
 
 def error_text(e: BaseException) -> str:
+    """One line for an error from a pass run: its type and MLIR diagnostics (location: message)."""
     diags = getattr(e, "error_diagnostics", None)
     if diags:
         return f"{type(e).__name__}: " + "; ".join(f"{d.location}: {d.message}" for d in diags)

@@ -45,6 +45,7 @@ _OTHER_OPS = {"affine.store", "affine.yield", "memref.dealloc", "func.return"}
 
 
 def is_pure(name: str) -> bool:
+    """Whether an op of this name has no side effects (a pure op or dialect)."""
     return name in _PURE_OPS or name.split(".")[0] in _PURE_DIALECTS
 
 
@@ -72,6 +73,7 @@ class DependenceGraph:
 
 
 def function_body(module: ir.Module, func_name: str, path: str = "<module>") -> ir.Block:
+    """The entry block of @func_name in `module`; InputError (naming `path`) when there is none."""
     func = find_function(module, func_name)
     if func is None or len(func.regions[0].blocks) == 0:
         raise InputError(f"no function @{func_name} with a body in the module", path)
@@ -90,6 +92,7 @@ def preorder(block: ir.Block, depth: int = 0):
 
 
 def stores_in(body: ir.Block) -> list[ir.Operation]:
+    """The affine.store ops in `body`, nested ones included, in program order."""
     return [op for op, _ in preorder(body) if op.name == "affine.store"]
 
 
@@ -116,6 +119,7 @@ def statements(module: ir.Module, func_name: str) -> list[Statement]:
 
 
 def block_terminator(block: ir.Block) -> ir.Operation:
+    """The last op of `block` (its terminator)."""
     ops = list(block.operations)
     return ops[-1].operation
 

@@ -91,6 +91,8 @@ def _map_expr(e, operands: list, n_dims: int):
 
 
 class Walker:
+    """Follows a function body at given parameter values and records, for every access of
+    an argument in program order, the box of elements it touches."""
     def __init__(self, block, params: Mapping[int, int]):
         self.entry = block
         self.params = params

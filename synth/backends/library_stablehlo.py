@@ -6,7 +6,7 @@ The raise means one thing at every size (synth.grammar.stablehlo): `stablehlo.ch
 What XLA and IREE run is this lowering of it, applied to a static instance (a generic
 raise made static first); mlir-cpu runs the linalg grammar's op of the same meaning
 instead, blocked by synth.backends.library_linalg, its panels a loop
-(synth.backends.stablehlo_calls._factorizations_as_calls: the panels unrolled here, 40 at
+(synth.backends.stablehlo_calls.factorizations_as_calls: the panels unrolled here, 40 at
 n = 2000 on static slices of different shapes, each a copy of the compiled code, took
 mlir-cpu 72-81 s to compile for lu at LARGE and 221-247 s for ludcmp). Where the matrix's order n
 has a panel width (families.lu_panel), each op is replaced by its blocked form, the same

@@ -19,6 +19,8 @@ class _Slice:
 
 @dataclass
 class Step:
+    """The parts of a matched pivot loop's step: counter, matrix iter_arg, scalar ops, slices
+    and the generic that updates the matrix."""
     counter: object
     matrix: object  # the iter_arg
     scalars: list  # the scalar arithmetic ops, in order
@@ -38,6 +40,8 @@ def _scalar(op) -> bool:
 
 
 def match(loop) -> Step | None:
+    """The pivot step of `loop` (an scf.for whose one iter_arg is a static 2-d tensor), or
+    None when `loop` does not have that form."""
     from mlir import ir
     body = loop.regions[0].blocks[0]
     args = list(body.arguments)

@@ -171,6 +171,7 @@ _DIRECT = {"LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge"}
 
 
 def compare_direction(compare) -> str:
+    """The comparison_direction of a stablehlo.compare (EQ, LT, ...)."""
     return re.search(r"comparison_direction (\w+)", str(compare.attributes["comparison_direction"])).group(1)
 
 

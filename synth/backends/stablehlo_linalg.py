@@ -37,7 +37,7 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
   alternating processes, medians of 30 calls: 1.78, 1.77 -> 1.43, 1.49 ms, outputs equal);
 - LU (the `stablehlo.while` marked `synth.library = "lu"`) and `stablehlo.cholesky` become
   calls of the linalg grammar's ops of the same meaning, loops marked `synth.library`
-  (stablehlo_calls._factorizations_as_calls), which mlir-cpu then blocks as it does the
+  (stablehlo_calls.factorizations_as_calls), which mlir-cpu then blocks as it does the
   linalg raise's (synth.backends.library_linalg: the panels an scf.for with SSA offsets);
 - a left-side `stablehlo.triangular_solve` of a vector (trisolv's 50 x 50 blocks) becomes
   a call of linalg's loop form of the solve, the op linalg's grammar raises trisolv with

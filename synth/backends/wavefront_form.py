@@ -33,6 +33,7 @@ def plain_slice(op) -> bool:
 
 
 def identity_maps(generic) -> bool:
+    """Whether every indexing map of `generic` is the identity."""
     return all(map(is_identity_map, indexing_maps(generic)))
 
 

@@ -14,6 +14,7 @@ from synth.errors import SynthError
 
 
 def stablehlo_context():
+    """A new jaxlib MLIR context with the stablehlo, chlo and func dialects loaded."""
     from jaxlib.mlir import ir
     from jaxlib.mlir._mlir_libs import _jax_mlir_ext
     from jaxlib.mlir.dialects import stablehlo

@@ -24,6 +24,7 @@ def scalar_op(kind: str, dtype: str) -> str:
 
 
 def ins_clause(operands, arg_types) -> str:
+    """A linalg `ins(%a, %b : t_a, t_b)` clause."""
     return f"ins({', '.join(operands)} : {', '.join(t.mlir() for t in arg_types)})"
 
 

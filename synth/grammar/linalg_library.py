@@ -60,6 +60,7 @@ def library_marker(d: dict) -> str:
 
 
 def dynamic(n_dims: int, dtype: str) -> str:
+    """The type text of a tensor of `n_dims` dynamic dims of `dtype`."""
     return "tensor<" + "?x" * n_dims + dtype + ">"
 
 

@@ -15,6 +15,7 @@ SMALL_OFFSET = MIN_SIZE - _NEAR - 1  # a constant below it is never read as a si
 
 
 def type_list(ts) -> str:
+    """The MLIR types of `ts`, comma-separated."""
     return ", ".join(t.mlir() for t in ts)
 
 

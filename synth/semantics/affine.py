@@ -103,6 +103,7 @@ Handler = Callable[["Compiler", ir.OpView], "Step | None"]
 
 
 class Compiler:
+    """Compiles an affine function body into slot-numbered steps, each op through its handler."""
     def __init__(self, path: str, handlers=None):
         self.path = path
         self.handlers = HANDLERS if handlers is None else handlers  # op name -> handler

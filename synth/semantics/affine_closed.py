@@ -8,7 +8,7 @@ from __future__ import annotations
 import z3
 
 from synth.analysis.collect import carried_sum
-from synth.semantics.parametric import NotParametric, mentions, solve_for
+from synth.semantics.parametric import NotParametric, mentions, query_ms, solve_for
 
 
 
@@ -54,27 +54,26 @@ def closed_cases(arr: Array, x: tuple, cases: list) -> Array:
 
 
 def closed_guard(x: tuple, g):
+    """The guard `g` over the variables `x` as a function of their values."""
     def guard(xs):
         subst = list(zip(x, xs))
         return z3.substitute(g, *subst) if subst else g
     return guard
 
 
-def zero(sort):
-    return z3.RealVal(0) if sort == z3.RealSort() else z3.IntVal(0)
-
-
 def conjuncts(g) -> list:
+    """The conjuncts of `g`, nested ands flattened."""
     if z3.is_and(g):
         return [c for ch in g.children() for c in conjuncts(ch)]
     return [g]
 
 
-def pins(v, g) -> list:
+def pins(v, g, deadline: float | None = None) -> list:
     """The iterations that may write an element: for each disjunct of the guard's
     disjunctive normal form, the iteration its equalities pin (distinct terms only);
-    [] when some disjunct pins nothing (or the form is too large)."""
-    one = _pin(v, g)
+    [] when some disjunct pins nothing (or the form is too large). Each z3 query within
+    SAME_UNDER_MS and `deadline` (parametric.query_ms)."""
+    one = _pin(v, g, deadline)
     if one is not None:
         return [one]
     terms = _dnf(g)
@@ -83,10 +82,10 @@ def pins(v, g) -> list:
     out = []
     for conj in terms:
         c = z3.And(conj)
-        t = _pin(v, c)
+        t = _pin(v, c, deadline)
         if t is None:
             return []
-        if not any(_same_under(c, t, u) for u in out):
+        if not any(_same_under(c, t, u, deadline) for u in out):
             out.append(t)
     return out
 
@@ -114,7 +113,7 @@ def _dnf(g, limit: int = 64) -> list | None:
     return [[g]]
 
 
-def _pin(v, g):
+def _pin(v, g, deadline: float | None):
     """The iteration that writes an element, when the guard fixes it: a conjunct
     `v == t`, or every disjunct fixing the same t."""
     if z3.is_eq(g) and g.arg(0).sort() == z3.IntSort():
@@ -122,27 +121,30 @@ def _pin(v, g):
         return t if t is not None and not mentions(t, v) else None
     if z3.is_and(g):
         for c in g.children():
-            t = _pin(v, c)
+            t = _pin(v, c, deadline)
             if t is not None:
                 return t
         return None
     if z3.is_or(g):
         found = None
         for c in g.children():
-            t = _pin(v, c)
-            if t is None or (found is not None and not _same_under(c, t, found)):
+            t = _pin(v, c, deadline)
+            if t is None or (found is not None and not _same_under(c, t, found, deadline)):
                 return None
             found = found if found is not None else t
         return found
     return None
 
 
-def _same_under(cond, a, b) -> bool:
+SAME_UNDER_MS = 2000  # z3's time for one `_same_under` query at most
+
+
+def _same_under(cond, a, b, deadline: float | None) -> bool:
     """Whether a == b wherever `cond` holds (z3, over the integers)."""
     if z3.eq(z3.simplify(a), z3.simplify(b)):
         return True
     s = z3.Solver()
-    s.set("timeout", 2000)
+    s.set("timeout", query_ms(deadline, SAME_UNDER_MS))
     s.add(cond, a != b)
     return s.check() == z3.unsat
 
@@ -170,6 +172,7 @@ def reads_in(t, by_decl, cache: dict | None = None) -> bool:
 
 
 def max_of(xs):
+    """The maximum of the non-empty z3 terms `xs`, simplified."""
     out = xs[0]
     for x in xs[1:]:
         out = z3.If(out >= x, out, x)
@@ -177,6 +180,7 @@ def max_of(xs):
 
 
 def min_of(xs):
+    """The minimum of the non-empty z3 terms `xs`, simplified."""
     out = xs[0]
     for x in xs[1:]:
         out = z3.If(out <= x, out, x)

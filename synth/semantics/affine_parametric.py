@@ -34,7 +34,8 @@ from synth.analysis.model import Kernel
 from synth.analysis.symbols import SizeExpr
 from synth.semantics import z3sem
 from synth.semantics.affine_expr import integer_set
-from synth.semantics.parametric import NotParametric, is_sum, make_sum, mentions, open_sum, solve_for
+from synth.semantics.parametric import (NotParametric, is_sum, make_sum, mentions, open_sum, query_ms, solve_for,
+                                        zero)
 from synth.semantics.affine_closed import (
     Array,
     carried_step,
@@ -46,10 +47,11 @@ from synth.semantics.affine_closed import (
     min_of,
     pins,
     reads_in,
-    zero,
 )
 from synth.semantics.canonical import assume, canonical
 from synth.semantics.scalar import ARITH_MATH, INT_CASTS, Unsupported, cmpf, cmpi, int_cast, type_width
+
+EARLIER_WRITE_MS = 5000  # z3's time for one "may an earlier iteration have written it" query at most
 
 
 
@@ -103,8 +105,9 @@ class ParametricOriginal:
     """`outputs()`: argument index -> (index variables, term) for each array the
     function writes, at symbolic sizes."""
 
-    def __init__(self, kernel: Kernel):
+    def __init__(self, kernel: Kernel, deadline: float | None = None):
         self.kernel = kernel
+        self.deadline = deadline  # the level's (time.monotonic()): every z3 query ends by it
         self.model = kernel.sizes
         self._loops = itertools.count()  # numbers the loops' iteration variables v!n
         source = kernel.normal
@@ -323,7 +326,7 @@ class ParametricOriginal:
                 return False
             w = z3.Int(f"w!{n}")
             s = z3.Solver()
-            s.set("timeout", 5000)
+            s.set("timeout", query_ms(self.deadline, EARLIER_WRITE_MS))
             s.add(self.constraints + ctx + [lb <= w, w < cur, lb <= cur, cur < ub])
             xf = tuple(z3.FreshInt("y") for _ in y)  # v -> w first: y may hold v itself
             s.add(z3.substitute(z3.substitute(g(xf), (v, w)), *zip(xf, y)) if xf else z3.substitute(g(()), (v, w)))
@@ -375,7 +378,7 @@ class ParametricOriginal:
             raw = out_state[key].read(x)
             g = z3.simplify(body_guards[key](x))
             pre = arr.read
-            points = pins(v, g)
+            points = pins(v, g, self.deadline)
             if points:  # each element is written by the iterations its guard pins: a parallel
                 # loop (one point), or a few (a symmetric store): the last valid one wins
                 valid = [z3.simplify(z3.And(lb <= t, t < ub, z3.substitute(g, (v, t)))) for t in points]
@@ -407,7 +410,7 @@ class ParametricOriginal:
                             fixed.append((xd, t))
                             break
             here = tuple(z3.substitute(xd, *fixed) if fixed else xd for xd in x)
-            out = assume(out, self.constraints + [g, lb <= v, v < ub])
+            out = assume(out, self.constraints + [g, lb <= v, v < ub], deadline=self.deadline)
             delta = out - in_fns[key](*here) if arr.sort != z3.BoolSort() else None
             if delta is None:
                 raise NotParametric(f"a loop at {self._where(op)} updates a boolean array")

@@ -17,7 +17,8 @@ from synth.semantics.handlers import handles, table
 
 from synth.semantics import scalar
 from synth.semantics.raised_values import (ValueType, z3_sort, arith_compare, arith_int_cast, convert, dot_general, numeral, value_type,
-    _Unsupported, has, i64s, int_attr, map_elements, attr_number, dense_values, scalar_array)
+    has, i64s, int_attr, map_elements, attr_number, dense_values, scalar_array)
+from synth.semantics.scalar import Unsupported
 # the interpreter -------------------------------------------------------------------------
 
 Handler = Callable[["Interpreter", object, list], list]
@@ -28,6 +29,8 @@ MAX_ITERATIONS = 100_000  # of a loop in a raised function (stablehlo.while, scf
 
 
 class Interpreter:
+    """Evaluates the functions of a raised module on values (numbers, z3 terms, object arrays),
+    each op through its handler."""
     def __init__(self, ir, module, path: str, handlers=None):
         self.ir, self.path = ir, path
         self.handlers = HANDLERS if handlers is None else handlers  # op name -> handler
@@ -66,7 +69,7 @@ class Interpreter:
                                      self.where(op))
                 try:
                     results = handler(self, op, operands)
-                except _Unsupported as e:
+                except Unsupported as e:
                     raise InputError(f"'{name}': {e}", self.where(op)) from None
                 env.maps[0].update(zip(op.results, results))
             return []
@@ -119,7 +122,7 @@ _DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
 def _sh_compare(it, op, xs):
     direction = _DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
     if has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
-        raise _Unsupported("unsigned comparison is not modelled")
+        raise Unsupported("unsigned comparison is not modelled")
     t = it.result_type(op)
     return [map_elements(lambda a, b: scalar.compare(direction, a, b), t.shape, *xs)]
 
@@ -276,7 +279,7 @@ def _gather(it, op, xs):
             or index.shape[1] != 1 or fields.get("index_vector_dim") != [1] \
             or fields.get("offset_dims", []) != [k for k in range(a.ndim) if k != collapsed[0]] \
             or any(m != (1 if k == collapsed[0] else n) for k, (n, m) in enumerate(zip(a.shape, sizes))):
-        raise _Unsupported("stablehlo.gather beyond one index per position along one dim")
+        raise Unsupported("stablehlo.gather beyond one index per position along one dim")
     dim = collapsed[0]
     out = np.empty(it.result_type(op).shape, dtype=object)
     for p in range(index.shape[0]):
@@ -293,7 +296,7 @@ def _gather_batches(it, op, a, index, dim: int, offset_dims: list) -> np.ndarray
     out_t = it.result_type(op).shape
     batch = index.shape[:-1]
     if len(offset_dims) != a.ndim - 1 or len(out_t) != len(batch) + a.ndim - 1:
-        raise _Unsupported("stablehlo.gather whose offset dims are not the operand's other dims")
+        raise Unsupported("stablehlo.gather whose offset dims are not the operand's other dims")
     slabs = np.empty(batch + tuple(n for k, n in enumerate(a.shape) if k != dim), dtype=object)
     for b in np.ndindex(*batch):
         slab = by_cases([index[b + (0,)]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
@@ -367,7 +370,7 @@ def _reduce(it, op, xs):
 
 
 def concrete(v):
-    """A loop counter or condition as a Python int / bool; _Unsupported where it depends
+    """A loop counter or condition as a Python int / bool; Unsupported where it depends
     on the inputs."""
     if isinstance(v, np.ndarray):
         v = v[()] if v.shape == () else None
@@ -383,7 +386,7 @@ def concrete(v):
             return t.as_long()
         if z3.is_bv_value(t):
             return t.as_signed_long()
-    raise _Unsupported("a loop whose trip count depends on the inputs")
+    raise Unsupported("a loop whose trip count depends on the inputs")
 
 
 def _index_cases(v, lo: int, hi: int) -> list[tuple[object, int]]:
@@ -393,7 +396,7 @@ def _index_cases(v, lo: int, hi: int) -> list[tuple[object, int]]:
     proof (every counter value at once) is the merge of the slices at every position."""
     try:
         return [(True, min(max(concrete(v), lo), hi))]
-    except _Unsupported:
+    except Unsupported:
         pass
     if isinstance(v, np.ndarray):
         v = v[()]
@@ -429,14 +432,14 @@ def _while(it, op, xs):
         if not concrete(go):
             return values
         values = it.run_block(body, values)
-    raise _Unsupported(f"a loop of more than {MAX_ITERATIONS} iterations")
+    raise Unsupported(f"a loop of more than {MAX_ITERATIONS} iterations")
 
 
 @handles("scf.for")
 def _for(it, op, xs):
     lb, ub, step = (concrete(x) for x in xs[:3])
     if step <= 0 or (ub - lb) // step > MAX_ITERATIONS:
-        raise _Unsupported(f"a loop of step {step} or of more than {MAX_ITERATIONS} iterations")
+        raise Unsupported(f"a loop of step {step} or of more than {MAX_ITERATIONS} iterations")
     values = list(xs[3:])
     block = op.regions[0].blocks[0]
     for i in range(lb, ub, step):

@@ -14,7 +14,8 @@ from synth.semantics.affine_expr import compile_map
 from synth.semantics.handlers import handles
 
 from synth.semantics import scalar
-from synth.semantics.raised_values import _Unsupported, has, i64s, int_attr
+from synth.semantics.raised_values import has, i64s, int_attr
+from synth.semantics.scalar import Unsupported
 # the interpreter -------------------------------------------------------------------------
 
 from synth.semantics.interpreter import (
@@ -34,12 +35,14 @@ def op_tensor_cast(it, op, xs):
 
 @handles("tensor.empty")
 def op_empty(it, op, xs):
+    """tensor.empty: a fresh array of the result type."""
     dtype = re.search(r"(?:<|x)([a-z]+\d*)>$", str(op.results[0].type)).group(1)
     return [it.fresh_array(TensorType(_shape(op, 0, xs), dtype), "empty")]
 
 
 @handles("linalg.generic")
 def op_generic(it, op, xs):
+    """linalg.generic: its body run at every point of the iteration space."""
     ir = it.ir
     view = op.opview
     n_in = len(view.inputs)
@@ -55,7 +58,7 @@ def op_generic(it, op, xs):
             if isinstance(expr, ir.AffineDimExpr) and domain[expr.position] is None:
                 domain[expr.position] = shape[r]
     if any(d is None for d in domain):
-        raise _Unsupported("a loop dimension that no operand indexes directly")
+        raise Unsupported("a loop dimension that no operand indexes directly")
     indexers = [None if shape is None else compile_map(amap, ir) for amap, shape in zip(maps, shapes)]
     body = op.regions[0].blocks[0]
     it.index_stack.append(None)
@@ -75,8 +78,9 @@ def op_generic(it, op, xs):
 
 @handles("linalg.index")
 def op_index(it, op, xs):
+    """linalg.index: the current iteration index along `dim` of the innermost generic."""
     if not it.index_stack or it.index_stack[-1] is None:
-        raise _Unsupported("linalg.index outside a linalg.generic")
+        raise Unsupported("linalg.index outside a linalg.generic")
     return [int(it.index_stack[-1][int_attr(it.ir, op.attributes["dim"])])]
 
 
@@ -120,12 +124,13 @@ def _reduced(sizes: list[int], static: list[int], result: list[int | None]) -> t
             out.append(n)
             r += 1
         elif dynamic or s != 1:
-            raise _Unsupported("a rank-reducing slice whose dropped dims are not static unit dims")
+            raise Unsupported("a rank-reducing slice whose dropped dims are not static unit dims")
     return tuple(out)
 
 
 @handles("tensor.extract_slice")
 def op_extract_slice(it, op, xs):
+    """tensor.extract_slice (a symbolic offset: by cases)."""
     off, size, stride = _slice_params(it, op, xs[1:])
     shape = _reduced(size, i64s(it.ir, op.attributes["static_sizes"]), _result_dims(op))
     a = np.asarray(xs[0], dtype=object)
@@ -136,6 +141,7 @@ def op_extract_slice(it, op, xs):
 
 @handles("tensor.insert_slice")
 def op_insert_slice(it, op, xs):
+    """tensor.insert_slice (a symbolic offset: by cases)."""
     off, size, stride = _slice_params(it, op, xs[2:])
     dest = np.asarray(xs[1], dtype=object)
     bounds = [(0, max(n - (s - 1) * k - 1, 0)) for n, s, k in zip(dest.shape, size, stride)]
@@ -150,16 +156,18 @@ def op_insert_slice(it, op, xs):
 
 @handles("tensor.extract")
 def op_extract(it, op, xs):
+    """tensor.extract (a symbolic index: by cases)."""
     x = np.asarray(xs[0], dtype=object)
     try:
         return [x[tuple(concrete(i) for i in xs[1:])]]
-    except _Unsupported:  # a symbolic index (an element at a loop counter): by cases
+    except Unsupported:  # a symbolic index (an element at a loop counter): by cases
         out = by_cases(list(xs[1:]), [(0, n - 1) for n in x.shape], lambda ks: x[tuple(ks)])
         return [out[()]]
 
 
 @handles("tensor.insert")
 def op_insert(it, op, xs):
+    """tensor.insert at concrete indices."""
     dest = np.array(xs[1], dtype=object)
     dest[tuple(concrete(i) for i in xs[2:])] = xs[0]
     return [dest]
@@ -167,6 +175,7 @@ def op_insert(it, op, xs):
 
 @handles("tensor.from_elements")
 def op_from_elements(it, op, xs):
+    """tensor.from_elements in row-major order."""
     t = it.result_type(op)
     out = np.empty(t.shape, dtype=object)
     for idx, v in zip(np.ndindex(*t.shape), xs):
@@ -176,14 +185,15 @@ def op_from_elements(it, op, xs):
 
 @handles("stablehlo.triangular_solve")
 def op_triangular_solve(it, op, xs):
+    """stablehlo.triangular_solve (left_side only)."""
     def flag(name: str) -> bool:
         return it.ir.BoolAttr(op.attributes[name]).value
 
     if not flag("left_side"):
-        raise _Unsupported("only left_side = true is modelled")
+        raise Unsupported("only left_side = true is modelled")
     transpose = str(op.attributes["transpose_a"])
     if "ADJOINT" in transpose:
-        raise _Unsupported("transpose_a = ADJOINT is not modelled")
+        raise Unsupported("transpose_a = ADJOINT is not modelled")
     ops = scalar.STABLEHLO
     return [triangular_solve(xs[0], xs[1], flag("lower"), flag("unit_diagonal"), "NO_TRANSPOSE" not in transpose,
                              ops["stablehlo.subtract"], ops["stablehlo.multiply"], ops["stablehlo.divide"])]
@@ -191,8 +201,9 @@ def op_triangular_solve(it, op, xs):
 
 @handles("stablehlo.cholesky")
 def op_cholesky(it, op, xs):
+    """stablehlo.cholesky (lower only; the upper triangle is implementation-defined)."""
     if not (has(op, "lower") and it.ir.BoolAttr(op.attributes["lower"]).value):
-        raise _Unsupported("only lower = true is modelled")
+        raise Unsupported("only lower = true is modelled")
     ops = scalar.STABLEHLO
     out = cholesky(xs[0], ops["stablehlo.subtract"], ops["stablehlo.multiply"], ops["stablehlo.divide"],
                    ops["stablehlo.sqrt"])

@@ -67,8 +67,9 @@ from synth.frontend.reader import read_text
 from synth.semantics.interpreter import Interpreter
 from synth.semantics.raised_text import (MIN_SIZE, keep_functions, resize_text,  # noqa: F401
                                          top_level_functions)
-from synth.semantics.raised_values import (ValueType, _Unsupported, cast, has, int_attr,  # noqa: F401
+from synth.semantics.raised_values import (ValueType, cast, has, int_attr,  # noqa: F401
                                            scalar_array, numeral, value_type)
+from synth.semantics.scalar import Unsupported
 from synth.semantics.scalar import is_inf as _is_inf
 # the raised function ---------------------------------------------------------------------------
 
@@ -180,7 +181,7 @@ class RaisedFunction:
             try:
                 args = [value_type(t, dynamic) for t in ftype.inputs]
                 results = [value_type(t, dynamic) for t in ftype.results]
-            except _Unsupported as e:
+            except Unsupported as e:
                 raise InputError(f"@{self.name}: {e}", self.path) from None
             outputs = None
             if has(func, "synth.outputs"):
@@ -208,7 +209,7 @@ class RaisedFunction:
             ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
             try:
                 arg_types = [value_type(t) for t in ftype.inputs]
-            except _Unsupported as e:
+            except Unsupported as e:
                 raise InputError(f"@{self.name}: {e}", self.path) from None
             if len(args) != len(arg_types):
                 raise InputError(f"@{self.name} takes {len(arg_types)} arguments, got {len(args)}",

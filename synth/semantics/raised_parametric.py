@@ -31,8 +31,10 @@ import z3
 
 from synth.semantics import scalar
 from synth.semantics.parametric import NotParametric
-from synth.semantics.raised_text import MIN_SIZE, _NEAR
-from synth.semantics.raised_values import FLOATS, _Unsupported, is_dynamic_dim, value_type
+from synth.analysis.sizes import NEAR
+from synth.semantics.raised_text import MIN_SIZE
+from synth.semantics.raised_values import FLOATS, is_dynamic_dim, value_type
+from synth.semantics.scalar import Unsupported
 
 ELEMENTWISE = {**scalar.STABLEHLO, **scalar.ARITH_MATH}
 DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
@@ -53,7 +55,7 @@ class Sizes:
     """Integers of the raised text as terms of the size symbols."""
 
     def __init__(self, values: dict[str, int], near: bool = True):
-        self.near = near  # also a number within _NEAR of exactly one size (n - 1)
+        self.near = near  # also a number within NEAR of exactly one size (n - 1)
         self.near_read = False  # whether a number was read as `size + offset`
         self.by_value: dict[int, str] = {}
         for name, v in values.items():
@@ -65,8 +67,8 @@ class Sizes:
     def term(self, value: int) -> z3.ArithRef:
         if value in self.by_value:
             return z3.Int(self.by_value[value])
-        if self.near and value >= MIN_SIZE - _NEAR:
-            for offset in range(1, _NEAR + 1):
+        if self.near and value >= MIN_SIZE - NEAR:
+            for offset in range(1, NEAR + 1):
                 for sign in (-1, 1):
                     hits = [v for v in self.by_value if v + sign * offset == value]
                     if len(hits) == 1:
@@ -78,6 +80,7 @@ class Sizes:
 
 
 def numeral(v, dtype: str):
+    """`v` as a z3 value of `dtype` (z3 terms as they are)."""
     if isinstance(v, z3.ExprRef):
         return v
     if dtype in FLOATS:
@@ -88,6 +91,7 @@ def numeral(v, dtype: str):
 
 
 def to_dtype(i: z3.ArithRef, dtype: str):
+    """The integer term `i` as a term of `dtype` (real for floats)."""
     return z3.ToReal(i) if dtype in FLOATS else i
 
 
@@ -149,7 +153,7 @@ class _Eval:
                 raise NotParametric(f"'{name}' has no description at symbolic sizes")
             try:
                 results = handler(self, op, xs, env)
-            except _Unsupported as e:
+            except Unsupported as e:
                 raise NotParametric(f"'{name}': {e}") from None
             env.update(zip(op.results, results))
         return []
@@ -171,6 +175,7 @@ def handles(*names):
 
 
 def elementwise_fn(fn, shape, dtype, is_tensor, xs):
+    """`fn` applied to `xs`: on scalars directly, on tensors pointwise as a Tensor of `shape`."""
     if not is_tensor:
         return fn(*xs)
     ats = [x.at if isinstance(x, Tensor) else (lambda idx, x=x: x) for x in xs]
@@ -178,6 +183,7 @@ def elementwise_fn(fn, shape, dtype, is_tensor, xs):
 
 
 def same_operands(ev, op, shape, xs) -> None:
+    """Requires every tensor operand of `op` to have the result `shape`."""
     for x in xs:
         if isinstance(x, Tensor):
             ev.same_shape(x.shape, shape, f"'{op.operation.name}' operand and result shapes")
@@ -215,6 +221,7 @@ def evaluate(raised, sizes: "dict[str, int] | Sizes", args: list, near: bool = T
 
 
 def scalar_term(x):
+    """The element of a rank-0 Tensor, or `x` itself."""
     return x.at(()) if isinstance(x, Tensor) else x
 
 

@@ -100,6 +100,7 @@ def _iota(ev, op, xs, env):
 
 
 def broadcast_at(a: Tensor, dims, out_shape):
+    """The element function of `a` broadcast to `out_shape` along `dims` (unit dims read at 0)."""
     def at(idx):
         src = []
         for k, d in enumerate(dims):
@@ -136,6 +137,7 @@ def _transpose(ev, op, xs, env):
 
 
 def unit(d) -> bool:
+    """Whether the z3 extent `d` is the constant 1."""
     return z3.is_int_value(d) and d.as_long() == 1
 
 
@@ -294,6 +296,7 @@ def _sum_step(ev, body, acc_sort, outer: dict):
 
 
 def mentions_acc(t, acc) -> bool:
+    """Whether the z3 term `t` mentions the accumulator `acc`."""
     from synth.semantics.parametric import mentions
     return mentions(t, acc)
 

@@ -83,6 +83,7 @@ def value_type(t, dynamic: bool = False) -> ValueType:
 
 
 def z3_sort(dtype: str) -> z3.SortRef:
+    """The z3 sort of an element type (Real for floats, Bool for i1, Int for integers and index)."""
     if dtype in FLOATS:
         return z3.RealSort()
     if dtype == "i1":
@@ -113,6 +114,7 @@ def numeral(value, dtype: str):
 
 
 def map_elements(fn: Callable, shape: tuple[int, ...], *arrays) -> np.ndarray:
+    """`fn` applied pointwise to `arrays` broadcast to `shape` (an object array)."""
     arrays = [np.broadcast_to(np.asarray(a, dtype=object), shape) for a in arrays]
     out = np.empty(shape, dtype=object)
     for idx in np.ndindex(*shape):
@@ -121,6 +123,7 @@ def map_elements(fn: Callable, shape: tuple[int, ...], *arrays) -> np.ndarray:
 
 
 def scalar_array(value) -> np.ndarray:
+    """`value` as a rank-0 object array."""
     out = np.empty((), dtype=object)
     out[()] = value
     return out
@@ -158,6 +161,7 @@ def cast(cls, attr):
 
 
 def attr_number(ir, attr):
+    """The number of a bool, float or integer attribute."""
     for cls in (ir.BoolAttr, ir.FloatAttr, ir.IntegerAttr):
         a = cast(cls, attr)
         if a is not None:
@@ -166,6 +170,7 @@ def attr_number(ir, attr):
 
 
 def i64s(ir, attr) -> list[int]:
+    """The integers of a dense i64 array, dense int elements or array attribute."""
     if (a := cast(ir.DenseI64ArrayAttr, attr)) is not None:
         return [int(x) for x in a]
     if (a := cast(ir.DenseIntElementsAttr, attr)) is not None:
@@ -176,10 +181,12 @@ def i64s(ir, attr) -> list[int]:
 
 
 def int_attr(ir, attr) -> int:
+    """The value of an integer attribute."""
     return int(ir.IntegerAttr(attr).value)
 
 
 def has(op, name: str) -> bool:
+    """Whether `op` has the attribute `name`."""
     try:
         op.attributes[name]
         return True

@@ -75,6 +75,7 @@ def _signature(ir, func):
 
 
 def raised_function(ir, module, name: str):
+    """The func.func @name of a raised module; InputError when it has none."""
     for op in module.body.operations:
         if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
             return op
@@ -236,6 +237,7 @@ def _refine_results(ir, func, known: dict[int, tuple]) -> None:
 
 
 def parse_raised(ir, text: str):
+    """The raised module `text` parsed; InputError (at <raised>) when it does not parse."""
     try:
         return ir.Module.parse(text)
     except ir.MLIRError as e:

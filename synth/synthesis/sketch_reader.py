@@ -52,6 +52,7 @@ class NoSketch(Exception):
 
 @dataclass
 class Loop:
+    """A loop around an access: its counter and the bounds [lo, hi) of its box."""
     iv: ir.Value
     lo: int
     hi: int  # exclusive: the loop's box (every iteration of it lies inside)
@@ -134,6 +135,7 @@ FLIP = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE"}
 
 
 def is_block_argument(value: ir.Value) -> bool:
+    """Whether `value` is a block argument (not an op result)."""
     return isinstance(value.owner, ir.Block)
 
 
@@ -531,13 +533,6 @@ def compare_direction(cmp) -> str:
     if code not in table:
         raise NoSketch(f"a comparison the grammar does not mean ({cmp.name} predicate {code})")
     return table[code]
-
-
-def product_factors(value: ir.Value, name: str) -> list[ir.Value]:
-    """The operands of a tree of `name` ops (a product a * b * c), left to right."""
-    if is_block_argument(value) or value.owner.name != name:
-        return [value]
-    return [f for v in value.owner.operands for f in product_factors(v, name)]
 
 
 # C's conversions, each the grammar's convert of that kind (synth.grammar.families.ConvertFamily)

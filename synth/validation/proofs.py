@@ -4,6 +4,7 @@ the raised function interpreted), staged assumptions, confirmed counterexamples.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -12,6 +13,7 @@ import z3
 
 from synth.semantics import support as support
 from synth.analysis.model import Kernel
+from synth.budget import ms_left
 from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.analysis.function import describe
@@ -113,12 +115,14 @@ class Proof:
     message: str = ""
 
 
-FACT_STAGE_TIMEOUT = 10.0  # seconds for each query after the first (sqrt facts, nonzero denominators)
+FACT_STAGE_TIMEOUT = 10.0  # seconds for each query after the first (sqrt facts, nonzero denominators) at most
 
 
 def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
     """Is `want == have` for every (key, want, have) in `pairs`, for all inputs (that
-    satisfy `facts`: the value ranges of integer inputs)?"""
+    satisfy `facts`: the value ranges of integer inputs)? Every stage within `timeout`
+    seconds in all (the stages after the first within FACT_STAGE_TIMEOUT each too)."""
+    until = time.monotonic() + timeout
     pairs = [p for p in pairs
              if not (isinstance(p[1], z3.ExprRef) and isinstance(p[2], z3.ExprRef) and p[1].eq(p[2]))]
     if not pairs:
@@ -141,7 +145,11 @@ def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
             # a model the first query found only by giving sqrt / division values the real
             # functions do not take: the facts that exclude those make the query non-linear,
             # where z3 rarely decides in more time than this
-            solver.set("timeout", int(min(timeout, FACT_STAGE_TIMEOUT) * 1000))
+            ms = ms_left(until, int(min(timeout, FACT_STAGE_TIMEOUT) * 1000))
+            if ms is None:
+                return Proof("unknown", assumptions, message=f"Z3 gave up (the {timeout:g} s timeout ran out "
+                                                             f"before the {label} stage)")
+            solver.set("timeout", ms)
             solver.add(*facts)
             if label == "nonzero denominators":
                 assumptions.append(f"every denominator is nonzero ({len(divisors)} distinct "
@@ -232,15 +240,54 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
     initial = set()
     for i in out_params:
         initial |= {t.get_id() for t in np.asarray(sym[i], dtype=object).ravel() if isinstance(t, z3.ExprRef)}
+
+    def unwritten(t) -> bool:
+        return z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and \
+            (str(t).startswith("undef_") or t.get_id() in initial)
+
     walked: set = set()  # subterms of earlier elements: none of them was such memory
-    for c in comparisons:
-        w = np.asarray(want[c.argument], dtype=object)
-        for idx in np.ndindex(*w.shape):
-            for t in z3sem.subterms([w[idx]], walked):
-                if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and \
-                        (str(t).startswith("undef_") or t.get_id() in initial):
-                    return f"{c.label}{list(idx)}"
+    elements = [(c, idx, np.asarray(want[c.argument], dtype=object)[idx]) for c in comparisons
+                for idx in np.ndindex(*np.asarray(want[c.argument], dtype=object).shape)]
+    if not any(unwritten(t) for _, _, e in elements for t in z3sem.subterms([e], walked)):
+        return None
+    # such memory is in a term: an element depends on it unless the term takes the same
+    # value whatever it holds (`select(c, t * a, old)` where t is written under c: C's
+    # `if (c) { t = ...; x += t * a; }` if-converted), which Z3 decides
+    reach = _unwritten_reach([e for _, _, e in elements], unwritten)
+    for c, idx, e in elements:
+        if isinstance(e, z3.ExprRef) and reach.get(e.get_id()) and not _independent(e, reach[e.get_id()]):
+            return f"{c.label}{list(idx)}"
     return None
+
+
+def _unwritten_reach(roots: list, unwritten) -> dict:
+    """Term id -> {id: const} of the `unwritten` constants among its subterms (one walk of
+    the DAG, bottom-up)."""
+    memo: dict = {}
+    stack = [(t, False) for t in roots if isinstance(t, z3.ExprRef)]
+    while stack:
+        t, ready = stack.pop()
+        if t.get_id() in memo:
+            continue
+        if not ready:
+            stack.append((t, True))
+            stack.extend((k, False) for k in t.children() if k.get_id() not in memo)
+            continue
+        found = {t.get_id(): t} if unwritten(t) else {}
+        for k in t.children():
+            found.update(memo[k.get_id()])
+        memo[t.get_id()] = found
+    return memo
+
+
+def _independent(term, consts: dict, timeout_ms: int = 10_000) -> bool:
+    """Whether `term` has one value whatever the constants `consts` hold (Z3: it equals
+    itself with each replaced by a fresh constant); False where Z3 cannot tell."""
+    other = z3.substitute(term, *[(k, z3.FreshConst(k.sort())) for k in consts.values()])
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(term != other)
+    return solver.check() == z3.unsat
 
 
 def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], timeout: float,

@@ -38,6 +38,7 @@ ARRAYS = (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY)
 
 
 def stride(dims) -> Poly:
+    """The product of `dims` (the element stride of a row of those extents)."""
     out = Poly.number(1)
     for d in dims:
         out = out * d
@@ -331,7 +332,7 @@ class AccessTranslator(AffineTranslator):
         if kind == "flat":
             if self.collect:
                 self.accesses.setdefault(b.key, []).append(
-                    layout.Access(value, dict(self.ranges), c, c_text(c)))
+                    layout.Access(value, dict(self.ranges), c, c_text(c), guarded=self.guards > 0))
                 return f"{b.ssa}[] : memref<{b.type}>"
             lay = self.plan.layouts[b.key] if b.flat else self.fixed_layout(b)
             if lay.opaque:

@@ -191,6 +191,8 @@ class CountedTranslator(LoopTranslator):
         for key, v, effs in cnt.moves:
             self.ivals[key] = self._at(entry[key], effs, t, v.name, s, not cnt.do)
         self.set_range(("d", iv), Poly() if start is None else start, hi)
+        if start is None:
+            self.dim_names[("d", iv)] = f"(the iteration count of the loop at line {s.location.line})"
         head = "0" if start is None else self.bound(start, s)
         step = f" step {cnt.b}" if start is not None and cnt.b > 1 else ""
         self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = {head} to {bound}{step} {{")

@@ -17,7 +17,7 @@ read as `m[r * 4 + c]`) is split like a pointer when the strides divide its exte
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from synth.frontend.c.poly import Poly, bounds, sign, split_dims
 
@@ -32,6 +32,7 @@ class Access:
     cursor: object
     text: str = ""
     first: Poly | None = None  # ... with this first subscript
+    guarded: bool = False  # read under an `if` (its condition does not bound the subscripts here)
 
 
 @dataclass
@@ -169,7 +170,7 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | 
         except LayoutError:
             if fixed:
                 raise
-    flat = [Access(a.flat.subst(values), a.ranges, a.cursor, a.text) for a in accesses]
+    flat = [replace(a, flat=a.flat.subst(values)) for a in accesses]
     return _check(flat, [Poly.number(1)], values, names, declared_total)
 
 
@@ -202,9 +203,13 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
                 assumptions.append(text)
         b = bounds(idx[0], a.ranges)
         highs.append(b[1] if b is not None else None)
-    if declared_total is not None:
-        extents[0] = _quotient(_mono(declared_total), monos[0])
-    else:
+    total = _mono(declared_total) if declared_total is not None else None
+    if declared_total is not None and monos[0] == (1, ()):  # one element per row: `int d[n + 1]`
+        extents[0] = declared_total
+    elif total is not None and _divides(monos[0], total):
+        extents[0] = _quotient(total, monos[0])
+    else:  # a declared size that is no multiple of the rows (`n + 1` of rows of n): reached
+        extents[0] = _max(highs, values)
         extents[0] = _max(highs, values)
     return Layout(strides, extents, assumptions)
 

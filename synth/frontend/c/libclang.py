@@ -70,10 +70,12 @@ def _lib():
 
 
 def binary_operator(c) -> str:
+    """The operator of a binary-operator cursor as C spells it ("+", "<<", ...), "?" when unknown."""
     return _BINOPS.get(_lib().clang_getCursorBinaryOperatorKind(c), "?")
 
 
 def unary_operator(c) -> str:
+    """The operator of a unary-operator cursor as C spells it, "?" when unknown."""
     return _UNOPS.get(_lib().clang_getCursorUnaryOperatorKind(c), "?")
 
 
@@ -106,6 +108,7 @@ def _clang_args(std, defines, include_dirs, extra_flags) -> list[str]:
 
 
 def parse_file(path: str, std: str, defines, include_dirs, extra_flags) -> ci.TranslationUnit:
+    """The clang translation unit of the C file at `path`; InputError when it is missing or unparsable."""
     if not os.path.isfile(path):
         raise InputError("no such file", path)
     args = _clang_args(std, defines, include_dirs, extra_flags)
@@ -126,6 +129,7 @@ def parse_file(path: str, std: str, defines, include_dirs, extra_flags) -> ci.Tr
 
 @lru_cache(maxsize=256)
 def same_file(a: str, b: str) -> bool:
+    """Whether paths `a` and `b` name the same file (by their absolute paths when one is missing)."""
     try:
         return os.path.samefile(a, b)
     except OSError:

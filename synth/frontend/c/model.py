@@ -32,6 +32,7 @@ class Demote(Exception):
 
 
 class NotAffine(Exception):
+    """An expression that is not affine in the loop counters and sizes (the translator falls back)."""
     def __init__(self, cursor, reason: str):
         super().__init__(reason)
         self.cursor, self.reason = cursor, reason
@@ -94,6 +95,7 @@ def inline(e: Poly) -> str:
 
 
 def float_literal(v: float, t: str) -> str:
+    """`v` as an MLIR float literal of type `t` (inf and nan as hexadecimal bit patterns)."""
     if math.isfinite(v):
         s = repr(float(v))
         if "e" in s:
@@ -122,10 +124,12 @@ def strip_casts(c):
 
 
 def expr_children(c) -> list:
+    """The expression children of cursor `c` (type references and declarations left out)."""
     return [k for k in c.get_children() if k.kind not in (CK.TYPE_REF,) and not k.kind.is_declaration()]
 
 
 def only_child(c):
+    """The single expression child of `c`; Refuse when it has more or fewer."""
     kids = expr_children(c)
     if len(kids) != 1:
         raise Refuse(c, "unsupported expression")
