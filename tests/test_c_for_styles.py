@@ -188,6 +188,59 @@ def test_a_raise_that_forgets_nan_is_refuted(tmp_path):
     assert "nonfinite" in str(report.counterexample)
 
 
+
+NAN_FORMS = r"""#include <math.h>
+void self_compare(int n, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = (x[i] != x[i]) ? 0.0 : x[i];
+}
+void nan_to_inf(int n, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = isnan(x[i]) ? INFINITY : x[i];
+}
+void relu_cap(int n, const float *x, float *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = fmaxf(x[i], 0.0f) + fminf(x[i], 1.0f);
+}
+"""
+
+
+@pytest.mark.parametrize("function", ["self_compare", "nan_to_inf"])
+def test_other_nan_tests_are_refuted_too(tmp_path, function):
+    """`x != x` (two loads of one element compared) classifies floats as isnan does; and on
+    NaN and infinities a value equals only the same non-finite one (+inf is not NaN)."""
+    from synth.validation.verify import verify
+
+    source = tmp_path / "nan_forms.c"
+    source.write_text(NAN_FORMS)
+    original = tmp_path / f"{function}.mlir"
+    original.write_text(translate_c(str(source), function=function, sizes={"n": 12}, locations=False).text)
+    raised = tmp_path / f"{function}.raised.mlir"
+    raised.write_text(
+        f"func.func @{function}_raised(%n: tensor<i32>, %x: tensor<12xf64>, %y: tensor<12xf64>)"
+        " -> tensor<12xf64> attributes {synth.outputs = [2]} {\n"
+        "  return %x : tensor<12xf64>\n}\n")
+    report = verify(original, raised, level="test")
+    assert report.verdict == "not equivalent" and "nonfinite" in str(report.counterexample)
+
+
+def test_fmax_raised_as_maximum_says_nan_is_excluded(tmp_path):
+    """C's fmaxf / fminf give the other operand where one is NaN (arith.maxnumf); the
+    targets' maximum gives NaN. The real-arithmetic proof cannot tell them apart, so the
+    raise says in synth.assumptions that no input is NaN."""
+    from synth.pipeline import RaiseOptions, raise_function
+    from synth.validation.testing import NUM_MAXMIN_NOTE
+
+    source = tmp_path / "nan_forms.c"
+    source.write_text(NAN_FORMS)
+    module = translate_c(str(source), function="relu_cap", sizes={"n": 16})
+    assert "arith.maxnumf" in module.text
+    outcome = raise_function(module, "relu_cap", "stablehlo", RaiseOptions())
+    assert NUM_MAXMIN_NOTE in outcome.module
+
 REFUSED = r"""void forever(int n, double *a)
 {
     for (int i = 0;; i++)

@@ -48,10 +48,25 @@ def _nonfinite(rng: np.random.Generator, shape, elem: str = "f64") -> np.ndarray
     return np.where(pick < 3, np.take(_NONFINITE, np.minimum(pick, 2)), values)
 
 
+_LOAD = re.compile(r"(%[\w#]+) = (?:affine|memref)\.load (%[\w#]+)\[([^\]]*)\]")
+_CMPF = re.compile(r"arith\.cmpf \w+, (%[\w#]+), (%[\w#]+)")
+# fmax / fmin as C defines them (a NaN operand gives the other one): the targets' maximum /
+# minimum give NaN, which the proofs' real arithmetic does not tell apart
+_NUM_MAXMIN = re.compile(r"arith\.(maxnumf|minnumf)\b")
+NUM_MAXMIN_NOTE = ("no input is NaN where the original's fmax / fmin (arith.maxnumf / minnumf: a NaN "
+                   "operand gives the other one) are raised as maximum / minimum (a NaN operand gives "
+                   "NaN); the proofs' real arithmetic has no NaN")
+
+
 def classifies(text: str) -> bool:
-    """The function tells NaN or infinities apart from numbers: `cmpf uno` (isnan), or a
+    """The function tells NaN or infinities apart from numbers: `cmpf uno` (isnan), a
+    value compared with itself (`x != x`, also as two loads of one element), or a
     comparison with an infinity (isinf, isfinite; not a maximum started at -inf)."""
     if _UNORDERED.search(text):
+        return True
+    loads = {m.group(1): (m.group(2), m.group(3)) for m in _LOAD.finditer(text)}
+    if any(a == b or (a in loads and loads[a] == loads.get(b)) for a, b in
+           (m.groups() for m in _CMPF.finditer(text))):
         return True
     names = {m.group(1) for m in _INFINITE.finditer(text)}
     return any(re.search(rf"arith\.cmpf \w+, %[\w#]+, {re.escape(n)}\b|arith\.cmpf \w+, "
@@ -243,6 +258,9 @@ def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], see
         report.sizes_tested = [s for s in report.sizes_tested if plan.is_original(s)]
     if plan.scaled and plan.scaled not in report.assumptions:
         report.assumptions.append(plan.scaled)
+    if _NUM_MAXMIN.search(plan.kernel.normal.text) and not _NUM_MAXMIN.search(plan.raised.text) \
+            and NUM_MAXMIN_NOTE not in report.assumptions:
+        report.assumptions.append(NUM_MAXMIN_NOTE)
     if plan.largest_costs is not None and plan.is_largest(plan.large or plan.original) and \
             any(plan.is_largest(s) for s in report.sizes_tested):
         report.largest.append({"sizes": dict(plan.large or plan.original),
@@ -387,8 +405,10 @@ def _compare(comparisons: list[Comparison], original, kernel: Kernel, args: list
     unstable = None  # per output: where the original's own value is not reproducible
     for c in comparisons:
         have = got[c.result] if c.result is not None else inputs[c.argument]
-        diff = first_difference(expected[c.argument], have)
-        if diff is not None and kind != "zeros":
+        # on NaN and infinities (an original that tells them apart): only the same non-finite value
+        exact = kind == "nonfinite"
+        diff = first_difference(expected[c.argument], have, exact)
+        if diff is not None and kind not in ("zeros", "nonfinite"):
             if unstable is None:
                 unstable = _ill_conditioned(original, kernel, args, expected, rng, opt)
             stable = ~unstable[c.argument] if unstable[c.argument] is not None else True
