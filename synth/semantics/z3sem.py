@@ -42,8 +42,9 @@ z3.set_param("memory_max_size", MEMORY_MAX_MB)
 
 SQRT = z3.Function("sqrt", z3.RealSort(), z3.RealSort())
 EXP = z3.Function("exp", z3.RealSort(), z3.RealSort())
+LOG = z3.Function("log", z3.RealSort(), z3.RealSort())
 
-_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp}
+_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log}
 _INT_UNINTERPRETED = {"shrs": lambda a, k: a >> k, "shl": lambda a, k: a << k}  # support.SHRS / SHL
 
 
@@ -133,6 +134,10 @@ def sqrt(a):
 
 def exp(a):
     return EXP(a)
+
+
+def log(a):
+    return LOG(a)
 
 
 def div(a, b):

@@ -380,20 +380,34 @@ class _StatementSketch(_Locals):
 
     def selected(self, op) -> _View:
         """`select(cmp(a, b), x, y)` as written: stablehlo compare + select, linalg's fused
-        select_cmp (the four operands broadcast to the union of their loops)."""
+        select_cmp (the four operands broadcast to the union of their loops). A condition
+        that combines comparisons (C's `||`, `&&`, `!`) is a tree of selects, exactly:
+        select(a | b, x, y) = select(a, x, select(b, x, y)),
+        select(a & b, x, y) = select(a, select(b, x, y), y), select(!c, x, y) = select(c, y, x)."""
         cond, x_value, y_value = op.operands
-        while _negation_of(cond) is not None:  # select(not c, x, y) = select(c, y, x), exactly
-            cond, x_value, y_value = _negation_of(cond), y_value, x_value
-        if _is_block_argument(cond) or cond.owner.name not in ("arith.cmpf", "arith.cmpi"):
+        return self.chosen(cond, self.read(x_value), self.read(y_value))
+
+    def chosen(self, cond: ir.Value, x: _View, y: _View) -> _View:
+        while _negation_of(cond) is not None:
+            cond, x, y = _negation_of(cond), y, x
+        if _is_block_argument(cond):
+            raise NoSketch("a select on something other than a comparison")
+        name = cond.owner.name
+        if name in ("arith.ori", "arith.andi") and ir.IntegerType(cond.type).width == 1:
+            a, b = cond.owner.operands
+            if name == "arith.ori":
+                return self.chosen(a, x, self.chosen(b, x, y))
+            return self.chosen(a, self.chosen(b, x, y), y)
+        if name not in ("arith.cmpf", "arith.cmpi"):
             raise NoSketch("a select on something other than a comparison")
         direction = _compare_direction(cond.owner)
-        views = [self.read(v) for v in (*cond.owner.operands, x_value, y_value)]
+        views = [self.read(v) for v in cond.owner.operands] + [x, y]
         dims = tuple(sorted(set().union(*(v.dims for v in views))))
-        a, b, x, y = (self.sk.broadcast(v, dims).expr for v in views)
+        a, b, xe, ye = (self.sk.broadcast(v, dims).expr for v in views)
         if self.dialect == "linalg":
-            return _View(self.sk.apply("select_cmp", (a, b, x, y), (("direction", direction),)), dims)
+            return _View(self.sk.apply("select_cmp", (a, b, xe, ye), (("direction", direction),)), dims)
         pred = self.sk.apply("compare", (a, b), (("direction", direction),))
-        return _View(self.sk.apply("select", (pred, x, y)), dims)
+        return _View(self.sk.apply("select", (pred, xe, ye)), dims)
 
     def summed(self, value: ir.Value, inner: list[_Mask], over: frozenset | None = None) -> _View:
         """The sum of `value` over the loops `over` (the reduced loops by default), masked
