@@ -124,6 +124,8 @@ def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
     if not pairs:
         return Proof("proven")
     terms = [t for _, w, h in pairs for t in (w, h)]
+    if _equal_abstracted(pairs, timeout):
+        return Proof("proven")
     solver = z3.Solver()
     solver.set("timeout", int(timeout * 1000))
     solver.add(z3.Or([w != h for _, w, h in pairs]))
@@ -159,6 +161,20 @@ def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
     return Proof("unknown", assumptions,
                   message=f"Z3's counterexample at {element_text(last[0])} relies on values of sqrt / exp / pow / "
                           f"division by zero that the real functions do not take")
+
+
+def _equal_abstracted(pairs: list[tuple], timeout: float) -> bool:
+    """Whether every pair is equal with their non-linear subterms abstracted
+    (z3sem.abstract_nonlinear): unsat there is unsat for the terms themselves, and such a
+    query is linear; only tried where some subterm is non-linear."""
+    terms = [t for _, w, h in pairs for t in (w, h)]
+    abstract = z3sem.abstract_nonlinear(terms)
+    if all(a is t or (isinstance(a, z3.ExprRef) and a.eq(t)) for a, t in zip(abstract, terms)):
+        return False
+    solver = z3.Solver()
+    solver.set("timeout", int(min(timeout, FACT_STAGE_TIMEOUT) * 1000))
+    solver.add(z3.Or([abstract[2 * k] != abstract[2 * k + 1] for k in range(len(pairs))]))
+    return solver.check() == z3.unsat
 
 
 def _input_ranges(kernel: Kernel, sym: list) -> list:
