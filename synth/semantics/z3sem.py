@@ -296,7 +296,10 @@ _ABSTRACT_OPS = {z3.Z3_OP_MUL: "mul", z3.Z3_OP_DIV: "div", z3.Z3_OP_IDIV: "idiv"
 
 
 def _nonlinear(t: z3.ExprRef) -> bool:
-    """A division by a non-numeral, a product of two non-numerals, a power."""
+    """A division by a non-numeral, a product of two non-numerals, a power, on reals
+    (integer products are left to z3: subscripts multiply sizes by indices)."""
+    if not z3.is_arith(t) or not t.is_real():
+        return False
     kind = t.decl().kind()
     if kind in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM):
         return not _numeral(t.arg(1))
@@ -318,8 +321,8 @@ def _uninterpreted(t: z3.ExprRef, kids: list) -> z3.ExprRef:
 
 
 def abstract_nonlinear(terms: list) -> list:
-    """`terms` with each non-linear operation (a product of two non-numerals, a division
-    by a non-numeral, a power) replaced by an uninterpreted function of its arguments, as
+    """`terms` with each non-linear real operation (a product of two non-numerals, a
+    division by a non-numeral, a power) replaced by an uninterpreted function of its arguments, as
     sqrt / exp / log already are: what the terms can take only widens, so a formula over
     them that is unsatisfiable is unsatisfiable over `terms`, and the query is one of
     linear arithmetic with uninterpreted functions, which z3 decides by congruence (an

@@ -32,7 +32,7 @@ from synth.semantics.parametric import NotParametric, empty_sum_facts
 from synth.semantics.canonical import canonical
 from synth.semantics.raised_parametric import Sizes, Tensor, evaluate
 from synth.semantics.scalar import Unsupported
-from synth.semantics.z3sem import NoRealValue
+from synth.semantics.z3sem import NoRealValue, abstract_nonlinear
 from synth.validation.contract import Comparison
 
 
@@ -50,6 +50,7 @@ MAX_SUSPECTS = 2  # the least and the greatest sizes handed to the bounded proof
 SUSPECT_QUERIES = 60  # yes/no queries at most for looking: a hint to the bounded proof, which decides
 SUSPECT_RLIMIT = 5_000_000  # z3 resource units per query (seen: 15e3 to 40e3 on polybench, 0.1 to 0.4 s)
 SUSPECT_SECONDS = 30.0  # a safety net for the whole look (the clock makes it irreproducible)
+ABSTRACT_MS = 5000  # the query with non-linear parts uninterpreted (linear: fast, or of no use)
 LEVEL_TIMEOUT = 20.0  # seconds for the whole level at most, both readings and every query (it aims at seconds per kernel)
 
 
@@ -119,9 +120,17 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
             h = z3.substitute(h, *zip(r_x, x)) if x else h
         inside = [z3.And(0 <= i, i < n) for i, n in zip(x, shape)]
         w, h = canonical(w, deadline), canonical(h, deadline)
+        facts = domain + empty_sum_facts([w, h])
+        aw, ah = abstract_nonlinear([w, h])
+        if not (aw.eq(w) and ah.eq(h)):  # first with the non-linear parts uninterpreted
+            solver = z3.Solver()
+            solver.set("timeout", min(_remaining_ms(deadline), ABSTRACT_MS))
+            solver.add(facts + [z3.And(inside + [aw != ah])])
+            if solver.check() == z3.unsat:
+                continue
         solver = z3.Solver()
         solver.set("timeout", _remaining_ms(deadline))
-        solver.add(domain + empty_sum_facts([w, h]))
+        solver.add(facts)
         solver.add(z3.And(inside + [w != h]))
         result = solver.check()
         if result == z3.unknown:
