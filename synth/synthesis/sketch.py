@@ -367,7 +367,7 @@ class _StatementSketch(_Locals):
             try:
                 short = _min_max(op, self.dialect)
             except NoSketch:  # any other: the comparison and the select as written
-                return self.selected(op)
+                return self.chosen(op.operands[0], self.read(op.operands[1]), self.read(op.operands[2]))
             return self.sk.combine(short, *(self.read(v) for v in op.operands[1:]))
         if op.name in _CASTS:  # C's promotions and conversions, as written
             kind = op.name.split(".")[1]
@@ -378,16 +378,12 @@ class _StatementSketch(_Locals):
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
         return self.sk.combine(short, *(self.read(v) for v in op.operands))
 
-    def selected(self, op) -> _View:
+    def chosen(self, cond: ir.Value, x: _View, y: _View) -> _View:
         """`select(cmp(a, b), x, y)` as written: stablehlo compare + select, linalg's fused
         select_cmp (the four operands broadcast to the union of their loops). A condition
         that combines comparisons (C's `||`, `&&`, `!`) is a tree of selects, exactly:
         select(a | b, x, y) = select(a, x, select(b, x, y)),
         select(a & b, x, y) = select(a, select(b, x, y), y), select(!c, x, y) = select(c, y, x)."""
-        cond, x_value, y_value = op.operands
-        return self.chosen(cond, self.read(x_value), self.read(y_value))
-
-    def chosen(self, cond: ir.Value, x: _View, y: _View) -> _View:
         while _negation_of(cond) is not None:
             cond, x, y = _negation_of(cond), y, x
         if _is_block_argument(cond):
