@@ -50,7 +50,7 @@ MAX_SUSPECTS = 2  # the least and the greatest sizes handed to the bounded proof
 SUSPECT_QUERIES = 60  # yes/no queries at most for looking: a hint to the bounded proof, which decides
 SUSPECT_RLIMIT = 5_000_000  # z3 resource units per query (seen: 15e3 to 40e3 on polybench, 0.1 to 0.4 s)
 SUSPECT_SECONDS = 30.0  # a safety net for the whole look (the clock makes it irreproducible)
-ABSTRACT_MS = 5000  # the query with non-linear parts uninterpreted (linear: fast, or of no use)
+ABSTRACT_MS = 3000  # the query with non-linear parts uninterpreted (linear: fast, or of no use)
 LEVEL_TIMEOUT = 20.0  # seconds for the whole level at most, both readings and every query (it aims at seconds per kernel)
 
 

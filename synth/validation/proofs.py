@@ -113,6 +113,7 @@ class Proof:
     message: str = ""
 
 
+ABSTRACT_STAGE_TIMEOUT = 3.0  # seconds for the query with non-linear parts uninterpreted (linear: fast)
 FACT_STAGE_TIMEOUT = 10.0  # seconds for each query after the first (sqrt facts, nonzero denominators)
 
 
@@ -172,7 +173,7 @@ def _equal_abstracted(pairs: list[tuple], timeout: float) -> bool:
     if all(a is t or (isinstance(a, z3.ExprRef) and a.eq(t)) for a, t in zip(abstract, terms)):
         return False
     solver = z3.Solver()
-    solver.set("timeout", int(min(timeout, FACT_STAGE_TIMEOUT) * 1000))
+    solver.set("timeout", int(min(timeout, ABSTRACT_STAGE_TIMEOUT) * 1000))
     solver.add(z3.Or([abstract[2 * k] != abstract[2 * k + 1] for k in range(len(pairs))]))
     return solver.check() == z3.unsat
 
