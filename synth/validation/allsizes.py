@@ -119,15 +119,16 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
                 raise NotParametric(f"{c.label}: the raised shape is not the original's at every size")
             h = z3.substitute(h, *zip(r_x, x)) if x else h
         inside = [z3.And(0 <= i, i < n) for i, n in zip(x, shape)]
-        w, h = canonical(w, deadline), canonical(h, deadline)
-        facts = domain + empty_sum_facts([w, h])
         aw, ah = abstract_nonlinear([w, h])
         if not (aw.eq(w) and ah.eq(h)):  # first with the non-linear parts uninterpreted
+            aw, ah = canonical(aw, deadline), canonical(ah, deadline)
             solver = z3.Solver()
             solver.set("timeout", min(_remaining_ms(deadline), ABSTRACT_MS))
-            solver.add(facts + [z3.And(inside + [aw != ah])])
+            solver.add(domain + empty_sum_facts([aw, ah]) + [z3.And(inside + [aw != ah])])
             if solver.check() == z3.unsat:
                 continue
+        w, h = canonical(w, deadline), canonical(h, deadline)
+        facts = domain + empty_sum_facts([w, h])
         solver = z3.Solver()
         solver.set("timeout", _remaining_ms(deadline))
         solver.add(facts)
