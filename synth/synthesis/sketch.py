@@ -389,7 +389,7 @@ class _StatementSketch(_Locals):
         if _is_block_argument(cond):
             raise NoSketch("a select on something other than a comparison")
         name = cond.owner.name
-        if name in ("arith.ori", "arith.andi") and ir.IntegerType(cond.type).width == 1:
+        if name in ("arith.ori", "arith.andi") and str(cond.type) == "i1":
             a, b = cond.owner.operands
             if name == "arith.ori":
                 return self.chosen(a, x, self.chosen(b, x, y))
