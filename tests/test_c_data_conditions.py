@@ -9,7 +9,8 @@ sqrt / exp / log) uninterpreted, where the two sides share them under differentl
 selects (synth.semantics.z3sem.abstract_nonlinear). Each raise is run against the same
 function compiled by the system C compiler (tests/c_oracle.py) on random inputs, both
 ways round each guard; the proof's verdict is checked too. A kernel with a recurrence
-(an IIR filter's y[i - 1]) exits 3 with the recurrence named, after a short search."""
+(an IIR filter's y[i - 1]) exits 3 with the recurrence named, after a short search; one
+whose statement the sketches do not read says why (rows at two independent strides)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,16 @@ void log_band(int n, const double *x, double lo, double hi, double *y)
     }
 }
 
+/* rows at two independent strides (ggml's nb01, nb02): no shape reads the flat arrays */
+void scale_strided(int n, int m, int r, const float *x, int sx1, int sx2,
+                   float *y, int sy1, int sy2)
+{
+    for (int k = 0; k < r; k++)
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                y[k * sy2 + i * sy1 + j] = 2.0f * x[k * sx2 + i * sx1 + j];
+}
+
 /* an IIR filter: y[i] reads y[i - 1] */
 void iir_first_order(int n, const double *x, double a, double b, double *y, double *g)
 {
@@ -77,6 +88,7 @@ SPECS = {
     "log_band": {"sizes": {"n": 17}, "arrays": {"x": "n", "y": "n"},
                  "ranges": {"x": [-1.0, 4.0], "lo": [0.5, 0.5], "hi": [3.0, 3.0]}},
     "iir_first_order": {"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n", "g": "n"}},
+    "scale_strided": {"sizes": {"n": 5, "m": 3, "r": 3, "sx1": 6, "sx2": 19, "sy1": 5, "sy2": 16}},
 }
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
@@ -142,3 +154,18 @@ def test_abstraction_does_not_hide_a_difference():
     # (a difference under log is never called proven; whether it is refuted depends on
     # z3's model reaching the real log's domain)
     assert prove_equal([("out", z3sem.log(x * y), z3sem.log(x * y) + 1)], timeout=5.0).verdict != "proven"
+
+
+def test_exit_3_says_why_the_statement_is_not_read_off(source):
+    from synth.errors import NoSolutionError
+    from synth.pipeline import RaiseOptions, raise_function
+
+    from synth.synthesis.search import SearchSettings
+
+    name = "scale_strided"
+    module = translate_c(str(source), function=name, sizes=SPECS[name]["sizes"])
+    with pytest.raises(NoSolutionError) as e:  # (a short search: none finds it)
+        raise_function(module, name, "linalg", RaiseOptions(settings=SearchSettings(timeout=4.0)))
+    message = str(e.value)
+    assert "its statement is not read off as written: the index" in message, message
+    assert "is not a loop index plus a constant" in message, message

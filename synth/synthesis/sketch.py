@@ -53,6 +53,7 @@ from synth.synthesis.sketch_reader import (
     _View,
     _compare_direction,
     _edge,
+    _negation_of,
     _factors,
     _is_block_argument,
     _local_array,
@@ -551,12 +552,20 @@ def _edge_store(sk: _Sketcher, result: Expr, output: int, output_type: TensorTyp
                     (("dims", tuple(sorted(edges))), ("position", positions.pop())))
 
 
-def sketches(spec, dialect: str) -> dict[str, Expr]:
+class Sketches(dict):
+    """Problem name -> its sketch; `why`: problem name -> why its statement has none."""
+
+    def __init__(self):
+        super().__init__()
+        self.why: dict[str, str] = {}
+
+
+def sketches(spec, dialect: str) -> Sketches:
     """Problem name -> its sketch, for the problems of one-statement groups the tactic
     covers (synth.synthesis.spec.Specification at the stand-in sizes)."""
     from synth.frontend.reader import SourceModule
 
-    out: dict[str, Expr] = {}
+    out = Sketches()
     # one problem; several statements only where all but one define local scalars
     groups = [g for g in spec.groups if len(g.problems) == 1]
     if not groups:
@@ -580,21 +589,8 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
                                                      g.writes[0], problem.output_type, counter, counter_range,
                                                      size_values)
             except NoSketch as e:
+                out.why[problem.name] = str(e)
                 if os.environ.get("SYNTH_DEBUG_SKETCH"):
                     print(f"sketch of {problem.name}: {e}", file=sys.stderr)
     return out
 
-
-def _negation_of(cond: ir.Value) -> ir.Value | None:
-    """c where `cond` is `arith.xori c, true` (either order: C's `!c`, a quick return's
-    "not taken"), else None."""
-    if _is_block_argument(cond) or cond.owner.name != "arith.xori":
-        return None
-    a, b = cond.owner.operands
-    for c, other in ((a, b), (b, a)):
-        if not _is_block_argument(other) and other.owner.name == "arith.constant":
-            attr = other.owner.attributes["value"]
-            if (isinstance(attr, ir.BoolAttr) and attr.value) or (
-                    isinstance(attr, ir.IntegerAttr) and ir.IntegerType(attr.type).width == 1 and attr.value != 0):
-                return c
-    return None

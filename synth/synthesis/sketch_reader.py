@@ -549,3 +549,18 @@ def _value_dtype(value: ir.Value) -> str:
     """The grammar element type of a scalar SSA value (index reads as i64)."""
     t = str(value.type)
     return "i64" if t == "index" else t
+
+
+def _negation_of(cond: ir.Value) -> ir.Value | None:
+    """c where `cond` is `arith.xori c, true` (either order: C's `!c`, a quick return's
+    "not taken"), else None."""
+    if _is_block_argument(cond) or cond.owner.name != "arith.xori":
+        return None
+    a, b = cond.owner.operands
+    for c, other in ((a, b), (b, a)):
+        if not _is_block_argument(other) and other.owner.name == "arith.constant":
+            attr = other.owner.attributes["value"]
+            if (isinstance(attr, ir.BoolAttr) and attr.value) or (
+                    isinstance(attr, ir.IntegerAttr) and ir.IntegerType(attr.type).width == 1 and attr.value != 0):
+                return c
+    return None

@@ -99,7 +99,7 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
     solutions, stats = [], []
     recurrent = None  # the note naming a recurrence among the kernel's statements ("": none)
     previous = previous or {}
-    sketched = sketched or {}
+    sketched = {} if sketched is None else sketched  # (a Sketches keeps why the others have none)
     for g in spec.groups:
         programs = {}
         for problem, out in g.solving_order():
@@ -141,9 +141,11 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
                 if recurrent and st.seconds >= left * 0.99:
                     why = (f"no program in the {RECURRENCE_SEARCH:g} s of search a kernel with a "
                            f"recurrence is given")
+                unsketched = getattr(sketched, "why", {}).get(problem.name)
                 raise NoSolutionError(
                     f"no equivalent program found for {problem.name} (statements "
                     f"{g.statements} of the original): {why}; {st.evaluated} candidates evaluated"
+                    + (f" (its statement is not read off as written: {unsketched})" if unsketched else "")
                     + _recurrence_note(spec, g.statements))
             programs[out] = found
         solutions.append(GroupSolution(g.statements, programs))
