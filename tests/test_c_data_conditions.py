@@ -71,6 +71,19 @@ void scale_strided(int n, int m, int r, const float *x, int sx1, int sx2,
                 y[k * sy2 + i * sy1 + j] = 2.0f * x[k * sx2 + i * sx1 + j];
 }
 
+/* a soft knee: a local changed under if / else if (the second test is `!(v > hi) && v < lo`) */
+void soft_knee(int n, const float *x, float lo, float hi, float *y)
+{
+    for (int i = 0; i < n; i++) {
+        float v = 2.0f * x[i];
+        if (v > hi)
+            v = hi + 0.25f * (v - hi);
+        else if (v < lo)
+            v = lo;
+        y[i] = v;
+    }
+}
+
 /* an IIR filter: y[i] reads y[i - 1] */
 void iir_first_order(int n, const double *x, double a, double b, double *y, double *g)
 {
@@ -87,6 +100,8 @@ SPECS = {
                      "ranges": {"s": [-0.5, 3.0], "k": [-0.5, 3.0], "rate": [0.05, 0.05]}},
     "log_band": {"sizes": {"n": 17}, "arrays": {"x": "n", "y": "n"},
                  "ranges": {"x": [-1.0, 4.0], "lo": [0.5, 0.5], "hi": [3.0, 3.0]}},
+    "soft_knee": {"sizes": {"n": 19}, "arrays": {"x": "n", "y": "n"},
+                  "ranges": {"x": [-2.0, 2.0], "lo": [-1.0, -1.0], "hi": [1.5, 1.5]}},
     "iir_first_order": {"sizes": {"n": 12}, "arrays": {"x": "n", "y": "n", "g": "n"}},
     "scale_strided": {"sizes": {"n": 5, "m": 3, "r": 3, "sx1": 6, "sx2": 19, "sy1": 5, "sy2": 16}},
 }
@@ -102,7 +117,7 @@ def source(tmp_path_factory):
 
 
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
-@pytest.mark.parametrize("name", ["spread_price", "log_band"])
+@pytest.mark.parametrize("name", ["spread_price", "log_band", "soft_knee"])
 def test_raise_equals_compiled_c(source, name, target):
     from synth.pipeline import RaiseOptions, raise_function
 
@@ -120,6 +135,8 @@ def test_raise_equals_compiled_c(source, name, target):
     first = inputs(case, params, np.random.default_rng(5))
     x = first["s"] if name == "spread_price" else first["x"]
     assert (x <= 0).any() and (x > 1).any()
+    if name == "soft_knee":
+        assert (2 * x < -1).any() and (2 * x > 1.5).any()
     assert "proven" in outcome.validation["summary"], outcome.validation["summary"]
 
 
