@@ -46,10 +46,10 @@ def harness(path: Path, cases: dict) -> str:
     """The file's text and a main calling each function of `cases`."""
     from clang.cindex import TypeKind as TK
 
-    from synth.frontend.c.libclang import _functions, _parse
+    from synth.frontend.c.libclang import functions, parse_file
 
-    tu = _parse(str(path), "gnu11", [], [], [])
-    funcs = {f.spelling: f for f in _functions(tu, str(path))}
+    tu = parse_file(str(path), "gnu11", [], [], [])
+    funcs = {f.spelling: f for f in functions(tu, str(path))}
     out = [path.read_text(), "\n/* ---- cc_check harness ---- */",
            "int printf(const char *, ...); void *malloc(unsigned long); void free(void *);",
            "static unsigned long long cc_seed = 12345;",

@@ -36,7 +36,7 @@ import numpy as np
 from synth.errors import ExecutionError
 from synth.pipelines import (  # noqa: F401  (the names callers import from here)
     AFFINE_PIPELINE, BOOLS_AS_BYTES, DISTINCT_BUFFERS, DROPIN_PIPELINE, FUSED_TENSOR_PIPELINE, REWRITES, STAGE,
-    TENSOR_PIPELINE, PassFailed, Pipeline, Step, _error_text, _steps, run_stages, run_step)
+    TENSOR_PIPELINE, PassFailed, Pipeline, Step, error_text, as_steps, run_stages, run_step)
 
 
 WORKER_DEADLINE = 900.0  # seconds one compile + run may take before the worker is stopped
@@ -368,7 +368,7 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
                 outputs = outs
             _send(replies, ("ok", (outputs, seconds, compile_seconds, results, compiled.rewrites)))
         except Exception as e:  # reported to the caller as an ExecutionError
-            _send(replies, ("error", _error_text(e)))
+            _send(replies, ("error", error_text(e)))
 
 
 GUARD_LIMIT = 1 << 22  # elements: arrays of a single run up to this size get guard zones

@@ -6,7 +6,11 @@ always share a fingerprint, and values it tells apart never do).
 Floats compare with a tolerance relative to the largest magnitude of the expected array
 (`|have - want| <= rtol * (|want| + max(1, max |want|))`): reassociated sums, nothing
 more. f64: 1e-9; f32: 1e-5 (f32's epsilon is 1.2e-7: a few hundred rounding errors).
-Integers compare exactly. Non-finite values are equal where both sides are non-finite.
+Integers compare exactly. Non-finite values are equal where both sides are non-finite (a
+reordered but exact program meets 0/0 or inf - inf in another order on extreme inputs:
+gramschmidt with one row gives inf in the original, NaN raised); with `exact_nonfinite`
+(the inputs of NaN and infinities given to an original that tells them apart) only to the
+same non-finite value: NaN to NaN, an infinity to the one of its sign.
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ def rtol(dtype: str) -> float:
     return RTOL.get(dtype, 0.0)
 
 
-def mismatches(want: np.ndarray, have: np.ndarray) -> np.ndarray:
-    """Boolean array: where `have` is not equal to `want` within the tolerance of want's type."""
+def mismatches(want: np.ndarray, have: np.ndarray, exact_nonfinite: bool = False) -> np.ndarray:
+    """Boolean array: where `have` is not equal to `want` within the tolerance of want's type
+    (`exact_nonfinite`: a non-finite value equals only the same one)."""
     want, have = np.asarray(want), np.asarray(have)
     if want.dtype.kind != "f":
         return np.asarray(have != want)
@@ -48,6 +53,9 @@ def mismatches(want: np.ndarray, have: np.ndarray) -> np.ndarray:
         close = np.abs(h - w) <= tol * (np.abs(w) + scale)
         bad = ~(close | (~np.isfinite(h) & ~finite))
         bad |= np.isfinite(h) != finite
+        if exact_nonfinite:
+            bad |= np.isnan(h) != np.isnan(w)
+            bad |= np.isinf(h) & np.isinf(w) & (np.signbit(h) != np.signbit(w))
     return bad
 
 
@@ -56,9 +64,9 @@ def equal(want: np.ndarray, have: np.ndarray) -> bool:
     return want.shape == have.shape and not np.any(mismatches(want, have))
 
 
-def first_difference(want: np.ndarray, have: np.ndarray) -> tuple | None:
+def first_difference(want: np.ndarray, have: np.ndarray, exact_nonfinite: bool = False) -> tuple | None:
     """(index, expected, got) of the first element outside the tolerance, else None."""
-    bad = mismatches(want, have)
+    bad = mismatches(want, have, exact_nonfinite)
     if not np.any(bad):
         return None
     idx = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()

@@ -189,11 +189,11 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
     """A function raised nest by nest (RaiseResult.before): each part validated on its own
     at `options.verify` (a part that is a loop as such), the whole chain tested by
     execution; the level reached is the lowest of the parts'."""
-    from synth.codegen.raised import _chain
+    from synth.codegen.raised import chain
     from synth.validation.verify import verify_text
 
     parts = []
-    for part in _chain(result):
+    for part in chain(result):
         alone = replace(part, before=None)
         got = validate(part.part.source, part.part, alone, target, options, generic, own_sizes=False)
         if got.verdict == "not equivalent":
@@ -256,11 +256,12 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, op
     whole_text, whole_at = raised_texts(result, generic, kernel)
     whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
                         raised_at=whole_at, generic_text=_generic_text(result, generic, kernel),
-                        own_sizes=own_sizes)
+                        own_sizes=own_sizes, steps=_step_symbols(kernel, result.time_loop, step))
     if whole.verdict == "not equivalent":
         return whole
     step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]
     step.sizes_tested = whole.sizes_tested + step.sizes_tested
+    step.largest = whole.largest + step.largest
     step.input_sets += whole.input_sets
     step.timings = {**step.timings, "test (whole loop)": whole.timings.get("test", 0.0)}
     step.seconds += whole.seconds
@@ -272,6 +273,22 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, op
         if step.level == "all":
             step.domain += "; every step count (by induction on the step)"
     return step
+
+
+def _step_symbols(kernel: Kernel, loop, step) -> dict:
+    """{the size symbol that counts the time loop's steps: its value at 2 steps}, where the
+    step is proven on every input state (so every step count is covered by induction) and
+    the symbol sizes no array (fewer steps leave every array as it is): the whole loop's
+    largest test may run fewer steps (SizePlan.largest_tested). Empty otherwise."""
+    if step.verdict != "equivalent" or step.level not in ("z3", "all"):
+        return {}
+    trip = loop.trip
+    if len(trip.terms) != 1 or trip.terms[0][1] != 1 or trip.div != 1:
+        return {}
+    name = trip.terms[0][0]
+    if any(name in e.symbols for dims in kernel.sizes.arg_dims.values() for e in dims):
+        return {}
+    return {name: 2 - trip.const}
 
 
 def arithmetic(kernel: Kernel) -> str:
@@ -314,6 +331,7 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
                     f"synth.assumptions, e.g. {assumed[0]})")
     return {"level": level, "sizes_proven": proven, "seconds": round(report.seconds, 3),
             "sizes_tested": [_sizes_json(s) for s in report.sizes_tested],
+            "largest": [{**c, "sizes": _sizes_json(c["sizes"])} for c in report.largest],
             "timings": report.timings, "assumptions": assumed,
             "proof": report.proof, "all_sizes": report.all_sizes,
             "attributes": attributes, "summary": summary}
@@ -484,7 +502,7 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
                      t0: float) -> RaiseOutcome | None:
     """The kernel raised as a loop over its table's diagonals (synth.synthesis.diagonals),
     validated; None where it is not such a nest (the search runs as before). Shape-generic
-    in linalg where the options want it (else, or where that text fails, static: at the
+    where the options want it (else, or where that text fails, static: at the
     kernel's own sizes, the drop-in running the loops at others)."""
     import os
 
@@ -496,7 +514,7 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
     try:
         if wants_generic(kernel, options):  # sizes known only at run time: test values first
             kernel.sizes.with_test_values()
-        raised = diagonal_raise(kernel, target)
+        raised = diagonal_raise(kernel, target, deadline=t0 + options.settings.timeout)
     except (NotDiagonal, InputError) as e:  # not such a nest, or its sizes not told here
         return say(str(e))
     more = []  # the loop unrolled at a few more sizes than the plan's 2 and 3
@@ -506,7 +524,7 @@ def _raise_diagonals(source: SourceModule, kernel: Kernel, target: str, options:
         except InputError:
             break
     more = [dict(m) for m in dict.fromkeys(tuple(sorted(c.items())) for c in more)]
-    for generic in ([True] if target == "linalg" and wants_generic(kernel, options) else []) + [False]:
+    for generic in ([True] if wants_generic(kernel, options) else []) + [False]:
         try:
             if generic:
                 kernel.sizes.with_test_values()
@@ -552,7 +570,7 @@ def _diagonal_texts(raised: DiagonalRaise, kernel: Kernel, generic: bool):
 
     def at(values):
         shapes = [tuple(int(n) for n in kernel.tensor_type(i, values).shape) for i in range(kernel.n_arguments)]
-        return specialize(text, f"{kernel.name}_raised", "linalg", shapes)
+        return specialize(text, f"{kernel.name}_raised", raised.dialect, shapes)
     return at(kernel.sizes.original()), at, text
 
 

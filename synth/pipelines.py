@@ -116,14 +116,15 @@ class PassFailed(Exception):
         self.pass_name, self.reason = name, reason
 
 
-def _error_text(e: BaseException) -> str:
+def error_text(e: BaseException) -> str:
+    """One line for an error from a pass run: its type and MLIR diagnostics (location: message)."""
     diags = getattr(e, "error_diagnostics", None)
     if diags:
         return f"{type(e).__name__}: " + "; ".join(f"{d.location}: {d.message}" for d in diags)
     return f"{type(e).__name__}: {e}"
 
 
-def _steps(pipeline) -> list[Step]:
+def as_steps(pipeline) -> list[Step]:
     """A Pipeline (or any sequence of Steps) as it is; a string: its STAGE-separated stages,
     each a pass pipeline or a name in REWRITES."""
     if not isinstance(pipeline, str):
@@ -149,17 +150,17 @@ def run_step(module, step: Step) -> int:
         try:
             passmanager.PassManager.parse(step.payload).run(module.operation)
         except (ir.MLIRError, ValueError) as e:
-            raise PassFailed(step.name, _error_text(e)) from None
+            raise PassFailed(step.name, error_text(e)) from None
         return 0
     where, name = step.payload.split(":")
     try:
         count = getattr(importlib.import_module(where), name)(module)
     except Exception as e:  # any exception of a rewrite is that pass's failure, named
-        raise PassFailed(step.name, _error_text(e)) from None
+        raise PassFailed(step.name, error_text(e)) from None
     try:
         module.operation.verify()
     except ir.MLIRError as e:
-        raise PassFailed(step.name, "left IR that fails verification: " + _error_text(e)) from None
+        raise PassFailed(step.name, "left IR that fails verification: " + error_text(e)) from None
     return int(count or 0) if not isinstance(count, bool) else int(count)
 
 
@@ -167,7 +168,7 @@ def run_stages(module, pipeline) -> dict[str, int]:
     """Run `pipeline` (a Pipeline, or a string: see STAGE) on `module` (an ir.Module), step
     by step; the number of rewrites each Python step made, by name."""
     counts: dict[str, int] = {}
-    for step in _steps(pipeline):
+    for step in as_steps(pipeline):
         made = run_step(module, step)
         if step.kind == "python":
             counts[step.name] = counts.get(step.name, 0) + made

@@ -26,7 +26,7 @@ from clang.cindex import TypeKind as TK
 from synth.backends.cc import compile_library
 from synth.execution import run_function
 from synth.frontend.c import translate_c
-from synth.frontend.c.libclang import _functions, _parse
+from synth.frontend.c.libclang import functions, parse_file
 
 OPT_LEVELS = ("-O0", "-O2")
 FLAGS = ("-std=c99", "-fPIC", "-shared", "-fno-fast-math", "-ffp-contract=off")
@@ -76,8 +76,8 @@ def load_cases(directory: Path) -> list[Case]:
 
 def signature(case: Case) -> tuple[list[Param], object]:
     """Parameters and result type kind (None for void) of the function, from its C."""
-    tu = _parse(str(case.path), "c99", case.defines, [str(case.path.parent)], ())
-    f = next(c for c in _functions(tu, str(case.path)) if c.spelling == case.function)
+    tu = parse_file(str(case.path), "c99", case.defines, [str(case.path.parent)], ())
+    f = next(c for c in functions(tu, str(case.path)) if c.spelling == case.function)
     params = []
     for p in (k for k in f.get_children() if k.kind == CK.PARM_DECL):
         t = p.type.get_canonical()

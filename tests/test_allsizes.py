@@ -3,6 +3,8 @@ original summarised at symbolic sizes, and where it stops (recurrences fall back
 bounded proof with the reason). The mutants wrong only at sizes >= 5 are in
 test_verify.py."""
 
+import time
+
 import z3
 import pytest
 
@@ -10,7 +12,7 @@ from conftest import DATA, POLYBENCH
 from synth.analysis.model import load_kernel
 from synth.frontend.reader import load_source
 from synth.semantics.affine_parametric import ParametricOriginal
-from synth.semantics.parametric import NotParametric, empty_sum_facts, fresh_index, make_sum
+from synth.semantics.parametric import NotParametric, empty_sum_facts, fresh_index, make_sum, query_ms
 from synth.semantics.canonical import canonical
 
 i, j, n = z3.Ints("i j n")
@@ -93,6 +95,27 @@ def test_gemm_original_is_the_formula():
     assert not _equal(term, want + C(*x), *inside)
 
 
+
+def test_each_query_is_bounded_by_the_levels_deadline():
+    """query_ms: the query's cap without a deadline or far from it, what is left of the
+    deadline near it, and NotParametric (the level gives up) once it has passed."""
+    now = time.monotonic()
+    assert query_ms(None, 2000) == 2000
+    assert query_ms(now + 3600, 2000) == 2000
+    assert 1 <= query_ms(now + 0.5, 2000) <= 500
+    assert 1 <= query_ms(now + 0.5) <= 500
+    with pytest.raises(NotParametric, match="not done in the level's time"):
+        query_ms(now - 1, 2000)
+
+
+@pytest.mark.parametrize("kernel", ["gemm", "covariance"])
+def test_the_summary_of_the_original_stops_at_the_levels_deadline(kernel):
+    """The original's summary asks z3 (earlier writes, guards decided, pinned iterations):
+    with the level's deadline passed it gives up instead of spending its per-query caps."""
+    k = load_kernel(load_source(POLYBENCH / f"{kernel}.mlir"), f"kernel_{kernel}")
+    with pytest.raises(NotParametric, match="not done in the level's time"):
+        ParametricOriginal(k, deadline=time.monotonic() - 1)
+
 @pytest.mark.parametrize("kernel", ["trisolv", "cholesky", "jacobi-1d"])
 def test_recurrences_are_not_summarised(kernel):
     name = "kernel_" + kernel.replace("-", "_")
@@ -134,6 +157,21 @@ def test_a_family_that_is_ill_typed_at_small_sizes_is_not_proven(tmp_path):
     raised = load_raised(str(path), "kernel_diff_raised", SPLIT4)
     result = prove_all_sizes(k, raised, check_contract(k, raised, raised.signature()), 60)
     assert result.verdict == "not applicable" and "not well-typed at every size (slice" in result.message
+
+
+def test_the_level_ends_within_the_callers_timeout(tmp_path):
+    """prove_all_sizes' `timeout` (the caller's --z3-timeout) bounds every query: with
+    none left, the level gives up (the bounded proof decides) instead of asking z3."""
+    from synth.semantics.raised import load_raised
+    from synth.validation.allsizes import prove_all_sizes
+    from synth.validation.contract import check_contract
+
+    k = load_kernel(load_source(DATA / "mutants" / "diff.mlir"), "kernel_diff")
+    path = tmp_path / "split4.mlir"
+    path.write_text(SPLIT4)
+    raised = load_raised(str(path), "kernel_diff_raised", SPLIT4)
+    result = prove_all_sizes(k, raised, check_contract(k, raised, raised.signature()), 1e-9)
+    assert result.verdict == "not applicable" and result.message == "the proof is not done in the level's time"
 
 
 def test_a_guard_on_integer_data_is_no_sum_bound():

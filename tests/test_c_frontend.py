@@ -276,6 +276,20 @@ def test_param_bounds_become_symbols():
     assert "memref<20x25xf64>" in text and "memref<30x25xf64>" in text
 
 
+
+def test_declared_extent_that_is_no_monomial(tmp_path):
+    """`int dims[n + 1]`: a C99 parameter whose declared extent is a sum of a size and a
+    constant is an array of that many elements (it was an internal error, exit 1)."""
+    path = tmp_path / "chain.c"
+    path.write_text("void chain(int n, int dims[n + 1], long m[n][n])\n{\n"
+                    "    for (int i = 0; i < n; i++)\n        m[i][i] = dims[i] * dims[i + 1];\n}\n")
+    text = translate_c(str(path), locations=False).text
+    assert 'memref<?xi32> {synth.c_shape = ["n + 1"]}' in text
+    dims = np.arange(2, 8, dtype=np.int32)
+    m = np.zeros((5, 5), dtype=np.int64)
+    got = run_function(text, "chain", [("i32", 5), dims, m]).outputs[2]
+    np.testing.assert_array_equal(np.diag(got), dims[:-1].astype(np.int64) * dims[1:])
+
 def test_list_functions_and_defines(tmp_path):
     path = str(C / "includes.c")
     assert list_c_functions(path) == ["print_array", "kernel_scale"]
@@ -301,11 +315,11 @@ def test_includes_resolve(tmp_path):
 
 def test_shipped_headers(monkeypatch):
     """Without a system compiler, the minimal headers in synth/frontend/include serve."""
-    for h in cfront._FALLBACK_HEADERS:
-        assert (cfront._FALLBACK_INCLUDE / h).is_file()
+    for h in cfront.FALLBACK_HEADERS:
+        assert (cfront.FALLBACK_INCLUDE / h).is_file()
     assert "memref<12xf64>" in translate_c(str(C / "freestanding.c")).text  # system headers
     # patched where _clang_args looks it up (synth/frontend/c/libclang.py)
-    monkeypatch.setattr(cfront.libclang, "resource_include_dir", lambda: str(cfront._FALLBACK_INCLUDE))
+    monkeypatch.setattr(cfront.libclang, "resource_include_dir", lambda: str(cfront.FALLBACK_INCLUDE))
     freestanding = translate_c(str(C / "freestanding.c"))
     assert "memref<12xf64>" in freestanding.text
     x = np.ascontiguousarray(np.linspace(-2, 2, 12))

@@ -39,6 +39,15 @@ void swap(int n, double *a, double *b)
     }
 }
 
+/* a NULL bias is no bias: the raise reads b as an array, the drop-in checks at run time */
+void add_bias(int n, double *y, const double *b)
+{
+    if (!b)
+        return;
+    for (int i = 0; i < n; i++)
+        y[i] += b[i];
+}
+
 void halve_until_small(double *x, int n)
 {
     for (int i = 0; i < n; i++)
@@ -54,6 +63,7 @@ MAIN = r"""
 void gemv(int M, int N, const double *A, const double *x, double *y);
 void halve_until_small(double *x, int n);
 void swap(int n, double *a, double *b);
+void add_bias(int n, double *y, const double *b);
 
 static void saxpy(int n, float alpha, const float *x, float *y)
 {
@@ -80,6 +90,11 @@ int main(void)
     s = 0;
     for (int i = 0; i < m; i++) s += y[i] * (i + 1) + x[i] * (i + 2);
     printf("swap %.17g\n", s);
+    add_bias(m, y, x);                  /* the raised code */
+    add_bias(m, y, NULL);               /* NULL: the original, which returns */
+    s = 0;
+    for (int i = 0; i < m; i++) s += y[i] * (i + 1);
+    printf("bias %.17g\n", s);
     saxpy(40, 0.5f, u, v);              /* disjoint: the raised code */
     saxpy(40, 0.5f, v, v + 1);          /* overlapping: the original */
     double t = 0;
@@ -138,6 +153,7 @@ def test_outputs_agree_with_cc(built):
     assert synth["gemv"] == pytest.approx(cc["gemv"], rel=1e-12)
     assert synth["saxpy"] == cc["saxpy"]  # the raise is exact here; the fallback is the original
     assert synth["swap"] == pytest.approx(cc["swap"], rel=1e-12)
+    assert synth["bias"] == pytest.approx(cc["bias"], rel=1e-12)
 
 
 def test_each_function_is_reported(built):
@@ -146,6 +162,7 @@ def test_each_function_is_reported(built):
     assert kernels["gemv"]["checked"].startswith("outputs equal to the original's")
     assert kernels["halve_until_small"]["status"] == "kept"
     assert kernels["swap"]["status"] == "raised"
+    assert kernels["add_bias"]["status"] == "raised"
     assert "'while'" in kernels["halve_until_small"]["reason"]
     assert main["saxpy"]["status"] == "raised"  # a static function
     assert set(main["saxpy"]["timing"]["ms"]) == {"as written", "linalg"}  # timed against the original too
@@ -156,8 +173,8 @@ def test_each_function_is_reported(built):
     assert "saxpy: raised to linalg" in m.stderr
 
 
-def test_overlapping_arguments_take_the_original(built):
-    assert values(built["synth"])["fallbacks"] == 1
+def test_overlapping_or_null_arguments_take_the_original(built):
+    assert values(built["synth"])["fallbacks"] == 2  # saxpy's overlap, add_bias's NULL
     assert values(built["cc"])["fallbacks"] == 0  # cc's program has no counter
 
 

@@ -5,6 +5,7 @@ each raised, validated and then run against the original loops, bit for bit, on 
 inputs; a recurrence along a diagonal is refused by the dependence check and still exits 3."""
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from synth.cli import main
 from synth.execution import DROPIN_PIPELINE, run_function
 from synth.frontend.reader import COptions, load_input
 from synth.semantics.specialize import specialized_module
-from synth.synthesis.diagonals import NotDiagonal, diagonal_raise
+from synth.synthesis.diagonals import READ_TIMEOUT_MS, NotDiagonal, diagonal_raise, read_timeout_ms
 
 HERE = DATA / "diagonals"
 LOOP = {"stablehlo": "stablehlo.while", "linalg": "scf.for"}
@@ -64,8 +65,8 @@ def test_nussinov_with_char_bases_raises_as_a_loop_over_diagonals(tmp_path, targ
     for _ in range(3):
         _against_loops(HERE / "nussinov_char.c", "kernel_nussinov", ["N=9"], target, text,
                        _nussinov_inputs(9, rng))
-    if target == "linalg":  # generic (n is an argument): the drop-in raises every n, 9 x 9 arrays
-        assert record["shapes"] == "generic"
+    assert record["shapes"] == "generic"  # n is an argument (tests/test_diagonals_generic.py: other N)
+    if target == "linalg":  # the drop-in raises every n, 9 x 9 arrays
         original = load_input(HERE / "nussinov_char.c", c=COptions(defines=("N=9",)), warn=False).text
         for n in (1, 2, 5, 9):
             _, seq, table = _nussinov_inputs(9, rng)
@@ -160,3 +161,35 @@ def test_a_recurrence_along_rows_only_is_left_to_the_interchange():
     kernel = load_kernel(load_input(path, function="rows_in_place", warn=False), "rows_in_place")
     with pytest.raises(NotDiagonal, match="interchange"):
         diagonal_raise(kernel, "linalg")
+
+
+def test_each_reads_z3_question_is_bounded_by_the_callers_deadline():
+    """The legality check's Z3 time per read: READ_TIMEOUT_MS without a deadline or far
+    from it, what is left of the deadline near it, and a refusal once it has passed."""
+    now = time.monotonic()
+    assert read_timeout_ms(None) == READ_TIMEOUT_MS
+    assert read_timeout_ms(now + 3600) == READ_TIMEOUT_MS
+    assert 1 <= read_timeout_ms(now + 0.5) <= 500
+    with pytest.raises(NotDiagonal, match="time budget"):
+        read_timeout_ms(now - 1)
+
+
+def test_a_spent_budget_refuses_the_diagonals_before_z3_runs():
+    """nussinov is a diagonal nest (raised above), but with the caller's deadline passed
+    its dependences are not checked, so it is not raised this way."""
+    kernel = load_kernel(load_input(HERE / "nussinov_char.c", c=COptions(defines=("N=9",)), warn=False),
+                         "kernel_nussinov")
+    with pytest.raises(NotDiagonal, match="time budget ran out"):
+        diagonal_raise(kernel, "linalg", deadline=time.monotonic() - 1)
+
+
+def test_a_raise_with_a_tiny_timeout_exits_3_without_checking_the_diagonals(tmp_path, capsys, monkeypatch):
+    """`--timeout` bounds the diagonals' dependence check too: a raise with (almost) no
+    budget refuses the nest for its spent budget and exits 3, the search out of time."""
+    monkeypatch.setenv("SYNTH_DEBUG_SKETCH", "1")
+    rc = main(["raise", str(HERE / "nussinov_char.c"), "-D", "N=9", "--target", "linalg",
+               "--timeout", "1e-9", "-o", str(tmp_path / "o.mlir")])
+    out, err = capsys.readouterr()
+    assert rc == 3
+    assert "diagonals of @kernel_nussinov: the time budget ran out before the dependences were checked" in out
+    assert "time budget exhausted" in err

@@ -243,7 +243,7 @@ def _on_mlir_cpu(text: str, inputs: list, outputs: list[int]):
                                      ("solve", 96), ("solve", 97)])
 def test_stablehlo_library_ops_on_mlir_cpu_as_linalg_loops(kind, n):
     """On mlir-cpu a stablehlo library op becomes the linalg grammar's op of the same meaning
-    (stablehlo_calls._factorizations_as_calls: LU's marked while and stablehlo.cholesky;
+    (stablehlo_calls.factorizations_as_calls: LU's marked while and stablehlo.cholesky;
     _solves_as_calls: a triangular solve of a vector), a loop marked synth.library that
     library_linalg then blocks as the linalg raise's: the panels an scf.for with SSA offsets
     (at 96: panels), or the unblocked loop (97, a prime: no panel width; stablehlo's

@@ -39,9 +39,9 @@ def _raised_ops(text, target, name):
 
     raised_part, wrapper_part = text.split(f"  func.func @{name}(")
     if target == "stablehlo":
-        from synth.codegen.emit import _stablehlo_context
+        from synth.codegen.emit import stablehlo_context
 
-        ir, ctx = _stablehlo_context()
+        ir, ctx = stablehlo_context()
         raised_text = raised_part + "}\n"
     else:
         ir, ctx = upstream, upstream.Context()

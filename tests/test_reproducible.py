@@ -8,12 +8,13 @@ model. Heavier: scripts/repro_check.py (polybench kernels, both targets)."""
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 import z3
 
 from conftest import DATA, POLYBENCH, ROOT
-from synth.validation.allsizes import _suspects
+from synth.validation.allsizes import suspects
 
 
 def test_suspect_sizes_are_the_least_and_greatest_whatever_the_model():
@@ -22,7 +23,7 @@ def test_suspect_sizes_are_the_least_and_greatest_whatever_the_model():
     s = z3.Solver()
     s.add(n >= 1, m >= 1, n >= 2, m >= n + 1)
     del garbage
-    out = _suspects(s, [m, n], deadline=1e18, label="x")
+    out = suspects(s, [m, n], until=1e18, label="x")
     # the least by (max, m, n), then the greatest by (min, m, n) descending
     want = [(2, 3), (2, 4), (8, 9), (7, 9)]
     assert [(d["n"], d["m"]) for d in out.suspect_sizes] == want
@@ -33,8 +34,20 @@ def test_no_suspects_where_the_difference_is_beyond_the_bound():
     n = z3.Int("n")
     s = z3.Solver()
     s.add(n >= 10)
-    out = _suspects(s, [n], deadline=1e18, label="x")
+    out = suspects(s, [n], until=1e18, label="x")
     assert out.suspect_sizes == [] and out.message == "the canonical forms of x differ"
+
+
+def test_the_look_for_suspects_stops_at_the_callers_budget():
+    """`until` (the end of the caller's budget, passed down from prove_all_sizes' timeout)
+    bounds the look: spent, it asks nothing more and hands no sizes on, where with time
+    left the same solver gives four (above)."""
+    n, m = z3.Ints("n m")
+    s = z3.Solver()
+    s.add(n >= 1, m >= 1, n >= 2, m >= n + 1)
+    out = suspects(s, [m, n], until=time.monotonic() - 1, label="x")
+    assert out.verdict == "unknown" and out.suspect_sizes == []
+    assert out.message == "the canonical forms of x differ"
 
 
 def _raise(path, out, hashseed, gc_line):

@@ -166,7 +166,7 @@ def test_select_of_a_compare_reads_as_min_or_max(tmp_path):
     """`select(a < b, a, b)` is min, `select(a > b, a, b)` and `select(b < a, a, b)` max
     (integers); a float select by an ordered compare is not (NaN: the select returns b,
     min / max propagate NaN), and its sketch is not taken."""
-    from synth.synthesis.sketch_reader import NoSketch, _min_max
+    from synth.synthesis.sketch_reader import NoSketch, min_max
     from mlir import ir
 
     text = """func.func @f(%a: i32, %b: i32, %x: f64, %y: f64) -> (i32, i32, i32, f64) {
@@ -184,10 +184,10 @@ def test_select_of_a_compare_reads_as_min_or_max(tmp_path):
         module = ir.Module.parse(text)
         ops = [op for op in module.body.operations[0].regions[0].blocks[0].operations
                if op.operation.name == "arith.select"]
-        assert [_min_max(op.operation, "stablehlo") for op in ops[:3]] == ["minimum", "maximum", "maximum"]
-        assert [_min_max(op.operation, "linalg") for op in ops[:3]] == ["min", "max", "max"]
+        assert [min_max(op.operation, "stablehlo") for op in ops[:3]] == ["minimum", "maximum", "maximum"]
+        assert [min_max(op.operation, "linalg") for op in ops[:3]] == ["min", "max", "max"]
         with pytest.raises(NoSketch):
-            _min_max(ops[3].operation, "stablehlo")
+            min_max(ops[3].operation, "stablehlo")
 
 
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])

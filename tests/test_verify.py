@@ -422,6 +422,11 @@ def test_tolerance():
     assert first_difference(want, np.array([1.0, 2.0 + 1e-6, np.inf, np.nan, 1e-300]))[0] == (1,)
     assert first_difference(want, np.array([1.0, 2.0, 5.0, np.nan, 1e-300]))[0] == (2,)
     assert first_difference(np.array([1, 2]), np.array([1, 3]))[0] == (1,)
+    # non-finite values: any two are equal (0/0 met in another order), or, exactly, the same only
+    assert first_difference(want, np.array([1.0, 2.0, np.nan, np.inf, 1e-300])) is None
+    for have, at in (([1.0, 2.0, np.nan, np.nan, 1e-300], 2), ([1.0, 2.0, -np.inf, np.nan, 1e-300], 2),
+                     ([1.0, 2.0, np.inf, np.inf, 1e-300], 3)):
+        assert first_difference(want, np.array(have), exact_nonfinite=True)[0] == (at,)
 
 
 def test_staged_proof():

@@ -75,7 +75,7 @@ def _rewritten(text: str, cap: int = 10, rows: int | None = None) -> tuple:
     with ir.Context():
         module = ir.Module.parse(text)
         loop = wavefront.ops_named(module, ("scf.for",))[0]
-        form = wavefront._updates(loop)
+        form = wavefront.loop_updates(loop)
         found = None if form is None else wavefront.lags(form[0])
         count = wavefront.wavefront(module, cap, wavefront.BLOCK_ROWS if rows is None else rows)
         assert module.operation.verify()

@@ -10,15 +10,15 @@ from mlir import ir
 from synth.frontend.reader import SourceModule
 
 from synth.analysis.dependences import (
-    _ACCUMULATORS,
-    _ALLOCS,
-    _LOADS,
-    _function_body,
-    _preorder,
-    _slice,
-    _store_inputs,
-    _stores,
-    _terminator,
+    ACCUMULATORS,
+    ALLOCS,
+    LOADS,
+    function_body,
+    preorder,
+    backward_slice,
+    store_inputs,
+    stores_in,
+    block_terminator,
 )  # noqa: E402
 
 
@@ -32,12 +32,12 @@ def _accumulates(value: ir.Value, into: ir.Value, excluded) -> bool:
         k = value.result_number
         inits, args = list(inner.inits), list(inner.body.arguments)[1:]
         return (k < len(inits) and inits[k] == into
-                and _accumulates(list(_terminator(inner.body).operands)[k], args[k], set(args) - {args[k]}))
-    if not isinstance(value, ir.OpResult) or value.owner.name not in _ACCUMULATORS:
+                and _accumulates(list(block_terminator(inner.body).operands)[k], args[k], set(args) - {args[k]}))
+    if not isinstance(value, ir.OpResult) or value.owner.name not in ACCUMULATORS:
         return False
     a, b = list(value.owner.operands)
     term = b if a == into else a if b == into and "sub" not in value.owner.name else None
-    return term is not None and not (_slice([term], around_loops=False, strict=False) & excluded)
+    return term is not None and not (backward_slice([term], around_loops=False, strict=False) & excluded)
 
 
 def _carried_scalars(body: ir.Block, path: str) -> dict[ir.Value, str]:
@@ -48,15 +48,15 @@ def _carried_scalars(body: ir.Block, path: str) -> dict[ir.Value, str]:
     maps to a phrase saying which loop carries it."""
     from synth.frontend.reader import diagnostic_location
     out: dict[ir.Value, str] = {}
-    scalars = {op.results[0]: op for op, _ in _preorder(body)
-               if op.name in _ALLOCS and _elements(op.results[0].type) == 1}
-    for loop, _ in _preorder(body):
+    scalars = {op.results[0]: op for op, _ in preorder(body)
+               if op.name in ALLOCS and _elements(op.results[0].type) == 1}
+    for loop, _ in preorder(body):
         if loop.name != "affine.for":
             continue
         where = diagnostic_location(path, loop.location)
         view = loop.opview
         args = list(view.body.arguments)[1:]
-        yields = list(_terminator(view.body).operands)
+        yields = list(block_terminator(view.body).operands)
         for k, (arg, nxt) in enumerate(zip(args, yields)):
             if nxt != arg and not _accumulates(nxt, arg, set(args)):
                 out[arg] = (f"the loop at {where} carries its iter_arg #{k} from one iteration to the next "
@@ -64,10 +64,10 @@ def _carried_scalars(body: ir.Block, path: str) -> dict[ir.Value, str]:
         stores: dict[ir.Value, list[ir.Operation]] = {}
         early: dict[ir.Value, list[ir.Value]] = {}  # loads before any store in the body
         late: dict[ir.Value, list[ir.Value]] = {}  # ... and after one
-        for op, _ in _preorder(view.body):
+        for op, _ in preorder(view.body):
             if op.name == "affine.store" and op.operands[1] in scalars:
                 stores.setdefault(op.operands[1], []).append(op)
-            elif op.name in _LOADS and op.operands[0] in scalars:
+            elif op.name in LOADS and op.operands[0] in scalars:
                 (late if op.operands[0] in stores else early).setdefault(op.operands[0], []).append(op.results[0])
         for buf, loads in early.items():
             if buf not in stores:
@@ -104,14 +104,14 @@ def carried_scalars(source: SourceModule, func_name: str) -> dict[int, str]:
     previous pixels deriche's filters keep in iter_args): a scalar recurrence. For
     messages: why a statement has no program."""
     with source.context:
-        body = _function_body(source.parsed(), func_name, source.path)
+        body = function_body(source.parsed(), func_name, source.path)
         try:
             carried = _carried_scalars(body, source.path)
         except (ValueError, TypeError):
             return {}
         out: dict[int, str] = {}
-        for s, store in enumerate(_stores(body)):
-            hit = [carried[v] for v in _slice(_store_inputs(store), around_loops=False, strict=False)
+        for s, store in enumerate(stores_in(body)):
+            hit = [carried[v] for v in backward_slice(store_inputs(store), around_loops=False, strict=False)
                    if v in carried]
             if hit:
                 out[s] = sorted(hit)[0]

@@ -17,20 +17,20 @@ SIZE_TYPES = ("i32", "i64", "index")
 
 
 @dataclass
-class _Lin:
+class Lin:
     """An affine form over loop indices (("iv", id) keys) and size symbols (str keys)."""
 
     terms: dict = field(default_factory=dict)
     const: int = 0
 
-    def add(self, other: _Lin, k: int = 1) -> _Lin:
+    def add(self, other: Lin, k: int = 1) -> Lin:
         out = dict(self.terms)
         for key, c in other.terms.items():
             out[key] = out.get(key, 0) + k * c
-        return _Lin({a: b for a, b in out.items() if b}, self.const + k * other.const)
+        return Lin({a: b for a, b in out.items() if b}, self.const + k * other.const)
 
-    def scale(self, k: int) -> _Lin:
-        return _Lin({a: b * k for a, b in self.terms.items() if b * k}, self.const * k)
+    def scale(self, k: int) -> Lin:
+        return Lin({a: b * k for a, b in self.terms.items() if b * k}, self.const * k)
 
     @property
     def ivs(self) -> list:
@@ -42,11 +42,13 @@ class _Lin:
 
 
 @dataclass
-class _Loop:
+class Loop:
+    """One affine.for of the function: its bounds as linear forms (None where not affine),
+    its step and induction variable."""
     id: int
     op_index: int
     location: str
-    lbs: list  # _Lin | None per map result
+    lbs: list  # Lin | None per map result
     ubs: list
     step: int
     iv: ir.Value
@@ -55,7 +57,7 @@ class _Loop:
 @dataclass
 class _Access:
     array: tuple  # ("arg", index) or ("alloc", op index)
-    forms: list  # _Lin | None per dim; in raw form (params as ("p", k))
+    forms: list  # Lin | None per dim; in raw form (params as ("p", k))
     op_index: int
     write: bool
     location: str
@@ -85,7 +87,7 @@ def _reversed(form) -> bool:
 # collecting loops, accesses and map constants
 
 
-_walk = walk_ops  # pre-order, as every analysis numbers ops
+walk = walk_ops  # pre-order, as every analysis numbers ops
 
 
 def carried_sum(loop) -> tuple[str, ir.Value, ir.Value] | None:
@@ -115,7 +117,7 @@ def loop_step(loop) -> int:
     return int(ir.IntegerAttr(step).value) if isinstance(step, ir.Attribute) else int(step)
 
 
-def _split_const(expr: ir.AffineExpr) -> tuple[ir.AffineExpr | None, int]:
+def split_const(expr: ir.AffineExpr) -> tuple[ir.AffineExpr | None, int]:
     """(the expression without its top-level additive constant, that constant)."""
     if isinstance(expr, ir.AffineConstantExpr):
         return None, expr.value
@@ -124,15 +126,17 @@ def _split_const(expr: ir.AffineExpr) -> tuple[ir.AffineExpr | None, int]:
     return expr, 0
 
 
-class _Collector:
+class Collector:
+    """Walks a function body once and collects its loops, accesses and sites as linear forms
+    over the loop counters and symbols (read by the size and reach analyses too)."""
     def __init__(self, path: str, func, block: ir.Block):
         self.path = path
         self.block = block
-        self.loops: dict = {}  # iv value -> _Loop
-        self.loop_list: list[_Loop] = []
+        self.loops: dict = {}  # iv value -> Loop
+        self.loop_list: list[Loop] = []
         self.accesses: list[_Access] = []
         self.sites: list[_Site] = []
-        self.if_forms: list[_Lin | None] = []
+        self.if_forms: list[Lin | None] = []
         self.used_params: set[int] = set()
         self.allocs: dict[int, ir.Operation] = {}
         self.alloc_values: dict = {}
@@ -143,20 +147,20 @@ class _Collector:
         return diagnostic_location(self.path, op.location)
 
     # values -> forms
-    def operand(self, v: ir.Value) -> _Lin | None:
+    def operand(self, v: ir.Value) -> Lin | None:
         if v in self.loops:
-            return _Lin({("iv", self.loops[v].id): 1})
+            return Lin({("iv", self.loops[v].id): 1})
         if isinstance(v, ir.BlockArgument):
             if v.owner == self.block and str(v.type) in SIZE_TYPES:
                 self.used_params.add(v.arg_number)
-                return _Lin({("p", v.arg_number): 1})
+                return Lin({("p", v.arg_number): 1})
             return None
         owner = v.owner
         if owner.name in ("arith.index_cast", "arith.index_castui", "arith.extsi"):
             return self.operand(owner.operands[0])
         if owner.name == "arith.constant":
             attr = owner.attributes["value"]
-            return _Lin({}, ir.IntegerAttr(attr).value) if isinstance(attr, ir.IntegerAttr) else None
+            return Lin({}, ir.IntegerAttr(attr).value) if isinstance(attr, ir.IntegerAttr) else None
         if owner.name == "affine.apply":
             amap = owner.opview.map.value
             forms = [self.operand(x) for x in owner.operands]
@@ -171,7 +175,7 @@ class _Collector:
     def record_sites(self, op_index: int, attr: str, amap: ir.AffineMap, context: str, loc: str,
                      **extra) -> None:
         for r, expr in enumerate(amap.results):
-            rest, c = _split_const(expr)
+            rest, c = split_const(expr)
             pure = rest is None
             if pure or abs(c) >= SMALL_CONSTANT:
                 ctx = context if pure else "offset"
@@ -179,13 +183,13 @@ class _Collector:
                                         **({k: v for k, v in extra.items()} if pure else {})))
 
     def run(self) -> None:
-        for index, op in enumerate(_walk(self.block)):
+        for index, op in enumerate(walk(self.block)):
             name = op.name
             loc = self.where(op)
             if name == "affine.for":
                 v = op.opview
                 lbm, ubm = v.lowerBoundMap.value, v.upperBoundMap.value
-                loop = _Loop(len(self.loop_list), index, loc,
+                loop = Loop(len(self.loop_list), index, loc,
                              self.map_forms(lbm, list(v.lowerBoundOperands)),
                              self.map_forms(ubm, list(v.upperBoundOperands)), loop_step(v),
                              v.induction_variable)
@@ -206,7 +210,7 @@ class _Collector:
                 if array is not None:
                     self.accesses.append(_Access(array, forms, index, write, loc))
                 for r, expr in enumerate(amap.results):
-                    rest, c = _split_const(expr)
+                    rest, c = split_const(expr)
                     if rest is None or abs(c) >= SMALL_CONSTANT:
                         self.sites.append(_Site((index, "map", r), c, "index" if rest is None else "offset",
                                                 rest is None, array_dim=(array, r) if array else None,
@@ -226,7 +230,7 @@ class _Collector:
                 amap, _ = integer_set(op.attributes["condition"])
                 self.if_forms += self.map_forms(amap, list(op.operands))
                 for r, expr in enumerate(amap.results):
-                    rest, c = _split_const(expr)
+                    rest, c = split_const(expr)
                     if abs(c) >= SMALL_CONSTANT:
                         self.sites.append(_Site((index, "condition", r), c, "offset", False, location=loc))
             elif name in ("memref.alloca", "memref.alloc"):
@@ -276,9 +280,9 @@ def _map_lins(amap: ir.AffineMap, forms: list) -> list:
     return out
 
 
-def _expr_lin_positions(expr: ir.AffineExpr, forms: list, n_dims: int) -> _Lin | None:
+def _expr_lin_positions(expr: ir.AffineExpr, forms: list, n_dims: int) -> Lin | None:
     if isinstance(expr, ir.AffineConstantExpr):
-        return _Lin({}, expr.value)
+        return Lin({}, expr.value)
     if isinstance(expr, ir.AffineDimExpr):
         return forms[expr.position]
     if isinstance(expr, ir.AffineSymbolExpr):

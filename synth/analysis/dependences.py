@@ -35,16 +35,17 @@ from synth.analysis.function import find_function
 from synth.frontend.reader import SourceModule
 from synth.semantics.affine_expr import integer_set, isl_text, isl_wrap
 
-_LOADS = ("affine.load", "memref.load")
-_ALLOCS = ("memref.alloca", "memref.alloc")
+LOADS = ("affine.load", "memref.load")
+ALLOCS = ("memref.alloca", "memref.alloc")
 # ops without side effects: dead once their results are unused
-_PURE_OPS = {"affine.load", "affine.apply", "affine.min", "affine.max", "memref.load", *_ALLOCS}
+_PURE_OPS = {"affine.load", "affine.apply", "affine.min", "affine.max", "memref.load", *ALLOCS}
 _PURE_DIALECTS = ("arith", "math")
-_REGION_OPS = ("affine.for", "affine.if")
+REGION_OPS = ("affine.for", "affine.if")
 _OTHER_OPS = {"affine.store", "affine.yield", "memref.dealloc", "func.return"}
 
 
-def _is_pure(name: str) -> bool:
+def is_pure(name: str) -> bool:
+    """Whether an op of this name has no side effects (a pure op or dialect)."""
     return name in _PURE_OPS or name.split(".")[0] in _PURE_DIALECTS
 
 
@@ -71,14 +72,15 @@ class DependenceGraph:
 # walking
 
 
-def _function_body(module: ir.Module, func_name: str, path: str = "<module>") -> ir.Block:
+def function_body(module: ir.Module, func_name: str, path: str = "<module>") -> ir.Block:
+    """The entry block of @func_name in `module`; InputError (naming `path`) when there is none."""
     func = find_function(module, func_name)
     if func is None or len(func.regions[0].blocks) == 0:
         raise InputError(f"no function @{func_name} with a body in the module", path)
     return func.regions[0].blocks[0]
 
 
-def _preorder(block: ir.Block, depth: int = 0):
+def preorder(block: ir.Block, depth: int = 0):
     """(op, number of enclosing affine.for loops inside `block`) in pre-order."""
     for op in block.operations:
         op = op.operation
@@ -86,11 +88,12 @@ def _preorder(block: ir.Block, depth: int = 0):
         inner = depth + (op.name == "affine.for")
         for region in op.regions:
             for b in region.blocks:
-                yield from _preorder(b, inner)
+                yield from preorder(b, inner)
 
 
-def _stores(body: ir.Block) -> list[ir.Operation]:
-    return [op for op, _ in _preorder(body) if op.name == "affine.store"]
+def stores_in(body: ir.Block) -> list[ir.Operation]:
+    """The affine.store ops in `body`, nested ones included, in program order."""
+    return [op for op, _ in preorder(body) if op.name == "affine.store"]
 
 
 def _arg_index(value: ir.Value, body: ir.Block) -> int | None:
@@ -101,13 +104,13 @@ def _arg_index(value: ir.Value, body: ir.Block) -> int | None:
 
 def statements(module: ir.Module, func_name: str) -> list[Statement]:
     """The affine.store statements of a function, in pre-order (caller's context)."""
-    body = _function_body(module, func_name)
+    body = function_body(module, func_name)
     out: list[Statement] = []
     for top, top_op in enumerate(body.operations):
         top_op = top_op.operation
         ops = [(top_op, 0)] + [
             (op, d) for region in top_op.regions for b in region.blocks
-            for op, d in _preorder(b, int(top_op.name == "affine.for"))
+            for op, d in preorder(b, int(top_op.name == "affine.for"))
         ]
         for op, depth in ops:
             if op.name == "affine.store":
@@ -115,7 +118,8 @@ def statements(module: ir.Module, func_name: str) -> list[Statement]:
     return out
 
 
-def _terminator(block: ir.Block) -> ir.Operation:
+def block_terminator(block: ir.Block) -> ir.Operation:
+    """The last op of `block` (its terminator)."""
     ops = list(block.operations)
     return ops[-1].operation
 
@@ -201,13 +205,13 @@ class _Model:
                 self._loop(op, pos, domain, ivs, schedule)
             elif name == "affine.if":
                 self._if(op, pos, domain, ivs, schedule)
-            elif name in _LOADS or name == "affine.store":
+            elif name in LOADS or name == "affine.store":
                 self._access(op, domain, ivs, schedule + [str(pos)])
-            elif name in _ALLOCS:
+            elif name in ALLOCS:
                 self.locals[op.results[0]] = len(self.locals)
             elif name == "memref.store":
                 raise Unmodelled("memref.store is not a statement (only affine.store is)")
-            elif not (_is_pure(name) or name in _OTHER_OPS) or len(op.regions):
+            elif not (is_pure(name) or name in _OTHER_OPS) or len(op.regions):
                 raise Unmodelled(f"operation '{name}' is not modelled")
 
     def _loop(self, op, pos, domain, ivs, schedule) -> None:
@@ -293,7 +297,7 @@ class _Model:
         return isl.Map(text).intersect_domain(access.domain.set_tuple_name(access.name))
 
 
-def _slice(roots: list[ir.Value], around_loops: bool, strict: bool) -> set[ir.Value]:
+def backward_slice(roots: list[ir.Value], around_loops: bool, strict: bool) -> set[ir.Value]:
     """The values (op results and block arguments) that the values in `roots` are computed
     from: through pure ops, load indices and loop/if results; with `around_loops` also
     through iter_args (their inits and the values yielded to them: every iteration), else
@@ -310,22 +314,22 @@ def _slice(roots: list[ir.Value], around_loops: bool, strict: bool) -> set[ir.Va
             if around_loops and parent is not None and parent.name == "affine.for" and value.arg_number > 0:
                 k = value.arg_number - 1
                 view = parent.opview
-                stack += [list(view.inits)[k], _terminator(view.body).operands[k]]
+                stack += [list(view.inits)[k], block_terminator(view.body).operands[k]]
             continue  # induction variables and function arguments
         op = value.owner
         name = op.name
-        if name in _LOADS:
+        if name in LOADS:
             stack += list(op.operands)[1:]
         elif name == "affine.for":
             view = op.opview
             k = value.result_number
-            stack += [list(view.inits)[k], _terminator(view.body).operands[k]]
+            stack += [list(view.inits)[k], block_terminator(view.body).operands[k]]
         elif name == "affine.if":
             view = op.opview
-            stack.append(_terminator(view.then_block).operands[value.result_number])
+            stack.append(block_terminator(view.then_block).operands[value.result_number])
             if len(view.elseRegion.blocks):
-                stack.append(_terminator(view.else_block).operands[value.result_number])
-        elif _is_pure(name):
+                stack.append(block_terminator(view.else_block).operands[value.result_number])
+        elif is_pure(name):
             stack += list(op.operands)
         elif strict:
             raise Unmodelled(f"a stored value comes from '{name}'")
@@ -335,11 +339,11 @@ def _slice(roots: list[ir.Value], around_loops: bool, strict: bool) -> set[ir.Va
 def _slice_loads(roots: list[ir.Value]) -> set[ir.Value]:
     """Results of the loads that the values in `roots` are computed from, through pure ops,
     loop/if results and iter_args; load indices are followed too."""
-    return {v for v in _slice(roots, around_loops=True, strict=True)
-            if isinstance(v, ir.OpResult) and v.owner.name in _LOADS}
+    return {v for v in backward_slice(roots, around_loops=True, strict=True)
+            if isinstance(v, ir.OpResult) and v.owner.name in LOADS}
 
 
-def _store_inputs(store: ir.Operation) -> list[ir.Value]:
+def store_inputs(store: ir.Operation) -> list[ir.Value]:
     """The values a store's effect depends on: the stored value and the indices."""
     operands = list(store.operands)
     return [operands[0]] + operands[2:]
@@ -348,7 +352,7 @@ def _store_inputs(store: ir.Operation) -> list[ir.Value]:
 def _statement_edges(model: _Model, stores: list[ir.Operation]) -> set[tuple[int, int]]:
     owners: dict[int, set[int]] = {a: {s} for s, a in enumerate(model.store_access)}
     for s, store in enumerate(stores):
-        for load in _slice_loads(_store_inputs(store)):
+        for load in _slice_loads(store_inputs(store)):
             owners.setdefault(model.load_access[load], set()).add(s)
     edges: set[tuple[int, int]] = set()
 
@@ -466,11 +470,11 @@ def dependence_graph(source: SourceModule, func_name: str, sizes: dict[int, int]
     """Statements of @func_name and the dependences between them at the given sizes."""
     with source.context:
         module = source.parsed()
-        body = _function_body(module, func_name, source.path)
+        body = function_body(module, func_name, source.path)
         stmts = statements(module, func_name)
         try:
             model = _Model(body, sizes)
-            edges = _statement_edges(model, _stores(body))
+            edges = _statement_edges(model, stores_in(body))
         except Unmodelled as e:
             everything = {(s, (s + 1) % len(stmts)) for s in range(len(stmts))} if len(stmts) > 1 else set()
             return DependenceGraph(stmts, everything, str(e))
@@ -485,8 +489,8 @@ def recurrences(source: SourceModule, func_name: str, sizes: dict[int, int]) -> 
     function. For messages: why a statement has no program."""
     with source.context:
         module = source.parsed()
-        body = _function_body(module, func_name, source.path)
-        stores = _stores(body)
+        body = function_body(module, func_name, source.path)
+        stores = stores_in(body)
         out: dict[int, int] = {}
         try:
             model = _Model(body, sizes)
@@ -494,7 +498,7 @@ def recurrences(source: SourceModule, func_name: str, sizes: dict[int, int]) -> 
                 write = model.accesses[model.store_access[s]]
                 if write.array is None:
                     continue
-                for load in _slice_loads(_store_inputs(store)):
+                for load in _slice_loads(store_inputs(store)):
                     read = model.accesses[model.load_access[load]]
                     if read.array != write.array or s in out:
                         continue
@@ -513,7 +517,7 @@ def recurrences(source: SourceModule, func_name: str, sizes: dict[int, int]) -> 
     return out
 
 
-_ACCUMULATORS = ("arith.addf", "arith.mulf", "arith.addi", "arith.muli", "arith.maxnumf",
+ACCUMULATORS = ("arith.addf", "arith.mulf", "arith.addi", "arith.muli", "arith.maxnumf",
                  "arith.minnumf", "arith.maximumf", "arith.minimumf", "arith.maxsi", "arith.minsi",
                  "arith.subf", "arith.subi")  # the two subtractions with the accumulator on the left
 

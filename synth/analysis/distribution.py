@@ -12,7 +12,7 @@ from synth.errors import InputError
 from synth.analysis.function import find_function
 from synth.frontend.reader import SourceModule
 
-from synth.analysis.dependences import _REGION_OPS, _is_pure, _preorder, _stores, _terminator
+from synth.analysis.dependences import REGION_OPS, is_pure, preorder, stores_in, block_terminator
 
 
 
@@ -48,7 +48,7 @@ def _liveness(body: ir.Block) -> tuple[set[ir.Operation], set[tuple[ir.Operation
                 if op.name == "affine.if":  # results kept whole
                     for region in op.regions:
                         for block in region.blocks:
-                            pending.extend(_terminator(block).operands)
+                            pending.extend(block_terminator(block).operands)
             op = _parent_op(op)
 
     def need_iter(loop: ir.Operation, k: int) -> None:
@@ -56,7 +56,7 @@ def _liveness(body: ir.Block) -> tuple[set[ir.Operation], set[tuple[ir.Operation
             live_iters.add((loop, k))
             need_op(loop)
             view = loop.opview
-            pending.extend([list(view.inits)[k], _terminator(view.body).operands[k]])
+            pending.extend([list(view.inits)[k], block_terminator(view.body).operands[k]])
 
     def propagate() -> None:
         while pending:
@@ -72,10 +72,10 @@ def _liveness(body: ir.Block) -> tuple[set[ir.Operation], set[tuple[ir.Operation
             else:
                 need_op(op)
 
-    ops = [op for op, _ in _preorder(body)]
+    ops = [op for op, _ in preorder(body)]
     for op in ops:
         name = op.name
-        if not (_is_pure(name) or name in _REGION_OPS or name in ("affine.yield", "memref.dealloc")):
+        if not (is_pure(name) or name in REGION_OPS or name in ("affine.yield", "memref.dealloc")):
             need_op(op)
     propagate()
     # a dealloc stays with its buffer
@@ -115,13 +115,13 @@ def _remove_dead(body: ir.Block) -> None:
     without effects, buffers nobody stores to, and iter_args whose values are unused."""
     live, live_iters = _liveness(body)
     rebuild = []
-    for op, _ in _preorder(body):
+    for op, _ in preorder(body):
         if op.name == "affine.for" and op in live:
             n = len(op.results)
             keep = [k for k in range(n) if (op, k) in live_iters]
             if len(keep) < n:
                 block = op.opview.body
-                terminator = _terminator(block)
+                terminator = block_terminator(block)
                 for k in range(n):
                     if k not in keep:  # pass the value through so its computation is dead
                         terminator.operands[k] = block.arguments[k + 1]
@@ -172,7 +172,7 @@ def split_function(source: SourceModule, func_name: str, groups: list[list[int]]
         if func is None:
             raise InputError(f"no function @{func_name} in the module", source.path)
         taken = {op.attributes["sym_name"].value for op in module.body.operations if "sym_name" in op.attributes}
-        n = len(_stores(func.regions[0].blocks[0]))
+        n = len(stores_in(func.regions[0].blocks[0]))
         bad = sorted(s for group in groups for s in group if not 0 <= s < n)
         if bad:
             raise ValueError(f"@{func_name} has {n} statements; no statement {bad[0]}")
@@ -184,7 +184,7 @@ def split_function(source: SourceModule, func_name: str, groups: list[list[int]]
             part.attributes["sym_name"] = ir.StringAttr.get(name)
             body = part.regions[0].blocks[0]
             keep = set(group)
-            for s, store in enumerate(_stores(body)):
+            for s, store in enumerate(stores_in(body)):
                 if s not in keep:
                     store.erase()
             _remove_dead(body)

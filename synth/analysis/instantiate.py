@@ -16,12 +16,12 @@ from mlir import ir
 from mlir.dialects import memref as memref_d
 
 from synth.frontend.reader import SourceModule
-from synth.analysis.collect import _split_const, _walk
+from synth.analysis.collect import split_const, walk
 from synth.analysis.sizes import SizeModel
 
 
 def _with_constant(expr: ir.AffineExpr, value: int) -> ir.AffineExpr:
-    rest, _ = _split_const(expr)
+    rest, _ = split_const(expr)
     if rest is None:
         return ir.AffineConstantExpr.get(value)
     return rest + value
@@ -62,7 +62,7 @@ def instantiate_function(func, model: SizeModel, values: Mapping[str, int], *,
     by_op: dict[int, dict[str, dict[int, int]]] = {}
     for (index, attr, r), e in model.sites.items():
         by_op.setdefault(index, {}).setdefault(attr, {})[r] = e.at(values)
-    ops = list(_walk(block))
+    ops = list(walk(block))
     for index, op in enumerate(ops):
         if index in model.alloc_dims:
             t = ir.MemRefType(op.results[0].type)

@@ -9,10 +9,10 @@ and proven at sizes where the original stays within its arrays."""
 from __future__ import annotations
 
 from synth.errors import InputError
-from synth.analysis.collect import _Collector, _Lin
+from synth.analysis.collect import Collector, Lin
 
 
-def reach_past(col: _Collector, arrays: dict, dim_param: dict, counter) -> dict[tuple, tuple]:
+def reach_past(col: Collector, arrays: dict, dim_param: dict, counter) -> dict[tuple, tuple]:
     """For each static dim voted for a size parameter p: the furthest its accesses reach,
     as the list of (a, c, where) of each extent a * p + c one needs, read from the loops' bounds and the
     subscripts (`for (j = i; j <= n; j++) e[i][j]`: (1, 1), e's dim is n + 1;
@@ -35,7 +35,7 @@ def reach_past(col: _Collector, arrays: dict, dim_param: dict, counter) -> dict[
     return out
 
 
-def _guarded_ops(col: _Collector) -> set[int]:
+def _guarded_ops(col: Collector) -> set[int]:
     """The pre-order indices (as the collector numbers ops) of the ops inside an affine.if."""
     out: set[int] = set()
     count = 0
@@ -90,7 +90,7 @@ def fit(p: int, keys: list, arrays: dict, reach: dict, block=None) -> int | None
     return min(fits) if fits else None
 
 
-def raw_extreme(col: _Collector, form: _Lin, upper: bool, depth: int = 0) -> _Lin | None:
+def raw_extreme(col: Collector, form: Lin, upper: bool, depth: int = 0) -> Lin | None:
     """An upper (lower) bound of a raw form over the loop indices: a form over the size
     parameters (("p", k) keys) and constants. A loop with a step s ends at its bound less s
     (where the step divides its span; synth.analysis.sizes keeps sizes so)."""
@@ -109,15 +109,15 @@ def raw_extreme(col: _Collector, form: _Lin, upper: bool, depth: int = 0) -> _Li
     pure = [o for o in options if not any(isinstance(k, tuple) and k[0] == "iv" for k in o.terms)]
     choice = (pure or options)[0]
     if take_upper:
-        choice = choice.add(_Lin({}, -loop.step))
-    rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
+        choice = choice.add(Lin({}, -loop.step))
+    rest = Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
     return raw_extreme(col, rest.add(choice, coeff), upper, depth + 1)
 
 
 ENUMERATION_LIMIT = 200_000  # iterations of one access's loops enumerated at the kernel's own sizes
 
 
-def check_own_sizes(col: _Collector, arrays: dict, params: dict[int, int], block=None) -> None:
+def check_own_sizes(col: Collector, arrays: dict, params: dict[int, int], block=None) -> None:
     """An InputError at the first access that runs past its array of static extent at the
     kernel's own sizes (`params`: each size argument's value; a `--size n=21` the array
     `e[21]` does not hold at `j <= n`): the input's fault, told where, before any run at
@@ -144,7 +144,7 @@ def check_own_sizes(col: _Collector, arrays: dict, params: dict[int, int], block
                                  acc.location)
 
 
-def _span(col: _Collector, form: _Lin, params: dict[int, int]) -> tuple[int, int] | None:
+def _span(col: Collector, form: Lin, params: dict[int, int]) -> tuple[int, int] | None:
     """(min, max) of a raw form over its loops' iterations at the given parameter values;
     None where it cannot tell (an unknown term, too many iterations, no iteration)."""
     loops, todo = set(), [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]
@@ -162,7 +162,7 @@ def _span(col: _Collector, form: _Lin, params: dict[int, int]) -> tuple[int, int
     found = [None, None]
     budget = [ENUMERATION_LIMIT]
 
-    def value(f: _Lin):
+    def value(f: Lin):
         return f.const + sum(c * env[k] for k, c in f.terms.items())
 
     def walk(depth: int) -> bool:

@@ -90,7 +90,9 @@ def _map_expr(e, operands: list, n_dims: int):
     return None
 
 
-class _Walker:
+class Walker:
+    """Follows a function body at given parameter values and records, for every access of
+    an argument in program order, the box of elements it touches."""
     def __init__(self, block, params: Mapping[int, int]):
         self.entry = block
         self.params = params
@@ -298,7 +300,7 @@ def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach |
         func = next(op for op in module.body.operations if op.operation.name == "func.func"
                     and op.attributes["sym_name"].value == name)
         block = func.regions[0].blocks[0]
-        w = _Walker(block, params)
+        w = Walker(block, params)
         if not w.walk(block):
             return None
         shapes = {a.arg_number: list(ir.MemRefType(a.type).shape) for a in block.arguments

@@ -11,7 +11,7 @@ from synth.errors import InputError
 from synth.frontend.reader import diagnostic_location
 from synth.analysis.symbols import SizeExpr
 
-from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, _Collector, _Lin, _Loop
+from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin, Loop
 
 from synth.analysis.reach import check_own_sizes, fit as _fit, reach_past as _reach_past
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
@@ -57,7 +57,7 @@ def _strided_count(c: int, strided: list[tuple[SizeExpr, int]], symbols: dict[st
     return None
 
 
-def _runs_over(col: _Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
+def _runs_over(col: Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
     """Whether the index of a "reversed" site (`-i + c`) runs over its whole dim: its loop
     from 0 to the dim's extent (C's `for (i = m - 1; i >= 0; i--)`), or the counter of a
     loop kept as a loop (which such a loop became); a fixed `h[3 - k]`, k < 4, of a longer
@@ -97,7 +97,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     name = func.attributes["sym_name"].value
     location = diagnostic_location(path, func.location)
     block = func.regions[0].blocks[0]
-    col = _Collector(path, func, block)
+    col = Collector(path, func, block)
     col.run()
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     arg_types = list(ftype.inputs)
@@ -253,7 +253,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     # loops as forms over symbols (params by name, constants by their decided expressions)
     floordiv_symbols: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
 
-    def sym_form(form: _Lin | None, key: tuple | None, floordivs: bool = False) -> _Lin | None:
+    def sym_form(form: Lin | None, key: tuple | None, floordivs: bool = False) -> Lin | None:
         """`form` over size symbols; a constant decided as a floordiv (12 = n24 / 2) makes
         it None, or (`floordivs`, for the bounds checks) a term of its own symbol."""
         if form is None:
@@ -264,16 +264,16 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 terms[form_names[k[1]]] = terms.get(form_names[k[1]], 0) + c
             else:
                 terms[k] = c
-        out = _Lin(terms, form.const)
+        out = Lin(terms, form.const)
         if key is not None and key in decided:  # the map's own constant is a size
             e = decided[key]
             # the site's constant is part of form.const; swap it for the expression
             site_c = next(s.value for s in col.sites if s.key == key)
             if e.div == 1:
-                out = _Lin(out.terms, out.const - site_c).add(_Lin(dict(e.terms), e.const))
+                out = Lin(out.terms, out.const - site_c).add(Lin(dict(e.terms), e.const))
             elif floordivs:
                 floordiv_symbols[str(e)] = e
-                out = _Lin(out.terms, out.const - site_c).add(_Lin({str(e): 1}, 0))
+                out = Lin(out.terms, out.const - site_c).add(Lin({str(e): 1}, 0))
             else:
                 out = None
         return out
@@ -308,7 +308,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         stepped[loop.id] = loop.step
         congruences.append((span, loop.step, f"loop at {loop.location}"))
 
-    def extreme(form: _Lin, upper: bool, depth: int = 0, bounds=bounds) -> _Lin | None:
+    def extreme(form: Lin, upper: bool, depth: int = 0, bounds=bounds) -> Lin | None:
         """An upper (lower) bound of `form` over the loop indices, as a symbol form."""
         if form is None or depth > 64:
             return None
@@ -326,8 +326,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         pure = [o for o in options if not o.ivs]
         choice = (pure or options)[0]
         if take_upper:
-            choice = choice.add(_Lin({}, -stepped.get(key[1], 1)))
-        rest = _Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
+            choice = choice.add(Lin({}, -stepped.get(key[1], 1)))
+        rest = Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
         return extreme(rest.add(choice, coeff), upper, depth + 1, bounds)
 
     # static extents no loop bound equals: a sum of other sizes (a FIR's longer input)
@@ -345,7 +345,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 hi = extreme(sym_form(form, None), True)
                 if hi is None:
                     continue
-                r = hi.add(_Lin({}, 1)).size_expr()
+                r = hi.add(Lin({}, 1)).size_expr()
                 # a strided access (x[2 * i]) reaches to within its stride of the end
                 stride = max((abs(c) for k, c in form.terms.items() if isinstance(k, tuple) and k[0] == "iv"),
                              default=1)
@@ -399,7 +399,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             if acc.array == arr and d < len(acc.forms):
                 hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
                 if hi is not None:
-                    reach.append(hi.add(_Lin({}, 1)).size_expr())
+                    reach.append(hi.add(Lin({}, 1)).size_expr())
         known = extents.arg_dims.get(arr[1], ()) if extents is not None and arr[0] == "arg" else ()
         if not reach and d < len(known) and set(known[d].symbols) <= set(extents.symbols):
             dims[key] = known[d]  # the kernel's extent: this part does not access the dim
@@ -425,7 +425,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
             if hi is None:
                 continue
-            reach = hi.add(_Lin({}, 1)).size_expr()
+            reach = hi.add(Lin({}, 1)).size_expr()
             past = reach - dims[key] if reach.div == 1 and dims[key].div == 1 else None
             if past is not None and past.is_constant and past.const > 0:
                 dims[key] = reach
@@ -443,7 +443,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             hi, lo = extreme(f, True, bounds=checked_bounds), extreme(f, False, bounds=checked_bounds)
             what = f"access at {acc.location}, dim {d}"
             if hi is not None and all(isinstance(k, str) and k != COUNTER for k in hi.terms):
-                constraints.append((_Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
+                constraints.append((Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
             if lo is not None and all(isinstance(k, str) and k != COUNTER for k in lo.terms):
                 constraints.append((SizeExpr.constant(0), lo.size_expr(), what))
     # an access guarded by an affine.if may look out of bounds to this interval analysis;
@@ -512,7 +512,7 @@ def _counter_argument(func) -> int | None:
     return None
 
 
-def _reads_inputs_only(col: _Collector, loop: _Loop) -> bool:
+def _reads_inputs_only(col: Collector, loop: Loop) -> bool:
     """Whether the loop's index is used only to read arrays the kernel never writes, each
     read at `index + c` along one dim (fdtd-2d's `fict[t]`): a time loop whose step reads
     its input at the step's index (synth.synthesis.steps rotates such inputs)."""
@@ -529,7 +529,7 @@ def _reads_inputs_only(col: _Collector, loop: _Loop) -> bool:
     return True
 
 
-def _carries_dependence(col: _Collector, loop: _Loop) -> bool:
+def _carries_dependence(col: Collector, loop: Loop) -> bool:
     """Whether a loop whose index nothing uses repeats a computation that reads what an
     earlier repetition wrote elsewhere (a time step), rather than accumulating into the
     same elements (a repeated update, `y[i] += c`)."""
@@ -547,7 +547,7 @@ def _carries_dependence(col: _Collector, loop: _Loop) -> bool:
     return op_lo < 0
 
 
-def _updates_in_place(col: _Collector, loop: _Loop) -> bool:
+def _updates_in_place(col: Collector, loop: Loop) -> bool:
     """Whether an iteration of the loop reads an element that it (or an earlier one) wrote."""
     inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
     written = {}
@@ -558,14 +558,14 @@ def _updates_in_place(col: _Collector, loop: _Loop) -> bool:
                for a in inner)
 
 
-def _inside(col: _Collector, op_index: int, loop: _Loop) -> bool:
+def _inside(col: Collector, op_index: int, loop: Loop) -> bool:
     # ops are numbered in pre-order: the loop's body spans the indices up to the next op
     # that is not nested in it; find it from the walk positions of the loops after it
     end = _loop_end(col, loop)
     return loop.op_index < op_index < end
 
 
-def _loop_end(col: _Collector, loop: _Loop) -> int:
+def _loop_end(col: Collector, loop: Loop) -> int:
     cache = getattr(col, "_ends", None)
     if cache is None:
         cache = col._ends = {}

@@ -13,11 +13,11 @@ from typing import Mapping
 
 from mlir import ir
 
-from synth.analysis.regions import _Walker
+from synth.analysis.regions import Walker
 from synth.frontend.reader import SourceModule
 
 
-class _Counter(_Walker):
+class _Counter(Walker):
     def __init__(self, block, params: Mapping[int, int]):
         super().__init__(block, params)
         self.trips = [1]  # iterations of the innermost open loop, all its enclosing ones' included

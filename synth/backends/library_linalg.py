@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from synth.grammar.families import lu_panel, lu_subpanel
-from synth.grammar.linalg_library import Lu, _Body, _dynamic, _elementwise
+from synth.grammar.linalg_library import Lu, Body, dynamic, elementwise
 from synth.grammar.op import op_by_name, private_function
 from synth.grammar.types import TensorType
 
@@ -49,14 +49,14 @@ def _panel_loop(em, value: str, t: str, n: int, b: int, name: str, state_name: s
     em.line(f"{full} = arith.muli {panels}, {cb} : index")
     r, kk, state = em.fresh(name), em.fresh("kk"), em.fresh(state_name)
     em.line(f"{r} = scf.for {kk} = {c0} to {full} step {cb} iter_args({state} = {value}) -> ({t}) {{")
-    return r, kk, state, full, _Body(em)
+    return r, kk, state, full, Body(em)
 
 
 def solve_panels(em, a: str, rhs: str, a_t, b_t, b: int, d: dict) -> tuple[str, str]:
     """The loop over the full panels of b rows: (the right-hand side with those rows
     solved, the index where the panels end)."""
     n, dt, t, v = int(a_t.shape[0]), a_t.dtype, a_t.mlir(), b_t.mlir()
-    vec, wide, part = _dynamic(1, dt), f"tensor<{b}x?x{dt}>", f"tensor<{b}x{dt}>"
+    vec, wide, part = dynamic(1, dt), f"tensor<{b}x?x{dt}>", f"tensor<{b}x{dt}>"
     zero = em.scalar_constant(0.0, dt)
     r, kk, x, full, outer = _panel_loop(em, rhs, v, n, b, "solve", "x")
     c1, cb = em.scalar_constant(1, "index"), em.scalar_constant(b, "index")
@@ -65,13 +65,13 @@ def solve_panels(em, a: str, rhs: str, a_t, b_t, b: int, d: dict) -> tuple[str, 
     mv = outer.line(f"linalg.matvec ins({left}, {done} : {wide}, {vec}) outs({outer.zeros(zero, dt, part)} : {part}) "
                     f"-> {part}")
     own = outer.line(f"tensor.extract_slice {x}[{kk}] [{b}] [1] : {v} to {part}")
-    less = _elementwise(em, outer, [own, mv], part, 1, dt, outer.line(f"tensor.empty() : {part}"),
+    less = elementwise(em, outer, [own, mv], part, 1, dt, outer.line(f"tensor.empty() : {part}"),
                         lambda p, q: outer.line(f"arith.subf {p}, {q} : {dt}", extra="  "))
     x1 = outer.line(f"tensor.insert_slice {less} into {x}[{kk}] [{b}] [1] : {part} into {v}")
     end = outer.line(f"arith.addi {kk}, {cb} : index")
     rows, k, aa, xx = em.fresh("rows"), em.fresh("k"), em.fresh("a"), em.fresh("x")
     em.line(f"{rows}:2 = scf.for {k} = {kk} to {end} step {c1} iter_args({aa} = {a}, {xx} = {x1}) -> ({t}, {v}) {{")
-    SOLVE._row(em, _Body(em), aa, xx, a_t, b_t, k, kk, d)
+    SOLVE._row(em, Body(em), aa, xx, a_t, b_t, k, kk, d)
     outer.close(f"scf.yield {rows}#1 : {v}")
     return r, full
 
@@ -80,7 +80,7 @@ def cholesky_panels(em, value: str, a_t, b: int) -> tuple[str, str]:
     """The loop over the full panels of b columns from `value`: (its result, the index
     where the panels end)."""
     n, dt, t = int(a_t.shape[0]), a_t.dtype, a_t.mlir()
-    mat, tall = _dynamic(2, dt), f"tensor<?x{b}x{dt}>"
+    mat, tall = dynamic(2, dt), f"tensor<?x{b}x{dt}>"
     r, kk, state, full, outer = _panel_loop(em, value, t, n, b, "chol", "l")
     c1, cn, cb = (em.scalar_constant(v, "index") for v in (1, n, b))
     m = outer.line(f"arith.subi {cn}, {kk} : index")  # rows kk..n-1
@@ -102,7 +102,7 @@ def cholesky_panels(em, value: str, a_t, b: int) -> tuple[str, str]:
     end = outer.line(f"arith.addi {kk}, {cb} : index")
     cols, j, inner_state = em.fresh("cols"), em.fresh("j"), em.fresh("l")
     em.line(f"{cols} = scf.for {j} = {kk} to {end} step {c1} iter_args({inner_state} = {updated}) -> ({t}) {{")
-    inner = _Body(em)
+    inner = Body(em)
     inner.close(f"scf.yield {CHOLESKY._column(em, inner, inner_state, a_t, j, kk)} : {t}")
     outer.close(f"scf.yield {cols} : {t}")
     return r, full
@@ -140,7 +140,7 @@ def _less_product(body, value: str, a_t, neg: str, width: int, u_row: str, c_row
     """`value` with its block at (c_row, col0) of rows x cols plus the linalg.matmul of
     `neg` (rows x width: negated multipliers) with the width rows from u_row over the
     same columns, accumulated into the block (in order of k)."""
-    dt, t, mat = a_t.dtype, a_t.mlir(), _dynamic(2, a_t.dtype)
+    dt, t, mat = a_t.dtype, a_t.mlir(), dynamic(2, a_t.dtype)
     tall, wide = f"tensor<?x{width}x{dt}>", f"tensor<{width}x?x{dt}>"
     u = body.line(f"tensor.extract_slice {value}[{u_row}, {col0}] [{width}, {cols}] [1, 1] : {t} to {wide}")
     c = body.line(f"tensor.extract_slice {value}[{c_row}, {col0}] [{rows}, {cols}] [1, 1] : {t} to {mat}")
@@ -154,7 +154,7 @@ def _steps(em, state: str, a_t, start: str, stop: str, end: str) -> str:
     t, c1 = a_t.mlir(), em.scalar_constant(1, "index")
     steps, k, inner_state = em.fresh("panel"), em.fresh("k"), em.fresh("state")
     em.line(f"{steps} = scf.for {k} = {start} to {stop} step {c1} iter_args({inner_state} = {state}) -> ({t}) {{")
-    inner = _Body(em)
+    inner = Body(em)
     inner.close(f"scf.yield {LU._step(em, inner, inner_state, a_t, k, end)} : {t}")
     return steps
 
@@ -171,7 +171,7 @@ def _subpanels(em, state: str, a_t, kk: str, end: str, s: int) -> str:
     cn, cs = em.scalar_constant(n, "index"), em.scalar_constant(s, "index")
     r, start, sub = em.fresh("sub"), em.fresh("s"), em.fresh("state")
     em.line(f"{r} = scf.for {start} = {kk} to {end} step {cs} iter_args({sub} = {state}) -> ({t}) {{")
-    body = _Body(em)
+    body = Body(em)
     stop = body.line(f"arith.addi {start}, {cs} : index")
     value = _steps(em, sub, a_t, start, stop, stop)
     below = body.line(f"arith.subi {cn}, {stop} : index")  # rows after the sub-panel

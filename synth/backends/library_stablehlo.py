@@ -6,7 +6,7 @@ The raise means one thing at every size (synth.grammar.stablehlo): `stablehlo.ch
 What XLA and IREE run is this lowering of it, applied to a static instance (a generic
 raise made static first); mlir-cpu runs the linalg grammar's op of the same meaning
 instead, blocked by synth.backends.library_linalg, its panels a loop
-(synth.backends.stablehlo_calls._factorizations_as_calls: the panels unrolled here, 40 at
+(synth.backends.stablehlo_calls.factorizations_as_calls: the panels unrolled here, 40 at
 n = 2000 on static slices of different shapes, each a copy of the compiled code, took
 mlir-cpu 72-81 s to compile for lu at LARGE and 221-247 s for ludcmp). Where the matrix's order n
 has a panel width (families.lu_panel), each op is replaced by its blocked form, the same
@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from synth.grammar.families import lu_outer_panel, lu_panel
 from synth.grammar.op import private_function
-from synth.grammar.stablehlo_base import _splat
-from synth.grammar.stablehlo_loops import TriangularSolve, _line, _take, while_loop
+from synth.grammar.stablehlo_base import splat
+from synth.grammar.stablehlo_loops import TriangularSolve, emit_line, take_slice, while_loop
 from synth.grammar.types import TensorType
 
 MAX_UNROLLED_PANELS = 64  # beyond this many panels, a while over them
@@ -54,7 +54,7 @@ def lu_by_panels(em, a_value: str, a, b: int, sub: int | None = None) -> str:
     n, dt = int(a.shape[0]), a.dtype
     sub = b if sub is None else sub
     t, s = a.mlir(), "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    line = lambda rhs: emit_line(em, rhs)  # noqa: E731
     const = lambda v: line(f"stablehlo.constant dense<{v}> : {s}")  # noqa: E731
     state = a_value
     for big_k in range(0, n, b):
@@ -81,7 +81,7 @@ def _less_product(em, x: str, x_t: str, at: tuple[int, int], shape: tuple[int, i
     """`x` with its block of `shape` at `at` less the product of the (value, type) pairs
     `lhs` and `rhs` (a dot_general), written back (a dynamic_update_slice at `starts`, the
     i64 constants of `at`)."""
-    line = lambda rhs_: _line(em, rhs_)  # noqa: E731
+    line = lambda rhs_: emit_line(em, rhs_)  # noqa: E731
     (r0, c0), (rows, cols), s = at, shape, "tensor<i64>"
     bt = f"tensor<{rows}x{cols}x{dt}>"
     block = line(f"stablehlo.slice {x} [{r0}:{r0 + rows}, {c0}:{c0 + cols}] : ({x_t}) -> {bt}")
@@ -95,7 +95,7 @@ def _column_steps(em, p0: str, m: int, b: int, dt: str) -> str:
     diagonal: column k below the pivot divided by it, the columns right of k less the outer
     product of that column with the pivot's row (masked selects over the whole panel)."""
     s = "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    line = lambda rhs: emit_line(em, rhs)  # noqa: E731
     pt, it, mt, vm, vb = (f"tensor<{m}x{b}x{dt}>", f"tensor<{m}x{b}xi64>", f"tensor<{m}x{b}xi1>",
                           f"tensor<{m}x{dt}>", f"tensor<{b}x{dt}>")
 
@@ -103,11 +103,11 @@ def _column_steps(em, p0: str, m: int, b: int, dt: str) -> str:
         k, p = names
         z = line(f"stablehlo.constant dense<0> : {s}")
         one = line(f"stablehlo.constant dense<1> : {s}")
-        piv = _take(em, p, pt, [k, k], [1, 1], dt, f"tensor<{dt}>")
-        col = _take(em, p, pt, [z, k], [m, 1], dt, vm)
+        piv = take_slice(em, p, pt, [k, k], [1, 1], dt, f"tensor<{dt}>")
+        col = take_slice(em, p, pt, [z, k], [m, 1], dt, vm)
         pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vm}")
         l = line(f"stablehlo.divide {col}, {pivs} : {vm}")
-        other = _take(em, p, pt, [k, z], [1, b], dt, vb)
+        other = take_slice(em, p, pt, [k, z], [1, b], dt, vb)
         lp = line(f"stablehlo.broadcast_in_dim {l}, dims = [0] : ({vm}) -> {pt}")
         op = line(f"stablehlo.broadcast_in_dim {other}, dims = [1] : ({vb}) -> {pt}")
         upd = line(f"stablehlo.subtract {p}, {line(f'stablehlo.multiply {lp}, {op} : {pt}')} : {pt}")
@@ -132,7 +132,7 @@ def _tall_lu(em, p0: str, m: int, b: int, sub: int, dt: str) -> str:
     panel's last column) solved by its unit lower triangle, and the block below and right
     of it less the sub-panel's multipliers times those rows (a dot_general)."""
     s = "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    line = lambda rhs: emit_line(em, rhs)  # noqa: E731
     const = lambda v: line(f"stablehlo.constant dense<{v}> : {s}")  # noqa: E731
     pt = f"tensor<{m}x{b}x{dt}>"
     panel = p0
@@ -164,7 +164,7 @@ def _blocked_u12(em, panel: str, pt: str, a12: str, b: int, w: int, sub: int, dt
     block, by blocks of `sub` rows: each block solved by its sub x sub diagonal block, then
     the rows below it (within the b) less their multipliers times its solution."""
     s = "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    line = lambda rhs: emit_line(em, rhs)  # noqa: E731
     ut, rt, st = f"tensor<{b}x{w}x{dt}>", f"tensor<{sub}x{w}x{dt}>", f"tensor<{sub}x{sub}x{dt}>"
     x = a12
     for kk in range(0, b, sub):
@@ -187,9 +187,9 @@ def _counter_mask(em, direction: str, k: str, n: int) -> str:
     """`iota(n) DIRECTION k` (k an i64 scalar): the n-vector of i1 that masks the positions
     before (LT) or at (EQ) a loop's counter."""
     it = f"tensor<{n}xi64>"
-    iota = _line(em, f"stablehlo.iota dim = 0 : {it}")
-    ks = _line(em, f"stablehlo.broadcast_in_dim {k}, dims = [] : (tensor<i64>) -> {it}")
-    return _line(em, f"stablehlo.compare {direction}, {iota}, {ks} : ({it}, {it}) -> tensor<{n}xi1>")
+    iota = emit_line(em, f"stablehlo.iota dim = 0 : {it}")
+    ks = emit_line(em, f"stablehlo.broadcast_in_dim {k}, dims = [] : (tensor<i64>) -> {it}")
+    return emit_line(em, f"stablehlo.compare {direction}, {iota}, {ks} : ({it}, {it}) -> tensor<{n}xi1>")
 
 
 def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
@@ -206,7 +206,7 @@ def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
     trailing block by each panel computes its upper half too."""
     n, dt = int(a.shape[0]), a.dtype
     t, s = a.mlir(), "tensor<i64>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    line = lambda rhs: emit_line(em, rhs)  # noqa: E731
     state = a_value
     for big_k in range(0, n, b):
         m = n - big_k
@@ -223,13 +223,13 @@ def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
             k, p = names
             z = line(f"stablehlo.constant dense<0> : {s}")
             one = line(f"stablehlo.constant dense<1> : {s}")
-            row = _take(em, p, pt, [k, z], [1, b], dt, vb)
+            row = take_slice(em, p, pt, [k, z], [1, b], dt, vb)
             before = _counter_mask(em, "LT", k, b)
-            zeros = _splat(em, 0.0, a.with_shape((b,)))
+            zeros = splat(em, 0.0, a.with_shape((b,)))
             masked = line(f"stablehlo.select {before}, {row}, {zeros} : tensor<{b}xi1>, {vb}")
             sums = line(f"stablehlo.dot_general {p}, {masked}, contracting_dims = [1] x [0] : ({pt}, {vb}) -> {vm}")
-            col = line(f"stablehlo.subtract {_take(em, p, pt, [z, k], [m, 1], dt, vm)}, {sums} : {vm}")
-            piv = line(f"stablehlo.sqrt {_take(em, col, vm, [k], [1], dt, f'tensor<{dt}>')} : tensor<{dt}>")
+            col = line(f"stablehlo.subtract {take_slice(em, p, pt, [z, k], [m, 1], dt, vm)}, {sums} : {vm}")
+            piv = line(f"stablehlo.sqrt {take_slice(em, col, vm, [k], [1], dt, f'tensor<{dt}>')} : tensor<{dt}>")
             pivs = line(f"stablehlo.broadcast_in_dim {piv}, dims = [] : (tensor<{dt}>) -> {vm}")
             at_k = _counter_mask(em, "EQ", k, m)
             new = line(f"stablehlo.select {at_k}, {pivs}, {line(f'stablehlo.divide {col}, {pivs} : {vm}')} : "
@@ -249,7 +249,7 @@ def cholesky_by_panels(em, a_value: str, a, b: int) -> str:
 def solve_unrolled(em, operands, a, b, d, w: int) -> str:
     n, dt = int(a.shape[0]), a.dtype
     vw, colw, sq = f"tensor<{w}x{dt}>", f"tensor<{w}x1x{dt}>", f"tensor<{w}x{w}x{dt}>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    line = lambda rhs: emit_line(em, rhs)  # noqa: E731
     # x: the right-hand side with the panels solved so far written over it (each panel's
     # solution put at constant offsets: updated in place, its solved part read as a slice)
     x = operands[1]
@@ -277,7 +277,7 @@ def solve_blocked(em, operands, a, b, d, w: int) -> str:
     n, dt, s = int(a.shape[0]), a.dtype, "tensor<i64>"
     t, v, vw, colw = a.mlir(), b.mlir(), f"tensor<{w}x{dt}>", f"tensor<{w}x1x{dt}>"
     iv, mv = f"tensor<{n}xi64>", f"tensor<{n}xi1>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    line = lambda rhs: emit_line(em, rhs)  # noqa: E731
     c0 = line(f"stablehlo.constant dense<0> : {s}")
 
     def body(names):
@@ -289,11 +289,11 @@ def solve_blocked(em, operands, a, b, d, w: int) -> str:
         if not d["lower"]:  # panels from the bottom
             last = line(f"stablehlo.constant dense<{n - w}> : {s}")
             at = line(f"stablehlo.subtract {last}, {at} : {s}")
-        diag = _take(em, mat, t, [at, at], [w, w], dt)
-        xb = _take(em, x, v, [at], [w], dt, colw)
+        diag = take_slice(em, mat, t, [at, at], [w, w], dt)
+        xb = take_slice(em, x, v, [at], [w], dt, colw)
         sol = TriangularSolve._call(em, diag, xb, f"tensor<{w}x{w}x{dt}>", colw, d)
         sol = line(f"stablehlo.reshape {sol} : ({colw}) -> {vw}")
-        cols = _take(em, mat, t, [zero, at], [n, w], dt)
+        cols = take_slice(em, mat, t, [zero, at], [n, w], dt)
         prod = line(f"stablehlo.dot_general {cols}, {sol}, contracting_dims = [1] x [0] : "
                     f"(tensor<{n}x{w}x{dt}>, {vw}) -> {v}")
         rows = line(f"stablehlo.iota dim = 0 : {iv}")
@@ -322,7 +322,7 @@ def lu_blocked(em, a_value: str, a, b: int):
     vn, vb = f"tensor<{n}x{dt}>", f"tensor<{b}x{dt}>"
     ip, ir, it = f"tensor<{n}x{b}xi64>", f"tensor<{b}x{n}xi64>", f"tensor<{n}x{n}xi64>"
     mp, mr, mt = f"tensor<{n}x{b}xi1>", f"tensor<{b}x{n}xi1>", f"tensor<{n}x{n}xi1>"
-    line = lambda rhs: _line(em, rhs)  # noqa: E731
+    line = lambda rhs: emit_line(em, rhs)  # noqa: E731
     c0 = line(f"stablehlo.constant dense<0> : {s}")
 
     def bcast(x, xt, dims, rt):
@@ -333,18 +333,18 @@ def lu_blocked(em, a_value: str, a, b: int):
         zero = line(f"stablehlo.constant dense<0> : {s}")
         bc = line(f"stablehlo.constant dense<{b}> : {s}")
         end = line(f"stablehlo.add {kk}, {bc} : {s}")  # K + b: the first column after the panel
-        p0 = _take(em, state, t, [zero, kk], [n, b], dt)
-        r0 = _take(em, state, t, [kk, zero], [b, n], dt)
+        p0 = take_slice(em, state, t, [zero, kk], [n, b], dt)
+        r0 = take_slice(em, state, t, [kk, zero], [b, n], dt)
 
         def inner(names):
             k, big_k, p, r = names
             z = line(f"stablehlo.constant dense<0> : {s}")
             one = line(f"stablehlo.constant dense<1> : {s}")
             g = line(f"stablehlo.add {big_k}, {k} : {s}")  # the global row / column of the step
-            piv = _take(em, p, panel, [g, k], [1, 1], dt, f"tensor<{dt}>")
-            col = _take(em, p, panel, [z, k], [n, 1], dt, vn)
+            piv = take_slice(em, p, panel, [g, k], [1, 1], dt, f"tensor<{dt}>")
+            col = take_slice(em, p, panel, [z, k], [n, 1], dt, vn)
             l = line(f"stablehlo.divide {col}, {bcast(piv, f'tensor<{dt}>', [], vn)} : {vn}")
-            prow = _take(em, p, panel, [g, z], [1, b], dt, vb)
+            prow = take_slice(em, p, panel, [g, z], [1, b], dt, vb)
             lp = bcast(l, vn, [0], panel)
             prod = line(f"stablehlo.multiply {lp}, {bcast(prow, vb, [1], panel)} : {panel}")
             upd = line(f"stablehlo.subtract {p}, {prod} : {panel}")
@@ -357,8 +357,8 @@ def lu_blocked(em, a_value: str, a, b: int):
             p2 = line(f"stablehlo.select {at_k}, {lp}, {p1} : {mp}, {panel}")
             p3 = line(f"stablehlo.select {below}, {p2}, {p} : {mp}, {panel}")
             # the row panel: rows after the step's, columns after the panel
-            rrow = _take(em, r, rpanel, [k, z], [1, n], dt, vn)
-            lr = _take(em, l, vn, [big_k], [b], dt)
+            rrow = take_slice(em, r, rpanel, [k, z], [1, n], dt, vn)
+            lr = take_slice(em, l, vn, [big_k], [b], dt)
             lrb, rrb = bcast(lr, vb, [0], rpanel), bcast(rrow, vn, [1], rpanel)
             rprod = line(f"stablehlo.multiply {lrb}, {rrb} : {rpanel}")
             rupd = line(f"stablehlo.subtract {r}, {rprod} : {rpanel}")
@@ -376,7 +376,7 @@ def lu_blocked(em, a_value: str, a, b: int):
                                  (em.fresh("r"), r0, rpanel)], b, inner)
         pf, rf = f"{steps}#2", f"{steps}#3"
         a1 = line(f"stablehlo.dynamic_update_slice {state}, {pf}, {zero}, {kk} : ({t}, {panel}, {s}, {s}) -> {t}")
-        rcur = _take(em, a1, t, [kk, zero], [b, n], dt)
+        rcur = take_slice(em, a1, t, [kk, zero], [b, n], dt)
         rc = line(f"stablehlo.iota dim = 1 : {ir}")
         after = line(f"stablehlo.compare GE, {rc}, {bcast(end, s, [], ir)} : ({ir}, {ir}) -> {mr}")
         rm = line(f"stablehlo.select {after}, {rf}, {rcur} : {mr}, {rpanel}")
@@ -444,10 +444,10 @@ def _replacement(op, index: int):
         vec = col.with_shape((n,))
 
         def body(em, args):
-            x = _line(em, f"stablehlo.reshape {args[1]} : ({col.mlir()}) -> {vec.mlir()}")
+            x = emit_line(em, f"stablehlo.reshape {args[1]} : ({col.mlir()}) -> {vec.mlir()}")
             solve = solve_unrolled if n // w <= MAX_UNROLLED_PANELS else solve_blocked
             out = solve(em, [args[0], x], a, vec, d, w)
-            return _line(em, f"stablehlo.reshape {out} : ({vec.mlir()}) -> {col.mlir()}")
+            return emit_line(em, f"stablehlo.reshape {out} : ({vec.mlir()}) -> {col.mlir()}")
         return private_function(name, [a, col], col, body), name, [0, 1], 0
     if op.name == "stablehlo.while" and "synth.library" in op.attributes \
             and str(op.attributes["synth.library"]).strip('"') == "lu":

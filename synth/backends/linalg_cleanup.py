@@ -1,5 +1,5 @@
 """The second half of synth.backends.stablehlo_linalg.to_linalg: the legalized linalg module
-in the upstream `mlir` context, cleaned up for mlir-cpu's pipeline (`_in_upstream`): calls
+in the upstream `mlir` context, cleaned up for mlir-cpu's pipeline (`in_upstream`): calls
 inlined, counter selects sliced, contraction operands kept apart, elementwise producers
 fused, 0-d operands made scalars, unit dims collapsed, transposed matrix-vector products
 named vecmats, and matmuls accumulating into a fill of zeros written as accumulations."""
@@ -13,7 +13,7 @@ _INLINE = "builtin.module(inline,canonicalize)"
 _FUSE = "builtin.module(func.func(linalg-fuse-elementwise-ops),canonicalize)"
 
 
-def _in_upstream(text: str) -> str:
+def in_upstream(text: str) -> str:
     """`text` parsed in the `mlir` context: the calls inlined, the counter selects sliced
     (narrow.slice_selects, before fusion folds them into their producers), the operands of
     matrix products kept out of them (contraction_operands), elementwise

@@ -22,7 +22,7 @@ k0 .. k - 1 left it, and row k just before step k), and every element gets the s
 operations in the same order: the results are bitwise the same. The matrix is read from
 memory once per T steps, and a chunk of a block from L2 once per T steps.
 
-Taken only in this form (`_match`): an scf.for with constant bounds and step 1 carrying one
+Taken only in this form (`match`): an scf.for with constant bounds and step 1 carrying one
 static 2-d tensor D; its body: scalar arithmetic on the counter, extract_slices of D
 (columns: all rows, one column; rows: one row, all columns, at the counter), 0-d slices of
 those at the counter (elements of row k), tensor.empty, and one all-parallel linalg.generic
@@ -65,7 +65,7 @@ the matrix per step). rotation.derotate turns it into the form above (the same o
 start of the step, at the counter before, from the matrix; checked), where the blocks then
 take the loop. Its step comes split already (two 1-d generics and the 2-d one), with slices
 kept at their unit dims and collapsed, and the elements of row k read as scalars in the
-payloads; `_match` takes those too. floyd-warshall's stablehlo raise at LARGE on this backend, one
+payloads; `match` takes those too. floyd-warshall's stablehlo raise at LARGE on this backend, one
 thread, alternating processes: 4.56, 4.15 -> 2.52, 1.63 s (outputs bitwise equal, and equal
 to the linalg raise's).
 """
@@ -76,7 +76,7 @@ from synth.backends.ir_toolkit import (
     CMPI, holds, constant_int, defining, indexing_maps, operation, ops_named, clone_into,
     feeding, insert_slice, extract_slice, type_shape)
 from synth.backends.rotation import derotate
-from synth.backends.pivot_match import _Step, _columns_at_counter, _match, _pivot_rows  # noqa: F401 (read by tests too)
+from synth.backends.pivot_match import Step, columns_at_counter, match, pivot_rows  # noqa: F401 (read by tests too)
 
 _MAX_STEPS = 56  # the most steps per block (T): the largest divisor of the trip count up to it
 _ROWS = 8  # rows per block in phase 2 (H), where it divides the matrix and T
@@ -131,7 +131,7 @@ def _build_generic(inputs, in_maps, outputs, ops, yielded, block_args, rank: int
     return generic
 
 
-def _hoist(step: _Step) -> None:
+def _hoist(step: Step) -> None:
     """Split the step's generic into a 1-d generic over the rows computing the payload values
     that depend on the row alone, the same over the columns, and the 2-d generic computing the
     rest from them (LICM for the payload: the raised floyd-warshall step computes row k's and
@@ -273,7 +273,7 @@ def _fold_compares(generic, dim: int, offset, k, side: int) -> None:
         o.erase()
 
 
-def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, column=None, width=None,
+def _apply(step: Step, k, block, first, height: int, pivot, columns_part=None, column=None, width=None,
            given=None, sides=(0, 0)):
     """Step k (an index Value) on `height` rows of the matrix from row `first` (`block`, a
     tensor of those rows; of `width` columns from `column` where given, else whole rows),
@@ -307,7 +307,7 @@ def _apply(step: _Step, k, block, first, height: int, pivot, columns_part=None, 
             return block
         if s is None:
             return value
-        if s.kind == "column":  # at column k (_pivot_rows), inside the block where it has k
+        if s.kind == "column":  # at column k (pivot_rows), inside the block where it has k
             at = mapped(s.index) if column is None else arith.subi(mapped(s.index), column)
             return extract_slice(block, [0, at], [height, 1], [height])
         if s.kind == "row":
@@ -368,11 +368,11 @@ def _rewrite(loop, cap: int) -> bool:
     lower, upper, stride = (constant_int(v) for v in (view.lowerBound, view.upperBound, view.step))
     if None in (lower, upper, stride) or stride != 1 or upper - lower < 4:
         return False
-    step = _match(loop)
+    step = match(loop)
     if step is None:
         return False
     rows, cols = ir.RankedTensorType(step.matrix.type).shape
-    if lower < 0 or upper > rows or not _pivot_rows(step, lower, upper, cols):
+    if lower < 0 or upper > rows or not pivot_rows(step, lower, upper, cols):
         return False
     steps = steps_per_block(upper - lower, cap)
     if steps < 2:
@@ -381,7 +381,7 @@ def _rewrite(loop, cap: int) -> bool:
     # the other rows' blocks run by chunks of T columns where the chunks tile the columns and
     # the step reads its block's column k alone (its pivot columns are then one chunk)
     width = chunk_width(steps, cols, height, ir.RankedTensorType(step.matrix.type).element_type.width // 8) \
-        if lower % steps == 0 and _columns_at_counter(step, lower, upper) else cols
+        if lower % steps == 0 and columns_at_counter(step, lower, upper) else cols
     chunked = width < cols
     _hoist(step)
     index = ir.IndexType.get()
@@ -491,5 +491,5 @@ def pivot_blocks(module, cap: int = _MAX_STEPS) -> int:
     count = 0
     for loop in ops_named(module, ("scf.for",)):
         if loop.parent is not None:
-            count += _rewrite(derotate(loop, lambda new: _match(new) is not None) or loop, cap)
+            count += _rewrite(derotate(loop, lambda new: match(new) is not None) or loop, cap)
     return count

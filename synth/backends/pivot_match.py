@@ -1,5 +1,5 @@
 """The form synth.backends.pivot_blocks rewrites: a loop whose step updates each row of its
-matrix from that row and row k (`_match`: the step's slices of the matrix, classified).
+matrix from that row and row k (`match`: the step's slices of the matrix, classified).
 See synth.backends.pivot_blocks for the rewrite."""
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ class _Slice:
     parent: "_Slice | None" = None  # the slice an element is taken from
 
 @dataclass
-class _Step:
+class Step:
+    """The parts of a matched pivot loop's step: counter, matrix iter_arg, scalar ops, slices
+    and the generic that updates the matrix."""
     counter: object
     matrix: object  # the iter_arg
     scalars: list  # the scalar arithmetic ops, in order
@@ -37,7 +39,9 @@ def _scalar(op) -> bool:
         not isinstance(r.type, (ir.RankedTensorType, ir.UnrankedTensorType)) for r in op.results)
 
 
-def _match(loop) -> _Step | None:
+def match(loop) -> Step | None:
+    """The pivot step of `loop` (an scf.for whose one iter_arg is a static 2-d tensor), or
+    None when `loop` does not have that form."""
     from mlir import ir
     body = loop.regions[0].blocks[0]
     args = list(body.arguments)
@@ -130,7 +134,7 @@ def _match(loop) -> _Step | None:
             if s.kind == "value" and any(_inside_op(user, g) for g in generics):
                 continue
             return None
-    step = _Step(counter, matrix, scalars, slices, generic)
+    step = Step(counter, matrix, scalars, slices, generic)
     for part, dim in part_dims.items():
         if dim == 0:
             step.rows_part = part
@@ -168,7 +172,7 @@ def _classify(op, matrix, slices, rows: int, cols: int) -> _Slice | None:
     return None
 
 
-def _pivot_rows(step: _Step, lower: int, upper: int, cols: int) -> bool:
+def pivot_rows(step: Step, lower: int, upper: int, cols: int) -> bool:
     """Whether, for every counter value k, each row slice and each element of a column is
     at row k, each element of a row and each column within the matrix."""
     for k in range(lower, upper):
@@ -185,7 +189,7 @@ def _pivot_rows(step: _Step, lower: int, upper: int, cols: int) -> bool:
     return True
 
 
-def _columns_at_counter(step: _Step, lower: int, upper: int) -> bool:
+def columns_at_counter(step: Step, lower: int, upper: int) -> bool:
     """Whether each column slice of the step is column k, for every counter value k."""
     for k in range(lower, upper):
         cache: dict = {}

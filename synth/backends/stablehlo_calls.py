@@ -12,7 +12,7 @@ from synth.backends.ir_toolkit import defining_named, nested_ops, ops_named
 _SOLVE = "__synth_triangular_solve_{}"
 
 
-def _solves_as_calls(module) -> dict[str, str]:
+def solves_as_calls(module) -> dict[str, str]:
     """Each left-side `stablehlo.triangular_solve` of a vector (or an n x 1 matrix, as the
     stablehlo emitter writes one) replaced by a call of a private function, declared here;
     {its name: its definition}, the loop form of linalg's grammar (linalg_library's
@@ -72,7 +72,7 @@ def _solves_as_calls(module) -> dict[str, str]:
 _LIBRARY = "__synth_factor_{}"
 
 
-def _factorizations_as_calls(module) -> dict[str, str]:
+def factorizations_as_calls(module) -> dict[str, str]:
     """Each `stablehlo.cholesky` (lower, a static square matrix of f32 / f64) and each LU
     (the `stablehlo.while` marked `synth.library = "lu"`, its matrix the state after the
     counter) replaced by a call of a private function, declared here; {its name: its
@@ -170,7 +170,8 @@ _FLIPPED = {"LT": "sgt", "LE": "sge", "GT": "slt", "GE": "sle"}  # k <dir> i is 
 _DIRECT = {"LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge"}
 
 
-def _direction(compare) -> str:
+def compare_direction(compare) -> str:
+    """The comparison_direction of a stablehlo.compare (EQ, LT, ...)."""
     return re.search(r"comparison_direction (\w+)", str(compare.attributes["comparison_direction"])).group(1)
 
 
@@ -181,7 +182,7 @@ def _counter_compare(compare):
 
     if "compare_type" in compare.attributes and "SIGNED" not in str(compare.attributes["compare_type"]):
         return None
-    direction = _direction(compare)
+    direction = compare_direction(compare)
     if direction not in _DIRECT:
         return None
     for iota_at, table in ((0, _DIRECT), (1, _FLIPPED)):
@@ -234,7 +235,7 @@ def _select_body(name: str, shape: list[int], dtype: str, bound: str, dim: int, 
             f"    return %r : {tensor}\n  }}")
 
 
-def _counter_selects_as_calls(module) -> dict[str, str]:
+def counter_selects_as_calls(module) -> dict[str, str]:
     """Each `select(iota(d) <order> broadcast(k), x, y)` (a loop step that updates the part of
     a dim its counter selects: durbin's `i < k`, gramschmidt's columns right of k) replaced by
     a call of a private function declared here; {its name: its definition}, linalg's counter
@@ -298,7 +299,7 @@ def _gather_body(name: str, m: int, n: int, dtype: str, itype: str) -> str:
             f"    return %r : {result}\n  }}")
 
 
-def _gathers_as_calls(module) -> dict[str, str]:
+def gathers_as_calls(module) -> dict[str, str]:
     """Each `stablehlo.gather` of single elements of a vector at a vector of indices (durbin's
     flips, y[k - 1 - i]) replaced by a call of a private function declared here; {its name:
     its definition} (_gather_body)."""

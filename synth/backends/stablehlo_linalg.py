@@ -37,7 +37,7 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
   alternating processes, medians of 30 calls: 1.78, 1.77 -> 1.43, 1.49 ms, outputs equal);
 - LU (the `stablehlo.while` marked `synth.library = "lu"`) and `stablehlo.cholesky` become
   calls of the linalg grammar's ops of the same meaning, loops marked `synth.library`
-  (stablehlo_calls._factorizations_as_calls), which mlir-cpu then blocks as it does the
+  (stablehlo_calls.factorizations_as_calls), which mlir-cpu then blocks as it does the
   linalg raise's (synth.backends.library_linalg: the panels an scf.for with SSA offsets);
 - a left-side `stablehlo.triangular_solve` of a vector (trisolv's 50 x 50 blocks) becomes
   a call of linalg's loop form of the solve, the op linalg's grammar raises trisolv with
@@ -85,9 +85,9 @@ import re
 from functools import lru_cache
 
 from synth.backends.ir_toolkit import defining_named, nested_ops, ops_named
-from synth.backends.linalg_cleanup import _in_upstream
+from synth.backends.linalg_cleanup import in_upstream
 from synth.backends.stablehlo_calls import (
-    _counter_selects_as_calls, _direction, _factorizations_as_calls, _gathers_as_calls, _solves_as_calls)
+    counter_selects_as_calls, compare_direction, factorizations_as_calls, gathers_as_calls, solves_as_calls)
 from synth.errors import ExecutionError
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
@@ -254,7 +254,7 @@ def _row_selects_as_updates(module) -> int:
     count = 0
     for op in nested_ops(module):
         compare = defining_named(op.operands[0], "stablehlo.compare") if op.name == "stablehlo.select" else None
-        if compare is None or _direction(compare) != "EQ":
+        if compare is None or compare_direction(compare) != "EQ":
             continue
         found = None
         for at in (0, 1):
@@ -426,14 +426,14 @@ def to_linalg(text: str) -> str:
             module = ir.Module.parse(text)
         except ir.MLIRError as e:
             raise ExecutionError(f"stablehlo to linalg: the module does not parse: {e}") from None
-        calls = _factorizations_as_calls(module)  # first: the LU's own selects stay in it
-        calls.update({**_counter_selects_as_calls(module), **_gathers_as_calls(module)})
+        calls = factorizations_as_calls(module)  # first: the LU's own selects stay in it
+        calls.update({**counter_selects_as_calls(module), **gathers_as_calls(module)})
         _row_selects_as_updates(module)
         _rotations_as_updates(module)
         _concatenates_as_updates(module)
         _one_use_masks(module)
         _transposed_rhs_copied(module)
-        calls.update(_solves_as_calls(module))
+        calls.update(solves_as_calls(module))
         # outer ones first; a nested while moves into its parent's scf.for and is rewritten there
         for op in ops_named(module, ("stablehlo.while",)):
             counted = _counted(op)
@@ -454,4 +454,4 @@ def to_linalg(text: str) -> str:
         text = str(module)
     for name, body in calls.items():  # the declarations become the definitions
         text = re.sub(rf"^ *func\.func private @{name}\(.*$", lambda _: body, text, count=1, flags=re.M)
-    return _in_upstream(text)
+    return in_upstream(text)

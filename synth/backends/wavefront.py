@@ -32,7 +32,7 @@ row had three rows to load from L2, and the loop ran at 0.34 ns per point agains
 in C with 4-row blocks. Waves r = first, first + H, ... (H rows per block) compute, for each
 step and update in order, the rows q .. q + H - 1, q = r - s * P - l_k; this tiles the loop
 over (wave, step and update), whose dependences all go forward in both (a step's update
-reads only earlier updates' values and its own rows at or below, _updates), so any
+reads only earlier updates' values and its own rows at or below, loop_updates), so any
 rectangular tiling keeps them. The waves where every block is inside its update's rows
 compute the blocks as they are; before and after those, a block is moved into its update's
 rows and its rows outside q .. q + H - 1 keep their values (a select in its payload, a
@@ -92,7 +92,7 @@ from synth.backends.ir_toolkit import (
     static_values, extract_slice, insert_slice, all_parallel, constant_int, defining,
     indexing_maps, operation, generic_like, ops_named)
 from synth.backends.host import cache_bytes
-from synth.backends.wavefront_form import _identity_maps, _plain_slice, _updates, lags  # noqa: F401 (read by tests too)
+from synth.backends.wavefront_form import identity_maps, plain_slice, loop_updates, lags  # noqa: F401 (read by tests too)
 
 _MAX_STEPS = 10
 _ANY_COUNT = 2520  # the least count every T up to 10 divides
@@ -185,7 +185,7 @@ def _head_of(extract, vectors) -> tuple | None:
     collapse = defining(extract.operands[0])
     piece = None if collapse is None or collapse.name != "tensor.collapse_shape" else defining(collapse.operands[0])
     if piece is None or piece.name != "tensor.extract_slice" or piece.operands[0] not in vectors \
-            or not _plain_slice(piece) or static_values(piece, "offsets") != [0] or static_values(piece, "sizes") != [1]:
+            or not plain_slice(piece) or static_values(piece, "offsets") != [0] or static_values(piece, "sizes") != [1]:
         return None
     return piece.operands[0], [extract, collapse, piece]
 
@@ -194,7 +194,7 @@ def _heads_as_operands(loop) -> int:
     """Each generic in the step of `loop` whose payload reads element 0 of a rank-1 iter_arg
     as a scalar from outside (`_head_of`: the stablehlo raise of fdtd-2d's source value)
     reads the iter_arg as an operand instead, by a map to (0), the form of the linalg raise
-    and the queue read `_updates` takes; the scalar's ops are erased once unused. Returns
+    and the queue read `loop_updates` takes; the scalar's ops are erased once unused. Returns
     how many generics."""
     from mlir import ir
 
@@ -256,7 +256,7 @@ def _rewrite(loop, cap: int, rows: int) -> bool:
     lb, ub, step = (constant_int(v) for v in (view.lowerBound, view.upperBound, view.step))
     if lb is None or step != 1 or (ub is not None and ub - lb < 2) or "synth.wavefront_rest" in loop.attributes:
         return False
-    form = _updates(loop)
+    form = loop_updates(loop)
     found = None if form is None else lags(form[0])
     if found is None:
         return False
@@ -425,7 +425,7 @@ def _mark_vectors(loop) -> int:
     marked = 0
     for op in loop.regions[0].blocks[0].operations:
         op = operation(op)
-        if op.name != "linalg.generic" or not all_parallel(op) or not _identity_maps(op):
+        if op.name != "linalg.generic" or not all_parallel(op) or not identity_maps(op):
             continue
         if not all(_of_vectors(v) for v in op.operands):
             continue  # a column of a matrix (strided) is left to LLVM

@@ -1,5 +1,5 @@
 """The form synth.backends.wavefront rewrites: a stencil time loop whose step updates its
-carried arrays by generics over row ranges (`_updates`), and the lags between the updates
+carried arrays by generics over row ranges (`loop_updates`), and the lags between the updates
 (`lags`). See synth.backends.wavefront for the rewrite."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class _Update:
     reads: list[tuple[int, list[int] | None, bool]] = field(default_factory=list)
 
 
-def _plain_slice(op) -> bool:
+def plain_slice(op) -> bool:
     """A slice op with constant offsets and sizes, strides 1, not rank-reducing."""
     from mlir import ir
     if static_values(op, "offsets") is None or static_values(op, "sizes") is None:
@@ -32,7 +32,8 @@ def _plain_slice(op) -> bool:
     return ir.RankedTensorType(small.type).rank == ir.RankedTensorType(big.type).rank
 
 
-def _identity_maps(generic) -> bool:
+def identity_maps(generic) -> bool:
+    """Whether every indexing map of `generic` is the identity."""
     return all(map(is_identity_map, indexing_maps(generic)))
 
 
@@ -70,17 +71,17 @@ def _rotation(body, queue, yielded) -> list | None:
             if empty is None or empty.name != "tensor.empty":
                 return None
             ops, op = [op, empty], defining(list(op.opview.inputs)[0])
-        if op is None or op.name != "tensor.extract_slice" or op.operands[0] != queue or not _plain_slice(op) \
+        if op is None or op.name != "tensor.extract_slice" or op.operands[0] != queue or not plain_slice(op) \
                 or static_values(op, "offsets") != [offset] or static_values(op, "sizes") != [size]:
             return None
         return ops + [op]
 
     last = defining(yielded)
-    if n < 2 or last is None or last.name != "tensor.insert_slice" or not _plain_slice(last) \
+    if n < 2 or last is None or last.name != "tensor.insert_slice" or not plain_slice(last) \
             or static_values(last, "offsets") != [n - 1] or static_values(last, "sizes") != [1]:
         return None
     first = defining(last.operands[1])
-    if first is None or first.name != "tensor.insert_slice" or first.operands[1] != queue or not _plain_slice(first) \
+    if first is None or first.name != "tensor.insert_slice" or first.operands[1] != queue or not plain_slice(first) \
             or static_values(first, "offsets") != [0] or static_values(first, "sizes") != [n - 1]:
         return None
     head, tail = part(last.operands[0], 0, 1), part(first.operands[0], 1, n - 1)
@@ -115,7 +116,7 @@ def _head_slice(op) -> bool:
             and ir.RankedTensorType(op.results[0].type).rank == 0)
 
 
-def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
+def loop_updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
     """The updates of the step of `loop` (an scf.for), in order, and the rotations of its
     queues (iter_arg -> its ops); None when the loop is not of the form the module
     docstring names."""
@@ -157,7 +158,7 @@ def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
             continue
         if op.name == "tensor.extract_slice":
             source = op.operands[0]
-            if source not in version or version[source] in queues or not _plain_slice(op):
+            if source not in version or version[source] in queues or not plain_slice(op):
                 return None
             array = version[source]
             if source != latest[array]:
@@ -193,7 +194,7 @@ def _updates(loop) -> tuple[list[_Update], dict[int, list]] | None:
             pending[op.results[0]] = (op, shape, reads)
         elif op.name == "tensor.insert_slice":
             source, dest = op.operands[0], op.operands[1]
-            if source not in pending or dest not in version or version[dest] in queues or not _plain_slice(op):
+            if source not in pending or dest not in version or version[dest] in queues or not plain_slice(op):
                 return None
             array = version[dest]
             if dest != latest[array]:
@@ -254,7 +255,7 @@ def lags(updates: list[_Update]) -> tuple[list[int], int] | None:
                 elif array == u.array and d < 0:
                     return None
                 elif array != u.array and first[array] < k:
-                    return None  # (_updates gives this step's value once the array is written)
+                    return None  # (loop_updates gives this step's value once the array is written)
             for i in range(k):  # earlier updates reading the array this one writes, previous step's value
                 for array, offsets, this_step in updates[i].reads:
                     if array == u.array and offsets is not None and not this_step:

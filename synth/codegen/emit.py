@@ -13,7 +13,8 @@ from synth.analysis.model import Kernel
 from synth.errors import SynthError
 
 
-def _stablehlo_context():
+def stablehlo_context():
+    """A new jaxlib MLIR context with the stablehlo, chlo and func dialects loaded."""
     from jaxlib.mlir import ir
     from jaxlib.mlir._mlir_libs import _jax_mlir_ext
     from jaxlib.mlir.dialects import stablehlo
@@ -30,7 +31,7 @@ def _stablehlo_context():
 def print_verified(text: str, dialect: str) -> str:
     """Parse + verify with the dialect's real MLIR, return MLIR's printed form."""
     if dialect == "stablehlo":
-        ir, ctx = _stablehlo_context()
+        ir, ctx = stablehlo_context()
     else:
         from mlir import ir
 

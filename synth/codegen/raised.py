@@ -11,7 +11,7 @@ import numpy as np
 from synth.errors import SynthError
 from synth.grammar.families import TakeFamily
 from synth.grammar.op import Emitter, format_scalar
-from synth.grammar.stablehlo_base import _splat
+from synth.grammar.stablehlo_base import splat
 from synth.grammar.stablehlo_loops import while_loop
 from synth.grammar.types import ShapeError
 from synth.analysis.symbols import GenericValues, size
@@ -189,7 +189,7 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
     fname = name or f"{result.name}_raised"
     params = ", ".join(f"%a{i}: {types[i].mlir()}" for i in arguments)
     body = "\n".join(em.prologue + em.lines)
-    written = sorted({o for part in _chain(result) for o in part.spec.kernel.written if o not in _own(part)})
+    written = sorted({o for part in chain(result) for o in part.spec.kernel.written if o not in _own(part)})
     attrs = [f"synth.outputs = [{', '.join(str(o) for o in written if o not in state)}]"]
     attrs += [f"{k} = {v}" for k, v in (attributes or {}).items()]
     rt = ", ".join(rtypes)
@@ -198,7 +198,7 @@ def raised_function_text(result: RaiseResult, values: Mapping[str, int], name: s
             f"{{\n{body}\n  {ret}\n}}\n")
 
 
-def _chain(result: RaiseResult) -> list[RaiseResult]:
+def chain(result: RaiseResult) -> list[RaiseResult]:
     """The parts of a function raised nest by nest (RaiseResult.before), first to last."""
     out = []
     while result is not None:
@@ -212,7 +212,7 @@ def chain_outputs(result: RaiseResult) -> list[int]:
     the arrays any part writes, in argument order (such a function returns nothing)."""
     if result.before is None:
         return result.outputs
-    return sorted({o for part in _chain(result) for o in part.outputs if o not in _own(part)})
+    return sorted({o for part in chain(result) for o in part.outputs if o not in _own(part)})
 
 
 def _own(part: RaiseResult) -> tuple[int, ...]:
@@ -254,7 +254,7 @@ def _prologue(em: Emitter, result: RaiseResult, values: Mapping[str, int], types
     env = dict(env)
     for i in result.time_loop.state:
         if result.dialect == "stablehlo":  # (a scalar broadcast where a dim is dynamic)
-            env[i] = _splat(em, 0, types[i])
+            env[i] = splat(em, 0, types[i])
         else:
             env[i] = em.filled(types[i], 0)
     if result.prologue is not None:
@@ -564,15 +564,15 @@ def _rotate(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
 
 def _rotate_generic(em: Emitter, dialect: str, name: str, t, dim: int) -> str:
     """_rotate in a shape-generic body: the parts' sizes are values (synth.grammar.dims)."""
-    from synth.grammar.stablehlo_base import _dynamic_slice
+    from synth.grammar.stablehlo_base import dynamic_slice
 
     n = t.shape[dim]
     rest_t = t.with_shape(tuple(n.offset(-1) if k == dim and is_dynamic(n) else (int(n) - 1 if k == dim else m)
                                 for k, m in enumerate(t.shape)))
     head_t = t.with_shape(tuple(1 if k == dim else m for k, m in enumerate(t.shape)))
     if dialect == "stablehlo":
-        a = _dynamic_slice(em, name, t, [1 if k == dim else 0 for k in range(t.rank)], list(t.shape), rest_t)
-        b = _dynamic_slice(em, name, t, [0] * t.rank, list(head_t.shape), head_t)
+        a = dynamic_slice(em, name, t, [1 if k == dim else 0 for k in range(t.rank)], list(t.shape), rest_t)
+        b = dynamic_slice(em, name, t, [0] * t.rank, list(head_t.shape), head_t)
         r = em.fresh()
         em.line(f"{r} = stablehlo.concatenate {a}, {b}, dim = {dim} : ({rest_t.mlir()}, {head_t.mlir()}) -> {t.mlir()}")
         return r

@@ -10,6 +10,8 @@ written (return type, storage class, `inline`, parameters), whose body
   for a raise made at fixed sizes, when a size argument or extent differs from the
   raise's (the object would run its MLIR copy of the loops; the C compiler's is the one
   the quick timing compared with);
+- calls the original when an array argument is NULL (the translation reads every pointer
+  parameter as an array, so a test of it against NULL reads as false: synth.assumptions);
 - checks that the address range of every array the function writes is disjoint from the
   range of every other array argument (C lets pointer arguments overlap; the raise reads
   each as an array of its own), and calls the original when two overlap;
@@ -52,14 +54,14 @@ def scan(path: str, clang_args: list[str]) -> list[FunctionSite]:
     (FILE:LINE:COL) where clang reports an error."""
     from clang.cindex import CursorKind as CK
 
-    from synth.frontend.c.libclang import _functions, _parse
+    from synth.frontend.c.libclang import functions, parse_file
 
     std = next((a.split("=", 1)[1] for a in clang_args if a.startswith("-std=")), "c99")
     extra = [a for a in clang_args if not a.startswith("-std=")]
-    tu = _parse(path, std, [], [], extra)
+    tu = parse_file(path, std, [], [], extra)
     data = open(path, "rb").read()
     sites = []
-    for f in _functions(tu, path):
+    for f in functions(tu, path):
         if f.spelling == "main":
             continue
         body = [c for c in f.get_children() if c.kind == CK.COMPOUND_STMT]
@@ -160,7 +162,9 @@ def wrapper(r: Replacement, header: str) -> str:
     # a static raise called at other sizes: the original as the C compiler built it
     sizes = [f"({params[g[1]]}) != {g[2]}" if g[0] == "param" else f"__synth_e{g[1]}_{g[2]} != {g[3]}"
              for g in r.guard if (g[0] == "param" and g[1] < len(params)) or (g[0] == "dim" and g[1] in memrefs)]
-    checks = positive + sizes + [f"(__synth_lo{w} < __synth_hi{o} && __synth_lo{o} < __synth_hi{w})"
+    # the raise takes every array as one (a NULL test in the original reads as false)
+    nulls = [f"({params[i]}) == 0" for i in memrefs]
+    checks = positive + nulls + sizes + [f"(__synth_lo{w} < __synth_hi{o} && __synth_lo{o} < __synth_hi{w})"
                                  for w, o in pairs]
     call_orig = f"{r.site.name}{ORIG_SUFFIX}({', '.join(params)})"
     if checks:

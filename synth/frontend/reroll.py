@@ -75,6 +75,31 @@ class _Mismatch(Exception):
     pass
 
 
+def _operands_match(a, b, env: dict, inner: set, iv_a=None, iv_b=None) -> bool:
+    """Whether each operand of op `b` is op `a`'s at the same place: the value `env` maps
+    it to, else the same value defined outside `inner`; `iv_b` (where given) must be `iv_a`."""
+    for va, vb in zip(a.operands, b.operands):
+        if iv_b is not None and vb == iv_b:
+            if va != iv_a:
+                return False
+            continue
+        if vb in env:
+            if env[vb] != va:
+                return False
+        elif va in inner or vb in inner or va != vb:
+            return False
+    return True
+
+
+def _bind_results(a, b, env: dict) -> bool:
+    """`b`'s results mapped to `a`'s in `env`; False (env partly filled) where a type differs."""
+    for ra, rb in zip(a.results, b.results):
+        if ra.type != rb.type:
+            return False
+        env[rb] = ra
+    return True
+
+
 def _same_ops(a_ops: list, b_ops: list, env: dict, iv_a, iv_b, shift: int, inner: set) -> None:
     """Raise _Mismatch unless `a_ops` are `b_ops` with `iv_b` read as `iv_a + shift`. `env`
     maps values of `b_ops` to those of `a_ops` (filled in); `inner`: values a copy may only
@@ -95,16 +120,8 @@ def _same_ops(a_ops: list, b_ops: list, env: dict, iv_a, iv_b, shift: int, inner
         in_maps = sum(v == iv_b for _, operands in _map_operands(b) for v in operands)
         if shift and sum(v == iv_b for v in b.operands) != in_maps:
             raise _Mismatch  # the index read outside a map (a cast of i) cannot be shifted
-        for va, vb in zip(a.operands, b.operands):
-            if vb == iv_b:
-                if va != iv_a:
-                    raise _Mismatch
-                continue
-            if vb in env:
-                if env[vb] != va:
-                    raise _Mismatch
-            elif va in inner or vb in inner or va != vb:
-                raise _Mismatch
+        if not _operands_match(a, b, env, inner, iv_a, iv_b):
+            raise _Mismatch
         for key in b.attributes.keys():
             aa, ab = a.attributes[key], b.attributes[key]
             if key in iv_pos:
@@ -113,10 +130,8 @@ def _same_ops(a_ops: list, b_ops: list, env: dict, iv_a, iv_b, shift: int, inner
                     raise _Mismatch
             elif str(aa) != str(ab):
                 raise _Mismatch
-        for ra, rb in zip(a.results, b.results):
-            if ra.type != rb.type:
-                raise _Mismatch
-            env[rb] = ra
+        if not _bind_results(a, b, env):
+            raise _Mismatch
         for ga, gb in zip(a.regions, b.regions):
             ba, bb = list(ga.blocks), list(gb.blocks)
             if len(ba) != len(bb):
@@ -225,16 +240,8 @@ def _same_copy(a_ops: list, b_ops: list, r: int, inner: set) -> dict | None:
         for key in b.attributes.keys():
             if key not in pos and str(a.attributes[key]) != str(b.attributes[key]):
                 return None
-        for va, vb in zip(a.operands, b.operands):
-            if vb in env:
-                if env[vb] != va:
-                    return None
-            elif va in inner or vb in inner or va != vb:
-                return None
-        for ra, rb in zip(a.results, b.results):
-            if ra.type != rb.type:
-                return None
-            env[rb] = ra
+        if not (_operands_match(a, b, env, inner) and _bind_results(a, b, env)):
+            return None
         if any(pos.values()):
             out[n] = pos
     return out

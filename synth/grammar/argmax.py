@@ -21,7 +21,7 @@ import numpy as np
 
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.op import attr_dict, attrs
-from synth.grammar.stablehlo_base import StablehloOp, _iota, _tensor_constant
+from synth.grammar.stablehlo_base import StablehloOp, iota_op, tensor_constant
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, TensorType
 
 INDEX_DTYPES = ("i32", "i64")
@@ -71,9 +71,9 @@ class StablehloArg(ArgFamily, StablehloOp):
         d = attr_dict(a)
         t, it = arg_types[0], d["dtype"]
         dt = t.dtype
-        index = _iota(em, d["dim"], t.with_dtype(it))
-        zero = _tensor_constant(em, 0, dt)
-        none = _tensor_constant(em, -1, it)
+        index = iota_op(em, d["dim"], t.with_dtype(it))
+        zero = tensor_constant(em, 0, dt)
+        none = tensor_constant(em, -1, it)
         s, i = f"tensor<{dt}>", f"tensor<{it}>"
         better = "GT" if self.kind == "max" else "LT"
         r, a_, ia, b_, ib = em.fresh("r"), em.fresh("a"), em.fresh("ia"), em.fresh("b"), em.fresh("ib")

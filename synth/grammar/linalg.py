@@ -45,7 +45,7 @@ from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
 from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NUMERIC_DTYPES, STORED_DTYPES, TensorType
-from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op  # noqa: F401
+from synth.grammar.linalg_base import LinalgOp, ins_clause, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
@@ -69,7 +69,7 @@ class Elementwise(ElementwiseFamily, LinalgOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         e = em.empty(result_type)
         r = em.fresh()
-        em.line(f"{r} = {self.mlir_name} {_ins(operands, arg_types)} "
+        em.line(f"{r} = {self.mlir_name} {ins_clause(operands, arg_types)} "
                 f"outs({e} : {result_type.mlir()}) -> {result_type.mlir()}")
         return r
 
@@ -173,7 +173,7 @@ class Contraction(LinalgOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         f = em.filled(result_type, 0.0)
         r = em.fresh()
-        em.line(f"{r} = {self.mlir_name} {_ins(operands, arg_types)} "
+        em.line(f"{r} = {self.mlir_name} {ins_clause(operands, arg_types)} "
                 f"outs({f} : {result_type.mlir()}) -> {result_type.mlir()}")
         return r
 
@@ -185,7 +185,7 @@ class Transpose(TransposeFamily, LinalgOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         e = em.empty(result_type)
         r = em.fresh()
-        em.line(f"{r} = linalg.transpose {_ins(operands, arg_types)} outs({e} : {result_type.mlir()}) "
+        em.line(f"{r} = linalg.transpose {ins_clause(operands, arg_types)} outs({e} : {result_type.mlir()}) "
                 f"permutation = {list(attr_dict(attrs)['permutation'])}")
         return r
 
@@ -223,7 +223,7 @@ class Broadcast(LinalgOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         e = em.empty(result_type)
         r = em.fresh()
-        em.line(f"{r} = linalg.broadcast {_ins(operands, arg_types)} outs({e} : {result_type.mlir()}) "
+        em.line(f"{r} = linalg.broadcast {ins_clause(operands, arg_types)} outs({e} : {result_type.mlir()}) "
                 f"dimensions = {list(attr_dict(attrs)['dims'])}")
         return r
 
@@ -287,7 +287,7 @@ class Reduce(ReduceFamily, LinalgOp):
         dt = result_type.dtype
         f = em.filled(result_type, reduce_init(self.kind, dt))
         r, x, acc, y = em.fresh(), em.fresh("in"), em.fresh("acc"), em.fresh("s")
-        em.line(f"{r} = linalg.reduce {_ins(operands, arg_types)} outs({f} : {result_type.mlir()}) "
+        em.line(f"{r} = linalg.reduce {ins_clause(operands, arg_types)} outs({f} : {result_type.mlir()}) "
                 f"dimensions = [{attr_dict(attrs)['dim']}]\n"
                 f"  ({x}: {dt}, {acc}: {dt}) {{\n"
                 f"    {y} = {scalar_op(self.kind, dt)} {x}, {acc} : {dt}\n"

@@ -23,7 +23,8 @@ def scalar_op(kind: str, dtype: str) -> str:
     return _SCALAR_OPS[kind][0 if dtype in FLOAT_DTYPES else 1]
 
 
-def _ins(operands, arg_types) -> str:
+def ins_clause(operands, arg_types) -> str:
+    """A linalg `ins(%a, %b : t_a, t_b)` clause."""
     return f"ins({', '.join(operands)} : {', '.join(t.mlir() for t in arg_types)})"
 
 

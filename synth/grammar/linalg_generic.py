@@ -17,7 +17,7 @@ from synth.grammar.stablehlo_base import DIRECTIONS
 from synth.grammar.types import FLOAT_DTYPES, NUMERIC_DTYPES, STORED_DTYPES, TensorType
 
 
-from synth.grammar.linalg_base import LinalgOp, _ins, scalar_op
+from synth.grammar.linalg_base import LinalgOp, ins_clause, scalar_op
 from synth.grammar.families import DotGeneralFamily, SelectEdgeFamily, IotaFamily
 
 
@@ -41,7 +41,7 @@ def emit_structured(em: Emitter, operands, arg_types, maps: list[str], iterators
     r = em.fresh()
     bargs = [em.fresh("b") for _ in operands]
     bout = em.fresh("o")
-    ins = f"{_ins(operands, arg_types)} " if operands else ""
+    ins = f"{ins_clause(operands, arg_types)} " if operands else ""
     em.line(f"{r} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}} "
             f"{ins}outs({init} : {result_type.mlir()}) {{")
     params = [f"{b}: {t.dtype}" for b, t in zip(bargs, arg_types)] + [f"{bout}: {result_type.dtype}"]

@@ -59,11 +59,12 @@ def library_marker(d: dict) -> str:
             f'transpose={int(d["transpose_a"])}"')
 
 
-def _dynamic(n_dims: int, dtype: str) -> str:
+def dynamic(n_dims: int, dtype: str) -> str:
+    """The type text of a tensor of `n_dims` dynamic dims of `dtype`."""
     return "tensor<" + "?x" * n_dims + dtype + ">"
 
 
-def _elementwise(em, body, values: list[str], t: str, rank: int, dt: str, init: str, payload) -> str:
+def elementwise(em, body, values: list[str], t: str, rank: int, dt: str, init: str, payload) -> str:
     """A linalg.generic over `values` (each of type t, `rank` dims of dt) into `init`
     (type t, a tensor.empty's: the sizes may be dynamic, which linalg_generic.emit_generic's
     static empties are not), elementwise: `payload(*elements)` writes the body's lines
@@ -117,7 +118,7 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
         r, k, aa, x = em.fresh("solve"), em.fresh("k"), em.fresh("a"), em.fresh("x")
         em.line(f"{r}:2 = scf.for {k} = {start} to {cn} step {c1} iter_args({aa} = {a}, "
                 f"{x} = {rhs}) -> ({t}, {v}) {{")
-        body = _Body(em)
+        body = Body(em)
         self._row(em, body, aa, x, a_t, b_t, k, c0 if forward else None, d, marker)
         return f"{r}#1"
 
@@ -126,7 +127,7 @@ class TriangularSolve(TriangularSolveFamily, LinalgOp):
         """The body of the row loop at step k: x[i] from the dot of row i of op(a) with the
         rows of x already solved (forward: from column `lo` to i - 1), closing the body."""
         n, dt = a_t.shape[0], a_t.dtype
-        t, v, dyn, scalar = a_t.mlir(), b_t.mlir(), _dynamic(1, dt), f"tensor<{dt}>"
+        t, v, dyn, scalar = a_t.mlir(), b_t.mlir(), dynamic(1, dt), f"tensor<{dt}>"
         c1, last = em.scalar_constant(1, "index"), index_value(em, _plus(n, -1))
         zero = em.scalar_constant(0.0, dt)
         if lo is not None:  # forward: row i = k reads x[lo:i]
@@ -179,7 +180,7 @@ class Cholesky(CholeskyFamily, LinalgOp):
         em.scalar_constant(0.0, dt)  # defined here, before the loops whose bodies use it
         rest, j, state = em.fresh("chol"), em.fresh("j"), em.fresh("l")  # the columns from start on
         em.line(f"{rest} = scf.for {j} = {start} to {cn} step {c1} iter_args({state} = {value}) -> ({t}) {{")
-        body = _Body(em)
+        body = Body(em)
         body.close(f"scf.yield {self._column(em, body, state, a_t, j, c0)} : {t}", marker)
         return rest
 
@@ -188,7 +189,7 @@ class Cholesky(CholeskyFamily, LinalgOp):
         """Column j of L from the state's column j (rows j..n-1) less the matvec of the
         state's columns lo..j-1 with its row j there; zeros above the diagonal."""
         n, dt = a_t.shape[0], a_t.dtype
-        t, vec, mat = a_t.mlir(), _dynamic(1, dt), _dynamic(2, dt)
+        t, vec, mat = a_t.mlir(), dynamic(1, dt), dynamic(2, dt)
         c0, cn = em.scalar_constant(0, "index"), index_value(em, n)
         zero = em.scalar_constant(0.0, dt)
         m = body.line(f"arith.subi {cn}, {j} : index")  # rows j..n-1
@@ -211,7 +212,7 @@ class Cholesky(CholeskyFamily, LinalgOp):
             scaled = body.line(f"arith.divf {diff}, {diag} : {dt}", extra="  ")
             return body.line(f"arith.select {first}, {diag}, {scaled} : {dt}", extra="  ")
 
-        new = _elementwise(em, body, [column, mv], vec, 1, dt, init, scaled_or_diagonal)
+        new = elementwise(em, body, [column, mv], vec, 1, dt, init, scaled_or_diagonal)
         written = body.line(f"tensor.insert_slice {new} into {state}[{j}, {j}] [{m}, 1] [1, 1] : {vec} into {t}")
         # above the diagonal: zeros (rows 0..j-1 of column j)
         zeros = body.zeros(zero, dt, vec, body.line(f"tensor.empty({j}) : {vec}"))
@@ -250,7 +251,7 @@ class Lu(LuFamily, LinalgOp):
         rest, k, state = em.fresh("lu"), em.fresh("k"), em.fresh("state")  # the steps from start on
         last = index_value(em, _plus(n, -1))
         em.line(f"{rest} = scf.for {k} = {start} to {last} step {c1} iter_args({state} = {value}) -> ({t}) {{")
-        body = _Body(em)
+        body = Body(em)
         body.close(f"scf.yield {self._step(em, body, state, a_t, k, None)} : {t}", marker)
         return rest
 
@@ -259,12 +260,12 @@ class Lu(LuFamily, LinalgOp):
         """A linalg.generic of `value` (type t, `rank` dims of dt) into `init`: each element
         x becomes the op line `scalar(x)` (a tensor.empty's init: the sizes may be dynamic,
         which linalg_generic.emit_generic's static empties are not)."""
-        return _elementwise(em, body, [value], t, rank, dt, init, lambda x: body.line(scalar(x), extra="  "))
+        return elementwise(em, body, [value], t, rank, dt, init, lambda x: body.line(scalar(x), extra="  "))
 
     @staticmethod
     def _update(em, body, mult: str, row: str, block: str, dt: str) -> str:
         """block[i, j] - mult[i] * row[j], into the block (a linalg.generic)."""
-        vec, mat = _dynamic(1, dt), _dynamic(2, dt)
+        vec, mat = dynamic(1, dt), dynamic(2, dt)
         li, uj, aij = em.fresh("l"), em.fresh("u"), em.fresh("elt")
         updated = body.line(
             f"linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, "
@@ -282,7 +283,7 @@ class Lu(LuFamily, LinalgOp):
         and right of (k, k), or with `end` (a panel's end) its columns up to `end` and the
         row panel's rows up to `end`, right of it."""
         n, dt = a_t.shape[0], a_t.dtype
-        t, vec, mat = a_t.mlir(), _dynamic(1, dt), _dynamic(2, dt)
+        t, vec, mat = a_t.mlir(), dynamic(1, dt), dynamic(2, dt)
         c1, cn = em.scalar_constant(1, "index"), index_value(em, n)
         k1 = body.line(f"arith.addi {k}, {c1} : index")
         m = body.line(f"arith.subi {cn}, {k1} : index")  # rows after k
@@ -419,7 +420,7 @@ class CounterSelect(CounterSelectFamily, LinalgOp):
         return emit_generic(em, operands[:2], arg_types[:2], [dims, dims], result_type, body)
 
 
-class _Body:
+class Body:
     """Lines of a loop body, one level deeper than the emitter's current indent."""
 
     def __init__(self, em):

@@ -22,7 +22,7 @@ import numpy as np
 from synth.grammar.dims import is_dynamic
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.op import attr_dict, attrs
-from synth.grammar.stablehlo_base import StablehloOp, _plus
+from synth.grammar.stablehlo_base import StablehloOp, plus
 from synth.grammar.types import STORED_DTYPES
 
 
@@ -83,7 +83,7 @@ class LinalgReverse(ReverseFamily, LinalgOp):
                     f"^bb0({b}: {t.dtype}, {o}: {t.dtype}):\n  linalg.yield {b} : {t.dtype}\n"
                     f"}} -> {result_type.mlir()}")
             return out
-        last = em.size(_plus(n, -1))
+        last = em.size(plus(n, -1))
         at = [em.fresh("i") for _ in range(rank)]
         j, v = em.fresh(), em.fresh()
         body = [f"{at[x]} = linalg.index {x} : index" for x in range(rank)]

@@ -55,14 +55,14 @@ from synth.grammar.stablehlo_base import (
     DIRECTIONS,
     SMALL_OFFSET,
     StablehloOp,
-    _broadcast_to,
-    _dynamic_slice,
-    _iota,
-    _plus,
-    _reshaped,
-    _splat,
-    _tensor_constant,
-    _types,
+    broadcast_to,
+    dynamic_slice,
+    iota_op,
+    plus,
+    reshaped,
+    splat,
+    tensor_constant,
+    type_list,
 )
 from synth.grammar.argmax import StablehloArg
 from synth.grammar.reverse import StablehloReverse
@@ -75,7 +75,7 @@ from synth.grammar.stablehlo_loops import (
     Put,
     Take,
     TriangularSolve,
-    _line,
+    emit_line,
 )
 
 
@@ -122,19 +122,19 @@ def _fp_to_int(em, x: str, src: TensorType, dst: TensorType) -> str:
     c = _convert(em, x, src, dst)
     pred = src.with_dtype("i1")
     above, below = em.fresh(), em.fresh()
-    em.line(f"{above} = stablehlo.compare GE, {x}, {_splat(em, float(low), src)} : "
+    em.line(f"{above} = stablehlo.compare GE, {x}, {splat(em, float(low), src)} : "
             f"({src.mlir()}, {src.mlir()}) -> {pred.mlir()}")
-    em.line(f"{below} = stablehlo.compare LT, {x}, {_splat(em, -float(low), src)} : "
+    em.line(f"{below} = stablehlo.compare LT, {x}, {splat(em, -float(low), src)} : "
             f"({src.mlir()}, {src.mlir()}) -> {pred.mlir()}")
     fits, r = em.fresh(), em.fresh()
     em.line(f"{fits} = stablehlo.and {above}, {below} : {pred.mlir()}")
-    em.line(f"{r} = stablehlo.select {fits}, {c}, {_splat(em, low, dst)} : {pred.mlir()}, {dst.mlir()}")
+    em.line(f"{r} = stablehlo.select {fits}, {c}, {splat(em, low, dst)} : {pred.mlir()}, {dst.mlir()}")
     return r
 
 
 def _low_bits(em, x: str, width: int, t: TensorType) -> str:
     """x `and` 2**width - 1: the unsigned reading of a `width`-bit integer widened to `t`."""
-    mask = _splat(em, (1 << width) - 1, t)
+    mask = splat(em, (1 << width) - 1, t)
     z = em.fresh()
     em.line(f"{z} = stablehlo.and {x}, {mask} : {t.mlir()}")
     return z
@@ -157,7 +157,7 @@ class DotGeneral(DotGeneralFamily, StablehloOp):
         dims += f"contracting_dims = {list(d['lhs_contract'])} x {list(d['rhs_contract'])}"
         r = em.fresh()
         em.line(f"{r} = stablehlo.dot_general {operands[0]}, {operands[1]}, {dims} : "
-                f"({_types(arg_types)}) -> {result_type.mlir()}")
+                f"({type_list(arg_types)}) -> {result_type.mlir()}")
         return r
 
 
@@ -197,7 +197,7 @@ class BroadcastInDim(StablehloOp):
         return broadcast(args[0], d["shape"], d["dims"])
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        return _broadcast_to(em, operands[0], arg_types[0], attr_dict(attrs)["dims"], result_type)
+        return broadcast_to(em, operands[0], arg_types[0], attr_dict(attrs)["dims"], result_type)
 
 
 @lru_cache(maxsize=4096)
@@ -244,7 +244,7 @@ class Reshape(StablehloOp):
         return np.array(np.reshape(args[0], attr_dict(attrs)["shape"]))
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        return _reshaped(em, operands[0], arg_types[0], result_type)
+        return reshaped(em, operands[0], arg_types[0], result_type)
 
 
 class SliceEdge(StablehloOp):
@@ -274,8 +274,8 @@ class SliceEdge(StablehloOp):
         a = arg_types[0]
         if has_dynamic(a):
             starts = [edge_index(n, d["position"]) if k in d["dims"] else 0 for k, n in enumerate(a.shape)]
-            limits = [_plus(i, 1) if k in d["dims"] else n for k, (i, n) in enumerate(zip(starts, a.shape))]
-            return _dynamic_slice(em, operands[0], a, starts, limits, result_type)
+            limits = [plus(i, 1) if k in d["dims"] else n for k, (i, n) in enumerate(zip(starts, a.shape))]
+            return dynamic_slice(em, operands[0], a, starts, limits, result_type)
         ranges = []
         for k, n in enumerate(a.shape):
             i = edge_index(n, d["position"])
@@ -295,8 +295,8 @@ class SliceRange(SliceRangeFamily, StablehloOp):
         d = attr_dict(attrs)
         a = arg_types[0]
         if has_dynamic(a):
-            limits = [_plus(n, -hi) for n, hi in zip(a.shape, d["hi"])]
-            return _dynamic_slice(em, operands[0], a, d["lo"], limits, result_type)
+            limits = [plus(n, -hi) for n, hi in zip(a.shape, d["hi"])]
+            return dynamic_slice(em, operands[0], a, d["lo"], limits, result_type)
         ranges = [f"{lo}:{n - hi}" for n, lo, hi in zip(a.shape, d["lo"], d["hi"])]
         r = em.fresh()
         em.line(f"{r} = stablehlo.slice {operands[0]} [{', '.join(ranges)}] : "
@@ -342,7 +342,7 @@ class InsertRange(InsertRangeFamily, StablehloOp):
         em.line(f"{no} = stablehlo.constant dense<false> : tensor<i1>")
         em.line(f"{mask} = stablehlo.pad {ones}, {no}, {pads} : "
                 f"({update.with_dtype('i1').mlir()}, tensor<i1>) -> {dest.with_dtype('i1').mlir()}")
-        zero = _tensor_constant(em, 0, dest.dtype)
+        zero = tensor_constant(em, 0, dest.dtype)
         padded = em.fresh()
         em.line(f"{padded} = stablehlo.pad {operands[1]}, {zero}, {pads} : "
                 f"({update.mlir()}, tensor<{dest.dtype}>) -> {dest.mlir()}")
@@ -384,10 +384,10 @@ class SelectEdge(SelectEdgeFamily, StablehloOp):
         it, mt = t.with_dtype("i64"), t.with_dtype("i1")
         mask = None
         for k in d["dims"]:
-            at = _broadcast_to(em, em.size(edge_index(t.shape[k], d["position"])), TensorType((), "i64"), (), it)
-            cmp = _line(em, f"stablehlo.compare EQ, {_iota(em, k, it)}, {at} : ({it.mlir()}, {it.mlir()}) -> {mt.mlir()}")
-            mask = cmp if mask is None else _line(em, f"stablehlo.and {mask}, {cmp} : {mt.mlir()}")
-        return _line(em, f"stablehlo.select {mask}, {operands[0]}, {operands[1]} : {mt.mlir()}, {t.mlir()}")
+            at = broadcast_to(em, em.size(edge_index(t.shape[k], d["position"])), TensorType((), "i64"), (), it)
+            cmp = emit_line(em, f"stablehlo.compare EQ, {iota_op(em, k, it)}, {at} : ({it.mlir()}, {it.mlir()}) -> {mt.mlir()}")
+            mask = cmp if mask is None else emit_line(em, f"stablehlo.and {mask}, {cmp} : {mt.mlir()}")
+        return emit_line(em, f"stablehlo.select {mask}, {operands[0]}, {operands[1]} : {mt.mlir()}, {t.mlir()}")
 
 
 # --- reduce --------------------------------------------------------------------------------
@@ -410,7 +410,7 @@ class Reduce(ReduceFamily, StablehloOp):
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         dt = arg_types[0].dtype
-        init = _tensor_constant(em, reduce_init(self.kind, dt), dt)
+        init = tensor_constant(em, reduce_init(self.kind, dt), dt)
         r = em.fresh()
         em.line(f"{r} = stablehlo.reduce({operands[0]} init: {init}) applies {_REDUCE_BODY[self.kind]} "
                 f"across dimensions = [{attr_dict(attrs)['dim']}] : "
@@ -444,7 +444,7 @@ class Compare(StablehloOp):
     def emit(self, em, operands, arg_types, attrs, result_type):
         r = em.fresh()
         em.line(f"{r} = stablehlo.compare {attr_dict(attrs)['direction']}, {operands[0]}, {operands[1]} "
-                f": ({_types(arg_types)}) -> {result_type.mlir()}")
+                f": ({type_list(arg_types)}) -> {result_type.mlir()}")
         return r
 
 
@@ -487,7 +487,7 @@ class Iota(IotaFamily, StablehloOp):
     """iota over a shape of interest along one dimension."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
-        return _iota(em, attr_dict(attrs)["dim"], result_type)
+        return iota_op(em, attr_dict(attrs)["dim"], result_type)
 
 
 class Constant(StablehloOp):
@@ -518,7 +518,7 @@ class Constant(StablehloOp):
             r = em.fresh()
             em.line(f"{r} = stablehlo.convert {em.size(d['value'])} : (tensor<i64>) -> tensor<{d['dtype']}>")
             return r
-        return _tensor_constant(em, d["value"], d["dtype"])
+        return tensor_constant(em, d["value"], d["dtype"])
 
 
 # --- the grammar ---------------------------------------------------------------------------

@@ -14,28 +14,29 @@ DIRECTIONS = ("GT", "GE", "LT", "LE", "EQ", "NE")
 SMALL_OFFSET = MIN_SIZE - _NEAR - 1  # a constant below it is never read as a size by raised_text
 
 
-def _types(ts) -> str:
+def type_list(ts) -> str:
+    """The MLIR types of `ts`, comma-separated."""
     return ", ".join(t.mlir() for t in ts)
 
 
-def _tensor_constant(em: Emitter, value, dtype: str) -> str:
+def tensor_constant(em: Emitter, value, dtype: str) -> str:
     """`stablehlo.constant` of a rank-0 tensor."""
     name = em.fresh("cst")
     em.line(f"{name} = stablehlo.constant dense<{format_scalar(value, dtype)}> : tensor<{dtype}>")
     return name
 
 
-def _splat(em: Emitter, value, t: TensorType) -> str:
+def splat(em: Emitter, value, t: TensorType) -> str:
     """`stablehlo.constant` of a tensor with every element `value` (of a dynamic shape:
     a scalar constant broadcast to it)."""
     if has_dynamic(t):
-        return _broadcast_to(em, _tensor_constant(em, value, t.dtype), TensorType((), t.dtype), (), t)
+        return broadcast_to(em, tensor_constant(em, value, t.dtype), TensorType((), t.dtype), (), t)
     name = em.fresh("cst")
     em.line(f"{name} = stablehlo.constant dense<{format_scalar(value, t.dtype)}> : {t.mlir()}")
     return name
 
 
-def _broadcast_to(em: Emitter, x: str, x_type: TensorType, dims, t: TensorType) -> str:
+def broadcast_to(em: Emitter, x: str, x_type: TensorType, dims, t: TensorType) -> str:
     """`x` broadcast to `t` along `dims`: broadcast_in_dim, or dynamic_broadcast_in_dim
     with t's shape as a value where t has a dynamic dim (a shape-generic body)."""
     r = em.fresh()
@@ -47,7 +48,7 @@ def _broadcast_to(em: Emitter, x: str, x_type: TensorType, dims, t: TensorType) 
     return r
 
 
-def _iota(em: Emitter, dim: int, t: TensorType) -> str:
+def iota_op(em: Emitter, dim: int, t: TensorType) -> str:
     """iota along `dim` of type `t` (dynamic_iota where t has a dynamic dim)."""
     r = em.fresh()
     if has_dynamic(t):
@@ -58,7 +59,7 @@ def _iota(em: Emitter, dim: int, t: TensorType) -> str:
     return r
 
 
-def _dynamic_slice(em: Emitter, x: str, x_type: TensorType, starts, limits, result: TensorType) -> str:
+def dynamic_slice(em: Emitter, x: str, x_type: TensorType, starts, limits, result: TensorType) -> str:
     """real_dynamic_slice of `x` from `starts` to `limits` (ints or Sizes), unit strides:
     a slice whose bounds or operand depend on a size known at run time."""
     strides = em.shape_value((1,) * x_type.rank)
@@ -69,7 +70,7 @@ def _dynamic_slice(em: Emitter, x: str, x_type: TensorType, starts, limits, resu
     return r
 
 
-def _reshaped(em: Emitter, x: str, x_type: TensorType, t: TensorType) -> str:
+def reshaped(em: Emitter, x: str, x_type: TensorType, t: TensorType) -> str:
     """reshape of `x` to `t` (dynamic_reshape where t has a dynamic dim)."""
     r = em.fresh()
     if has_dynamic(t) or has_dynamic(x_type):
@@ -84,7 +85,7 @@ class StablehloOp(Op):
     dialect = "stablehlo"
 
 
-def _plus(n, k: int):
+def plus(n, k: int):
     """A dimension or index plus `k`: a Size keeps its expression (a generic body's value)."""
     return n.offset(k) if is_dynamic(n) else int(n) + k
 

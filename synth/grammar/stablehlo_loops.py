@@ -22,31 +22,31 @@ from synth.grammar.families import (
 
 from synth.grammar.stablehlo_base import (
     StablehloOp,
-    _broadcast_to,
-    _iota,
-    _plus,
-    _reshaped,
-    _splat,
-    _tensor_constant,
+    broadcast_to,
+    iota_op,
+    plus,
+    reshaped,
+    splat,
+    tensor_constant,
 )
 
 
-def _line(em, rhs: str) -> str:
+def emit_line(em, rhs: str) -> str:
     """`%name = rhs` on a line of its own; the name."""
     name = em.fresh()
     em.line(f"{name} = {rhs}")
     return name
 
 
-def _take(em, x: str, x_type: str, starts: list[str], sizes: list[int], dtype: str,
+def take_slice(em, x: str, x_type: str, starts: list[str], sizes: list[int], dtype: str,
           as_type: str | None = None) -> str:
     """`stablehlo.dynamic_slice` of `x` (of type x_type) at the i64 scalars `starts`,
     `sizes` elements of `dtype`; reshaped to `as_type` where given (a row, column or
     element of a matrix as a vector or scalar). The library ops' reads."""
     sliced = "tensor<" + "".join(f"{d}x" for d in sizes) + f"{dtype}>"
-    out = _line(em, f"stablehlo.dynamic_slice {x}, {', '.join(starts)}, sizes = [{', '.join(map(str, sizes))}] : "
+    out = emit_line(em, f"stablehlo.dynamic_slice {x}, {', '.join(starts)}, sizes = [{', '.join(map(str, sizes))}] : "
                     f"({x_type}, {', '.join(['tensor<i64>'] * len(starts))}) -> {sliced}")
-    return out if as_type is None else _line(em, f"stablehlo.reshape {out} : ({sliced}) -> {as_type}")
+    return out if as_type is None else emit_line(em, f"stablehlo.reshape {out} : ({sliced}) -> {as_type}")
 
 
 def while_loop(em, state: list[tuple[str, str, str]], bound, body, library: str | None = None) -> str:
@@ -103,11 +103,11 @@ class TriangularSolve(TriangularSolveFamily, StablehloOp):
     def _op(self, em, operands, a, b, d, result_type) -> str:
         rhs, column = operands[1], b.with_shape((b.shape[0], 1)) if b.rank == 1 else b
         if b.rank == 1:
-            rhs = _reshaped(em, operands[1], b, column)
+            rhs = reshaped(em, operands[1], b, column)
         x = self._call(em, operands[0], rhs, a.mlir(), column.mlir(), d)
         if b.rank == 2:
             return x
-        return _reshaped(em, x, column, result_type)
+        return reshaped(em, x, column, result_type)
 
 
 class Cholesky(CholeskyFamily, StablehloOp):
@@ -122,11 +122,11 @@ class Cholesky(CholeskyFamily, StablehloOp):
     @staticmethod
     def _zero_upper(em, value: str, result_type) -> str:
         t, mask_t, it = result_type.mlir(), result_type.with_dtype("i1").mlir(), result_type.with_dtype("i64").mlir()
-        rows, cols = _iota(em, 0, result_type.with_dtype("i64")), _iota(em, 1, result_type.with_dtype("i64"))
+        rows, cols = iota_op(em, 0, result_type.with_dtype("i64")), iota_op(em, 1, result_type.with_dtype("i64"))
         lower, r = em.fresh(), em.fresh()
         em.line(f"{lower} = stablehlo.compare GE, {rows}, {cols} : ({it}, {it}) -> {mask_t}")
-        zero = _tensor_constant(em, 0.0, result_type.dtype)
-        zeros = _broadcast_to(em, zero, TensorType((), result_type.dtype), (), result_type)
+        zero = tensor_constant(em, 0.0, result_type.dtype)
+        zeros = broadcast_to(em, zero, TensorType((), result_type.dtype), (), result_type)
         em.line(f"{r} = stablehlo.select {lower}, {value}, {zeros} : {mask_t}, {t}")
         return r
 
@@ -155,7 +155,7 @@ class Lu(LuFamily, StablehloOp):
         vt = a.with_shape((n,))
         t, vec = a.mlir(), vt.mlir()
         it, scalar, mask = a.with_dtype("i64"), "tensor<i64>", a.with_dtype("i1").mlir()
-        line = lambda rhs: _line(em, rhs)  # noqa: E731
+        line = lambda rhs: emit_line(em, rhs)  # noqa: E731
         c0 = line("stablehlo.constant dense<0> : tensor<i64>")
 
         def take(state, k, dim):  # column (dim 1) or row (dim 0) k as a vector
@@ -163,21 +163,21 @@ class Lu(LuFamily, StablehloOp):
                 return _counter_gather(em, state, a, k, dim, vt)
             zero = line(f"stablehlo.constant dense<0> : {scalar}")
             starts = [zero, k] if dim == 1 else [k, zero]
-            return _take(em, state, t, starts, [int(n), 1] if dim == 1 else [1, int(n)], dt, vec)
+            return take_slice(em, state, t, starts, [int(n), 1] if dim == 1 else [1, int(n)], dt, vec)
 
         def body(names):
             k, state = names
             one = line(f"stablehlo.constant dense<1> : {scalar}")
             col, row = take(state, k, 1), take(state, k, 0)
-            piv = _take(em, state, t, [k, k], [1, 1], dt, f"tensor<{dt}>")
-            pivs = _broadcast_to(em, piv, TensorType((), dt), (), vt)
+            piv = take_slice(em, state, t, [k, k], [1, 1], dt, f"tensor<{dt}>")
+            pivs = broadcast_to(em, piv, TensorType((), dt), (), vt)
             l = line(f"stablehlo.divide {col}, {pivs} : {vec}")
-            lb = _broadcast_to(em, l, vt, (0,), a)
-            rb = _broadcast_to(em, row, vt, (1,), a)
+            lb = broadcast_to(em, l, vt, (0,), a)
+            rb = broadcast_to(em, row, vt, (1,), a)
             prod = line(f"stablehlo.multiply {lb}, {rb} : {t}")
             upd = line(f"stablehlo.subtract {state}, {prod} : {t}")
-            rows, cols = _iota(em, 0, it), _iota(em, 1, it)
-            kb = _broadcast_to(em, k, TensorType((), "i64"), (), it)
+            rows, cols = iota_op(em, 0, it), iota_op(em, 1, it)
+            kb = broadcast_to(em, k, TensorType((), "i64"), (), it)
             inner = line(f"stablehlo.minimum {rows}, {cols} : {it.mlir()}")
             block = line(f"stablehlo.compare GT, {inner}, {kb} : ({it.mlir()}, {it.mlir()}) -> {mask}")
             below = line(f"stablehlo.compare GT, {rows}, {kb} : ({it.mlir()}, {it.mlir()}) -> {mask}")
@@ -198,10 +198,10 @@ def _counter_starts(em: Emitter, t: str, offset: int, dim: int, rank: int) -> li
     """Start indices (tensor<i64>): the counter plus `offset` along `dim`, 0 elsewhere."""
     at = t
     if offset:
-        c = _tensor_constant(em, offset, "i64")
+        c = tensor_constant(em, offset, "i64")
         at = em.fresh()
         em.line(f"{at} = stablehlo.add {t}, {c} : tensor<i64>")
-    zero = _tensor_constant(em, 0, "i64") if rank > 1 else None
+    zero = tensor_constant(em, 0, "i64") if rank > 1 else None
     return [at if k == dim else zero for k in range(rank)]
 
 
@@ -209,10 +209,10 @@ def _counter_gather(em: Emitter, x: str, a: TensorType, start: str, dim: int, re
     """The line of `x` at index `start` (a tensor<i64>, clamped into the dim) along `dim`,
     that dim dropped: Take's read in a generic body, a dynamic_gather whose slice sizes
     (1 along `dim`, the whole of the other dims) are a value (dynamic_slice's are static)."""
-    index = _line(em, f"stablehlo.reshape {start} : (tensor<i64>) -> tensor<1xi64>")
+    index = emit_line(em, f"stablehlo.reshape {start} : (tensor<i64>) -> tensor<1xi64>")
     sizes = em.shape_value(tuple(1 if k == dim else n for k, n in enumerate(a.shape)))
     offsets = ", ".join(str(k) for k in range(a.rank - 1))
-    return _line(em, f'"stablehlo.dynamic_gather"({x}, {index}, {sizes}) {{dimension_numbers = '
+    return emit_line(em, f'"stablehlo.dynamic_gather"({x}, {index}, {sizes}) {{dimension_numbers = '
                      f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [{dim}], "
                      f"start_index_map = [{dim}], index_vector_dim = 0>, indices_are_sorted = false}} : "
                      f"({a.mlir()}, tensor<1xi64>, tensor<{a.rank}xi64>) -> {result.mlir()}")
@@ -252,10 +252,10 @@ class Flip(FlipFamily, StablehloOp):
         iota, shift, spread, index, ge, lt, inside, clamped, column, gathered, mask, out = (
             em.fresh() for _ in range(12))
         em.line(f"{iota} = stablehlo.iota dim = 0 : {line}")
-        em.line(f"{shift} = stablehlo.add {operands[1]}, {_tensor_constant(em, d['offset'], 'i64')} : tensor<i64>")
+        em.line(f"{shift} = stablehlo.add {operands[1]}, {tensor_constant(em, d['offset'], 'i64')} : tensor<i64>")
         em.line(f"{spread} = stablehlo.broadcast_in_dim {shift}, dims = [] : (tensor<i64>) -> {line}")
         em.line(f"{index} = stablehlo.subtract {spread}, {iota} : {line}")
-        zero, last, extent = (_splat(em, v, TensorType((n,), "i64")) for v in (0, n - 1, n))
+        zero, last, extent = (splat(em, v, TensorType((n,), "i64")) for v in (0, n - 1, n))
         em.line(f"{ge} = stablehlo.compare GE, {index}, {zero} : ({line}, {line}) -> tensor<{n}xi1>")
         em.line(f"{lt} = stablehlo.compare LT, {index}, {extent} : ({line}, {line}) -> tensor<{n}xi1>")
         em.line(f"{inside} = stablehlo.and {ge}, {lt} : tensor<{n}xi1>")
@@ -269,7 +269,7 @@ class Flip(FlipFamily, StablehloOp):
                 f"slice_sizes = array<i64: {sizes}>}} : ({a.mlir()}, tensor<{n}x1xi64>) -> {a.mlir()}")
         predicate = a.with_dtype("i1")
         em.line(f"{mask} = stablehlo.broadcast_in_dim {inside}, dims = [{k}] : (tensor<{n}xi1>) -> {predicate.mlir()}")
-        zeros = _splat(em, 0, a)
+        zeros = splat(em, 0, a)
         em.line(f"{out} = stablehlo.select {mask}, {gathered}, {zeros} : {predicate.mlir()}, {a.mlir()}")
         return out
 
@@ -279,28 +279,28 @@ class Flip(FlipFamily, StablehloOp):
         n = a.shape[k]
         vt, st = TensorType((n,), "i64"), TensorType((), "i64")
         line, mask_t = vt.mlir(), vt.with_dtype("i1").mlir()
-        iota = _iota(em, 0, vt)
-        shift = _line(em, f"stablehlo.add {operands[1]}, {_tensor_constant(em, d['offset'], 'i64')} : tensor<i64>")
-        index = _line(em, f"stablehlo.subtract {_broadcast_to(em, shift, st, (), vt)}, {iota} : {line}")
-        zero = _splat(em, 0, vt)
-        last = _broadcast_to(em, em.size(_plus(n, -1)), st, (), vt)
-        extent = _broadcast_to(em, em.size(n), st, (), vt)
-        ge = _line(em, f"stablehlo.compare GE, {index}, {zero} : ({line}, {line}) -> {mask_t}")
-        lt = _line(em, f"stablehlo.compare LT, {index}, {extent} : ({line}, {line}) -> {mask_t}")
-        inside = _line(em, f"stablehlo.and {ge}, {lt} : {mask_t}")
-        clamped = _line(em, f"stablehlo.clamp {zero}, {index}, {last} : {line}")
+        iota = iota_op(em, 0, vt)
+        shift = emit_line(em, f"stablehlo.add {operands[1]}, {tensor_constant(em, d['offset'], 'i64')} : tensor<i64>")
+        index = emit_line(em, f"stablehlo.subtract {broadcast_to(em, shift, st, (), vt)}, {iota} : {line}")
+        zero = splat(em, 0, vt)
+        last = broadcast_to(em, em.size(plus(n, -1)), st, (), vt)
+        extent = broadcast_to(em, em.size(n), st, (), vt)
+        ge = emit_line(em, f"stablehlo.compare GE, {index}, {zero} : ({line}, {line}) -> {mask_t}")
+        lt = emit_line(em, f"stablehlo.compare LT, {index}, {extent} : ({line}, {line}) -> {mask_t}")
+        inside = emit_line(em, f"stablehlo.and {ge}, {lt} : {mask_t}")
+        clamped = emit_line(em, f"stablehlo.clamp {zero}, {index}, {last} : {line}")
         column_t = TensorType((n, 1), "i64")
-        column = _reshaped(em, clamped, vt, column_t)
+        column = reshaped(em, clamped, vt, column_t)
         offsets = ", ".join(str(m) for m in range(rank) if m != k)
         sizes = em.shape_value(tuple(1 if m == k else w for m, w in enumerate(a.shape)))
-        gathered = _line(em, f'"stablehlo.dynamic_gather"({operands[0]}, {column}, {sizes}) {{dimension_numbers = '
+        gathered = emit_line(em, f'"stablehlo.dynamic_gather"({operands[0]}, {column}, {sizes}) {{dimension_numbers = '
                              f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [{k}], "
                              f"start_index_map = [{k}], index_vector_dim = 1>, indices_are_sorted = false}} : "
                              f"({a.mlir()}, {column_t.mlir()}, tensor<{rank}xi64>) -> {a.mlir()}")
         predicate = a.with_dtype("i1")
-        mask = _broadcast_to(em, inside, vt.with_dtype("i1"), (k,), predicate)
-        zeros = _splat(em, 0, a)
-        return _line(em, f"stablehlo.select {mask}, {gathered}, {zeros} : {predicate.mlir()}, {a.mlir()}")
+        mask = broadcast_to(em, inside, vt.with_dtype("i1"), (k,), predicate)
+        zeros = splat(em, 0, a)
+        return emit_line(em, f"stablehlo.select {mask}, {gathered}, {zeros} : {predicate.mlir()}, {a.mlir()}")
 
 
 class Put(PutFamily, StablehloOp):
@@ -310,7 +310,7 @@ class Put(PutFamily, StablehloOp):
         d = attr_dict(attrs)
         a, v = arg_types[0], arg_types[1]
         unit = a.with_shape(unit_shape(a.shape, d["dim"]))
-        u = _reshaped(em, operands[1], v, unit)
+        u = reshaped(em, operands[1], v, unit)
         starts = _counter_starts(em, operands[2], d["offset"], d["dim"], a.rank)
         r = em.fresh()
         em.line(f"{r} = stablehlo.dynamic_update_slice {operands[0]}, {u}, {', '.join(starts)} : "
@@ -327,7 +327,7 @@ class CounterSelect(CounterSelectFamily, StablehloOp):
         it = x.with_dtype("i64").mlir()
         at = _counter_starts(em, operands[2], d["offset"], 0, 1)[0]
         if has_dynamic(x):
-            io, b = _iota(em, d["dim"], x.with_dtype("i64")), _broadcast_to(
+            io, b = iota_op(em, d["dim"], x.with_dtype("i64")), broadcast_to(
                 em, at, TensorType((), "i64"), (), x.with_dtype("i64"))
             p, r = em.fresh(), em.fresh()
         else:

@@ -31,7 +31,7 @@ from synth.grammar.dims import GenericUnsupported, has_dynamic, is_dynamic
 from synth.grammar.linalg_base import LinalgOp
 from synth.grammar.op import attr_dict, attrs
 from synth.grammar.shapes import same_dim
-from synth.grammar.stablehlo_base import StablehloOp, _splat, _tensor_constant
+from synth.grammar.stablehlo_base import StablehloOp, splat, tensor_constant
 from synth.grammar.types import STORED_DTYPES, TensorType
 
 
@@ -232,7 +232,7 @@ class StablehloInsertView(InsertViewFamily, StablehloOp):
         em.line(f"{ones} = stablehlo.constant dense<true> : {mask_t.mlir()}")
         em.line(f"{no} = stablehlo.constant dense<false> : tensor<i1>")
         em.line(f"{mask} = stablehlo.pad {ones}, {no}, {pads} : ({mask_t.mlir()}, tensor<i1>) -> {whole_mask.mlir()}")
-        zero = _tensor_constant(em, 0, dest.dtype)
+        zero = tensor_constant(em, 0, dest.dtype)
         padded = em.fresh()
         em.line(f"{padded} = stablehlo.pad {operands[1]}, {zero}, {pads} : "
                 f"({update.mlir()}, tensor<{dest.dtype}>) -> {dest.mlir()}")
@@ -263,12 +263,12 @@ class StablehloInsertView(InsertViewFamily, StablehloOp):
         vectors = ", ".join(em.shape_value(tuple(v)) for v in (d["lo"], high, [s - 1 for s in strides]))
         shapes = ", ".join([f"tensor<{dest.rank}xi64>"] * 3)
         mask_t, whole_mask = update.with_dtype("i1"), dest.with_dtype("i1")
-        ones = _splat(em, True, mask_t)
-        no = _tensor_constant(em, False, "i1")
+        ones = splat(em, True, mask_t)
+        no = tensor_constant(em, False, "i1")
         mask, padded = em.fresh(), em.fresh()
         em.line(f"{mask} = stablehlo.dynamic_pad {ones}, {no}, {vectors} : "
                 f"({mask_t.mlir()}, tensor<i1>, {shapes}) -> {whole_mask.mlir()}")
-        zero = _tensor_constant(em, 0, dest.dtype)
+        zero = tensor_constant(em, 0, dest.dtype)
         em.line(f"{padded} = stablehlo.dynamic_pad {operands[1]}, {zero}, {vectors} : "
                 f"({update.mlir()}, tensor<{dest.dtype}>, {shapes}) -> {dest.mlir()}")
         em.line(f"{r} = stablehlo.select {mask}, {padded}, {operands[0]} : {whole_mask.mlir()}, {dest.mlir()}")

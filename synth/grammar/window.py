@@ -34,8 +34,8 @@ from synth.analysis.symbols import SizeExpr
 from synth.grammar.dims import has_dynamic, is_dynamic
 from synth.grammar.linalg_base import LinalgOp, clamped_index
 from synth.grammar.op import attr_dict, attrs
-from synth.grammar.stablehlo_base import (StablehloOp, _broadcast_to, _iota, _plus, _reshaped, _splat,
-                                          _tensor_constant)
+from synth.grammar.stablehlo_base import (StablehloOp, broadcast_to, iota_op, plus, reshaped, splat,
+                                          tensor_constant)
 from synth.grammar.types import STORED_DTYPES, TensorType
 
 
@@ -133,8 +133,8 @@ def _filled(em, value, t: TensorType) -> str:
     """A tensor of type `t` (i64) whose every element is `value`, a dimension (its value
     computed at run time where it is a size known only then)."""
     if is_dynamic(value):
-        return _broadcast_to(em, em.size(value), TensorType((), "i64"), (), t)
-    return _splat(em, int(value), t)
+        return broadcast_to(em, em.size(value), TensorType((), "i64"), (), t)
+    return splat(em, int(value), t)
 
 
 class LinalgWindow(WindowFamily, LinalgOp):
@@ -213,7 +213,7 @@ class StablehloWindow(WindowFamily, StablehloOp):
         t = arg_types[0]
         k, (m, w) = d["dim"], d["shape"]
         it = TensorType((m, w), "i64")
-        ps, qs = _iota(em, 0, it), _iota(em, 1, it)
+        ps, qs = iota_op(em, 0, it), iota_op(em, 1, it)
         reverse = d["reverse"]
         s = em.fresh()
         em.line(f"{s} = stablehlo.{'subtract' if reverse else 'add'} {ps}, {qs} : {it.mlir()}")
@@ -226,8 +226,8 @@ class StablehloWindow(WindowFamily, StablehloOp):
         inside = _inside(t, result_type, d)
         mask_t = it.with_dtype("i1")
         if not inside:
-            zero = _splat(em, 0, it)
-            last, extent = (_filled(em, e, it) for e in (_plus(n, -1), n))
+            zero = splat(em, 0, it)
+            last, extent = (_filled(em, e, it) for e in (plus(n, -1), n))
             ge, lt, ok, clamped = (em.fresh() for _ in range(4))
             em.line(f"{ge} = stablehlo.compare GE, {index}, {zero} : ({it.mlir()}, {it.mlir()}) -> {mask_t.mlir()}")
             em.line(f"{lt} = stablehlo.compare LT, {index}, {extent} : ({it.mlir()}, {it.mlir()}) -> {mask_t.mlir()}")
@@ -235,7 +235,7 @@ class StablehloWindow(WindowFamily, StablehloOp):
             em.line(f"{clamped} = stablehlo.clamp {zero}, {index}, {last} : {it.mlir()}")
             index = clamped
         column_t = TensorType((m, w, 1), "i64")
-        column = _reshaped(em, index, it, column_t)
+        column = reshaped(em, index, it, column_t)
         gathered = em.fresh()
         offsets = ", ".join(str(x if x < k else x + 1) for x in range(t.rank) if x != k)
         numbers = (f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [{k}], "
@@ -253,8 +253,8 @@ class StablehloWindow(WindowFamily, StablehloOp):
         if inside:
             return gathered
         predicate = result_type.with_dtype("i1")
-        mask = _broadcast_to(em, ok, mask_t, (k, k + 1), predicate)
-        zeros = _broadcast_to(em, _tensor_constant(em, 0, t.dtype), TensorType((), t.dtype), (), result_type)
+        mask = broadcast_to(em, ok, mask_t, (k, k + 1), predicate)
+        zeros = broadcast_to(em, tensor_constant(em, 0, t.dtype), TensorType((), t.dtype), (), result_type)
         r = em.fresh()
         em.line(f"{r} = stablehlo.select {mask}, {gathered}, {zeros} : {predicate.mlir()}, {result_type.mlir()}")
         return r

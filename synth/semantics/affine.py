@@ -99,10 +99,11 @@ class _Buffer:
 
 # the compiler -------------------------------------------------------------------------
 
-Handler = Callable[["_Compiler", ir.OpView], "Step | None"]
+Handler = Callable[["Compiler", ir.OpView], "Step | None"]
 
 
-class _Compiler:
+class Compiler:
+    """Compiles an affine function body into slot-numbered steps, each op through its handler."""
     def __init__(self, path: str, handlers=None):
         self.path = path
         self.handlers = HANDLERS if handlers is None else handlers  # op name -> handler
@@ -163,7 +164,7 @@ def _run(steps: list[Step], env: Env) -> None:
 
 
 @handles("affine.for")
-def _affine_for(c: _Compiler, op) -> Step:
+def _affine_for(c: Compiler, op) -> Step:
     lower = c.indices(op.lowerBoundMap.value, op.lowerBoundOperands, op)
     upper = c.indices(op.upperBoundMap.value, op.upperBoundOperands, op)
     stride = ir.IntegerAttr(op.step).value
@@ -189,7 +190,7 @@ def _affine_for(c: _Compiler, op) -> Step:
 
 
 @handles("affine.if")
-def _affine_if(c: _Compiler, op) -> Step:
+def _affine_if(c: Compiler, op) -> Step:
     try:
         amap, eqs = integer_set(op.attributes["condition"])
     except (ValueError, ir.MLIRError) as e:
@@ -213,7 +214,7 @@ def _affine_if(c: _Compiler, op) -> Step:
 
 
 @handles("affine.apply", "affine.min", "affine.max")
-def _affine_apply(c: _Compiler, op) -> Step:
+def _affine_apply(c: Compiler, op) -> Step:
     results = c.indices(op.attributes["map"].value, op.operands, op)
     pick = {"affine.apply": lambda r: r[0], "affine.min": min, "affine.max": max}[op.operation.name]
     r = c.define(op.results[0])
@@ -226,7 +227,7 @@ def _affine_apply(c: _Compiler, op) -> Step:
 # memory -------------------------------------------------------------------------------
 
 
-def _access(c: _Compiler, op, memref: ir.Value, index: Callable[[Env], list[int]],
+def _access(c: Compiler, op, memref: ir.Value, index: Callable[[Env], list[int]],
             store: ir.Value | None) -> Step:
     """A load (store None) or a store of `store`, bounds-checked at the op."""
     m = c.use(memref)
@@ -261,35 +262,35 @@ def _access(c: _Compiler, op, memref: ir.Value, index: Callable[[Env], list[int]
 
 
 @handles("affine.load")
-def _affine_load(c: _Compiler, op) -> Step:
+def _affine_load(c: Compiler, op) -> Step:
     return _access(c, op, op.memref, c.indices(op.map.value, op.indices, op), None)
 
 
 @handles("affine.store")
-def _affine_store(c: _Compiler, op) -> Step:
+def _affine_store(c: Compiler, op) -> Step:
     return _access(c, op, op.memref, c.indices(op.map.value, op.indices, op), op.value)
 
 
-def _identity_indices(c: _Compiler, values, op) -> Callable[[Env], list[int]]:
+def _identity_indices(c: Compiler, values, op) -> Callable[[Env], list[int]]:
     n = len(values)
     amap = ir.AffineMap.get_identity(n) if n else ir.AffineMap.get_empty()
     return c.indices(amap, values, op)
 
 
 @handles("memref.load")
-def _memref_load(c: _Compiler, op) -> Step:
+def _memref_load(c: Compiler, op) -> Step:
     operands = list(op.operands)
     return _access(c, op, operands[0], _identity_indices(c, operands[1:], op), None)
 
 
 @handles("memref.store")
-def _memref_store(c: _Compiler, op) -> Step:
+def _memref_store(c: Compiler, op) -> Step:
     operands = list(op.operands)
     return _access(c, op, operands[1], _identity_indices(c, operands[2:], op), operands[0])
 
 
 @handles("memref.alloca", "memref.alloc")
-def _alloc(c: _Compiler, op) -> Step:
+def _alloc(c: Compiler, op) -> Step:
     t = ir.MemRefType(op.results[0].type)
     if len(op.operands) or not t.has_static_shape:
         raise InputError(f"'{op.operation.name}' with dynamic sizes is not supported", c.where(op))
@@ -305,7 +306,7 @@ def _alloc(c: _Compiler, op) -> Step:
 
 
 @handles("memref.dealloc")
-def _dealloc(c: _Compiler, op) -> None:
+def _dealloc(c: Compiler, op) -> None:
     return None
 
 
@@ -324,7 +325,7 @@ class SymbolicFunction:
             where = diagnostic_location(source.path, func.location)
             if len(func.regions[0].blocks) == 0:
                 raise InputError(f"@{func_name} is a declaration without a body", where)
-            c = _Compiler(source.path)
+            c = Compiler(source.path)
             block = func.regions[0].blocks[0]
             self.name, self.location = func_name, where
             self.arg_types = []

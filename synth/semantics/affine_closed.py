@@ -8,23 +8,23 @@ from __future__ import annotations
 import z3
 
 from synth.analysis.collect import carried_sum
-from synth.semantics.parametric import NotParametric, mentions, solve_for
+from synth.semantics.parametric import NotParametric, mentions, query_ms, solve_for
 
 
 
 
 
-class _Array:
+class Array:
     """A memref's contents: `read(idx)` and what it is called in messages."""
 
     def __init__(self, name: str, sort, rank: int, read):
         self.name, self.sort, self.rank, self.read = name, sort, rank, read
 
-    def with_read(self, read) -> _Array:
-        return _Array(self.name, self.sort, self.rank, read)
+    def with_read(self, read) -> Array:
+        return Array(self.name, self.sort, self.rank, read)
 
 
-def _closed(arr: _Array, x: tuple, parts) -> _Array:
+def closed(arr: Array, x: tuple, parts) -> Array:
     """The array whose element `xs` is (guard, value, before) of `parts` instantiated."""
     def read(xs):
         g, value, before = parts(xs)
@@ -37,7 +37,7 @@ def _closed(arr: _Array, x: tuple, parts) -> _Array:
     return arr.with_read(read)
 
 
-def _closed_cases(arr: _Array, x: tuple, cases: list) -> _Array:
+def closed_cases(arr: Array, x: tuple, cases: list) -> Array:
     """The array whose element `xs` is the value of the first case whose condition holds
     (conditions and values over x), else the contents before."""
     before = arr.read
@@ -53,28 +53,27 @@ def _closed_cases(arr: _Array, x: tuple, cases: list) -> _Array:
     return arr.with_read(read)
 
 
-def _closed_guard(x: tuple, g):
+def closed_guard(x: tuple, g):
+    """The guard `g` over the variables `x` as a function of their values."""
     def guard(xs):
         subst = list(zip(x, xs))
         return z3.substitute(g, *subst) if subst else g
     return guard
 
 
-def _zero(sort):
-    return z3.RealVal(0) if sort == z3.RealSort() else z3.IntVal(0)
-
-
-def _conjuncts(g) -> list:
+def conjuncts(g) -> list:
+    """The conjuncts of `g`, nested ands flattened."""
     if z3.is_and(g):
-        return [c for ch in g.children() for c in _conjuncts(ch)]
+        return [c for ch in g.children() for c in conjuncts(ch)]
     return [g]
 
 
-def _pins(v, g) -> list:
+def pins(v, g, deadline: float | None = None) -> list:
     """The iterations that may write an element: for each disjunct of the guard's
     disjunctive normal form, the iteration its equalities pin (distinct terms only);
-    [] when some disjunct pins nothing (or the form is too large)."""
-    one = _pin(v, g)
+    [] when some disjunct pins nothing (or the form is too large). Each z3 query within
+    SAME_UNDER_MS and `deadline` (parametric.query_ms)."""
+    one = _pin(v, g, deadline)
     if one is not None:
         return [one]
     terms = _dnf(g)
@@ -83,10 +82,10 @@ def _pins(v, g) -> list:
     out = []
     for conj in terms:
         c = z3.And(conj)
-        t = _pin(v, c)
+        t = _pin(v, c, deadline)
         if t is None:
             return []
-        if not any(_same_under(c, t, u) for u in out):
+        if not any(_same_under(c, t, u, deadline) for u in out):
             out.append(t)
     return out
 
@@ -114,7 +113,7 @@ def _dnf(g, limit: int = 64) -> list | None:
     return [[g]]
 
 
-def _pin(v, g):
+def _pin(v, g, deadline: float | None):
     """The iteration that writes an element, when the guard fixes it: a conjunct
     `v == t`, or every disjunct fixing the same t."""
     if z3.is_eq(g) and g.arg(0).sort() == z3.IntSort():
@@ -122,32 +121,35 @@ def _pin(v, g):
         return t if t is not None and not mentions(t, v) else None
     if z3.is_and(g):
         for c in g.children():
-            t = _pin(v, c)
+            t = _pin(v, c, deadline)
             if t is not None:
                 return t
         return None
     if z3.is_or(g):
         found = None
         for c in g.children():
-            t = _pin(v, c)
-            if t is None or (found is not None and not _same_under(c, t, found)):
+            t = _pin(v, c, deadline)
+            if t is None or (found is not None and not _same_under(c, t, found, deadline)):
                 return None
             found = found if found is not None else t
         return found
     return None
 
 
-def _same_under(cond, a, b) -> bool:
+SAME_UNDER_MS = 2000  # z3's time for one `_same_under` query at most
+
+
+def _same_under(cond, a, b, deadline: float | None) -> bool:
     """Whether a == b wherever `cond` holds (z3, over the integers)."""
     if z3.eq(z3.simplify(a), z3.simplify(b)):
         return True
     s = z3.Solver()
-    s.set("timeout", 2000)
+    s.set("timeout", query_ms(deadline, SAME_UNDER_MS))
     s.add(cond, a != b)
     return s.check() == z3.unsat
 
 
-def _reads_in(t, by_decl, cache: dict | None = None) -> bool:
+def reads_in(t, by_decl, cache: dict | None = None) -> bool:
     """Whether `t` reads any of the `_in` functions named in by_decl."""
     cache = {} if cache is None else cache
 
@@ -169,21 +171,23 @@ def _reads_in(t, by_decl, cache: dict | None = None) -> bool:
     return walk(t)
 
 
-def _max(xs):
+def max_of(xs):
+    """The maximum of the non-empty z3 terms `xs`, simplified."""
     out = xs[0]
     for x in xs[1:]:
         out = z3.If(out >= x, out, x)
     return z3.simplify(out)
 
 
-def _min(xs):
+def min_of(xs):
+    """The minimum of the non-empty z3 terms `xs`, simplified."""
     out = xs[0]
     for x in xs[1:]:
         out = z3.If(out <= x, out, x)
     return z3.simplify(out)
 
 
-def _carried_step(op, body, n: int, where: str):
+def carried_step(op, body, n: int, where: str):
     """(stand-in constant for the carried value, the SSA value of the summed term, the
     init value) of a loop `iter_args(%s = init)` that yields `%s + term`; None for a loop
     that carries nothing; NotParametric for other carried values (`where`: the loop's

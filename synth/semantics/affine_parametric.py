@@ -29,27 +29,29 @@ import itertools
 import z3
 from mlir import ir
 
-from synth.analysis.collect import _split_const, _walk
+from synth.analysis.collect import split_const, walk
 from synth.analysis.model import Kernel
 from synth.analysis.symbols import SizeExpr
 from synth.semantics import z3sem
 from synth.semantics.affine_expr import integer_set
-from synth.semantics.parametric import NotParametric, is_sum, make_sum, mentions, open_sum, solve_for
+from synth.semantics.parametric import (NotParametric, is_sum, make_sum, mentions, open_sum, query_ms, solve_for,
+                                        zero)
 from synth.semantics.affine_closed import (
-    _Array,
-    _carried_step,
-    _closed,
-    _closed_cases,
-    _closed_guard,
-    _conjuncts,
-    _max,
-    _min,
-    _pins,
-    _reads_in,
-    _zero,
+    Array,
+    carried_step,
+    closed,
+    closed_cases,
+    closed_guard,
+    conjuncts,
+    max_of,
+    min_of,
+    pins,
+    reads_in,
 )
 from synth.semantics.canonical import assume, canonical
 from synth.semantics.scalar import ARITH_MATH, INT_CASTS, Unsupported, cmpf, cmpi, int_cast, type_width
+
+EARLIER_WRITE_MS = 5000  # z3's time for one "may an earlier iteration have written it" query at most
 
 
 
@@ -103,8 +105,9 @@ class ParametricOriginal:
     """`outputs()`: argument index -> (index variables, term) for each array the
     function writes, at symbolic sizes."""
 
-    def __init__(self, kernel: Kernel):
+    def __init__(self, kernel: Kernel, deadline: float | None = None):
         self.kernel = kernel
+        self.deadline = deadline  # the level's (time.monotonic()): every z3 query ends by it
         self.model = kernel.sizes
         self._loops = itertools.count()  # numbers the loops' iteration variables v!n
         source = kernel.normal
@@ -114,7 +117,7 @@ class ParametricOriginal:
             from synth.analysis.function import find_function
             self.func = find_function(module, kernel.name)
             block = self.func.regions[0].blocks[0]
-            self.index = {op: i for i, op in enumerate(_walk(block))}
+            self.index = {op: i for i, op in enumerate(walk(block))}
             self.sites: dict[int, dict[str, dict[int, SizeExpr]]] = {}
             for (i, attr, r), e in self.model.sites.items():
                 self.sites.setdefault(i, {}).setdefault(attr, {})[r] = e
@@ -142,7 +145,7 @@ class ParametricOriginal:
         out = []
         for r, expr in enumerate(amap.results):
             if r in sites:
-                rest, _ = _split_const(expr)
+                rest, _ = split_const(expr)
                 out.append(size_term(sites[r]) + (term(rest) if rest is not None else 0))
             else:
                 out.append(term(expr))
@@ -157,7 +160,7 @@ class ParametricOriginal:
             if a.is_array:
                 sort = z3sem.sort_for(a.type)
                 f = z3.Function(f"arg{a.index}", *([z3.IntSort()] * len(a.shape)), sort)
-                state[a.index] = _Array(f"arg{a.index}", sort, len(a.shape), lambda x, f=f: f(*x))
+                state[a.index] = Array(f"arg{a.index}", sort, len(a.shape), lambda x, f=f: f(*x))
                 env[value] = a.index
             elif a.index in self.model.params:
                 env[value] = z3.Int(self.model.params[a.index])
@@ -188,7 +191,7 @@ class ParametricOriginal:
         state = dict(state)
         for op in block.operations:
             name = op.operation.name
-            if name == "affine.yield":  # its values: the loop's summary (_carried_step) reads them
+            if name == "affine.yield":  # its values: the loop's summary (carried_step) reads them
                 continue
             if name == "func.return":
                 if len(op.operands):
@@ -215,13 +218,13 @@ class ParametricOriginal:
                 key = ("local", self.index[op.operation])
                 sort = z3sem.sort_for(str(t.element_type))
                 f = z3.Function(f"undef_{key[1]}", *([z3.IntSort()] * t.rank), sort)
-                state[key] = _Array(f"local{key[1]}", sort, t.rank, lambda x, f=f: f(*x))
+                state[key] = Array(f"local{key[1]}", sort, t.rank, lambda x, f=f: f(*x))
                 env[op.results[0]] = key
             elif name == "memref.dealloc":
                 continue
             elif name in ("affine.apply", "affine.min", "affine.max"):
                 vals = self._map(op, "map", [env[v] for v in op.operands])
-                pick = {"affine.apply": lambda r: r[0], "affine.min": _min, "affine.max": _max}[name]
+                pick = {"affine.apply": lambda r: r[0], "affine.min": min_of, "affine.max": max_of}[name]
                 env[op.results[0]] = pick(vals)
             else:
                 env[op.results[0]] = self._scalar(op, env)
@@ -296,7 +299,7 @@ class ParametricOriginal:
             raise NotParametric("a loop with a step other than 1")
         lbs = self._map(op, "lowerBoundMap", [env[v] for v in op.lowerBoundOperands])
         ubs = self._map(op, "upperBoundMap", [env[v] for v in op.upperBoundOperands])
-        lb, ub = _max(lbs), _min(ubs)
+        lb, ub = max_of(lbs), min_of(ubs)
         n = next(self._loops)
         v = z3.Int(f"v!{n}")
         body = op.regions[0].blocks[0]
@@ -310,7 +313,7 @@ class ParametricOriginal:
             inner_state[key] = arr.with_read(lambda x, f=f: f(*x))
         inner_env = dict(env)
         inner_env[body.arguments[0]] = v
-        carried = _carried_step(op, body, n, self._where(op))
+        carried = carried_step(op, body, n, self._where(op))
         if carried is not None:
             inner_env[body.arguments[1]] = carried[0]
         out_state, body_guards = self._block(body, inner_env, inner_state)
@@ -323,7 +326,7 @@ class ParametricOriginal:
                 return False
             w = z3.Int(f"w!{n}")
             s = z3.Solver()
-            s.set("timeout", 5000)
+            s.set("timeout", query_ms(self.deadline, EARLIER_WRITE_MS))
             s.add(self.constraints + ctx + [lb <= w, w < cur, lb <= cur, cur < ub])
             xf = tuple(z3.FreshInt("y") for _ in y)  # v -> w first: y may hold v itself
             s.add(z3.substitute(z3.substitute(g(xf), (v, w)), *zip(xf, y)) if xf else z3.substitute(g(()), (v, w)))
@@ -336,7 +339,7 @@ class ParametricOriginal:
         def settle(t, ctx, cur):
             """Reads of `_in` contents that no earlier iteration wrote: the contents
             from before the loop."""
-            if not _reads_in(t, by_decl, has_in):
+            if not reads_in(t, by_decl, has_in):
                 return t
             key = (t.get_id(), tuple(c.get_id() for c in ctx), cur.get_id())
             if key not in memo:  # the key's terms kept alive with it (z3 reuses freed ids)
@@ -364,7 +367,7 @@ class ParametricOriginal:
         if carried is not None:  # init + SUM(lb, ub, term(v)), the term free of the loop's writes
             mark, term_value, init = carried
             term = settle(inner_env[term_value], [], v)
-            if mentions(term, mark) or _reads_in(term, by_decl):
+            if mentions(term, mark) or reads_in(term, by_decl):
                 raise NotParametric(f"the value carried by the loop at {self._where(op)} is not a "
                                     f"sum of terms its iterations do not change")
             env[op.results[0]] = env[init] + make_sum(lb, ub, v, canonical(term))
@@ -375,7 +378,7 @@ class ParametricOriginal:
             raw = out_state[key].read(x)
             g = z3.simplify(body_guards[key](x))
             pre = arr.read
-            points = _pins(v, g)
+            points = pins(v, g, self.deadline)
             if points:  # each element is written by the iterations its guard pins: a parallel
                 # loop (one point), or a few (a symmetric store): the last valid one wins
                 valid = [z3.simplify(z3.And(lb <= t, t < ub, z3.substitute(g, (v, t)))) for t in points]
@@ -385,21 +388,21 @@ class ParametricOriginal:
                     sel = z3.simplify(z3.And([valid[n_t]] + last))
                     chosen.append(sel)
                     values.append(settle(z3.substitute(raw, (v, t)), [sel], t))
-                if not any(_reads_in(val, by_decl) for val in values):
+                if not any(reads_in(val, by_decl) for val in values):
                     written_g = z3.simplify(z3.Or(valid)) if len(valid) > 1 else valid[0]
-                    state[key] = _closed_cases(arr, x, list(zip(chosen, values)))
-                    guards[key] = _or(guards.get(key), _closed_guard(x, written_g))
+                    state[key] = closed_cases(arr, x, list(zip(chosen, values)))
+                    guards[key] = _or(guards.get(key), closed_guard(x, written_g))
                     continue
             out = settle(raw, [], v)
-            if not _reads_in(out, by_decl) and not mentions(g, v):  # the last iteration wins
+            if not reads_in(out, by_decl) and not mentions(g, v):  # the last iteration wins
                 written_g = z3.simplify(z3.And(lb < ub, g))
                 value = z3.substitute(out, (v, ub - 1))
-                state[key] = _closed(arr, x, lambda xs, written_g=written_g, value=value, pre=pre:
+                state[key] = closed(arr, x, lambda xs, written_g=written_g, value=value, pre=pre:
                                      (written_g, value, pre(xs)))
-                guards[key] = _or(guards.get(key), _closed_guard(x, written_g))
+                guards[key] = _or(guards.get(key), closed_guard(x, written_g))
                 continue
             fixed = []
-            for conj in _conjuncts(g):
+            for conj in conjuncts(g):
                 if z3.is_eq(conj):
                     for d, xd in enumerate(x):
                         t = solve_for(xd, conj.arg(0), conj.arg(1))
@@ -407,25 +410,25 @@ class ParametricOriginal:
                             fixed.append((xd, t))
                             break
             here = tuple(z3.substitute(xd, *fixed) if fixed else xd for xd in x)
-            out = assume(out, self.constraints + [g, lb <= v, v < ub])
+            out = assume(out, self.constraints + [g, lb <= v, v < ub], deadline=self.deadline)
             delta = out - in_fns[key](*here) if arr.sort != z3.BoolSort() else None
             if delta is None:
                 raise NotParametric(f"a loop at {self._where(op)} updates a boolean array")
             if fixed:
                 delta = z3.substitute(delta, *fixed)
-            delta = canonical(z3.If(g, delta, _zero(arr.sort)))
-            if _reads_in(delta, by_decl):
+            delta = canonical(z3.If(g, delta, zero(arr.sort)))
+            if reads_in(delta, by_decl):
                 raise NotParametric(f"the loop at {self._where(op)} carries a dependence through "
                                     f"{arr.name} that is not a sum reduction")
             total = make_sum(lb, ub, v, delta)
             written_g = z3.simplify(z3.And(lb < ub, g)) if not mentions(g, v) else \
                 z3.Exists([v], z3.And(lb <= v, v < ub, g))
-            state[key] = _closed(arr, x, lambda xs, total=total, pre=pre: (None, total, pre(xs)))
-            guards[key] = _or(guards.get(key), _closed_guard(x, written_g))
+            state[key] = closed(arr, x, lambda xs, total=total, pre=pre: (None, total, pre(xs)))
+            guards[key] = _or(guards.get(key), closed_guard(x, written_g))
 
     def _written(self, body, env, state) -> list:
         keys = []
-        for op in _walk(body):
+        for op in walk(body):
             name = op.operation.name
             if name in ("affine.store", "memref.store"):
                 memref = op.operands[1]

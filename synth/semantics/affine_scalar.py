@@ -17,7 +17,7 @@ from synth.semantics.scalar import ARITH_MATH, INT_CASTS, Unsupported, cmpf, cmp
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the executor that calls these handlers
-    from synth.semantics.affine import _Compiler
+    from synth.semantics.affine import Compiler
 
 Env = list  # slot -> value, one slot per SSA value of the function
 Step = Callable[[Env], None]
@@ -39,7 +39,7 @@ def _located(fn: Callable, name: str, where: str) -> Callable:
 
 
 @handles("arith.constant")
-def _constant(c: _Compiler, op) -> Step:
+def _constant(c: Compiler, op) -> Step:
     attr = op.attributes["value"]
     dtype = str(op.results[0].type)
     if isinstance(attr, ir.BoolAttr):
@@ -57,7 +57,7 @@ def _constant(c: _Compiler, op) -> Step:
     return step
 
 
-def _elementwise(c: _Compiler, op, fn: Callable) -> Step:
+def _elementwise(c: Compiler, op, fn: Callable) -> Step:
     fn = _located(fn, op.operation.name, c.where(op))
     args = [c.use(v) for v in op.operands]
     r = c.define(op.results[0])
@@ -80,12 +80,12 @@ def _elementwise(c: _Compiler, op, fn: Callable) -> Step:
 
 
 @handles(*ARITH_MATH)
-def _elementwise_op(c: _Compiler, op) -> Step:
+def _elementwise_op(c: Compiler, op) -> Step:
     return _elementwise(c, op, ARITH_MATH[op.operation.name])
 
 
 @handles("arith.cmpf")
-def _cmpf(c: _Compiler, op) -> Step:
+def _cmpf(c: Compiler, op) -> Step:
     return _elementwise(c, op, cmpf(op.attributes["predicate"].value))
 
 
@@ -94,12 +94,12 @@ def _width(t: ir.Type) -> int:
 
 
 @handles("arith.cmpi")
-def _cmpi(c: _Compiler, op) -> Step:
+def _cmpi(c: Compiler, op) -> Step:
     return _elementwise(c, op, cmpi(op.attributes["predicate"].value, _width(op.operands[0].type)))
 
 
 @handles(*(n for n in INT_CASTS if n.startswith("arith.")))
-def _int_cast(c: _Compiler, op) -> Step:
+def _int_cast(c: Compiler, op) -> Step:
     name = op.operation.name
     return _elementwise(c, op, int_cast(name, _width(op.operands[0].type), _width(op.results[0].type)))
 

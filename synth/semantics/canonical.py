@@ -15,13 +15,14 @@ import z3
 from synth.semantics.parametric import (
     MAX_TERMS,
     NotParametric,
-    _bound,
+    bound,
     fresh_index,
     is_sum,
     linear,
     make_sum,
     mentions,
     open_sum,
+    query_ms,
     zero,
 )  # noqa: E402
 
@@ -118,9 +119,13 @@ def _merge_complements(p: list[_Mono]) -> list[_Mono]:
     return [items[k] for k in sorted(items)]
 
 
-def assume(t: z3.ExprRef, facts: list, cache: dict | None = None) -> z3.ExprRef:
+ASSUME_MS = 2000  # z3's time for one condition of `assume` at most
+
+
+def assume(t: z3.ExprRef, facts: list, cache: dict | None = None, deadline: float | None = None) -> z3.ExprRef:
     """`t` with every if-then-else whose condition `facts` decide replaced by its branch
-    (z3 decides, over the integers: index conditions)."""
+    (z3 decides, over the integers: index conditions; each query within ASSUME_MS and
+    `deadline`, parametric.query_ms)."""
     cache = {} if cache is None else cache
 
     def decided(c) -> bool | None:
@@ -128,7 +133,7 @@ def assume(t: z3.ExprRef, facts: list, cache: dict | None = None) -> z3.ExprRef:
         if key not in cache:
             cache[("term", key)] = c  # kept alive: z3 reuses the ids of freed terms
             s = z3.Solver()
-            s.set("timeout", 2000)
+            s.set("timeout", query_ms(deadline, ASSUME_MS))
             s.add(facts)
             s.push()
             s.add(z3.Not(c))
@@ -288,7 +293,7 @@ class _Canon:
                 if not mentions(g, k):
                     outer.append(g)
                     continue
-                b = _bound(k, g)
+                b = bound(k, g)
                 if b is None:
                     inner.append(g)
                 elif b[0] == "eq" and point is None:

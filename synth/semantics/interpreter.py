@@ -16,18 +16,21 @@ from synth.grammar.shapes import broadcast
 from synth.semantics.handlers import handles, table
 
 from synth.semantics import scalar
-from synth.semantics.raised_values import (ValueType, _sort, arith_compare, arith_int_cast, convert, dot_general, numeral, value_type,
-    _Unsupported, _has, _i64s, _int_attr, _map, _attr_number, _dense_values, _scalar_array)
+from synth.semantics.raised_values import (ValueType, z3_sort, arith_compare, arith_int_cast, convert, dot_general, numeral, value_type,
+    has, i64s, int_attr, map_elements, attr_number, dense_values, scalar_array)
+from synth.semantics.scalar import Unsupported
 # the interpreter -------------------------------------------------------------------------
 
-Handler = Callable[["_Interpreter", object, list], list]
+Handler = Callable[["Interpreter", object, list], list]
 
 
 _TERMINATORS = ("func.return", "stablehlo.return", "linalg.yield", "tensor.yield", "scf.yield")
 MAX_ITERATIONS = 100_000  # of a loop in a raised function (stablehlo.while, scf.for)
 
 
-class _Interpreter:
+class Interpreter:
+    """Evaluates the functions of a raised module on values (numbers, z3 terms, object arrays),
+    each op through its handler."""
     def __init__(self, ir, module, path: str, handlers=None):
         self.ir, self.path = ir, path
         self.handlers = HANDLERS if handlers is None else handlers  # op name -> handler
@@ -66,7 +69,7 @@ class _Interpreter:
                                      self.where(op))
                 try:
                     results = handler(self, op, operands)
-                except _Unsupported as e:
+                except Unsupported as e:
                     raise InputError(f"'{name}': {e}", self.where(op)) from None
                 env.maps[0].update(zip(op.results, results))
             return []
@@ -78,7 +81,7 @@ class _Interpreter:
 
     def fresh_array(self, t: ValueType, what: str) -> np.ndarray:
         out = np.empty(t.shape, dtype=object)
-        sort = _sort(t.dtype)
+        sort = z3_sort(t.dtype)
         for idx in np.ndindex(*t.shape):
             out[idx] = z3.FreshConst(sort, prefix=what)
         return out
@@ -92,11 +95,11 @@ _ELEMENTWISE: dict[str, Callable] = {**scalar.STABLEHLO, **scalar.ARITH_MATH}
 def _apply_elementwise(fn: Callable, t: ValueType, operands: list):
     if not t.is_tensor:
         return fn(*operands)
-    return _map(fn, t.shape, *operands)
+    return map_elements(fn, t.shape, *operands)
 
 
 @handles(*_ELEMENTWISE)
-def _elementwise(it: _Interpreter, op, xs: list) -> list:
+def _elementwise(it: Interpreter, op, xs: list) -> list:
     return [_apply_elementwise(_ELEMENTWISE[op.operation.name], it.result_type(op), xs)]
 
 
@@ -118,10 +121,10 @@ _DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
 @handles("stablehlo.compare")
 def _sh_compare(it, op, xs):
     direction = _DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
-    if _has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
-        raise _Unsupported("unsigned comparison is not modelled")
+    if has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
+        raise Unsupported("unsigned comparison is not modelled")
     t = it.result_type(op)
-    return [_map(lambda a, b: scalar.compare(direction, a, b), t.shape, *xs)]
+    return [map_elements(lambda a, b: scalar.compare(direction, a, b), t.shape, *xs)]
 
 
 @handles("arith.cmpf", "arith.cmpi")
@@ -137,8 +140,8 @@ def _constant(it, op, xs):
     t = it.result_type(op)
     attr = op.attributes["value"]
     if t.is_tensor:
-        return [_dense_values(it.ir, attr, t)]
-    value = _attr_number(it.ir, attr)
+        return [dense_values(it.ir, attr, t)]
+    value = attr_number(it.ir, attr)
     if t.dtype == "index":
         return [int(value)]
     if t.dtype == "i1":
@@ -149,7 +152,7 @@ def _constant(it, op, xs):
 @handles("stablehlo.iota")
 def _iota(it, op, xs):
     t = it.result_type(op)
-    dim = _int_attr(it.ir, op.attributes["iota_dimension"])
+    dim = int_attr(it.ir, op.attributes["iota_dimension"])
     out = np.empty(t.shape, dtype=object)
     for idx in np.ndindex(*t.shape):
         out[idx] = numeral(idx[dim], t.dtype)
@@ -159,7 +162,7 @@ def _iota(it, op, xs):
 @handles("stablehlo.broadcast_in_dim")
 def _broadcast_in_dim(it, op, xs):
     t = it.result_type(op)
-    dims = tuple(_i64s(it.ir, op.attributes["broadcast_dimensions"]))
+    dims = tuple(i64s(it.ir, op.attributes["broadcast_dimensions"]))
     return [broadcast(xs[0], t.shape, dims)]
 
 
@@ -172,7 +175,7 @@ def _sh_broadcast(it, op, xs):
 
 @handles("stablehlo.transpose")
 def _transpose(it, op, xs):
-    perm = _i64s(it.ir, op.attributes["permutation"])
+    perm = i64s(it.ir, op.attributes["permutation"])
     return [np.ascontiguousarray(np.transpose(xs[0], perm))]
 
 
@@ -184,30 +187,30 @@ def _reshape(it, op, xs):
 
 @handles("stablehlo.reverse")
 def _reverse(it, op, xs):
-    dims = _i64s(it.ir, op.attributes["dimensions"])
+    dims = i64s(it.ir, op.attributes["dimensions"])
     return [np.ascontiguousarray(np.flip(xs[0], axis=tuple(dims)))]
 
 
 @handles("stablehlo.slice")
 def _slice(it, op, xs):
-    start = _i64s(it.ir, op.attributes["start_indices"])
-    limit = _i64s(it.ir, op.attributes["limit_indices"])
-    strides = _i64s(it.ir, op.attributes["strides"]) if _has(op, "strides") else [1] * len(start)
+    start = i64s(it.ir, op.attributes["start_indices"])
+    limit = i64s(it.ir, op.attributes["limit_indices"])
+    strides = i64s(it.ir, op.attributes["strides"]) if has(op, "strides") else [1] * len(start)
     index = tuple(slice(s, e, k) for s, e, k in zip(start, limit, strides))
     return [np.array(xs[0][index], dtype=object)]
 
 
 @handles("stablehlo.concatenate")
 def _concatenate(it, op, xs):
-    dim = _int_attr(it.ir, op.attributes["dimension"])
+    dim = int_attr(it.ir, op.attributes["dimension"])
     return [np.concatenate([np.asarray(x, dtype=object) for x in xs], axis=dim)]
 
 
 @handles("stablehlo.pad")
 def _pad(it, op, xs):
     a, value = xs[0], xs[1][()]
-    low = _i64s(it.ir, op.attributes["edge_padding_low"])
-    interior = _i64s(it.ir, op.attributes["interior_padding"])
+    low = i64s(it.ir, op.attributes["edge_padding_low"])
+    interior = i64s(it.ir, op.attributes["interior_padding"])
     t = it.result_type(op)
     out = np.empty(t.shape, dtype=object)
     for idx in np.ndindex(*t.shape):
@@ -233,16 +236,16 @@ def _dynamic_update_slice(it, op, xs):
         out = np.array(dest, dtype=object)
         out[tuple(slice(s, s + m) for s, m in zip(starts, update.shape))] = update
         return out
-    return [_by_cases(xs[2:], [(0, n - m) for n, m in zip(dest.shape, update.shape)], build)]
+    return [by_cases(xs[2:], [(0, n - m) for n, m in zip(dest.shape, update.shape)], build)]
 
 
 @handles("stablehlo.dynamic_slice")
 def _dynamic_slice(it, op, xs):
     """The slice of the static sizes at the start indices, each clamped into [0, n - size]
     (symbolic indices: by cases)."""
-    sizes = _i64s(it.ir, op.attributes["slice_sizes"])
+    sizes = i64s(it.ir, op.attributes["slice_sizes"])
     a = np.asarray(xs[0], dtype=object)
-    return [_by_cases(xs[1:], [(0, n - m) for n, m in zip(a.shape, sizes)],
+    return [by_cases(xs[1:], [(0, n - m) for n, m in zip(a.shape, sizes)],
                       lambda starts: a[tuple(slice(s, s + m) for s, m in zip(starts, sizes))])]
 
 
@@ -259,14 +262,14 @@ def _gather(it, op, xs):
     fields.update({k: [int(v) for v in vs.replace(" ", "").split(",") if v]
                    for k, vs in _GATHER_FIELD.findall(str(op.attributes["dimension_numbers"]))})
     a, index = np.asarray(xs[0], dtype=object), np.asarray(xs[1], dtype=object)
-    sizes = _i64s(it.ir, op.attributes["slice_sizes"])
+    sizes = i64s(it.ir, op.attributes["slice_sizes"])
     collapsed = fields.get("collapsed_slice_dims", [])
     if len(collapsed) == 1 and fields.get("start_index_map") == collapsed and index.shape == (1,) \
             and fields.get("index_vector_dim") == [0] and fields.get("offset_dims", []) == list(range(a.ndim - 1)) \
             and all(m == (1 if k == collapsed[0] else n) for k, (n, m) in enumerate(zip(a.shape, sizes))):
         # one index: the line at it along the collapsed dim (a shape-generic take, refined)
         dim = collapsed[0]
-        slab = _by_cases([index[0]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
+        slab = by_cases([index[0]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
         return [np.asarray(slab, dtype=object)]
     if len(collapsed) == 1 and fields.get("start_index_map") == collapsed and index.ndim >= 3 \
             and index.shape[-1] == 1 and fields.get("index_vector_dim") == [index.ndim - 1] \
@@ -276,11 +279,11 @@ def _gather(it, op, xs):
             or index.shape[1] != 1 or fields.get("index_vector_dim") != [1] \
             or fields.get("offset_dims", []) != [k for k in range(a.ndim) if k != collapsed[0]] \
             or any(m != (1 if k == collapsed[0] else n) for k, (n, m) in enumerate(zip(a.shape, sizes))):
-        raise _Unsupported("stablehlo.gather beyond one index per position along one dim")
+        raise Unsupported("stablehlo.gather beyond one index per position along one dim")
     dim = collapsed[0]
     out = np.empty(it.result_type(op).shape, dtype=object)
     for p in range(index.shape[0]):
-        slab = _by_cases([index[p, 0]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
+        slab = by_cases([index[p, 0]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
         out[(slice(None),) * dim + (p,)] = slab if slab.ndim else slab[()]
     return [out]
 
@@ -293,10 +296,10 @@ def _gather_batches(it, op, a, index, dim: int, offset_dims: list) -> np.ndarray
     out_t = it.result_type(op).shape
     batch = index.shape[:-1]
     if len(offset_dims) != a.ndim - 1 or len(out_t) != len(batch) + a.ndim - 1:
-        raise _Unsupported("stablehlo.gather whose offset dims are not the operand's other dims")
+        raise Unsupported("stablehlo.gather whose offset dims are not the operand's other dims")
     slabs = np.empty(batch + tuple(n for k, n in enumerate(a.shape) if k != dim), dtype=object)
     for b in np.ndindex(*batch):
-        slab = _by_cases([index[b + (0,)]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
+        slab = by_cases([index[b + (0,)]], [(0, a.shape[dim] - 1)], lambda ks: np.take(a, ks[0], axis=dim))
         slabs[b] = slab if slab.ndim else slab[()]
     batch_at = [k for k in range(len(out_t)) if k not in offset_dims]
     order = [0] * len(out_t)  # result dim -> dim of slabs
@@ -343,7 +346,7 @@ def _zero_fill(out: np.ndarray, t: ValueType) -> np.ndarray:
 def _reduce(it, op, xs):
     n = len(xs) // 2
     inputs, inits = xs[:n], [x[()] for x in xs[n:]]
-    dims = sorted(_i64s(it.ir, op.attributes["dimensions"]))
+    dims = sorted(i64s(it.ir, op.attributes["dimensions"]))
     body = op.regions[0].blocks[0]
     a0 = np.asarray(inputs[0], dtype=object)
     kept = [d for d in range(a0.ndim) if d not in dims]
@@ -353,7 +356,7 @@ def _reduce(it, op, xs):
     for idx in np.ndindex(*out_shape):
         acc = list(inits)
         for k in range(moved[0].shape[-1]):
-            args = [_scalar_array(v) for v in acc] + [_scalar_array(m[idx + (k,)]) for m in moved]
+            args = [scalar_array(v) for v in acc] + [scalar_array(m[idx + (k,)]) for m in moved]
             acc = [r[()] for r in it.run_block(body, args)]
         for o, v in zip(outs, acc):
             o[idx] = v
@@ -366,8 +369,8 @@ def _reduce(it, op, xs):
 # --- loops (a time loop around a step, synth.synthesis.steps): run at concrete trip counts ---
 
 
-def _concrete(v):
-    """A loop counter or condition as a Python int / bool; _Unsupported where it depends
+def concrete(v):
+    """A loop counter or condition as a Python int / bool; Unsupported where it depends
     on the inputs."""
     if isinstance(v, np.ndarray):
         v = v[()] if v.shape == () else None
@@ -383,7 +386,7 @@ def _concrete(v):
             return t.as_long()
         if z3.is_bv_value(t):
             return t.as_signed_long()
-    raise _Unsupported("a loop whose trip count depends on the inputs")
+    raise Unsupported("a loop whose trip count depends on the inputs")
 
 
 def _index_cases(v, lo: int, hi: int) -> list[tuple[object, int]]:
@@ -392,8 +395,8 @@ def _index_cases(v, lo: int, hi: int) -> list[tuple[object, int]]:
     (symbolic) index clamps to it. A dynamic slice at a loop counter that is symbolic in a
     proof (every counter value at once) is the merge of the slices at every position."""
     try:
-        return [(True, min(max(_concrete(v), lo), hi))]
-    except _Unsupported:
+        return [(True, min(max(concrete(v), lo), hi))]
+    except Unsupported:
         pass
     if isinstance(v, np.ndarray):
         v = v[()]
@@ -402,7 +405,7 @@ def _index_cases(v, lo: int, hi: int) -> list[tuple[object, int]]:
     return [(v <= lo if k == lo else v >= hi if k == hi else v == k, k) for k in range(lo, hi + 1)]
 
 
-def _by_cases(indices: list, bounds: list[tuple[int, int]], build) -> np.ndarray:
+def by_cases(indices: list, bounds: list[tuple[int, int]], build) -> np.ndarray:
     """build(concrete indices) for indices that may be symbolic (each clamped into its
     bounds): one array per combination of their cases, merged elementwise by z3.If."""
     from itertools import product
@@ -426,17 +429,17 @@ def _while(it, op, xs):
     values = list(xs)
     for _ in range(MAX_ITERATIONS):
         (go,) = it.run_block(cond, values)
-        if not _concrete(go):
+        if not concrete(go):
             return values
         values = it.run_block(body, values)
-    raise _Unsupported(f"a loop of more than {MAX_ITERATIONS} iterations")
+    raise Unsupported(f"a loop of more than {MAX_ITERATIONS} iterations")
 
 
 @handles("scf.for")
 def _for(it, op, xs):
-    lb, ub, step = (_concrete(x) for x in xs[:3])
+    lb, ub, step = (concrete(x) for x in xs[:3])
     if step <= 0 or (ub - lb) // step > MAX_ITERATIONS:
-        raise _Unsupported(f"a loop of step {step} or of more than {MAX_ITERATIONS} iterations")
+        raise Unsupported(f"a loop of step {step} or of more than {MAX_ITERATIONS} iterations")
     values = list(xs[3:])
     block = op.regions[0].blocks[0]
     for i in range(lb, ub, step):
@@ -448,7 +451,7 @@ def _for(it, op, xs):
 def _if(it, op, xs):
     """An scf.if on a condition the sizes and loop counters decide (a bound of a diagonal's
     cell, synth.synthesis.diagonals): the branch taken."""
-    taken = 0 if _concrete(xs[0]) else 1
+    taken = 0 if concrete(xs[0]) else 1
     if not op.regions[taken].blocks:
         return []
     return it.run_block(op.regions[taken].blocks[0], [])
@@ -462,16 +465,16 @@ def _call(it, op, xs):
 
 # the handlers of linalg, tensor and the library ops (that module imports this one)
 from synth.semantics.interpreter_tensor import (  # noqa: E402
-    _cholesky, _empty, _extract, _extract_slice, _from_elements, _generic, _index, _insert, _insert_slice,
-    _tensor_cast, _triangular_solve,
+    op_cholesky, op_empty, op_extract, op_extract_slice, op_from_elements, op_generic, op_index, op_insert, op_insert_slice,
+    op_tensor_cast, op_triangular_solve,
 )
 
 HANDLERS = table(
     _elementwise, _convert, _int_cast, _sh_compare, _arith_compare, _constant, _iota,
     _broadcast_in_dim, _sh_broadcast, _transpose, _reshape, _reverse, _slice, _concatenate,
-    _pad, _dynamic_update_slice, _dynamic_slice, _gather, _dot_general, _dot, _reduce, _call, _empty, _generic, _index, _extract_slice,
-    _insert_slice, _extract, _insert, _from_elements, _triangular_solve, _cholesky, _while, _for, _if,
-    _tensor_cast,
+    _pad, _dynamic_update_slice, _dynamic_slice, _gather, _dot_general, _dot, _reduce, _call, op_empty, op_generic, op_index, op_extract_slice,
+    op_insert_slice, op_extract, op_insert, op_from_elements, op_triangular_solve, op_cholesky, _while, _for, _if,
+    op_tensor_cast,
 )
 
 

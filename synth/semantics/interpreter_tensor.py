@@ -14,12 +14,13 @@ from synth.semantics.affine_expr import compile_map
 from synth.semantics.handlers import handles
 
 from synth.semantics import scalar
-from synth.semantics.raised_values import _Unsupported, _has, _i64s, _int_attr
+from synth.semantics.raised_values import has, i64s, int_attr
+from synth.semantics.scalar import Unsupported
 # the interpreter -------------------------------------------------------------------------
 
 from synth.semantics.interpreter import (
-    _by_cases,
-    _concrete,
+    by_cases,
+    concrete,
 )  # noqa: E402
 
 
@@ -27,19 +28,21 @@ from synth.semantics.interpreter import (
 
 
 @handles("tensor.cast")
-def _tensor_cast(it, op, xs):
+def op_tensor_cast(it, op, xs):
     """A cast between static and dynamic shapes of one tensor: the same elements."""
     return [xs[0]]
 
 
 @handles("tensor.empty")
-def _empty(it, op, xs):
+def op_empty(it, op, xs):
+    """tensor.empty: a fresh array of the result type."""
     dtype = re.search(r"(?:<|x)([a-z]+\d*)>$", str(op.results[0].type)).group(1)
     return [it.fresh_array(TensorType(_shape(op, 0, xs), dtype), "empty")]
 
 
 @handles("linalg.generic")
-def _generic(it, op, xs):
+def op_generic(it, op, xs):
+    """linalg.generic: its body run at every point of the iteration space."""
     ir = it.ir
     view = op.opview
     n_in = len(view.inputs)
@@ -55,7 +58,7 @@ def _generic(it, op, xs):
             if isinstance(expr, ir.AffineDimExpr) and domain[expr.position] is None:
                 domain[expr.position] = shape[r]
     if any(d is None for d in domain):
-        raise _Unsupported("a loop dimension that no operand indexes directly")
+        raise Unsupported("a loop dimension that no operand indexes directly")
     indexers = [None if shape is None else compile_map(amap, ir) for amap, shape in zip(maps, shapes)]
     body = op.regions[0].blocks[0]
     it.index_stack.append(None)
@@ -74,10 +77,11 @@ def _generic(it, op, xs):
 
 
 @handles("linalg.index")
-def _index(it, op, xs):
+def op_index(it, op, xs):
+    """linalg.index: the current iteration index along `dim` of the innermost generic."""
     if not it.index_stack or it.index_stack[-1] is None:
-        raise _Unsupported("linalg.index outside a linalg.generic")
-    return [int(it.index_stack[-1][_int_attr(it.ir, op.attributes["dim"])])]
+        raise Unsupported("linalg.index outside a linalg.generic")
+    return [int(it.index_stack[-1][int_attr(it.ir, op.attributes["dim"])])]
 
 
 _DYNAMIC = -(2 ** 62)  # static offsets / sizes / strides below it are ShapedType::kDynamic
@@ -91,15 +95,15 @@ def _slice_params(it, op, dynamic: list) -> tuple[list[int], list[int], list[int
     values = iter(dynamic)
     out = []
     for name in ("static_offsets", "static_sizes", "static_strides"):
-        out.append([(next(values) if name == "static_offsets" else _concrete(next(values)))
-                    if v < _DYNAMIC else v for v in _i64s(it.ir, op.attributes[name])])
+        out.append([(next(values) if name == "static_offsets" else concrete(next(values)))
+                    if v < _DYNAMIC else v for v in i64s(it.ir, op.attributes[name])])
     return out[0], out[1], out[2]
 
 
 def _shape(op, k: int, dynamic: list) -> tuple[int, ...]:
     """The shape of result k, its dynamic dims taken in order from `dynamic`."""
     values = iter(dynamic)
-    return tuple(_concrete(next(values)) if d is None else d for d in _result_dims(op, k))
+    return tuple(concrete(next(values)) if d is None else d for d in _result_dims(op, k))
 
 
 def _result_dims(op, k: int = 0) -> list[int | None]:
@@ -120,22 +124,24 @@ def _reduced(sizes: list[int], static: list[int], result: list[int | None]) -> t
             out.append(n)
             r += 1
         elif dynamic or s != 1:
-            raise _Unsupported("a rank-reducing slice whose dropped dims are not static unit dims")
+            raise Unsupported("a rank-reducing slice whose dropped dims are not static unit dims")
     return tuple(out)
 
 
 @handles("tensor.extract_slice")
-def _extract_slice(it, op, xs):
+def op_extract_slice(it, op, xs):
+    """tensor.extract_slice (a symbolic offset: by cases)."""
     off, size, stride = _slice_params(it, op, xs[1:])
-    shape = _reduced(size, _i64s(it.ir, op.attributes["static_sizes"]), _result_dims(op))
+    shape = _reduced(size, i64s(it.ir, op.attributes["static_sizes"]), _result_dims(op))
     a = np.asarray(xs[0], dtype=object)
     bounds = [(0, max(n - (s - 1) * k - 1, 0)) for n, s, k in zip(a.shape, size, stride)]
-    return [_by_cases(off, bounds, lambda o: np.array(a[tuple(slice(b, b + s * k, k) for b, s, k
+    return [by_cases(off, bounds, lambda o: np.array(a[tuple(slice(b, b + s * k, k) for b, s, k
                                                                in zip(o, size, stride))]).reshape(shape))]
 
 
 @handles("tensor.insert_slice")
-def _insert_slice(it, op, xs):
+def op_insert_slice(it, op, xs):
+    """tensor.insert_slice (a symbolic offset: by cases)."""
     off, size, stride = _slice_params(it, op, xs[2:])
     dest = np.asarray(xs[1], dtype=object)
     bounds = [(0, max(n - (s - 1) * k - 1, 0)) for n, s, k in zip(dest.shape, size, stride)]
@@ -145,28 +151,31 @@ def _insert_slice(it, op, xs):
         index = tuple(slice(b, b + s * k, k) for b, s, k in zip(o, size, stride))
         out[index] = np.asarray(xs[0], dtype=object).reshape(out[index].shape)
         return out
-    return [_by_cases(off, bounds, build)]
+    return [by_cases(off, bounds, build)]
 
 
 @handles("tensor.extract")
-def _extract(it, op, xs):
+def op_extract(it, op, xs):
+    """tensor.extract (a symbolic index: by cases)."""
     x = np.asarray(xs[0], dtype=object)
     try:
-        return [x[tuple(_concrete(i) for i in xs[1:])]]
-    except _Unsupported:  # a symbolic index (an element at a loop counter): by cases
-        out = _by_cases(list(xs[1:]), [(0, n - 1) for n in x.shape], lambda ks: x[tuple(ks)])
+        return [x[tuple(concrete(i) for i in xs[1:])]]
+    except Unsupported:  # a symbolic index (an element at a loop counter): by cases
+        out = by_cases(list(xs[1:]), [(0, n - 1) for n in x.shape], lambda ks: x[tuple(ks)])
         return [out[()]]
 
 
 @handles("tensor.insert")
-def _insert(it, op, xs):
+def op_insert(it, op, xs):
+    """tensor.insert at concrete indices."""
     dest = np.array(xs[1], dtype=object)
-    dest[tuple(_concrete(i) for i in xs[2:])] = xs[0]
+    dest[tuple(concrete(i) for i in xs[2:])] = xs[0]
     return [dest]
 
 
 @handles("tensor.from_elements")
-def _from_elements(it, op, xs):
+def op_from_elements(it, op, xs):
+    """tensor.from_elements in row-major order."""
     t = it.result_type(op)
     out = np.empty(t.shape, dtype=object)
     for idx, v in zip(np.ndindex(*t.shape), xs):
@@ -175,24 +184,26 @@ def _from_elements(it, op, xs):
 
 
 @handles("stablehlo.triangular_solve")
-def _triangular_solve(it, op, xs):
+def op_triangular_solve(it, op, xs):
+    """stablehlo.triangular_solve (left_side only)."""
     def flag(name: str) -> bool:
         return it.ir.BoolAttr(op.attributes[name]).value
 
     if not flag("left_side"):
-        raise _Unsupported("only left_side = true is modelled")
+        raise Unsupported("only left_side = true is modelled")
     transpose = str(op.attributes["transpose_a"])
     if "ADJOINT" in transpose:
-        raise _Unsupported("transpose_a = ADJOINT is not modelled")
+        raise Unsupported("transpose_a = ADJOINT is not modelled")
     ops = scalar.STABLEHLO
     return [triangular_solve(xs[0], xs[1], flag("lower"), flag("unit_diagonal"), "NO_TRANSPOSE" not in transpose,
                              ops["stablehlo.subtract"], ops["stablehlo.multiply"], ops["stablehlo.divide"])]
 
 
 @handles("stablehlo.cholesky")
-def _cholesky(it, op, xs):
-    if not (_has(op, "lower") and it.ir.BoolAttr(op.attributes["lower"]).value):
-        raise _Unsupported("only lower = true is modelled")
+def op_cholesky(it, op, xs):
+    """stablehlo.cholesky (lower only; the upper triangle is implementation-defined)."""
+    if not (has(op, "lower") and it.ir.BoolAttr(op.attributes["lower"]).value):
+        raise Unsupported("only lower = true is modelled")
     ops = scalar.STABLEHLO
     out = cholesky(xs[0], ops["stablehlo.subtract"], ops["stablehlo.multiply"], ops["stablehlo.divide"],
                    ops["stablehlo.sqrt"])

@@ -30,10 +30,23 @@ import itertools
 
 import z3
 
+from synth.budget import ms_left
+
 
 class NotParametric(Exception):
     """A program (or a part of it) outside what the all-size proof models; the message
     says what."""
+
+
+def query_ms(deadline: float | None, cap_ms: int | None = None) -> int:
+    """Z3's time for one more query of the all-size level, in ms: `cap_ms`, or what is
+    left before `deadline` (a time.monotonic() value, the level's) where that is less (one
+    of the two given); NotParametric when nothing is left (the level gives up, the bounded
+    proof decides)."""
+    ms = ms_left(deadline, cap_ms)
+    if ms is None:
+        raise NotParametric("the proof is not done in the level's time")
+    return ms
 
 
 # sums ---------------------------------------------------------------------------------------
@@ -195,7 +208,7 @@ def _unit_split(k: z3.ExprRef, lhs: z3.ExprRef, rhs: z3.ExprRef):
     return None if mentions(rest, k) else (coef, rest)
 
 
-def _bound(k: z3.ExprRef, g: z3.BoolRef):
+def bound(k: z3.ExprRef, g: z3.BoolRef):
     """A guard on `k` as ("lo", t): k >= t, ("hi", t): k < t, ("eq", t), or None."""
     neg = False
     while z3.is_not(g):

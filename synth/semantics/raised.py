@@ -64,16 +64,17 @@ from synth.semantics import support as support
 from synth.errors import InputError
 from synth.frontend.reader import read_text
 
-from synth.semantics.interpreter import _Interpreter
+from synth.semantics.interpreter import Interpreter
 from synth.semantics.raised_text import (MIN_SIZE, keep_functions, resize_text,  # noqa: F401
                                          top_level_functions)
-from synth.semantics.raised_values import (ValueType, _Unsupported, _cast, _has, _int_attr,  # noqa: F401
-                                           _scalar_array, numeral, value_type)
+from synth.semantics.raised_values import (ValueType, cast, has, int_attr,  # noqa: F401
+                                           scalar_array, numeral, value_type)
+from synth.semantics.scalar import Unsupported
 from synth.semantics.scalar import is_inf as _is_inf
 # the raised function ---------------------------------------------------------------------------
 
 
-def _stablehlo_context():
+def stablehlo_context():
     from jaxlib.mlir import ir
 
     return ir, shared_context("stablehlo")
@@ -90,7 +91,7 @@ def _new_context(kind: str):
     if kind == "jax":
         from jax._src.interpreters import mlir as jax_mlir
         return jax_mlir.make_ir_context()
-    from synth.codegen.emit import _stablehlo_context as context
+    from synth.codegen.emit import stablehlo_context as context
     return context()[1]
 
 
@@ -133,7 +134,7 @@ class RaisedFunction:
     dialect: str  # "stablehlo" or "linalg"
 
     def context(self):
-        return _stablehlo_context() if self.dialect == "stablehlo" else _upstream_context()
+        return stablehlo_context() if self.dialect == "stablehlo" else _upstream_context()
 
     def _parse(self, ir):
         try:
@@ -180,15 +181,15 @@ class RaisedFunction:
             try:
                 args = [value_type(t, dynamic) for t in ftype.inputs]
                 results = [value_type(t, dynamic) for t in ftype.results]
-            except _Unsupported as e:
+            except Unsupported as e:
                 raise InputError(f"@{self.name}: {e}", self.path) from None
             outputs = None
-            if _has(func, "synth.outputs"):
-                attr = _cast(ir.ArrayAttr, func.attributes["synth.outputs"])
-                if attr is None or any(_cast(ir.IntegerAttr, a) is None for a in attr):
+            if has(func, "synth.outputs"):
+                attr = cast(ir.ArrayAttr, func.attributes["synth.outputs"])
+                if attr is None or any(cast(ir.IntegerAttr, a) is None for a in attr):
                     raise InputError(f"@{self.name}: synth.outputs must be a list of integers",
                                      self.path)
-                outputs = [_int_attr(ir, a) for a in attr]
+                outputs = [int_attr(ir, a) for a in attr]
             return Signature(args, results, outputs)
         return self._inside(work)
 
@@ -208,7 +209,7 @@ class RaisedFunction:
             ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
             try:
                 arg_types = [value_type(t) for t in ftype.inputs]
-            except _Unsupported as e:
+            except Unsupported as e:
                 raise InputError(f"@{self.name}: {e}", self.path) from None
             if len(args) != len(arg_types):
                 raise InputError(f"@{self.name} takes {len(arg_types)} arguments, got {len(args)}",
@@ -223,13 +224,13 @@ class RaisedFunction:
                     raise InputError(f"argument #{k} of @{self.name} has shape {list(a.shape)}, "
                                      f"the function expects {t.mlir()}", self.path)
                 values.append(a)
-            results = _Interpreter(ir, module, self.path).call(self.name, values)
+            results = Interpreter(ir, module, self.path).call(self.name, values)
             return results, [value_type(t) for t in ftype.results]
 
         results, types = self._inside(work, generalize=self.dialect == "linalg")
         out = []
         for k, (r, t) in enumerate(zip(results, types)):
-            r = np.array(r, dtype=object) if isinstance(r, np.ndarray) else _scalar_array(r)
+            r = np.array(r, dtype=object) if isinstance(r, np.ndarray) else scalar_array(r)
             for idx in np.ndindex(*r.shape):
                 v = r[idx]
                 if not isinstance(v, z3.ExprRef) and not _is_inf(v):

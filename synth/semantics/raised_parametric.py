@@ -31,12 +31,14 @@ import z3
 
 from synth.semantics import scalar
 from synth.semantics.parametric import NotParametric
-from synth.semantics.raised_text import MIN_SIZE, _NEAR
-from synth.semantics.raised_values import _FLOATS, _Unsupported, is_dynamic_dim, value_type
+from synth.analysis.sizes import NEAR
+from synth.semantics.raised_text import MIN_SIZE
+from synth.semantics.raised_values import FLOATS, is_dynamic_dim, value_type
+from synth.semantics.scalar import Unsupported
 
-_ELEMENTWISE = {**scalar.STABLEHLO, **scalar.ARITH_MATH}
-_DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
-_DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([\d,\s]*)\]")
+ELEMENTWISE = {**scalar.STABLEHLO, **scalar.ARITH_MATH}
+DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
+DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([\d,\s]*)\]")
 _TERMINATORS = ("func.return", "stablehlo.return", "linalg.yield", "tensor.yield")
 
 
@@ -53,7 +55,7 @@ class Sizes:
     """Integers of the raised text as terms of the size symbols."""
 
     def __init__(self, values: dict[str, int], near: bool = True):
-        self.near = near  # also a number within _NEAR of exactly one size (n - 1)
+        self.near = near  # also a number within NEAR of exactly one size (n - 1)
         self.near_read = False  # whether a number was read as `size + offset`
         self.by_value: dict[int, str] = {}
         for name, v in values.items():
@@ -65,8 +67,8 @@ class Sizes:
     def term(self, value: int) -> z3.ArithRef:
         if value in self.by_value:
             return z3.Int(self.by_value[value])
-        if self.near and value >= MIN_SIZE - _NEAR:
-            for offset in range(1, _NEAR + 1):
+        if self.near and value >= MIN_SIZE - NEAR:
+            for offset in range(1, NEAR + 1):
                 for sign in (-1, 1):
                     hits = [v for v in self.by_value if v + sign * offset == value]
                     if len(hits) == 1:
@@ -77,18 +79,20 @@ class Sizes:
         return z3.IntVal(value)
 
 
-def _numeral(v, dtype: str):
+def numeral(v, dtype: str):
+    """`v` as a z3 value of `dtype` (z3 terms as they are)."""
     if isinstance(v, z3.ExprRef):
         return v
-    if dtype in _FLOATS:
+    if dtype in FLOATS:
         return z3.RealVal(v)
     if dtype == "i1":
         return z3.BoolVal(bool(v))
     return z3.IntVal(int(v))
 
 
-def _to_dtype(i: z3.ArithRef, dtype: str):
-    return z3.ToReal(i) if dtype in _FLOATS else i
+def to_dtype(i: z3.ArithRef, dtype: str):
+    """The integer term `i` as a term of `dtype` (real for floats)."""
+    return z3.ToReal(i) if dtype in FLOATS else i
 
 
 class _Eval:
@@ -149,7 +153,7 @@ class _Eval:
                 raise NotParametric(f"'{name}' has no description at symbolic sizes")
             try:
                 results = handler(self, op, xs, env)
-            except _Unsupported as e:
+            except Unsupported as e:
                 raise NotParametric(f"'{name}': {e}") from None
             env.update(zip(op.results, results))
         return []
@@ -170,20 +174,22 @@ def handles(*names):
     return register
 
 
-def _elementwise_fn(fn, shape, dtype, is_tensor, xs):
+def elementwise_fn(fn, shape, dtype, is_tensor, xs):
+    """`fn` applied to `xs`: on scalars directly, on tensors pointwise as a Tensor of `shape`."""
     if not is_tensor:
         return fn(*xs)
     ats = [x.at if isinstance(x, Tensor) else (lambda idx, x=x: x) for x in xs]
     return Tensor(shape, dtype, lambda idx: fn(*(a(idx) for a in ats)))
 
 
-def _same_operands(ev, op, shape, xs) -> None:
+def same_operands(ev, op, shape, xs) -> None:
+    """Requires every tensor operand of `op` to have the result `shape`."""
     for x in xs:
         if isinstance(x, Tensor):
             ev.same_shape(x.shape, shape, f"'{op.operation.name}' operand and result shapes")
 
 
-def _like(xs) -> tuple | None:
+def elementwise_shape(xs) -> tuple | None:
     """The shape of the first tensor operand of the largest rank (an elementwise op's)."""
     tensors = [x for x in xs if isinstance(x, Tensor)]
     return max(tensors, key=lambda x: x.rank).shape if tensors else None
@@ -214,11 +220,12 @@ def evaluate(raised, sizes: "dict[str, int] | Sizes", args: list, near: bool = T
 # --- sizes as SSA values (a shape-generic raised function) ------------------------------------
 
 
-def _scalar_term(x):
+def scalar_term(x):
+    """The element of a rank-0 Tensor, or `x` itself."""
     return x.at(()) if isinstance(x, Tensor) else x
 
 
-def _vector_terms(x: Tensor) -> list:
+def vector_terms(x: Tensor) -> list:
     """The elements of a static-length 1-D tensor (a shape operand) as terms."""
     if x.rank != 1 or not z3.is_int_value(z3.simplify(x.shape[0])):
         raise NotParametric("a shape operand whose length is not a constant")

@@ -11,11 +11,11 @@ from synth.semantics import scalar
 from synth.semantics.parametric import NotParametric, fresh_index, make_sum
 from synth.semantics.canonical import canonical
 from synth.semantics.raised_values import (
-    _attr_number,
-    _has,
-    _i64s,
-    _int_attr,
-    _sort,
+    attr_number,
+    has,
+    i64s,
+    int_attr,
+    z3_sort,
     arith_compare,
     arith_int_cast,
     dot_indices,
@@ -26,54 +26,54 @@ from synth.semantics.raised_values import (
 
 from synth.semantics.raised_parametric import (
     Tensor,
-    _DIRECTION,
-    _DOT_FIELD,
-    _ELEMENTWISE,
-    _elementwise_fn,
-    _like,
-    _numeral,
-    _same_operands,
-    _to_dtype,
+    DIRECTION,
+    DOT_FIELD,
+    ELEMENTWISE,
+    elementwise_fn,
+    elementwise_shape,
+    numeral,
+    same_operands,
+    to_dtype,
     handles,
 )
 
 
-@handles(*_ELEMENTWISE)
+@handles(*ELEMENTWISE)
 def _elementwise(ev, op, xs, env):
-    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
-    _same_operands(ev, op, shape, xs)
-    fn = _ELEMENTWISE[op.operation.name]
-    return [_elementwise_fn(fn, shape, dtype, is_tensor, xs)]
+    shape, dtype, is_tensor = ev.result(op, like=elementwise_shape(xs))
+    same_operands(ev, op, shape, xs)
+    fn = ELEMENTWISE[op.operation.name]
+    return [elementwise_fn(fn, shape, dtype, is_tensor, xs)]
 
 
 @handles("stablehlo.convert")
 def _convert(ev, op, xs, env):
-    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
-    _same_operands(ev, op, shape, xs)
+    shape, dtype, is_tensor = ev.result(op, like=elementwise_shape(xs))
+    same_operands(ev, op, shape, xs)
     src = value_type(op.operands[0].type, dynamic=True).dtype
-    return [_elementwise_fn(convert(src, dtype), shape, dtype, is_tensor, xs)]
+    return [elementwise_fn(convert(src, dtype), shape, dtype, is_tensor, xs)]
 
 
 @handles(*scalar.INT_CASTS)
 def _int_cast(ev, op, xs, env):
-    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
-    return [_elementwise_fn(arith_int_cast(op), shape, dtype, is_tensor, xs)]
+    shape, dtype, is_tensor = ev.result(op, like=elementwise_shape(xs))
+    return [elementwise_fn(arith_int_cast(op), shape, dtype, is_tensor, xs)]
 
 
 @handles("stablehlo.compare")
 def _compare(ev, op, xs, env):
-    direction = _DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
-    if _has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
+    direction = DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
+    if has(op, "compare_type") and "UNSIGNED" in str(op.attributes["compare_type"]):
         raise NotParametric("unsigned comparison is not modelled")
-    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
-    _same_operands(ev, op, shape, xs)
-    return [_elementwise_fn(lambda a, b: scalar.compare(direction, a, b), shape, dtype, is_tensor, xs)]
+    shape, dtype, is_tensor = ev.result(op, like=elementwise_shape(xs))
+    same_operands(ev, op, shape, xs)
+    return [elementwise_fn(lambda a, b: scalar.compare(direction, a, b), shape, dtype, is_tensor, xs)]
 
 
 @handles("arith.cmpf", "arith.cmpi")
 def _arith_compare(ev, op, xs, env):
-    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
-    return [_elementwise_fn(arith_compare(ev.ir, op), shape, dtype, is_tensor, xs)]
+    shape, dtype, is_tensor = ev.result(op, like=elementwise_shape(xs))
+    return [elementwise_fn(arith_compare(ev.ir, op), shape, dtype, is_tensor, xs)]
 
 
 @handles("stablehlo.constant", "arith.constant")
@@ -84,22 +84,23 @@ def _constant(ev, op, xs, env):
         dense = ev.ir.DenseElementsAttr(attr)
         if not dense.is_splat:
             raise NotParametric("a constant tensor that is not a splat")
-        value = _numeral(_attr_number(ev.ir, dense.get_splat_value()), dtype)
+        value = numeral(attr_number(ev.ir, dense.get_splat_value()), dtype)
         return [Tensor(shape, dtype, lambda idx: value)]
-    value = _attr_number(ev.ir, attr)
+    value = attr_number(ev.ir, attr)
     if dtype == "index":
         return [ev.sizes.term(int(value))]
-    return [_numeral(value, dtype)]
+    return [numeral(value, dtype)]
 
 
 @handles("stablehlo.iota")
 def _iota(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
-    dim = _int_attr(ev.ir, op.attributes["iota_dimension"])
-    return [Tensor(shape, dtype, lambda idx: _to_dtype(idx[dim], dtype))]
+    dim = int_attr(ev.ir, op.attributes["iota_dimension"])
+    return [Tensor(shape, dtype, lambda idx: to_dtype(idx[dim], dtype))]
 
 
-def _broadcast_at(a: Tensor, dims, out_shape):
+def broadcast_at(a: Tensor, dims, out_shape):
+    """The element function of `a` broadcast to `out_shape` along `dims` (unit dims read at 0)."""
     def at(idx):
         src = []
         for k, d in enumerate(dims):
@@ -113,16 +114,16 @@ def _broadcast_at(a: Tensor, dims, out_shape):
 @handles("stablehlo.broadcast_in_dim")
 def _broadcast_in_dim(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
-    dims = _i64s(ev.ir, op.attributes["broadcast_dimensions"])
+    dims = i64s(ev.ir, op.attributes["broadcast_dimensions"])
     for k, d in enumerate(dims):
-        if not _unit(xs[0].shape[k]):
+        if not unit(xs[0].shape[k]):
             ev.same_shape((xs[0].shape[k],), (shape[d],), "broadcast_in_dim: an operand dimension")
-    return [Tensor(shape, dtype, _broadcast_at(xs[0], dims, shape))]
+    return [Tensor(shape, dtype, broadcast_at(xs[0], dims, shape))]
 
 
 @handles("stablehlo.transpose")
 def _transpose(ev, op, xs, env):
-    perm = _i64s(ev.ir, op.attributes["permutation"])
+    perm = i64s(ev.ir, op.attributes["permutation"])
     a = xs[0]
     shape, dtype, _ = ev.result(op, like=tuple(a.shape[p] for p in perm))
     ev.same_shape(tuple(a.shape[p] for p in perm), shape, "transpose: result dimensions")
@@ -135,7 +136,8 @@ def _transpose(ev, op, xs, env):
     return [Tensor(shape, dtype, at)]
 
 
-def _unit(d) -> bool:
+def unit(d) -> bool:
+    """Whether the z3 extent `d` is the constant 1."""
     return z3.is_int_value(d) and d.as_long() == 1
 
 
@@ -144,11 +146,11 @@ def _reshape(ev, op, xs, env):
     a = xs[0]
     rt = value_type(op.results[0].type, dynamic=True)
     # a `?` result dim: the operand's next dim that is not a unit (only unit dims come or go)
-    rest = iter([n for n in a.shape if not _unit(n)])
+    rest = iter([n for n in a.shape if not unit(n)])
     like = tuple(next(rest, None) if is_dynamic_dim(d) else None for d in rt.shape)
     shape, dtype, _ = ev.result(op, like=like)
-    src_dims = [d for d in range(a.rank) if not _unit(a.shape[d])]
-    out_dims = [d for d in range(len(shape)) if not _unit(shape[d])]
+    src_dims = [d for d in range(a.rank) if not unit(a.shape[d])]
+    out_dims = [d for d in range(len(shape)) if not unit(shape[d])]
     if len(src_dims) != len(out_dims) or any(
             not z3.eq(z3.simplify(a.shape[s]), z3.simplify(shape[o])) for s, o in zip(src_dims, out_dims)):
         raise NotParametric("a reshape that does more than add or drop unit dimensions")
@@ -165,7 +167,7 @@ def _reshape(ev, op, xs, env):
 def _reverse(ev, op, xs, env):
     a = xs[0]
     shape, dtype, _ = ev.result(op, like=a.shape)  # a shape-generic reverse keeps its operand's
-    dims = set(_i64s(ev.ir, op.attributes["dimensions"]))
+    dims = set(i64s(ev.ir, op.attributes["dimensions"]))
     return [Tensor(shape, dtype, lambda idx: a.at(tuple(shape[d] - 1 - i if d in dims else i
                                                         for d, i in enumerate(idx))))]
 
@@ -173,8 +175,8 @@ def _reverse(ev, op, xs, env):
 @handles("stablehlo.slice")
 def _slice(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
-    start = [ev.sizes.term(v) for v in _i64s(ev.ir, op.attributes["start_indices"])]
-    strides = _i64s(ev.ir, op.attributes["strides"]) if _has(op, "strides") else [1] * len(start)
+    start = [ev.sizes.term(v) for v in i64s(ev.ir, op.attributes["start_indices"])]
+    strides = i64s(ev.ir, op.attributes["strides"]) if has(op, "strides") else [1] * len(start)
     a = xs[0]
     for s0, k, n_out, n_in in zip(start, strides, shape, a.shape):
         ev.require(z3.And(0 <= s0, z3.Or(n_out <= 0, s0 + k * (n_out - 1) < n_in)),
@@ -184,7 +186,7 @@ def _slice(ev, op, xs, env):
 
 @handles("stablehlo.concatenate")
 def _concatenate(ev, op, xs, env):
-    dim = _int_attr(ev.ir, op.attributes["dimension"])
+    dim = int_attr(ev.ir, op.attributes["dimension"])
     like = tuple(z3.Sum([x.shape[dim] for x in xs]) if d == dim else n for d, n in enumerate(xs[0].shape))
     shape, dtype, _ = ev.result(op, like=like)
     for x in xs:
@@ -210,10 +212,10 @@ def _concatenate(ev, op, xs, env):
 def _pad(ev, op, xs, env):
     shape, dtype, _ = ev.result(op)
     a, value = xs[0], xs[1].at(())
-    low = [ev.sizes.term(v) for v in _i64s(ev.ir, op.attributes["edge_padding_low"])]
-    if any(_i64s(ev.ir, op.attributes["interior_padding"])):
+    low = [ev.sizes.term(v) for v in i64s(ev.ir, op.attributes["edge_padding_low"])]
+    if any(i64s(ev.ir, op.attributes["interior_padding"])):
         raise NotParametric("interior padding")
-    high = [ev.sizes.term(v) for v in _i64s(ev.ir, op.attributes["edge_padding_high"])]
+    high = [ev.sizes.term(v) for v in i64s(ev.ir, op.attributes["edge_padding_high"])]
     ev.same_shape(tuple(lo + n + hi for lo, n, hi in zip(low, a.shape, high)), shape, "pad: result dimensions")
 
     def at(idx):
@@ -259,7 +261,7 @@ def _contract(ev, a: Tensor, b: Tensor, lb, rb, lc, rc, shape, dtype):
 def _dot_general(ev, op, xs, env):
     dims = {("lhs", "batching"): [], ("rhs", "batching"): [],
             ("lhs", "contracting"): [], ("rhs", "contracting"): []}
-    for side, kind, values in _DOT_FIELD.findall(str(op.attributes["dot_dimension_numbers"])):
+    for side, kind, values in DOT_FIELD.findall(str(op.attributes["dot_dimension_numbers"])):
         dims[(side, kind)] = [int(v) for v in values.replace(" ", "").split(",") if v]
     a, b = xs
     lb, rb, lc, rc = (dims[("lhs", "batching")], dims[("rhs", "batching")], dims[("lhs", "contracting")],
@@ -287,13 +289,14 @@ def _sum_step(ev, body, acc_sort, outer: dict):
         (y,) = ev.block(body, [acc, *xs], outer)[:1]
         y = y.at(()) if isinstance(y, Tensor) else y
         d = canonical(y - acc)
-        if _mentions_acc(d, acc):
+        if mentions_acc(d, acc):
             raise NotParametric("a reduction that is not a sum")
         return d
     return increment
 
 
-def _mentions_acc(t, acc) -> bool:
+def mentions_acc(t, acc) -> bool:
+    """Whether the z3 term `t` mentions the accumulator `acc`."""
     from synth.semantics.parametric import mentions
     return mentions(t, acc)
 
@@ -304,13 +307,13 @@ def _reduce(ev, op, xs, env):
     if n != 1:
         raise NotParametric("a reduce of several inputs")
     a, init = xs[0], xs[1].at(())
-    dims = sorted(_i64s(ev.ir, op.attributes["dimensions"]))
+    dims = sorted(i64s(ev.ir, op.attributes["dimensions"]))
     kept = [d for d in range(a.rank) if d not in dims]
     shape, dtype, _ = ev.result(op, like=tuple(a.shape[d] for d in kept))
     ev.same_shape(tuple(a.shape[d] for d in kept), shape, "reduce: result dimensions")
     body = op.regions[0].blocks[0]
     wrap = lambda v: Tensor((), dtype, lambda idx, v=v: v)  # noqa: E731
-    step = _sum_step(ev, body, _sort(dtype), env)
+    step = _sum_step(ev, body, z3_sort(dtype), env)
 
     def at(idx):
         ks = [fresh_index() for _ in dims]
@@ -337,5 +340,5 @@ def _empty(ev, op, xs, env):
     sizes = iter(xs)  # the dynamic dims' sizes, in order
     like = tuple(next(sizes) if is_dynamic_dim(d) else None for d in rt.shape)
     shape, dtype, _ = ev.result(op, like=like)
-    f = z3.Function(f"empty!{next(ev.empties)}", *([z3.IntSort()] * len(shape)), _sort(dtype))
+    f = z3.Function(f"empty!{next(ev.empties)}", *([z3.IntSort()] * len(shape)), z3_sort(dtype))
     return [Tensor(shape, dtype, lambda idx: f(*idx))]

@@ -10,17 +10,17 @@ import z3
 
 from synth.semantics.parametric import NotParametric, fresh_index, make_sum
 from synth.semantics.canonical import canonical
-from synth.semantics.raised_values import _i64s, _int_attr, _sort, value_type
+from synth.semantics.raised_values import i64s, int_attr, z3_sort, value_type
 
-from synth.semantics.raised_parametric_ops import _broadcast_at, _mentions_acc, _unit
+from synth.semantics.raised_parametric_ops import broadcast_at, mentions_acc, unit
 from synth.semantics.raised_parametric import (
     Tensor,
-    _elementwise_fn,
-    _like,
-    _numeral,
-    _scalar_term,
-    _to_dtype,
-    _vector_terms,
+    elementwise_fn,
+    elementwise_shape,
+    numeral,
+    scalar_term,
+    to_dtype,
+    vector_terms,
     handles,
 )
 
@@ -62,7 +62,7 @@ def _generic(ev, op, xs, env):
         if len(set(out_dims)) != len(out_dims):
             raise NotParametric("an output indexing map that repeats a loop dimension")
         shape, dtype = out.shape, out.dtype
-        acc_sort = _sort(dtype)
+        acc_sort = z3_sort(dtype)
 
         def at(idx, out=out, out_dims=out_dims, o_index=o_index, dtype=dtype, acc_sort=acc_sort):
             point = [None] * n_dims
@@ -82,7 +82,7 @@ def _generic(ev, op, xs, env):
                     args.append(x)
             # the other outputs: their initial values where each point is visited once; in a
             # reduction they change from one step to the next, so they must not be read
-            others = {j: z3.Const(f"out!{j}", _sort(o.dtype)) for j, o in enumerate(outs) if j != o_index}
+            others = {j: z3.Const(f"out!{j}", z3_sort(o.dtype)) for j, o in enumerate(outs) if j != o_index}
             args += [acc if j == o_index else
                      (others[j] if ks else o.at(tuple(point[d] for d in _proj(ir, maps[n_in + j]))))
                      for j, o in enumerate(outs)]
@@ -91,12 +91,12 @@ def _generic(ev, op, xs, env):
                 y = ev.block(body, args, env)[o_index]
             finally:
                 ev.index_stack.pop()
-            y = _numeral(y, dtype)
+            y = numeral(y, dtype)
             init = out.at(idx)
             if not ks:
-                return z3.substitute(y, (acc, init)) if _mentions_acc(y, acc) else y
+                return z3.substitute(y, (acc, init)) if mentions_acc(y, acc) else y
             d_term = canonical(y - acc)
-            if _mentions_acc(d_term, acc) or any(_mentions_acc(d_term, c) for c in others.values()):
+            if mentions_acc(d_term, acc) or any(mentions_acc(d_term, c) for c in others.values()):
                 raise NotParametric("a linalg reduction that is not a sum of its own")
             for d in sorted(ks, reverse=True):
                 d_term = make_sum(z3.IntVal(0), domain[d], ks[d], d_term)
@@ -113,13 +113,13 @@ def _proj(ir, amap) -> list[int]:
 def _index(ev, op, xs, env):
     if not ev.index_stack:
         raise NotParametric("linalg.index outside a linalg.generic")
-    return [ev.index_stack[-1][_int_attr(ev.ir, op.attributes["dim"])]]
+    return [ev.index_stack[-1][int_attr(ev.ir, op.attributes["dim"])]]
 
 
 def _static(ev, op, name: str, dynamic=None) -> list:
     """The op's offsets / sizes / strides as terms; a dynamic entry takes the next of
     `dynamic` (an iterator over the op's SSA operands for them, as terms)."""
-    values = _i64s(ev.ir, op.attributes[name])
+    values = i64s(ev.ir, op.attributes[name])
     out = []
     for v in values:
         if v < -(2 ** 62):
@@ -208,7 +208,7 @@ def _from_elements(ev, op, xs, env):
 
 @handles("tensor.dim")
 def _tensor_dim(ev, op, xs, env):
-    d = z3.simplify(_scalar_term(xs[1]))
+    d = z3.simplify(scalar_term(xs[1]))
     if not z3.is_int_value(d):
         raise NotParametric("tensor.dim of a dimension that is not a constant")
     return [xs[0].shape[d.as_long()]]
@@ -216,40 +216,40 @@ def _tensor_dim(ev, op, xs, env):
 
 @handles("stablehlo.get_dimension_size")
 def _dimension_size(ev, op, xs, env):
-    n = xs[0].shape[_int_attr(ev.ir, op.attributes["dimension"])]
+    n = xs[0].shape[int_attr(ev.ir, op.attributes["dimension"])]
     return [Tensor((), "i32", lambda idx: n)]
 
 
 @handles("arith.index_cast", "arith.index_castui")
 def _index_cast(ev, op, xs, env):
-    shape, dtype, is_tensor = ev.result(op, like=_like(xs))
-    return [_elementwise_fn(lambda a: a, shape, dtype, is_tensor, xs)]
+    shape, dtype, is_tensor = ev.result(op, like=elementwise_shape(xs))
+    return [elementwise_fn(lambda a: a, shape, dtype, is_tensor, xs)]
 
 
 @handles("stablehlo.dynamic_broadcast_in_dim")
 def _dynamic_broadcast_in_dim(ev, op, xs, env):
-    out = tuple(_vector_terms(xs[1]))
+    out = tuple(vector_terms(xs[1]))
     shape, dtype, _ = ev.result(op, like=out)
-    dims = _i64s(ev.ir, op.attributes["broadcast_dimensions"])
+    dims = i64s(ev.ir, op.attributes["broadcast_dimensions"])
     for k, d in enumerate(dims):
-        if not _unit(xs[0].shape[k]):
+        if not unit(xs[0].shape[k]):
             ev.same_shape((xs[0].shape[k],), (shape[d],), "dynamic_broadcast_in_dim: an operand dimension")
-    return [Tensor(shape, dtype, _broadcast_at(xs[0], dims, shape))]
+    return [Tensor(shape, dtype, broadcast_at(xs[0], dims, shape))]
 
 
 @handles("stablehlo.dynamic_iota")
 def _dynamic_iota(ev, op, xs, env):
-    shape, dtype, _ = ev.result(op, like=tuple(_vector_terms(xs[0])))
-    dim = _int_attr(ev.ir, op.attributes["iota_dimension"])
-    return [Tensor(shape, dtype, lambda idx: _to_dtype(idx[dim], dtype))]
+    shape, dtype, _ = ev.result(op, like=tuple(vector_terms(xs[0])))
+    dim = int_attr(ev.ir, op.attributes["iota_dimension"])
+    return [Tensor(shape, dtype, lambda idx: to_dtype(idx[dim], dtype))]
 
 
 @handles("stablehlo.dynamic_reshape")
 def _dynamic_reshape(ev, op, xs, env):
-    a, out = xs[0], tuple(_vector_terms(xs[1]))
+    a, out = xs[0], tuple(vector_terms(xs[1]))
     shape, dtype, _ = ev.result(op, like=out)
-    src_dims = [d for d in range(a.rank) if not _unit(a.shape[d])]
-    out_dims = [d for d in range(len(shape)) if not _unit(shape[d])]
+    src_dims = [d for d in range(a.rank) if not unit(a.shape[d])]
+    out_dims = [d for d in range(len(shape)) if not unit(shape[d])]
     if len(src_dims) != len(out_dims):
         raise NotParametric("a reshape that does more than add or drop unit dimensions")
     for s0, o in zip(src_dims, out_dims):
@@ -266,7 +266,7 @@ def _dynamic_reshape(ev, op, xs, env):
 @handles("stablehlo.real_dynamic_slice")
 def _real_dynamic_slice(ev, op, xs, env):
     a = xs[0]
-    start, limit, strides = (_vector_terms(x) for x in xs[1:4])
+    start, limit, strides = (vector_terms(x) for x in xs[1:4])
     if any(not (z3.is_int_value(k) and k.as_long() >= 1) for k in strides):
         raise NotParametric("a real_dynamic_slice whose strides are not constants")
     steps = [k.as_long() for k in strides]
@@ -291,7 +291,7 @@ def _dynamic_gather(ev, op, xs, env):
     fields = {"index_vector_dim": [0]}
     fields.update({k: [int(v) for v in vs.replace(" ", "").split(",") if v]
                    for k, vs in _GATHER_FIELD.findall(str(op.attributes["dimension_numbers"]))})
-    a, index, sizes = xs[0], xs[1], _vector_terms(xs[2])
+    a, index, sizes = xs[0], xs[1], vector_terms(xs[2])
     collapsed = fields.get("collapsed_slice_dims", [])
     offset_dims = fields.get("offset_dims", [])
     if len(collapsed) != 1 or fields.get("start_index_map") != collapsed \

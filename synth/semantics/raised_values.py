@@ -22,7 +22,7 @@ from synth.semantics.scalar import (NARROW_WIDTH, NEG_INF, POS_INF, Unsupported 
 
 # types -------------------------------------------------------------------------------------
 
-_FLOATS = ("f16", "bf16", "f32", "f64")
+FLOATS = ("f16", "bf16", "f32", "f64")
 _TENSOR = re.compile(r"^tensor<(.*)>$")
 
 
@@ -82,8 +82,9 @@ def value_type(t, dynamic: bool = False) -> ValueType:
         raise _Unsupported(f"element type of {s} is not supported") from None
 
 
-def _sort(dtype: str) -> z3.SortRef:
-    if dtype in _FLOATS:
+def z3_sort(dtype: str) -> z3.SortRef:
+    """The z3 sort of an element type (Real for floats, Bool for i1, Int for integers and index)."""
+    if dtype in FLOATS:
         return z3.RealSort()
     if dtype == "i1":
         return z3.BoolSort()
@@ -99,7 +100,7 @@ def numeral(value, dtype: str):
     """A constant as a z3 numeral of `dtype` (infinities as sentinels; NaN unsupported)."""
     if dtype == "i1":
         return z3.BoolVal(bool(value))
-    if dtype in _FLOATS:
+    if dtype in FLOATS:
         v = float(value)
         if math.isnan(v):
             raise _Unsupported("NaN constants have no real-number value")
@@ -112,7 +113,8 @@ def numeral(value, dtype: str):
 # arrays ------------------------------------------------------------------------------------
 
 
-def _map(fn: Callable, shape: tuple[int, ...], *arrays) -> np.ndarray:
+def map_elements(fn: Callable, shape: tuple[int, ...], *arrays) -> np.ndarray:
+    """`fn` applied pointwise to `arrays` broadcast to `shape` (an object array)."""
     arrays = [np.broadcast_to(np.asarray(a, dtype=object), shape) for a in arrays]
     out = np.empty(shape, dtype=object)
     for idx in np.ndindex(*shape):
@@ -120,23 +122,24 @@ def _map(fn: Callable, shape: tuple[int, ...], *arrays) -> np.ndarray:
     return out
 
 
-def _scalar_array(value) -> np.ndarray:
+def scalar_array(value) -> np.ndarray:
+    """`value` as a rank-0 object array."""
     out = np.empty((), dtype=object)
     out[()] = value
     return out
 
 
-def _dense_values(ir, attr, t: ValueType) -> np.ndarray:
+def dense_values(ir, attr, t: ValueType) -> np.ndarray:
     """The elements of a dense elements attribute as numerals of `t.dtype`."""
     dense = ir.DenseElementsAttr(attr)
     shape = t.shape if t.is_tensor else ()
     if dense.is_splat:
-        value = numeral(_attr_number(ir, dense.get_splat_value()), t.dtype)
+        value = numeral(attr_number(ir, dense.get_splat_value()), t.dtype)
         out = np.empty(shape, dtype=object)
         for idx in np.ndindex(*shape):
             out[idx] = value
         return out
-    if t.dtype in _FLOATS:
+    if t.dtype in FLOATS:
         raw = np.array(ir.DenseFPElementsAttr(attr))
     elif t.dtype == "i1":
         raise _Unsupported("non-splat i1 constants are not supported")
@@ -149,7 +152,7 @@ def _dense_values(ir, attr, t: ValueType) -> np.ndarray:
     return out
 
 
-def _cast(cls, attr):
+def cast(cls, attr):
     """`cls(attr)`, or None when the attribute is of another kind (either binding)."""
     try:
         return cls(attr)
@@ -157,29 +160,33 @@ def _cast(cls, attr):
         return None
 
 
-def _attr_number(ir, attr):
+def attr_number(ir, attr):
+    """The number of a bool, float or integer attribute."""
     for cls in (ir.BoolAttr, ir.FloatAttr, ir.IntegerAttr):
-        a = _cast(cls, attr)
+        a = cast(cls, attr)
         if a is not None:
             return a.value
     raise _Unsupported(f"constant {attr} is not a number")
 
 
-def _i64s(ir, attr) -> list[int]:
-    if (a := _cast(ir.DenseI64ArrayAttr, attr)) is not None:
+def i64s(ir, attr) -> list[int]:
+    """The integers of a dense i64 array, dense int elements or array attribute."""
+    if (a := cast(ir.DenseI64ArrayAttr, attr)) is not None:
         return [int(x) for x in a]
-    if (a := _cast(ir.DenseIntElementsAttr, attr)) is not None:
+    if (a := cast(ir.DenseIntElementsAttr, attr)) is not None:
         return [int(x) for x in np.array(a).reshape(-1)]
-    if (a := _cast(ir.ArrayAttr, attr)) is not None:
+    if (a := cast(ir.ArrayAttr, attr)) is not None:
         return [int(ir.IntegerAttr(x).value) for x in a]
     raise _Unsupported(f"expected a list of integers, got {attr}")
 
 
-def _int_attr(ir, attr) -> int:
+def int_attr(ir, attr) -> int:
+    """The value of an integer attribute."""
     return int(ir.IntegerAttr(attr).value)
 
 
-def _has(op, name: str) -> bool:
+def has(op, name: str) -> bool:
+    """Whether `op` has the attribute `name`."""
     try:
         op.attributes[name]
         return True
@@ -189,7 +196,7 @@ def _has(op, name: str) -> bool:
 
 def arith_compare(ir, op):
     """The scalar function of an arith.cmpf / arith.cmpi op (synth.semantics.scalar)."""
-    pred = _int_attr(ir, op.attributes["predicate"])
+    pred = int_attr(ir, op.attributes["predicate"])
     if op.operation.name == "arith.cmpf":
         return cmpf(pred)
     dtype = value_type(op.operands[0].type).dtype
@@ -210,11 +217,11 @@ def convert(src: str, dst: str):
     """The scalar function of stablehlo.convert from `src` to `dst` elements: between
     floats the identity (reals), an integer (i1: 0 / 1) as a real, a real truncated
     toward zero and clamped as XLA does (scalar.saturated), to i1 `!= 0`, between integers int_convert."""
-    if dst in _FLOATS:
-        return (lambda a: a) if src in _FLOATS else int_to_float
+    if dst in FLOATS:
+        return (lambda a: a) if src in FLOATS else int_to_float
     if dst == "i1":  # from a float too: XLA's `x != 0`
         return lambda a: a != 0 if not z3.is_bool(a) else a
-    if src in _FLOATS:
+    if src in FLOATS:
         return saturated(_dtype_width(dst))
     return int_convert(src, dst)
 

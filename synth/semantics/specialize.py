@@ -74,7 +74,8 @@ def _signature(ir, func):
     return [str(t) for t in ftype.inputs], [str(t) for t in ftype.results]
 
 
-def _find(ir, module, name: str):
+def raised_function(ir, module, name: str):
+    """The func.func @name of a raised module; InputError when it has none."""
     for op in module.body.operations:
         if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
             return op
@@ -131,8 +132,8 @@ def _renamed(text: str, name: str, dialect: str) -> tuple[str, tuple, tuple, tup
         from mlir import ir
         context = shared_context()
     with context:
-        module = _parse(ir, text)
-        func = _find(ir, module, name)
+        module = parse_raised(ir, text)
+        func = raised_function(ir, module, name)
         ins, outs = _signature(ir, func)
         attributes = _attributes(ir, func)
         func.attributes["sym_name"] = ir.StringAttr.get(f"{name}__generic")
@@ -151,14 +152,14 @@ def _stablehlo(text: str, name: str, shapes: tuple) -> str:
     main, _ = _wrapper("main", temp, ins, outs, shapes, "stablehlo.convert", "public ")
     combined = body.rstrip().rstrip("}") + main + "\n}\n"
     with shared_context("jax"):
-        module = _parse(ir, combined)
+        module = parse_raised(ir, combined)
         try:
             refined = jax_mlir.refine_polymorphic_shapes(module)
         except ValueError as e:
             cause = e.__cause__ or e
             raise InputError(f"@{name} cannot be made static at shapes {list(shapes)}: "
                              f"{str(cause).splitlines()[0]}", "<raised>") from None
-        main_op = _find(ir, refined, "main")
+        main_op = raised_function(ir, refined, "main")
         main_op.attributes["sym_name"] = ir.StringAttr.get(name)
         if "sym_visibility" in main_op.attributes:
             del main_op.attributes["sym_visibility"]
@@ -166,7 +167,7 @@ def _stablehlo(text: str, name: str, shapes: tuple) -> str:
             main_op.attributes[key] = ir.Attribute.parse(value)
         printed = str(refined)
     with shared_context("jax"):  # printed again in the custom form (refinement's copy prints generic)
-        return str(_parse(ir, printed))
+        return str(parse_raised(ir, printed))
 
 
 def _linalg(text: str, name: str, shapes: tuple) -> str:
@@ -180,12 +181,12 @@ def _linalg(text: str, name: str, shapes: tuple) -> str:
     from synth.semantics.raised import shared_context
 
     with shared_context():
-        module = _parse(ir, combined)
+        module = parse_raised(ir, combined)
         try:
             passmanager.PassManager.parse(_LINALG_PASSES).run(module.operation)
         except ir.MLIRError as e:
             raise InputError(f"@{name} cannot be made static at shapes {list(shapes)}: {e}", "<raised>") from None
-        func = _find(ir, module, name)
+        func = raised_function(ir, module, name)
         _refine_results(ir, func, _output_shapes(attributes, shapes))
         for key, value in attributes:
             func.attributes[key] = ir.Attribute.parse(value)
@@ -235,7 +236,8 @@ def _refine_results(ir, func, known: dict[int, tuple]) -> None:
     func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(list(ftype.inputs), new_types))
 
 
-def _parse(ir, text: str):
+def parse_raised(ir, text: str):
+    """The raised module `text` parsed; InputError (at <raised>) when it does not parse."""
     try:
         return ir.Module.parse(text)
     except ir.MLIRError as e:

@@ -7,7 +7,10 @@ iterations wrote (or at cells no iteration writes) is a wavefront: every cell of
 L = c - r depends only on diagonals before it, so a loop over L, ascending, computing all
 the cells of diagonal L at once, each by the original's body, computes what the nest does.
 The condition is checked for every size with Z3 over the integers (`legality`), not on
-examples.
+examples; each read's question within READ_TIMEOUT_MS and, where the raise finds the nest,
+within the caller's `deadline` (the raise's search budget, --timeout: `diagonal_raise(...,
+deadline=)`; the re-checks at other sizes, `DiagonalRaise.text`, are validation's), a
+question left undecided refusing the nest.
 
 Raised by synth.synthesis.diagonals_linalg (each diagonal a `linalg.generic` running the
 original's body per cell, its operations in their order, inside an `scf.for` over L) and
@@ -29,10 +32,12 @@ from mlir import ir
 
 from synth.analysis.collect import loop_step
 from synth.analysis.model import Kernel
-from synth.frontend.reader import affine_linear
+from synth.budget import ms_left
+from synth.frontend.reader import affine_linear, walk_ops
 from synth.semantics.affine_expr import integer_set
 
 Lin = dict  # a linear form: variable name (str) or 1 (the constant) -> coefficient
+READ_TIMEOUT_MS = 10_000  # Z3's time for one read's legality question at most (seen: milliseconds)
 
 
 class NotDiagonal(Exception):
@@ -61,7 +66,40 @@ def _map_lins(amap, operands: list[Lin]) -> list[Lin]:
     return [_lin(e, operands, amap.n_dims) for e in amap.results]
 
 
-def _eval(form: Lin, values: dict[str, int]) -> Lin:
+def _op_lins(amap, operands: list[Lin], sites: dict, op, attr: str) -> list[Lin]:
+    """The forms of `op`'s map `attr`, a constant the size model reads as a size (Polygeist's
+    `2499`: n - 1) that size's form (`sites`: op -> attr -> result -> form)."""
+    out = _map_lins(amap, operands)
+    for r, form in sites.get(op.operation, {}).get(attr, {}).items() if op is not None else ():
+        out[r] = _add({v: c for v, c in out[r].items() if v != 1}, form)
+    return out
+
+
+def _size_sites(kernel: Kernel, block) -> dict:
+    """op -> attr -> result -> the form over the size symbols of that map result's constant,
+    for the constants of `block` (the kernel's normal form) its SizeModel reads as sizes."""
+    ops = list(walk_ops(block))
+    out: dict = {}
+    for (index, attr, r), e in kernel.sizes.sites.items():
+        if e.div == 1 and index < len(ops):
+            out.setdefault(ops[index], {}).setdefault(attr, {})[r] = _add(dict(e.terms), {1: e.const})
+    return out
+
+
+def form_value(form: Lin, variable, const, mul, add) -> str:
+    """The SSA value computing the linear `form`, emitted through the emitter's callbacks:
+    `variable(v)` a variable's value, `const(c)` a constant's, `mul(x, c)` x times the
+    number c, `add(x, y)`; the variables by name, then the constant (the two emitters')."""
+    acc = None
+    for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
+        term = const(c) if v == 1 else variable(v)
+        if v != 1 and c != 1:
+            term = mul(term, c)
+        acc = term if acc is None else add(acc, term)
+    return acc if acc is not None else const(0)
+
+
+def at_sizes(form: Lin, values: dict[str, int]) -> Lin:
     """`form` with the named sizes replaced by their values."""
     out: Lin = {}
     for v, c in form.items():
@@ -99,18 +137,25 @@ class DiagonalNest:
     # downwards (a table kept below its main diagonal: c' - r' > c - r)
     direction: int = 1
     reads: list[Access] = field(default_factory=list)
+    sites: dict = field(default_factory=dict)  # constants read as sizes (_size_sites)
 
     @property
     def name(self) -> str:
         return self.kernel.name
 
+    def lins(self, amap, operands, op=None, attr: str = "map") -> list[Lin]:
+        """The forms of a map of the body (`op`'s attribute `attr`) over `operands` (SSA values)."""
+        return _op_lins(amap, [self.forms[k] for k in _operand_keys(operands, self.keys)], self.sites, op, attr)
 
-def _bounds(loop, var: str, operands: dict, keys: dict) -> list[tuple[Lin, bool]]:
+
+def _bounds(loop, var: str, operands: dict, keys: dict, sites: dict) -> list[tuple[Lin, bool]]:
     view = loop.opview
     if loop_step(view) != 1:
         raise NotDiagonal(f"the loop over {var} has a step other than 1")
-    lo = _map_lins(view.lowerBoundMap.value, [operands[v] for v in _operand_keys(view.lowerBoundOperands, keys)])
-    hi = _map_lins(view.upperBoundMap.value, [operands[v] for v in _operand_keys(view.upperBoundOperands, keys)])
+    lo = _op_lins(view.lowerBoundMap.value, [operands[v] for v in _operand_keys(view.lowerBoundOperands, keys)],
+                  sites, loop, "lowerBoundMap")
+    hi = _op_lins(view.upperBoundMap.value, [operands[v] for v in _operand_keys(view.upperBoundOperands, keys)],
+                  sites, loop, "upperBoundMap")
     if len(lo) != 1 or len(hi) != 1:
         raise NotDiagonal(f"the loop over {var} has a max or min bound")
     return [(_add({var: 1}, lo[0], scale=(1, -1)), False), (_add(hi[0], {var: -1, 1: -1}), False)]
@@ -136,11 +181,13 @@ def _function(module: ir.Module, name: str):
                 and ir.StringAttr(op.attributes["sym_name"]).value == name)
 
 
-def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
+def find_nest(kernel: Kernel, module: ir.Module, symbolic: bool = False) -> DiagonalNest:
     """The nest of `kernel` (parsed as `module`, its normal form) as a DiagonalNest, or
-    NotDiagonal saying why it is not one."""
+    NotDiagonal saying why it is not one. `symbolic` (`module` the kernel's normal form
+    itself): the constants its size model reads as sizes are those sizes in the forms."""
     func = _function(module, kernel.name)
     block = func.regions[0].blocks[0]
+    sites = _size_sites(kernel, block) if symbolic else {}
     _keys: dict = {}  # SSA value -> its key in `operands`
     params = {i: n for i, n in kernel.sizes.params.items()}
     symbols, constants, loops = {}, [], []
@@ -176,16 +223,17 @@ def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
     operands["a"] = {"a": 1}
     _keys[inner.regions[0].blocks[0].arguments[0]] = "b"
     operands["b"] = {"b": 1}
-    domain = _bounds(outer, "a", operands, _keys) + _bounds(inner, "b", operands, _keys)
+    domain = _bounds(outer, "a", operands, _keys, sites) + _bounds(inner, "b", operands, _keys, sites)
     if kernel.interface.results:
         raise NotDiagonal("the function returns values")
     written = kernel.written
     if len(written) != 1 or len(kernel.function.arguments[written[0]].shape or ()) != 2:
         raise NotDiagonal("it does not write exactly one 2-D array")
-    nest = DiagonalNest(kernel, written[0], outer, inner, None, domain, symbols, constants, _keys, operands)
+    nest = DiagonalNest(kernel, written[0], outer, inner, None, domain, symbols, constants, _keys, operands,
+                        sites=sites)
     table = block.arguments[written[0]]
     stores, loads = [], []
-    _scan(inner.regions[0].blocks[0], table, operands, _keys, [], stores, loads, 0)
+    _scan(inner.regions[0].blocks[0], table, operands, _keys, [], stores, loads, 0, sites)
     cells = {tuple(tuple(sorted(f.items(), key=str)) for f in s) for s in stores}
     if len(cells) != 1:
         raise NotDiagonal("the body stores to more than one cell of the table")
@@ -202,7 +250,7 @@ def find_nest(kernel: Kernel, module: ir.Module) -> DiagonalNest:
 
 
 def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, loads: list,
-          depth: int) -> None:
+          depth: int, sites: dict) -> None:
     """Check the body's operations and collect its accesses of the table."""
     for op in block.operations:
         name = op.operation.name
@@ -214,7 +262,7 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
             if memref != table:
                 continue
             amap = ir.AffineMapAttr(op.attributes["map"]).value
-            cell = tuple(_map_lins(amap, [operands[k] for k in _operand_keys(indices, keys)]))
+            cell = tuple(_op_lins(amap, [operands[k] for k in _operand_keys(indices, keys)], sites, op, "map"))
             (stores if name == "affine.store" else loads).append(
                 cell if name == "affine.store" else Access(cell, list(around), _position(op)))
         elif name == "affine.if":
@@ -222,23 +270,24 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
                 amap, eqs = integer_set(op.attributes["condition"])
             except ValueError as e:
                 raise NotDiagonal(str(e)) from None
-            conds = list(zip(_map_lins(amap, [operands[k] for k in _operand_keys(op.operands, keys)]), eqs))
-            _scan(op.regions[0].blocks[0], table, operands, keys, around + conds, stores, loads, depth)
+            conds = list(zip(_op_lins(amap, [operands[k] for k in _operand_keys(op.operands, keys)], sites, op,
+                                      "condition"), eqs))
+            _scan(op.regions[0].blocks[0], table, operands, keys, around + conds, stores, loads, depth, sites)
             if len(op.regions) > 1 and op.regions[1].blocks:
-                _scan(op.regions[1].blocks[0], table, operands, keys, around, stores, loads, depth)
+                _scan(op.regions[1].blocks[0], table, operands, keys, around, stores, loads, depth, sites)
         elif name == "affine.for":
             var = f"k{depth}"
             keys[op.regions[0].blocks[0].arguments[0]] = var
             operands[var] = {var: 1}
             if op.results and len(op.results):
                 raise NotDiagonal("an inner loop carries values (iter_args)")
-            inner = around + _bounds(op, var, operands, keys)
-            _scan(op.regions[0].blocks[0], table, operands, keys, inner, stores, loads, depth + 1)
+            inner = around + _bounds(op, var, operands, keys, sites)
+            _scan(op.regions[0].blocks[0], table, operands, keys, inner, stores, loads, depth + 1, sites)
         elif name == "affine.apply":  # an index: its form stands for it where it is used
             key = f"@{len(keys)}"
             keys[op.results[0]] = key
-            operands[key] = _map_lins(ir.AffineMapAttr(op.attributes["map"]).value,
-                                      [operands[k] for k in _operand_keys(op.operands, keys)])[0]
+            operands[key] = _op_lins(ir.AffineMapAttr(op.attributes["map"]).value,
+                                     [operands[k] for k in _operand_keys(op.operands, keys)], sites, op, "map")[0]
         elif name == "affine.yield":
             if len(op.operands):
                 raise NotDiagonal("an affine.yield with values")
@@ -246,7 +295,7 @@ def _scan(block, table, operands: dict, keys: dict, around: list, stores: list, 
             raise NotDiagonal(f"an operation {name} in the body")
 
 
-def _inverse(cell: tuple[Lin, Lin]) -> tuple[Lin, Lin]:
+def inverse(cell: tuple[Lin, Lin]) -> tuple[Lin, Lin]:
     """(a, b) as forms of the cell's row "r" and column "c" (the map must be unimodular)."""
     (r, c) = cell
     al0, be0 = r.get("a", 0), r.get("b", 0)
@@ -268,33 +317,45 @@ def _subst(form: Lin, values: dict[str, Lin]) -> Lin:
                 scale=tuple(form.values()))
 
 
-def checked(nest: DiagonalNest) -> DiagonalNest:
+def checked(nest: DiagonalNest, deadline: float | None = None) -> DiagonalNest:
     """The nest with its direction set: upwards where `legality` holds so, else downwards
-    where it holds so; else NotDiagonal (the upwards reason)."""
+    where it holds so; else NotDiagonal (the upwards reason). Both checks end by `deadline`
+    (a time.monotonic() value; None: each read within READ_TIMEOUT_MS only)."""
     try:
-        legality(nest, 1)
+        legality(nest, 1, deadline)
     except NotDiagonal as up:
         try:
-            legality(nest, -1)
+            legality(nest, -1, deadline)
         except NotDiagonal:
             raise up from None
         nest.direction = -1
     return nest
 
 
-def legality(nest: DiagonalNest, direction: int = 1, timeout_ms: int = 10_000) -> None:
+def read_timeout_ms(deadline: float | None) -> int:
+    """Z3's time for the next read's question, in ms: READ_TIMEOUT_MS, or what is left
+    before `deadline` (time.monotonic()) where that is less; NotDiagonal when nothing is
+    (the caller's budget is spent: the nest is not checked, so not raised this way)."""
+    ms = ms_left(deadline, READ_TIMEOUT_MS)
+    if ms is None:
+        raise NotDiagonal("the time budget ran out before the dependences were checked")
+    return ms
+
+
+def legality(nest: DiagonalNest, direction: int = 1, deadline: float | None = None) -> None:
     """NotDiagonal unless, for every size (each size symbol >= 1), every iteration and
     every read of the table at another cell, that cell is one no iteration writes, or one
     on a diagonal before the cell's (c' - r' < c - r; `direction` -1: c' - r' > c - r) that
-    an earlier iteration writes (Z3 over the integers)."""
-    a_of, b_of = _inverse(nest.cell)
+    an earlier iteration writes (Z3 over the integers; each read's question within
+    `read_timeout_ms(deadline)`, undecided: NotDiagonal)."""
+    a_of, b_of = inverse(nest.cell)
     for read in nest.reads:
         names = {v for f in (*nest.cell, *read.cell, *(f for f, _ in nest.domain + read.around))
                  for v in f if v != 1} | {"r", "c"}
         env = {v: z3.Int(v) for v in names}
         s = z3.Solver()
-        s.set("timeout", timeout_ms)
-        s.add([env[v] >= 1 for v in nest.symbols.values() if v in env])
+        s.set("timeout", read_timeout_ms(deadline))
+        s.add([env[v] >= 1 for v in set(nest.symbols.values()) | set(nest.kernel.sizes.symbols) if v in env])
         for form, eq in nest.domain + read.around:
             s.add(_z3(form, env) == 0 if eq else _z3(form, env) >= 0)
         # the cell read, as an iteration (a', b') of the nest: written there if in the domain
@@ -341,7 +402,7 @@ def diagonal_bounds(nest: DiagonalNest) -> tuple[list[Lin], list[Lin], list[Lin]
     the rows of diagonal L run from the largest `lower` to the smallest `upper`, and L from
     the largest `first` to the smallest `last` (where those rows are not empty).
     NotDiagonal where a bound is not unit in L."""
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     on = {"r": {"r": 1}, "c": {"r": 1, "L": 1}}
     moved = {"a": _subst(a_of, on), "b": _subst(b_of, on)}
     lower, upper, only = [], [], []
@@ -367,12 +428,12 @@ def diagonal_bounds(nest: DiagonalNest) -> tuple[list[Lin], list[Lin], list[Lin]
 
 
 def diagonals(nest: DiagonalNest, values: dict[str, int]) -> Diagonals:
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     on = {"r": {"r": 1}, "c": {"r": 1, "L": 1}}
-    moved = {"a": _eval(_subst(a_of, on), values), "b": _eval(_subst(b_of, on), values)}
+    moved = {"a": at_sizes(_subst(a_of, on), values), "b": at_sizes(_subst(b_of, on), values)}
     lower, upper, only = [], [], []
     for form, eq in nest.domain:
-        f = _eval(_subst(form, moved), values)
+        f = at_sizes(_subst(form, moved), values)
         s = f.pop("r", 0)
         if eq or abs(s) > 1:
             raise NotDiagonal("a bound of the nest is not a bound of the row along a diagonal")
@@ -428,16 +489,18 @@ class DiagonalRaise:
         source = kernel.at(values)
         with source.context:
             module = source.parsed()
-            nest = checked(find_nest(kernel, module))
+            nest = checked(find_nest(kernel, module))  # validation's: READ_TIMEOUT_MS per read
             return self._emit(nest, values, _function(module, kernel.name))
 
     def generic_text(self) -> str:
-        """The raised function for every size its arguments expose (linalg only)."""
-        from synth.synthesis.diagonals_linalg import linalg_text
-
+        """The raised function for every size its arguments expose."""
         kernel = self.nest.kernel
         with kernel.normal.context:
-            return linalg_text(self.nest, kernel.sizes.original(), self.function, generic=True)
+            if self.dialect == "linalg":
+                from synth.synthesis.diagonals_linalg import linalg_text
+                return linalg_text(self.nest, kernel.sizes.original(), self.function, generic=True)
+            from synth.synthesis.diagonals_hlo_generic import stablehlo_generic_text
+            return stablehlo_generic_text(self.nest, kernel.sizes.original(), self.function)
 
     def _emit(self, nest: DiagonalNest, values: dict[str, int], function) -> str:
         if self.dialect == "linalg":
@@ -450,15 +513,16 @@ class DiagonalRaise:
 TARGETS = ("linalg", "stablehlo")
 
 
-def diagonal_raise(kernel: Kernel, target: str) -> DiagonalRaise:
+def diagonal_raise(kernel: Kernel, target: str, deadline: float | None = None) -> DiagonalRaise:
     """The kernel as a DiagonalRaise, or NotDiagonal saying why it is not one: the nest
-    (find_nest), its dependences checked for every size (legality), the text built at the
-    kernel's own sizes once (diagonals)."""
+    (find_nest), its dependences checked for every size (legality) by `deadline` (the
+    caller's budget, a time.monotonic() value; None: READ_TIMEOUT_MS per read), the text
+    built at the kernel's own sizes once (diagonals)."""
     if target not in TARGETS:
         raise NotDiagonal(f"diagonals are emitted in {', '.join(TARGETS)} only")
     with kernel.normal.context:
         module = kernel.normal.parsed()
         func = _function(module, kernel.name)
-        nest = checked(find_nest(kernel, module))
+        nest = checked(find_nest(kernel, module, symbolic=True), deadline)
         diagonals(nest, kernel.sizes.original())
     return DiagonalRaise(kernel.name, target, nest, func)

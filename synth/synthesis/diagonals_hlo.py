@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from synth.grammar.op import Emitter, format_scalar
 from synth.semantics.affine_expr import integer_set
-from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins, _operand_keys, diagonals
+from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, at_sizes, diagonals, form_value, inverse
 from mlir import ir
 
 _BINARY = {"arith.addi": "add", "arith.addf": "add", "arith.subi": "subtract", "arith.subf": "subtract",
@@ -31,7 +31,7 @@ _CMPI = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE"}  # eq ne slt sle 
 _CMPF = {1: "EQ", 2: "GT", 3: "GE", 4: "LT", 5: "LE"}  # oeq ogt oge olt ole
 
 
-class _Lanes(Emitter):
+class Lanes(Emitter):
     """The function body's lines, on `lanes` lanes (one per row of the table)."""
 
     def __init__(self, lanes: int):
@@ -46,6 +46,12 @@ class _Lanes(Emitter):
         self.line(f"{out} = stablehlo.constant dense<{value}> : {self.vec(element)}")
         return out
 
+    def spread(self, x: str, element: str) -> str:
+        """A rank-0 value on every lane."""
+        out = self.fresh()
+        self.line(f"{out} = stablehlo.broadcast_in_dim {x}, dims = [] : (tensor<{element}>) -> {self.vec(element)}")
+        return out
+
     def op(self, name: str, a: str, b: str, element: str) -> str:
         out = self.fresh()
         self.line(f"{out} = stablehlo.{name} {a}, {b} : {self.vec(element)}")
@@ -53,13 +59,37 @@ class _Lanes(Emitter):
 
     def index(self, form: Lin, scope: dict[str, str]) -> str:
         """An i64 lane vector computing `form` (its variables i64 vectors in `scope`)."""
-        acc = None
-        for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
-            term = self.splat(c, "i64") if v == 1 else scope[v]
-            if v != 1 and c != 1:
-                term = self.op("multiply", term, self.splat(c, "i64"), "i64")
-            acc = term if acc is None else self.op("add", acc, term, "i64")
-        return acc if acc is not None else self.splat(0, "i64")
+        return form_value(form, scope.__getitem__, lambda c: self.splat(c, "i64"),
+                          lambda x, c: self.op("multiply", x, self.splat(c, "i64"), "i64"),
+                          lambda x, y: self.op("add", x, y, "i64"))
+
+    def open_while(self, out: str, counter: str, init: str, state: str, state0: str, state_type: str,
+                   direction: str, bound) -> None:
+        """`out:2 = stablehlo.while` over an i64 `counter` from `init` while it is `direction`
+        (LT, GT, LE, GE) `bound` (a value, or a number made a constant), carrying `state`;
+        the lines after are its body's, until close_while."""
+        self.line(f"{out}:2 = stablehlo.while({counter} = {init}, {state} = {state0}) : "
+                  f"tensor<i64>, {state_type}")
+        self.line("cond {")
+        if not isinstance(bound, str):
+            end = self.fresh("c")
+            self.line(f"  {end} = stablehlo.constant dense<{bound}> : tensor<i64>")
+            bound = end
+        go = self.fresh()
+        self.line(f"  {go} = stablehlo.compare {direction}, {counter}, {bound} : "
+                  "(tensor<i64>, tensor<i64>) -> tensor<i1>")
+        self.line(f"  stablehlo.return {go} : tensor<i1>")
+        self.line("} do {")
+        self.depth += 1
+
+    def close_while(self, counter: str, step: int, state: str, state_type: str) -> None:
+        """The end of open_while's body: `counter` + `step` and `state` returned."""
+        one, nxt = self.fresh("c"), self.fresh()
+        self.line(f"{one} = stablehlo.constant dense<{step}> : tensor<i64>")
+        self.line(f"{nxt} = stablehlo.add {counter}, {one} : tensor<i64>")
+        self.line(f"stablehlo.return {nxt}, {state} : tensor<i64>, {state_type}")
+        self.depth -= 1
+        self.line("}")
 
     def compare(self, direction: str, a: str, b: str, element: str, kind: str) -> str:
         out = self.fresh()
@@ -83,28 +113,44 @@ class _Lanes(Emitter):
         return out
 
 
-class _Body:
+class Body:
     """The original body on lanes (see the module's doc)."""
 
-    def __init__(self, nest: DiagonalNest, t: _Lanes, values: dict[str, int], names: dict,
+    def __init__(self, nest: DiagonalNest, t: Lanes, values: dict[str, int], names: dict,
                  state: str, padded: int, element: str, flats: dict, valid: str, shift: int = 0):
         self.nest, self.t, self.values, self.names = nest, t, values, names
         self.state, self.padded, self.element, self.flats, self.valid = state, padded, element, flats, valid
         self.shift = shift  # where the table starts in the padded state
-        self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1])
+        self.cols = int(nest.kernel.sizes.shape(nest.table, values)[1]) if values else None
 
-    def form(self, amap, operands) -> list[Lin]:
-        keyed = [self.nest.forms[k] for k in _operand_keys(operands, self.nest.keys)]
-        return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
+    def form(self, amap, operands, op=None, attr: str = "map") -> list[Lin]:
+        return [at_sizes(f, self.values) for f in self.nest.lins(amap, operands, op, attr)]
 
     def condition(self, op, scope) -> str:
         t = self.t
         amap, eqs = integer_set(op.attributes["condition"])
         cond = None
-        for f, eq in zip(self.form(amap, list(op.operands)), eqs):
+        for f, eq in zip(self.form(amap, list(op.operands), op, "condition"), eqs):
             c = t.compare("EQ" if eq else "GE", t.index(f, scope), t.splat(0, "i64"), "i64", "SIGNED")
             cond = c if cond is None else t.op("and", cond, c, "i1")
         return cond
+
+    def read_table(self, index: list[Lin], scope: dict[str, str]) -> str:
+        """The table at another cell, on lanes (from the padded state)."""
+        flat = self.t.index(_scaled(index[0], self.cols, _scaled(index[1], 1, {1: self.shift})), scope)
+        return self.t.gather(self.state, self.padded, self.element, flat)
+
+    def read_array(self, arg: int, index: list[Lin], scope: dict[str, str]) -> str:
+        """Another array argument at `index`, on lanes (from its flattened copy)."""
+        shape = [int(d) for d in self.nest.kernel.sizes.shape(arg, self.values)]
+        strides = [1] * len(shape)
+        for k in range(len(shape) - 2, -1, -1):
+            strides[k] = strides[k + 1] * shape[k + 1]
+        form: Lin = {}
+        for f, s in zip(index, strides):
+            form = _scaled(form, 1, _scaled(f, s, {}))
+        flat, size, arg_el = self.flats[arg]
+        return self.t.gather(flat, size, arg_el, self.t.index(form, scope))
 
     def run(self, block, scope: dict[str, str], cell: str) -> str:
         t, el = self.t, self.element
@@ -113,24 +159,15 @@ class _Body:
             if name in ("affine.yield", "affine.apply"):  # an apply: its form, where used
                 continue
             if name == "affine.load":
-                index = self.form(ir.AffineMapAttr(op.attributes["map"]).value, list(op.operands[1:]))
+                index = self.form(ir.AffineMapAttr(op.attributes["map"]).value, list(op.operands[1:]), op)
                 arg = op.operands[0].arg_number
                 if arg == self.nest.table:
-                    if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
+                    if tuple(index) == tuple(at_sizes(f, self.values) for f in self.nest.cell):
                         self.names[op.results[0]] = cell
                         continue
-                    flat = t.index(_scaled(index[0], self.cols, _scaled(index[1], 1, {1: self.shift})), scope)
-                    self.names[op.results[0]] = t.gather(self.state, self.padded, el, flat)
+                    self.names[op.results[0]] = self.read_table(index, scope)
                 else:
-                    shape = [int(d) for d in self.nest.kernel.sizes.shape(arg, self.values)]
-                    strides = [1] * len(shape)
-                    for k in range(len(shape) - 2, -1, -1):
-                        strides[k] = strides[k + 1] * shape[k + 1]
-                    form: Lin = {}
-                    for f, s in zip(index, strides):
-                        form = _scaled(form, 1, _scaled(f, s, {}))
-                    flat, size, arg_el = self.flats[arg]
-                    self.names[op.results[0]] = t.gather(flat, size, arg_el, t.index(form, scope))
+                    self.names[op.results[0]] = self.read_array(arg, index, scope)
             elif name == "affine.store":
                 cell = self.names[op.operands[0]]
             elif name == "affine.if":
@@ -153,40 +190,27 @@ class _Body:
         key = self.nest.keys.get(v)
         if key is None:
             raise NotDiagonal("the body uses a value defined outside the nest")
-        return scope[key] if key in scope else self.t.index(_eval(self.nest.forms[key], self.values), scope)
+        return scope[key] if key in scope else self.t.index(at_sizes(self.nest.forms[key], self.values), scope)
 
     def loop(self, op, scope: dict[str, str], cell: str) -> str:
         """An inner loop: a while over its longest trip among the valid lanes."""
         t, el = self.t, self.element
         view = op.opview
-        lo = t.index(self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands))[0], scope)
-        hi = t.index(self.form(view.upperBoundMap.value, list(view.upperBoundOperands))[0], scope)
+        lo = t.index(self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands), op, "lowerBoundMap")[0], scope)
+        hi = t.index(self.form(view.upperBoundMap.value, list(view.upperBoundOperands), op, "upperBoundMap")[0], scope)
         trip = t.select(self.valid, t.op("subtract", hi, lo, "i64"), t.splat(0, "i64"), "i64")
         zero, longest = t.fresh("c"), t.fresh("trip")
         t.line(f"{zero} = stablehlo.constant dense<0> : tensor<i64>")
         t.line(f"{longest} = stablehlo.reduce({trip} init: {zero}) applies stablehlo.maximum across "
                f"dimensions = [0] : ({t.vec('i64')}, tensor<i64>) -> tensor<i64>")
         m, carried, out = t.fresh("m"), t.fresh("cell"), t.fresh("loop")
-        t.line(f"{out}:2 = stablehlo.while({m} = {zero}, {carried} = {cell}) : tensor<i64>, {t.vec(el)}")
-        t.line("cond {")
-        go = t.fresh()
-        t.line(f"  {go} = stablehlo.compare LT, {m}, {longest} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
-        t.line(f"  stablehlo.return {go} : tensor<i1>")
-        t.line("} do {")
-        t.depth += 1
-        mv = t.fresh()
-        t.line(f"{mv} = stablehlo.broadcast_in_dim {m}, dims = [] : (tensor<i64>) -> {t.vec('i64')}")
-        k = t.op("add", lo, mv, "i64")
+        t.open_while(out, m, zero, carried, cell, t.vec(el), "LT", longest)
+        k = t.op("add", lo, t.spread(m, "i64"), "i64")
         active = t.op("and", self.valid, t.compare("LT", k, hi, "i64", "SIGNED"), "i1")
         var = self.nest.keys[op.regions[0].blocks[0].arguments[0]]
         new = self.run(op.regions[0].blocks[0], {**scope, var: k}, carried)
         kept = t.select(active, new, carried, el)
-        one, m1 = t.fresh("c"), t.fresh()
-        t.line(f"{one} = stablehlo.constant dense<1> : tensor<i64>")
-        t.line(f"{m1} = stablehlo.add {m}, {one} : tensor<i64>")
-        t.line(f"stablehlo.return {m1}, {kept} : tensor<i64>, {t.vec(el)}")
-        t.depth -= 1
-        t.line("}")
+        t.close_while(m, 1, kept, t.vec(el))
         return f"{out}#1"
 
     def scalar(self, op, name: str, scope: dict[str, str] | None = None) -> str:
@@ -237,6 +261,23 @@ def _scaled(form: Lin, scale: int, plus: Lin) -> Lin:
     return {v: c for v, c in out.items() if c}
 
 
+def inputs_on_lanes(nest: DiagonalNest, t: Lanes, module_op) -> dict:
+    """SSA value -> its lanes, for the data scalars the body reads (size arguments are
+    read as sizes) and the function's non-index constants."""
+    kernel = nest.kernel
+    names: dict = {}
+    block = module_op.regions[0].blocks[0]
+    for i, a in enumerate(kernel.function.arguments[:kernel.n_arguments]):
+        if not a.is_array and i not in kernel.sizes.params and any(True for _ in block.arguments[i].uses):
+            names[block.arguments[i]] = t.spread(f"%a{i}", a.type)
+    for op in nest.constants:
+        if str(op.results[0].type) != "index":
+            attr, result = op.attributes["value"], str(op.results[0].type)
+            value = ir.IntegerAttr(attr).value if result.startswith("i") else ir.FloatAttr(attr).value
+            names[op.results[0]] = t.splat(format_scalar(value, result), result)
+    return names
+
+
 def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str:
     """`func.func @NAME_raised` (stablehlo) at the sizes `values`."""
     kernel = nest.kernel
@@ -250,31 +291,19 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
     if d.last + shift > cols or shift > rows:
         raise NotDiagonal("the table's diagonals are not the columns of one padded view")
     element = kernel.function.arguments[nest.table].type
-    t = _Lanes(rows)
+    t = Lanes(rows)
     size, padded = rows * cols, rows * (cols + 1)
-    names: dict = {}
-    block = module_op.regions[0].blocks[0]
     flats = {}
     for i in range(n):
         a = kernel.function.arguments[i]
-        if i == nest.table:
-            continue
-        if a.is_array:
+        if i != nest.table and a.is_array:
             total = 1
             for e in kernel.sizes.shape(i, values):
                 total *= int(e)
             flat = t.fresh("flat")
             t.line(f"{flat} = stablehlo.reshape %a{i} : ({types[i]}) -> tensor<{total}x{a.type}>")
             flats[i] = (flat, total, a.type)
-        elif i not in kernel.sizes.params and any(True for _ in block.arguments[i].uses):
-            out = t.fresh("s")
-            t.line(f"{out} = stablehlo.broadcast_in_dim %a{i}, dims = [] : ({types[i]}) -> {t.vec(a.type)}")
-            names[block.arguments[i]] = out
-    for op in nest.constants:
-        if str(op.results[0].type) != "index":
-            attr, result = op.attributes["value"], str(op.results[0].type)
-            value = ir.IntegerAttr(attr).value if result.startswith("i") else ir.FloatAttr(attr).value
-            names[op.results[0]] = t.splat(format_scalar(value, result), result)
+    names = inputs_on_lanes(nest, t, module_op)
     flat0, zero_el, state0 = t.fresh("flat"), t.fresh("c"), t.fresh("state")
     t.line(f"{flat0} = stablehlo.reshape %a{nest.table} : ({types[nest.table]}) -> tensor<{size}x{element}>")
     t.line(f"{zero_el} = stablehlo.constant dense<{format_scalar(0, element)}> : tensor<{element}>")
@@ -286,14 +315,8 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
     t.line(f"{first} = stablehlo.constant dense<{d.last if down else d.first}> : tensor<i64>")
     L, state, loop = t.fresh("L"), t.fresh("t"), t.fresh("diagonals")
     ptype = f"tensor<{padded}x{element}>"
-    t.line(f"{loop}:2 = stablehlo.while({L} = {first}, {state} = {state0}) : tensor<i64>, {ptype}")
-    t.line("cond {")
-    end, go = t.fresh("c"), t.fresh()
-    t.line(f"  {end} = stablehlo.constant dense<{d.first - 1 if down else d.last + 1}> : tensor<i64>")
-    t.line(f"  {go} = stablehlo.compare {'GT' if down else 'LT'}, {L}, {end} : (tensor<i64>, tensor<i64>) -> tensor<i1>")
-    t.line(f"  stablehlo.return {go} : tensor<i1>")
-    t.line("} do {")
-    t.depth += 1
+    t.open_while(loop, L, first, state, state0, ptype, "GT" if down else "LT",
+                 d.first - 1 if down else d.last + 1)
     Lv = t.fresh("Lv")
     t.line(f"{Lv} = stablehlo.broadcast_in_dim {L}, dims = [] : (tensor<i64>) -> {t.vec('i64')}")
     scope = {"L": Lv}
@@ -306,11 +329,11 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
         hi = v if hi is None else t.op("minimum", hi, v, "i64")
     valid = t.op("and", t.compare("GE", rowv, lo, "i64", "SIGNED"), t.compare("LE", rowv, hi, "i64", "SIGNED"), "i1")
     col = t.op("add", rowv, Lv, "i64")
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     rc = {"r": rowv, "c": col}
-    a, b = t.index(_eval(a_of, values), rc), t.index(_eval(b_of, values), rc)
+    a, b = t.index(at_sizes(a_of, values), rc), t.index(at_sizes(b_of, values), rc)
     cell0 = t.gather(state, padded, element, t.index({"r": cols, "c": 1, 1: shift}, rc))
-    body = _Body(nest, t, values, names, state, padded, element, flats, valid, shift)
+    body = Body(nest, t, values, names, state, padded, element, flats, valid, shift)
     cell = body.run(nest.inner.regions[0].blocks[0], {"a": a, "b": b}, cell0)
     view, zero_i, old, oldv = t.fresh("view"), t.fresh("c"), t.fresh(), t.fresh()
     vtype = f"tensor<{rows}x{cols + 1}x{element}>"
@@ -330,12 +353,7 @@ def stablehlo_text(nest: DiagonalNest, values: dict[str, int], module_op) -> str
     t.line(f"{upd} = stablehlo.dynamic_update_slice {view}, {newc}, {zero_i}, {column} : ({vtype}, "
            f"tensor<{rows}x1x{element}>, tensor<i64>, tensor<i64>) -> {vtype}")
     t.line(f"{back} = stablehlo.reshape {upd} : ({vtype}) -> {ptype}")
-    one, L1 = t.fresh("c"), t.fresh()
-    t.line(f"{one} = stablehlo.constant dense<{-1 if down else 1}> : tensor<i64>")
-    t.line(f"{L1} = stablehlo.add {L}, {one} : tensor<i64>")
-    t.line(f"stablehlo.return {L1}, {back} : tensor<i64>, {ptype}")
-    t.depth -= 1
-    t.line("}")
+    t.close_while(L, -1 if down else 1, back, ptype)
     part, out = t.fresh(), t.fresh("out")
     t.line(f"{part} = stablehlo.slice {loop}#1 [{shift}:{shift + size}] : ({ptype}) -> tensor<{size}x{element}>")
     t.line(f"{out} = stablehlo.reshape {part} : (tensor<{size}x{element}>) -> {types[nest.table]}")

@@ -17,8 +17,8 @@ from synth.analysis.symbols import GenericValues
 from synth.grammar.dims import GenericSizes, kernel_sources
 from synth.grammar.op import Emitter
 from synth.semantics.affine_expr import integer_set
-from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, _eval, _inverse, _map_lins,
-                                       _operand_keys, diagonal_bounds, diagonals, transposed_reads)
+from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, at_sizes, diagonal_bounds, diagonals,
+                                       form_value, inverse, transposed_reads)
 
 
 class _Text(Emitter):
@@ -34,24 +34,16 @@ class _Text(Emitter):
         return name
 
     def index(self, form: Lin, scope: dict[str, str]) -> str:
-        """An index value computing `form` (its variables named in `scope`)."""
-        acc = None
-        for v, c in sorted(form.items(), key=lambda kv: (kv[0] == 1, str(kv[0]))):
-            if v == 1:
-                term = self.const(c)
-            else:
-                term = scope[v] if v in scope else self.symbol(v)
-                if c != 1:
-                    k, term2 = self.const(c), self.fresh()
-                    self.line(f"{term2} = arith.muli {term}, {k} : index")
-                    term = term2
-            if acc is None:
-                acc = term
-            else:
-                total = self.fresh()
-                self.line(f"{total} = arith.addi {acc}, {term} : index")
-                acc = total
-        return acc if acc is not None else self.const(0)
+        """An index value computing `form` (its variables named in `scope`, else sizes)."""
+        return form_value(form, lambda v: scope[v] if v in scope else self.symbol(v), self.const,
+                          lambda x, c: self.binary("muli", x, self.const(c)),
+                          lambda x, y: self.binary("addi", x, y))
+
+    def binary(self, op: str, x: str, y: str) -> str:
+        """`arith.op x, y` on index values."""
+        out = self.fresh()
+        self.line(f"{out} = arith.{op} {x}, {y} : index")
+        return out
 
     def mul_add(self, x: str, width, y: str) -> str:
         """x * width + y (width an int, or an index value of a generic text)."""
@@ -86,9 +78,8 @@ class _Body:
         self.table = nest.kernel.function.arguments[nest.table]
         self.forms: dict = nest.keys  # SSA value -> key, as find_nest read them
 
-    def form(self, amap, operands) -> list[Lin]:
-        keyed = [self.nest.forms[k] for k in _operand_keys(operands, self.forms)]
-        return [_eval(f, self.values) for f in _map_lins(amap, keyed)]
+    def form(self, amap, operands, op=None, attr: str = "map") -> list[Lin]:
+        return [at_sizes(f, self.values) for f in self.nest.lins(amap, operands, op, attr)]
 
     def value(self, v, scope: dict[str, str]) -> str:
         """The name of an operand: a value of the body, or an index the nest defines (a loop's
@@ -98,7 +89,7 @@ class _Body:
         key = self.forms.get(v)
         if key is None:
             raise NotDiagonal("the body uses a value defined outside the nest")
-        return scope[key] if key in scope else self.t.index(_eval(self.nest.forms[key], self.values), scope)
+        return scope[key] if key in scope else self.t.index(at_sizes(self.nest.forms[key], self.values), scope)
 
     def run(self, block, scope: dict[str, str], cell: str) -> str:
         t = self.t
@@ -108,11 +99,11 @@ class _Body:
                 continue
             if name == "affine.load":
                 amap = ir.AffineMapAttr(op.attributes["map"]).value
-                index = self.form(amap, list(op.operands[1:]))
+                index = self.form(amap, list(op.operands[1:]), op)
                 memref = op.operands[0]
                 arg = memref.arg_number
                 if arg == self.nest.table:
-                    if tuple(index) == tuple(_eval(f, self.values) for f in self.nest.cell):
+                    if tuple(index) == tuple(at_sizes(f, self.values) for f in self.nest.cell):
                         self.names[op.results[0]] = cell
                         continue
                     out = t.fresh()
@@ -133,7 +124,7 @@ class _Body:
             elif name == "affine.if":
                 amap, eqs = integer_set(op.attributes["condition"])
                 conds = []
-                for f, eq in zip(self.form(amap, list(op.operands)), eqs):
+                for f, eq in zip(self.form(amap, list(op.operands), op, "condition"), eqs):
                     v, zero, c = t.index(f, scope), t.const(0), t.fresh()
                     t.line(f"{c} = arith.cmpi {'eq' if eq else 'sge'}, {v}, {zero} : index")
                     conds.append(c)
@@ -158,8 +149,8 @@ class _Body:
                 cell = out
             elif name == "affine.for":
                 view = op.opview
-                lo = self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands))[0]
-                hi = self.form(view.upperBoundMap.value, list(view.upperBoundOperands))[0]
+                lo = self.form(view.lowerBoundMap.value, list(view.lowerBoundOperands), op, "lowerBoundMap")[0]
+                hi = self.form(view.upperBoundMap.value, list(view.upperBoundOperands), op, "upperBoundMap")[0]
                 lo_v, hi_v, one = t.index(lo, scope), t.index(hi, scope), t.const(1)
                 var = self.forms[op.regions[0].blocks[0].arguments[0]]
                 k, carried, out = t.fresh("k"), t.fresh("cell"), t.fresh()
@@ -266,8 +257,8 @@ def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op, generic: 
     # the diagonals upwards (L = first + s) or downwards (L = last - s)
     L = t.index({"s": nest.direction, "f": 1}, {"s": step, "f": first_v if nest.direction > 0 else last_v})
     scope = {"L": L}
-    lo = t.fold("maxsi", [t.index(_eval(f, ev), scope) for f in lower])
-    hi = t.fold("minsi", [t.index(_eval(f, ev), scope) for f in upper])
+    lo = t.fold("maxsi", [t.index(at_sizes(f, ev), scope) for f in lower])
+    hi = t.fold("minsi", [t.index(at_sizes(f, ev), scope) for f in upper])
     count = t.fresh("count")
     t.line(f"{count} = arith.subi {hi}, {lo} : index")
     count1 = t.fresh("count")
@@ -284,10 +275,10 @@ def linalg_text(nest: DiagonalNest, values: dict[str, int], module_op, generic: 
     t.line(f"{r} = arith.addi {lo}, {p} : index")
     c = t.fresh("col")
     t.line(f"{c} = arith.addi {r}, {L} : index")
-    a_of, b_of = _inverse(nest.cell)
+    a_of, b_of = inverse(nest.cell)
     rc = {"r": r, "c": c}
-    a = t.index(_eval(a_of, ev), rc)
-    b = t.index(_eval(b_of, ev), rc)
+    a = t.index(at_sizes(a_of, ev), rc)
+    b = t.index(at_sizes(b_of, ev), rc)
     cell0 = t.fresh("cell")
     t.line(f"{cell0} = tensor.extract {state}[{t.mul_add(r, cols, c)}] : {flat_type}")
     body = _Body(nest, t, ev, names, state, flat_type, element, tt, types, rows, cols)

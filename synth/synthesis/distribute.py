@@ -20,7 +20,7 @@ run of other statements one), in order:
 
 Legal where the i loop carries no dependence: every array its body writes is addressed,
 in every access to it, along one and the same dim by i alone (synth.synthesis.recurrence.
-_parallel_along), so iterations touch disjoint elements of what is written, every
+parallel_along), so iterations touch disjoint elements of what is written, every
 dependence is within one iteration, and running each piece for every i before the next
 keeps the pieces' order within each iteration. Each resulting nest is then a part of its
 own (recurrence.nest_parts), the recurrences among them interchanged. A value one piece
@@ -39,8 +39,8 @@ from mlir.dialects import affine
 from synth.analysis.model import Kernel
 from synth.errors import InputError
 from synth.frontend.reader import nested_in
-from synth.synthesis.recurrence import _loop_like, _parallel_along, _with_values, whole_extents
-from synth.synthesis.steps import _drop_dead, _editable, _reloaded
+from synth.synthesis.recurrence import loop_like, parallel_along, with_values, whole_extents
+from synth.synthesis.steps import drop_dead, editable, reloaded
 
 
 def _pieces(body: list) -> list[list]:
@@ -111,7 +111,7 @@ def _distribute(loop) -> bool:
     pieces = [p for p in _pieces(body) if not all(_is_pure(op) for op in p)]
     if len(pieces) < 2 or sum(1 for p in pieces if p[0].name == "affine.for") == 0:
         return False
-    if _parallel_along(view, view, set()) is None:
+    if parallel_along(view, view, set()) is None:
         return False
     iv = view.induction_variable
     where = {op: k for k, piece in enumerate(pieces) for op in piece}
@@ -130,7 +130,7 @@ def _distribute(loop) -> bool:
         return False
     for k, piece in enumerate(pieces):
         with ir.InsertionPoint(loop), loop.location:
-            new = _loop_like(view, loop.location)
+            new = loop_like(view, loop.location)
             with ir.InsertionPoint(new.body):
                 anchor = affine.AffineYieldOp([])
         for op in piece:
@@ -157,15 +157,15 @@ def distributed(kernel: Kernel) -> Kernel | None:
     other statements distributed (module doc); None where none is."""
     if kernel.sizes.time_loops or kernel.interface.results or kernel.interface.out_parameters:
         return None
-    with _editable(kernel) as (module, func, entry):
+    with editable(kernel) as (module, func, entry):
         loops = [op.operation for op in entry.operations if op.operation.name == "affine.for"]
         changed = [_distribute(loop) for loop in loops]
         if not any(changed):
             return None
-        _drop_dead(entry)
+        drop_dead(entry)
         text = str(module)
     try:
-        return whole_extents(_with_values(_reloaded(kernel, text), kernel), kernel)
+        return whole_extents(with_values(reloaded(kernel, text), kernel), kernel)
     except InputError:
         return None
 
@@ -173,7 +173,7 @@ def distributed(kernel: Kernel) -> Kernel | None:
 def unwrapped(step: Kernel) -> Kernel | None:
     """A time loop's step with its one-trip loop (its index unused) removed, the loop's
     body in its place; None where the step is not one such loop and constants."""
-    with _editable(step) as (module, func, entry):
+    with editable(step) as (module, func, entry):
         top = [op.operation for op in entry.operations]
         loops = [op for op in top if op.name == "affine.for"]
         if len(loops) != 1 or any(op.name not in ("affine.for", "arith.constant", "func.return") and
@@ -192,6 +192,6 @@ def unwrapped(step: Kernel) -> Kernel | None:
         loops[0].erase()
         text = str(module)
     try:
-        return whole_extents(_with_values(_reloaded(step, text), step), step)
+        return whole_extents(with_values(reloaded(step, text), step), step)
     except InputError:
         return None

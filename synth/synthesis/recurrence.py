@@ -25,7 +25,7 @@ which is the form synth.synthesis.steps.lifted_loop describes: statements (the s
 initial values) before one counter loop whose step the sketches read off (`take` and
 `put` at the counter, the state as whole vectors). The interchange is legal because the
 i loop carries no dependence: every array the nest writes is indexed by i alone along
-one dim, the same dim in every access (`_parallel_along`). A down-counting j (deriche's
+one dim, the same dim in every access (`parallel_along`). A down-counting j (deriche's
 backward sweeps) is normalized already (`y[i][-j + W - 1]`): the counter reads and writes
 at `W - 1 - counter`.
 """
@@ -41,8 +41,8 @@ from synth.analysis.collect import loop_step
 from synth.analysis.function import find_function
 from synth.errors import InputError
 from synth.frontend.reader import diagnostic_location
-from synth.synthesis.sketch_reader import _only_negated
-from synth.synthesis.steps import LiftedLoop, _reads_what_it_writes_elsewhere, _append_arguments, _drop_dead, _editable, _reloaded
+from synth.synthesis.sketch_reader import only_negated
+from synth.synthesis.steps import LiftedLoop, reads_what_it_writes_elsewhere, append_arguments, drop_dead, editable, reloaded
 
 _ACCESS = ("affine.load", "affine.store")
 
@@ -90,7 +90,7 @@ def _dim_of(access, iv: ir.Value) -> int | None:
     return -1 if found is None else found
 
 
-def _parallel_along(outer, inner, skip: set) -> dict | None:
+def parallel_along(outer, inner, skip: set) -> dict | None:
     """Each array the nest writes -> the dim the outer index addresses it at, where every
     access to it (read or write) addresses that dim by the outer index alone and no other
     dim by it: iterations of the outer loop then touch disjoint elements. None where some
@@ -162,7 +162,7 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
     if kernel.sizes.time_loops or kernel.interface.results or kernel.interface.out_parameters:
         return None
     path = kernel.normal.path
-    with _editable(kernel) as (module, func, entry):
+    with editable(kernel) as (module, func, entry):
         top = [op.operation for op in entry.operations]
         loops = [op for op in top if op.name == "affine.for"]
         if len(loops) != 1 or any(op.name in ("affine.store", "memref.store") for op in top):
@@ -178,7 +178,7 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
         operands = list(inner.lowerBoundOperands) + list(inner.upperBoundOperands) + list(inner.inits)
         if any(not _defined_outside(v, outer.operation) for v in operands):
             return None
-        dims = _parallel_along(outer, inner, set(private))
+        dims = parallel_along(outer, inner, set(private))
         if not dims:
             return None
         iters = list(inner.regions[0].blocks[0].arguments)[1:]
@@ -198,16 +198,16 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
             state = [memref.AllocaOp(ir.MemRefType.get([extent if extent is not None else ir.ShapedType.get_dynamic_size()],
                                                        t), [] if extent is not None else [bound], []).result
                      for t in types]
-            init = _loop_like(outer, outer_loc)
+            init = loop_like(outer, outer_loc)
             with ir.InsertionPoint(init.body):
                 for m, v in private.items():
                     affine.AffineStoreOp(v, state[list(private).index(m)], [init.induction_variable], map=i_map)
                 for s, v in zip(state[len(private):], inner.inits):
                     affine.AffineStoreOp(v, s, [init.induction_variable], map=i_map)
                 affine.AffineYieldOp([])
-            j_loop = _loop_like(inner, inner_loc)
+            j_loop = loop_like(inner, inner_loc)
             with ir.InsertionPoint(j_loop.body):
-                i_loop = _loop_like(outer, outer_loc)
+                i_loop = loop_like(outer, outer_loc)
                 affine.AffineYieldOp([])
             i = i_loop.induction_variable
             with ir.InsertionPoint(i_loop.body):
@@ -235,13 +235,13 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
                 affine.AffineStoreOp(yield_values[k], state_iters[k], [i], map=i_map, loc=yield_op.location)
         outer.operation.erase()
         # a backward sweep (deriche's `y[i][-j + W - 1]`): its counter counts down
-        descending = _only_negated(j_loop.induction_variable)
+        descending = only_negated(j_loop.induction_variable)
         for m in private:  # the scalars themselves, unused now
             if not any(True for _ in m.uses):
                 m.owner.erase()
         # the statements before the loop alone: the state made arguments
         n = len(entry.arguments)
-        args = _append_arguments(func, [(s.type, s.owner.location, {}) for s in state])
+        args = append_arguments(func, [(s.type, s.owner.location, {}) for s in state])
         for s, arg in zip(state, args):
             alloca = s.owner
             s.replace_all_uses_with(arg)
@@ -255,13 +255,13 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
         top = [op.operation for op in block.operations if op.operation.name == "affine.for"]
         for op in top[:-1]:  # the initial values' loop
             op.erase()
-        _drop_dead(block)
+        drop_dead(block)
         after = str(module)
     try:
-        rest = _with_values(_reloaded(kernel, after), kernel)
+        rest = with_values(reloaded(kernel, after), kernel)
         # state that starts at zeros needs no statements before the loop: the raised loop
         # starts its state at zeros (synth.codegen.raised._prologue)
-        prologue = None if zeros else _with_values(_reloaded(kernel, before), kernel)
+        prologue = None if zeros else with_values(reloaded(kernel, before), kernel)
     except InputError:  # a part that does not reach an array of dynamic extent: not rewritten
         return None
     location = _top_loop(rest)
@@ -270,7 +270,7 @@ def interchanged_recurrence(kernel) -> LiftedLoop | None:
     return LiftedLoop(prologue, rest, tuple(range(n, n + len(state))), location, descending)
 
 
-def _with_values(part, kernel):
+def with_values(part, kernel):
     """`part` with the values the kernel gave its run-time sizes (test values: pipeline's
     with_test_values), which a reloaded part does not see."""
     part.sizes.symbols.update({n: kernel.sizes.symbols[n] for n in part.sizes.unknown()
@@ -383,7 +383,7 @@ def _expand(private: dict, state: list, iv: ir.Value, i_map) -> None:
             user.erase()
 
 
-def _loop_like(loop, loc):
+def loop_like(loop, loc):
     """A new affine.for with the bounds of `loop` (maps and operands), unit step."""
     return affine.AffineForOp(loop.lowerBoundMap.value, loop.upperBoundMap.value, 1,
                               lower_bound_operands=list(loop.lowerBoundOperands),
@@ -405,7 +405,7 @@ def _extent(dims: dict) -> int | None:
 def _carried_through_arrays(inner, dims: dict) -> bool:
     """Whether the inner loop reads an array it writes at an element another of its
     iterations writes (the state in the array itself: `y[i][j-1]`)."""
-    return _reads_what_it_writes_elsewhere(inner)
+    return reads_what_it_writes_elsewhere(inner)
 
 
 def nest_parts(kernel) -> list | None:
@@ -416,8 +416,8 @@ def nest_parts(kernel) -> list | None:
     if kernel.sizes.time_loops or kernel.interface.results or kernel.interface.out_parameters:
         return None
     texts = []
-    with _editable(kernel) as (module, func, entry):
-        _forward_constants(entry)
+    with editable(kernel) as (module, func, entry):
+        forward_constants(entry)
         top = [op.operation for op in entry.operations]
         loops = [op for op in top if op.name == "affine.for"]
         if len(loops) < 2 or any(op.name in ("affine.store", "memref.store", "scf.for", "scf.while",
@@ -440,15 +440,15 @@ def nest_parts(kernel) -> list | None:
             for j, op in enumerate(nests):
                 if j != k:
                     op.erase()
-            _drop_dead(block)
+            drop_dead(block)
             texts.append(str(part))
     try:
-        return [whole_extents(_with_values(_reloaded(kernel, t), kernel), kernel) for t in texts]
+        return [whole_extents(with_values(reloaded(kernel, t), kernel), kernel) for t in texts]
     except InputError:  # a part that does not reach an array of dynamic extent cannot size it
         return None     # (Polygeist's memref<?x2160xf64>): not split
 
 
-def _forward_constants(entry) -> None:
+def forward_constants(entry) -> None:
     """A local scalar stored once, at the function's top level, from a value defined there
     (C's filter coefficients `a1 = k`), read as that value: its loads replaced by it."""
     for op in list(entry.operations):

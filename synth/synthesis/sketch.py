@@ -41,32 +41,32 @@ from synth.synthesis.sketch_reader import (
     DIAGONAL,
     MAX_TRIM,
     NoSketch,
-    _CounterMask,
-    _ELEMENTWISE,
-    _CASTS,
-    _Flipped,
-    _Mask,
-    _Reader,
-    _Reversed,
-    _Summed,
-    _top,
-    _View,
-    _compare_direction,
-    _edge,
-    _negation_of,
-    _factors,
-    _is_block_argument,
-    _local_array,
-    _local_scalar,
-    _memref,
-    _min_max,
-    _value_dtype,
+    CounterMask,
+    ELEMENTWISE,
+    CASTS,
+    Flipped,
+    Mask,
+    Reader,
+    Reversed,
+    Summed,
+    top,
+    View,
+    compare_direction,
+    edge,
+    negation_of,
+    product_factors,
+    is_block_argument,
+    local_array,
+    local_scalar,
+    memref_of,
+    min_max,
+    value_dtype,
 )
-from synth.synthesis.sketch_locals import _Locals
-from synth.synthesis.sketch_views import _Sketcher
+from synth.synthesis.sketch_locals import Locals
+from synth.synthesis.sketch_views import Sketcher
 
 
-class _StatementSketch(_Locals):
+class _StatementSketch(Locals):
     """The sketch of one statement (see statement_sketch): the reading state, and one
     method per form of value it reads."""
 
@@ -81,7 +81,7 @@ class _StatementSketch(_Locals):
         self.output_type = output_type
         self.counter = counter
         self.counter_range = counter_range
-        self.reader = _Reader(func, self.dialect, params, self.input_types, counter, counter_range)
+        self.reader = Reader(func, self.dialect, params, self.input_types, counter, counter_range)
         self.store, self.loops, self.masks = self.reader.statement()
         # a loop that runs once and whose index nothing uses (a time loop's one step) is no dim
         dropped = [p for p, l in enumerate(self.loops) if l.hi - l.lo == 1 and not any(True for _ in l.iv.uses)]
@@ -104,7 +104,7 @@ class _StatementSketch(_Locals):
             full_index = [x for d, x in enumerate(full_index) if d not in self.store_counter]
         # a constant index (ey[0][j] = ...) writes the array's first or last element along
         # that dim: the block over the other dims, then select_edge into the previous value
-        self.store_edges = {d: _edge(c, output_type.shape[d]) for d, (iv, c) in enumerate(full_index) if iv is None}
+        self.store_edges = {d: edge(c, output_type.shape[d]) for d, (iv, c) in enumerate(full_index) if iv is None}
         if self.store_edges and self.store_counter:
             raise NoSketch("a store at a constant index and at the counter")
         index = [x for d, x in enumerate(full_index) if d not in self.store_edges]
@@ -134,7 +134,7 @@ class _StatementSketch(_Locals):
         if None in block:
             raise NoSketch("an array extent that is a floordiv of sizes")
         self.dtype = output_type.dtype
-        self.sk = _Sketcher(self.reader, self.loops, self.dtype)
+        self.sk = Sketcher(self.reader, self.loops, self.dtype)
         for d, p in enumerate(self.stored):
             self.sk.record(p, block[d])
         self.memo: dict = {}
@@ -148,11 +148,11 @@ class _StatementSketch(_Locals):
     def at_counter(self, iv) -> bool:
         return self.reader.is_counter(iv) or (isinstance(iv, ir.Value) and iv in self.fixed)
 
-    def load(self, op) -> _View:
+    def load(self, op) -> View:
         array, idx = self.reader.access(op)
-        if _local_scalar(array) is not None:
+        if local_scalar(array) is not None:
             return self.local_value(array, op)
-        if _local_array(array) is not None:
+        if local_array(array) is not None:
             return self.local_array_value(array, op)
         k = self.reader.arg_index(array)
         if k is not None and k == self.output and self.reader.defined:
@@ -170,11 +170,11 @@ class _StatementSketch(_Locals):
         """The last earlier store of the group (reader.defined) in a top-level op before
         the one holding `use`; None where the read comes before them all."""
         ops = [o.operation for o in self.reader.entry.operations]
-        place = lambda op: next(k for k, o in enumerate(ops) if o == _top(op))  # noqa: E731
+        place = lambda op: next(k for k, o in enumerate(ops) if o == top(op))  # noqa: E731
         before = [st for st in self.reader.defined if place(st) < place(use)]
         return before[-1] if before else None
 
-    def written_before(self, k: int, idx) -> _View | None:
+    def written_before(self, k: int, idx) -> View | None:
         """A read of the written array on the counter's line through the current element
         (floyd-warshall's A[i][k] in step k: the element (i, k), which this step writes
         when its j loop is at k): the value the statement stores there where that
@@ -206,7 +206,7 @@ class _StatementSketch(_Locals):
             self.views.update(saved[1])
         old = self.view_of(k, idx)
         dims = tuple(sorted(set(new.dims) | set(old.dims) | {q}))
-        mask = _CounterMask(q, "GT", -self.loops[q].lo)
+        mask = CounterMask(q, "GT", -self.loops[q].lo)
         return self.sk.select(mask, self.sk.broadcast(new, dims), self.sk.broadcast(old, dims))
 
     def taken(self, k: int, idx) -> tuple[Expr, list]:
@@ -214,14 +214,14 @@ class _StatementSketch(_Locals):
         others keep their positions), and the indices of the dims left."""
         expr, rest = Expr(self.input_types[k], leaf=k), list(idx)
         for d, (iv, c) in enumerate(idx):
-            if isinstance(iv, _Flipped):
+            if isinstance(iv, Flipped):
                 if self.reader.is_counter(iv.minus):
                     raise NoSketch("an index that is a loop counter subtracted")
                 if not self.reader.is_counter(iv.plus):
                     continue  # a difference of loop indices: a reversed window (view_of)
                 expr = self.sk.apply("flip", (expr, self.reader.counter_leaf()), (("dim", d), ("offset", c)))
                 rest[d] = (iv.minus, 0)
-            elif isinstance(iv, _Reversed):  # a[c - i] = reverse(a)[i + N - 1 - c]
+            elif isinstance(iv, Reversed):  # a[c - i] = reverse(a)[i + N - 1 - c]
                 n = int(expr.type.shape[d])
                 expr = self.sk.apply("reverse", (expr,), (("dim", d),))
                 rest[d] = (iv.iv, n - 1 - c)
@@ -230,7 +230,7 @@ class _StatementSketch(_Locals):
             del rest[d]
         return expr, rest
 
-    def view_of(self, k: int, idx) -> _View:
+    def view_of(self, k: int, idx) -> View:
         """Argument k read at `idx` ((loop index, offset) per dim) over the loops."""
         # a read of the written array at another element is taken as a read of its previous
         # value (right where the original reads elements it has not written yet, as trmm's
@@ -255,12 +255,12 @@ class _StatementSketch(_Locals):
         edges = {}  # dim -> "first" | "last": a constant index (fict[0], A[n - 1][j])
         for d, (iv, c) in enumerate(idx):
             if iv is None:
-                edges[d] = _edge(c, t.shape[d])
+                edges[d] = edge(c, t.shape[d])
         if edges:
             return self.edge_view(k, t, idx, edges, base)
         dims, lo, hi = [], [], []
         diagonal = None  # (loop position, its stand-in second position) of an A[i, i]
-        windows = {d: (iv, c) for d, (iv, c) in enumerate(idx) if isinstance(iv, (_Summed, _Flipped))}
+        windows = {d: (iv, c) for d, (iv, c) in enumerate(idx) if isinstance(iv, (Summed, Flipped))}
         for d, (iv, c) in enumerate(idx):
             if d in windows:  # read whole here; a window of its two loops (below)
                 lo.append(0)
@@ -295,9 +295,9 @@ class _StatementSketch(_Locals):
         if diagonal is None:
             return v
         # the diagonal: the elements where both indices agree, summed over the second
-        return self.sk.reduce(self.sk.masked(v, [_Mask(diagonal[0], diagonal[1], "EQ")]), {diagonal[1]})
+        return self.sk.reduce(self.sk.masked(v, [Mask(diagonal[0], diagonal[1], "EQ")]), {diagonal[1]})
 
-    def edge_view(self, k: int, t: TensorType, idx, edges: dict, base: Expr | None = None) -> _View:
+    def edge_view(self, k: int, t: TensorType, idx, edges: dict, base: Expr | None = None) -> View:
         """Argument k (or `base`, a slice of it of type t) at a constant index along the
         dims `edges` (its first or last element there), over the loops of its other dims
         (which cover those dims whole, or less at most MAX_TRIM elements at each end: a
@@ -328,20 +328,20 @@ class _StatementSketch(_Locals):
             self.sk.record(p, expr.type.shape[d])
         return self.sk.in_order(expr, tuple(dims))
 
-    def read(self, value: ir.Value) -> _View:
+    def read(self, value: ir.Value) -> View:
         if value not in self.memo:  # a value used twice is one node (emitted once)
             self.memo[value] = self._read(value)
         return self.memo[value]
 
-    def _read(self, value: ir.Value) -> _View:
+    def _read(self, value: ir.Value) -> View:
         k = self.reader.arg_index(value)
         if k is not None:
             if k not in self.input_types and k in self.reader.size_values:  # a size in integer math
-                return self.sk.constant(self.reader.size_values[k], dtype=_value_dtype(value))
+                return self.sk.constant(self.reader.size_values[k], dtype=value_dtype(value))
             if k not in self.input_types or self.input_types[k].rank != 0:
                 raise NoSketch("a scalar argument the problem does not take")
-            return _View(Expr(self.input_types[k], leaf=k), ())
-        if _is_block_argument(value):
+            return View(Expr(self.input_types[k], leaf=k), ())
+        if is_block_argument(value):
             raise NoSketch("a loop index used as a value")
         op = value.owner
         if op.name in ("affine.load", "memref.load"):
@@ -355,39 +355,39 @@ class _StatementSketch(_Locals):
             except NoSketch:  # any other integer (sizes' products, an int array): converted as written
                 pass
             else:
-                return self.sk.constant(number, dtype=_value_dtype(value))
+                return self.sk.constant(number, dtype=value_dtype(value))
         if op.name == "math.powf" and self.reader.fold(op.operands[1]) == 2.0:  # x ** 2: x * x
             x = self.read(op.operands[0])
-            return self.sk.combine(_ELEMENTWISE[self.dialect]["arith.mulf"], x, x)
+            return self.sk.combine(ELEMENTWISE[self.dialect]["arith.mulf"], x, x)
         if op.name == "arith.constant":
             attr = op.attributes["value"]
             if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
-                return self.sk.constant(attr.value, dtype=_value_dtype(value))
+                return self.sk.constant(attr.value, dtype=value_dtype(value))
             raise NoSketch("a constant that is not a number")
         if op.name == "arith.select":  # select(a < b, a, b): min; select(a > b, a, b): max
             try:
-                short = _min_max(op, self.dialect)
+                short = min_max(op, self.dialect)
             except NoSketch:  # any other: the comparison and the select as written
                 return self.chosen(op.operands[0], self.read(op.operands[1]), self.read(op.operands[2]))
             return self.sk.combine(short, *(self.read(v) for v in op.operands[1:]))
-        if op.name in _CASTS:  # C's promotions and conversions, as written
+        if op.name in CASTS:  # C's promotions and conversions, as written
             kind = op.name.split(".")[1]
             return self.sk.combine("convert", self.read(op.operands[0]),
-                                   attrs=(("dtype", _value_dtype(value)), ("kind", kind)))
-        short = _ELEMENTWISE[self.dialect].get(op.name)
+                                   attrs=(("dtype", value_dtype(value)), ("kind", kind)))
+        short = ELEMENTWISE[self.dialect].get(op.name)
         if short is None:
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
         return self.sk.combine(short, *(self.read(v) for v in op.operands))
 
-    def chosen(self, cond: ir.Value, x: _View, y: _View) -> _View:
+    def chosen(self, cond: ir.Value, x: View, y: View) -> View:
         """`select(cmp(a, b), x, y)` as written: stablehlo compare + select, linalg's fused
         select_cmp (the four operands broadcast to the union of their loops). A condition
         that combines comparisons (C's `||`, `&&`, `!`) is a tree of selects, exactly:
         select(a | b, x, y) = select(a, x, select(b, x, y)),
         select(a & b, x, y) = select(a, select(b, x, y), y), select(!c, x, y) = select(c, y, x)."""
-        while _negation_of(cond) is not None:
-            cond, x, y = _negation_of(cond), y, x
-        if _is_block_argument(cond):
+        while negation_of(cond) is not None:
+            cond, x, y = negation_of(cond), y, x
+        if is_block_argument(cond):
             raise NoSketch("a select on something other than a comparison")
         name = cond.owner.name
         if name in ("arith.ori", "arith.andi") and str(cond.type) == "i1":
@@ -397,16 +397,16 @@ class _StatementSketch(_Locals):
             return self.chosen(a, self.chosen(b, x, y), y)
         if name not in ("arith.cmpf", "arith.cmpi"):
             raise NoSketch("a select on something other than a comparison")
-        direction = _compare_direction(cond.owner)
+        direction = compare_direction(cond.owner)
         views = [self.read(v) for v in cond.owner.operands] + [x, y]
         dims = tuple(sorted(set().union(*(v.dims for v in views))))
         a, b, xe, ye = (self.sk.broadcast(v, dims).expr for v in views)
         if self.dialect == "linalg":
-            return _View(self.sk.apply("select_cmp", (a, b, xe, ye), (("direction", direction),)), dims)
+            return View(self.sk.apply("select_cmp", (a, b, xe, ye), (("direction", direction),)), dims)
         pred = self.sk.apply("compare", (a, b), (("direction", direction),))
-        return _View(self.sk.apply("select", (pred, xe, ye)), dims)
+        return View(self.sk.apply("select", (pred, xe, ye)), dims)
 
-    def summed(self, value: ir.Value, inner: list[_Mask], over: frozenset | None = None) -> _View:
+    def summed(self, value: ir.Value, inner: list[Mask], over: frozenset | None = None) -> View:
         """The sum of `value` over the loops `over` (the reduced loops by default), masked
         by `inner` (the triangular bounds that involve one of them), as a view over the
         others."""
@@ -414,20 +414,20 @@ class _StatementSketch(_Locals):
         v = self.read(value)
         if not set(v.dims) & over:
             raise NoSketch("a term constant along a reduced loop (a sum of copies)")
-        op = None if _is_block_argument(value) else value.owner
+        op = None if is_block_argument(value) else value.owner
         name = op.name if op is not None else ""
         if name in ("arith.addf", "arith.subf", "arith.addi", "arith.subi"):
             a, b = op.operands
             parts = [self.summed(x, inner, over) if set(self.read(x).dims) & over else None for x in (a, b)]
             if None in parts:
                 raise NoSketch("a term constant along a reduced loop (a sum of copies)")
-            return self.sk.combine(_ELEMENTWISE[self.dialect][name], *parts)
+            return self.sk.combine(ELEMENTWISE[self.dialect][name], *parts)
         if name == "arith.negf":
-            return self.sk.combine(_ELEMENTWISE[self.dialect][name], self.summed(op.operands[0], inner, over))
+            return self.sk.combine(ELEMENTWISE[self.dialect][name], self.summed(op.operands[0], inner, over))
         if name in ("arith.mulf", "arith.muli"):
             # the factors constant along the reduced loops are taken out of the sum; the
             # others are one summed term, or the two sides of a contraction
-            factors = _factors(value, name)
+            factors = product_factors(value, name)
             outside = [self.read(f) for f in factors if not set(self.read(f).dims) & over]
             within = [f for f in factors if set(self.read(f).dims) & over]
             if len(within) == 1:
@@ -438,20 +438,20 @@ class _StatementSketch(_Locals):
                     # linalg's contractions are the float grammar's: an integer product
                     # (exact, wrapping) is multiplied elementwise, then summed
                     while len(views) > 1:
-                        views = self.sk.merge_one(views, _ELEMENTWISE[self.dialect][name])
+                        views = self.sk.merge_one(views, ELEMENTWISE[self.dialect][name])
                     core = self.sk.reduce(self.sk.masked(views[0], inner), set(views[0].dims) & over)
                 else:
                     while len(views) > 2:
-                        views = self.sk.merge_one(views, _ELEMENTWISE[self.dialect][name])
+                        views = self.sk.merge_one(views, ELEMENTWISE[self.dialect][name])
                     core = self.sk.contract(views[0], views[1], over, inner)
             if outside:
                 scale = outside[0]
                 for v in outside[1:]:
-                    scale = self.sk.combine(_ELEMENTWISE[self.dialect][name], scale, v)
-                core = self.sk.combine(_ELEMENTWISE[self.dialect][name], scale, core)
+                    scale = self.sk.combine(ELEMENTWISE[self.dialect][name], scale, v)
+                core = self.sk.combine(ELEMENTWISE[self.dialect][name], scale, core)
             return core
         if name == "arith.divf" and not set(self.read(op.operands[1]).dims) & over:
-            return self.sk.combine(_ELEMENTWISE[self.dialect][name], self.summed(op.operands[0], inner, over),
+            return self.sk.combine(ELEMENTWISE[self.dialect][name], self.summed(op.operands[0], inner, over),
                               self.read(op.operands[1]))
         return self.sk.reduce(self.sk.masked(v, inner), set(v.dims) & over)
 
@@ -463,16 +463,16 @@ class _StatementSketch(_Locals):
         inner = [m for m in self.masks if m not in outer]
         if self.reduced:
             # an accumulation: C[I] = C[I] + term (or - term), the term summed over the others
-            op = None if _is_block_argument(value) else value.owner
+            op = None if is_block_argument(value) else value.owner
             if op is None or op.name not in ("arith.addf", "arith.addi", "arith.subf", "arith.subi"):
                 raise NoSketch("a loop the store does not index, not an accumulation")
             a, b = op.operands
-            own = [x for x in (a, b) if not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
-                   and self.reader.arg_index(_memref(x.owner)) == self.output]
+            own = [x for x in (a, b) if not is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
+                   and self.reader.arg_index(memref_of(x.owner)) == self.output]
             if len(own) != 1 or (op.name in ("arith.subf", "arith.subi") and own[0] != a):
                 raise NoSketch("a loop the store does not index, not an accumulation")
             term = b if own[0] == a else a
-            body = self.sk.combine(_ELEMENTWISE[self.dialect][op.name], self.read(own[0]), self.summed(term, inner))
+            body = self.sk.combine(ELEMENTWISE[self.dialect][op.name], self.read(own[0]), self.summed(term, inner))
         else:
             body = self.read(value)
         if body.expr.type.dtype != self.dtype:
@@ -522,7 +522,7 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     return sketch.build()
 
 
-def _put_back(sk: "_Sketcher", reader: _Reader, array: Expr, at_counter: dict[int, int], value: Expr) -> Expr:
+def _put_back(sk: "Sketcher", reader: Reader, array: Expr, at_counter: dict[int, int], value: Expr) -> Expr:
     """`array` with `value` written at the counter along the dims `at_counter` (dim ->
     offset): the slices taken down to value's (the highest dim first), then put back up."""
     dims = sorted(at_counter, reverse=True)
@@ -534,7 +534,7 @@ def _put_back(sk: "_Sketcher", reader: _Reader, array: Expr, at_counter: dict[in
     return value
 
 
-def _edge_store(sk: _Sketcher, result: Expr, output: int, output_type: TensorType, edges: dict,
+def _edge_store(sk: Sketcher, result: Expr, output: int, output_type: TensorType, edges: dict,
                 trims: tuple) -> Expr:
     """`result` (over the dims without a constant store index) written at the edges
     `edges` (dim -> "first" | "last") of the output's previous value: broadcast to the

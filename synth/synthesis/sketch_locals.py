@@ -11,17 +11,17 @@ from mlir import ir
 from synth.analysis.collect import carried_sum
 from synth.synthesis.sketch_reader import (
     NoSketch,
-    _ELEMENTWISE,
-    _Mask,
-    _View,
-    _is_block_argument,
-    _memref,
-    _nest,
-    _same_bounds,
+    ELEMENTWISE,
+    Mask,
+    View,
+    is_block_argument,
+    memref_of,
+    loops_around,
+    same_bounds,
 )
 
 
-class _Locals:
+class Locals:
     """The local-value methods of _StatementSketch."""
 
     def bind(self, iv: ir.Value, pos: int) -> None:
@@ -33,7 +33,7 @@ class _Locals:
             self.views.clear()
         self.at[iv] = pos
 
-    def local_value(self, array: ir.Value, use) -> _View:
+    def local_value(self, array: ir.Value, use) -> View:
         """A local scalar read after its definition: the value of the store reaching the
         read (_reaching_store), or a store of an initial value outside any loop, then a
         loop nest adding into it (`nrm = 0; for i: nrm += a[i] * a[i]`): the initial
@@ -49,7 +49,7 @@ class _Locals:
         finally:
             self.locals_read.discard(key)
 
-    def _local_value(self, array: ir.Value, use, anchor) -> _View:
+    def _local_value(self, array: ir.Value, use, anchor) -> View:
         stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
         top = [st for st in stores if st.parent.name == "func.func"]
         nested = [st for st in stores if st.parent.name != "func.func"]
@@ -64,31 +64,31 @@ class _Locals:
         if not nested:
             return init
         acc = nested[0]
-        op = None if _is_block_argument(acc.operands[0]) else acc.operands[0].owner
+        op = None if is_block_argument(acc.operands[0]) else acc.operands[0].owner
         extreme = _extreme(op, array) if op is not None else None
         if extreme is not None:
             return self.extreme_value(acc, top[0].operands[0], init, *extreme)
         if op is None or op.name not in ("arith.addf", "arith.addi"):
             raise NoSketch("a local scalar accumulated other than by a sum")
-        own = [x for x in op.operands if not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
-               and _memref(x.owner) == array]
+        own = [x for x in op.operands if not is_block_argument(x) and x.owner.name in ("affine.load", "memref.load")
+               and memref_of(x.owner) == array]
         if len(own) != 1:
             raise NoSketch("a local scalar accumulated other than by a sum")
         term = next(x for x in op.operands if x != own[0])
         masks: list = []
         positions = []
-        for f in _nest(acc, "a local accumulation"):
+        for f in loops_around(acc, "a local accumulation"):
             pos = self.reader.place(f, self.loops, masks)
             self.bind(f.induction_variable, pos)
             positions.append(pos)
         total = self.summed(term, masks, frozenset(positions))
         value = top[0].operands[0]
-        if not _is_block_argument(value) and value.owner.name == "arith.constant" and \
+        if not is_block_argument(value) and value.owner.name == "arith.constant" and \
                 float(value.owner.attributes["value"].value) == 0.0:
             return total  # a sum from 0
-        return self.sk.combine(_ELEMENTWISE[self.dialect][op.name], init, total)
+        return self.sk.combine(ELEMENTWISE[self.dialect][op.name], init, total)
 
-    def extreme_value(self, acc, init_value: ir.Value, init: _View, kind: str, term: ir.Value) -> _View:
+    def extreme_value(self, acc, init_value: ir.Value, init: View, kind: str, term: ir.Value) -> View:
         """A local scalar updated to the larger (kind "max") or smaller of itself and a term
         in a loop nest (`if (x[i] > m) m = x[i]`): the term reduced over the nest, then
         combined with the initial value (left out where it is -inf for a max, +inf for a
@@ -96,7 +96,7 @@ class _Locals:
         NaN: validation runs on numbers."""
         masks: list = []
         positions = []
-        for f in _nest(acc, "a local accumulation"):
+        for f in loops_around(acc, "a local accumulation"):
             pos = self.reader.place(f, self.loops, masks)
             self.bind(f.induction_variable, pos)
             positions.append(pos)
@@ -108,14 +108,14 @@ class _Locals:
             raise NoSketch("a max / min of a term constant along its loops")
         for p in sorted(over, reverse=True):
             k = v.dims.index(p)
-            v = _View(self.sk.apply(f"reduce_{kind}", (v.expr,), (("dim", k),)), v.dims[:k] + v.dims[k + 1:])
+            v = View(self.sk.apply(f"reduce_{kind}", (v.expr,), (("dim", k),)), v.dims[:k] + v.dims[k + 1:])
         bound = float("-inf") if kind == "max" else float("inf")
-        if not _is_block_argument(init_value) and self.reader.fold(init_value) == bound:
+        if not is_block_argument(init_value) and self.reader.fold(init_value) == bound:
             return v
         short = {"stablehlo": {"max": "maximum", "min": "minimum"}, "linalg": {"max": "max", "min": "min"}}
         return self.sk.combine(short[self.dialect][kind], init, v)
 
-    def local_array_value(self, array: ir.Value, use) -> _View:
+    def local_array_value(self, array: ir.Value, use) -> View:
         """A local array read where one store defined it: in a nest over the same ranges,
         at the same index (durbin's `z[i] = ...` then `y[i] = z[i]`): the stored value,
         its loop indices those of the read."""
@@ -124,14 +124,14 @@ class _Locals:
             raise NoSketch("a local array stored more than once")
         return self.defined_value(stores[0], use)
 
-    def defined_value(self, define, use) -> _View:
+    def defined_value(self, define, use) -> View:
         """The value the store `define` wrote where the load `use` reads it: in a nest over
         the same ranges, at the same index (NoSketch else); the loop indices of the store
         those of the read."""
-        outer, inner = _nest(define, "a local array used"), _nest(use, "a local array used")
+        outer, inner = loops_around(define, "a local array used"), loops_around(use, "a local array used")
         _, at_def = self.reader.access(define)
         _, at_use = self.reader.access(use)
-        if len(outer) != len(inner) or not all(_same_bounds(f, g) for f, g in zip(outer, inner)):
+        if len(outer) != len(inner) or not all(same_bounds(f, g) for f, g in zip(outer, inner)):
             raise NoSketch("a local array read over other ranges than it is written")
         position = {f.induction_variable: k for k, f in enumerate(outer)}
         for (a, c), (b, d) in zip(at_def, at_use):
@@ -146,7 +146,7 @@ class _Locals:
         value = define.operands[0] if define.name == "memref.store" else define.opview.value
         return self.read(value)
 
-    def iterated(self, f) -> _View:
+    def iterated(self, f) -> View:
         """The result of a loop that sums into a scalar (`iter_args(%s = init)`, yielding
         `%s + term`): init plus the term summed over the loop's range (symm's temp2)."""
         try:
@@ -156,17 +156,17 @@ class _Locals:
             if found is not None:
                 return found
             raise NoSketch(f"a loop that {e}") from None
-        masks: list[_Mask] = []
+        masks: list[Mask] = []
         pos = self.reader.place(f, self.loops, masks)
         self.bind(f.induction_variable, pos)
         total = self.summed(term, masks, frozenset({pos}))
-        if not _is_block_argument(init) and init.owner.name == "arith.constant" and \
+        if not is_block_argument(init) and init.owner.name == "arith.constant" and \
                 float(init.owner.attributes["value"].value) == 0.0:
             return total
-        return self.sk.combine(_ELEMENTWISE[self.dialect][add], self.read(init), total)
+        return self.sk.combine(ELEMENTWISE[self.dialect][add], self.read(init), total)
 
 
-    def arg_best(self, f) -> _View | None:
+    def arg_best(self, f) -> View | None:
         """The index a loop keeps of its best term (BLAS's isamax: `m = |x[0]|; best = 0;
         for i from 1: if (|x[i]| > m) { m = |x[i]|; best = i; }`): argmax (strictly
         greater: the first of equal ones) or argmin of the term over the loop's range
@@ -178,12 +178,12 @@ class _Locals:
             return None
         iv, best = args
         step = list(body.operations)[-1].operands[0]
-        if _is_block_argument(step) or step.owner.name != "arith.select" or step.owner.operands[2] != best:
+        if is_block_argument(step) or step.owner.name != "arith.select" or step.owner.operands[2] != best:
             return None
         cond, index = step.owner.operands[0], step.owner.operands[1]
-        while not _is_block_argument(index) and index.owner.name in ("arith.index_cast", "arith.index_castui"):
+        while not is_block_argument(index) and index.owner.name in ("arith.index_cast", "arith.index_castui"):
             index = index.owner.operands[0]
-        if index != iv or _is_block_argument(cond) or cond.owner.name not in ("arith.cmpf", "arith.cmpi"):
+        if index != iv or is_block_argument(cond) or cond.owner.name not in ("arith.cmpf", "arith.cmpi"):
             return None
         cmp = cond.owner
         table = _ORDERED if cmp.name == "arith.cmpf" else _SIGNED
@@ -191,7 +191,7 @@ class _Locals:
         if code not in (2, 4):  # strict: cmpf ogt / olt, cmpi slt / sgt (>= would keep the last)
             return None
         x, y = cmp.operands
-        local = lambda v: (not _is_block_argument(v) and v.owner.name in ("affine.load", "memref.load")  # noqa: E731
+        local = lambda v: (not is_block_argument(v) and v.owner.name in ("affine.load", "memref.load")  # noqa: E731
                            and _local_scalar_of(v) is not None)
         if local(y) and not local(x):
             term, m, kind = x, _local_scalar_of(y), "max" if table[code] == "gt" else "min"
@@ -205,7 +205,7 @@ class _Locals:
         if len(inside) != 1:
             return None
         update = inside[0].operands[0]
-        if _is_block_argument(update) or update.owner.name != "arith.select" or update.owner.operands[0] != cond \
+        if is_block_argument(update) or update.owner.name != "arith.select" or update.owner.operands[0] != cond \
                 or not local(update.owner.operands[2]) or not self.same_at(update.owner.operands[1], term, iv, 0):
             return None
         masks: list = []
@@ -224,10 +224,10 @@ class _Locals:
         if pos not in v.dims:
             raise NoSketch("a best term constant along its loop")
         dtype = str(best.type)
-        v = _View(self.sk.apply(f"arg{kind}", (v.expr,), (("dim", v.dims.index(pos)), ("dtype", dtype))),
+        v = View(self.sk.apply(f"arg{kind}", (v.expr,), (("dim", v.dims.index(pos)), ("dtype", dtype))),
                   tuple(p for p in v.dims if p != pos))
         if first:
-            v = self.sk.combine(_ELEMENTWISE[self.dialect]["arith.addi"], v, self.sk.constant(first))
+            v = self.sk.combine(ELEMENTWISE[self.dialect]["arith.addi"], v, self.sk.constant(first))
         return v
 
     def same_at(self, a: ir.Value, b: ir.Value, iv: ir.Value, shift: int) -> bool:
@@ -236,7 +236,7 @@ class _Locals:
         the same ops on the same values, loads at indices shifted so."""
         if a == b and shift == 0:
             return True
-        if _is_block_argument(a) or _is_block_argument(b):
+        if is_block_argument(a) or is_block_argument(b):
             return a == b
         oa, ob = a.owner, b.owner
         if oa.name != ob.name:
@@ -269,8 +269,8 @@ def _attributes(op) -> list:
 
 def _local_scalar_of(load: ir.Value):
     """The local scalar a load reads (a memref.alloca of one element), or None."""
-    memref = _memref(load.owner)
-    if _is_block_argument(memref) or memref.owner.name != "memref.alloca":
+    memref = memref_of(load.owner)
+    if is_block_argument(memref) or memref.owner.name != "memref.alloca":
         return None
     return memref if all(n == 1 for n in ir.MemRefType(memref.type).shape) else None
 
@@ -286,14 +286,14 @@ def _extreme(op, array: ir.Value):
     local `array` and a term: select(cmp(a, b), a, b) over those two (either order) or a
     max / min op; None else."""
     def own(x):
-        return not _is_block_argument(x) and x.owner.name in ("affine.load", "memref.load") \
-            and _memref(x.owner) == array
+        return not is_block_argument(x) and x.owner.name in ("affine.load", "memref.load") \
+            and memref_of(x.owner) == array
     if op.name in _MAXMIN:
         a, b = op.operands
         if own(a) != own(b):
             return _MAXMIN[op.name], (b if own(a) else a)
         return None
-    if op.name != "arith.select" or _is_block_argument(op.operands[0]):
+    if op.name != "arith.select" or is_block_argument(op.operands[0]):
         return None
     cmp, t, f = op.operands[0].owner, op.operands[1], op.operands[2]
     table = _ORDERED if cmp.name == "arith.cmpf" else _SIGNED if cmp.name == "arith.cmpi" else None
@@ -314,7 +314,7 @@ def _same_load(x: ir.Value, y: ir.Value) -> bool:
     """x and y are one value, or loads of one element (the same memref, map and indices)."""
     if x == y:
         return True
-    if _is_block_argument(x) or _is_block_argument(y) or x.owner.name != "affine.load" \
+    if is_block_argument(x) or is_block_argument(y) or x.owner.name != "affine.load" \
             or y.owner.name != "affine.load":
         return False
     a, b = x.owner.opview, y.owner.opview

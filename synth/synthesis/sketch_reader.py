@@ -21,7 +21,7 @@ from synth.synthesis.program import Expr
 MAX_TRIM = 2  # elements a slice may drop at either end (stencil offsets)
 DIAGONAL = 1000  # position of the second index of a diagonal read A[i, i] of loop i: 1000 + i
 
-_ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
+ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
     "stablehlo": {
         "arith.addf": "add", "arith.addi": "add", "arith.subf": "subtract", "arith.subi": "subtract",
         "arith.mulf": "multiply", "arith.muli": "multiply", "arith.divf": "divide", "arith.divsi": "divide",
@@ -51,14 +51,15 @@ class NoSketch(Exception):
 
 
 @dataclass
-class _Loop:
+class Loop:
+    """A loop around an access: its counter and the bounds [lo, hi) of its box."""
     iv: ir.Value
     lo: int
     hi: int  # exclusive: the loop's box (every iteration of it lies inside)
 
 
 @dataclass(frozen=True)
-class _Mask:
+class Mask:
     """`index(a) <direction> index(b)`, over loop positions a, b (relative to their boxes):
     the part of a box a triangular loop runs over (`j < i + 1`, `k > i`)."""
     a: int
@@ -69,12 +70,12 @@ class _Mask:
     def loops(self) -> set[int]:
         return {self.a, self.b}
 
-    def moved(self, keep: list[int]) -> "_Mask":
-        return _Mask(keep.index(self.a), keep.index(self.b), self.direction)
+    def moved(self, keep: list[int]) -> "Mask":
+        return Mask(keep.index(self.a), keep.index(self.b), self.direction)
 
 
 @dataclass(frozen=True)
-class _CounterMask:
+class CounterMask:
     """`index(a) <direction> counter + offset`, the index relative to a's box: the part
     of a box a loop bounded by the counter of a loop kept as a loop runs over (`j > k`
     in step k)."""
@@ -86,12 +87,12 @@ class _CounterMask:
     def loops(self) -> set[int]:
         return {self.a}
 
-    def moved(self, keep: list[int]) -> "_CounterMask":
-        return _CounterMask(keep.index(self.a), self.direction, self.offset)
+    def moved(self, keep: list[int]) -> "CounterMask":
+        return CounterMask(keep.index(self.a), self.direction, self.offset)
 
 
 @dataclass(frozen=True)
-class _SumMask:
+class SumMask:
     """`index(a) + index(b) < limit`, the indices relative to their boxes: the part of a
     box a loop bounded by a size less an enclosing loop's index runs over (a
     correlation's `i < n - lag`). Only a window that is 0 exactly there satisfies it
@@ -104,8 +105,8 @@ class _SumMask:
     def loops(self) -> set[int]:
         return {self.a, self.b}
 
-    def moved(self, keep: list[int]) -> "_SumMask":
-        return _SumMask(keep.index(self.a), keep.index(self.b), self.limit)
+    def moved(self, keep: list[int]) -> "SumMask":
+        return SumMask(keep.index(self.a), keep.index(self.b), self.limit)
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ COUNTER = object()  # stands for the counter argument in (index value, offset) p
 
 
 @dataclass
-class _View:
+class View:
     """A tensor over the loops at `dims` (positions in the nest, increasing). `natural`:
     the same tensor before its transpose into nest order (expr, dims in its own order),
     where it had one: a contraction takes it as it is (mvt's A^T y is vecmat(y, A), no
@@ -130,18 +131,19 @@ class _View:
     zero_from: tuple | None = None
 
 
-_FLIP = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE"}
+FLIP = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE"}
 
 
-def _is_block_argument(value: ir.Value) -> bool:
+def is_block_argument(value: ir.Value) -> bool:
+    """Whether `value` is a block argument (not an op result)."""
     return isinstance(value.owner, ir.Block)
 
 
 def _is_loop_index(value: ir.Value) -> bool:
-    return _is_block_argument(value) and value.owner.owner.name == "affine.for"
+    return is_block_argument(value) and value.owner.owner.name == "affine.for"
 
 
-class _Reader:
+class Reader:
     """The statement of one part function, read into an Expr over the problem's inputs."""
 
     def __init__(self, func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
@@ -177,10 +179,10 @@ class _Reader:
     def size_value(self, value: ir.Value):
         """The Size a size argument converted to a number stands for (through casts and
         extensions), or an integer constant's value; NoSketch for other values."""
-        while not _is_block_argument(value) and value.owner.name in (
+        while not is_block_argument(value) and value.owner.name in (
                 "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
             value = value.owner.operands[0]
-        if not _is_block_argument(value) and value.owner.name == "arith.constant" \
+        if not is_block_argument(value) and value.owner.name == "arith.constant" \
                 and isinstance(value.owner.attributes["value"], ir.IntegerAttr):
             return int(ir.IntegerAttr(value.owner.attributes["value"]).value)  # a size made a constant
         k = self.arg_index(value)
@@ -194,7 +196,7 @@ class _Reader:
 
     # -- index values ------------------------------------------------------------------------
     def arg_index(self, value: ir.Value) -> int | None:
-        if _is_block_argument(value) and value.owner == self.entry:
+        if is_block_argument(value) and value.owner == self.entry:
             return ir.BlockArgument(value).arg_number
         return None
 
@@ -204,7 +206,7 @@ class _Reader:
         if k is not None and k in self.params:
             return self.params[k]
         owner = value.owner
-        if not _is_block_argument(value):
+        if not is_block_argument(value):
             if owner.name == "arith.constant":
                 attr = owner.attributes["value"]
                 if isinstance(attr, ir.IntegerAttr):
@@ -251,23 +253,23 @@ class _Reader:
                                              else None, ir.WalkResult.ADVANCE)[1])
         # stores into local scalars are their definitions, read where they are loaded
         # ... and so are stores into local arrays (a temporary copied into an argument)
-        stores = [op for op in stores if _local_scalar(_memref(op)) is None
-                  and _local_array(_memref(op)) is None]
+        stores = [op for op in stores if local_scalar(memref_of(op)) is None
+                  and local_array(memref_of(op)) is None]
         # stores to one array in nests one after the other (softmax's `out[i] = e`, then
         # `out[i] /= sum`): the last is the statement, the others define what it reads
         self.defined = []
         if len(stores) > 1:
-            tops = [_top(st) for st in stores]
+            tops = [top(st) for st in stores]
             if len({id(t) for t in tops}) != len(tops) and any(tops[i] == tops[j] for i in range(len(tops))
                                                              for j in range(i)):
                 raise NoSketch(f"{len(stores)} stores in the group, two in one loop nest")
-            if any(_memref(st) != _memref(stores[-1]) for st in stores):
+            if any(memref_of(st) != memref_of(stores[-1]) for st in stores):
                 raise NoSketch(f"{len(stores)} stores in the group, to different arrays")
             self.defined = stores[:-1]
         store = stores[-1].opview
-        loops: list[_Loop] = []
-        masks: list[_Mask] = []
-        for f in _nest(store.operation, "the store is"):
+        loops: list[Loop] = []
+        masks: list[Mask] = []
+        for f in loops_around(store.operation, "the store is"):
             self.place(f, loops, masks)
         return store, loops, masks
 
@@ -311,11 +313,11 @@ class _Reader:
         else:
             hi = loops[at[ub[0]]].hi - 1 + ub[1]
         pos = len(loops)
-        loops.append(_Loop(f.induction_variable, lo, hi))
+        loops.append(Loop(f.induction_variable, lo, hi))
         if negated is not None:  # l + o < c, relative: L + O < c - lo - o.lo
             outer = at[negated[0]]
-            masks.append(_SumMask(pos, outer, negated[1] - lo - loops[outer].lo))
-        if isinstance(lb, int) and isinstance(ub, int) and negated is None and _only_negated(f.induction_variable):
+            masks.append(SumMask(pos, outer, negated[1] - lo - loops[outer].lo))
+        if isinstance(lb, int) and isinstance(ub, int) and negated is None and only_negated(f.induction_variable):
             # a loop whose index is only ever subtracted (`a[n - 2 - i]`): the statement
             # read over j = lo + hi - 1 - i, the same box forwards. Where the original's
             # order matters (a read of an element written earlier), the sketch reads the
@@ -325,7 +327,7 @@ class _Reader:
             if isinstance(b, int):
                 continue
             if b[0] is COUNTER:  # index(pos) - lo  >= / <  counter + c - lo
-                masks.append(_CounterMask(pos, "GE" if side == "lower" else "LT", b[1] - lo))
+                masks.append(CounterMask(pos, "GE" if side == "lower" else "LT", b[1] - lo))
                 continue
             # absolute l >= a + c (lower) or l < a + c (upper), in indices relative to the boxes
             outer = at[b[0]]
@@ -333,12 +335,12 @@ class _Reader:
             table = {"lower": {0: "GE", 1: "GT"}, "upper": {0: "LT", 1: "LE"}}[side]
             if d not in table:
                 raise NoSketch("a triangular bound whose offset is not a strict or loose comparison")
-            masks.append(_Mask(pos, outer, table[d]))
+            masks.append(Mask(pos, outer, table[d]))
         return pos
 
 
 @dataclass(frozen=True)
-class _Flipped:
+class Flipped:
     """An index `plus - minus + c` (durbin's `r[k - i - 1]`: plus the counter, minus a
     loop index): read as the array flipped about the counter (flip), at `minus`.
     `sized`: whether c involves a size (fir_causal's `in[i + taps - 1 - j]`)."""
@@ -348,7 +350,7 @@ class _Flipped:
 
 
 @dataclass(frozen=True)
-class _Reversed:
+class Reversed:
     """An index `c - iv` of a loop that runs forwards elsewhere in the statement (a DSP
     `out[i] = in[n - 1 - i]`): read as the array reversed along that dim (reverse), at
     `iv` plus the extent less 1 less c."""
@@ -356,7 +358,7 @@ class _Reversed:
 
 
 @dataclass(frozen=True)
-class _Summed:
+class Summed:
     """An index `a + b + c` of two loop indices: read as a window (synth.grammar.window)."""
     a: ir.Value
     b: ir.Value
@@ -368,7 +370,7 @@ def _linear(e: ir.AffineExpr, symbols: list[int] | None = None) -> tuple[dict[in
     return affine_linear(e, dim=lambda p: ({p: 1}, 0),
                          symbol=lambda p: ({}, symbols[p]) if symbols is not None and p < len(symbols) else None)
 
-def _only_negated(iv: ir.Value) -> bool:
+def only_negated(iv: ir.Value) -> bool:
     """Whether every use of loop index `iv` is in an affine load / store's subscripts,
     each with coefficient -1 (and at least one use)."""
     uses = list(iv.uses)
@@ -392,11 +394,11 @@ def _only_negated(iv: ir.Value) -> bool:
 
 def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
                  flips: bool = False, reversed_: dict | None = None,
-                 symbols: list[int] | None = None) -> tuple[ir.Value | _Flipped | None, int]:
+                 symbols: list[int] | None = None) -> tuple[ir.Value | Flipped | None, int]:
     """(loop index, c) for an index `iv + c`, (None, c) for a constant index c; with
-    `flips`, (_Flipped, c) for an index `a - b + c`; for an index `-iv + c` of a loop
+    `flips`, (Flipped, c) for an index `a - b + c`; for an index `-iv + c` of a loop
     read backwards (`reversed_`: iv -> K, the loop read as j = K - iv), (iv, c - K), of
-    another loop with `flips`, (_Reversed, c); else NoSketch. `symbols`: the values of the map's symbols (at the stand-in sizes)."""
+    another loop with `flips`, (Reversed, c); else NoSketch. `symbols`: the values of the map's symbols (at the stand-in sizes)."""
     form = _linear(e, symbols)
     if form is not None:
         coeffs, c = form
@@ -409,19 +411,19 @@ def _unit_offset(e: ir.AffineExpr, operands: list[ir.Value], n_dims: int,
             iv = operands[next(iter(coeffs))]
             return iv, c - reversed_[iv]
         if flips and len(coeffs) == 1 and set(coeffs.values()) == {-1}:
-            return _Reversed(operands[next(iter(coeffs))]), c
+            return Reversed(operands[next(iter(coeffs))]), c
         if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [1, 1]:
             a, b = sorted(coeffs)
-            return _Summed(operands[a], operands[b]), c
+            return Summed(operands[a], operands[b]), c
         if flips and len(coeffs) == 2 and sorted(coeffs.values()) == [-1, 1]:
             plus = next(d for d, v in coeffs.items() if v == 1)
             minus = next(d for d, v in coeffs.items() if v == -1)
             bare = _linear(e, [0] * len(symbols)) if symbols else None  # the constant without the sizes
-            return _Flipped(operands[plus], operands[minus], bare is not None and bare[1] != c), c
+            return Flipped(operands[plus], operands[minus], bare is not None and bare[1] != c), c
     raise NoSketch(f"the index {e} is not a loop index plus a constant")
 
 
-def _top(op):
+def top(op):
     """The operation of the function's body that is or holds `op`."""
     op = op.operation
     while op.parent is not None and op.parent.name != "func.func":
@@ -429,7 +431,7 @@ def _top(op):
     return op
 
 
-def _edge(c: int, n) -> str:
+def edge(c: int, n) -> str:
     """"first" or "last" for a constant index c along a dim of extent n; NoSketch else."""
     if c == 0:
         return "first"
@@ -438,7 +440,7 @@ def _edge(c: int, n) -> str:
     raise NoSketch("a constant index inside an array (not its first or last element)")
 
 
-def _memref(op) -> ir.Value:
+def memref_of(op) -> ir.Value:
     """The memref a load or store accesses."""
     return (op.opview if hasattr(op, "opview") else op).memref
 
@@ -457,22 +459,22 @@ def _access(op, reversed_: dict | None = None, size=None) -> tuple[ir.Value, lis
     return view.memref, [(v, 0) for v in view.indices]
 
 
-def _local_scalar(memref: ir.Value) -> ir.Value | None:
+def local_scalar(memref: ir.Value) -> ir.Value | None:
     """The memref itself where it is a local scalar (memref.alloca of one element), else None."""
-    if _is_block_argument(memref) or memref.owner.name != "memref.alloca":
+    if is_block_argument(memref) or memref.owner.name != "memref.alloca":
         return None
     t = ir.MemRefType(memref.type)
     return memref if all(n == 1 for n in t.shape) else None
 
 
-def _local_array(memref: ir.Value) -> ir.Value | None:
+def local_array(memref: ir.Value) -> ir.Value | None:
     """The memref itself where it is a local array (memref.alloca of more than one element)."""
-    if _is_block_argument(memref) or memref.owner.name != "memref.alloca" or _local_scalar(memref) is not None:
+    if is_block_argument(memref) or memref.owner.name != "memref.alloca" or local_scalar(memref) is not None:
         return None
     return memref
 
 
-def _nest(op, what: str) -> list:
+def loops_around(op, what: str) -> list:
     """The affine.for ops around `op`, outermost first; NoSketch ("`what` inside ...")
     inside anything else."""
     nest = []
@@ -485,7 +487,7 @@ def _nest(op, what: str) -> list:
     return nest[::-1]
 
 
-def _same_bounds(f, g) -> bool:
+def same_bounds(f, g) -> bool:
     """Whether two loops run over the same range (the same bound maps of the same values)."""
     def bound_operands(loop):  # the bounds' operands (not the iter_args' initial values)
         n = sum(m.value.n_dims + m.value.n_symbols for m in (loop.lowerBoundMap, loop.upperBoundMap))
@@ -498,13 +500,13 @@ def _same_bounds(f, g) -> bool:
 _CMPI = {2: "slt", 3: "sle", 4: "sgt", 5: "sge"}  # arith.cmpi's signed orders
 
 
-def _min_max(op, dialect: str) -> str:
+def min_max(op, dialect: str) -> str:
     """The grammar's min or max for `select(cmpi(a, b), a, b)` (floyd-warshall's shorter
     path, nussinov's max); NoSketch for other selects. Unsigned predicates are not the
     grammar's (signed) min / max, and a float select by an ordered compare returns b on
     NaN where min / max propagate it: both left out."""
     cond, a, b = op.operands
-    if _is_block_argument(cond) or cond.owner.name != "arith.cmpi":
+    if is_block_argument(cond) or cond.owner.name != "arith.cmpi":
         raise NoSketch("a select on something other than an integer comparison")
     word = _CMPI.get(ir.IntegerAttr(cond.owner.attributes["predicate"]).value)
     x, y = cond.owner.operands
@@ -523,7 +525,7 @@ _CMPF_DIRECTION = {1: "EQ", 2: "GT", 3: "GE", 4: "LT", 5: "LE", 13: "NE"}  # oeq
 _CMPI_DIRECTION = {0: "EQ", 1: "NE", 2: "LT", 3: "LE", 4: "GT", 5: "GE"}  # eq ne slt sle sgt sge
 
 
-def _compare_direction(cmp) -> str:
+def compare_direction(cmp) -> str:
     """The grammar's comparison direction of an arith.cmpf / cmpi; NoSketch for a
     predicate it does not mean (unsigned, or a float one whose NaN answer differs)."""
     code = ir.IntegerAttr(cmp.attributes["predicate"]).value
@@ -533,32 +535,32 @@ def _compare_direction(cmp) -> str:
     return table[code]
 
 
-def _factors(value: ir.Value, name: str) -> list[ir.Value]:
+def product_factors(value: ir.Value, name: str) -> list[ir.Value]:
     """The operands of a tree of `name` ops (a product a * b * c), left to right."""
-    if _is_block_argument(value) or value.owner.name != name:
+    if is_block_argument(value) or value.owner.name != name:
         return [value]
-    return [f for v in value.owner.operands for f in _factors(v, name)]
+    return [f for v in value.owner.operands for f in product_factors(v, name)]
 
 
 # C's conversions, each the grammar's convert of that kind (synth.grammar.families.ConvertFamily)
-_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.extf", "arith.truncf", "arith.sitofp",
+CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.extf", "arith.truncf", "arith.sitofp",
           "arith.uitofp", "arith.fptosi", "arith.fptoui")
 
 
-def _value_dtype(value: ir.Value) -> str:
+def value_dtype(value: ir.Value) -> str:
     """The grammar element type of a scalar SSA value (index reads as i64)."""
     t = str(value.type)
     return "i64" if t == "index" else t
 
 
-def _negation_of(cond: ir.Value) -> ir.Value | None:
+def negation_of(cond: ir.Value) -> ir.Value | None:
     """c where `cond` is `arith.xori c, true` (either order: C's `!c`, a quick return's
     "not taken"), else None."""
-    if _is_block_argument(cond) or cond.owner.name != "arith.xori":
+    if is_block_argument(cond) or cond.owner.name != "arith.xori":
         return None
     a, b = cond.owner.operands
     for c, other in ((a, b), (b, a)):
-        if not _is_block_argument(other) and other.owner.name == "arith.constant":
+        if not is_block_argument(other) and other.owner.name == "arith.constant":
             attr = other.owner.attributes["value"]
             if (isinstance(attr, ir.BoolAttr) and attr.value) or (
                     isinstance(attr, ir.IntegerAttr) and ir.IntegerType(attr.type).width == 1 and attr.value != 0):

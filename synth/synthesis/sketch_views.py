@@ -12,23 +12,23 @@ from synth.grammar.op import attrs
 from synth.grammar.types import ShapeError
 from synth.synthesis.program import Expr
 from synth.synthesis.sketch_reader import (
-    _FLIP,
-    _CounterMask,
-    _Loop,
-    _Reader,
-    _Summed,
-    _SumMask,
-    _View,
+    FLIP,
+    CounterMask,
+    Loop,
+    Reader,
+    Summed,
+    SumMask,
+    View,
     NoSketch,
 )
 
 
-class _Sketcher:
+class Sketcher:
     """Builds the sketch of one statement: views over loop positions, combined
     elementwise (broadcast to the union of their dims), reduced over the loops the store
     does not index (contractions where a product has the reduced loop on both sides)."""
 
-    def __init__(self, reader: _Reader, loops: list[_Loop], dtype: str):
+    def __init__(self, reader: Reader, loops: list[Loop], dtype: str):
         self.reader, self.loops, self.dtype = reader, loops, dtype
         self.dialect = reader.dialect
         self.dim_shape: dict[int, object] = {}  # loop position -> extent (a Size where known)
@@ -53,7 +53,7 @@ class _Sketcher:
             raise NoSketch("one loop over views of different extents")
 
     # -- views ---------------------------------------------------------------------------------
-    def broadcast(self, v: _View, dims: tuple[int, ...]) -> _View:
+    def broadcast(self, v: View, dims: tuple[int, ...]) -> View:
         if v.dims == dims:
             return v
         key = (id(v.expr), dims)  # a value broadcast once per shape (a constant used several times)
@@ -61,45 +61,45 @@ class _Sketcher:
             self._broadcasts[key] = (v, self._broadcast(v, dims))  # v kept alive: its id stays its own
         return self._broadcasts[key][1]
 
-    def _broadcast(self, v: _View, dims: tuple[int, ...]) -> _View:
+    def _broadcast(self, v: View, dims: tuple[int, ...]) -> View:
         shape = self.shape(dims)
         if self.dialect == "stablehlo":
             kept = tuple(dims.index(p) for p in v.dims)
-            return _View(self.apply("broadcast_in_dim", (v.expr,), (("dims", kept), ("shape", shape))), dims)
+            return View(self.apply("broadcast_in_dim", (v.expr,), (("dims", kept), ("shape", shape))), dims)
         added = tuple(k for k, p in enumerate(dims) if p not in v.dims)
-        return _View(self.apply("broadcast", (v.expr,), (("dims", added), ("shape", shape))), dims)
+        return View(self.apply("broadcast", (v.expr,), (("dims", added), ("shape", shape))), dims)
 
-    def combine(self, short: str, *views: _View, attrs: tuple = ()) -> _View:
+    def combine(self, short: str, *views: View, attrs: tuple = ()) -> View:
         dims = tuple(sorted(set().union(*(v.dims for v in views))))
-        return _View(self.apply(short, tuple(self.broadcast(v, dims).expr for v in views), attrs), dims)
+        return View(self.apply(short, tuple(self.broadcast(v, dims).expr for v in views), attrs), dims)
 
-    def in_order(self, expr: Expr, dims: tuple[int, ...]) -> _View:
+    def in_order(self, expr: Expr, dims: tuple[int, ...]) -> View:
         """A tensor whose dims are the loops `dims` in that order, transposed into nest order."""
         order = sorted(range(len(dims)), key=lambda k: dims[k])
         if order == list(range(len(dims))):
-            return _View(expr, tuple(dims))
+            return View(expr, tuple(dims))
         t = self.apply("transpose", (expr,), (("permutation", tuple(order)),))
-        return _View(t, tuple(sorted(dims)), natural=(expr, tuple(dims)))
+        return View(t, tuple(sorted(dims)), natural=(expr, tuple(dims)))
 
-    def constant(self, value, dims: tuple[int, ...] = (), dtype: str | None = None) -> _View:
+    def constant(self, value, dims: tuple[int, ...] = (), dtype: str | None = None) -> View:
         """A number (a float), or a size (a Size: the constant re-instantiates with it), of
         element type `dtype` (by default the stored array's)."""
         dtype = dtype or self.dtype
         value = value if isinstance(value, Size) else float(value)
         if self.dialect == "stablehlo":
-            c = _View(self.apply("constant", (), (("dtype", dtype), ("value", value))), ())
+            c = View(self.apply("constant", (), (("dtype", dtype), ("value", value))), ())
             return self.broadcast(c, dims)
-        return _View(self.apply("fill", (), (("dtype", dtype), ("shape", self.shape(dims)),
+        return View(self.apply("fill", (), (("dtype", dtype), ("shape", self.shape(dims)),
                                               ("value", value))), dims)
 
     # -- windows: an array read at a sum of two loop indices ------------------------------------
-    def windowed(self, view: Expr, dims: list, windows: dict, at: dict) -> _View:
+    def windowed(self, view: Expr, dims: list, windows: dict, at: dict) -> View:
         """`view` (an array read over the loops `dims`, None at the dims `windows` reads at
-        two loop indices: dim -> (_Summed | _Flipped, c)) with each such dim replaced by
+        two loop indices: dim -> (Summed | _Flipped, c)) with each such dim replaced by
         the window of its two loops (synth.grammar.window), as a view in nest order.
         `x[n + k]` is window(x)[n, k]; `x[i - j + c]` the reversed window (j the inner
         loop); a window reaching past the array's end is 0 there (zero_from), which is
-        what a bound `i < n - lag` on a sum of the two indices (a _SumMask) asks."""
+        what a bound `i < n - lag` on a sum of the two indices (a SumMask) asks."""
         out: list[int] = []
         zero_from = None
         for d, p in enumerate(dims):
@@ -107,11 +107,11 @@ class _Sketcher:
                 out.append(p)
                 continue
             iv, c = windows[d]
-            pair = (iv.a, iv.b) if isinstance(iv, _Summed) else (iv.plus, iv.minus)
+            pair = (iv.a, iv.b) if isinstance(iv, Summed) else (iv.plus, iv.minus)
             if any(x not in at for x in pair):
                 raise NoSketch("a window over loops outside the statement's")
             p, q = sorted(at[x] for x in pair)
-            reverse = not isinstance(iv, _Summed)
+            reverse = not isinstance(iv, Summed)
             if reverse and at[iv.plus] > at[iv.minus]:
                 raise NoSketch("a difference of loop indices whose inner loop's index is added")
             if p == q or {p, q} & (set(out) | {x for x in dims if x is not None}):
@@ -153,28 +153,28 @@ class _Sketcher:
         derived = value if expr.is_constant else Size(value, expr, dynamic)
         return (base, derived) if p in known else (derived, base)
 
-    def select(self, mask, x: _View, y: _View) -> _View:
+    def select(self, mask, x: View, y: View) -> View:
         """x where the mask holds, y elsewhere (x and y over the same dims, which hold the mask's)."""
-        if isinstance(mask, _SumMask):
+        if isinstance(mask, SumMask):
             raise NoSketch("a bound on a sum of loop indices outside a read past an array's end")
-        if isinstance(mask, _CounterMask):
+        if isinstance(mask, CounterMask):
             a = (("dim", x.dims.index(mask.a)), ("direction", mask.direction), ("offset", mask.offset))
-            return _View(self.apply("counter_select", (x.expr, y.expr, self.reader.counter_leaf()), a), x.dims)
+            return View(self.apply("counter_select", (x.expr, y.expr, self.reader.counter_leaf()), a), x.dims)
         a, b, direction = x.dims.index(mask.a), x.dims.index(mask.b), mask.direction
         if self.dialect == "linalg":
             if a > b:
-                a, b, direction = b, a, _FLIP.get(direction, direction)
-            return _View(self.apply("select_index", (x.expr, y.expr),
+                a, b, direction = b, a, FLIP.get(direction, direction)
+            return View(self.apply("select_index", (x.expr, y.expr),
                                     (("dims", (a, b)), ("direction", direction))), x.dims)
         shape = self.shape(x.dims)
         ia = self.apply("iota", (), (("dim", a), ("dtype", "i64"), ("shape", shape)))
         ib = self.apply("iota", (), (("dim", b), ("dtype", "i64"), ("shape", shape)))
         pred = self.apply("compare", (ia, ib), (("direction", direction),))
-        return _View(self.apply("select", (pred, x.expr, y.expr)), x.dims)
+        return View(self.apply("select", (pred, x.expr, y.expr)), x.dims)
 
-    def masked(self, v: _View, masks) -> _View:
+    def masked(self, v: View, masks) -> View:
         for m in masks:
-            if isinstance(m, _SumMask):  # only a window 0 exactly outside the mask satisfies it
+            if isinstance(m, SumMask):  # only a window 0 exactly outside the mask satisfies it
                 z = v.zero_from
                 if z is None or {z[0], z[1]} != m.loops or z[2] != m.limit:
                     raise NoSketch("a bound on a sum of loop indices other than a window's end")
@@ -185,13 +185,13 @@ class _Sketcher:
         return v
 
     # -- reductions ----------------------------------------------------------------------------
-    def reduce(self, v: _View, positions) -> _View:
+    def reduce(self, v: View, positions) -> View:
         for p in sorted(positions, reverse=True):
             k = v.dims.index(p)
-            v = _View(self.apply("reduce_add", (v.expr,), (("dim", k),)), v.dims[:k] + v.dims[k + 1:])
+            v = View(self.apply("reduce_add", (v.expr,), (("dim", k),)), v.dims[:k] + v.dims[k + 1:])
         return v
 
-    def contract(self, x: _View, y: _View, reduced: frozenset, masks) -> _View:
+    def contract(self, x: View, y: View, reduced: frozenset, masks) -> View:
         for m in masks:  # each mask on the operand that has both its loops
             if m.loops <= set(x.dims):
                 x = self.masked(x, [m])
@@ -199,7 +199,7 @@ class _Sketcher:
                 y = self.masked(y, [m])
             else:
                 raise NoSketch("a triangular bound across the factors of a product")
-        x, y = (_View(*v.natural) if v.natural else v for v in (x, y))
+        x, y = (View(*v.natural) if v.natural else v for v in (x, y))
         x = self.reduce(x, (set(x.dims) & reduced) - set(y.dims))
         y = self.reduce(y, (set(y.dims) & reduced) - set(x.dims))
         common = set(x.dims) & set(y.dims)
@@ -219,7 +219,7 @@ class _Sketcher:
         return self.in_order(expr, tuple(batch + free_x + free_y))
 
 
-    def merge_one(self, views: list[_View], short: str) -> list[_View]:
+    def merge_one(self, views: list[View], short: str) -> list[View]:
         """Two of the factors of a product multiplied elementwise: one whose loops another
         has (w[k] into X[k, i]), else the two that share the most loops."""
         pairs = [(i, j) for i in range(len(views)) for j in range(len(views)) if i != j]
@@ -228,14 +228,14 @@ class _Sketcher:
         merged = self.combine(short, views[i], views[j])
         return [v for k, v in enumerate(views) if k not in (i, j)] + [merged]
 
-    def transposed(self, v: _View, dims: tuple[int, ...]) -> Expr:
+    def transposed(self, v: View, dims: tuple[int, ...]) -> Expr:
         """v's tensor with its dims in the order `dims`."""
         if v.dims == dims:
             return v.expr
         perm = tuple(v.dims.index(p) for p in dims)
         return self.apply("transpose", (v.expr,), (("permutation", perm),))
 
-    def named_contraction(self, x: _View, y: _View, batch, contract, free_x, free_y) -> _View | None:
+    def named_contraction(self, x: View, y: View, batch, contract, free_x, free_y) -> View | None:
         """The contraction as a named linalg op (matmul, matvec, vecmat, batch_matmul, dot:
         what the backends schedule best), operands in the order with fewer transposes;
         None for other forms."""

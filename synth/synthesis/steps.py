@@ -60,7 +60,7 @@ def _why_not(kernel: Kernel, why: str) -> NoSolutionError:
 
 
 @contextmanager
-def _editable(kernel: Kernel):
+def editable(kernel: Kernel):
     """A copy of the kernel's normal form to rewrite, inside its context: (the module, the
     kernel's function, that function's entry block)."""
     source = kernel.normal
@@ -70,7 +70,7 @@ def _editable(kernel: Kernel):
         yield module, func, func.regions[0].blocks[0]
 
 
-def _reloaded(kernel: Kernel, text: str) -> Kernel:
+def reloaded(kernel: Kernel, text: str) -> Kernel:
     """`text`, a rewrite of the kernel, loaded as a kernel whose sizes are named as the
     kernel's (_in_kernel_terms)."""
     part = load_kernel(SourceModule(kernel.normal.path, text), kernel.name, extents=kernel.sizes)
@@ -97,12 +97,12 @@ def step_kernel(kernel: Kernel) -> tuple[Kernel, TimeLoop]:
         raise _why_not(kernel, "it returns values (not carried by the target's loops yet)")
     location = sizes.time_loops[0]
     path = kernel.normal.path
-    from synth.synthesis.recurrence import _forward_constants
+    from synth.synthesis.recurrence import forward_constants
 
-    with _editable(kernel) as (module, _, entry):
+    with editable(kernel) as (module, _, entry):
         # local scalars stored once before the loop from values of the function's top
         # level (adi's coefficients `a = -mul1 / 2`) read as those values: no statements
-        _forward_constants(entry)
+        forward_constants(entry)
         loops = []
 
         def visit(op):
@@ -168,7 +168,7 @@ def counter_loop(kernel: Kernel) -> str | None:
             return None
         loop = loops[0].opview
         if loop_step(loop) != 1 or not any(True for _ in loop.induction_variable.uses) \
-                or not _reads_what_it_writes_elsewhere(loop) or not _has_inner_loop(loop):
+                or not reads_what_it_writes_elsewhere(loop) or not _has_inner_loop(loop):
             return None
         location = diagnostic_location(source.path, loop.location)
     return location if location in sizes.loop_ranges else None
@@ -194,7 +194,7 @@ def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
     sizes = kernel.sizes
     if sizes.time_loops or kernel.interface.results or kernel.interface.out_parameters:
         return None
-    with _editable(kernel) as (module, func, entry):
+    with editable(kernel) as (module, func, entry):
         top = [op.operation for op in entry.operations]
         loops = [k for k, op in enumerate(top) if op.name == "affine.for"]
         stores = [k for k, op in enumerate(top) if op.name in ("affine.store", "memref.store")]
@@ -214,7 +214,7 @@ def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
         state = [op for op in top if op.name == "memref.alloca" and op.results[0] in stored
                  and op.results[0] in read]
         n = len(entry.arguments)
-        args = _append_arguments(func, [(a.results[0].type, a.location, {}) for a in state])
+        args = append_arguments(func, [(a.results[0].type, a.location, {}) for a in state])
         for alloca, arg in zip(state, args):
             alloca.results[0].replace_all_uses_with(arg)
             alloca.erase()
@@ -230,15 +230,15 @@ def lifted_loop(kernel: Kernel) -> LiftedLoop | None:
                 break
             if name in ("affine.store", "memref.store"):
                 op.operation.erase()
-        _drop_dead(func.regions[0].blocks[0])
+        drop_dead(func.regions[0].blocks[0])
         after = str(module)
-    prologue, rest = _reloaded(kernel, before), _reloaded(kernel, after)
+    prologue, rest = reloaded(kernel, before), reloaded(kernel, after)
     if counter_loop(rest) is None:
         return None
     return LiftedLoop(prologue, rest, tuple(range(n, n + len(state))), location)
 
 
-def _append_arguments(func, new: list) -> list:
+def append_arguments(func, new: list) -> list:
     """Add arguments (type, location, attribute dict) after the function's last one, in
     its entry block, its type and its arg_attrs; the new block arguments."""
     entry = func.regions[0].blocks[0]
@@ -255,7 +255,7 @@ def _append_arguments(func, new: list) -> list:
 _PURE = ("affine.load", "memref.load", "arith.", "math.")
 
 
-def _drop_dead(block) -> None:
+def drop_dead(block) -> None:
     """Erase the loads and arithmetic of `block` (not nested) whose results nothing uses."""
     changed = True
     while changed:
@@ -285,7 +285,7 @@ def _access_key(op) -> tuple:
     return "", tuple(view.indices)
 
 
-def _reads_what_it_writes_elsewhere(loop) -> bool:
+def reads_what_it_writes_elsewhere(loop) -> bool:
     """Whether the loop carries a dependence the tensor ops cannot absorb: an array it
     writes is read at another element (a column the previous step wrote, a row the next
     one reads), not only at the element each statement writes."""
@@ -314,10 +314,10 @@ def counter_step_kernel(kernel: Kernel, location: str, descending: bool = False)
     from synth.analysis.sizes import COUNTER, COUNTER_ATTR
 
     lo, hi = kernel.sizes.loop_ranges[location]
-    with _editable(kernel) as (module, func, entry):
+    with editable(kernel) as (module, func, entry):
         loop = next(op for op in entry.operations if op.operation.name == "affine.for").opview
         n = len(entry.arguments)
-        (counter,) = _append_arguments(func, [(ir.IndexType.get(), loop.location,
+        (counter,) = append_arguments(func, [(ir.IndexType.get(), loop.location,
                                                {COUNTER_ATTR: ir.UnitAttr.get()})])
         index = counter
         if descending:
@@ -341,7 +341,7 @@ def counter_step_kernel(kernel: Kernel, location: str, descending: bool = False)
             passmanager.PassManager.parse("builtin.module(func.func(canonicalize))").run(module.operation)
             _counter_as_dim(func, counter)
         text = str(module)
-    step = _reloaded(kernel, text)
+    step = reloaded(kernel, text)
     # an array's extents are the kernel's: a dynamic dim the step reads only below the
     # counter (Polygeist's lu, memref<?x2000xf64>) would otherwise be sized by it
     dims = {a: (kernel.sizes.arg_dims[a] if any(COUNTER in e.symbols for e in d) else d)

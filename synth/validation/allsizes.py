@@ -13,7 +13,7 @@ Sound: "proven" only on unsat, with SUM an uninterpreted function that satisfies
 congruence and "an empty sum is zero". Not complete: a sat answer may be an artefact of
 that (two sums equal for a reason the canonical form misses), so it is never reported
 as a difference by itself; sizes where it may hold (chosen in a fixed order by yes/no
-queries, not read from a model: `_suspects`) are handed to the bounded proof, which
+queries, not read from a model: `suspects`) are handed to the bounded proof, which
 confirms or rejects a difference there. Where the programs leave the model
 (sequential recurrences, max reductions, library ops), the result says why and the
 bounded level decides."""
@@ -28,7 +28,7 @@ import z3
 
 from synth.analysis.model import Kernel
 from synth.semantics.affine_parametric import ParametricOriginal, size_term
-from synth.semantics.parametric import NotParametric, empty_sum_facts
+from synth.semantics.parametric import NotParametric, empty_sum_facts, query_ms
 from synth.semantics.canonical import canonical
 from synth.semantics.raised_parametric import Sizes, Tensor, evaluate
 from synth.semantics.scalar import Unsupported
@@ -49,31 +49,35 @@ MAX_SUSPECT_SIZE = 9  # a suspected difference is looked for with every size up 
 MAX_SUSPECTS = 2  # the least and the greatest sizes handed to the bounded proof, so many of each (4 >= the 3 models before)
 SUSPECT_QUERIES = 60  # yes/no queries at most for looking: a hint to the bounded proof, which decides
 SUSPECT_RLIMIT = 5_000_000  # z3 resource units per query (seen: 15e3 to 40e3 on polybench, 0.1 to 0.4 s)
-SUSPECT_SECONDS = 30.0  # a safety net for the whole look (the clock makes it irreproducible)
 ABSTRACT_MS = 3000  # the query with non-linear parts uninterpreted (linear: fast, or of no use)
-LEVEL_TIMEOUT = 20.0  # seconds for the whole level at most, both readings and every query (it aims at seconds per kernel)
+LEVEL_TIMEOUT = 20.0  # seconds for the proofs at most, both readings and every query (it aims at seconds per kernel)
 
 
 def prove_all_sizes(kernel: Kernel, raised, comparisons: list[Comparison], timeout: float) -> AllSizes:
+    """The level on `raised` against the kernel's `comparisons`, within the caller's
+    `timeout` seconds (its --z3-timeout): the proofs within LEVEL_TIMEOUT of it, and the
+    look for suspect sizes after a failed proof (`suspects`) within what is left of it."""
     t0 = time.monotonic()
-    deadline = t0 + min(timeout, LEVEL_TIMEOUT)  # for the whole level, both readings
-    out = _attempt(kernel, raised, comparisons, deadline, near=True)
+    deadline = t0 + min(timeout, LEVEL_TIMEOUT)  # for the proofs, both readings
+    until = t0 + timeout  # for everything, the look for suspects included
+    out = _attempt(kernel, raised, comparisons, deadline, until, near=True)
     if out.verdict != "proven" and out.near_read and time.monotonic() < deadline:
         # a number next to a size (47 beside 48) may be a number, not `n - 1`: the
         # family with only exact sizes symbolic is the other reading of the same text
         # (the same family where no number was read so: a shape-generic text)
-        exact = _attempt(kernel, raised, comparisons, deadline, near=False)
+        exact = _attempt(kernel, raised, comparisons, deadline, until, near=False)
         if exact.verdict == "proven" or (exact.suspect_sizes and not out.suspect_sizes):
             out = exact
     out.seconds = time.monotonic() - t0
     return out
 
 
-def _attempt(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, near: bool) -> AllSizes:
+def _attempt(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, until: float,
+             near: bool) -> AllSizes:
     sizes = None
     try:
         sizes = Sizes(kernel.sizes.original(), near)  # raises where two sizes are equal
-        out = _prove(kernel, raised, comparisons, deadline, sizes)
+        out = _prove(kernel, raised, comparisons, deadline, until, sizes)
     except NotParametric as e:
         out = AllSizes("not applicable", str(e))
     except (NoRealValue, Unsupported) as e:  # infinities (a max from -inf), ops outside the scalar model
@@ -84,8 +88,9 @@ def _attempt(kernel: Kernel, raised, comparisons: list[Comparison], deadline: fl
     return out
 
 
-def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, sizes: Sizes) -> AllSizes:
-    original = ParametricOriginal(kernel)
+def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: float, until: float,
+           sizes: Sizes) -> AllSizes:
+    original = ParametricOriginal(kernel, deadline)
     want = original.outputs()
     model = kernel.sizes
     args = []
@@ -123,25 +128,24 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
         if not (aw.eq(w) and ah.eq(h)):  # first with the non-linear parts uninterpreted
             aw, ah = canonical(aw, deadline), canonical(ah, deadline)
             solver = z3.Solver()
-            solver.set("timeout", min(_remaining_ms(deadline), ABSTRACT_MS))
+            solver.set("timeout", query_ms(deadline, ABSTRACT_MS))
             solver.add(domain + empty_sum_facts([aw, ah]) + [z3.And(inside + [aw != ah])])
             if solver.check() == z3.unsat:
                 continue
         w, h = canonical(w, deadline), canonical(h, deadline)
-        facts = domain + empty_sum_facts([w, h])
         solver = z3.Solver()
-        solver.set("timeout", _remaining_ms(deadline))
-        solver.add(facts)
+        solver.set("timeout", query_ms(deadline))
+        solver.add(domain + empty_sum_facts([w, h]))
         solver.add(z3.And(inside + [w != h]))
         result = solver.check()
         if result == z3.unknown:
             return AllSizes("unknown", f"z3 gave up on {c.label} ({solver.reason_unknown()})")
         if result == z3.sat:
-            return _suspects(solver, [z3.Int(n) for n in model.symbols], deadline, c.label)
+            return suspects(solver, [z3.Int(n) for n in model.symbols], until, c.label)
     return AllSizes("proven")
 
 
-def _suspects(solver: z3.Solver, symbols: list, deadline: float, label: str) -> AllSizes:
+def suspects(solver: z3.Solver, symbols: list, until: float, label: str) -> AllSizes:
     """Sizes up to MAX_SUSPECT_SIZE where `solver`'s difference may be, for the bounded
     proof to confirm or reject: the MAX_SUSPECTS least, then the MAX_SUSPECTS greatest
     (`_in_order`). z3 is asked only yes/no questions (is there a difference at these
@@ -149,9 +153,11 @@ def _suspects(solver: z3.Solver, symbols: list, deadline: float, label: str) -> 
     depend on which model z3 picks (its internal term ids, which move with Python's
     garbage collection), and the budget is a number of queries, each bounded by z3's
     resource count, not the clock: the same input gives the same sizes, and the same
-    emitted text. (The level's `deadline` does not cut it: a clock would.)"""
+    emitted text. (The proofs' deadline does not cut it: a clock would.) `until` (a
+    time.monotonic() value: the end of the caller's budget) is a safety net only: reached,
+    the look stops with the sizes found so far, no more reproducible."""
     symbols = sorted(symbols, key=str)
-    queries = _Queries(solver, [s <= MAX_SUSPECT_SIZE for s in symbols])
+    queries = _Queries(solver, [s <= MAX_SUSPECT_SIZE for s in symbols], until)
     suspects: list[dict] = []
     for least in (True, False):
         suspects += _in_order(queries, symbols, least, MAX_SUSPECTS, suspects)
@@ -161,13 +167,12 @@ def _suspects(solver: z3.Solver, symbols: list, deadline: float, label: str) -> 
 
 class _Queries:
     """Yes/no questions to `solver` in pushed scopes, at most SUSPECT_QUERIES, each
-    bounded by SUSPECT_RLIMIT (z3's deterministic resource count) and the whole by
-    SUSPECT_SECONDS of the clock, a safety net only (reached, the answer is no more
-    reproducible). None: no answer (z3 gave up, or the budget is spent)."""
+    bounded by SUSPECT_RLIMIT (z3's deterministic resource count) and the whole by the
+    caller's budget, ending at `until` (time.monotonic()), a safety net only (reached, the
+    answer is no more reproducible). None: no answer (z3 gave up, or the budget is spent)."""
 
-    def __init__(self, solver: z3.Solver, facts: list):
-        self.solver, self.facts, self.left = solver, facts, SUSPECT_QUERIES
-        self.until = time.monotonic() + SUSPECT_SECONDS
+    def __init__(self, solver: z3.Solver, facts: list, until: float):
+        self.solver, self.facts, self.left, self.until = solver, facts, SUSPECT_QUERIES, until
 
     def sat(self, extra: list) -> bool | None:
         seconds = self.until - time.monotonic()
@@ -243,18 +248,9 @@ def _text(sizes: dict) -> str:
     return "(" + ", ".join(f"{k}={v}" for k, v in sorted(sizes.items())) + ")"
 
 
-def _remaining_ms(deadline: float) -> int:
-    """What is left of the level's time for one more query, in ms; NotParametric when
-    nothing is (the level gives up, the bounded proof decides)."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise NotParametric("the proof is not done in the level's time")
-    return max(1, int(left * 1000))
-
-
 def _decide(domain: list, goal, deadline: float):
     s = z3.Solver()
-    s.set("timeout", _remaining_ms(deadline))
+    s.set("timeout", query_ms(deadline))
     s.add(domain + [goal])
     return s.check()
 

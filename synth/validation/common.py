@@ -80,6 +80,9 @@ class Report:
     timings: dict[str, float] = field(default_factory=dict)  # "test" / "all" / "z3" -> seconds
     domain: str = ""  # level "all": the sizes the proof covers, in words
     all_sizes: str = ""  # level "all" tried and fell back to "z3": why
+    # the largest sizes tested, with the original's statement instances and the raise's
+    # estimated element operations there (SizePlan.largest_tested; None: not counted)
+    largest: list[dict] = field(default_factory=list)
 
     @property
     def proof(self) -> str:

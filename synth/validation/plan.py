@@ -18,9 +18,13 @@ from synth.validation.common import MAX_PROOF_ELEMENTS, MAX_PROOF_SIZE, Sizes, s
 
 # sizes -------------------------------------------------------------------------------------
 
-# a raise for every size is tested at its own sizes only where the original runs at most
-# this many statement instances there (~0.1 s); above, at those sizes scaled down
+# a raise is tested at its own sizes only where the original runs at most this many
+# statement instances there (~0.1 s) and the raise an estimated RAISE_WORK element
+# operations (synth.validation.cost: seidel-2d's step, one copy of its array per
+# hyperplane, runs 5.9e8 of them at n = 500 in 0.33 s on XLA, under load); above, at
+# fewer time steps or (a raise for every size) smaller sizes
 OWN_SIZE_WORK = 50_000_000
+RAISE_WORK = 2_000_000_000
 
 
 class SizePlan:
@@ -33,8 +37,12 @@ class SizePlan:
     value to its new one, which needs the original values distinct and >= MIN_SIZE."""
 
     def __init__(self, kernel: Kernel, raised: RaisedFunction, raised_at=None, edges: bool = False,
-                 pinned: frozenset = frozenset(), own_sizes: bool = True):
+                 pinned: frozenset = frozenset(), own_sizes: bool = True, steps: dict | None = None):
         self.kernel = kernel
+        # symbol -> its value at 2 steps, for the symbols that count the steps of a loop kept
+        # as a loop whose step is proven on every input state (so for every step count by
+        # induction): a test may run fewer steps, at least 2
+        self.steps = dict(steps or {})
         # tested at the kernel's own sizes too (not for a part of a function raised nest by
         # nest: the whole function is tested there, the parts at the small sizes)
         self.own_sizes = own_sizes
@@ -60,6 +68,9 @@ class SizePlan:
         self._cache: dict = {}
         self.large: Sizes | None = None  # the original sizes scaled down (largest_tested)
         self.scaled: str | None = None  # why they were ("": they were not; None: not looked at)
+        # (statement instances of the original, estimated element operations of the raise) at
+        # the largest sizes tested, where largest_tested counted them
+        self.largest_costs: tuple | None = None
 
     @property
     def rewritable(self) -> bool:
@@ -125,25 +136,103 @@ class SizePlan:
             (self.with_counter([self.largest_tested()], 3) if self.own_sizes or not small else [])
 
     def largest_tested(self) -> Sizes:
-        """The original sizes; for a raise for every size (whose text is the same at each)
-        that would take more than OWN_SIZE_WORK statement instances there, the original
-        sizes scaled down by a power of 2 until it does not (`self.scaled` says why)."""
-        if not self.edges or self.scaled is not None:
+        """The original sizes, or, where a test there would take too long, smaller ones
+        (`self.scaled` says which and why). Too long: the original runs more than
+        OWN_SIZE_WORK statement instances, or the raise an estimated RAISE_WORK element
+        operations (synth.validation.cost: a loop kept as a loop whose every trip works on
+        whole arrays costs far more than the original's count).
+
+        Smaller sizes are taken in this order, the first that fits: the time steps fewer
+        (`self.steps`: symbols counting the steps of a loop whose step is proven on every
+        input state, so every step count by induction; halved, at least 2 steps), the other
+        sizes as they are; then, for a raise for every size (whose text is the same at each),
+        the other sizes halved as well, again and again, each with the steps as many as fit.
+        A static text (the same at no other sizes) too costly even at 2 steps is tested at
+        2 steps, its other sizes as they are; a static text runs fewer steps only where it is
+        what the raise's program builds at its own sizes (the text with fewer steps is then
+        the same program)."""
+        if self.scaled is not None:
             return self.large or self.original
         self.scaled = ""
-        own = self.work(self.original)
-        if own is None or own <= OWN_SIZE_WORK:
+        steps = [n for n in sorted(self.steps) if n in self.original and n not in self.pinned]
+        least = {n: min(self.original[n], max(1, self.steps[n])) for n in steps}  # 2 steps
+        if not self.edges and not steps:  # a static text: its own sizes are where it runs
             return self.original
-        for shift in range(1, 12):
-            c = {n: v if n in self.pinned else max(1, v >> shift) for n, v in self.original.items()}
-            w = self.work(c) if self.model.valid(c) else None
-            if w is not None and w <= OWN_SIZE_WORK:
-                self.large = c
-                self.scaled = (f"not run at its own sizes ({sizes_text(self.original)}: up to {own:.1e} "
-                               f"statement instances, a test takes at most {OWN_SIZE_WORK:.0e}); the "
-                               f"text for every size was run at {sizes_text(c)} instead")
-                return c
+        own, raised = self.work(self.original), self.raise_work(self.original)
+        self.largest_costs = (own, raised)
+        if self._fits(own, raised):
+            return self.original
+        if steps and not self.edges and not self._rebuilt_is_emitted():
+            return self.original  # the text run at fewer steps would not be a sibling of the one written
+        others = [n for n in self.original if n not in self.pinned and n not in steps]
+        fewest = None  # the fewest steps at the other sizes as they are
+        for shift in range(0, 12 if self.edges else 1):
+            base = {**self.original, **{n: max(1, self.original[n] >> shift) for n in others}}
+            for step_shift in range(0, 12 if steps else 1):
+                c = {**base, **{n: max(least[n], self.original[n] >> step_shift) for n in steps}}
+                if (shift, step_shift) == (0, 0) or not self.model.valid(c):
+                    continue
+                w = self.work(c)
+                r = self.raise_work(c) if w is not None and self._fits(w, None) else None
+                if w is not None and self._fits(w, None) and self._fits(w, r):
+                    self.largest_costs = (w, r)
+                    return self._scale_to(c, own, raised, shift, step_shift)
+                if all(c[n] == least[n] for n in steps):
+                    fewest = c if steps and shift == 0 else fewest
+                    break
+        if fewest is not None and fewest != self.original:
+            # a static text, too costly even at the fewest steps: those, at its own other sizes
+            self.largest_costs = (self.work(fewest), self.raise_work(fewest))
+            self._scale_to(fewest, own, raised, 0, 1)
+            self.scaled += "; that is still over the bound: the fewest steps that test the loop"
+            return fewest
         return self.original
+
+    def _rebuilt_is_emitted(self) -> bool:
+        """Whether the static text written is what `raised_at` builds at its own sizes: then
+        the text built with fewer steps differs from it in the step count only (the program
+        is the same), and running that one tests the one written."""
+        if self.raised_at is None:
+            return False
+        try:
+            rebuilt = self.raised_at(self.original)
+        except InputError:
+            return False
+        return rebuilt.split() == self.raised.text.split()
+
+    def _fits(self, work: int | None, raised: int | None) -> bool:
+        return (work is None or work <= OWN_SIZE_WORK) and (raised is None or raised <= RAISE_WORK)
+
+    def _scale_to(self, c: Sizes, own, raised, shift: int, step_shift: int) -> Sizes:
+        self.large = c
+        costs = [f"up to {own:.1e} statement instances of the original" if own is not None else "",
+                 f"an estimated {raised:.1e} element operations of the raise" if raised is not None else ""]
+        limits = [f"{OWN_SIZE_WORK:.0e}" if own is not None else "", f"{RAISE_WORK:.0e}" if raised is not None else ""]
+        what = "the text for every size was" if shift else "the raised function was"
+        fewer = ""
+        if step_shift:
+            counts = ", ".join(f"{c[n] - self.steps[n] + 2} of its {self.original[n] - self.steps[n] + 2} "
+                               f"time steps ({n})" for n in sorted(self.steps) if c.get(n) != self.original.get(n))
+            fewer = (f" ({counts}: every step count by induction on the step, proven on every input "
+                     f"state at the sizes its proof names)")
+        self.scaled = (f"not run at its own sizes ({sizes_text(self.original)}: "
+                       f"{' and '.join(x for x in costs if x)}, a test takes at most "
+                       f"{' and '.join(x for x in limits if x)}); {what} run at {sizes_text(c)} instead{fewer}")
+        return c
+
+    def raise_work(self, values: Sizes) -> int | None:
+        """The raise's estimated element operations at `values` (synth.validation.cost);
+        None where its text at those sizes is not built (a text synth did not write)."""
+        if self.raised_at is None:
+            return None
+        from synth.validation.cost import raised_work
+
+        try:
+            text = self.raised.text if values == self.original else self.raised_at(values)
+            return raised_work(text, self.raised.name, self.raised.dialect, self.model.param_values(values),
+                               max(values.values(), default=1))
+        except InputError:
+            return None
 
     def is_largest(self, values: Sizes) -> bool:
         """Whether `values` are the largest sizes tested (the original's, or those scaled down)."""

@@ -4,6 +4,7 @@ the raised function interpreted), staged assumptions, confirmed counterexamples.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -12,6 +13,7 @@ import z3
 
 from synth.semantics import support as support
 from synth.analysis.model import Kernel
+from synth.budget import ms_left
 from synth.errors import InputError
 from synth.semantics import z3sem
 from synth.analysis.function import describe
@@ -114,12 +116,14 @@ class Proof:
 
 
 ABSTRACT_STAGE_TIMEOUT = 3.0  # seconds for the query with non-linear parts uninterpreted (linear: fast)
-FACT_STAGE_TIMEOUT = 10.0  # seconds for each query after the first (sqrt facts, nonzero denominators)
+FACT_STAGE_TIMEOUT = 10.0  # seconds for each query after the first (sqrt facts, nonzero denominators) at most
 
 
 def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
     """Is `want == have` for every (key, want, have) in `pairs`, for all inputs (that
-    satisfy `facts`: the value ranges of integer inputs)?"""
+    satisfy `facts`: the value ranges of integer inputs)? Every stage within `timeout`
+    seconds in all (the stages after the first within FACT_STAGE_TIMEOUT each too)."""
+    until = time.monotonic() + timeout
     pairs = [p for p in pairs
              if not (isinstance(p[1], z3.ExprRef) and isinstance(p[2], z3.ExprRef) and p[1].eq(p[2]))]
     if not pairs:
@@ -128,7 +132,7 @@ def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
     if _equal_abstracted(pairs, timeout):
         return Proof("proven")
     solver = z3.Solver()
-    solver.set("timeout", int(timeout * 1000))
+    solver.set("timeout", max(1, int((until - time.monotonic()) * 1000)))
     solver.add(z3.Or([w != h for _, w, h in pairs]))
     solver.add(*facts)
     stages = [("", [])]
@@ -144,7 +148,11 @@ def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
             # a model the first query found only by giving sqrt / division values the real
             # functions do not take: the facts that exclude those make the query non-linear,
             # where z3 rarely decides in more time than this
-            solver.set("timeout", int(min(timeout, FACT_STAGE_TIMEOUT) * 1000))
+            ms = ms_left(until, int(min(timeout, FACT_STAGE_TIMEOUT) * 1000))
+            if ms is None:
+                return Proof("unknown", assumptions, message=f"Z3 gave up (the {timeout:g} s timeout ran out "
+                                                             f"before the {label} stage)")
+            solver.set("timeout", ms)
             solver.add(*facts)
             if label == "nonzero denominators":
                 assumptions.append(f"every denominator is nonzero ({len(divisors)} distinct "

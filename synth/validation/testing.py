@@ -216,6 +216,11 @@ def run_tests(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], see
         report.sizes_tested = [s for s in report.sizes_tested if plan.is_original(s)]
     if plan.scaled and plan.scaled not in report.assumptions:
         report.assumptions.append(plan.scaled)
+    if plan.largest_costs is not None and plan.is_largest(plan.large or plan.original) and \
+            any(plan.is_largest(s) for s in report.sizes_tested):
+        report.largest.append({"sizes": dict(plan.large or plan.original),
+                               "statement_instances": plan.largest_costs[0],
+                               "raise_element_operations": plan.largest_costs[1]})
     return None
 
 

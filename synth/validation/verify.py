@@ -88,13 +88,17 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
                 level: str = "all", *, seed: int = 0, test_first: bool = True,
                 z3_timeout: float = DEFAULT_Z3_TIMEOUT, kernel: Kernel | None = None,
                 raised_at=None, generic_text: str | None = None, own_sizes: bool = True,
-                more_proofs: list | None = None) -> Report:
+                more_proofs: list | None = None, steps: dict | None = None) -> Report:
     """`verify` on raised module text (`raised_path` names it in messages). `kernel` is the
     original already loaded; `raised_at(values) -> text` builds the raised function at
     other sizes (synth raise passes its program: no textual re-instantiation);
     `generic_text`: the shape-generic text that `raised_text` and `raised_at` are static
     instances of, which the proof for every size reads itself. `more_proofs`: sizes the
-    bounded proof covers besides the plan's (a loop kept as a loop proven unrolled there)."""
+    bounded proof covers besides the plan's (a loop kept as a loop proven unrolled there).
+    `steps`: size symbol -> its value at 2 steps, for the symbols that count the steps of a
+    loop whose step is proven on every input state (so for every step count by induction):
+    the largest test may run fewer steps where the raise would take too long at its own
+    (SizePlan.largest_tested)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
     t0 = time.monotonic()
@@ -110,7 +114,8 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
     sig = raised.signature()
     comparisons = check_contract(kernel, raised, sig)
     plan = SizePlan(kernel, raised, raised_at, edges=generic_text is not None, own_sizes=own_sizes,
-                    pinned=constant_symbols(kernel) if generic_text is not None else frozenset())
+                    pinned=constant_symbols(kernel) if generic_text is not None else frozenset(),
+                    steps=steps)
     report = Report(name, raised.name, raised.dialect, "equivalent", "test")
     if level == "test" or test_first:
         t = time.monotonic()

@@ -33,9 +33,9 @@ declarations, `affine.if` and if-conversion); `translate` runs the passes, assem
 module and reprints it through MLIR.
 """
 
-# _FALLBACK_HEADERS and _FALLBACK_INCLUDE: the shipped headers, which tests check
-from synth.frontend.c.libclang import _FALLBACK_HEADERS as _FALLBACK_HEADERS
-from synth.frontend.c.libclang import _FALLBACK_INCLUDE as _FALLBACK_INCLUDE
+# FALLBACK_HEADERS and FALLBACK_INCLUDE: the shipped headers, which tests check
+from synth.frontend.c.libclang import FALLBACK_HEADERS as FALLBACK_HEADERS
+from synth.frontend.c.libclang import FALLBACK_INCLUDE as FALLBACK_INCLUDE
 from synth.frontend.c.libclang import resource_include_dir
 from synth.frontend.c.translate import list_c_functions, translate_c
 

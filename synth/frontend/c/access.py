@@ -1,8 +1,8 @@
 """Third layer of the function translator: arrays and pointers.
 
-Every array the function reads or writes is a *base* (`_Binding` of kind "array"): a
+Every array the function reads or writes is a *base* (`Binding` of kind "array"): a
 parameter (`T *p`, `T p[]`, `T p[N]`, `T p[][N]`, `T (*p)[N]`, `T p[n][m]`) or a local
-array. A pointer value is a `_View`: a base and a flat offset in its elements (a
+array. A pointer value is a `View`: a base and a flat offset in its elements (a
 polynomial), so `&A[i * Y]`, `key_cache + t * kv_dim`, `p++` and `A[i]` (a row) are
 offsets. An element access is `A[i][j]` on a declared array (its subscripts), or a flat
 offset into a base: the first pass records those (`layout.Access`, with the ranges of the
@@ -16,38 +16,39 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from synth.frontend.c import layout
-from synth.frontend.c.affine import _AffineTranslator
-from synth.frontend.c.libclang import _binop, _unop
+from synth.frontend.c.affine import AffineTranslator
+from synth.frontend.c.libclang import binary_operator, unary_operator
 from synth.frontend.c.model import (
-    _Binding,
-    _expr_children,
-    _inline,
-    _NotAffine,
-    _only_child,
-    _Refuse,
-    _strip,
-    _text,
-    _View,
+    Binding,
+    expr_children,
+    inline,
+    NotAffine,
+    only_child,
+    Refuse,
+    strip_casts,
+    c_text,
+    View,
 )
-from synth.frontend.c.poly import _Poly, split_dims
+from synth.frontend.c.poly import Poly, split_dims
 from synth.frontend.c.scalars import SCALARS, mlir
 
-_ARRAYS = (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY)
+ARRAYS = (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY)
 
 
-def _stride(dims) -> _Poly:
-    out = _Poly.number(1)
+def stride(dims) -> Poly:
+    """The product of `dims` (the element stride of a row of those extents)."""
+    out = Poly.number(1)
     for d in dims:
         out = out * d
     return out
 
 
-class _AccessTranslator(_AffineTranslator):
+class AccessTranslator(AffineTranslator):
     """Bases, pointer values and element accesses of one function."""
 
     # --- bases --------------------------------------------------------------------------
 
-    def declare_base(self, decl, name: str, ssa: str, t, param_index: int | None) -> _Binding:
+    def declare_base(self, decl, name: str, ssa: str, t, param_index: int | None) -> Binding:
         """The base of an array or pointer parameter / local array `decl` of C type `t`."""
         canon = t.get_canonical()
         dims, cur = [], canon
@@ -55,39 +56,39 @@ class _AccessTranslator(_AffineTranslator):
         if canon.kind == TK.POINTER:
             cur = canon.get_pointee().get_canonical()
             dims.append(None)
-            flat = cur.kind not in _ARRAYS
+            flat = cur.kind not in ARRAYS
         sizes = [k for k in decl.get_children() if k.kind.is_expression()][::-1]
-        while cur.kind in _ARRAYS:
+        while cur.kind in ARRAYS:
             if cur.kind == TK.CONSTANTARRAY:
-                dims.append(_Poly.number(cur.element_count))
+                dims.append(Poly.number(cur.element_count))
             elif cur.kind == TK.INCOMPLETEARRAY:
                 dims.append(None)
             else:
                 dims.append(self._extent(decl, sizes, len(dims), name))
             cur = cur.element_type.get_canonical()
         if cur.kind == TK.POINTER:
-            raise _Refuse(decl, f"'{name}' is an array of pointers or a pointer to pointers "
+            raise Refuse(decl, f"'{name}' is an array of pointers or a pointer to pointers "
                                 f"('{t.spelling}'): only arrays of numbers are supported")
         elem = self.scalar_type(cur, decl, f"the elements of '{name}'")
         if len(dims) == 1 and param_index is not None:
             flat = True  # a 1-d parameter: laid out from its subscripts
         restrict = canon.kind == TK.POINTER and t.is_restrict_qualified()
-        b = _Binding("array", ssa, elem, tuple(dims), name=name, param_index=param_index,
+        b = Binding("array", ssa, elem, tuple(dims), name=name, param_index=param_index,
                      key=self.note_key(), flat=flat, restrict=restrict,
                      pointer=canon.kind == TK.POINTER)
         self.bases.append(b)
         return b
 
-    def _extent(self, decl, sizes: list, k: int, name: str) -> _Poly:
+    def _extent(self, decl, sizes: list, k: int, name: str) -> Poly:
         if k >= len(sizes):
-            raise _Refuse(decl, f"cannot read the extent of dimension {k + 1} of '{name}'")
+            raise Refuse(decl, f"cannot read the extent of dimension {k + 1} of '{name}'")
         try:
             return self.affine(sizes[k], pure=True)
-        except _NotAffine as e:
-            raise _Refuse(sizes[k], f"extent '{_text(sizes[k])}' of '{name}' is not an affine "
+        except NotAffine as e:
+            raise Refuse(sizes[k], f"extent '{c_text(sizes[k])}' of '{name}' is not an affine "
                                     f"expression of the integer parameters: {e.reason}") from None
 
-    def base_shape(self, b: _Binding) -> list:
+    def base_shape(self, b: Binding) -> list:
         """Static extents (int) or None (dynamic) of a base's memref."""
         if b.flat:
             lay = self.plan.layouts.get(b.key)
@@ -103,7 +104,7 @@ class _AccessTranslator(_AffineTranslator):
             out.append(e.const if e is not None and e.is_const else None)
         return out
 
-    def base_type(self, b: _Binding) -> str:
+    def base_type(self, b: Binding) -> str:
         return self.memref(self.base_shape(b), b.type)
 
     # --- pointer values -----------------------------------------------------------------
@@ -113,123 +114,123 @@ class _AccessTranslator(_AffineTranslator):
         cur = t.get_canonical()
         if cur.kind == TK.POINTER:
             cur = cur.get_pointee().get_canonical()
-        elif cur.kind in _ARRAYS:
+        elif cur.kind in ARRAYS:
             cur = cur.element_type.get_canonical()
         dims = []
-        while cur.kind in _ARRAYS:
+        while cur.kind in ARRAYS:
             if cur.kind != TK.CONSTANTARRAY:
-                raise _Refuse(c, f"a pointer to arrays of run-time extent ('{t.spelling}') is not "
+                raise Refuse(c, f"a pointer to arrays of run-time extent ('{t.spelling}') is not "
                                  f"supported")
-            dims.append(_Poly.number(cur.element_count))
+            dims.append(Poly.number(cur.element_count))
             cur = cur.element_type.get_canonical()
         return tuple(dims)
 
-    def pval(self, c) -> _View:
+    def pval(self, c) -> View:
         """The pointer value of a pointer- or array-typed expression."""
-        s = _strip(c)
+        s = strip_casts(c)
         k = s.kind
         if k == CK.CSTYLE_CAST_EXPR:
-            inner = _expr_children(s)[-1]
+            inner = expr_children(s)[-1]
             v = self.pval(inner)
             if self.pointer_dims(s.type, s) != v.dims or self._elem_kind(s.type) != self._elem_kind(inner.type):
-                raise _Refuse(s, f"pointer cast '{_text(s)}' changes the type pointed to")
+                raise Refuse(s, f"pointer cast '{c_text(s)}' changes the type pointed to")
             return v
         if k == CK.DECL_REF_EXPR:
             b = self.binding(s)
             if b is not None and b.kind == "array":
-                return _View(b, _Poly(), tuple(b.shape[1:]))
+                return View(b, Poly(), tuple(b.shape[1:]))
             if b is not None and b.kind == "pointer":
                 v = self.ivals.get(b.key)
                 if v is None and b.key in self.merged:
-                    raise _Refuse(s, f"pointer '{b.name}' is read where it points to a place that "
+                    raise Refuse(s, f"pointer '{b.name}' is read where it points to a place that "
                                      f"depends on a condition: {self.merged[b.key]}")
                 if v is None:
-                    raise _Refuse(s, f"pointer '{b.name}' is read where it points to an unknown "
+                    raise Refuse(s, f"pointer '{b.name}' is read where it points to an unknown "
                                      f"place (not set, or set under a condition or in an earlier "
                                      f"iteration in a way that is not an affine walk)")
                 return v
-            raise _Refuse(s, f"'{s.spelling}' is not an array or pointer")
+            raise Refuse(s, f"'{s.spelling}' is not an array or pointer")
         if k == CK.ARRAY_SUBSCRIPT_EXPR:  # a row of a multi-dimensional array
             base, index = self._subscript_parts(s)
             v = self.pval(base)
             if not v.dims:
-                raise _Refuse(s, f"'{_text(s)}' is not an array")
-            off = v.offset + self.subscript(index, s) * _stride(v.dims)
-            return _View(v.base, off, v.dims[1:])
-        if k == CK.UNARY_OPERATOR and _unop(s) == "&":
-            b, acc = self.element(_only_child(s))
+                raise Refuse(s, f"'{c_text(s)}' is not an array")
+            off = v.offset + self.subscript(index, s) * stride(v.dims)
+            return View(v.base, off, v.dims[1:])
+        if k == CK.UNARY_OPERATOR and unary_operator(s) == "&":
+            b, acc = self.element(only_child(s))
             if acc[0] == "idx":
-                off = _Poly()
+                off = Poly()
                 for i, e in enumerate(acc[1]):
-                    off = off + e * _stride([d or _Poly.number(0) for d in b.shape[i + 1:]])
+                    off = off + e * stride([d or Poly.number(0) for d in b.shape[i + 1:]])
                 if any(d is None for d in b.shape[1:]):
-                    raise _Refuse(s, f"'{_text(s)}' takes the address of an element of an array "
+                    raise Refuse(s, f"'{c_text(s)}' takes the address of an element of an array "
                                      f"with an unknown inner extent")
-                return _View(b, off, ())
-            return _View(b, acc[1], ())
-        if k == CK.UNARY_OPERATOR and _unop(s) == "*":  # a row through a pointer to rows
-            v = self.pval(_only_child(s))
+                return View(b, off, ())
+            return View(b, acc[1], ())
+        if k == CK.UNARY_OPERATOR and unary_operator(s) == "*":  # a row through a pointer to rows
+            v = self.pval(only_child(s))
             if not v.dims:
-                raise _Refuse(s, f"'{_text(s)}' is not an array")
-            return _View(v.base, v.offset, v.dims[1:])
+                raise Refuse(s, f"'{c_text(s)}' is not an array")
+            return View(v.base, v.offset, v.dims[1:])
         if k == CK.BINARY_OPERATOR:
             return self._pointer_sum(s)
-        if k == CK.UNARY_OPERATOR and _unop(s) in ("post++", "post--", "pre++", "pre--"):
-            return self.step_pointer(s, _unop(s))
-        raise _Refuse(s, f"pointer expression '{_text(s)}' is not supported (pointers must be "
+        if k == CK.UNARY_OPERATOR and unary_operator(s) in ("post++", "post--", "pre++", "pre--"):
+            return self.step_pointer(s, unary_operator(s))
+        raise Refuse(s, f"pointer expression '{c_text(s)}' is not supported (pointers must be "
                          f"arrays, parameters or locals set to an array plus an affine offset)")
 
     @staticmethod
     def _elem_kind(t):
         cur = t.get_canonical()
-        while cur.kind in (TK.POINTER, *_ARRAYS):
+        while cur.kind in (TK.POINTER, *ARRAYS):
             cur = cur.get_pointee().get_canonical() if cur.kind == TK.POINTER else \
                 cur.element_type.get_canonical()
         return SCALARS.get(cur.kind)
 
-    def _pointer_sum(self, s) -> _View:
-        op = _binop(s)
-        a, b = _expr_children(s)
+    def _pointer_sum(self, s) -> View:
+        op = binary_operator(s)
+        a, b = expr_children(s)
         if op not in ("+", "-"):
-            raise _Refuse(s, f"pointer arithmetic '{_text(s)}' is not supported")
-        ptr, num = (a, b) if a.type.get_canonical().kind in (TK.POINTER, *_ARRAYS) else (b, a)
-        if num.type.get_canonical().kind in (TK.POINTER, *_ARRAYS):
-            raise _Refuse(s, f"difference of pointers '{_text(s)}' is not supported")
+            raise Refuse(s, f"pointer arithmetic '{c_text(s)}' is not supported")
+        ptr, num = (a, b) if a.type.get_canonical().kind in (TK.POINTER, *ARRAYS) else (b, a)
+        if num.type.get_canonical().kind in (TK.POINTER, *ARRAYS):
+            raise Refuse(s, f"difference of pointers '{c_text(s)}' is not supported")
         v = self.pval(ptr)
-        d = self.subscript(num, s) * _stride(v.dims)
-        return _View(v.base, v.offset + (d if op == "+" else d.scale(-1)), v.dims)
+        d = self.subscript(num, s) * stride(v.dims)
+        return View(v.base, v.offset + (d if op == "+" else d.scale(-1)), v.dims)
 
-    def step_pointer(self, s, op: str) -> _View:
-        inner = _strip(_only_child(s))
+    def step_pointer(self, s, op: str) -> View:
+        inner = strip_casts(only_child(s))
         b = self.binding(inner) if inner.kind == CK.DECL_REF_EXPR else None
         if b is None or b.kind != "pointer":
-            raise _Refuse(s, f"'{_text(s)}' steps something other than a pointer variable")
+            raise Refuse(s, f"'{c_text(s)}' steps something other than a pointer variable")
         old = self.pval(inner)
-        delta = _stride(old.dims).scale(1 if op.endswith("++") else -1)
-        new = _View(old.base, old.offset + delta, old.dims)
+        delta = stride(old.dims).scale(1 if op.endswith("++") else -1)
+        new = View(old.base, old.offset + delta, old.dims)
         self.ivals[b.key] = new
         return old if op.startswith("post") else new
 
-    def subscript(self, index, c) -> _Poly:
+    def subscript(self, index, c) -> Poly:
         try:
             return self.affine(index)
-        except _NotAffine as err:
+        except NotAffine as err:
             dep = "data-dependent" if self._reads_memory(index) else "non-affine"
-            raise _Refuse(index, f"{dep} array subscript '{_text(index)}' in '{_text(c)}': "
+            raise Refuse(index, f"{dep} array subscript '{c_text(index)}' in '{c_text(c)}': "
                                  f"{err.reason} (subscripts must be affine in loop indices and "
                                  f"integer parameters)") from None
 
     @staticmethod
     def _subscript_parts(s):
         """(array, index) of `a[i]`, also for the C-legal `i[a]`."""
-        a, b = _expr_children(s)
-        if b.type.get_canonical().kind in (TK.POINTER, *_ARRAYS):
+        a, b = expr_children(s)
+        if b.type.get_canonical().kind in (TK.POINTER, *ARRAYS):
             a, b = b, a
         return a, b
 
     def _reads_memory(self, c) -> bool:
         for k in c.walk_preorder():
-            if k.kind == CK.ARRAY_SUBSCRIPT_EXPR or (k.kind == CK.UNARY_OPERATOR and _unop(k) == "*"):
+            if k.kind == CK.ARRAY_SUBSCRIPT_EXPR or (k.kind == CK.UNARY_OPERATOR and unary_operator(k) == "*"):
                 return True
             if k.kind == CK.DECL_REF_EXPR:
                 b = self.env.get(k.referenced.hash) if k.referenced is not None else None
@@ -241,36 +242,36 @@ class _AccessTranslator(_AffineTranslator):
 
     def element(self, c) -> tuple:
         """(base, ("idx", subscripts) or ("flat", offset)) of a number-typed lvalue."""
-        s = _strip(c)
+        s = strip_casts(c)
         if s.kind == CK.ARRAY_SUBSCRIPT_EXPR:
             subs, e = [], s
             while e.kind == CK.ARRAY_SUBSCRIPT_EXPR:
                 base, index = self._subscript_parts(e)
                 subs.insert(0, index)
-                e = _strip(base)
+                e = strip_casts(base)
             if e.kind == CK.DECL_REF_EXPR:
                 b = self.binding(e)
                 if b is not None and b.kind == "array" and not b.flat and len(subs) == len(b.shape):
                     return b, ("idx", [self.subscript(ix, s) for ix in subs])
                 if b is None or b.kind not in ("array", "pointer"):
-                    raise _Refuse(e, f"'{e.spelling}' is not an array or pointer")
+                    raise Refuse(e, f"'{e.spelling}' is not an array or pointer")
             elif e.kind == CK.MEMBER_REF_EXPR:
-                raise _Refuse(e, f"struct member access '{_text(e)}' is not supported")
+                raise Refuse(e, f"struct member access '{c_text(e)}' is not supported")
             base, index = self._subscript_parts(s)
             v = self.pval(base)
             if v.dims:
-                raise _Refuse(s, f"'{_text(s)}' is an array, not a number")
+                raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
             return v.base, ("flat", v.offset + self.subscript(index, s))
-        if s.kind == CK.UNARY_OPERATOR and _unop(s) == "*":
-            v = self.pval(_only_child(s))
+        if s.kind == CK.UNARY_OPERATOR and unary_operator(s) == "*":
+            v = self.pval(only_child(s))
             if v.dims:
-                raise _Refuse(s, f"'{_text(s)}' is an array, not a number")
+                raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
             return v.base, ("flat", v.offset)
         if s.kind == CK.MEMBER_REF_EXPR:
-            raise _Refuse(s, f"struct member access '{_text(s)}' is not supported")
-        raise _Refuse(s, f"'{_text(s)}' is not an element of an array")
+            raise Refuse(s, f"struct member access '{c_text(s)}' is not supported")
+        raise Refuse(s, f"'{c_text(s)}' is not an element of an array")
 
-    def place(self, b: _Binding, acc: tuple, c) -> str:
+    def place(self, b: Binding, acc: tuple, c) -> str:
         """`%A[subscripts] : memref<...>` of an access (first pass: recorded only)."""
         kind, value = acc
         if self.collect:
@@ -278,7 +279,7 @@ class _AccessTranslator(_AffineTranslator):
         if kind == "flat":
             if self.collect:
                 self.accesses.setdefault(b.key, []).append(
-                    layout.Access(value, dict(self.ranges), c, _text(c)))
+                    layout.Access(value, dict(self.ranges), c, c_text(c)))
                 return f"{b.ssa}[] : memref<{b.type}>"
             lay = self.plan.layouts[b.key] if b.flat else self.fixed_layout(b)
             if lay.opaque:
@@ -289,16 +290,16 @@ class _AccessTranslator(_AffineTranslator):
             if self.collect:
                 if b.shape and b.shape[0] is None:  # rows reached: the extent of dimension 0
                     self.accesses.setdefault(b.key, []).append(
-                        layout.Access(None, dict(self.ranges), c, _text(c), value[0]))
+                        layout.Access(None, dict(self.ranges), c, c_text(c), value[0]))
                 return f"{b.ssa}[] : memref<{b.type}>"
             subs = value
         try:
             lowered = [self.lower(e, c) for e in subs]
-        except _NotAffine as err:
-            raise _Refuse(c, f"subscript of '{_text(c)}' is not affine: {err.reason}") from None
-        return f"{b.ssa}[{', '.join(_inline(e) for e in lowered)}] : {self.base_type(b)}"
+        except NotAffine as err:
+            raise Refuse(c, f"subscript of '{c_text(c)}' is not affine: {err.reason}") from None
+        return f"{b.ssa}[{', '.join(inline(e) for e in lowered)}] : {self.base_type(b)}"
 
-    def opaque(self, flat: _Poly, c) -> _Poly:
+    def opaque(self, flat: Poly, c) -> Poly:
         """`flat` with each loop index's coefficient that is a sum of sizes (`y * (w - k + 1)`:
         the rows of a convolution's output) as one index symbol, so that it can be a stride."""
         parts = split_dims(flat)
@@ -306,32 +307,32 @@ class _AccessTranslator(_AffineTranslator):
             return flat
         coeffs: dict = {}
         for coeff, dim in parts[0]:
-            coeffs[dim] = coeffs.get(dim, _Poly()) + coeff
-        out, rest = _Poly(), parts[1]
+            coeffs[dim] = coeffs.get(dim, Poly()) + coeff
+        out, rest = Poly(), parts[1]
         for dim, coeff in coeffs.items():
             if len(coeff.terms) + bool(coeff.const) <= 1:
-                out = out + coeff * _Poly.var(*dim)
+                out = out + coeff * Poly.var(*dim)
                 continue
             g = coeff.content()
             lead = next(iter(sorted(coeff.terms.items())))[1]
             g = g if lead > 0 else -g
-            base = _Poly({m: v // g for m, v in coeff.terms.items()}, coeff.const // g)
+            base = Poly({m: v // g for m, v in coeff.terms.items()}, coeff.const // g)
             sym = self.derived_symbol(c, base, "poly", 1)
             known = base.subst(self.values) if self.values else base
             if known.is_const:
                 self.values[next(iter(sym.symbols()))] = known.const
             self.expand[next(iter(sym.symbols()))] = base
-            out = out + sym.scale(g) * _Poly.var(*dim)
+            out = out + sym.scale(g) * Poly.var(*dim)
             m0, c0 = next(iter(sorted(base.terms.items())))
             r = rest.terms.get(m0, 0) // c0 if rest.terms.get(m0, 0) % c0 == 0 else 0
             if r and all(rest.terms.get(m, 0) == v * r for m, v in base.terms.items()):
                 rest = rest - base.scale(r) + sym.scale(r)
         return out + rest
 
-    def fixed_layout(self, b: _Binding) -> layout.Layout:
+    def fixed_layout(self, b: Binding) -> layout.Layout:
         lay = self.plan.layouts.get(b.key)
         if lay is None:
-            raise _Refuse(self.func, f"internal: no layout for '{b.name}'")
+            raise Refuse(self.func, f"internal: no layout for '{b.name}'")
         return lay
 
     def load(self, c) -> tuple[str, str]:
@@ -340,16 +341,16 @@ class _AccessTranslator(_AffineTranslator):
 
     def lvalue(self, c):
         """(load thunk, store function, element type) of an assignable expression."""
-        s = _strip(c)
+        s = strip_casts(c)
         if s.kind == CK.DECL_REF_EXPR:
             b = self.binding(s)
             if b is None:
-                raise _Refuse(s, f"cannot assign to '{s.spelling}'")
+                raise Refuse(s, f"cannot assign to '{s.spelling}'")
             if b.kind == "loopvar":
-                raise _Refuse(s, f"loop index '{b.name}' is modified outside its 'for' header "
+                raise Refuse(s, f"loop index '{b.name}' is modified outside its 'for' header "
                                  f"(not static control)")
             if b.kind != "mem":
-                raise _Refuse(s, f"cannot assign to '{b.name}'")
+                raise Refuse(s, f"cannot assign to '{b.name}'")
             where, t = f"{b.ssa}[] : memref<{mlir(b.type)}>", b.type
         else:
             b, acc = self.element(s)

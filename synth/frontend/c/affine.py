@@ -8,21 +8,21 @@ from __future__ import annotations
 from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
-from synth.frontend.c.emitter import _Emitter
-from synth.frontend.c.libclang import _binop, _evaluate, _unop
+from synth.frontend.c.emitter import Emitter
+from synth.frontend.c.libclang import binary_operator, evaluate, unary_operator
 from synth.frontend.c.model import (
-    _Binding,
-    _Demote,
-    _expr_children,
-    _NotAffine,
-    _only_child,
-    _Operands,
-    _Refuse,
-    _render,
-    _strip,
-    _text,
+    Binding,
+    Demote,
+    expr_children,
+    NotAffine,
+    only_child,
+    Operands,
+    Refuse,
+    render_poly,
+    strip_casts,
+    c_text,
 )
-from synth.frontend.c.poly import _Poly, bounds, sign
+from synth.frontend.c.poly import Poly, bounds, sign
 from synth.frontend.c.scalars import SCALARS, is_int, mlir, unsigned
 
 
@@ -34,14 +34,14 @@ def _is_pointer_type(c) -> bool:
 def _is_null(c) -> bool:
     """A null pointer constant: `NULL` (`(void *)0`), `0`, `(T *)0`."""
     while True:
-        c = _strip(c)
+        c = strip_casts(c)
         if c.kind != CK.CSTYLE_CAST_EXPR:
             break
-        kids = _expr_children(c)
+        kids = expr_children(c)
         if not kids:
             return False
         c = kids[-1]
-    return c.kind == CK.INTEGER_LITERAL and _evaluate(c) == 0
+    return c.kind == CK.INTEGER_LITERAL and evaluate(c) == 0
 
 
 def _is_int_type(c) -> bool:
@@ -49,30 +49,30 @@ def _is_int_type(c) -> bool:
     return t is not None and is_int(t)
 
 
-class _AffineTranslator(_Emitter):
+class AffineTranslator(Emitter):
     """Affine expressions, bounds and conditions of one function."""
 
     # --- integer parameters as symbols --------------------------------------------------
 
-    def param_poly(self, b: _Binding) -> _Poly:
+    def param_poly(self, b: Binding) -> Poly:
         self.params[b.ssa] = b
-        return _Poly.var("s", b.ssa)
+        return Poly.var("s", b.ssa)
 
-    def lower(self, p: _Poly, c) -> _Poly:
+    def lower(self, p: Poly, c) -> Poly:
         """`p` with the values of --size in, each product of parameters as one index symbol
-        value (`arith.muli` at the entry), every monomial one variable; _NotAffine where a
+        value (`arith.muli` at the entry), every monomial one variable; NotAffine where a
         loop index is multiplied by a parameter."""
         p = p.subst(self.values) if self.values else p
-        out = _Poly.number(p.const)
+        out = Poly.number(p.const)
         for m, coeff in p.terms.items():
             if any(v[0] == "d" for v in m):
                 if len(m) != 1:
-                    raise _NotAffine(c, "it multiplies a loop index by a size parameter (a "
+                    raise NotAffine(c, "it multiplies a loop index by a size parameter (a "
                                         "flattened subscript that is not read as an array of "
                                         "several dimensions; --size NAME=VALUE makes it affine)")
-                out = out + _Poly({m: coeff})
+                out = out + Poly({m: coeff})
             else:
-                out = out + _Poly({(("s", self._symbol(m, c)),): coeff})
+                out = out + Poly({(("s", self._symbol(m, c)),): coeff})
         return out
 
     def _symbol(self, m, c) -> str:
@@ -96,11 +96,11 @@ class _AffineTranslator(_Emitter):
     def const_int(self, c) -> int | None:
         """The value of a constant integer expression (macros, --size values), else None."""
         if self._foldable(c):
-            v = _evaluate(c)
+            v = evaluate(c)
             return v if isinstance(v, int) else None
         try:
             p = self.affine(c, pure=True)
-        except (_NotAffine, _Refuse):
+        except (NotAffine, Refuse):
             return None
         p = p.subst(self.values)
         return p.const if p.is_const else None
@@ -113,36 +113,36 @@ class _AffineTranslator(_Emitter):
         if c.kind in (CK.CALL_EXPR, CK.ARRAY_SUBSCRIPT_EXPR, CK.MEMBER_REF_EXPR,
                       CK.COMPOUND_ASSIGNMENT_OPERATOR, CK.STRING_LITERAL):
             return False
-        if c.kind == CK.BINARY_OPERATOR and _binop(c) in ("=", ","):
+        if c.kind == CK.BINARY_OPERATOR and binary_operator(c) in ("=", ","):
             return False
-        if c.kind == CK.UNARY_OPERATOR and _unop(c) in ("post++", "post--", "pre++", "pre--", "*", "&"):
+        if c.kind == CK.UNARY_OPERATOR and unary_operator(c) in ("post++", "post--", "pre++", "pre--", "*", "&"):
             return False
         return all(self._foldable(k) for k in c.get_children() if k.kind != CK.TYPE_REF)
 
-    def affine(self, c, pure: bool = False) -> _Poly:
-        """The polynomial of an integer C expression, or _NotAffine. `pure`: refuse side
+    def affine(self, c, pure: bool = False) -> Poly:
+        """The polynomial of an integer C expression, or NotAffine. `pure`: refuse side
         effects (`k++`) instead of performing them."""
-        v = _evaluate(c) if self._foldable(c) else None
+        v = evaluate(c) if self._foldable(c) else None
         if isinstance(v, int):
-            return _Poly.number(v)
-        s = _strip(c)
+            return Poly.number(v)
+        s = strip_casts(c)
         known = self.null_test(s)
         if known is not None:
-            return _Poly.number(int(known))
+            return Poly.number(int(known))
         for node in (c, s):
             if not _is_int_type(node):
-                raise _NotAffine(node, f"'{_text(node)}' is not an integer expression")
+                raise NotAffine(node, f"'{c_text(node)}' is not an integer expression")
         if s.kind == CK.CSTYLE_CAST_EXPR:
-            kids = _expr_children(s)
+            kids = expr_children(s)
             if kids and _is_int_type(kids[-1]):
                 return self.affine(kids[-1], pure)
-            raise _NotAffine(s, f"cast '{_text(s)}' is not an integer expression")
+            raise NotAffine(s, f"cast '{c_text(s)}' is not an integer expression")
         k = s.kind
         if k == CK.DECL_REF_EXPR:
             return self._name_poly(s)
         if k == CK.BINARY_OPERATOR:
-            op = _binop(s)
-            a, b = _expr_children(s)
+            op = binary_operator(s)
+            a, b = expr_children(s)
             if op in ("+", "-"):
                 x, y = self.affine(a, pure), self.affine(b, pure)
                 return x + y if op == "+" else x - y
@@ -154,39 +154,39 @@ class _AffineTranslator(_Emitter):
                 n = self.const_int(b)
                 if n is not None and 0 <= n < 31:
                     return self.affine(a, pure).scale(1 << n)
-            raise _NotAffine(s, f"operator '{op}' in '{_text(s)}' is not affine (only + - * and "
+            raise NotAffine(s, f"operator '{op}' in '{c_text(s)}' is not affine (only + - * and "
                                 f"division of sizes by a constant)")
         if k == CK.UNARY_OPERATOR:
-            op = _unop(s)
+            op = unary_operator(s)
             if op in ("+", "-"):
-                x = self.affine(_only_child(s), pure)
+                x = self.affine(only_child(s), pure)
                 return x if op == "+" else x.scale(-1)
             if op in ("post++", "post--", "pre++", "pre--") and not pure:
                 return self._step_index(s, op)
-            raise _NotAffine(s, f"operator '{op}' in '{_text(s)}' is not affine")
-        if k == CK.ARRAY_SUBSCRIPT_EXPR or (k == CK.UNARY_OPERATOR and _unop(s) == "*"):
-            raise _NotAffine(s, f"it reads '{_text(s)}' (a data-dependent value)")
+            raise NotAffine(s, f"operator '{op}' in '{c_text(s)}' is not affine")
+        if k == CK.ARRAY_SUBSCRIPT_EXPR or (k == CK.UNARY_OPERATOR and unary_operator(s) == "*"):
+            raise NotAffine(s, f"it reads '{c_text(s)}' (a data-dependent value)")
         if k == CK.CALL_EXPR:
-            raise _NotAffine(s, f"it calls '{s.spelling}'")
-        raise _NotAffine(s, f"'{_text(s)}' is not affine")
+            raise NotAffine(s, f"it calls '{s.spelling}'")
+        raise NotAffine(s, f"'{c_text(s)}' is not affine")
 
     def null_test(self, s, bare: bool = False) -> bool | None:
         """The value of `p == NULL`, `p != NULL`, `!p` or `p` (as a condition) where `p`
         names an array: a pointer parameter, a local array, or a local pointer into one.
         Arrays passed to the translated function are never NULL (a raise passes each as a
         tensor): the test is decided so, and said in synth.assumptions. None where `s` is
-        no such test; _Refuse for a pointer that points to an unknown place."""
-        s = _strip(s)
-        if s.kind == CK.UNARY_OPERATOR and _unop(s) == "!":
-            inner = _strip(_only_child(s))
+        no such test; Refuse for a pointer that points to an unknown place."""
+        s = strip_casts(s)
+        if s.kind == CK.UNARY_OPERATOR and unary_operator(s) == "!":
+            inner = strip_casts(only_child(s))
             return None if not _is_pointer_type(inner) else not self._not_null(inner, s, False)
-        if s.kind == CK.BINARY_OPERATOR and _binop(s) in ("==", "!="):
-            a, b = (_strip(x) for x in _expr_children(s))
+        if s.kind == CK.BINARY_OPERATOR and binary_operator(s) in ("==", "!="):
+            a, b = (strip_casts(x) for x in expr_children(s))
             if _is_null(a):
                 a, b = b, a
             if not (_is_pointer_type(a) and _is_null(b)):
                 return None
-            eq = _binop(s) == "=="
+            eq = binary_operator(s) == "=="
             return self._not_null(a, s, not eq) != eq
         if bare and _is_pointer_type(s) and s.kind == CK.DECL_REF_EXPR:
             return self._not_null(s, s, True)
@@ -202,89 +202,89 @@ class _AffineTranslator(_Emitter):
         elif b is not None and b.kind == "pointer" and self.ivals.get(b.key) is not None:
             base = self.ivals[b.key].base
         if base is None:
-            raise _Refuse(test, f"'{_text(test)}' tests a pointer that names no array (only "
+            raise Refuse(test, f"'{c_text(test)}' tests a pointer that names no array (only "
                                 f"pointer parameters, arrays and pointers into them are "
                                 f"translated, and they are never NULL)")
         if base.param_index is not None and not self.collect and base.key not in self.plan.indexed:
-            raise _Refuse(test, f"'{_text(test).replace('((void *) 0)', 'NULL')}' tests a pointer "
+            raise Refuse(test, f"'{c_text(test).replace('((void *) 0)', 'NULL')}' tests a pointer "
                                 f"parameter the function never reads or writes through: only an "
                                 f"array the kernel indexes is known not to be NULL")
         said = f"{base.name} is not NULL ("
         if base.param_index is not None and not any(a.startswith(said) for a in self.assumptions):
-            text = _text(test).replace("((void *) 0)", "NULL")
+            text = c_text(test).replace("((void *) 0)", "NULL")
             self.assume(f"{said}the translation takes every pointer parameter as an array: "
                         f"'{text}' at line {test.location.line} reads as "
                         f"{'true' if reads_as else 'false'}, and so does every test of it "
                         f"against NULL)")
         return True
 
-    def _name_poly(self, s) -> _Poly:
+    def _name_poly(self, s) -> Poly:
         b = self.binding(s)
         if b is None:  # enum constant that did not fold
-            raise _NotAffine(s, f"'{s.spelling}' is not a constant")
+            raise NotAffine(s, f"'{s.spelling}' is not a constant")
         if b.kind == "loopvar":
             if b.aff is None:
-                raise _Refuse(s, f"loop index '{b.name}' is read outside its loop")
+                raise Refuse(s, f"loop index '{b.name}' is read outside its loop")
             return b.aff
         if b.kind == "arg" and is_int(b.type) and b.param_index is not None:
             return self.param_poly(b)
         if b.kind == "arg" and is_int(b.type):  # an inlined function's, given a value on data
-            raise _NotAffine(s, f"'{b.name}' is a value computed at run time (an argument of "
+            raise NotAffine(s, f"'{b.name}' is a value computed at run time (an argument of "
                                 f"an inlined function)")
         if b.kind == "index":
             v = self.ivals.get(b.key)
             if v is None and b.key in self.merged:  # a value on data: kept in memory
-                raise _Demote(b.key, self.merged[b.key])
+                raise Demote(b.key, self.merged[b.key])
             if v is None:
-                raise _Refuse(s, f"'{b.name}' is read where its value is that of an earlier "
+                raise Refuse(s, f"'{b.name}' is read where its value is that of an earlier "
                                  f"iteration or unknown (only locals set to, or advanced by, "
                                  f"affine values in every iteration are followed)")
             return v
         if b.kind == "mem":
             why = self.plan.demoted.get(s.referenced.hash)
-            raise _NotAffine(s, f"'{b.name}' is a variable computed at run time"
+            raise NotAffine(s, f"'{b.name}' is a variable computed at run time"
                                 + (f" ({why})" if why else ""))
         if b.kind == "arg":
-            raise _NotAffine(s, f"'{b.name}' is a {b.type} parameter, not an integer")
-        raise _NotAffine(s, f"'{b.name}' is an array or pointer")
+            raise NotAffine(s, f"'{b.name}' is a {b.type} parameter, not an integer")
+        raise NotAffine(s, f"'{b.name}' is an array or pointer")
 
-    def _division(self, s, op: str, a, b, pure: bool) -> _Poly:
+    def _division(self, s, op: str, a, b, pure: bool) -> Poly:
         """`x / c`, `x % c`, `x >> c` of sizes (no loop index) by a positive constant: the
         value at --size, or an index symbol computed at the entry (C truncates)."""
         d = self.const_int(b)
         x = self.affine(a, pure)
         if d is None or d <= 0 or (op == ">>" and d >= 31):
-            raise _NotAffine(s, f"'{_text(s)}' divides by something other than a positive constant")
+            raise NotAffine(s, f"'{c_text(s)}' divides by something other than a positive constant")
         if x.dims():
             if op != "%" and x.content() % (d if op == "/" else 1 << d) == 0 and x.const == 0:
-                return _Poly({m: c // (d if op == "/" else 1 << d) for m, c in x.terms.items()})
-            raise _NotAffine(s, f"'{_text(s)}' divides a loop index")
+                return Poly({m: c // (d if op == "/" else 1 << d) for m, c in x.terms.items()})
+            raise NotAffine(s, f"'{c_text(s)}' divides a loop index")
         known = x.subst(self.values) if self.values else x
         div = d if op != ">>" else 1 << d
         if known.is_const:
             q = abs(known.const) // div * (1 if known.const >= 0 else -1)
-            return _Poly.number(known.const - q * div if op == "%" else q)
+            return Poly.number(known.const - q * div if op == "%" else q)
         return self.derived_symbol(s, x, op if op != ">>" else "/", div)
 
-    def _step_index(self, s, op: str) -> _Poly:
-        inner = _strip(_only_child(s))
+    def _step_index(self, s, op: str) -> Poly:
+        inner = strip_casts(only_child(s))
         b = self.binding(inner) if inner.kind == CK.DECL_REF_EXPR else None
         if b is not None and b.kind == "mem":
             self._name_poly(inner)  # says why it is not affine
         if b is None or b.kind != "index":
-            raise _NotAffine(s, f"'{_text(s)}' changes something other than an integer local")
+            raise NotAffine(s, f"'{c_text(s)}' changes something other than an integer local")
         old = self._name_poly(inner)
         new = old.plus(1 if op.endswith("++") else -1)
         self.ivals[b.key] = new
         return old if op.startswith("post") else new
 
-    def derived_symbol(self, c, x: _Poly, op: str, d: int) -> _Poly:
+    def derived_symbol(self, c, x: Poly, op: str, d: int) -> Poly:
         """`x / d` or `x % d` (sizes only, C's truncation) as an index symbol computed at the
         function's entry."""
         key = f"%({sorted(x.terms.items())}, {x.const}){op}{d}"
         if key not in self.derived:
             self.derived[key] = (x, op, d, c)
-        return _Poly.var("s", key)
+        return Poly.var("s", key)
 
     def _derived_value(self, key: str) -> str:
         x, op, d, c = self.derived[key]
@@ -299,12 +299,12 @@ class _AffineTranslator(_Emitter):
             self.body, self.indent = body, indent
         return r
 
-    def value_of_aff(self, e: _Poly, c) -> str:
+    def value_of_aff(self, e: Poly, c) -> str:
         """An index SSA value for a polynomial (affine.apply, or arith ops for products of
         loop indices and sizes)."""
         try:
             e = self.lower(e, c)
-        except _NotAffine:
+        except NotAffine:
             return self._value_of_products(e, c)
         if e.is_const:
             return self.const(e.const, "index", c)
@@ -312,33 +312,33 @@ class _AffineTranslator(_Emitter):
             ((key,), coeff), = e.terms.items()
             if coeff == 1:
                 return key[1]
-        ops = _Operands()
+        ops = Operands()
         ops.add(e)
-        m = f"affine_map<{ops.header()} -> ({_render(e, ops.name)})>"
+        m = f"affine_map<{ops.header()} -> ({render_poly(e, ops.name)})>"
         return self.op(f"affine.apply {m}{ops.uses()}", c)
 
-    def _value_of_products(self, e: _Poly, c) -> str:
+    def _value_of_products(self, e: Poly, c) -> str:
         e = e.subst(self.values) if self.values else e
         total = self.const(e.const, "index", c)
         for m, coeff in e.terms.items():
             dims = [v for v in m if v[0] == "d"]
-            term = self.value_of_aff(_Poly({tuple(v for v in m if v[0] == "s"): coeff})
-                                     if len(dims) < len(m) else _Poly.number(coeff), c)
+            term = self.value_of_aff(Poly({tuple(v for v in m if v[0] == "s"): coeff})
+                                     if len(dims) < len(m) else Poly.number(coeff), c)
             for d in dims:
                 term = self.op(f"arith.muli {term}, {d[1]} : index", c)
             total = self.op(f"arith.addi {total}, {term} : index", c)
         return total
 
-    def bound(self, e: _Poly, c, floordiv: int = 1, plus: int = 0) -> str:
+    def bound(self, e: Poly, c, floordiv: int = 1, plus: int = 0) -> str:
         """`affine.for` bound: a constant, or an affine_map with its operands."""
         if floordiv == 1:
             e, plus = e.plus(plus), 0
         e = self.lower(e, c)
         if e.is_const:
             return str((e.const // floordiv) + plus)
-        ops = _Operands()
+        ops = Operands()
         ops.add(e)
-        body = _render(e, ops.name)
+        body = render_poly(e, ops.name)
         if floordiv != 1:
             body = f"({body}) floordiv {floordiv}"
             if plus:
@@ -347,7 +347,7 @@ class _AffineTranslator(_Emitter):
 
     # --- ranges of loop indices ---------------------------------------------------------
 
-    def set_range(self, dim, lo: _Poly, hi: _Poly | None) -> None:
+    def set_range(self, dim, lo: Poly, hi: Poly | None) -> None:
         """The range of a loop index: its inclusive bounds (polynomials over outer indices
         and symbols; hi None: unknown), at the loop's depth."""
         depth = 1 + max((r[2] for r in self.ranges.values()), default=0)
@@ -368,7 +368,7 @@ class _AffineTranslator(_Emitter):
             c = e.terms[(d,)]
             if abs(c) != 1 or any(d in m and len(m) > 1 for m in e.terms):
                 continue
-            rest = e - _Poly({(d,): c})
+            rest = e - Poly({(d,): c})
             lo, hi, depth = self.ranges[d]
             if c == 1:  # d + rest >= 0: d >= -rest
                 new_lo = rest.scale(-1)
@@ -381,7 +381,7 @@ class _AffineTranslator(_Emitter):
             self.ranges[d] = (lo, hi, depth)
         return saved
 
-    def _tighter(self, diff: _Poly) -> bool:
+    def _tighter(self, diff: Poly) -> bool:
         """`diff` > 0 over the enclosing loops (its lowest value is positive)."""
         b = bounds(diff, self.ranges)
         s = sign(b[0], self.values) if b is not None else None
@@ -393,22 +393,22 @@ class _AffineTranslator(_Emitter):
 
     def condition(self, c) -> list:
         """The condition as a disjunction of conjunctions of affine constraints
-        (expr >= 0 / expr == 0): a list of lists of (_Poly, is_equality)."""
+        (expr >= 0 / expr == 0): a list of lists of (Poly, is_equality)."""
         v = self.const_int(c) if self._foldable(c) else None
         if v is None and self._foldable(c):
-            f = _evaluate(c)
+            f = evaluate(c)
             v = None if f is None else int(bool(f))
         if v is not None:
             return [[]] if v else []
-        s = _strip(c)
+        s = strip_casts(c)
         known = self.null_test(s, bare=True)
         if known is not None:
             return [[]] if known else []
-        if s.kind == CK.UNARY_OPERATOR and _unop(s) == "!":
-            return self._negate(self.condition(_only_child(s)), s)
+        if s.kind == CK.UNARY_OPERATOR and unary_operator(s) == "!":
+            return self._negate(self.condition(only_child(s)), s)
         if s.kind == CK.BINARY_OPERATOR:
-            op = _binop(s)
-            a, b = _expr_children(s)
+            op = binary_operator(s)
+            a, b = expr_children(s)
             if op == "&&":
                 da, db = self.condition(a), self.condition(b)
                 return self._limit([x + y for x in da for y in db], s)
@@ -439,13 +439,13 @@ class _AffineTranslator(_Emitter):
         if _is_int_type(s):  # `if (n)`: n != 0
             x = self.affine(s, pure=True)
             return self._decide([[(x.plus(-1), False)], [(x.scale(-1).plus(-1), False)]])
-        raise _NotAffine(s, f"'{_text(s)}' is not a comparison of affine expressions")
+        raise NotAffine(s, f"'{c_text(s)}' is not a comparison of affine expressions")
 
-    def _unsigned(self, s, op: str, x: _Poly, y: _Poly) -> list:
+    def _unsigned(self, s, op: str, x: Poly, y: Poly) -> list:
         """`x op y` compared as unsigned numbers (C converts both sides): where the side
         that must be the larger is not negative, the other one must not be either
         (`(unsigned)r < (unsigned)h` is `0 <= r < h`, Caffe's bounds test), given that
-        sizes fit in the signed type; _NotAffine where neither side is known so."""
+        sizes fit in the signed type; NotAffine where neither side is known so."""
         lo, hi = (x, y) if op in ("<", "<=") else (y, x)
         strict = op in ("<", ">")
         upper = (hi - lo).plus(-1) if strict else hi - lo
@@ -453,15 +453,15 @@ class _AffineTranslator(_Emitter):
             return self._decide([[(upper, False)]])  # both sides known not negative
         if not self._nonnegative_here(hi):
             if hi.dims() or hi.is_const:
-                raise _NotAffine(s, f"'{_text(s)}' compares as unsigned numbers a side that may be "
+                raise NotAffine(s, f"'{c_text(s)}' compares as unsigned numbers a side that may be "
                                     f"negative")
             from synth.frontend.c.layout import render
 
-            self.assume(f"{render(hi, self.symbol_names())} >= 0 (where '{_text(s)}' at line "
+            self.assume(f"{render(hi, self.symbol_names())} >= 0 (where '{c_text(s)}' at line "
                         f"{s.location.line} compares as unsigned numbers)")
         return self._decide([[(lo, False), (upper, False)]])
 
-    def _nonnegative_here(self, e: _Poly) -> bool:
+    def _nonnegative_here(self, e: Poly) -> bool:
         """`e` >= 0 at the --size values, or over the loop indices' ranges here."""
         if not e.dims():
             sg = sign(e, self.values)
@@ -501,7 +501,7 @@ class _AffineTranslator(_Emitter):
             out = self._limit([x + y for x in out for y in alternatives], c)
         return out
 
-    def _never(self, e: _Poly) -> bool:
+    def _never(self, e: Poly) -> bool:
         """`e >= 0` holds nowhere in the enclosing loops (its highest value is negative):
         `i < 0` for an index from 0, `i > n - 1` for one below n."""
         if not e.dims():
@@ -512,5 +512,5 @@ class _AffineTranslator(_Emitter):
 
     def _limit(self, dnf: list, c) -> list:
         if len(dnf) > self._MAX_DISJUNCTS:
-            raise _NotAffine(c, f"the condition needs more than {self._MAX_DISJUNCTS} affine sets")
+            raise NotAffine(c, f"the condition needs more than {self._MAX_DISJUNCTS} affine sets")
         return dnf

@@ -22,21 +22,21 @@ from dataclasses import dataclass
 from clang.cindex import CursorKind as CK
 
 from synth.frontend.c import evolution, jumps
-from synth.frontend.c.access import _stride as _stride_of
-from synth.frontend.c.libclang import _binop, _unop
-from synth.frontend.c.loops import _LoopTranslator
+from synth.frontend.c.access import stride as _stride_of
+from synth.frontend.c.libclang import binary_operator, unary_operator
+from synth.frontend.c.loops import LoopTranslator
 from synth.frontend.c.model import (
-    _Binding,
-    _Demote,
-    _expr_children,
-    _NotAffine,
-    _only_child,
-    _Refuse,
-    _strip,
-    _text,
-    _View,
+    Binding,
+    Demote,
+    expr_children,
+    NotAffine,
+    only_child,
+    Refuse,
+    strip_casts,
+    c_text,
+    View,
 )
-from synth.frontend.c.poly import _Poly, sign
+from synth.frontend.c.poly import Poly, sign
 from synth.frontend.c.scalars import SCALARS, is_int, unsigned
 
 _CMP = ("<", "<=", ">", ">=", "==", "!=")
@@ -51,14 +51,14 @@ class _Count:
     cond: object
     body: object
     moves: list
-    a: _Poly
+    a: Poly
     b: int
     counter: object  # the binding of the counter
     nonneg: bool = False  # the count is known (or assumed) to be at least 0
 
 
 def _combine(effs: list) -> tuple:
-    state = ("inc", _Poly())
+    state = ("inc", Poly())
     for kind, d in effs:
         if kind == "set":
             state = ("set", None)
@@ -67,11 +67,11 @@ def _combine(effs: list) -> tuple:
     return state
 
 
-def _shift(v, d: _Poly):
+def _shift(v, d: Poly):
     if v is None:
         return None
-    if isinstance(v, _View):
-        return _View(v.base, v.offset + d, v.dims)
+    if isinstance(v, View):
+        return View(v.base, v.offset + d, v.dims)
     return v + d
 
 
@@ -82,7 +82,7 @@ def _parts(s) -> tuple:
     if s.kind == CK.FOR_STMT:
         return [kids[3], kids[2]], kids[1]
     if len(kids) != 2:
-        raise _Refuse(s, f"'{_keyword(s)}' loop without a condition and a body")
+        raise Refuse(s, f"'{_keyword(s)}' loop without a condition and a body")
     return (kids[0], kids[1]) if s.kind == CK.DO_STMT else (kids[1], kids[0])
 
 
@@ -98,7 +98,7 @@ def _order(s) -> list:
     return [cond, *body] if s.kind == CK.FOR_STMT else [cond, body]
 
 
-class _CountedTranslator(_LoopTranslator):
+class CountedTranslator(LoopTranslator):
     """`while` and `do` loops of one function."""
 
     def counted_stmt(self, s) -> None:
@@ -133,7 +133,7 @@ class _CountedTranslator(_LoopTranslator):
             self.indent -= 1
             self.body.append("  " * self.indent + "} else {")
             self.indent += 1
-            self._emit(s, cnt, entry, "1", _Poly())
+            self._emit(s, cnt, entry, "1", Poly())
             self.indent -= 1
             self.body.append("  " * self.indent + "} " + self.loc(s))
             trips = None
@@ -158,10 +158,10 @@ class _CountedTranslator(_LoopTranslator):
         """One `affine.for` over the iterations, the body with the moved variables at
         their values at the start of the body."""
         iv = self.fresh("i")
-        dim = _Poly.var("d", iv)
+        dim = Poly.var("d", iv)
         for key, v, effs in cnt.moves:
             self.ivals[key] = self._at(entry[key], effs, (dim, 1), v.name, s, not cnt.do)
-        self.set_range(("d", iv), _Poly(), hi)
+        self.set_range(("d", iv), Poly(), hi)
         self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = 0 to {bound} {{")
         self.indent += 1
         body = cnt.body  # a for loop's: [statement, increment]
@@ -187,7 +187,7 @@ class _CountedTranslator(_LoopTranslator):
     # --- the count ----------------------------------------------------------------------
 
     def _count(self, s) -> _Count:
-        """The loop's variables and its condition as `a - b * t > 0`; _Refuse otherwise."""
+        """The loop's variables and its condition as `a - b * t > 0`; Refuse otherwise."""
         kw = _keyword(s)
         body, cond = _parts(s)
         moves = self._moves(s, _order(s))
@@ -195,11 +195,11 @@ class _CountedTranslator(_LoopTranslator):
                 if k.kind == CK.DECL_REF_EXPR and k.referenced is not None}
         for key, v, effs in moves:
             if key in read and _combine(effs)[0] != "inc":
-                raise _Refuse(s, f"'{kw}' loop that does not count: '{v.name}', which its condition "
-                                 f"'{_text(cond)}' reads, does not advance by the same amount in "
+                raise Refuse(s, f"'{kw}' loop that does not count: '{v.name}', which its condition "
+                                 f"'{c_text(cond)}' reads, does not advance by the same amount in "
                                  f"every iteration (only loops that count are static control)")
         iv = self.fresh("t")
-        dim = _Poly.var("d", iv)
+        dim = Poly.var("d", iv)
         saved = dict(self.ivals)
         try:
             for key, v, effs in moves:
@@ -210,12 +210,12 @@ class _CountedTranslator(_LoopTranslator):
             self.ivals.clear()
             self.ivals.update(saved)
         k = diff.terms.get((("d", iv),), 0)
-        e0 = diff - _Poly.var("d", iv).scale(k)
+        e0 = diff - Poly.var("d", iv).scale(k)
         if any(("d", iv) in mono for mono in e0.terms):
-            raise _Refuse(cond, f"'{kw}' loop condition '{_text(cond)}' multiplies the iteration "
+            raise Refuse(cond, f"'{kw}' loop condition '{c_text(cond)}' multiplies the iteration "
                                 f"by a size: not a counting loop")
         if k == 0:
-            raise _Refuse(cond, f"'{kw}' loop condition '{_text(cond)}' does not change from one "
+            raise Refuse(cond, f"'{kw}' loop condition '{c_text(cond)}' does not change from one "
                                 f"iteration to the next: no counter that advances by a constant "
                                 f"(a loop that counts is static control; one that waits for data "
                                 f"is not)")
@@ -230,10 +230,10 @@ class _CountedTranslator(_LoopTranslator):
         elif op == "!=" and abs(k) == 1:
             a, b = (e0 if k < 0 else e0.scale(-1)), 1
         elif op == "!=":
-            raise _Refuse(cond, f"'{kw}' loop condition '{_text(cond)}': the counter steps by "
+            raise Refuse(cond, f"'{kw}' loop condition '{c_text(cond)}': the counter steps by "
                                 f"{abs(k)} and can step over the value that ends the loop")
         else:
-            raise _Refuse(cond, f"'{kw}' loop condition '{_text(cond)}': the counter does not "
+            raise Refuse(cond, f"'{kw}' loop condition '{c_text(cond)}': the counter does not "
                                 f"move toward the value that ends the loop (the loop runs "
                                 f"never or forever)")
         counter = self._counter(moves, cond)
@@ -263,13 +263,13 @@ class _CountedTranslator(_LoopTranslator):
             if v is None:
                 continue
             unit = (_stride_of(self.pointer_dims(v.ctype, s)) if v.kind == "pointer"
-                    else _Poly.number(1))
+                    else Poly.number(1))
             try:
                 effs = [evolution.effect(self, p, key, unit, changes) for p in parts]
             except evolution.NoClosedForm as e:
                 if v.kind == "index":
-                    raise _Demote(key, e.reason) from None
-                raise _Refuse(e.cursor, f"pointer '{v.name}' does not walk its array by the same "
+                    raise Demote(key, e.reason) from None
+                raise Refuse(e.cursor, f"pointer '{v.name}' does not walk its array by the same "
                                         f"amount in every iteration: {e.reason}") from None
             out.append((key, v, effs))
         return out
@@ -277,21 +277,21 @@ class _CountedTranslator(_LoopTranslator):
     def _comparison(self, loop, cond, kw: str) -> tuple:
         """(x - y, op, (x, y, x's cursor)) of the condition `x op y` (`n` alone: n != 0),
         evaluated at the iteration (with its side effects: `n--`)."""
-        c = _strip(cond)
+        c = strip_casts(cond)
         try:
-            if c.kind == CK.BINARY_OPERATOR and _binop(c) in _CMP:
-                l, r = _expr_children(c)
+            if c.kind == CK.BINARY_OPERATOR and binary_operator(c) in _CMP:
+                l, r = expr_children(c)
                 x = self.affine(l)
                 y = self.affine(r)
-                return x - y, _binop(c), (x, y, l)
-            if c.kind == CK.UNARY_OPERATOR and _unop(c) == "!":
-                x = self.affine(_only_child(c))
-                return x, "==", (x, _Poly(), _only_child(c))
+                return x - y, binary_operator(c), (x, y, l)
+            if c.kind == CK.UNARY_OPERATOR and unary_operator(c) == "!":
+                x = self.affine(only_child(c))
+                return x, "==", (x, Poly(), only_child(c))
             x = self.affine(c)
-            return x, "!=", (x, _Poly(), c)
-        except _NotAffine as e:
-            raise _Refuse(loop, f"'{kw}' loop whose exit depends on data: its condition "
-                                f"'{_text(cond)}' is not a comparison of a counter with an affine "
+            return x, "!=", (x, Poly(), c)
+        except NotAffine as e:
+            raise Refuse(loop, f"'{kw}' loop whose exit depends on data: its condition "
+                                f"'{c_text(cond)}' is not a comparison of a counter with an affine "
                                 f"bound ({e.reason}); only loops that count are static "
                                 f"control") from None
 
@@ -307,7 +307,7 @@ class _CountedTranslator(_LoopTranslator):
         ky = y.terms.get((("d", iv),), 0)
         down = (kx < 0 and op in (">", "!=")) or (ky < 0 and op in ("<", "!="))
         if (kx < 0 or ky < 0) and not (down and abs(kx or ky) == 1):
-            raise _Refuse(cond, f"'{kw}' loop condition '{_text(cond)}': an unsigned counter "
+            raise Refuse(cond, f"'{kw}' loop condition '{c_text(cond)}': an unsigned counter "
                                 f"counting down can wrap around past zero before the "
                                 f"comparison fails")
         return down
@@ -322,22 +322,22 @@ class _CountedTranslator(_LoopTranslator):
                 return v
         return None
 
-    def _ceil(self, a: _Poly, b: int, c) -> _Poly | None:
+    def _ceil(self, a: Poly, b: int, c) -> Poly | None:
         """ceil(a / b) as a polynomial (0 where a is known to be negative); None where b > 1
         and `a` depends on loop indices."""
         s = sign(a, self.values)
         if s is not None and s < 0:
-            return _Poly()
+            return Poly()
         if b == 1:
             return a
         known = a.subst(self.values) if self.values else a
         if known.is_const:
-            return _Poly.number(-(-known.const // b))
+            return Poly.number(-(-known.const // b))
         if a.dims():
             return None
         return self.derived_symbol(c, a.plus(b - 1), "/", b)
 
-    def _nonnegative(self, a: _Poly) -> bool:
+    def _nonnegative(self, a: Poly) -> bool:
         """`a` >= 0: at the --size values, by the affine conditions around, or as a sum of
         unsigned parameters (and their quotients by constants)."""
         s = sign(a, self.values)
@@ -357,7 +357,7 @@ class _CountedTranslator(_LoopTranslator):
         b = self.params.get(v[1])
         return b is not None and unsigned(b.type)
 
-    def count_trips(self, s, sets: dict) -> _Poly | None:
+    def count_trips(self, s, sets: dict) -> Poly | None:
         """For scalar evolution over an enclosing loop: the iterations of the counting loop
         `s`, with the integer locals assigned before it in the enclosing body (`sets`:
         decl hash -> the assigned expression) at those values; None if not known."""
@@ -369,14 +369,14 @@ class _CountedTranslator(_LoopTranslator):
                     t = SCALARS.get(decl.type.get_canonical().kind)
                     if t is None or not is_int(t) or h in self.plan.demoted:
                         continue
-                    self.env[h] = _Binding("index", None, t, name=decl.spelling, key=h)
+                    self.env[h] = Binding("index", None, t, name=decl.spelling, key=h)
                     added.append(h)
                 try:
                     self.ivals[h] = self.affine(rhs, pure=True)
-                except (_NotAffine, _Refuse):
+                except (NotAffine, Refuse):
                     self.ivals[h] = None
             cnt = self._count(s)
-        except (_Refuse, _NotAffine):
+        except (Refuse, NotAffine):
             return None
         finally:
             self.ivals.clear()

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
-from synth.frontend.c.libclang import _same_file
-from synth.frontend.c.model import _float_literal, _Refuse, _text
+from synth.frontend.c.libclang import same_file
+from synth.frontend.c.model import float_literal, Refuse, c_text
 from synth.frontend.c.scalars import FLOATS, SCALARS, WIDTH, is_int, mlir, unsigned, wrap
 
 _LONG_DOUBLE = ("C's long double is an extended precision (80-bit x87 on x86-64, 128-bit "
@@ -21,7 +21,7 @@ _LONG_DOUBLE = ("C's long double is an extended precision (80-bit x87 on x86-64,
 
 
 @dataclass
-class _Plan:
+class Plan:
     """What earlier passes over the function found: the layouts of its arrays (by their
     stable key) and the integer locals to keep in memory."""
 
@@ -31,15 +31,15 @@ class _Plan:
     indexed: set = field(default_factory=set)  # keys of the arrays read or written
 
 
-class _Emitter:
+class Emitter:
     """State and emission of one function's translation; types, conversions, bindings."""
 
-    def __init__(self, path: str, func, *, sizes: dict | None = None, plan: _Plan | None = None,
+    def __init__(self, path: str, func, *, sizes: dict | None = None, plan: Plan | None = None,
                  collect: bool = False):
         self.path = path
         self.func = func
         self.sizes = dict(sizes or {})  # C name of an integer parameter -> its value
-        self.plan = plan or _Plan()
+        self.plan = plan or Plan()
         self.collect = collect  # the first pass: accesses are recorded, not emitted
         self.prologue: list[str] = []
         self.body: list[str] = []
@@ -75,7 +75,7 @@ class _Emitter:
     def loc(self, c) -> str:
         loc = c.location
         fname = self.path
-        if loc.file is not None and not _same_file(loc.file.name, self.path):
+        if loc.file is not None and not same_file(loc.file.name, self.path):
             fname = loc.file.name
         esc = fname.replace("\\", "\\\\").replace('"', '\\"')
         return f'loc("{esc}":{loc.line}:{loc.column})'
@@ -84,7 +84,7 @@ class _Emitter:
         loc = c.location
         if loc.file is None:
             return self.path
-        fname = self.path if _same_file(loc.file.name, self.path) else loc.file.name
+        fname = self.path if same_file(loc.file.name, self.path) else loc.file.name
         return f"{fname}:{loc.line}:{loc.column}"
 
     def fresh(self, stem: str = "v") -> str:
@@ -101,7 +101,7 @@ class _Emitter:
 
     def const(self, value, t: str, c) -> str:
         if t in FLOATS:
-            lit = _float_literal(float(value), t)
+            lit = float_literal(float(value), t)
         elif t == "i1":
             lit = "true" if value else "false"
         else:
@@ -150,12 +150,12 @@ class _Emitter:
         if canon.kind in SCALARS:
             return SCALARS[canon.kind]
         if canon.kind == TK.POINTER:
-            raise _Refuse(c, f"{what} has pointer type '{t.spelling}' where a number is expected")
+            raise Refuse(c, f"{what} has pointer type '{t.spelling}' where a number is expected")
         if canon.kind == TK.RECORD:
-            raise _Refuse(c, f"{what} has struct type '{t.spelling}': structs are not supported")
+            raise Refuse(c, f"{what} has struct type '{t.spelling}': structs are not supported")
         if canon.kind == TK.LONGDOUBLE:
-            raise _Refuse(c, f"{what}: type '{t.spelling}' is not supported: {_LONG_DOUBLE}")
-        raise _Refuse(c, f"{what}: type '{t.spelling}' is not supported (only the integer types, "
+            raise Refuse(c, f"{what}: type '{t.spelling}' is not supported: {_LONG_DOUBLE}")
+        raise Refuse(c, f"{what}: type '{t.spelling}' is not supported (only the integer types, "
                          f"char ... long, signed or unsigned, float and double)")
 
     @staticmethod
@@ -170,9 +170,9 @@ class _Emitter:
         if canon.kind == TK.BOOL:
             return "i32"
         if canon.kind in (TK.POINTER, TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY):
-            raise _Refuse(c, f"pointer value '{_text(c)}' used as a number")
+            raise Refuse(c, f"pointer value '{c_text(c)}' used as a number")
         why = f": {_LONG_DOUBLE}" if canon.kind == TK.LONGDOUBLE else ""
-        raise _Refuse(c, f"expression '{_text(c)}' has unsupported type '{c.type.spelling}'{why}")
+        raise Refuse(c, f"expression '{c_text(c)}' has unsupported type '{c.type.spelling}'{why}")
 
     def convert(self, v: str, frm: str, to: str, c) -> str:
         """C's conversion of a value of type `frm` to `to`."""
@@ -220,17 +220,17 @@ class _Emitter:
     def binding(self, ref):
         decl = ref.referenced
         if decl is None:
-            raise _Refuse(ref, f"cannot resolve '{ref.spelling}'")
+            raise Refuse(ref, f"cannot resolve '{ref.spelling}'")
         b = self.env.get(decl.hash)
         if b is None:
             if decl.kind == CK.ENUM_CONSTANT_DECL:
                 return None
             if decl.kind == CK.VAR_DECL:
-                raise _Refuse(ref, f"global variable '{ref.spelling}' is not supported (pass it as "
+                raise Refuse(ref, f"global variable '{ref.spelling}' is not supported (pass it as "
                                    f"a parameter, or make it a macro)")
             if decl.kind == CK.FUNCTION_DECL:
-                raise _Refuse(ref, f"function '{ref.spelling}' used as a value")
-            raise _Refuse(ref, f"unsupported reference to '{ref.spelling}'")
+                raise Refuse(ref, f"function '{ref.spelling}' used as a value")
+            raise Refuse(ref, f"unsupported reference to '{ref.spelling}'")
         return b
 
     def symbol_names(self) -> dict:

@@ -16,9 +16,9 @@ from __future__ import annotations
 from clang.cindex import CursorKind as CK
 
 from synth.frontend.c import jumps
-from synth.frontend.c.libclang import _binop, _unop
-from synth.frontend.c.model import _expr_children, _NotAffine, _Refuse, _strip, _text
-from synth.frontend.c.poly import _Poly
+from synth.frontend.c.libclang import binary_operator, unary_operator
+from synth.frontend.c.model import expr_children, NotAffine, Refuse, strip_casts, c_text
+from synth.frontend.c.poly import Poly
 
 _STEPS = ("post++", "post--", "pre++", "pre--")
 
@@ -32,13 +32,13 @@ class NoClosedForm(Exception):
 def target(e):
     """The declaration an assignment / increment changes (a plain name), else None."""
     lhs = None
-    if e.kind == CK.BINARY_OPERATOR and _binop(e) == "=" or e.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-        lhs = _expr_children(e)[0]
-    elif e.kind == CK.UNARY_OPERATOR and _unop(e) in _STEPS:
-        lhs = _expr_children(e)[0]
+    if e.kind == CK.BINARY_OPERATOR and binary_operator(e) == "=" or e.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+        lhs = expr_children(e)[0]
+    elif e.kind == CK.UNARY_OPERATOR and unary_operator(e) in _STEPS:
+        lhs = expr_children(e)[0]
     if lhs is None:
         return None
-    lhs = _strip(lhs)
+    lhs = strip_casts(lhs)
     if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None:
         return lhs.referenced.hash
     return None
@@ -60,28 +60,28 @@ def _mentions(c, decls: set) -> bool:
 
 
 class _Walk:
-    def __init__(self, tr, key, unit: _Poly, loop_changes: set):
+    def __init__(self, tr, key, unit: Poly, loop_changes: set):
         self.tr, self.key, self.unit = tr, key, unit
         self.changes = loop_changes  # declarations the loop changes: not invariant
-        self.state = ("inc", _Poly())
+        self.state = ("inc", Poly())
         self.sets = {}  # integer locals assigned in the walked body so far -> expression
 
     def touches(self, c) -> bool:
         return self.key in modified(c)
 
-    def invariant(self, e) -> _Poly:
+    def invariant(self, e) -> Poly:
         if _mentions(e, self.changes):
-            raise NoClosedForm(e, f"'{_text(e)}' changes in the loop")
+            raise NoClosedForm(e, f"'{c_text(e)}' changes in the loop")
         try:
             p = self.tr.affine(e, pure=True)
-        except (_NotAffine, _Refuse) as err:
-            raise NoClosedForm(e, f"'{_text(e)}' is not an affine value that stays the same in "
+        except (NotAffine, Refuse) as err:
+            raise NoClosedForm(e, f"'{c_text(e)}' is not an affine value that stays the same in "
                                   f"every iteration ({getattr(err, 'reason', None) or err.message})") from None
         if any(d[1].startswith("#") for d in p.dims()):
-            raise NoClosedForm(e, f"'{_text(e)}' depends on the iteration")
+            raise NoClosedForm(e, f"'{c_text(e)}' depends on the iteration")
         return p
 
-    def add(self, d: _Poly) -> None:
+    def add(self, d: Poly) -> None:
         if self.state[0] == "inc":
             self.state = ("inc", self.state[1] + d)
 
@@ -96,11 +96,11 @@ class _Walk:
                 if d.kind == CK.VAR_DECL and init:
                     self.sets[d.hash] = (d, init[-1])
             return
-        e = _strip(s) if s.kind.is_expression() else None
-        if e is not None and e.kind == CK.BINARY_OPERATOR and _binop(e) == "=":
+        e = strip_casts(s) if s.kind.is_expression() else None
+        if e is not None and e.kind == CK.BINARY_OPERATOR and binary_operator(e) == "=":
             h = target(e)
             if h is not None:
-                self.sets[h] = (None, _expr_children(e)[1])
+                self.sets[h] = (None, expr_children(e)[1])
 
     def stmt(self, s) -> None:
         if isinstance(s, list):
@@ -186,7 +186,7 @@ class _Walk:
             self.state = ("set", None)
             return
         d = inner.state[1]
-        if d == _Poly():
+        if d == Poly():
             return
         if len(kids) == 4 and kids[1].kind.is_expression():
             own = set(modified(kids[0])) | {d.hash for d in kids[0].get_children() if d.kind == CK.VAR_DECL}
@@ -231,7 +231,7 @@ class _Walk:
             self.state = ("set", None)
             return
         per = wc.state[1] + wb.state[1]
-        if per == _Poly():
+        if per == Poly():
             return
         self._entry_known(s, cond, set())
         trips = self.tr.count_trips(s, self.sets)
@@ -239,37 +239,37 @@ class _Walk:
             raise NoClosedForm(s, "it changes in a loop whose number of iterations is not known "
                                   "at its entry, or not the same in every iteration of the "
                                   "enclosing one")
-        self.add(trips * per + (wc.state[1] if not do else _Poly()))
+        self.add(trips * per + (wc.state[1] if not do else Poly()))
 
     def expr(self, e) -> None:
-        e = _strip(e) if e.kind in (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR) else e
+        e = strip_casts(e) if e.kind in (CK.PAREN_EXPR, CK.UNEXPOSED_EXPR) else e
         if not self.touches(e) or self.state[0] == "set":
             return
         k = e.kind
-        if k == CK.CONDITIONAL_OPERATOR or (k == CK.BINARY_OPERATOR and _binop(e) in ("&&", "||")):
+        if k == CK.CONDITIONAL_OPERATOR or (k == CK.BINARY_OPERATOR and binary_operator(e) in ("&&", "||")):
             raise NoClosedForm(e, "it changes under a condition")
         hit = target(e) == self.key
-        if k == CK.BINARY_OPERATOR and _binop(e) == "=" and hit:
-            self.expr(_expr_children(e)[1])
+        if k == CK.BINARY_OPERATOR and binary_operator(e) == "=" and hit:
+            self.expr(expr_children(e)[1])
             self.state = ("set", None)
             return
         if k == CK.COMPOUND_ASSIGNMENT_OPERATOR and hit:
-            op = _binop(e)
-            rhs = _expr_children(e)[1]
+            op = binary_operator(e)
+            rhs = expr_children(e)[1]
             if op not in ("+=", "-="):
-                raise NoClosedForm(e, f"'{_text(e)}' is not an increment")
+                raise NoClosedForm(e, f"'{c_text(e)}' is not an increment")
             self.expr(rhs)
             self.add(self.invariant(rhs).scale(1 if op == "+=" else -1) * self.unit)
             return
-        if k == CK.UNARY_OPERATOR and _unop(e) in _STEPS and hit:
-            self.add(self.unit.scale(1 if _unop(e).endswith("++") else -1))
+        if k == CK.UNARY_OPERATOR and unary_operator(e) in _STEPS and hit:
+            self.add(self.unit.scale(1 if unary_operator(e).endswith("++") else -1))
             return
         for ch in e.get_children():
             if ch.kind.is_expression():
                 self.expr(ch)
 
 
-def effect(tr, body, key, unit: _Poly, loop_changes: set) -> tuple:
+def effect(tr, body, key, unit: Poly, loop_changes: set) -> tuple:
     """("inc", D) or ("set", None) of the variable declared `key` over one run of `body`
     (`unit`: what `++` adds: 1, or a pointer's stride); NoClosedForm otherwise."""
     w = _Walk(tr, key, unit, loop_changes)
@@ -313,9 +313,9 @@ def _live(s, key, defined: bool) -> tuple:
     if k == CK.IF_STMT:
         kids = [x for x in s.get_children() if not x.kind.is_declaration()]
         return _branches(kids[0], kids[1], kids[2] if len(kids) > 2 else None, key, defined)
-    e = _strip(s) if k.is_expression() else None
-    if e is not None and e.kind == CK.BINARY_OPERATOR and _binop(e) == "=" and target(e) == key:
-        return (not defined and _reads(_expr_children(e)[1], key)), True
+    e = strip_casts(s) if k.is_expression() else None
+    if e is not None and e.kind == CK.BINARY_OPERATOR and binary_operator(e) == "=" and target(e) == key:
+        return (not defined and _reads(expr_children(e)[1], key)), True
     if k in (CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT):  # the body may run never, or again
         return (not defined and _reads(s, key)), defined
     return (not defined and _reads(s, key)), defined

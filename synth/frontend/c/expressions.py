@@ -9,20 +9,20 @@ from __future__ import annotations
 from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
-from synth.frontend.c.access import _ARRAYS, _AccessTranslator
-from synth.frontend.c.libclang import _binop, _evaluate, _same_file, _unop
+from synth.frontend.c.access import ARRAYS, AccessTranslator
+from synth.frontend.c.libclang import binary_operator, evaluate, same_file, unary_operator
 from synth.frontend.c.model import (
-    _Binding,
-    _Demote,
-    _expr_children,
-    _NotAffine,
-    _only_child,
-    _Operands,
-    _Refuse,
-    _render,
-    _strip,
-    _text,
-    _View,
+    Binding,
+    Demote,
+    expr_children,
+    NotAffine,
+    only_child,
+    Operands,
+    Refuse,
+    render_poly,
+    strip_casts,
+    c_text,
+    View,
 )
 from synth.frontend.c.scalars import FLOATS, SCALARS, is_int, mlir, unsigned, usual
 
@@ -48,16 +48,16 @@ _STEPS = ("post++", "post--", "pre++", "pre--")
 
 
 def _is_pointer(c) -> bool:
-    return c.type.get_canonical().kind in (TK.POINTER, *_ARRAYS)
+    return c.type.get_canonical().kind in (TK.POINTER, *ARRAYS)
 
 
-class _ExprTranslator(_AccessTranslator):
+class ExprTranslator(AccessTranslator):
     """Values, assignments and calls of one function."""
 
     # --- assignments --------------------------------------------------------------------
 
     def _target(self, lhs):
-        s = _strip(lhs)
+        s = strip_casts(lhs)
         if s.kind == CK.DECL_REF_EXPR:
             b = self.binding(s)
             if b is not None and b.kind in ("index", "pointer"):
@@ -65,7 +65,7 @@ class _ExprTranslator(_AccessTranslator):
         return None, s
 
     def assign(self, e, op: str, discard: bool = False) -> tuple[str | None, str]:
-        lhs, rhs = _expr_children(e)
+        lhs, rhs = expr_children(e)
         b, s = self._target(lhs)
         if b is not None and b.kind == "pointer":
             return self._assign_pointer(b, e, op, rhs)
@@ -89,15 +89,15 @@ class _ExprTranslator(_AccessTranslator):
     def _assign_index(self, b, s, e, op, rhs, discard):
         try:
             x = self.affine(rhs)
-        except _NotAffine as err:
-            raise _Demote(b.key, f"'{b.name}' is assigned '{_text(rhs)}': {err.reason}") from None
+        except NotAffine as err:
+            raise Demote(b.key, f"'{b.name}' is assigned '{c_text(rhs)}': {err.reason}") from None
         if op == "=":
             new = x
         elif op in ("+=", "-="):
             old = self.affine(s)
             new = old + x if op == "+=" else old - x
         else:
-            raise _Demote(b.key, f"'{_text(e)}' is not an affine update")
+            raise Demote(b.key, f"'{c_text(e)}' is not an affine update")
         self.ivals[b.key] = new
         if discard:
             return None, b.type
@@ -106,32 +106,32 @@ class _ExprTranslator(_AccessTranslator):
     def _assign_pointer(self, b, e, op, rhs):
         if op == "=":
             v = self.pval(rhs)
-            self.ivals[b.key] = _View(v.base, v.offset, self.pointer_dims(b.ctype, e))
+            self.ivals[b.key] = View(v.base, v.offset, self.pointer_dims(b.ctype, e))
         elif op in ("+=", "-="):
-            old = self.pval(_expr_children(e)[0])
+            old = self.pval(expr_children(e)[0])
             d = self.subscript(rhs, e) * self._unit(old)
-            self.ivals[b.key] = _View(old.base, old.offset + (d if op == "+=" else d.scale(-1)), old.dims)
+            self.ivals[b.key] = View(old.base, old.offset + (d if op == "+=" else d.scale(-1)), old.dims)
         else:
-            raise _Refuse(e, f"pointer update '{_text(e)}' is not supported")
+            raise Refuse(e, f"pointer update '{c_text(e)}' is not supported")
         return None, "ptr"
 
     @staticmethod
-    def _unit(v: _View):
-        from synth.frontend.c.access import _stride
+    def _unit(v: View):
+        from synth.frontend.c.access import stride
 
-        return _stride(v.dims)
+        return stride(v.dims)
 
     def arith(self, op: str, a: str, b: str, t: str, c, divisor=None) -> str:
         if t in FLOATS:
             if op not in _FLOAT_ARITH:
-                raise _Refuse(c, f"operator '{op}' on floating-point values is not supported")
+                raise Refuse(c, f"operator '{op}' on floating-point values is not supported")
             return self.op(f"{_FLOAT_ARITH[op]} {a}, {b} : {t}", c)
         if op not in _INT_ARITH:
-            raise _Refuse(c, f"operator '{op}' is not supported")
+            raise Refuse(c, f"operator '{op}' is not supported")
         if op in ("/", "%") and self.pred is not None:
             d = self.const_int(divisor) if divisor is not None else None
             if not d:
-                raise _Refuse(c, f"integer division '{_text(c)}' under a condition on data (the "
+                raise Refuse(c, f"integer division '{c_text(c)}' under a condition on data (the "
                                  f"translation evaluates both sides of the condition, and the "
                                  f"divisor may be zero where the condition is false)")
         name = _UNSIGNED_ARITH.get(op, _INT_ARITH[op]) if unsigned(t) else _INT_ARITH[op]
@@ -144,25 +144,25 @@ class _ExprTranslator(_AccessTranslator):
         k = c.kind
         if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL) or (
                 k not in (CK.DECL_REF_EXPR,) and self._foldable(c) and k != CK.CONDITIONAL_OPERATOR):
-            v = _evaluate(c)
+            v = evaluate(c)
             if v is not None:
                 t = self.ctype(c)
                 return self.const(v, t, c), t
             if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL):
-                raise _Refuse(c, "cannot evaluate literal")
+                raise Refuse(c, "cannot evaluate literal")
         if k == CK.PAREN_EXPR:
-            return self.value(_only_child(c), discard)
+            return self.value(only_child(c), discard)
         if _is_pointer(c) and k not in (CK.CALL_EXPR,):
             return self._pointer_effect(c, discard)
         if k in (CK.UNEXPOSED_EXPR, CK.CSTYLE_CAST_EXPR):
-            kids = _expr_children(c)
+            kids = expr_children(c)
             if not kids:
-                raise _Refuse(c, f"unsupported expression '{_text(c)}'")
+                raise Refuse(c, f"unsupported expression '{c_text(c)}'")
             if k == CK.CSTYLE_CAST_EXPR and c.type.get_canonical().kind == TK.VOID:
                 return self.value(kids[-1], True)
             inner = kids[-1]
             if inner.type.get_canonical().kind == TK.FUNCTIONPROTO:
-                raise _Refuse(c, f"function '{_text(inner)}' used as a value")
+                raise Refuse(c, f"function '{c_text(inner)}' used as a value")
             t = self.ctype(c)
             v, vt = self.value(inner)
             return self.convert(v, vt, t, c), t
@@ -171,40 +171,40 @@ class _ExprTranslator(_AccessTranslator):
         if k == CK.ARRAY_SUBSCRIPT_EXPR:
             return self.load(c)
         if k == CK.BINARY_OPERATOR:
-            return self._binary(c, _binop(c), discard)
+            return self._binary(c, binary_operator(c), discard)
         if k == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-            return self.assign(c, _binop(c), discard)
+            return self.assign(c, binary_operator(c), discard)
         if k == CK.UNARY_OPERATOR:
-            return self._unary(c, _unop(c), discard)
+            return self._unary(c, unary_operator(c), discard)
         if k == CK.CONDITIONAL_OPERATOR:
             return self._conditional(c)
         if k == CK.CALL_EXPR:
             return self.call(c)
         if k == CK.MEMBER_REF_EXPR:
-            raise _Refuse(c, f"struct member access '{_text(c)}' is not supported")
+            raise Refuse(c, f"struct member access '{c_text(c)}' is not supported")
         if k == CK.STRING_LITERAL:
-            raise _Refuse(c, "string literals are not supported")
-        raise _Refuse(c, f"expression '{_text(c)}' ({k.name.lower()}) is not supported")
+            raise Refuse(c, "string literals are not supported")
+        raise Refuse(c, f"expression '{c_text(c)}' ({k.name.lower()}) is not supported")
 
     def _pointer_effect(self, c, discard: bool):
         """A pointer-typed expression evaluated for its effect (`p++;`, `p = q;`)."""
-        s = _strip(c)
-        if s.kind == CK.BINARY_OPERATOR and _binop(s) == "=" or s.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-            return self.assign(s, _binop(s), discard)
-        if s.kind == CK.UNARY_OPERATOR and _unop(s) in _STEPS:
-            self.step_pointer(s, _unop(s))
+        s = strip_casts(c)
+        if s.kind == CK.BINARY_OPERATOR and binary_operator(s) == "=" or s.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+            return self.assign(s, binary_operator(s), discard)
+        if s.kind == CK.UNARY_OPERATOR and unary_operator(s) in _STEPS:
+            self.step_pointer(s, unary_operator(s))
             return None, "ptr"
         if not discard:
-            raise _Refuse(c, f"pointer value '{_text(c)}' used as a number")
+            raise Refuse(c, f"pointer value '{c_text(c)}' used as a number")
         self.pval(c)
         return None, "ptr"
 
     def _name_value(self, c):
         b = self.binding(c)
         if b is None:
-            v = _evaluate(c)
+            v = evaluate(c)
             if v is None:
-                raise _Refuse(c, f"unsupported reference to '{c.spelling}'")
+                raise Refuse(c, f"unsupported reference to '{c.spelling}'")
             t = self.ctype(c)
             return self.const(v, t, c), t
         if b.kind == "arg":
@@ -216,13 +216,13 @@ class _ExprTranslator(_AccessTranslator):
         if b.kind in ("loopvar", "index"):
             v = self.value_of_aff(self.affine(c), c)
             return self.convert(v, "index", b.type, c), b.type
-        raise _Refuse(c, f"array '{b.name}' used as a value (only its elements)")
+        raise Refuse(c, f"array '{b.name}' used as a value (only its elements)")
 
     def _binary(self, c, op: str, discard: bool):
         if op == "=":
             return self.assign(c, op, discard)
         if op == ",":
-            a, b = _expr_children(c)
+            a, b = expr_children(c)
             self.value(a, True)
             return self.value(b, discard)
         if op in ("<", "<=", ">", ">=", "==", "!=", "&&", "||"):
@@ -230,14 +230,14 @@ class _ExprTranslator(_AccessTranslator):
             t = self.ctype(c)
             return self.convert(v, "i1", t, c), t
         t = self.ctype(c)
-        a, b = _expr_children(c)
+        a, b = expr_children(c)
         va, ta = self.value(a)
         vb, tb = self.value(b)
         # C converts both operands to the result type (a shift: the count to the left's)
         return self.arith(op, self.convert(va, ta, t, c), self.convert(vb, tb, t, c), t, c, b), t
 
     def _unary(self, c, op: str, discard: bool):
-        inner = _only_child(c)
+        inner = only_child(c)
         if op in _STEPS:
             b, s = self._target(inner)
             if b is not None:
@@ -256,7 +256,7 @@ class _ExprTranslator(_AccessTranslator):
         if op == "*":
             return self.load(c)
         if op == "&":
-            raise _Refuse(c, f"address-of '{_text(c)}' used as a number")
+            raise Refuse(c, f"address-of '{c_text(c)}' used as a number")
         if op == "!":
             v = self.cond(c)
             t = self.ctype(c)
@@ -272,10 +272,10 @@ class _ExprTranslator(_AccessTranslator):
             return self.op(f"arith.subi {self.const(0, t, c)}, {v} : {mlir(t)}", c), t
         if op == "~":
             return self.op(f"arith.xori {v}, {self.const(-1, t, c)} : {mlir(t)}", c), t
-        raise _Refuse(c, f"operator '{op}' is not supported")
+        raise Refuse(c, f"operator '{op}' is not supported")
 
     def _conditional(self, c):
-        cond, a, b = _expr_children(c)
+        cond, a, b = expr_children(c)
         t = self.ctype(c)
         if self._reads_memory(a) or self._reads_memory(b):
             # an affine condition may guard an access (`i > 0 ? A[i - 1] : 0.0`): only
@@ -283,7 +283,7 @@ class _ExprTranslator(_AccessTranslator):
             try:
                 dnf = self.condition(cond)
                 neg = self._negate(dnf, cond)
-            except _NotAffine:
+            except NotAffine:
                 dnf = None
             if dnf is not None:
                 if len(neg) < len(dnf):
@@ -325,26 +325,26 @@ class _ExprTranslator(_AccessTranslator):
         self.body.append("  " * self.indent + "} " + self.loc(c))
         return r
 
-    def constraints(self, conj: list, c) -> tuple[_Operands, str]:
+    def constraints(self, conj: list, c) -> tuple[Operands, str]:
         """The operands and the text of an affine set's constraints."""
         lowered = [(self.lower(e, c), eq) for e, eq in conj]
-        ops = _Operands()
+        ops = Operands()
         for e, _ in lowered:
             ops.add(e)
-        cs = ", ".join(f"{_render(e, ops.name)} {'==' if eq else '>='} 0" for e, eq in lowered)
+        cs = ", ".join(f"{render_poly(e, ops.name)} {'==' if eq else '>='} 0" for e, eq in lowered)
         return ops, cs
 
     def cond(self, c) -> str:
         """An i1 value of a condition."""
         s = c
         while s.kind == CK.PAREN_EXPR:
-            s = _only_child(s)
+            s = only_child(s)
         known = self.null_test(s, bare=True)  # `p == NULL`, `!p` of an array
         if known is not None:
             return self.const(int(known), "i1", s)
         if s.kind == CK.BINARY_OPERATOR:
-            op = _binop(s)
-            a, b = _expr_children(s)
+            op = binary_operator(s)
+            a, b = expr_children(s)
             if op in ("&&", "||"):
                 x, y = self.cond(a), self.cond(b)
                 return self.op(f"arith.{'andi' if op == '&&' else 'ori'} {x}, {y} : i1", s)
@@ -357,8 +357,8 @@ class _ExprTranslator(_AccessTranslator):
                     return self.op(f"arith.cmpf {_CMPF[op]}, {va}, {vb} : {t}", s)
                 table = _CMPU if unsigned(t) else _CMPI
                 return self.op(f"arith.cmpi {table[op]}, {va}, {vb} : {mlir(t)}", s)
-        if s.kind == CK.UNARY_OPERATOR and _unop(s) == "!":
-            v = self.cond(_only_child(s))
+        if s.kind == CK.UNARY_OPERATOR and unary_operator(s) == "!":
+            v = self.cond(only_child(s))
             return self.op(f"arith.xori {v}, {self.const(1, 'i1', s)} : i1", s)
         v, t = self.value(c)
         return self.convert(v, t, "i1", c)
@@ -372,18 +372,18 @@ class _ExprTranslator(_AccessTranslator):
             t = self.ctype(c)
             return self.const(float("inf"), t, c), t
         fdef = callee.get_definition() if callee is not None else None
-        if fdef is not None and fdef.location.file is not None and _same_file(
+        if fdef is not None and fdef.location.file is not None and same_file(
                 fdef.location.file.name, self.path) and name not in _MATH:
             return self.inline(c, fdef)
         if name not in _MATH or callee is None:
-            raise _Refuse(c, f"call to unknown function '{name}' is not static control (only "
+            raise Refuse(c, f"call to unknown function '{name}' is not static control (only "
                              f"functions defined in the file, "
                              f"{', '.join(sorted(n for n in _MATH if not n.endswith('f') or n == 'fabs'))} "
                              f"and their 'f' variants are translated)")
         opname, nargs = _MATH[name]
         args = list(c.get_arguments())
         if len(args) != nargs:
-            raise _Refuse(c, f"'{name}' takes {nargs} argument(s)")
+            raise Refuse(c, f"'{name}' takes {nargs} argument(s)")
         t = self.ctype(c)
         vals = []
         for a in args:
@@ -396,11 +396,11 @@ class _ExprTranslator(_AccessTranslator):
         bound to the arguments (pointers to their views, integers to their closed forms
         where affine), its body translated, its final `return` the value."""
         if fdef.hash in self.inlining:
-            raise _Refuse(c, f"recursive call of '{fdef.spelling}' is not supported")
+            raise Refuse(c, f"recursive call of '{fdef.spelling}' is not supported")
         params = [p for p in fdef.get_children() if p.kind == CK.PARM_DECL]
         args = list(c.get_arguments())
         if len(params) != len(args):
-            raise _Refuse(c, f"call of '{fdef.spelling}' with {len(args)} argument(s) for "
+            raise Refuse(c, f"call of '{fdef.spelling}' with {len(args)} argument(s) for "
                              f"{len(params)} parameter(s)")
         changed = self.modified_in(fdef)
         for p, a in zip(params, args):
@@ -416,7 +416,7 @@ class _ExprTranslator(_AccessTranslator):
                 return self.returned(stmts, result, c), result or "void"
             for j, s in enumerate(stmts):
                 if s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
-                    kids = _expr_children(s)
+                    kids = expr_children(s)
                     if not kids:
                         return None, "void"
                     v, t = self.value(kids[0])
@@ -425,7 +425,7 @@ class _ExprTranslator(_AccessTranslator):
         finally:
             self.inlining.discard(fdef.hash)
         if result is not None:
-            raise _Refuse(fdef, f"function '{fdef.spelling}' does not end with 'return'")
+            raise Refuse(fdef, f"function '{fdef.spelling}' does not end with 'return'")
         return None, "void"
 
     def one_line_helper(self, c):
@@ -435,14 +435,14 @@ class _ExprTranslator(_AccessTranslator):
         as affine; None otherwise."""
         callee = c.referenced
         fdef = callee.get_definition() if callee is not None else None
-        if fdef is None or fdef.location.file is None or not _same_file(
+        if fdef is None or fdef.location.file is None or not same_file(
                 fdef.location.file.name, self.path) or fdef.hash in self.inlining:
             return None
         body = next((k for k in fdef.get_children() if k.kind == CK.COMPOUND_STMT), None)
         stmts = list(body.get_children()) if body is not None else []
         params = [p for p in fdef.get_children() if p.kind == CK.PARM_DECL]
         args = list(c.get_arguments())
-        if len(stmts) != 1 or stmts[0].kind != CK.RETURN_STMT or not _expr_children(stmts[0]) \
+        if len(stmts) != 1 or stmts[0].kind != CK.RETURN_STMT or not expr_children(stmts[0]) \
                 or len(params) != len(args) or self.modified_in(fdef):
             return None
         for p, a in zip(params, args):
@@ -451,34 +451,34 @@ class _ExprTranslator(_AccessTranslator):
                 return None
             try:
                 self.ivals[p.hash] = self.affine(a, pure=True)
-            except _NotAffine:
+            except NotAffine:
                 return None
-            self.env[p.hash] = _Binding("index", None, t, name=p.spelling, key=p.hash)
-        return _expr_children(stmts[0])[0]
+            self.env[p.hash] = Binding("index", None, t, name=p.spelling, key=p.hash)
+        return expr_children(stmts[0])[0]
 
     def bind_argument(self, p, a, changed: bool) -> None:
         name = p.spelling or "parameter"
         canon = p.type.get_canonical()
-        if canon.kind in (TK.POINTER, *_ARRAYS):
-            b = _Binding("pointer", None, "", name=name, key=p.hash)
+        if canon.kind in (TK.POINTER, *ARRAYS):
+            b = Binding("pointer", None, "", name=name, key=p.hash)
             b.ctype = p.type
             v = self.pval(a)
-            self.ivals[p.hash] = _View(v.base, v.offset, self.pointer_dims(p.type, p))
+            self.ivals[p.hash] = View(v.base, v.offset, self.pointer_dims(p.type, p))
             self.env[p.hash] = b
             return
         t = self.scalar_type(p.type, p, f"parameter '{name}'")
         if is_int(t) and not changed and p.hash not in self.plan.demoted:
             try:
                 self.ivals[p.hash] = self.affine(a)
-                self.env[p.hash] = _Binding("index", None, t, name=name, key=p.hash)
+                self.env[p.hash] = Binding("index", None, t, name=name, key=p.hash)
                 return
-            except _NotAffine:
+            except NotAffine:
                 pass
         v, vt = self.value(a)
         v = self.convert(v, vt, t, a)
         if changed:
             mem = self.local_buffer(t, p)
             self.emit(f"affine.store {v}, {mem}[] : memref<{mlir(t)}>", p)
-            self.env[p.hash] = _Binding("mem", mem, t, name=name)
+            self.env[p.hash] = Binding("mem", mem, t, name=name)
         else:
-            self.env[p.hash] = _Binding("arg", v, t, name=name)
+            self.env[p.hash] = Binding("arg", v, t, name=name)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from clang.cindex import CursorKind as CK
 
-from synth.frontend.c.model import _Refuse
+from synth.frontend.c.model import Refuse
 
 _LOOPS = (CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT)
 
@@ -62,7 +62,7 @@ def loop_body(body):
         return body
     found = _continues(body)
     if len(found) > MAX_CONTINUES:
-        raise _Refuse(found[MAX_CONTINUES], f"more than {MAX_CONTINUES} 'continue' statements in one "
+        raise Refuse(found[MAX_CONTINUES], f"more than {MAX_CONTINUES} 'continue' statements in one "
                                             f"loop body: each copies the rest of the iteration into "
                                             f"both sides of its 'if', which doubles the loop's text")
     return _guard(items(body))
@@ -96,6 +96,6 @@ def _guard(seq: list) -> list:
             return out + [Branch(s, kids[0], _guard(items(kids[1]) + after),
                                  _guard(items(other) + after))]
         what = s.kind.name.lower().replace("_stmt", "")
-        raise _Refuse(s, f"'continue' inside a '{what}' is not supported (only in the branches "
+        raise Refuse(s, f"'continue' inside a '{what}' is not supported (only in the branches "
                          f"of 'if' statements of the loop body)")
     return out

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from synth.frontend.c.poly import _Poly, bounds, sign, split_dims
+from synth.frontend.c.poly import Poly, bounds, sign, split_dims
 
 
 @dataclass
@@ -27,17 +27,17 @@ class Access:
     """One subscript of a base array, flat, with the ranges of the loop indices (over
     symbols) where it was read, and the cursor it comes from (for messages)."""
 
-    flat: _Poly | None  # None: a subscripted access of a declared array ...
+    flat: Poly | None  # None: a subscripted access of a declared array ...
     ranges: dict
     cursor: object
     text: str = ""
-    first: _Poly | None = None  # ... with this first subscript
+    first: Poly | None = None  # ... with this first subscript
 
 
 @dataclass
 class Layout:
-    strides: list  # _Poly monomials, outermost first; the last is 1
-    extents: list  # per dim: a _Poly over symbols, or None (rows reached: unknown form)
+    strides: list  # Poly monomials, outermost first; the last is 1
+    extents: list  # per dim: a Poly over symbols, or None (rows reached: unknown form)
     assumptions: list = field(default_factory=list)
     opaque: bool = False  # strides that are sums of sizes are index symbols (Access.opaque)
 
@@ -48,7 +48,7 @@ class LayoutError(Exception):
         self.access, self.reason, self.nonaffine = access, reason, nonaffine
 
 
-def _mono(p: _Poly):
+def _mono(p: Poly):
     """(coefficient, symbols) of a monomial polynomial over symbols (a constant: ())."""
     if p.is_const:
         return p.const, ()
@@ -70,17 +70,17 @@ def _divides(s, t) -> bool:
     return True
 
 
-def _quotient(t, s) -> _Poly:
+def _quotient(t, s) -> Poly:
     (ct, mt), (cs, ms) = t, s
     rest = list(mt)
     for v in ms:
         rest.remove(v)
-    return _Poly({tuple(rest): ct // cs}) if rest else _Poly.number(ct // cs)
+    return Poly({tuple(rest): ct // cs}) if rest else Poly.number(ct // cs)
 
 
-def _as_poly(m) -> _Poly:
+def _as_poly(m) -> Poly:
     c, syms = m
-    return _Poly({syms: c}) if syms else _Poly.number(c)
+    return Poly({syms: c}) if syms else Poly.number(c)
 
 
 def chain(accesses: list, relaxed: bool = False) -> list | None:
@@ -116,7 +116,7 @@ def _modes(monos: list) -> list:
     return [(False, False), (False, True)]
 
 
-def split(flat: _Poly, strides: list, floor_constants: bool, inner_rest: bool = False) -> list | None:
+def split(flat: Poly, strides: list, floor_constants: bool, inner_rest: bool = False) -> list | None:
     """The indices of `flat` for the strides (monomials): each term goes to the outermost
     stride that divides its coefficient (`inner_rest`: a term without loop indices to the
     innermost one). The integer constant goes to the innermost index, or, with
@@ -125,13 +125,13 @@ def split(flat: _Poly, strides: list, floor_constants: bool, inner_rest: bool = 
     if parts is None:
         return None
     terms, rest = parts
-    idx = [_Poly() for _ in strides]
+    idx = [Poly() for _ in strides]
     for coeff, dim in terms:
         m = _mono(coeff)
         if m is None:
             return None
         k = next(k for k, s in enumerate(strides) if _divides(s, (abs(m[0]), m[1])))
-        idx[k] = idx[k] + _quotient(m, strides[k]) * _Poly.var(*dim)
+        idx[k] = idx[k] + _quotient(m, strides[k]) * Poly.var(*dim)
     for mono, c in rest.terms.items():
         ks = [k for k, s in enumerate(strides) if _divides(s, (abs(c), mono))]
         k = ks[-1] if inner_rest else ks[0]
@@ -146,7 +146,7 @@ def split(flat: _Poly, strides: list, floor_constants: bool, inner_rest: bool = 
     return idx
 
 
-def decide(accesses: list, values: dict, names: dict, *, declared_total: _Poly | None = None,
+def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | None = None,
            fixed: list | None = None, opaque: list | None = None) -> Layout:
     """The layout of one base array from all its accesses. `fixed`: strides of a declared
     shape (not searched); `declared_total`: the extent of a declared 1-d array; `opaque`:
@@ -170,7 +170,7 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: _Poly |
             if fixed:
                 raise
     flat = [Access(a.flat.subst(values), a.ranges, a.cursor, a.text) for a in accesses]
-    return _check(flat, [_Poly.number(1)], values, names, declared_total)
+    return _check(flat, [Poly.number(1)], values, names, declared_total)
 
 
 def _check(accesses, strides: list, values: dict, names: dict, declared_total) -> Layout:
@@ -202,9 +202,13 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
                 assumptions.append(text)
         b = bounds(idx[0], a.ranges)
         highs.append(b[1] if b is not None else None)
-    if declared_total is not None:
-        extents[0] = _quotient(_mono(declared_total), monos[0])
-    else:
+    total = _mono(declared_total) if declared_total is not None else None
+    if declared_total is not None and monos[0] == (1, ()):  # one element per row: `int d[n + 1]`
+        extents[0] = declared_total
+    elif total is not None and _divides(monos[0], total):
+        extents[0] = _quotient(total, monos[0])
+    else:  # a declared size that is no multiple of the rows (`n + 1` of rows of n): reached
+        extents[0] = _max(highs, values)
         extents[0] = _max(highs, values)
     return Layout(strides, extents, assumptions)
 
@@ -251,7 +255,7 @@ def _in_range(a: Access, idx: list, extents: list, values: dict, names: dict):
     return problems, assumed
 
 
-def _max(highs: list, values: dict) -> _Poly | None:
+def _max(highs: list, values: dict) -> Poly | None:
     """The rows reached: the greatest highest index + 1, where the highest indices differ by
     constants (or all are known at `values`); None otherwise."""
     if not highs or any(h is None for h in highs):
@@ -270,7 +274,7 @@ def _reading(idx: list, names: dict) -> str:
     return "[" + "][".join(render(e, names) for e in idx) + "]"
 
 
-def rows(accesses: list, values: dict) -> _Poly | None:
+def rows(accesses: list, values: dict) -> Poly | None:
     """The extent of dimension 0 that the first subscripts reach."""
     highs = []
     for a in accesses:
@@ -279,7 +283,7 @@ def rows(accesses: list, values: dict) -> _Poly | None:
     return _max(highs, values)
 
 
-def render(p: _Poly, names: dict) -> str:
+def render(p: Poly, names: dict) -> str:
     """A polynomial in C: `i * lda + k - 1`, variables by `names` (else their key)."""
     parts = []
     for m, c in sorted(p.terms.items(), key=lambda t: (-len(t[0]), str(t[0]))):

@@ -16,8 +16,8 @@ from clang.cindex import CursorKind as CK
 
 from synth.errors import InputError
 
-_FALLBACK_INCLUDE = Path(__file__).resolve().parent.parent / "include"  # synth/frontend/include
-_FALLBACK_HEADERS = ("stddef.h", "stdarg.h", "stdbool.h", "float.h", "limits.h", "stdint.h")
+FALLBACK_INCLUDE = Path(__file__).resolve().parent.parent / "include"  # synth/frontend/include
+FALLBACK_HEADERS = ("stddef.h", "stdarg.h", "stdbool.h", "float.h", "limits.h", "stdint.h")
 
 
 # ------------------------------------------------------------------------------------------
@@ -39,7 +39,7 @@ def resource_include_dir() -> str:
             continue
         if out and os.path.isabs(out) and os.path.isfile(os.path.join(out, "stddef.h")):
             return out
-    return str(_FALLBACK_INCLUDE)
+    return str(FALLBACK_INCLUDE)
 
 
 _BINOPS = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 11: "<", 12: ">", 13: "<=",
@@ -69,15 +69,17 @@ def _lib():
     return lib
 
 
-def _binop(c) -> str:
+def binary_operator(c) -> str:
+    """The operator of a binary-operator cursor as C spells it ("+", "<<", ...), "?" when unknown."""
     return _BINOPS.get(_lib().clang_getCursorBinaryOperatorKind(c), "?")
 
 
-def _unop(c) -> str:
+def unary_operator(c) -> str:
+    """The operator of a unary-operator cursor as C spells it, "?" when unknown."""
     return _UNOPS.get(_lib().clang_getCursorUnaryOperatorKind(c), "?")
 
 
-def _evaluate(c) -> int | float | None:
+def evaluate(c) -> int | float | None:
     """Value of a constant expression (macros expanded), else None."""
     lib = _lib()
     res = lib.clang_Cursor_Evaluate(c)
@@ -105,7 +107,8 @@ def _clang_args(std, defines, include_dirs, extra_flags) -> list[str]:
     return args
 
 
-def _parse(path: str, std: str, defines, include_dirs, extra_flags) -> ci.TranslationUnit:
+def parse_file(path: str, std: str, defines, include_dirs, extra_flags) -> ci.TranslationUnit:
+    """The clang translation unit of the C file at `path`; InputError when it is missing or unparsable."""
     if not os.path.isfile(path):
         raise InputError("no such file", path)
     args = _clang_args(std, defines, include_dirs, extra_flags)
@@ -118,25 +121,26 @@ def _parse(path: str, std: str, defines, include_dirs, extra_flags) -> ci.Transl
             loc = d.location
             where = path
             if loc.file is not None:
-                fname = path if _same_file(loc.file.name, path) else loc.file.name
+                fname = path if same_file(loc.file.name, path) else loc.file.name
                 where = f"{fname}:{loc.line}:{loc.column}"
             raise InputError(d.spelling, where)
     return tu
 
 
 @lru_cache(maxsize=256)
-def _same_file(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
+    """Whether paths `a` and `b` name the same file (by their absolute paths when one is missing)."""
     try:
         return os.path.samefile(a, b)
     except OSError:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-def _functions(tu: ci.TranslationUnit, path: str) -> list:
+def functions(tu: ci.TranslationUnit, path: str) -> list:
     """Function definitions in the main file, in order."""
     out = []
     for c in tu.cursor.get_children():
         if (c.kind == CK.FUNCTION_DECL and c.is_definition() and c.location.file is not None
-                and _same_file(c.location.file.name, path)):
+                and same_file(c.location.file.name, path)):
             out.append(c)
     return out

@@ -12,30 +12,30 @@ from __future__ import annotations
 from clang.cindex import CursorKind as CK
 
 from synth.frontend.c import evolution, jumps, layout
-from synth.frontend.c.access import _stride as _stride_of
-from synth.frontend.c.expressions import _ExprTranslator
-from synth.frontend.c.libclang import _binop, _unop
+from synth.frontend.c.access import stride as _stride_of
+from synth.frontend.c.expressions import ExprTranslator
+from synth.frontend.c.libclang import binary_operator, unary_operator
 from synth.frontend.c.model import (
-    _Demote,
-    _expr_children,
-    _NotAffine,
-    _only_child,
-    _Refuse,
-    _strip,
-    _text,
-    _View,
+    Demote,
+    expr_children,
+    NotAffine,
+    only_child,
+    Refuse,
+    strip_casts,
+    c_text,
+    View,
 )
-from synth.frontend.c.poly import _Poly
+from synth.frontend.c.poly import Poly
 
-_MARK = _Poly.var("d", "#iteration")  # a loop's index while its body is analysed
+_MARK = Poly.var("d", "#iteration")  # a loop's index while its body is analysed
 _RELATIONS = ("<", "<=", ">", ">=")
 
 
 def increments(inc) -> list:
     """The parts of a `for` loop's increment: `i++, p += incx` -> [i++, p += incx]."""
-    s = _strip(inc)
-    if s.kind == CK.BINARY_OPERATOR and _binop(s) == ",":
-        a, b = _expr_children(s)
+    s = strip_casts(inc)
+    if s.kind == CK.BINARY_OPERATOR and binary_operator(s) == ",":
+        a, b = expr_children(s)
         return increments(a) + increments(b)
     return [inc]
 
@@ -52,8 +52,8 @@ def is_affine_for(s) -> bool:
     var = _index_decl(kids[0], kids[2], kids[1])[0]
     if var is None:
         return True
-    cond = _strip(kids[1])
-    return (cond.kind == CK.BINARY_OPERATOR and _binop(cond) in _RELATIONS
+    cond = strip_casts(kids[1])
+    return (cond.kind == CK.BINARY_OPERATOR and binary_operator(cond) in _RELATIONS
             and var.hash in evolution.modified(kids[2]))
 
 
@@ -69,11 +69,11 @@ def _index_decl(init, inc, cond=None) -> tuple:
     else:
         parts = []
         for p in increments(init):
-            e = _strip(p)
-            lhs = _strip(_expr_children(e)[0]) if e.kind == CK.BINARY_OPERATOR and _binop(e) == "=" else None
+            e = strip_casts(p)
+            lhs = strip_casts(expr_children(e)[0]) if e.kind == CK.BINARY_OPERATOR and binary_operator(e) == "=" else None
             if lhs is None or lhs.kind != CK.DECL_REF_EXPR or lhs.referenced is None:
                 return None, None, []
-            parts.append((lhs.referenced, _expr_children(e)[1], p))
+            parts.append((lhs.referenced, expr_children(e)[1], p))
     if len(parts) > 1:
         stepped = evolution.modified(inc)
         read = {k.referenced.hash for k in cond.walk_preorder() if k.kind == CK.DECL_REF_EXPR
@@ -85,7 +85,7 @@ def _index_decl(init, inc, cond=None) -> tuple:
     return (parts[0][0], parts[0][1], []) if parts else (None, None, [])
 
 
-class _LoopTranslator(_ExprTranslator):
+class LoopTranslator(ExprTranslator):
     """Loops of one function."""
 
     affine_for = staticmethod(is_affine_for)
@@ -98,7 +98,7 @@ class _LoopTranslator(_ExprTranslator):
         if len(kids) != 4:
             if quiet:
                 return None
-            raise _Refuse(s, f"'for' loop without {_missing_parts(s)} is not static control (a "
+            raise Refuse(s, f"'for' loop without {_missing_parts(s)} is not static control (a "
                              f"loop's index is read from its initialisation, condition and increment)")
         init = kids[0]
         var = _index_decl(init, kids[2], kids[1])[0]
@@ -106,7 +106,7 @@ class _LoopTranslator(_ExprTranslator):
             return var
         if quiet:
             return None
-        raise _Refuse(init, "'for' loop initialisation must assign one integer index "
+        raise Refuse(init, "'for' loop initialisation must assign one integer index "
                             "('i = lb' or 'int i = lb')")
 
     def header(self, s):
@@ -118,23 +118,23 @@ class _LoopTranslator(_ExprTranslator):
             self.declare(var)
             b = self.env[var.hash]
         if b is None or b.kind != "loopvar":
-            raise _Refuse(init, f"'{var.spelling}' cannot be a loop index (a parameter, global or "
+            raise Refuse(init, f"'{var.spelling}' cannot be a loop index (a parameter, global or "
                                 f"pointer)")
         if b.aff is not None:
-            raise _Refuse(init, f"loop index '{b.name}' of an enclosing loop is reassigned")
+            raise Refuse(init, f"loop index '{b.name}' of an enclosing loop is reassigned")
         lb_expr = _index_decl(init, inc, cond)[1]
         if lb_expr is None:
-            raise _Refuse(init, f"loop index '{b.name}' has no initial value")
+            raise Refuse(init, f"loop index '{b.name}' has no initial value")
         lb = self._affine_or_refuse(lb_expr, "loop lower bound")
         step = self._step(inc, var, b.name)
         bound, cmp = self._condition(cond, b)
         return b, lb, step, bound, cmp
 
-    def trip_count(self, s) -> _Poly | None:
+    def trip_count(self, s) -> Poly | None:
         """The number of iterations of a loop (a polynomial), if it has that form."""
         try:
             b, lb, step, bound, cmp = self.header(s)
-        except (_Refuse, _NotAffine):
+        except (Refuse, NotAffine):
             return None
         if step > 0:
             span = (bound.plus(1) if cmp == "<=" else bound) - lb
@@ -147,7 +147,7 @@ class _LoopTranslator(_ExprTranslator):
         if step == 1:
             return span
         known = span.subst(self.values)
-        return _Poly.number(max(0, -(-known.const // step))) if known.is_const else None
+        return Poly.number(max(0, -(-known.const // step))) if known.is_const else None
 
     def for_stmt(self, s) -> None:
         kids = list(s.get_children())
@@ -160,17 +160,17 @@ class _LoopTranslator(_ExprTranslator):
         followed = {key for key, _, _ in moving}
         var = self._loop_var(s)
         for part in increments(list(s.get_children())[2]):
-            h = evolution.target(_strip(part))
+            h = evolution.target(strip_casts(part))
             if var.hash not in evolution.modified(part) and h not in followed:
-                raise _Refuse(part, f"loop increment '{_text(part)}' beside '{b.name}' must "
+                raise Refuse(part, f"loop increment '{c_text(part)}' beside '{b.name}' must "
                                     f"advance an integer local or a pointer by a constant or a "
                                     f"size that the loop does not change")
         iv = self.fresh("i")
         var = list(s.get_children())[0]
-        dim = _Poly.var("d", iv)
+        dim = Poly.var("d", iv)
         if step > 0:
             if cmp not in ("<", "<="):
-                raise _Refuse(s, f"condition does not bound the increasing index '{b.name}' from above")
+                raise Refuse(s, f"condition does not bound the increasing index '{b.name}' from above")
             ub = bound.plus(1) if cmp == "<=" else bound
             if any(kind == "inc" and d.content() % step for _, _, (kind, d) in moving):
                 # a local advancing by less than the step: the loop counts iterations t,
@@ -179,7 +179,7 @@ class _LoopTranslator(_ExprTranslator):
                         f"{self.bound((ub - lb).plus(step - 1), s, floordiv=step)}")
                 b.aff, iteration = lb + dim.scale(step), (dim, 1)
                 span = (ub - lb).plus(-1).subst(self.values)
-                self.set_range(("d", iv), _Poly(), _Poly.number(span.const // step)
+                self.set_range(("d", iv), Poly(), Poly.number(span.const // step)
                                if span.is_const else None)
             else:
                 head = f"affine.for {iv} {self.loc(var)} = {self.bound(lb, s)} to {self.bound(ub, s)}"
@@ -190,14 +190,14 @@ class _LoopTranslator(_ExprTranslator):
                 self.dim_names[("d", iv)] = b.name
         else:
             if cmp not in (">", ">="):
-                raise _Refuse(s, f"condition does not bound the decreasing index '{b.name}' from below")
+                raise Refuse(s, f"condition does not bound the decreasing index '{b.name}' from below")
             lo = bound.plus(1) if cmp == ">" else bound
             k = -step  # i = lb - k * t for t in [0, (lb - lo) floordiv k]
             head = f"affine.for {iv} {self.loc(var)} = 0 to {self.bound(lb - lo, s, floordiv=k, plus=1)}"
             b.aff, iteration = lb - dim.scale(k), (dim, 1)
             span = (lb - lo).subst(self.values)
-            self.set_range(("d", iv), _Poly(), lb - lo if k == 1 else (
-                _Poly.number(span.const // k) if span.is_const else None))
+            self.set_range(("d", iv), Poly(), lb - lo if k == 1 else (
+                Poly.number(span.const // k) if span.is_const else None))
         entry = {key: self.ivals.get(key) for key, _, _ in moving}
         for key, name, (kind, d) in moving:
             self.ivals[key] = self._advance(entry[key], d, iteration, name, s) if kind == "inc" else None
@@ -226,7 +226,7 @@ class _LoopTranslator(_ExprTranslator):
                 if v is None:
                     continue
                 unit = (_stride_of(self.pointer_dims(v.ctype, s)) if v.kind == "pointer"
-                        else _Poly.number(1))
+                        else Poly.number(1))
                 try:  # the body, then the increment's other parts (`i++, p += incx`)
                     kids = list(s.get_children())
                     eff = evolution.effect(self, kids[-1], key, unit, changes)
@@ -236,15 +236,15 @@ class _LoopTranslator(_ExprTranslator):
                                else ("set", None))
                 except evolution.NoClosedForm as e:
                     if v.kind == "index":
-                        raise _Demote(key, e.reason) from None
-                    raise _Refuse(e.cursor, f"pointer '{v.name}' does not walk its array by the same "
+                        raise Demote(key, e.reason) from None
+                    raise Refuse(e.cursor, f"pointer '{v.name}' does not walk its array by the same "
                                             f"amount in every iteration: {e.reason}") from None
                 out.append((key, v.name, eff))
         finally:
             b.aff = None
         return out
 
-    def _advance(self, start, d: _Poly, iteration, name: str, s):
+    def _advance(self, start, d: Poly, iteration, name: str, s):
         """The value after `iteration` = (count, divisor) steps of `d` from `start`."""
         if start is None:
             return None
@@ -252,11 +252,11 @@ class _LoopTranslator(_ExprTranslator):
         delta = count * d
         if div != 1:
             if delta.content() % div:
-                raise _Refuse(s, f"'{name}' advances by {layout.render(d, self.symbol_names())} in "
+                raise Refuse(s, f"'{name}' advances by {layout.render(d, self.symbol_names())} in "
                                  f"each iteration of a loop stepping by {div}")
-            delta = _Poly({m: c // div for m, c in delta.terms.items()}, delta.const // div)
-        if isinstance(start, _View):
-            return _View(start.base, start.offset + delta, start.dims)
+            delta = Poly({m: c // div for m, c in delta.terms.items()}, delta.const // div)
+        if isinstance(start, View):
+            return View(start.base, start.offset + delta, start.dims)
         return start + delta
 
     def _step(self, inc, var, name: str) -> int:
@@ -265,49 +265,49 @@ class _LoopTranslator(_ExprTranslator):
             mine = [p for p in parts if var.hash in evolution.modified(p)]
             if len(mine) == 1:
                 return self._step(mine[0], var, name)
-            raise _Refuse(inc, f"loop increment '{_text(inc)}' must step '{name}' once")
+            raise Refuse(inc, f"loop increment '{c_text(inc)}' must step '{name}' once")
         k = inc.kind
         step = None
-        if k == CK.UNARY_OPERATOR and self._is_var(_only_child(inc), var):
-            step = {"post++": 1, "pre++": 1, "post--": -1, "pre--": -1}.get(_unop(inc))
+        if k == CK.UNARY_OPERATOR and self._is_var(only_child(inc), var):
+            step = {"post++": 1, "pre++": 1, "post--": -1, "pre--": -1}.get(unary_operator(inc))
         elif k == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-            lhs, rhs = _expr_children(inc)
-            op = _binop(inc)
+            lhs, rhs = expr_children(inc)
+            op = binary_operator(inc)
             c = self.const_int(rhs)
             if self._is_var(lhs, var) and op in ("+=", "-=") and c:
                 step = c if op == "+=" else -c
-        elif k == CK.BINARY_OPERATOR and _binop(inc) == "=":
-            lhs, rhs = _expr_children(inc)
-            r = _strip(rhs)
-            if self._is_var(lhs, var) and r.kind == CK.BINARY_OPERATOR and _binop(r) in ("+", "-"):
-                a, bb = _expr_children(r)
-                op = _binop(r)
+        elif k == CK.BINARY_OPERATOR and binary_operator(inc) == "=":
+            lhs, rhs = expr_children(inc)
+            r = strip_casts(rhs)
+            if self._is_var(lhs, var) and r.kind == CK.BINARY_OPERATOR and binary_operator(r) in ("+", "-"):
+                a, bb = expr_children(r)
+                op = binary_operator(r)
                 if self._is_var(a, var) and self.const_int(bb):
                     step = self.const_int(bb) * (1 if op == "+" else -1)
                 elif op == "+" and self._is_var(bb, var) and self.const_int(a):
                     step = self.const_int(a)
         if not step:
-            raise _Refuse(inc, f"loop increment '{_text(inc)}' must step '{name}' by a nonzero "
+            raise Refuse(inc, f"loop increment '{c_text(inc)}' must step '{name}' by a nonzero "
                                f"constant ('{name}++', '{name} += c', '{name}--'; --size gives a "
                                f"size parameter its value)")
         return step
 
     def _is_var(self, c, var) -> bool:
-        c = _strip(c)
+        c = strip_casts(c)
         return c.kind == CK.DECL_REF_EXPR and c.referenced is not None and c.referenced.hash == var.hash
 
     def _condition(self, cond, b):
         """(bound, comparison) of `i < ub`, `i + w <= n`, `n > i` ...: the index alone on
         one side once the affine terms are moved."""
-        c = _strip(cond)
-        if c.kind == CK.BINARY_OPERATOR and _binop(c) in ("<", "<=", ">", ">="):
-            x, y = _expr_children(c)
-            op = _binop(c)
+        c = strip_casts(cond)
+        if c.kind == CK.BINARY_OPERATOR and binary_operator(c) in ("<", "<=", ">", ">="):
+            x, y = expr_children(c)
+            op = binary_operator(c)
             b.aff = _MARK
             try:
                 diff = self.affine(x, pure=True) - self.affine(y, pure=True)  # diff op 0
-            except _NotAffine as e:
-                raise _Refuse(e.cursor, f"loop bound '{_text(cond)}' is not affine: {e.reason} "
+            except NotAffine as e:
+                raise Refuse(e.cursor, f"loop bound '{c_text(cond)}' is not affine: {e.reason} "
                                         f"(data-dependent bounds are not static control)") from None
             finally:
                 b.aff = None
@@ -317,14 +317,14 @@ class _LoopTranslator(_ExprTranslator):
                 if coeff == 1:  # i + rest op 0: i op -rest
                     return rest.scale(-1), op
                 return rest, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
-        raise _Refuse(cond, f"loop condition '{_text(cond)}' must compare the index '{b.name}' with "
+        raise Refuse(cond, f"loop condition '{c_text(cond)}' must compare the index '{b.name}' with "
                             f"an affine bound ('{b.name} < ub', '{b.name} <= ub')")
 
-    def _affine_or_refuse(self, c, what: str) -> _Poly:
+    def _affine_or_refuse(self, c, what: str) -> Poly:
         try:
             return self.affine(c, pure=True)
-        except _NotAffine as e:
-            raise _Refuse(e.cursor, f"{what} '{_text(c)}' is not affine: {e.reason} (data-dependent "
+        except NotAffine as e:
+            raise Refuse(e.cursor, f"{what} '{c_text(c)}' is not affine: {e.reason} (data-dependent "
                                     f"bounds are not static control)") from None
 
 

@@ -1,7 +1,7 @@
-"""What the C translator works with: refusals (`_Refuse`, `_NotAffine`, `_Demote`), the
-dims / symbols of affine maps (`_Operands`) and their rendering, float literals, bindings
-of C declarations (`_Binding`) and pointer values (`_View`), and helpers over libclang
-cursors (`_strip`, `_expr_children`, `_text` for messages)."""
+"""What the C translator works with: refusals (`Refuse`, `NotAffine`, `Demote`), the
+dims / symbols of affine maps (`Operands`) and their rendering, float literals, bindings
+of C declarations (`Binding`) and pointer values (`View`), and helpers over libclang
+cursors (`strip_casts`, `expr_children`, `c_text` for messages)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 from clang.cindex import CursorKind as CK
 
-from synth.frontend.c.libclang import _binop, _evaluate, _unop
-from synth.frontend.c.poly import _Poly
+from synth.frontend.c.libclang import binary_operator, evaluate, unary_operator
+from synth.frontend.c.poly import Poly
 
-class _Refuse(Exception):
+class Refuse(Exception):
     """Not static control: becomes an InputError at the cursor."""
 
     def __init__(self, cursor, message: str):
@@ -22,7 +22,7 @@ class _Refuse(Exception):
         self.cursor, self.message = cursor, message
 
 
-class _Demote(Exception):
+class Demote(Exception):
     """An integer local cannot be followed as an affine value (it is assigned data, or
     changes under a condition): the translation restarts with it as a memory local."""
 
@@ -31,20 +31,21 @@ class _Demote(Exception):
         self.decl, self.reason = decl, reason
 
 
-class _NotAffine(Exception):
+class NotAffine(Exception):
+    """An expression that is not affine in the loop counters and sizes (the translator falls back)."""
     def __init__(self, cursor, reason: str):
         super().__init__(reason)
         self.cursor, self.reason = cursor, reason
 
 
-class _Operands:
+class Operands:
     """Dims and symbols of a group of affine expressions, in first-use order."""
 
     def __init__(self):
         self.dims: list[str] = []
         self.syms: list[str] = []
 
-    def add(self, e: _Poly) -> None:
+    def add(self, e: Poly) -> None:
         """`e` is lowered (`_Emitter.lower`): every monomial one variable."""
         for (kind, ssa), in e.terms:
             lst = self.dims if kind == "d" else self.syms
@@ -68,7 +69,7 @@ class _Operands:
         return u
 
 
-def _render(e: _Poly, name) -> str:
+def render_poly(e: Poly, name) -> str:
     """`d0 * 2 + s0 - 1` of a lowered polynomial, with `name(monomial)` naming each
     variable."""
     parts: list[str] = []
@@ -88,12 +89,13 @@ def _render(e: _Poly, name) -> str:
     return " ".join(parts)
 
 
-def _inline(e: _Poly) -> str:
+def inline(e: Poly) -> str:
     """Subscript form of affine.load/store: `%i * 2 + symbol(%n) - 1`."""
-    return _render(e, lambda m: m[0][1] if m[0][0] == "d" else f"symbol({m[0][1]})")
+    return render_poly(e, lambda m: m[0][1] if m[0][0] == "d" else f"symbol({m[0][1]})")
 
 
-def _float_literal(v: float, t: str) -> str:
+def float_literal(v: float, t: str) -> str:
+    """`v` as an MLIR float literal of type `t` (inf and nan as hexadecimal bit patterns)."""
     if math.isfinite(v):
         s = repr(float(v))
         if "e" in s:
@@ -107,13 +109,13 @@ def _float_literal(v: float, t: str) -> str:
     return f"0x{struct.unpack('<Q', struct.pack('<d', v))[0]:016X}"
 
 
-def _strip(c):
+def strip_casts(c):
     """Look through parentheses and implicit casts that keep the value (int to int)."""
     while True:
         if c.kind == CK.PAREN_EXPR:
-            c = _only_child(c)
+            c = only_child(c)
         elif c.kind == CK.UNEXPOSED_EXPR:
-            kids = _expr_children(c)
+            kids = expr_children(c)
             if len(kids) != 1:
                 return c
             c = kids[0]
@@ -121,70 +123,72 @@ def _strip(c):
             return c
 
 
-def _expr_children(c) -> list:
+def expr_children(c) -> list:
+    """The expression children of cursor `c` (type references and declarations left out)."""
     return [k for k in c.get_children() if k.kind not in (CK.TYPE_REF,) and not k.kind.is_declaration()]
 
 
-def _only_child(c):
-    kids = _expr_children(c)
+def only_child(c):
+    """The single expression child of `c`; Refuse when it has more or fewer."""
+    kids = expr_children(c)
     if len(kids) != 1:
-        raise _Refuse(c, "unsupported expression")
+        raise Refuse(c, "unsupported expression")
     return kids[0]
 
 
-def _text(c, depth: int = 0) -> str:
+def c_text(c, depth: int = 0) -> str:
     """A short C rendering of an expression for messages (macro-expanded)."""
     if depth > 6:
         return "..."
     k = c.kind
-    v = _evaluate(c) if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL) else None
+    v = evaluate(c) if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL) else None
     if v is not None:
         return repr(v)
     if k == CK.DECL_REF_EXPR:
         return c.spelling
     if k in (CK.PAREN_EXPR,):
-        return "(" + _text(_only_child(c), depth + 1) + ")"
+        return "(" + c_text(only_child(c), depth + 1) + ")"
     if k == CK.UNEXPOSED_EXPR:
-        kids = _expr_children(c)
-        return _text(kids[0], depth) if len(kids) == 1 else "<expr>"
+        kids = expr_children(c)
+        return c_text(kids[0], depth) if len(kids) == 1 else "<expr>"
     if k == CK.CSTYLE_CAST_EXPR:
-        kids = _expr_children(c)
-        return f"({c.type.spelling}) " + (_text(kids[-1], depth + 1) if kids else "")
+        kids = expr_children(c)
+        return f"({c.type.spelling}) " + (c_text(kids[-1], depth + 1) if kids else "")
     if k == CK.ARRAY_SUBSCRIPT_EXPR:
-        a, b = _expr_children(c)
-        return f"{_text(a, depth + 1)}[{_text(b, depth + 1)}]"
+        a, b = expr_children(c)
+        return f"{c_text(a, depth + 1)}[{c_text(b, depth + 1)}]"
     if k in (CK.BINARY_OPERATOR, CK.COMPOUND_ASSIGNMENT_OPERATOR):
-        a, b = _expr_children(c)
-        return f"{_text(a, depth + 1)} {_binop(c)} {_text(b, depth + 1)}"
+        a, b = expr_children(c)
+        return f"{c_text(a, depth + 1)} {binary_operator(c)} {c_text(b, depth + 1)}"
     if k == CK.UNARY_OPERATOR:
-        op = _unop(c)
-        inner = _text(_only_child(c), depth + 1)
+        op = unary_operator(c)
+        inner = c_text(only_child(c), depth + 1)
         return inner + op[4:] if op.startswith("post") else op.replace("pre", "") + inner
     if k == CK.CONDITIONAL_OPERATOR:
-        kids = _expr_children(c)
+        kids = expr_children(c)
         if len(kids) == 3:
-            return " ? ".join([_text(kids[0], depth + 1), " : ".join(_text(x, depth + 1) for x in kids[1:])])
+            return " ? ".join([c_text(kids[0], depth + 1), " : ".join(c_text(x, depth + 1) for x in kids[1:])])
     if k == CK.CALL_EXPR:
-        return f"{c.spelling}(" + ", ".join(_text(a, depth + 1) for a in c.get_arguments()) + ")"
+        return f"{c.spelling}(" + ", ".join(c_text(a, depth + 1) for a in c.get_arguments()) + ")"
     if k == CK.MEMBER_REF_EXPR:
-        kids = _expr_children(c)
-        return (_text(kids[0], depth + 1) + "." if kids else "") + c.spelling
+        kids = expr_children(c)
+        return (c_text(kids[0], depth + 1) + "." if kids else "") + c.spelling
     return c.spelling or k.name.lower()
 
 
 @dataclass(eq=False)
-class _Binding:
+class Binding:
     """What a C name stands for. kind: "arg" (a scalar parameter's SSA value), "mem" (a
     scalar local, memref<T>), "array" (a memref: parameter or local array), "loopvar" (a
     loop index: `aff` while inside its loop), "index" (an integer local followed as a
     polynomial, its value in `_Emitter.ivals`), "pointer" (a pointer variable, its value a
-    `_View` in `ivals`)."""
+    `View` in `ivals`)."""
 
     kind: str
     ssa: str | None = None
     type: str = ""  # element / scalar type (synth.frontend.c.scalars)
-    shape: tuple = ()  # "array": declared extents, _Poly or None (unknown), () for a pointer
-    aff: _Poly | None = None
+    shape: tuple = ()  # "array": declared extents, Poly or None (unknown), () for a pointer
+    aff: Poly | None = None
     name: str = ""
     param_index: int | None = None
     key: object = None  # "array": stable across passes; "index"/"pointer": the key in ivals
@@ -195,10 +199,10 @@ class _Binding:
 
 
 @dataclass(frozen=True)
-class _View:
+class View:
     """A pointer value: `offset` elements (a polynomial) into the base array, pointing at
     objects of `dims` extents (() for single elements, (m,) for rows of m ...)."""
 
-    base: _Binding
-    offset: _Poly
+    base: Binding
+    offset: Poly
     dims: tuple = ()

@@ -19,46 +19,46 @@ def _mono(*vs) -> Mono:
 
 
 @dataclass
-class _Poly:
+class Poly:
     """sum of coeff * monomial + const."""
 
     terms: dict = field(default_factory=dict)
     const: int = 0
 
     @staticmethod
-    def var(kind: str, key: str) -> _Poly:
-        return _Poly({((kind, key),): 1}, 0)
+    def var(kind: str, key: str) -> Poly:
+        return Poly({((kind, key),): 1}, 0)
 
     @staticmethod
-    def number(c: int) -> _Poly:
-        return _Poly({}, int(c))
+    def number(c: int) -> Poly:
+        return Poly({}, int(c))
 
-    def __add__(self, o: _Poly) -> _Poly:
+    def __add__(self, o: Poly) -> Poly:
         t = dict(self.terms)
         for k, v in o.terms.items():
             t[k] = t.get(k, 0) + v
-        return _Poly({k: v for k, v in t.items() if v}, self.const + o.const)
+        return Poly({k: v for k, v in t.items() if v}, self.const + o.const)
 
-    def scale(self, c: int) -> _Poly:
+    def scale(self, c: int) -> Poly:
         if c == 0:
-            return _Poly()
-        return _Poly({k: v * c for k, v in self.terms.items()}, self.const * c)
+            return Poly()
+        return Poly({k: v * c for k, v in self.terms.items()}, self.const * c)
 
-    def __sub__(self, o: _Poly) -> _Poly:
+    def __sub__(self, o: Poly) -> Poly:
         return self + o.scale(-1)
 
-    def __mul__(self, o: _Poly) -> _Poly:
+    def __mul__(self, o: Poly) -> Poly:
         out = self.scale(o.const) + o.scale(self.const).plus(-self.const * o.const)
         for m1, c1 in self.terms.items():
             for m2, c2 in o.terms.items():
-                out = out + _Poly({_mono(*m1, *m2): c1 * c2})
+                out = out + Poly({_mono(*m1, *m2): c1 * c2})
         return out
 
-    def plus(self, c: int) -> _Poly:
-        return _Poly(dict(self.terms), self.const + c)
+    def plus(self, c: int) -> Poly:
+        return Poly(dict(self.terms), self.const + c)
 
     def __eq__(self, o) -> bool:
-        return isinstance(o, _Poly) and self.terms == o.terms and self.const == o.const
+        return isinstance(o, Poly) and self.terms == o.terms and self.const == o.const
 
     def __hash__(self) -> int:
         return hash((tuple(sorted(self.terms.items())), self.const))
@@ -83,17 +83,17 @@ class _Poly:
         """Every monomial with a dim is a constant times that one dim."""
         return all(len(m) == 1 or all(v[0] == "s" for v in m) for m in self.terms)
 
-    def subst(self, values: dict) -> _Poly:
+    def subst(self, values: dict) -> Poly:
         """Replace variables by polynomials (or ints)."""
-        out = _Poly.number(self.const)
+        out = Poly.number(self.const)
         for m, c in self.terms.items():
-            term = _Poly.number(c)
+            term = Poly.number(c)
             for v in m:
                 x = values.get(v)
                 if x is None:
-                    term = term * _Poly.var(*v)
+                    term = term * Poly.var(*v)
                 else:
-                    term = term * (x if isinstance(x, _Poly) else _Poly.number(x))
+                    term = term * (x if isinstance(x, Poly) else Poly.number(x))
             out = out + term
         return out
 
@@ -105,20 +105,20 @@ class _Poly:
         return g
 
 
-def split_dims(p: _Poly) -> tuple[list, _Poly] | None:
+def split_dims(p: Poly) -> tuple[list, Poly] | None:
     """`p` as [(monomial coefficient, dim var)...] and the dim-free rest: each term that
-    holds a dim is coefficient * symbols * that dim, as a monomial `_Poly` over symbols.
+    holds a dim is coefficient * symbols * that dim, as a monomial `Poly` over symbols.
     None when a monomial holds two dims (`i * j`)."""
-    parts, rest = [], _Poly.number(p.const)
+    parts, rest = [], Poly.number(p.const)
     for m, c in p.terms.items():
         ds = [v for v in m if v[0] == "d"]
         if len(ds) > 1:
             return None
         if not ds:
-            rest = rest + _Poly({m: c})
+            rest = rest + Poly({m: c})
             continue
         syms = [v for v in m if v[0] == "s"]
-        coeff = _Poly({_mono(*syms): c}) if syms else _Poly.number(c)
+        coeff = Poly({_mono(*syms): c}) if syms else Poly.number(c)
         parts.append((coeff, ds[0]))
     return parts, rest
 
@@ -126,7 +126,7 @@ def split_dims(p: _Poly) -> tuple[list, _Poly] | None:
 # --- intervals over a loop nest ---------------------------------------------------------
 
 
-def bounds(p: _Poly, ranges: dict) -> tuple[_Poly, _Poly] | None:
+def bounds(p: Poly, ranges: dict) -> tuple[Poly, Poly] | None:
     """(lowest, highest) value of an affine `p` over a loop nest: `ranges` gives each dim
     (lo, hi, depth), its inclusive bounds as polynomials over outer dims and symbols. Dims
     are eliminated innermost first (`k - i - 1` with `i <= k - 1` is at least 0); None if
@@ -135,7 +135,7 @@ def bounds(p: _Poly, ranges: dict) -> tuple[_Poly, _Poly] | None:
     return None if lo is None or hi is None else (lo, hi)
 
 
-def _extreme(p: _Poly, ranges: dict, direction: int) -> _Poly | None:
+def _extreme(p: Poly, ranges: dict, direction: int) -> Poly | None:
     for _ in range(64):
         dims = [v for m in p.terms for v in m if v[0] == "d"]
         if not dims:
@@ -148,11 +148,11 @@ def _extreme(p: _Poly, ranges: dict, direction: int) -> _Poly | None:
         bound = hi if (c > 0) == (direction > 0) else lo
         if bound is None:
             return None
-        p = (p - _Poly({(d,): c})) + bound.scale(c)
+        p = (p - Poly({(d,): c})) + bound.scale(c)
     return None
 
 
-def sign(p: _Poly, values: dict) -> int | None:
+def sign(p: Poly, values: dict) -> int | None:
     """-1, 0 or 1: the sign of `p` if it is constant, or once the symbols of `values`
     (ints) are replaced; None if it depends on other symbols."""
     q = p.subst(values) if values else p

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 
 from clang.cindex import CursorKind as CK
 
-from synth.frontend.c.counted import _CountedTranslator
-from synth.frontend.c.libclang import _binop
-from synth.frontend.c.model import _expr_children, _NotAffine, _Refuse, _strip, _text
+from synth.frontend.c.counted import CountedTranslator
+from synth.frontend.c.libclang import binary_operator
+from synth.frontend.c.model import expr_children, NotAffine, Refuse, strip_casts, c_text
 from synth.frontend.c.scalars import mlir
 
 
 @dataclass
-class _Rest:
+class Rest:
     """Statements that end the function (may hold further quick returns)."""
 
     stmts: list
@@ -95,9 +95,9 @@ def ends_in_branches(stmts: list) -> bool:
 
 
 def _disjuncts(c) -> list:
-    s = _strip(c)
-    if s.kind == CK.BINARY_OPERATOR and _binop(s) == "||":
-        a, b = _expr_children(s)
+    s = strip_casts(c)
+    if s.kind == CK.BINARY_OPERATOR and binary_operator(s) == "||":
+        a, b = expr_children(s)
         return _disjuncts(a) + _disjuncts(b)
     return [c]
 
@@ -110,19 +110,19 @@ def _check_data_disjuncts(data: list) -> None:
 
     for k, d in enumerate(data):
         if modified(d):
-            raise _Refuse(d, f"'return' before the end: its condition '{_text(d)}' changes a variable "
+            raise Refuse(d, f"'return' before the end: its condition '{c_text(d)}' changes a variable "
                              "(the parts of a condition on data are all evaluated)")
         if k == 0:
             continue
         for n in d.walk_preorder():
-            if n.kind == CK.BINARY_OPERATOR and _binop(n) in ("/", "%") \
+            if n.kind == CK.BINARY_OPERATOR and binary_operator(n) in ("/", "%") \
                     and n.type.get_canonical().kind.name not in ("FLOAT", "DOUBLE", "LONGDOUBLE"):
-                raise _Refuse(n, f"'return' before the end: the integer division '{_text(n)}' in its "
+                raise Refuse(n, f"'return' before the end: the integer division '{c_text(n)}' in its "
                                  "condition may be guarded by the parts before it (the parts of a "
                                  "condition on data are all evaluated)")
 
 
-class _ReturnTranslator(_CountedTranslator):
+class ReturnTranslator(CountedTranslator):
     """Quick returns of one function."""
 
     result_mem = None  # the returned value's buffer, where the function has quick returns
@@ -136,22 +136,22 @@ class _ReturnTranslator(_CountedTranslator):
         for d in _disjuncts(cond):
             try:
                 affine.append(self.condition(d))
-            except _NotAffine:
+            except NotAffine:
                 data.append(d)
         _check_data_disjuncts(data)
         dnf = [conj for a in affine for conj in a]
         if len(dnf) > self._MAX_DISJUNCTS:
-            raise _Refuse(cond, "'return' before the end: its condition needs more than "
+            raise Refuse(cond, "'return' before the end: its condition needs more than "
                                 f"{self._MAX_DISJUNCTS} affine sets")
-        later = _Rest(rest) if not data else _DataPaths(data, early, ret, rest, cond)
-        if not early and ret is not None and not _expr_children(ret) and not data:
-            self._if_chain(s, self._negate(dnf, cond), _Rest(rest), None)
+        later = Rest(rest) if not data else _DataPaths(data, early, ret, rest, cond)
+        if not early and ret is not None and not expr_children(ret) and not data:
+            self._if_chain(s, self._negate(dnf, cond), Rest(rest), None)
         else:
             self._if_chain(s, dnf, _Early(early, ret), later)
 
     def special_stmt(self, s) -> bool:
         """The pieces of quick returns that `stmt` is given."""
-        if isinstance(s, _Rest):
+        if isinstance(s, Rest):
             self.block(s.stmts, top=True)
         elif isinstance(s, _Early):
             self.stmt(s.stmts)
@@ -203,13 +203,13 @@ class _ReturnTranslator(_CountedTranslator):
 
     def store_result(self, ret) -> None:
         """A `return` that ends one path: its value into the result's buffer."""
-        kids = _expr_children(ret)
+        kids = expr_children(ret)
         if self.result_mem is None:
             if kids:
-                raise _Refuse(ret, "'return' with a value in a void function")
+                raise Refuse(ret, "'return' with a value in a void function")
             return
         if not kids:
-            raise _Refuse(ret, "'return' without a value in a function that returns one")
+            raise Refuse(ret, "'return' without a value in a function that returns one")
         mem, t = self.result_mem
         v, vt = self.value(kids[0])
         v = self.convert(v, vt, t, ret)

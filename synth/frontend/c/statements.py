@@ -16,27 +16,27 @@ from clang.cindex import TypeKind as TK
 
 from synth.errors import InputError
 from synth.frontend.c import evolution, jumps, layout
-from synth.frontend.c.access import _ARRAYS
-from synth.frontend.c.access import _stride as _stride_of
+from synth.frontend.c.access import ARRAYS
+from synth.frontend.c.access import stride as _stride_of
 from synth.frontend.c.returns import (
-    _ReturnTranslator,
-    _Rest,
+    ReturnTranslator,
+    Rest,
     early_return,
     early_returns,
     ends_in_branches,
 )
-from synth.frontend.c.libclang import _binop, _unop
+from synth.frontend.c.libclang import binary_operator, unary_operator
 from synth.frontend.c.model import (
-    _Binding,
-    _Demote,
-    _expr_children,
-    _NotAffine,
-    _Refuse,
-    _strip,
-    _text,
-    _View,
+    Binding,
+    Demote,
+    expr_children,
+    NotAffine,
+    Refuse,
+    strip_casts,
+    c_text,
+    View,
 )
-from synth.frontend.c.poly import _Poly
+from synth.frontend.c.poly import Poly
 from synth.frontend.c.scalars import is_int, mlir
 
 _REFUSED_STMTS = {
@@ -52,7 +52,7 @@ _REFUSED_STMTS = {
 }
 
 
-class _FunctionTranslator(_ReturnTranslator):
+class FunctionTranslator(ReturnTranslator):
     """One C function to a `func.func` text."""
 
     # --- the function -------------------------------------------------------------------
@@ -65,10 +65,10 @@ class _FunctionTranslator(_ReturnTranslator):
         f = self.func
         try:
             return fn()
-        except _Refuse as e:
+        except Refuse as e:
             raise InputError(e.message, self.where(e.cursor)) from None
-        except _NotAffine as e:
-            raise InputError(f"'{_text(e.cursor)}' is not affine: {e.reason}", self.where(e.cursor)) from None
+        except NotAffine as e:
+            raise InputError(f"'{c_text(e.cursor)}' is not affine: {e.reason}", self.where(e.cursor)) from None
         except evolution.NoClosedForm as e:
             raise InputError(e.reason, self.where(e.cursor)) from None
         except RecursionError:
@@ -88,7 +88,7 @@ class _FunctionTranslator(_ReturnTranslator):
         if result is not None and early_returns(stmts):
             # quick returns: every path stores the value it returns
             if ret is None and not ends_in_branches(stmts):
-                raise _Refuse(f, f"function '{f.spelling}' returns {result} but does not end "
+                raise Refuse(f, f"function '{f.spelling}' returns {result} but does not end "
                                  f"with 'return'")
             v = self.returned(stmts, result, f)
             ret_line = f"return {v} : {mlir(result)}"
@@ -97,15 +97,15 @@ class _FunctionTranslator(_ReturnTranslator):
         else:
             self.block(stmts, top=True)
         if ret_line == "return" and ret is not None:
-            kids = _expr_children(ret)
+            kids = expr_children(ret)
             if kids and result is None:
-                raise _Refuse(ret, "'return' with a value in a void function")
+                raise Refuse(ret, "'return' with a value in a void function")
             if kids:
                 v, t = self.value(kids[0])
                 v = self.convert(v, t, result, ret)
                 ret_line = f"return {v} : {mlir(result)}"
         elif ret_line == "return" and result is not None:
-            raise _Refuse(f, f"function '{f.spelling}' returns {result} but does not end with "
+            raise Refuse(f, f"function '{f.spelling}' returns {result} but does not end with "
                              f"'return'")
         self.body.append(f"    {ret_line} {self.loc(ret if ret is not None else f)}")
         if self.collect:
@@ -164,20 +164,20 @@ class _FunctionTranslator(_ReturnTranslator):
             ssa = f"%arg{i}"
             name = p.spelling or f"#{i + 1}"
             canon = p.type.get_canonical()
-            if canon.kind in (TK.POINTER, *_ARRAYS):
+            if canon.kind in (TK.POINTER, *ARRAYS):
                 b = self.declare_base(p, name, ssa, p.type, i)
                 params.append((ssa, b, p))
                 if p.hash in self.assigned:  # the parameter itself moves: a pointer variable
-                    v = _Binding("pointer", None, b.type, name=name, key=p.hash, ctype=p.type)
-                    self.ivals[p.hash] = _View(b, _Poly(), tuple(b.shape[1:]))
+                    v = Binding("pointer", None, b.type, name=name, key=p.hash, ctype=p.type)
+                    self.ivals[p.hash] = View(b, Poly(), tuple(b.shape[1:]))
                     self.env[p.hash] = v
                 else:
                     self.env[p.hash] = b
                 continue
             t = self.scalar_type(p.type, p, f"parameter '{name}'")
             if p.hash in self.loop_vars:
-                raise _Refuse(p, f"parameter '{name}' is used as a loop index")
-            b = _Binding("arg", ssa, t, name=name, param_index=i)
+                raise Refuse(p, f"parameter '{name}' is used as a loop index")
+            b = Binding("arg", ssa, t, name=name, param_index=i)
             params.append((ssa, b, p))
             # an integer parameter the function changes by affine steps (`while (n--)`) is
             # followed as an integer local from its value at the entry
@@ -187,21 +187,21 @@ class _FunctionTranslator(_ReturnTranslator):
                 ints[name] = b
                 if name in self.sizes:
                     if p.hash in self.assigned and not follow:
-                        raise _Refuse(p, f"--size {name}: the function assigns '{name}'")
+                        raise Refuse(p, f"--size {name}: the function assigns '{name}'")
                     self.values[("s", ssa)] = self.sizes[name]
                     self.params[ssa] = b
             if follow:
-                self.env[p.hash] = _Binding("index", None, t, name=name, key=p.hash)
+                self.env[p.hash] = Binding("index", None, t, name=name, key=p.hash)
                 self.ivals[p.hash] = self.param_poly(b)
             elif p.hash in self.assigned:  # a local copy that the function may change
                 mem = self.local_buffer(t, p)
                 self.prologue.append(f"    affine.store {ssa}, {mem}[] : memref<{mlir(t)}> {self.loc(p)}")
-                self.env[p.hash] = _Binding("mem", mem, t, name=name)
+                self.env[p.hash] = Binding("mem", mem, t, name=name)
             else:
                 self.env[p.hash] = b
         unknown = sorted(set(self.sizes) - set(ints))
         if unknown:
-            raise _Refuse(f, f"--size {unknown[0]}: '{f.spelling}' has no integer parameter "
+            raise Refuse(f, f"--size {unknown[0]}: '{f.spelling}' has no integer parameter "
                              f"'{unknown[0]}' (integer parameters: {', '.join(ints) or 'none'})")
         return params
 
@@ -231,7 +231,7 @@ class _FunctionTranslator(_ReturnTranslator):
                 lay = layout.Layout([], list(b.shape))
                 if acc:
                     if any(d is None for d in b.shape[1:]):
-                        raise _Refuse(acc[0].cursor, f"'{acc[0].text}' reaches '{b.name}' through a "
+                        raise Refuse(acc[0].cursor, f"'{acc[0].text}' reaches '{b.name}' through a "
                                                      f"pointer, and an inner extent is unknown")
                     strides = [_stride_of(b.shape[k + 1:]) for k in range(len(b.shape))]
                     lay = layout.decide(acc, values, names, fixed=strides)
@@ -246,9 +246,9 @@ class _FunctionTranslator(_ReturnTranslator):
                 c = e.access.cursor
                 if e.nonaffine and c.kind == CK.ARRAY_SUBSCRIPT_EXPR:
                     index = self._subscript_parts(c)[1]
-                    raise _Refuse(index, f"non-affine array subscript '{_text(index)}' in "
+                    raise Refuse(index, f"non-affine array subscript '{c_text(index)}' in "
                                          f"'{e.access.text}': {e.reason}") from None
-                raise _Refuse(c, f"cannot read '{e.access.text}' as an element of '{b.name}' in "
+                raise Refuse(c, f"cannot read '{e.access.text}' as an element of '{b.name}' in "
                                  f"any array shape: {e.reason}") from None
             self._c_shape(b, out[b.key].extents if b.key in out else b.shape)
         return out
@@ -277,8 +277,8 @@ class _FunctionTranslator(_ReturnTranslator):
             self.assigned.add(h)
             if k.kind == CK.UNARY_OPERATOR:
                 continue
-            op = _binop(k)
-            rhs = _expr_children(k)[1]
+            op = binary_operator(k)
+            rhs = expr_children(k)[1]
             if op not in ("=", "+=", "-=") or not self._affine_shaped(rhs):
                 self.not_index.add(h)
 
@@ -288,7 +288,7 @@ class _FunctionTranslator(_ReturnTranslator):
         for k in c.walk_preorder():
             if k.kind in (CK.ARRAY_SUBSCRIPT_EXPR, CK.CALL_EXPR, CK.FLOATING_LITERAL):
                 return False
-            if k.kind == CK.UNARY_OPERATOR and _unop(k) == "*":
+            if k.kind == CK.UNARY_OPERATOR and unary_operator(k) == "*":
                 return False
             if k.kind.is_expression() and k.type.get_canonical().kind in (TK.FLOAT, TK.DOUBLE):
                 return False
@@ -318,8 +318,8 @@ class _FunctionTranslator(_ReturnTranslator):
                 # it, ends the function, and may return early
                 kids = [k for k in s.get_children() if not k.kind.is_declaration()]
                 after = stmts[j + 1:]
-                rest = [_Rest(jumps.items(k) + after) for k in kids[1:]]
-                self.branch(s, kids[0], rest[0], rest[1] if len(rest) > 1 else _Rest(after))
+                rest = [Rest(jumps.items(k) + after) for k in kids[1:]]
+                self.branch(s, kids[0], rest[0], rest[1] if len(rest) > 1 else Rest(after))
                 return
             self.stmt(s)
 
@@ -350,33 +350,33 @@ class _FunctionTranslator(_ReturnTranslator):
             self.if_stmt(s)
         elif k == CK.RETURN_STMT:
             where = (" of the inlined function" if self.inlining else "")
-            raise _Refuse(s, f"'return' before the end{where} is not static control here: "
+            raise Refuse(s, f"'return' before the end{where} is not static control here: "
                              f"inside a loop (it would end the loop early, on data), or with "
                              f"statements after it in its block (quick returns are in 'if' "
                              f"branches outside loops)")
         elif k in _REFUSED_STMTS:
-            raise _Refuse(s, _REFUSED_STMTS[k])
+            raise Refuse(s, _REFUSED_STMTS[k])
         elif k.is_expression():
             self.expr_stmt(s)
         else:
-            raise _Refuse(s, f"statement '{k.name.lower()}' is not supported")
+            raise Refuse(s, f"statement '{k.name.lower()}' is not supported")
 
     def declare(self, d) -> None:
         if d.kind != CK.VAR_DECL:
             if d.kind in (CK.STRUCT_DECL, CK.UNION_DECL, CK.TYPEDEF_DECL, CK.ENUM_DECL):
                 return
-            raise _Refuse(d, f"declaration '{d.spelling}' is not supported")
+            raise Refuse(d, f"declaration '{d.spelling}' is not supported")
         name = d.spelling
         if d.storage_class in (ci.StorageClass.STATIC, ci.StorageClass.EXTERN):
-            raise _Refuse(d, f"'{d.storage_class.name.lower()}' local '{name}' is not supported")
+            raise Refuse(d, f"'{d.storage_class.name.lower()}' local '{name}' is not supported")
         canon = d.type.get_canonical()
         init = [k for k in d.get_children() if k.kind != CK.TYPE_REF and k.kind.is_expression()]
-        if canon.kind in _ARRAYS:
+        if canon.kind in ARRAYS:
             if canon.kind != TK.CONSTANTARRAY:
-                raise _Refuse(d, f"local array '{name}' has a run-time extent: only constant "
+                raise Refuse(d, f"local array '{name}' has a run-time extent: only constant "
                                  f"extents are static")
             if any(k.kind in (CK.INIT_LIST_EXPR, CK.STRING_LITERAL) for k in init):
-                raise _Refuse(d, f"initialiser of local array '{name}' is not supported (assign the "
+                raise Refuse(d, f"initialiser of local array '{name}' is not supported (assign the "
                                  f"elements in a loop)")
             mem = self.fresh("alloca")
             b = self.declare_base(d, name, mem, d.type, None)
@@ -384,33 +384,33 @@ class _FunctionTranslator(_ReturnTranslator):
             self.env[d.hash] = b
             return
         if canon.kind == TK.POINTER:
-            b = _Binding("pointer", None, "", name=name, key=d.hash, ctype=d.type)
+            b = Binding("pointer", None, "", name=name, key=d.hash, ctype=d.type)
             self.env[d.hash] = b
             if init:
                 v = self.pval(init[-1])
-                self.ivals[d.hash] = _View(v.base, v.offset, self.pointer_dims(d.type, d))
+                self.ivals[d.hash] = View(v.base, v.offset, self.pointer_dims(d.type, d))
             else:
                 self.ivals[d.hash] = None
             return
         t = self.scalar_type(d.type, d, f"local '{name}'")
         if d.hash in self.loop_vars:
             if not is_int(t):
-                raise _Refuse(d, f"loop index '{name}' must be an integer")
-            self.env[d.hash] = _Binding("loopvar", None, t, name=name)
+                raise Refuse(d, f"loop index '{name}' must be an integer")
+            self.env[d.hash] = Binding("loopvar", None, t, name=name)
             return  # its initial value is never read (reads outside its loops are refused)
         if is_int(t) and d.hash not in self.not_index and d.hash not in self.plan.demoted and (
                 not init or self._affine_shaped(init[-1])):
-            self.env[d.hash] = _Binding("index", None, t, name=name, key=d.hash)
+            self.env[d.hash] = Binding("index", None, t, name=name, key=d.hash)
             if init:
                 try:
                     self.ivals[d.hash] = self.affine(init[-1])
-                except _NotAffine as e:
-                    raise _Demote(d.hash, e.reason) from None
+                except NotAffine as e:
+                    raise Demote(d.hash, e.reason) from None
             else:
                 self.ivals[d.hash] = None
             return
         mem = self.local_buffer(t, d)
-        self.env[d.hash] = _Binding("mem", mem, t, name=name)
+        self.env[d.hash] = Binding("mem", mem, t, name=name)
         if init:
             v, vt = self.value(init[-1])
             v = self.convert(v, vt, t, d)
@@ -427,7 +427,7 @@ class _FunctionTranslator(_ReturnTranslator):
         try:
             dnf = self.condition(cond)
             neg = self._negate(dnf, cond)
-        except _NotAffine:
+        except NotAffine:
             self._predicated(s, cond, then, other)
             return
         if len(neg) < len(dnf):  # `i != j`: one equality with the branches swapped
@@ -495,14 +495,14 @@ class _FunctionTranslator(_ReturnTranslator):
         self.body.append("  " * self.indent + "} " + self.loc(s))
 
     def expr_stmt(self, s) -> None:
-        e = _strip(s) if s.kind == CK.PAREN_EXPR else s
+        e = strip_casts(s) if s.kind == CK.PAREN_EXPR else s
         if e.kind == CK.CSTYLE_CAST_EXPR and e.type.get_canonical().kind == TK.VOID:
-            kids = _expr_children(e)
+            kids = expr_children(e)
             if kids:
                 self.expr_stmt(kids[-1])
             return
-        if e.kind == CK.BINARY_OPERATOR and _binop(e) == ",":
-            a, b = _expr_children(e)
+        if e.kind == CK.BINARY_OPERATOR and binary_operator(e) == ",":
+            a, b = expr_children(e)
             self.expr_stmt(a)
             self.expr_stmt(b)
             return

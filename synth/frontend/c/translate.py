@@ -5,10 +5,10 @@ without the C locations)."""
 from __future__ import annotations
 
 from synth.errors import InputError, SynthError
-from synth.frontend.c.emitter import _Plan
-from synth.frontend.c.libclang import _functions, _parse
-from synth.frontend.c.model import _Demote
-from synth.frontend.c.statements import _FunctionTranslator
+from synth.frontend.c.emitter import Plan
+from synth.frontend.c.libclang import functions, parse_file
+from synth.frontend.c.model import Demote
+from synth.frontend.c.statements import FunctionTranslator
 from synth.frontend.reader import SourceModule
 
 _MAX_PASSES = 64
@@ -17,30 +17,30 @@ _MAX_PASSES = 64
 def list_c_functions(path: str, *, defines: list[str] = (), include_dirs: list[str] = (),
                      std: str = "c99", extra_flags: list[str] = ()) -> list[str]:
     """Names of the functions defined (with a body) in the C file, in order."""
-    tu = _parse(str(path), std, defines, include_dirs, extra_flags)
-    return [c.spelling for c in _functions(tu, str(path))]
+    tu = parse_file(str(path), std, defines, include_dirs, extra_flags)
+    return [c.spelling for c in functions(tu, str(path))]
 
 
 def translate_function(path: str, f, sizes: dict | None = None) -> str:
     """One function's `func.func` text. A first pass follows the function to find what
     the second needs: the accesses of every array (their layouts), and the integer locals
     that are data rather than affine values (each found restarts the first pass)."""
-    plan = _Plan()
+    plan = Plan()
     for _ in range(_MAX_PASSES):
-        first = _FunctionTranslator(path, f, sizes=sizes, plan=plan, collect=True)
+        first = FunctionTranslator(path, f, sizes=sizes, plan=plan, collect=True)
         try:
             first.translate()
-        except _Demote as d:
+        except Demote as d:
             plan.demoted[d.decl] = d.reason
             continue
         plan.layouts = first.guarded(first.decide_layouts)
-        final = _FunctionTranslator(path, f, sizes=sizes, plan=plan)
+        final = FunctionTranslator(path, f, sizes=sizes, plan=plan)
         try:
             return final.translate()
-        except _Demote as d:  # only the first pass should find these
+        except Demote as d:  # only the first pass should find these
             plan.demoted[d.decl] = d.reason
     raise InputError(f"function '{f.spelling}' has too many integer locals to follow",
-                     _FunctionTranslator(path, f).where(f))
+                     FunctionTranslator(path, f).where(f))
 
 
 def translate_c(path: str, *, function: str | None = None, defines: list[str] = (),
@@ -62,8 +62,8 @@ def translate_c(path: str, *, function: str | None = None, defines: list[str] = 
     (`synth translate/raise --size n=100`); a function without such a parameter is
     refused when it is the one asked for, and left as it is otherwise."""
     path = str(path)
-    tu = _parse(path, std, defines, include_dirs, extra_flags)
-    funcs = _functions(tu, path)
+    tu = parse_file(path, std, defines, include_dirs, extra_flags)
+    funcs = functions(tu, path)
     if function is not None:
         funcs = [f for f in funcs if f.spelling == function]
         if not funcs:
@@ -82,7 +82,7 @@ def translate_c(path: str, *, function: str | None = None, defines: list[str] = 
             first_error = e
     if not kept:
         raise first_error
-    first = _FunctionTranslator(path, kept[0]).loc(kept[0])
+    first = FunctionTranslator(path, kept[0]).loc(kept[0])
     text = "module {\n" + "\n".join(texts) + "\n} " + first + "\n"
     return SourceModule(path, _reprint(text, path, locations), notes)
 
