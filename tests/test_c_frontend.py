@@ -493,3 +493,24 @@ def test_eight_bit_arithmetic_follows_c():
         and "arith.trunci" in text
     text = translate_c(str(LIBS / "intk.c"), function="hash_mix", locations=False).text
     assert "arith.shrui" in text and "arith.constant -1640531535 : i32" in text
+
+
+def test_a_refused_subscript_is_told_in_the_c_s_terms(tmp_path):
+    """A subscript refused for reading before its array names the loops the C counts
+    down or in steps in C's terms (`(n - r)`, the iteration count of the loop at line
+    N), not synth's counters (`%i7`), and says where the read sits under an `if` whose
+    condition synth does not use (Caffe's im2col: its guard `(unsigned)row < height`)."""
+    path = tmp_path / "pad.c"
+    path.write_text("void pad(int n, const float *x, float *y)\n"
+                    "{\n"
+                    "    for (int k = 0; k < 3; k++)\n"
+                    "        for (int r = n; r > 0; r--)\n"
+                    "            if ((unsigned)(r + k - 2) < (unsigned)n)\n"
+                    "                y[3 * r - 3 + k] = x[r + k - 2];\n"
+                    "}\n")
+    with pytest.raises(InputError) as e:
+        translate_c(str(path), function="pad", sizes={"n": 8})
+    assert e.value.exit_code == 2 and e.value.location == f"{path}:6:36", str(e.value)
+    message = e.value.message
+    assert "reads before the start" in message and "(n - r)" in message and "%i" not in message, message
+    assert "under an 'if'" in message, message

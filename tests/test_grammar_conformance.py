@@ -403,6 +403,33 @@ def test_slice_edge_resizes(name):
         assert_same(got, x[-1, :, -1], f"{name} at {shape}")
 
 
+def test_reshape_typed_by_sizes_not_values():
+    """A reshape holds as many elements at every size, not only where the values
+    coincide: n6 x n5 is n5 x n6, but not n3 x n10, whose 30 elements are another 30 at
+    other sizes (heldout3's dsyrk_ln raised to stablehlo a reshape that did not fit its
+    other sizes: exit 1); n6 x 5 flattens to 5*n6, which re-instantiates."""
+    from synth.analysis.symbols import Size, SizeExpr
+    from synth.synthesis.program import Expr, instantiate
+
+    op = ALL_OPS["stablehlo.reshape"]
+    n = {k: SizeExpr.symbol(f"n{k}") for k in (3, 5, 6, 10)}
+    at = TensorType((Size(6, n[6]), Size(5, n[5])), F)
+    swapped = (Size(5, n[5]), Size(6, n[6]))
+    coincide = (Size(3, n[3]), Size(10, n[10]))
+    flat = (Size(30, n[6] * 5),)
+    ctx = SearchContext(frozenset({swapped, coincide, flat, (30,), (6, 5)}))
+    got = {tuple(dict(a)["shape"]) for a in op.attribute_domain((at,), ctx)}
+    assert got == {swapped}
+    for bad in (coincide, (30,), (3, 10), flat):
+        with pytest.raises(ShapeError):
+            op.result_type((at,), attrs(shape=bad))
+    rows = TensorType((Size(6, n[6]), 5), F)
+    assert {tuple(dict(a)["shape"]) for a in op.attribute_domain((rows,), ctx)} == {flat}
+    prog = Expr(op.result_type((rows,), attrs(shape=flat)), op, attrs(shape=flat), (Expr(rows, leaf=0),))
+    again = instantiate(prog, {"n6": 7}, {0: TensorType((Size(7, n[6]), 5), F)})
+    assert [int(d) for d in again.type.shape] == [35]
+
+
 RANGE_OPS = {"stablehlo": ("stablehlo.slice_range", "stablehlo.insert_range"),
              "linalg": ("linalg.extract_range", "linalg.insert_range")}
 

@@ -158,3 +158,32 @@ def test_a_size_the_arrays_do_not_hold_is_the_input_s_fault():
                                          r"0, whose extent is 21: it runs past its array") as e:
         load_kernel(source, "obst_weights")
     assert e.value.exit_code == 2 and e.value.location.startswith(f"{EXTENTS}:11:")
+
+
+INTERLEAVED = """
+void gray(const unsigned char *in, int in_stride, unsigned char *out, int out_stride,
+          int rows, int cols)
+{
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            out[r * out_stride + c] = (unsigned char)((in[r * in_stride + 3 * c] + in[r * in_stride + 3 * c + 1]
+                                                       + in[r * in_stride + 3 * c + 2]) / 3);
+}
+"""
+
+
+def test_a_dynamic_dim_read_at_a_multiple_of_its_size_holds_that_multiple(tmp_path):
+    """Rows of interleaved pixels (libjpeg's rgb_ycc_convert: `inptr[3 * col + 2]`, col <
+    num_cols) read each row to 3 * cols: its dim is 3 * cols, not the cols its loop
+    voted for, or no sizes keep the reads within the row (the raise for every size exited
+    2: "no small sizes keep every access ... within its array: 3*arg7 - 2 > arg7")."""
+    from synth.analysis.model import load_kernel
+
+    path = tmp_path / "gray.c"
+    path.write_text(INTERLEAVED)
+    kernel = load_kernel(translate_c(str(path), function="gray"), "gray")
+    cols = kernel.sizes.params[5]
+    assert [str(e) for e in kernel.sizes.arg_dims[0]][1] == f"3*{cols}"
+    assert [str(e) for e in kernel.sizes.arg_dims[2]][1] == cols
+    standin = kernel.sizes.standin()
+    assert kernel.sizes.valid(standin) and int(kernel.sizes.shape(0, standin)[1]) == 3 * standin[cols]

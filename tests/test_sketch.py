@@ -233,3 +233,64 @@ def test_a_down_counting_loop_is_read_forwards(tmp_path, target):
     assert [p.get("sketch") for p in record["problems"]] == [True]
     assert record["verification"] == "all"
     assert 0 <= record["search_share"] <= 1 and record["search_seconds"] <= record["seconds"]
+
+
+GROUPED = """
+void grouped(int n, double s[1], double alpha, double c[n], double a[n], double b[n])
+{
+    double t = 0.0;
+    for (int i = 0; i < n; i++)
+        t += c[i] * (a[i] * b[i]);
+    s[0] = t;
+}
+void left(int n, double s[1], double alpha, double c[n], double a[n], double b[n])
+{
+    double t = 0.0;
+    for (int i = 0; i < n; i++)
+        t += (c[i] * a[i]) * b[i];
+    s[0] = t;
+}
+void scaled(int n, double s[1], double alpha, double c[n], double a[n], double b[n])
+{
+    double t = 0.0;
+    for (int i = 0; i < n; i++)
+        t += c[i] * (alpha * a[i] * b[i]);
+    s[0] = t;
+}
+"""
+
+
+def _products(expr) -> list:
+    """Each product of the program as (the op, its operands: leaf numbers or nested)."""
+    def shape(e):
+        while e.op is not None and e.op.name.split(".")[1] in ("broadcast_in_dim", "broadcast", "transpose",
+                                                              "reshape", "convert"):
+            e = e.args[0]
+        if e.op is None:
+            return e.leaf
+        name = e.op.name.split(".")[1]
+        if name in ("multiply", "mul", "dot_general", "dot", "matvec", "vecmat", "matmul"):
+            return ("contract" if name not in ("multiply", "mul") else "mul", *(shape(a) for a in e.args))
+        return tuple(shape(a) for a in e.args) if len(e.args) == 1 else (name, *(shape(a) for a in e.args))
+    return shape(expr)
+
+
+@pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
+def test_a_sum_of_products_keeps_the_grouping_as_written(tmp_path, dialect):
+    """`t += c[i] * (a[i] * b[i])` is the contraction of c with the product a * b, and
+    `(c[i] * a[i]) * b[i]` that of c * a with b: each term's products in the original's
+    order and grouping (ggml's `sumi * (xd[i] * yd[i])` was raised as `(sumi * xd) * yd`:
+    the product's factors were flattened and regrouped). A factor constant along the
+    sum (alpha) is taken out of it; the rest keeps its grouping."""
+    from synth.frontend.c import translate_c
+
+    path = tmp_path / "grouped.c"
+    path.write_text(GROUPED)
+    c, a, b = 3, 4, 5  # the arguments' numbers (alpha is 2, s 1)
+    want = {"grouped": ("contract", c, ("mul", a, b)), "left": ("contract", ("mul", c, a), b),
+            "scaled": ("mul", 2, ("contract", c, ("mul", a, b)))}
+    for name, products in want.items():
+        source = translate_c(str(path), function=name, sizes={"n": 9}, locations=False)
+        spec = build_specification(load_kernel(source, name), dialect)
+        (program,) = sketches(spec, dialect).values()
+        assert _products(program) == ("select_edge", products, 1), str(program)

@@ -535,3 +535,54 @@ def test_kernel_without_smaller_sizes_is_not_proven_at_its_own(tmp_path):
     report = verify(original, raised_path, level="all", test_first=False)
     assert report.equivalent and report.level == "all", report.summary()
     assert "n48 >= 1" in report.domain
+
+
+GUARDED_TEMP = """
+void guarded(int n, double alpha, const double *a, double *c)
+{
+    double temp;
+    for (int l = 0; l < n; l++)
+        if (a[l] != 0.0) {
+            temp = alpha * a[l];
+            for (int i = 0; i < n; i++)
+                c[i] += temp * a[i];
+        }
+}
+"""
+
+
+def test_a_local_read_only_where_written_is_not_uninitialised(tmp_path):
+    """netlib DSYRK's `if (A(j,l) != 0) { temp = alpha * A(j,l); ... C(i,j) += temp * ...}`,
+    if-converted: the output's term holds temp's never-written value under a select that
+    discards it, so it does not depend on it (Z3) and the kernel is not refused as reading
+    memory it never wrote (the raise of heldout3's dsyrk_ln for every size exited 2); a
+    term whose value does depend on such memory still is."""
+    import z3
+
+    from synth.analysis.function import describe
+    from synth.analysis.model import load_kernel
+    from synth.frontend.c import translate_c
+    from synth.semantics.affine import execute, symbolic_inputs
+    from synth.validation.contract import Comparison
+    from synth.validation.proofs import _independent, _uninitialised
+
+    path = tmp_path / "guarded.c"
+    path.write_text(GUARDED_TEMP)
+    source = translate_c(str(path), function="guarded", sizes={"n": 3}, locations=False)
+    kernel = load_kernel(source, "guarded")
+    sym = symbolic_inputs(describe(kernel.normal, "guarded"), "", kernel.sizes.param_values(kernel.sizes.original()))
+    want = execute(kernel.normal, "guarded", sym)
+    assert any(str(t).startswith("undef_") for t in z3sem_subterms(want[3]))  # it is in the term
+    assert _uninitialised(kernel, sym, want, [Comparison("arg3", 3, 0)]) is None
+    x, u, a = z3.Reals("x u a")
+    c = z3.Bool("c")
+    assert _independent(z3.If(c, x + z3.If(c, a, u) * a, x), {u.get_id(): u})
+    assert not _independent(z3.If(c, x + u * a, x), {u.get_id(): u})
+
+
+def z3sem_subterms(array):
+    import numpy as np
+
+    from synth.semantics import z3sem
+
+    return list(z3sem.subterms([t for t in np.asarray(array, dtype=object).ravel()]))

@@ -76,11 +76,13 @@ class _Site:
     location: str = ""
 
 
-def _reversed(form) -> bool:
-    """Whether an index form runs down as its one loop index (or counter) runs up."""
-    if form is None:
-        return False
-    return len(form.terms) == 1 and next(iter(form.terms.values())) == -1
+def _runs_down(form) -> bool:
+    """Whether a form runs down by one as each of its loop indices (or counters) runs up,
+    from a positive constant (`-i - j + 5`, `-i + 6`): its constant is where it starts, an
+    extent or a loop's range less a few (C's `for (j = n - 1; ...) for (i = j - 1; ...)`
+    at n = 7), whatever its size."""
+    return form is not None and form.const > 0 and bool(form.terms) \
+        and all(c == -1 for c in form.terms.values())
 
 
 # -------------------------------------------------------------------------------------------
@@ -173,7 +175,7 @@ class Collector:
         return _map_lins(amap, forms)
 
     def record_sites(self, op_index: int, attr: str, amap: ir.AffineMap, context: str, loc: str,
-                     **extra) -> None:
+                     forms: list | None = None, **extra) -> None:
         for r, expr in enumerate(amap.results):
             rest, c = split_const(expr)
             pure = rest is None
@@ -181,6 +183,11 @@ class Collector:
                 ctx = context if pure else "offset"
                 self.sites.append(_Site((op_index, attr, r), c, ctx, pure, location=loc,
                                         **({k: v for k, v in extra.items()} if pure else {})))
+            elif forms is not None and _runs_down(forms[r]):
+                # a small bound `-i + 6` of a loop nested in one over i: the outer range
+                # less a few, or literal (size_analysis decides)
+                self.sites.append(_Site((op_index, attr, r), c, f"reversed {context}", False,
+                                        location=loc, **extra))
 
     def run(self) -> None:
         for index, op in enumerate(walk(self.block)):
@@ -196,8 +203,8 @@ class Collector:
                 self.loops[v.induction_variable] = loop
                 self.loop_list.append(loop)
                 self.parent[loop.id] = self._enclosing(op)
-                self.record_sites(index, "lowerBoundMap", lbm, "lb", loc, iv_loop=loop.id)
-                self.record_sites(index, "upperBoundMap", ubm, "ub", loc, iv_loop=loop.id)
+                self.record_sites(index, "lowerBoundMap", lbm, "lb", loc, loop.lbs, iv_loop=loop.id)
+                self.record_sites(index, "upperBoundMap", ubm, "ub", loc, loop.ubs, iv_loop=loop.id)
             elif name in ("affine.load", "affine.store"):
                 if name == "affine.store":
                     self.store_loops.append(self._loops_around(op))
@@ -215,9 +222,10 @@ class Collector:
                         self.sites.append(_Site((index, "map", r), c, "index" if rest is None else "offset",
                                                 rest is None, array_dim=(array, r) if array else None,
                                                 location=loc))
-                    elif c > 0 and array is not None and _reversed(forms[r]):
+                    elif c > 0 and array is not None and _runs_down(forms[r]):
                         # `-i + 7` of a loop run backwards: the array's last index, whatever
-                        # its size (a small one too: C's `for (i = m - 1; i >= 0; i--)` at m = 8)
+                        # its size (a small one too: C's `for (i = m - 1; i >= 0; i--)` at m = 8);
+                        # `-i - j + 5` of two: the extent or the loops' range less a few
                         self.sites.append(_Site((index, "map", r), c, "reversed", False,
                                                 array_dim=(array, r), location=loc))
             elif name in ("affine.apply", "affine.min", "affine.max"):

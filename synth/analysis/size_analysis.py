@@ -11,8 +11,9 @@ from synth.errors import InputError
 from synth.frontend.reader import diagnostic_location
 from synth.analysis.symbols import SizeExpr
 
-from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin, Loop
+from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
+from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
 from synth.analysis.reach import check_own_sizes, fit as _fit, reach_past as _reach_past
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
@@ -57,13 +58,18 @@ def _strided_count(c: int, strided: list[tuple[SizeExpr, int]], symbols: dict[st
     return None
 
 
+def _access_form(col: Collector, site) -> Lin | None:
+    """The form of the access index a map site is the constant of."""
+    acc = next((a for a in col.accesses if a.op_index == site.key[0]), None)
+    return acc.forms[site.key[2]] if acc is not None else None
+
+
 def _runs_over(col: Collector, site, extent: SizeExpr, decided: dict, counter) -> bool:
     """Whether the index of a "reversed" site (`-i + c`) runs over its whole dim: its loop
     from 0 to the dim's extent (C's `for (i = m - 1; i >= 0; i--)`), or the counter of a
     loop kept as a loop (which such a loop became); a fixed `h[3 - k]`, k < 4, of a longer
     or equal h stays literal."""
-    acc = next((a for a in col.accesses if a.op_index == site.key[0]), None)
-    form = acc.forms[site.key[2]] if acc is not None else None
+    form = _access_form(col, site)
     if form is None or len(form.terms) != 1:
         return False
     (key,) = form.terms
@@ -140,8 +146,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 indexed.add((acc.array, d))
                 continue
             ivs = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]
-            if ivs:
-                indexed.add((acc.array, d))
+            if ivs or (counter is not None and ("p", counter) in form.terms):
+                indexed.add((acc.array, d))  # by a loop index or the counter of a loop kept
             ps = {iv_param[i] for i in ivs if i in iv_param}
             ps |= {k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p"} if not ivs else set()
             ps.discard(counter)
@@ -249,6 +255,35 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             e = SizeExpr.symbol(n)
         decided[site.key] = e
         used_symbols |= set(e.symbols)
+
+    def downward_ranges(form: Lin) -> list[SizeExpr]:
+        """For a form that runs down as its loop indices run up (collect._runs_down): the
+        sizes its constant may be less a few: the upper bounds of those loops, then the
+        extents they index."""
+        out = []
+        for key in form.terms:
+            if key[0] == "iv":
+                e = decided.get((col.loop_list[key[1]].op_index, "upperBoundMap", 0))
+                if e is not None and len(col.loop_list[key[1]].ubs) == 1 and e not in out:
+                    out.append(e)
+        for key in form.terms:
+            if key[0] == "iv":
+                out += [e for e in preferred_for_loop(key[1]) if e not in out]
+        return out
+
+    # a small bound of a loop nested in one it runs down from (`-i + 6`, i < n7): the
+    # outer range less a few (n7 - 1), so that the nest keeps its shape at other sizes;
+    # literal where no range is near it
+    for site in col.sites:
+        if site.context in ("reversed ub", "reversed lb"):
+            loop = col.loop_list[site.iv_loop]
+            form = (loop.ubs if site.context == "reversed ub" else loop.lbs)[site.key[2]]
+            e = _relate(site.value, downward_ranges(form) + [
+                x for x in preferred_for_loop(site.iv_loop) if x not in downward_ranges(form)],
+                symbols, anyone=False)
+            if e is not None:
+                decided[site.key] = e
+                used_symbols |= set(e.symbols)
 
     # loops as forms over symbols (params by name, constants by their decided expressions)
     floordiv_symbols: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
@@ -364,9 +399,14 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         c = site.value
         if site.context == "reversed":  # the extent of its dim less a few, or literal
             extent = dims.get(site.array_dim)
-            e = _relate(c, [extent], symbols, anyone=False) \
-                if extent is not None and not extent.is_constant and extent.div == 1 \
-                and _runs_over(col, site, extent, decided, counter) else None
+            sized = extent is not None and not extent.is_constant and extent.div == 1
+            form = _access_form(col, site)
+            if form is not None and len(form.terms) > 1:  # `-i - j + 5`: the extent or
+                # the loops' ranges less a few
+                e = _relate(c, ([extent] if sized else []) + downward_ranges(form), symbols, anyone=False)
+            else:
+                e = _relate(c, [extent], symbols, anyone=False) \
+                    if sized and _runs_over(col, site, extent, decided, counter) else None
         elif site.context == "index":
             pref = [dims[site.array_dim]] if site.array_dim in dims else []
             e = _relate(c, pref, symbols) if c >= SMALL_CONSTANT else None
@@ -414,7 +454,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
 
     # dynamic extents a loop's parameter voted for (`t <= pos`: pos) that an access reaches
-    # past by a constant (att[t] reaches pos + 1): what the accesses reach. A static raise
+    # past (att[t] reaches pos + 1, rgb[3 * i + 2] 3 * n): what the accesses reach. A static raise
     # reads extents from the types; a generic one would otherwise have no sizes at which
     # every access stays within its array
     for key in sorted(k for k in dim_param if arrays.get(k[0]) and arrays[k[0]][k[1]] is None):
@@ -427,7 +467,10 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 continue
             reach = hi.add(Lin({}, 1)).size_expr()
             past = reach - dims[key] if reach.div == 1 and dims[key].div == 1 else None
-            if past is not None and past.is_constant and past.const > 0:
+            # past by a constant, or by a multiple of its sizes (`inptr[3 * col + 2]`, col <
+            # n: 3 * n), at every size from 1 on
+            if past is not None and set(past.symbols) <= set(dims[key].symbols) and past != SizeExpr() \
+                    and all(c > 0 for _, c in past.terms) and past.const + sum(c for _, c in past.terms) >= 0:
                 dims[key] = reach
 
     # -- constraints: every access within its array, loops that run
@@ -483,14 +526,14 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if trip is not None and trip.is_constant and trip.const == 1:
             continue  # a loop that runs once repeats nothing (a time loop's step, synth.synthesis.steps)
         used = any(True for _ in loop.iv.uses)
-        if used and not _reads_inputs_only(col, loop):
+        if used and not reads_inputs_only(col, loop):
             continue
         if not used:
             repeat.append(loop.location)
-        if _carries_dependence(col, loop):
+        if carries_dependence(col, loop):
             time.append(loop.location)
             time_trips.append(trip)
-        elif not used and _updates_in_place(col, loop):
+        elif not used and updates_in_place(col, loop):
             updates.append((loop.location, trip))
 
     arg_dims = {i: tuple(dims[(("arg", i), d)] for d in range(len(shape)))
@@ -510,87 +553,3 @@ def _counter_argument(func) -> int | None:
         if COUNTER_ATTR in ir.DictAttr(d):
             return k
     return None
-
-
-def _reads_inputs_only(col: Collector, loop: Loop) -> bool:
-    """Whether the loop's index is used only to read arrays the kernel never writes, each
-    read at `index + c` along one dim (fdtd-2d's `fict[t]`): a time loop whose step reads
-    its input at the step's index (synth.synthesis.steps rotates such inputs)."""
-    if any(use.owner.name != "affine.load" for use in loop.iv.uses):
-        return False
-    key = ("iv", loop.id)
-    written = {a.array for a in col.accesses if a.write}
-    for a in col.accesses:
-        dims = [f for f in a.forms if f is not None and key in f.terms]
-        if not dims:
-            continue
-        if a.write or a.array in written or len(dims) != 1 or dims[0].terms != {key: 1}:
-            return False
-    return True
-
-
-def _carries_dependence(col: Collector, loop: Loop) -> bool:
-    """Whether a loop whose index nothing uses repeats a computation that reads what an
-    earlier repetition wrote elsewhere (a time step), rather than accumulating into the
-    same elements (a repeated update, `y[i] += c`)."""
-    op_lo = loop.op_index
-    inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
-    written = {}
-    for a in inner:
-        if a.write:
-            written.setdefault(a.array, []).append(a.forms)
-    for a in inner:
-        if not a.write and a.array in written:
-            if any(_same_forms(a.forms, w) for w in written[a.array]):
-                continue
-            return True
-    return op_lo < 0
-
-
-def _updates_in_place(col: Collector, loop: Loop) -> bool:
-    """Whether an iteration of the loop reads an element that it (or an earlier one) wrote."""
-    inner = [a for a in col.accesses if _inside(col, a.op_index, loop)]
-    written = {}
-    for a in inner:
-        if a.write:
-            written.setdefault(a.array, []).append(a.forms)
-    return any(not a.write and any(_same_forms(a.forms, w) for w in written.get(a.array, ()))
-               for a in inner)
-
-
-def _inside(col: Collector, op_index: int, loop: Loop) -> bool:
-    # ops are numbered in pre-order: the loop's body spans the indices up to the next op
-    # that is not nested in it; find it from the walk positions of the loops after it
-    end = _loop_end(col, loop)
-    return loop.op_index < op_index < end
-
-
-def _loop_end(col: Collector, loop: Loop) -> int:
-    cache = getattr(col, "_ends", None)
-    if cache is None:
-        cache = col._ends = {}
-        count = 0
-        ends = {}
-
-        def visit(block):
-            nonlocal count
-            for op in block.operations:
-                op = op.operation
-                start = count
-                count += 1
-                for region in op.regions:
-                    for b in region.blocks:
-                        visit(b)
-                ends[start] = count
-        visit(col.block)
-        cache.update(ends)
-    return cache[loop.op_index]
-
-
-def _same_forms(a: list, b: list) -> bool:
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b):
-        if x is None or y is None or x.terms != y.terms or x.const != y.const:
-            return False
-    return True

@@ -215,3 +215,27 @@ def reinstantiate_value(v, values: Mapping[str, int]):
     if isinstance(v, tuple):
         return tuple(reinstantiate_value(x, values) for x in v)
     return v
+
+
+def element_count(shape) -> tuple:
+    """The number of elements of `shape` as a polynomial in the size symbols, canonical
+    (sorted (monomial, coefficient) pairs, a monomial a sorted tuple of symbols; a
+    floordiv dim a symbol of its own): two shapes hold as many elements at every size
+    where these are equal, not only where their values coincide (6 x 5 and 3 x 10 at
+    n6 = 6, n5 = 5, n3 = 3, n10 = 10)."""
+    poly: dict[tuple, int] = {(): 1}
+    for dim in shape:
+        e = SizeExpr.of(dim)
+        if e.div != 1:
+            factor = {(str(e),): 1}
+        else:
+            factor = {(n,): c for n, c in e.terms}
+            if e.const:
+                factor[()] = e.const
+        out: dict[tuple, int] = {}
+        for m1, c1 in poly.items():
+            for m2, c2 in factor.items():
+                m = tuple(sorted(m1 + m2))
+                out[m] = out.get(m, 0) + c1 * c2
+        poly = {m: c for m, c in out.items() if c}
+    return tuple(sorted(poly.items()))

@@ -33,6 +33,7 @@ from itertools import permutations
 
 import numpy as np
 
+from synth.analysis.symbols import element_count
 from synth.grammar.dims import has_dynamic, is_dynamic
 from synth.grammar.views import StablehloInsertView, StablehloView
 from synth.grammar.op import Attrs, Op, attr_dict, attrs
@@ -230,13 +231,16 @@ class Reshape(StablehloOp):
         if len(arg_types) != 1:
             return ()
         a = arg_types[0]
+        count = element_count(a.shape)
         return tuple(attrs(shape=tuple(s)) for s in sorted(ctx.shapes)
-                     if math.prod(s) == a.size and tuple(s) != a.shape)
+                     if math.prod(s) == a.size and tuple(s) != a.shape and element_count(s) == count)
 
     def result_type(self, arg_types, attrs):
         self.check_arity(arg_types)
         shape = tuple(attr_dict(attrs)["shape"])
-        if math.prod(shape) != arg_types[0].size:
+        # as many elements at every size, not only at these (6 x 5 is not 3 x 10 where
+        # the sizes change): a reshape typed by coinciding values fits no other sizes
+        if math.prod(shape) != arg_types[0].size or element_count(shape) != element_count(arg_types[0].shape):
             raise self.shape_error("element counts differ", arg_types, attrs)
         return arg_types[0].with_shape(shape)
 

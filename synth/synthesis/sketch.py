@@ -38,30 +38,9 @@ from synth.grammar.shapes import shrink_dim
 from synth.grammar.types import TensorType
 from synth.synthesis.program import Expr
 from synth.synthesis.sketch_reader import (
-    DIAGONAL,
-    MAX_TRIM,
-    NoSketch,
-    CounterMask,
-    ELEMENTWISE,
-    CASTS,
-    Flipped,
-    Mask,
-    Reader,
-    Reversed,
-    Summed,
-    top,
-    View,
-    compare_direction,
-    edge,
-    negation_of,
-    product_factors,
-    is_block_argument,
-    local_array,
-    local_scalar,
-    memref_of,
-    min_max,
-    value_dtype,
-)
+    DIAGONAL, MAX_TRIM, NoSketch, CounterMask, ELEMENTWISE, CASTS, Flipped, Mask, Reader, Reversed, Summed,
+    top, View, compare_direction, edge, is_block_argument, local_array, local_scalar, memref_of, min_max,
+    negation_of, value_dtype)
 from synth.synthesis.sketch_locals import Locals
 from synth.synthesis.sketch_views import Sketcher
 
@@ -426,24 +405,22 @@ class _StatementSketch(Locals):
             return self.sk.combine(ELEMENTWISE[self.dialect][name], self.summed(op.operands[0], inner, over))
         if name in ("arith.mulf", "arith.muli"):
             # the factors constant along the reduced loops are taken out of the sum; the
-            # others are one summed term, or the two sides of a contraction
-            factors = product_factors(value, name)
-            outside = [self.read(f) for f in factors if not set(self.read(f).dims) & over]
-            within = [f for f in factors if set(self.read(f).dims) & over]
-            if len(within) == 1:
-                core = self.summed(within[0], inner, over)
+            # others, as written (their products in the original's order and grouping),
+            # are one summed term, or the two sides of a contraction
+            outside, tree = self.split_product(value, name, over)
+            if not isinstance(tree, tuple) and not is_block_argument(tree) and tree.owner.name == name:
+                tree = tuple(tree.owner.operands)  # a product as written: its two sides
+            if not isinstance(tree, tuple):
+                core = self.summed(tree, inner, over)
             else:
-                views = [self.read(f) for f in within]
+                left, right = (self.product_view(t, name) for t in tree)
                 if name != "arith.mulf" and self.dialect == "linalg":
                     # linalg's contractions are the float grammar's: an integer product
                     # (exact, wrapping) is multiplied elementwise, then summed
-                    while len(views) > 1:
-                        views = self.sk.merge_one(views, ELEMENTWISE[self.dialect][name])
-                    core = self.sk.reduce(self.sk.masked(views[0], inner), set(views[0].dims) & over)
+                    merged = self.sk.combine(ELEMENTWISE[self.dialect][name], left, right)
+                    core = self.sk.reduce(self.sk.masked(merged, inner), set(merged.dims) & over)
                 else:
-                    while len(views) > 2:
-                        views = self.sk.merge_one(views, ELEMENTWISE[self.dialect][name])
-                    core = self.sk.contract(views[0], views[1], over, inner)
+                    core = self.sk.contract(left, right, over, inner)
             if outside:
                 scale = outside[0]
                 for v in outside[1:]:
@@ -454,6 +431,25 @@ class _StatementSketch(Locals):
             return self.sk.combine(ELEMENTWISE[self.dialect][name], self.summed(op.operands[0], inner, over),
                               self.read(op.operands[1]))
         return self.sk.reduce(self.sk.masked(v, inner), set(v.dims) & over)
+
+    def split_product(self, value: ir.Value, name: str, over: frozenset) -> tuple[list, object]:
+        """A product (tree of `name` ops) split into its factors constant along `over`, left
+        to right, and the rest as written: a value, or a pair of such (factors taken out)."""
+        if is_block_argument(value) or value.owner.name != name:
+            return ([], value) if set(self.read(value).dims) & over else ([self.read(value)], None)
+        a, b = value.owner.operands
+        (out_a, tree_a), (out_b, tree_b) = (self.split_product(x, name, over) for x in (a, b))
+        if tree_a is None or tree_b is None:
+            return out_a + out_b, tree_b if tree_a is None else tree_a
+        if not out_a and not out_b:
+            return [], value  # the product as written (one node, read once)
+        return out_a + out_b, (tree_a, tree_b)
+
+    def product_view(self, tree, name: str) -> View:
+        """A split_product tree multiplied elementwise in its grouping."""
+        if not isinstance(tree, tuple):
+            return self.read(tree)
+        return self.sk.combine(ELEMENTWISE[self.dialect][name], *(self.product_view(t, name) for t in tree))
 
     def build(self) -> Expr:
         """The sketch: the stored value, over the block the store writes."""

@@ -535,13 +535,6 @@ def compare_direction(cmp) -> str:
     return table[code]
 
 
-def product_factors(value: ir.Value, name: str) -> list[ir.Value]:
-    """The operands of a tree of `name` ops (a product a * b * c), left to right."""
-    if is_block_argument(value) or value.owner.name != name:
-        return [value]
-    return [f for v in value.owner.operands for f in product_factors(v, name)]
-
-
 # C's conversions, each the grammar's convert of that kind (synth.grammar.families.ConvertFamily)
 CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "arith.extf", "arith.truncf", "arith.sitofp",
           "arith.uitofp", "arith.fptosi", "arith.fptoui")

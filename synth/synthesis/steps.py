@@ -358,7 +358,15 @@ def counter_step_kernel(kernel: Kernel, location: str, descending: bool = False)
         raise NoSolutionError(f"@{kernel.name}: the counter of the loop at {location} was not recognised")
     if any(COUNTER in e.symbols for d in dims.values() for e in d):
         raise NoSolutionError(f"@{kernel.name}: an extent of the step at {location} depends on its counter")
-    step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi), arg_dims=dims, symbols=symbols))
+    # the kernel's constraints hold of its step too: those over the loop's index (the
+    # counter, which the step's own analysis cannot bound) are the ones the step lacks
+    known = set(symbols)
+    constraints = step.sizes.constraints + [(a, b, why) for a, b, why in kernel.sizes.constraints
+                                            if set(a.symbols) | set(b.symbols) <= known]
+    congruences = step.sizes.congruences + [c for c in kernel.sizes.congruences
+                                            if set(c[0].symbols) <= known and c not in step.sizes.congruences]
+    step = replace(step, sizes=replace(step.sizes, counter_range=(lo, hi), arg_dims=dims, symbols=symbols,
+                                       constraints=constraints, congruences=congruences))
     if descending:
         return step, TimeLoop(hi - lo, location, counter=n, start=hi - 1, descending=True)
     return step, TimeLoop(hi - lo, location, counter=n, start=lo)

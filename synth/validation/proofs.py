@@ -257,15 +257,54 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
     initial = set()
     for i in out_params:
         initial |= {t.get_id() for t in np.asarray(sym[i], dtype=object).ravel() if isinstance(t, z3.ExprRef)}
+
+    def unwritten(t) -> bool:
+        return z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and \
+            (str(t).startswith("undef_") or t.get_id() in initial)
+
     walked: set = set()  # subterms of earlier elements: none of them was such memory
-    for c in comparisons:
-        w = np.asarray(want[c.argument], dtype=object)
-        for idx in np.ndindex(*w.shape):
-            for t in z3sem.subterms([w[idx]], walked):
-                if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and \
-                        (str(t).startswith("undef_") or t.get_id() in initial):
-                    return f"{c.label}{list(idx)}"
+    elements = [(c, idx, np.asarray(want[c.argument], dtype=object)[idx]) for c in comparisons
+                for idx in np.ndindex(*np.asarray(want[c.argument], dtype=object).shape)]
+    if not any(unwritten(t) for _, _, e in elements for t in z3sem.subterms([e], walked)):
+        return None
+    # such memory is in a term: an element depends on it unless the term takes the same
+    # value whatever it holds (`select(c, t * a, old)` where t is written under c: C's
+    # `if (c) { t = ...; x += t * a; }` if-converted), which Z3 decides
+    reach = _unwritten_reach([e for _, _, e in elements], unwritten)
+    for c, idx, e in elements:
+        if isinstance(e, z3.ExprRef) and reach.get(e.get_id()) and not _independent(e, reach[e.get_id()]):
+            return f"{c.label}{list(idx)}"
     return None
+
+
+def _unwritten_reach(roots: list, unwritten) -> dict:
+    """Term id -> {id: const} of the `unwritten` constants among its subterms (one walk of
+    the DAG, bottom-up)."""
+    memo: dict = {}
+    stack = [(t, False) for t in roots if isinstance(t, z3.ExprRef)]
+    while stack:
+        t, ready = stack.pop()
+        if t.get_id() in memo:
+            continue
+        if not ready:
+            stack.append((t, True))
+            stack.extend((k, False) for k in t.children() if k.get_id() not in memo)
+            continue
+        found = {t.get_id(): t} if unwritten(t) else {}
+        for k in t.children():
+            found.update(memo[k.get_id()])
+        memo[t.get_id()] = found
+    return memo
+
+
+def _independent(term, consts: dict, timeout_ms: int = 10_000) -> bool:
+    """Whether `term` has one value whatever the constants `consts` hold (Z3: it equals
+    itself with each replaced by a fresh constant); False where Z3 cannot tell."""
+    other = z3.substitute(term, *[(k, z3.FreshConst(k.sort())) for k in consts.values()])
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(term != other)
+    return solver.check() == z3.unsat
 
 
 def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], timeout: float,

@@ -279,7 +279,7 @@ class AccessTranslator(AffineTranslator):
         if kind == "flat":
             if self.collect:
                 self.accesses.setdefault(b.key, []).append(
-                    layout.Access(value, dict(self.ranges), c, c_text(c)))
+                    layout.Access(value, dict(self.ranges), c, c_text(c), guarded=self.guards > 0))
                 return f"{b.ssa}[] : memref<{b.type}>"
             lay = self.plan.layouts[b.key] if b.flat else self.fixed_layout(b)
             if lay.opaque:

@@ -162,6 +162,7 @@ class CountedTranslator(LoopTranslator):
         for key, v, effs in cnt.moves:
             self.ivals[key] = self._at(entry[key], effs, (dim, 1), v.name, s, not cnt.do)
         self.set_range(("d", iv), Poly(), hi)
+        self.dim_names[("d", iv)] = f"(the iteration count of the loop at line {s.location.line})"
         self.body.append("  " * self.indent + f"affine.for {iv} {self.loc(s)} = 0 to {bound} {{")
         self.indent += 1
         body = cnt.body  # a for loop's: [statement, increment]

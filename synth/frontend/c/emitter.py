@@ -61,6 +61,7 @@ class Emitter:
         self.loop_vars: set = set()
         self.assigned: set = set()
         self.pred = None  # i1 SSA: the data condition the statements run under (if-conversion)
+        self.guards = 0  # how many `if`s (affine or on data) enclose the statement read now
         self.exit_pred = None  # the predicate of statements after which the function ends
         self.free_locals = False  # under `exit_pred` in the function's last path: locals as they are
         self.bases: list = []  # every array ("array" bindings), in declaration order
@@ -232,6 +233,14 @@ class Emitter:
                 raise Refuse(ref, f"function '{ref.spelling}' used as a value")
             raise Refuse(ref, f"unsupported reference to '{ref.spelling}'")
         return b
+
+    def name_iteration(self, iv: str, form: str, start) -> None:
+        """Name the counter of a loop whose C index is not its dim (a loop run down, or
+        counted in steps) for messages: `form` with `{}` for the index's start, in C
+        (`(output_h - output_rows)`), not the dim's own name."""
+        from synth.frontend.c.layout import render
+
+        self.dim_names[("d", iv)] = form.format(render(start, self.symbol_names()))
 
     def symbol_names(self) -> dict:
         """Symbol var -> its C name (for messages and assumptions)."""

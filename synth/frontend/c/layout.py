@@ -17,7 +17,7 @@ read as `m[r * 4 + c]`) is split like a pointer when the strides divide its exte
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from synth.frontend.c.poly import Poly, bounds, sign, split_dims
 
@@ -32,6 +32,7 @@ class Access:
     cursor: object
     text: str = ""
     first: Poly | None = None  # ... with this first subscript
+    guarded: bool = False  # read under an `if` (its condition does not bound the subscripts here)
 
 
 @dataclass
@@ -169,7 +170,7 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | 
         except LayoutError:
             if fixed:
                 raise
-    flat = [Access(a.flat.subst(values), a.ranges, a.cursor, a.text) for a in accesses]
+    flat = [replace(a, flat=a.flat.subst(values)) for a in accesses]
     return _check(flat, [Poly.number(1)], values, names, declared_total)
 
 

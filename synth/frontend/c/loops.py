@@ -178,6 +178,7 @@ class LoopTranslator(ExprTranslator):
                 head = (f"affine.for {iv} {self.loc(var)} = 0 to "
                         f"{self.bound((ub - lb).plus(step - 1), s, floordiv=step)}")
                 b.aff, iteration = lb + dim.scale(step), (dim, 1)
+                self.name_iteration(iv, f"({b.name} - {{}}) / {step}", lb)
                 span = (ub - lb).plus(-1).subst(self.values)
                 self.set_range(("d", iv), Poly(), Poly.number(span.const // step)
                                if span.is_const else None)
@@ -195,6 +196,7 @@ class LoopTranslator(ExprTranslator):
             k = -step  # i = lb - k * t for t in [0, (lb - lo) floordiv k]
             head = f"affine.for {iv} {self.loc(var)} = 0 to {self.bound(lb - lo, s, floordiv=k, plus=1)}"
             b.aff, iteration = lb - dim.scale(k), (dim, 1)
+            self.name_iteration(iv, f"({{}} - {b.name})" + (f" / {k}" if k != 1 else ""), lb)
             span = (lb - lo).subst(self.values)
             self.set_range(("d", iv), Poly(), lb - lo if k == 1 else (
                 Poly.number(span.const // k) if span.is_const else None))

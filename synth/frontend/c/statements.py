@@ -217,7 +217,7 @@ class FunctionTranslator(ReturnTranslator):
         for b in self.bases:
             every = self.accesses.get(b.key, [])
             acc = [a for a in every if a.flat is not None]
-            opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text)
+            opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text, guarded=a.guarded)
                       for a in acc]
             names = self.symbol_names()
             values = {**self.values, **self.expand}
@@ -248,8 +248,10 @@ class FunctionTranslator(ReturnTranslator):
                     index = self._subscript_parts(c)[1]
                     raise Refuse(index, f"non-affine array subscript '{c_text(index)}' in "
                                          f"'{e.access.text}': {e.reason}") from None
+                guard = ("; it is read under an 'if', whose condition synth does not use to "
+                         "bound a subscript (the subscript's range is its loops')") if e.access.guarded else ""
                 raise Refuse(c, f"cannot read '{e.access.text}' as an element of '{b.name}' in "
-                                 f"any array shape: {e.reason}") from None
+                                 f"any array shape: {e.reason}{guard}") from None
             self._c_shape(b, out[b.key].extents if b.key in out else b.shape)
         return out
 
@@ -444,7 +446,11 @@ class FunctionTranslator(ReturnTranslator):
 
         def run(v, branch):
             self.pred = v if outer is None else self.op(f"arith.andi {outer}, {v} : i1", cond)
-            self.stmt(branch)
+            self.guards += 1
+            try:
+                self.stmt(branch)
+            finally:
+                self.guards -= 1
 
         def negated():
             if other is not None:
@@ -478,8 +484,12 @@ class FunctionTranslator(ReturnTranslator):
             saved = self.tighten(conj)
             known = len(self.facts)
             self.facts.extend(c for c in conj if not c[0].dims())
-            if then is not None:
-                self.stmt(then)
+            self.guards += 1
+            try:
+                if then is not None:
+                    self.stmt(then)
+            finally:
+                self.guards -= 1
             del self.facts[known:]
             self.ranges = saved
             self.indent -= 1
