@@ -397,8 +397,9 @@ def test_refused_with_the_reason(tmp_path, function, needle, words):
         assert w in e.value.message, e.value.message
 
 
-RAISED = [  # (call_put and mix_q2 translate, but their raise finds no program: exit 3)
+RAISED = [  # (mix_q2 translates, but its raise finds no program: exit 3)
     ("relu_scale", "continue on data"),
+    ("call_put", "continue on a guard of two comparisons joined by ||, logf"),
     ("affine_rows", "NULL tests decided, a quick return that disappears"),
     ("daxpy_inc", "comma-list increments"),
 ]

@@ -289,6 +289,39 @@ def test_carried_scalars_are_recurrences_not_accumulations(tmp_path):
     assert carried_scalars(load_source(POLYBENCH / "gemm.mlir"), "kernel_gemm") == {}
 
 
+def test_a_sum_over_a_nest_in_iter_args_is_no_recurrence(tmp_path):
+    """`e -= a[i] * a[j]` over a triangle (N-body's potential): the i loop's iter_arg
+    takes the j loop's result, which starts from it and accumulates: a reduction; a j loop
+    that starts from it but scales it before adding (Horner) is a recurrence."""
+    source = _inline(tmp_path, _HEADER + """
+  %zero = arith.constant 0.0 : f64
+  %e = affine.for %i = 0 to 12 iter_args(%x = %zero) -> (f64) {
+    %r = affine.for %j = affine_map<(d0) -> (d0 + 1)>(%i) to 12 iter_args(%y = %x) -> (f64) {
+      %a = affine.load %A[%i] : memref<12xf64>
+      %b = affine.load %A[%j] : memref<12xf64>
+      %t = arith.mulf %a, %b : f64
+      %u = arith.subf %y, %t : f64
+      affine.yield %u : f64
+    }
+    affine.yield %r : f64
+  }
+  affine.store %e, %C[0] : memref<12xf64>
+  %h = affine.for %i = 0 to 12 iter_args(%x = %zero) -> (f64) {
+    %r = affine.for %j = 0 to 12 iter_args(%y = %x) -> (f64) {
+      %b = affine.load %A[%j] : memref<12xf64>
+      %t = arith.mulf %y, %c2 : f64
+      %u = arith.addf %t, %b : f64
+      affine.yield %u : f64
+    }
+    affine.yield %r : f64
+  }
+  affine.store %h, %C[1] : memref<12xf64>
+  return
+}""")
+    found = carried_scalars(source, "f")
+    assert sorted(found) == [1], found
+
+
 def test_gauss_seidel_through_a_temporary_stays_fused(tmp_path):
     # B[i] = A[i-1] + A[i] + A[i+1]; A[i] = B[i] / 3: A[i] feeds the next B
     source = _inline(tmp_path, _HEADER + """

@@ -98,7 +98,8 @@ def random_inputs(op, arg_types, seed: int):
                 a = np.where(a == 0, 3, a)
         else:
             a = rng.choice(halves, size=t.shape)
-            if "sqrt" in op.name or ("pow" in op.name and not out):  # (a real power of a positive base)
+            # (positive for a real power of a positive base, a log)
+            if "sqrt" in op.name or op.name.endswith(".log") or ("pow" in op.name and not out):
                 a = np.abs(a)
             if "cholesky" in op.name or op.name.endswith(".lu"):  # a dominant diagonal (positive definite)
                 a = a + 2 * t.shape[0] * np.eye(t.shape[0])

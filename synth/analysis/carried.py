@@ -24,7 +24,15 @@ from synth.analysis.dependences import (
 
 def _accumulates(value: ir.Value, into: ir.Value, excluded) -> bool:
     """Whether `value` is `into` combined with a term that reads nothing in `excluded`
-    (x = x + e, x = x * e, max, min): an accumulation, which the tensor ops absorb."""
+    (x = x + e, x = x * e, max, min): an accumulation, which the tensor ops absorb. An
+    inner loop's result that starts from `into` and accumulates it is one too (a sum over
+    a nest: `epot -= ...` in the j loop inside the i loop)."""
+    if isinstance(value, ir.OpResult) and value.owner.name == "affine.for":
+        inner = value.owner.opview
+        k = value.result_number
+        inits, args = list(inner.inits), list(inner.body.arguments)[1:]
+        return (k < len(inits) and inits[k] == into
+                and _accumulates(list(block_terminator(inner.body).operands)[k], args[k], set(args) - {args[k]}))
     if not isinstance(value, ir.OpResult) or value.owner.name not in ACCUMULATORS:
         return False
     a, b = list(value.owner.operands)

@@ -335,7 +335,7 @@ SCHEDULE = """module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @generalize_elementwise(%root: !transform.any_op {transform.readonly}) {
     %ew = transform.structured.match ops{["linalg.add", "linalg.sub", "linalg.mul", "linalg.div",
-        "linalg.max", "linalg.min", "linalg.exp", "linalg.sqrt", "linalg.negf", "linalg.abs",
+        "linalg.max", "linalg.min", "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.negf", "linalg.abs",
         "linalg.broadcast"]} in %root : (!transform.any_op) -> !transform.any_op
     %g = transform.structured.generalize %ew : (!transform.any_op) -> !transform.any_op
     transform.yield

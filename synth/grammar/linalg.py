@@ -372,6 +372,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("linalg.abs", 1, "abs", FLOAT_DTYPES),
         Elementwise("linalg.sqrt", 1, "sqrt", FLOAT_DTYPES),
         Elementwise("linalg.exp", 1, "exp", FLOAT_DTYPES),
+        Elementwise("linalg.log", 1, "log", FLOAT_DTYPES),
         Elementwise("linalg.powf", 2, "power", FLOAT_DTYPES),
         GenericElementwise("linalg.remsi", 2, "rem", "arith.remsi", INT_DTYPES),
         GenericElementwise("linalg.andi", 2, "bit_and", "arith.andi", INT_DTYPES),

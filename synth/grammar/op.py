@@ -279,6 +279,7 @@ class _NumpySem:
     minimum = staticmethod(np.minimum)
     sqrt = staticmethod(np.sqrt)
     exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
     power = staticmethod(np.power)  # math.powf (deriche's 2 ** -alpha)
     tensordot = staticmethod(np.tensordot)
 

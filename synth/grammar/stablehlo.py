@@ -541,6 +541,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("stablehlo.abs", 1, "abs"),
         Elementwise("stablehlo.sqrt", 1, "sqrt", FLOAT_DTYPES),
         Elementwise("stablehlo.exponential", 1, "exp", FLOAT_DTYPES),
+        Elementwise("stablehlo.log", 1, "log", FLOAT_DTYPES),
         Elementwise("stablehlo.power", 2, "power", FLOAT_DTYPES),
         Elementwise("stablehlo.remainder", 2, "rem", INT_DTYPES),
         Elementwise("stablehlo.and", 2, "bit_and", INT_DTYPES),

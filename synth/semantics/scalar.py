@@ -427,7 +427,7 @@ def cmpi(predicate: int, width: int) -> Callable:
 
 _EXACT = {  # defined on finite values only
     "add": add, "sub": operator.sub, "mul": operator.mul, "div": z3sem.div, "neg": operator.neg,
-    "abs": absolute, "sqrt": z3sem.sqrt, "rsqrt": rsqrt, "exp": z3sem.exp, "pow": support.power,
+    "abs": absolute, "sqrt": z3sem.sqrt, "rsqrt": rsqrt, "exp": z3sem.exp, "log": z3sem.log, "pow": support.power,
     "trunc_div": support.trunc_div, "trunc_rem": support.trunc_rem,
     "floor_div": support.floor_div, "ceil_div": support.ceil_div,
     "and": bit_and, "or": _bitwise(operator.or_, operator.or_, z3.Or),
@@ -458,7 +458,7 @@ ARITH_MATH: dict[str, Callable] = _table({
     "arith.index_cast": "same", "arith.index_castui": "same",
     # arith.extsi / extui / trunci / uitofp / fptosi / fptoui: int_cast (their meaning
     # depends on the widths)
-    "math.sqrt": "sqrt", "math.rsqrt": "rsqrt", "math.exp": "exp", "math.absf": "abs",
+    "math.sqrt": "sqrt", "math.rsqrt": "rsqrt", "math.exp": "exp", "math.log": "log", "math.absf": "abs",
     "math.absi": "abs", "math.powf": "pow",
 })
 
@@ -466,7 +466,7 @@ STABLEHLO: dict[str, Callable] = _table({
     "stablehlo.add": "add", "stablehlo.subtract": "sub", "stablehlo.multiply": "mul",
     "stablehlo.divide": "div", "stablehlo.negate": "neg", "stablehlo.abs": "abs",
     "stablehlo.maximum": "max", "stablehlo.minimum": "min", "stablehlo.clamp": "clamp",
-    "stablehlo.sqrt": "sqrt", "stablehlo.rsqrt": "rsqrt", "stablehlo.exponential": "exp",
+    "stablehlo.sqrt": "sqrt", "stablehlo.rsqrt": "rsqrt", "stablehlo.exponential": "exp", "stablehlo.log": "log",
     "stablehlo.power": "pow",
     "stablehlo.and": "and", "stablehlo.or": "or", "stablehlo.xor": "xor", "stablehlo.not": "not",
     "stablehlo.shift_left": "shl", "stablehlo.shift_right_arithmetic": "shrs",

@@ -98,7 +98,7 @@ def unsigned_compare(kind: str, a, b, width: int):
 
 # evaluation at a point ----------------------------------------------------------------
 
-_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp, "pow": math.pow,
+_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log, "pow": math.pow,
                   "shrs": lambda a, k: int(a) >> int(k), "shl": lambda a, k: int(a) << int(k)}
 
 

@@ -42,8 +42,9 @@ z3.set_param("memory_max_size", MEMORY_MAX_MB)
 
 SQRT = z3.Function("sqrt", z3.RealSort(), z3.RealSort())
 EXP = z3.Function("exp", z3.RealSort(), z3.RealSort())
+LOG = z3.Function("log", z3.RealSort(), z3.RealSort())
 
-_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp}
+_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log}
 _INT_UNINTERPRETED = {"shrs": lambda a, k: a >> k, "shl": lambda a, k: a << k}  # support.SHRS / SHL
 
 
@@ -133,6 +134,10 @@ def sqrt(a):
 
 def exp(a):
     return EXP(a)
+
+
+def log(a):
+    return LOG(a)
 
 
 def div(a, b):
@@ -277,3 +282,68 @@ def bind(symbolic_inputs: list[np.ndarray], concrete_inputs: list[np.ndarray]) -
             dtype = "i1" if z3.is_bool(s) else ("i64" if z3.is_int(s) else "f64")
             pairs.append((s, numeral(val[idx], dtype)))
     return pairs
+
+
+# abstracting what z3 decides badly ---------------------------------------------------------
+
+
+def _numeral(t: z3.ExprRef) -> bool:
+    return z3.is_rational_value(t) or z3.is_int_value(t) or z3.is_algebraic_value(t)
+
+
+_ABSTRACT_OPS = {z3.Z3_OP_MUL: "mul", z3.Z3_OP_DIV: "div", z3.Z3_OP_IDIV: "idiv", z3.Z3_OP_MOD: "mod",
+                 z3.Z3_OP_REM: "rem", z3.Z3_OP_POWER: "power"}
+
+
+def _nonlinear(t: z3.ExprRef) -> bool:
+    """A division by a non-numeral, a product of two non-numerals, a power, on reals
+    (integer products are left to z3: subscripts multiply sizes by indices)."""
+    if not z3.is_arith(t) or not t.is_real():
+        return False
+    kind = t.decl().kind()
+    if kind in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM):
+        return not _numeral(t.arg(1))
+    if kind == z3.Z3_OP_MUL:
+        return sum(1 for c in t.children() if not _numeral(c)) > 1
+    return kind == z3.Z3_OP_POWER
+
+
+def _uninterpreted(t: z3.ExprRef, kids: list) -> z3.ExprRef:
+    """The non-linear `t` over `kids` as an application of an uninterpreted function of
+    the same name (a product of several: nested, left to right)."""
+    name = _ABSTRACT_OPS[t.decl().kind()]
+    sorts = [k.sort() for k in kids]
+    f = z3.Function(f"{name}!{sorts[0]}", sorts[0], sorts[1], t.sort())
+    out = kids[0]
+    for k in kids[1:]:
+        out = f(out, k)
+    return out
+
+
+def abstract_nonlinear(terms: list) -> list:
+    """`terms` with each non-linear real operation (a product of two non-numerals, a
+    division by a non-numeral, a power) replaced by an uninterpreted function of its arguments, as
+    sqrt / exp / log already are: what the terms can take only widens, so a formula over
+    them that is unsatisfiable is unsatisfiable over `terms`, and the query is one of
+    linear arithmetic with uninterpreted functions, which z3 decides by congruence (an
+    equality of two terms that compute the same products of the same values under
+    differently nested selects: a select on `a || b` against two nested selects)."""
+    done: dict[int, z3.ExprRef] = {}
+    stack = [t for t in terms if isinstance(t, z3.ExprRef)]
+    while stack:  # post-order without recursion (sums over many elements nest deeply)
+        t = stack[-1]
+        if t.get_id() in done:
+            stack.pop()
+            continue
+        kids = t.children() if z3.is_app(t) else []
+        todo = [c for c in kids if c.get_id() not in done]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        new_kids = [done[c.get_id()] for c in kids]
+        if kids and _nonlinear(t):
+            done[t.get_id()] = _uninterpreted(t, new_kids)
+        else:
+            done[t.get_id()] = t.decl()(*new_kids) if kids else t
+    return [done[t.get_id()] if isinstance(t, z3.ExprRef) else t for t in terms]

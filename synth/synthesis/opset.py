@@ -24,6 +24,7 @@ _NEG = {"arith.negf"} | _SUB
 _SQRT = {"math.sqrt"}
 _ABS = {"math.absf", "math.absi"}
 _EXP = {"math.exp"}
+_LOG = {"math.log"}
 _TO_FLOAT = {"arith.sitofp", "arith.uitofp"}
 _INT_CAST = {"arith.extsi", "arith.extui", "arith.trunci"}
 # float conversions: the convert op's attribute domain offers only the kinds between the
@@ -47,7 +48,7 @@ def is_library_op(name: str) -> bool:
 _LICENSES: dict[str, set[str]] = {
     "add": _ADD, "subtract": _SUB, "sub": _SUB, "multiply": _MUL, "mul": _MUL,
     "divide": _DIV, "div": _DIV, "maximum": _CMP, "minimum": _CMP, "max": _CMP, "min": _CMP,
-    "negate": _NEG, "negf": _NEG, "sqrt": _SQRT, "exponential": _EXP, "exp": _EXP, "abs": _ABS,
+    "negate": _NEG, "negf": _NEG, "sqrt": _SQRT, "exponential": _EXP, "exp": _EXP, "log": _LOG, "abs": _ABS,
     "compare": _CMP, "select": _CMP, "reduce_max": _CMP, "reduce_min": _CMP,
     "reduce_add": _ADD, "iota": _TO_FLOAT,
     "scalar_mul": _MUL, "scalar_add": _ADD, "outer": _MUL, "convert": _INT_CAST | _FLOAT_CAST,

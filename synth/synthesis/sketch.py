@@ -40,7 +40,7 @@ from synth.synthesis.program import Expr
 from synth.synthesis.sketch_reader import (
     DIAGONAL, MAX_TRIM, NoSketch, CounterMask, ELEMENTWISE, CASTS, Flipped, Mask, Reader, Reversed, Summed,
     top, View, compare_direction, edge, is_block_argument, local_array, local_scalar, memref_of, min_max,
-    value_dtype)
+    negation_of, value_dtype)
 from synth.synthesis.sketch_locals import Locals
 from synth.synthesis.sketch_views import Sketcher
 
@@ -347,7 +347,7 @@ class _StatementSketch(Locals):
             try:
                 short = min_max(op, self.dialect)
             except NoSketch:  # any other: the comparison and the select as written
-                return self.selected(op)
+                return self.chosen(op.operands[0], self.read(op.operands[1]), self.read(op.operands[2]))
             return self.sk.combine(short, *(self.read(v) for v in op.operands[1:]))
         if op.name in CASTS:  # C's promotions and conversions, as written
             kind = op.name.split(".")[1]
@@ -358,22 +358,32 @@ class _StatementSketch(Locals):
             raise NoSketch(f"{op.name} has no elementwise op in the grammar")
         return self.sk.combine(short, *(self.read(v) for v in op.operands))
 
-    def selected(self, op) -> View:
+    def chosen(self, cond: ir.Value, x: View, y: View) -> View:
         """`select(cmp(a, b), x, y)` as written: stablehlo compare + select, linalg's fused
-        select_cmp (the four operands broadcast to the union of their loops)."""
-        cond, x_value, y_value = op.operands
-        while _negation_of(cond) is not None:  # select(not c, x, y) = select(c, y, x), exactly
-            cond, x_value, y_value = _negation_of(cond), y_value, x_value
-        if is_block_argument(cond) or cond.owner.name not in ("arith.cmpf", "arith.cmpi"):
+        select_cmp (the four operands broadcast to the union of their loops). A condition
+        that combines comparisons (C's `||`, `&&`, `!`) is a tree of selects, exactly:
+        select(a | b, x, y) = select(a, x, select(b, x, y)),
+        select(a & b, x, y) = select(a, select(b, x, y), y), select(!c, x, y) = select(c, y, x)."""
+        while negation_of(cond) is not None:
+            cond, x, y = negation_of(cond), y, x
+        if is_block_argument(cond):
+            raise NoSketch("a select on something other than a comparison")
+        name = cond.owner.name
+        if name in ("arith.ori", "arith.andi") and str(cond.type) == "i1":
+            a, b = cond.owner.operands
+            if name == "arith.ori":
+                return self.chosen(a, x, self.chosen(b, x, y))
+            return self.chosen(a, self.chosen(b, x, y), y)
+        if name not in ("arith.cmpf", "arith.cmpi"):
             raise NoSketch("a select on something other than a comparison")
         direction = compare_direction(cond.owner)
-        views = [self.read(v) for v in (*cond.owner.operands, x_value, y_value)]
+        views = [self.read(v) for v in cond.owner.operands] + [x, y]
         dims = tuple(sorted(set().union(*(v.dims for v in views))))
-        a, b, x, y = (self.sk.broadcast(v, dims).expr for v in views)
+        a, b, xe, ye = (self.sk.broadcast(v, dims).expr for v in views)
         if self.dialect == "linalg":
-            return View(self.sk.apply("select_cmp", (a, b, x, y), (("direction", direction),)), dims)
+            return View(self.sk.apply("select_cmp", (a, b, xe, ye), (("direction", direction),)), dims)
         pred = self.sk.apply("compare", (a, b), (("direction", direction),))
-        return View(self.sk.apply("select", (pred, x, y)), dims)
+        return View(self.sk.apply("select", (pred, xe, ye)), dims)
 
     def summed(self, value: ir.Value, inner: list[Mask], over: frozenset | None = None) -> View:
         """The sum of `value` over the loops `over` (the reduced loops by default), masked
@@ -538,12 +548,20 @@ def _edge_store(sk: Sketcher, result: Expr, output: int, output_type: TensorType
                     (("dims", tuple(sorted(edges))), ("position", positions.pop())))
 
 
-def sketches(spec, dialect: str) -> dict[str, Expr]:
+class Sketches(dict):
+    """Problem name -> its sketch; `why`: problem name -> why its statement has none."""
+
+    def __init__(self):
+        super().__init__()
+        self.why: dict[str, str] = {}
+
+
+def sketches(spec, dialect: str) -> Sketches:
     """Problem name -> its sketch, for the problems of one-statement groups the tactic
     covers (synth.synthesis.spec.Specification at the stand-in sizes)."""
     from synth.frontend.reader import SourceModule
 
-    out: dict[str, Expr] = {}
+    out = Sketches()
     # one problem; several statements only where all but one define local scalars
     groups = [g for g in spec.groups if len(g.problems) == 1]
     if not groups:
@@ -567,21 +585,8 @@ def sketches(spec, dialect: str) -> dict[str, Expr]:
                                                      g.writes[0], problem.output_type, counter, counter_range,
                                                      size_values)
             except NoSketch as e:
+                out.why[problem.name] = str(e)
                 if os.environ.get("SYNTH_DEBUG_SKETCH"):
                     print(f"sketch of {problem.name}: {e}", file=sys.stderr)
     return out
 
-
-def _negation_of(cond: ir.Value) -> ir.Value | None:
-    """c where `cond` is `arith.xori c, true` (either order: C's `!c`, a quick return's
-    "not taken"), else None."""
-    if is_block_argument(cond) or cond.owner.name != "arith.xori":
-        return None
-    a, b = cond.owner.operands
-    for c, other in ((a, b), (b, a)):
-        if not is_block_argument(other) and other.owner.name == "arith.constant":
-            attr = other.owner.attributes["value"]
-            if (isinstance(attr, ir.BoolAttr) and attr.value) or (
-                    isinstance(attr, ir.IntegerAttr) and ir.IntegerType(attr.type).width == 1 and attr.value != 0):
-                return c
-    return None

@@ -28,7 +28,7 @@ ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.maximumf": "maximum", "arith.maxf": "maximum", "arith.maxnumf": "maximum",
         "arith.maxsi": "maximum", "arith.minimumf": "minimum", "arith.minf": "minimum",
         "arith.minnumf": "minimum", "arith.minsi": "minimum", "arith.negf": "negate",
-        "math.sqrt": "sqrt", "math.exp": "exponential", "math.absf": "abs", "math.absi": "abs",
+        "math.sqrt": "sqrt", "math.exp": "exponential", "math.log": "log", "math.absf": "abs", "math.absi": "abs",
         "math.powf": "power",
         "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor", "arith.shli": "shift_left",
         "arith.shrsi": "shift_right_arithmetic", "arith.remsi": "remainder",
@@ -39,7 +39,7 @@ ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.mulf": "mul", "arith.muli": "mul", "arith.divf": "div", "arith.divsi": "div",
         "arith.maximumf": "max", "arith.maxf": "max", "arith.maxnumf": "max", "arith.maxsi": "max",
         "arith.minimumf": "min", "arith.minf": "min", "arith.minnumf": "min", "arith.minsi": "min",
-        "arith.negf": "negf", "math.sqrt": "sqrt", "math.exp": "exp", "math.absf": "abs", "math.powf": "powf",
+        "arith.negf": "negf", "math.sqrt": "sqrt", "math.exp": "exp", "math.log": "log", "math.absf": "abs", "math.powf": "powf",
         "math.absi": "abs", "arith.andi": "andi", "arith.ori": "ori", "arith.xori": "xori",
         "arith.shli": "shli", "arith.shrsi": "shrsi", "arith.remsi": "remsi", "arith.shrui": "shrui",
     },
@@ -544,3 +544,18 @@ def value_dtype(value: ir.Value) -> str:
     """The grammar element type of a scalar SSA value (index reads as i64)."""
     t = str(value.type)
     return "i64" if t == "index" else t
+
+
+def negation_of(cond: ir.Value) -> ir.Value | None:
+    """c where `cond` is `arith.xori c, true` (either order: C's `!c`, a quick return's
+    "not taken"), else None."""
+    if is_block_argument(cond) or cond.owner.name != "arith.xori":
+        return None
+    a, b = cond.owner.operands
+    for c, other in ((a, b), (b, a)):
+        if not is_block_argument(other) and other.owner.name == "arith.constant":
+            attr = other.owner.attributes["value"]
+            if (isinstance(attr, ir.BoolAttr) and attr.value) or (
+                    isinstance(attr, ir.IntegerAttr) and ir.IntegerType(attr.type).width == 1 and attr.value != 0):
+                return c
+    return None

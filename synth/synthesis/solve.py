@@ -97,8 +97,9 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
     `sketched`: problem name -> the program read off its statement (synth.synthesis.sketch),
     taken without a search where it is right on the examples."""
     solutions, stats = [], []
+    recurrent = None  # the note naming a recurrence among the kernel's statements ("": none)
     previous = previous or {}
-    sketched = sketched or {}
+    sketched = {} if sketched is None else sketched  # (a Sketches keeps why the others have none)
     for g in spec.groups:
         programs = {}
         for problem, out in g.solving_order():
@@ -125,6 +126,11 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
             # the programs found for the arrays the group wrote before this one: values of
             # the search's first level (ludcmp's x solves with the y and the LU found before)
             seeds = tuple(p for p in programs.values() if leaves(p) <= set(problem.input_types))
+            if recurrent is None:  # once, before the first search: the kernel's recurrences
+                recurrent = _recurrence_hit(spec, [s for h in spec.groups for s in h.statements])
+                if recurrent:
+                    deadline = min(deadline, time.monotonic() + RECURRENCE_SEARCH)
+                    left = deadline - time.monotonic()
             found, st = search(problem, replace(settings, timeout=left), seeds)
             stats.append({"problem": problem.name, "group": g.index, "output": out,
                           "statements": g.statements, "ops": [o.name for o in problem.ops],
@@ -132,9 +138,14 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
             if found is None:
                 why = "time budget exhausted" if st.seconds >= left * 0.99 else \
                     f"no program of up to {st.size_reached} ops in the grammar"
+                if recurrent and st.seconds >= left * 0.99:
+                    why = (f"no program in the {RECURRENCE_SEARCH:g} s of search a kernel with a "
+                           f"recurrence is given")
+                unsketched = getattr(sketched, "why", {}).get(problem.name)
                 raise NoSolutionError(
                     f"no equivalent program found for {problem.name} (statements "
                     f"{g.statements} of the original): {why}; {st.evaluated} candidates evaluated"
+                    + (f" (its statement is not read off as written: {unsketched})" if unsketched else "")
                     + _recurrence_note(spec, g.statements))
             programs[out] = found
         solutions.append(GroupSolution(g.statements, programs))
@@ -145,6 +156,20 @@ def solve(spec: Specification, settings: SearchSettings, deadline: float,
                                                            spec.standin, spec.dialect), s.programs)
                      for s in solutions]
     return solutions, stats
+
+
+# seconds of search, all groups together, for a kernel one of whose statements is a
+# recurrence (through an array, or a scalar carried other than as an accumulation): no
+# tensor op computes one from the inputs alone, so a program is at best a small one found
+# early, and the rest of the budget would be spent on nothing (an IIR filter, an integral
+# image, Welford's moments)
+RECURRENCE_SEARCH = 10.0
+
+
+def _recurrence_hit(spec: Specification, statements: list[int]) -> str:
+    """The note of `_recurrence_note` where one of `statements` is a recurrence; else ""."""
+    note = _recurrence_note(spec, statements)
+    return "" if "in another group" in note else note
 
 
 def _recurrence_note(spec: Specification, statements: list[int]) -> str:

@@ -32,7 +32,7 @@ from synth.semantics.parametric import NotParametric, empty_sum_facts, query_ms
 from synth.semantics.canonical import canonical
 from synth.semantics.raised_parametric import Sizes, Tensor, evaluate
 from synth.semantics.scalar import Unsupported
-from synth.semantics.z3sem import NoRealValue
+from synth.semantics.z3sem import NoRealValue, abstract_nonlinear
 from synth.validation.contract import Comparison
 
 
@@ -49,6 +49,7 @@ MAX_SUSPECT_SIZE = 9  # a suspected difference is looked for with every size up 
 MAX_SUSPECTS = 2  # the least and the greatest sizes handed to the bounded proof, so many of each (4 >= the 3 models before)
 SUSPECT_QUERIES = 60  # yes/no queries at most for looking: a hint to the bounded proof, which decides
 SUSPECT_RLIMIT = 5_000_000  # z3 resource units per query (seen: 15e3 to 40e3 on polybench, 0.1 to 0.4 s)
+ABSTRACT_MS = 3000  # the query with non-linear parts uninterpreted (linear: fast, or of no use)
 LEVEL_TIMEOUT = 20.0  # seconds for the proofs at most, both readings and every query (it aims at seconds per kernel)
 
 
@@ -123,6 +124,14 @@ def _prove(kernel: Kernel, raised, comparisons: list[Comparison], deadline: floa
                 raise NotParametric(f"{c.label}: the raised shape is not the original's at every size")
             h = z3.substitute(h, *zip(r_x, x)) if x else h
         inside = [z3.And(0 <= i, i < n) for i, n in zip(x, shape)]
+        aw, ah = abstract_nonlinear([w, h])
+        if not (aw.eq(w) and ah.eq(h)):  # first with the non-linear parts uninterpreted
+            aw, ah = canonical(aw, deadline), canonical(ah, deadline)
+            solver = z3.Solver()
+            solver.set("timeout", query_ms(deadline, ABSTRACT_MS))
+            solver.add(domain + empty_sum_facts([aw, ah]) + [z3.And(inside + [aw != ah])])
+            if solver.check() == z3.unsat:
+                continue
         w, h = canonical(w, deadline), canonical(h, deadline)
         solver = z3.Solver()
         solver.set("timeout", query_ms(deadline))

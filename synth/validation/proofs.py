@@ -115,6 +115,7 @@ class Proof:
     message: str = ""
 
 
+ABSTRACT_STAGE_TIMEOUT = 3.0  # seconds for the query with non-linear parts uninterpreted (linear: fast)
 FACT_STAGE_TIMEOUT = 10.0  # seconds for each query after the first (sqrt facts, nonzero denominators) at most
 
 
@@ -128,8 +129,10 @@ def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
     if not pairs:
         return Proof("proven")
     terms = [t for _, w, h in pairs for t in (w, h)]
+    if _equal_abstracted(pairs, timeout):
+        return Proof("proven")
     solver = z3.Solver()
-    solver.set("timeout", int(timeout * 1000))
+    solver.set("timeout", max(1, int((until - time.monotonic()) * 1000)))
     solver.add(z3.Or([w != h for _, w, h in pairs]))
     solver.add(*facts)
     stages = [("", [])]
@@ -167,6 +170,20 @@ def prove_equal(pairs: list[tuple], timeout: float, facts=()) -> Proof:
     return Proof("unknown", assumptions,
                   message=f"Z3's counterexample at {element_text(last[0])} relies on values of sqrt / exp / pow / "
                           f"division by zero that the real functions do not take")
+
+
+def _equal_abstracted(pairs: list[tuple], timeout: float) -> bool:
+    """Whether every pair is equal with their non-linear subterms abstracted
+    (z3sem.abstract_nonlinear): unsat there is unsat for the terms themselves, and such a
+    query is linear; only tried where some subterm is non-linear."""
+    terms = [t for _, w, h in pairs for t in (w, h)]
+    abstract = z3sem.abstract_nonlinear(terms)
+    if all(a is t or (isinstance(a, z3.ExprRef) and a.eq(t)) for a, t in zip(abstract, terms)):
+        return False
+    solver = z3.Solver()
+    solver.set("timeout", int(min(timeout, ABSTRACT_STAGE_TIMEOUT) * 1000))
+    solver.add(z3.Or([abstract[2 * k] != abstract[2 * k + 1] for k in range(len(pairs))]))
+    return solver.check() == z3.unsat
 
 
 def _input_ranges(kernel: Kernel, sym: list) -> list:
