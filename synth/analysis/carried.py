@@ -32,7 +32,8 @@ def _accumulates(value: ir.Value, into: ir.Value, excluded) -> bool:
         k = value.result_number
         inits, args = list(inner.inits), list(inner.body.arguments)[1:]
         return (k < len(inits) and inits[k] == into
-                and _accumulates(list(block_terminator(inner.body).operands)[k], args[k], set(args) - {args[k]}))
+                and _accumulates(list(block_terminator(inner.body).operands)[k], args[k],
+                                     set(excluded) | (set(args) - {args[k]})))
     if not isinstance(value, ir.OpResult) or value.owner.name not in ACCUMULATORS:
         return False
     a, b = list(value.owner.operands)
