@@ -210,7 +210,6 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
         extents[0] = _quotient(total, monos[0])
     else:  # a declared size that is no multiple of the rows (`n + 1` of rows of n): reached
         extents[0] = _max(highs, values)
-        extents[0] = _max(highs, values)
     return Layout(strides, extents, assumptions)
 
 
