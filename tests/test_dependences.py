@@ -322,6 +322,44 @@ def test_a_sum_over_a_nest_in_iter_args_is_no_recurrence(tmp_path):
     assert sorted(found) == [1], found
 
 
+
+def test_a_masked_sum_is_no_recurrence(tmp_path):
+    """`if (a > 0) s += a` into a local (read twice, as C's translation does: the arm that
+    adds and the arm that keeps it) is a masked reduction; the same with a condition that
+    reads the running sum (`if (s < a) s += a`) is a recurrence (statement 4)."""
+    source = _inline(tmp_path, _HEADER + """
+  %zero = arith.constant 0.0 : f64
+  %acc = memref.alloca() : memref<f64>
+  affine.store %zero, %acc[] : memref<f64>
+  affine.for %i = 0 to 12 {
+    %a = affine.load %A[%i] : memref<12xf64>
+    %c = arith.cmpf ogt, %a, %zero : f64
+    %s = affine.load %acc[] : memref<f64>
+    %t = arith.addf %s, %a : f64
+    %k = affine.load %acc[] : memref<f64>
+    %v = arith.select %c, %t, %k : f64
+    affine.store %v, %acc[] : memref<f64>
+  }
+  %r = affine.load %acc[] : memref<f64>
+  affine.store %r, %C[0] : memref<12xf64>
+  %acc2 = memref.alloca() : memref<f64>
+  affine.store %zero, %acc2[] : memref<f64>
+  affine.for %i = 0 to 12 {
+    %a = affine.load %A[%i] : memref<12xf64>
+    %s = affine.load %acc2[] : memref<f64>
+    %c = arith.cmpf olt, %s, %a : f64
+    %t = arith.addf %s, %a : f64
+    %k = affine.load %acc2[] : memref<f64>
+    %v = arith.select %c, %t, %k : f64
+    affine.store %v, %acc2[] : memref<f64>
+  }
+  %r2 = affine.load %acc2[] : memref<f64>
+  affine.store %r2, %C[1] : memref<12xf64>
+  return
+}""")
+    found = carried_scalars(source, "f")
+    assert sorted(found) == [4], found  # the store into acc2 in its loop
+
 def test_gauss_seidel_through_a_temporary_stays_fused(tmp_path):
     # B[i] = A[i-1] + A[i] + A[i+1]; A[i] = B[i] / 3: A[i] feeds the next B
     source = _inline(tmp_path, _HEADER + """

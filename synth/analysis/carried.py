@@ -24,7 +24,8 @@ from synth.analysis.dependences import (
 
 def _accumulates(value: ir.Value, into: ir.Value, excluded) -> bool:
     """Whether `value` is `into` combined with a term that reads nothing in `excluded`
-    (x = x + e, x = x * e, max, min): an accumulation, which the tensor ops absorb. An
+    (x = x + e, x = x * e, max, min, or one of them under a condition on other values: a
+    masked reduction): an accumulation, which the tensor ops absorb. An
     inner loop's result that starts from `into` and accumulates it is one too (a sum over
     a nest: `epot -= ...` in the j loop inside the i loop)."""
     if isinstance(value, ir.OpResult) and value.owner.name == "affine.for":
@@ -34,11 +35,36 @@ def _accumulates(value: ir.Value, into: ir.Value, excluded) -> bool:
         return (k < len(inits) and inits[k] == into
                 and _accumulates(list(block_terminator(inner.body).operands)[k], args[k],
                                      set(excluded) | (set(args) - {args[k]})))
+    if isinstance(value, ir.OpResult) and value.owner.name == "arith.select":
+        # if (c) x += e: select(c, x + e, x) with c reading neither x nor `excluded` (a
+        # masked reduction)
+        c, t, f = list(value.owner.operands)
+        other = f if t == into else t if f == into else None
+        return (other is not None and not (backward_slice([c], around_loops=False, strict=False)
+                                           & (set(excluded) | {into}))
+                and _accumulates(other, into, excluded))
     if not isinstance(value, ir.OpResult) or value.owner.name not in ACCUMULATORS:
         return False
     a, b = list(value.owner.operands)
     term = b if a == into else a if b == into and "sub" not in value.owner.name else None
     return term is not None and not (backward_slice([term], around_loops=False, strict=False) & excluded)
+
+
+def _masked(value: ir.Value, loads: list) -> bool:
+    """`if (c) s += e` on a local scalar: the value stored is select(c, s + e, s) (or its
+    arms swapped), `s` read by `loads` (each a load of the scalar before the store), c and e
+    reading none of them, and the loads read nowhere else: a masked reduction."""
+    if not (isinstance(value, ir.OpResult) and value.owner.name == "arith.select"):
+        return False
+    c, t, f = list(value.owner.operands)
+    other = t if f in loads else f if t in loads else None
+    if not isinstance(other, ir.OpResult) or other.owner.name not in ACCUMULATORS:
+        return False
+    a, b = list(other.owner.operands)
+    term = b if a in loads else a if b in loads and "sub" not in other.owner.name else None
+    if term is None or backward_slice([c, term], around_loops=False, strict=False) & set(loads):
+        return False
+    return all(u.owner == value.owner or u.owner == other.owner for v in loads for u in v.uses)
 
 
 def _carried_scalars(body: ir.Block, path: str) -> dict[ir.Value, str]:
@@ -77,7 +103,8 @@ def _carried_scalars(body: ir.Block, path: str) -> dict[ir.Value, str]:
                 (update, *more) = stores[buf]
                 value = update.operands[0]
                 users = [u.owner for u in load.uses]
-                if not more and users == [value.owner] and _accumulates(value, load, set(loads) - {load}):
+                if not more and (users == [value.owner] and _accumulates(value, load, set(loads) - {load})
+                                 or _masked(value, loads)):
                     # s = s + term: a reduction, unless the body reads the running value
                     # after updating it (out[i] = s: a scan, such as a prefix sum)
                     for running in late.get(buf, []):
