@@ -290,6 +290,43 @@ def test_declared_extent_that_is_no_monomial(tmp_path):
     got = run_function(text, "chain", [("i32", 5), dims, m]).outputs[2]
     np.testing.assert_array_equal(np.diag(got), dims[:-1].astype(np.int64) * dims[1:])
 
+
+def test_rows_read_from_a_pointer_stay_within_what_it_reaches(tmp_path):
+    """CMSIS-style `*p++` unrolled by 4 with its tail over n = 19 elements: rows of 4 would
+    make a 5 x 4 box, one element past the array (a raise reads the box: NaN there made
+    the result NaN); the pointer is read flat, 19 elements. Rows whose box ends where the
+    reach does (`y[i * 8 + j]`, j < nc <= 8) stay rows."""
+    path = tmp_path / "dot.c"
+    path.write_text("""void dot4(const float *a, const float *b, unsigned n, float *out)
+{
+    float s = 0.0f;
+    unsigned k = n >> 2;
+    while (k > 0) {
+        s += (*a++) * (*b++); s += (*a++) * (*b++); s += (*a++) * (*b++); s += (*a++) * (*b++);
+        k--;
+    }
+    k = n % 4;
+    while (k > 0) {
+        s += (*a++) * (*b++);
+        k--;
+    }
+    *out = s;
+}
+void rows8(int nr, int nc, const float *x, float *y)
+{
+    for (int i = 0; i < nr; i++)
+        for (int j = 0; j < nc; j++)
+            y[i * 8 + j] = 2.0f * x[i * 8 + j];
+}
+""")
+    dot = translate_c(str(path), function="dot4", sizes={"n": 19}, locations=False).text
+    assert "%arg0: memref<19xf32>" in dot and "x4xf32" not in dot
+    a, b = np.arange(19, dtype=np.float32) / 7, np.ones(19, dtype=np.float32)
+    got = run_function(dot, "dot4", [a, b, ("i32", 19), np.zeros(1, np.float32)]).outputs[3]
+    np.testing.assert_allclose(got, [a.sum()], rtol=1e-6)
+    rows = translate_c(str(path), function="rows8", sizes={"nr": 3, "nc": 5}, locations=False).text
+    assert "memref<3x8xf32>" in rows
+
 def test_list_functions_and_defines(tmp_path):
     path = str(C / "includes.c")
     assert list_c_functions(path) == ["print_array", "kernel_scale"]

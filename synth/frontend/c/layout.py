@@ -166,12 +166,41 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | 
             lay = _check(acc, [_as_poly(s) if isinstance(s, tuple) else s for s in strides],
                          values, names, declared_total)
             lay.opaque = is_opaque
-            return lay
         except LayoutError:
             if fixed:
                 raise
+            continue
+        if fixed or declared_total is not None or not _over_reaches(lay, acc, values):
+            return lay
     flat = [replace(a, flat=a.flat.subst(values)) for a in accesses]
     return _check(flat, [Poly.number(1)], values, names, declared_total)
+
+
+def _over_reaches(lay: Layout, accesses: list, values: dict) -> bool:
+    """Whether rows of constant strides read from a pointer make a box the accesses do not
+    fill at its end: `*p++` unrolled by 4 with a tail over n = 19 elements reaches [4][0..2]
+    in its last row, and the box [0..4][0..3] ends at element 19, past the array (the raise
+    takes the box the loops reach; a flat reading is exact). Rows of a stride that is a
+    size (`A[i * lda + j]`) are not checked, nor a box that ends where the reach does
+    (`y[i * 8 + j]`, j < nc <= 8: the box ends at (nr - 1) * 8 + nc - 1)."""
+    if len(lay.strides) < 2 or not all(st.is_const for st in lay.strides):
+        return False
+    highs: list = [[] for _ in lay.strides]
+    flat_highs = []
+    for a in accesses:
+        for d, e in enumerate(indices(a, lay, values)):
+            b = bounds(e, a.ranges)
+            highs[d].append(b[1] if b is not None else None)
+        b = bounds(a.flat.subst(values) if values else a.flat, a.ranges)
+        flat_highs.append(b[1] if b is not None else None)
+    tops = [_max(h, values) for h in highs]
+    reach = _max(flat_highs, values)
+    if reach is None or any(t is None for t in tops):
+        return True
+    box = Poly()
+    for t, st in zip(tops, lay.strides):
+        box = box + t.plus(-1).scale(st.const)
+    return sign(box - reach.plus(-1), values) != 0
 
 
 def _check(accesses, strides: list, values: dict, names: dict, declared_total) -> Layout:
