@@ -137,7 +137,7 @@ def _generic_text(result: RaiseResult, generic: bool, kernel: Kernel | None = No
 
 
 def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
-             options: RaiseOptions, generic: bool = False, own_sizes: bool = True):
+             options: RaiseOptions, generic: bool = False, own_sizes: bool = True, prepared=None):
     """synth verify on @NAME_raised at the original sizes (the program re-instantiated from
     its size symbols at the others; a generic text specialized at each). Returns the
     report. The output module (with the drop-in) is emitted once, after this."""
@@ -147,20 +147,33 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
         return _validate_chain(source, kernel, result, target, options, generic)
     if result.time_loop is not None:
         return _validate_loop(source, kernel, result, target, options, generic, own_sizes)
-    raised, at = raised_texts(result, generic)
-    return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
-                       z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at,
-                       generic_text=_generic_text(result, generic), own_sizes=own_sizes)
+    prepared = prepared or _prepare(source, kernel, result, generic, own_sizes, quiet=False)
+    return verify_text(source, prepared.raised.text, f"<raised @{kernel.name}>", kernel.name, options.verify,
+                       z3_timeout=options.z3_timeout, kernel=kernel, prepared=prepared)
+
+
+def _prepare(source: SourceModule, kernel: Kernel, result, generic: bool, own_sizes: bool, kernel_of=None,
+             quiet: bool = True):
+    """verify.prepare for `result` as `validate` (a plain result: `prepared`) or _validate_chain
+    (its whole: `kernel_of` its kernel) verify it; `quiet`: None where that fails (raised later)."""
+    from synth.validation.verify import prepare
+
+    try:
+        raised, at = raised_texts(result, generic, kernel_of)
+        return prepare(source, raised, f"<raised @{kernel.name}>", kernel.name, kernel=kernel, raised_at=at,
+                       generic_text=_generic_text(result, generic, kernel_of), own_sizes=own_sizes)
+    except (InputError, ValueError):
+        if quiet:
+            return None
+        raise
 
 
 INDUCTION = ("the time loop: proven for one step on every input state (the arrays the step "
              "reads and writes), so for every step count by induction; the whole loop tested")
 
-
 COUNTER_INDUCTION = ("the loop kept as a loop: its step proven on every input state (the arrays the "
                      "step reads and writes) at every value of its counter, so the loop by induction "
                      "on the counter; the whole loop tested")
-
 
 PROLOGUE = ("the statements before the loop kept as a loop: raised and proven as a function of "
             "their own (the local scalars the loop carries made its arguments), at the same level")
@@ -171,10 +184,8 @@ ZERO_STATE = ("the recurrence interchanged (synth.synthesis.recurrence): its loc
 
 _LEVELS = ("test", "z3", "all")
 
-
 ROTATION = ("the step reads at index 0 what the original reads at the step's index t; the loop "
             "rotates those inputs by one after each step, so step t reads element t: ")
-
 
 CHAIN = ("the function raised nest by nest (synth.synthesis.recurrence.nest_parts): each nest raised "
          "and validated as a function of its own over the same arguments (what the nests before it "
@@ -190,18 +201,24 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
     at `options.verify` (a part that is a loop as such), the whole chain tested by
     execution; the level reached is the lowest of the parts'."""
     from synth.codegen.raised import chain
+    from synth.validation.testing import precompile_plans
     from synth.validation.verify import verify_text
 
+    alone = [replace(part, before=None) for part in chain(result)]
+    # the plain parts' and the whole's test instances compiled as one batch, before any test
+    early = [_prepare(a.part.source, a.part, a, generic, False) if a.time_loop is None else None for a in alone]
+    whole_prepared = _prepare(source, kernel, result, generic, True, kernel)
+    precompile_plans([p for p in early + [whole_prepared] if p is not None])
     parts = []
-    for part in chain(result):
-        alone = replace(part, before=None)
-        got = validate(part.part.source, part.part, alone, target, options, generic, own_sizes=False)
+    for part, ready in zip(alone, early):
+        got = validate(part.part.source, part.part, part, target, options, generic, own_sizes=False,
+                       prepared=ready)
         if got.verdict == "not equivalent":
             return got
         parts.append(got)
-    whole_text, whole_at = raised_texts(result, generic, kernel)
-    whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
-                        raised_at=whole_at, generic_text=_generic_text(result, generic, kernel))
+    whole_prepared = whole_prepared or _prepare(source, kernel, result, generic, True, kernel, quiet=False)
+    whole = verify_text(source, whole_prepared.raised.text, f"<raised @{kernel.name}>", kernel.name, "test",
+                        kernel=kernel, prepared=whole_prepared)
     if whole.verdict == "not equivalent":
         return whole
     worst = min(parts, key=lambda r: (r.verdict == "equivalent", _LEVELS.index(r.level)))
