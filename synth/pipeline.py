@@ -137,7 +137,7 @@ def _generic_text(result: RaiseResult, generic: bool, kernel: Kernel | None = No
 
 
 def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: str,
-             options: RaiseOptions, generic: bool = False, own_sizes: bool = True):
+             options: RaiseOptions, generic: bool = False, own_sizes: bool = True, prepared=None):
     """synth verify on @NAME_raised at the original sizes (the program re-instantiated from
     its size symbols at the others; a generic text specialized at each). Returns the
     report. The output module (with the drop-in) is emitted once, after this."""
@@ -146,21 +146,45 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
     if result.before is not None:
         return _validate_chain(source, kernel, result, target, options, generic)
     if result.time_loop is not None:
-        return _validate_loop(source, kernel, result, target, options, generic, own_sizes)
-    raised, at = raised_texts(result, generic)
-    return verify_text(source, raised, f"<raised @{kernel.name}>", kernel.name, options.verify,
-                       z3_timeout=options.z3_timeout, kernel=kernel, raised_at=at,
-                       generic_text=_generic_text(result, generic), own_sizes=own_sizes)
+        return _validate_loop(source, kernel, result, target, options, generic, own_sizes, prepared)
+    prepared = prepared or _prepare(source, kernel, result, generic, own_sizes, quiet=False)
+    return verify_text(source, prepared.raised.text, f"<raised @{kernel.name}>", kernel.name, options.verify,
+                       z3_timeout=options.z3_timeout, kernel=kernel, prepared=prepared)
+
+
+def _early(part, generic: bool):
+    """_prepare for what validating the chain part `part` verifies first: itself, or its
+    loop's step (where that is no chain of its own); None for a part whose step is a chain."""
+    if part.time_loop is None:
+        return _prepare(part.part.source, part.part, part, generic, False)
+    if part.step is None:
+        k = part.spec.kernel
+        return _prepare(k.source, k, replace(part, time_loop=None, prologue=None), generic, False, what="step of ")
+    return None
+
+
+def _prepare(source: SourceModule, kernel: Kernel, result, generic: bool, own_sizes: bool, kernel_of=None,
+             quiet: bool = True, what: str = ""):
+    """verify.prepare for `result` as `validate` (a plain result: `prepared`) or _validate_chain
+    (its whole: `kernel_of` its kernel) verify it; `quiet`: None where that fails (raised later)."""
+    from synth.validation.verify import prepare
+
+    try:
+        raised, at = raised_texts(result, generic, kernel_of)
+        return prepare(source, raised, f"<raised {what}@{kernel.name}>", kernel.name, kernel=kernel, raised_at=at,
+                       generic_text=_generic_text(result, generic, kernel_of), own_sizes=own_sizes)
+    except (InputError, ValueError):
+        if quiet:
+            return None
+        raise
 
 
 INDUCTION = ("the time loop: proven for one step on every input state (the arrays the step "
              "reads and writes), so for every step count by induction; the whole loop tested")
 
-
 COUNTER_INDUCTION = ("the loop kept as a loop: its step proven on every input state (the arrays the "
                      "step reads and writes) at every value of its counter, so the loop by induction "
                      "on the counter; the whole loop tested")
-
 
 PROLOGUE = ("the statements before the loop kept as a loop: raised and proven as a function of "
             "their own (the local scalars the loop carries made its arguments), at the same level")
@@ -171,10 +195,8 @@ ZERO_STATE = ("the recurrence interchanged (synth.synthesis.recurrence): its loc
 
 _LEVELS = ("test", "z3", "all")
 
-
 ROTATION = ("the step reads at index 0 what the original reads at the step's index t; the loop "
             "rotates those inputs by one after each step, so step t reads element t: ")
-
 
 CHAIN = ("the function raised nest by nest (synth.synthesis.recurrence.nest_parts): each nest raised "
          "and validated as a function of its own over the same arguments (what the nests before it "
@@ -190,18 +212,24 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
     at `options.verify` (a part that is a loop as such), the whole chain tested by
     execution; the level reached is the lowest of the parts'."""
     from synth.codegen.raised import chain
+    from synth.validation.testing import precompile_plans
     from synth.validation.verify import verify_text
 
+    alone = [replace(part, before=None) for part in chain(result)]
+    # the parts' (a loop's: its step's) and the whole's test instances compiled as one batch, before any test
+    early = [_early(a, generic) for a in alone]
+    whole_prepared = _prepare(source, kernel, result, generic, True, kernel)
+    precompile_plans([p for p in early + [whole_prepared] if p is not None])
     parts = []
-    for part in chain(result):
-        alone = replace(part, before=None)
-        got = validate(part.part.source, part.part, alone, target, options, generic, own_sizes=False)
+    for part, ready in zip(alone, early):
+        got = validate(part.part.source, part.part, part, target, options, generic, own_sizes=False,
+                       prepared=ready)
         if got.verdict == "not equivalent":
             return got
         parts.append(got)
-    whole_text, whole_at = raised_texts(result, generic, kernel)
-    whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
-                        raised_at=whole_at, generic_text=_generic_text(result, generic, kernel))
+    whole_prepared = whole_prepared or _prepare(source, kernel, result, generic, True, kernel, quiet=False)
+    whole = verify_text(source, whole_prepared.raised.text, f"<raised @{kernel.name}>", kernel.name, "test",
+                        kernel=kernel, prepared=whole_prepared)
     if whole.verdict == "not equivalent":
         return whole
     worst = min(parts, key=lambda r: (r.verdict == "equivalent", _LEVELS.index(r.level)))
@@ -217,23 +245,22 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
 
 
 def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, options: RaiseOptions,
-                   generic: bool = False, own_sizes: bool = True):
+                   generic: bool = False, own_sizes: bool = True, prepared=None):
     """A time loop kept as a loop (synth.synthesis.steps): the raised step proven against
     the original's step at `options.verify` (every input state, so every number of steps
     by induction: both loops apply their step the same number of times to the same
     state), and the whole raised loop tested against the original by execution."""
+    from synth.validation.plan import step_symbols
     from synth.validation.verify import verify_text
 
     step_kernel = result.spec.kernel
     if result.step is not None:  # the step raised nest by nest: validated as such a chain
         step = validate(step_kernel.source, step_kernel, result.step, target, options, generic, own_sizes)
     else:
-        step_result = replace(result, time_loop=None, prologue=None)
-        step_text, step_at = raised_texts(step_result, generic)
-        step = verify_text(step_kernel.source, step_text,
-                           f"<raised step of @{kernel.name}>", kernel.name, options.verify,
-                           z3_timeout=options.z3_timeout, kernel=step_kernel, raised_at=step_at,
-                           generic_text=_generic_text(step_result, generic), own_sizes=own_sizes)
+        ready = prepared or _prepare(step_kernel.source, step_kernel, replace(result, time_loop=None, prologue=None),
+                                     generic, own_sizes, quiet=False, what="step of ")
+        step = verify_text(step_kernel.source, ready.raised.text, f"<raised step of @{kernel.name}>", kernel.name,
+                           options.verify, z3_timeout=options.z3_timeout, kernel=step_kernel, prepared=ready)
     if step.verdict == "not equivalent":
         return step
     if result.prologue is not None:  # the statements before the loop: a kernel of their own
@@ -256,7 +283,7 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, op
     whole_text, whole_at = raised_texts(result, generic, kernel)
     whole = verify_text(source, whole_text, f"<raised @{kernel.name}>", kernel.name, "test", kernel=kernel,
                         raised_at=whole_at, generic_text=_generic_text(result, generic, kernel),
-                        own_sizes=own_sizes, steps=_step_symbols(kernel, result.time_loop, step))
+                        own_sizes=own_sizes, steps=step_symbols(kernel, result.time_loop, step))
     if whole.verdict == "not equivalent":
         return whole
     step.assumptions += [a for a in whole.assumptions if a not in step.assumptions]
@@ -273,22 +300,6 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, op
         if step.level == "all":
             step.domain += "; every step count (by induction on the step)"
     return step
-
-
-def _step_symbols(kernel: Kernel, loop, step) -> dict:
-    """{the size symbol that counts the time loop's steps: its value at 2 steps}, where the
-    step is proven on every input state (so every step count is covered by induction) and
-    the symbol sizes no array (fewer steps leave every array as it is): the whole loop's
-    largest test may run fewer steps (SizePlan.largest_tested). Empty otherwise."""
-    if step.verdict != "equivalent" or step.level not in ("z3", "all"):
-        return {}
-    trip = loop.trip
-    if len(trip.terms) != 1 or trip.terms[0][1] != 1 or trip.div != 1:
-        return {}
-    name = trip.terms[0][0]
-    if any(name in e.symbols for dims in kernel.sizes.arg_dims.values() for e in dims):
-        return {}
-    return {name: 2 - trip.const}
 
 
 def arithmetic(kernel: Kernel) -> str:

@@ -9,6 +9,7 @@ numbers unchanged.
 from __future__ import annotations
 
 import re
+import threading
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +26,9 @@ class LegacySyntaxWarning(UserWarning):
 @dataclass
 class SourceModule:
     """Module text after legacy upgrades, with where it came from. The text is parsed once,
-    on first use (`parsed`), in a context of its own that lives as long as this object;
-    passes that change the IR work on a `copy`."""
+    on first use (`parsed`), in a context shared with other sources (`_source_context`),
+    which lives at least as long as this object; passes that change the IR work on a
+    `copy`."""
 
     path: str
     text: str
@@ -37,7 +39,7 @@ class SourceModule:
         """The module (FILE:LINE:COL InputError if it does not parse); read it under
         `with source.context:` and do not change it."""
         if self._parsed is None:
-            context = ir.Context()
+            context = _source_context()
             with context:
                 self._parsed = (context, parse_module(self))
         return self._parsed[1]
@@ -55,6 +57,21 @@ class SourceModule:
 
     def __getstate__(self):  # the parse stays in this process
         return {**self.__dict__, "_parsed": None}
+
+
+_SHARED = threading.local()
+SOURCE_USES = 64  # a shared context is replaced after this many sources (what it uniqued is freed)
+
+
+def _source_context() -> ir.Context:
+    """The context to parse a source in: one per thread, shared by SOURCE_USES sources,
+    then a new one (a source keeps its own alive). A new context costs ~5 ms (it loads
+    every dialect), and raising adi made ~190 (one per size its parts are tested at)."""
+    state = _SHARED.__dict__.setdefault("context", [None, SOURCE_USES])
+    if state[1] >= SOURCE_USES:
+        state[0], state[1] = ir.Context(), 0
+    state[1] += 1
+    return state[0]
 
 
 _DL_SPEC = re.compile(r"dlti\.dl_spec\s*=\s*#dlti\.dl_spec<")

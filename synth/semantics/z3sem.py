@@ -329,13 +329,17 @@ def abstract_nonlinear(terms: list) -> list:
     equality of two terms that compute the same products of the same values under
     differently nested selects: a select on `a || b` against two nested selects)."""
     done: dict[int, z3.ExprRef] = {}
+    children: dict[int, list] = {}  # a term's children, read once (z3's children() wraps each anew)
     stack = [t for t in terms if isinstance(t, z3.ExprRef)]
     while stack:  # post-order without recursion (sums over many elements nest deeply)
         t = stack[-1]
-        if t.get_id() in done:
+        tid = t.get_id()
+        if tid in done:
             stack.pop()
             continue
-        kids = t.children() if z3.is_app(t) else []
+        kids = children.get(tid)
+        if kids is None:
+            kids = children[tid] = t.children() if z3.is_app(t) else []
         todo = [c for c in kids if c.get_id() not in done]
         if todo:
             stack.extend(todo)
@@ -343,7 +347,7 @@ def abstract_nonlinear(terms: list) -> list:
         stack.pop()
         new_kids = [done[c.get_id()] for c in kids]
         if kids and _nonlinear(t):
-            done[t.get_id()] = _uninterpreted(t, new_kids)
+            done[tid] = _uninterpreted(t, new_kids)
         else:
-            done[t.get_id()] = t.decl()(*new_kids) if kids else t
+            done[tid] = t.decl()(*new_kids) if kids else t
     return [done[t.get_id()] if isinstance(t, z3.ExprRef) else t for t in terms]

@@ -324,3 +324,17 @@ class SizePlan:
         return out
 
 
+def step_symbols(kernel: Kernel, loop, step) -> dict:
+    """{the size symbol that counts the time loop's steps: its value at 2 steps}, where the
+    step is proven on every input state (so every step count is covered by induction) and
+    the symbol sizes no array (fewer steps leave every array as it is): the whole loop's
+    largest test may run fewer steps (SizePlan.largest_tested). Empty otherwise."""
+    if step.verdict != "equivalent" or step.level not in ("z3", "all"):
+        return {}
+    trip = loop.trip
+    if len(trip.terms) != 1 or trip.terms[0][1] != 1 or trip.div != 1:
+        return {}
+    name = trip.terms[0][0]
+    if any(name in e.symbols for dims in kernel.sizes.arg_dims.values() for e in dims):
+        return {}
+    return {name: 2 - trip.const}

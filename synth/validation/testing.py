@@ -275,11 +275,23 @@ def _precompile(kernel: Kernel, plan: SizePlan, configs: list) -> None:
     functions, compiled once instead of once per size. Only for a raise synth built (its
     text at other sizes is known to be right; a text re-instantiated by mapping sizes is
     compiled at its call, where a failure is handled)."""
-    from synth.execution import precompile
-    from synth.validation.reference import precompile_reference
+    _precompile_all([(kernel, _small_instances(plan, configs))])
 
+
+def precompile_plans(prepared: list) -> None:
+    """_precompile for several functions at once (synth.validation.verify.Prepared each:
+    the parts of a function raised nest by nest, validated one after the other): every
+    original at its small test sizes as one module, every raised function as one (XLA
+    compiles one executable instead of one per part), before their tests. The same
+    functions, compiled at the same levels: only the time changes."""
+    _precompile_all([(p.kernel, _small_instances(p.plan, p.plan.test_configs())) for p in prepared])
+
+
+def _small_instances(plan: SizePlan, configs: list) -> list:
+    """(original, raised) at the sizes of `configs` tested at -O0, in order, up to the first
+    that does not instantiate; none for a raise synth did not build."""
     if plan.raised_at is None:
-        return
+        return []
     small = []
     for c in configs:
         if opt_level(plan, c) == 0:
@@ -287,10 +299,17 @@ def _precompile(kernel: Kernel, plan: SizePlan, configs: list) -> None:
                 small.append(plan.instances(c))
             except InputError:  # left to the test at that size, after the sizes before it
                 break
-    precompile("memref", [(o.text, kernel.name) for o, _ in small], opt_level=0)
-    raised = [r for _, r in small]
-    if raised:
-        precompile_reference(raised[0].dialect, [(r.text, r.name) for r in raised], opt_level=0)
+    return small
+
+
+def _precompile_all(items: list) -> None:
+    from synth.execution import precompile
+    from synth.validation.reference import precompile_reference
+
+    precompile("memref", [(o.text, kernel.name) for kernel, small in items for o, _ in small], opt_level=0)
+    raised = [r for _, small in items for _, r in small]
+    for dialect in dict.fromkeys(r.dialect for r in raised):
+        precompile_reference(dialect, [(r.text, r.name) for r in raised if r.dialect == dialect], opt_level=0)
 
 
 def opt_level(plan: SizePlan, sizes) -> int:

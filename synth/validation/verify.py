@@ -41,6 +41,7 @@ from __future__ import annotations
 import sys
 import time
 import warnings
+from typing import NamedTuple
 
 
 from synth.semantics import support as support
@@ -84,24 +85,22 @@ def constant_symbols(kernel: Kernel) -> frozenset:
     return frozenset(kernel.sizes.symbols) - set(kernel_sources(kernel, range(kernel.n_arguments)))
 
 
-def verify_text(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None,
-                level: str = "all", *, seed: int = 0, test_first: bool = True,
-                z3_timeout: float = DEFAULT_Z3_TIMEOUT, kernel: Kernel | None = None,
-                raised_at=None, generic_text: str | None = None, own_sizes: bool = True,
-                more_proofs: list | None = None, steps: dict | None = None) -> Report:
-    """`verify` on raised module text (`raised_path` names it in messages). `kernel` is the
-    original already loaded; `raised_at(values) -> text` builds the raised function at
-    other sizes (synth raise passes its program: no textual re-instantiation);
-    `generic_text`: the shape-generic text that `raised_text` and `raised_at` are static
-    instances of, which the proof for every size reads itself. `more_proofs`: sizes the
-    bounded proof covers besides the plan's (a loop kept as a loop proven unrolled there).
-    `steps`: size symbol -> its value at 2 steps, for the symbols that count the steps of a
-    loop whose step is proven on every input state (so for every step count by induction):
-    the largest test may run fewer steps where the raise would take too long at its own
-    (SizePlan.largest_tested)."""
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
-    t0 = time.monotonic()
+class Prepared(NamedTuple):
+    """What verify_text tests and proves: the function's name, the original, the raised
+    function (static), the one the proof for every size reads, the outputs compared, the
+    sizes."""
+    name: str
+    kernel: Kernel
+    raised: object
+    proven: object
+    comparisons: list
+    plan: SizePlan
+
+
+def prepare(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None, *,
+            kernel: Kernel | None = None, raised_at=None, generic_text: str | None = None,
+            own_sizes: bool = True, steps: dict | None = None) -> Prepared:
+    """verify_text's reading of its arguments (the same parameters), before any test."""
     name = kernel.name if kernel is not None else pick_function(source, raised_text, function)
     if kernel is None:
         kernel = load_kernel(source, name)
@@ -116,6 +115,34 @@ def verify_text(source: SourceModule, raised_text: str, raised_path: str, functi
     plan = SizePlan(kernel, raised, raised_at, edges=generic_text is not None, own_sizes=own_sizes,
                     pinned=constant_symbols(kernel) if generic_text is not None else frozenset(),
                     steps=steps)
+    return Prepared(name, kernel, raised, proven, comparisons, plan)
+
+
+def verify_text(source: SourceModule, raised_text: str, raised_path: str, function: str | None = None,
+                level: str = "all", *, seed: int = 0, test_first: bool = True,
+                z3_timeout: float = DEFAULT_Z3_TIMEOUT, kernel: Kernel | None = None,
+                raised_at=None, generic_text: str | None = None, own_sizes: bool = True,
+                more_proofs: list | None = None, steps: dict | None = None,
+                prepared: Prepared | None = None) -> Report:
+    """`verify` on raised module text (`raised_path` names it in messages). `kernel` is the
+    original already loaded; `raised_at(values) -> text` builds the raised function at
+    other sizes (synth raise passes its program: no textual re-instantiation);
+    `generic_text`: the shape-generic text that `raised_text` and `raised_at` are static
+    instances of, which the proof for every size reads itself. `more_proofs`: sizes the
+    bounded proof covers besides the plan's (a loop kept as a loop proven unrolled there).
+    `steps`: size symbol -> its value at 2 steps, for the symbols that count the steps of a
+    loop whose step is proven on every input state (so for every step count by induction):
+    the largest test may run fewer steps where the raise would take too long at its own
+    (SizePlan.largest_tested). `prepared`: what `prepare` made of these arguments (a
+    caller that compiled its test instances beforehand, synth.validation.testing.
+    precompile_plans)."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    t0 = time.monotonic()
+    if prepared is None:
+        prepared = prepare(source, raised_text, raised_path, function, kernel=kernel, raised_at=raised_at,
+                           generic_text=generic_text, own_sizes=own_sizes, steps=steps)
+    name, kernel, raised, proven, comparisons, plan = prepared
     report = Report(name, raised.name, raised.dialect, "equivalent", "test")
     if level == "test" or test_first:
         t = time.monotonic()
