@@ -302,7 +302,9 @@ func.func @ops(%n: i32, %x: memref<6xf64>, %y: memref<6xf64>, %f: memref<16x6xf6
     %ex = math.exp %mnn : f64
     %p2 = math.powf %sq, %two : f64
     %pw = math.powf %ex, %xi : f64
-    %d = arith.divf %p2, %pw : f64
+    %lg = math.log %ex : f64
+    %p3 = arith.addf %p2, %lg : f64
+    %d = arith.divf %p3, %pw : f64
     %ng = arith.negf %d : f64
     %ii = arith.index_cast %i : index to i32
     %fi = arith.sitofp %ii : i32 to f64
