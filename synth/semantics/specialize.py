@@ -19,6 +19,7 @@ records). A generic function is recognised by a `?` in its signature.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from functools import lru_cache
 
 from synth.errors import InputError
@@ -118,11 +119,11 @@ def _wrapper(name: str, callee: str, ins: list[str], outs: list[str], shapes: tu
     return text, static_ins
 
 
-@lru_cache(maxsize=64)
-def _renamed(text: str, name: str, dialect: str) -> tuple[str, tuple, tuple, tuple]:
-    """`text` with `@name` renamed `@name__generic` and private (what the static wrapper
-    calls), with its argument and result types and synth.* attributes; parsed once per
-    text, however many shapes it is made static at."""
+@contextmanager
+def raised_in_context(text: str, name: str, dialect: str):
+    """(the bindings' `ir`, the module `text` parsed, its `@name`) inside the shared context
+    of the dialect's bindings (jax's for stablehlo, the `mlir` package's for linalg), for
+    the block of a `with`."""
     from synth.semantics.raised import shared_context
 
     if dialect == "stablehlo":
@@ -133,7 +134,15 @@ def _renamed(text: str, name: str, dialect: str) -> tuple[str, tuple, tuple, tup
         context = shared_context()
     with context:
         module = parse_raised(ir, text)
-        func = raised_function(ir, module, name)
+        yield ir, module, raised_function(ir, module, name)
+
+
+@lru_cache(maxsize=64)
+def _renamed(text: str, name: str, dialect: str) -> tuple[str, tuple, tuple, tuple]:
+    """`text` with `@name` renamed `@name__generic` and private (what the static wrapper
+    calls), with its argument and result types and synth.* attributes; parsed once per
+    text, however many shapes it is made static at."""
+    with raised_in_context(text, name, dialect) as (ir, module, func):
         ins, outs = _signature(ir, func)
         attributes = _attributes(ir, func)
         func.attributes["sym_name"] = ir.StringAttr.get(f"{name}__generic")

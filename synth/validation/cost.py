@@ -43,18 +43,9 @@ _TERMINATORS = ("stablehlo.return", "func.return", "scf.yield", "scf.condition",
 
 def raised_work(text: str, name: str, dialect: str, scalars: dict[int, int], unknown_trips: int) -> int:
     """The estimated element operations of `@name` in the static module `text`."""
-    from synth.semantics.raised import shared_context
-    from synth.semantics.specialize import raised_function, parse_raised
+    from synth.semantics.specialize import raised_in_context
 
-    if dialect == "stablehlo":
-        from jaxlib.mlir import ir
-        context = shared_context("jax")
-    else:
-        from mlir import ir
-        context = shared_context()
-    with context:
-        module = parse_raised(ir, text)
-        func = raised_function(ir, module, name)
+    with raised_in_context(text, name, dialect) as (ir, _, func):
         walker = _Walker(ir, func.operation, scalars, unknown_trips)
         return walker.region(func.operation.regions[0], 1)
 
