@@ -288,3 +288,22 @@ def _close(case, what, want, got):
                                    atol=rtol * scale, err_msg=f"{case.id} {what}")
     else:
         np.testing.assert_array_equal(got, want, err_msg=f"{case.id} {what}")
+
+
+def assert_refused_at(path: Path, source: str, function: str, needle: str, words: list) -> None:
+    """`function` in `source` (written to `path`) is refused with exit 2 at the line and
+    column where `needle` (once in the file) starts, its message holding each of `words`."""
+    import pytest
+
+    from synth.errors import InputError
+
+    path.write_text(source)
+    with pytest.raises(InputError) as e:
+        translate_c(str(path), function=function)
+    assert e.value.exit_code == 2
+    at = source.index(needle)
+    line = source.count("\n", 0, at) + 1
+    column = at - (source.rfind("\n", 0, at) + 1) + 1
+    assert e.value.location == f"{path}:{line}:{column}", str(e.value)
+    for w in words:
+        assert w in e.value.message, e.value.message

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from c_oracle import Case, assert_same, inputs, run_c, run_translation, shapes_of, signature
+from c_oracle import assert_refused_at, Case, assert_same, inputs, run_c, run_translation, shapes_of, signature
 from conftest import DATA
 
 from synth.backends.cc import compiler
@@ -284,14 +284,4 @@ void bytes_of_image(int n, const unsigned char *img, float *dst)
     ("bytes_of_image", "(const float *)(img", ["reads the bytes of 'img' (u8) as another type"]),
 ])
 def test_refused_with_the_reason(tmp_path, function, needle, words):
-    path = tmp_path / "refused_for.c"
-    path.write_text(REFUSED)
-    with pytest.raises(InputError) as e:
-        translate_c(str(path), function=function)
-    assert e.value.exit_code == 2
-    at = REFUSED.index(needle)  # each needle once in the file
-    line = REFUSED.count("\n", 0, at) + 1
-    column = at - (REFUSED.rfind("\n", 0, at) + 1) + 1
-    assert e.value.location == f"{path}:{line}:{column}", str(e.value)
-    for w in words:
-        assert w in e.value.message, e.value.message
+    assert_refused_at(tmp_path / "refused_for.c", REFUSED, function, needle, words)

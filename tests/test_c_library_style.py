@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from c_oracle import Case, assert_same, inputs, run_c, run_translation, shapes_of, signature
+from c_oracle import assert_refused_at, Case, assert_same, inputs, run_c, run_translation, shapes_of, signature
 
 from synth.backends.cc import compiler
 from synth.errors import InputError
@@ -384,17 +384,7 @@ void from_unset(int n, double *a)
                                                              "unknown"]),
 ])
 def test_refused_with_the_reason(tmp_path, function, needle, words):
-    path = tmp_path / "refused_library_style.c"
-    path.write_text(REFUSED)
-    with pytest.raises(InputError) as e:
-        translate_c(str(path), function=function)
-    assert e.value.exit_code == 2
-    at = REFUSED.index(needle)  # each needle once in the file
-    line = REFUSED.count("\n", 0, at) + 1
-    column = at - (REFUSED.rfind("\n", 0, at) + 1) + 1
-    assert e.value.location == f"{path}:{line}:{column}", str(e.value)
-    for w in words:
-        assert w in e.value.message, e.value.message
+    assert_refused_at(tmp_path / "refused_library_style.c", REFUSED, function, needle, words)
 
 
 RAISED = [  # (mix_q2 translates, but its raise finds no program: exit 3)
