@@ -5,7 +5,7 @@ The Python API (the command line calls the same functions):
     import synth
     outcomes = synth.raise_module("gemm.mlir", target="stablehlo")   # one per function
     print(outcomes[0].module)                                        # validated output
-    report = synth.verify("gemm.mlir", "gemm.raised.mlir")           # level "z3"
+    report = synth.verify("gemm.mlir", "gemm.raised.mlir")           # level "all", as the CLI
     report.verdict                                                   # "equivalent", ...
 
 Errors are `synth.errors.SynthError`s with the exit code the CLI would give
@@ -45,11 +45,12 @@ def raise_module(text_or_path, target: str, *, function: str | None = None, time
     return [raise_function(source, name, target, options) for name in names]
 
 
-def verify(original, raised, *, function: str | None = None, level: str = "z3", seed: int = 0,
+def verify(original, raised, *, function: str | None = None, level: str = "all", seed: int = 0,
            z3_timeout: float = 300.0):
     """Check a raised module against the original (paths): a `synth.validation.common.Report`
     with `.verdict` ("equivalent", "not equivalent", "unknown"), `.counterexample`,
-    `.sizes_tested`, `.sizes_proven`."""
+    `.sizes_tested`, `.sizes_proven`. The defaults are `synth verify`'s (level "all": the
+    proof for every size where it applies, else the bounded one; tests/test_layers.py)."""
     from synth.validation.verify import verify as _verify
 
     return _verify(original, raised, function, level, seed=seed, z3_timeout=z3_timeout)

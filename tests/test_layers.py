@@ -82,6 +82,20 @@ def test_python_api_defaults_are_the_cli_defaults():
     assert {k: cli[k] for k in api} == api
 
 
+def test_python_verify_defaults_are_the_cli_defaults():
+    """`synth.verify`'s keyword defaults equal `synth verify`'s (it defaulted to level "z3"
+    where the CLI's default is "all")."""
+    import inspect
+
+    from synth.cli import build_parser
+
+    cli = vars(build_parser().parse_args(["verify", "k.mlir", "k.raised.mlir"]))
+    api = {k: p.default for k, p in inspect.signature(synth.verify).parameters.items()
+           if p.default is not inspect.Parameter.empty}
+    assert set(api) == {"function", "level", "seed", "z3_timeout"}
+    assert {k: cli[k] for k in api} == api
+
+
 def test_no_module_is_over_600_lines():
     """Modules readable in one sitting: none of synth's is over 600 lines."""
     long = {str(p.relative_to(ROOT)): n for p in ROOT.rglob("*.py")
