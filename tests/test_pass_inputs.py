@@ -34,3 +34,19 @@ def test_every_regenerated_input_has_its_lit_test():
         text = lit.read_text()
         assert f"--pass {name}" in text and f"inputs/{short}.{kernel}.{target}.mlir" in text
         assert (INPUTS / f"{short}.{kernel}.{target}.mlir").exists()
+
+
+def test_every_registered_pass_has_a_lit_test():
+    """Each pass of mlir-cpu's pipeline (synth.backends.passes.BY_NAME) has its lit file,
+    tests/lit/passes/NAME.mlir (the name without `synth-`), that runs it with `synth opt
+    --pass NAME` and checks the result: a new pass cannot join the pipeline untested."""
+    from synth.backends.passes import BY_NAME
+
+    lit = ROOT / "tests" / "lit" / "passes"
+    missing = []
+    for name in sorted(BY_NAME):
+        runs = [p for p in lit.glob("*.mlir") if f"--pass {name}" in p.read_text()]
+        own = lit / f"{name.removeprefix('synth-')}.mlir"
+        if own not in runs or "CHECK" not in own.read_text():
+            missing.append(name)
+    assert not missing, f"passes without their lit test in {lit}: {', '.join(missing)}"
