@@ -50,6 +50,13 @@ def test_results_files(bench_out):
     assert ("over 30 s: none" in report) == (not over)
     assert all(f"{r['kernel']} {r['target']} (" in report for r in over)
     assert "| compile s |" in report
+    # the search's share of each raise's time (issue 56 item 6), in the row and in the report
+    assert "| synth s (search) |" in report
+    for r in timed:
+        assert 0 <= r["search_seconds"] <= r["synth_seconds"], r
+        share = f"{r['synth_seconds']:.2f} ({100 * r['search_seconds'] / r['synth_seconds']:.0f}%)"
+        assert any(line.startswith(f"| gemm | {r['target']} |") and f"| {r['backend']} |" in line
+                   and share in line for line in report.splitlines()), share
     assert any("xla-cpu" in line and line.count(" to ") >= 2
                for line in report.splitlines() if line.startswith("| gemm"))
     with open(out / "results.csv") as f:
