@@ -580,6 +580,37 @@ def test_a_local_read_only_where_written_is_not_uninitialised(tmp_path):
     assert not _independent(z3.If(c, x + u * a, x), {u.get_id(): u})
 
 
+def test_the_uninitialised_memory_check_keeps_the_caller_s_deadline(tmp_path):
+    """The bounded proof's question "does this element depend on memory never written"
+    takes the proof's own time (--z3-timeout), not a fixed 10 s per element: past the
+    deadline Z3 is not asked, and the answer is "undecided" (the verdict unknown), never
+    "it reads memory it never wrote" (exit 2, the user's fault)."""
+    import time
+
+    import z3
+
+    from synth.analysis.function import describe
+    from synth.analysis.model import load_kernel
+    from synth.frontend.c import translate_c
+    from synth.semantics.affine import execute, symbolic_inputs
+    from synth.validation.contract import Comparison
+    from synth.validation.proofs import Undecided, _independent, _uninitialised
+
+    x, u, a = z3.Reals("x u a")
+    c = z3.Bool("c")
+    past = time.monotonic() - 1
+    assert _independent(z3.If(c, x + z3.If(c, a, u) * a, x), {u.get_id(): u}, past) is None
+    assert _independent(z3.If(c, x + u * a, x), {u.get_id(): u}, time.monotonic() + 60) is False
+    path = tmp_path / "guarded.c"
+    path.write_text(GUARDED_TEMP)
+    source = translate_c(str(path), function="guarded", sizes={"n": 3}, locations=False)
+    kernel = load_kernel(source, "guarded")
+    sym = symbolic_inputs(describe(kernel.normal, "guarded"), "", kernel.sizes.param_values(kernel.sizes.original()))
+    want = execute(kernel.normal, "guarded", sym)
+    with pytest.raises(Undecided, match="arg3"):
+        _uninitialised(kernel, sym, want, [Comparison("arg3", 3, 0)], past)
+
+
 def z3sem_subterms(array):
     import numpy as np
 

@@ -249,10 +249,17 @@ def _symbolic_raised_args(kernel: Kernel, sizes: Sizes, sym: list) -> list:
     return args
 
 
-def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comparison]) -> str | None:
+class Undecided(Exception):
+    """Z3 did not tell within the caller's time whether an output element depends on
+    memory the original never wrote (the proof's verdict is then unknown, not bad input)."""
+
+
+def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comparison],
+                   until: float | None = None) -> str | None:
     """The output element, if any, that depends on memory the original never wrote: a
     local's element read before written (`undef_*`), or the initial content of an
-    out-parameter (a returned buffer)."""
+    out-parameter (a returned buffer). Z3's questions end by `until` (a time.monotonic()
+    value: the proof's --z3-timeout); Undecided where Z3 cannot tell by then."""
     out_params = set(kernel.interface.out_parameters)
     initial = set()
     for i in out_params:
@@ -272,8 +279,13 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
     # `if (c) { t = ...; x += t * a; }` if-converted), which Z3 decides
     reach = _unwritten_reach([e for _, _, e in elements], unwritten)
     for c, idx, e in elements:
-        if isinstance(e, z3.ExprRef) and reach.get(e.get_id()) and not _independent(e, reach[e.get_id()]):
-            return f"{c.label}{list(idx)}"
+        if isinstance(e, z3.ExprRef) and reach.get(e.get_id()):
+            independent = _independent(e, reach[e.get_id()], until)
+            if independent is None:
+                raise Undecided(f"Z3 could not tell in time whether {c.label}{list(idx)} depends on memory "
+                                f"the original never wrote")
+            if not independent:
+                return f"{c.label}{list(idx)}"
     return None
 
 
@@ -297,14 +309,22 @@ def _unwritten_reach(roots: list, unwritten) -> dict:
     return memo
 
 
-def _independent(term, consts: dict, timeout_ms: int = 10_000) -> bool:
+INDEPENDENT_MS = 10_000  # Z3's time for one element's question at most
+
+
+def _independent(term, consts: dict, until: float | None = None) -> bool | None:
     """Whether `term` has one value whatever the constants `consts` hold (Z3: it equals
-    itself with each replaced by a fresh constant); False where Z3 cannot tell."""
+    itself with each replaced by a fresh constant); None where Z3 cannot tell within
+    INDEPENDENT_MS and before `until` (a time.monotonic() value, the caller's deadline)."""
+    ms = ms_left(until, INDEPENDENT_MS)
+    if ms is None:
+        return None
     other = z3.substitute(term, *[(k, z3.FreshConst(k.sort())) for k in consts.values()])
     solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver.set("timeout", ms)
     solver.add(term != other)
-    return solver.check() == z3.unsat
+    verdict = solver.check()
+    return None if verdict == z3.unknown else verdict == z3.unsat
 
 
 def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], timeout: float,
@@ -329,11 +349,15 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
         sym = symbolic_inputs(kf, "", kernel.sizes.param_values(sizes))
         try:
             want = execute(original, kernel.name, sym)
-            bad = _uninitialised(kernel, sym, want, comparisons)
+            bad = _uninitialised(kernel, sym, want, comparisons, time.monotonic() + timeout)
             have = None if bad is not None else small.evaluate(_symbolic_raised_args(kernel, sizes, sym))
         except z3sem.NoRealValue as e:  # e.g. a max reduction that starts from -inf
             report.level = "z3"
             report.verdict, report.message = "unknown", f"{e}; the proof is over the real numbers"
+            return
+        except Undecided as e:
+            report.level = "z3"
+            report.verdict, report.message = "unknown", f"at sizes {sizes_text(sizes)}: {e} (Z3 gave up)"
             return
         if bad is not None:
             raise InputError(f"@{kernel.name} reads memory it never wrote (an uninitialised "
