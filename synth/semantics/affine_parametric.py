@@ -370,7 +370,7 @@ class ParametricOriginal:
             if mentions(term, mark) or reads_in(term, by_decl):
                 raise NotParametric(f"the value carried by the loop at {self._where(op)} is not a "
                                     f"sum of terms its iterations do not change")
-            env[op.results[0]] = env[init] + make_sum(lb, ub, v, canonical(term))
+            env[op.results[0]] = env[init] + make_sum(lb, ub, v, canonical(term, self.deadline))
 
         for key in written:
             arr = state[key]
@@ -416,7 +416,7 @@ class ParametricOriginal:
                 raise NotParametric(f"a loop at {self._where(op)} updates a boolean array")
             if fixed:
                 delta = z3.substitute(delta, *fixed)
-            delta = canonical(z3.If(g, delta, zero(arr.sort)))
+            delta = canonical(z3.If(g, delta, zero(arr.sort)), self.deadline)
             if reads_in(delta, by_decl):
                 raise NotParametric(f"the loop at {self._where(op)} carries a dependence through "
                                     f"{arr.name} that is not a sum reduction")
