@@ -147,3 +147,31 @@ def test_raise_c_kernel(tmp_path, name, target):
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-4000:]
     text = out.read_text()
     assert f"@{_function(name)}_raised" in text and f"func.func @{_function(name)}(" in text
+
+
+@pytest.mark.parametrize("target", ["linalg", pytest.param("stablehlo", marks=pytest.mark.slow)])
+def test_durbin_as_polybench_writes_it_raises(tmp_path, target):
+    """durbin in PolyBench/C's own spelling (tests/data/c/durbin_polybench.c: `static`,
+    `(1-alpha*alpha)`, braces, declarations first) raised to linalg crashed the MLIR worker
+    while validating (LLVM's `integralElementType.getWidth() >= 8`: a buffer of i1 stored;
+    issue 56). Its loop bound is the int n, so it raises for every size; the drop-in equals
+    the original at n = 40, 17 and 2."""
+    from synth.execution import DROPIN_PIPELINE
+
+    path = ROOT / "tests" / "data" / "c" / "durbin_polybench.c"
+    out = tmp_path / f"durbin.{target}.mlir"
+    p = subprocess.run([sys.executable, "-m", "synth.cli", "raise", str(path), "--target", target, "-o", str(out)],
+                       capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert p.returncode == 0, p.stderr[-3000:]
+    text = out.read_text()
+    assert "tensor<?xf64>" in text.split("func.func @kernel_durbin(")[0]  # generic: n is read at run time
+    if target != "linalg":
+        return
+    original = translate_c(str(path), function="kernel_durbin").text
+    rng = np.random.default_rng(3)
+    for n in (40, 17, 2):
+        r = rng.uniform(-0.3, 0.3, 40)  # |r| < 1: the recursion's beta stays away from 0
+        args = [("i32", n), r, np.zeros(40)]
+        want = run_function(original, "kernel_durbin", args).outputs[2]
+        got = run_function(text, "kernel_durbin", args, pipeline=DROPIN_PIPELINE).outputs[2]
+        np.testing.assert_allclose(got[:n], want[:n], rtol=1e-12, atol=1e-14)
