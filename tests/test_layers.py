@@ -21,7 +21,6 @@ KNOWN = {
     ("synth.analysis.dependences", "synth.semantics"),
     ("synth.analysis.instantiate", "synth.semantics"),
     ("synth.analysis.model", "synth.grammar"),  # grammar.types.TensorType
-    ("synth.semantics.raised", "synth.codegen"),  # codegen.emit's stablehlo context factory
 }
 
 

@@ -39,7 +39,7 @@ def _raised_ops(text, target, name):
 
     raised_part, wrapper_part = text.split(f"  func.func @{name}(")
     if target == "stablehlo":
-        from synth.codegen.emit import stablehlo_context
+        from synth.grammar.verifier import stablehlo_context
 
         ir, ctx = stablehlo_context()
         raised_text = raised_part + "}\n"

@@ -89,31 +89,23 @@ from synth.backends.linalg_cleanup import in_upstream
 from synth.backends.stablehlo_calls import (
     counter_selects_as_calls, compare_direction, factorizations_as_calls, gathers_as_calls, solves_as_calls)
 from synth.errors import ExecutionError
+from synth.grammar.verifier import stablehlo_context
 
 _LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
 
 
 @lru_cache(maxsize=1)
-def _registry():
-    from jaxlib.mlir import ir
-    from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+def _register_passes() -> None:
     from jaxlib.mlir.dialects import stablehlo
 
     stablehlo.register_stablehlo_passes()
-    registry = ir.DialectRegistry()
-    _jax_mlir_ext.register_dialects(registry)
-    return registry
 
 
 def _context():
-    from jaxlib.mlir import ir
-    from jaxlib.mlir.dialects import stablehlo
-
-    ctx = ir.Context()
-    ctx.append_dialect_registry(_registry())
-    ctx.load_all_available_dialects()
-    stablehlo.register_dialect(ctx)
-    return ctx
+    """grammar.verifier's jaxlib context, with stablehlo's passes registered (its
+    legalization to linalg)."""
+    _register_passes()
+    return stablehlo_context()[1]
 
 
 def _constant_int(value) -> int | None:

@@ -11,21 +11,7 @@ from __future__ import annotations
 
 from synth.analysis.model import Kernel
 from synth.errors import SynthError
-
-
-def stablehlo_context():
-    """A new jaxlib MLIR context with the stablehlo, chlo and func dialects loaded."""
-    from jaxlib.mlir import ir
-    from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-    from jaxlib.mlir.dialects import stablehlo
-
-    ctx = ir.Context()
-    registry = ir.DialectRegistry()
-    _jax_mlir_ext.register_dialects(registry)
-    ctx.append_dialect_registry(registry)
-    stablehlo.register_dialect(ctx)
-    ctx.load_all_available_dialects()
-    return ir, ctx
+from synth.grammar.verifier import stablehlo_context
 
 
 def print_verified(text: str, dialect: str) -> str:

@@ -19,7 +19,10 @@ from synth.grammar.op import Attrs, Op, emit_op_function
 from synth.grammar.types import ShapeError, TensorType
 
 
-def _stablehlo_context():
+def stablehlo_context():
+    """A new jaxlib MLIR context with jax's dialects (stablehlo, chlo, func, ...) loaded:
+    synth's one factory of such contexts (the verifier's, codegen's, the proofs' shared
+    one and the stablehlo-to-linalg backend's). Returns (the ir module, the context)."""
     from jaxlib.mlir import ir
     from jaxlib.mlir._mlir_libs import _jax_mlir_ext
     from jaxlib.mlir.dialects import stablehlo
@@ -41,7 +44,7 @@ def _linalg_context():
     return ir, ctx
 
 
-_CONTEXT_FACTORIES = {"stablehlo": _stablehlo_context, "linalg": _linalg_context}
+_CONTEXT_FACTORIES = {"stablehlo": stablehlo_context, "linalg": _linalg_context}
 
 
 def _diagnostics(e) -> str:

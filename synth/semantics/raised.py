@@ -91,8 +91,8 @@ def _new_context(kind: str):
     if kind == "jax":
         from jax._src.interpreters import mlir as jax_mlir
         return jax_mlir.make_ir_context()
-    from synth.codegen.emit import stablehlo_context as context
-    return context()[1]
+    from synth.grammar.verifier import stablehlo_context
+    return stablehlo_context()[1]
 
 
 def shared_context(kind: str = "upstream"):
