@@ -17,9 +17,6 @@ ROOT = Path(synth.__file__).resolve().parent
 
 # (importing module, imported module): upward imports still there
 KNOWN = {
-    ("synth.analysis.collect", "synth.semantics"),  # semantics.affine_expr's integer sets
-    ("synth.analysis.dependences", "synth.semantics"),
-    ("synth.analysis.instantiate", "synth.semantics"),
     ("synth.analysis.model", "synth.grammar"),  # grammar.types.TensorType
 }
 

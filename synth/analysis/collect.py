@@ -233,7 +233,7 @@ class Collector:
                 self.map_forms(amap, list(op.operands))
                 self.record_sites(index, "map", amap, "offset", loc)
             elif name == "affine.if":
-                from synth.semantics.affine_expr import integer_set
+                from synth.analysis.affine_expr import integer_set
 
                 amap, _ = integer_set(op.attributes["condition"])
                 self.if_forms += self.map_forms(amap, list(op.operands))

@@ -33,7 +33,7 @@ from mlir import ir
 from synth.errors import InputError
 from synth.analysis.function import find_function
 from synth.frontend.reader import SourceModule
-from synth.semantics.affine_expr import integer_set, isl_text, isl_wrap
+from synth.analysis.affine_expr import integer_set, isl_text, isl_wrap
 
 LOADS = ("affine.load", "memref.load")
 ALLOCS = ("memref.alloca", "memref.alloc")

@@ -35,7 +35,7 @@ def _rewrite_map(amap: ir.AffineMap, sites: dict[int, int]) -> ir.AffineMap:
 
 
 def _rewrite_set(attr: ir.Attribute, sites: dict[int, int]) -> ir.Attribute:
-    from synth.semantics.affine_expr import integer_set
+    from synth.analysis.affine_expr import integer_set
 
     amap, eqs = integer_set(attr)
     amap = _rewrite_map(amap, sites)

@@ -33,7 +33,7 @@ from synth.errors import ExecutionError, InputError
 from synth.semantics import z3sem
 from synth.analysis.function import KernelFunction, find_function
 from synth.frontend.reader import SourceModule, diagnostic_location
-from synth.semantics.affine_expr import compile_map, integer_set
+from synth.analysis.affine_expr import compile_map, integer_set
 from synth.semantics.affine_scalar import SCALAR_HANDLERS
 from synth.semantics.handlers import handles, table
 

@@ -33,7 +33,7 @@ from synth.analysis.collect import split_const, walk
 from synth.analysis.model import Kernel
 from synth.analysis.symbols import SizeExpr
 from synth.semantics import z3sem
-from synth.semantics.affine_expr import integer_set
+from synth.analysis.affine_expr import integer_set
 from synth.semantics.parametric import (NotParametric, is_sum, make_sum, mentions, open_sum, query_ms, solve_for,
                                         zero)
 from synth.semantics.affine_closed import (

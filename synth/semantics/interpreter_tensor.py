@@ -10,7 +10,7 @@ import numpy as np
 
 from synth.grammar.shapes import cholesky, triangular_solve
 from synth.grammar.types import TensorType
-from synth.semantics.affine_expr import compile_map
+from synth.analysis.affine_expr import compile_map
 from synth.semantics.handlers import handles
 
 from synth.semantics import scalar

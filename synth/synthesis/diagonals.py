@@ -34,7 +34,7 @@ from synth.analysis.collect import loop_step
 from synth.analysis.model import Kernel
 from synth.budget import ms_left
 from synth.frontend.reader import affine_linear, walk_ops
-from synth.semantics.affine_expr import integer_set
+from synth.analysis.affine_expr import integer_set
 
 Lin = dict  # a linear form: variable name (str) or 1 (the constant) -> coefficient
 READ_TIMEOUT_MS = 10_000  # Z3's time for one read's legality question at most (seen: milliseconds)

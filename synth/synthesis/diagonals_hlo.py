@@ -18,7 +18,7 @@ below its main diagonal (L < 0) is padded in front too, its diagonal L the colum
 from __future__ import annotations
 
 from synth.grammar.op import Emitter, format_scalar
-from synth.semantics.affine_expr import integer_set
+from synth.analysis.affine_expr import integer_set
 from synth.synthesis.diagonals import DiagonalNest, Lin, NotDiagonal, at_sizes, diagonals, form_value, inverse
 from mlir import ir
 

@@ -16,7 +16,7 @@ from mlir import ir
 from synth.analysis.symbols import GenericValues
 from synth.grammar.dims import GenericSizes, kernel_sources
 from synth.grammar.op import Emitter
-from synth.semantics.affine_expr import integer_set
+from synth.analysis.affine_expr import integer_set
 from synth.synthesis.diagonals import (DiagonalNest, Lin, NotDiagonal, at_sizes, diagonal_bounds, diagonals,
                                        form_value, inverse, transposed_reads)
 

@@ -14,7 +14,7 @@ from synth.analysis.collect import loop_step
 from synth.frontend.reader import affine_linear
 from synth.grammar.op import Op, op_by_name
 from synth.grammar.types import TensorType
-from synth.semantics.affine_expr import compile_map
+from synth.analysis.affine_expr import compile_map
 from synth.synthesis.constants import fold_constant
 from synth.synthesis.program import Expr
 
