@@ -98,6 +98,26 @@ def test_new_timing_settings_retime_without_raising(bench_out, capsys):
     assert "1 core(s)" in (out / "report.md").read_text()
 
 
+def test_generic_and_static_raises_are_timed_side_by_side(tmp_path):
+    """`--shapes static,generic` (issue 52 item 6): each kernel raised both ways, the generic
+    raise's rows labelled `TARGET generic` and timed at the dataset's sizes beside the
+    static one, and report.md gives the geomean of generic over static time per backend
+    as the rows have it."""
+    from synth.bench.report import geomean
+
+    rc = main(["bench", str(POLYBENCH / "gemm.mlir"), "--dataset", "mini", "--out", str(tmp_path),
+               "--repeats", "2", "--targets", "stablehlo", "--backends", "xla-cpu", "--shapes", "static,generic",
+               "--timeout", "60"])
+    assert rc == 0
+    rows = {r["target"]: r for r in json.loads((tmp_path / "results.json").read_text())}
+    assert set(rows) == {"stablehlo", "stablehlo generic"}
+    assert all(r["status"] == "ok" and r["backend"] == "xla-cpu" and r["seconds"] > 0 for r in rows.values())
+    ratio = geomean([rows["stablehlo generic"]["seconds"] / rows["stablehlo"]["seconds"]])
+    report = (tmp_path / "report.md").read_text()
+    assert f"- generic over static time on xla-cpu: geomean {ratio:.2f} over 1 pairs" in report
+    assert "shapes static,generic" in report
+
+
 def test_dask_scheduler(tmp_path):
     from dask.distributed import LocalCluster
 
