@@ -6,6 +6,7 @@ Exit codes (README, "Exit codes"):
   2  bad or unsupported input, with a FILE:LINE:COL message where one is known
   3  no equivalent program found within the budget (nothing written)
   4  not equivalent (synth verify), with a counterexample
+  130 interrupted (Ctrl-C; synth.cli.main)
 """
 
 from __future__ import annotations

@@ -174,6 +174,26 @@ def test_c_outside_static_control_is_refused_with_its_location(tmp_path):
     assert p.returncode == 2 and f"{c}:3:3:" in p.stderr and "while" in p.stderr
 
 
+def test_synth_s_own_text_unreadable_is_an_internal_error_not_bad_input(tmp_path, monkeypatch, capsys):
+    """Validation that cannot read synth's own raised text (an InputError located at
+    `<raised @NAME>`, planted here in the pipeline's validation) is synth's fault: exit 1
+    with the internal-error line, never exit 2 with a location in synth's own text
+    (issue 56 item 5)."""
+    import synth.pipeline
+    from synth.errors import InputError
+
+    def unreadable(source, kernel, *args, **kwargs):
+        raise InputError("cannot parse the raised module: expected operation name in quotes",
+                         f"<raised @{kernel.name}>:3:9")
+    monkeypatch.setattr(synth.pipeline, "validate", unreadable)
+    out = tmp_path / "gemm.mlir"
+    rc = main(["raise", str(POLYBENCH / "gemm.mlir"), "--target", "linalg", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 1 and not out.exists()
+    assert "error: internal error: validating the raise of @kernel_gemm: <raised @kernel_gemm>:3:9:" in err
+    assert not err.startswith("<raised")
+
+
 def test_internal_error_is_one_line_with_exit_code_1(tmp_path, monkeypatch, capsys):
     """A bug (here: an exception planted in the pipeline) ends with exit code 1 and one
     line saying where, not a traceback; SYNTH_TRACEBACK=1 prints the traceback too."""
