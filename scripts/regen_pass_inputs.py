@@ -49,6 +49,8 @@ CASES = {  # chosen from `--survey mini` (the rewrites each pass makes on each k
     "synth-copies-as-loops": ("cholesky", "linalg", "mini"),
     "synth-bools-as-bytes": ("gramschmidt", "stablehlo", "mini"),  # lu's masks left with its LU loop
     "synth-library-loops": ("ludcmp", "stablehlo", "medium"),  # n = 400: panels of 200, not one
+    "synth-payload-cse": ("syrk", "linalg", "mini"),  # the scale's and the update's masks, fused
+    "synth-broadcasts-per-use": ("symm", "linalg", "mini"),  # alpha broadcast for two products
 }
 # kernels raised from their C twin (benchmarks/polybench-c): deriche's affine file keeps its
 # sweeps' scalars in memrefs the static raise does not interchange
