@@ -43,6 +43,10 @@ def test_rounds_are_in_stats_json(tmp_path):
     record = json.loads(stats.read_text())["min_neg"]
     # the first program found here is refuted (by a test's input), the second proven
     assert record["rounds"] >= record["attempts"] >= 2 and record["refuting_examples"] >= 1
+    # the search's time is every round's: at least its sub-problems' (each round's are listed)
+    problems = record["problems"]
+    assert record["search_seconds"] >= sum(p["seconds"] for p in problems) - 0.001 * len(problems)
+    assert abs(record["search_share"] - record["search_seconds"] / record["seconds"]) < 0.002
 
 
 def test_integer_inputs_stay_within_their_type():
