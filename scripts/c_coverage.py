@@ -6,8 +6,12 @@ against the compiled C on random inputs (a raise that differs counts as wrong).
 
     python scripts/c_coverage.py [--corpus benchmarks/c-libs] [--targets stablehlo linalg]
         [--timeout 600] [--only FILE:FUNCTION ...] [--json OUT.json] [--markdown OUT.md]
+        [--mlir-cpu]
 
-Exit status 0 when no translation or raise is wrong."""
+`--mlir-cpu` also runs each raise through the mlir-cpu backend's tiled pipeline (every
+performance pass) against the compiled C and sums the rewrites each pass made (issue 55:
+the passes on kernels nobody tuned them for). Exit status 0 when no translation or raise
+is wrong (nor, with --mlir-cpu, any mlir-cpu run wrong or failed)."""
 
 from __future__ import annotations
 
@@ -109,10 +113,43 @@ def check_raised(case, text: str, target: str, params, result) -> None:
     assert_same(case, f"raised {target}", params, result, want, (written, ret))
 
 
-def cover(case, targets: list[str], timeout: float, free: bool = False) -> dict:
+class MlirCpuRun:
+    """`raised_outputs`'s runner through the mlir-cpu backend (its tiled pipeline, every
+    performance pass), keeping the rewrites each pass made."""
+
+    def __init__(self):
+        self.rewrites: dict[str, int] = {}
+
+    def __call__(self, dialect: str, module: str, name: str, feed: list) -> list:
+        from synth.backends.mlir_cpu import MlirCpuBackend
+
+        prepared = MlirCpuBackend(target=dialect).prepare(module, name)
+        out = prepared.run(feed)
+        self.rewrites = {k: v for k, v in getattr(prepared, "rewrites", {}).items() if v}
+        return out
+
+
+def through_mlir_cpu(case, text: str, target: str, params, result, args, want, sig) -> dict:
+    """The raise (at the manifest's sizes) through mlir-cpu against the compiled C: status
+    ok / wrong / pipeline-error, and the passes' rewrites."""
+    from synth.backends.mlir_cpu import PipelineFailed
+
+    run = MlirCpuRun()
+    try:
+        got = raised_outputs(text, case, params, args, target, sig, run=run)
+        assert_same(case, f"raised {target} on mlir-cpu", params, result, want, got)
+    except PipelineFailed as e:
+        return {"status": "pipeline-error", "message": str(e)[:500]}
+    except AssertionError as e:
+        return {"status": "wrong", "message": str(e)[:500], "rewrites": run.rewrites}
+    return {"status": "ok", "rewrites": run.rewrites}
+
+
+def cover(case, targets: list[str], timeout: float, free: bool = False, mlir_cpu: bool = False) -> dict:
     """One function: its translation against gcc; its raise (with the manifest's --size
     values; `free`: without, a raise for every size, checked at the manifest's sizes and
-    at two others)."""
+    at two others; `mlir_cpu`: the raise also run through the mlir-cpu backend, fixed
+    sizes only)."""
     row = {"function": case.id, "translate": None, "raise": {}}
     params, result = signature(case)
     args = inputs(case, params, np.random.default_rng(11))
@@ -171,6 +208,9 @@ def cover(case, targets: list[str], timeout: float, free: bool = False) -> dict:
                     else:
                         raised = raised_outputs(out.read_text(), case, params, args, target, sig)
                         assert_same(case, f"raised {target}", params, result, want, raised)
+                        if mlir_cpu:
+                            entry["mlir_cpu"] = through_mlir_cpu(case, out.read_text(), target, params, result,
+                                                                 args, want, sig)
                     entry["status"] = "ok"
                 except AssertionError as e:
                     entry["status"] = "wrong"
@@ -213,15 +253,22 @@ def main(argv=None) -> int:
     ap.add_argument("--free-sizes", action="store_true",
                     help="raise without --size (a raise for every size), checked at the manifest's "
                          "sizes and at two others (each size plus 3, plus 6)")
+    ap.add_argument("--mlir-cpu", action="store_true",
+                    help="also run each raise through the mlir-cpu backend (every performance pass) "
+                         "against the compiled C, and count the rewrites each pass made (fixed sizes)")
     args = ap.parse_args(argv)
+    if args.mlir_cpu and args.free_sizes:
+        ap.error("--mlir-cpu runs the raises at the manifest's sizes: not with --free-sizes")
     cases = [c for c in load_cases(Path(args.corpus)) if "refused" not in c.spec]
     if args.only:
         cases = [c for c in cases if c.id in args.only]
     rows = []
     for case in cases:
-        row = cover(case, args.targets, args.timeout, args.free_sizes)
+        row = cover(case, args.targets, args.timeout, args.free_sizes, args.mlir_cpu)
         rows.append(row)
         raised = ", ".join(f"{t}: {e['status']} {e.get('message', '')[:150] if e['status'] != 'ok' else ''}"
+                           + (f" (mlir-cpu {e['mlir_cpu']['status']} {e['mlir_cpu'].get('rewrites') or ''}"
+                              f"{e['mlir_cpu'].get('message', '')[:150]})" if "mlir_cpu" in e else "")
                            for t, e in row["raise"].items())
         print(f"{case.id}: translate {row['translate']['status']}; {raised}", flush=True)
         if args.json:
@@ -230,8 +277,19 @@ def main(argv=None) -> int:
     print(table)
     if args.markdown:
         Path(args.markdown).write_text(table)
+    if args.mlir_cpu:
+        runs = [e["mlir_cpu"] for r in rows for e in r["raise"].values() if "mlir_cpu" in e]
+        totals: dict[str, int] = {}
+        for m in runs:
+            for k, v in (m.get("rewrites") or {}).items():
+                totals[k] = totals.get(k, 0) + v
+        print(f"mlir-cpu: {len(runs)} raises run, {sum(m['status'] == 'ok' for m in runs)} ok, "
+              f"{sum(m['status'] == 'wrong' for m in runs)} wrong, "
+              f"{sum(m['status'] == 'pipeline-error' for m in runs)} pipeline errors; rewrites per pass: "
+              + (", ".join(f"{k} {v}" for k, v in sorted(totals.items())) or "none"))
     wrong = [r for r in rows if r["translate"]["status"] == "wrong"
-             or any(e.get("status") == "wrong" for e in r["raise"].values())]
+             or any(e.get("status") == "wrong" or e.get("mlir_cpu", {}).get("status") in ("wrong", "pipeline-error")
+                    for e in r["raise"].values())]
     return 1 if wrong else 0
 
 

@@ -215,9 +215,10 @@ def run_translation(case: Case, params: list[Param], args: dict, *, sizes: bool,
     return out, ret, text
 
 
-def raised_outputs(text: str, case, params, args: dict, target: str, sig) -> tuple[dict, object]:
+def raised_outputs(text: str, case, params, args: dict, target: str, sig, run=None) -> tuple[dict, object]:
     """Run `@F_raised` of a raised module on the arguments; the arrays it writes (flat, the
-    manifest's extent) and the returned value."""
+    manifest's extent) and the returned value. `run(dialect, module, name, inputs)` runs
+    it (default: synth.backends.run.run_raised, the reference lowering)."""
     from synth.backends.run import run_raised
     from synth.semantics.raised import load_raised
     from synth.semantics.specialize import generic_signature, specialize
@@ -240,7 +241,7 @@ def raised_outputs(text: str, case, params, args: dict, target: str, sig) -> tup
     module = raised.text
     if generic_signature(module, name):  # a raise for every size: made static at these shapes
         module = specialize(module, name, raised.dialect, [np.shape(x) for x in feed])
-    results = run_raised(raised.dialect, module, name, feed)
+    results = (run or run_raised)(raised.dialect, module, name, feed)
     written = {}
     for k, i in enumerate(outs):
         p = params[i]
