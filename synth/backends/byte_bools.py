@@ -81,7 +81,9 @@ def bools_as_bytes(module) -> int:
     for value, t in values:
         value.set_type(t)
     for op in ops:
-        if op.name == "func.func":
+        if op.name == "memref.global" and (t := _widened(ir.TypeAttr(op.attributes["type"]).value)) is not None:
+            _widen_global(op, t)  # a constant mask of flags (memref.get_global's results were widened)
+        elif op.name == "func.func":
             signature = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
             inputs = [_widened(t) or t for t in signature.inputs]
             results = [_widened(t) or t for t in signature.results]
@@ -96,3 +98,22 @@ def bools_as_bytes(module) -> int:
                 narrowed = arith.trunci(ir.IntegerType.get_signless(1), flag)
             flag.replace_all_uses_except(narrowed, narrowed.owner.operation)
     return len(values)
+
+
+def _widen_global(op, t) -> None:
+    """A memref.global of i1 as one of i8 (type `t`): its initial value's flags as 0 / 1 bytes."""
+    import numpy as np
+    from mlir import ir
+
+    op.attributes["type"] = ir.TypeAttr.get(t)
+    if "initial_value" not in op.attributes:
+        return
+    try:
+        dense = ir.DenseIntElementsAttr(op.attributes["initial_value"])
+    except ValueError:  # `uninitialized`: no value to convert
+        return
+    shape = ir.MemRefType(t).shape
+    flags = np.array([int(bool(dense[k])) for k in range(len(dense))], dtype=np.int8)
+    if dense.is_splat and flags.size != int(np.prod(shape)):
+        flags = np.full(shape, flags[0], dtype=np.int8)
+    op.attributes["initial_value"] = ir.DenseElementsAttr.get(flags.reshape(shape), type=t.element_type)
