@@ -253,6 +253,14 @@ def disjoint(a: Box, b: Box) -> bool:
     return False
 
 
+def _same_lattice(a: Box, b: Box) -> bool:
+    """Whether two boxes are parts of one lattice: the same strides, first elements a
+    whole number of strides apart (`x[2 * i]` and `x[2 * i + 2]`), so that one box of
+    that lattice holds both (each read at its own offset)."""
+    return a.stride == b.stride and all(s >= 2 and (p - q) % s == 0 or (s == 1 and p == q and n == m)
+                                        for p, q, n, m, s in zip(a.lo, b.lo, a.count, b.count, a.stride))
+
+
 def _interleaved(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | None:
     """Reads of one array that fall in k >= 2 interleaved lattices (an array of structures
     read field by field: `p[3 * i]`, `p[3 * i + 1]`, `p[3 * i + 2]`): (the box of each
@@ -262,25 +270,27 @@ def _interleaved(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | 
     slice themselves (blocks side by side: the two halves of a row). None otherwise (one
     box for them all, as before)."""
     own = [_box([acc], shape) for acc in dims_list]
-    classes: list[Box] = []
-    of = []
-    for b in own:
-        for c, other in enumerate(classes):
-            if not disjoint(b, other):
-                if b != other:
-                    return None  # overlapping lattices that differ: not a field-by-field read
-                of.append(c)
-                break
-        else:
-            classes.append(b)
-            of.append(len(classes) - 1)
-    if len(classes) < 2:
+    members: list[list[int]] = []  # the accesses of each lattice
+    for j, b in enumerate(own):
+        meets = [c for c, m in enumerate(members) if not all(disjoint(b, own[i]) for i in m)]
+        if not meets:
+            members.append([j])
+            continue
+        if len(meets) > 1 or not _same_lattice(b, own[members[meets[0]][0]]):
+            return None  # overlapping lattices that differ: not a field-by-field read
+        members[meets[0]].append(j)
+    if len(members) < 2:
         return None
+    classes = [_box([dims_list[i] for i in m], shape) for m in members]
+    of = [next(c for c, m in enumerate(members) if j in m) for j in range(len(own))]
     first = classes[0]
     moved = {d for c in classes for d in range(len(shape)) if c.lo[d] != first.lo[d]}
-    if len(moved) != 1 or any(c.count != first.count or c.stride != first.stride for c in classes):
+    if len(moved) != 1 or any(c.stride != first.stride for c in classes):
         return None
-    d = moved.pop()
+    d = next(iter(moved))
+    if any(c.count[e] != first.count[e] for c in classes for e in range(len(shape)) if e != d) or (
+            first.stride[d] < 2 and any(c.count != first.count for c in classes)):
+        return None
     los = sorted(c.lo[d] for c in classes)
     interleaved = first.stride[d] >= 2 and los[-1] - los[0] < first.stride[d]
     # or blocks side by side beyond what the sketches slice (q[i][j], q[i][j + 16], j < 16)
