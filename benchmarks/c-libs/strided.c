@@ -123,10 +123,12 @@ void rmsnorm_rows(float *o, int ldo, const float *x, int ldx, const float *weigh
     }
 }
 
-/* ggml style: rows reached through byte strides nb01 (source) and nb1 (destination) */
-void ggml_scale_rows_f32(const float *src0, float *dst, int ne00, int ne01,
-                         size_t nb01, size_t nb1, float v)
+/* ggml style: rows reached through byte strides nb01 (source) and nb1 (destination),
+ * from the row pitches in elements */
+void ggml_scale_rows_f32(const float *src0, float *dst, int ne00, int ne01, int ld0, int ld1, float v)
 {
+    const size_t nb01 = ld0 * sizeof(float);
+    const size_t nb1 = ld1 * sizeof(float);
     for (int i1 = 0; i1 < ne01; i1++) {
         const float *x = (const float *)((const char *)src0 + i1 * nb01);
         float *y = (float *)((char *)dst + i1 * nb1);

@@ -1,0 +1,69 @@
+"""Flat subscripts at a constant stride and rows at independent run-time strides
+(benchmarks/c-libs/strided.c), raised with their sizes left free (one raise for every
+size) to both targets and run against the C compiled by gcc at the manifest's sizes and
+at larger ones. A pointer read at `pSrc[2 * i]`, `pSrc[2 * i + 1]`, `pSrc[2 * i + 2]`
+(2n + 1 samples: rows of 2 would reach one element past it, so the C front end reads it
+flat) is two strided views, the even lattice of n + 1 elements and the odd one of n,
+which end where the reads do; a per-row rms norm reads rows of x at stride ldx and
+writes rows of o at stride ldo (`size <= ldx` recorded in synth.assumptions)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from c_oracle import Case, assert_same, inputs, load_cases, mlir_signature, raised_outputs, run_c, signature
+from conftest import ROOT
+
+from synth.backends.cc import compiler
+from synth.frontend.c import translate_c
+
+CASES = {c.function: c for c in load_cases(ROOT / "benchmarks" / "c-libs") if c.path.name == "strided.c"}
+
+pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
+
+
+def _grown(case: Case, by: int) -> Case:
+    """The case at sizes `by` larger (the same raise must hold there)."""
+    return Case(case.path, case.function, {**case.spec, "sizes": {k: v + by for k, v in case.sizes.items()}})
+
+
+def test_odd_count_of_samples_is_two_lattices_that_end_where_the_reads_do():
+    from synth.analysis.model import load_kernel
+    from synth.analysis.regions import reached_views
+
+    case = CASES["decimate2_smooth_f32"]
+    source = translate_c(str(case.path), function=case.function)
+    assert "memref<?xf32>" in source.text.split("@decimate2_smooth_f32(")[1].split(",")[0]
+    kernel = load_kernel(source, case.function)
+    views = reached_views(kernel, kernel.sizes.standin())
+    n = case.sizes["blockSize"]
+    fields = views.extra[0]
+    values = {name: n for name in kernel.sizes.symbols}
+    got = [(b.at(values).lo[0], b.at(values).count[0], b.stride[0]) for b in fields]
+    assert got == [(0, n + 1, 2), (1, n, 2)]  # elements 0, 2, ..., 2n and 1, 3, ..., 2n - 1
+
+
+DEFAULT = [("decimate2_smooth_f32", "stablehlo"), ("lift53_predict", "linalg"),
+           ("rmsnorm_rows", "linalg"), ("sgeam_nn", "stablehlo")]
+SLOW = [(f, t) for f in ("decimate2_smooth_f32", "lift53_predict", "rmsnorm_rows", "sgeam_nn",
+                         "extract_channel1_u8", "downsample4", "scale_rows_ld", "cmplx_mult_real_f32")
+        for t in ("stablehlo", "linalg") if (f, t) not in DEFAULT]
+
+
+@pytest.mark.parametrize("name,target", DEFAULT + [pytest.param(f, t, marks=pytest.mark.slow) for f, t in SLOW])
+def test_strided_raise_for_every_size_equals_compiled_c(name, target):
+    from synth.pipeline import RaiseOptions, raise_function
+
+    case = CASES[name]
+    source = translate_c(str(case.path), function=name)  # sizes left free: shape-generic
+    outcome = raise_function(source, name, target, RaiseOptions())
+    assert "?" in outcome.module.split(f"@{name}_raised(")[1].split(")")[0]
+    for by in (0, 5):
+        at = _grown(case, by)
+        params, result = signature(at)
+        sig = mlir_signature(translate_c(str(case.path), function=name, locations=False, sizes=at.sizes).text, name)
+        for seed in (1, 2):
+            args = inputs(at, params, np.random.default_rng(seed))
+            want = run_c(at, params, result, args, "-O2")
+            got = raised_outputs(outcome.module, at, params, args, target, sig)
+            assert_same(at, f"raised {target} at {at.sizes}", params, result, want, got)
