@@ -221,6 +221,7 @@ class Reach:
     main: dict
     extra: dict
     roles: tuple
+    written: frozenset = frozenset()  # the arguments the function writes
 
 
 def _box(dims_list: list, shape) -> Box:
@@ -347,7 +348,8 @@ def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach |
             else:
                 box = _box([w.accesses[j][2] for j in live], shape)
         main[k] = box
-    return Reach(main, extra, tuple(roles))
+    written = frozenset(a for a, writes, _ in w.accesses if writes)
+    return Reach(main, extra, tuple(roles), written)
 
 
 def _candidates(model) -> list[SizeExpr]:
@@ -443,14 +445,17 @@ def _whole(box: Box, full: list) -> bool:
                for o, n, s, e in zip(box.lo, box.count, box.stride, full))
 
 
-def _trim(box: Box, full: list) -> bool:
+def _trim(box: Box, full: list, written: bool = False) -> bool:
     """Whether the box is its array less at most MAX_OFFSET elements at each end of each
     dim, at unit strides: what the statement sketches slice themselves (a stencil's
     interior) or read at its first or last element (an edge, as durbin's r[0]), so no view
-    is needed for it."""
+    is needed for it. A written array at one index inside a dim (a channel of interleaved
+    pixels, `dst[3 * i + 1] = g[i]`) needs its view: the sketches store at an edge only."""
     for o, n, s, e in zip(box.lo, box.count, box.stride, full):
         if n == 1 and not isinstance(n, SizeExpr) and (o == 0 or o == e - 1):
             continue
+        if written and n == 1 and not isinstance(n, SizeExpr):
+            return False
         if s != 1 or not isinstance(o, int) or not 0 <= o <= MAX_OFFSET:
             return False
         try:
@@ -511,6 +516,6 @@ def reached_views(kernel, standin: Mapping[str, int]) -> Views:
             main[k] = box
         if other is not None:
             extra[k] = other
-    if not extra and all(_trim(b, list(model.arg_dims[k])) for k, b in main.items()):
+    if not extra and all(_trim(b, list(model.arg_dims[k]), k in found[0].written) for k, b in main.items()):
         return NO_VIEWS  # nothing the sketches do not slice themselves: the kernel as it is
     return Views(main, extra, tuple(roles))
