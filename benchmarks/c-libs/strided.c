@@ -88,6 +88,29 @@ void resize_half_area_u8(const uint8_t *src, uint8_t *dst, int dwidth)
         dst[x] = (uint8_t)((src[x * 2] + src[x * 2 + 1] + 1) >> 1);
 }
 
+/* OpenCV style: write channel 1 of an interleaved 3-channel row (the others kept) */
+void insert_channel1_u8(const unsigned char *src, unsigned char *dst, int len)
+{
+    for (int i = 0; i < len; i++)
+        dst[i * 3 + 1] = src[i];
+}
+
+/* upsampling by 2 with linear interpolation: even outputs copy, odd ones average */
+void upsample2_linear(const float *x, float *y, int n)
+{
+    for (int i = 0; i < n - 1; i++) {
+        y[2 * i] = x[i];
+        y[2 * i + 1] = 0.5f * (x[i] + x[i + 1]);
+    }
+}
+
+/* an octave-up effect: the signal mixed with itself read at double speed */
+void octave_up_mix(const float *x, float *y, int n, float g)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = x[i] + g * x[2 * i];
+}
+
 /* every fourth sample (nearest-neighbour downsampling by 4) */
 void downsample4(const float *in, float *out, int n)
 {

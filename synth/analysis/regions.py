@@ -11,7 +11,10 @@ lies in, per dim `lo + stride * [0, count)`:
   smaller); the stride is the gcd of the index's steps and of the offsets between
   accesses. An access this cannot follow (a non-affine index) makes the box the array.
   The reads of a written array that no write can reach (another lattice, another range:
-  `a[i] = a[i - 1] + b[i]` at step 2, `a[i + m] = a[i]`) form a box of their own.
+  `a[i] = a[i - 1] + b[i]` at step 2, `a[i + m] = a[i]`) form a box of their own. An
+  array only read at interleaved lattices (`p[3 * i + c]`, `x[2 * i]` with `x[2 * i + 2]`
+  beside `x[2 * i + 1]`), or at a stride beside reads at unit stride (`x[2 * i] + x[i]`),
+  gets a box per lattice, each an input of its own.
 - `reached_views(kernel)`: the boxes as size expressions (found at four choices of the
   size symbols and matched to the expressions the size model knows, each plus at most
   MAX_OFFSET, or such a sum floordiv a stride), where they are not the whole array.
@@ -303,6 +306,27 @@ def _interleaved(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | 
     return tuple(classes[c] for c in order), [rank[c] for c in of]
 
 
+def _strided_apart(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | None:
+    """Reads of one array at a stride beside reads at unit stride (`x[2 * i] + x[i]`),
+    whose one box would lose the stride: (a box per lattice of the strided reads, one for
+    the others; the box of each access), where each is a box of its own. None where no
+    read is strided, or their one box keeps the strides."""
+    own = [_box([acc], shape) for acc in dims_list]
+    union = _box(dims_list, shape).stride
+    if not any(s > u for b in own for s, u in zip(b.stride, union)):
+        return None
+    keys = []  # per access: its class (unit strides: one class; else stride and residues)
+    for b in own:
+        keys.append(None if all(s == 1 for s in b.stride) else
+                    (b.stride, tuple(o % s for o, s in zip(b.lo, b.stride))))
+    order = list(dict.fromkeys(keys))
+    classes = [_box([acc for acc, k in zip(dims_list, keys) if k == key], shape) for key in order]
+    for key, box in zip(order, classes):
+        if key is not None and box.stride != key[0]:
+            return None  # the lattice leaves the array: no box of it
+    return tuple(classes), [order.index(k) for k in keys]
+
+
 def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach | None:
     """The Reach of @name's memref arguments at the sizes the module is written at; None
     where a loop bound or an access cannot be followed."""
@@ -323,7 +347,8 @@ def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach |
         writes = [j for j in live if w.accesses[j][1]]
         inside, outside = list(writes), [j for j in live if j not in writes]
         if not writes:
-            lattices = _interleaved([w.accesses[j][2] for j in live], shape)
+            lattices = _interleaved([w.accesses[j][2] for j in live], shape) or \
+                _strided_apart([w.accesses[j][2] for j in live], shape)
             if lattices is not None:  # rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]: a box each
                 boxes_, classes = lattices
                 extra[k] = boxes_
