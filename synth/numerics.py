@@ -68,9 +68,9 @@ def first_difference(want: np.ndarray, have: np.ndarray, exact_nonfinite: bool =
     """(index, expected, got) of the first element outside the tolerance, else None; a
     result of another shape differs as a whole (index (), the two shapes)."""
     if np.shape(want) != np.shape(have):
-        if np.squeeze(want).shape != np.squeeze(have).shape:
+        if not np.size(want) == np.size(have) == 1:
             return (), f"shape {np.shape(want)}", f"shape {np.shape(have)}"
-        have = np.reshape(have, np.shape(want))  # unit dims apart (a scalar as a 1-element array)
+        have = np.reshape(have, np.shape(want))  # a scalar as a 1-element array
     bad = mismatches(want, have, exact_nonfinite)
     if not np.any(bad):
         return None
