@@ -75,10 +75,11 @@ def test_strided_reads_beside_unit_reads_and_a_written_channel_are_views():
 
 DEFAULT = [("decimate2_smooth_f32", "stablehlo"), ("lift53_predict", "linalg"),
            ("rmsnorm_rows", "linalg"), ("sgeam_nn", "stablehlo"), ("upsample2_linear", "stablehlo"),
-           ("insert_channel1_u8", "linalg"), ("octave_up_mix", "linalg")]
+           ("insert_channel1_u8", "linalg"), ("octave_up_mix", "linalg"), ("resize_nearest_half_u8", "linalg")]
 SLOW = [(f, t) for f in ("decimate2_smooth_f32", "lift53_predict", "rmsnorm_rows", "sgeam_nn",
                          "extract_channel1_u8", "downsample4", "scale_rows_ld", "cmplx_mult_real_f32",
-                         "upsample2_linear", "insert_channel1_u8", "octave_up_mix")
+                         "upsample2_linear", "insert_channel1_u8", "octave_up_mix", "resize_nearest_half_u8",
+                         "rows_decimate2_f32")
         for t in ("stablehlo", "linalg") if (f, t) not in DEFAULT]
 
 

@@ -111,6 +111,25 @@ void octave_up_mix(const float *x, float *y, int n, float g)
         y[i] = x[i] + g * x[2 * i];
 }
 
+/* OpenCV style: halve an image by nearest neighbour (every other pixel of every other
+ * row), rows at their own steps */
+void resize_nearest_half_u8(const unsigned char *src, int sstep, unsigned char *dst, int dstep,
+                            int dwidth, int dheight)
+{
+    for (int y = 0; y < dheight; y++)
+        for (int x = 0; x < dwidth; x++)
+            dst[y * dstep + x] = src[2 * y * sstep + 2 * x];
+}
+
+/* a 3-tap smoothing decimator by 2 along each row of an image with row steps */
+void rows_decimate2_f32(const float *src, int sstep, float *dst, int dstep, int width, int height)
+{
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+            dst[y * dstep + x] = 0.25f * src[y * sstep + 2 * x] + 0.5f * src[y * sstep + 2 * x + 1]
+                               + 0.25f * src[y * sstep + 2 * x + 2];
+}
+
 /* every fourth sample (nearest-neighbour downsampling by 4) */
 void downsample4(const float *in, float *out, int n)
 {
