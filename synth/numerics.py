@@ -65,7 +65,13 @@ def equal(want: np.ndarray, have: np.ndarray) -> bool:
 
 
 def first_difference(want: np.ndarray, have: np.ndarray, exact_nonfinite: bool = False) -> tuple | None:
-    """(index, expected, got) of the first element outside the tolerance, else None."""
+    """(index, expected, got) of the first element outside the tolerance, else None; a
+    result of another number of elements differs as a whole (index (), the two shapes);
+    one of as many, in another shape, is compared as the same buffer."""
+    if np.shape(want) != np.shape(have):
+        if np.size(want) != np.size(have):
+            return (), f"shape {np.shape(want)}", f"shape {np.shape(have)}"
+        have = np.reshape(have, np.shape(want))  # the same buffer (a scalar as a 1-element array)
     bad = mismatches(want, have, exact_nonfinite)
     if not np.any(bad):
         return None

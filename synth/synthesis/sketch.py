@@ -532,13 +532,20 @@ def _put_back(sk: "Sketcher", reader: Reader, array: Expr, at_counter: dict[int,
 
 def _edge_store(sk: Sketcher, result: Expr, output: int, output_type: TensorType, edges: dict,
                 trims: tuple) -> Expr:
-    """`result` (over the dims without a constant store index) written at the edges
-    `edges` (dim -> "first" | "last") of the output's previous value: broadcast to the
-    whole array, then select_edge."""
+    """`result` (over the dims with no constant store index) at the edges `edges` (dim ->
+    "first" | "last") of the output's previous value: broadcast, select_edge; into the edge's
+    old value first (insert_range) where it leaves `trims` (an odd column over n - 1 rows)."""
     positions = set(edges.values())
-    if len(positions) != 1 or any(trims):
-        raise NoSketch("a store at a constant index over part of its other dims, or at both ends")
+    if len(positions) != 1:
+        raise NoSketch("a store at a constant index at both ends")
     kept = tuple(d for d in range(output_type.rank) if d not in edges)
+    if any(trims):
+        old = sk.apply("slice_edge", (Expr(output_type, leaf=output),),
+                       (("dims", tuple(sorted(edges))), ("position", next(iter(positions)))))
+        if sk.dialect == "stablehlo":  # its slice_edge keeps the rank
+            old = sk.apply("reshape", (old,), (("shape", tuple(output_type.shape[d] for d in kept)),))
+        h = len(trims) // 2  # lo then hi
+        result = sk.apply("insert_range", (old, result), (("lo", trims[:h]), ("hi", trims[h:])))
     if sk.dialect == "stablehlo":
         a = (("dims", kept), ("shape", output_type.shape))
     else:
