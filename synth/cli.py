@@ -505,7 +505,13 @@ def entry() -> None:
     of a raise's wall time that no output depends on. main() itself returns (tests call it)."""
     code = main()
     import atexit
+    import threading
 
+    # what the interpreter's own exit does first: the threading module's exit callbacks
+    # (thread pools told to stop) and a join of every non-daemon thread; then atexit
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is not None:
+        shutdown()
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
