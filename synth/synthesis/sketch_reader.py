@@ -14,6 +14,7 @@ from synth.analysis.collect import loop_step
 from synth.frontend.reader import affine_linear
 from synth.grammar.op import Op, op_by_name
 from synth.grammar.types import TensorType
+from synth.grammar.unary_math import UNARY_MATH, linalg_name, stablehlo_name
 from synth.semantics.affine_expr import compile_map
 from synth.synthesis.constants import fold_constant
 from synth.synthesis.program import Expr
@@ -33,6 +34,7 @@ ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor", "arith.shli": "shift_left",
         "arith.shrsi": "shift_right_arithmetic", "arith.remsi": "remainder",
         "arith.shrui": "shift_right_logical",
+        **{f.math_op: stablehlo_name(f).split(".", 1)[1] for f in UNARY_MATH},
     },
     "linalg": {
         "arith.addf": "add", "arith.addi": "add", "arith.subf": "sub", "arith.subi": "sub",
@@ -42,6 +44,7 @@ ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.negf": "negf", "math.sqrt": "sqrt", "math.exp": "exp", "math.log": "log", "math.absf": "abs", "math.powf": "powf",
         "math.absi": "abs", "arith.andi": "andi", "arith.ori": "ori", "arith.xori": "xori",
         "arith.shli": "shli", "arith.shrsi": "shrsi", "arith.remsi": "remsi", "arith.shrui": "shrui",
+        **{f.math_op: linalg_name(f).split(".", 1)[1] for f in UNARY_MATH},
     },
 }
 
