@@ -324,6 +324,16 @@ class AccessTranslator(AffineTranslator):
             raise Refuse(s, f"struct member access '{c_text(s)}' is not supported")
         raise Refuse(s, f"'{c_text(s)}' is not an element of an array")
 
+    def fixed_sizes(self) -> dict:
+        """The sizes the enclosing affine conditions fix (`incx == 1`): symbol -> value."""
+        out = {}
+        for e, eq in self.facts:
+            if eq and len(e.terms) == 1:
+                (mono, coeff), = e.terms.items()
+                if len(mono) == 1 and coeff in (1, -1):
+                    out[mono[0]] = -e.const * coeff
+        return out
+
     def place(self, b: Binding, acc: tuple, c) -> str:
         """`%A[subscripts] : memref<...>` of an access (first pass: recorded only)."""
         kind, value = acc
@@ -332,12 +342,13 @@ class AccessTranslator(AffineTranslator):
         if kind == "flat":
             if self.collect:
                 self.accesses.setdefault(b.key, []).append(
-                    layout.Access(value, dict(self.ranges), c, c_text(c), guarded=self.guards > 0))
+                    layout.Access(value, dict(self.ranges), c, c_text(c), guarded=self.guards > 0,
+                                  facts=self.fixed_sizes()))
                 return f"{b.ssa}[] : memref<{b.type}>"
             lay = self.plan.layouts[b.key] if b.flat else self.fixed_layout(b)
             if lay.opaque:
                 value = self.opaque(value, c)
-            subs = layout.indices(layout.Access(value, dict(self.ranges), c), lay,
+            subs = layout.indices(layout.Access(value, dict(self.ranges), c, facts=self.fixed_sizes()), lay,
                                   {**self.values, **self.expand})
         else:
             if self.collect:
