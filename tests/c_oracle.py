@@ -187,7 +187,7 @@ def run_translation(case: Case, params: list[Param], args: dict, *, sizes: bool,
     for p, (t, shape) in zip(params, sig):
         if p.array:
             if None in shape:
-                shape = _dynamic_shape(text, case, len(call), shape, (shapes or {}).get(p.name), len(args[p.name]))
+                shape = dynamic_shape(text, case, len(call), shape, (shapes or {}).get(p.name), len(args[p.name]))
             a = args[p.name]
             total = int(np.prod(shape))
             buf = np.full(max(total, len(a)), _sentinel(a.dtype), dtype=a.dtype)
@@ -256,7 +256,7 @@ def raised_outputs(text: str, case, params, args: dict, target: str, sig) -> tup
     return written, ret
 
 
-def _dynamic_shape(text: str, case: Case, index: int, shape: tuple, sized: tuple | None, total: int) -> tuple:
+def dynamic_shape(text: str, case: Case, index: int, shape: tuple, sized: tuple | None, total: int) -> tuple:
     """The extents of the `index`-th argument, dynamic in `shape`: the sized translation's
     (`sized`) where it has the same rank, else its `synth.c_shape` at the manifest's sizes
     (a size of 1 folds a stride away there: `x[i * incx]` is one-dimensional at incx = 1),
