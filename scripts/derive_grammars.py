@@ -166,6 +166,8 @@ CURATED = {
                 "a[p - q + offset]), 0 outside a: a gather at an index tensor built from "
                 "iotas, clamped and selected against 0 where an index can leave a; not searched "
                 "(sketches of reads at a sum of loop indices)"),
+        _op("stablehlo.gather", "stablehlo.gather", 2,
+            doc="(table, idx): rows of table at idx, clamped (C's table lookups: synth.grammar.gather)"),
         _op("stablehlo.reverse", "stablehlo.reverse", 1, attr_domain="reverse",
             doc="a read backwards along dim (out[p] = a[N - 1 - p]); not searched (sketches of "
                 "a subscript with a loop index at coefficient -1)"),
@@ -298,6 +300,8 @@ CURATED = {
                 "(p, q) -> (p + q + offset) where every index lies in a, else one reading a "
                 "(tensor.extract) at the clamped index, selected against 0; not searched "
                 "(sketches of reads at a sum of loop indices)"),
+        _op("linalg.gather", "linalg.generic", 2, emitted=["outputs"],
+            doc="(table, idx): rows of table at idx, clamped; tensor.extract in the body (synth.grammar.gather)"),
         _op("linalg.reverse", "linalg.generic", 1, attr_domain="reverse", emitted=["outputs"],
             doc="a read backwards along dim (out[p] = a[N - 1 - p]): a generic whose input map is "
                 "p -> N - 1 - p at static sizes, else one reading a (tensor.extract) there; not "

@@ -52,6 +52,7 @@ from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary,
                                           emit_structured)
 from synth.grammar.argmax import LinalgArg
 from synth.grammar.reverse import LinalgReverse
+from synth.grammar.gather import LinalgGather
 from synth.grammar.window import LinalgWindow
 from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
 from synth.grammar.views import LinalgInsertView, LinalgView
@@ -422,4 +423,6 @@ def grammar() -> tuple[Op, ...]:
         LinalgArg("linalg.argmin", "min"),
         # not searched: a read backwards along one dim (synth.grammar.reverse)
         LinalgReverse("linalg.reverse"),
+        # not searched: rows of a table at indices read from data (synth.grammar.gather)
+        LinalgGather("linalg.gather"),
     )

@@ -68,6 +68,7 @@ from synth.grammar.stablehlo_base import (
 )
 from synth.grammar.argmax import StablehloArg
 from synth.grammar.reverse import StablehloReverse
+from synth.grammar.gather import StablehloGather
 from synth.grammar.window import StablehloWindow
 from synth.grammar.stablehlo_loops import (
     Cholesky,
@@ -589,4 +590,6 @@ def grammar() -> tuple[Op, ...]:
         StablehloArg("stablehlo.argmin", "min"),
         # not searched: a read backwards along one dim (synth.grammar.reverse)
         StablehloReverse("stablehlo.reverse"),
+        # not searched: rows of a table at indices read from data (synth.grammar.gather)
+        StablehloGather("stablehlo.gather"),
     )

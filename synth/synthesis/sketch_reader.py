@@ -462,6 +462,15 @@ def _access(op, reversed_: dict | None = None, size=None) -> tuple[ir.Value, lis
     return view.memref, [(v, 0) for v in view.indices]
 
 
+def data_index(value: ir.Value) -> ir.Value | None:
+    """The integer a load index is converted from, where it is data (`arith.index_cast` of
+    a value that is no index: a table lookup's `in[i]`), else None."""
+    if is_block_argument(value) or value.owner.name not in ("arith.index_cast", "arith.index_castui"):
+        return None
+    source = value.owner.operands[0]
+    return None if str(source.type) == "index" else source
+
+
 def local_scalar(memref: ir.Value) -> ir.Value | None:
     """The memref itself where it is a local scalar (memref.alloca of one element), else None."""
     if is_block_argument(memref) or memref.owner.name != "memref.alloca":
