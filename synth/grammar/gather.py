@@ -11,8 +11,8 @@ so the raise never reads out of bounds; the C reads there only where it has unde
 behaviour, which the translation refuses to assume silently (synth.frontend.c: the
 range of the index is shown by its type, or recorded in synth.assumptions).
 
-Emitters (static shapes): stablehlo.gather of the index reshaped to (n, 1), the first dim
-collapsed; a linalg.generic over the result whose body clamps the index and reads the
+Emitters (the table's shape static, the index's extent static or a run-time size):
+stablehlo.gather with one index per position (index_vector_dim 1), the first dim collapsed; a linalg.generic over the result whose body clamps the index and reads the
 table with tensor.extract. The proofs read both by cases on the index (an array select:
 synth.semantics.interpreter.by_cases), as the original's memref.load at a data index.
 Only the sketches build it (synth.synthesis.opset leaves it out of the search)."""
@@ -34,14 +34,14 @@ class GatherFamily:
 
     arity = 2
     attr_domain_kind = "none"
-    shape_generic = False
+    shape_generic = True  # the index's extent may be a run-time size (the table's is static)
 
     def _fits(self, arg_types) -> bool:
         if len(arg_types) != 2:
             return False
         table, idx = arg_types
         return (table.rank >= 1 and table.dtype in STORED_DTYPES and idx.rank == 1
-                and idx.dtype in INDEX_DTYPES and not any(is_dynamic(n) for n in (*table.shape, *idx.shape)))
+                and idx.dtype in INDEX_DTYPES and not any(is_dynamic(n) for n in table.shape))
 
     def attribute_domain(self, arg_types, ctx):
         return ((),) if self._fits(arg_types) else ()
@@ -63,20 +63,20 @@ class GatherFamily:
 
 
 class StablehloGather(GatherFamily, StablehloOp):
-    """stablehlo.gather of one row per index (the index reshaped to (n, 1))."""
+    """stablehlo.gather of one row per index."""
 
     def emit(self, em, operands, arg_types, a, result_type):
         table, idx = arg_types
-        n, rest = int(idx.shape[0]), [int(d) for d in table.shape[1:]]
-        column = TensorType((n, 1), idx.dtype)
-        col, r = em.fresh(), em.fresh()
-        em.line(f"{col} = stablehlo.reshape {operands[1]} : ({idx.mlir()}) -> {column.mlir()}")
+        rest = [int(d) for d in table.shape[1:]]
+        r = em.fresh()
         offsets = ", ".join(str(k + 1) for k in range(len(rest)))
         sizes = ", ".join(str(d) for d in [1, *rest])
-        em.line(f'{r} = "stablehlo.gather"({operands[0]}, {col}) {{dimension_numbers = '
+        # index_vector_dim = 1, the index's rank: one index per position (an implicit
+        # trailing dim of 1), so that its extent may be dynamic
+        em.line(f'{r} = "stablehlo.gather"({operands[0]}, {operands[1]}) {{dimension_numbers = '
                 f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [0], "
                 f"start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, "
-                f"slice_sizes = array<i64: {sizes}>}} : ({table.mlir()}, {column.mlir()}) -> {result_type.mlir()}")
+                f"slice_sizes = array<i64: {sizes}>}} : ({table.mlir()}, {idx.mlir()}) -> {result_type.mlir()}")
         return r
 
 
