@@ -293,8 +293,10 @@ class AccessTranslator(AffineTranslator):
 
     # --- elements -----------------------------------------------------------------------
 
-    def element(self, c) -> tuple:
-        """(base, ("idx", subscripts) or ("flat", offset)) of a number-typed lvalue."""
+    def element(self, c, lookup: bool = False) -> tuple:
+        """(base, ("idx", subscripts) or ("flat", offset)) of a number-typed lvalue;
+        `lookup` (a read): ("lookup", subscripts) or ("flat lookup", (offset, index)) where
+        a subscript reads data (a table lookup)."""
         s = strip_casts(c)
         if s.kind == CK.ARRAY_SUBSCRIPT_EXPR:
             subs, e = [], s
@@ -305,7 +307,7 @@ class AccessTranslator(AffineTranslator):
             if e.kind == CK.DECL_REF_EXPR:
                 b = self.binding(e)
                 if b is not None and b.kind == "array" and not b.flat and len(subs) == len(b.shape):
-                    if any(self._reads_memory(ix) for ix in subs):  # a table lookup (a read only)
+                    if lookup and any(self._reads_memory(ix) for ix in subs):  # a table lookup
                         return b, ("lookup", subs)
                     return b, ("idx", [self.subscript(ix, s) for ix in subs])
                 if b is None or b.kind not in ("array", "pointer"):
@@ -316,7 +318,7 @@ class AccessTranslator(AffineTranslator):
             v = self.pval(base)
             if v.dims:
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
-            if self._reads_memory(index):  # a table lookup (a read only): `lut[in[i]]`
+            if lookup and self._reads_memory(index):  # a table lookup: `lut[in[i]]`
                 return v.base, ("flat lookup", (v.offset, index))
             return v.base, ("flat", v.offset + self.subscript(index, s))
         if s.kind == CK.UNARY_OPERATOR and unary_operator(s) == "*":
@@ -404,7 +406,7 @@ class AccessTranslator(AffineTranslator):
         return lay
 
     def load(self, c) -> tuple[str, str]:
-        b, acc = self.element(c)
+        b, acc = self.element(c, lookup=True)
         if acc[0] == "lookup":
             return self.lookup(b, acc[1], c), b.type
         if acc[0] == "flat lookup":
@@ -422,7 +424,7 @@ class AccessTranslator(AffineTranslator):
         lay = self.plan.layouts[b.key] if b.flat else None
         extent = b.shape[0] if b.shape else None
         if lay is None or len(lay.strides) != 1 or extent is None:
-            raise Refuse(c, f"'{c_text(c)}' reads '{b.name}' at an index read from data: a table must be "
+            raise Refuse(c, f"'{c_text(c)}' reads '{b.name}' at a data-dependent index: a table must be "
                             f"a one-dimensional array of declared extent (as in 'const T lut[256]')")
         k = self._data_index(index)
         if not (offset.is_const and offset.const == 0):
@@ -436,7 +438,7 @@ class AccessTranslator(AffineTranslator):
         (reading outside is undefined behaviour in C): where its type does not keep it
         within the extent, the translation says so in synth.assumptions."""
         if any(n is None for n in b.shape):
-            raise Refuse(c, f"'{c_text(c)}' reads '{b.name}' at an index read from data: its extents "
+            raise Refuse(c, f"'{c_text(c)}' reads '{b.name}' at a data-dependent index: its extents "
                             f"must be declared (as in 'const T lut[256]')")
         idx = []
         for ix, n in zip(subs, b.shape):

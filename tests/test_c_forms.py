@@ -1,6 +1,14 @@
-"""The math library as C calls it, and conditions that guard an index computation
-(issue 53): raises of benchmarks/c-libs/mathfn.c and guards.c against the functions
-compiled by the system C compiler (tests/c_oracle.py), on both targets.
+"""C as libraries write it (issue 53): table lookups, the math library as C calls it, and
+conditions that guard an index computation: raises of benchmarks/c-libs/lookup.c,
+mathfn.c and guards.c against the functions compiled by the system C compiler
+(tests/c_oracle.py), on both targets.
+
+- `out[i] = lut[in[i]]` (a table of declared extent read at an index from data) is a
+  gather in both targets (synth.grammar.gather: stablehlo.gather, a linalg.generic with a
+  clamped tensor.extract); the original's read is an array select by cases in the proofs.
+  An unsigned char index into 256 entries stays inside by its type; another index's range
+  is recorded in synth.assumptions, and its raise is refused (no gather is read off where
+  the index may leave the table: its examples could read outside).
 
 - `sinf` ... `erff` (float and double forms, `pow(x, 2.0)`, `powf(theta, -2.0f * i / d)`)
   become the op of each target that computes the same function (stablehlo.sine, cosine,
@@ -21,7 +29,8 @@ import sys
 import numpy as np
 import pytest
 import z3
-from c_oracle import Case, assert_same, inputs, load_cases, mlir_signature, raised_outputs, run_c, signature
+from c_oracle import (Case, assert_same, inputs, load_cases, mlir_signature, raised_outputs, run_c, run_translation,
+                      signature)
 from conftest import ROOT
 
 from synth.backends.cc import compiler
@@ -34,7 +43,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from c_coverage import check_raised  # noqa: E402  (the coverage script's check of a raise for every size)
 
 CORPUS = ROOT / "benchmarks" / "c-libs"
-CASES = {c.id: c for c in load_cases(CORPUS) if c.path.name in ("mathfn.c", "guards.c")}
+CASES = {c.id: c for c in load_cases(CORPUS) if c.path.name in ("mathfn.c", "guards.c", "lookup.c")}
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
 
@@ -61,7 +70,8 @@ def _raise_and_compare(case: Case, target: str, sizes: dict | None, at: list[dic
 
 
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
-@pytest.mark.parametrize("name", ["gelu_erf", "vcos", "rope_freqs"])
+@pytest.mark.parametrize("name", ["gelu_erf", pytest.param("vcos", marks=pytest.mark.slow),
+                                  pytest.param("rope_freqs", marks=pytest.mark.slow)])
 def test_math_calls_raise_equal_to_compiled_c(name, target):
     case = CASES[f"mathfn:{name}"]
     size = next(iter(case.sizes))
@@ -99,6 +109,7 @@ def test_uninterpreted_functions_of_exact_arguments():
     assert abs(z3sem.concrete_value(z3.substitute(erf(x), (x, z3.RealVal(1)))) - 0.8427007929497149) < 1e-15
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["stablehlo", "linalg"])
 def test_index_set_under_a_data_condition(target):
     case = CASES["guards:guard_idx"]
@@ -129,3 +140,51 @@ def test_negative_increments_refused_for_free_sizes_raise_at_unit_sizes():
     with pytest.raises(InputError, match="no small sizes keep every access of the kernel within its array"):
         raise_function(free, case.function, "linalg", RaiseOptions())
     _raise_and_compare(case, "linalg", case.sizes, [case.sizes])
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+@pytest.mark.parametrize("name", ["lut_u8", pytest.param("expand_samples", marks=pytest.mark.slow)])
+def test_table_lookup_is_a_gather(name, target):
+    case = CASES[f"lookup:{name}"]
+    validation = _raise_and_compare(case, target, None, [case.sizes, {"n": 5}])
+    assert "proven" in validation["summary"], validation["summary"]
+
+
+def test_lookup_reads_are_array_selects_and_stores_stay_refused(tmp_path):
+    from synth.pipeline import RaiseOptions, raise_function
+
+    case = CASES["lookup:lut_threshold"]
+    module = translate_c(str(case.path), function=case.function, sizes=case.sizes)
+    assert "memref.load" in module.text and "arith.extui" in module.text
+    out = raise_function(module, case.function, "stablehlo", RaiseOptions()).module
+    assert "stablehlo.gather" in out
+    src = tmp_path / "hist.c"
+    src.write_text("void hist(int n, const unsigned char *p, int h[256])\n"
+                   "{ for (int i = 0; i < n; i++) h[p[i]]++; }\n")
+    with pytest.raises(InputError, match="data-dependent array subscript"):
+        translate_c(str(src), function="hist")
+
+
+def test_int_index_range_recorded_and_its_raise_refused():
+    from synth.errors import NoSolutionError
+    from synth.pipeline import RaiseOptions, raise_function
+    from synth.synthesis.search import SearchSettings
+
+    case = CASES["lookup:take_idx"]
+    module = translate_c(str(case.path), function=case.function, sizes=case.sizes)
+    assert "0 <= idx[i] < 64 (the subscript of 'table[idx[i]]' reads data" in module.text
+    with pytest.raises(NoSolutionError, match="a table index whose values may fall outside the table"):
+        raise_function(module, case.function, "linalg", RaiseOptions(settings=SearchSettings(timeout=4.0)))
+
+
+def test_index_changed_under_a_size_condition_translates(tmp_path):
+    """`if (n > 5) k = 2; a[k] = 1.0f;`: the store runs in each branch (refused before)."""
+    src = tmp_path / "size_branch.c"
+    src.write_text("void size_branch(int n, float *a)\n{ int k = 0; if (n > 5) k = 2; a[k] = 1.0f; }\n")
+    case = Case(src, "size_branch", {"sizes": {"n": 3}, "arrays": {"a": "4"}})
+    params, result = signature(case)
+    for n in (3, 8):
+        case = Case(src, "size_branch", {"sizes": {"n": n}, "arrays": {"a": "4"}})
+        args = inputs(case, params, np.random.default_rng(n))
+        got = run_translation(case, params, args, sizes=False, shapes={"a": (4,)})
+        assert_same(case, "translation", params, result, run_c(case, params, result, args, "-O2"), got[:2])
