@@ -424,6 +424,11 @@ class AccessTranslator(AffineTranslator):
         lay = self.plan.layouts[b.key] if b.flat else None
         extent = b.shape[0] if b.shape else None
         if lay is None or len(lay.strides) != 1 or extent is None:
+            try:  # the subscript's own reason (a local changed under a condition ...), first
+                self.subscript(index, c)
+            except Refuse as e:
+                raise Refuse(c, f"{e.message}; read as a table lookup, '{b.name}' would need to be a "
+                                f"one-dimensional array of declared extent (as in 'const T lut[256]')") from None
             raise Refuse(c, f"'{c_text(c)}' reads '{b.name}' at a data-dependent index: a table must be "
                             f"a one-dimensional array of declared extent (as in 'const T lut[256]')")
         k = self._data_index(index)
