@@ -261,7 +261,8 @@ EXTRA = [
         ([((4, 3), "i64")], attrs(dim=0, dtype="i32"))]],
     # gather: a table's rows (an embedding) at indices, i64 indices, an i8 LUT
     *[(f"{d}.gather", types, attrs()) for d in ("stablehlo", "linalg") for types in [
-        [((3, 4), "f32"), ((5,), "i32")], [((4,), "f64"), ((6,), "i64")], [((7,), "i8"), ((5,), "i32")]]],
+        [((3, 4), "f32"), ((5,), "i32")], [((4,), "f64"), ((6,), "i64")], [((7,), "i8"), ((5,), "i32")],
+        [((6,), "f64"), ((2, 3), "i32")], [((5, 2), "f32"), ((3, 2), "i64")]]],
 ]
 
 

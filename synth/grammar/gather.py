@@ -1,12 +1,12 @@
 """gather of both grammars: rows of a table at indices read from data.
 
-    gather(table, idx)[p, ...] = table[clamp(idx[p], 0, K - 1), ...]     (K: table's rows)
+    gather(table, idx)[p.., ...] = table[clamp(idx[p..], 0, K - 1), ...]   (K: table's rows)
 
 What C's table lookups read: a LUT of an image (`out[i] = lut[in[i]]`, an unsigned char
 index into 256 entries: OpenCV's LUT), `y[i] = table[idx[i]]`, an embedding's rows
 (`out[i][j] = emb[tok[i]][j]`). The index is a rank-1 tensor of i32 / i64 (C's int, or
-an unsigned char promoted to it: a `convert` before); the table any stored type, its
-other dims taken whole. An index outside [0, K) is clamped (what stablehlo.gather does),
+an unsigned char promoted to it: a `convert` before), of any rank (an image's rows and
+columns); the table any stored type, its other dims taken whole after the index's. An index outside [0, K) is clamped (what stablehlo.gather does),
 so the raise never reads out of bounds; the C reads there only where it has undefined
 behaviour, which the translation refuses to assume silently (synth.frontend.c: the
 range of the index is shown by its type, or recorded in synth.assumptions).
@@ -40,7 +40,7 @@ class GatherFamily:
         if len(arg_types) != 2:
             return False
         table, idx = arg_types
-        return (table.rank >= 1 and table.dtype in STORED_DTYPES and idx.rank == 1
+        return (table.rank >= 1 and table.dtype in STORED_DTYPES and idx.rank >= 1
                 and idx.dtype in INDEX_DTYPES and not any(is_dynamic(n) for n in table.shape))
 
     def attribute_domain(self, arg_types, ctx):
@@ -49,10 +49,10 @@ class GatherFamily:
     def result_type(self, arg_types, a):
         self.check_arity(arg_types)
         if not self._fits(arg_types) or a:
-            raise self.shape_error("needs a table of rank >= 1 and a rank-1 i32 / i64 index, no attributes",
+            raise self.shape_error("needs a table of rank >= 1 (static) and an i32 / i64 index, no attributes",
                                    arg_types, a)
         table, idx = arg_types
-        return TensorType((idx.shape[0], *table.shape[1:]), table.dtype)
+        return TensorType((*idx.shape, *table.shape[1:]), table.dtype)
 
     def apply(self, sem, args, a):
         table, idx = np.asarray(args[0]), np.asarray(args[1])
@@ -69,13 +69,13 @@ class StablehloGather(GatherFamily, StablehloOp):
         table, idx = arg_types
         rest = [int(d) for d in table.shape[1:]]
         r = em.fresh()
-        offsets = ", ".join(str(k + 1) for k in range(len(rest)))
+        offsets = ", ".join(str(idx.rank + k) for k in range(len(rest)))
         sizes = ", ".join(str(d) for d in [1, *rest])
-        # index_vector_dim = 1, the index's rank: one index per position (an implicit
-        # trailing dim of 1), so that its extent may be dynamic
+        # index_vector_dim = the index's rank: one index per position (an implicit trailing
+        # dim of 1), so that its extents may be dynamic
         em.line(f'{r} = "stablehlo.gather"({operands[0]}, {operands[1]}) {{dimension_numbers = '
                 f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [0], "
-                f"start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, "
+                f"start_index_map = [0], index_vector_dim = {idx.rank}>, indices_are_sorted = false, "
                 f"slice_sizes = array<i64: {sizes}>}} : ({table.mlir()}, {idx.mlir()}) -> {result_type.mlir()}")
         return r
 
@@ -86,21 +86,22 @@ class LinalgGather(GatherFamily, LinalgOp):
 
     def emit(self, em, operands, arg_types, a, result_type):
         table, idx = arg_types
-        rank = result_type.rank
+        rank, r = result_type.rank, idx.rank
         dims = ", ".join(f"d{j}" for j in range(rank))
         parallel = ", ".join('"parallel"' for _ in range(rank))
         k, o = em.fresh("k"), em.fresh("o")
-        at = [em.fresh("i") for _ in range(1, rank)]
+        at = [em.fresh("i") for _ in range(r, rank)]
         kx, lo, row, zero, last, v, out = (em.fresh() for _ in range(7))
         body = [f"{zero} = arith.constant 0 : index",
                 f"{last} = arith.constant {int(table.shape[0]) - 1} : index",
                 f"{kx} = arith.index_cast {k} : {idx.dtype} to index",
                 f"{lo} = arith.maxsi {kx}, {zero} : index",
                 f"{row} = arith.minsi {lo}, {last} : index"]
-        body += [f"{at[j - 1]} = linalg.index {j} : index" for j in range(1, rank)]
+        body += [f"{at[j - r]} = linalg.index {j} : index" for j in range(r, rank)]
         body += [f"{v} = tensor.extract {operands[0]}[{', '.join([row, *at])}] : {table.mlir()}",
                  f"linalg.yield {v} : {table.dtype}"]
-        em.line(f"{out} = linalg.generic {{indexing_maps = [affine_map<({dims}) -> (d0)>, "
+        em.line(f"{out} = linalg.generic {{indexing_maps = [affine_map<({dims}) -> "
+                f"({', '.join(f'd{j}' for j in range(r))})>, "
                 f"affine_map<({dims}) -> ({dims})>], iterator_types = [{parallel}]}} "
                 f"ins({operands[1]} : {idx.mlir()}) outs({em.empty(result_type)} : {result_type.mlir()}) {{\n"
                 f"^bb0({k}: {idx.dtype}, {o}: {table.dtype}):\n" + "\n".join(f"  {ln}" for ln in body)

@@ -12,14 +12,14 @@ class Gathers:
     """`gathered`, for the statement sketch (its reader, loops and Sketcher)."""
 
     def gathered(self, k: int, idx) -> View:
-        """Argument k (a table) at a first index read from data (`lut[in[i]]`, `emb[tok[i]][j]`):
-        the gather of its rows at that value, read over its loops (one), the table's other
-        dims at loop indices that cover them whole."""
+        """Argument k (a table) at a first index read from data (`lut[in[i]]`, `lut[src[y][x]]`,
+        `emb[tok[i]][j]`): the gather of its rows at that value, over the index's loops, the
+        table's other dims at further loop indices that cover them whole."""
         index = self.read(data_index(idx[0][0]))
-        if len(index.dims) != 1:
-            raise NoSketch("a table read at an index over other than one loop")
+        if not index.dims:
+            raise NoSketch("a table read at an index over no loop")
         t = self.input_types[k]
-        dims = [index.dims[0]]
+        dims = list(index.dims)
         for d, (iv, c) in enumerate(idx[1:], start=1):
             if iv not in self.at or c or self.at[iv] in dims:
                 raise NoSketch("a table read at other than distinct loop indices after its index from data")
