@@ -30,6 +30,23 @@ void gamma_table(int n, const unsigned char *img, const double gamma[256], doubl
         out[i] = gamma[img[i]] + 0.5 * gamma[img[i]];
 }
 
+/* an 8-bit image through a LUT, its rows at a stride (OpenCV's LUT on a Mat) */
+void lut_image(int h, int w, const unsigned char *src, int sstep, const unsigned char lut[256],
+               unsigned char *dst)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            dst[y * w + x] = lut[src[y * sstep + x]];
+}
+
+/* one LUT applied to each channel of RGB pixels */
+void lut_rgb(int n, const unsigned char *src, const unsigned char lut[256], unsigned char *dst)
+{
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++)
+            dst[3 * i + c] = lut[src[3 * i + c]];
+}
+
 /* a gather at int indices (y = table[idx]): the index's range is the caller's */
 void take_idx(int n, const int *idx, const double table[64], double *y)
 {
