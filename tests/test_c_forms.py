@@ -192,3 +192,15 @@ def test_index_changed_under_a_size_condition_translates(tmp_path):
         args = inputs(case, params, np.random.default_rng(n))
         got = run_translation(case, params, args, sizes=False, shapes={"a": (4,)})
         assert_same(case, "translation", params, result, run_c(case, params, result, args, "-O2"), got[:2])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_embedding_rows_at_token_ids(target):
+    """`out[i * d + j] = emb[tok[i]][j]`: a gather of rows (the table's width a size); the
+    vocabulary V no loop reaches is given (--size), n and d are left free."""
+    case = CASES["lookup:embed_rows"]
+    _raise_and_compare(case, target, {"V": case.sizes["V"]}, [])
+    module = translate_c(str(case.path), function=case.function, sizes=case.sizes)
+    assert "0 <= tok[i] < V" in module.text or "0 <= tok[i] < 23" in module.text
+    _raise_and_compare(case, target, case.sizes, [case.sizes])

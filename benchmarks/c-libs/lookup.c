@@ -47,6 +47,14 @@ void lut_rgb(int n, const unsigned char *src, const unsigned char lut[256], unsi
             dst[3 * i + c] = lut[src[3 * i + c]];
 }
 
+/* an embedding's rows at token ids (llama2.c's token embedding lookup) */
+void embed_rows(int n, int V, int d, const int *tok, const float emb[V][d], float *out)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < d; j++)
+            out[i * d + j] = emb[tok[i]][j];
+}
+
 /* a gather at int indices (y = table[idx]): the index's range is the caller's */
 void take_idx(int n, const int *idx, const double table[64], double *y)
 {

@@ -11,8 +11,9 @@ so the raise never reads out of bounds; the C reads there only where it has unde
 behaviour, which the translation refuses to assume silently (synth.frontend.c: the
 range of the index is shown by its type, or recorded in synth.assumptions).
 
-Emitters (the table's shape static, the index's extent static or a run-time size):
-stablehlo.gather with one index per position (index_vector_dim 1), the first dim collapsed; a linalg.generic over the result whose body clamps the index and reads the
+Emitters (the table's rows static, its other extents and the index's static or run-time
+sizes): stablehlo.gather (dynamic_gather where a slice size is a run-time size) with one
+index per position (index_vector_dim: the index's rank), the first dim collapsed; a linalg.generic over the result whose body clamps the index and reads the
 table with tensor.extract. The proofs read both by cases on the index (an array select:
 synth.semantics.interpreter.by_cases), as the original's memref.load at a data index.
 Only the sketches build it (synth.synthesis.opset leaves it out of the search)."""
@@ -41,7 +42,7 @@ class GatherFamily:
             return False
         table, idx = arg_types
         return (table.rank >= 1 and table.dtype in STORED_DTYPES and idx.rank >= 1
-                and idx.dtype in INDEX_DTYPES and not any(is_dynamic(n) for n in table.shape))
+                and idx.dtype in INDEX_DTYPES and not is_dynamic(table.shape[0]))
 
     def attribute_domain(self, arg_types, ctx):
         return ((),) if self._fits(arg_types) else ()
@@ -67,10 +68,17 @@ class StablehloGather(GatherFamily, StablehloOp):
 
     def emit(self, em, operands, arg_types, a, result_type):
         table, idx = arg_types
-        rest = [int(d) for d in table.shape[1:]]
+        rest = table.shape[1:]
         r = em.fresh()
         offsets = ", ".join(str(idx.rank + k) for k in range(len(rest)))
-        sizes = ", ".join(str(d) for d in [1, *rest])
+        if any(is_dynamic(n) for n in rest):  # an embedding's width a run-time size: sizes as a value
+            sizes = em.shape_value((1, *rest))
+            em.line(f'{r} = "stablehlo.dynamic_gather"({operands[0]}, {operands[1]}, {sizes}) {{dimension_numbers = '
+                    f"#stablehlo.gather<offset_dims = [{offsets}], collapsed_slice_dims = [0], "
+                    f"start_index_map = [0], index_vector_dim = {idx.rank}>, indices_are_sorted = false}} : "
+                    f"({table.mlir()}, {idx.mlir()}, tensor<{table.rank}xi64>) -> {result_type.mlir()}")
+            return r
+        sizes = ", ".join(str(int(d)) for d in [1, *rest])
         # index_vector_dim = the index's rank: one index per position (an implicit trailing
         # dim of 1), so that its extents may be dynamic
         em.line(f'{r} = "stablehlo.gather"({operands[0]}, {operands[1]}) {{dimension_numbers = '
