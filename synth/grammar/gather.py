@@ -11,8 +11,7 @@ so the raise never reads out of bounds; the C reads there only where it has unde
 behaviour, which the translation refuses to assume silently (synth.frontend.c: the
 range of the index is shown by its type, or recorded in synth.assumptions).
 
-Emitters (the table's rows static, its other extents and the index's static or run-time
-sizes): stablehlo.gather (dynamic_gather where a slice size is a run-time size) with one
+Emitters (every extent static or a run-time size): stablehlo.gather (dynamic_gather where a slice size is a run-time size) with one
 index per position (index_vector_dim: the index's rank), the first dim collapsed; a linalg.generic over the result whose body clamps the index and reads the
 table with tensor.extract. The proofs read both by cases on the index (an array select:
 synth.semantics.interpreter.by_cases), as the original's memref.load at a data index.
@@ -24,7 +23,7 @@ import numpy as np
 
 from synth.grammar.dims import is_dynamic
 from synth.grammar.linalg_base import LinalgOp
-from synth.grammar.stablehlo_base import StablehloOp
+from synth.grammar.stablehlo_base import StablehloOp, plus
 from synth.grammar.types import STORED_DTYPES, TensorType
 
 INDEX_DTYPES = ("i32", "i64")
@@ -42,7 +41,7 @@ class GatherFamily:
             return False
         table, idx = arg_types
         return (table.rank >= 1 and table.dtype in STORED_DTYPES and idx.rank >= 1
-                and idx.dtype in INDEX_DTYPES and not is_dynamic(table.shape[0]))
+                and idx.dtype in INDEX_DTYPES)
 
     def attribute_domain(self, arg_types, ctx):
         return ((),) if self._fits(arg_types) else ()
@@ -50,7 +49,7 @@ class GatherFamily:
     def result_type(self, arg_types, a):
         self.check_arity(arg_types)
         if not self._fits(arg_types) or a:
-            raise self.shape_error("needs a table of rank >= 1 (static) and an i32 / i64 index, no attributes",
+            raise self.shape_error("needs a table of rank >= 1 and an i32 / i64 index, no attributes",
                                    arg_types, a)
         table, idx = arg_types
         return TensorType((*idx.shape, *table.shape[1:]), table.dtype)
@@ -99,9 +98,14 @@ class LinalgGather(GatherFamily, LinalgOp):
         parallel = ", ".join('"parallel"' for _ in range(rank))
         k, o = em.fresh("k"), em.fresh("o")
         at = [em.fresh("i") for _ in range(r, rank)]
-        kx, lo, row, zero, last, v, out = (em.fresh() for _ in range(7))
-        body = [f"{zero} = arith.constant 0 : index",
-                f"{last} = arith.constant {int(table.shape[0]) - 1} : index",
+        kx, lo, row, zero, v, out = (em.fresh() for _ in range(6))
+        rows = table.shape[0]
+        if is_dynamic(rows):  # the last row a value computed once from the arguments
+            last, first = em.size(plus(rows, -1)), []
+        else:
+            last = em.fresh()
+            first = [f"{last} = arith.constant {int(rows) - 1} : index"]
+        body = [f"{zero} = arith.constant 0 : index", *first,
                 f"{kx} = arith.index_cast {k} : {idx.dtype} to index",
                 f"{lo} = arith.maxsi {kx}, {zero} : index",
                 f"{row} = arith.minsi {lo}, {last} : index"]
