@@ -165,10 +165,11 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             iv_param[loop.id] = params.pop()
     votes: dict[tuple, dict[int, int]] = {}
     indexed: set[tuple] = set()  # (array, dim) indexed by some loop index
+    looked_up: set[tuple] = set()  # (array, dim) read at an index from data (a table: its extent kept)
     for acc in col.accesses:
         for d, form in enumerate(acc.forms):
             if form is None:
-                indexed.add((acc.array, d))
+                (looked_up if acc.data_index(d) else indexed).add((acc.array, d))
                 continue
             ivs = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]
             if ivs or (counter is not None and ("p", counter) in form.terms):
@@ -220,7 +221,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 dims[key] = SizeExpr.symbol(n) * a + c
             elif extent is None:
                 dims[key] = None  # from the accesses, below
-            elif extent > 1 and key in indexed:
+            elif extent > 1 and key in indexed and key not in looked_up:
                 n = f"n{extent}"
                 symbols.setdefault(n, Symbol(n, extent, "extent", f"extent {extent}"))
                 dims[key] = SizeExpr.symbol(n)

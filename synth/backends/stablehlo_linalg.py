@@ -90,7 +90,8 @@ from synth.backends.stablehlo_calls import (
     counter_selects_as_calls, compare_direction, factorizations_as_calls, gathers_as_calls, solves_as_calls)
 from synth.errors import ExecutionError
 
-_LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
+# chlo.erf (C's erf: synth.grammar.unary_math) expanded first, as XLA does
+_LEGALIZE = "builtin.module(func.func(chlo-legalize-to-stablehlo,stablehlo-legalize-to-linalg,canonicalize))"
 
 
 @lru_cache(maxsize=1)
@@ -107,12 +108,13 @@ def _registry():
 
 def _context():
     from jaxlib.mlir import ir
-    from jaxlib.mlir.dialects import stablehlo
+    from jaxlib.mlir.dialects import chlo, stablehlo
 
     ctx = ir.Context()
     ctx.append_dialect_registry(_registry())
     ctx.load_all_available_dialects()
     stablehlo.register_dialect(ctx)
+    chlo.register_dialect(ctx)
     return ctx
 
 

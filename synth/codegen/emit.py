@@ -17,13 +17,14 @@ def stablehlo_context():
     """A new jaxlib MLIR context with the stablehlo, chlo and func dialects loaded."""
     from jaxlib.mlir import ir
     from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-    from jaxlib.mlir.dialects import stablehlo
+    from jaxlib.mlir.dialects import chlo, stablehlo
 
     ctx = ir.Context()
     registry = ir.DialectRegistry()
     _jax_mlir_ext.register_dialects(registry)
     ctx.append_dialect_registry(registry)
     stablehlo.register_dialect(ctx)
+    chlo.register_dialect(ctx)  # chlo.erf (synth.grammar.unary_math)
     ctx.load_all_available_dialects()
     return ir, ctx
 

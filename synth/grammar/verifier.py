@@ -22,7 +22,7 @@ from synth.grammar.types import ShapeError, TensorType
 def _stablehlo_context():
     from jaxlib.mlir import ir
     from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-    from jaxlib.mlir.dialects import stablehlo
+    from jaxlib.mlir.dialects import chlo, stablehlo
 
     ctx = ir.Context()
     registry = ir.DialectRegistry()
@@ -30,6 +30,7 @@ def _stablehlo_context():
     ctx.append_dialect_registry(registry)
     ctx.load_all_available_dialects()
     stablehlo.register_dialect(ctx)
+    chlo.register_dialect(ctx)  # chlo.erf
     return ir, ctx
 
 

@@ -39,13 +39,14 @@ from synth.grammar.types import TensorType
 from synth.synthesis.program import Expr
 from synth.synthesis.sketch_reader import (
     DIAGONAL, MAX_TRIM, NoSketch, CounterMask, ELEMENTWISE, CASTS, Flipped, Mask, Reader, Reversed, Summed,
-    top, View, compare_direction, edge, is_block_argument, local_array, local_scalar, memref_of, min_max,
+    top, View, compare_direction, data_index, edge, is_block_argument, local_array, local_scalar, memref_of, min_max,
     negation_of, value_dtype)
+from synth.synthesis.sketch_gather import Gathers
 from synth.synthesis.sketch_locals import Locals
 from synth.synthesis.sketch_views import Sketcher
 
 
-class _StatementSketch(Locals):
+class _StatementSketch(Locals, Gathers):
     """The sketch of one statement (see statement_sketch): the reading state, and one
     method per form of value it reads."""
 
@@ -140,6 +141,8 @@ class _StatementSketch(Locals):
                 return self.defined_value(define, op)
         if k is None or k not in self.input_types:
             raise NoSketch("a load from a local or an array the group does not read")
+        if op.name == "memref.load" and idx and data_index(idx[0][0]) is not None:
+            return self.gathered(k, idx)
         if (k, tuple(idx)) not in self.views:
             line = self.written_before(k, idx)
             self.views[(k, tuple(idx))] = self.view_of(k, idx) if line is None else line
