@@ -10,20 +10,17 @@ elementwise to views of its operands over the block the loops write:
   that misses a loop index is repeated along it);
 - scalars (function arguments, constants) are broadcast to the block;
 - arith / math ops become the grammar's elementwise ops;
-- a block smaller than the array is written into the array's previous value
-  (`insert_range`).
+- a block smaller than the array is written into its previous value (`insert_range`).
 
 Ranges are read at the stand-in sizes and kept as size expressions: a loop `1 to n - 1`
 over an array of `n` makes slices of extent `n - 2`, which re-instantiate at any n. The
 sketch is a candidate like any other: solve.py keeps it only where it is right on the
-problem's examples, and validation checks it as it checks every program. Statements it
-does not cover (non-unit strides, indirect accesses, several statements in a group...)
-get None, and the search runs as before.
+problem's examples, and validation checks it as every program. A statement it does not
+cover gets None, and the search runs as before.
 
-Layout: sketch_reader.py reads the statement (loops, accesses), sketch_views.py builds
-views and ops (windows too: a read at a sum of two loop indices), sketch_locals.py reads
-local scalars and arrays, and here `_StatementSketch` holds the reading of one statement, with one
-method per form of value it reads (a load, a select, a local, a carried or summed term).
+Layout: sketch_reader.py reads the statement, sketch_views.py builds views and ops (windows
+too), sketch_locals.py reads locals, sketch_gather.py loads at data indices; here
+`_StatementSketch` reads one statement, a method per form of value (load, select, local, sum).
 """
 
 from __future__ import annotations
