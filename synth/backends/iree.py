@@ -192,15 +192,15 @@ class IreeBackend(Backend):
         except ExecutionError:
             worker.close()
             raise
-        return IreePrepared(self.name, fn, worker, time.perf_counter() - t0)
+        return IreePrepared(self.name, fn, worker, vmfb, time.perf_counter() - t0)
 
 
 class IreePrepared(Prepared):
     """The module loaded in an `IreeWorker`: each call runs there, under its memory ceiling."""
 
-    def __init__(self, backend: str, fn: BackendEntry, worker: IreeWorker, compile_seconds: float):
+    def __init__(self, backend: str, fn: BackendEntry, worker: IreeWorker, vmfb: Path, compile_seconds: float):
         self.backend, self.function, self.raised = backend, fn.name, fn
-        self.worker = worker
+        self.worker, self.vmfb = worker, vmfb
         self.compile_seconds = compile_seconds  # 0.x s, or milliseconds from the .vmfb cache
 
     def _arrays(self, inputs: list) -> list:
