@@ -16,7 +16,7 @@ finds a device).
   fill, broadcast, transpose and reduce stay named.
 - The module is loaded and called in a worker process (synth.backends.iree_worker) whose
   resident memory is watched: a call above the ceiling (`memory_limit`, else
-  `$SYNTH_IREE_MEMORY_GB`, else half the machine's memory, at most 8 GB) is killed and
+  `$SYNTH_IREE_MEMORY_GB`, else a quarter of the machine's memory, at most 8 GB) is killed and
   raises ExecutionError naming memory, instead of taking the bench down with it.
 - Fresh device copies of the inputs are made before each call, untimed; a timed call is the
   function invocation, which returns when the results are ready (IREE's default

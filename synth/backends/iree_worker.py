@@ -10,7 +10,7 @@ whose resident memory the parent watches while it waits for an answer: above the
 the child is killed and the call raises `ExecutionError` naming memory; the bench records
 that as the backend's error row and goes on.
 
-The ceiling: `memory_limit` bytes, else `$SYNTH_IREE_MEMORY_GB`, else half the
+The ceiling: `memory_limit` bytes, else `$SYNTH_IREE_MEMORY_GB`, else a quarter of the
 machine's memory, at most 8 GB (`default_memory_limit`).
 
 Protocol: pickled (request, reply) pairs over the child's stdin and a private copy of its
@@ -44,7 +44,7 @@ def default_memory_limit() -> int:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):
         total = 16 * 2**30
-    return min(8 * 2**30, total // 2)
+    return min(8 * 2**30, total // 4)  # room for the bench itself and a second job
 
 
 def _resident(pid: int) -> int:
