@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from c_oracle import (  # noqa: E402
     assert_same,
+    dynamic_shape,
     inputs,
     load_cases,
     mlir_signature,
@@ -79,11 +80,14 @@ def check_raised(case, text: str, target: str, params, result) -> None:
     for k, name in kernel.sizes.params.items():  # the size arguments' values at this call
         if k < len(params):
             values[name] = int(args[params[k].name])
+    free_sig = mlir_signature(free.text, case.function)
     feed, views = [], {}
     for i, p in enumerate(params):
         if p.array:
             shape = buffers[p.name]
             logical = tuple(int(d) for d in kernel.sizes.shape(i, values))
+            if len(shape) != len(logical):  # a stride of 1 folded away at these sizes (`x[i * incx]`)
+                shape = dynamic_shape(free.text, case, i, free_sig[i][1], None, len(args[p.name]))
             total = int(np.prod(shape))
             buf = np.zeros(max(total, len(args[p.name])), dtype=args[p.name].dtype)
             buf[:len(args[p.name])] = args[p.name]

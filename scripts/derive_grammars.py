@@ -42,7 +42,7 @@ GENERATED_MODULES = {
 # other dialects whose ops a grammar emits as its top op (linalg's range ops are
 # tensor.extract_slice / tensor.insert_slice); such an op's entry names its module
 EXTRA_MODULES = {
-    "stablehlo": (),
+    "stablehlo": ("jaxlib.mlir.dialects._chlo_ops_gen",),
     "linalg": ("mlir.dialects._tensor_ops_gen", "mlir.dialects._scf_ops_gen"),
 }
 
@@ -70,6 +70,14 @@ CURATED = {
         _op("stablehlo.exponential", "stablehlo.exponential", 1),
         _op("stablehlo.log", "stablehlo.log", 1),
         _op("stablehlo.power", "stablehlo.power", 2),
+        # the math library's unary functions (synth.grammar.unary_math)
+        _op("stablehlo.sine", "stablehlo.sine", 1),
+        _op("stablehlo.cosine", "stablehlo.cosine", 1),
+        _op("stablehlo.tan", "stablehlo.tan", 1),
+        _op("stablehlo.tanh", "stablehlo.tanh", 1),
+        _op("stablehlo.erf", "chlo.erf", 1, doc="stablehlo has no erf: chlo's (XLA compiles it)"),
+        _op("stablehlo.floor", "stablehlo.floor", 1),
+        _op("stablehlo.ceil", "stablehlo.ceil", 1),
         _op("stablehlo.remainder", "stablehlo.remainder", 2),
         _op("stablehlo.and", "stablehlo.and", 2, commutative=True),
         _op("stablehlo.or", "stablehlo.or", 2, commutative=True),
@@ -158,6 +166,8 @@ CURATED = {
                 "a[p - q + offset]), 0 outside a: a gather at an index tensor built from "
                 "iotas, clamped and selected against 0 where an index can leave a; not searched "
                 "(sketches of reads at a sum of loop indices)"),
+        _op("stablehlo.gather", "stablehlo.gather", 2,
+            doc="(table, idx): rows of table at idx, clamped (C's table lookups: synth.grammar.gather)"),
         _op("stablehlo.reverse", "stablehlo.reverse", 1, attr_domain="reverse",
             doc="a read backwards along dim (out[p] = a[N - 1 - p]); not searched (sketches of "
                 "a subscript with a loop index at coefficient -1)"),
@@ -176,6 +186,9 @@ CURATED = {
         _op("linalg.log", "linalg.log", 1, emitted=["outputs"]),
         _op("linalg.powf", "linalg.powf", 2, emitted=["outputs"]),
         _op("linalg.remsi", "linalg.generic", 2, emitted=["outputs"], doc="generic: arith.remsi"),
+        # the math library's unary functions (synth.grammar.unary_math)
+        *(_op(f"linalg.{f}", "linalg.generic", 1, emitted=["outputs"], doc=f"generic: math.{f}")
+          for f in ("sin", "cos", "tan", "tanh", "erf", "floor", "ceil")),
         _op("linalg.andi", "linalg.generic", 2, commutative=True, emitted=["outputs"],
             doc="generic: arith.andi"),
         _op("linalg.ori", "linalg.generic", 2, commutative=True, emitted=["outputs"],
@@ -287,6 +300,8 @@ CURATED = {
                 "(p, q) -> (p + q + offset) where every index lies in a, else one reading a "
                 "(tensor.extract) at the clamped index, selected against 0; not searched "
                 "(sketches of reads at a sum of loop indices)"),
+        _op("linalg.gather", "linalg.generic", 2, emitted=["outputs"],
+            doc="(table, idx): rows of table at idx, clamped; tensor.extract in the body (synth.grammar.gather)"),
         _op("linalg.reverse", "linalg.generic", 1, attr_domain="reverse", emitted=["outputs"],
             doc="a read backwards along dim (out[p] = a[N - 1 - p]): a generic whose input map is "
                 "p -> N - 1 - p at static sizes, else one reading a (tensor.extract) there; not "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,11 +47,16 @@ def raise_one(path: Path, target: str, timeout: float, out_dir: Path, extra: lis
     stats = out_dir / f"{path.stem}.{target}.json"
     cmd = [sys.executable, "-m", "synth.cli", "raise", str(path), "--target", target, "-o", str(out),
            "--stats-json", str(stats), "--timeout", str(timeout), *extra]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU of the raise and of the processes it waited for (its execution worker): on a
+    # shared, loaded host the wall time grows with the load, this much less
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     row = {"kernel": path.stem, "file": str(path), "target": target, "exit": proc.returncode,
-           "wall_seconds": round(wall, 2)}
+           "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2)}
     if stats.exists():
         data = json.loads(stats.read_text())
         fns = [v for k, v in data.items() if k != "error"]
@@ -75,8 +81,11 @@ def summary(rows: list[dict]) -> list[str]:
         rs = [r for r in rows if r["target"] == target]
         ok = [r for r in rs if r["exit"] == 0]
         walls = [r["wall_seconds"] for r in rs]
+        cpus = [r["cpu_seconds"] for r in rs if "cpu_seconds" in r]
+        cpu = f" (CPU median {statistics.median(cpus):.2f}s, max {max(cpus):.2f}s)" if cpus else ""
         lines.append(f"{target}: {len(ok)}/{len(rs)} raised ({100 * len(ok) / len(rs):.0f}%); wall median "
-                     f"{statistics.median(walls):.2f}s, max {max(walls):.2f}s, over 30 s: "
+                     f"{statistics.median(walls):.2f}s, max {max(walls):.2f}s{cpu}, over 10 s: "
+                     f"{sum(w > 10 for w in walls)}, over 30 s: "
                      f"{sum(w > 30 for w in walls)}; exit codes "
                      + ", ".join(f"{c}: {sum(r['exit'] == c for r in rs)}"
                                  for c in sorted({r['exit'] for r in rs})))
@@ -102,6 +111,7 @@ def main() -> int:
                 row = raise_one(path, target, args.timeout, out_dir, extra)
                 rows.append(row)
                 print(f"{path.stem:22s} {target:10s} exit={row['exit']} wall={row['wall_seconds']:7.2f}s "
+                      f"cpu={row['cpu_seconds']:6.2f}s "
                       f"candidates={row.get('candidates', '-'):>8} problems={row.get('problems', '-')} "
                       f"{row.get('verification', '-')} {row.get('shapes', '-')}"
                       + (f" (static: {row['generic_fallback'][0][:80]})" if row.get("generic_fallback") else "")

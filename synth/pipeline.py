@@ -329,6 +329,9 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
     # what the input took for granted (the C translation's synth.assumptions) and what the
     # validation did, in the words of its report
     assumed = [*input_assumptions(kernel.source, kernel.name), *report.assumptions]
+    if kernel.function.index_ranges and not any("reads data" in a for a in assumed):
+        assumed += [f"the values of arg{k} are within [0, {n}) (they index a table of {n} rows: the raise "
+                    f"clamps them, the original reads outside)" for k, n in sorted(kernel.function.index_ranges.items())]
     if assumed:
         attributes["synth.assumptions"] = "[" + ", ".join(
             '"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"' for a in assumed) + "]"

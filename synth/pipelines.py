@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+# math ops LLVM has no intrinsic for (math.erf: C's erf / erff) become calls of libm's
+# functions (the process has libm loaded); the others stay LLVM intrinsics
+MATH_TO_LLVM = "convert-math-to-llvm,convert-math-to-libm,convert-to-llvm"
 AFFINE_PIPELINE = (
-    "builtin.module(lower-affine,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)"
+    f"builtin.module(lower-affine,convert-scf-to-cf,{MATH_TO_LLVM},reconcile-unrealized-casts)"
 )
 # affine lowered first: a static drop-in's original loops (@NAME_loops) are affine.
 # The ownership-based deallocation may keep flags in memrefs of i1, whose stores MLIR 22's
@@ -24,7 +27,7 @@ TENSOR_PIPELINE = (
     "buffer-results-to-out-params{modify-public-functions=1 hoist-static-allocs=1},"
     "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline);synth-bools-as-bytes;"
     "builtin.module(convert-scf-to-cf,"
-    "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-to-llvm,"
+    f"expand-strided-metadata,lower-affine,finalize-memref-to-llvm,{MATH_TO_LLVM},"
     "reconcile-unrealized-casts)"
 )
 

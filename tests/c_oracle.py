@@ -187,7 +187,7 @@ def run_translation(case: Case, params: list[Param], args: dict, *, sizes: bool,
     for p, (t, shape) in zip(params, sig):
         if p.array:
             if None in shape:
-                shape = shapes[p.name]
+                shape = dynamic_shape(text, case, len(call), shape, (shapes or {}).get(p.name), len(args[p.name]))
             a = args[p.name]
             total = int(np.prod(shape))
             buf = np.full(max(total, len(a)), _sentinel(a.dtype), dtype=a.dtype)
@@ -255,6 +255,24 @@ def raised_outputs(text: str, case, params, args: dict, target: str, sig, run=No
             written[p.name] = args[p.name].copy()
     ret = results[len(outs)] if len(results) > len(outs) else None
     return written, ret
+
+
+def dynamic_shape(text: str, case: Case, index: int, shape: tuple, sized: tuple | None, total: int) -> tuple:
+    """The extents of the `index`-th argument, dynamic in `shape`: the sized translation's
+    (`sized`) where it has the same rank, else its `synth.c_shape` at the manifest's sizes
+    (a size of 1 folds a stride away there: `x[i * incx]` is one-dimensional at incx = 1),
+    rows not named there as many as the manifest's `total` elements fill."""
+    if sized is not None and len(sized) == len(shape):
+        return sized
+    m = re.search(rf"%arg{index}: memref<[^>]*> \{{synth\.c_shape = \[([^\]]*)\]", text)
+    names = [n.strip().strip('"') for n in m.group(1).split(",")] if m else []
+    values = {**case.spec.get("ints", {}), **case.sizes}
+    if len(names) != len(shape) or any(n == "?" for n in names[1:]):
+        raise ValueError(f"{case.id}: no extents for argument {index} of shape {shape}")
+    inner = [_extent(n, values) if d is None else d for d, n in zip(shape[1:], names[1:])]
+    rows = shape[0] if shape[0] is not None else (
+        -(-total // int(np.prod(inner))) if names[0] == "?" else _extent(names[0], values))
+    return (rows, *inner)
 
 
 def shapes_of(text: str, function: str, params: list[Param]) -> dict:

@@ -351,18 +351,76 @@ func.func @k_raised(%a: tensor<8xf64>) -> tensor<8xf64> attributes {synth.output
 }
 """
     x = np.arange(8.0)
-    for prepared in (XlaBackend().prepare(text, "k"), IreeBackend("stablehlo").prepare(text, "k")):
-        puts = []
-        real = prepared._device_inputs
+    prepared = XlaBackend().prepare(text, "k")
+    puts = []
+    real = prepared._device_inputs
 
-        def counting(inputs, real=real):
-            puts.append([a for a in inputs if isinstance(a, np.ndarray)])
-            return real(inputs)
+    def counting(inputs, real=real):
+        puts.append([a for a in inputs if isinstance(a, np.ndarray)])
+        return real(inputs)
 
-        monkeypatch.setattr(prepared, "_device_inputs", counting)
-        t = prepared.time([x], warmup=1, repeats=3)
-        assert t.repeats == 3 and len(puts) == 4
-        assert all(a[0] is not x and np.array_equal(a[0], x) for a in puts)
+    monkeypatch.setattr(prepared, "_device_inputs", counting)
+    t = prepared.time([x], warmup=1, repeats=3)
+    assert t.repeats == 3 and len(puts) == 4
+    assert all(a[0] is not x and np.array_equal(a[0], x) for a in puts)
+
+    # IREE calls run in its worker process (synth.backends.iree_worker): its loaded module
+    # is checked here in this process
+    from synth.backends.iree_worker import _Loaded
+
+    prepared = IreeBackend("stablehlo").prepare(text, "k")
+    assert prepared.time([x], warmup=1, repeats=3).repeats == 3
+    loaded = _Loaded(str(prepared.vmfb), prepared.raised.name, "local-sync", None)
+    made = []
+    real_inputs = loaded.device_inputs
+
+    def counting_arrays(arrays):
+        made.append(arrays)
+        return real_inputs(arrays)
+
+    loaded.device_inputs = counting_arrays
+    t = loaded.time([x], 1, 3, 0.0)
+    assert t.repeats == 3 and len(made) == 4
+    prepared.close()
+
+
+def _outer_product(n: int) -> str:
+    return f"""
+func.func @k_raised(%v: tensor<{n}xf64>) -> tensor<{n}x{n}xf64> attributes {{synth.outputs = [0]}} {{
+  %e = tensor.empty() : tensor<{n}x{n}xf64>
+  %0 = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>,
+      affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%v, %v : tensor<{n}xf64>, tensor<{n}xf64>) outs(%e : tensor<{n}x{n}xf64>) {{
+  ^bb0(%a: f64, %b: f64, %o: f64):
+    %p = arith.mulf %a, %b : f64
+    linalg.yield %p : f64
+  }} -> tensor<{n}x{n}xf64>
+  return %0 : tensor<{n}x{n}xf64>
+}}
+"""
+
+
+def test_iree_call_above_its_memory_ceiling_is_an_error_not_a_crash():
+    """A real IREE call that needs more memory than its ceiling (an 8000x8000 f64 result,
+    512 MB, under a 256 MB ceiling) is killed in its worker and raises ExecutionError naming
+    memory; this process and a call under the ceiling are unaffected."""
+    from synth.backends.iree import IreeBackend
+    from synth.errors import ExecutionError
+
+    if not IreeBackend("linalg").available():
+        pytest.skip("IREE not installed")
+    backend = IreeBackend("linalg", memory_limit=256 * 2**20)
+    small = backend.prepare(_outer_product(300), "k")
+    v = np.arange(300.0)
+    assert np.array_equal(small.run([v])[0], np.outer(v, v))
+    big = backend.prepare(_outer_product(8000), "k")
+    with pytest.raises(ExecutionError, match="memory ceiling"):
+        big.run([np.ones(8000)])
+    with pytest.raises(ExecutionError, match="worker is gone"):
+        big.run([np.ones(8000)])
+    assert np.array_equal(small.run([v])[0], np.outer(v, v))  # the other worker lives on
+    assert big.worker.peak > 256 * 2**20 > small.worker.peak
+    small.close()
 
 
 CHOLESKY_RAISED = """

@@ -311,3 +311,22 @@ def test_loops_corpus_through_mlir_cpu(tmp_path):
             name, n = item.split("=")
             made[name] = made.get(name, 0) + int(n)
     print("mlir-cpu rewrites over benchmarks/loops:", made)
+
+
+def test_an_iree_memory_blowup_is_a_result_row_and_the_bench_goes_on(tmp_path, monkeypatch):
+    """An IREE worker above its memory ceiling (here a ceiling of 20 MB, which the worker's
+    runtime alone exceeds) is killed: its rows say backend-error naming memory, the other
+    backend's rows are timed, and the bench finishes."""
+    from synth.backends.iree import IreeBackend
+
+    if not IreeBackend("linalg").available():
+        pytest.skip("IREE not installed")
+    monkeypatch.setenv("SYNTH_IREE_MEMORY_GB", "0.02")
+    rc = main(["bench", str(POLYBENCH / "gemm.mlir"), "--dataset", "mini", "--out", str(tmp_path),
+               "--repeats", "1", "--targets", "linalg", "--backends", "iree-llvm-cpu,mlir-cpu",
+               "--timeout", "30"])
+    assert rc == 0
+    rows = json.loads((tmp_path / "results.json").read_text())
+    iree = [r for r in rows if r["backend"] == "iree-llvm-cpu"]
+    assert iree and all(r["status"] == "backend-error" and "memory ceiling" in r["reason"] for r in iree)
+    assert [r["status"] for r in rows if r["backend"] == "mlir-cpu"] == ["ok"]

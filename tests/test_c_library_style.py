@@ -373,8 +373,6 @@ void from_unset(int n, double *a)
                                                      "changes under a condition"]),
     ("bucket", "k] = x[i]", ["'k' is a variable computed at run time",
                                "changes under a condition"]),
-    ("size_branch", "k] = 1.0f", ["'k' is a variable computed at run time",
-                           "changes under the condition at line 32"]),
     ("cut", "return i;", ["'return' before the end"]),
     ("needs_workspace", "work == NULL", ["tests a pointer parameter the function never "
                                          "reads or writes through"]),

@@ -206,3 +206,30 @@ def test_a_batch_that_fails_to_compile_leaves_each_module_to_its_call():
     got = run_function(good, "scale", [np.ones(4), ("f64", 2.0)], opt_level=0)
     assert got.compile_seconds > 0  # not compiled by the failed batch: compiled at the call
     np.testing.assert_array_equal(got.outputs[0], np.full(4, 4.0))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.bool_])
+@pytest.mark.parametrize("shape", [(), (5,), (3, 4), (2, 3, 4)])
+def test_memref_descriptor_is_mlir_runtimes_layout(dtype, shape):
+    """synth.execution builds descriptors itself (mlir.runtime imports ml_dtypes, ~1 s):
+    every field as mlir.runtime's own, strided views included."""
+    import ctypes
+
+    from mlir.runtime import get_ranked_memref_descriptor
+
+    from synth.execution import memref_descriptor
+
+    base = np.arange(int(np.prod(shape)) * 2 or 2).astype(dtype)
+    arrays = [base[: int(np.prod(shape))].reshape(shape)]
+    if len(shape) >= 2:  # a non-contiguous view: strides in elements, not bytes
+        arrays.append(np.arange(int(np.prod(shape)) * 2).astype(dtype).reshape(shape[:-1] + (2 * shape[-1],))[..., ::2])
+    for a in arrays:
+        ours, theirs = memref_descriptor(a), get_ranked_memref_descriptor(a)
+        assert ctypes.sizeof(ours) == ctypes.sizeof(theirs)
+        assert ours.allocated == theirs.allocated
+        assert ctypes.addressof(ours.aligned.contents) == ctypes.addressof(theirs.aligned.contents)
+        assert ours.offset == theirs.offset == 0
+        if a.ndim:
+            assert list(ours.shape) == list(theirs.shape) == list(a.shape)
+            assert list(ours.strides) == list(theirs.strides) == [s // a.itemsize for s in a.strides]
+        assert bytes(ours) == bytes(theirs)  # the same bytes the callee reads

@@ -41,7 +41,8 @@ BASE = (
     + [TensorType(s, "i1") for s in [(3,), (3, 4)]]
     + [TensorType(s, "i64") for s in [(), (3, 4)]]
 )
-C_INTS = [TensorType((3, 4), "i32"), TensorType((3, 4), "i8"), TensorType((4,), "i16")]  # int, char, short
+C_INTS = [TensorType((3, 4), "i32"), TensorType((3, 4), "i8"), TensorType((4,), "i16"),  # int, char, short
+          TensorType((4,), "i32")]  # an index array (gather's)
 UNIVERSE = BASE + C_INTS
 ALL_OPS = {op.name: op for d in ("stablehlo", "linalg") for op in ops_for(d)}
 SHIFTS = ("stablehlo.shift_left", "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical",
@@ -258,6 +259,10 @@ EXTRA = [
         ([((7,), "f32")], attrs(dim=0, dtype="i32")),
         ([((3, 5), "f64")], attrs(dim=1, dtype="i64")),
         ([((4, 3), "i64")], attrs(dim=0, dtype="i32"))]],
+    # gather: a table's rows (an embedding) at indices, i64 indices, an i8 LUT
+    *[(f"{d}.gather", types, attrs()) for d in ("stablehlo", "linalg") for types in [
+        [((3, 4), "f32"), ((5,), "i32")], [((4,), "f64"), ((6,), "i64")], [((7,), "i8"), ((5,), "i32")],
+        [((6,), "f64"), ((2, 3), "i32")], [((5, 2), "f32"), ((3, 2), "i64")]]],
 ]
 
 

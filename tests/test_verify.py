@@ -422,6 +422,12 @@ def test_tolerance():
     assert first_difference(want, np.array([1.0, 2.0 + 1e-6, np.inf, np.nan, 1e-300]))[0] == (1,)
     assert first_difference(want, np.array([1.0, 2.0, 5.0, np.nan, 1e-300]))[0] == (2,)
     assert first_difference(np.array([1, 2]), np.array([1, 3]))[0] == (1,)
+    # a result of another shape differs as a whole (it was an IndexError: internal error, exit 1)
+    assert first_difference(np.zeros((2, 3)), np.zeros((3, 1))) == ((), "shape (2, 3)", "shape (3, 1)")
+    assert first_difference(np.zeros(1), np.zeros(())) is None
+    assert first_difference(np.arange(3.0).reshape(1, 3), np.array([[0.0], [1.0], [2.5]]))[0] == (0, 2)
+    # as many elements in another layout (not only extents of 1 apart) is another result
+    assert first_difference(np.zeros((2, 3)), np.zeros((3, 2))) == ((), "shape (2, 3)", "shape (3, 2)")
     # non-finite values: any two are equal (0/0 met in another order), or, exactly, the same only
     assert first_difference(want, np.array([1.0, 2.0, np.nan, np.inf, 1e-300])) is None
     for have, at in (([1.0, 2.0, np.nan, np.nan, 1e-300], 2), ([1.0, 2.0, -np.inf, np.nan, 1e-300], 2),

@@ -61,6 +61,18 @@ class _Access:
     op_index: int
     write: bool
     location: str
+    looked_up: tuple = ()  # the dims a load reads at an index from data (a table lookup)
+
+    def data_index(self, d: int) -> bool:
+        return d in self.looked_up
+
+
+def _from_data(v: ir.Value) -> bool:
+    """Whether an index is an integer loaded from memory (through casts and extensions)."""
+    while not isinstance(v, ir.BlockArgument) and v.owner.name in (
+            "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
+        v = v.owner.operands[0]
+    return not isinstance(v, ir.BlockArgument) and v.owner.name in ("affine.load", "memref.load")
 
 
 @dataclass
@@ -249,8 +261,10 @@ class Collector:
                 memref, idx = (operands[1], operands[2:]) if name == "memref.store" else (operands[0], operands[1:])
                 array = self.array_of(memref)
                 if array is not None:
-                    self.accesses.append(_Access(array, [self.operand(x) for x in idx], index,
-                                                 name == "memref.store", loc))
+                    forms = [self.operand(x) for x in idx]
+                    looked_up = () if name == "memref.store" else tuple(
+                        d for d, (x, f) in enumerate(zip(idx, forms)) if f is None and _from_data(x))
+                    self.accesses.append(_Access(array, forms, index, name == "memref.store", loc, looked_up))
 
     def _loops_around(self, op) -> list[int]:
         out = []

@@ -72,6 +72,10 @@ class KernelFunction:
     # an integer division or remainder by a value that is not a constant (`a[i] % b[i]`):
     # random integer inputs leave 0 out (x / 0 traps in compiled code)
     int_divides_by_data: bool = False
+    # an integer array whose values index a table (`table[idx[i]]`): argument -> the table's
+    # extent there; random inputs draw its values inside (synth.grammar.gather: the C reads
+    # outside only with undefined behaviour, an assumption the translation records)
+    index_ranges: dict = field(default_factory=dict)
 
     @property
     def outputs(self) -> list[int]:
@@ -194,6 +198,8 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
             if arguments[idx].type not in SIZE_TYPES or (
                     opname.split(".")[0] in _SUPPORTED_DIALECTS and opname not in _INDEX_OPS):
                 kf.scalars_used.add(idx)
+        if opname == "memref.load":
+            _index_ranges(op, block, kf.index_ranges)
         if opname in _INT_DIVISIONS and (isinstance(op.operands[1].owner, ir.Block)
                                          or op.operands[1].owner.name != "arith.constant"):
             kf.int_divides_by_data = True
@@ -252,6 +258,28 @@ def _vote_dims(op: ir.Operation, opname: str, arr: int, param_of, votes) -> None
             p = param_of(v)
             if p is not None:
                 votes[(arr, dim)][p] += 1
+
+
+def _index_ranges(op: ir.Operation, block, ranges: dict) -> None:
+    """For a memref.load at an index loaded from an argument (through casts): that
+    argument -> the least static extent it indexes."""
+    t = ir.MemRefType(op.operands[0].type)
+    for d, v in enumerate(list(op.operands)[1:]):
+        unsigned = None  # the width of an unsigned reading (extui, index_castui) on the way
+        while not isinstance(v, ir.BlockArgument) and v.owner.name in (
+                "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
+            if v.owner.name in ("arith.extui", "arith.index_castui"):
+                src = str(v.owner.operands[0].type)
+                unsigned = int(src[1:]) if src[:1] == "i" and src[1:].isdigit() else None
+            v = v.owner.operands[0]
+        if isinstance(v, ir.BlockArgument) or v.owner.name not in ("affine.load", "memref.load") \
+                or t.is_dynamic_dim(d):
+            continue
+        if unsigned is not None and unsigned <= 16 and t.shape[d] >= 1 << unsigned:
+            continue  # every value of the type is inside (an unsigned char into 256 rows)
+        arg = _func_arg_index(v.owner.operands[0], block)
+        if arg is not None:
+            ranges[arg] = min(ranges.get(arg, t.shape[d]), t.shape[d])
 
 
 def _edge_store(op: ir.Operation) -> bool:

@@ -78,6 +78,8 @@ class Kernel:
                 array = draw(shape, a.type)
                 if self.function.int_divides_by_data and array.dtype.kind == "i":
                     array = np.where(array == 0, np.ones_like(array), array)  # no x / 0 (a trap)
+                if a.index in self.function.index_ranges:  # indices of a table: inside it
+                    array = np.mod(array, self.function.index_ranges[a.index]).astype(array.dtype)
                 out.append(np.require(array, requirements="C"))
             elif a.index in params:
                 out.append((a.type, params[a.index]))

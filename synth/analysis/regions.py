@@ -11,7 +11,10 @@ lies in, per dim `lo + stride * [0, count)`:
   smaller); the stride is the gcd of the index's steps and of the offsets between
   accesses. An access this cannot follow (a non-affine index) makes the box the array.
   The reads of a written array that no write can reach (another lattice, another range:
-  `a[i] = a[i - 1] + b[i]` at step 2, `a[i + m] = a[i]`) form a box of their own.
+  `a[i] = a[i - 1] + b[i]` at step 2, `a[i + m] = a[i]`) form a box of their own. An
+  array only read at interleaved lattices (`p[3 * i + c]`, `x[2 * i]` with `x[2 * i + 2]`
+  beside `x[2 * i + 1]`), or at a stride beside reads at unit stride (`x[2 * i] + x[i]`),
+  gets a box per lattice, each an input of its own.
 - `reached_views(kernel)`: the boxes as size expressions (found at four choices of the
   size symbols and matched to the expressions the size model knows, each plus at most
   MAX_OFFSET, or such a sum floordiv a stride), where they are not the whole array.
@@ -221,6 +224,7 @@ class Reach:
     main: dict
     extra: dict
     roles: tuple
+    written: frozenset = frozenset()  # the arguments the function writes
 
 
 def _box(dims_list: list, shape) -> Box:
@@ -253,6 +257,14 @@ def disjoint(a: Box, b: Box) -> bool:
     return False
 
 
+def _same_lattice(a: Box, b: Box) -> bool:
+    """Whether two boxes are parts of one lattice: the same strides, first elements a
+    whole number of strides apart (`x[2 * i]` and `x[2 * i + 2]`), so that one box of
+    that lattice holds both (each read at its own offset)."""
+    return a.stride == b.stride and all(s >= 2 and (p - q) % s == 0 or (s == 1 and p == q and n == m)
+                                        for p, q, n, m, s in zip(a.lo, b.lo, a.count, b.count, a.stride))
+
+
 def _interleaved(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | None:
     """Reads of one array that fall in k >= 2 interleaved lattices (an array of structures
     read field by field: `p[3 * i]`, `p[3 * i + 1]`, `p[3 * i + 2]`): (the box of each
@@ -262,25 +274,27 @@ def _interleaved(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | 
     slice themselves (blocks side by side: the two halves of a row). None otherwise (one
     box for them all, as before)."""
     own = [_box([acc], shape) for acc in dims_list]
-    classes: list[Box] = []
-    of = []
-    for b in own:
-        for c, other in enumerate(classes):
-            if not disjoint(b, other):
-                if b != other:
-                    return None  # overlapping lattices that differ: not a field-by-field read
-                of.append(c)
-                break
-        else:
-            classes.append(b)
-            of.append(len(classes) - 1)
-    if len(classes) < 2:
+    members: list[list[int]] = []  # the accesses of each lattice
+    for j, b in enumerate(own):
+        meets = [c for c, m in enumerate(members) if not all(disjoint(b, own[i]) for i in m)]
+        if not meets:
+            members.append([j])
+            continue
+        if len(meets) > 1 or not _same_lattice(b, own[members[meets[0]][0]]):
+            return None  # overlapping lattices that differ: not a field-by-field read
+        members[meets[0]].append(j)
+    if len(members) < 2:
         return None
+    classes = [_box([dims_list[i] for i in m], shape) for m in members]
+    of = [next(c for c, m in enumerate(members) if j in m) for j in range(len(own))]
     first = classes[0]
     moved = {d for c in classes for d in range(len(shape)) if c.lo[d] != first.lo[d]}
-    if len(moved) != 1 or any(c.count != first.count or c.stride != first.stride for c in classes):
+    if len(moved) != 1 or any(c.stride != first.stride for c in classes):
         return None
-    d = moved.pop()
+    d = next(iter(moved))
+    if any(c.count[e] != first.count[e] for c in classes for e in range(len(shape)) if e != d) or (
+            first.stride[d] < 2 and any(c.count != first.count for c in classes)):
+        return None
     los = sorted(c.lo[d] for c in classes)
     interleaved = first.stride[d] >= 2 and los[-1] - los[0] < first.stride[d]
     # or blocks side by side beyond what the sketches slice (q[i][j], q[i][j + 16], j < 16)
@@ -290,6 +304,27 @@ def _interleaved(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | 
     order = sorted(range(len(classes)), key=lambda c: classes[c].lo[d])
     rank = {c: r for r, c in enumerate(order)}
     return tuple(classes[c] for c in order), [rank[c] for c in of]
+
+
+def _strided_apart(dims_list: list, shape) -> tuple[tuple[Box, ...], list[int]] | None:
+    """Reads of one array at a stride beside reads at unit stride (`x[2 * i] + x[i]`),
+    whose one box would lose the stride: (a box per lattice of the strided reads, one for
+    the others; the box of each access), where each is a box of its own. None where no
+    read is strided, or their one box keeps the strides."""
+    own = [_box([acc], shape) for acc in dims_list]
+    union = _box(dims_list, shape).stride
+    if not any(s > u for b in own for s, u in zip(b.stride, union)):
+        return None
+    keys = []  # per access: its class (unit strides: one class; else stride and residues)
+    for b in own:
+        keys.append(None if all(s == 1 for s in b.stride) else
+                    (b.stride, tuple(o % s for o, s in zip(b.lo, b.stride))))
+    order = list(dict.fromkeys(keys))
+    classes = [_box([acc for acc, k in zip(dims_list, keys) if k == key], shape) for key in order]
+    for key, box in zip(order, classes):
+        if key is not None and box.stride != key[0]:
+            return None  # the lattice leaves the array: no box of it
+    return tuple(classes), [order.index(k) for k in keys]
 
 
 def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach | None:
@@ -312,7 +347,8 @@ def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach |
         writes = [j for j in live if w.accesses[j][1]]
         inside, outside = list(writes), [j for j in live if j not in writes]
         if not writes:
-            lattices = _interleaved([w.accesses[j][2] for j in live], shape)
+            lattices = _interleaved([w.accesses[j][2] for j in live], shape) or \
+                _strided_apart([w.accesses[j][2] for j in live], shape)
             if lattices is not None:  # rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]: a box each
                 boxes_, classes = lattices
                 extra[k] = boxes_
@@ -337,7 +373,8 @@ def boxes(source: SourceModule, name: str, params: Mapping[int, int]) -> Reach |
             else:
                 box = _box([w.accesses[j][2] for j in live], shape)
         main[k] = box
-    return Reach(main, extra, tuple(roles))
+    written = frozenset(a for a, writes, _ in w.accesses if writes)
+    return Reach(main, extra, tuple(roles), written)
 
 
 def _candidates(model) -> list[SizeExpr]:
@@ -433,14 +470,17 @@ def _whole(box: Box, full: list) -> bool:
                for o, n, s, e in zip(box.lo, box.count, box.stride, full))
 
 
-def _trim(box: Box, full: list) -> bool:
+def _trim(box: Box, full: list, written: bool = False) -> bool:
     """Whether the box is its array less at most MAX_OFFSET elements at each end of each
     dim, at unit strides: what the statement sketches slice themselves (a stencil's
     interior) or read at its first or last element (an edge, as durbin's r[0]), so no view
-    is needed for it."""
+    is needed for it. A written array at one index inside a dim (a channel of interleaved
+    pixels, `dst[3 * i + 1] = g[i]`) needs its view: the sketches store at an edge only."""
     for o, n, s, e in zip(box.lo, box.count, box.stride, full):
         if n == 1 and not isinstance(n, SizeExpr) and (o == 0 or o == e - 1):
             continue
+        if written and n == 1 and not isinstance(n, SizeExpr):
+            return False
         if s != 1 or not isinstance(o, int) or not 0 <= o <= MAX_OFFSET:
             return False
         try:
@@ -501,6 +541,6 @@ def reached_views(kernel, standin: Mapping[str, int]) -> Views:
             main[k] = box
         if other is not None:
             extra[k] = other
-    if not extra and all(_trim(b, list(model.arg_dims[k])) for k, b in main.items()):
+    if not extra and all(_trim(b, list(model.arg_dims[k]), k in found[0].written) for k, b in main.items()):
         return NO_VIEWS  # nothing the sketches do not slice themselves: the kernel as it is
     return Views(main, extra, tuple(roles))

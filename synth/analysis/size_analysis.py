@@ -18,6 +18,31 @@ from synth.analysis.reach import check_own_sizes, fit as _fit, reach_past as _re
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
+def _short_of(col, key: tuple, dims: dict, extreme, sym_form, stepped: dict) -> None:
+    """A dynamic extent a loop's parameter voted for that every access stays a constant
+    short of (`y[i]`, i < n - 1: the C's y holds n - 1 elements) is what they reach: the
+    raise never takes (nor the drop-in passes) elements past the C's array. Not through a
+    loop with a step (`k < n` step 2 reaches n - 2 only where n is even: the extent n
+    holds at every n)."""
+    arr, d = key
+    highs = []
+    for acc in col.accesses:
+        if acc.array != arr or d >= len(acc.forms):
+            continue
+        if acc.forms[d] is None or any(k[1] in stepped for k in acc.forms[d].ivs):
+            return
+        hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
+        if hi is None:
+            return
+        highs.append(hi.add(Lin({}, 1)).size_expr())
+    if not highs:
+        return
+    gaps = [dims[key] - h if h.div == 1 and dims[key].div == 1 else None for h in highs]
+    if any(g is None or not g.is_constant for g in gaps):
+        return
+    least = min(g.const for g in gaps)
+    if least > 0:
+        dims[key] = highs[[g.const for g in gaps].index(least)]
 
 
 def _relate(c: int, preferred: list[SizeExpr], symbols: dict[str, Symbol],
@@ -140,10 +165,11 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             iv_param[loop.id] = params.pop()
     votes: dict[tuple, dict[int, int]] = {}
     indexed: set[tuple] = set()  # (array, dim) indexed by some loop index
+    looked_up: set[tuple] = set()  # (array, dim) read at an index from data (a table: its extent kept)
     for acc in col.accesses:
         for d, form in enumerate(acc.forms):
             if form is None:
-                indexed.add((acc.array, d))
+                (looked_up if acc.data_index(d) else indexed).add((acc.array, d))
                 continue
             ivs = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "iv"]
             if ivs or (counter is not None and ("p", counter) in form.terms):
@@ -195,7 +221,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 dims[key] = SizeExpr.symbol(n) * a + c
             elif extent is None:
                 dims[key] = None  # from the accesses, below
-            elif extent > 1 and key in indexed:
+            elif extent > 1 and key in indexed and key not in looked_up:
                 n = f"n{extent}"
                 symbols.setdefault(n, Symbol(n, extent, "extent", f"extent {extent}"))
                 dims[key] = SizeExpr.symbol(n)
@@ -459,6 +485,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     # every access stays within its array
     for key in sorted(k for k in dim_param if arrays.get(k[0]) and arrays[k[0]][k[1]] is None):
         arr, d = key
+        _short_of(col, key, dims, extreme, sym_form, stepped)
         for acc in col.accesses:
             if acc.array != arr or d >= len(acc.forms):
                 continue

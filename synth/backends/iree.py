@@ -14,8 +14,13 @@ finds a device).
   ...: "custom op 'linalg.mul' is unknown"), so linalg input first has those rewritten to
   `linalg.generic` by upstream `mlir-opt` (transform.structured.generalize); contractions,
   fill, broadcast, transpose and reduce stay named.
-- Inputs are copied to the device once; a timed call is the function invocation, which
-  returns when the results are ready (IREE's default async-internal execution model).
+- The module is loaded and called in a worker process (synth.backends.iree_worker) whose
+  resident memory is watched: a call above the ceiling (`memory_limit`, else
+  `$SYNTH_IREE_MEMORY_GB`, else a quarter of the machine's memory, at most 8 GB) is killed and
+  raises ExecutionError naming memory, instead of taking the bench down with it.
+- Fresh device copies of the inputs are made before each call, untimed; a timed call is the
+  function invocation, which returns when the results are ready (IREE's default
+  async-internal execution model).
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ import numpy as np
 
 from synth.errors import ExecutionError
 from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, cache_root, raised_function, write_atomic
-from synth.backends.timing import Timing, fresh_copies, measure
+from synth.backends.iree_worker import IreeWorker
+from synth.backends.timing import Timing
 
 COMMON_FLAGS = ("--iree-input-demote-f64-to-f32=false",
                 "--iree-global-opt-enable-warn-on-uninitialized-values=false")
@@ -139,24 +145,16 @@ def device_available(device: str) -> bool:
         return False
 
 
-@lru_cache(maxsize=None)
-def _config(driver: str, threads: int | None):
-    import iree.runtime as rt
-
-    if driver == "local-task":  # process-wide; takes effect before the first local-task device
-        rt.flags.parse_flags(f"--task_topology_group_count={threads or os.cpu_count() or 1}")
-    return rt.Config(driver)
-
-
 class IreeBackend(Backend):
     def __init__(self, target: str = "linalg", device: str = "llvm-cpu", cache_dir: str | Path | None = None,
-                 threads: int | None = None):
+                 threads: int | None = None, memory_limit: int | None = None):
         if target not in INPUT_TYPES or device not in DEVICE_FLAGS:
             raise ValueError(f"IREE backend for target {target!r} on device {device!r} is not supported")
         self.target, self.device = target, device
         self.name = f"iree-{device}"
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         self.threads = threads  # CPU cores of the task system (None: all)
+        self.memory_limit = memory_limit  # bytes a call may hold (None: iree_worker.default_memory_limit)
 
     def available(self) -> bool:
         return device_available(self.device)
@@ -176,8 +174,6 @@ class IreeBackend(Backend):
         generic = generic_entry(module_text, func)
         if generic is not None and self.target == "stablehlo":
             return PerShape(self, module_text, func, generic)
-        import iree.runtime as rt
-
         fn = raised_function(module_text, func, dynamic=generic is not None)
         t0 = time.perf_counter()
         source = fn.module()
@@ -190,32 +186,34 @@ class IreeBackend(Backend):
 
             source = library_stablehlo.lower(source)[0]
         vmfb = compile_vmfb(source, self.flags(), self.cache_dir)
-        config = _config(DRIVERS[self.device], self.threads)
-        context = rt.SystemContext(config=config)
-        module = rt.VmModule.copy_buffer(context.instance, vmfb.read_bytes())
-        context.add_vm_module(module)
-        entry = context.modules[module.name][fn.name]
-        return IreePrepared(self.name, fn, context, entry, config.device, time.perf_counter() - t0)
+        worker = IreeWorker(self.memory_limit)
+        try:
+            worker.call(("load", str(vmfb), fn.name, DRIVERS[self.device], self.threads), "module load")
+        except ExecutionError:
+            worker.close()
+            raise
+        return IreePrepared(self.name, fn, worker, vmfb, time.perf_counter() - t0)
 
 
 class IreePrepared(Prepared):
-    def __init__(self, backend: str, fn: BackendEntry, context, entry, device, compile_seconds: float):
+    """The module loaded in an `IreeWorker`: each call runs there, under its memory ceiling."""
+
+    def __init__(self, backend: str, fn: BackendEntry, worker: IreeWorker, vmfb: Path, compile_seconds: float):
         self.backend, self.function, self.raised = backend, fn.name, fn
-        self.context, self.entry, self.device = context, entry, device
+        self.worker, self.vmfb = worker, vmfb
         self.compile_seconds = compile_seconds  # 0.x s, or milliseconds from the .vmfb cache
 
-    def _device_inputs(self, inputs: list) -> list:
-        import iree.runtime as rt
-
-        return [rt.asdevicearray(self.device, a) for a in self.raised.tensor_inputs(inputs)]
+    def _arrays(self, inputs: list) -> list:
+        return [np.asarray(a) for a in self.raised.tensor_inputs(inputs)]
 
     def run(self, inputs: list) -> list[np.ndarray]:
-        results = self.entry(*self._device_inputs(inputs))
-        if not isinstance(results, (tuple, list)):
-            results = [results]
-        return [np.array(r.to_host()) for r in results]
+        return self.worker.call(("run", self._arrays(inputs)), f"call of @{self.function}")
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
-        # fresh device copies before each call, untimed, as every backend (synth.backends.timing)
-        return measure(lambda args: self.entry(*args), warmup, repeats, min_total,
-                       setup=lambda: self._device_inputs(fresh_copies(inputs)))
+        # the worker makes fresh device copies before each call, untimed, as every backend
+        # (synth.backends.timing)
+        return self.worker.call(("time", self._arrays(inputs), warmup, repeats, min_total),
+                                f"timed calls of @{self.function}")
+
+    def close(self) -> None:
+        self.worker.close()

@@ -160,6 +160,7 @@ import numpy as np
 
 from synth.errors import ExecutionError
 from synth.execution import BOOLS_AS_BYTES, Pipeline, run_tensor_function_timed
+from synth.pipelines import MATH_TO_LLVM
 from synth.backends import row_passes
 from synth.backends import passes as P
 from synth.backends.host import has_avx512, intel
@@ -372,7 +373,7 @@ _FUSE = "func.func(linalg-fuse-elementwise-ops)"
 _DEALLOCATE = "func.func(convert-linalg-to-loops),buffer-deallocation-pipeline"
 _LOWER = ("convert-vector-to-scf{full-unroll=true},"
           "convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
-          "convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts")
+          f"convert-vector-to-llvm,{MATH_TO_LLVM},reconcile-unrealized-casts")
 
 
 # the wavefront's row generics (synth.row2, synth.row3) are tiled along their last dim by

@@ -91,7 +91,8 @@ from synth.backends.stablehlo_calls import (
 from synth.errors import ExecutionError
 from synth.grammar.verifier import stablehlo_context
 
-_LEGALIZE = "builtin.module(func.func(stablehlo-legalize-to-linalg,canonicalize))"
+# chlo.erf (C's erf: synth.grammar.unary_math) expanded first, as XLA does
+_LEGALIZE = "builtin.module(func.func(chlo-legalize-to-stablehlo,stablehlo-legalize-to-linalg,canonicalize))"
 
 
 @lru_cache(maxsize=1)

@@ -45,12 +45,14 @@ from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import dot_general, range_shape
 from synth.grammar.stablehlo import reduce_init
 from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NUMERIC_DTYPES, STORED_DTYPES, TensorType
+from synth.grammar.unary_math import UNARY_MATH, linalg_name
 from synth.grammar.linalg_base import LinalgOp, ins_clause, scalar_op  # noqa: F401
 from synth.grammar.linalg_generic import (DotGeneral, Iota, Outer, ScalarBinary, SelectCmp,  # noqa: F401
                                           SelectEdge, SelectIndex, SliceEdge, emit_generic,
                                           emit_structured)
 from synth.grammar.argmax import LinalgArg
 from synth.grammar.reverse import LinalgReverse
+from synth.grammar.gather import LinalgGather
 from synth.grammar.window import LinalgWindow
 from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
 from synth.grammar.views import LinalgInsertView, LinalgView
@@ -374,6 +376,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("linalg.exp", 1, "exp", FLOAT_DTYPES),
         Elementwise("linalg.log", 1, "log", FLOAT_DTYPES),
         Elementwise("linalg.powf", 2, "power", FLOAT_DTYPES),
+        *(GenericElementwise(linalg_name(f), 1, f.name, f.math_op, FLOAT_DTYPES) for f in UNARY_MATH),
         GenericElementwise("linalg.remsi", 2, "rem", "arith.remsi", INT_DTYPES),
         GenericElementwise("linalg.andi", 2, "bit_and", "arith.andi", INT_DTYPES),
         GenericElementwise("linalg.ori", 2, "bit_or", "arith.ori", INT_DTYPES),
@@ -420,4 +423,6 @@ def grammar() -> tuple[Op, ...]:
         LinalgArg("linalg.argmin", "min"),
         # not searched: a read backwards along one dim (synth.grammar.reverse)
         LinalgReverse("linalg.reverse"),
+        # not searched: rows of a table at indices read from data (synth.grammar.gather)
+        LinalgGather("linalg.gather"),
     )

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from synth.grammar.types import SearchContext, ShapeError, TensorType
+from synth.grammar.unary_math import UNARY_MATH, numpy_function
 
 Attrs = tuple[tuple[str, object], ...]
 
@@ -379,6 +380,9 @@ _NP_COMPARE = {
     "GT": np.greater, "GE": np.greater_equal, "LT": np.less,
     "LE": np.less_equal, "EQ": np.equal, "NE": np.not_equal,
 }
+
+for _f in UNARY_MATH:  # sin, cos, tan, tanh, erf, floor, ceil (synth.grammar.unary_math)
+    setattr(_NumpySem, _f.name, staticmethod(numpy_function(_f.name)))
 
 NUMPY = _NumpySem()
 

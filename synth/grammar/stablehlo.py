@@ -40,6 +40,7 @@ from synth.grammar.op import Attrs, Op, attr_dict, attrs
 from synth.grammar.shapes import (broadcast, check_edge_attrs, check_insert_range, dot_domain, edge_domain,
                                   edge_index, edge_slices)
 from synth.grammar.types import FLOAT_DTYPES, INT_DTYPES, NUMERIC_DTYPES, TensorType, int_width
+from synth.grammar.unary_math import UNARY_MATH, stablehlo_name
 from synth.grammar.families import (
     ConvertFamily,
     DotGeneralFamily,
@@ -67,6 +68,7 @@ from synth.grammar.stablehlo_base import (
 )
 from synth.grammar.argmax import StablehloArg
 from synth.grammar.reverse import StablehloReverse
+from synth.grammar.gather import StablehloGather
 from synth.grammar.window import StablehloWindow
 from synth.grammar.stablehlo_loops import (
     Cholesky,
@@ -81,11 +83,13 @@ from synth.grammar.stablehlo_loops import (
 
 
 class Elementwise(ElementwiseFamily, StablehloOp):
-    """Unary / binary elementwise op on operands of one identical type."""
+    """Unary / binary elementwise op on operands of one identical type (chlo.erf in
+    chlo's syntax: the result type after `->`)."""
 
     def emit(self, em, operands, arg_types, attrs, result_type):
         r = em.fresh()
-        em.line(f"{r} = {self.mlir_name} {', '.join(operands)} : {result_type.mlir()}")
+        arrow = f"{arg_types[0].mlir()} -> " if self.mlir_name.startswith("chlo.") else ""
+        em.line(f"{r} = {self.mlir_name} {', '.join(operands)} : {arrow}{result_type.mlir()}")
         return r
 
 
@@ -543,6 +547,7 @@ def grammar() -> tuple[Op, ...]:
         Elementwise("stablehlo.exponential", 1, "exp", FLOAT_DTYPES),
         Elementwise("stablehlo.log", 1, "log", FLOAT_DTYPES),
         Elementwise("stablehlo.power", 2, "power", FLOAT_DTYPES),
+        *(Elementwise(stablehlo_name(f), 1, f.name, FLOAT_DTYPES) for f in UNARY_MATH),
         Elementwise("stablehlo.remainder", 2, "rem", INT_DTYPES),
         Elementwise("stablehlo.and", 2, "bit_and", INT_DTYPES),
         Elementwise("stablehlo.or", 2, "bit_or", INT_DTYPES),
@@ -585,4 +590,6 @@ def grammar() -> tuple[Op, ...]:
         StablehloArg("stablehlo.argmin", "min"),
         # not searched: a read backwards along one dim (synth.grammar.reverse)
         StablehloReverse("stablehlo.reverse"),
+        # not searched: rows of a table at indices read from data (synth.grammar.gather)
+        StablehloGather("stablehlo.gather"),
     )

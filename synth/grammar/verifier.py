@@ -25,7 +25,7 @@ def stablehlo_context():
     one and the stablehlo-to-linalg backend's). Returns (the ir module, the context)."""
     from jaxlib.mlir import ir
     from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-    from jaxlib.mlir.dialects import stablehlo
+    from jaxlib.mlir.dialects import chlo, stablehlo
 
     ctx = ir.Context()
     registry = ir.DialectRegistry()
@@ -33,6 +33,7 @@ def stablehlo_context():
     ctx.append_dialect_registry(registry)
     ctx.load_all_available_dialects()
     stablehlo.register_dialect(ctx)
+    chlo.register_dialect(ctx)  # chlo.erf
     return ir, ctx
 
 

@@ -36,6 +36,7 @@ from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.analysis.affine_expr import compile_map, integer_set
 from synth.semantics.affine_scalar import SCALAR_HANDLERS
 from synth.semantics.handlers import handles, table
+from synth.semantics.interpreter import by_cases
 
 Env = list  # slot -> value, one slot per SSA value of the function
 Step = Callable[[Env], None]
@@ -138,13 +139,17 @@ class Compiler:
         return steps, yielded
 
     def indices(self, amap: ir.AffineMap, operands, op) -> Callable[[Env], list[int]]:
-        """Evaluates a map's results on its (concrete) operands."""
+        """Evaluates a map's results on its (concrete) operands; a memref.load's own
+        indices may be symbolic (a table lookup at an index read from data: by cases)."""
         fns = compile_map(amap)
         slots = [self.use(v) for v in operands]
         where, op_name = self.where(op), op.operation.name
+        lookup = op_name == "memref.load"  # (its map is the identity: _identity_indices)
 
         def evaluate(env: Env) -> list[int]:
             vals = [env[s] for s in slots]
+            if lookup and any(isinstance(v, z3.ExprRef) for v in vals):
+                return vals
             for v in vals:
                 if not isinstance(v, int):
                     term = str(v) if len(str(v)) <= 60 else str(v)[:57] + "..."
@@ -236,6 +241,8 @@ def _access(c: Compiler, op, memref: ir.Value, index: Callable[[Env], list[int]]
     def locate(env: Env) -> tuple:
         idx = tuple(index(env))
         buf = env[m]
+        if any(isinstance(i, z3.ExprRef) for i in idx):
+            return buf, idx  # an index read from data (a table lookup): by cases, at the load
         if len(idx) != buf.data.ndim or any(not 0 <= i < n for i, n in zip(idx, buf.data.shape)):
             # the interpreter runs the kernel at sizes synth chose (proofs): an access past
             # its array there is synth's choice of sizes, not the input's fault
@@ -248,15 +255,27 @@ def _access(c: Compiler, op, memref: ir.Value, index: Callable[[Env], list[int]]
     if store is None:
         r = c.define(op.results[0])
 
+        def element(buf, idx: tuple):
+            v = buf.data[idx]
+            return buf.undefined(idx) if v is None else v
+
         def load(env: Env) -> None:
             buf, idx = locate(env)
-            v = buf.data[idx]
-            env[r] = buf.undefined(idx) if v is None else v
+            if any(isinstance(i, z3.ExprRef) for i in idx):
+                # an array select: the element at each value the index can take (clamped
+                # into the array as the raise's gather reads it; the C reads outside only
+                # where its behaviour is undefined, which the translation does not assume)
+                env[r] = by_cases(list(idx), [(0, n - 1) for n in buf.data.shape],
+                                  lambda ks: element(buf, tuple(ks)))[()]
+                return
+            env[r] = element(buf, idx)
         return load
     s = c.use(store)
 
     def write(env: Env) -> None:
         buf, idx = locate(env)
+        if any(isinstance(i, z3.ExprRef) for i in idx):
+            raise InputError(f"'{name}' at an index read from data (a scatter) is not supported", where)
         buf.data[idx] = env[s]
     return write
 

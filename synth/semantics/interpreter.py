@@ -264,6 +264,8 @@ def _gather(it, op, xs):
     a, index = np.asarray(xs[0], dtype=object), np.asarray(xs[1], dtype=object)
     sizes = i64s(it.ir, op.attributes["slice_sizes"])
     collapsed = fields.get("collapsed_slice_dims", [])
+    if fields.get("index_vector_dim") == [index.ndim]:  # an implicit trailing dim of 1
+        index = index[..., None]
     if len(collapsed) == 1 and fields.get("start_index_map") == collapsed and index.shape == (1,) \
             and fields.get("index_vector_dim") == [0] and fields.get("offset_dims", []) == list(range(a.ndim - 1)) \
             and all(m == (1 if k == collapsed[0] else n) for k, (n, m) in enumerate(zip(a.shape, sizes))):

@@ -244,9 +244,9 @@ class RaisedFunction:
 
 
 def detect_dialect(text: str) -> str:
-    """"stablehlo" when a stablehlo op occurs outside comments, else "linalg"."""
+    """"stablehlo" when a stablehlo (or chlo) op occurs outside comments, else "linalg"."""
     code = re.sub(r"//[^\n]*", "", text)
-    return "stablehlo" if re.search(r"\bstablehlo\.\w", code) else "linalg"
+    return "stablehlo" if re.search(r"\b(stablehlo|chlo)\.\w", code) else "linalg"
 
 
 def load_raised(path: str | Path, name: str, text: str | None = None) -> RaisedFunction:

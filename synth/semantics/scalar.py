@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 import z3
 
+from synth.grammar.unary_math import UNARY_MATH
 from synth.semantics import support, z3sem
 
 
@@ -435,6 +436,7 @@ _EXACT = {  # defined on finite values only
     "shl": shift_left, "shrs": shift_right_arithmetic, "int_rem": int_remainder,
     "not": logic(lambda a: (not a) if isinstance(a, bool) else ~a, z3.Not),
     "sitofp": sitofp,
+    **{f.name: z3sem.unary(f.name) for f in UNARY_MATH},
 }
 _ANY = {"max": maximum, "min": minimum, "select": select, "clamp": clamp, "same": _same}  # infinities too
 
@@ -460,6 +462,7 @@ ARITH_MATH: dict[str, Callable] = _table({
     # depends on the widths)
     "math.sqrt": "sqrt", "math.rsqrt": "rsqrt", "math.exp": "exp", "math.log": "log", "math.absf": "abs",
     "math.absi": "abs", "math.powf": "pow",
+    **{f.math_op: f.name for f in UNARY_MATH},
 })
 
 STABLEHLO: dict[str, Callable] = _table({
@@ -472,4 +475,5 @@ STABLEHLO: dict[str, Callable] = _table({
     "stablehlo.shift_left": "shl", "stablehlo.shift_right_arithmetic": "shrs",
     "stablehlo.remainder": "int_rem",
     "stablehlo.select": "select",
+    **{f.stablehlo_op: f.name for f in UNARY_MATH},
 })

@@ -27,6 +27,7 @@ from functools import reduce
 
 import z3
 
+from synth.grammar.unary_math import UNARY_MATH
 from synth.semantics import z3sem
 
 POW = z3.Function("pow", z3.RealSort(), z3.RealSort(), z3.RealSort())
@@ -99,6 +100,7 @@ def unsigned_compare(kind: str, a, b, width: int):
 # evaluation at a point ----------------------------------------------------------------
 
 _UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log, "pow": math.pow,
+                  **{f.name: f.python for f in UNARY_MATH},
                   "shrs": lambda a, k: int(a) >> int(k), "shl": lambda a, k: int(a) << int(k)}
 
 

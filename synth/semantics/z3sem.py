@@ -7,7 +7,7 @@ types, Int for integer ones, Bool for i1. The encodings:
 - maximum / minimum: `z3.If` (no NaN: reals have none).
 - compare: exact comparison of reals / ints, giving Bool terms.
 - select: `z3.If`.
-- sqrt, exp: uninterpreted functions declared once (`SQRT`, `EXP`). Equal arguments give
+- sqrt, exp (and log, sin, cos, tan, tanh, erf, floor, ceil): uninterpreted functions declared once (`SQRT`, `EXP`). Equal arguments give
   equal results (congruence), which is all an equivalence proof between two programs
   that apply them to the same terms needs. `sqrt_facts` returns optional side
   conditions (sqrt(x)^2 == x and sqrt(x) >= 0 for x >= 0) for a caller that wants them.
@@ -32,6 +32,8 @@ from itertools import product
 import numpy as np
 import z3
 
+from synth.grammar.unary_math import UNARY_MATH
+
 # Z3's own allocation cap for this process, in MB: past it a query ends as unknown ("out of
 # memory") instead of growing until the OS kills the process. Query timeouts do not bound
 # every phase: an all-size query on a fuzzed mutant (tests/data/fuzz/verify_hang_2511_11)
@@ -44,7 +46,10 @@ SQRT = z3.Function("sqrt", z3.RealSort(), z3.RealSort())
 EXP = z3.Function("exp", z3.RealSort(), z3.RealSort())
 LOG = z3.Function("log", z3.RealSort(), z3.RealSort())
 
-_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log}
+# sin, cos, tan, tanh, erf, floor, ceil (synth.grammar.unary_math): one function each
+UNARY = {f.name: z3.Function(f.name, z3.RealSort(), z3.RealSort()) for f in UNARY_MATH}
+
+_UNINTERPRETED = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log, **{f.name: f.python for f in UNARY_MATH}}
 _INT_UNINTERPRETED = {"shrs": lambda a, k: a >> k, "shl": lambda a, k: a << k}  # support.SHRS / SHL
 
 
@@ -138,6 +143,12 @@ def exp(a):
 
 def log(a):
     return LOG(a)
+
+
+def unary(name: str) -> Callable:
+    """The uninterpreted function `name` of synth.grammar.unary_math (sin ... ceil)."""
+    fn = UNARY[name]
+    return lambda a: fn(a)
 
 
 def div(a, b):

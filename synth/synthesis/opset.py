@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from synth.grammar.op import Op, ops_for
+from synth.grammar.unary_math import UNARY_MATH, linalg_name, stablehlo_name
 
 _ADD = {"arith.addf", "arith.addi"}
 _SUB = {"arith.subf", "arith.subi"}
@@ -55,6 +56,9 @@ _LICENSES: dict[str, set[str]] = {
     "and": _AND, "andi": _AND, "or": _OR, "ori": _OR, "xor": _XOR, "xori": _XOR,
     "remainder": _REM, "remsi": _REM, "shift_left": _SHL, "shli": _SHL, "shift_right_arithmetic": _SHRS, "shrsi": _SHRS,
     "shift_right_logical": _SHRU, "shrui": _SHRU,
+    # sin, cos, tan, tanh, erf, floor, ceil: licensed by the math op itself
+    **{stablehlo_name(f).split(".", 1)[1]: {f.math_op} for f in UNARY_MATH},
+    **{linalg_name(f).split(".", 1)[1]: {f.math_op} for f in UNARY_MATH},
 }
 _CONTRACTIONS = ("dot_general", "matmul", "matvec", "vecmat", "batch_matmul", "dot")
 
@@ -66,7 +70,7 @@ _MASKS = ("iota", "compare", "select")
 # ranges with offsets (stencils): never in the default search set; the stencil sketch
 # tactic (synth.synthesis.sketch) builds programs with them directly
 _SKETCH_ONLY = ("slice_range", "extract_range", "insert_range", "take", "flip", "put", "counter_select",
-                "view", "insert_view", "window", "argmax", "argmin", "reverse")
+                "view", "insert_view", "window", "argmax", "argmin", "reverse", "gather")
 
 
 def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagonal: bool = False,

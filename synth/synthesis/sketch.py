@@ -10,20 +10,17 @@ elementwise to views of its operands over the block the loops write:
   that misses a loop index is repeated along it);
 - scalars (function arguments, constants) are broadcast to the block;
 - arith / math ops become the grammar's elementwise ops;
-- a block smaller than the array is written into the array's previous value
-  (`insert_range`).
+- a block smaller than the array is written into its previous value (`insert_range`).
 
 Ranges are read at the stand-in sizes and kept as size expressions: a loop `1 to n - 1`
 over an array of `n` makes slices of extent `n - 2`, which re-instantiate at any n. The
 sketch is a candidate like any other: solve.py keeps it only where it is right on the
-problem's examples, and validation checks it as it checks every program. Statements it
-does not cover (non-unit strides, indirect accesses, several statements in a group...)
-get None, and the search runs as before.
+problem's examples, and validation checks it as every program. A statement it does not
+cover gets None, and the search runs as before.
 
-Layout: sketch_reader.py reads the statement (loops, accesses), sketch_views.py builds
-views and ops (windows too: a read at a sum of two loop indices), sketch_locals.py reads
-local scalars and arrays, and here `_StatementSketch` holds the reading of one statement, with one
-method per form of value it reads (a load, a select, a local, a carried or summed term).
+Layout: sketch_reader.py reads the statement, sketch_views.py builds views and ops (windows
+too), sketch_locals.py reads locals, sketch_gather.py loads at data indices; here
+`_StatementSketch` reads one statement, a method per form of value (load, select, local, sum).
 """
 
 from __future__ import annotations
@@ -39,13 +36,14 @@ from synth.grammar.types import TensorType
 from synth.synthesis.program import Expr
 from synth.synthesis.sketch_reader import (
     DIAGONAL, MAX_TRIM, NoSketch, CounterMask, ELEMENTWISE, CASTS, Flipped, Mask, Reader, Reversed, Summed,
-    top, View, compare_direction, edge, is_block_argument, local_array, local_scalar, memref_of, min_max,
+    top, View, compare_direction, data_index, edge, is_block_argument, local_array, local_scalar, memref_of, min_max,
     negation_of, value_dtype)
+from synth.synthesis.sketch_gather import Gathers
 from synth.synthesis.sketch_locals import Locals
 from synth.synthesis.sketch_views import Sketcher
 
 
-class _StatementSketch(Locals):
+class _StatementSketch(Locals, Gathers):
     """The sketch of one statement (see statement_sketch): the reading state, and one
     method per form of value it reads."""
 
@@ -140,6 +138,8 @@ class _StatementSketch(Locals):
                 return self.defined_value(define, op)
         if k is None or k not in self.input_types:
             raise NoSketch("a load from a local or an array the group does not read")
+        if op.name == "memref.load" and idx and data_index(idx[0][0]) is not None:
+            return self.gathered(k, idx)
         if (k, tuple(idx)) not in self.views:
             line = self.written_before(k, idx)
             self.views[(k, tuple(idx))] = self.view_of(k, idx) if line is None else line
@@ -532,13 +532,20 @@ def _put_back(sk: "Sketcher", reader: Reader, array: Expr, at_counter: dict[int,
 
 def _edge_store(sk: Sketcher, result: Expr, output: int, output_type: TensorType, edges: dict,
                 trims: tuple) -> Expr:
-    """`result` (over the dims without a constant store index) written at the edges
-    `edges` (dim -> "first" | "last") of the output's previous value: broadcast to the
-    whole array, then select_edge."""
+    """`result` (over the dims with no constant store index) at the edges `edges` (dim ->
+    "first" | "last") of the output's previous value: broadcast, select_edge; into the edge's
+    old value first (insert_range) where it leaves `trims` (an odd column over n - 1 rows)."""
     positions = set(edges.values())
-    if len(positions) != 1 or any(trims):
-        raise NoSketch("a store at a constant index over part of its other dims, or at both ends")
+    if len(positions) != 1:
+        raise NoSketch("a store at a constant index at both ends")
     kept = tuple(d for d in range(output_type.rank) if d not in edges)
+    if any(trims):
+        old = sk.apply("slice_edge", (Expr(output_type, leaf=output),),
+                       (("dims", tuple(sorted(edges))), ("position", next(iter(positions)))))
+        if sk.dialect == "stablehlo":  # its slice_edge keeps the rank
+            old = sk.apply("reshape", (old,), (("shape", tuple(output_type.shape[d] for d in kept)),))
+        h = len(trims) // 2  # lo then hi
+        result = sk.apply("insert_range", (old, result), (("lo", trims[:h]), ("hi", trims[h:])))
     if sk.dialect == "stablehlo":
         a = (("dims", kept), ("shape", output_type.shape))
     else:

@@ -39,17 +39,16 @@ class Locals:
         loop nest adding into it (`nrm = 0; for i: nrm += a[i] * a[i]`): the initial
         value plus the term summed over that nest. NoSketch for a value carried from one
         iteration to the next (a recurrence: lowpass's `state += alpha * (x - state)`)."""
-        anchor = _top_level(use)
-        key = (array, anchor)
+        key = (array, use.operation)
         if key in self.locals_read:  # the update reads the local itself (lowpass's state)
             raise NoSketch("a local scalar whose update reads its own previous value (a recurrence)")
         self.locals_read.add(key)
         try:
-            return self._local_value(array, use, anchor)
+            return self._local_value(array, use)
         finally:
             self.locals_read.discard(key)
 
-    def _local_value(self, array: ir.Value, use, anchor) -> View:
+    def _local_value(self, array: ir.Value, use) -> View:
         stores = [u.owner for u in array.uses if u.owner.name in ("affine.store", "memref.store")]
         top = [st for st in stores if st.parent.name == "func.func"]
         nested = [st for st in stores if st.parent.name != "func.func"]
@@ -58,8 +57,17 @@ class Locals:
             # the last store before the read, with no loop storing it in between (`dx = P[i] -
             # Q[j]; ... dx * dx`; `ss /= size; ss += eps; ss = 1 / sqrt(ss)`): its value
             return self.read(reaching.operands[0])
+        holder = None
         if len(top) != 1 or len(nested) > 1:
-            raise NoSketch("a local scalar that is not an initial value plus one accumulation")
+            # inside a loop around the statement (a row loop: `ss = 0; for j: ss += x[r][j] *
+            # x[r][j]; ss = 1 / sqrt(ss / n); for j: y[r][j] = ss * x[r][j]`): the store
+            # reaching the accumulating loop before the read, and the one store inside it
+            holder = _holder(use, stores)
+            first = _reaching_store(holder, stores) if holder is not None else None
+            inner = [st for st in stores if holder is not None and _inside(st.operation, holder)]
+            if first is None or len(inner) != 1:
+                raise NoSketch("a local scalar that is not an initial value plus one accumulation")
+            top, nested = [first], inner
         init = self.read(top[0].operands[0])
         if not nested:
             return init
@@ -78,6 +86,8 @@ class Locals:
         masks: list = []
         positions = []
         for f in loops_around(acc, "a local accumulation"):
+            if holder is not None and not _inside(f.operation, holder):
+                continue  # a loop around the statement too (the row loop): bound already
             pos = self.reader.place(f, self.loops, masks)
             self.bind(f.induction_variable, pos)
             positions.append(pos)
@@ -321,12 +331,29 @@ def _same_load(x: ir.Value, y: ir.Value) -> bool:
     return a.memref == b.memref and str(a.map) == str(b.map) and list(a.indices) == list(b.indices)
 
 
-def _top_level(op):
-    """The operation of the function's body that is or holds `op`."""
-    op = op.operation
+def _holder(use, stores: list):
+    """The op before the load `use` (in its block, else in the blocks around it) that
+    holds one of `stores` (a loop accumulating into the local); None where a store itself
+    comes first or none does."""
+    targets = [st.operation for st in stores]
+    op = use.operation
     while op.parent is not None and op.parent.name != "func.func":
-        op = op.parent
-    return op
+        ops = [o.operation for o in op.block.operations]
+        at = next(k for k, o in enumerate(ops) if o == op)
+        for o in reversed(ops[:at]):
+            if any(o == t for t in targets):
+                return None
+            if any(_inside(t, o) for t in targets):
+                return o
+        op = op.parent.operation
+    ops = [o.operation for o in op.block.operations]
+    at = next(k for k, o in enumerate(ops) if o == op)
+    for o in reversed(ops[:at]):
+        if any(o == t for t in targets):
+            return None
+        if any(_inside(t, o) for t in targets):
+            return o
+    return None
 
 
 def _reaching_store(use, stores: list):

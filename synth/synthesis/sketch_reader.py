@@ -14,6 +14,7 @@ from synth.analysis.collect import loop_step
 from synth.frontend.reader import affine_linear
 from synth.grammar.op import Op, op_by_name
 from synth.grammar.types import TensorType
+from synth.grammar.unary_math import UNARY_MATH, linalg_name, stablehlo_name
 from synth.analysis.affine_expr import compile_map
 from synth.synthesis.constants import fold_constant
 from synth.synthesis.program import Expr
@@ -33,6 +34,7 @@ ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor", "arith.shli": "shift_left",
         "arith.shrsi": "shift_right_arithmetic", "arith.remsi": "remainder",
         "arith.shrui": "shift_right_logical",
+        **{f.math_op: stablehlo_name(f).split(".", 1)[1] for f in UNARY_MATH},
     },
     "linalg": {
         "arith.addf": "add", "arith.addi": "add", "arith.subf": "sub", "arith.subi": "sub",
@@ -42,6 +44,7 @@ ELEMENTWISE = {  # arith / math op -> grammar op short name, per dialect
         "arith.negf": "negf", "math.sqrt": "sqrt", "math.exp": "exp", "math.log": "log", "math.absf": "abs", "math.powf": "powf",
         "math.absi": "abs", "arith.andi": "andi", "arith.ori": "ori", "arith.xori": "xori",
         "arith.shli": "shli", "arith.shrsi": "shrsi", "arith.remsi": "remsi", "arith.shrui": "shrui",
+        **{f.math_op: linalg_name(f).split(".", 1)[1] for f in UNARY_MATH},
     },
 }
 
@@ -457,6 +460,15 @@ def _access(op, reversed_: dict | None = None, size=None) -> tuple[ir.Value, lis
         return view.memref, [_unit_offset(e, operands, amap.n_dims, True, reversed_, symbols)
                              for e in amap.results]
     return view.memref, [(v, 0) for v in view.indices]
+
+
+def data_index(value: ir.Value) -> ir.Value | None:
+    """The integer a load index is converted from, where it is data (`arith.index_cast` of
+    a value that is no index: a table lookup's `in[i]`), else None."""
+    if is_block_argument(value) or value.owner.name not in ("arith.index_cast", "arith.index_castui"):
+        return None
+    source = value.owner.operands[0]
+    return None if str(source.type) == "index" else source
 
 
 def local_scalar(memref: ir.Value) -> ir.Value | None:

@@ -159,8 +159,13 @@ def grown(args: list, outputs) -> bool:
         top = 0.0
         for a in arrays:
             if isinstance(a, np.ndarray) and a.dtype.kind == "f" and a.size:
-                finite = a[np.isfinite(a)]
-                top = max(top, float(np.max(np.abs(finite))) if finite.size else 0.0)
+                # one pass where every element is finite (the max is then finite: a NaN or
+                # an infinity makes it NaN or inf), the finite elements' otherwise
+                largest = float(np.max(np.abs(a)))
+                if not np.isfinite(largest):
+                    finite = a[np.isfinite(a)]
+                    largest = float(np.max(np.abs(finite))) if finite.size else 0.0
+                top = max(top, largest)
         return top
     return peak(outputs) > GROWTH * max(1.0, peak(args))
 

@@ -30,7 +30,7 @@ from synth.frontend.c.model import (
     View,
 )
 from synth.frontend.c.poly import Poly, split_dims
-from synth.frontend.c.scalars import SCALARS, WIDTH, mlir
+from synth.frontend.c.scalars import SCALARS, WIDTH, is_int, mlir, unsigned
 
 _BYTES = ("i8", "u8")  # char, signed and unsigned: the bytes of an object
 
@@ -293,8 +293,10 @@ class AccessTranslator(AffineTranslator):
 
     # --- elements -----------------------------------------------------------------------
 
-    def element(self, c) -> tuple:
-        """(base, ("idx", subscripts) or ("flat", offset)) of a number-typed lvalue."""
+    def element(self, c, lookup: bool = False) -> tuple:
+        """(base, ("idx", subscripts) or ("flat", offset)) of a number-typed lvalue;
+        `lookup` (a read): ("lookup", subscripts) or ("flat lookup", (offset, index)) where
+        a subscript reads data (a table lookup)."""
         s = strip_casts(c)
         if s.kind == CK.ARRAY_SUBSCRIPT_EXPR:
             subs, e = [], s
@@ -305,6 +307,8 @@ class AccessTranslator(AffineTranslator):
             if e.kind == CK.DECL_REF_EXPR:
                 b = self.binding(e)
                 if b is not None and b.kind == "array" and not b.flat and len(subs) == len(b.shape):
+                    if lookup and any(self._reads_memory(ix) for ix in subs):  # a table lookup
+                        return b, ("lookup", subs)
                     return b, ("idx", [self.subscript(ix, s) for ix in subs])
                 if b is None or b.kind not in ("array", "pointer"):
                     raise Refuse(e, f"'{e.spelling}' is not an array or pointer")
@@ -314,6 +318,8 @@ class AccessTranslator(AffineTranslator):
             v = self.pval(base)
             if v.dims:
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
+            if lookup and self._reads_memory(index):  # a table lookup: `lut[in[i]]`
+                return v.base, ("flat lookup", (v.offset, index))
             return v.base, ("flat", v.offset + self.subscript(index, s))
         if s.kind == CK.UNARY_OPERATOR and unary_operator(s) == "*":
             v = self.pval(only_child(s))
@@ -324,6 +330,16 @@ class AccessTranslator(AffineTranslator):
             raise Refuse(s, f"struct member access '{c_text(s)}' is not supported")
         raise Refuse(s, f"'{c_text(s)}' is not an element of an array")
 
+    def fixed_sizes(self) -> dict:
+        """The sizes the enclosing affine conditions fix (`incx == 1`): symbol -> value."""
+        out = {}
+        for e, eq in self.facts:
+            if eq and len(e.terms) == 1:
+                (mono, coeff), = e.terms.items()
+                if len(mono) == 1 and coeff in (1, -1):
+                    out[mono[0]] = -e.const * coeff
+        return out
+
     def place(self, b: Binding, acc: tuple, c) -> str:
         """`%A[subscripts] : memref<...>` of an access (first pass: recorded only)."""
         kind, value = acc
@@ -332,12 +348,13 @@ class AccessTranslator(AffineTranslator):
         if kind == "flat":
             if self.collect:
                 self.accesses.setdefault(b.key, []).append(
-                    layout.Access(value, dict(self.ranges), c, c_text(c), guarded=self.guards > 0))
+                    layout.Access(value, dict(self.ranges), c, c_text(c), guarded=self.guards > 0,
+                                  facts=self.fixed_sizes()))
                 return f"{b.ssa}[] : memref<{b.type}>"
             lay = self.plan.layouts[b.key] if b.flat else self.fixed_layout(b)
             if lay.opaque:
                 value = self.opaque(value, c)
-            subs = layout.indices(layout.Access(value, dict(self.ranges), c), lay,
+            subs = layout.indices(layout.Access(value, dict(self.ranges), c, facts=self.fixed_sizes()), lay,
                                   {**self.values, **self.expand})
         else:
             if self.collect:
@@ -389,8 +406,79 @@ class AccessTranslator(AffineTranslator):
         return lay
 
     def load(self, c) -> tuple[str, str]:
-        b, acc = self.element(c)
+        b, acc = self.element(c, lookup=True)
+        if acc[0] == "lookup":
+            return self.lookup(b, acc[1], c), b.type
+        if acc[0] == "flat lookup":
+            return self.flat_lookup(b, *acc[1], c), b.type
         return self.op(f"affine.load {self.place(b, acc, c)}", c), b.type
+
+    def flat_lookup(self, b: Binding, offset: Poly, index, c) -> str:
+        """`lut[in[i]]` of a pointer parameter declared with its extent (`const uchar
+        lut[256]`) that the function reads as one dimension: memref.load at the offset plus
+        the data, converted to an index."""
+        if self.collect:  # (the index's own reads recorded)
+            self.plan.indexed.add(b.key)
+            self._data_index(index)
+            return self.op(f"memref.load {b.ssa}[] : memref<{b.type}>", c)
+        lay = self.plan.layouts[b.key] if b.flat else None
+        extent = b.shape[0] if b.shape else None
+        if lay is None or len(lay.strides) != 1 or extent is None:
+            try:  # the subscript's own reason (a local changed under a condition ...), first
+                self.subscript(index, c)
+            except Refuse as e:
+                raise Refuse(c, f"{e.message}; read as a table lookup, '{b.name}' would need to be a "
+                                f"one-dimensional array of declared extent (as in 'const T lut[256]')") from None
+            raise Refuse(c, f"'{c_text(c)}' reads '{b.name}' at a data-dependent index: a table must be "
+                            f"a one-dimensional array of declared extent (as in 'const T lut[256]')")
+        k = self._data_index(index)
+        if not (offset.is_const and offset.const == 0):
+            k = self.op(f"arith.addi {self.value_of_aff(offset, c)}, {k} : index", c)
+        self._index_range(index, extent, b, c)
+        return self.op(f"memref.load {b.ssa}[{k}] : {self.base_type(b)}", c)
+    def lookup(self, b: Binding, subs: list, c) -> str:
+        """`lut[in[i]]`, `emb[tok[i]][j]`: a declared array read at subscripts some of which
+        read data, as memref.load at index values (the data converted as C's signedness
+        says). Each extent must be declared; the subscript's range is the C's to keep
+        (reading outside is undefined behaviour in C): where its type does not keep it
+        within the extent, the translation says so in synth.assumptions."""
+        if any(n is None for n in b.shape):
+            raise Refuse(c, f"'{c_text(c)}' reads '{b.name}' at a data-dependent index: its extents "
+                            f"must be declared (as in 'const T lut[256]')")
+        idx = []
+        for ix, n in zip(subs, b.shape):
+            if not self._reads_memory(ix):
+                idx.append(self.value_of_aff(self.subscript(ix, c), c))
+                continue
+            idx.append(self._data_index(ix))
+            self._index_range(ix, n, b, c)
+        if self.collect:
+            self.plan.indexed.add(b.key)
+        return self.op(f"memref.load {b.ssa}[{', '.join(idx)}] : {self.base_type(b)}", c)
+
+    def _data_index(self, ix) -> str:
+        """An index value of a subscript read from data: the integer as C's promotions make
+        it (char and short to int, zero- or sign-extended), then converted to an index."""
+        v, t = self.value(ix)
+        if not is_int(t):
+            raise Refuse(ix, f"array subscript '{c_text(ix)}' is not an integer")
+        if WIDTH[t] < 32:
+            v = self.op(f"arith.{'extui' if unsigned(t) else 'extsi'} {v} : {mlir(t)} to i32", ix)
+            t = "i32"
+        cast = "arith.index_castui" if unsigned(t) else "arith.index_cast"
+        return self.op(f"{cast} {v} : {mlir(t)} to index", ix)
+
+    def _index_range(self, ix, n, b: Binding, c) -> None:
+        """Records the assumption that a subscript read from data is within the extent n,
+        unless its C type's values all are (an unsigned char into 256 entries)."""
+        inner = strip_casts(ix)
+        width = {TK.UCHAR: 8, TK.CHAR_U: 8, TK.USHORT: 16}.get(inner.type.get_canonical().kind)
+        extent = n.const if isinstance(n, Poly) and n.is_const else (n if isinstance(n, int) else None)
+        if width is not None and extent is not None and extent >= 1 << width:
+            return
+        self.assume(f"0 <= {c_text(ix)} < {layout.render(n, self.symbol_names()) if isinstance(n, Poly) else n} "
+                    f"(the subscript of '{c_text(c)}' reads data; C reads outside '{b.name}' only "
+                    f"with undefined behaviour)")
 
     def lvalue(self, c):
         """(load thunk, store function, element type) of an assignable expression."""

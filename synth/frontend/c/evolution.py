@@ -54,6 +54,17 @@ def modified(c) -> set:
     return {h for k in c.walk_preorder() if (h := target(k)) is not None}
 
 
+def mentions(c, decls: set) -> bool:
+    """Whether `c` (a cursor, a list of them, or a jumps.Branch) names one of `decls`."""
+    if c is None:
+        return False
+    if isinstance(c, list):
+        return any(mentions(x, decls) for x in c)
+    if isinstance(c, jumps.Branch):
+        return mentions(c.cond, decls) or mentions(c.then, decls) or mentions(c.other, decls)
+    return _mentions(c, decls)
+
+
 def _mentions(c, decls: set) -> bool:
     return any(k.kind == CK.DECL_REF_EXPR and k.referenced is not None
                and k.referenced.hash in decls for k in c.walk_preorder())

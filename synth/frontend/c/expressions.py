@@ -31,6 +31,7 @@ _MATH = {  # C name -> (op, number of arguments)
     "pow": ("math.powf", 2), "fabs": ("math.absf", 1), "fmax": ("arith.maxnumf", 2),
     "fmin": ("arith.minnumf", 2), "tanh": ("math.tanh", 1), "sin": ("math.sin", 1),
     "cos": ("math.cos", 1), "floor": ("math.floor", 1), "ceil": ("math.ceil", 1),
+    "tan": ("math.tan", 1), "erf": ("math.erf", 1),
 }
 _MATH.update({name + "f": spec for name, spec in list(_MATH.items())})
 _MATH.update({"abs": ("math.absi", 1), "labs": ("math.absi", 1)})

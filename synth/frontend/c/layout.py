@@ -33,6 +33,7 @@ class Access:
     text: str = ""
     first: Poly | None = None  # ... with this first subscript
     guarded: bool = False  # read under an `if` (its condition does not bound the subscripts here)
+    facts: dict = field(default_factory=dict)  # sizes an enclosing affine.if fixes (`incx == 1`): value
 
 
 @dataclass
@@ -210,17 +211,7 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
     assumptions: list[str] = []
     highs = []
     for a in accesses:
-        idx, first = None, None
-        for fl, inner in _modes(monos):
-            idx = split(a.flat, monos, fl, inner)
-            if idx is None:
-                break
-            problems, assumed = _in_range(a, idx, extents, values, names)
-            if not problems:
-                break
-            first = first or (idx, problems, assumed)
-        if idx is not None and problems:  # no reading: say why the first one is not
-            idx, problems, assumed = first
+        idx, problems, assumed = _read(a, monos, extents, values, names)
         if idx is None:
             raise LayoutError(a, "it multiplies loop indices, or a loop index by sizes in a way "
                                  "no array shape reads", nonaffine=True)
@@ -242,18 +233,54 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
     return Layout(strides, extents, assumptions)
 
 
+def _read(a: Access, monos: list, extents: list, values: dict, names: dict) -> tuple:
+    """(indices, problems, assumptions) of the reading of `a` in the strides `monos`: the
+    first of `_modes` without problems (else the first one's, to say why), or, where that
+    needs assumptions (or has problems) and an enclosing condition fixes sizes, the reading
+    with those sizes at their values when it needs fewer: under `incx == 1`, `x[i]` is x[i][0]
+    of the rows of incx that `x[i * incx]` reads elsewhere (not x[0][i], which needs n <= incx)."""
+    idx, first, problems, assumed = None, None, [], []
+    for fl, inner in _modes(monos):
+        idx = split(a.flat, monos, fl, inner)
+        if idx is None:
+            break
+        problems, assumed = _in_range(a, idx, extents, values, names)
+        if not problems:
+            break
+        first = first or (idx, problems, assumed)
+    if idx is not None and problems:  # no reading: say why the first one is not
+        idx, problems, assumed = first
+    if not a.facts or (idx is not None and not problems and not assumed):
+        return idx, problems, assumed
+    fixed = [_fix(m, a.facts) for m in monos]
+    if fixed == monos or any(m[0] == 0 for m in fixed):
+        return idx, problems, assumed
+    known = [e if e is None else e.subst(a.facts) for e in extents]
+    for fl, inner in _modes(fixed):
+        other = split(a.flat.subst(a.facts), fixed, fl, inner)
+        if other is None:
+            break
+        p2, a2 = _in_range(a, other, known, values, names)
+        if not p2 and (idx is None or problems or len(a2) < len(assumed)):
+            return other, p2, a2
+    return idx, problems, assumed
+
+
+def _fix(m: tuple, facts: dict) -> tuple:
+    """A monomial (coefficient, symbols) with the symbols `facts` fixes at their values."""
+    c, syms = m
+    for v in syms:
+        if v in facts:
+            c *= facts[v]
+    return c, tuple(v for v in syms if v not in facts)
+
+
 def indices(a: Access, lay: Layout, values: dict) -> list:
     """The subscripts of a flat access in a layout `decide` accepted."""
     monos = [_mono(s) for s in lay.strides]
-    first = None
-    for fl, inner in _modes(monos):
-        idx = split(a.flat.subst(values) if len(monos) == 1 else a.flat, monos, fl, inner)
-        if idx is None:
-            continue
-        first = first or idx
-        if not _in_range(a, idx, lay.extents, values, {})[0]:
-            return idx
-    return first
+    if len(monos) == 1:
+        a = replace(a, flat=a.flat.subst(values))
+    return _read(a, monos, lay.extents, values, {})[0]
 
 
 def _in_range(a: Access, idx: list, extents: list, values: dict, names: dict):

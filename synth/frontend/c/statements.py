@@ -315,6 +315,8 @@ class FunctionTranslator(ReturnTranslator):
             if top and s.kind == CK.RETURN_STMT and j == len(stmts) - 1:
                 self.store_result(s)
                 return
+            if self._split(s, stmts[j + 1:], Rest if top else list):
+                return
             if top and ends_in_branches([s]):
                 # an `if` with a `return` inside: each branch, then the statements after
                 # it, ends the function, and may return early
@@ -325,21 +327,46 @@ class FunctionTranslator(ReturnTranslator):
                 return
             self.stmt(s)
 
+    def _split(self, s, after: list, wrap) -> bool:
+        """An `if` on sizes alone (an affine condition without loop indices) whose branches
+        change an integer local or a pointer that the statements `after` it read (BLAS's
+        `if (incx < 0) ix = (-n + 1) * incx;`): those statements run in each branch, from
+        the values it leaves there (`wrap`: Rest at the function's top level, where they
+        end it). False, translating nothing, for any other statement."""
+        if getattr(s, "kind", None) != CK.IF_STMT or not after or not self.sizes_only(s):
+            return False
+        kids = [k for k in s.get_children() if not k.kind.is_declaration()]
+        changed = {h for h in evolution.modified(kids[1:])
+                   if (b := self.env.get(h)) is not None and b.kind in ("index", "pointer")}
+        if not (changed and evolution.mentions(after, changed)):
+            return False
+        tails = [jumps.items(k) + after for k in kids[1:]] + [after] * (3 - len(kids))
+        self.branch(s, kids[0], wrap(tails[0]), wrap(tails[1]))
+        return True
+
+    def sizes_only(self, s) -> bool:
+        """Whether the condition of the `if` `s` is affine in the sizes alone."""
+        try:
+            dnf = self.condition(next(k for k in s.get_children() if not k.kind.is_declaration()))
+        except NotAffine:
+            return False
+        return all(not e.dims() for conj in dnf for e, _ in conj)
+
     def stmt(self, s) -> None:
         if self.special_stmt(s):
             return
         if isinstance(s, jumps.Branch):
             self.branch(s.cursor, s.cond, s.then, s.other)
             return
-        if isinstance(s, list):
-            for x in s:
+        if isinstance(s, list) or s.kind == CK.COMPOUND_STMT:
+            stmts = s if isinstance(s, list) else list(s.get_children())
+            for j, x in enumerate(stmts):
+                if not isinstance(x, list) and self._split(x, stmts[j + 1:], list):
+                    return
                 self.stmt(x)
             return
         k = s.kind
-        if k == CK.COMPOUND_STMT:
-            for ch in s.get_children():
-                self.stmt(ch)
-        elif k == CK.NULL_STMT:
+        if k == CK.NULL_STMT:
             pass
         elif k == CK.DECL_STMT:
             for d in s.get_children():

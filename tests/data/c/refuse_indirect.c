@@ -1,7 +1,8 @@
 #define N 16
 
-void kernel_gather(double A[N], int B[N], double C[N])
+/* a scatter: a store at an index read from data (the read of a gather translates) */
+void kernel_scatter(double A[N], int B[N], double C[N])
 {
   for (int i = 0; i < N; i++)
-    C[i] = A[B[i]];
+    C[B[i]] = A[i];
 }
