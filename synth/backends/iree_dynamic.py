@@ -1,0 +1,125 @@
+"""IREE's stage below a shape-generic stablehlo raise: the dynamic-shape ops IREE 3.13's
+stablehlo input conversion does not take, rewritten to ones of the same semantics that it
+does, so that IREE compiles the generic text as it is (dynamic shapes) rather than once per
+input shapes.
+
+- `stablehlo.dynamic_reshape %x, %shape` -> `tensor.reshape %x(%shape)` (same operands,
+  same result type; both the row-major reshape to the extents `%shape` holds). IREE marks
+  every `stablehlo.dynamic_reshape` illegal and has no pattern for it ("failed to legalize
+  operation 'stablehlo.dynamic_reshape' that was explicitly marked illegal"), while it
+  lowers `tensor.reshape` with an integer shape tensor to a flow reshape.
+- `stablehlo.gather` whose index tensor has a dynamic batch dim and an explicit index
+  vector of extent 1 (`tensor<?x1xi64>`, `index_vector_dim` its last dim): the index
+  collapsed to `tensor<?xi64>` (`tensor.collapse_shape`), the same `dimension_numbers`
+  then reading it as an implicit index vector of extent 1 (`index_vector_dim` = its rank),
+  which is the same gather. IREE's gather canonicalization otherwise collapses the
+  result's dims with a `stablehlo.reshape` to a dynamic type that its own verifier refuses
+  ("'stablehlo.reshape' op result #0 must be statically shaped", nussinov).
+
+Nothing else changes; a module without such ops comes back as it was. What is validated
+and proven stays the raised text itself; this stage is a backend's, as library_stablehlo's
+blocked forms (its conformance test: tests/test_iree_dynamic.py runs raises through it on
+IREE at several sizes against the original loops)."""
+
+from __future__ import annotations
+
+DYNAMIC = -(2 ** 63)  # ShapedType::kDynamic in a static_offsets / static_sizes array
+_REWRITES = {"stablehlo.dynamic_reshape": "_reshape", "stablehlo.gather": "_gather",
+             "stablehlo.dynamic_update_slice": "_update_slice"}
+
+
+def lower(text: str) -> tuple[str, int]:
+    """`text` (a stablehlo module) with the rewrites above; (the module text, how many ops
+    were rewritten)."""
+    if not any(name in text for name in _REWRITES):
+        return text, 0
+    from jax._src.interpreters import mlir as jax_mlir
+    from jaxlib.mlir import ir
+
+    with jax_mlir.make_ir_context(), ir.Location.unknown():
+        module = ir.Module.parse(text)
+        found = []
+
+        def visit(op):
+            if op.name in _REWRITES:
+                found.append(op)
+            return ir.WalkResult.ADVANCE
+        module.operation.walk(visit)
+        count = 0
+        for op in found:
+            count += globals()[_REWRITES[op.name]](ir, op)
+        if not count:
+            return text, 0
+        module.operation.verify()
+        return str(module), count
+
+
+def _reshape(ir, op) -> int:
+    with ir.InsertionPoint(op), op.location:
+        new = ir.Operation.create("tensor.reshape", results=[op.results[0].type],
+                                  operands=[op.operands[0], op.operands[1]])
+    op.results[0].replace_all_uses_with(new.results[0])
+    op.erase()
+    return 1
+
+
+def _index_vector_dim(op) -> int:
+    text = str(op.attributes["dimension_numbers"])
+    key = "index_vector_dim = "
+    return int(text.split(key)[1].split(">")[0].split(",")[0]) if key in text else 0
+
+
+def _gather(ir, op) -> int:
+    index_type = ir.RankedTensorType(op.operands[1].type)
+    rank = index_type.rank
+    if rank < 2 or index_type.shape[-1] != 1 or _index_vector_dim(op) != rank - 1 \
+            or all(not index_type.is_dynamic_dim(k) for k in range(rank - 1)):
+        return 0
+    collapsed_type = ir.RankedTensorType.get(index_type.shape[:-1], index_type.element_type)
+    groups = [[k] for k in range(rank - 2)] + [[rank - 2, rank - 1]]
+    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), k)
+                                                        for k in g]) for g in groups])
+    with ir.InsertionPoint(op), op.location:
+        index = ir.Operation.create("tensor.collapse_shape", results=[collapsed_type], operands=[op.operands[1]],
+                                    attributes={"reassociation": reassociation})
+    op.operands[1] = index.results[0]
+    return 1
+
+
+def _update_slice(ir, op) -> int:
+    """`dynamic_update_slice` of a dynamic update: `tensor.insert_slice` at the starts
+    clamped as stablehlo clamps them, into [0, dim - update's dim]."""
+    operand, update = op.operands[0], op.operands[1]
+    update_type = ir.RankedTensorType(update.type)
+    if update_type.has_static_shape and ir.RankedTensorType(operand.type).has_static_shape:
+        return 0
+    index = ir.IndexType.get()
+    with ir.InsertionPoint(op), op.location:
+        def create(name, operands, attributes=None, result=index):
+            return ir.Operation.create(name, results=[result], operands=operands,
+                                       attributes=attributes or {}).results[0]
+
+        def constant(k: int):
+            return create("arith.constant", [], {"value": ir.IntegerAttr.get(index, k)})
+
+        def dim(value, k: int):
+            shape = ir.RankedTensorType(value.type).shape
+            return constant(shape[k]) if shape[k] != DYNAMIC else create("tensor.dim", [value, constant(k)])
+        offsets, sizes, static_sizes = [], [], []
+        for k, start in enumerate(op.operands[2:]):
+            element = ir.RankedTensorType(start.type).element_type
+            at = create("arith.index_cast", [create("tensor.extract", [start], result=element)])
+            room = create("arith.subi", [dim(operand, k), dim(update, k)])
+            offsets.append(create("arith.maxsi", [create("arith.minsi", [at, room]), constant(0)]))
+            static_sizes.append(update_type.shape[k])
+            if update_type.is_dynamic_dim(k):
+                sizes.append(dim(update, k))
+        rank = update_type.rank
+        attributes = {"static_offsets": ir.DenseI64ArrayAttr.get([DYNAMIC] * rank),
+                      "static_sizes": ir.DenseI64ArrayAttr.get(static_sizes),
+                      "static_strides": ir.DenseI64ArrayAttr.get([1] * rank),
+                      "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, rank, len(sizes), 0])}
+        new = create("tensor.insert_slice", [update, operand, *offsets, *sizes], attributes, op.results[0].type)
+    op.results[0].replace_all_uses_with(new)
+    op.erase()
+    return 1
