@@ -150,13 +150,14 @@ def _config(driver: str, threads: int | None):
 
 class IreeBackend(Backend):
     def __init__(self, target: str = "linalg", device: str = "llvm-cpu", cache_dir: str | Path | None = None,
-                 threads: int | None = None):
+                 threads: int | None = None, per_shape: bool = False):
         if target not in INPUT_TYPES or device not in DEVICE_FLAGS:
             raise ValueError(f"IREE backend for target {target!r} on device {device!r} is not supported")
         self.target, self.device = target, device
         self.name = f"iree-{device}"
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         self.threads = threads  # CPU cores of the task system (None: all)
+        self.per_shape = per_shape  # a generic raise compiled per input shapes, not as it is
 
     def available(self) -> bool:
         return device_available(self.device)
@@ -168,13 +169,12 @@ class IreeBackend(Backend):
         return flags
 
     def prepare(self, module_text: str, func: str) -> "IreePrepared | PerShape":
-        # a shape-generic linalg raise is compiled as it is: IREE runs dynamic shapes (the
-        # library ops' blocked forms apply at static sizes only). A generic stablehlo raise
-        # is compiled per input shapes: IREE 3.13's legalization of a dynamic matrix-vector
-        # dot_general emits a stablehlo.reshape to a dynamic shape, which its own verifier
-        # refuses ("must be statically shaped", atax)
+        # a shape-generic raise is compiled as it is: IREE runs dynamic shapes (the
+        # library ops' blocked forms apply at static sizes only); a stablehlo one through
+        # synth.backends.iree_dynamic, the dynamic ops IREE 3.13 does not take rewritten.
+        # `per_shape`: compiled per input shapes instead (as XLA)
         generic = generic_entry(module_text, func)
-        if generic is not None and self.target == "stablehlo":
+        if generic is not None and self.per_shape:
             return PerShape(self, module_text, func, generic)
         import iree.runtime as rt
 
@@ -189,6 +189,10 @@ class IreeBackend(Backend):
             from synth.backends import library_stablehlo
 
             source = library_stablehlo.lower(source)[0]
+            if generic is not None:
+                from synth.backends import iree_dynamic
+
+                source = iree_dynamic.lower(source)[0]
         vmfb = compile_vmfb(source, self.flags(), self.cache_dir)
         config = _config(DRIVERS[self.device], self.threads)
         context = rt.SystemContext(config=config)

@@ -31,7 +31,7 @@ _REWRITES = {"stablehlo.dynamic_reshape": "_reshape", "stablehlo.gather": "_gath
 def lower(text: str) -> tuple[str, int]:
     """`text` (a stablehlo module) with the rewrites above; (the module text, how many ops
     were rewritten)."""
-    if not any(name in text for name in _REWRITES):
+    if not any(name in text for name in (*_REWRITES, "stablehlo.while")):
         return text, 0
     from jax._src.interpreters import mlir as jax_mlir
     from jaxlib.mlir import ir
@@ -48,6 +48,7 @@ def lower(text: str) -> tuple[str, int]:
         count = 0
         for op in found:
             count += globals()[_REWRITES[op.name]](ir, op)
+        count += _whiles_as_branches(ir, module)
         if not count:
             return text, 0
         module.operation.verify()
@@ -123,3 +124,76 @@ def _update_slice(ir, op) -> int:
     op.results[0].replace_all_uses_with(new)
     op.erase()
     return 1
+
+
+def _whiles_as_branches(ir, module) -> int:
+    """Each `stablehlo.while` carrying a dynamic tensor, in a function of `module`, as
+    blocks of that function: ^cond(carried) -> cf.cond_br -> ^body(carried) -> cf.br
+    ^cond, or ^after(carried), where the ops after the loop go. The same loop; IREE then
+    sees one control-flow graph, in which it resolves the carried tensors' dims, where a
+    while nested in another one's body, carrying a dynamic tensor, stops it ("'tensor.dim'
+    op unexpected during shape cleanup; dynamic dimensions must have been resolved",
+    nussinov's loop over k inside the loop over diagonals). Outermost first: a converted
+    loop's body ops move into the function's blocks, its nested loops with them."""
+    count = 0
+    while True:
+        loop = _outer_while(ir, module)
+        if loop is None:
+            return count
+        _branches(ir, loop)
+        count += 1
+
+
+def _outer_while(ir, module):
+    for f in module.body.operations:
+        if f.operation.name != "func.func":
+            continue
+        if "?" not in str(f.attributes["function_type"]):  # a function of static shapes: left as it is
+            continue
+        for block in f.regions[0].blocks:
+            for op in block.operations:
+                if op.operation.name == "stablehlo.while":
+                    return op.operation
+    return None
+
+
+def _branches(ir, loop) -> None:
+    block = loop.block
+    types = [v.type for v in loop.operands]
+    after = block.create_after(*types, arg_locs=[loop.location] * len(types))
+    body = block.create_after(*types, arg_locs=[loop.location] * len(types))
+    cond = block.create_after(*types, arg_locs=[loop.location] * len(types))
+    rest, seen = [], False
+    for op in block.operations:
+        if seen:
+            rest.append(op.operation)
+        seen = seen or op.operation == loop
+    for op in rest:
+        op.detach_from_parent()
+        after.append(op)
+    for result, arg in zip(loop.results, after.arguments):
+        result.replace_all_uses_with(arg)
+
+    def move(region, target):
+        source = region.blocks[0]
+        for old, new in zip(source.arguments, target.arguments):
+            old.replace_all_uses_with(new)
+        ops = [op.operation for op in source.operations]
+        for op in ops[:-1]:
+            op.detach_from_parent()
+            target.append(op)
+        return ops[-1]  # the stablehlo.return, still in the region
+    go = move(loop.regions[0], cond)
+    with ir.InsertionPoint(cond), loop.location:
+        flag = ir.Operation.create("tensor.extract", results=[ir.IntegerType.get_signless(1)],
+                                   operands=[go.operands[0]]).results[0]
+        ir.Operation.create("cf.cond_br", operands=[flag, *cond.arguments, *cond.arguments],
+                            successors=[body, after],
+                            attributes={"operandSegmentSizes": ir.DenseI32ArrayAttr.get(
+                                [1, len(types), len(types)])})
+    done = move(loop.regions[1], body)
+    with ir.InsertionPoint(body), loop.location:
+        ir.Operation.create("cf.br", operands=list(done.operands), successors=[cond])
+    with ir.InsertionPoint(loop), loop.location:
+        ir.Operation.create("cf.br", operands=list(loop.operands), successors=[cond])
+    loop.erase()
