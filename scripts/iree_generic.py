@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 
-def check(corpus: Path, raised: Path) -> dict:
+def check(corpus: Path, raised: Path, sizes: list | None = None) -> dict:
     from generic_sizes import configs
     from synth.analysis.function import list_functions
     from synth.analysis.model import load_kernel
@@ -49,9 +49,12 @@ def check(corpus: Path, raised: Path) -> dict:
     except (ExecutionError, ValueError) as e:
         row.update(status="no compile", reason=str(e)[:300])
         return row
+    if getattr(prepared, "dynamic_error", None):
+        row.update(status="per-shape", reason=prepared.dynamic_error[:300])
+        return row
     rng = np.random.default_rng(11)
     row["configs"] = []
-    for values in configs(kernel.sizes, constant_symbols(kernel))[:2]:
+    for values in (sizes or configs(kernel.sizes, constant_symbols(kernel))[:2]):
         args = diagonally_dominant(kernel.arguments(values, random_draw(rng)))
         original = kernel.at(values)
         want = run_function(original.text, name, [a.copy() if isinstance(a, np.ndarray) else a for a in args],
@@ -70,7 +73,7 @@ def check(corpus: Path, raised: Path) -> dict:
                 worst = f"arg{o}{list(d[0])}: original {d[1]}, raised {d[2]}"
                 break
         row["configs"].append((values, worst))
-    row["status"] = "wrong" if any(d is not None for _, d in row["configs"]) else "ok"
+    row["status"] = "wrong" if any(d is not None for _, d in row["configs"]) else "ok (dynamic)"
     return row
 
 
@@ -79,7 +82,13 @@ def main() -> int:
     ap.add_argument("raised", type=Path)
     ap.add_argument("kernels", nargs="*")
     ap.add_argument("--corpus", type=Path, default=ROOT / "benchmarks/polybench")
+    ap.add_argument("--without-stage", action="store_true",
+                    help="compile the text as it is without synth.backends.iree_dynamic (what IREE takes alone)")
     args = ap.parse_args()
+    if args.without_stage:
+        from synth.backends import iree_dynamic
+
+        iree_dynamic.lower = lambda text: (text, 0)
     files = [args.raised / f"{k}.mlir" for k in args.kernels] if args.kernels else sorted(args.raised.glob("*.mlir"))
     wrong = 0
     for f in files:

@@ -14,6 +14,10 @@ finds a device).
   ...: "custom op 'linalg.mul' is unknown"), so linalg input first has those rewritten to
   `linalg.generic` by upstream `mlir-opt` (transform.structured.generalize); contractions,
   fill, broadcast, transpose and reduce stay named.
+- A shape-generic raise is compiled as it is, with dynamic shapes; stablehlo through
+  synth.backends.iree_dynamic (IREE's stablehlo input takes few dynamic-shape ops) and
+  run on the local-sync driver; per input shapes only where IREE still refuses it
+  (IreeBackend.prepare).
 - Inputs are copied to the device once; a timed call is the function invocation, which
   returns when the results are ready (IREE's default async-internal execution model).
 """
@@ -46,6 +50,7 @@ DEVICE_FLAGS = {
     "cuda": ("--iree-hal-target-device=cuda",),
 }
 DRIVERS = {"llvm-cpu": "local-task", "cuda": "cuda"}
+SYNC_DRIVERS = {"llvm-cpu": "local-sync"}  # a generic stablehlo raise's (see IreeBackend.prepare)
 INPUT_TYPES = {"linalg": "none", "stablehlo": "stablehlo"}
 
 # named elementwise ops of upstream linalg that IREE's linalg lacks
@@ -171,16 +176,33 @@ class IreeBackend(Backend):
     def prepare(self, module_text: str, func: str) -> "IreePrepared | PerShape":
         # a shape-generic raise is compiled as it is: IREE runs dynamic shapes (the
         # library ops' blocked forms apply at static sizes only); a stablehlo one through
-        # synth.backends.iree_dynamic, the dynamic ops IREE 3.13 does not take rewritten.
-        # `per_shape`: compiled per input shapes instead (as XLA)
+        # synth.backends.iree_dynamic, the dynamic ops IREE 3.13 does not take rewritten,
+        # and run on the local-sync driver (its local-task executor races on such a
+        # program: jacobi-1d's values wrong or "transient buffer has not been committed"
+        # in some calls, the same .vmfb right on local-sync every time). Where IREE still
+        # refuses the generic stablehlo text (an op neither IREE nor the stage lowers at
+        # dynamic shapes: stablehlo.cholesky, dynamic_gather, a matrix-vector dot_general),
+        # it is compiled per input shapes, and says so: pipeline_name "per-shape" and the
+        # compiler's error as `dynamic_error`. `per_shape`: always per input shapes
         generic = generic_entry(module_text, func)
         if generic is not None and self.per_shape:
             return PerShape(self, module_text, func, generic)
+        if generic is not None and self.target == "stablehlo":
+            try:
+                return self._compile(module_text, func, dynamic=True)
+            except ExecutionError as e:
+                fallback = PerShapeAfterDynamic(self, module_text, func, generic)
+                fallback.dynamic_error = str(e)
+                return fallback
+        return self._compile(module_text, func, dynamic=generic is not None)
+
+    def _compile(self, module_text: str, func: str, dynamic: bool) -> "IreePrepared":
         import iree.runtime as rt
 
-        fn = raised_function(module_text, func, dynamic=generic is not None)
+        fn = raised_function(module_text, func, dynamic=dynamic)
         t0 = time.perf_counter()
         source = fn.module()
+        driver = DRIVERS[self.device]
         if self.target == "linalg":
             from synth.backends import library_linalg
 
@@ -189,17 +211,27 @@ class IreeBackend(Backend):
             from synth.backends import library_stablehlo
 
             source = library_stablehlo.lower(source)[0]
-            if generic is not None:
+            if dynamic:
                 from synth.backends import iree_dynamic
 
                 source = iree_dynamic.lower(source)[0]
+                driver = SYNC_DRIVERS.get(self.device, driver)
         vmfb = compile_vmfb(source, self.flags(), self.cache_dir)
-        config = _config(DRIVERS[self.device], self.threads)
+        config = _config(driver, self.threads)
         context = rt.SystemContext(config=config)
         module = rt.VmModule.copy_buffer(context.instance, vmfb.read_bytes())
         context.add_vm_module(module)
         entry = context.modules[module.name][fn.name]
-        return IreePrepared(self.name, fn, context, entry, config.device, time.perf_counter() - t0)
+        prepared = IreePrepared(self.name, fn, context, entry, config.device, time.perf_counter() - t0)
+        if dynamic and self.target == "stablehlo":
+            prepared.pipeline_name = f"dynamic ({driver})"
+        return prepared
+
+
+class PerShapeAfterDynamic(PerShape):
+    """A generic stablehlo raise IREE did not compile as it is, compiled per input shapes."""
+    pipeline_name = "per-shape"
+    dynamic_error: str | None = None
 
 
 class IreePrepared(Prepared):
