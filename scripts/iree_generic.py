@@ -36,7 +36,7 @@ def check(corpus: Path, raised: Path, sizes: list | None = None) -> dict:
     from synth.synthesis.spec import diagonally_dominant, random_draw
     from synth.validation.verify import constant_symbols
 
-    source = load_input(corpus / raised.name, warn=False)
+    source = load_input(next(corpus.glob(f"{raised.stem}.*")), warn=False)  # .mlir or .c
     name = list_functions(source)[0]
     text = raised.read_text()
     row = {"kernel": raised.stem}

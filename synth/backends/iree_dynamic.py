@@ -25,7 +25,8 @@ from __future__ import annotations
 
 DYNAMIC = -(2 ** 63)  # ShapedType::kDynamic in a static_offsets / static_sizes array
 _REWRITES = {"stablehlo.dynamic_reshape": "_reshape", "stablehlo.gather": "_gather",
-             "stablehlo.dynamic_update_slice": "_update_slice"}
+             "stablehlo.dynamic_update_slice": "_update_slice", "stablehlo.dot_general": "_dot_general",
+             "stablehlo.dynamic_gather": "_dynamic_gather"}
 
 
 def lower(text: str) -> tuple[str, int]:
@@ -197,3 +198,138 @@ def _branches(ir, loop) -> None:
     with ir.InsertionPoint(loop), loop.location:
         ir.Operation.create("cf.br", operands=list(loop.operands), successors=[cond])
     loop.erase()
+
+
+class _Builder:
+    """Index arithmetic and small tensor ops at an insertion point (generic op creation)."""
+
+    def __init__(self, ir):
+        self.ir, self.index = ir, ir.IndexType.get()
+
+    def create(self, name, operands, attributes=None, result=None):
+        return self.ir.Operation.create(name, results=[result or self.index], operands=operands,
+                                        attributes=attributes or {}).results[0]
+
+    def constant(self, k: int):
+        return self.create("arith.constant", [], {"value": self.ir.IntegerAttr.get(self.index, k)})
+
+    def dim(self, value, k: int):
+        shape = self.ir.RankedTensorType(value.type).shape
+        return self.constant(shape[k]) if shape[k] != DYNAMIC else self.create("tensor.dim", [value, self.constant(k)])
+
+    def product(self, value, dims: list[int]):
+        acc = self.constant(1)
+        for k in dims:
+            acc = self.create("arith.muli", [acc, self.dim(value, k)])
+        return acc
+
+    def shape(self, extents: list):
+        """A tensor<Nxi64> holding index values `extents`."""
+        i64 = self.ir.IntegerType.get_signless(64)
+        parts = [self.create("arith.index_cast", [e], result=i64) for e in extents]
+        return self.create("tensor.from_elements", parts, result=self.ir.RankedTensorType.get([len(parts)], i64))
+
+    def reshape(self, value, extents: list, static: list[int]):
+        t = self.ir.RankedTensorType(value.type)
+        return self.create("tensor.reshape", [value, self.shape(extents)],
+                           result=self.ir.RankedTensorType.get(static, t.element_type))
+
+
+def _dims_field(text: str, name: str) -> list[int]:
+    key = f"{name} = ["
+    if key not in text:
+        return []
+    return [int(v) for v in text.split(key)[1].split("]")[0].replace(" ", "").split(",") if v]
+
+
+def _dot_general(ir, op) -> int:
+    """A dot_general of dynamic shapes other than a matrix product (M x K times K x N):
+    the operands transposed and reshaped to one, the product reshaped back. IREE's own
+    rewrite to that form reshapes with `stablehlo.reshape` to a dynamic type, which its
+    verifier refuses ("must be statically shaped": atax's matrix-vector product, durbin's
+    dot of two vectors)."""
+    numbers = str(op.attributes["dot_dimension_numbers"])
+    lhs, rhs = op.operands[0], op.operands[1]
+    lt, rt, out_t = (ir.RankedTensorType(v.type) for v in (lhs, rhs, op.results[0]))
+    if lt.has_static_shape and rt.has_static_shape:
+        return 0
+    if _dims_field(numbers, "lhs_batching_dimensions") or _dims_field(numbers, "rhs_batching_dimensions"):
+        return 0
+    lc, rc = _dims_field(numbers, "lhs_contracting_dimensions"), _dims_field(numbers, "rhs_contracting_dimensions")
+    lf = [k for k in range(lt.rank) if k not in lc]
+    rf = [k for k in range(rt.rank) if k not in rc]
+    if lt.rank == 2 and rt.rank == 2 and lc == [1] and rc == [0]:
+        return 0  # already a matrix product
+    b = _Builder(ir)
+    with ir.InsertionPoint(op), op.location:
+        def flat(value, t, first: list[int], second: list[int]):
+            order = first + second
+            if order != list(range(t.rank)):
+                permuted = ir.RankedTensorType.get([t.shape[k] for k in order], t.element_type)
+                value = b.create("stablehlo.transpose", [value],
+                                 {"permutation": ir.DenseI64ArrayAttr.get(order)}, permuted)
+            static = [DYNAMIC, DYNAMIC]  # a unit dim IREE would collapse with a dynamic stablehlo.reshape
+            return b.reshape(value, [b.product(value, list(range(len(first)))),
+                                     b.product(value, list(range(len(first), len(order))))], static)
+        a = flat(lhs, lt, lf, lc)
+        c = flat(rhs, rt, rc, rf)
+        at, ct = ir.RankedTensorType(a.type), ir.RankedTensorType(c.type)
+        product_t = ir.RankedTensorType.get([at.shape[0], ct.shape[1]], out_t.element_type)
+        numbers2 = ir.Attribute.parse("#stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>")
+        attributes = {"dot_dimension_numbers": numbers2}
+        if "precision_config" in op.attributes:
+            attributes["precision_config"] = op.attributes["precision_config"]
+        product = b.create("stablehlo.dot_general", [a, c], attributes, product_t)
+        extents = [b.dim(lhs, k) for k in lf] + [b.dim(rhs, k) for k in rf]
+        new = b.reshape(product, extents, list(out_t.shape))
+    op.results[0].replace_all_uses_with(new)
+    op.erase()
+    return 1
+
+
+def _extent(t, dims: list[int]) -> int:
+    """The static product of `t`'s `dims`, or dynamic."""
+    out = 1
+    for k in dims:
+        if t.shape[k] == DYNAMIC:
+            return DYNAMIC
+        out *= t.shape[k]
+    return out
+
+
+def _dynamic_gather(ir, op) -> int:
+    """The dynamic_gather a generic raise emits for a line at a counter (one index, the
+    one indexed dim collapsed): a `real_dynamic_slice` from the index clamped into its dim
+    and 0 along the others, of the slice sizes, reshaped to the result. IREE has no
+    lowering for dynamic_gather ("failed to legalize operation 'stablehlo.dynamic_gather'")."""
+    numbers = str(op.attributes["dimension_numbers"])
+    a, index, sizes = op.operands[0], op.operands[1], op.operands[2]
+    at, it = ir.RankedTensorType(a.type), ir.RankedTensorType(index.type)
+    collapsed = _dims_field(numbers, "collapsed_slice_dims")
+    ivd = int(numbers.split("index_vector_dim = ")[1].split(">")[0].split(",")[0]) if "index_vector_dim" in numbers else 0
+    if it.rank != 1 or it.shape[0] != 1 or ivd != 0 or len(collapsed) != 1 \
+            or _dims_field(numbers, "start_index_map") != collapsed \
+            or _dims_field(numbers, "offset_dims") != list(range(at.rank - 1)):
+        return 0
+    dim = collapsed[0]
+    b = _Builder(ir)
+    with ir.InsertionPoint(op), op.location:
+        # gather's slice along each other dim starts at 0 and has the size `sizes` says
+        # (the whole dim, as a generic raise emits it); along `dim`, 1 at the clamped index
+        size_t = ir.RankedTensorType(sizes.type).element_type
+        extents = [b.create("arith.index_cast", [b.create("tensor.extract", [sizes, b.constant(k)], result=size_t)])
+                   for k in range(at.rank)]
+        start = b.create("arith.index_cast", [b.create("tensor.extract", [index, b.constant(0)], result=it.element_type)])
+        start = b.create("arith.maxsi", [b.create("arith.minsi", [start, b.create(
+            "arith.subi", [b.dim(a, dim), b.constant(1)])]), b.constant(0)])
+        starts = [start if k == dim else b.constant(0) for k in range(at.rank)]
+        limits = [b.create("arith.addi", [start, b.constant(1)]) if k == dim else extents[k] for k in range(at.rank)]
+        out_t = ir.RankedTensorType(op.results[0].type)
+        kept = iter(out_t.shape)  # the result's dims: the slice's but `dim`, in order
+        line_t = ir.RankedTensorType.get([1 if k == dim else next(kept) for k in range(at.rank)], at.element_type)
+        line = b.create("stablehlo.real_dynamic_slice", [a, b.shape(starts), b.shape(limits),
+                                                        b.shape([b.constant(1)] * at.rank)], result=line_t)
+        new = b.reshape(line, [extents[k] for k in range(at.rank) if k != dim], list(out_t.shape))
+    op.results[0].replace_all_uses_with(new)
+    op.erase()
+    return 1
