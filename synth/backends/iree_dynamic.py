@@ -26,7 +26,8 @@ from __future__ import annotations
 DYNAMIC = -(2 ** 63)  # ShapedType::kDynamic in a static_offsets / static_sizes array
 _REWRITES = {"stablehlo.dynamic_reshape": "_reshape", "stablehlo.gather": "_gather",
              "stablehlo.dynamic_update_slice": "_update_slice", "stablehlo.dot_general": "_dot_general",
-             "stablehlo.dynamic_gather": "_dynamic_gather"}
+             "stablehlo.dynamic_gather": "_dynamic_gather",
+             "stablehlo.dynamic_broadcast_in_dim": "_vector_broadcast"}
 
 
 def lower(text: str) -> tuple[str, int]:
@@ -330,6 +331,41 @@ def _dynamic_gather(ir, op) -> int:
         line = b.create("stablehlo.real_dynamic_slice", [a, b.shape(starts), b.shape(limits),
                                                         b.shape([b.constant(1)] * at.rank)], result=line_t)
         new = b.reshape(line, [extents[k] for k in range(at.rank) if k != dim], list(out_t.shape))
+    op.results[0].replace_all_uses_with(new)
+    op.erase()
+    return 1
+
+
+def _vector_broadcast(ir, op) -> int:
+    """`dynamic_broadcast_in_dim` of a vector of dynamic length into a new shape: IREE
+    cannot tell whether that dim expands (length 1) or not ("failed to legalize operation
+    'stablehlo.dynamic_broadcast_in_dim'"). The vector first gathered at iota(n), n the
+    target dim's extent (the gather clamps each index: x[0] n times where x has one
+    element, x itself where it has n), then broadcast with that dim known not to expand:
+    the same values either way."""
+    x, shape = op.operands[0], op.operands[1]
+    xt = ir.RankedTensorType(x.type)
+    if xt.rank != 1 or not xt.is_dynamic_dim(0) or "known_" in str(op.attributes):
+        return 0
+    target = ir.DenseI64ArrayAttr(op.attributes["broadcast_dimensions"])[0]
+    i64 = ir.IntegerType.get_signless(64)
+    b = _Builder(ir)
+    with ir.InsertionPoint(op), op.location:
+        extent = b.create("stablehlo.slice", [shape], {"start_indices": ir.DenseI64ArrayAttr.get([target]),
+                                                       "limit_indices": ir.DenseI64ArrayAttr.get([target + 1]),
+                                                       "strides": ir.DenseI64ArrayAttr.get([1])},
+                          ir.RankedTensorType.get([1], ir.RankedTensorType(shape.type).element_type))
+        lanes = ir.RankedTensorType.get([DYNAMIC], i64)
+        iota = b.create("stablehlo.dynamic_iota", [extent], {"iota_dimension": ir.IntegerAttr.get(i64, 0)}, lanes)
+        numbers = ir.Attribute.parse("#stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], "
+                                     "index_vector_dim = 1>")
+        spread = b.create("stablehlo.gather", [x, iota], {"dimension_numbers": numbers,
+                                                          "indices_are_sorted": ir.BoolAttr.get(False),
+                                                          "slice_sizes": ir.DenseI64ArrayAttr.get([1])},
+                          ir.RankedTensorType.get([DYNAMIC], xt.element_type))
+        new = b.create("stablehlo.dynamic_broadcast_in_dim", [spread, shape],
+                       {"broadcast_dimensions": op.attributes["broadcast_dimensions"],
+                        "known_nonexpanding_dimensions": ir.DenseI64ArrayAttr.get([0])}, op.results[0].type)
     op.results[0].replace_all_uses_with(new)
     op.erase()
     return 1
