@@ -79,6 +79,9 @@ def check(corpus: Path, raised: Path, sizes: list | None = None) -> dict:
                 break
         row["configs"].append((values, worst))
     row["status"] = "wrong" if any(d is not None for _, d in row["configs"]) else "ok (dynamic)"
+    if getattr(prepared, "dynamic_error", None):  # IREE's runtime failed it: per input shapes since
+        row.update(status=row["status"].replace("dynamic", "per-shape after a failed run"),
+                   reason=prepared.dynamic_error[:300])
     return row
 
 
@@ -99,7 +102,8 @@ def main() -> int:
     for f in files:
         row = check(args.corpus, f)
         wrong += row["status"] == "wrong"
-        detail = "; ".join(f"{v}: {'ok' if d is None else d}" for v, d in row.get("configs", [])) or row.get("reason", "")
+        detail = "; ".join(f"{v}: {'ok' if d is None else d}" for v, d in row.get("configs", []))
+        detail = "  ".join(x for x in (detail, row.get("reason", "")) if x)
         print(f"{row['kernel']:16s} {row['status']:10s} {detail}", flush=True)
     return 1 if wrong else 0
 

@@ -181,15 +181,17 @@ class IreeBackend(Backend):
         # program: jacobi-1d's values wrong or "transient buffer has not been committed"
         # in some calls, the same .vmfb right on local-sync every time). Where IREE still
         # refuses the generic stablehlo text (an op neither IREE nor the stage lowers at
-        # dynamic shapes: stablehlo.cholesky, dynamic_gather, a matrix-vector dot_general),
-        # it is compiled per input shapes, and says so: pipeline_name "per-shape" and the
-        # compiler's error as `dynamic_error`. `per_shape`: always per input shapes
+        # dynamic shapes: stablehlo.cholesky, triangular_solve; an IREE error) or its
+        # runtime fails a call (DynamicOrPerShape), it is compiled per input shapes, and
+        # says so: pipeline_name "per-shape" and the error as `dynamic_error`.
+        # `per_shape`: always per input shapes
         generic = generic_entry(module_text, func)
         if generic is not None and self.per_shape:
             return PerShape(self, module_text, func, generic)
         if generic is not None and self.target == "stablehlo":
             try:
-                return self._compile(module_text, func, dynamic=True)
+                return DynamicOrPerShape(self._compile(module_text, func, dynamic=True),
+                                         PerShapeAfterDynamic(self, module_text, func, generic))
             except ExecutionError as e:
                 fallback = PerShapeAfterDynamic(self, module_text, func, generic)
                 fallback.dynamic_error = str(e)
@@ -232,6 +234,43 @@ class PerShapeAfterDynamic(PerShape):
     """A generic stablehlo raise IREE did not compile as it is, compiled per input shapes."""
     pipeline_name = "per-shape"
     dynamic_error: str | None = None
+
+
+class DynamicOrPerShape(Prepared):
+    """A generic stablehlo raise IREE compiled as it is; where IREE's runtime fails a call
+    of it (adi: "indirect buffer reference slot 0 is out range of the declared binding
+    capacity"), compiled per input shapes from then on, the failure kept as `dynamic_error`
+    and `pipeline_name` "per-shape"."""
+
+    def __init__(self, dynamic: "IreePrepared", fallback: PerShapeAfterDynamic):
+        self.backend, self.function = dynamic.backend, dynamic.function
+        self.current: Prepared = dynamic
+        self._fallback = fallback
+        self.dynamic_error: str | None = None
+
+    @property
+    def compile_seconds(self):
+        return self.current.compile_seconds
+
+    @property
+    def pipeline_name(self):
+        return self.current.pipeline_name
+
+    def _call(self, method: str, *args, **kwargs):
+        try:
+            return getattr(self.current, method)(*args, **kwargs)
+        except (RuntimeError, IndexError, ValueError) as e:
+            if self.current is self._fallback or not str(e).startswith("Error invoking function"):
+                raise
+            self.dynamic_error = self._fallback.dynamic_error = f"IREE run: {str(e).splitlines()[0]}"
+            self.current = self._fallback
+            return getattr(self.current, method)(*args, **kwargs)
+
+    def run(self, inputs: list) -> list[np.ndarray]:
+        return self._call("run", inputs)
+
+    def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
+        return self._call("time", inputs, warmup, repeats, min_total)
 
 
 class IreePrepared(Prepared):
