@@ -1,7 +1,7 @@
 """IREE compiling a shape-generic stablehlo raise as it is, with dynamic shapes
 (synth.backends.iree_dynamic, the stage below the raised text that rewrites the ops IREE
-3.13's stablehlo input refuses at dynamic shapes): the stage's rewrites, small programs
-of each op through it on IREE against NumPy, and generic loops over diagonals and
+3.13's stablehlo input refuses at dynamic shapes): the stage's rewrites, two small
+programs with every rewritten op through it on IREE against NumPy, and generic loops over diagonals and
 hyperplanes (nussinov, seidel-2d) compiled once and run at several sizes against the
 original loops."""
 
@@ -105,6 +105,45 @@ def test_the_stage_on_iree_computes_what_the_ops_mean(tmp_path):
         idx = rng.integers(-2, size + 2, lanes).astype(np.int64)
         got = prepared.run([x, idx, np.int64(n), np.int64(at)])[0]
         np.testing.assert_array_equal(got, _program_reference(x, idx, n, at))
+
+
+# a matrix-vector and a vector-vector dot_general, a row at a counter (dynamic_gather, the
+# index clamped), vectors broadcast along rows and columns, one of length n or 1 (expanding)
+PRODUCTS = """func.func @h_raised(%a: tensor<?x?xf64>, %x: tensor<?xf64>, %y: tensor<?xf64>, %k: tensor<1xi64>)
+    -> tensor<?x?xf64> attributes {synth.outputs = [0]} {
+  %ax = stablehlo.dot_general %a, %x, contracting_dims = [1] x [0] : (tensor<?x?xf64>, tensor<?xf64>) -> tensor<?xf64>
+  %xx = stablehlo.dot_general %x, %x, contracting_dims = [0] x [0] : (tensor<?xf64>, tensor<?xf64>) -> tensor<f64>
+  %n32 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x?xf64>) -> tensor<i32>
+  %n64 = stablehlo.convert %n32 : (tensor<i32>) -> tensor<i64>
+  %n = stablehlo.reshape %n64 : (tensor<i64>) -> tensor<1xi64>
+  %one = stablehlo.constant dense<1> : tensor<1xi64>
+  %sizes = stablehlo.concatenate %n, %one, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %col = "stablehlo.dynamic_gather"(%a, %k, %sizes) {dimension_numbers = #stablehlo.gather<offset_dims = [0],
+      collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 0>, indices_are_sorted = false}
+      : (tensor<?x?xf64>, tensor<1xi64>, tensor<2xi64>) -> tensor<?xf64>
+  %square = stablehlo.concatenate %n, %n, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %xxs = stablehlo.dynamic_broadcast_in_dim %xx, %n, dims = [] : (tensor<f64>, tensor<1xi64>) -> tensor<?xf64>
+  %s1 = stablehlo.add %ax, %col : tensor<?xf64>
+  %s2 = stablehlo.add %s1, %xxs : tensor<?xf64>
+  %rows = stablehlo.dynamic_broadcast_in_dim %s2, %square, dims = [0] : (tensor<?xf64>, tensor<2xi64>) -> tensor<?x?xf64>
+  %cols = stablehlo.dynamic_broadcast_in_dim %y, %square, dims = [1] : (tensor<?xf64>, tensor<2xi64>) -> tensor<?x?xf64>
+  %out = stablehlo.add %rows, %cols : tensor<?x?xf64>
+  return %out : tensor<?x?xf64>
+}
+"""
+
+
+def test_products_rows_and_broadcasts_on_iree(tmp_path):
+    text, count = iree_dynamic.lower(PRODUCTS)
+    assert count == 5 and "dynamic_gather" not in text and "known_nonexpanding_dimensions" in text
+    prepared = _iree(tmp_path).prepare(PRODUCTS, "h")
+    assert prepared.pipeline_name.startswith("dynamic")
+    rng = np.random.default_rng(11)
+    for n, k, y_length in [(4, 2, 4), (7, -3, 1), (1, 5, 1), (6, 9, 6)]:
+        a, x, y = rng.uniform(-1, 1, (n, n)), rng.uniform(-1, 1, n), rng.uniform(-1, 1, y_length)
+        got = prepared.run([a, x, y, np.array([k], dtype=np.int64)])[0]
+        row = a @ x + a[:, min(max(k, 0), n - 1)] + x @ x
+        np.testing.assert_allclose(got, row[:, None] + np.broadcast_to(y, (n, n)), rtol=1e-13)
 
 
 def _nussinov_inputs(n: int, rng) -> list:
