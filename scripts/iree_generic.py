@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 
-def check(corpus: Path, raised: Path, sizes: list | None = None) -> dict:
+def check(corpus: Path, raised: Path, first: int | None = None) -> dict:
     from generic_sizes import configs
     from synth.analysis.function import list_functions
     from synth.analysis.model import load_kernel
@@ -54,7 +54,11 @@ def check(corpus: Path, raised: Path, sizes: list | None = None) -> dict:
         return row
     rng = np.random.default_rng(11)
     row["configs"] = []
-    for values in (sizes or configs(kernel.sizes, constant_symbols(kernel))[:2]):
+    pinned = constant_symbols(kernel)
+    sizes = configs(kernel.sizes, pinned)[:2] if first is None else \
+        [{**kernel.sizes.small_values(first, 4, rotate=r), **{n: kernel.sizes.original()[n] for n in pinned}}
+         for r in (0, 1)]
+    for values in sizes:
         args = diagonally_dominant(kernel.arguments(values, random_draw(rng)))
         original = kernel.at(values)
         want = run_function(original.text, name, [a.copy() if isinstance(a, np.ndarray) else a for a in args],
@@ -90,6 +94,8 @@ def main() -> int:
     ap.add_argument("raised", type=Path)
     ap.add_argument("kernels", nargs="*")
     ap.add_argument("--corpus", type=Path, default=ROOT / "benchmarks/polybench")
+    ap.add_argument("--first", type=int, help="sizes from this value up (small_values(FIRST, 4), then rotated) "
+                    "instead of generic_sizes.py's configurations")
     ap.add_argument("--without-stage", action="store_true",
                     help="compile the text as it is without synth.backends.iree_dynamic (what IREE takes alone)")
     args = ap.parse_args()
@@ -100,7 +106,7 @@ def main() -> int:
     files = [args.raised / f"{k}.mlir" for k in args.kernels] if args.kernels else sorted(args.raised.glob("*.mlir"))
     wrong = 0
     for f in files:
-        row = check(args.corpus, f)
+        row = check(args.corpus, f, args.first)
         wrong += row["status"] == "wrong"
         detail = "; ".join(f"{v}: {'ok' if d is None else d}" for v, d in row.get("configs", []))
         detail = "  ".join(x for x in (detail, row.get("reason", "")) if x)

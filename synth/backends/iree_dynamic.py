@@ -117,6 +117,11 @@ def _update_slice(ir, op) -> int:
             static_sizes.append(update_type.shape[k])
             if update_type.is_dynamic_dim(k):
                 sizes.append(dim(update, k))
+        # the update materialized before it is written (an optimization barrier): IREE fuses
+        # an update computed from the operand itself (durbin's y[0:k] + a * flip(y[0:k]))
+        # into the in-place insert, reading elements it has already overwritten
+        update = ir.Operation.create("stablehlo.optimization_barrier", results=[update.type],
+                                     operands=[update]).results[0]
         rank = update_type.rank
         attributes = {"static_offsets": ir.DenseI64ArrayAttr.get([DYNAMIC] * rank),
                       "static_sizes": ir.DenseI64ArrayAttr.get(static_sizes),
