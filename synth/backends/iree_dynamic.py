@@ -117,11 +117,11 @@ def _update_slice(ir, op) -> int:
             static_sizes.append(update_type.shape[k])
             if update_type.is_dynamic_dim(k):
                 sizes.append(dim(update, k))
-        # the update materialized before it is written (an optimization barrier): IREE fuses
-        # an update computed from the operand itself (durbin's y[0:k] + a * flip(y[0:k]))
-        # into the in-place insert, reading elements it has already overwritten
-        update = ir.Operation.create("stablehlo.optimization_barrier", results=[update.type],
-                                     operands=[update]).results[0]
+        if update_type.rank == 1 and _reads(update, operand):
+            new = _selected_update(ir, operand, update, offsets[0], dim(operand, 0), dim(update, 0))
+            op.results[0].replace_all_uses_with(new)
+            op.erase()
+            return 1
         rank = update_type.rank
         attributes = {"static_offsets": ir.DenseI64ArrayAttr.get([DYNAMIC] * rank),
                       "static_sizes": ir.DenseI64ArrayAttr.get(static_sizes),
@@ -131,6 +131,54 @@ def _update_slice(ir, op) -> int:
     op.results[0].replace_all_uses_with(new)
     op.erase()
     return 1
+
+
+def _reads(value, target, limit: int = 2000) -> bool:
+    """Whether `value` is computed from `target` (through the ops defining it)."""
+    seen, stack = set(), [value]
+    while stack and len(seen) < limit:
+        v = stack.pop()
+        if v == target:
+            return True
+        owner = v.owner
+        if not hasattr(owner, "operands") or not hasattr(owner, "name") or owner.name == "func.func":
+            continue  # a block argument
+        key = hash(owner.operation if hasattr(owner, "operation") else owner)
+        if key in seen:
+            continue
+        seen.add(key)
+        stack.extend(owner.operands)
+    return bool(stack)  # past the limit: assume it does
+
+
+def _selected_update(ir, operand, update, start, n, m):
+    """A vector update read from the vector it is written into (durbin's y[0:k] +
+    a * flip(y[0:k]) into y) as select(start <= i < start + m, update[i - start], operand):
+    IREE fuses such an update into its in-place `tensor.insert_slice`, reading elements
+    it has already overwritten (durbin at n >= 10: every value wrong); an optimization
+    barrier between them stops IREE's shape resolution in loops instead."""
+    b = _Builder(ir)
+    i64 = ir.IntegerType.get_signless(64)
+    lanes = ir.RankedTensorType.get([DYNAMIC], i64)
+
+    def spread(x):  # an index value on every lane
+        scalar = b.create("tensor.from_elements", [b.create("arith.index_cast", [x], result=i64)],
+                          result=ir.RankedTensorType.get([], i64))
+        return b.create("stablehlo.dynamic_broadcast_in_dim", [scalar, b.shape([n])],
+                        {"broadcast_dimensions": ir.DenseI64ArrayAttr.get([])}, lanes)
+    iota = b.create("stablehlo.dynamic_iota", [b.shape([n])], {"iota_dimension": ir.IntegerAttr.get(i64, 0)}, lanes)
+    at = b.create("stablehlo.subtract", [iota, spread(start)], result=lanes)
+    numbers = ir.Attribute.parse("#stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], "
+                                 "index_vector_dim = 1>")
+    values = b.create("stablehlo.gather", [update, at], {"dimension_numbers": numbers,
+                                                         "indices_are_sorted": ir.BoolAttr.get(False),
+                                                         "slice_sizes": ir.DenseI64ArrayAttr.get([1])}, operand.type)
+    flags = ir.RankedTensorType.get([DYNAMIC], ir.IntegerType.get_signless(1))
+    direction = lambda d: ir.Attribute.parse(f"#stablehlo<comparison_direction {d}>")
+    low = b.create("stablehlo.compare", [at, spread(b.constant(0))], {"comparison_direction": direction("GE")}, flags)
+    high = b.create("stablehlo.compare", [at, spread(m)], {"comparison_direction": direction("LT")}, flags)
+    inside = b.create("stablehlo.and", [low, high], result=flags)
+    return b.create("stablehlo.select", [inside, values, operand], result=operand.type)
 
 
 def _whiles_as_branches(ir, module) -> int:
