@@ -26,7 +26,16 @@ def main() -> int:
     ap.add_argument("-D", dest="defines", action="append", default=[])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--driver", default="local-task",
+                    help="IREE driver of the per-shape and static contenders (the dynamic one runs on local-sync)")
+    ap.add_argument("--dynamic-driver", default="local-sync",
+                    help="IREE driver of the dynamic contender (the backend's: local-sync)")
     args = ap.parse_args()
+    import synth.backends.iree as iree_backend
+
+    ap_dynamic = args.dynamic_driver
+    iree_backend.DRIVERS["llvm-cpu"] = args.driver
+    iree_backend.SYNC_DRIVERS["llvm-cpu"] = ap_dynamic
     from synth.analysis.function import list_functions
     from synth.analysis.model import load_kernel
     from synth.backends.iree import IreeBackend
@@ -54,7 +63,7 @@ def main() -> int:
         t0 = time.monotonic()
         contenders[label] = backend.prepare(path.read_text(), name)
         print(f"  {label}: prepared in {time.monotonic() - t0:.1f} s", flush=True)
-    print(f"{args.source.name} at {values}; one core", flush=True)
+    print(f"{args.source.name} at {values}; one core; dynamic on {args.dynamic_driver}, per-shape and static on {args.driver}", flush=True)
     for label, p in contenders.items():
         got = p.run([x.copy() for x in inputs])
         for k, o in enumerate(kernel.outputs):
