@@ -15,6 +15,17 @@ input shapes.
   which is the same gather. IREE's gather canonicalization otherwise collapses the
   result's dims with a `stablehlo.reshape` to a dynamic type that its own verifier refuses
   ("'stablehlo.reshape' op result #0 must be statically shaped", nussinov).
+- `dynamic_update_slice` of a dynamic update: `tensor.insert_slice` at the starts clamped
+  as stablehlo clamps them; a vector update computed from the vector it is written into,
+  a select of the update gathered at iota - start (`_update_slice`, `_selected_update`).
+- `dot_general` of dynamic shapes other than M x K times K x N: as that matrix product of
+  transposed and reshaped operands (`_dot_general`; atax's matrix-vector product).
+- `dynamic_gather` of a line at a counter: a `real_dynamic_slice` (`_dynamic_gather`).
+- `dynamic_broadcast_in_dim` of a dynamic-length vector: gathered at iota first, then
+  broadcast known not to expand (`_vector_broadcast`).
+- each `stablehlo.while` of a function of dynamic shapes: blocks of branches
+  (`_whiles_as_branches`; nested whiles carrying dynamic tensors).
+Each with the IREE error it avoids in its doc.
 
 Nothing else changes; a module without such ops comes back as it was. What is validated
 and proven stays the raised text itself; this stage is a backend's, as library_stablehlo's
