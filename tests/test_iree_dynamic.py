@@ -225,3 +225,28 @@ def test_polybench_generic_raises_run_on_iree_xla_and_mlir_cpu(tmp_path, kernel)
             for k, o in enumerate(model.outputs):
                 np.testing.assert_allclose(got[k], want[o], rtol=1e-9, atol=1e-12,
                                            err_msg=f"{backend} at {values}")  # sums reordered
+
+
+# static shapes: a vector's update computed from the vector itself (durbin's y[0:k] +
+# a * flip(y[0:k]) into y, here the reversed first 7 of x plus x's own, written at 1)
+SELF_UPDATE = """func.func @s_raised(%x: tensor<9xf64>) -> tensor<9xf64> attributes {synth.outputs = [0]} {
+  %head = stablehlo.slice %x [0:7] : (tensor<9xf64>) -> tensor<7xf64>
+  %flip = stablehlo.reverse %head, dims = [0] : tensor<7xf64>
+  %sum = stablehlo.add %head, %flip : tensor<7xf64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %out = stablehlo.dynamic_update_slice %x, %sum, %one : (tensor<9xf64>, tensor<7xf64>, tensor<i64>) -> tensor<9xf64>
+  return %out : tensor<9xf64>
+}
+"""
+
+
+def test_a_vector_updated_from_itself_is_a_select_on_iree(tmp_path):
+    """IREE fuses such an update into its in-place insert and reads overwritten elements
+    (durbin's static raise at MEDIUM: wrong output in `synth bench`); the stage writes it
+    as a select, at static shapes too."""
+    text, count = iree_dynamic.lower(SELF_UPDATE)
+    assert count == 1 and "dynamic_update_slice" not in text and "stablehlo.select" in text
+    x = np.random.default_rng(13).uniform(-1, 1, 9)
+    want = x.copy()
+    want[1:8] = x[:7] + x[:7][::-1]
+    np.testing.assert_array_equal(_iree(tmp_path).prepare(SELF_UPDATE, "s").run([x])[0], want)

@@ -213,10 +213,10 @@ class IreeBackend(Backend):
             from synth.backends import library_stablehlo
 
             source = library_stablehlo.lower(source)[0]
-            if dynamic:
-                from synth.backends import iree_dynamic
+            from synth.backends import iree_dynamic  # at static shapes: a vector updated
 
-                source = iree_dynamic.lower(source)[0]
+            source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
+            if dynamic:
                 driver = SYNC_DRIVERS.get(self.device, driver)
         vmfb = compile_vmfb(source, self.flags(), self.cache_dir)
         config = _config(driver, self.threads)

@@ -105,8 +105,9 @@ def _update_slice(ir, op) -> int:
     clamped as stablehlo clamps them, into [0, dim - update's dim]."""
     operand, update = op.operands[0], op.operands[1]
     update_type = ir.RankedTensorType(update.type)
-    if update_type.has_static_shape and ir.RankedTensorType(operand.type).has_static_shape:
-        return 0
+    static = update_type.has_static_shape and ir.RankedTensorType(operand.type).has_static_shape
+    if static and not (update_type.rank == 1 and _reads(update, operand)):
+        return 0  # IREE's own lowering; but for the hazard below (durbin's static raise too)
     index = ir.IndexType.get()
     with ir.InsertionPoint(op), op.location:
         def create(name, operands, attributes=None, result=index):
