@@ -17,7 +17,8 @@ finds a device).
 - A shape-generic raise is compiled as it is, with dynamic shapes; stablehlo through
   synth.backends.iree_dynamic (IREE's stablehlo input takes few dynamic-shape ops) and
   run on the local-sync driver; per input shapes only where IREE still refuses it
-  (IreeBackend.prepare).
+  (IreeBackend.prepare). A static stablehlo raise goes through iree_dynamic too, for its
+  one static rewrite (a vector updated from itself).
 - Inputs are copied to the device once; a timed call is the function invocation, which
   returns when the results are ready (IREE's default async-internal execution model).
 """

@@ -25,7 +25,8 @@ input shapes.
   broadcast known not to expand (`_vector_broadcast`).
 - each `stablehlo.while` of a function of dynamic shapes: blocks of branches
   (`_whiles_as_branches`; nested whiles carrying dynamic tensors).
-Each with the IREE error it avoids in its doc.
+Each with the IREE error it avoids in its doc. At static shapes only the vector update
+read from its own vector is rewritten (IREE gets durbin's static raise wrong otherwise).
 
 Nothing else changes; a module without such ops comes back as it was. What is validated
 and proven stays the raised text itself; this stage is a backend's, as library_stablehlo's
