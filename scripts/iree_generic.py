@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 
-def check(corpus: Path, raised: Path, first: int | None = None) -> dict:
+def check(corpus: Path, raised: Path, first: int | None = None, per_shape: bool = False) -> dict:
     from generic_sizes import configs
     from synth.analysis.function import list_functions
     from synth.analysis.model import load_kernel
@@ -45,7 +45,7 @@ def check(corpus: Path, raised: Path, first: int | None = None) -> dict:
         return row
     kernel = load_kernel(source, name)
     try:
-        prepared = IreeBackend("stablehlo").prepare(text, name)
+        prepared = IreeBackend("stablehlo", per_shape=per_shape).prepare(text, name)
     except (ExecutionError, ValueError) as e:
         row.update(status="no compile", reason=str(e)[:300])
         return row
@@ -67,7 +67,7 @@ def check(corpus: Path, raised: Path, first: int | None = None) -> dict:
                   for i, a in enumerate(args[: kernel.n_arguments])]
         try:
             got = prepared.run(inputs)
-        except (ExecutionError, ValueError, RuntimeError) as e:
+        except (ExecutionError, ValueError, RuntimeError, IndexError) as e:
             row["configs"].append((values, f"run failed: {str(e)[:200]}"))
             continue
         worst, loose = None, None
@@ -82,7 +82,9 @@ def check(corpus: Path, raised: Path, first: int | None = None) -> dict:
                 worst = f"arg{o}{list(d[0])}: original {d[1]}, raised {d[2]}"
                 break
         row["configs"].append((values, worst))
-    row["status"] = "wrong" if any(d is not None for _, d in row["configs"]) else "ok (dynamic)"
+    failed = any(str(d).startswith("run failed") for _, d in row["configs"])
+    row["status"] = "run failed" if failed else "wrong" if any(d is not None for _, d in row["configs"]) else \
+        "ok (per-shape)" if per_shape else "ok (dynamic)"
     if getattr(prepared, "dynamic_error", None):  # IREE's runtime failed it: per input shapes since
         row.update(status=row["status"].replace("dynamic", "per-shape after a failed run"),
                    reason=prepared.dynamic_error[:300])
@@ -96,6 +98,8 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=ROOT / "benchmarks/polybench")
     ap.add_argument("--first", type=int, help="sizes from this value up (small_values(FIRST, 4), then rotated) "
                     "instead of generic_sizes.py's configurations")
+    ap.add_argument("--per-shape", action="store_true",
+                    help="compile per input shapes instead (IREE's static path, the stage's static rewrite)")
     ap.add_argument("--without-stage", action="store_true",
                     help="compile the text as it is without synth.backends.iree_dynamic (what IREE takes alone)")
     args = ap.parse_args()
@@ -106,7 +110,7 @@ def main() -> int:
     files = [args.raised / f"{k}.mlir" for k in args.kernels] if args.kernels else sorted(args.raised.glob("*.mlir"))
     wrong = 0
     for f in files:
-        row = check(args.corpus, f, args.first)
+        row = check(args.corpus, f, args.first, args.per_shape)
         wrong += row["status"] == "wrong"
         detail = "; ".join(f"{v}: {'ok' if d is None else d}" for v, d in row.get("configs", []))
         detail = "  ".join(x for x in (detail, row.get("reason", "")) if x)
