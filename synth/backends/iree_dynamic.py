@@ -417,10 +417,11 @@ def _vector_broadcast(ir, op) -> int:
     i64 = ir.IntegerType.get_signless(64)
     b = _Builder(ir)
     with ir.InsertionPoint(op), op.location:
-        extent = b.create("stablehlo.slice", [shape], {"start_indices": ir.DenseI64ArrayAttr.get([target]),
-                                                       "limit_indices": ir.DenseI64ArrayAttr.get([target + 1]),
-                                                       "strides": ir.DenseI64ArrayAttr.get([1])},
-                          ir.RankedTensorType.get([1], ir.RankedTensorType(shape.type).element_type))
+        # the target extent read on the host (a stablehlo.slice of the shape tensor made
+        # IREE fail on gemver: "'stream.yield' op used resource not listed in explicit captures")
+        size_t = ir.RankedTensorType(shape.type).element_type
+        extent = b.shape([b.create("arith.index_cast", [b.create("tensor.extract", [shape, b.constant(target)],
+                                                                 result=size_t)])])
         lanes = ir.RankedTensorType.get([DYNAMIC], i64)
         iota = b.create("stablehlo.dynamic_iota", [extent], {"iota_dimension": ir.IntegerAttr.get(i64, 0)}, lanes)
         numbers = ir.Attribute.parse("#stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], "
