@@ -93,7 +93,8 @@ def test_backends_agree_with_baseline(kernels, cache_dir, kernel, target):
 @pytest.mark.parametrize("target", TARGETS)
 def test_backends_run_a_generic_raise(kernels, cache_dir, tmp_path, target):
     """A shape-generic raise (atax at MINI) on every CPU backend: compiled per input
-    shapes (registry.PerShape), equal to the baseline at MINI and at other sizes."""
+    shapes (XLA, mlir-cpu: registry.PerShape) or as it is (IREE, stablehlo through
+    synth.backends.iree_dynamic), equal to the baseline at MINI and at other sizes."""
     from synth.execution import run_function
 
     k = kernels["atax"]
@@ -114,6 +115,8 @@ def test_backends_run_a_generic_raise(kernels, cache_dir, tmp_path, target):
                 continue
             prepared = backend.prepare(text, "kernel_atax")
             assert_close(prepared.run(args), [want[4], want[5]], f"{backend.name} generic at {m}x{n}")
+            if backend.name == "iree-llvm-cpu" and target == "stablehlo":
+                assert prepared.pipeline_name.startswith("dynamic")
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

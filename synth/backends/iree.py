@@ -18,6 +18,11 @@ finds a device).
   resident memory is watched: a call above the ceiling (`memory_limit`, else
   `$SYNTH_IREE_MEMORY_GB`, else a quarter of the machine's memory, at most 8 GB) is killed and
   raises ExecutionError naming memory, instead of taking the bench down with it.
+- A shape-generic raise is compiled as it is, with dynamic shapes; stablehlo through
+  synth.backends.iree_dynamic (IREE's stablehlo input takes few dynamic-shape ops) and
+  run on the local-sync driver; per input shapes only where IREE still refuses it
+  (IreeBackend.prepare). A static stablehlo raise goes through iree_dynamic too, for its
+  one static rewrite (a vector updated from itself).
 - Fresh device copies of the inputs are made before each call, untimed; a timed call is the
   function invocation, which returns when the results are ready (IREE's default
   async-internal execution model).
@@ -52,6 +57,7 @@ DEVICE_FLAGS = {
     "cuda": ("--iree-hal-target-device=cuda",),
 }
 DRIVERS = {"llvm-cpu": "local-task", "cuda": "cuda"}
+SYNC_DRIVERS = {"llvm-cpu": "local-sync"}  # a generic stablehlo raise's (see IreeBackend.prepare)
 INPUT_TYPES = {"linalg": "none", "stablehlo": "stablehlo"}
 
 # named elementwise ops of upstream linalg that IREE's linalg lacks
@@ -147,7 +153,8 @@ def device_available(device: str) -> bool:
 
 class IreeBackend(Backend):
     def __init__(self, target: str = "linalg", device: str = "llvm-cpu", cache_dir: str | Path | None = None,
-                 threads: int | None = None, memory_limit: int | None = None):
+                 threads: int | None = None, memory_limit: int | None = None,
+                 per_shape: bool = False):
         if target not in INPUT_TYPES or device not in DEVICE_FLAGS:
             raise ValueError(f"IREE backend for target {target!r} on device {device!r} is not supported")
         self.target, self.device = target, device
@@ -155,6 +162,7 @@ class IreeBackend(Backend):
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         self.threads = threads  # CPU cores of the task system (None: all)
         self.memory_limit = memory_limit  # bytes a call may hold (None: iree_worker.default_memory_limit)
+        self.per_shape = per_shape  # a generic raise compiled per input shapes, not as it is
 
     def available(self) -> bool:
         return device_available(self.device)
@@ -166,17 +174,35 @@ class IreeBackend(Backend):
         return flags
 
     def prepare(self, module_text: str, func: str) -> "IreePrepared | PerShape":
-        # a shape-generic linalg raise is compiled as it is: IREE runs dynamic shapes (the
-        # library ops' blocked forms apply at static sizes only). A generic stablehlo raise
-        # is compiled per input shapes: IREE 3.13's legalization of a dynamic matrix-vector
-        # dot_general emits a stablehlo.reshape to a dynamic shape, which its own verifier
-        # refuses ("must be statically shaped", atax)
+        # a shape-generic raise is compiled as it is: IREE runs dynamic shapes (the
+        # library ops' blocked forms apply at static sizes only); a stablehlo one through
+        # synth.backends.iree_dynamic, the dynamic ops IREE 3.13 does not take rewritten,
+        # and run on the local-sync driver (its local-task executor races on such a
+        # program: jacobi-1d's values wrong or "transient buffer has not been committed"
+        # in some calls, the same .vmfb right on local-sync every time). Where IREE still
+        # refuses the generic stablehlo text (an op neither IREE nor the stage lowers at
+        # dynamic shapes: stablehlo.cholesky, triangular_solve; an IREE error) or its
+        # runtime fails a call (DynamicOrPerShape), it is compiled per input shapes, and
+        # says so: pipeline_name "per-shape" and the error as `dynamic_error`.
+        # `per_shape`: always per input shapes
         generic = generic_entry(module_text, func)
-        if generic is not None and self.target == "stablehlo":
+        if generic is not None and self.per_shape:
             return PerShape(self, module_text, func, generic)
-        fn = raised_function(module_text, func, dynamic=generic is not None)
+        if generic is not None and self.target == "stablehlo":
+            try:
+                return DynamicOrPerShape(self._compile(module_text, func, dynamic=True),
+                                         PerShapeAfterDynamic(self, module_text, func, generic))
+            except ExecutionError as e:
+                fallback = PerShapeAfterDynamic(self, module_text, func, generic)
+                fallback.dynamic_error = str(e)
+                return fallback
+        return self._compile(module_text, func, dynamic=generic is not None)
+
+    def _compile(self, module_text: str, func: str, dynamic: bool) -> "IreePrepared":
+        fn = raised_function(module_text, func, dynamic=dynamic)
         t0 = time.perf_counter()
         source = fn.module()
+        driver = DRIVERS[self.device]
         if self.target == "linalg":
             from synth.backends import library_linalg
 
@@ -185,14 +211,65 @@ class IreeBackend(Backend):
             from synth.backends import library_stablehlo
 
             source = library_stablehlo.lower(source)[0]
+            from synth.backends import iree_dynamic  # at static shapes: a vector updated
+
+            source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
+            if dynamic:
+                driver = SYNC_DRIVERS.get(self.device, driver)
         vmfb = compile_vmfb(source, self.flags(), self.cache_dir)
         worker = IreeWorker(self.memory_limit)
         try:
-            worker.call(("load", str(vmfb), fn.name, DRIVERS[self.device], self.threads), "module load")
+            worker.call(("load", str(vmfb), fn.name, driver, self.threads), "module load")
         except ExecutionError:
             worker.close()
             raise
-        return IreePrepared(self.name, fn, worker, vmfb, time.perf_counter() - t0)
+        prepared = IreePrepared(self.name, fn, worker, vmfb, time.perf_counter() - t0)
+        if dynamic and self.target == "stablehlo":
+            prepared.pipeline_name = f"dynamic ({driver})"
+        return prepared
+
+
+class PerShapeAfterDynamic(PerShape):
+    """A generic stablehlo raise IREE did not compile as it is, compiled per input shapes."""
+    pipeline_name = "per-shape"
+    dynamic_error: str | None = None
+
+
+class DynamicOrPerShape(Prepared):
+    """A generic stablehlo raise IREE compiled as it is; where IREE's runtime fails a call
+    of it (adi: "indirect buffer reference slot 0 is out range of the declared binding
+    capacity"), compiled per input shapes from then on, the failure kept as `dynamic_error`
+    and `pipeline_name` "per-shape"."""
+
+    def __init__(self, dynamic: "IreePrepared", fallback: PerShapeAfterDynamic):
+        self.backend, self.function = dynamic.backend, dynamic.function
+        self.current: Prepared = dynamic
+        self._fallback = fallback
+        self.dynamic_error: str | None = None
+
+    @property
+    def compile_seconds(self):
+        return self.current.compile_seconds
+
+    @property
+    def pipeline_name(self):
+        return self.current.pipeline_name
+
+    def _call(self, method: str, *args, **kwargs):
+        try:
+            return getattr(self.current, method)(*args, **kwargs)
+        except ExecutionError as e:  # the worker's report of IREE's error
+            if self.current is self._fallback or "Error invoking function" not in str(e):
+                raise
+            self.dynamic_error = self._fallback.dynamic_error = f"IREE run: {str(e).splitlines()[0]}"
+            self.current = self._fallback
+            return getattr(self.current, method)(*args, **kwargs)
+
+    def run(self, inputs: list) -> list[np.ndarray]:
+        return self._call("run", inputs)
+
+    def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
+        return self._call("time", inputs, warmup, repeats, min_total)
 
 
 class IreePrepared(Prepared):

@@ -86,6 +86,9 @@ def _pipeline_fields(prepared) -> dict:
     except AttributeError:  # a PerShape before its first run
         return {}
     fields = {"pipeline": name} if isinstance(name, str) else {}
+    why = getattr(prepared, "dynamic_error", None)  # IREE: a generic raise per input shapes, why
+    if isinstance(why, str):
+        fields["fallback_reason"] = why[:500]
     if isinstance(rewrites, dict) and rewrites:
         fields["rewrites"] = ",".join(f"{k.removeprefix('synth-')}={v}" for k, v in sorted(rewrites.items()) if v)
     return fields
@@ -185,7 +188,6 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
     from synth.backends.registry import BACKEND_ERRORS, baseline_backend, backends_for
     from synth.frontend.reader import load_source
     from synth.numerics import compare_outputs
-    from synth.semantics.specialize import specialized_module
     from synth.synthesis.spec import diagonally_dominant, finite_outputs, grown, random_draw
 
     source = load_source(job.path, warn=False)
@@ -208,10 +210,10 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
         baselines[job.path] = (args, expected, cc, prepared)
     args, expected, (cc_fields, cc_prepared), base = baselines[job.path]
     raised_text = Path(job.raised_path).read_text()
-    # a shape-generic raise, made static at the inputs' shapes first (as XLA specializes a
-    # generic jax function at its first call for each shape): every backend times it there
-    raised_text = specialized_module(raised_text, f"{job.function}_raised",
-                                     [np.shape(a) if isinstance(a, np.ndarray) else () for a in args])
+    # a shape-generic raise goes to each backend as it is: XLA and mlir-cpu make it static
+    # at the inputs' shapes (registry.PerShape, as XLA specializes a generic jax function
+    # at its first call for each shape), IREE compiles it with dynamic shapes (its rows'
+    # pipeline "dynamic (local-sync)", or "per-shape" where IREE refuses the text)
     outcomes: list = []  # per backend: (row, error row or None)
     contenders = {"baseline": base, **({"cc": cc_prepared} if cc_prepared is not None else {})}
     for backend in backends_for(job.target, threads=settings.threads):
