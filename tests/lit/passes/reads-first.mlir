@@ -1,4 +1,4 @@
-// RUN: %synth opt --pass synth-reads-first %S/inputs/reads-first.adi.linalg.mlir 2>%t.err | filecheck %s
+// RUN: %synth opt --pass synth-reads-first %S/inputs/frozen/reads-first.adi.linalg.mlir 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=COUNT < %t.err
 // RUN: %synth opt --pass synth-reads-first %S/inputs/write-in-place.lu.linalg.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=NONE
 // adi (20 x 20, raised from C, after its sweeps became lane blocks): each time step starts with
@@ -6,8 +6,8 @@
 // copied back (parallel assignment). Those column reads of the old v now come before the row's
 // insert, each into a buffer of its own (bufferization.alloc_tensor, which
 // eliminate-empty-tensors leaves alone), so bufferization updates v in place instead of
-// copying all of it first (seven 8 MB copies a time step at LARGE). The input is regenerated
-// from a fresh raise by scripts/regen_pass_inputs.py; lu's steps read nothing after an update.
+// copying all of it first (seven 8 MB copies a time step at LARGE). The input is frozen (an older
+// raise of adi: today's reads first already); lu's steps read nothing after an update.
 
 // CHECK-LABEL: func.func @kernel_adi_raised(
 // CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[V:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) ->
