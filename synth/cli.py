@@ -513,12 +513,13 @@ def entry() -> None:
     if shutdown is not None:
         shutdown()
     atexit._run_exitfuncs()
+    code = code if isinstance(code, int) else 1
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # a closed pipe: nothing more can be written anyway
-            pass
-    os._exit(code if isinstance(code, int) else 1)
+        except (OSError, ValueError):  # a closed pipe: output lost, as the interpreter says (120)
+            code = code or 120
+    os._exit(code)
 
 
 if __name__ == "__main__":

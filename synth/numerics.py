@@ -64,16 +64,26 @@ def equal(want: np.ndarray, have: np.ndarray) -> bool:
     return want.shape == have.shape and not np.any(mismatches(want, have))
 
 
+def in_layout_of(want, have):
+    """`have` in `want`'s shape where the two shapes are the same but for extents of 1 (the
+    same elements in the same order), else None (another result)."""
+    if np.shape(want) == np.shape(have):
+        return have
+    if [d for d in np.shape(want) if d != 1] != [d for d in np.shape(have) if d != 1]:
+        return None
+    return np.reshape(have, np.shape(want))
+
+
 def first_difference(want: np.ndarray, have: np.ndarray, exact_nonfinite: bool = False) -> tuple | None:
     """(index, expected, got) of the first element outside the tolerance, else None; a
     result of another shape differs as a whole (index (), the two shapes), unless the two
     shapes are the same but for extents of 1 ((3, 1) and (1, 3); a scalar and a 1-element
     array): those lay the same elements out in the same order, so they are compared as the
     same buffer."""
-    if np.shape(want) != np.shape(have):
-        if [d for d in np.shape(want) if d != 1] != [d for d in np.shape(have) if d != 1]:
-            return (), f"shape {np.shape(want)}", f"shape {np.shape(have)}"
-        have = np.reshape(have, np.shape(want))
+    laid_out = in_layout_of(want, have)
+    if laid_out is None:
+        return (), f"shape {np.shape(want)}", f"shape {np.shape(have)}"
+    have = laid_out
     bad = mismatches(want, have, exact_nonfinite)
     if not np.any(bad):
         return None

@@ -204,3 +204,16 @@ def test_embedding_rows_at_token_ids(target):
     module = translate_c(str(case.path), function=case.function, sizes=case.sizes)
     assert "0 <= tok[i] < V" in module.text or "0 <= tok[i] < 23" in module.text
     _raise_and_compare(case, target, case.sizes, [case.sizes])
+
+
+def test_signed_char_index_into_a_table_draws_what_the_type_holds(tmp_path):
+    """`out[i] = lut[in[i]]` with `signed char` indices into 256 rows: the examples draw the
+    indices in [0, 128) (what the type holds of the table's range); a draw reduced modulo
+    256 in int8 was an OverflowError, an internal error (exit 1)."""
+    src = tmp_path / "lut_s8.c"
+    src.write_text("void lut_s8(int n, const signed char *in, const float lut[256], float *out)\n"
+                   "{ for (int i = 0; i < n; i++) out[i] = lut[in[i]]; }\n")
+    case = Case(src, "lut_s8", {"sizes": {"n": 9}, "arrays": {"in": "n", "lut": "256", "out": "n"},
+                                "ranges": {"in": [0, 127]}})
+    validation = _raise_and_compare(case, "linalg", case.sizes, [case.sizes])
+    assert "proven" in validation["summary"], validation["summary"]

@@ -623,3 +623,16 @@ def z3sem_subterms(array):
     from synth.semantics import z3sem
 
     return list(z3sem.subterms([t for t in np.asarray(array, dtype=object).ravel()]))
+
+
+def test_a_result_of_another_shape_is_a_difference_not_a_crash():
+    """validation's comparison of an output whose shape differs from the original's (not
+    only by extents of 1): a difference, reported, not a NumPy broadcast error (exit 1)."""
+    from synth.validation.contract import Comparison
+    from synth.validation.testing import _differs, _outside_domain
+
+    want, have = np.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(3, 2)
+    c = Comparison(label="arg0", argument=0, result=0)
+    assert _differs([c], [want], [have], [want])
+    assert not _outside_domain([c], [np.full((2, 3), np.nan)], [have], [want])
+    assert not _differs([c], [want.reshape(1, 6)], [want.reshape(6, 1)], [want])

@@ -79,7 +79,10 @@ class Kernel:
                 if self.function.int_divides_by_data and array.dtype.kind == "i":
                     array = np.where(array == 0, np.ones_like(array), array)  # no x / 0 (a trap)
                 if a.index in self.function.index_ranges:  # indices of a table: inside it
-                    array = np.mod(array, self.function.index_ranges[a.index]).astype(array.dtype)
+                    n = self.function.index_ranges[a.index]
+                    if array.dtype.kind in "iu":  # a signed char into 256 rows: what the type holds
+                        n = min(n, int(np.iinfo(array.dtype).max) + 1)
+                    array = np.mod(array.astype(np.int64), n).astype(array.dtype)
                 out.append(np.require(array, requirements="C"))
             elif a.index in params:
                 out.append((a.type, params[a.index]))

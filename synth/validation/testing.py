@@ -11,7 +11,7 @@ from synth.analysis.model import Kernel
 from synth.errors import ExecutionError, InputError
 from synth.execution import NUMPY_DTYPES
 from synth.grammar.types import NARROW_INT_DTYPES, full_range
-from synth.numerics import amplification, first_difference, mismatches, perturbed, undetermined
+from synth.numerics import amplification, first_difference, in_layout_of, mismatches, perturbed, undetermined
 from synth.synthesis.spec import GROWTH, diagonally_dominant, finite_outputs, grown, scaled_down
 from synth.validation.common import Counterexample, Report, Sizes, element_text, sizes_text
 from synth.validation.contract import Comparison
@@ -151,9 +151,15 @@ def _has_nan(arrays) -> bool:
     return any(np.isnan(a).any() for a in arrays if isinstance(a, np.ndarray) and a.dtype.kind == "f")
 
 
+def _mismatches(want, have) -> np.ndarray:
+    """numerics.mismatches of an output, where a result of another shape differs everywhere."""
+    want = np.asarray(want)
+    laid_out = in_layout_of(want, np.asarray(have))
+    return np.ones(want.shape, dtype=bool) if laid_out is None else mismatches(want, laid_out)
+
+
 def _differs(comparisons: list[Comparison], expected: list, got: list, inputs: list) -> bool:
-    return any(mismatches(np.asarray(expected[c.argument]),
-                          np.asarray(got[c.result] if c.result is not None else inputs[c.argument])).any()
+    return any(_mismatches(expected[c.argument], got[c.result] if c.result is not None else inputs[c.argument]).any()
                for c in comparisons)
 
 
@@ -166,7 +172,9 @@ def _outside_domain(comparisons: list[Comparison], expected: list, got: list, in
     differs = False
     for c in comparisons:
         want = np.asarray(expected[c.argument])
-        have = np.asarray(got[c.result] if c.result is not None else inputs[c.argument])
+        have = in_layout_of(want, np.asarray(got[c.result] if c.result is not None else inputs[c.argument]))
+        if have is None:  # another shape: not a difference of non-finite values
+            return False
         bad = mismatches(want, have)
         if not bad.any():
             continue
@@ -441,10 +449,13 @@ def _compare(comparisons: list[Comparison], original, kernel: Kernel, args: list
         # on NaN and infinities (an original that tells them apart): only the same non-finite value
         exact = kind == "nonfinite"
         diff = first_difference(expected[c.argument], have, exact)
+        if diff is not None and in_layout_of(expected[c.argument], np.asarray(have)) is None:
+            return c, diff  # a result of another shape
         if diff is not None and kind not in ("zeros", "nonfinite"):
             if unstable is None:
                 unstable = _ill_conditioned(original, kernel, args, expected, rng, opt)
             stable = ~unstable[c.argument] if unstable[c.argument] is not None else True
+            have = in_layout_of(expected[c.argument], np.asarray(have))
             diff = first_difference(np.where(stable, expected[c.argument], 0), np.where(stable, have, 0))
             if diff is None:
                 _note_conditioning(report)
