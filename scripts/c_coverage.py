@@ -41,7 +41,7 @@ from c_oracle import (  # noqa: E402
     signature,
 )
 
-from synth.errors import InputError  # noqa: E402
+from synth.errors import ExecutionError, InputError  # noqa: E402
 from synth.semantics.specialize import generic_signature  # noqa: E402
 
 
@@ -199,14 +199,15 @@ def cover(case, targets: list[str], timeout: float, free: bool = False, mlir_cpu
                         for k in range(3):
                             try:
                                 check_raised(resized(case, k), out.read_text(), target, params, result)
-                            except (IndexError, ValueError, InputError) as e:
+                            except (IndexError, ValueError, InputError, ExecutionError) as e:
                                 if not k:
                                     raise
                                 # each size plus 3k may break the function's own preconditions
                                 # (a row stride below 3 * columns): the harness cannot lay out
                                 # its buffers there, or the raise is not defined there (its
                                 # synth.assumptions, which the drop-in checks, exclude those
-                                # sizes: InputError "cannot be made static"); said, not counted
+                                # sizes: InputError "cannot be made static", or a slice past
+                                # an extent failing to compile); said, not counted
                                 entry.setdefault("sizes_skipped", []).append(
                                     f"+{3 * k}: {type(e).__name__}: {str(e)[:120]}")
                                 continue
