@@ -18,6 +18,19 @@ from synth.analysis.reach import check_own_sizes, fit as _fit, reach_past as _re
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
+def _declared_by_c(func, arg: int, d: int) -> bool:
+    """The C declares dim `d` of argument `arg` as one size (`double u[n][n]`: its
+    synth.c_shape entry a plain name), not as what its accesses reach (`float *y`, `y[i]`
+    for i < n - 1: "n - 1")."""
+    if "arg_attrs" not in func.attributes:
+        return False
+    attrs = list(ir.ArrayAttr(func.attributes["arg_attrs"]))
+    if arg >= len(attrs) or "synth.c_shape" not in ir.DictAttr(attrs[arg]):
+        return False
+    shape = [ir.StringAttr(x).value for x in ir.ArrayAttr(ir.DictAttr(attrs[arg])["synth.c_shape"])]
+    return d < len(shape) and shape[d].isidentifier()
+
+
 def _short_of(col, key: tuple, dims: dict, extreme, sym_form, stepped: dict) -> None:
     """A dynamic extent a loop's parameter voted for that every access stays a constant
     short of (`y[i]`, i < n - 1: the C's y holds n - 1 elements) is what they reach: the
@@ -485,7 +498,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     # every access stays within its array
     for key in sorted(k for k in dim_param if arrays.get(k[0]) and arrays[k[0]][k[1]] is None):
         arr, d = key
-        _short_of(col, key, dims, extreme, sym_form, stepped)
+        if not (arr[0] == "arg" and _declared_by_c(func, arr[1], d)):  # a declared extent stays
+            _short_of(col, key, dims, extreme, sym_form, stepped)
         for acc in col.accesses:
             if acc.array != arr or d >= len(acc.forms):
                 continue
