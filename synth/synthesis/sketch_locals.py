@@ -337,7 +337,7 @@ def _holder(use, stores: list):
     comes first or none does."""
     targets = [st.operation for st in stores]
     op = use.operation
-    while op.parent is not None and op.parent.name != "func.func":
+    while True:  # its block, then the blocks around it up to the function's
         ops = [o.operation for o in op.block.operations]
         at = next(k for k, o in enumerate(ops) if o == op)
         for o in reversed(ops[:at]):
@@ -345,15 +345,9 @@ def _holder(use, stores: list):
                 return None
             if any(_inside(t, o) for t in targets):
                 return o
-        op = op.parent.operation
-    ops = [o.operation for o in op.block.operations]
-    at = next(k for k, o in enumerate(ops) if o == op)
-    for o in reversed(ops[:at]):
-        if any(o == t for t in targets):
+        if op.parent is None or op.parent.name == "func.func":
             return None
-        if any(_inside(t, o) for t in targets):
-            return o
-    return None
+        op = op.parent.operation
 
 
 def _reaching_store(use, stores: list):
