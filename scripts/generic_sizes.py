@@ -56,12 +56,32 @@ def configs(model, pinned=frozenset()) -> list[dict]:
     return unique
 
 
+def first_wrong(outputs, original, name: str, args: list, want: list, got: list, rng) -> str | None:
+    """The first output element the raise `got` wrong against the original's `want`
+    ("argO[index]: original X, raised Y"), else None; elements the original itself does
+    not determine (rounding decides them: gramschmidt beyond its rank, seen by a rerun on
+    perturbed inputs) are not compared."""
+    from synth.execution import run_function
+    from synth.numerics import first_difference, perturbed, undetermined
+
+    loose = None
+    for k, o in enumerate(outputs):
+        d = first_difference(want[o], got[k])
+        if d is not None and loose is None:
+            again = run_function(original.text, name, perturbed(args, rng), opt_level=2).outputs
+            loose = undetermined(want, again)
+        if d is not None and loose[o] is not None:
+            d = first_difference(np.where(loose[o], 0, want[o]), np.where(loose[o], 0, got[k]))
+        if d is not None:
+            return f"arg{o}{list(d[0])}: original {d[1]}, raised {d[2]}"
+    return None
+
+
 def check(path: Path, name: str, target: str, timeout: float) -> dict:
     from synth.backends.run import run_raised
     from synth.errors import SynthError
     from synth.execution import run_function
     from synth.frontend.reader import load_input
-    from synth.numerics import first_difference, perturbed, undetermined
     from synth.pipeline import RaiseOptions, raise_function
     from synth.semantics.raised_text import keep_functions
     from synth.semantics.specialize import specialize
@@ -98,19 +118,7 @@ def check(path: Path, name: str, target: str, timeout: float) -> dict:
             diffs.append((values, "static"))
             continue
         got = run_raised(target, text, fname, inputs)
-        outputs = kernel.outputs
-        worst, loose = None, None
-        for k, o in enumerate(outputs):
-            d = first_difference(want[o], got[k])
-            if d is not None and loose is None:  # elements the original itself does not determine
-                again = run_function(original.text, name, perturbed(args, rng), opt_level=2).outputs
-                loose = undetermined(want, again)  # (rounding decides them: gramschmidt beyond its rank)
-            if d is not None and loose[o] is not None:
-                d = first_difference(np.where(loose[o], 0, want[o]), np.where(loose[o], 0, got[k]))
-            if d is not None:
-                worst = f"arg{o}{list(d[0])}: original {d[1]}, raised {d[2]}"
-                break
-        diffs.append((values, worst))
+        diffs.append((values, first_wrong(kernel.outputs, original, name, args, want, got, rng)))
     row["configs"] = [{"sizes": v, "difference": d} for v, d in diffs]
     row["status"] = "wrong" if any(d not in (None, "static") for _, d in diffs) else "ok"
     return row

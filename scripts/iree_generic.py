@@ -24,14 +24,13 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 
 def check(corpus: Path, raised: Path, first: int | None = None, per_shape: bool = False) -> dict:
-    from generic_sizes import configs
+    from generic_sizes import configs, first_wrong
     from synth.analysis.function import list_functions
     from synth.analysis.model import load_kernel
     from synth.backends.iree import IreeBackend
     from synth.errors import ExecutionError
     from synth.execution import run_function
     from synth.frontend.reader import load_input
-    from synth.numerics import first_difference, perturbed, undetermined
     from synth.semantics.specialize import generic_signature
     from synth.synthesis.spec import diagonally_dominant, random_draw
     from synth.validation.verify import constant_symbols
@@ -70,18 +69,7 @@ def check(corpus: Path, raised: Path, first: int | None = None, per_shape: bool 
         except (ExecutionError, ValueError, RuntimeError, IndexError) as e:
             row["configs"].append((values, f"run failed: {str(e)[:200]}"))
             continue
-        worst, loose = None, None
-        for k, o in enumerate(kernel.outputs):
-            d = first_difference(want[o], got[k])
-            if d is not None and loose is None:  # elements the original itself does not determine
-                again = run_function(original.text, name, perturbed(args, rng), opt_level=2).outputs
-                loose = undetermined(want, again)  # (rounding decides them: gramschmidt beyond its rank)
-            if d is not None and loose[o] is not None:
-                d = first_difference(np.where(loose[o], 0, want[o]), np.where(loose[o], 0, got[k]))
-            if d is not None:
-                worst = f"arg{o}{list(d[0])}: original {d[1]}, raised {d[2]}"
-                break
-        row["configs"].append((values, worst))
+        row["configs"].append((values, first_wrong(kernel.outputs, original, name, args, want, got, rng)))
     failed = any(str(d).startswith("run failed") for _, d in row["configs"])
     row["status"] = "run failed" if failed else "wrong" if any(d is not None for _, d in row["configs"]) else \
         "ok (per-shape)" if per_shape else "ok (dynamic)"
