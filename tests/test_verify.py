@@ -557,6 +557,21 @@ void guarded(int n, double alpha, const double *a, double *c)
 """
 
 
+def _guarded_terms(tmp_path):
+    """GUARDED_TEMP translated at n = 3: (kernel, symbolic inputs, symbolic outputs)."""
+    from synth.analysis.function import describe
+    from synth.analysis.model import load_kernel
+    from synth.frontend.c import translate_c
+    from synth.semantics.affine import execute, symbolic_inputs
+
+    path = tmp_path / "guarded.c"
+    path.write_text(GUARDED_TEMP)
+    source = translate_c(str(path), function="guarded", sizes={"n": 3}, locations=False)
+    kernel = load_kernel(source, "guarded")
+    sym = symbolic_inputs(describe(kernel.normal, "guarded"), "", kernel.sizes.param_values(kernel.sizes.original()))
+    return kernel, sym, execute(kernel.normal, "guarded", sym)
+
+
 def test_a_local_read_only_where_written_is_not_uninitialised(tmp_path):
     """netlib DSYRK's `if (A(j,l) != 0) { temp = alpha * A(j,l); ... C(i,j) += temp * ...}`,
     if-converted: the output's term holds temp's never-written value under a select that
@@ -565,19 +580,10 @@ def test_a_local_read_only_where_written_is_not_uninitialised(tmp_path):
     term whose value does depend on such memory still is."""
     import z3
 
-    from synth.analysis.function import describe
-    from synth.analysis.model import load_kernel
-    from synth.frontend.c import translate_c
-    from synth.semantics.affine import execute, symbolic_inputs
     from synth.validation.contract import Comparison
     from synth.validation.proofs import _independent, _uninitialised
 
-    path = tmp_path / "guarded.c"
-    path.write_text(GUARDED_TEMP)
-    source = translate_c(str(path), function="guarded", sizes={"n": 3}, locations=False)
-    kernel = load_kernel(source, "guarded")
-    sym = symbolic_inputs(describe(kernel.normal, "guarded"), "", kernel.sizes.param_values(kernel.sizes.original()))
-    want = execute(kernel.normal, "guarded", sym)
+    kernel, sym, want = _guarded_terms(tmp_path)
     assert any(str(t).startswith("undef_") for t in z3sem_subterms(want[3]))  # it is in the term
     assert _uninitialised(kernel, sym, want, [Comparison("arg3", 3, 0)]) is None
     x, u, a = z3.Reals("x u a")
@@ -595,10 +601,6 @@ def test_the_uninitialised_memory_check_keeps_the_caller_s_deadline(tmp_path):
 
     import z3
 
-    from synth.analysis.function import describe
-    from synth.analysis.model import load_kernel
-    from synth.frontend.c import translate_c
-    from synth.semantics.affine import execute, symbolic_inputs
     from synth.validation.contract import Comparison
     from synth.validation.proofs import Undecided, _independent, _uninitialised
 
@@ -607,12 +609,7 @@ def test_the_uninitialised_memory_check_keeps_the_caller_s_deadline(tmp_path):
     past = time.monotonic() - 1
     assert _independent(z3.If(c, x + z3.If(c, a, u) * a, x), {u.get_id(): u}, past) is None
     assert _independent(z3.If(c, x + u * a, x), {u.get_id(): u}, time.monotonic() + 60) is False
-    path = tmp_path / "guarded.c"
-    path.write_text(GUARDED_TEMP)
-    source = translate_c(str(path), function="guarded", sizes={"n": 3}, locations=False)
-    kernel = load_kernel(source, "guarded")
-    sym = symbolic_inputs(describe(kernel.normal, "guarded"), "", kernel.sizes.param_values(kernel.sizes.original()))
-    want = execute(kernel.normal, "guarded", sym)
+    kernel, sym, want = _guarded_terms(tmp_path)
     with pytest.raises(Undecided, match="arg3"):
         _uninitialised(kernel, sym, want, [Comparison("arg3", 3, 0)], past)
 
