@@ -67,7 +67,10 @@ def compare(rounds: dict[str, list[list[dict]]]) -> dict:
     return {"pairs": pairs, "common": len(common), "geomean_before": before, "geomean_after": after,
             "ratio": after / before if common else float("nan"),
             "only_before": sorted(map(list, set(per_tree["before"]) - set(per_tree["after"]))),
-            "only_after": sorted(map(list, set(per_tree["after"]) - set(per_tree["before"])))}
+            "only_after": sorted(map(list, set(per_tree["after"]) - set(per_tree["before"]))),
+            "not_ok": {name: sorted({f"{r['kernel']}/{r['target']}/{r.get('backend')}: {r.get('status')}"
+                                     for rows in runs for r in rows if r.get("status") != "ok"})
+                       for name, runs in rounds.items()}}
 
 
 def run_tree(tree: Path, out: Path, db: Path, bench_args: list[str], log) -> list[dict]:
@@ -83,6 +86,25 @@ def run_tree(tree: Path, out: Path, db: Path, bench_args: list[str], log) -> lis
     return json.loads(results.read_text()) if results.exists() else []
 
 
+def per_kernel(trees: dict[str, Path], files: list[Path], out: Path, bench_args: list[str],
+               log) -> dict[str, list[list[dict]]]:
+    """One bench per kernel file and tree, both trees back to back; each tree's rows merged
+    into one round. The partial report (ab.md) is rewritten after every kernel."""
+    rows: dict[str, list[dict]] = {"before": [], "after": []}
+    for i, path in enumerate(files):
+        order = ["before", "after"] if i % 2 == 0 else ["after", "before"]
+        for name in order:
+            kdir = out / name / path.stem
+            rows[name] += run_tree(trees[name], kdir, kdir.with_suffix(".sqlite"),
+                                   [str(path.resolve()), *bench_args], log)
+        partial = compare({k: [v] for k, v in rows.items()})
+        (out / "ab.md").write_text(report(partial, {
+            "before": str(trees["before"]), "after": str(trees["after"]), "rounds": 1,
+            "bench_args": bench_args, "started": f"(partial: {i + 1} of {len(files)} kernels)",
+            "ended": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}))
+    return {k: [v] for k, v in rows.items()}
+
+
 def report(result: dict, meta: dict) -> str:
     lines = [f"# side by side: {meta['before']} vs {meta['after']}", "",
              f"Run {meta['started']} - {meta['ended']} UTC, {meta['rounds']} alternating round(s); "
@@ -92,6 +114,9 @@ def report(result: dict, meta: dict) -> str:
              f"after / before {result['ratio']:.3f}**", ""]
     if result["only_before"] or result["only_after"]:
         lines += [f"Only before: {result['only_before']}; only after: {result['only_after']}", ""]
+    for name, bad in result.get("not_ok", {}).items():
+        wrong = [b for b in bad if "wrong" in b]
+        lines += [f"{name}: {len(wrong)} wrong output(s); rows not ok: {', '.join(bad) or 'none'}", ""]
     lines += ["| kernel | target | before | after | after / before |", "|---|---|---|---|---|"]
     for p in sorted(result["pairs"], key=lambda p: p["ratio"]):
         lines.append(f"| {p['kernel']} | {p['target']} | {p['before']:.2f}x | {p['after']:.2f}x | {p['ratio']:.3f} |")
@@ -107,20 +132,28 @@ def main(argv=None) -> int:
     ap.add_argument("--after", required=True, type=Path, help="source tree of the new code")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--per-kernel", nargs="+", type=Path, metavar="FILE",
+                    help="bench these kernel files one at a time, both trees back to back "
+                         "(the order alternating from kernel to kernel), instead of whole "
+                         "rounds: a drift of the machine falls on both trees within minutes, "
+                         "and a run stopped early still compares the kernels it finished")
     args = ap.parse_args(own)
     args.out.mkdir(parents=True, exist_ok=True)
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     rounds: dict[str, list[list[dict]]] = {"before": [], "after": []}
     started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     with open(args.out / "ab.log", "a") as log:
-        for r in range(args.rounds):
+        if args.per_kernel:
+            rounds = per_kernel(trees, args.per_kernel, args.out, bench_args, log)
+        for r in range(0 if args.per_kernel else args.rounds):
             order = ["before", "after"] if r % 2 == 0 else ["after", "before"]
             for name in order:
                 rows = run_tree(trees[name], args.out / name / f"round{r + 1}",
                                 args.out / f"{name}.sqlite", bench_args, log)
                 rounds[name].append(rows)
     result = compare(rounds)
-    meta = {"before": str(trees["before"]), "after": str(trees["after"]), "rounds": args.rounds,
+    meta = {"before": str(trees["before"]), "after": str(trees["after"]),
+            "rounds": 1 if args.per_kernel else args.rounds,
             "bench_args": bench_args, "started": started,
             "ended": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     (args.out / "ab.json").write_text(json.dumps({**meta, **result}, indent=1))
