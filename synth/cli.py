@@ -314,6 +314,8 @@ def cmd_bench(args) -> int:
     from synth.bench.runner import run_bench
 
     _check_positive(args.timeout, "--timeout")
+    if args.call_timeout < 0:
+        raise InputError(f"--call-timeout must be 0 (no limit) or a number of seconds, not {args.call_timeout:g}")
     unknown = [x for x in args.shapes.split(",") if x not in ("static", "generic")]
     if unknown:
         raise InputError(f"--shapes takes static and/or generic, not {', '.join(unknown)}")
@@ -321,7 +323,8 @@ def cmd_bench(args) -> int:
                         args.backends.split(",") if args.backends else None, args.jobs,
                         args.scheduler, Path(args.out), args.timeout, args.warmup, args.repeats,
                         Path(args.db) if args.db else None, threads=args.threads, c=_c_options(args),
-                        baseline_cc=args.baseline == "cc", shapes=tuple(args.shapes.split(",")))
+                        baseline_cc=args.baseline == "cc", shapes=tuple(args.shapes.split(",")),
+                        call_timeout=args.call_timeout or None)
     g = summary["geomean_best"]
     print(f"{len(summary['raised'])} kernel x target pairs raised and timed; geomean speedup "
           f"(best backend per kernel and target): {'-' if g is None else f'{g:.2f}x'}; "
@@ -442,6 +445,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "(none: all cores)")
     p.add_argument("--warmup", type=int, default=1, help="timing: calls before the timed ones")
     p.add_argument("--repeats", type=int, default=5, help="timing: the median of this many calls")
+    p.add_argument("--call-timeout", type=float, default=120.0, metavar="SECONDS",
+                   help="a backend's compile, or one call of the raised function, may take this long: one "
+                        "longer is stopped (its worker killed; XLA's, in this process, not repeated) and its "
+                        "rows say status timeout, with no time (0: no limit)")
     p.add_argument("--baseline", choices=("mlir", "cc"), default="mlir",
                    help="mlir: the original loops through MLIR at -O3; cc: also each PolyBench kernel's C "
                         "twin (benchmarks/polybench-c) compiled by the system C compiler at -O3 -march=native")

@@ -46,3 +46,13 @@ class ExecutionError(SynthError):
     """Compiling or running generated IR failed (including a crash of the MLIR worker)."""
 
     exit_code = 1
+
+
+class CallTimeout(ExecutionError):
+    """A backend's compile or call took longer than its limit (`synth bench --call-timeout`):
+    the worker running it was stopped, or, for a call made in this process (XLA), the call
+    is not repeated. `limit`: the limit in seconds."""
+
+    def __init__(self, message: str, limit: float):
+        super().__init__(message)
+        self.limit = limit

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from synth.errors import ExecutionError
+from synth.errors import CallTimeout, ExecutionError
 from synth.pipelines import (  # noqa: F401  (the names callers import from here)
     AFFINE_PIPELINE, BOOLS_AS_BYTES, DISTINCT_BUFFERS, DROPIN_PIPELINE, FUSED_TENSOR_PIPELINE, REWRITES, STAGE,
     TENSOR_PIPELINE, PassFailed, Pipeline, Step, error_text, as_steps, run_stages, run_step)
@@ -473,8 +473,8 @@ class _Worker:
                     self._proc.kill()
                     self._proc.wait(timeout=10)
                     self._drop()
-                    raise ExecutionError(f"compiling or running @{request['func']} took longer than "
-                                         f"{deadline:g} s; the MLIR worker was stopped")
+                    raise CallTimeout(f"compiling or running @{request['func']} took longer than "
+                                      f"{deadline:g} s; the MLIR worker was stopped", deadline)
                 status, payload = _recv(self._proc.stdout)
             except (EOFError, BrokenPipeError, ConnectionResetError):
                 code = self._proc.wait(timeout=10)
@@ -583,10 +583,13 @@ def run_tensor_function(text: str, func: str, inputs: list[np.ndarray], *, opt_l
 
 
 def run_tensor_function_timed(text: str, func: str, inputs: list[np.ndarray], *, opt_level: int = 2,
-                              repeat: int = 1, pipeline: str = TENSOR_PIPELINE) -> RunResult:
+                              repeat: int = 1, pipeline: str = TENSOR_PIPELINE,
+                              deadline: float = WORKER_DEADLINE) -> RunResult:
+    """`deadline`: seconds the compile (where not cached) and the calls may take in all, past
+    which the worker is stopped (CallTimeout)."""
     inputs = [np.asarray(a) for a in inputs]
     return _get_worker().call(dict(kind="tensor", text=text, func=func, args=inputs,
-                                   pipeline=pipeline, opt_level=opt_level, repeat=repeat))
+                                   pipeline=pipeline, opt_level=opt_level, repeat=repeat), deadline)
 
 
 if __name__ == "__main__":

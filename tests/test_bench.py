@@ -98,6 +98,30 @@ def test_new_timing_settings_retime_without_raising(bench_out, capsys):
     assert "1 core(s)" in (out / "report.md").read_text()
 
 
+def test_a_compile_over_the_call_limit_is_a_timeout_row(bench_out, tmp_path, capsys):
+    """--call-timeout (issue 55): the fixture's raises timed again (its database, another
+    --out) with a limit no compile meets: every backend's row is `timeout` with the reason,
+    no time, and report.md lists them; without the option the limit is 120 s."""
+    from synth.cli import build_parser
+
+    out, paths = bench_out
+    rc = main(["bench", *paths, "--dataset", "mini", "--out", str(tmp_path), "--db", str(out / "results.sqlite"),
+               "--repeats", "1", "--backends", "xla-cpu,mlir-cpu", "--timeout", "30", "--call-timeout", "0.0001"])
+    assert rc == 0
+    assert "0 to raise" in capsys.readouterr().err
+    rows = [r for r in json.loads((tmp_path / "results.json").read_text()) if r["kernel"] == "gemm"]
+    assert {(r["target"], r["backend"]) for r in rows} == {
+        ("stablehlo", "xla-cpu"), ("stablehlo", "mlir-cpu"), ("linalg", "mlir-cpu")}
+    for r in rows:
+        assert r["status"] == "timeout" and "over the limit of 0.0001 s (--call-timeout)" in r["reason"], r
+        assert "seconds" not in r and "speedup" not in r
+    report = (tmp_path / "report.md").read_text()
+    assert "call limit 0.0001 s" in report
+    assert sum("| timeout |" in line for line in report.split("## Not raised or not timed")[1].splitlines()) == 3
+    assert build_parser().parse_args(["bench"]).call_timeout == 120.0
+    assert main(["bench", *paths, "--out", str(tmp_path), "--call-timeout", "-1"]) == 2
+
+
 def test_generic_and_static_raises_are_timed_side_by_side(tmp_path):
     """`--shapes static,generic` (issue 52 item 6): each kernel raised both ways, the generic
     raise's rows labelled `TARGET generic` and timed at the dataset's sizes beside the

@@ -26,6 +26,10 @@ finds a device).
 - Fresh device copies of the inputs are made before each call, untimed; a timed call is the
   function invocation, which returns when the results are ready (IREE's default
   async-internal execution model).
+- With a `call_timeout` (synth bench --call-timeout), the compile (mlir-opt, iree-compile,
+  the module's load: the limit for them all) and each call are limited: a tool past it is
+  killed, the worker is stopped once a request has run past its calls' limits
+  (timing.worker_deadline), and either raises CallTimeout.
 """
 
 from __future__ import annotations
@@ -44,10 +48,10 @@ from pathlib import Path
 
 import numpy as np
 
-from synth.errors import ExecutionError
+from synth.errors import CallTimeout, ExecutionError
 from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, cache_root, raised_function, write_atomic
 from synth.backends.iree_worker import IreeWorker
-from synth.backends.timing import Timing
+from synth.backends.timing import Timing, worker_deadline
 
 COMMON_FLAGS = ("--iree-input-demote-f64-to-f32=false",
                 "--iree-global-opt-enable-warn-on-uninitialized-values=false")
@@ -78,8 +82,23 @@ def default_cache_dir() -> Path:
     return cache_root() / "iree"
 
 
-def _run_tool(argv: list[str], stdin: str, what: str) -> str:
-    proc = subprocess.run(argv, input=stdin, capture_output=True, text=True)
+class _Limit:
+    """What is left of a compile's `limit` seconds (None: no limit), for each tool it runs."""
+
+    def __init__(self, limit: float | None):
+        self.limit, self.start = limit, time.perf_counter()
+
+    def left(self) -> float | None:
+        return None if self.limit is None else max(0.01, self.limit - (time.perf_counter() - self.start))
+
+
+def _run_tool(argv: list[str], stdin: str, what: str, limit: _Limit | None = None) -> str:
+    timeout = limit.left() if limit is not None else None
+    try:
+        proc = subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:  # the tool is killed
+        raise CallTimeout(f"{what} did not finish within the compile's limit of {limit.limit:g} s "
+                          f"(--call-timeout); stopped", limit.limit) from None
     if proc.returncode != 0:
         errors = [ln for ln in proc.stderr.splitlines() if "error" in ln] or proc.stderr.splitlines()
         raise ExecutionError(f"{what} failed (exit code {proc.returncode}): "
@@ -99,16 +118,16 @@ def _mlir_opt() -> str:
     return found
 
 
-def generalize_elementwise(module_text: str, cache_dir: Path) -> str:
+def generalize_elementwise(module_text: str, cache_dir: Path, limit: _Limit | None = None) -> str:
     """`module_text` with linalg's named elementwise ops rewritten to linalg.generic."""
     schedule = cache_dir / f"generalize-{hashlib.sha256(GENERALIZE_SCHEDULE.encode()).hexdigest()[:12]}.mlir"
     if not schedule.exists():
         write_atomic(schedule, GENERALIZE_SCHEDULE.encode())
     return _run_tool([_mlir_opt(), "-", f"--transform-preload-library=transform-library-paths={schedule}",
-                      "--transform-interpreter"], module_text, "mlir-opt (linalg generalization)")
+                      "--transform-interpreter"], module_text, "mlir-opt (linalg generalization)", limit)
 
 
-def compile_vmfb(module_text: str, flags: tuple[str, ...], cache_dir: Path) -> Path:
+def compile_vmfb(module_text: str, flags: tuple[str, ...], cache_dir: Path, limit: _Limit | None = None) -> Path:
     """iree-compile `module_text` with `flags` (cached); the .vmfb path."""
     version = importlib.metadata.version("iree-base-compiler")
     key = hashlib.sha256("\0".join((version, *flags, module_text)).encode()).hexdigest()
@@ -119,7 +138,7 @@ def compile_vmfb(module_text: str, flags: tuple[str, ...], cache_dir: Path) -> P
         os.close(fd)
         try:
             _run_tool([sys.executable, "-m", "iree.compiler.tools.scripts.iree_compile", "-",
-                       "-o", tmp, *flags], module_text, "iree-compile")
+                       "-o", tmp, *flags], module_text, "iree-compile", limit)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):
@@ -201,12 +220,13 @@ class IreeBackend(Backend):
     def _compile(self, module_text: str, func: str, dynamic: bool) -> "IreePrepared":
         fn = raised_function(module_text, func, dynamic=dynamic)
         t0 = time.perf_counter()
+        limit = _Limit(self.call_timeout)
         source = fn.module()
         driver = DRIVERS[self.device]
         if self.target == "linalg":
             from synth.backends import library_linalg
 
-            source = generalize_elementwise(library_linalg.lower(source)[0], self.cache_dir)
+            source = generalize_elementwise(library_linalg.lower(source)[0], self.cache_dir, limit)
         else:  # the library ops' blocked forms
             from synth.backends import library_stablehlo
 
@@ -216,14 +236,15 @@ class IreeBackend(Backend):
             source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
             if dynamic:
                 driver = SYNC_DRIVERS.get(self.device, driver)
-        vmfb = compile_vmfb(source, self.flags(), self.cache_dir)
+        vmfb = compile_vmfb(source, self.flags(), self.cache_dir, limit)
         worker = IreeWorker(self.memory_limit)
         try:
-            worker.call(("load", str(vmfb), fn.name, driver, self.threads), "module load")
+            worker.call(("load", str(vmfb), fn.name, driver, self.threads), "module load", limit.left())
         except ExecutionError:
             worker.close()
             raise
         prepared = IreePrepared(self.name, fn, worker, vmfb, time.perf_counter() - t0)
+        prepared.call_timeout = self.call_timeout
         if dynamic and self.target == "stablehlo":
             prepared.pipeline_name = f"dynamic ({driver})"
         return prepared
@@ -283,14 +304,19 @@ class IreePrepared(Prepared):
     def _arrays(self, inputs: list) -> list:
         return [np.asarray(a) for a in self.raised.tensor_inputs(inputs)]
 
+    call_timeout: float | None = None  # IreeBackend.call_timeout
+
     def run(self, inputs: list) -> list[np.ndarray]:
-        return self.worker.call(("run", self._arrays(inputs)), f"call of @{self.function}")
+        return self.worker.call(("run", self._arrays(inputs), self.call_timeout), f"call of @{self.function}",
+                                worker_deadline(self.call_timeout, 1, None))
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
         # the worker makes fresh device copies before each call, untimed, as every backend
         # (synth.backends.timing)
-        return self.worker.call(("time", self._arrays(inputs), warmup, repeats, min_total),
-                                f"timed calls of @{self.function}")
+        deadline = worker_deadline(self.call_timeout, warmup + repeats, None)
+        return self.worker.call(("time", self._arrays(inputs), warmup, repeats, min_total, self.call_timeout),
+                                f"timed calls of @{self.function}",
+                                None if deadline is None else deadline + min_total)
 
     def close(self) -> None:
         self.worker.close()

@@ -14,10 +14,16 @@ that as the backend's error row and goes on.
 The ceiling: `memory_limit` bytes, else `$SYNTH_IREE_MEMORY_GB`, else a quarter of the
 machine's memory, at most 8 GB (`default_memory_limit`).
 
+A call can also run for minutes (deriche's static linalg raise at LARGE: 260 s, IREE
+copying the 4096 x 2160 tensor its loop carries in each iteration). With a `deadline`
+(seconds), a request still running past it has its child killed and raises CallTimeout;
+the child itself reports a call longer than the request's `limit` once it returns.
+
 Protocol: pickled (request, reply) pairs over the child's stdin and a private copy of its
 stdout (fd 1 itself is pointed at stderr, so the runtime's prints cannot corrupt it).
-Requests: ("load", vmfb, function, driver, threads), ("run", arrays),
-("time", arrays, warmup, repeats, min_total); replies ("ok", value) or ("error", text).
+Requests: ("load", vmfb, function, driver, threads), ("run", arrays, limit),
+("time", arrays, warmup, repeats, min_total, limit); replies ("ok", value), ("error", text)
+or ("timeout", (text, limit)).
 """
 
 from __future__ import annotations
@@ -28,8 +34,9 @@ import select
 import subprocess
 import sys
 import tempfile
+import time
 
-from synth.errors import ExecutionError
+from synth.errors import CallTimeout, ExecutionError
 
 POLL_SECONDS = 0.02
 
@@ -70,7 +77,8 @@ class IreeWorker:
         self.proc = subprocess.Popen([sys.executable, "-m", "synth.backends.iree_worker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr)
 
-    def call(self, request: tuple, what: str):
+    def call(self, request: tuple, what: str, deadline: float | None = None):
+        """The child's answer to `request`; `deadline`: seconds it may take (None: no limit)."""
         if self.proc.poll() is not None:
             raise ExecutionError(f"IREE worker is gone (exit code {self.proc.returncode})")
         try:
@@ -79,6 +87,7 @@ class IreeWorker:
         except OSError as e:
             raise ExecutionError(f"IREE worker: {what}: {e}") from None
         out = self.proc.stdout
+        start = time.perf_counter()
         while True:
             ready, _, _ = select.select([out], [], [], POLL_SECONDS)
             resident = _resident(self.proc.pid)
@@ -90,12 +99,18 @@ class IreeWorker:
                     f"{self.memory_limit / 2**30:.2f} GB (SYNTH_IREE_MEMORY_GB); worker killed")
             if ready:
                 break
+            if deadline is not None and time.perf_counter() - start > deadline:
+                self.close()
+                raise CallTimeout(f"IREE {what} still ran after {deadline:.3g} s (--call-timeout); worker killed",
+                                  deadline)
         try:
             status, value = pickle.load(out)
         except (EOFError, pickle.UnpicklingError):
             self.proc.wait()
             raise ExecutionError(f"IREE worker died during {what} (exit code {self.proc.returncode}): "
                                  f"{self._tail()}") from None
+        if status == "timeout":
+            raise CallTimeout(f"IREE {what}: {value[0]}", value[1])
         if status != "ok":
             raise ExecutionError(f"IREE {what}: {value}")
         return value
@@ -148,20 +163,25 @@ class _Loaded:
 
         return [self.rt.asdevicearray(self.device, np.copy(a)) for a in arrays]
 
-    def run(self, arrays: list) -> list:
+    def run(self, arrays: list, limit: float | None = None) -> list:
         import numpy as np
 
-        results = self.entry(*self.device_inputs(arrays))
+        from synth.backends.timing import check_limit
+
+        args = self.device_inputs(arrays)
+        t0 = time.perf_counter()
+        results = self.entry(*args)
+        check_limit(time.perf_counter() - t0, limit, "a call")
         if not isinstance(results, (tuple, list)):
             results = [results]
         return [np.array(r.to_host()) for r in results]
 
-    def time(self, arrays: list, warmup: int, repeats: int, min_total: float):
+    def time(self, arrays: list, warmup: int, repeats: int, min_total: float, limit: float | None = None):
         from synth.backends.timing import measure
 
         # fresh device copies before each call, untimed, as every backend (synth.backends.timing)
         return measure(lambda args: self.entry(*args), warmup, repeats, min_total,
-                       setup=lambda: self.device_inputs(arrays))
+                       setup=lambda: self.device_inputs(arrays), limit=limit)
 
 
 def main() -> None:
@@ -185,6 +205,8 @@ def main() -> None:
             else:
                 raise ValueError(f"unknown request {kind!r}")
             reply = ("ok", value)
+        except CallTimeout as e:
+            reply = ("timeout", (str(e), e.limit))
         except Exception as e:  # reported to the parent, which raises ExecutionError
             reply = ("error", f"{type(e).__name__}: {e}"[:1000])
         pickle.dump(reply, replies, protocol=pickle.HIGHEST_PROTOCOL)

@@ -58,6 +58,9 @@ class Prepared(ABC):
 class Backend(ABC):
     name: str
     target: str | None  # the dialect it runs; None for the baseline
+    # seconds its compile, and each call of what it compiled, may take (None: no limit);
+    # longer raises CallTimeout (synth bench --call-timeout; synth.backends.timing)
+    call_timeout: float | None = None
 
     def available(self) -> bool:
         return True
@@ -86,15 +89,17 @@ def write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def all_backends(*, iree_cache_dir: str | None = None, threads: int | None = None) -> list[Backend]:
+def all_backends(*, iree_cache_dir: str | None = None, threads: int | None = None,
+                 call_timeout: float | None = None) -> list[Backend]:
     """Every backend, available here or not; `threads`: the CPU cores IREE's task system
-    sizes itself for (None: all; see pinned_cpu_threads)."""
+    sizes itself for (None: all; see pinned_cpu_threads); `call_timeout`: each one's
+    `Backend.call_timeout`."""
     from synth.backends.baseline import AffineBaseline
     from synth.backends.iree import IreeBackend
     from synth.backends.mlir_cpu import MlirCpuBackend
     from synth.backends.xla import XlaBackend
 
-    return [
+    backends = [
         AffineBaseline(),
         XlaBackend("cpu"), XlaBackend("gpu"),
         IreeBackend("linalg", "llvm-cpu", cache_dir=iree_cache_dir, threads=threads),
@@ -103,14 +108,17 @@ def all_backends(*, iree_cache_dir: str | None = None, threads: int | None = Non
         IreeBackend("stablehlo", "cuda", cache_dir=iree_cache_dir),
         MlirCpuBackend(), MlirCpuBackend(target="stablehlo"),
     ]
+    for b in backends:
+        b.call_timeout = call_timeout
+    return backends
 
 
 def backends_for(target: str | None, *, iree_cache_dir: str | None = None,
-                 threads: int | None = None) -> list[Backend]:
+                 threads: int | None = None, call_timeout: float | None = None) -> list[Backend]:
     """The available backends running `target` (None: the baseline)."""
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (one of {TARGETS})")
-    return [b for b in all_backends(iree_cache_dir=iree_cache_dir, threads=threads)
+    return [b for b in all_backends(iree_cache_dir=iree_cache_dir, threads=threads, call_timeout=call_timeout)
             if b.target == target and b.available()]
 
 

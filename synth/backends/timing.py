@@ -11,7 +11,9 @@ the cache from the call before when the others do not.
 
 Both take `repeats` samples at least; with `min_total > 0` they keep sampling until the
 timed samples add up to `min_total` seconds (so short calls get more samples), up to
-`max_samples`.
+`max_samples`. With a `limit` (seconds; `synth bench --call-timeout`), a call longer than
+it raises CallTimeout once it returns (`check_limit`); a call in a worker process is
+stopped by its worker's deadline (`worker_deadline`) as well.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+
+from synth.errors import CallTimeout
 
 
 def fresh_copies(inputs: list) -> list:
@@ -49,16 +53,31 @@ class Timing:
                 "repeats": self.repeats}
 
 
+def check_limit(seconds: float, limit: float | None, what: str) -> None:
+    """CallTimeout where `what` (a compile, a call) took `seconds`, longer than `limit`
+    (None: no limit)."""
+    if limit is not None and seconds > limit:
+        raise CallTimeout(f"{what} took {seconds:.3g} s, over the limit of {limit:g} s (--call-timeout)", limit)
+
+
+def worker_deadline(limit: float | None, calls: int, default: float | None) -> float | None:
+    """Seconds a worker request of `calls` calls of a function, and perhaps its compile, may
+    take before the worker is stopped: the limit for each call and one more for the compile
+    (`default` without a limit)."""
+    return default if limit is None else limit * (calls + 1)
+
+
 def _check(warmup: int, repeats: int) -> None:
     if warmup < 0 or repeats < 1:
         raise ValueError(f"need warmup >= 0 and repeats >= 1 (got warmup={warmup}, repeats={repeats})")
 
 
 def measure(run: Callable[..., object], warmup: int = 1, repeats: int = 5, min_total: float = 0.0,
-            max_samples: int = 100_000, setup: Callable[[], object] | None = None) -> Timing:
+            max_samples: int = 100_000, setup: Callable[[], object] | None = None,
+            limit: float | None = None) -> Timing:
     """Call `run` `warmup` times untimed, then time each further call. With `setup`,
     each call is `run(setup())`, setup untimed (fresh copies of the inputs:
-    `fresh_copies`)."""
+    `fresh_copies`). `limit`: a call longer than it raises CallTimeout (`check_limit`)."""
     _check(warmup, repeats)
 
     def once() -> float:
@@ -69,7 +88,9 @@ def measure(run: Callable[..., object], warmup: int = 1, repeats: int = 5, min_t
             args = setup()
             t0 = time.perf_counter()
             run(args)
-        return time.perf_counter() - t0
+        seconds = time.perf_counter() - t0
+        check_limit(seconds, limit, "a call")
+        return seconds
 
     for _ in range(warmup):
         once()
@@ -82,12 +103,19 @@ def measure(run: Callable[..., object], warmup: int = 1, repeats: int = 5, min_t
 
 
 def measure_batched(run_batch: Callable[[int], list[float]], warmup: int = 1, repeats: int = 5,
-                    min_total: float = 0.0, max_samples: int = 100_000) -> Timing:
-    """`run_batch(n)` makes n calls and returns their n times; the first `warmup` are dropped."""
+                    min_total: float = 0.0, max_samples: int = 100_000, limit: float | None = None) -> Timing:
+    """`run_batch(n)` makes n calls and returns their n times; the first `warmup` are dropped.
+    `limit`: a batch with a call longer than it raises CallTimeout (`check_limit`)."""
     _check(warmup, repeats)
-    samples = list(run_batch(warmup + repeats))[warmup:]
+
+    def batch(n: int) -> list[float]:
+        seconds = list(run_batch(n))
+        check_limit(max(seconds, default=0.0), limit, "a call")
+        return seconds
+
+    samples = batch(warmup + repeats)[warmup:]
     while sum(samples) < min_total and len(samples) < max_samples:
         per_call = max(statistics.median(samples), 1e-9)
         more = min(max_samples - len(samples), math.ceil((min_total - sum(samples)) / per_call))
-        samples += run_batch(max(more, 1))
+        samples += batch(max(more, 1))
     return Timing.from_samples(samples, warmup)

@@ -18,17 +18,22 @@ place (dynamic_slice of a dynamic_update_slice): gramschmidt's raised step copie
 1200x1200 R three times per step. PolyBench LARGE raised to stablehlo, one thread, 3 calls,
 XLA CPU: gramschmidt 4.53 -> 0.95 s (8 -> 4 copies in the optimized HLO, the 4 left outside
 the loop); the other 21 kernels within noise (0.85-1.15x, the machine busy with a test run).
+
+XLA compiles and runs in this process, so a `call_timeout` (synth bench --call-timeout)
+cannot stop a compile or call: one that took longer raises CallTimeout once it returns,
+and the call is not made again.
 """
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 
 import numpy as np
 
 from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, raised_function
 from synth.backends import library_stablehlo
-from synth.backends.timing import Timing, fresh_copies, measure
+from synth.backends.timing import Timing, check_limit, fresh_copies, measure
 from synth.validation.reference import xla_platform
 
 
@@ -106,8 +111,6 @@ class XlaBackend(Backend):
         generic = generic_entry(module_text, func)
         if generic is not None:  # compiled per input shapes, made static first
             return PerShape(self, module_text, func, generic)
-        import time
-
         from jax._src.lib import xla_client
 
         fn = raised_function(module_text, func)
@@ -115,10 +118,15 @@ class XlaBackend(Backend):
         t0 = time.perf_counter()
         text, _ = library_stablehlo.lower(fn.module("main"))  # the library ops' blocked forms
         exe = backend.compile_and_load(text, xla_client.DeviceList((device,)), compile_options(self.platform))
-        return XlaPrepared(self.name, fn, exe, self.platform, time.perf_counter() - t0)
+        prepared = XlaPrepared(self.name, fn, exe, self.platform, time.perf_counter() - t0)
+        check_limit(prepared.compile_seconds, self.call_timeout, f"XLA's compile of @{fn.name}")
+        prepared.call_timeout = self.call_timeout
+        return prepared
 
 
 class XlaPrepared(Prepared):
+    call_timeout: float | None = None  # XlaBackend.call_timeout
+
     def __init__(self, backend: str, fn: BackendEntry, exe, platform: str, compile_seconds: float):
         self.backend, self.function, self.raised = backend, fn.name, fn
         self.exe, self.platform, self.compile_seconds = exe, platform, compile_seconds
@@ -128,7 +136,11 @@ class XlaPrepared(Prepared):
         return [jax.device_put(a, device) for a in self.raised.tensor_inputs(inputs)]
 
     def run(self, inputs: list) -> list[np.ndarray]:
-        return [np.asarray(r) for r in self.exe.execute(self._device_inputs(inputs))]
+        args = self._device_inputs(inputs)
+        t0 = time.perf_counter()
+        results = [np.asarray(r) for r in self.exe.execute(args)]
+        check_limit(time.perf_counter() - t0, self.call_timeout, f"a call of @{self.function}")
+        return results
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
         def fresh():  # device copies of fresh copies, transferred before the clock starts
@@ -141,4 +153,4 @@ class XlaPrepared(Prepared):
             for r in self.exe.execute(args):
                 r.block_until_ready()
 
-        return measure(call, warmup, repeats, min_total, setup=fresh)
+        return measure(call, warmup, repeats, min_total, setup=fresh, limit=self.call_timeout)

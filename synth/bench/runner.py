@@ -238,11 +238,13 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
               backends: list[str] | None, jobs: int, scheduler: str | None, out_dir: Path,
               timeout: float, warmup: int, repeats: int, db_path: Path | None = None,
               threads: int | None = None, c=None, baseline_cc: bool = False,
-              shapes: tuple[str, ...] = ("static",)) -> dict:
+              shapes: tuple[str, ...] = ("static",), call_timeout: float | None = None) -> dict:
+    """`call_timeout`: seconds a backend's compile, or one call, may take (None: no limit);
+    one longer is stopped and its rows say "timeout"."""
     files = discover(paths, suite)
     settings = TimingSettings(backends, warmup, repeats, threads,
-                              cc_dataset=dataset if baseline_cc else None)
-    timing = _hash(sorted(backends or []), warmup, repeats, threads, settings.cc_dataset)
+                              cc_dataset=dataset if baseline_cc else None, call_timeout=call_timeout)
+    timing = _hash(sorted(backends or []), warmup, repeats, threads, settings.cc_dataset, call_timeout)
     job_list, rows = prepare_jobs(files, dataset, targets, timeout, out_dir, c, tuple(shapes))
     skipped = {(r["kernel"], r["reason"]) for r in rows if r.get("status") == "unsupported"}
     for kernel, reason in sorted(skipped):
@@ -298,5 +300,6 @@ def run_bench(paths: list[str], suite: str | None, dataset: str | None, targets:
                          "shapes": ",".join(shapes),
                          "synthesis budget": f"{timeout:g} s", "warm-up calls": warmup,
                          "timed calls": repeats, "cores for timing": threads or "all",
+                         "call limit": f"{call_timeout:g} s" if call_timeout else "none",
                          "baselines": "MLIR -O3" + (" and C (cc -O3 -march=native)" if baseline_cc else "")})
     return write_reports(rows, out_dir, title, header)

@@ -32,6 +32,7 @@ class TimingSettings:
     repeats: int
     threads: int | None  # cores the timed code may use (None: all)
     cc_dataset: str | None = None  # time PolyBench C twins at this dataset (None: no C baseline)
+    call_timeout: float | None = None  # seconds a backend's compile or one call may take (None: no limit)
 
 
 def _spread(prefix: str, timing) -> dict:
@@ -70,7 +71,12 @@ def _cc_baseline(job, settings: TimingSettings, kernel, args, expected, labels) 
 def _backend_error(e: BaseException) -> dict:
     """The fields of a row whose backend failed on the kernel (a result, not a crash). A
     backend whose own pipeline failed (mlir-cpu's PipelineFailed: a pass threw or left IR
-    that fails verification) says which pipeline and why, and has no time."""
+    that fails verification) says which pipeline and why, and has no time; one whose
+    compile or call took longer than --call-timeout (CallTimeout) is a "timeout", no time."""
+    from synth.errors import CallTimeout
+
+    if isinstance(e, CallTimeout):
+        return {"status": "timeout", "reason": str(e)[:500]}
     if getattr(e, "fallback_reason", None) is not None:
         return {"status": "pipeline-error", "pipeline": getattr(e, "pipeline", None),
                 "fallback_reason": str(e.fallback_reason)[:500], "reason": f"{type(e).__name__}: {e}"[:500]}
@@ -186,6 +192,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
     `baselines` caches the baselines of each kernel file across its targets."""
     from synth.analysis.model import load_kernel
     from synth.backends.registry import BACKEND_ERRORS, baseline_backend, backends_for
+    from synth.backends.timing import check_limit
     from synth.frontend.reader import load_source
     from synth.numerics import compare_outputs
     from synth.synthesis.spec import diagonally_dominant, finite_outputs, grown, random_draw
@@ -216,7 +223,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
     # pipeline "dynamic (local-sync)", or "per-shape" where IREE refuses the text)
     outcomes: list = []  # per backend: (row, error row or None)
     contenders = {"baseline": base, **({"cc": cc_prepared} if cc_prepared is not None else {})}
-    for backend in backends_for(job.target, threads=settings.threads):
+    for backend in backends_for(job.target, threads=settings.threads, call_timeout=settings.call_timeout):
         if settings.backends and backend.name not in settings.backends:
             continue
         row = {**common, "backend": backend.name}
@@ -227,6 +234,7 @@ def time_kernel(job, outcome: dict, settings: TimingSettings, baselines: dict) -
             prepare_seconds = time.perf_counter() - t0
             got = prepared.run(args)
             row["compile_seconds"] = compile_seconds(prepare_seconds, prepared, lazy)
+            check_limit(row["compile_seconds"], settings.call_timeout, f"{backend.name}'s compile")
             diff = compare_outputs(expected, got, labels)
             if diff:  # the elements the original itself does not determine are not compared
                 ignore = _undetermined(baselines, job.path, base, args, expected)
