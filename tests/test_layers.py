@@ -16,9 +16,7 @@ LAYERS = ["frontend", "analysis", "grammar", "semantics", "synthesis", "validati
 ROOT = Path(synth.__file__).resolve().parent
 
 # (importing module, imported module): upward imports still there
-KNOWN = {
-    ("synth.analysis.model", "synth.grammar"),  # grammar.types.TensorType
-}
+KNOWN: set[tuple[str, str]] = set()
 
 
 def _layer(module: str) -> int | None:

@@ -14,7 +14,7 @@ from typing import Mapping
 import numpy as np
 
 from synth.frontend.normalize import Interface, normalize
-from synth.grammar.types import TensorType
+from synth.analysis.tensor_type import TensorType
 from synth.analysis.function import KernelFunction, analyze_function
 from synth.frontend.reader import SourceModule
 from synth.analysis.instantiate import instantiate
