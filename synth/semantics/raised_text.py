@@ -1,6 +1,13 @@
 """The text of raised modules: the top-level functions (brace matching that skips strings
 and comments), keeping one function and its callees, and the textual re-instantiation at
-other sizes used for modules synth did not write (see synth.semantics.raised)."""
+other sizes used for modules synth did not write (see synth.semantics.raised).
+
+The functions are found in the text, not through MLIR, because a module synth writes need
+not parse in any one MLIR context: a stablehlo raise beside its drop-in wrapper holds
+stablehlo ops, which only jaxlib's context registers, and bufferization ops, which it does
+not (tests/data/gpu/durbin.stablehlo.mlir). Each function kept is then parsed by MLIR in
+the context of its dialect; tests/test_raised_text.py checks on every raised module in
+tests/data that MLIR finds the functions where this text split says they start."""
 
 from __future__ import annotations
 
@@ -41,6 +48,15 @@ def _code(text: str, i: int = 0):
         i += 1
 
 
+class UnbalancedBraces(ValueError):
+    """A '{' of a module's text that is never closed, at 1-based `line`, `column`."""
+
+    def __init__(self, text: str, i: int):
+        self.line = text.count("\n", 0, i) + 1
+        self.column = i - (text.rfind("\n", 0, i) + 1) + 1
+        super().__init__(f"unbalanced braces: the '{{' at line {self.line}, column {self.column} is never closed")
+
+
 def _matching_brace(text: str, i: int) -> int:
     """Index just past the '}' matching the '{' at text[i]."""
     depth = 0
@@ -51,7 +67,7 @@ def _matching_brace(text: str, i: int) -> int:
             depth -= 1
             if depth == 0:
                 return k + 1
-    raise ValueError("unbalanced braces")
+    raise UnbalancedBraces(text, i)
 
 
 _FUNC = re.compile(r"func\.func\s+(?:(?:private|public|nested)\s+)?@([\w$.]+)")
