@@ -113,7 +113,7 @@ def test_a_compile_over_the_call_limit_is_a_timeout_row(bench_out, tmp_path, cap
     assert {(r["target"], r["backend"]) for r in rows} == {
         ("stablehlo", "xla-cpu"), ("stablehlo", "mlir-cpu"), ("linalg", "mlir-cpu")}
     for r in rows:
-        assert r["status"] == "timeout" and "over the limit of 0.0001 s (--call-timeout)" in r["reason"], r
+        assert r["status"] == "timeout" and "--call-timeout" in r["reason"], r  # stopped, or over the limit
         assert "seconds" not in r and "speedup" not in r
     report = (tmp_path / "report.md").read_text()
     assert "call limit 0.0001 s" in report

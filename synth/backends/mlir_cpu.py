@@ -545,8 +545,9 @@ class MlirCpuPrepared(Prepared):
         try:
             result = run_tensor_function_timed(self.text, self.function, arrays, opt_level=OPT_LEVEL,
                                                repeat=repeat, pipeline=self.pipeline, deadline=deadline)
-        except CallTimeout:  # the worker stopped: a time limit, not the pipeline's failure
-            raise
+        except CallTimeout as e:  # the worker stopped: a time limit, not the pipeline's failure
+            raise CallTimeout(f"mlir-cpu: {e} (--call-timeout {self.call_timeout:g} s a call, and as much for "
+                              f"the compile)" if self.call_timeout else str(e), e.limit) from None
         except ExecutionError as e:
             self.fallback_reason = str(e)
             raise PipelineFailed(self.function, self.pipeline_name, str(e)) from None
