@@ -117,6 +117,8 @@ def test_a_compile_over_the_call_limit_is_a_timeout_row(bench_out, tmp_path, cap
         assert "seconds" not in r and "speedup" not in r
     report = (tmp_path / "report.md").read_text()
     assert "call limit 0.0001 s" in report
+    assert ("- stopped at the call limit (--call-timeout; status timeout): gemm linalg on mlir-cpu, "
+            "gemm stablehlo on mlir-cpu, gemm stablehlo on xla-cpu") in report
     assert sum("| timeout |" in line for line in report.split("## Not raised or not timed")[1].splitlines()) == 3
     assert build_parser().parse_args(["bench"]).call_timeout == 120.0
     assert main(["bench", *paths, "--out", str(tmp_path), "--call-timeout", "-1"]) == 2

@@ -106,6 +106,10 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
         lines.append(f"- generic over static time on {backend}: geomean {_fmt(geomean(values))} over "
                      f"{len(values)} pairs (range {_fmt(min(values))} to {_fmt(max(values))})")
     lines += compile_lines(rows, summary)
+    stopped = [f"{r['kernel']} {r['target']} on {r['backend']}" for r in rows if r.get("status") == "timeout"]
+    summary["timeouts"] = len(stopped)
+    if stopped:
+        lines.append(f"- stopped at the call limit (--call-timeout; status timeout): {', '.join(stopped)}")
     raises = {(r["kernel"], r["target"]): r.get("verification") for r in rows if r.get("backend")}
     if raises:
         every = sum(v == "all" for v in raises.values())
