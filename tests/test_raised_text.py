@@ -9,7 +9,8 @@ from conftest import DATA
 
 from synth.errors import InputError
 from synth.semantics.raised import detect_dialect, load_raised, shared_context
-from synth.semantics.raised_text import UnbalancedBraces, keep_functions, top_level_functions
+from synth.frontend.mlir_text import UnbalancedBrackets
+from synth.semantics.raised_text import keep_functions, top_level_functions
 
 ROOT = DATA.parents[1]
 
@@ -74,9 +75,22 @@ def test_a_module_no_single_mlir_context_parses_is_split_in_the_text():
 def test_an_unclosed_function_is_an_error_at_its_brace(tmp_path):
     text = ("module {\n  func.func @f_raised(%a: tensor<2xf64>) -> tensor<2xf64> {\n"
             "    return %a : tensor<2xf64>\n")
-    with pytest.raises(UnbalancedBraces, match="the '[{]' at line 2, column 59 is never closed"):
+    with pytest.raises(UnbalancedBrackets, match="the '[{]' at line 2, column 59 is never closed"):
         top_level_functions(text)
     path = tmp_path / "open.mlir"
     path.write_text(text)
-    with pytest.raises(InputError, match=r"open\.mlir:2:59: cannot read the raised module: unbalanced braces"):
+    with pytest.raises(InputError, match=r"open\.mlir:2:59: cannot read the raised module: unbalanced brackets"):
         load_raised(path, "f_raised")
+
+
+def test_the_scanner_skips_strings_and_comments():
+    """synth.frontend.mlir_text.closing: brackets inside string literals (escaped quotes
+    too) and `//` comments are not counted; the `>` of `->` closes nothing."""
+    from synth.frontend.mlir_text import closing
+
+    text = 'f { x = "}\\"}" // }\n { } } tail'
+    assert text[closing(text, 2):] == " tail"
+    attr = "#dlti.dl_spec<#dlti.dl_entry<i64, dense<64> : vector<2xi32>>, (i32) -> i32> rest"
+    assert attr[closing(attr, attr.index("<")):] == " rest"
+    with pytest.raises(UnbalancedBrackets, match="the '<' at line 1, column 14"):
+        closing(attr[:-10], attr.index("<"))

@@ -17,6 +17,7 @@ from pathlib import Path
 from mlir import ir
 
 from synth.errors import InputError
+from synth.frontend.mlir_text import UnbalancedBrackets, closing
 
 
 class LegacySyntaxWarning(UserWarning):
@@ -82,23 +83,12 @@ _OLD_OP = re.compile(r"\b(" + "|".join(re.escape(k) for k in _RENAMED_OPS) + r")
 
 
 def _attribute_span(text: str, match: re.Match) -> tuple[int, int]:
-    """Span of `name = #dialect.attr<...>` with balanced angle brackets (quoted strings skipped)."""
-    depth, i, in_str = 1, match.end(), False
-    while i < len(text) and depth:
-        c = text[i]
-        if in_str:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c == "<":
-            depth += 1
-        elif c == ">" and text[i - 1] != "-":  # `->` inside an attribute is not a bracket
-            depth -= 1
-        i += 1
-    return match.start(), i
+    """Span of `name = #dialect.attr<...>` with balanced angle brackets (to the end of the
+    text where they are not)."""
+    try:
+        return match.start(), closing(text, match.end() - 1)
+    except UnbalancedBrackets:
+        return match.start(), len(text)
 
 
 def _blank_keep_lines(fragment: str) -> str:

@@ -65,8 +65,9 @@ from synth.errors import InputError
 from synth.frontend.reader import read_text
 
 from synth.semantics.interpreter import Interpreter
-from synth.semantics.raised_text import (MIN_SIZE, UnbalancedBraces, keep_functions,  # noqa: F401
-                                         resize_text, top_level_functions)
+from synth.frontend.mlir_text import UnbalancedBrackets
+from synth.semantics.raised_text import (MIN_SIZE, keep_functions, resize_text,  # noqa: F401
+                                         top_level_functions)
 from synth.semantics.raised_values import (ValueType, cast, has, int_attr,  # noqa: F401
                                            scalar_array, numeral, value_type)
 from synth.semantics.scalar import Unsupported
@@ -256,7 +257,7 @@ def load_raised(path: str | Path, name: str, text: str | None = None) -> RaisedF
         text = read_text(path)
     try:
         kept = keep_functions(text, name)
-    except UnbalancedBraces as e:
+    except UnbalancedBrackets as e:
         raise InputError(f"cannot read the raised module: {e}", f"{path}:{e.line}:{e.column}") from None
     if kept is None:
         found = ", ".join("@" + n for n, _, _ in top_level_functions(text)) or "none"

@@ -1,6 +1,7 @@
-"""The text of raised modules: the top-level functions (brace matching that skips strings
-and comments), keeping one function and its callees, and the textual re-instantiation at
-other sizes used for modules synth did not write (see synth.semantics.raised).
+"""The text of raised modules: the top-level functions (found by synth.frontend.mlir_text,
+synth's one scanner of MLIR text: brackets outside strings and comments), keeping one
+function and its callees, and the textual re-instantiation at other sizes used for modules
+synth did not write (see synth.semantics.raised).
 
 The functions are found in the text, not through MLIR, because a module synth writes need
 not parse in any one MLIR context: a stablehlo raise beside its drop-in wrapper holds
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 
 
+from synth.frontend.mlir_text import closing, code
 from synth.semantics import support as support
 
 # smallest original size value the textual re-instantiation accepts; a number within _NEAR
@@ -22,52 +24,6 @@ from synth.analysis.sizes import MIN_SIZE, NEAR as _NEAR  # noqa: E402
 
 
 # module text --------------------------------------------------------------------------------
-
-
-def _skip_string(text: str, i: int) -> int:
-    """Index just past the string literal starting at text[i] == '"'."""
-    i += 1
-    while i < len(text) and text[i] != '"':
-        i += 2 if text[i] == "\\" else 1
-    return i + 1
-
-
-def _code(text: str, i: int = 0):
-    """Indices of the characters of `text`, from `i` on, that are code: outside string
-    literals and `//` comments."""
-    n = len(text)
-    while i < n:
-        if text[i] == '"':
-            i = _skip_string(text, i)
-            continue
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            continue
-        yield i
-        i += 1
-
-
-class UnbalancedBraces(ValueError):
-    """A '{' of a module's text that is never closed, at 1-based `line`, `column`."""
-
-    def __init__(self, text: str, i: int):
-        self.line = text.count("\n", 0, i) + 1
-        self.column = i - (text.rfind("\n", 0, i) + 1) + 1
-        super().__init__(f"unbalanced braces: the '{{' at line {self.line}, column {self.column} is never closed")
-
-
-def _matching_brace(text: str, i: int) -> int:
-    """Index just past the '}' matching the '{' at text[i]."""
-    depth = 0
-    for k in _code(text, i):
-        if text[k] == "{":
-            depth += 1
-        elif text[k] == "}":
-            depth -= 1
-            if depth == 0:
-                return k + 1
-    raise UnbalancedBraces(text, i)
 
 
 _FUNC = re.compile(r"func\.func\s+(?:(?:private|public|nested)\s+)?@([\w$.]+)")
@@ -79,7 +35,7 @@ def top_level_functions(text: str) -> list[tuple[str, int, int]]:
     A function ends with its body's closing brace; a declaration (no body) with its line."""
     out: list[tuple[str, int, int]] = []
     depth, skip = 0, 0
-    for i in _code(text):
+    for i in code(text):
         if i < skip:  # inside a function already found
             continue
         c = text[i]
@@ -97,7 +53,7 @@ def top_level_functions(text: str) -> list[tuple[str, int, int]]:
 
 def _function_end(text: str, i: int) -> int:
     parens, skip = 0, i
-    for k in _code(text, i):
+    for k in code(text, i):
         if k < skip:  # inside an attribute dictionary
             continue
         c = text[k]
@@ -107,9 +63,9 @@ def _function_end(text: str, i: int) -> int:
             parens -= 1
         elif c == "{" and parens == 0:
             if text[:k].rstrip().endswith("attributes"):
-                skip = _matching_brace(text, k)
+                skip = closing(text, k)
                 continue
-            return _matching_brace(text, k)
+            return closing(text, k)
         elif c == "\n" and parens == 0:
             rest = text[k:].lstrip()
             if not rest.startswith(("{", "->", "attributes")):
