@@ -296,6 +296,8 @@ class DynamicOrPerShape(Prepared):
 class IreePrepared(Prepared):
     """The module loaded in an `IreeWorker`: each call runs there, under its memory ceiling."""
 
+    call_timeout: float | None = None  # IreeBackend.call_timeout
+
     def __init__(self, backend: str, fn: BackendEntry, worker: IreeWorker, vmfb: Path, compile_seconds: float):
         self.backend, self.function, self.raised = backend, fn.name, fn
         self.worker, self.vmfb = worker, vmfb
@@ -303,8 +305,6 @@ class IreePrepared(Prepared):
 
     def _arrays(self, inputs: list) -> list:
         return [np.asarray(a) for a in self.raised.tensor_inputs(inputs)]
-
-    call_timeout: float | None = None  # IreeBackend.call_timeout
 
     def run(self, inputs: list) -> list[np.ndarray]:
         return self.worker.call(("run", self._arrays(inputs), self.call_timeout), f"call of @{self.function}",
