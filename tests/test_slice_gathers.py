@@ -13,13 +13,13 @@ import pytest
 from synth.backends.mlir_cpu import MlirCpuBackend
 
 GATHERS = """
-func.func @f(%a: tensor<4x8xf64>, %rc: tensor<2xi64>, %c: tensor<1xi64>) -> (tensor<5xf64>, tensor<4xf64>, tensor<2x3xf64>)
-    attributes {synth.outputs = [0, 1, 2]} {
-  %row = "stablehlo.gather"(%a, %rc) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [0],
-      start_index_map = [0, 1]>, indices_are_sorted = false, slice_sizes = array<i64: 1, 5>}>
+func.func @f(%a: tensor<4x8xf64>, %rc: tensor<2xi64>, %c: tensor<1xi64>)
+    -> (tensor<5xf64>, tensor<4xf64>, tensor<2x3xf64>) attributes {synth.outputs = [0, 1, 2]} {
+  %row = "stablehlo.gather"(%a, %rc) <{dimension_numbers = #stablehlo.gather<offset_dims = [0],
+      collapsed_slice_dims = [0], start_index_map = [0, 1]>, indices_are_sorted = false, slice_sizes = array<i64: 1, 5>}>
       : (tensor<4x8xf64>, tensor<2xi64>) -> tensor<5xf64>
-  %col = "stablehlo.gather"(%a, %c) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1],
-      start_index_map = [1]>, indices_are_sorted = false, slice_sizes = array<i64: 4, 1>}>
+  %col = "stablehlo.gather"(%a, %c) <{dimension_numbers = #stablehlo.gather<offset_dims = [0],
+      collapsed_slice_dims = [1], start_index_map = [1]>, indices_are_sorted = false, slice_sizes = array<i64: 4, 1>}>
       : (tensor<4x8xf64>, tensor<1xi64>) -> tensor<4xf64>
   %blk = "stablehlo.gather"(%a, %rc) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 1],
       start_index_map = [1, 0]>, indices_are_sorted = false, slice_sizes = array<i64: 2, 3>}>
