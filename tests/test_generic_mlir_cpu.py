@@ -59,3 +59,75 @@ def test_durbin_generic_stablehlo_gathers_fused_and_hoisted(durbin, n):
     assert prepared.rewrites.get("synth-broadcasts-per-use", 0) > 0, prepared.rewrites
     assert prepared.rewrites.get("synth-payload-cse", 0) > 0, prepared.rewrites
     assert prepared.rewrites.get("synth-hoist-flips") == 1, prepared.rewrites
+
+
+# deriche's and adi's sweeps (counter loops whose step works lane by lane) in generic raises:
+# made static per call, their state vectors and arrays are still carried as `?` tensors
+# (synth-static-iter-args carries them static) and stablehlo's column reads are gathers
+# (lowered as the slices they are), so synth-lane-blocks takes all four sweeps as in the
+# static raise (before: 0 of deriche's, 2 of adi's; generic over static time at LARGE 2.3-3.2).
+# At sizes the blocks of 16 lanes do not divide, below 16, and 1: the values are the
+# original loops' at the same sizes.
+SWEEPS = {  # kernel -> (dataset raised at, size-argument configurations)
+    "deriche": ("mini", [(37, 21), (16, 33), (5, 3)]),
+    "adi": ("mini", [(3, 37), (2, 18)]),  # (tsteps, n): inner lanes 35 and 16
+}
+# the sweeps synth-lane-blocks takes, as in the static raise (adi's stablehlo raise carries
+# whole columns as its state, read at shifted lanes: no lane blocks in either raise)
+TAKEN = {("deriche", "linalg"): 4, ("deriche", "stablehlo"): 4, ("adi", "linalg"): 4, ("adi", "stablehlo"): 0}
+
+
+def _original_at(kernel: str, sizes: tuple) -> str:
+    from synth.analysis.resize import resize_module
+    from synth.frontend.reader import load_input
+
+    return resize_module(load_input(POLYBENCH / f"{kernel}.mlir"), [f"kernel_{kernel}"], "mini", sizes)
+
+
+def _generic_raise(tmp_path_factory, kernel: str, target: str) -> str:
+    work = tmp_path_factory.mktemp(f"{kernel}-{target}")
+    dataset = SWEEPS[kernel][0]
+    path, raised = work / f"{kernel}.{dataset}.mlir", work / f"{kernel}.{target}.generic.mlir"
+    assert main(["resize", str(POLYBENCH / f"{kernel}.mlir"), "--dataset", dataset, "-o", str(path)]) == 0
+    assert main(["raise", str(path), "--target", target, "--shapes", "generic", "-q", "-o", str(raised)]) == 0
+    text = raised.read_text()
+    assert "tensor<?x?xf64>" in text
+    return text
+
+
+def _arguments(kernel: str, sizes: tuple, rng) -> list:
+    if kernel == "deriche":
+        w, h = sizes
+        return [("i32", w), ("i32", h), ("f64", 0.25)] + [rng.uniform(0, 1, (w, h)) for _ in range(4)]
+    tsteps, n = sizes
+    return [("i32", tsteps), ("i32", n)] + [rng.uniform(0, 1, (n, n)) for _ in range(4)]
+
+
+def _sweeps_as_blocks(tmp_path_factory, kernel: str, target: str) -> None:
+    text = _generic_raise(tmp_path_factory, kernel, target)
+    prepared = MlirCpuBackend(target=target).prepare(text, f"kernel_{kernel}")
+    for sizes in SWEEPS[kernel][1]:
+        rng = np.random.default_rng(sum(sizes))
+        args = _arguments(kernel, sizes, rng)
+        want = run_function(_original_at(kernel, sizes), f"kernel_{kernel}",
+                            [a.copy() if isinstance(a, np.ndarray) else a for a in args]).outputs
+        inputs = [a if isinstance(a, np.ndarray) else np.asarray(a[1], dtype=np.float64 if a[0] == "f64" else np.int32)
+                  for a in args]
+        got = prepared.run(inputs)
+        assert prepared.pipeline_name == "tiled", prepared.fallback_reason
+        outputs = range(len(args) - len(got), len(args))  # the arrays written: the last ones
+        for k, o in enumerate(outputs):
+            np.testing.assert_allclose(got[k], want[o], rtol=1e-10, atol=1e-12,
+                                       err_msg=f"{kernel} {target} generic at {sizes}, arg{o}")
+        if min(sizes[-2:]) > 1 if kernel == "deriche" else sizes[1] > 3:
+            assert prepared.rewrites.get("synth-lane-blocks", 0) == TAKEN[kernel, target], (sizes, prepared.rewrites)
+
+
+def test_deriche_generic_linalg_sweeps_as_lane_blocks(tmp_path_factory):
+    _sweeps_as_blocks(tmp_path_factory, "deriche", "linalg")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel,target", [("deriche", "stablehlo"), ("adi", "linalg"), ("adi", "stablehlo")])
+def test_generic_sweeps_as_lane_blocks(tmp_path_factory, kernel, target):
+    _sweeps_as_blocks(tmp_path_factory, kernel, target)

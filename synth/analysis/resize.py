@@ -26,14 +26,15 @@ def _size_arguments(func) -> list[int]:
 
 
 def dataset_values(model: SizeModel, name: str, size_args: list[int], dataset: str,
-                   location: str) -> dict[str, int]:
-    """Values of the size symbols at a PolyBench dataset."""
+                   location: str, arguments: tuple[int, ...] | None = None) -> dict[str, int]:
+    """Values of the size symbols at a PolyBench dataset (`arguments`: the size arguments'
+    values instead of the dataset's, in argument order)."""
     kernel = polybench.kernel_of_function(name)
     if kernel is None or len(size_args) != len(polybench.size_parameters(kernel)):
         raise InputError(f"@{name} is not a PolyBench kernel (expected @kernel_<name> with the "
                          f"kernel's size parameters); dataset sizes are known only for PolyBench "
                          f"kernels", location)
-    target = dict(zip(size_args, polybench.size_arguments(kernel, dataset)))
+    target = dict(zip(size_args, arguments or polybench.size_arguments(kernel, dataset)))
     original = {n: s.value for n, s in model.symbols.items()}
     # constant sizes: through the dataset the kernel is written at
     constants = {n: v for n, v in original.items() if n not in model.params.values()}
@@ -57,8 +58,10 @@ def dataset_values(model: SizeModel, name: str, size_args: list[int], dataset: s
     return values
 
 
-def resize_module(source: SourceModule, names: list[str], dataset: str) -> str:
-    """Text of the module with each named function at a PolyBench dataset."""
+def resize_module(source: SourceModule, names: list[str], dataset: str,
+                  arguments: tuple[int, ...] | None = None) -> str:
+    """Text of the module with each named function at a PolyBench dataset (`arguments`: at
+    these values of its size arguments, in argument order, instead: sizes no dataset has)."""
     module = source.copy()
     with source.context, ir.Location.unknown():
         for name in names:
@@ -66,7 +69,7 @@ def resize_module(source: SourceModule, names: list[str], dataset: str) -> str:
             location = diagnostic_location(source.path, func.location)
             model = analyze_sizes(source.path, func)
             size_args = _size_arguments(func)
-            values = dataset_values(model, name, size_args, dataset, location)
+            values = dataset_values(model, name, size_args, dataset, location, arguments)
             instantiate_function(func, model, values, keep_dynamic=True)
         module.operation.verify()
         return str(module)

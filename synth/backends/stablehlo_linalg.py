@@ -236,6 +236,48 @@ def _update_slice(ip, operand, update, starts: list[int]):
                                operands=[operand, update, *indices], ip=ip).result
 
 
+def _slice_gathers_as_slices(module) -> int:
+    """Each `stablehlo.gather` of one slice (a vector of start indices, one per dim of
+    `start_index_map`; no batch dims) as the `stablehlo.dynamic_slice` it is, reshaped to
+    drop the collapsed dims. A shape-generic raise reads a column or row at the counter so
+    (`dynamic_gather`: a dynamic_slice's sizes are static), made a gather of static sizes
+    when specialized (deriche's sweeps); legalization would make the gather a generic that
+    reads each element by tensor.extract, where a dynamic_slice becomes a tensor.extract_slice
+    (the form the static raise has, the one synth.backends.lane_blocks runs by blocks of
+    lanes). Both clamp each start index to [0, dim - size]; a dim outside `start_index_map`
+    starts at 0."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import stablehlo
+
+    count = 0
+    for op in ops_named(module, ("stablehlo.gather",)):
+        dims = stablehlo.GatherDimensionNumbers(op.attributes["dimension_numbers"])
+        a_type, i_type = (ir.RankedTensorType(v.type) for v in op.operands)
+        sizes = list(ir.DenseI64ArrayAttr(op.attributes["slice_sizes"]))
+        kept = [d for d in range(a_type.rank) if d not in dims.collapsed_slice_dims]
+        if i_type.rank != 1 or dims.index_vector_dim != 0 or list(dims.operand_batching_dims) or \
+                list(dims.start_indices_batching_dims) or not i_type.has_static_shape or \
+                i_type.shape[0] != len(dims.start_index_map) or \
+                list(dims.offset_dims) != list(range(len(kept))) or \
+                any(sizes[d] != 1 for d in dims.collapsed_slice_dims):
+            continue
+        ip = ir.InsertionPoint(op)
+        with op.location:
+            scalar = ir.RankedTensorType.get([], i_type.element_type)
+            zero = ir.Operation.create("stablehlo.constant", results=[scalar], ip=ip, attributes={
+                "value": ir.DenseElementsAttr.get_splat(scalar, ir.IntegerAttr.get(i_type.element_type, 0))}).result
+            starts = [zero] * a_type.rank
+            for k, d in enumerate(dims.start_index_map):
+                one = stablehlo.SliceOp(op.operands[1], [k], [k + 1], [1], ip=ip).result
+                starts[d] = stablehlo.ReshapeOp(scalar, one, ip=ip).result
+            piece = stablehlo.DynamicSliceOp(op.operands[0], starts, sizes, ip=ip).result
+            result = stablehlo.ReshapeOp(op.results[0].type, piece, ip=ip).result
+        op.results[0].replace_all_uses_with(result)
+        op.erase()
+        count += 1
+    return count
+
+
 def _row_selects_as_updates(module) -> int:
     """Each `select(iota(d) == c, broadcast(s), y)` whose broadcast does not vary along d
     (fdtd-2d's `ey[0][j] = fict[t]`, as the stablehlo grammar sets a row) becomes
@@ -421,6 +463,7 @@ def to_linalg(text: str) -> str:
             raise ExecutionError(f"stablehlo to linalg: the module does not parse: {e}") from None
         calls = factorizations_as_calls(module)  # first: the LU's own selects stay in it
         calls.update({**counter_selects_as_calls(module), **gathers_as_calls(module)})
+        _slice_gathers_as_slices(module)
         _row_selects_as_updates(module)
         _rotations_as_updates(module)
         _concatenates_as_updates(module)
