@@ -68,6 +68,11 @@ class AccessTranslator(AffineTranslator):
             else:
                 dims.append(self._extent(decl, sizes, len(dims), name))
             cur = cur.element_type.get_canonical()
+        if cur.kind == TK.POINTER and SCALARS.get(cur.get_pointee().get_canonical().kind) in _BYTES:
+            raise Refuse(decl, f"'{name}' is an array of byte pointers ('{t.spelling}', NumPy's ufunc "
+                                f"loops' `char **args` read as `args[k]`): not supported; pass each "
+                                f"pointer and its byte stride as parameters of their own (`char *ip1, "
+                                f"npy_intp is1, ...`), which synth reads as strided arrays")
         if cur.kind == TK.POINTER:
             raise Refuse(decl, f"'{name}' is an array of pointers or a pointer to pointers "
                                 f"('{t.spelling}'): only arrays of numbers are supported")
@@ -75,10 +80,14 @@ class AccessTranslator(AffineTranslator):
         if len(dims) == 1 and param_index is not None:
             flat = True  # a 1-d parameter: laid out from its subscripts
         restrict = canon.kind == TK.POINTER and t.is_restrict_qualified()
-        b = Binding("array", ssa, elem, tuple(dims), name=name, param_index=param_index,
-                     key=self.note_key(), flat=flat, restrict=restrict,
-                     pointer=canon.kind == TK.POINTER)
+        key = self.note_key()
+        b = Binding("array", ssa, self.plan.retyped.get(key, elem), tuple(dims), name=name,
+                    param_index=param_index, key=key, flat=flat, restrict=restrict,
+                    pointer=canon.kind == TK.POINTER, retyped=key in self.plan.retyped)
         self.bases.append(b)
+        if b.retyped:
+            self.assume(f"'{name}' points to {b.type} elements (the function reads its bytes only as "
+                        f"{b.type}, at byte offsets that are multiples of {WIDTH[b.type] // 8})")
         return b
 
     def _extent(self, decl, sizes: list, k: int, name: str) -> Poly:
@@ -136,6 +145,8 @@ class AccessTranslator(AffineTranslator):
             if self._elem_kind(inner.type) in _BYTES and self._elem_kind(s.type) not in _BYTES:
                 return self._from_bytes(s, inner)
             v = self.pval(inner)
+            if v.base.retyped:  # `(char *) dp` of a pointer into the bytes read as doubles
+                return self.retarget(v, s.type, s)
             if self.pointer_dims(s.type, s) != v.dims or self._elem_kind(s.type) != self._elem_kind(inner.type):
                 raise Refuse(s, f"pointer cast '{c_text(s)}' changes the type pointed to")
             return v
@@ -163,6 +174,9 @@ class AccessTranslator(AffineTranslator):
             return View(v.base, off, v.dims[1:])
         if k == CK.UNARY_OPERATOR and unary_operator(s) == "&":
             b, acc = self.element(only_child(s))
+            if b.retyped:
+                raise Refuse(s, f"'{c_text(s)}' takes the address of an element of '{b.name}', whose "
+                                f"bytes are read as {b.type}: walk the byte pointer instead")
             if acc[0] == "idx":
                 off = Poly()
                 for i, e in enumerate(acc[1]):
@@ -191,9 +205,19 @@ class AccessTranslator(AffineTranslator):
         synth.assumptions says."""
         v, off = self._bytes(inner)
         t = self._elem_kind(s.type)
+        if self._retypable(v) and not self.pointer_dims(s.type, s):
+            self._retype(v.base, t, s)
+        if v.base.retyped:  # the bytes of a `char *` parameter: the offset stays in bytes
+            return self.retarget(View(v.base, v.offset + off, (), v.unit), s.type, s)
         if v.base.type != t or v.dims or self.pointer_dims(s.type, s):
             raise Refuse(s, f"pointer cast '{c_text(s)}' reads the bytes of "
                              f"'{v.base.name}' ({v.base.type}) as another type")
+        return View(v.base, v.offset + self._elements(off, t, v.base, s), ())
+
+    def _elements(self, off: Poly, t: str, base: Binding, s) -> Poly:
+        """A byte offset `off` into `base` in elements of type `t`: each part that a size
+        multiplies and is not known to be a multiple of the element size (`i * nb1`) is
+        taken to be one (synth.assumptions says so), a constant that is not is refused."""
         size = WIDTH[t] // 8
         parts = split_dims(off)
         if parts is None:
@@ -206,16 +230,51 @@ class AccessTranslator(AffineTranslator):
         for dim, coeff in [*groups.items(), (None, parts[1])]:
             coeff = coeff.subst(self.values) if self.values else coeff
             if coeff.is_const and coeff.const % size:
-                raise Refuse(s, f"'{c_text(s)}' moves '{v.base.name}' by {coeff.const} bytes: not "
-                                 f"a multiple of the size of its {v.base.type} elements ({size} bytes)")
+                raise Refuse(s, f"'{c_text(s)}' moves '{base.name}' by {coeff.const} bytes: not "
+                                 f"a multiple of the size of its {t} elements ({size} bytes)")
             if coeff.content() % size:
                 self.assume(f"{layout.render(coeff, names)} is a multiple of {size} (the bytes "
-                            f"'{c_text(s)}' reads as elements of '{v.base.name}')")
+                            f"'{c_text(s)}' reads as elements of '{base.name}')")
                 q = self.derived_symbol(s, coeff, "/", size)
             else:
                 q = Poly({m: c // size for m, c in coeff.terms.items()}, coeff.const // size)
             elems = elems + (q if dim is None else q * Poly.var(*dim))
-        return View(v.base, v.offset + elems, ())
+        return elems
+
+    @staticmethod
+    def _retypable(v: View) -> bool:
+        """A `char *` parameter (NumPy's `char *ip1`), whose bytes may be read as one type."""
+        b = v.base
+        return (not b.retyped and b.type in _BYTES and b.pointer and b.flat and b.param_index is not None
+                and not v.dims)
+
+    def _retype(self, b: Binding, t: str, s) -> None:
+        """`b`, a `char *` parameter, is read as elements of `t` (`*(double *)ip1`): its
+        memref holds `t`. Reading it as another type, or as bytes, is refused."""
+        if b.key in self.plan.as_bytes:
+            raise Refuse(s, f"'{c_text(s)}' reads the bytes of '{b.name}' as {t}, and "
+                            f"'{self.plan.as_bytes[b.key]}' reads them as bytes: a byte array is read "
+                            f"as elements of one type only")
+        b.type, b.retyped = t, True
+        self.plan.retyped[b.key] = t
+
+    def retarget(self, v: View, ctype, c) -> View:
+        """`v` as a pointer of C type `ctype` (a cast, a pointer local's declaration): into a
+        retyped base, its unit is the size of what `ctype` points to (1 for a `char *`);
+        elsewhere what it points to is `ctype`'s rows."""
+        if not v.base.retyped:
+            return View(v.base, v.offset, self.pointer_dims(ctype, c))
+        t = self._elem_kind(ctype)
+        if self.pointer_dims(ctype, c):
+            raise Refuse(c, f"'{c_text(c)}' reads the bytes of '{v.base.name}' as rows: only as "
+                            f"single {v.base.type} elements")
+        if t in _BYTES:
+            return View(v.base, v.offset, (), 1)
+        if t != v.base.type:
+            raise Refuse(c, f"'{c_text(c)}' reads the bytes of '{v.base.name}' as {t}, and the function "
+                            f"reads them as {v.base.type} elsewhere: a byte array is read as elements of "
+                            f"one type only")
+        return View(v.base, v.offset, (), WIDTH[t] // 8)
 
     def _bytes(self, c) -> tuple:
         """(pointer to the elements, byte offset) of a byte pointer: `(char *) p`, `b + n`."""
@@ -250,8 +309,8 @@ class AccessTranslator(AffineTranslator):
         if num.type.get_canonical().kind in (TK.POINTER, *ARRAYS):
             raise Refuse(s, f"difference of pointers '{c_text(s)}' is not supported")
         v = self.pval(ptr)
-        d = self.subscript(num, s) * stride(v.dims)
-        return View(v.base, v.offset + (d if op == "+" else d.scale(-1)), v.dims)
+        d = self.subscript(num, s) * stride(v.dims).scale(v.unit)
+        return View(v.base, v.offset + (d if op == "+" else d.scale(-1)), v.dims, v.unit)
 
     def step_pointer(self, s, op: str) -> View:
         inner = strip_casts(only_child(s))
@@ -259,8 +318,8 @@ class AccessTranslator(AffineTranslator):
         if b is None or b.kind != "pointer":
             raise Refuse(s, f"'{c_text(s)}' steps something other than a pointer variable")
         old = self.pval(inner)
-        delta = stride(old.dims).scale(1 if op.endswith("++") else -1)
-        new = View(old.base, old.offset + delta, old.dims)
+        delta = stride(old.dims).scale(old.unit if op.endswith("++") else -old.unit)
+        new = View(old.base, old.offset + delta, old.dims, old.unit)
         self.ivals[b.key] = new
         return old if op.startswith("post") else new
 
@@ -318,6 +377,8 @@ class AccessTranslator(AffineTranslator):
             v = self.pval(base)
             if v.dims:
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
+            if v.base.retyped or self._retypable(v):
+                return v.base, ("flat", self._typed(v, self.subscript(index, s), s))
             if lookup and self._reads_memory(index):  # a table lookup: `lut[in[i]]`
                 return v.base, ("flat lookup", (v.offset, index))
             return v.base, ("flat", v.offset + self.subscript(index, s))
@@ -325,10 +386,25 @@ class AccessTranslator(AffineTranslator):
             v = self.pval(only_child(s))
             if v.dims:
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
+            if v.base.retyped or self._retypable(v):
+                return v.base, ("flat", self._typed(v, Poly(), s))
             return v.base, ("flat", v.offset)
         if s.kind == CK.MEMBER_REF_EXPR:
             raise Refuse(s, f"struct member access '{c_text(s)}' is not supported")
         raise Refuse(s, f"'{c_text(s)}' is not an element of an array")
+
+    def _typed(self, v: View, k: Poly, s) -> Poly:
+        """The element offset of `v[k]` into a retyped base (`*(double *)op1`); a `char *`
+        parameter read as bytes (`ip[k]`) is noted, so that reading it as another type
+        is refused."""
+        if not v.base.retyped:
+            self.plan.as_bytes.setdefault(v.base.key, c_text(s))
+            return v.offset + k
+        if v.unit != WIDTH[v.base.type] // 8:
+            raise Refuse(s, f"'{c_text(s)}' reads the bytes of '{v.base.name}' as bytes, and the function "
+                            f"reads them as {v.base.type} elsewhere: a byte array is read as elements of "
+                            f"one type only")
+        return self._elements(v.offset + k.scale(v.unit), v.base.type, v.base, s)
 
     def fixed_sizes(self) -> dict:
         """The sizes the enclosing affine conditions fix (`incx == 1`): symbol -> value."""

@@ -29,6 +29,8 @@ class Plan:
     demoted: dict = field(default_factory=dict)  # decl hash -> why it is data
     c_shapes: dict = field(default_factory=dict)  # array key -> its extents in C ("?": unknown)
     indexed: set = field(default_factory=set)  # keys of the arrays read or written
+    retyped: dict = field(default_factory=dict)  # key of a `char *` parameter -> the type read
+    as_bytes: dict = field(default_factory=dict)  # key of a `char *` parameter -> a read as char
 
 
 class Emitter:

@@ -113,12 +113,11 @@ class ExprTranslator(AccessTranslator):
 
     def _assign_pointer(self, b, e, op, rhs):
         if op == "=":
-            v = self.pval(rhs)
-            self.ivals[b.key] = View(v.base, v.offset, self.pointer_dims(b.ctype, e))
+            self.ivals[b.key] = self.retarget(self.pval(rhs), b.ctype, e)
         elif op in ("+=", "-="):
             old = self.pval(expr_children(e)[0])
             d = self.subscript(rhs, e) * self._unit(old)
-            self.ivals[b.key] = View(old.base, old.offset + (d if op == "+=" else d.scale(-1)), old.dims)
+            self.ivals[b.key] = View(old.base, old.offset + (d if op == "+=" else d.scale(-1)), old.dims, old.unit)
         else:
             raise Refuse(e, f"pointer update '{c_text(e)}' is not supported")
         return None, "ptr"
@@ -127,7 +126,7 @@ class ExprTranslator(AccessTranslator):
     def _unit(v: View):
         from synth.frontend.c.access import stride
 
-        return stride(v.dims)
+        return stride(v.dims).scale(v.unit)
 
     def arith(self, op: str, a: str, b: str, t: str, c, divisor=None) -> str:
         if t in FLOATS:
@@ -498,8 +497,7 @@ class ExprTranslator(AccessTranslator):
         if canon.kind in (TK.POINTER, *ARRAYS):
             b = Binding("pointer", None, "", name=name, key=p.hash)
             b.ctype = p.type
-            v = self.pval(a)
-            self.ivals[p.hash] = View(v.base, v.offset, self.pointer_dims(p.type, p))
+            self.ivals[p.hash] = self.retarget(self.pval(a), p.type, p)
             self.env[p.hash] = b
             return
         t = self.scalar_type(p.type, p, f"parameter '{name}'")

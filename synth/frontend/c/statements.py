@@ -416,8 +416,7 @@ class FunctionTranslator(ReturnTranslator):
             b = Binding("pointer", None, "", name=name, key=d.hash, ctype=d.type)
             self.env[d.hash] = b
             if init:
-                v = self.pval(init[-1])
-                self.ivals[d.hash] = View(v.base, v.offset, self.pointer_dims(d.type, d))
+                self.ivals[d.hash] = self.retarget(self.pval(init[-1]), d.type, d)
             else:
                 self.ivals[d.hash] = None
             return
