@@ -32,7 +32,7 @@ from synth.frontend.c.model import (
 from synth.frontend.c.poly import Poly, split_dims
 from synth.frontend.c.scalars import SCALARS, WIDTH, is_int, mlir, unsigned
 
-_BYTES = ("i8", "u8")  # char, signed and unsigned: the bytes of an object
+BYTES = ("i8", "u8")  # char, signed and unsigned: the bytes of an object
 
 ARRAYS = (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY)
 
@@ -68,7 +68,7 @@ class AccessTranslator(AffineTranslator):
             else:
                 dims.append(self._extent(decl, sizes, len(dims), name))
             cur = cur.element_type.get_canonical()
-        if cur.kind == TK.POINTER and SCALARS.get(cur.get_pointee().get_canonical().kind) in _BYTES:
+        if cur.kind == TK.POINTER and SCALARS.get(cur.get_pointee().get_canonical().kind) in BYTES:
             raise Refuse(decl, f"'{name}' is an array of byte pointers ('{t.spelling}', NumPy's ufunc "
                                 f"loops' `char **args` read as `args[k]`): not supported; pass each "
                                 f"pointer and its byte stride as parameters of their own (`char *ip1, "
@@ -142,7 +142,7 @@ class AccessTranslator(AffineTranslator):
         k = s.kind
         if k == CK.CSTYLE_CAST_EXPR:
             inner = expr_children(s)[-1]
-            if self._elem_kind(inner.type) in _BYTES and self._elem_kind(s.type) not in _BYTES:
+            if self._elem_kind(inner.type) in BYTES and self._elem_kind(s.type) not in BYTES:
                 return self._from_bytes(s, inner)
             v = self.pval(inner)
             if v.base.retyped:  # `(char *) dp` of a pointer into the bytes read as doubles
@@ -212,9 +212,9 @@ class AccessTranslator(AffineTranslator):
         if v.base.type != t or v.dims or self.pointer_dims(s.type, s):
             raise Refuse(s, f"pointer cast '{c_text(s)}' reads the bytes of "
                              f"'{v.base.name}' ({v.base.type}) as another type")
-        return View(v.base, v.offset + self._elements(off, t, v.base, s), ())
+        return View(v.base, v.offset + self.elements(off, t, v.base, s), ())
 
-    def _elements(self, off: Poly, t: str, base: Binding, s) -> Poly:
+    def elements(self, off: Poly, t: str, base: Binding, s) -> Poly:
         """A byte offset `off` into `base` in elements of type `t`: each part that a size
         multiplies and is not known to be a multiple of the element size (`i * nb1`) is
         taken to be one (synth.assumptions says so), a constant that is not is refused."""
@@ -245,7 +245,7 @@ class AccessTranslator(AffineTranslator):
     def _retypable(v: View) -> bool:
         """A `char *` parameter (NumPy's `char *ip1`), whose bytes may be read as one type."""
         b = v.base
-        return (not b.retyped and b.type in _BYTES and b.pointer and b.flat and b.param_index is not None
+        return (not b.retyped and b.type in BYTES and b.pointer and b.flat and b.param_index is not None
                 and not v.dims)
 
     def _retype(self, b: Binding, t: str, s) -> None:
@@ -268,7 +268,7 @@ class AccessTranslator(AffineTranslator):
         if self.pointer_dims(ctype, c):
             raise Refuse(c, f"'{c_text(c)}' reads the bytes of '{v.base.name}' as rows: only as "
                             f"single {v.base.type} elements")
-        if t in _BYTES:
+        if t in BYTES:
             return View(v.base, v.offset, (), 1)
         if t != v.base.type:
             raise Refuse(c, f"'{c_text(c)}' reads the bytes of '{v.base.name}' as {t}, and the function "
@@ -281,7 +281,7 @@ class AccessTranslator(AffineTranslator):
         s = strip_casts(c)
         if s.kind == CK.CSTYLE_CAST_EXPR:
             inner = expr_children(s)[-1]
-            if self._elem_kind(inner.type) in _BYTES:
+            if self._elem_kind(inner.type) in BYTES:
                 return self._bytes(inner)
             return self.pval(inner), Poly()
         if s.kind == CK.BINARY_OPERATOR and binary_operator(s) in ("+", "-"):
@@ -404,7 +404,7 @@ class AccessTranslator(AffineTranslator):
             raise Refuse(s, f"'{c_text(s)}' reads the bytes of '{v.base.name}' as bytes, and the function "
                             f"reads them as {v.base.type} elsewhere: a byte array is read as elements of "
                             f"one type only")
-        return self._elements(v.offset + k.scale(v.unit), v.base.type, v.base, s)
+        return self.elements(v.offset + k.scale(v.unit), v.base.type, v.base, s)
 
     def fixed_sizes(self) -> dict:
         """The sizes the enclosing affine conditions fix (`incx == 1`): symbol -> value."""

@@ -110,6 +110,8 @@ class AffineTranslator(Emitter):
         if c.kind == CK.DECL_REF_EXPR:
             d = c.referenced
             return d is not None and d.kind == CK.ENUM_CONSTANT_DECL
+        if c.kind == CK.CXX_UNARY_EXPR:  # sizeof / _Alignof: its operand is not evaluated
+            return True                  # (`sizeof(src1[0])`; clang folds all but a VLA's)
         if c.kind in (CK.CALL_EXPR, CK.ARRAY_SUBSCRIPT_EXPR, CK.MEMBER_REF_EXPR,
                       CK.COMPOUND_ASSIGNMENT_OPERATOR, CK.STRING_LITERAL):
             return False

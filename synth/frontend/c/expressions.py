@@ -104,6 +104,15 @@ class ExprTranslator(AccessTranslator):
         elif op in ("+=", "-="):
             old = self.affine(s)
             new = old + x if op == "+=" else old - x
+        elif op == "*=" and (x.is_const or not self.affine(s).dims()):
+            new = self.affine(s) * x
+        elif op == "/=" and x.is_const and x.const > 0 and not (old := self.affine(s)).dims():
+            # OpenCV's `step1 /= sizeof(src1[0])`: a size divided as C truncates
+            known = old.subst(self.values) if self.values else old
+            if known.is_const:
+                new = Poly.number(abs(known.const) // x.const * (1 if known.const >= 0 else -1))
+            else:
+                new = self.derived_symbol(e, old, "/", x.const)
         else:
             raise Demote(b.key, f"'{c_text(e)}' is not an affine update")
         self.ivals[b.key] = new

@@ -281,20 +281,20 @@ class FunctionTranslator(ReturnTranslator):
                 continue
             op = binary_operator(k)
             rhs = expr_children(k)[1]
-            if op not in ("=", "+=", "-=") or not self._affine_shaped(rhs):
+            if op not in ("=", "+=", "-=", "*=", "/=") or not self._affine_shaped(rhs):
                 self.not_index.add(h)
 
     @staticmethod
     def _affine_shaped(c) -> bool:
-        """No memory read, call or floating-point value: may be an affine value."""
-        for k in c.walk_preorder():
-            if k.kind in (CK.ARRAY_SUBSCRIPT_EXPR, CK.CALL_EXPR, CK.FLOATING_LITERAL):
-                return False
-            if k.kind == CK.UNARY_OPERATOR and unary_operator(k) == "*":
-                return False
-            if k.kind.is_expression() and k.type.get_canonical().kind in (TK.FLOAT, TK.DOUBLE):
-                return False
-        return True
+        """No memory read, call or floating-point value: may be an affine value (what
+        `sizeof` names is not read)."""
+        if c.kind == CK.CXX_UNARY_EXPR:
+            return True
+        if c.kind in (CK.ARRAY_SUBSCRIPT_EXPR, CK.CALL_EXPR, CK.FLOATING_LITERAL) or (
+                c.kind == CK.UNARY_OPERATOR and unary_operator(c) == "*") or (
+                c.kind.is_expression() and c.type.get_canonical().kind in (TK.FLOAT, TK.DOUBLE)):
+            return False
+        return all(FunctionTranslator._affine_shaped(k) for k in c.get_children())
 
     def modified_in(self, fdef) -> set:
         body = next((k for k in fdef.get_children() if k.kind == CK.COMPOUND_STMT), None)
