@@ -25,6 +25,7 @@ from synth.frontend.c.model import (
     View,
 )
 from synth.frontend.c.scalars import FLOATS, SCALARS, is_int, mlir, unsigned, usual
+from synth.frontend.c.poly import Poly
 
 _MATH = {  # C name -> (op, number of arguments)
     "sqrt": ("math.sqrt", 1), "exp": ("math.exp", 1), "log": ("math.log", 1),
