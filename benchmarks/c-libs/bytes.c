@@ -139,3 +139,46 @@ void cv_absdiff16s(const short *src1, size_t step1, const short *src2, size_t st
             dst[x] = (short)(d < 0 ? -d : d);
         }
 }
+
+/* Refused (each with its reason; the manifest names the words of the message). */
+
+/* NumPy's own signature: the pointers in `char **args`, the steps in `steps[k]`; synth
+ * reads the form above, each pointer and step a parameter of its own */
+void DOUBLE_add_args(char **args, npy_intp const *dimensions, npy_intp const *steps, void *data)
+{
+    char *ip1 = args[0], *ip2 = args[1], *op1 = args[2];
+    npy_intp is1 = steps[0], is2 = steps[1], os1 = steps[2];
+    npy_intp n = dimensions[0];
+    for (npy_intp i = 0; i < n; i++, ip1 += is1, ip2 += is2, op1 += os1)
+        *(double *)op1 = *(double *)ip1 + *(double *)ip2;
+}
+
+/* the bytes of one array read as two types */
+void bytes_two_types(char *p, long n)
+{
+    for (long i = 0; i < n; i++)
+        *(float *)(p + 8 * i) = (float)*(int *)(p + 8 * i + 4);
+}
+
+/* a byte array read as bytes and written as floats */
+void bytes_and_floats(char *p, const char *q, long n)
+{
+    for (long i = 0; i < n; i++)
+        *(float *)(p + 4 * i) = (float)p[4 * i + 4] + *(const float *)(q + 4 * i);
+}
+
+/* a byte stride that is not a multiple of the element size */
+void bytes_misaligned(char *p, long n)
+{
+    for (long i = 0; i < n; i++)
+        *(double *)(p + 12 * i) = 0.0;
+}
+
+/* stb_image_resize / OpenCV's nearest neighbour: the source row and column picked by
+ * integer division of the destination's */
+void resize_nearest_f32(const float *src, int sw, int sh, float *dst, int dw, int dh)
+{
+    for (int y = 0; y < dh; y++)
+        for (int x = 0; x < dw; x++)
+            dst[y * dw + x] = src[(y * sh / dh) * sw + (x * sw / dw)];
+}
