@@ -295,7 +295,7 @@ class _Walk:
         """The advance of `p = p + k` (through casts: `(float *)((char *)p + step)`, a
         step in bytes) in the pointer's offset units, or None where `rhs` is not the
         pointer itself moved by an invariant amount."""
-        from synth.frontend.c.access import ARRAYS, BYTES
+        from synth.frontend.c.bytes import ARRAYS, BYTES
         from synth.frontend.c.scalars import SCALARS
 
         r = _through_casts(rhs)
