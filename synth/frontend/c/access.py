@@ -32,6 +32,7 @@ from synth.frontend.c.poly import Poly, split_dims
 from synth.frontend.c.scalars import SCALARS, WIDTH, is_int, mlir, unsigned
 
 from synth.frontend.c.bytes import ARRAYS, BYTES, ByteViews
+from synth.frontend.c.computed import ComputedIndex, nonnegative
 
 
 def stride(dims) -> Poly:
@@ -42,7 +43,7 @@ def stride(dims) -> Poly:
     return out
 
 
-class AccessTranslator(ByteViews):
+class AccessTranslator(ByteViews, ComputedIndex):
     """Bases, pointer values and element accesses of one function."""
 
     # --- bases --------------------------------------------------------------------------
@@ -261,7 +262,7 @@ class AccessTranslator(ByteViews):
             if e.kind == CK.DECL_REF_EXPR:
                 b = self.binding(e)
                 if b is not None and b.kind == "array" and not b.flat and len(subs) == len(b.shape):
-                    if lookup and any(self._reads_memory(ix) for ix in subs):  # a table lookup
+                    if lookup and any(self._reads_memory(ix) or self.computed(ix) for ix in subs):  # a table lookup
                         return b, ("lookup", subs)
                     return b, ("idx", [self.subscript(ix, s) for ix in subs])
                 if b is None or b.kind not in ("array", "pointer"):
@@ -274,7 +275,7 @@ class AccessTranslator(ByteViews):
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
             if v.base.retyped or self._retypable(v):
                 return v.base, ("flat", self._typed(v, self.subscript(index, s), s))
-            if lookup and self._reads_memory(index):  # a table lookup: `lut[in[i]]`
+            if lookup and (self._reads_memory(index) or self.computed(index)):  # `lut[in[i]]`, `src[y * sh / dh]`
                 return v.base, ("flat lookup", (v.offset, index))
             return v.base, ("flat", v.offset + self.subscript(index, s))
         if s.kind == CK.UNARY_OPERATOR and unary_operator(s) == "*":
@@ -375,12 +376,18 @@ class AccessTranslator(ByteViews):
         """`lut[in[i]]` of a pointer parameter declared with its extent (`const uchar
         lut[256]`) that the function reads as one dimension: memref.load at the offset plus
         the data, converted to an index."""
-        if self.collect:  # (the index's own reads recorded)
+        computed = self.computed(index)
+        if self.collect:  # (the index's own reads recorded; a computed one's range, for the extent)
             self.plan.indexed.add(b.key)
             self._data_index(index)
+            if computed and b.flat and b.shape[0] is None:  # the highest element it reads
+                self.accesses.setdefault(b.key, []).append(layout.Access(
+                    offset + self.computed_range(index)[1], {}, c, c_text(c), guarded=self.guards > 0))
             return self.op(f"memref.load {b.ssa}[] : memref<{b.type}>", c)
         lay = self.plan.layouts[b.key] if b.flat else None
         extent = b.shape[0] if b.shape else None
+        if computed and extent is None and lay is not None and len(lay.strides) == 1:
+            extent = lay.extents[0]  # what the index reaches
         if lay is None or len(lay.strides) != 1 or extent is None:
             try:  # the subscript's own reason (a local changed under a condition ...), first
                 self.subscript(index, c)
@@ -392,7 +399,7 @@ class AccessTranslator(ByteViews):
         k = self._data_index(index)
         if not (offset.is_const and offset.const == 0):
             k = self.op(f"arith.addi {self.value_of_aff(offset, c)}, {k} : index", c)
-        self._index_range(index, extent, b, c)
+        self._index_range(index, extent, b, c, offset)
         return self.op(f"memref.load {b.ssa}[{k}] : {self.base_type(b)}", c)
     def lookup(self, b: Binding, subs: list, c) -> str:
         """`lut[in[i]]`, `emb[tok[i]][j]`: a declared array read at subscripts some of which
@@ -409,7 +416,7 @@ class AccessTranslator(ByteViews):
                 idx.append(self.value_of_aff(self.subscript(ix, c), c))
                 continue
             idx.append(self._data_index(ix))
-            self._index_range(ix, n, b, c)
+            self._index_range(ix, n, b, c, Poly())
         if self.collect:
             self.plan.indexed.add(b.key)
         return self.op(f"memref.load {b.ssa}[{', '.join(idx)}] : {self.base_type(b)}", c)
@@ -426,9 +433,14 @@ class AccessTranslator(ByteViews):
         cast = "arith.index_castui" if unsigned(t) else "arith.index_cast"
         return self.op(f"{cast} {v} : {mlir(t)} to index", ix)
 
-    def _index_range(self, ix, n, b: Binding, c) -> None:
+    def _index_range(self, ix, n, b: Binding, c, offset: Poly) -> None:
         """Records the assumption that a subscript read from data is within the extent n,
-        unless its C type's values all are (an unsigned char into 256 entries)."""
+        unless its C type's values all are (an unsigned char into 256 entries) or it is an
+        index computed from loop indices whose range is inside (`y * sh / dh`)."""
+        if self.computed(ix) and isinstance(n, Poly):
+            lo, hi = self.computed_range(ix)
+            if nonnegative(offset + lo) and nonnegative(n.plus(-1) - (offset + hi)):
+                return
         inner = strip_casts(ix)
         width = {TK.UCHAR: 8, TK.CHAR_U: 8, TK.USHORT: 16}.get(inner.type.get_canonical().kind)
         extent = n.const if isinstance(n, Poly) and n.is_const else (n if isinstance(n, int) else None)
