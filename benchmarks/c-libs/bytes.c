@@ -140,6 +140,50 @@ void cv_absdiff16s(const short *src1, size_t step1, const short *src2, size_t st
         }
 }
 
+/* Indices computed from loop indices and sizes by integer division (C truncates): read
+ * as table lookups at the index C computes, the array's extent what the index reaches. */
+
+/* stb_image_resize / OpenCV's nearest neighbour: the source row and column picked by
+ * integer division of the destination's */
+void resize_nearest_f32(const float *src, int sw, int sh, float *dst, int dw, int dh)
+{
+    for (int y = 0; y < dh; y++)
+        for (int x = 0; x < dw; x++)
+            dst[y * dw + x] = src[(y * sh / dh) * sw + (x * sw / dw)];
+}
+
+/* the same over interleaved RGB bytes */
+void resize_nearest_rgb_u8(const unsigned char *src, int sw, int sh, unsigned char *dst, int dw, int dh)
+{
+    for (int y = 0; y < dh; y++)
+        for (int x = 0; x < dw; x++)
+            for (int c = 0; c < 3; c++)
+                dst[(y * dw + x) * 3 + c] = src[((y * sh / dh) * sw + x * sw / dw) * 3 + c];
+}
+
+/* OpenCV's INTER_NEAREST_EXACT: the source pixel under the destination pixel's centre */
+void resize_nearest_exact_f32(const float *src, int sw, int sh, float *dst, int dw, int dh)
+{
+    for (int y = 0; y < dh; y++)
+        for (int x = 0; x < dw; x++)
+            dst[y * dw + x] = src[((2 * y + 1) * sh / (2 * dh)) * sw + (2 * x + 1) * sw / (2 * dw)];
+}
+
+/* each element repeated k times (np.repeat) */
+void repeat_each_f64(const double *src, double *dst, int n, int k)
+{
+    for (int i = 0; i < n * k; i++)
+        dst[i] = src[i / k];
+}
+
+/* a 2x nearest upsampling of an 8-bit image */
+void upsample2_nearest_u8(const unsigned char *src, unsigned char *dst, int w, int h)
+{
+    for (int y = 0; y < 2 * h; y++)
+        for (int x = 0; x < 2 * w; x++)
+            dst[y * 2 * w + x] = src[(y / 2) * w + x / 2];
+}
+
 /* Refused (each with its reason; the manifest names the words of the message). */
 
 /* NumPy's own signature: the pointers in `char **args`, the steps in `steps[k]`; synth
@@ -174,11 +218,9 @@ void bytes_misaligned(char *p, long n)
         *(double *)(p + 12 * i) = 0.0;
 }
 
-/* stb_image_resize / OpenCV's nearest neighbour: the source row and column picked by
- * integer division of the destination's */
-void resize_nearest_f32(const float *src, int sw, int sh, float *dst, int dw, int dh)
+/* a store at an index computed by integer division (a scatter) */
+void scatter_by_division(const float *src, float *dst, int n, int k)
 {
-    for (int y = 0; y < dh; y++)
-        for (int x = 0; x < dw; x++)
-            dst[y * dw + x] = src[(y * sh / dh) * sw + (x * sw / dw)];
+    for (int i = 0; i < n; i++)
+        dst[i * k / n] = src[i];
 }

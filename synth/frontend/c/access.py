@@ -273,10 +273,15 @@ class AccessTranslator(ByteViews, ComputedIndex):
             v = self.pval(base)
             if v.dims:
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
+            if lookup and (self._reads_memory(index) or self.computed(index)):  # `lut[in[i]]`, `src[y * sh / dh]`
+                if v.base.retyped:
+                    raise Refuse(s, f"'{c_text(s)}' reads '{v.base.name}', whose bytes are read as "
+                                    f"{v.base.type}, at an index that is not affine")
+                if self._retypable(v):  # a `const uchar *lut` read as bytes
+                    self.plan.as_bytes.setdefault(v.base.key, c_text(s))
+                return v.base, ("flat lookup", (v.offset, index))
             if v.base.retyped or self._retypable(v):
                 return v.base, ("flat", self._typed(v, self.subscript(index, s), s))
-            if lookup and (self._reads_memory(index) or self.computed(index)):  # `lut[in[i]]`, `src[y * sh / dh]`
-                return v.base, ("flat lookup", (v.offset, index))
             return v.base, ("flat", v.offset + self.subscript(index, s))
         if s.kind == CK.UNARY_OPERATOR and unary_operator(s) == "*":
             v = self.pval(only_child(s))
