@@ -176,6 +176,13 @@ void repeat_each_f64(const double *src, double *dst, int n, int k)
         dst[i] = src[i / k];
 }
 
+/* a 2x nearest upsampling of a signal */
+void upsample2_f32(const float *src, float *dst, int n)
+{
+    for (int i = 0; i < 2 * n; i++)
+        dst[i] = src[i / 2];
+}
+
 /* a 2x nearest upsampling of an 8-bit image */
 void upsample2_nearest_u8(const unsigned char *src, unsigned char *dst, int w, int h)
 {
