@@ -8,14 +8,32 @@ size) to both targets and run against the C compiled by gcc at the manifest's si
 larger ones (each byte stride moved by whole elements). The forms left out are refused
 with the reason at their place: `char **args` (NumPy's own signature), one byte array
 read as two types, a byte stride that is not a multiple of the element size, an index
-computed by integer division of loop indices (a nearest-neighbour resize)."""
+computed by integer division and stored to (a scatter).
+
+An index that C computes from loop indices and sizes by integer division (a
+nearest-neighbour resize's `src[(y * sh / dh) * sw + (x * sw / dw)]`, `src[i / 2]`) is
+read as a table lookup at that index, the array's extent what the index reaches (`sw *
+sh`, found by bounding the index over the loop nest); the raise reads it as a gather at
+iota arithmetic (fixed sizes: a gather has no shape-generic form)."""
 
 from __future__ import annotations
 
 import importlib.util
 
+import numpy as np
 import pytest
-from c_oracle import Case, assert_refused_at, load_cases, signature
+from c_oracle import (
+    assert_refused_at,
+    assert_same,
+    Case,
+    inputs,
+    load_cases,
+    mlir_signature,
+    raised_outputs,
+    run_c,
+    run_translation,
+    signature,
+)
 from conftest import ROOT
 
 from synth.backends.cc import compiler
@@ -70,14 +88,16 @@ REFUSALS = [
      "(int *)(p", ["as i32", "as f32 elsewhere", "one type only"]),
     ("void f(char *p, long n)\n{\n    for (long i = 0; i < n; i++)\n        *(double *)(p + 12 * i) = 0.0;\n}\n",
      "*(double *)(p + 12", ["12 bytes", "not a multiple"]),
-    ("void f(const float *src, int sw, int sh, float *dst, int dw, int dh)\n{\n"
-     "    for (int y = 0; y < dh; y++)\n        for (int x = 0; x < dw; x++)\n"
-     "            dst[y * dw + x] = src[(y * sh / dh) * sw + (x * sw / dw)];\n}\n",
-     "(y * sh / dh) * sw", ["integer division of loop indices", "nearest-neighbour"]),
+    ("void f(const float *src, float *dst, int n, int k)\n{\n    for (int i = 0; i < n; i++)\n"
+     "        dst[i * k / n] = src[i];\n}\n",
+     "i * k / n]", ["integer division of loop indices"]),
+    ("void f(const float *src, float *dst, int n)\n{\n    for (int i = 0; i < n; i++)\n"
+     "        dst[i] = src[(i * i) / 2];\n}\n",
+     "(i * i) / 2]", ["cannot bound", "multiplies two values"]),
 ]
 
 
-@pytest.mark.parametrize("source,needle,words", REFUSALS, ids=["args", "two_types", "misaligned", "nearest"])
+@pytest.mark.parametrize("source,needle,words", REFUSALS, ids=["args", "two_types", "misaligned", "scatter", "square"])
 def test_forms_left_out_are_refused_at_their_place(tmp_path, source, needle, words):
     assert_refused_at(tmp_path / "k.c", source, "f", needle, words)
 
@@ -101,3 +121,78 @@ def test_byte_strided_raise_for_every_size_equals_compiled_c(name, target):
         at = _grown(case, k)
         params, result = signature(at)
         check(at, outcome.module, target, params, result)
+
+
+def test_index_by_integer_division_reads_a_table_of_the_extent_it_reaches():
+    case = CASES["resize_nearest_f32"]
+    text = translate_c(str(case.path), function=case.function).text
+    head = text.split("@resize_nearest_f32(")[1].split("{\n")[0]
+    assert 'memref<?xf32> {synth.c_shape = ["sw * sh"]}' in head and "reads data" not in head
+    assert "arith.divsi" in text and "memref.load" in text
+    sized = translate_c(str(case.path), function=case.function, sizes=case.sizes).text
+    assert f"memref<{case.sizes['sw'] * case.sizes['sh']}xf32>" in sized
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_index_by_integer_division_raises_to_a_gather(target):
+    """src[i / 2] over i < 2n at --size: the gather of src at iota / 2, proven with Z3."""
+    from synth.frontend.c.translate import translate_c as translate
+    from synth.pipeline import RaiseOptions, raise_function
+
+    case = CASES["upsample2_f32"]
+    source = translate(str(case.path), function=case.function, sizes=case.sizes)
+    outcome = raise_function(source, case.function, target, RaiseOptions())
+    body = outcome.module.split(f"@{case.function}_raised(")[1]
+    assert ("stablehlo.gather" if target == "stablehlo" else "tensor.extract") in body
+    params, result = signature(case)
+    args = inputs(case, params, np.random.default_rng(5))
+    want = run_c(case, params, result, args, "-O2")
+    sig = mlir_signature(run_translation(case, params, args, sizes=True)[2], case.function)
+    got = raised_outputs(outcome.module, case, params, args, target, sig)
+    assert_same(case, f"raised {target}", params, result, want, got)
+
+
+DROPIN_MAIN = r"""
+#include <stdio.h>
+void DOUBLE_add(char *ip1, long is1, char *ip2, long is2, char *op1, long os1, long n);
+extern unsigned long __synth_cc_fallbacks __attribute__((weak));
+int main(void)
+{
+    double a[64], b[64], c[64], one = 0.5;
+    for (int i = 0; i < 64; i++) { a[i] = i * 0.25; b[i] = 1.0 / (i + 1); c[i] = 0.0; }
+    DOUBLE_add((char *)a, 16, (char *)b, 8, (char *)c, 8, 30);   /* strided: the raised code */
+    DOUBLE_add((char *)a, 8, (char *)&one, 0, (char *)(c + 32), 8, 30);  /* a scalar at step 0: the original */
+    double s = 0;
+    for (int i = 0; i < 64; i++) s += c[i] * (i + 1);
+    printf("sum %.17g\nfallbacks %lu\n", s, &__synth_cc_fallbacks ? __synth_cc_fallbacks : 0UL);
+    return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_dropin_runs_the_original_where_a_byte_stride_is_zero(tmp_path):
+    """The drop-in passes each byte-strided array as the rows its strides make (`n` rows of
+    `is1 / 8`) and falls back to the original where that reading does not hold: a step of
+    0 (NumPy's scalar broadcast: no rows), a step that is no multiple of 8 (its
+    synth.c_require)."""
+    import os
+    import subprocess
+    import sys
+
+    src = tmp_path / "bytes.c"
+    src.write_text((ROOT / "benchmarks" / "c-libs" / "bytes.c").read_text())
+    (tmp_path / "main.c").write_text(DROPIN_MAIN)
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    subprocess.run(["cc", "-O2", "bytes.c", "main.c", "-lm", "-o", "prog_cc"], cwd=tmp_path, check=True)
+    p = subprocess.run([sys.executable, "-m", "synth.cli", "cc", "-O2", "bytes.c", "main.c", "-lm", "-o", "prog",
+                        "--raise", "DOUBLE_add", "--target", "linalg", "--keep-slower",
+                        "--cache-dir", str(tmp_path / "cache"), "--report", "report.json"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    text = (tmp_path / "report.json").read_text()
+    assert '"raised"' in text, text
+    want = subprocess.run([str(tmp_path / "prog_cc")], capture_output=True, text=True, check=True).stdout
+    got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
+    assert got.splitlines()[0] == want.splitlines()[0]
+    assert got.splitlines()[1] == "fallbacks 1"

@@ -66,6 +66,9 @@ class ByteViews(AffineTranslator):
             if coeff.content() % size:
                 self.assume(f"{layout.render(coeff, names)} is a multiple of {size} (the bytes "
                             f"'{c_text(s)}' reads as elements of '{base.name}')")
+                need = f"({layout.render(coeff, names)}) % {size} == 0"  # the drop-in's check
+                if need not in self.c_requires.setdefault(base.key, []):
+                    self.c_requires[base.key].append(need)
                 q = self.derived_symbol(s, coeff, "/", size)
             else:
                 q = Poly({m: c // size for m, c in coeff.terms.items()}, coeff.const // size)

@@ -52,6 +52,7 @@ class Emitter:
         self.symbols: dict = {}  # monomial of parameters -> index SSA
         self.params: dict = {}  # "%argN" -> binding of an integer parameter
         self.derived: dict = {}  # key -> (poly, "/" "%" or "poly", divisor, cursor): `n / 2` at the entry
+        self.c_requires: dict = {}  # array key -> C conditions the drop-in checks (`(is1) % 8 == 0`)
         self.expand: dict = {}  # symbol var of a "poly" derived symbol -> its polynomial
         self.values: dict = {}  # ("s", "%argN") -> the value --size gives it
         self.env: dict = {}  # decl hash -> _Binding

@@ -117,8 +117,11 @@ class FunctionTranslator(ReturnTranslator):
         for ssa, b, p in params:
             t = self.base_type(b) if b.kind == "array" else mlir(b.type)
             shape = self.plan.c_shapes.get(b.key) if b.kind == "array" else None
-            attr = (" {synth.c_shape = [" + ", ".join(f'"{e}"' for e in shape) + "]}"
-                    if shape else "")  # how a pointer or run-time-extent array is read
+            attr = (" {synth.c_shape = [" + ", ".join(f'"{e}"' for e in shape) + "]"
+                    + ("" if b.key not in self.c_requires else ", synth.c_require = ["
+                       + ", ".join(f'"{e}"' for e in self.c_requires[b.key]) + "]") + "}"
+                    if shape else "")  # how a pointer or run-time-extent array is read, and
+            # the conditions on its sizes that reading needs (a byte stride a multiple of 8)
             args.append(f"{ssa}: {t}{attr} {self.loc(p)}")
         self._overlap(params)
         for b in self.bases:
