@@ -175,7 +175,7 @@ def test_dropin_runs_the_original_where_a_byte_stride_is_zero(tmp_path):
     """The drop-in passes each byte-strided array as the rows its strides make (`n` rows of
     `is1 / 8`) and falls back to the original where that reading does not hold: a step of
     0 (NumPy's scalar broadcast: no rows), a step that is no multiple of 8 (its
-    synth.c_require)."""
+    synth.c_shape_requires)."""
     import os
     import subprocess
     import sys

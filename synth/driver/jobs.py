@@ -62,8 +62,8 @@ def signature(source, name: str) -> tuple[list[dict], list[str]]:
                         d = ir.DictAttr(attrs[i])
                         if "synth.c_shape" in d:
                             c_shape = [ir.StringAttr(x).value for x in ir.ArrayAttr(d["synth.c_shape"])]
-                        if "synth.c_require" in d:  # conditions the reading needs (a byte stride's)
-                            c_require = [ir.StringAttr(x).value for x in ir.ArrayAttr(d["synth.c_require"])]
+                        if "synth.c_shape_requires" in d:  # conditions the reading needs (a byte stride's)
+                            c_require = [ir.StringAttr(x).value for x in ir.ArrayAttr(d["synth.c_shape_requires"])]
                     args.append({"kind": "memref", "element": str(m.element_type), "shape": shape,
                                  "c_shape": c_shape, "c_require": c_require})
                 else:

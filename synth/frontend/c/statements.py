@@ -118,7 +118,7 @@ class FunctionTranslator(ReturnTranslator):
             t = self.base_type(b) if b.kind == "array" else mlir(b.type)
             shape = self.plan.c_shapes.get(b.key) if b.kind == "array" else None
             attr = (" {synth.c_shape = [" + ", ".join(f'"{e}"' for e in shape) + "]"
-                    + ("" if b.key not in self.c_requires else ", synth.c_require = ["
+                    + ("" if b.key not in self.c_requires else ", synth.c_shape_requires = ["
                        + ", ".join(f'"{e}"' for e in self.c_requires[b.key]) + "]") + "}"
                     if shape else "")  # how a pointer or run-time-extent array is read, and
             # the conditions on its sizes that reading needs (a byte stride a multiple of 8)
