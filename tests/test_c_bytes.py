@@ -93,7 +93,7 @@ REFUSALS = [
      "i * k / n]", ["integer division of loop indices"]),
     ("void f(const float *src, float *dst, int n)\n{\n    for (int i = 0; i < n; i++)\n"
      "        dst[i] = src[(i * i) / 2];\n}\n",
-     "(i * i) / 2]", ["cannot bound", "multiplies two values"]),
+     "i * i) / 2]", ["cannot bound", "a product of loop indices"]),
 ]
 
 
