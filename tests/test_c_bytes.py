@@ -198,3 +198,32 @@ def test_dropin_runs_the_original_where_a_byte_stride_is_zero(tmp_path):
     got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
     assert got.splitlines()[0] == want.splitlines()[0]
     assert got.splitlines()[1] == "fallbacks 1"
+
+
+def test_a_computed_index_outside_its_array_at_chosen_sizes_is_skipped_not_a_bug(tmp_path):
+    """The proofs run the original at sizes synth chose; an index the kernel computes
+    (`src[i / 2]`) may leave its array there where the sizes that tie the loop to the
+    table were re-instantiated apart: C's behaviour is undefined there, those sizes prove
+    nothing (OutsideAtSizes, which the proofs skip), while an affine access past its array
+    stays synth's internal error."""
+    from synth.analysis.function import describe
+    from synth.frontend.reader import load_source
+    from synth.semantics.affine import execute, OutsideAtSizes, symbolic_inputs
+
+    path = tmp_path / "k.mlir"
+    path.write_text("""func.func @k(%a: memref<2xf64>, %b: memref<6xf64>) {
+  %two = arith.constant 2 : i32
+  affine.for %i = 0 to 6 {
+    %c = arith.index_cast %i : index to i32
+    %q = arith.divsi %c, %two : i32
+    %k = arith.index_cast %q : i32 to index
+    %v = memref.load %a[%k] : memref<2xf64>
+    affine.store %v, %b[%i] : memref<6xf64>
+  }
+  return
+}
+""")
+    source = load_source(path)
+    kf = describe(source, "k")
+    with pytest.raises(OutsideAtSizes, match=r"the index \[2\] it computes is outside"):
+        execute(source, "k", symbolic_inputs(kf))
