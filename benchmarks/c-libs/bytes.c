@@ -43,6 +43,45 @@ void LONG_negative(char *ip1, npy_intp is1, char *op1, npy_intp os1, npy_intp n)
         *(long *)op1 = -*(long *)ip1;
 }
 
+/* NumPy's binary loop with its contiguous fast path (typed pointers) beside the strided one */
+void DOUBLE_multiply(char *ip1, npy_intp is1, char *ip2, npy_intp is2, char *op1, npy_intp os1, npy_intp n)
+{
+    if (is1 == sizeof(double) && is2 == sizeof(double) && os1 == sizeof(double)) {
+        double *a = (double *)ip1, *b = (double *)ip2, *c = (double *)op1;
+        for (npy_intp i = 0; i < n; i++)
+            c[i] = a[i] * b[i];
+        return;
+    }
+    for (npy_intp i = 0; i < n; i++, ip1 += is1, ip2 += is2, op1 += os1)
+        *(double *)op1 = *(double *)ip1 * *(double *)ip2;
+}
+
+/* a copy counting down its length, the pointers stepped in the body */
+void FLOAT_copy_while(char *ip, npy_intp is1, char *op, npy_intp os1, npy_intp n)
+{
+    while (n--) {
+        *(float *)op = *(float *)ip;
+        ip += is1;
+        op += os1;
+    }
+}
+
+/* NumPy's cast loop: doubles in, floats out, each at its own step */
+void DOUBLE_to_FLOAT(char *ip, npy_intp is1, char *op, npy_intp os1, npy_intp n)
+{
+    for (npy_intp i = 0; i < n; i++, ip += is1, op += os1)
+        *(float *)op = (float)*(double *)ip;
+}
+
+/* contiguous data behind char pointers, walked as typed pointers */
+void typed_walk(char *ip, char *op, npy_intp n)
+{
+    double *a = (double *)ip;
+    float *b = (float *)op;
+    for (npy_intp i = 0; i < n; i++)
+        *b++ = (float)*a++;
+}
+
 /* NumPy's BINARY_REDUCE_LOOP: the output (stride 0) holds the accumulator */
 void INT_add_reduce(char *iop1, char *ip2, npy_intp is2, npy_intp n)
 {
