@@ -302,6 +302,18 @@ class AccessTranslator(ByteViews, ComputedIndex):
                 (mono, coeff), = e.terms.items()
                 if len(mono) == 1 and coeff in (1, -1):
                     out[mono[0]] = -e.const * coeff
+        return self.with_derived(out)
+
+    def with_derived(self, facts: dict) -> dict:
+        """`facts` with the symbols derived from sizes that they fix: `(is1) / 8` is 1 where
+        `is1 == 8` (after the first pass: a symbol derived later in it too)."""
+        out = dict(facts)
+        forms = {**self.plan.derived, **{k: v[:3] for k, v in self.derived.items()}}
+        for key, (x, op, d) in (forms.items() if facts else ()):
+            known = x.subst(facts)
+            if known.is_const and op in ("/", "%", "poly"):
+                q = abs(known.const) // d * (1 if known.const >= 0 else -1)  # C truncates
+                out[("s", key)] = q if op == "/" else known.const - q * d if op == "%" else known.const
         return out
 
     def place(self, b: Binding, acc: tuple, c) -> str:

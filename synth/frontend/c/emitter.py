@@ -30,7 +30,8 @@ class Plan:
     c_shapes: dict = field(default_factory=dict)  # array key -> its extents in C ("?": unknown)
     indexed: set = field(default_factory=set)  # keys of the arrays read or written
     retyped: dict = field(default_factory=dict)  # key of a `char *` parameter -> the type read
-    as_bytes: dict = field(default_factory=dict)  # key of a `char *` parameter -> a read as char
+    as_bytes: dict = field(default_factory=dict)
+    derived: dict = field(default_factory=dict)  # the first pass's symbols derived from sizes (`(is1) / 8`)  # key of a `char *` parameter -> a read as char
 
 
 class Emitter:

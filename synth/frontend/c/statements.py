@@ -217,8 +217,11 @@ class FunctionTranslator(ReturnTranslator):
         """After the first pass: the layout of every array (layout.decide), and the rows
         reached of declared arrays whose first extent is not given."""
         out = {}
+        self.plan.derived = {k: v[:3] for k, v in self.derived.items()}
         for b in self.bases:
             every = self.accesses.get(b.key, [])
+            for a in every:  # (a size an `if` fixes fixes the symbols derived from it)
+                a.facts = self.with_derived(a.facts)
             acc = [a for a in every if a.flat is not None]
             opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text, guarded=a.guarded)
                       for a in acc]
