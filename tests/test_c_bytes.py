@@ -70,6 +70,16 @@ def test_char_pointer_read_as_doubles_is_a_strided_array_of_doubles():
     assert "memref<17x2xf64>" in sized  # ip2: 17 doubles 16 bytes apart, the first of each pair read
 
 
+def test_a_contiguous_fast_path_reads_the_rows_its_strided_loop_reads():
+    """NumPy's `if (is1 == sizeof(double) && ...)` branch reads `a[i]` of `double *a =
+    (double *)ip1`: under is1 == 8 the derived `(is1) / 8` is 1, so a[i] is ip1[i][0], the
+    element the strided loop reads at i (not ip1[0][i], which needs n <= is1 / 8)."""
+    case = CASES["DOUBLE_multiply"]
+    text = translate_c(str(case.path), function=case.function, locations=False).text
+    assert "affine.if" in text and "[0, %arg7]" not in text and text.count("%arg0[%arg7, 0]") == 2
+    assert "n <= (is1) / 8" not in text
+
+
 def test_a_byte_stride_that_is_no_multiple_of_the_element_is_refused_at_size(tmp_path):
     case = CASES["DOUBLE_add"]
     from synth.errors import InputError
@@ -103,7 +113,8 @@ def test_forms_left_out_are_refused_at_their_place(tmp_path, source, needle, wor
 
 
 DEFAULT = [("DOUBLE_add", "stablehlo"), ("INT_add_reduce", "linalg"), ("cv_add32f", "linalg")]
-EVERY_SIZE = ("DOUBLE_add", "FLOAT_multiply_scalar", "FLOAT_sqrt", "LONG_negative", "INT_add_reduce",
+EVERY_SIZE = ("DOUBLE_add", "DOUBLE_multiply", "FLOAT_copy_while", "DOUBLE_to_FLOAT", "typed_walk",
+              "FLOAT_multiply_scalar", "FLOAT_sqrt", "LONG_negative", "INT_add_reduce",
               "DOUBLE_add_accumulate", "DOUBLE_maximum_reduce", "strided_scale_f32", "strided_axpy_f64",
               "strided_dot_f64", "cv_add32f", "cv_absdiff16s")  # the others: two strides per array, or a gather
 SLOW = [(f, t) for f in EVERY_SIZE for t in ("stablehlo", "linalg") if (f, t) not in DEFAULT]
