@@ -405,6 +405,10 @@ class AccessTranslator(ByteViews, ComputedIndex):
         extent = b.shape[0] if b.shape else None
         if computed and extent is None and lay is not None and len(lay.strides) == 1:
             extent = lay.extents[0]  # what the index reaches
+        if computed and (lay is None or len(lay.strides) != 1 or extent is None):
+            raise Refuse(c, f"'{c_text(c)}' reads '{b.name}' at an index computed by integer division: "
+                            f"its reach and that of the other accesses of '{b.name}' make no one extent "
+                            f"(only a one-dimensional array whose highest element read is known is read so)")
         if lay is None or len(lay.strides) != 1 or extent is None:
             try:  # the subscript's own reason (a local changed under a condition ...), first
                 self.subscript(index, c)

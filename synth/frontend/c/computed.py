@@ -18,10 +18,13 @@ from __future__ import annotations
 from clang.cindex import CursorKind as CK
 
 from synth.frontend.c.affine import AffineTranslator
-from synth.frontend.c.libclang import binary_operator
+from synth.frontend.c.libclang import binary_operator, unary_operator
 from synth.frontend.c.model import c_text, expr_children, NotAffine, Refuse, strip_casts
 from synth.frontend.c.poly import Poly
 from synth.frontend.c.scalars import SCALARS, is_int
+
+
+_STEPS = ("post++", "post--", "pre++", "pre--")
 
 
 def nonnegative(p: Poly) -> bool:
@@ -45,8 +48,10 @@ class ComputedIndex(AffineTranslator):
         if self._reads_memory(index):
             return False
         for k in index.walk_preorder():
-            if k.kind == CK.CALL_EXPR:
-                return False
+            if k.kind in (CK.CALL_EXPR, CK.COMPOUND_ASSIGNMENT_OPERATOR) or (
+                    k.kind == CK.UNARY_OPERATOR and unary_operator(k) in _STEPS) or (
+                    k.kind == CK.BINARY_OPERATOR and binary_operator(k) == "="):
+                return False  # (a side effect: `a[k++]` is a walk, read as such)
             if k.kind == CK.DECL_REF_EXPR and k.referenced is not None:
                 b = self.env.get(k.referenced.hash)
                 if b is None or b.kind not in ("loopvar", "index", "arg"):
