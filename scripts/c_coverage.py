@@ -51,10 +51,13 @@ def _last_line(text: str) -> str:
 
 
 def resized(case, k: int):
-    """The case at other sizes: each size of the manifest plus 3k (k = 0: as it is)."""
+    """The case at other sizes: each size of the manifest plus 3k (k = 0: as it is), or
+    plus k times its step where the manifest gives one (`size_steps`: a byte stride moves
+    by whole elements)."""
     if not k:
         return case
-    return replace(case, spec={**case.spec, "sizes": {n: v + 3 * k for n, v in case.sizes.items()}})
+    steps = case.spec.get("size_steps", {})
+    return replace(case, spec={**case.spec, "sizes": {n: v + steps.get(n, 3) * k for n, v in case.sizes.items()}})
 
 
 def check_raised(case, text: str, target: str, params, result) -> None:

@@ -5,7 +5,8 @@ against a raised module's `@NAME_raised`), on the same random inputs.
 
 A corpus directory holds C files and a `manifest.json` (benchmarks/c-libs): per function
 its integer sizes, the other integer arguments, each array argument's extent in elements
-(an expression of the sizes) and value ranges. The C side gets each array as a flat buffer
+(an expression of the sizes) and value ranges; `elements` gives the type of the numbers a
+`char *` parameter holds (NumPy's loops: its extent is then in those elements). The C side gets each array as a flat buffer
 of that extent followed by guard elements (which the C must not write); the translation
 gets the buffer as an array of the shape its signature gives (its extents at the sizes),
 padded past the C extent with NaN (floats) or a sentinel: an element the translation reads
@@ -40,6 +41,11 @@ _TYPES = {  # C type kind -> (NumPy dtype, ctypes type, MLIR type)
     TK.LONG: (np.int64, ctypes.c_int64, "i64"), TK.ULONG: (np.uint64, ctypes.c_uint64, "i64"),
     TK.LONGLONG: (np.int64, ctypes.c_int64, "i64"), TK.ULONGLONG: (np.uint64, ctypes.c_uint64, "i64"),
 }
+
+
+_ELEMENTS = {"double": TK.DOUBLE, "float": TK.FLOAT, "int": TK.INT, "unsigned": TK.UINT,
+             "long": TK.LONG, "short": TK.SHORT, "unsigned short": TK.USHORT,
+             "signed char": TK.SCHAR, "unsigned char": TK.UCHAR}
 
 
 @dataclass
@@ -85,6 +91,9 @@ def signature(case: Case) -> tuple[list[Param], object]:
         while t.kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY):
             t = t.get_pointee().get_canonical() if t.kind == TK.POINTER else t.element_type.get_canonical()
         params.append(Param(p.spelling, array, t.kind))
+    for p in params:  # a `char *` whose bytes hold numbers of another type (NumPy's loops)
+        if p.name in case.spec.get("elements", {}):
+            p.kind = _ELEMENTS[case.spec["elements"][p.name]]
     r = f.result_type.get_canonical().kind
     return params, (None if r == TK.VOID else r)
 

@@ -488,7 +488,9 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if not reach:
             where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
             raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop "
-                             f"index reaches it; synth needs to know every array's size", location)
+                             f"index reaches it; synth needs to know every array's size (an array "
+                             f"read only at indices computed from data or by integer division, a "
+                             f"table, takes its sizes from --size NAME=VALUE)", location)
         orig = {n: s.value for n, s in symbols.items()}
         dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
 

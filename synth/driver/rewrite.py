@@ -164,7 +164,10 @@ def wrapper(r: Replacement, header: str) -> str:
              for g in r.guard if (g[0] == "param" and g[1] < len(params)) or (g[0] == "dim" and g[1] in memrefs)]
     # the raise takes every array as one (a NULL test in the original reads as false)
     nulls = [f"({params[i]}) == 0" for i in memrefs]
-    checks = positive + nulls + sizes + [f"(__synth_lo{w} < __synth_hi{o} && __synth_lo{o} < __synth_hi{w})"
+    # the conditions the translation's reading of an array needs (a byte stride a multiple
+    # of the element size: `(is1) % 8 == 0`): where one fails, the original
+    required = [f"!({c})" for i in memrefs for c in args[i].get("c_require", ())]
+    checks = positive + nulls + required + sizes + [f"(__synth_lo{w} < __synth_hi{o} && __synth_lo{o} < __synth_hi{w})"
                                  for w, o in pairs]
     call_orig = f"{r.site.name}{ORIG_SUFFIX}({', '.join(params)})"
     if checks:

@@ -79,6 +79,11 @@ def symbolic_inputs(kf: KernelFunction, prefix: str = "", sizes: dict[int, int] 
 # memory -------------------------------------------------------------------------------
 
 
+class OutsideAtSizes(ExecutionError):
+    """A load at an index the kernel computes (not data) falls outside its array at the
+    sizes it runs at (the proofs skip those sizes)."""
+
+
 class _Buffer:
     """A memref's contents; None marks an element never written."""
 
@@ -243,6 +248,13 @@ def _access(c: Compiler, op, memref: ir.Value, index: Callable[[Env], list[int]]
         buf = env[m]
         if any(isinstance(i, z3.ExprRef) for i in idx):
             return buf, idx  # an index read from data (a table lookup): by cases, at the load
+        if name == "memref.load" and len(idx) == buf.data.ndim and any(
+                not 0 <= i < n for i, n in zip(idx, buf.data.shape)):
+            # an index C computes from loop indices (`src[i / 2]`), kept inside its array at
+            # the kernel's sizes (synth.frontend.c.computed) but not at every size synth
+            # chose: C's behaviour is undefined there, and those sizes prove nothing
+            raise OutsideAtSizes(f"'{name}' at {where}: the index {list(idx)} it computes is outside "
+                                 f"{buf.name} (shape {list(buf.data.shape)}) at these sizes")
         if len(idx) != buf.data.ndim or any(not 0 <= i < n for i, n in zip(idx, buf.data.shape)):
             # the interpreter runs the kernel at sizes synth chose (proofs): an access past
             # its array there is synth's choice of sizes, not the input's fault

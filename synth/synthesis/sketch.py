@@ -121,7 +121,6 @@ class _StatementSketch(Locals, Gathers):
         self.locals_read: set = set()  # local scalars whose value is being read (a recurrence guard)
         self.stored_value = self.store.operands[0] if self.store.operation.name == "memref.store" else self.store.value
 
-
     def at_counter(self, iv) -> bool:
         return self.reader.is_counter(iv) or (isinstance(iv, ir.Value) and iv in self.fixed)
 
@@ -349,6 +348,8 @@ class _StatementSketch(Locals, Gathers):
             except NoSketch:  # any other: the comparison and the select as written
                 return self.chosen(op.operands[0], self.read(op.operands[1]), self.read(op.operands[2]))
             return self.sk.combine(short, *(self.read(v) for v in op.operands[1:]))
+        if op.name in ("arith.index_cast", "arith.index_castui") and op.operands[0] in self.at:
+            return self.loop_index_value(op.operands[0], value_dtype(value))  # `y` in `y * sh / dh`
         if op.name in CASTS:  # C's promotions and conversions, as written
             kind = op.name.split(".")[1]
             return self.sk.combine("convert", self.read(op.operands[0]),

@@ -1,6 +1,8 @@
 """The sketches' reading of a table lookup (synth.grammar.gather): `out[i] = lut[in[i]]`,
 a load whose first index is an integer read from data, as the gather of the table's rows
-at that integer over its loop. A mixin of the statement sketch (synth.synthesis.sketch)."""
+at that integer over its loop; the integer may be one C computes from loop indices (a
+nearest-neighbour resize's `src[(y * sh / dh) * sw + x * sw / dw]`: each loop index an
+iota over its loop). A mixin of the statement sketch (synth.synthesis.sketch)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,17 @@ from synth.synthesis.sketch_reader import NoSketch, View, data_index
 
 class Gathers:
     """`gathered`, for the statement sketch (its reader, loops and Sketcher)."""
+
+    def loop_index_value(self, iv, dtype: str) -> View:
+        """A loop index as an integer (C's `y` in an index it computes, `y * sh / dh`): the
+        iota over its loop, which must be one of the stored dims (its extent a size the
+        block has) and start at 0."""
+        p = self.at[iv]
+        n = self.sk.dim_shape.get(p)
+        if n is None or self.loops[p].lo != 0:
+            raise NoSketch("a loop index used as a value over a loop that is not a stored dim from 0")
+        e = self.sk.apply("iota", (), (("shape", (n,)), ("dim", 0), ("dtype", dtype)))
+        return View(e, (p,))
 
     def gathered(self, k: int, idx) -> View:
         """Argument k (a table) at a first index read from data (`lut[in[i]]`, `lut[src[y][x]]`,

@@ -331,7 +331,7 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
                 report: Report, extra: list | None = None) -> None:
     """The bounded proof at the plan's configurations, then at `extra` ones (sizes where
     the all-size proof saw a possible difference) that the size model accepts."""
-    from synth.semantics.affine import execute, symbolic_inputs
+    from synth.semantics.affine import execute, OutsideAtSizes, symbolic_inputs
 
     configs = plan.proof_configs()
     if not configs:
@@ -343,6 +343,7 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
         # counter has no value at those sizes)
         configs += [s for s in plan.with_counter([s for s in extra or [] if kernel.sizes.valid(s)])
                     if s not in configs]
+    skipped = []  # sizes where an index the kernel computes leaves its array (C's UB there)
     for sizes in configs:
         original, small = plan.instances(sizes)
         kf = describe(original, kernel.name)
@@ -351,6 +352,9 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
             want = execute(original, kernel.name, sym)
             bad = _uninitialised(kernel, sym, want, comparisons, time.monotonic() + timeout)
             have = None if bad is not None else small.evaluate(_symbolic_raised_args(kernel, sizes, sym))
+        except OutsideAtSizes as e:
+            skipped.append(f"at sizes {sizes_text(sizes)}: {e}")
+            continue
         except z3sem.NoRealValue as e:  # e.g. a max reduction that starts from -inf
             report.level = "z3"
             report.verdict, report.message = "unknown", f"{e}; the proof is over the real numbers"
@@ -389,6 +393,10 @@ def run_proofs(kernel: Kernel, plan: SizePlan, comparisons: list[Comparison], ti
             "z3", sizes, label, idx, _value_text(model.eval(w, model_completion=True)),
             _value_text(model.eval(h, model_completion=True)), inputs,
             kind="z3", args=_model_arguments(kernel, sym, model, _free_constants([w, h] + scalars)))
+        return
+    if not report.sizes_proven:  # every configuration skipped
+        report.level = "z3"
+        report.verdict, report.message = "unknown", "no size to prove at: " + "; ".join(skipped)
         return
     report.verdict, report.level = "equivalent", "z3"
 

@@ -16,7 +16,6 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from synth.frontend.c import layout
-from synth.frontend.c.affine import AffineTranslator
 from synth.frontend.c.libclang import binary_operator, unary_operator
 from synth.frontend.c.model import (
     Binding,
@@ -32,9 +31,8 @@ from synth.frontend.c.model import (
 from synth.frontend.c.poly import Poly, split_dims
 from synth.frontend.c.scalars import SCALARS, WIDTH, is_int, mlir, unsigned
 
-_BYTES = ("i8", "u8")  # char, signed and unsigned: the bytes of an object
-
-ARRAYS = (TK.CONSTANTARRAY, TK.VARIABLEARRAY, TK.INCOMPLETEARRAY)
+from synth.frontend.c.bytes import ARRAYS, BYTES, ByteViews
+from synth.frontend.c.computed import ComputedIndex, nonnegative
 
 
 def stride(dims) -> Poly:
@@ -45,7 +43,7 @@ def stride(dims) -> Poly:
     return out
 
 
-class AccessTranslator(AffineTranslator):
+class AccessTranslator(ByteViews, ComputedIndex):
     """Bases, pointer values and element accesses of one function."""
 
     # --- bases --------------------------------------------------------------------------
@@ -68,6 +66,11 @@ class AccessTranslator(AffineTranslator):
             else:
                 dims.append(self._extent(decl, sizes, len(dims), name))
             cur = cur.element_type.get_canonical()
+        if cur.kind == TK.POINTER and SCALARS.get(cur.get_pointee().get_canonical().kind) in BYTES:
+            raise Refuse(decl, f"'{name}' is an array of byte pointers ('{t.spelling}', NumPy's ufunc "
+                                f"loops' `char **args` read as `args[k]`): not supported; pass each "
+                                f"pointer and its byte stride as parameters of their own (`char *ip1, "
+                                f"npy_intp is1, ...`), which synth reads as strided arrays")
         if cur.kind == TK.POINTER:
             raise Refuse(decl, f"'{name}' is an array of pointers or a pointer to pointers "
                                 f"('{t.spelling}'): only arrays of numbers are supported")
@@ -75,10 +78,14 @@ class AccessTranslator(AffineTranslator):
         if len(dims) == 1 and param_index is not None:
             flat = True  # a 1-d parameter: laid out from its subscripts
         restrict = canon.kind == TK.POINTER and t.is_restrict_qualified()
-        b = Binding("array", ssa, elem, tuple(dims), name=name, param_index=param_index,
-                     key=self.note_key(), flat=flat, restrict=restrict,
-                     pointer=canon.kind == TK.POINTER)
+        key = self.note_key()
+        b = Binding("array", ssa, self.plan.retyped.get(key, elem), tuple(dims), name=name,
+                    param_index=param_index, key=key, flat=flat, restrict=restrict,
+                    pointer=canon.kind == TK.POINTER, retyped=key in self.plan.retyped)
         self.bases.append(b)
+        if b.retyped:
+            self.assume(f"'{name}' points to {b.type} elements (the function reads its bytes only as "
+                        f"{b.type}, at byte offsets that are multiples of {WIDTH[b.type] // 8})")
         return b
 
     def _extent(self, decl, sizes: list, k: int, name: str) -> Poly:
@@ -133,9 +140,11 @@ class AccessTranslator(AffineTranslator):
         k = s.kind
         if k == CK.CSTYLE_CAST_EXPR:
             inner = expr_children(s)[-1]
-            if self._elem_kind(inner.type) in _BYTES and self._elem_kind(s.type) not in _BYTES:
+            if self._elem_kind(inner.type) in BYTES and self._elem_kind(s.type) not in BYTES:
                 return self._from_bytes(s, inner)
             v = self.pval(inner)
+            if v.base.retyped:  # `(char *) dp` of a pointer into the bytes read as doubles
+                return self.retarget(v, s.type, s)
             if self.pointer_dims(s.type, s) != v.dims or self._elem_kind(s.type) != self._elem_kind(inner.type):
                 raise Refuse(s, f"pointer cast '{c_text(s)}' changes the type pointed to")
             return v
@@ -163,6 +172,9 @@ class AccessTranslator(AffineTranslator):
             return View(v.base, off, v.dims[1:])
         if k == CK.UNARY_OPERATOR and unary_operator(s) == "&":
             b, acc = self.element(only_child(s))
+            if b.retyped:
+                raise Refuse(s, f"'{c_text(s)}' takes the address of an element of '{b.name}', whose "
+                                f"bytes are read as {b.type}: walk the byte pointer instead")
             if acc[0] == "idx":
                 off = Poly()
                 for i, e in enumerate(acc[1]):
@@ -184,63 +196,6 @@ class AccessTranslator(AffineTranslator):
         raise Refuse(s, f"pointer expression '{c_text(s)}' is not supported (pointers must be "
                          f"arrays, parameters or locals set to an array plus an affine offset)")
 
-    def _from_bytes(self, s, inner) -> View:
-        """`(float *)((char *)src + i1 * nb1)` (ggml, OpenCV: rows `nb1` bytes apart): the
-        byte offset in elements of the array the bytes belong to. A part of it that is not
-        a multiple of the element size in C terms (`nb1`) is taken to be one, which
-        synth.assumptions says."""
-        v, off = self._bytes(inner)
-        t = self._elem_kind(s.type)
-        if v.base.type != t or v.dims or self.pointer_dims(s.type, s):
-            raise Refuse(s, f"pointer cast '{c_text(s)}' reads the bytes of "
-                             f"'{v.base.name}' ({v.base.type}) as another type")
-        size = WIDTH[t] // 8
-        parts = split_dims(off)
-        if parts is None:
-            raise Refuse(s, f"byte offset in '{c_text(s)}' multiplies loop indices")
-        groups = {}
-        for coeff, dim in parts[0]:
-            groups[dim] = groups.get(dim, Poly()) + coeff
-        elems = Poly()
-        names = self.symbol_names()
-        for dim, coeff in [*groups.items(), (None, parts[1])]:
-            coeff = coeff.subst(self.values) if self.values else coeff
-            if coeff.is_const and coeff.const % size:
-                raise Refuse(s, f"'{c_text(s)}' moves '{v.base.name}' by {coeff.const} bytes: not "
-                                 f"a multiple of the size of its {v.base.type} elements ({size} bytes)")
-            if coeff.content() % size:
-                self.assume(f"{layout.render(coeff, names)} is a multiple of {size} (the bytes "
-                            f"'{c_text(s)}' reads as elements of '{v.base.name}')")
-                q = self.derived_symbol(s, coeff, "/", size)
-            else:
-                q = Poly({m: c // size for m, c in coeff.terms.items()}, coeff.const // size)
-            elems = elems + (q if dim is None else q * Poly.var(*dim))
-        return View(v.base, v.offset + elems, ())
-
-    def _bytes(self, c) -> tuple:
-        """(pointer to the elements, byte offset) of a byte pointer: `(char *) p`, `b + n`."""
-        s = strip_casts(c)
-        if s.kind == CK.CSTYLE_CAST_EXPR:
-            inner = expr_children(s)[-1]
-            if self._elem_kind(inner.type) in _BYTES:
-                return self._bytes(inner)
-            return self.pval(inner), Poly()
-        if s.kind == CK.BINARY_OPERATOR and binary_operator(s) in ("+", "-"):
-            a, b = expr_children(s)
-            ptr, num = (a, b) if a.type.get_canonical().kind in (TK.POINTER, *ARRAYS) else (b, a)
-            v, off = self._bytes(ptr)
-            d = self.subscript(num, s)
-            return v, off + (d if binary_operator(s) == "+" else d.scale(-1))
-        return self.pval(s), Poly()
-
-    @staticmethod
-    def _elem_kind(t):
-        cur = t.get_canonical()
-        while cur.kind in (TK.POINTER, *ARRAYS):
-            cur = cur.get_pointee().get_canonical() if cur.kind == TK.POINTER else \
-                cur.element_type.get_canonical()
-        return SCALARS.get(cur.kind)
-
     def _pointer_sum(self, s) -> View:
         op = binary_operator(s)
         a, b = expr_children(s)
@@ -250,8 +205,8 @@ class AccessTranslator(AffineTranslator):
         if num.type.get_canonical().kind in (TK.POINTER, *ARRAYS):
             raise Refuse(s, f"difference of pointers '{c_text(s)}' is not supported")
         v = self.pval(ptr)
-        d = self.subscript(num, s) * stride(v.dims)
-        return View(v.base, v.offset + (d if op == "+" else d.scale(-1)), v.dims)
+        d = self.subscript(num, s) * stride(v.dims).scale(v.unit)
+        return View(v.base, v.offset + (d if op == "+" else d.scale(-1)), v.dims, v.unit)
 
     def step_pointer(self, s, op: str) -> View:
         inner = strip_casts(only_child(s))
@@ -259,8 +214,8 @@ class AccessTranslator(AffineTranslator):
         if b is None or b.kind != "pointer":
             raise Refuse(s, f"'{c_text(s)}' steps something other than a pointer variable")
         old = self.pval(inner)
-        delta = stride(old.dims).scale(1 if op.endswith("++") else -1)
-        new = View(old.base, old.offset + delta, old.dims)
+        delta = stride(old.dims).scale(old.unit if op.endswith("++") else -old.unit)
+        new = View(old.base, old.offset + delta, old.dims, old.unit)
         self.ivals[b.key] = new
         return old if op.startswith("post") else new
 
@@ -307,7 +262,7 @@ class AccessTranslator(AffineTranslator):
             if e.kind == CK.DECL_REF_EXPR:
                 b = self.binding(e)
                 if b is not None and b.kind == "array" and not b.flat and len(subs) == len(b.shape):
-                    if lookup and any(self._reads_memory(ix) for ix in subs):  # a table lookup
+                    if lookup and any(self._reads_memory(ix) or self.computed(ix) for ix in subs):  # a table lookup
                         return b, ("lookup", subs)
                     return b, ("idx", [self.subscript(ix, s) for ix in subs])
                 if b is None or b.kind not in ("array", "pointer"):
@@ -318,13 +273,22 @@ class AccessTranslator(AffineTranslator):
             v = self.pval(base)
             if v.dims:
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
-            if lookup and self._reads_memory(index):  # a table lookup: `lut[in[i]]`
+            if lookup and (self._reads_memory(index) or self.computed(index)):  # `lut[in[i]]`, `src[y * sh / dh]`
+                if v.base.retyped:
+                    raise Refuse(s, f"'{c_text(s)}' reads '{v.base.name}', whose bytes are read as "
+                                    f"{v.base.type}, at an index that is not affine")
+                if self._retypable(v):  # a `const uchar *lut` read as bytes
+                    self.plan.as_bytes.setdefault(v.base.key, c_text(s))
                 return v.base, ("flat lookup", (v.offset, index))
+            if v.base.retyped or self._retypable(v):
+                return v.base, ("flat", self._typed(v, self.subscript(index, s), s))
             return v.base, ("flat", v.offset + self.subscript(index, s))
         if s.kind == CK.UNARY_OPERATOR and unary_operator(s) == "*":
             v = self.pval(only_child(s))
             if v.dims:
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
+            if v.base.retyped or self._retypable(v):
+                return v.base, ("flat", self._typed(v, Poly(), s))
             return v.base, ("flat", v.offset)
         if s.kind == CK.MEMBER_REF_EXPR:
             raise Refuse(s, f"struct member access '{c_text(s)}' is not supported")
@@ -338,6 +302,18 @@ class AccessTranslator(AffineTranslator):
                 (mono, coeff), = e.terms.items()
                 if len(mono) == 1 and coeff in (1, -1):
                     out[mono[0]] = -e.const * coeff
+        return self.with_derived(out)
+
+    def with_derived(self, facts: dict) -> dict:
+        """`facts` with the symbols derived from sizes that they fix: `(is1) / 8` is 1 where
+        `is1 == 8` (after the first pass: a symbol derived later in it too)."""
+        out = dict(facts)
+        forms = {**self.plan.derived, **{k: v[:3] for k, v in self.derived.items()}}
+        for key, (x, op, d) in (forms.items() if facts else ()):
+            known = x.subst(facts)
+            if known.is_const and op in ("/", "%", "poly"):
+                q = abs(known.const) // d * (1 if known.const >= 0 else -1)  # C truncates
+                out[("s", key)] = q if op == "/" else known.const - q * d if op == "%" else known.const
         return out
 
     def place(self, b: Binding, acc: tuple, c) -> str:
@@ -417,12 +393,22 @@ class AccessTranslator(AffineTranslator):
         """`lut[in[i]]` of a pointer parameter declared with its extent (`const uchar
         lut[256]`) that the function reads as one dimension: memref.load at the offset plus
         the data, converted to an index."""
-        if self.collect:  # (the index's own reads recorded)
+        computed = self.computed(index)
+        if self.collect:  # (the index's own reads recorded; a computed one's range, for the extent)
             self.plan.indexed.add(b.key)
             self._data_index(index)
+            if computed and b.flat and b.shape[0] is None:  # the highest element it reads
+                self.accesses.setdefault(b.key, []).append(layout.Access(
+                    offset + self.computed_range(index)[1], {}, c, c_text(c), guarded=self.guards > 0))
             return self.op(f"memref.load {b.ssa}[] : memref<{b.type}>", c)
         lay = self.plan.layouts[b.key] if b.flat else None
         extent = b.shape[0] if b.shape else None
+        if computed and extent is None and lay is not None and len(lay.strides) == 1:
+            extent = lay.extents[0]  # what the index reaches
+        if computed and (lay is None or len(lay.strides) != 1 or extent is None):
+            raise Refuse(c, f"'{c_text(c)}' reads '{b.name}' at an index computed by integer division: "
+                            f"its reach and that of the other accesses of '{b.name}' make no one extent "
+                            f"(only a one-dimensional array whose highest element read is known is read so)")
         if lay is None or len(lay.strides) != 1 or extent is None:
             try:  # the subscript's own reason (a local changed under a condition ...), first
                 self.subscript(index, c)
@@ -434,7 +420,7 @@ class AccessTranslator(AffineTranslator):
         k = self._data_index(index)
         if not (offset.is_const and offset.const == 0):
             k = self.op(f"arith.addi {self.value_of_aff(offset, c)}, {k} : index", c)
-        self._index_range(index, extent, b, c)
+        self._index_range(index, extent, b, c, offset)
         return self.op(f"memref.load {b.ssa}[{k}] : {self.base_type(b)}", c)
     def lookup(self, b: Binding, subs: list, c) -> str:
         """`lut[in[i]]`, `emb[tok[i]][j]`: a declared array read at subscripts some of which
@@ -451,7 +437,7 @@ class AccessTranslator(AffineTranslator):
                 idx.append(self.value_of_aff(self.subscript(ix, c), c))
                 continue
             idx.append(self._data_index(ix))
-            self._index_range(ix, n, b, c)
+            self._index_range(ix, n, b, c, Poly())
         if self.collect:
             self.plan.indexed.add(b.key)
         return self.op(f"memref.load {b.ssa}[{', '.join(idx)}] : {self.base_type(b)}", c)
@@ -468,9 +454,14 @@ class AccessTranslator(AffineTranslator):
         cast = "arith.index_castui" if unsigned(t) else "arith.index_cast"
         return self.op(f"{cast} {v} : {mlir(t)} to index", ix)
 
-    def _index_range(self, ix, n, b: Binding, c) -> None:
+    def _index_range(self, ix, n, b: Binding, c, offset: Poly) -> None:
         """Records the assumption that a subscript read from data is within the extent n,
-        unless its C type's values all are (an unsigned char into 256 entries)."""
+        unless its C type's values all are (an unsigned char into 256 entries) or it is an
+        index computed from loop indices whose range is inside (`y * sh / dh`)."""
+        if self.computed(ix) and isinstance(n, Poly):
+            lo, hi = self.computed_range(ix)
+            if nonnegative(offset + lo) and nonnegative(n.plus(-1) - (offset + hi)):
+                return
         inner = strip_casts(ix)
         width = {TK.UCHAR: 8, TK.CHAR_U: 8, TK.USHORT: 16}.get(inner.type.get_canonical().kind)
         extent = n.const if isinstance(n, Poly) and n.is_const else (n if isinstance(n, int) else None)

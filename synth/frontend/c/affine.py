@@ -110,6 +110,8 @@ class AffineTranslator(Emitter):
         if c.kind == CK.DECL_REF_EXPR:
             d = c.referenced
             return d is not None and d.kind == CK.ENUM_CONSTANT_DECL
+        if c.kind == CK.CXX_UNARY_EXPR:  # sizeof / _Alignof: its operand is not evaluated
+            return True                  # (`sizeof(src1[0])`; clang folds all but a VLA's)
         if c.kind in (CK.CALL_EXPR, CK.ARRAY_SUBSCRIPT_EXPR, CK.MEMBER_REF_EXPR,
                       CK.COMPOUND_ASSIGNMENT_OPERATOR, CK.STRING_LITERAL):
             return False
@@ -261,12 +263,15 @@ class AffineTranslator(Emitter):
         value at --size, or an index symbol computed at the entry (C truncates)."""
         d = self.const_int(b)
         x = self.affine(a, pure)
+        picks = (" (an index computed by integer division of loop indices, as a nearest-neighbour "
+                 "resize picks its source rows and columns, is not supported)")
         if d is None or d <= 0 or (op == ">>" and d >= 31):
-            raise NotAffine(s, f"'{c_text(s)}' divides by something other than a positive constant")
+            raise NotAffine(s, f"'{c_text(s)}' divides by something other than a positive constant"
+                               + (picks if x.dims() else ""))
         if x.dims():
             if op != "%" and x.content() % (d if op == "/" else 1 << d) == 0 and x.const == 0:
                 return Poly({m: c // (d if op == "/" else 1 << d) for m, c in x.terms.items()})
-            raise NotAffine(s, f"'{c_text(s)}' divides a loop index")
+            raise NotAffine(s, f"'{c_text(s)}' divides a loop index" + picks)
         known = x.subst(self.values) if self.values else x
         div = d if op != ">>" else 1 << d
         if known.is_const:

@@ -74,7 +74,7 @@ def _shift(v, d: Poly):
     if v is None:
         return None
     if isinstance(v, View):
-        return View(v.base, v.offset + d, v.dims)
+        return View(v.base, v.offset + d, v.dims, v.unit)
     return v + d
 
 
@@ -295,8 +295,8 @@ class CountedTranslator(LoopTranslator):
                       or x.key == key and x.kind == "loopvar" and x.aff is None), None)
             if v is None:
                 continue
-            unit = (_stride_of(self.pointer_dims(v.ctype, s)) if v.kind == "pointer"
-                    else Poly.number(1))
+            unit = (_stride_of(self.pointer_dims(v.ctype, s)).scale(getattr(self.ivals.get(key), "unit", 1))
+                    if v.kind == "pointer" else Poly.number(1))  # (into a retyped base: bytes)
             try:
                 effs = [evolution.effect(self, p, key, unit, changes) for p in parts]
             except evolution.NoClosedForm as e:

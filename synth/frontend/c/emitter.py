@@ -29,6 +29,9 @@ class Plan:
     demoted: dict = field(default_factory=dict)  # decl hash -> why it is data
     c_shapes: dict = field(default_factory=dict)  # array key -> its extents in C ("?": unknown)
     indexed: set = field(default_factory=set)  # keys of the arrays read or written
+    retyped: dict = field(default_factory=dict)  # key of a `char *` parameter -> the type read
+    as_bytes: dict = field(default_factory=dict)
+    derived: dict = field(default_factory=dict)  # the first pass's symbols derived from sizes (`(is1) / 8`)  # key of a `char *` parameter -> a read as char
 
 
 class Emitter:
@@ -50,6 +53,7 @@ class Emitter:
         self.symbols: dict = {}  # monomial of parameters -> index SSA
         self.params: dict = {}  # "%argN" -> binding of an integer parameter
         self.derived: dict = {}  # key -> (poly, "/" "%" or "poly", divisor, cursor): `n / 2` at the entry
+        self.c_requires: dict = {}  # array key -> C conditions the drop-in checks (`(is1) % 8 == 0`)
         self.expand: dict = {}  # symbol var of a "poly" derived symbol -> its polynomial
         self.values: dict = {}  # ("s", "%argN") -> the value --size gives it
         self.env: dict = {}  # decl hash -> _Binding

@@ -14,6 +14,7 @@ iteration t (`V0 + t * D`) and after the loop (`V0 + T * D`) as closed forms."""
 from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
+from clang.cindex import TypeKind as TK
 
 from synth.frontend.c import jumps
 from synth.frontend.c.libclang import binary_operator, unary_operator
@@ -267,6 +268,10 @@ class _Walk:
             raise NoClosedForm(e, "it changes under a condition")
         hit = target(e) == self.key
         if k == CK.BINARY_OPERATOR and binary_operator(e) == "=" and hit:
+            d = self._self_step(expr_children(e)[1])
+            if d is not None:  # `p = p + k`, OpenCV's `src = (const float *)((const uchar *)src + step)`
+                self.add(d)
+                return
             self.expr(expr_children(e)[1])
             self.state = ("set", None)
             return
@@ -284,6 +289,43 @@ class _Walk:
         for ch in e.get_children():
             if ch.kind.is_expression():
                 self.expr(ch)
+
+
+    def _self_step(self, rhs) -> Poly | None:
+        """The advance of `p = p + k` (through casts: `(float *)((char *)p + step)`, a
+        step in bytes) in the pointer's offset units, or None where `rhs` is not the
+        pointer itself moved by an invariant amount."""
+        from synth.frontend.c.bytes import ARRAYS, BYTES
+        from synth.frontend.c.scalars import SCALARS
+
+        r = _through_casts(rhs)
+        if r.kind != CK.BINARY_OPERATOR or binary_operator(r) not in ("+", "-"):
+            return None
+        a, b = expr_children(r)
+        ptr, num = (a, b) if a.type.get_canonical().kind in (TK.POINTER, *ARRAYS) else (b, a)
+        p = _through_casts(ptr)
+        if p.kind != CK.DECL_REF_EXPR or p.referenced is None or p.referenced.hash != self.key \
+                or (ptr is b and binary_operator(r) == "-") or _mentions(num, {self.key}):
+            return None
+        v = self.tr.ivals.get(self.key)
+        if v is None or not hasattr(v, "base"):
+            return None
+        d = self.invariant(num).scale(1 if binary_operator(r) == "+" else -1)
+        pointee = ptr.type.get_canonical().get_pointee().get_canonical()
+        if SCALARS.get(pointee.kind) not in BYTES:  # `p = p + 2`: as `p += 2`
+            return d * self.unit
+        if v.base.retyped or v.base.type in BYTES:  # offsets in bytes already
+            return d
+        return self.tr.elements(d, v.base.type, v.base, rhs)
+
+
+def _through_casts(c):
+    """`c` without parentheses, implicit casts and C-style casts (pointer conversions)."""
+    while True:
+        c = strip_casts(c)
+        if c.kind != CK.CSTYLE_CAST_EXPR:
+            return c
+        c = expr_children(c)[-1]
 
 
 def effect(tr, body, key, unit: Poly, loop_changes: set) -> tuple:

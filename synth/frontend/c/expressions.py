@@ -25,6 +25,7 @@ from synth.frontend.c.model import (
     View,
 )
 from synth.frontend.c.scalars import FLOATS, SCALARS, is_int, mlir, unsigned, usual
+from synth.frontend.c.poly import Poly
 
 _MATH = {  # C name -> (op, number of arguments)
     "sqrt": ("math.sqrt", 1), "exp": ("math.exp", 1), "log": ("math.log", 1),
@@ -104,6 +105,15 @@ class ExprTranslator(AccessTranslator):
         elif op in ("+=", "-="):
             old = self.affine(s)
             new = old + x if op == "+=" else old - x
+        elif op == "*=" and (x.is_const or not self.affine(s).dims()):
+            new = self.affine(s) * x
+        elif op == "/=" and x.is_const and x.const > 0 and not (old := self.affine(s)).dims():
+            # OpenCV's `step1 /= sizeof(src1[0])`: a size divided as C truncates
+            known = old.subst(self.values) if self.values else old
+            if known.is_const:
+                new = Poly.number(abs(known.const) // x.const * (1 if known.const >= 0 else -1))
+            else:
+                new = self.derived_symbol(e, old, "/", x.const)
         else:
             raise Demote(b.key, f"'{c_text(e)}' is not an affine update")
         self.ivals[b.key] = new
@@ -113,12 +123,11 @@ class ExprTranslator(AccessTranslator):
 
     def _assign_pointer(self, b, e, op, rhs):
         if op == "=":
-            v = self.pval(rhs)
-            self.ivals[b.key] = View(v.base, v.offset, self.pointer_dims(b.ctype, e))
+            self.ivals[b.key] = self.retarget(self.pval(rhs), b.ctype, e)
         elif op in ("+=", "-="):
             old = self.pval(expr_children(e)[0])
             d = self.subscript(rhs, e) * self._unit(old)
-            self.ivals[b.key] = View(old.base, old.offset + (d if op == "+=" else d.scale(-1)), old.dims)
+            self.ivals[b.key] = View(old.base, old.offset + (d if op == "+=" else d.scale(-1)), old.dims, old.unit)
         else:
             raise Refuse(e, f"pointer update '{c_text(e)}' is not supported")
         return None, "ptr"
@@ -127,7 +136,7 @@ class ExprTranslator(AccessTranslator):
     def _unit(v: View):
         from synth.frontend.c.access import stride
 
-        return stride(v.dims)
+        return stride(v.dims).scale(v.unit)
 
     def arith(self, op: str, a: str, b: str, t: str, c, divisor=None) -> str:
         if t in FLOATS:
@@ -498,8 +507,7 @@ class ExprTranslator(AccessTranslator):
         if canon.kind in (TK.POINTER, *ARRAYS):
             b = Binding("pointer", None, "", name=name, key=p.hash)
             b.ctype = p.type
-            v = self.pval(a)
-            self.ivals[p.hash] = View(v.base, v.offset, self.pointer_dims(p.type, p))
+            self.ivals[p.hash] = self.retarget(self.pval(a), p.type, p)
             self.env[p.hash] = b
             return
         t = self.scalar_type(p.type, p, f"parameter '{name}'")

@@ -261,8 +261,8 @@ class LoopTranslator(ExprTranslator):
                           or x.key == key and x.kind == "loopvar" and x.aff is None), None)
                 if v is None:
                     continue
-                unit = (_stride_of(self.pointer_dims(v.ctype, s)) if v.kind == "pointer"
-                        else Poly.number(1))
+                unit = (_stride_of(self.pointer_dims(v.ctype, s)).scale(getattr(self.ivals.get(key), "unit", 1))
+                        if v.kind == "pointer" else Poly.number(1))  # (into a retyped base: bytes)
                 try:  # the body, then the increment's other parts (`i++, p += incx`)
                     kids = list(s.get_children())
                     eff = evolution.effect(self, kids[-1], key, unit, changes)
@@ -295,7 +295,7 @@ class LoopTranslator(ExprTranslator):
                                  f"each iteration of a loop stepping by {div}")
             delta = Poly({m: c // div for m, c in delta.terms.items()}, delta.const // div)
         if isinstance(start, View):
-            return View(start.base, start.offset + delta, start.dims)
+            return View(start.base, start.offset + delta, start.dims, start.unit)
         return start + delta
 
     def _step(self, inc, var, name: str) -> int:

@@ -223,13 +223,17 @@ class Binding:
     restrict: bool = False
     pointer: bool = False  # "array": a parameter declared as a pointer (`T *p`, `T (*p)[N]`)
     ctype: object = None  # "pointer": its C type (what it points to)
+    retyped: bool = False  # "array": a `char *` parameter whose bytes are read as `type` only
 
 
 @dataclass(frozen=True)
 class View:
     """A pointer value: `offset` elements (a polynomial) into the base array, pointing at
-    objects of `dims` extents (() for single elements, (m,) for rows of m ...)."""
+    objects of `dims` extents (() for single elements, (m,) for rows of m ...). Into a
+    retyped base (a `char *` parameter read as doubles: NumPy's loops) the offset counts
+    bytes, and `unit` is the size of what the pointer points to (1 for a `char *`)."""
 
     base: Binding
     offset: Poly
     dims: tuple = ()
+    unit: int = 1  # offset units per object pointed to: into a retyped base, its size in bytes

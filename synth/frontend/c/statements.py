@@ -117,8 +117,11 @@ class FunctionTranslator(ReturnTranslator):
         for ssa, b, p in params:
             t = self.base_type(b) if b.kind == "array" else mlir(b.type)
             shape = self.plan.c_shapes.get(b.key) if b.kind == "array" else None
-            attr = (" {synth.c_shape = [" + ", ".join(f'"{e}"' for e in shape) + "]}"
-                    if shape else "")  # how a pointer or run-time-extent array is read
+            attr = (" {synth.c_shape = [" + ", ".join(f'"{e}"' for e in shape) + "]"
+                    + ("" if b.key not in self.c_requires else ", synth.c_shape_requires = ["
+                       + ", ".join(f'"{e}"' for e in self.c_requires[b.key]) + "]") + "}"
+                    if shape else "")  # how a pointer or run-time-extent array is read, and
+            # the conditions on its sizes that reading needs (a byte stride a multiple of 8)
             args.append(f"{ssa}: {t}{attr} {self.loc(p)}")
         self._overlap(params)
         for b in self.bases:
@@ -214,8 +217,11 @@ class FunctionTranslator(ReturnTranslator):
         """After the first pass: the layout of every array (layout.decide), and the rows
         reached of declared arrays whose first extent is not given."""
         out = {}
+        self.plan.derived = {k: v[:3] for k, v in self.derived.items()}
         for b in self.bases:
             every = self.accesses.get(b.key, [])
+            for a in every:  # (a size an `if` fixes fixes the symbols derived from it)
+                a.facts = self.with_derived(a.facts)
             acc = [a for a in every if a.flat is not None]
             opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text, guarded=a.guarded)
                       for a in acc]
@@ -281,20 +287,20 @@ class FunctionTranslator(ReturnTranslator):
                 continue
             op = binary_operator(k)
             rhs = expr_children(k)[1]
-            if op not in ("=", "+=", "-=") or not self._affine_shaped(rhs):
+            if op not in ("=", "+=", "-=", "*=", "/=") or not self._affine_shaped(rhs):
                 self.not_index.add(h)
 
     @staticmethod
     def _affine_shaped(c) -> bool:
-        """No memory read, call or floating-point value: may be an affine value."""
-        for k in c.walk_preorder():
-            if k.kind in (CK.ARRAY_SUBSCRIPT_EXPR, CK.CALL_EXPR, CK.FLOATING_LITERAL):
-                return False
-            if k.kind == CK.UNARY_OPERATOR and unary_operator(k) == "*":
-                return False
-            if k.kind.is_expression() and k.type.get_canonical().kind in (TK.FLOAT, TK.DOUBLE):
-                return False
-        return True
+        """No memory read, call or floating-point value: may be an affine value (what
+        `sizeof` names is not read)."""
+        if c.kind == CK.CXX_UNARY_EXPR:
+            return True
+        if c.kind in (CK.ARRAY_SUBSCRIPT_EXPR, CK.CALL_EXPR, CK.FLOATING_LITERAL) or (
+                c.kind == CK.UNARY_OPERATOR and unary_operator(c) == "*") or (
+                c.kind.is_expression() and c.type.get_canonical().kind in (TK.FLOAT, TK.DOUBLE)):
+            return False
+        return all(FunctionTranslator._affine_shaped(k) for k in c.get_children())
 
     def modified_in(self, fdef) -> set:
         body = next((k for k in fdef.get_children() if k.kind == CK.COMPOUND_STMT), None)
@@ -416,8 +422,7 @@ class FunctionTranslator(ReturnTranslator):
             b = Binding("pointer", None, "", name=name, key=d.hash, ctype=d.type)
             self.env[d.hash] = b
             if init:
-                v = self.pval(init[-1])
-                self.ivals[d.hash] = View(v.base, v.offset, self.pointer_dims(d.type, d))
+                self.ivals[d.hash] = self.retarget(self.pval(init[-1]), d.type, d)
             else:
                 self.ivals[d.hash] = None
             return
