@@ -7,15 +7,21 @@ per target: how many raised, median and maximum wall time, how many took over 30
     python scripts/raise_suite.py gemm atax --targets linalg --json out.json
     python scripts/raise_suite.py benchmarks/loops          # every kernel file in a directory
     python scripts/raise_suite.py --corpus benchmarks/polybench-polygeist gemm atax
+    python scripts/raise_suite.py --trees main=/work/main,new=. adi nussinov   # side by side
 
 A name is looked up in --corpus (default benchmarks/polybench); a path to a file or a
-directory is taken as it is.
+directory is taken as it is. With --trees, each raise runs once per tree (that tree's
+`synth` first on PYTHONPATH, from a scratch working directory, since `python -m` puts
+the working directory first on sys.path), back to back, the order alternating from one
+kernel to the next, so that a loaded host's drift falls on every tree alike; the rows get
+`variant` (the tree's name) and the report ends with a table of the trees side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -42,14 +48,22 @@ def kernel_files(items: list[str], corpus: Path) -> list[Path]:
     return out
 
 
-def raise_one(path: Path, target: str, timeout: float, out_dir: Path, extra: list[str]) -> dict:
+def raise_one(path: Path, target: str, timeout: float, out_dir: Path, extra: list[str],
+              tree: Path | None = None) -> dict:
+    """One `synth raise` of `path` to `target`, timed; `tree`: the source tree whose synth
+    runs (None: the one Python finds)."""
     out = out_dir / f"{path.stem}.{target}.mlir"
     stats = out_dir / f"{path.stem}.{target}.json"
-    cmd = [sys.executable, "-m", "synth.cli", "raise", str(path), "--target", target, "-o", str(out),
-           "--stats-json", str(stats), "--timeout", str(timeout), *extra]
+    cmd = [sys.executable, "-m", "synth.cli", "raise", str(path.resolve()), "--target", target, "-o",
+           str(out.resolve()), "--stats-json", str(stats.resolve()), "--timeout", str(timeout), *extra]
+    env, cwd = None, None
+    if tree is not None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree.resolve()), *filter(None, [
+            os.environ.get("PYTHONPATH")])])}
+        cwd = out_dir.resolve()  # not a tree: `python -m` looks in the working directory first
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     # CPU of the raise and of the processes it waited for (its execution worker): on a
@@ -77,8 +91,11 @@ def raise_one(path: Path, target: str, timeout: float, out_dir: Path, extra: lis
 
 def summary(rows: list[dict]) -> list[str]:
     lines = []
-    for target in sorted({r["target"] for r in rows}):
-        rs = [r for r in rows if r["target"] == target]
+    groups = sorted({(r.get("variant", ""), r["target"]) for r in rows})
+    for variant, target in groups:
+        rs = [r for r in rows if r["target"] == target and r.get("variant", "") == variant]
+        if variant:
+            target = f"{variant} {target}"
         ok = [r for r in rs if r["exit"] == 0]
         walls = [r["wall_seconds"] for r in rs]
         cpus = [r["cpu_seconds"] for r in rs if "cpu_seconds" in r]
@@ -92,6 +109,40 @@ def summary(rows: list[dict]) -> list[str]:
     return lines
 
 
+def _raise_row(path: Path, target: str, timeout: float, out_dir: Path, extra: list[str],
+               name: str | None, tree: Path | None) -> dict:
+    """raise_one, its row printed; with a tree, in a directory of the tree's name."""
+    where = out_dir / name if name else out_dir
+    where.mkdir(exist_ok=True)
+    row = raise_one(path, target, timeout, where, extra, tree)
+    if name:
+        row["variant"] = name
+    print(f"{path.stem:22s} {target:10s} {(name or '')[:8]:8s} exit={row['exit']} wall={row['wall_seconds']:7.2f}s "
+          f"cpu={row['cpu_seconds']:6.2f}s "
+          f"candidates={row.get('candidates', '-'):>8} problems={row.get('problems', '-')} "
+          f"{row.get('verification', '-')} {row.get('shapes', '-')}"
+          + (f" (static: {row['generic_fallback'][0][:80]})" if row.get("generic_fallback") else "")
+          + (f"  [{row['error'][:150]}]" if row.get("error") else ""), flush=True)
+    return row
+
+
+def side_by_side(rows: list[dict]) -> list[str]:
+    """A table of each kernel and target's wall and CPU seconds per tree (rows with
+    `variant`); nothing without them."""
+    names = list(dict.fromkeys(r["variant"] for r in rows if "variant" in r))
+    if not names:
+        return []
+    cells = {(r["kernel"], r["target"], r["variant"]): r for r in rows if "variant" in r}
+    lines = ["", "| kernel | target | " + " | ".join(f"{n} wall | {n} CPU" for n in names) + " |",
+             "|---|---|" + "---|---|" * len(names)]
+    for kernel, target in dict.fromkeys((r["kernel"], r["target"]) for r in rows if "variant" in r):
+        got = [cells.get((kernel, target, n)) for n in names]
+        lines.append(f"| {kernel} | {target} | " + " | ".join(
+            f"{r['wall_seconds']:.2f} | {r['cpu_seconds']:.2f}" + ("" if r["exit"] == 0 else f" (exit {r['exit']})")
+            if r else "- | -" for r in got) + " |")
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("kernels", nargs="*", default=DEFAULT, help="names, files or directories")
@@ -100,23 +151,22 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--json", help="write the rows to this file")
     ap.add_argument("--keep", help="keep the raised modules and stats in this directory")
+    ap.add_argument("--trees", help="NAME=PATH,NAME=PATH: raise with each source tree's synth, side by side")
     args, extra = ap.parse_known_args()
     rows = []
     files = kernel_files(args.kernels, Path(args.corpus))
+    trees = [(None, None)]
+    if args.trees:
+        trees = [(name, Path(path)) for name, path in (t.split("=", 1) for t in args.trees.split(","))]
     with tempfile.TemporaryDirectory() as tmp:
         out_dir = Path(args.keep or tmp)
         out_dir.mkdir(parents=True, exist_ok=True)
-        for path in files:
+        for k, path in enumerate(files):
             for target in args.targets.split(","):
-                row = raise_one(path, target, args.timeout, out_dir, extra)
-                rows.append(row)
-                print(f"{path.stem:22s} {target:10s} exit={row['exit']} wall={row['wall_seconds']:7.2f}s "
-                      f"cpu={row['cpu_seconds']:6.2f}s "
-                      f"candidates={row.get('candidates', '-'):>8} problems={row.get('problems', '-')} "
-                      f"{row.get('verification', '-')} {row.get('shapes', '-')}"
-                      + (f" (static: {row['generic_fallback'][0][:80]})" if row.get("generic_fallback") else "")
-                      + (f"  [{row['error'][:150]}]" if row.get("error") else ""), flush=True)
-    for line in summary(rows):
+                for name, tree in (trees if k % 2 == 0 else trees[::-1]):
+                    row = _raise_row(path, target, args.timeout, out_dir, extra, name, tree)
+                    rows.append(row)
+    for line in summary(rows) + side_by_side(rows):
         print(line)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))

@@ -144,7 +144,7 @@ def validate(source: SourceModule, kernel: Kernel, result: RaiseResult, target: 
     from synth.validation.verify import verify_text
 
     if result.before is not None:
-        return _validate_chain(source, kernel, result, target, options, generic)
+        return _validate_chain(source, kernel, result, target, options, generic, own_sizes)
     if result.time_loop is not None:
         return _validate_loop(source, kernel, result, target, options, generic, own_sizes, prepared)
     prepared = prepared or _prepare(source, kernel, result, generic, own_sizes, quiet=False)
@@ -207,10 +207,10 @@ CHAIN = ("the function raised nest by nest (synth.synthesis.recurrence.nest_part
 
 
 def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, options: RaiseOptions,
-                    generic: bool = False):
+                    generic: bool = False, own_sizes: bool = True):
     """A function raised nest by nest (RaiseResult.before): each part validated on its own
     at `options.verify` (a part that is a loop as such), the whole chain tested by
-    execution; the level reached is the lowest of the parts'."""
+    execution (at its own sizes where `own_sizes`); the level reached is the parts' lowest."""
     from synth.codegen.raised import chain
     from synth.validation.testing import precompile_plans
     from synth.validation.verify import verify_text
@@ -218,7 +218,7 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
     alone = [replace(part, before=None) for part in chain(result)]
     # the parts' (a loop's: its step's) and the whole's test instances compiled as one batch, before any test
     early = [_early(a, generic) for a in alone]
-    whole_prepared = _prepare(source, kernel, result, generic, True, kernel)
+    whole_prepared = _prepare(source, kernel, result, generic, own_sizes, kernel)
     precompile_plans([p for p in early + [whole_prepared] if p is not None])
     parts = []
     for part, ready in zip(alone, early):
@@ -227,7 +227,7 @@ def _validate_chain(source: SourceModule, kernel: Kernel, result, target: str, o
         if got.verdict == "not equivalent":
             return got
         parts.append(got)
-    whole_prepared = whole_prepared or _prepare(source, kernel, result, generic, True, kernel, quiet=False)
+    whole_prepared = whole_prepared or _prepare(source, kernel, result, generic, own_sizes, kernel, quiet=False)
     whole = verify_text(source, whole_prepared.raised.text, f"<raised @{kernel.name}>", kernel.name, "test",
                         kernel=kernel, prepared=whole_prepared)
     if whole.verdict == "not equivalent":
@@ -249,16 +249,17 @@ def _validate_loop(source: SourceModule, kernel: Kernel, result, target: str, op
     """A time loop kept as a loop (synth.synthesis.steps): the raised step proven against
     the original's step at `options.verify` (every input state, so every number of steps
     by induction: both loops apply their step the same number of times to the same
-    state), and the whole raised loop tested against the original by execution."""
+    state), and the whole raised loop (the text written) tested against the original by
+    execution; the step tested at the small sizes, at the largest only inside the whole."""
     from synth.validation.plan import step_symbols
     from synth.validation.verify import verify_text
 
     step_kernel = result.spec.kernel
     if result.step is not None:  # the step raised nest by nest: validated as such a chain
-        step = validate(step_kernel.source, step_kernel, result.step, target, options, generic, own_sizes)
+        step = validate(step_kernel.source, step_kernel, result.step, target, options, generic, False)
     else:
         ready = prepared or _prepare(step_kernel.source, step_kernel, replace(result, time_loop=None, prologue=None),
-                                     generic, own_sizes, quiet=False, what="step of ")
+                                     generic, False, quiet=False, what="step of ")
         step = verify_text(step_kernel.source, ready.raised.text, f"<raised step of @{kernel.name}>", kernel.name,
                            options.verify, z3_timeout=options.z3_timeout, kernel=step_kernel, prepared=ready)
     if step.verdict == "not equivalent":

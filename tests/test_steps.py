@@ -44,6 +44,11 @@ def test_jacobi_1d_is_a_loop_around_a_stencil(tmp_path, target):
     # proven for one step on every state, for every step count by induction; tested whole
     assert any("for every step count by induction" in a for a in record["validation"]["assumptions"])
     assert "test (whole loop)" in record["validation"]["timings"]
+    # the step tested at the small sizes; at the largest only inside the whole loop (the text
+    # written), tested there once
+    largest = max(record["validation"]["sizes_tested"], key=lambda s: s["arg1"])
+    assert record["validation"]["sizes_tested"].count(largest) == 1
+    assert [c["sizes"] for c in record["validation"]["largest"]] == [largest]
 
 
 def test_raised_loop_matches_the_original_at_its_own_sizes(tmp_path):

@@ -186,9 +186,13 @@ def test_a_raise_costlier_than_its_original_is_tested_at_smaller_sizes():
     assert plan.is_largest(largest) and plan.test_configs()[-1] == largest
 
 
-def test_a_static_raise_is_tested_at_its_own_sizes_whatever_it_costs():
-    """A static text is what runs at its own sizes: without fewer time steps to take, it is
-    tested there."""
+def test_a_static_raise_of_one_program_is_tested_as_its_family_a_text_synth_did_not_build_at_its_own_sizes():
+    """A static text that is what the raise's program builds at its own sizes is a member
+    of the family the proof and the small tests cover: where a test at its own sizes costs
+    too much, the program built at smaller sizes runs, as a raise for every size does, and
+    the plan says so. A static text with no program (synth verify on a module written
+    elsewhere), or one its program does not build at its own sizes, is what runs at its own
+    sizes: tested there whatever it costs."""
     from synth.analysis.model import load_kernel
     from synth.semantics.raised import load_raised
     from synth.validation.plan import SizePlan
@@ -197,9 +201,25 @@ def test_a_static_raise_is_tested_at_its_own_sizes_whatever_it_costs():
     source = load_text(_ROWS, "rows.mlir", warn=False)
     kernel = load_kernel(source, "rows")
     text, at = _generic_instances(kernel, _ROWS_RAISED)
-    plan = SizePlan(kernel, load_raised("<rows>", "rows_raised", text), at, edges=False)
-    assert plan.largest_tested() == plan.original and not plan.scaled
+    family = SizePlan(kernel, load_raised("<rows>", "rows_raised", text), at, edges=False)
+    largest = family.largest_tested()
+    assert list(largest.values()) == [500] and family.raise_work(largest) <= RAISE_WORK
+    assert family.scaled.endswith("the raise's program (the text written is what it builds at its own "
+                                  "sizes, the member of the family the proof and the small tests cover) "
+                                  "was run at " + sizes_text(largest) + " instead")
+    assert family.test_configs()[-1] == largest
 
+    alone = SizePlan(kernel, load_raised("<rows>", "rows_raised", text), None, edges=False)
+    assert alone.largest_tested() == alone.original and not alone.scaled
+
+    def other(values):  # a program whose member at the own sizes is not the text written
+        built = at(values)
+        return re.sub(r"stablehlo.select (%\w+), (%\w+), (%\w+)", r"stablehlo.select \1, \3, \2", built) \
+            if values == family.original else built
+
+    assert other(family.original) != text
+    plan = SizePlan(kernel, load_raised("<rows>", "rows_raised", text), other, edges=False)
+    assert plan.largest_tested() == plan.original and not plan.scaled
 
 
 def test_a_static_text_runs_fewer_steps_only_where_it_is_what_its_program_builds():
@@ -232,8 +252,9 @@ def test_seidel_2d_s_wavefront_is_tested_whole_at_fewer_steps(tmp_path):
     """seidel-2d's stablehlo raise keeps the time loop and, in each step, a loop over
     hyperplanes whose every trip works on the whole (skewed) array: ~2e14 estimated
     element operations at its own sizes (500 steps, n = 2000). Its step, proven on every
-    input state, is tested at n = 500; the whole loop, every step count covered by
-    induction, at n = 500 with a few steps (not 125 steps at n = 500: ~35 s on XLA)."""
+    input state, is tested at the small sizes; the whole loop, every step count covered by
+    induction, at n = 500 with a few steps (not 125 steps at n = 500: ~35 s on XLA), the
+    step's largest test the whole loop's."""
     from synth.cli import main
 
     out, stats = tmp_path / "seidel.mlir", tmp_path / "seidel.json"
@@ -249,11 +270,13 @@ def test_seidel_2d_s_wavefront_is_tested_whole_at_fewer_steps(tmp_path):
                       r"names\)", assumptions)
     assert steps and 2 <= int(steps.group(1)) <= 8, assumptions
     assert {"arg0": int(steps.group(1)), "arg1": 500} in validation["sizes_tested"]
-    # the stats say what the largest tests cost: the whole loop's, then the step's
-    whole, step = validation["largest"]
-    assert whole["sizes"] == {"arg0": int(steps.group(1)), "arg1": 500} and step["sizes"]["arg1"] == 500
-    for c in (whole, step):
-        assert c["statement_instances"] <= OWN_SIZE_WORK and 0 < c["raise_element_operations"] <= RAISE_WORK
+    # the stats say what the largest test cost: the whole loop's (the step is tested at the
+    # small sizes; at the largest it runs inside the whole loop, the text written)
+    whole, = validation["largest"]
+    assert whole["sizes"] == {"arg0": int(steps.group(1)), "arg1": 500}
+    assert whole["statement_instances"] <= OWN_SIZE_WORK and 0 < whole["raise_element_operations"] <= RAISE_WORK
+    assert max(s["arg1"] for s in validation["sizes_tested"]) == 500
+    assert [s for s in validation["sizes_tested"] if s["arg1"] == 500] == [{"arg0": int(steps.group(1)), "arg1": 500}]
     assert "proven for one step on every input state" in assumptions
 
 

@@ -111,6 +111,7 @@ class InverseTargets:
         if depth >= (MAX_INVERSE_DEPTH if self.splits else MAX_INVERSE_DEPTH - 1):
             return
         out = self.problem.output_type
+        own = self._target_fingerprint(target)  # the same for every op and operand below
         for op, attrs, kind in self.inverse_ops:
             sides = [None] if op.arity == 1 else [(v, side) for v in operands for side in (0, 1)]
             for arg in sides:
@@ -120,15 +121,18 @@ class InverseTargets:
                 if kind in ("add", "mul") and side == 1:
                     continue  # commutative: the same target as side 0
                 new = _invert(kind, side, target, None if leaf is None else leaf.data, self.care)
-                if new is None or self._target_fingerprint(new) == self._target_fingerprint(target):
-                    continue  # impossible, or an identity (x + 0, x * 1): no progress
+                if new is None:
+                    continue  # impossible
+                key = self._target_fingerprint(new)
+                if key == own:
+                    continue  # an identity (x + 0, x * 1): no progress
                 if leaf is None:
                     inner = (lambda e, op=op, a=attrs, w=wrap: w(Expr(out, op, a, (e,))))
                 elif side == 0:
                     inner = (lambda e, op=op, a=attrs, w=wrap, x=leaf.expr: w(Expr(out, op, a, (e, x))))
                 else:
                     inner = (lambda e, op=op, a=attrs, w=wrap, x=leaf.expr: w(Expr(out, op, a, (x, e))))
-                self.derived.setdefault(self._target_fingerprint(new), []).append(inner)
+                self.derived.setdefault(key, []).append(inner)
                 self.derived_count += 1
                 self._derive(new, inner, depth + 1, operands)
 

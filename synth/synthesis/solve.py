@@ -352,10 +352,13 @@ def _chain_raise(parts: list, dialect: str, settings: SearchSettings, deadline: 
 
 
 LIBRARY_FIRST = 10.0  # seconds of search for a library op before a counter loop is kept
-# and candidates per problem: the library raises (lu, cholesky, triangular solves) take
-# under 600; the rest of a 10 s budget, spent where no library op fits (gramschmidt), is
-# as many as 100000 candidates that find nothing
-LIBRARY_FIRST_CANDIDATES = 20000
+# and candidates per problem: the library raises (lu, cholesky, triangular solves, from
+# benchmarks/polybench, -c and -polygeist) take at most 618; where no library op fits
+# (gramschmidt, whose sqrt and division license one), 20000 of them took 2.7 s of a raise
+# (all programs of up to 2 ops) that then kept its counter loop as a loop anyway. A library
+# raise not found within these falls to the counter loop, or where the step is not read off
+# as one, to the unbounded search after it, which finds it there
+LIBRARY_FIRST_CANDIDATES = 5000
 
 
 def _licenses_library_op(spec: Specification) -> bool:

@@ -145,28 +145,31 @@ class SizePlan:
         Smaller sizes are taken in this order, the first that fits: the time steps fewer
         (`self.steps`: symbols counting the steps of a loop whose step is proven on every
         input state, so every step count by induction; halved, at least 2 steps), the other
-        sizes as they are; then, for a raise for every size (whose text is the same at each),
-        the other sizes halved as well, again and again, each with the steps as many as fit.
-        A static text (the same at no other sizes) too costly even at 2 steps is tested at
-        2 steps, its other sizes as they are; a static text runs fewer steps only where it is
-        what the raise's program builds at its own sizes (the text with fewer steps is then
-        the same program)."""
+        sizes as they are; then, for a raise of one program at every size, the other sizes
+        halved as well, again and again, each with the steps as many as fit. One program at
+        every size: a raise for every size (its text the same at each), or a static text
+        that is what the raise's program builds at its own sizes (`_rebuilt_is_emitted`:
+        the text at other sizes is the same program with other size constants, the member
+        of the family the proof and the small tests cover). A static text that is not (a
+        text synth did not build) is what runs at its own sizes: tested there whatever it
+        costs."""
         if self.scaled is not None:
             return self.large or self.original
         self.scaled = ""
         steps = [n for n in sorted(self.steps) if n in self.original and n not in self.pinned]
         least = {n: min(self.original[n], max(1, self.steps[n])) for n in steps}  # 2 steps
-        if not self.edges and not steps:  # a static text: its own sizes are where it runs
+        if not self.edges and self.raised_at is None:  # a text synth did not build: its own sizes
             return self.original
         own, raised = self.work(self.original), self.raise_work(self.original)
         self.largest_costs = (own, raised)
         if self._fits(own, raised):
             return self.original
-        if steps and not self.edges and not self._rebuilt_is_emitted():
-            return self.original  # the text run at fewer steps would not be a sibling of the one written
+        family = self.edges or self._rebuilt_is_emitted()
+        if not family:
+            return self.original  # a smaller text would not be a sibling of the one written
         others = [n for n in self.original if n not in self.pinned and n not in steps]
         fewest = None  # the fewest steps at the other sizes as they are
-        for shift in range(0, 12 if self.edges else 1):
+        for shift in range(0, 12):
             base = {**self.original, **{n: max(1, self.original[n] >> shift) for n in others}}
             for step_shift in range(0, 12 if steps else 1):
                 c = {**base, **{n: max(least[n], self.original[n] >> step_shift) for n in steps}}
@@ -190,8 +193,9 @@ class SizePlan:
 
     def _rebuilt_is_emitted(self) -> bool:
         """Whether the static text written is what `raised_at` builds at its own sizes: then
-        the text built with fewer steps differs from it in the step count only (the program
-        is the same), and running that one tests the one written."""
+        the text built at other sizes (fewer steps, smaller arrays) differs from it in its
+        size constants only (the program is the same), and running that one tests the
+        program written."""
         if self.raised_at is None:
             return False
         try:
@@ -208,7 +212,13 @@ class SizePlan:
         costs = [f"up to {own:.1e} statement instances of the original" if own is not None else "",
                  f"an estimated {raised:.1e} element operations of the raise" if raised is not None else ""]
         limits = [f"{OWN_SIZE_WORK:.0e}" if own is not None else "", f"{RAISE_WORK:.0e}" if raised is not None else ""]
-        what = "the text for every size was" if shift else "the raised function was"
+        if not shift:
+            what = "the raised function was"
+        elif self.edges:
+            what = "the text for every size was"
+        else:  # a static text: its program built at other sizes (_rebuilt_is_emitted)
+            what = ("the raise's program (the text written is what it builds at its own sizes, "
+                    "the member of the family the proof and the small tests cover) was")
         fewer = ""
         if step_shift:
             counts = ", ".join(f"{c[n] - self.steps[n] + 2} of its {self.original[n] - self.steps[n] + 2} "

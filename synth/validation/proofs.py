@@ -265,9 +265,9 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
     for i in out_params:
         initial |= {t.get_id() for t in np.asarray(sym[i], dtype=object).ravel() if isinstance(t, z3.ExprRef)}
 
-    def unwritten(t) -> bool:
+    def unwritten(t) -> bool:  # the constant's name, not str(t): z3's printer costs ~0.1 ms a term
         return z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and \
-            (str(t).startswith("undef_") or t.get_id() in initial)
+            (t.get_id() in initial or t.decl().name().startswith("undef_"))
 
     walked: set = set()  # subterms of earlier elements: none of them was such memory
     elements = [(c, idx, np.asarray(want[c.argument], dtype=object)[idx]) for c in comparisons
