@@ -198,14 +198,22 @@ def test_gramschmidt_is_a_counter_loop_around_sketched_statements(tmp_path, targ
     rc, out, stats = _raise(tmp_path, POLYBENCH / "gramschmidt.mlir", target)
     assert rc == 0
     record = json.loads(stats.read_text())["kernel_gramschmidt"]
-    assert record["form"] == "loop with tensor body" and record["verification"] == "z3"
+    # linalg's step is read by the parametric proof (every size); stablehlo's counter_select
+    # is not yet, so its proof is at bounded sizes
+    expected = "all" if target == "linalg" else "z3"
+    assert record["form"] == "loop with tensor body" and record["verification"] == expected
     assert all(p.get("sketch") for p in record["problems"])
     programs = " ".join(p["program"] for p in record["problems"])
     assert "take(" in programs and "put(" in programs and "counter_select(" in programs
-    assert {c.get("counter") for c in record["validation"]["sizes_proven"]} >= {0, 1}
+    if expected == "z3":  # the step proven at each counter value of the bounded sizes
+        assert {c.get("counter") for c in record["validation"]["sizes_proven"]} >= {0, 1}
+    else:  # the step proven for every size and counter, the loop by induction
+        assert "induction" in record["validation"]["attributes"]["synth.proof"]
     text = out.read_text()
     assert text.count(LOOP[target]) == 1
-    assert "rounding noise" in text  # the conditioning note
+    # the conditioning note, written where a test left rank-deficient columns out (the
+    # tests run at M < N: 250 x 300 since static texts are tested like their family)
+    assert "rounding noise" in text or target == "linalg"
 
 
 def test_counter_loop_matches_the_original_where_well_conditioned():
