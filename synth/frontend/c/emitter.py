@@ -59,6 +59,7 @@ class Emitter:
         self.accesses: dict = {}  # array key -> [layout.Access]
         self.assumptions: list[str] = []
         self.loop_vars: set = set()
+        self.open_loops: dict = {}  # decl hash of a loop index -> its `for`, while translated
         self.after_notes: dict = {}  # loop index -> what reading its value after the loop assumes
         self.assigned: set = set()
         self.pred = None  # i1 SSA: the data condition the statements run under (if-conversion)
