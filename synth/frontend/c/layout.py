@@ -34,6 +34,7 @@ class Access:
     first: Poly | None = None  # ... with this first subscript
     guarded: bool = False  # read under an `if` (its condition does not bound the subscripts here)
     facts: dict = field(default_factory=dict)  # sizes an enclosing affine.if fixes (`incx == 1`): value
+    guards: tuple = ()  # (Poly, is_equality) constraints of the affine.ifs around (`x >= 0`)
 
 
 @dataclass
@@ -190,9 +191,9 @@ def _over_reaches(lay: Layout, accesses: list, values: dict) -> bool:
     flat_highs = []
     for a in accesses:
         for d, e in enumerate(indices(a, lay, values)):
-            b = bounds(e, a.ranges)
+            b = _bounds(e, a)
             highs[d].append(b[1] if b is not None else None)
-        b = bounds(a.flat.subst(values) if values else a.flat, a.ranges)
+        b = _bounds(a.flat.subst(values) if values else a.flat, a)
         flat_highs.append(b[1] if b is not None else None)
     tops = [_max(h, values) for h in highs]
     reach = _max(flat_highs, values)
@@ -221,7 +222,7 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
             text = f"{x} (where '{a.text}' is read as {_reading(idx, names)})"
             if not any(t.startswith(x + " (") for t in assumptions):
                 assumptions.append(text)
-        b = bounds(idx[0], a.ranges)
+        b = _bounds(idx[0], a)
         highs.append(b[1] if b is not None else None)
     total = _mono(declared_total) if declared_total is not None else None
     if declared_total is not None and monos[0] == (1, ()):  # one element per row: `int d[n + 1]`
@@ -286,7 +287,7 @@ def indices(a: Access, lay: Layout, values: dict) -> list:
 def _in_range(a: Access, idx: list, extents: list, values: dict, names: dict):
     problems, assumed = [], []
     for k, e in enumerate(idx):
-        b = bounds(e, a.ranges)
+        b = _bounds(e, a)
         if b is None:
             problems.append(f"index {render(e, names)} of its reading is not affine")
             continue
@@ -309,6 +310,25 @@ def _in_range(a: Access, idx: list, extents: list, values: dict, names: dict):
         elif s is None:
             assumed.append(f"{render(hi.plus(1), names)} <= {render(extents[k], names)}")
     return problems, assumed
+
+
+def _bounds(e: Poly, a: Access) -> tuple | None:
+    """(lowest, highest) of `e` over the loops where `a` is read, narrowed by the affine
+    conditions around it: a guard `g >= 0` bounds `e` below by `e - g` and above by `e + g`
+    where those hold no loop index (`if (x < 0 || x >= w) continue;` before `in[x]`: 0 and
+    w - 1, where the loops alone give -1 and w)."""
+    b = bounds(e, a.ranges)
+    if b is None or not a.guards:
+        return b
+    lo, hi = b
+    for g, eq in a.guards:
+        for h in ((g, g.scale(-1)) if eq else (g,)):
+            below, above = e - h, e + h
+            if not below.dims() and sign(below - lo, {}) == 1:
+                lo = below
+            if not above.dims() and sign(hi - above, {}) == 1:
+                hi = above
+    return lo, hi
 
 
 def _max(highs: list, values: dict) -> Poly | None:

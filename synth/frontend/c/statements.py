@@ -217,8 +217,8 @@ class FunctionTranslator(ReturnTranslator):
         for b in self.bases:
             every = self.accesses.get(b.key, [])
             acc = [a for a in every if a.flat is not None]
-            opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text, guarded=a.guarded)
-                      for a in acc]
+            opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text,
+                                    guarded=a.guarded, facts=a.facts, guards=a.guards) for a in acc]
             names = self.symbol_names()
             values = {**self.values, **self.expand}
             try:
@@ -459,7 +459,9 @@ class FunctionTranslator(ReturnTranslator):
         except NotAffine:
             self._predicated(s, cond, then, other)
             return
-        if len(neg) < len(dnf):  # `i != j`: one equality with the branches swapped
+        if len(neg) < len(dnf) or (other is not None and len(neg) == 1 and not _acts(then)):
+            # `i != j`: one equality with the branches swapped; `if (x < 0 || x >= w)
+            # continue;`: the rest of the body under the one conjunction `0 <= x < w`
             dnf, then, other = neg, other, then
         self._if_chain(s, dnf, then, other)
 
@@ -509,8 +511,9 @@ class FunctionTranslator(ReturnTranslator):
         self.indent += 1
         def first():
             saved = self.tighten(conj)
-            known = len(self.facts)
+            known, around = len(self.facts), len(self.guard_facts)
             self.facts.extend(c for c in conj if not c[0].dims())
+            self.guard_facts.extend(conj)
             self.guards += 1
             try:
                 if then is not None:
@@ -518,6 +521,7 @@ class FunctionTranslator(ReturnTranslator):
             finally:
                 self.guards -= 1
             del self.facts[known:]
+            del self.guard_facts[around:]
             self.ranges = saved
             self.indent -= 1
 
@@ -544,3 +548,18 @@ class FunctionTranslator(ReturnTranslator):
             self.expr_stmt(b)
             return
         self.value(e, discard=True)
+
+
+def _acts(s) -> bool:
+    """The statement (list) does something: not absent, empty or `;`."""
+    if s is None:
+        return False
+    if isinstance(s, list):
+        return any(_acts(x) for x in s)
+    if isinstance(s, jumps.Branch):
+        return True
+    if s.kind == CK.NULL_STMT:
+        return False
+    if s.kind == CK.COMPOUND_STMT:
+        return any(_acts(k) for k in s.get_children())
+    return True
