@@ -188,3 +188,24 @@ def _span(col: Collector, form: Lin, params: dict[int, int]) -> tuple[int, int] 
     except KeyError:  # a term of no known value (a loop counter)
         return None
     return found[0], found[1]
+
+
+def guarded_extreme(acc, form: Lin | None, upper: bool, extreme, sym_form, **kw) -> Lin | None:
+    """`extreme(form, upper)` of an access's form, narrowed by the affine.ifs around the
+    access: a guard g >= 0 bounds the form below by form - g and above by form + g where
+    those hold no loop index (`in[i + k - 1]` under `0 <= i + k - 1 < w`: 0 and w - 1,
+    where the loops alone give -1 and w)."""
+    v = extreme(form, upper, **kw)
+    if v is None or not acc.guards:
+        return v
+    for g in acc.guards:
+        g = sym_form(g, None, True)
+        if g is None:
+            continue
+        cand = form.add(g, 1 if upper else -1)
+        if cand.ivs:
+            continue
+        gap = v.add(cand, -1) if upper else cand.add(v, -1)
+        if not gap.terms and gap.const > 0:
+            v = cand
+    return v

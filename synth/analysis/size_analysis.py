@@ -14,7 +14,7 @@ from synth.analysis.symbols import SizeExpr
 from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
-from synth.analysis.reach import check_own_sizes, fit as _fit, reach_past as _reach_past
+from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
@@ -476,7 +476,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         reach = []
         for acc in col.accesses:
             if acc.array == arr and d < len(acc.forms):
-                hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
+                hi = guarded_extreme(acc, sym_form(acc.forms[d], (acc.op_index, "map", d)), True, extreme, sym_form)
                 if hi is not None:
                     reach.append(hi.add(Lin({}, 1)).size_expr())
         known = extents.arg_dims.get(arr[1], ()) if extents is not None and arr[0] == "arg" else ()
@@ -503,7 +503,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         for acc in col.accesses:
             if acc.array != arr or d >= len(acc.forms):
                 continue
-            hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
+            hi = guarded_extreme(acc, sym_form(acc.forms[d], (acc.op_index, "map", d)), True, extreme, sym_form)
             if hi is None:
                 continue
             reach = hi.add(Lin({}, 1)).size_expr()
@@ -524,7 +524,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             ext = shape_exprs[d]
             if f is None or ext is None:
                 continue
-            hi, lo = extreme(f, True, bounds=checked_bounds), extreme(f, False, bounds=checked_bounds)
+            hi, lo = (guarded_extreme(acc, f, u, extreme, sym_form, bounds=checked_bounds) for u in (True, False))
             what = f"access at {acc.location}, dim {d}"
             if hi is not None and all(isinstance(k, str) and k != COUNTER for k in hi.terms):
                 constraints.append((Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
