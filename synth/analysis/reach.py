@@ -194,7 +194,8 @@ def guarded_extreme(acc, form: Lin | None, upper: bool, extreme, sym_form, **kw)
     """`extreme(form, upper)` of an access's form, narrowed by the affine.ifs around the
     access: a guard g >= 0 bounds the form below by form - g and above by form + g where
     those hold no loop index (`in[i + k - 1]` under `0 <= i + k - 1 < w`: 0 and w - 1,
-    where the loops alone give -1 and w)."""
+    where the loops alone give -1 and w); the guard's bound is taken unless the loops'
+    is tighter by a constant."""
     v = extreme(form, upper, **kw)
     if v is None or not acc.guards:
         return v
@@ -206,6 +207,6 @@ def guarded_extreme(acc, form: Lin | None, upper: bool, extreme, sym_form, **kw)
         if cand.ivs:
             continue
         gap = v.add(cand, -1) if upper else cand.add(v, -1)
-        if not gap.terms and gap.const > 0:
+        if gap.terms or gap.const > 0:  # a bound where the access runs: sound either way
             v = cand
     return v

@@ -1,0 +1,160 @@
+"""Loop bounds as library C writes them (issue 53; benchmarks/c-libs/bounds.c): through min
+and max (a local `end`, a MIN macro, a `?:` in the condition, a one-line helper, blocked
+and tiled loops, LAPACK's dlacpy with min(j + 1, m), a lower bound through max) as
+`affine.for` min / max bounds, the same the affine MLIR front end reads; and `continue`
+skipping taps outside a signal, whose condition bounds the subscripts it guards (in the
+C front end's layouts and in the size analysis of the affine kernel). Raises for every
+size are run against the C compiled by gcc at the manifest's sizes and at larger ones;
+the translations of every function of bounds.c are checked against gcc by
+tests/test_c_libs.py."""
+
+from __future__ import annotations
+
+import pytest
+from c_oracle import Case, assert_refused_at, load_cases, signature
+from conftest import ROOT
+
+from synth.backends.cc import compiler
+from synth.cli import main
+from synth.frontend.c import translate_c
+
+CASES = {c.function: c for c in load_cases(ROOT / "benchmarks" / "c-libs") if c.path.name == "bounds.c"}
+
+pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
+
+
+def _check_raised():
+    """scripts/c_coverage.py's check of a raise for every size against gcc."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("c_coverage", ROOT / "scripts" / "c_coverage.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.check_raised
+
+
+def _grown(case: Case, by: int) -> Case:
+    return Case(case.path, case.function, {**case.spec, "sizes": {k: v + by for k, v in case.sizes.items()}})
+
+
+def _text(name: str, **kw) -> str:
+    return translate_c(str(CASES[name].path), function=name, locations=False, **kw).text
+
+
+def test_min_and_max_bounds_are_affine_min_and_max():
+    # a local end, a ?: in the condition, MIN in both tile ends, a helper, min(j + 1, m)
+    for name in ("saxpy_blocked", "scale_tiled", "transpose_tiled", "band_scale", "dlacpy_upper",
+                 "tri_rowsum", "copy_prefix", "sdot_blocked"):
+        text = _text(name)
+        assert " to min #map" in text, name
+        assert "scf." not in text, name
+    assert "(d0 + 4, s0)" in _text("saxpy_blocked")  # min(i + BLK, n)
+    assert "= max #map" in _text("clear_from")  # from max(s, 0)
+    # constants at --size: min(k, n) is 6
+    assert "affine.for %arg4 = 0 to 6 {" in _text("copy_prefix", sizes={"n": 9, "k": 6})
+
+
+def test_continue_guarded_taps_are_bounded_by_their_guard():
+    """`if (x < 0 || x >= w) continue;` before `in[x]`: the rest of the body under
+    0 <= x < w; `in` holds w elements (the loops alone reach -1 and w), in the C front
+    end's reading and in the size analysis of the affine kernel."""
+    from synth.analysis.model import load_kernel
+    from synth.analysis.symbols import SizeExpr
+
+    case = CASES["conv1d_same"]
+    source = translate_c(str(case.path), function=case.function)
+    assert "affine.if" in source.text and 'synth.c_shape = ["w"]' in source.text
+    kernel = load_kernel(source, case.function)
+    w = SizeExpr.symbol(kernel.sizes.params[0])
+    assert kernel.sizes.arg_dims[1] == (w,) and kernel.sizes.arg_dims[3] == (w,)
+    box = translate_c(str(case.path), function="box3x3_skip").text
+    assert 'synth.c_shape = ["h", "w"]' in box
+
+
+@pytest.mark.parametrize("source,needle,words", [
+    ("void f(int n, int m, float *x) { for (int j = 0; j < (n > m ? n : m); j++) x[j] = 0; }",
+     "n > m ? n : m", ["max of two values where the bound needs their min"]),
+    ("void f(int n, int s, float *x) { for (int i = (s < 0 ? s : 0); i < n; i++) x[i] = 0; }",
+     "s < 0 ? s : 0", ["min of two values where the bound needs their max"]),
+    ("void f(int n, float *x) { for (int i = 0; i < n; i += 4) { int e = i + 4 < n ? i + 4 : n;"
+     " e = e - 1; for (int j = i; j < e; j++) x[j] = 0; } }",
+     "e;", ["'e' is a variable computed at run time"]),
+])
+def test_bounds_that_stay_refused(tmp_path, source, needle, words):
+    """An upper bound through max (or a lower one through min) is no convex iteration set;
+    a local changed after its min is set is not followed: exit 2 at the construct."""
+    assert_refused_at(tmp_path / "b.c", source, "f", needle, words)
+
+
+DEFAULT = [("saxpy_blocked", "stablehlo"), ("dlacpy_upper", "linalg")]
+SLOW = [("saxpy_blocked", "linalg"), ("dlacpy_upper", "stablehlo"), ("scale_tiled", "stablehlo"),
+        ("scale_tiled", "linalg"), ("transpose_tiled", "stablehlo"), ("transpose_tiled", "linalg"),
+        ("band_scale", "stablehlo"), ("band_scale", "linalg"), ("sdot_blocked", "stablehlo"),
+        ("sdot_blocked", "linalg"), ("xcorr_valid", "stablehlo"), ("xcorr_valid", "linalg"),
+        ("sum_positive", "stablehlo"), ("sum_positive", "linalg")]
+
+
+@pytest.mark.parametrize("name,target", DEFAULT + [pytest.param(f, t, marks=pytest.mark.slow) for f, t in SLOW])
+def test_raise_for_every_size_equals_compiled_c(name, target):
+    from synth.pipeline import RaiseOptions, raise_function
+
+    case = CASES[name]
+    source = translate_c(str(case.path), function=name)  # sizes left free: shape-generic
+    outcome = raise_function(source, name, target, RaiseOptions())
+    assert "?" in outcome.module.split(f"@{name}_raised(")[1].split(")")[0]
+    check = _check_raised()
+    for by in (0, 5):  # at the manifest's sizes and 5 larger: one raise for both
+        at = _grown(case, by)
+        params, result = signature(at)
+        check(at, outcome.module, target, params, result)
+
+
+FIXED = [pytest.param(n, t, marks=pytest.mark.slow) for n in ("tri_rowsum", "copy_prefix", "clear_from")
+         for t in ("stablehlo", "linalg")]
+
+
+@pytest.mark.parametrize("name,target", FIXED)
+def test_raise_at_the_sizes_given_equals_compiled_c(name, target):
+    """Triangles capped by min(i, m), a prefix of min(k, n), a suffix from max(s, 0): raised
+    at the manifest's sizes."""
+    import numpy as np
+    from c_oracle import assert_same, inputs, mlir_signature, raised_outputs, run_c
+
+    from synth.pipeline import RaiseOptions, raise_function
+
+    case = CASES[name]
+    module = translate_c(str(case.path), function=name, sizes=case.sizes)
+    outcome = raise_function(module, name, target, RaiseOptions())
+    params, result = signature(case)
+    sig = mlir_signature(translate_c(str(case.path), function=name, sizes=case.sizes, locations=False).text, name)
+    args = inputs(case, params, np.random.default_rng(5))
+    got = raised_outputs(outcome.module, case, params, args, target, sig)
+    assert_same(case, f"raised {target}", params, result, run_c(case, params, result, args, "-O2"), got)
+
+
+TILED_MLIR = """
+#ub = affine_map<(d0)[s0] -> (d0 + 4, s0)>
+func.func @scale_tiled(%n: i32, %a: f64, %x: memref<?xf64>, %y: memref<?xf64>) {
+  %N = arith.index_cast %n : i32 to index
+  affine.for %ii = 0 to %N step 4 {
+    affine.for %i = affine_map<(d0) -> (d0)>(%ii) to min #ub(%ii)[%N] {
+      %v = affine.load %x[%i] : memref<?xf64>
+      %w = arith.mulf %a, %v : f64
+      affine.store %w, %y[%i] : memref<?xf64>
+    }
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["stablehlo", pytest.param("linalg", marks=pytest.mark.slow)])
+def test_tiled_affine_mlir_raises_as_the_untiled_loop(tmp_path, target):
+    """The affine form the C front end makes of a tiled loop (a min upper bound), written
+    by hand: raised for every size, and proven equal to the original."""
+    path = tmp_path / "tiled.mlir"
+    path.write_text(TILED_MLIR)
+    out = tmp_path / f"tiled.{target}.mlir"
+    assert main(["raise", str(path), "--target", target, "-o", str(out)]) == 0
+    assert "?x" in out.read_text() or "tensor<?" in out.read_text()
+    assert main(["verify", str(path), str(out)]) == 0
