@@ -210,3 +210,32 @@ def guarded_extreme(acc, form: Lin | None, upper: bool, extreme, sym_form, **kw)
         if gap.terms or gap.const > 0:  # a bound where the access runs: sound either way
             v = cand
     return v
+
+
+def single_size(pure: list, loop, upper: bool) -> Lin:
+    """The one bound over sizes alone of a loop bounded by a min (max) of values: where
+    there are several (`0 to min(k, n)`) the loop's extent is none of them at every size,
+    and an array it reaches has no extent as one expression of sizes: refused (exit 2)."""
+    distinct = []
+    for p in pure:
+        if p not in distinct:
+            distinct.append(p)
+    if len(distinct) > 1:
+        which = "smaller" if upper else "larger"
+        names = " and ".join(str(p.size_expr()) for p in distinct)
+        raise InputError(f"the loop runs to the {which} of {names}: no one expression of the "
+                         f"sizes is its extent at every size (give the sizes their values, "
+                         f"--size NAME=VALUE, to raise it at those)", loop.location)
+    return distinct[0]
+
+
+def unread_bounds(col: Collector) -> str:
+    """Why a dynamic extent may have no loop reaching it: the loops whose bounds are no
+    affine forms of the size arguments (a quotient `n / 2` of a run-time size), for the
+    message; "" where every bound reads."""
+    where = [loop.location for loop in col.loop_list if any(f is None for f in loop.lbs + loop.ubs)]
+    if not where:
+        return ""
+    return (f" (the bound of the loop at {where[0]} is no affine form of the size arguments: a "
+            f"quotient such as n / 2 is not a size of a raise for every size; --size NAME=VALUE "
+            f"raises it at those sizes)")

@@ -14,7 +14,8 @@ from synth.analysis.symbols import SizeExpr
 from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
-from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past
+from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past, \
+    single_size, unread_bounds
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
@@ -398,7 +399,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if not options:
             return None
         pure = [o for o in options if not o.ivs]
-        choice = (pure or options)[0]
+        choice = single_size(pure, col.loop_list[key[1]], take_upper) if pure else options[0]
         if take_upper:
             choice = choice.add(Lin({}, -stepped.get(key[1], 1)))
         rest = Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
@@ -488,7 +489,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if not reach:
             where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
             raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop "
-                             f"index reaches it; synth needs to know every array's size", location)
+                             f"index reaches it; synth needs to know every array's size{unread_bounds(col)}", location)
         orig = {n: s.value for n, s in symbols.items()}
         dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
 
