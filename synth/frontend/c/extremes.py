@@ -120,3 +120,22 @@ def _inside(inner, outer) -> bool:
     return (a.start.file is not None and b.start.file is not None
             and a.start.file.name == b.start.file.name
             and b.start.offset <= a.start.offset and a.end.offset <= b.end.offset)
+
+
+def bound_only(tr, d, init) -> bool:
+    """The integer local `d`, set once to a `?:` or a call (`int end = MIN(i + B, n)`), is
+    read only in the conditions of `for` loops read as affine.for (their bounds, through
+    `extremum`): it needs no memory, nor a value computed in each iteration."""
+    s = strip_casts(init)
+    if s.kind not in (CK.CONDITIONAL_OPERATOR, CK.CALL_EXPR) or d.hash in tr.assigned \
+            or d.hash in tr.loop_vars:
+        return False
+    conds, refs = [], []
+    for k in tr.func.walk_preorder():
+        if k.kind == CK.FOR_STMT and tr.affine_for(k):
+            kids = list(k.get_children())
+            if len(kids) == 4:
+                conds.append(kids[1])
+        elif k.kind == CK.DECL_REF_EXPR and k.referenced is not None and k.referenced.hash == d.hash:
+            refs.append(k)
+    return bool(refs) and all(any(_inside(r, c) for c in conds) for r in refs)

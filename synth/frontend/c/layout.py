@@ -173,9 +173,23 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | 
                 raise
             continue
         if fixed or declared_total is not None or not _over_reaches(lay, acc, values):
-            return lay
+            return _exact_flat(lay, accesses, values, names) if not fixed else lay
     flat = [replace(a, flat=a.flat.subst(values)) for a in accesses]
     return _check(flat, [Poly.number(1)], values, names, declared_total)
+
+
+def _exact_flat(lay: Layout, accesses: list, values: dict, names: dict) -> Layout:
+    """`lay`, or the flat reading where `lay` holds only under assumptions on free sizes
+    that the flat one does without: `x[i * 2 + j]`, j < k, as rows of 2 needs k <= 2 (a
+    strided convolution's window is wider than its stride), flat it is exact."""
+    if not lay.assumptions or len(lay.strides) < 2 or not all(st.is_const for st in lay.strides):
+        return lay
+    try:
+        flat = _check([replace(a, flat=a.flat.subst(values)) for a in accesses], [Poly.number(1)],
+                      values, names, None)
+    except LayoutError:
+        return lay
+    return lay if flat.assumptions else flat
 
 
 def _over_reaches(lay: Layout, accesses: list, values: dict) -> bool:

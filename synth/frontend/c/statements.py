@@ -15,7 +15,7 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from synth.errors import InputError
-from synth.frontend.c import evolution, jumps, layout
+from synth.frontend.c import evolution, extremes, jumps, layout
 from synth.frontend.c.access import ARRAYS
 from synth.frontend.c.access import stride as _stride_of
 from synth.frontend.c.returns import (
@@ -427,6 +427,9 @@ class FunctionTranslator(ReturnTranslator):
                 raise Refuse(d, f"loop index '{name}' must be an integer")
             self.env[d.hash] = Binding("loopvar", None, t, name=name, key=d.hash)
             return  # its initial value is never read (read after a loop: its final value)
+        if is_int(t) and init and extremes.bound_only(self, d, init[-1]):
+            self.env[d.hash] = Binding("bound", None, t, name=name, key=d.hash)
+            return  # read by loop bounds only (synth.frontend.c.extremes), from its initialiser
         if is_int(t) and d.hash not in self.not_index and d.hash not in self.plan.demoted and (
                 not init or self._affine_shaped(init[-1])):
             self.env[d.hash] = Binding("index", None, t, name=name, key=d.hash)
