@@ -8,6 +8,8 @@ and proven at sizes where the original stays within its arrays."""
 
 from __future__ import annotations
 
+import re
+
 from synth.errors import InputError
 from synth.analysis.collect import Collector, Lin
 
@@ -212,7 +214,7 @@ def guarded_extreme(acc, form: Lin | None, upper: bool, extreme, sym_form, **kw)
     return v
 
 
-def single_size(pure: list, loop, upper: bool) -> Lin:
+def single_size(pure: list, loop, upper: bool, block=None) -> Lin:
     """The one bound over sizes alone of a loop bounded by a min (max) of values: where
     there are several (`0 to min(k, n)`) the loop's extent is none of them at every size,
     and an array it reaches has no extent as one expression of sizes: refused (exit 2)."""
@@ -222,7 +224,8 @@ def single_size(pure: list, loop, upper: bool) -> Lin:
             distinct.append(p)
     if len(distinct) > 1:
         which = "smaller" if upper else "larger"
-        names = " and ".join(str(p.size_expr()) for p in distinct)
+        names = " and ".join(re.sub(r"\barg(\d+)\b", lambda m: param_name(block, int(m[1])) if block
+                                    is not None else m[0], str(p.size_expr())) for p in distinct)
         raise InputError(f"the loop runs to the {which} of {names}: no one expression of the "
                          f"sizes is its extent at every size (give the sizes their values, "
                          f"--size NAME=VALUE, to raise it at those)", loop.location)
@@ -239,3 +242,25 @@ def unread_bounds(col: Collector) -> str:
     return (f" (the bound of the loop at {where[0]} is no affine form of the size arguments: a "
             f"quotient such as n / 2 is not a size of a raise for every size; --size NAME=VALUE "
             f"raises it at those sizes)")
+
+
+def caps(col: Collector, bounds: dict, extreme) -> list[tuple[str, str]]:
+    """(s, t) for each loop that runs to min(f, s), f a form of outer loop indices that
+    reaches up to t - 1 and s a size of its own (`j < min(i, m)`, i < n: (m, n)): at test
+    sizes s must be below t, or the cap never applies and a raise that ignores it passes
+    every test (synth.analysis.sizes.SizeModel.with_test_values orders them so)."""
+    out = []
+    for loop in col.loop_list:
+        ubs = bounds[loop.id][1]
+        if len(ubs) < 2 or any(u is None for u in ubs):
+            continue
+        sizes = [u for u in ubs if not u.ivs and len(u.terms) == 1]
+        for f in (u for u in ubs if u.ivs):
+            top = extreme(f, True)
+            if top is None or len(top.terms) != 1:
+                continue
+            for s in sizes:
+                pair = (next(iter(s.terms)), next(iter(top.terms)))
+                if pair[0] != pair[1] and pair not in out:
+                    out.append(pair)
+    return out

@@ -15,7 +15,7 @@ from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
 from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past, \
-    single_size, unread_bounds
+    caps as _caps, single_size, unread_bounds
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
@@ -399,7 +399,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if not options:
             return None
         pure = [o for o in options if not o.ivs]
-        choice = single_size(pure, col.loop_list[key[1]], take_upper) if pure else options[0]
+        choice = single_size(pure, col.loop_list[key[1]], take_upper, block) if pure else options[0]
         if take_upper:
             choice = choice.add(Lin({}, -stepped.get(key[1], 1)))
         rest = Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
@@ -584,7 +584,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
                      constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips, ranges,
-                     counter, updates=updates, congruences=congruences)
+                     counter, updates=updates, congruences=congruences, caps=_caps(col, bounds, extreme))
 
 
 def _counter_argument(func) -> int | None:
