@@ -91,7 +91,8 @@ SLOW = [("saxpy_blocked", "linalg"), ("dlacpy_upper", "stablehlo"), ("scale_tile
         ("scale_tiled", "linalg"), ("transpose_tiled", "stablehlo"), ("transpose_tiled", "linalg"),
         ("band_scale", "stablehlo"), ("band_scale", "linalg"), ("sdot_blocked", "stablehlo"),
         ("sdot_blocked", "linalg"), ("xcorr_valid", "stablehlo"), ("xcorr_valid", "linalg"),
-        ("sum_positive", "stablehlo"), ("sum_positive", "linalg")]
+        ("sum_positive", "stablehlo"), ("sum_positive", "linalg"), ("tri_rowsum", "stablehlo"),
+        ("tri_rowsum", "linalg")]
 
 
 @pytest.mark.parametrize("name,target", DEFAULT + [pytest.param(f, t, marks=pytest.mark.slow) for f, t in SLOW])
@@ -109,14 +110,15 @@ def test_raise_for_every_size_equals_compiled_c(name, target):
         check(at, outcome.module, target, params, result)
 
 
-FIXED = [pytest.param(n, t, marks=pytest.mark.slow) for n in ("tri_rowsum", "copy_prefix", "clear_from")
+FIXED = [pytest.param(n, t, marks=pytest.mark.slow) for n in (
+    "tri_rowsum", "copy_prefix", "clear_from", "pair_sum", "maxpool1d", "downsample2_u8")
          for t in ("stablehlo", "linalg")]
 
 
 @pytest.mark.parametrize("name,target", FIXED)
 def test_raise_at_the_sizes_given_equals_compiled_c(name, target):
-    """Triangles capped by min(i, m), a prefix of min(k, n), a suffix from max(s, 0): raised
-    at the manifest's sizes."""
+    """Triangles capped by min(i, m), a prefix of min(k, n), a suffix from max(s, 0), and
+    quotient bounds (n / 2 pairs, pooling, 2x2 downsampling): raised at the manifest's sizes."""
     import numpy as np
     from c_oracle import assert_same, inputs, mlir_signature, raised_outputs, run_c
 
@@ -158,3 +160,76 @@ def test_tiled_affine_mlir_raises_as_the_untiled_loop(tmp_path, target):
     assert main(["raise", str(path), "--target", target, "-o", str(out)]) == 0
     assert "?x" in out.read_text() or "tensor<?" in out.read_text()
     assert main(["verify", str(path), str(out)]) == 0
+
+
+GUARDED_MLIR = """
+#taps = affine_set<(d0, d1)[s0] : (d0 + d1 - 1 >= 0, s0 - d0 - d1 >= 0)>
+func.func @conv_same(%w: i32, %in: memref<?xf32>, %k3: memref<3xf32>, %out: memref<?xf32>) {
+  %W = arith.index_cast %w : i32 to index
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to %W {
+    affine.store %zero, %out[%i] : memref<?xf32>
+    affine.for %k = 0 to 3 {
+      affine.if #taps(%i, %k)[%W] {
+        %a = affine.load %in[%i + %k - 1] : memref<?xf32>
+        %b = affine.load %k3[%k] : memref<3xf32>
+        %p = arith.mulf %a, %b : f32
+        %o = affine.load %out[%i] : memref<?xf32>
+        %s = arith.addf %o, %p : f32
+        affine.store %s, %out[%i] : memref<?xf32>
+      }
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_guarded_tap_in_affine_mlir_stays_within_its_array(tmp_path):
+    """The affine form of a 'same' convolution (an affine.if keeps in[i + k - 1] within
+    0 .. w - 1): `in` holds w elements, and the sizes are valid at every w >= 1 (the
+    loops alone reach -1 and w, which no size keeps within the array)."""
+    from synth.analysis.model import load_kernel
+    from synth.analysis.symbols import SizeExpr
+    from synth.frontend.reader import load_source
+
+    path = tmp_path / "conv_same.mlir"
+    path.write_text(GUARDED_MLIR)
+    kernel = load_kernel(load_source(path), "conv_same")
+    w = SizeExpr.symbol(kernel.sizes.params[0])
+    assert kernel.sizes.arg_dims[1] == (w,) and kernel.sizes.arg_dims[3] == (w,)
+    assert kernel.sizes.valid({kernel.sizes.params[0]: 1, **{n: 3 for n in kernel.sizes.symbols
+                                                              if n != kernel.sizes.params[0]}})
+
+
+def test_a_triangle_capped_by_a_size_is_tested_where_the_cap_applies():
+    """`j < min(i, m)`, i < n: the test sizes put m below n (else min(i, m) is i at every
+    test and a raise that ignores m passes them)."""
+    from synth.analysis.model import load_kernel
+
+    case = CASES["tri_rowsum"]
+    kernel = load_kernel(translate_c(str(case.path), function="tri_rowsum"), "tri_rowsum")
+    n, m = kernel.sizes.params[0], kernel.sizes.params[1]
+    assert kernel.sizes.caps == [(m, n)]
+    kernel.sizes.with_test_values()
+    values = kernel.sizes.original()
+    assert values[m] < values[n]
+
+
+@pytest.mark.parametrize("name,words", [
+    ("copy_prefix", "the loop runs to the smaller of k and n"),
+    ("clear_from", "the loop runs to the larger of s and 0"),
+    ("pair_sum", "is no affine form of the size arguments: a quotient such as n / 2"),
+])
+def test_bounds_that_no_raise_for_every_size_takes(name, words):
+    """min(k, n) and max(s, 0) of sizes alone, and n / 2 of a run-time n, have no one
+    expression of the sizes as their extent: exit 2 at the loop for every size (each
+    raises at the sizes given: tests above and scripts/c_coverage.py)."""
+    from synth.analysis.model import load_kernel
+    from synth.errors import InputError
+
+    case = CASES[name]
+    with pytest.raises(InputError) as e:
+        load_kernel(translate_c(str(case.path), function=name), name)
+    assert e.value.exit_code == 2 and words in e.value.message, e.value.message
+    assert e.value.location.startswith(str(case.path))
