@@ -157,6 +157,7 @@ class Collector:
         self.alloc_values: dict = {}
         self.parent: dict[int, int | None] = {}
         self.store_loops: list[list[int]] = []  # per affine.store (pre-order): enclosing loops
+        self.quotients: dict[str, tuple] = {}  # "q0" -> (param terms, const, divisor): n / 2
 
     def where(self, op) -> str:
         return diagnostic_location(self.path, op.location)
@@ -181,7 +182,22 @@ class Collector:
             forms = [self.operand(x) for x in owner.operands]
             dims = forms[: amap.n_dims] + forms[amap.n_dims:]
             return _map_lins(amap, dims)[0]
+        if owner.name in ("arith.divsi", "arith.divui", "arith.floordivsi"):
+            return self._quotient(owner)
         return None
+
+    def _quotient(self, op) -> Lin | None:
+        """`x / d` of size arguments (no loop index) by a positive constant (C's `n / 2`,
+        `(n - k) / 2` at the entry): a symbol of its own (`q0`), which the size analysis
+        makes the floordiv of the size symbols (C truncates: the same where x >= 0)."""
+        x, d = (self.operand(v) for v in op.operands)
+        if x is None or d is None or d.terms or d.const <= 0 or not x.terms \
+                or any(not isinstance(k, tuple) or k[0] != "p" for k in x.terms):
+            return None
+        key = (tuple(sorted(x.terms.items())), x.const, d.const)
+        name = next((n for n, q in self.quotients.items() if q == key), f"q{len(self.quotients)}")
+        self.quotients[name] = key
+        return Lin({name: 1})
 
     def map_forms(self, amap: ir.AffineMap, operands: list) -> list:
         forms = [self.operand(v) for v in operands]

@@ -264,3 +264,41 @@ def caps(col: Collector, bounds: dict, extreme) -> list[tuple[str, str]]:
                 if pair[0] != pair[1] and pair not in out:
                     out.append(pair)
     return out
+
+
+def quotients(col: Collector, names: dict) -> dict:
+    """The collector's quotient symbols (`q0`: n / 2 of a run-time n) as floordivs of the
+    size symbols (`names`: size argument -> symbol), for the size model's floordivs."""
+    from synth.analysis.symbols import SizeExpr
+
+    out = {}
+    for q, (terms, const, d) in col.quotients.items():
+        if all(k[1] in names for k, _ in terms):
+            out[q] = SizeExpr(tuple(sorted((names[k[1]], c) for k, c in terms)), const).floordiv(d)
+    return out
+
+
+def unquotient(e, floordivs: dict):
+    """`q + c` of a quotient symbol q = x floordiv d as the floordiv (x + c * d) floordiv d,
+    an extent a raise for every size computes from the size arguments; `e` otherwise."""
+    from synth.analysis.symbols import SizeExpr
+
+    if len(e.terms) != 1 or e.terms[0][1] != 1 or e.terms[0][0] not in floordivs or e.div != 1:
+        return e
+    inner = floordivs[e.terms[0][0]]
+    return SizeExpr(inner.terms, inner.const + e.const * inner.div, inner.div)
+
+
+def check_quotients(dims: dict, floordivs: dict, where: str) -> None:
+    """Refuse (exit 2) an extent that a quotient symbol enters other than as a floordiv
+    (`2 * ((n - k) / 2) + k` elements of a strided convolution's input): no extent of a
+    raise for every size."""
+    for (arr, d), e in dims.items():
+        if e is not None and any(n in floordivs and not n.startswith("(") for n in e.symbols):
+            what = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
+            text = str(e)
+            for n, q in floordivs.items():
+                text = text.replace(n, f"({q})")
+            raise InputError(f"the extent of dimension {d} of {what} is {text}: a multiple of a "
+                             f"quotient of sizes, which no raise for every size takes (give the "
+                             f"sizes their values, --size NAME=VALUE)", where)

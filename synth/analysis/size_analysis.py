@@ -15,7 +15,7 @@ from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
 from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past, \
-    caps as _caps, single_size, unread_bounds
+    caps as _caps, check_quotients, quotients, single_size, unread_bounds, unquotient
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
@@ -326,7 +326,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 used_symbols |= set(e.symbols)
 
     # loops as forms over symbols (params by name, constants by their decided expressions)
-    floordiv_symbols: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
+    floordiv_symbols: dict[str, SizeExpr] = quotients(col, form_names)  # a symbol for a floordiv of sizes (n / 2)
 
     def sym_form(form: Lin | None, key: tuple | None, floordivs: bool = False) -> Lin | None:
         """`form` over size symbols; a constant decided as a floordiv (12 = n24 / 2) makes
@@ -491,7 +491,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop "
                              f"index reaches it; synth needs to know every array's size{unread_bounds(col)}", location)
         orig = {n: s.value for n, s in symbols.items()}
-        dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
+        dims[key] = unquotient(max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1,
+                                                         str(x))), floordiv_symbols)
 
     # dynamic extents a loop's parameter voted for (`t <= pos`: pos) that an access reaches
     # past (att[t] reaches pos + 1, rgb[3 * i + 2] 3 * n): what the accesses reach. A static raise
@@ -515,6 +516,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                     and all(c > 0 for _, c in past.terms) and past.const + sum(c for _, c in past.terms) >= 0:
                 dims[key] = reach
 
+    check_quotients(dims, floordiv_symbols, location)
     # -- constraints: every access within its array, loops that run
     constraints = []
     nonempty = []
@@ -556,7 +558,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         lbs, ubs = bounds[loop.id]
         if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
                 and not lbs[0].ivs and not ubs[0].ivs and loop.step == 1 \
-                and COUNTER not in lbs[0].terms | ubs[0].terms:
+                and not (COUNTER in lbs[0].terms | ubs[0].terms or set(ubs[0].terms) & set(col.quotients)):
             trips[loop.id] = ubs[0].size_expr() - lbs[0].size_expr()
             ranges[loop.location] = (lbs[0].size_expr(), ubs[0].size_expr())
     nests = [tuple(trips[i] for i in loops if i in trips) for loops in col.store_loops]

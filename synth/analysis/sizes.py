@@ -180,6 +180,7 @@ class SizeModel:
     def valid(self, values: Mapping[str, int], nonempty: bool = True) -> bool:
         if any(v < 1 for v in values.values()) or self.violations(values):
             return False
+        values = {**values, **{n: e.at(values) for n, e in self.floordivs.items()}}
         return not nonempty or all(lb.at(values) < ub.at(values) for lb, ub in self.nonempty)
 
     def _assign(self, order: list[str], small: list[int]) -> dict[str, int]:
