@@ -86,13 +86,14 @@ def test_bounds_that_stay_refused(tmp_path, source, needle, words):
     assert_refused_at(tmp_path / "b.c", source, "f", needle, words)
 
 
-DEFAULT = [("saxpy_blocked", "stablehlo"), ("dlacpy_upper", "linalg")]
+DEFAULT = [("saxpy_blocked", "stablehlo"), ("dlacpy_upper", "linalg"), ("pair_sum", "linalg")]
 SLOW = [("saxpy_blocked", "linalg"), ("dlacpy_upper", "stablehlo"), ("scale_tiled", "stablehlo"),
         ("scale_tiled", "linalg"), ("transpose_tiled", "stablehlo"), ("transpose_tiled", "linalg"),
         ("band_scale", "stablehlo"), ("band_scale", "linalg"), ("sdot_blocked", "stablehlo"),
         ("sdot_blocked", "linalg"), ("xcorr_valid", "stablehlo"), ("xcorr_valid", "linalg"),
         ("sum_positive", "stablehlo"), ("sum_positive", "linalg"), ("tri_rowsum", "stablehlo"),
-        ("tri_rowsum", "linalg")]
+        ("tri_rowsum", "linalg"), ("pair_sum", "stablehlo"), ("maxpool1d", "stablehlo"),
+        ("maxpool1d", "linalg")]
 
 
 @pytest.mark.parametrize("name,target", DEFAULT + [pytest.param(f, t, marks=pytest.mark.slow) for f, t in SLOW])
@@ -219,12 +220,12 @@ def test_a_triangle_capped_by_a_size_is_tested_where_the_cap_applies():
 @pytest.mark.parametrize("name,words", [
     ("copy_prefix", "the loop runs to the smaller of k and n"),
     ("clear_from", "the loop runs to the larger of s and 0"),
-    ("pair_sum", "is no affine form of the size arguments: a quotient such as n / 2"),
+    ("conv1d_stride2", "is k + 2*((n - k) floordiv 2): a multiple of a quotient of sizes"),
 ])
 def test_bounds_that_no_raise_for_every_size_takes(name, words):
-    """min(k, n) and max(s, 0) of sizes alone, and n / 2 of a run-time n, have no one
-    expression of the sizes as their extent: exit 2 at the loop for every size (each
-    raises at the sizes given: tests above and scripts/c_coverage.py)."""
+    """min(k, n) and max(s, 0) of sizes alone have no one expression of the sizes as their
+    extent, nor has the input a strided convolution reaches, 2 * ((n - k) / 2) + k: exit 2
+    for every size (each raises at the sizes given, or exits 3: scripts/c_coverage.py)."""
     from synth.analysis.model import load_kernel
     from synth.errors import InputError
 

@@ -234,14 +234,13 @@ def single_size(pure: list, loop, upper: bool, block=None) -> Lin:
 
 def unread_bounds(col: Collector) -> str:
     """Why a dynamic extent may have no loop reaching it: the loops whose bounds are no
-    affine forms of the size arguments (a quotient `n / 2` of a run-time size), for the
-    message; "" where every bound reads."""
+    affine forms of the size arguments and their quotients by constants (`n % 3`, a
+    product of sizes), for the message; "" where every bound reads."""
     where = [loop.location for loop in col.loop_list if any(f is None for f in loop.lbs + loop.ubs)]
     if not where:
         return ""
-    return (f" (the bound of the loop at {where[0]} is no affine form of the size arguments: a "
-            f"quotient such as n / 2 is not a size of a raise for every size; --size NAME=VALUE "
-            f"raises it at those sizes)")
+    return (f" (the bound of the loop at {where[0]} is no affine form of the size arguments and "
+            f"their quotients by constants; --size NAME=VALUE raises it at those sizes)")
 
 
 def caps(col: Collector, bounds: dict, extreme) -> list[tuple[str, str]]:
@@ -289,7 +288,7 @@ def unquotient(e, floordivs: dict):
     return SizeExpr(inner.terms, inner.const + e.const * inner.div, inner.div)
 
 
-def check_quotients(dims: dict, floordivs: dict, where: str) -> None:
+def check_quotients(dims: dict, floordivs: dict, where: str, block=None) -> None:
     """Refuse (exit 2) an extent that a quotient symbol enters other than as a floordiv
     (`2 * ((n - k) / 2) + k` elements of a strided convolution's input): no extent of a
     raise for every size."""
@@ -299,6 +298,8 @@ def check_quotients(dims: dict, floordivs: dict, where: str) -> None:
             text = str(e)
             for n, q in floordivs.items():
                 text = text.replace(n, f"({q})")
+            if block is not None:
+                text = re.sub(r"\barg(\d+)\b", lambda m: param_name(block, int(m[1])), text)
             raise InputError(f"the extent of dimension {d} of {what} is {text}: a multiple of a "
                              f"quotient of sizes, which no raise for every size takes (give the "
                              f"sizes their values, --size NAME=VALUE)", where)
