@@ -234,3 +234,37 @@ def test_bounds_that_no_raise_for_every_size_takes(name, words):
         load_kernel(translate_c(str(case.path), function=name), name)
     assert e.value.exit_code == 2 and words in e.value.message, e.value.message
     assert e.value.location.startswith(str(case.path))
+
+
+PAIRS_MLIR = """
+func.func @pairs(%n: i32, %x: memref<?x2xf64>, %y: memref<?xf64>) {
+  %N = arith.index_cast %n : i32 to index
+  %c2 = arith.constant 2 : index
+  %half = arith.divsi %N, %c2 : index
+  affine.for %i = 0 to %half {
+    %a = affine.load %x[%i, 0] : memref<?x2xf64>
+    %b = affine.load %x[%i, 1] : memref<?x2xf64>
+    %s = arith.addf %a, %b : f64
+    affine.store %s, %y[%i] : memref<?xf64>
+  }
+  return
+}
+"""
+
+
+def test_a_quotient_bound_in_affine_mlir_is_a_floordiv_size(tmp_path):
+    """A loop to n / 2 of a run-time n (the affine form C's `i < n / 2` translates to): y
+    holds n floordiv 2 elements at every n, the raise takes it for every size."""
+    from synth.analysis.model import load_kernel
+    from synth.analysis.symbols import SizeExpr
+    from synth.frontend.reader import load_source
+
+    path = tmp_path / "pairs.mlir"
+    path.write_text(PAIRS_MLIR)
+    kernel = load_kernel(load_source(path), "pairs")
+    n = SizeExpr.symbol(kernel.sizes.params[0])
+    assert kernel.sizes.arg_dims[2] == (n.floordiv(2),)
+    out = tmp_path / "pairs.stablehlo.mlir"
+    assert main(["raise", str(path), "--target", "stablehlo", "-o", str(out)]) == 0
+    assert "tensor<?xf64>" in out.read_text()
+    assert main(["verify", str(path), str(out)]) == 0
