@@ -156,6 +156,7 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | 
     the accesses with coefficients that are sums of sizes as symbols, tried after them.
     Raises LayoutError naming an access that no layout reads exactly."""
     tries = [(accesses, False)] + ([(opaque, True)] if opaque and opaque != accesses else [])
+    found = None  # the first layout that holds only under assumptions on free sizes
     for strides, acc, is_opaque in ([(fixed, accesses, False)] if fixed else [
             (chain(a, relaxed), a, o) for a, o in tries for relaxed in (False, True)]):
         if strides is not None and not fixed and len(strides) > 1 and declared_total is not None:
@@ -173,7 +174,14 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | 
                 raise
             continue
         if fixed or declared_total is not None or not _over_reaches(lay, acc, values):
-            return _exact_flat(lay, accesses, values, names) if not fixed else lay
+            if fixed or not lay.assumptions:
+                return lay
+            # another reading may need fewer (`2 * y * w + 2 * x`, x < w / 2: rows of 2 * w
+            # of pairs need w <= 1 where the pixel src[2y][2x] of rows of w needs none)
+            if found is None or len(lay.assumptions) < len(found.assumptions):
+                found = lay
+    if found is not None:
+        return _exact_flat(found, accesses, values, names)
     flat = [replace(a, flat=a.flat.subst(values)) for a in accesses]
     return _check(flat, [Poly.number(1)], values, names, declared_total)
 
