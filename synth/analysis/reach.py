@@ -192,12 +192,12 @@ def _span(col: Collector, form: Lin, params: dict[int, int]) -> tuple[int, int] 
     return found[0], found[1]
 
 
-def guarded_extreme(acc, form: Lin | None, upper: bool, extreme, sym_form, **kw) -> Lin | None:
+def guarded_extreme(acc, form: Lin | None, upper: bool, extreme, sym_form, known: dict, **kw) -> Lin | None:
     """`extreme(form, upper)` of an access's form, narrowed by the affine.ifs around the
     access: a guard g >= 0 bounds the form below by form - g and above by form + g where
     those hold no loop index (`in[i + k - 1]` under `0 <= i + k - 1 < w`: 0 and w - 1,
-    where the loops alone give -1 and w); the guard's bound is taken unless the loops'
-    is tighter by a constant."""
+    where the loops alone give -1 and w). Both bounds hold; the guard's is taken where it
+    is the tighter one at the sizes `known` (symbol -> value; a free size unknown: kept)."""
     v = extreme(form, upper, **kw)
     if v is None or not acc.guards:
         return v
@@ -209,7 +209,7 @@ def guarded_extreme(acc, form: Lin | None, upper: bool, extreme, sym_form, **kw)
         if cand.ivs:
             continue
         gap = v.add(cand, -1) if upper else cand.add(v, -1)
-        if gap.terms or gap.const > 0:  # a bound where the access runs: sound either way
+        if all(k in known for k in gap.terms) and gap.const + sum(c * known[k] for k, c in gap.terms.items()) > 0:
             v = cand
     return v
 

@@ -4,7 +4,6 @@ its array, and the loops kept as loops; the result is a synth.analysis.sizes.Siz
 
 from __future__ import annotations
 
-
 from mlir import ir
 
 from synth.errors import InputError
@@ -477,7 +476,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         reach = []
         for acc in col.accesses:
             if acc.array == arr and d < len(acc.forms):
-                hi = guarded_extreme(acc, sym_form(acc.forms[d], (acc.op_index, "map", d)), True, extreme, sym_form)
+                hi = guarded_extreme(acc, sym_form(acc.forms[d], (acc.op_index, "map", d)), True, extreme, sym_form, known_values)
                 if hi is not None:
                     reach.append(hi.add(Lin({}, 1)).size_expr())
         known = extents.arg_dims.get(arr[1], ()) if extents is not None and arr[0] == "arg" else ()
@@ -505,7 +504,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         for acc in col.accesses:
             if acc.array != arr or d >= len(acc.forms):
                 continue
-            hi = guarded_extreme(acc, sym_form(acc.forms[d], (acc.op_index, "map", d)), True, extreme, sym_form)
+            hi = guarded_extreme(acc, sym_form(acc.forms[d], (acc.op_index, "map", d)), True, extreme, sym_form, known_values)
             if hi is None:
                 continue
             reach = hi.add(Lin({}, 1)).size_expr()
@@ -527,7 +526,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             ext = shape_exprs[d]
             if f is None or ext is None:
                 continue
-            hi, lo = (guarded_extreme(acc, f, u, extreme, sym_form, bounds=checked_bounds) for u in (True, False))
+            hi, lo = (guarded_extreme(acc, f, u, extreme, sym_form, known_values, bounds=checked_bounds)
+                      for u in (True, False))
             what = f"access at {acc.location}, dim {d}"
             if hi is not None and all(isinstance(k, str) and k != COUNTER for k in hi.terms):
                 constraints.append((Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))

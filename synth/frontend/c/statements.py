@@ -559,7 +559,7 @@ def _acts(s) -> bool:
         return False
     if isinstance(s, list):
         return any(_acts(x) for x in s)
-    if isinstance(s, jumps.Branch):
+    if isinstance(s, jumps.Branch) or not hasattr(s, "kind"):
         return True
     if s.kind == CK.NULL_STMT:
         return False
