@@ -44,12 +44,15 @@ def _text(name: str, **kw) -> str:
 def test_min_and_max_bounds_are_affine_min_and_max():
     # a local end, a ?: in the condition, MIN in both tile ends, a helper, min(j + 1, m)
     for name in ("saxpy_blocked", "scale_tiled", "transpose_tiled", "band_scale", "dlacpy_upper",
-                 "tri_rowsum", "copy_prefix", "sdot_blocked"):
+                 "tri_rowsum", "copy_prefix", "sdot_blocked", "sscal_blocked_and", "copy_last4"):
         text = _text(name)
         assert " to min #map" in text, name
         assert "scf." not in text, name
     assert "(d0 + 4, s0)" in _text("saxpy_blocked")  # min(i + BLK, n)
     assert "= max #map" in _text("clear_from")  # from max(s, 0)
+    assert "(s0, d0 + 4)" in _text("sscal_blocked_and")  # j < n && j < i + BLK
+    # i = n - 1 down to max(n - 4, 0) (`n > 4 ? n - 4 : 0`): min(4, n) iterations
+    assert "affine_map<()[s0] -> (4, s0)>" in _text("copy_last4")
     # constants at --size: min(k, n) is 6
     assert "affine.for %arg4 = 0 to 6 {" in _text("copy_prefix", sizes={"n": 9, "k": 6})
 
@@ -79,6 +82,8 @@ def test_continue_guarded_taps_are_bounded_by_their_guard():
     ("void f(int n, float *x) { for (int i = 0; i < n; i += 4) { int e = i + 4 < n ? i + 4 : n;"
      " e = e - 1; for (int j = i; j < e; j++) x[j] = 0; } }",
      "e;", ["'e' is a variable computed at run time"]),
+    ("void f(int n, float *x) { for (int j = 0; j < n && j >= 0; j++) x[j] = 0; }",
+     "j < n && j >= 0", ["bounds the index 'j' from above and from below"]),
 ])
 def test_bounds_that_stay_refused(tmp_path, source, needle, words):
     """An upper bound through max (or a lower one through min) is no convex iteration set;

@@ -99,6 +99,21 @@ void clear_from(int n, int s, float *x)
         x[i] = 0.0f;
 }
 
+/* a blocked scale with the block's end as a second test in the condition */
+void sscal_blocked_and(int n, float a, float *x)
+{
+    for (int i = 0; i < n; i += BLK)
+        for (int j = i; j < n && j < i + BLK; j++)
+            x[j] = a * x[j];
+}
+
+/* the last (at most) four samples, newest first: a down-counting loop to a max */
+void copy_last4(int n, const double *x, double *y)
+{
+    for (int i = n - 1; i >= (n > 4 ? n - 4 : 0); i--)
+        y[n - 1 - i] = x[i];
+}
+
 /* --- quotient bounds --------------------------------------------------------------- */
 
 /* sums of adjacent pairs (a Haar average without the scale) */

@@ -70,10 +70,20 @@ def picks(tr, s) -> str | None:
         return None
     x, y = expr_children(cond)
     kind = _PICKS[binary_operator(cond)]
+    other = "max" if kind == "min" else "min"
     if _same(tr, a, x) and _same(tr, b, y):
         return kind
     if _same(tr, a, y) and _same(tr, b, x):
-        return "max" if kind == "min" else "min"
+        return other
+    try:  # `n > 4 ? n - 4 : 0`: a - b is x - y (or y - x)
+        d_cond = tr.affine(x, pure=True) - tr.affine(y, pure=True)
+        d_pick = tr.affine(a, pure=True) - tr.affine(b, pure=True)
+    except NotAffine:
+        return None
+    if d_pick == d_cond:
+        return kind
+    if d_pick == d_cond.scale(-1):
+        return other
     return None
 
 

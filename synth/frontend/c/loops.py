@@ -63,9 +63,16 @@ def is_affine_for(s) -> bool:
     var = _index_decl(init, inc, cond)[0]
     if var is None:
         return True
-    cond = strip_casts(cond)
-    return (cond.kind == CK.BINARY_OPERATOR and binary_operator(cond) in _RELATIONS
-            and var.hash in evolution.modified(inc))
+    return _bounding(strip_casts(cond)) and var.hash in evolution.modified(inc)
+
+
+def _bounding(cond) -> bool:
+    """A comparison, or comparisons joined by `&&` (`j < n && j < i + B`: a min)."""
+    if cond.kind != CK.BINARY_OPERATOR:
+        return False
+    if binary_operator(cond) == "&&":
+        return all(_bounding(strip_casts(k)) for k in expr_children(cond))
+    return binary_operator(cond) in _RELATIONS
 
 
 def _index_decl(init, inc, cond=None) -> tuple:
@@ -412,6 +419,8 @@ class LoopTranslator(ExprTranslator):
         alone on one side once the affine terms are moved; several bounds where the other
         side is a min (an upper bound) or a max (a lower bound): `i < MIN(ii + B, n)`."""
         c = strip_casts(cond)
+        if c.kind == CK.BINARY_OPERATOR and binary_operator(c) == "&&":
+            return self._conjunction(c, b)
         if c.kind == CK.BINARY_OPERATOR and binary_operator(c) in ("<", "<=", ">", ">="):
             x, y = expr_children(c)
             op = binary_operator(c)
@@ -438,6 +447,19 @@ class LoopTranslator(ExprTranslator):
                 return [rest], _FLIP[op]
         raise Refuse(cond, f"loop condition '{c_text(cond)}' must compare the index '{b.name}' with "
                             f"an affine bound ('{b.name} < ub', '{b.name} <= ub')")
+
+    def _conjunction(self, c, b):
+        """([bound, ...], comparison) of `i < a && i <= b ...`: every part bounds the index
+        the same way (from above: their min, as `<`; from below: their max, as `>=`)."""
+        parts = [self._condition(k, b) for k in expr_children(c)]
+        ups = [cmp in ("<", "<=") for _, cmp in parts]
+        if any(ups) and not all(ups):
+            raise Refuse(c, f"loop condition '{c_text(c)}' bounds the index '{b.name}' from above "
+                            f"and from below (only bounds in one direction are joined by '&&')")
+        out = []
+        for bounds, cmp in parts:
+            out += [x.plus(1) if cmp in ("<=", ">") else x for x in bounds]
+        return out, "<" if ups[0] else ">="
 
     def _extreme_condition(self, x, y, op: str):
         """([bound, ...], comparison) of `i + r < MIN(a, b)` (`i < a - r`, `i < b - r`) and
