@@ -303,3 +303,11 @@ def check_quotients(dims: dict, floordivs: dict, where: str, block=None) -> None
             raise InputError(f"the extent of dimension {d} of {what} is {text}: a multiple of a "
                              f"quotient of sizes, which no raise for every size takes (give the "
                              f"sizes their values, --size NAME=VALUE)", where)
+
+
+def param_bounds(loop) -> list:
+    """The upper bounds of a loop that may bind its index to a size parameter: all of
+    them, but none where two are over sizes alone (`0 to min(4, n)`: the index's extent is
+    neither, and an array it reaches is not n long)."""
+    pure = [f for f in loop.ubs if f is not None and not any(isinstance(k, tuple) and k[0] == "iv" for k in f.terms)]
+    return [] if len(pure) > 1 else loop.ubs

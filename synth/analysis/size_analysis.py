@@ -14,7 +14,7 @@ from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
 from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past, \
-    caps as _caps, check_quotients, quotients, single_size, unread_bounds, unquotient
+    caps as _caps, check_quotients, param_bounds, quotients, single_size, unread_bounds, unquotient
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
@@ -163,7 +163,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     iv_param: dict[int, int] = {}
     for loop in col.loop_list:
         params = set()
-        for form in loop.ubs:
+        for form in param_bounds(loop):
             if form is None:
                 continue
             ps = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p" and k[1] != counter]
