@@ -536,15 +536,19 @@ def test_a_refused_subscript_is_told_in_the_c_s_terms(tmp_path):
     """A subscript refused for reading before its array names the loops the C counts
     down or in steps in C's terms (`(n - r)`, the iteration count of the loop at line
     N), not synth's counters (`%i7`), and says where the read sits under an `if` whose
-    condition synth does not use (Caffe's im2col: its guard `(unsigned)row < height`)."""
+    condition does not bound it (`k < 2` lets r + k - 2 be -1). Caffe's im2col guard
+    `(unsigned)row < height` bounds the read (0 <= r + k - 2 < n): that one translates."""
     path = tmp_path / "pad.c"
-    path.write_text("void pad(int n, const float *x, float *y)\n"
-                    "{\n"
-                    "    for (int k = 0; k < 3; k++)\n"
-                    "        for (int r = n; r > 0; r--)\n"
-                    "            if ((unsigned)(r + k - 2) < (unsigned)n)\n"
-                    "                y[3 * r - 3 + k] = x[r + k - 2];\n"
-                    "}\n")
+    source = ("void pad(int n, const float *x, float *y)\n"
+              "{\n"
+              "    for (int k = 0; k < 3; k++)\n"
+              "        for (int r = n; r > 0; r--)\n"
+              "            if ((unsigned)(r + k - 2) < (unsigned)n)\n"
+              "                y[3 * r - 3 + k] = x[r + k - 2];\n"
+              "}\n")
+    path.write_text(source)
+    assert 'synth.c_shape = ["n"]' in translate_c(str(path), function="pad").text  # x: n elements
+    path.write_text(source.replace("(unsigned)(r + k - 2) < (unsigned)n", "k < 2"))
     with pytest.raises(InputError) as e:
         translate_c(str(path), function="pad", sizes={"n": 8})
     assert e.value.exit_code == 2 and e.value.location == f"{path}:6:36", str(e.value)

@@ -62,6 +62,7 @@ class _Access:
     write: bool
     location: str
     looked_up: tuple = ()  # the dims a load reads at an index from data (a table lookup)
+    guards: tuple = ()  # forms g (raw) with g >= 0 where it runs: the affine.ifs around it
 
     def data_index(self, d: int) -> bool:
         return d in self.looked_up
@@ -156,6 +157,7 @@ class Collector:
         self.alloc_values: dict = {}
         self.parent: dict[int, int | None] = {}
         self.store_loops: list[list[int]] = []  # per affine.store (pre-order): enclosing loops
+        self.quotients: dict[str, tuple] = {}  # "q0" -> (param terms, const, divisor): n / 2
 
     def where(self, op) -> str:
         return diagnostic_location(self.path, op.location)
@@ -180,7 +182,22 @@ class Collector:
             forms = [self.operand(x) for x in owner.operands]
             dims = forms[: amap.n_dims] + forms[amap.n_dims:]
             return _map_lins(amap, dims)[0]
+        if owner.name in ("arith.divsi", "arith.divui", "arith.floordivsi"):
+            return self._quotient(owner)
         return None
+
+    def _quotient(self, op) -> Lin | None:
+        """`x / d` of size arguments (no loop index) by a positive constant (C's `n / 2`,
+        `(n - k) / 2` at the entry): a symbol of its own (`q0`), which the size analysis
+        makes the floordiv of the size symbols (C truncates: the same where x >= 0)."""
+        x, d = (self.operand(v) for v in op.operands)
+        if x is None or d is None or d.terms or d.const <= 0 or not x.terms \
+                or any(not isinstance(k, tuple) or k[0] != "p" for k in x.terms):
+            return None
+        key = (tuple(sorted(x.terms.items())), x.const, d.const)
+        name = next((n for n, q in self.quotients.items() if q == key), f"q{len(self.quotients)}")
+        self.quotients[name] = key
+        return Lin({name: 1})
 
     def map_forms(self, amap: ir.AffineMap, operands: list) -> list:
         forms = [self.operand(v) for v in operands]
@@ -227,7 +244,7 @@ class Collector:
                 array = self.array_of(memref)
                 forms = self.map_forms(amap, list(v.indices))
                 if array is not None:
-                    self.accesses.append(_Access(array, forms, index, write, loc))
+                    self.accesses.append(_Access(array, forms, index, write, loc, guards=self._guards(op)))
                 for r, expr in enumerate(amap.results):
                     rest, c = split_const(expr)
                     if rest is None or abs(c) >= SMALL_CONSTANT:
@@ -266,6 +283,26 @@ class Collector:
                         d for d, (x, f) in enumerate(zip(idx, forms)) if f is None and _from_data(x))
                     self.accesses.append(_Access(array, forms, index, name == "memref.store", loc, looked_up))
 
+    def _guards(self, op) -> tuple:
+        """The constraints g >= 0 (raw forms; an equality as two) of the affine.ifs whose
+        then-region holds `op`; unreadable ones left out (they only narrow)."""
+        from synth.analysis.affine_expr import integer_set
+
+        out = []
+        inner, p = op, op.parent
+        while p is not None and p.name != "func.func":
+            if p.name == "affine.if" and _in_then(p, inner):
+                try:
+                    amap, eqs = integer_set(p.attributes["condition"])
+                except ValueError:
+                    amap, eqs = None, []
+                if amap is not None:
+                    for form, eq in zip(self.map_forms(amap, list(p.operands)), eqs):
+                        if form is not None:
+                            out += [form, form.scale(-1)] if eq else [form]
+            inner, p = p, p.parent
+        return tuple(out)
+
     def _loops_around(self, op) -> list[int]:
         out = []
         p = op.parent
@@ -292,6 +329,12 @@ class Collector:
         if memref in self.alloc_values:
             return ("alloc", self.alloc_values[memref])
         return None
+
+
+def _in_then(if_op, op) -> bool:
+    """`op` (a direct child of the affine.if `if_op`) lies in its then-region."""
+    op = op.operation
+    return any(x.operation == op for x in if_op.regions[0].blocks[0].operations)
 
 
 def _map_lins(amap: ir.AffineMap, forms: list) -> list:

@@ -8,6 +8,8 @@ and proven at sizes where the original stays within its arrays."""
 
 from __future__ import annotations
 
+import re
+
 from synth.errors import InputError
 from synth.analysis.collect import Collector, Lin
 
@@ -188,3 +190,124 @@ def _span(col: Collector, form: Lin, params: dict[int, int]) -> tuple[int, int] 
     except KeyError:  # a term of no known value (a loop counter)
         return None
     return found[0], found[1]
+
+
+def guarded_extreme(acc, form: Lin | None, upper: bool, extreme, sym_form, known: dict, **kw) -> Lin | None:
+    """`extreme(form, upper)` of an access's form, narrowed by the affine.ifs around the
+    access: a guard g >= 0 bounds the form below by form - g and above by form + g where
+    those hold no loop index (`in[i + k - 1]` under `0 <= i + k - 1 < w`: 0 and w - 1,
+    where the loops alone give -1 and w). Both bounds hold; the guard's is taken where it
+    is the tighter one at the sizes `known` (symbol -> value; a free size unknown: kept)."""
+    v = extreme(form, upper, **kw)
+    if v is None or not acc.guards:
+        return v
+    for g in acc.guards:
+        g = sym_form(g, None, True)
+        if g is None:
+            continue
+        cand = form.add(g, 1 if upper else -1)
+        if cand.ivs:
+            continue
+        gap = v.add(cand, -1) if upper else cand.add(v, -1)
+        if all(k in known for k in gap.terms) and gap.const + sum(c * known[k] for k, c in gap.terms.items()) > 0:
+            v = cand
+    return v
+
+
+def single_size(pure: list, loop, upper: bool, block=None) -> Lin:
+    """The one bound over sizes alone of a loop bounded by a min (max) of values: where
+    there are several (`0 to min(k, n)`) the loop's extent is none of them at every size,
+    and an array it reaches has no extent as one expression of sizes: refused (exit 2)."""
+    distinct = []
+    for p in pure:
+        if p not in distinct:
+            distinct.append(p)
+    if len(distinct) > 1:
+        which = "smaller" if upper else "larger"
+        names = " and ".join(re.sub(r"\barg(\d+)\b", lambda m: param_name(block, int(m[1])) if block
+                                    is not None else m[0], str(p.size_expr())) for p in distinct)
+        raise InputError(f"the loop runs to the {which} of {names}: no one expression of the "
+                         f"sizes is its extent at every size (give the sizes their values, "
+                         f"--size NAME=VALUE, to raise it at those)", loop.location)
+    return distinct[0]
+
+
+def unread_bounds(col: Collector) -> str:
+    """Why a dynamic extent may have no loop reaching it: the loops whose bounds are no
+    affine forms of the size arguments and their quotients by constants (`n % 3`, a
+    product of sizes), for the message; "" where every bound reads."""
+    where = [loop.location for loop in col.loop_list if any(f is None for f in loop.lbs + loop.ubs)]
+    if not where:
+        return ""
+    return (f" (the bound of the loop at {where[0]} is no affine form of the size arguments and "
+            f"their quotients by constants; --size NAME=VALUE raises it at those sizes)")
+
+
+def caps(col: Collector, bounds: dict, extreme) -> list[tuple[str, str]]:
+    """(s, t) for each loop that runs to min(f, s), f a form of outer loop indices that
+    reaches up to t - 1 and s a size of its own (`j < min(i, m)`, i < n: (m, n)): at test
+    sizes s must be below t, or the cap never applies and a raise that ignores it passes
+    every test (synth.analysis.sizes.SizeModel.with_test_values orders them so)."""
+    out = []
+    for loop in col.loop_list:
+        ubs = bounds[loop.id][1]
+        if len(ubs) < 2 or any(u is None for u in ubs):
+            continue
+        sizes = [u for u in ubs if not u.ivs and len(u.terms) == 1]
+        for f in (u for u in ubs if u.ivs):
+            top = extreme(f, True)
+            if top is None or len(top.terms) != 1:
+                continue
+            for s in sizes:
+                pair = (next(iter(s.terms)), next(iter(top.terms)))
+                if pair[0] != pair[1] and pair not in out:
+                    out.append(pair)
+    return out
+
+
+def quotients(col: Collector, names: dict) -> dict:
+    """The collector's quotient symbols (`q0`: n / 2 of a run-time n) as floordivs of the
+    size symbols (`names`: size argument -> symbol), for the size model's floordivs."""
+    from synth.analysis.symbols import SizeExpr
+
+    out = {}
+    for q, (terms, const, d) in col.quotients.items():
+        if all(k[1] in names for k, _ in terms):
+            out[q] = SizeExpr(tuple(sorted((names[k[1]], c) for k, c in terms)), const).floordiv(d)
+    return out
+
+
+def unquotient(e, floordivs: dict):
+    """`q + c` of a quotient symbol q = x floordiv d as the floordiv (x + c * d) floordiv d,
+    an extent a raise for every size computes from the size arguments; `e` otherwise."""
+    from synth.analysis.symbols import SizeExpr
+
+    if len(e.terms) != 1 or e.terms[0][1] != 1 or e.terms[0][0] not in floordivs or e.div != 1:
+        return e
+    inner = floordivs[e.terms[0][0]]
+    return SizeExpr(inner.terms, inner.const + e.const * inner.div, inner.div)
+
+
+def check_quotients(dims: dict, floordivs: dict, where: str, block=None) -> None:
+    """Refuse (exit 2) an extent that a quotient symbol enters other than as a floordiv
+    (`2 * ((n - k) / 2) + k` elements of a strided convolution's input): no extent of a
+    raise for every size."""
+    for (arr, d), e in dims.items():
+        if e is not None and any(n in floordivs and not n.startswith("(") for n in e.symbols):
+            what = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
+            text = str(e)
+            for n, q in floordivs.items():
+                text = text.replace(n, f"({q})")
+            if block is not None:
+                text = re.sub(r"\barg(\d+)\b", lambda m: param_name(block, int(m[1])), text)
+            raise InputError(f"the extent of dimension {d} of {what} is {text}: a multiple of a "
+                             f"quotient of sizes, which no raise for every size takes (give the "
+                             f"sizes their values, --size NAME=VALUE)", where)
+
+
+def param_bounds(loop) -> list:
+    """The upper bounds of a loop that may bind its index to a size parameter: all of
+    them, but none where two are over sizes alone (`0 to min(4, n)`: the index's extent is
+    neither, and an array it reaches is not n long)."""
+    pure = [f for f in loop.ubs if f is not None and not any(isinstance(k, tuple) and k[0] == "iv" for k in f.terms)]
+    return [] if len(pure) > 1 else loop.ubs

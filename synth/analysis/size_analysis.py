@@ -4,7 +4,6 @@ its array, and the loops kept as loops; the result is a synth.analysis.sizes.Siz
 
 from __future__ import annotations
 
-
 from mlir import ir
 
 from synth.errors import InputError
@@ -14,7 +13,8 @@ from synth.analysis.symbols import SizeExpr
 from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
-from synth.analysis.reach import check_own_sizes, fit as _fit, reach_past as _reach_past
+from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past, \
+    caps as _caps, check_quotients, param_bounds, quotients, single_size, unread_bounds, unquotient
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
@@ -163,7 +163,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
     iv_param: dict[int, int] = {}
     for loop in col.loop_list:
         params = set()
-        for form in loop.ubs:
+        for form in param_bounds(loop):
             if form is None:
                 continue
             ps = [k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p" and k[1] != counter]
@@ -190,9 +190,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             ps = {iv_param[i] for i in ivs if i in iv_param}
             ps |= {k[1] for k in form.terms if isinstance(k, tuple) and k[0] == "p"} if not ivs else set()
             ps.discard(counter)
-            # a dynamic extent is voted for only by a subscript whose every loop index is
-            # bounded by a parameter (moving_average's in[i + k], i < n - w + 1, k < w: not
-            # w; the accesses' reach decides it, below)
+            # a dynamic extent is voted for only by a subscript whose every loop index is bounded by
+            # a parameter (moving_average's in[i + k], i < n - w + 1, k < w: not w; reach decides)
             partial = any(i not in iv_param for i in ivs) and arrays.get(acc.array, ()) \
                 and d < len(arrays[acc.array]) and arrays[acc.array][d] is None
             if len(ps) == 1 and not partial:
@@ -310,9 +309,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 out += [e for e in preferred_for_loop(key[1]) if e not in out]
         return out
 
-    # a small bound of a loop nested in one it runs down from (`-i + 6`, i < n7): the
-    # outer range less a few (n7 - 1), so that the nest keeps its shape at other sizes;
-    # literal where no range is near it
+    # a small bound of a loop nested in one it runs down from (`-i + 6`, i < n7): the outer range
+    # less a few (n7 - 1), so that the nest keeps its shape at other sizes; literal elsewhere
     for site in col.sites:
         if site.context in ("reversed ub", "reversed lb"):
             loop = col.loop_list[site.iv_loop]
@@ -325,7 +323,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 used_symbols |= set(e.symbols)
 
     # loops as forms over symbols (params by name, constants by their decided expressions)
-    floordiv_symbols: dict[str, SizeExpr] = {}  # a symbol standing for a floordiv of sizes (n / 2)
+    floordiv_symbols: dict[str, SizeExpr] = quotients(col, form_names)  # a symbol for a floordiv of sizes (n / 2)
 
     def sym_form(form: Lin | None, key: tuple | None, floordivs: bool = False) -> Lin | None:
         """`form` over size symbols; a constant decided as a floordiv (12 = n24 / 2) makes
@@ -398,7 +396,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         if not options:
             return None
         pure = [o for o in options if not o.ivs]
-        choice = (pure or options)[0]
+        choice = single_size(pure, col.loop_list[key[1]], take_upper, block) if pure else options[0]
         if take_upper:
             choice = choice.add(Lin({}, -stepped.get(key[1], 1)))
         rest = Lin({k: v for k, v in form.terms.items() if k != key}, form.const)
@@ -476,7 +474,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         reach = []
         for acc in col.accesses:
             if acc.array == arr and d < len(acc.forms):
-                hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
+                hi = guarded_extreme(acc, sym_form(acc.forms[d], (acc.op_index, "map", d)), True, extreme, sym_form, known_values)
                 if hi is not None:
                     reach.append(hi.add(Lin({}, 1)).size_expr())
         known = extents.arg_dims.get(arr[1], ()) if extents is not None and arr[0] == "arg" else ()
@@ -487,12 +485,13 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             continue
         if not reach:
             where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
-            raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop "
-                             f"index reaches it; synth needs to know every array's size (an array "
-                             f"read only at indices computed from data or by integer division, a "
-                             f"table, takes its sizes from --size NAME=VALUE)", location)
+            raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop index reaches "
+                             f"it; synth needs to know every array's size (an array read only at indices "
+                             f"computed from data or by integer division, a table, takes its sizes from "
+                             f"--size NAME=VALUE){unread_bounds(col)}", location)
         orig = {n: s.value for n, s in symbols.items()}
-        dims[key] = max(reach, key=lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x)))
+        known = lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x))  # noqa: E731
+        dims[key] = unquotient(max(reach, key=known), floordiv_symbols)
 
     # dynamic extents a loop's parameter voted for (`t <= pos`: pos) that an access reaches
     # past (att[t] reaches pos + 1, rgb[3 * i + 2] 3 * n): what the accesses reach. A static raise
@@ -505,7 +504,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         for acc in col.accesses:
             if acc.array != arr or d >= len(acc.forms):
                 continue
-            hi = extreme(sym_form(acc.forms[d], (acc.op_index, "map", d)), True)
+            hi = guarded_extreme(acc, sym_form(acc.forms[d], (acc.op_index, "map", d)), True, extreme, sym_form, known_values)
             if hi is None:
                 continue
             reach = hi.add(Lin({}, 1)).size_expr()
@@ -516,6 +515,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                     and all(c > 0 for _, c in past.terms) and past.const + sum(c for _, c in past.terms) >= 0:
                 dims[key] = reach
 
+    check_quotients(dims, floordiv_symbols, location, block)
     # -- constraints: every access within its array, loops that run
     constraints = []
     nonempty = []
@@ -526,7 +526,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             ext = shape_exprs[d]
             if f is None or ext is None:
                 continue
-            hi, lo = extreme(f, True, bounds=checked_bounds), extreme(f, False, bounds=checked_bounds)
+            hi, lo = (guarded_extreme(acc, f, u, extreme, sym_form, known_values, bounds=checked_bounds)
+                      for u in (True, False))
             what = f"access at {acc.location}, dim {d}"
             if hi is not None and all(isinstance(k, str) and k != COUNTER for k in hi.terms):
                 constraints.append((Lin(dict(hi.terms), hi.const + 1).size_expr(), ext, what))
@@ -557,7 +558,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         lbs, ubs = bounds[loop.id]
         if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
                 and not lbs[0].ivs and not ubs[0].ivs and loop.step == 1 \
-                and COUNTER not in lbs[0].terms | ubs[0].terms:
+                and not (COUNTER in lbs[0].terms | ubs[0].terms or set(ubs[0].terms) & set(col.quotients)):
             trips[loop.id] = ubs[0].size_expr() - lbs[0].size_expr()
             ranges[loop.location] = (lbs[0].size_expr(), ubs[0].size_expr())
     nests = [tuple(trips[i] for i in loops if i in trips) for loops in col.store_loops]
@@ -585,7 +586,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
                      constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips, ranges,
-                     counter, updates=updates, congruences=congruences)
+                     counter, updates=updates, congruences=congruences, caps=_caps(col, bounds, extreme))
 
 
 def _counter_argument(func) -> int | None:

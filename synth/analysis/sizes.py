@@ -95,6 +95,8 @@ class SizeModel:
     # (trip span, step, where): a loop with a step above 1 (unrolled by hand) runs whole
     # steps only where its span is a multiple of the step; sizes must keep it so
     congruences: list = field(default_factory=list)
+    # (s, t): sizes tested with s below t (a loop to min(i, s), i < t: synth.analysis.reach.caps)
+    caps: list = field(default_factory=list)
 
     def keep_runtime_repeats(self) -> list[str]:
         """Make each in-place repeat loop whose count is a size argument a time loop (a
@@ -148,6 +150,10 @@ class SizeModel:
         so any valid value serves to test at): the first of TEST_VALUES under which
         every access stays within its array. Returns the symbols so assigned."""
         names = self.unknown()
+        for s, t in self.caps:  # s first: the smaller value (the cap applies at these sizes)
+            if s in names and t in names and names.index(s) > names.index(t):
+                names.remove(s)
+                names.insert(names.index(t), s)
         for n in names:
             known = {m: s.value for m, s in self.symbols.items() if s.value >= 0}
             # distinct from the others' (proofs tell sizes apart by their values)
@@ -174,6 +180,7 @@ class SizeModel:
     def valid(self, values: Mapping[str, int], nonempty: bool = True) -> bool:
         if any(v < 1 for v in values.values()) or self.violations(values):
             return False
+        values = {**values, **{n: e.at(values) for n, e in self.floordivs.items()}}
         return not nonempty or all(lb.at(values) < ub.at(values) for lb, ub in self.nonempty)
 
     def _assign(self, order: list[str], small: list[int]) -> dict[str, int]:

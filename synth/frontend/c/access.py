@@ -325,12 +325,13 @@ class AccessTranslator(ByteViews, ComputedIndex):
             if self.collect:
                 self.accesses.setdefault(b.key, []).append(
                     layout.Access(value, dict(self.ranges), c, c_text(c), guarded=self.guards > 0,
-                                  facts=self.fixed_sizes()))
+                                  facts=self.fixed_sizes(), guards=tuple(self.guard_facts)))
                 return f"{b.ssa}[] : memref<{b.type}>"
             lay = self.plan.layouts[b.key] if b.flat else self.fixed_layout(b)
             if lay.opaque:
                 value = self.opaque(value, c)
-            subs = layout.indices(layout.Access(value, dict(self.ranges), c, facts=self.fixed_sizes()), lay,
+            subs = layout.indices(layout.Access(value, dict(self.ranges), c, facts=self.fixed_sizes(),
+                                                guards=tuple(self.guard_facts)), lay,
                                   {**self.values, **self.expand})
         else:
             if self.collect:

@@ -250,6 +250,8 @@ class AffineTranslator(Emitter):
                                  f"iteration or unknown (only locals set to, or advanced by, "
                                  f"affine values in every iteration are followed)")
             return v
+        if b.kind == "bound":
+            raise NotAffine(s, f"'{b.name}' is a min or max of values (read by loop bounds only)")
         if b.kind == "mem":
             why = self.plan.demoted.get(s.referenced.hash)
             raise NotAffine(s, f"'{b.name}' is a variable computed at run time"

@@ -60,9 +60,11 @@ class Emitter:
         self.ivals: dict = {}  # key of an "index" / "pointer" binding -> _Poly / _View / None
         self.ranges: dict = {}  # dim var -> (lowest, highest) over symbols, inside its loop
         self.facts: list = []  # (poly over symbols, is_equality): affine.if conditions around
+        self.guard_facts: list = []  # (poly, is_equality): every constraint of the affine.ifs around
         self.accesses: dict = {}  # array key -> [layout.Access]
         self.assumptions: list[str] = []
         self.loop_vars: set = set()
+        self.open_loops: dict = {}  # decl hash of a loop index -> its `for`, while translated
         self.after_notes: dict = {}  # loop index -> what reading its value after the loop assumes
         self.assigned: set = set()
         self.pred = None  # i1 SSA: the data condition the statements run under (if-conversion)

@@ -34,6 +34,7 @@ class Access:
     first: Poly | None = None  # ... with this first subscript
     guarded: bool = False  # read under an `if` (its condition does not bound the subscripts here)
     facts: dict = field(default_factory=dict)  # sizes an enclosing affine.if fixes (`incx == 1`): value
+    guards: tuple = ()  # (Poly, is_equality) constraints of the affine.ifs around (`x >= 0`)
 
 
 @dataclass
@@ -155,6 +156,7 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | 
     the accesses with coefficients that are sums of sizes as symbols, tried after them.
     Raises LayoutError naming an access that no layout reads exactly."""
     tries = [(accesses, False)] + ([(opaque, True)] if opaque and opaque != accesses else [])
+    found = None  # the first layout that holds only under assumptions on free sizes
     for strides, acc, is_opaque in ([(fixed, accesses, False)] if fixed else [
             (chain(a, relaxed), a, o) for a, o in tries for relaxed in (False, True)]):
         if strides is not None and not fixed and len(strides) > 1 and declared_total is not None:
@@ -172,9 +174,30 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | 
                 raise
             continue
         if fixed or declared_total is not None or not _over_reaches(lay, acc, values):
-            return lay
+            if fixed or not lay.assumptions:
+                return lay
+            # another reading may need fewer (`2 * y * w + 2 * x`, x < w / 2: rows of 2 * w
+            # of pairs need w <= 1 where the pixel src[2y][2x] of rows of w needs none)
+            if found is None or len(lay.assumptions) < len(found.assumptions):
+                found = lay
+    if found is not None:
+        return _exact_flat(found, accesses, values, names)
     flat = [replace(a, flat=a.flat.subst(values)) for a in accesses]
     return _check(flat, [Poly.number(1)], values, names, declared_total)
+
+
+def _exact_flat(lay: Layout, accesses: list, values: dict, names: dict) -> Layout:
+    """`lay`, or the flat reading where `lay` holds only under assumptions on free sizes
+    that the flat one does without: `x[i * 2 + j]`, j < k, as rows of 2 needs k <= 2 (a
+    strided convolution's window is wider than its stride), flat it is exact."""
+    if not lay.assumptions or len(lay.strides) < 2 or not all(st.is_const for st in lay.strides):
+        return lay
+    try:
+        flat = _check([replace(a, flat=a.flat.subst(values)) for a in accesses], [Poly.number(1)],
+                      values, names, None)
+    except LayoutError:
+        return lay
+    return lay if flat.assumptions else flat
 
 
 def _over_reaches(lay: Layout, accesses: list, values: dict) -> bool:
@@ -190,9 +213,9 @@ def _over_reaches(lay: Layout, accesses: list, values: dict) -> bool:
     flat_highs = []
     for a in accesses:
         for d, e in enumerate(indices(a, lay, values)):
-            b = bounds(e, a.ranges)
+            b = _bounds(e, a)
             highs[d].append(b[1] if b is not None else None)
-        b = bounds(a.flat.subst(values) if values else a.flat, a.ranges)
+        b = _bounds(a.flat.subst(values) if values else a.flat, a)
         flat_highs.append(b[1] if b is not None else None)
     tops = [_max(h, values) for h in highs]
     reach = _max(flat_highs, values)
@@ -221,7 +244,7 @@ def _check(accesses, strides: list, values: dict, names: dict, declared_total) -
             text = f"{x} (where '{a.text}' is read as {_reading(idx, names)})"
             if not any(t.startswith(x + " (") for t in assumptions):
                 assumptions.append(text)
-        b = bounds(idx[0], a.ranges)
+        b = _bounds(idx[0], a)
         highs.append(b[1] if b is not None else None)
     total = _mono(declared_total) if declared_total is not None else None
     if declared_total is not None and monos[0] == (1, ()):  # one element per row: `int d[n + 1]`
@@ -286,7 +309,7 @@ def indices(a: Access, lay: Layout, values: dict) -> list:
 def _in_range(a: Access, idx: list, extents: list, values: dict, names: dict):
     problems, assumed = [], []
     for k, e in enumerate(idx):
-        b = bounds(e, a.ranges)
+        b = _bounds(e, a)
         if b is None:
             problems.append(f"index {render(e, names)} of its reading is not affine")
             continue
@@ -309,6 +332,25 @@ def _in_range(a: Access, idx: list, extents: list, values: dict, names: dict):
         elif s is None:
             assumed.append(f"{render(hi.plus(1), names)} <= {render(extents[k], names)}")
     return problems, assumed
+
+
+def _bounds(e: Poly, a: Access) -> tuple | None:
+    """(lowest, highest) of `e` over the loops where `a` is read, narrowed by the affine
+    conditions around it: a guard `g >= 0` bounds `e` below by `e - g` and above by `e + g`
+    where those hold no loop index (`if (x < 0 || x >= w) continue;` before `in[x]`: 0 and
+    w - 1, where the loops alone give -1 and w)."""
+    b = bounds(e, a.ranges)
+    if b is None or not a.guards:
+        return b
+    lo, hi = b
+    for g, eq in a.guards:
+        for h in ((g, g.scale(-1)) if eq else (g,)):
+            below, above = e - h, e + h
+            if not below.dims() and sign(below - lo, {}) == 1:
+                lo = below
+            if not above.dims() and sign(hi - above, {}) == 1:
+                hi = above
+    return lo, hi
 
 
 def _max(highs: list, values: dict) -> Poly | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from clang.cindex import CursorKind as CK
 
 from synth.frontend.c import evolution, jumps, layout
+from synth.frontend.c.extremes import extremum
 from synth.frontend.c.access import stride as _stride_of
 from synth.frontend.c.expressions import ExprTranslator
 from synth.frontend.c.libclang import binary_operator, unary_operator
@@ -22,7 +23,9 @@ from synth.frontend.c.model import (
     expr_children,
     NotAffine,
     only_child,
+    Operands,
     Refuse,
+    render_poly,
     strip_casts,
     c_text,
     View,
@@ -60,9 +63,16 @@ def is_affine_for(s) -> bool:
     var = _index_decl(init, inc, cond)[0]
     if var is None:
         return True
-    cond = strip_casts(cond)
-    return (cond.kind == CK.BINARY_OPERATOR and binary_operator(cond) in _RELATIONS
-            and var.hash in evolution.modified(inc))
+    return _bounding(strip_casts(cond)) and var.hash in evolution.modified(inc)
+
+
+def _bounding(cond) -> bool:
+    """A comparison, or comparisons joined by `&&` (`j < n && j < i + B`: a min)."""
+    if cond.kind != CK.BINARY_OPERATOR:
+        return False
+    if binary_operator(cond) == "&&":
+        return all(_bounding(strip_casts(k)) for k in expr_children(cond))
+    return binary_operator(cond) in _RELATIONS
 
 
 def _index_decl(init, inc, cond=None) -> tuple:
@@ -118,7 +128,10 @@ class LoopTranslator(ExprTranslator):
                             "('i = lb' or 'int i = lb')")
 
     def header(self, s):
-        """(index binding, lower bound, step, bound, comparison) of a for loop."""
+        """(index binding, lower bounds, step, bounds, comparison) of a for loop: each
+        bound a list of polynomials, one where C writes an affine value, several where it
+        writes a lower bound through max or a bound through min (synth.frontend.c.extremes:
+        the loop runs from their max to their min)."""
         var = self._loop_var(s)
         init, cond, inc, _ = s.get_children()
         b = self.env.get(var.hash)
@@ -133,17 +146,41 @@ class LoopTranslator(ExprTranslator):
         lb_expr = _index_decl(init, inc, cond)[1]
         if lb_expr is None:
             raise Refuse(init, f"loop index '{b.name}' has no initial value")
-        lb = self._affine_or_refuse(lb_expr, "loop lower bound")
         step = self._step(inc, var, b.name)
-        bound, cmp = self._condition(cond, b)
-        return b, lb, step, bound, cmp
+        if step > 0:
+            try:
+                lbs = extremum(self, lb_expr, "max")
+            except NotAffine as e:
+                raise Refuse(e.cursor, f"loop lower bound '{c_text(lb_expr)}' is not affine: "
+                                        f"{e.reason} (data-dependent bounds are not static "
+                                        f"control)") from None
+        else:
+            lbs = [self._affine_or_refuse(lb_expr, "loop lower bound")]
+        bounds, cmp = self._condition(cond, b)
+        return b, lbs, step, bounds, cmp
+
+    def _single(self, lbs: list, bounds: list, step: int):
+        """(lower bound, bound) of a loop where each is one value (or their operands are
+        constants at --size); None where the loop runs between a max and a min."""
+        if len(lbs) == 1 and len(bounds) == 1:
+            return lbs[0], bounds[0]
+        lo, hi = [p.subst(self.values) for p in lbs], [p.subst(self.values) for p in bounds]
+        if not all(p.is_const for p in lo + hi):
+            return None
+        pick = min if step > 0 else max  # the bound: a min above, a max below
+        return (Poly.number(max(p.const for p in lo)),
+                Poly.number(pick(p.const for p in hi)))
 
     def trip_count(self, s) -> Poly | None:
         """The number of iterations of a loop (a polynomial), if it has that form."""
         try:
-            b, lb, step, bound, cmp = self.header(s)
+            b, lbs, step, bounds, cmp = self.header(s)
         except (Refuse, NotAffine):
             return None
+        single = self._single(lbs, bounds, step)
+        if single is None:
+            return None
+        lb, bound = single
         if step > 0:
             span = (bound.plus(1) if cmp == "<=" else bound) - lb
         else:
@@ -169,7 +206,11 @@ class LoopTranslator(ExprTranslator):
         trips = self.trip_count(s)
         self.ivals[b.key] = lb + trips.scale(step) if trips is not None else None
         self.after_notes.pop(b.key, None)
-        _, _, _, bound, cmp = self.header(s)
+        _, lbs, _, bounds, cmp = self.header(s)
+        single = self._single(lbs, bounds, step)
+        if single is None:
+            return
+        bound = single[1]
         if step > 0:  # the count taken as ceil(span / step): right where span + step - 1 >= 0
             span = (bound.plus(1) if cmp == "<=" else bound) - lb
         else:
@@ -186,11 +227,23 @@ class LoopTranslator(ExprTranslator):
         for other in (_index_decl(kids[0], kids[2], kids[1])[2] if len(kids) == 4 else []):
             # `i = 0, ix = kx` / `int i = 0, ix = kx`: the parts beside the index, in order
             self.declare(other[0]) if len(other) == 2 else self.expr_stmt(other[2])
-        b, lb, step, bound, cmp = self.header(s)
+        var = self._loop_var(s)
+        self.open_loops[var.hash] = s
+        try:
+            self._for_stmt(s, var)
+        finally:
+            self.open_loops.pop(var.hash, None)
+
+    def _for_stmt(self, s, var) -> None:
+        b, lbs, step, bounds, cmp = self.header(s)
+        lb = lbs[0]
         body = list(s.get_children())[-1]
         moving = self._moving(s, b)
         followed = {key for key, _, _ in moving}
-        var = self._loop_var(s)
+        if len(lbs) > 1 and any(kind == "inc" for _, _, (kind, _) in moving):
+            raise Refuse(s, f"a local or pointer advances in a loop whose lower bound is a max "
+                             f"('{c_text(list(s.get_children())[0])}'): its value in an "
+                             f"iteration has no affine form")
         for part in increments(list(s.get_children())[2]):
             h = evolution.target(strip_casts(part))
             if var.hash not in evolution.modified(part) and h not in followed:
@@ -203,30 +256,33 @@ class LoopTranslator(ExprTranslator):
         if step > 0:
             if cmp not in ("<", "<="):
                 raise Refuse(s, f"condition does not bound the increasing index '{b.name}' from above")
-            ub = bound.plus(1) if cmp == "<=" else bound
+            ubs = [x.plus(1) if cmp == "<=" else x for x in bounds]
             if any(kind == "inc" and d.content() % step for _, _, (kind, d) in moving):
                 # a local advancing by less than the step: the loop counts iterations t,
                 # i = lb + step * t
                 head = (f"affine.for {iv} {self.loc(var)} = 0 to "
-                        f"{self.bound((ub - lb).plus(step - 1), s, floordiv=step)}")
+                        f"{self.bounds([(ub - lb).plus(step - 1) for ub in ubs], s, 'min', floordiv=step)}")
                 b.aff, iteration = lb + dim.scale(step), (dim, 1)
                 self.name_iteration(iv, f"({b.name} - {{}}) / {step}", lb)
-                span = (ub - lb).plus(-1).subst(self.values)
+                span = (_tightest(ubs) - lb).plus(-1).subst(self.values)
                 self.set_range(("d", iv), Poly(), Poly.number(span.const // step)
                                if span.is_const else None)
             else:
-                head = f"affine.for {iv} {self.loc(var)} = {self.bound(lb, s)} to {self.bound(ub, s)}"
+                head = (f"affine.for {iv} {self.loc(var)} = {self.bounds(lbs, s, 'max')} to "
+                        f"{self.bounds(ubs, s, 'min')}")
                 if step != 1:
                     head += f" step {step}"
                 b.aff, iteration = dim, (dim - lb, step)
-                self.set_range(("d", iv), lb, ub.plus(-1))
+                self.set_range(("d", iv), _tightest(lbs), _tightest(ubs).plus(-1))
                 self.dim_names[("d", iv)] = b.name
         else:
             if cmp not in (">", ">="):
                 raise Refuse(s, f"condition does not bound the decreasing index '{b.name}' from below")
-            lo = bound.plus(1) if cmp == ">" else bound
+            los = [x.plus(1) if cmp == ">" else x for x in bounds]
+            lo = _tightest(los)
             k = -step  # i = lb - k * t for t in [0, (lb - lo) floordiv k]
-            head = f"affine.for {iv} {self.loc(var)} = 0 to {self.bound(lb - lo, s, floordiv=k, plus=1)}"
+            head = (f"affine.for {iv} {self.loc(var)} = 0 to "
+                    f"{self.bounds([lb - x for x in los], s, 'min', floordiv=k, plus=1)}")
             b.aff, iteration = lb - dim.scale(k), (dim, 1)
             self.name_iteration(iv, f"({{}} - {b.name})" + (f" / {k}" if k != 1 else ""), lb)
             span = (lb - lo).subst(self.values)
@@ -249,6 +305,29 @@ class LoopTranslator(ExprTranslator):
             self.ivals[key] = (self._advance(entry[key], d, (trips, 1), name, s)
                                if kind == "inc" and trips is not None else None)
         self._index_after(s, b, lb, step)
+
+    def bounds(self, es: list, c, kind: str, floordiv: int = 1, plus: int = 0) -> str:
+        """An `affine.for` bound of one value (`bound`), or of several: `min affine_map<...
+        -> (e1, e2)>(...)` (`kind` "min", an upper bound) or `max ...` (a lower bound)."""
+        if len(es) == 1:
+            return self.bound(es[0], c, floordiv=floordiv, plus=plus)
+        lowered = [self.lower(e.plus(plus) if floordiv == 1 else e, c) for e in es]
+        if floordiv == 1:
+            plus = 0
+        if all(e.is_const for e in lowered):
+            pick = min if kind == "min" else max
+            return str(pick(e.const // floordiv + plus for e in lowered))
+        ops = Operands()
+        for e in lowered:
+            ops.add(e)
+        parts = []
+        for e in lowered:
+            body = render_poly(e, ops.name)
+            if floordiv != 1:
+                body = f"({body}) floordiv {floordiv}" + (
+                    (f" + {plus}" if plus > 0 else f" - {-plus}") if plus else "")
+            parts.append(body)
+        return f"{kind} affine_map<{ops.header()} -> ({', '.join(parts)})>{ops.uses()}"
 
     def _moving(self, s, b) -> list:
         """The integer locals and pointers the loop changes, with their effect per iteration."""
@@ -336,9 +415,12 @@ class LoopTranslator(ExprTranslator):
         return c.kind == CK.DECL_REF_EXPR and c.referenced is not None and c.referenced.hash == var.hash
 
     def _condition(self, cond, b):
-        """(bound, comparison) of `i < ub`, `i + w <= n`, `n > i` ...: the index alone on
-        one side once the affine terms are moved."""
+        """([bound, ...], comparison) of `i < ub`, `i + w <= n`, `n > i` ...: the index
+        alone on one side once the affine terms are moved; several bounds where the other
+        side is a min (an upper bound) or a max (a lower bound): `i < MIN(ii + B, n)`."""
         c = strip_casts(cond)
+        if c.kind == CK.BINARY_OPERATOR and binary_operator(c) == "&&":
+            return self._conjunction(c, b)
         if c.kind == CK.BINARY_OPERATOR and binary_operator(c) in ("<", "<=", ">", ">="):
             x, y = expr_children(c)
             op = binary_operator(c)
@@ -346,18 +428,59 @@ class LoopTranslator(ExprTranslator):
             try:
                 diff = self.affine(x, pure=True) - self.affine(y, pure=True)  # diff op 0
             except NotAffine as e:
-                raise Refuse(e.cursor, f"loop bound '{c_text(cond)}' is not affine: {e.reason} "
-                                        f"(data-dependent bounds are not static control)") from None
+                try:
+                    found = self._extreme_condition(x, y, op)
+                except NotAffine as e2:
+                    e = e2
+                    found = None
+                if found is None:
+                    raise Refuse(e.cursor, f"loop bound '{c_text(cond)}' is not affine: {e.reason} "
+                                            f"(data-dependent bounds are not static control)") from None
+                return found
             finally:
                 b.aff = None
             coeff = diff.terms.get((("d", "#iteration"),), 0)
             rest = diff - _MARK.scale(coeff)
             if abs(coeff) == 1 and not any(v[1] == "#iteration" for v in rest.dims()):
                 if coeff == 1:  # i + rest op 0: i op -rest
-                    return rest.scale(-1), op
-                return rest, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+                    return [rest.scale(-1)], op
+                return [rest], _FLIP[op]
         raise Refuse(cond, f"loop condition '{c_text(cond)}' must compare the index '{b.name}' with "
                             f"an affine bound ('{b.name} < ub', '{b.name} <= ub')")
+
+    def _conjunction(self, c, b):
+        """([bound, ...], comparison) of `i < a && i <= b ...`: every part bounds the index
+        the same way (from above: their min, as `<`; from below: their max, as `>=`)."""
+        parts = [self._condition(k, b) for k in expr_children(c)]
+        ups = [cmp in ("<", "<=") for _, cmp in parts]
+        if any(ups) and not all(ups):
+            raise Refuse(c, f"loop condition '{c_text(c)}' bounds the index '{b.name}' from above "
+                            f"and from below (only bounds in one direction are joined by '&&')")
+        out = []
+        for bounds, cmp in parts:
+            out += [x.plus(1) if cmp in ("<=", ">") else x for x in bounds]
+        return out, "<" if ups[0] else ">="
+
+    def _extreme_condition(self, x, y, op: str):
+        """([bound, ...], comparison) of `i + r < MIN(a, b)` (`i < a - r`, `i < b - r`) and
+        of `i + r >= MAX(a, b)`, the index on either side; None where neither side is the
+        index plus an affine value (NotAffine where the other side is no min / max of the
+        kind the comparison needs)."""
+        for side, other, o in ((x, y, op), (y, x, _FLIP[op])):
+            try:
+                p = self.affine(side, pure=True)
+            except NotAffine:
+                continue
+            if p.terms.get((("d", "#iteration"),), 0) != 1:
+                continue
+            rest = p - _MARK
+            if any(v[1] == "#iteration" for v in rest.dims()):
+                continue
+            ops = extremum(self, other, "min" if o in ("<", "<=") else "max")
+            if any(v[1] == "#iteration" for e in ops for v in e.dims()):
+                return None
+            return [e - rest for e in ops], o
+        return None
 
     def _affine_or_refuse(self, c, what: str) -> Poly:
         try:
@@ -365,6 +488,15 @@ class LoopTranslator(ExprTranslator):
         except NotAffine as e:
             raise Refuse(e.cursor, f"{what} '{c_text(c)}' is not affine: {e.reason} (data-dependent "
                                     f"bounds are not static control)") from None
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _tightest(bounds: list) -> Poly:
+    """Of the operands of a min (max) bound, the one a subscript's range is best read from:
+    the one over the fewest loop indices (a size rather than the end of a tile)."""
+    return min(bounds, key=lambda p: len(p.dims()))
 
 
 def _missing_parts(s) -> str:

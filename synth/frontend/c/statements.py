@@ -15,7 +15,7 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from synth.errors import InputError
-from synth.frontend.c import evolution, jumps, layout
+from synth.frontend.c import evolution, extremes, jumps, layout
 from synth.frontend.c.access import ARRAYS
 from synth.frontend.c.access import stride as _stride_of
 from synth.frontend.c.returns import (
@@ -223,8 +223,8 @@ class FunctionTranslator(ReturnTranslator):
             for a in every:  # (a size an `if` fixes fixes the symbols derived from it)
                 a.facts = self.with_derived(a.facts)
             acc = [a for a in every if a.flat is not None]
-            opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text, guarded=a.guarded)
-                      for a in acc]
+            opaque = [layout.Access(self.opaque(a.flat, a.cursor), a.ranges, a.cursor, a.text,
+                                    guarded=a.guarded, facts=a.facts, guards=a.guards) for a in acc]
             names = self.symbol_names()
             values = {**self.values, **self.expand}
             try:
@@ -432,6 +432,9 @@ class FunctionTranslator(ReturnTranslator):
                 raise Refuse(d, f"loop index '{name}' must be an integer")
             self.env[d.hash] = Binding("loopvar", None, t, name=name, key=d.hash)
             return  # its initial value is never read (read after a loop: its final value)
+        if is_int(t) and init and extremes.bound_only(self, d, init[-1]):
+            self.env[d.hash] = Binding("bound", None, t, name=name, key=d.hash)
+            return  # read by loop bounds only (synth.frontend.c.extremes), from its initialiser
         if is_int(t) and d.hash not in self.not_index and d.hash not in self.plan.demoted and (
                 not init or self._affine_shaped(init[-1])):
             self.env[d.hash] = Binding("index", None, t, name=name, key=d.hash)
@@ -464,7 +467,9 @@ class FunctionTranslator(ReturnTranslator):
         except NotAffine:
             self._predicated(s, cond, then, other)
             return
-        if len(neg) < len(dnf):  # `i != j`: one equality with the branches swapped
+        if len(neg) < len(dnf) or (other is not None and len(neg) == 1 and not _acts(then)):
+            # `i != j`: one equality with the branches swapped; `if (x < 0 || x >= w)
+            # continue;`: the rest of the body under the one conjunction `0 <= x < w`
             dnf, then, other = neg, other, then
         self._if_chain(s, dnf, then, other)
 
@@ -514,8 +519,9 @@ class FunctionTranslator(ReturnTranslator):
         self.indent += 1
         def first():
             saved = self.tighten(conj)
-            known = len(self.facts)
+            known, around = len(self.facts), len(self.guard_facts)
             self.facts.extend(c for c in conj if not c[0].dims())
+            self.guard_facts.extend(conj)
             self.guards += 1
             try:
                 if then is not None:
@@ -523,6 +529,7 @@ class FunctionTranslator(ReturnTranslator):
             finally:
                 self.guards -= 1
             del self.facts[known:]
+            del self.guard_facts[around:]
             self.ranges = saved
             self.indent -= 1
 
@@ -549,3 +556,18 @@ class FunctionTranslator(ReturnTranslator):
             self.expr_stmt(b)
             return
         self.value(e, discard=True)
+
+
+def _acts(s) -> bool:
+    """The statement (list) does something: not absent, empty or `;`."""
+    if s is None:
+        return False
+    if isinstance(s, list):
+        return any(_acts(x) for x in s)
+    if isinstance(s, jumps.Branch) or not hasattr(s, "kind"):
+        return True
+    if s.kind == CK.NULL_STMT:
+        return False
+    if s.kind == CK.COMPOUND_STMT:
+        return any(_acts(k) for k in s.get_children())
+    return True
