@@ -95,12 +95,14 @@ NOTES = ("synth.all_sizes", "synth.assumptions", "synth.proof", "synth.sizes_pro
 def reference_host() -> None:
     """Make the pipeline's host-dependent choices those of synth.backends.host's fallback
     profile (AVX2, not Intel, its default cache sizes), for this process."""
-    from synth.backends import host, mlir_cpu, wavefront
+    from synth.backends import host, wavefront
 
-    mlir_cpu.has_avx512 = lambda: False
-    mlir_cpu.intel = lambda: False
-    mlir_cpu.cache_tile.cache_clear()
-    mlir_cpu.register_tile.cache_clear()
+    # the tiles are host's (mlir_cpu reads host.cache_tile and host.register_tile), which
+    # read host.has_avx512 and host.intel: patched there, or an AVX-512 host's tiles leak in
+    host.has_avx512 = lambda: False
+    host.intel = lambda: False
+    host.cache_tile.cache_clear()
+    host.register_tile.cache_clear()
     wavefront.cache_bytes = lambda level: host._DEFAULT_CACHE[level]
 
 
