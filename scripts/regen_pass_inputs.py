@@ -80,8 +80,9 @@ DROPIN_CASES = (
 )
 DROPIN_LOWERING = "tiled-safe"
 # synth-distinct-results and synth-distinct-result-buffers have no case: no PolyBench raise
-# (either target, synth bench's or synth cc's lowering, static or generic) returns one value
-# at two positions (see their lit files); their inputs are hand-written only.
+# (either target; static or generic made static in synth bench's pipeline, static in synth
+# cc's lowering) returns one value at two positions (see their lit files); their inputs are
+# hand-written only.
 # synth-reads-first has no case: since adi's edge statements are read off as written (each
 # inserted into the edge's previous value), no fresh raise reads after it updates; its input
 # is kept in inputs/frozen/ (not regenerated, not checked for staleness)
