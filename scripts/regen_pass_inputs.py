@@ -8,6 +8,8 @@ pipeline before the pass (in this process); the module at that point is the pass
 The lit file tests/lit/passes/<pass>.mlir runs `synth opt --pass <pass>` on it. So a change
 upstream (the grammar, the raise, the lowering, an earlier pass) that stops a pass firing
 shows as a changed input (`--check`, tests/test_pass_inputs.py) and a failing lit test.
+Two passes rewrite only synth cc's drop-in (its in-out arguments): their inputs are taken
+in synth cc's lowering of the raise's output module (DROPIN_CASES).
 
 The steps before a pass read the host (the register and cache tiles of the tile-and-vectorize
 step, the wavefront's window): the inputs are made for one reference host profile, the one
