@@ -1,5 +1,7 @@
 // RUN: %synth opt --pass synth-library-loops %s 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=COUNT < %t.err
+// RUN: %synth opt --pass synth-library-loops %S/inputs/library-loops.ludcmp.linalg-generic.mlir 2>%t.gerr | filecheck %s --check-prefix=GEN
+// RUN: filecheck %s --check-prefix=COUNT < %t.gerr
 // A shape-generic raise made static (synth.semantics.specialize: the arguments cast to the
 // generic types, inline, canonicalize): an LU and a forward substitution reading it, as
 // ludcmp's linalg raise (tests/test_library_lowering.py::_factor_and_solve at n = 64). The
@@ -8,6 +10,20 @@
 // pass first gives the loop its static type (synth-static-iter-args) and then blocks both
 // loops as it blocks the static raise's: the LU by panels of 32 columns in an scf.for
 // (a linalg.matmul per panel), the solve by panels of 32 rows (a linalg.matvec each).
+// The generated input (scripts/regen_pass_inputs.py): ludcmp's generic linalg raise made
+// static at n = 64 as mlir-cpu does per call's shapes: the LU loop carries A as
+// tensor<?x?xf64> (a cast of %arg1), then the forward and the backward substitution. The LU
+// is blocked by panels of 32 columns, carried static, the forward solve by panels of 32 rows;
+// the backward one (no blocked form) stays marked.
+// GEN-LABEL: func.func @kernel_ludcmp_raised(
+// GEN: %[[LU:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32 iter_args(%{{.*}} = %arg1) -> (tensor<64x64xf64>)
+// GEN: linalg.matmul
+// GEN: %[[REST:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[LU]]) -> (tensor<64x64xf64>)
+// GEN: scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step %c32{{.*}} iter_args(%{{.*}} = %arg2) -> (tensor<64xf64>)
+// GEN-NEXT: tensor.extract_slice %[[REST]][%[[P]], 0] [32, %[[P]]]
+// GEN: linalg.matvec
+// GEN-NOT: synth.library = "lu"
+// GEN: } {synth.library = "triangular_solve lower=0 unit=0 transpose=0"}
 
 // CHECK-LABEL: func.func @main(
 // CHECK: %[[LU:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32 iter_args(%{{.*}} = %arg0) -> (tensor<64x64xf64>)
