@@ -140,3 +140,81 @@ def test_verify_finds_the_difference(tmp_path):
     (tmp_path / "ok.mlir").write_text(_with_zeros(CORRECT))
     assert main(["verify", str(tmp_path / "tri.mlir"), str(tmp_path / "raised.mlir")]) == 4
     assert main(["verify", str(tmp_path / "tri.mlir"), str(tmp_path / "ok.mlir")]) == 0
+
+
+WINDOW = """
+#lb = affine_map<(d0)[s0] -> (d0 - s0, 0)>
+#ub = affine_map<(d0) -> (d0 + 1)>
+func.func @win(%n: i32, %k: i32, %x: memref<?xf32>, %y: memref<?xf32>) {
+  %N = arith.index_cast %n : i32 to index
+  %K = arith.index_cast %k : i32 to index
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to %N {
+    affine.store %zero, %y[%i] : memref<?xf32>
+    affine.for %j = max #lb(%i)[%K] to #ub(%i) {
+      %a = affine.load %y[%i] : memref<?xf32>
+      %b = affine.load %x[%j] : memref<?xf32>
+      %c = arith.addf %a, %b : f32
+      affine.store %c, %y[%i] : memref<?xf32>
+    }
+  }
+  return
+}
+"""
+
+# y[i] = x[max(i - k, 0)] + ... + x[i]: the mask i - k <= j <= i over an n x n broadcast
+WINDOW_RAISED = """func.func @win_raised(%arg0: tensor<i32>, %arg1: tensor<i32>, %arg2: tensor<?xf32>,
+    %arg3: tensor<?xf32>) -> tensor<?xf32> attributes {synth.outputs = [3]} {
+  %n = stablehlo.get_dimension_size %arg2, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %n64 = stablehlo.convert %n : (tensor<i32>) -> tensor<i64>
+  %nv = stablehlo.reshape %n64 : (tensor<i64>) -> tensor<1xi64>
+  %shape = stablehlo.concatenate %nv, %nv, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %ii = stablehlo.dynamic_iota %shape, dim = 0 : (tensor<2xi64>) -> tensor<?x?xf32>
+  %jj = stablehlo.dynamic_iota %shape, dim = 1 : (tensor<2xi64>) -> tensor<?x?xf32>
+  %kf = stablehlo.convert %arg1 : (tensor<i32>) -> tensor<f32>
+  %kb = stablehlo.dynamic_broadcast_in_dim %kf, %shape, dims = [] : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %lo = stablehlo.subtract %ii, %kb : tensor<?x?xf32>
+  %c1 = stablehlo.compare GE, %jj, %lo : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>
+  %c2 = stablehlo.compare LE, %jj, %ii : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>
+  %keep = stablehlo.and %c1, %c2 : tensor<?x?xi1>
+  %xb = stablehlo.dynamic_broadcast_in_dim %arg2, %shape, dims = [1] : (tensor<?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %zeros = stablehlo.dynamic_broadcast_in_dim %zero, %shape, dims = [] : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %kept = stablehlo.select %keep, %xb, %zeros : tensor<?x?xi1>, tensor<?x?xf32>
+  %sum = stablehlo.reduce(%kept init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %sum : tensor<?xf32>
+}
+"""
+
+# wrong only where the max takes 0 (rows i <= k): x[0] is left out there (j >= 1)
+WINDOW_WRONG = WINDOW_RAISED.replace("  %keep = stablehlo.and %c1, %c2 : tensor<?x?xi1>\n", """\
+  %one = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %ones = stablehlo.dynamic_broadcast_in_dim %one, %shape, dims = [] : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %c3 = stablehlo.compare GE, %jj, %ones : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>
+  %keep0 = stablehlo.and %c1, %c2 : tensor<?x?xi1>
+  %keep = stablehlo.and %keep0, %c3 : tensor<?x?xi1>
+""")
+
+
+def test_a_max_lower_bound_the_same_way(tmp_path):
+    """`j` from max(i - k, 0): the correct raise is proven for every size; one wrong only
+    where the max takes 0 is not (the bounded proof gets sizes with i <= k), and verify
+    finds its difference."""
+    from synth.cli import main
+
+    path = tmp_path / "win.mlir"
+    path.write_text(WINDOW)
+    kernel = load_kernel(load_source(path), "win")
+    kernel.sizes.with_test_values()
+
+    def prove(text):
+        static, _ = _generic_instances(kernel, text)
+        contract = check_contract(kernel, load_raised("r.mlir", "win_raised", static),
+                                  load_raised("r.mlir", "win_raised", static).signature())
+        return prove_all_sizes(kernel, load_raised("r.mlir", "win_raised", text), contract, 20.0)
+
+    assert prove(WINDOW_RAISED).verdict == "proven"
+    out = prove(WINDOW_WRONG)
+    assert out.verdict != "proven" and out.suspect_sizes, out
+    (tmp_path / "wrong.mlir").write_text(WINDOW_WRONG)
+    assert main(["verify", str(path), str(tmp_path / "wrong.mlir")]) == 4
