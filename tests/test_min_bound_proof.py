@@ -142,6 +142,22 @@ def test_verify_finds_the_difference(tmp_path):
     assert main(["verify", str(tmp_path / "tri.mlir"), str(tmp_path / "ok.mlir")]) == 0
 
 
+
+def test_the_proofs_alone_refute_it(tmp_path):
+    """Without the tests first: the proof for every size declines, and the bounded proof
+    at the sizes it hands on finds the difference (a row i >= m, so n > m)."""
+    from synth.frontend.reader import load_source as load
+    from synth.validation.verify import verify_text
+
+    path = tmp_path / "tri.mlir"
+    path.write_text(ORIGINAL)
+    report = verify_text(load(path), _with_zeros(OFF_BY_ONE_CAP), "raised.mlir", test_first=False)
+    assert report.verdict == "not equivalent" and report.counterexample.level == "z3", report.summary()
+    sizes = report.counterexample.sizes
+    assert sizes["arg0"] > sizes["arg1"] and report.counterexample.index[0] >= sizes["arg1"], report.summary()
+    assert verify_text(load(path), _with_zeros(CORRECT), "ok.mlir", test_first=False).level == "all"
+
+
 WINDOW = """
 #lb = affine_map<(d0)[s0] -> (d0 - s0, 0)>
 #ub = affine_map<(d0) -> (d0 + 1)>
