@@ -37,6 +37,14 @@ def solves_as_calls(module) -> dict[str, str]:
         transposed = "NO_TRANSPOSE" not in str(op.attributes["transpose_a"])
         if dtype not in ("f32", "f64"):
             continue
+        dyn = not a_type.has_static_shape or not b_type.has_static_shape
+        if dyn:  # shape-generic: a vector solve of tensor<?x?> and tensor<?> (or ?x1 reshaped from one) only
+            column = _dynamic_column(op, n)
+            if a_type.rank != 2 or a_type.shape[1] != n or column is None:
+                continue
+            vector, back = column
+            _dynamic_vector_solve(op, vector, back, defined, bodies, (n, dtype, lower, unit, transposed), module.body)
+            continue
         with ir.Location.unknown():
             if list(b_type.shape) in ([n], [n, 1]):  # solved as a vector
                 solved = ir.RankedTensorType.get([n], a_type.element_type)
@@ -67,6 +75,77 @@ def solves_as_calls(module) -> dict[str, str]:
         op.results[0].replace_all_uses_with(x)
         op.erase()
     return bodies
+
+
+def _dynamic_column(op, n):
+    """(the tensor<?> right-hand side, the ops reshaping the result back to tensor<?>) of a
+    shape-generic vector solve: b a tensor<?> itself (no ops), or a dynamic_reshape of one
+    to ?x1 whose result every use reshapes back; None otherwise."""
+    from jaxlib.mlir import ir
+
+    b = op.operands[1]
+    b_type = ir.RankedTensorType(b.type)
+    if list(b_type.shape) == [n]:
+        return b, []
+    if list(b_type.shape) != [n, 1]:
+        return None
+    src = b.owner
+    if isinstance(src, ir.Block) or src.name != "stablehlo.dynamic_reshape" \
+            or list(ir.RankedTensorType(src.operands[0].type).shape) != [n]:
+        return None
+    back = [use.owner for use in op.results[0].uses]
+    if not back or any(u.name != "stablehlo.dynamic_reshape" or u.results[0].type != src.operands[0].type
+                       for u in back):
+        return None
+    return src.operands[0], back
+
+
+def _dynamic_vector_solve(op, vector, back, defined: dict, bodies: dict, key: tuple, body) -> None:
+    """Replace the shape-generic solve `op` by a call of `_generic_vector_solve`'s function
+    on `vector` (its uses: the reshapes `back`, erased with the reshape feeding it), declared
+    in `body` (the module's)."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import func
+
+    from synth.grammar.linalg_library import TriangularSolve
+    from synth.grammar.op import attrs
+
+    n, dtype, lower, unit, transposed = key
+    key = ("vector", *key)
+    a_type, solved = op.operands[0].type, vector.type
+    with ir.Location.unknown():
+        if key not in defined:
+            name = defined[key] = _SOLVE.format(len(defined))
+            text = _generic_vector_solve(TriangularSolve("linalg.triangular_solve"),
+                                         attrs(lower=lower, unit_diagonal=unit, transpose_a=transposed), dtype, name)
+            bodies[name] = text.replace("func.func @", "func.func private @", 1)
+            func.FuncOp(name, ([a_type, solved], [solved]), visibility="private",
+                        ip=ir.InsertionPoint(body))
+        x = func.CallOp([solved], ir.FlatSymbolRefAttr.get(defined[key]), [op.operands[0], vector],
+                        ip=ir.InsertionPoint(op)).result
+    if not back:
+        op.results[0].replace_all_uses_with(x)
+    for u in back:
+        u.results[0].replace_all_uses_with(x)
+        u.erase()
+    feed = op.operands[1].owner
+    op.erase()
+    if back and not list(feed.results[0].uses):
+        feed.erase()
+
+
+def _generic_vector_solve(op, solve_attrs, dtype: str, name: str) -> str:
+    """The function of a vector solve of a shape-generic raise (A: tensor<?x?>, b:
+    tensor<?>): the linalg grammar's shape-generic body, n read by tensor.dim of A."""
+    from synth.analysis.symbols import Size, SizeExpr
+    from synth.grammar.dims import GenericSizes, SizeSource
+    from synth.grammar.op import emit_function
+    from synth.grammar.types import TensorType
+
+    n = Size(2, SizeExpr.symbol("n"), frozenset({"n"}))  # (2: a placeholder; the body reads n)
+    types = [TensorType((n, n), dtype), TensorType((n,), dtype)]
+    sizes = GenericSizes("linalg", {"n": SizeSource("n", "dim", 0, 0)}, {})
+    return emit_function(name, types, lambda em, args: [em.apply(op, args, types, solve_attrs)], sizes=sizes)
 
 
 _LIBRARY = "__synth_factor_{}"
