@@ -114,7 +114,8 @@ def test_generic_vector_triangular_solve_lowers_tiled(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kernel,target", [("atax", "linalg"), ("floyd-warshall", "linalg"), ("trisolv", "stablehlo")])
+@pytest.mark.parametrize("kernel,target", [("atax", "linalg"), ("floyd-warshall", "linalg"), ("trisolv", "stablehlo"),
+                                           ("ludcmp", "stablehlo")])
 def test_generic_polybench_raise_lowers_tiled_and_agrees(tmp_path, kernel, target):
     """The generic raise of the PolyBench kernel (mini), lowered tiled as synth cc's worker
     does, computes what the plain drop-in lowering ("loops") computes, at sizes below the
@@ -147,7 +148,7 @@ def test_generic_polybench_raise_lowers_tiled_and_agrees(tmp_path, kernel, targe
             args.append(rng.integers(1, 50, dims).astype(np.int32 if element == "i32" else np.int64))
         else:
             a = rng.uniform(-1, 1, dims)
-            if kernel == "trisolv" and len(dims) == 2:
+            if kernel in ("trisolv", "ludcmp") and len(dims) == 2:
                 a = a + 4 * np.eye(dims[0])  # a well-conditioned triangle
             args.append(a)
     results = {}

@@ -101,7 +101,7 @@ def _dynamic_column(op, n):
 
 
 def _dynamic_vector_solve(op, vector, back, defined: dict, bodies: dict, key: tuple, body) -> None:
-    """Replace the shape-generic solve `op` by a call of `_generic_vector_solve`'s function
+    """Replace the shape-generic solve `op` by a call of `_generic_function`'s solve
     on `vector` (its uses: the reshapes `back`, erased with the reshape feeding it), declared
     in `body` (the module's)."""
     from jaxlib.mlir import ir
@@ -116,8 +116,8 @@ def _dynamic_vector_solve(op, vector, back, defined: dict, bodies: dict, key: tu
     with ir.Location.unknown():
         if key not in defined:
             name = defined[key] = _SOLVE.format(len(defined))
-            text = _generic_vector_solve(TriangularSolve("linalg.triangular_solve"),
-                                         attrs(lower=lower, unit_diagonal=unit, transpose_a=transposed), dtype, name)
+            text = _generic_function(TriangularSolve("linalg.triangular_solve"),
+                                     attrs(lower=lower, unit_diagonal=unit, transpose_a=transposed), 2, 1, dtype, name)
             bodies[name] = text.replace("func.func @", "func.func private @", 1)
             func.FuncOp(name, ([a_type, solved], [solved]), visibility="private",
                         ip=ir.InsertionPoint(body))
@@ -134,18 +134,22 @@ def _dynamic_vector_solve(op, vector, back, defined: dict, bodies: dict, key: tu
         feed.erase()
 
 
-def _generic_vector_solve(op, solve_attrs, dtype: str, name: str) -> str:
-    """The function of a vector solve of a shape-generic raise (A: tensor<?x?>, b:
-    tensor<?>): the linalg grammar's shape-generic body, n read by tensor.dim of A."""
+def _generic_function(op, op_attrs, *ranks_and_dtype_and_name) -> str:
+    """The function of the linalg grammar's `op` on n x n (rank 2) and n (rank 1) operands
+    of a shape-generic raise (tensor<?x?>, tensor<?>), its shape-generic body: n read by
+    tensor.dim of the first operand. `ranks_and_dtype_and_name`: the operands' ranks (0:
+    none), the element type, the function's name. GenericUnsupported where the op has no
+    such body."""
     from synth.analysis.symbols import Size, SizeExpr
     from synth.grammar.dims import GenericSizes, SizeSource
     from synth.grammar.op import emit_function
     from synth.grammar.types import TensorType
 
+    *ranks, dtype, name = ranks_and_dtype_and_name
     n = Size(2, SizeExpr.symbol("n"), frozenset({"n"}))  # (2: a placeholder; the body reads n)
-    types = [TensorType((n, n), dtype), TensorType((n,), dtype)]
+    types = [TensorType((n,) * r, dtype) for r in ranks if r]
     sizes = GenericSizes("linalg", {"n": SizeSource("n", "dim", 0, 0)}, {})
-    return emit_function(name, types, lambda em, args: [em.apply(op, args, types, solve_attrs)], sizes=sizes)
+    return emit_function(name, types, lambda em, args: [em.apply(op, args, types, op_attrs)], sizes=sizes)
 
 
 _LIBRARY = "__synth_factor_{}"
@@ -166,6 +170,7 @@ def factorizations_as_calls(module) -> dict[str, str]:
     from jaxlib.mlir import ir
     from jaxlib.mlir.dialects import func
 
+    from synth.grammar.dims import GenericUnsupported
     from synth.grammar.op import attrs, emit_op_function, op_by_name
     from synth.grammar.types import TensorType
 
@@ -181,16 +186,22 @@ def factorizations_as_calls(module) -> dict[str, str]:
     bodies: dict[str, str] = {}
     for op, kind, at, result in found:
         a_type = ir.RankedTensorType(op.operands[at].type)
-        if a_type.rank != 2 or not a_type.has_static_shape or a_type.shape[0] != a_type.shape[1] \
-                or str(a_type.element_type) not in ("f32", "f64"):
-            continue
+        if a_type.rank != 2 or a_type.shape[0] != a_type.shape[1] or str(a_type.element_type) not in ("f32", "f64"):
+            continue  # (a shape-generic raise's tensor<?x?>: both dims dynamic, read as n by tensor.dim)
         n, dtype = a_type.shape[0], str(a_type.element_type)
         key = (kind, n, dtype)
         with ir.Location.unknown():
             if key not in defined:
-                name = defined[key] = _LIBRARY.format(len(defined))
-                text = emit_op_function(op_by_name("linalg", f"linalg.{kind}"), [TensorType((n, n), dtype)], attrs(),
-                                        name=name)
+                name = _LIBRARY.format(len(defined))
+                library = op_by_name("linalg", f"linalg.{kind}")
+                if a_type.has_static_shape:
+                    text = emit_op_function(library, [TensorType((n, n), dtype)], attrs(), name=name)
+                else:
+                    try:
+                        text = _generic_function(library, attrs(), 2, 0, dtype, name)
+                    except GenericUnsupported:
+                        continue
+                defined[key] = name
                 bodies[name] = text.replace("func.func @", "func.func private @", 1)
                 func.FuncOp(name, ([a_type], [a_type]), visibility="private", ip=ir.InsertionPoint(module.body))
             call = func.CallOp([a_type], ir.FlatSymbolRefAttr.get(defined[key]), [op.operands[at]],
