@@ -18,7 +18,9 @@ def solves_as_calls(module) -> dict[str, str]:
     {its name: its definition}, the loop form of linalg's grammar (linalg_library's
     TriangularSolve, the op linalg raises trisolv with), defined after legalization and
     inlined; of a matrix by A itself (not transposed), a call of `_matrix_solve_body`'s
-    function. Other solves are left (and named as not lowered)."""
+    function. A shape-generic raise's vector solve (tensor<?x?> by tensor<?>, or by a ?x1
+    dynamic_reshape of one that every use reshapes back) calls the grammar's shape-generic
+    body (`_generic_function`). Other solves are left (and named as not lowered)."""
     from jaxlib.mlir import ir
     from jaxlib.mlir.dialects import func, stablehlo
 
