@@ -102,7 +102,6 @@ def _slice_of(value, base) -> bool:
 
 def _rewrite(generic) -> bool:
     from mlir import ir
-    from mlir.dialects import linalg, tensor
 
     view = generic.opview
     n_in = len(view.inputs)
@@ -132,10 +131,8 @@ def _rewrite(generic) -> bool:
             if v == target or not isinstance(v.type, ir.RankedTensorType) or not _slice_of(v, target):
                 continue
             copy = next((c for u, c in copies if u == v), None)
-            if copy is None:
-                t = ir.RankedTensorType(v.type)
-                empty = tensor.EmptyOp(t.shape, t.element_type).result
-                copy = linalg.copy(v, outs=[empty])
+            if copy is None:  # (a dynamic dim sized by tensor.dim of v: a shape-generic raise)
+                copy = _copy_operand(v)
                 copies.append((v, copy))
             generic.operands[k] = copy
     generic.operands[n_in] = target

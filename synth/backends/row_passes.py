@@ -142,7 +142,8 @@ def fuse_rows(text: str) -> Paired:
 def _dependent_pair(ops, deps) -> tuple[int, int] | None:
     """Positions of a matvec and a vecmat on its matrix whose vector is the matvec's
     result, where nothing else the vecmat reads depends on that result (`deps`:
-    `_dependences(ops)`)."""
+    `_dependences(ops)`); the matrix of static shape."""
+    from mlir import ir
     position = {op.operation: k for k, op in enumerate(ops)}
     for j, other in enumerate(ops):
         if other.operation.name != "linalg.vecmat" or STEP in other.operation.attributes:
@@ -150,6 +151,8 @@ def _dependent_pair(ops, deps) -> tuple[int, int] | None:
         k = _position(other.operands[0], position)
         if k is None or ops[k].operation.name != "linalg.matvec" or _matrix(ops[k]) != _matrix(other):
             continue
+        if not ir.RankedTensorType(_matrix(other).type).has_static_shape:
+            continue  # a shape-generic raise's tensor<?x?>: the row loop's blocks need the sizes
         owners = [_position(v, position) for v in list(other.operands)[1:]]
         if all(m is None or (m != k and k not in deps[m]) for m in owners):
             return k, j

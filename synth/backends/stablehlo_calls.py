@@ -18,7 +18,9 @@ def solves_as_calls(module) -> dict[str, str]:
     {its name: its definition}, the loop form of linalg's grammar (linalg_library's
     TriangularSolve, the op linalg raises trisolv with), defined after legalization and
     inlined; of a matrix by A itself (not transposed), a call of `_matrix_solve_body`'s
-    function. Other solves are left (and named as not lowered)."""
+    function. A shape-generic raise's vector solve (tensor<?x?> by tensor<?>, or by a ?x1
+    dynamic_reshape of one that every use reshapes back) calls the grammar's shape-generic
+    body (`_generic_function`). Other solves are left (and named as not lowered)."""
     from jaxlib.mlir import ir
     from jaxlib.mlir.dialects import func, stablehlo
 
@@ -36,6 +38,14 @@ def solves_as_calls(module) -> dict[str, str]:
         lower, unit = str(op.attributes["lower"]) == "true", str(op.attributes["unit_diagonal"]) == "true"
         transposed = "NO_TRANSPOSE" not in str(op.attributes["transpose_a"])
         if dtype not in ("f32", "f64"):
+            continue
+        dyn = not a_type.has_static_shape or not b_type.has_static_shape
+        if dyn:  # shape-generic: a vector solve of tensor<?x?> and tensor<?> (or ?x1 reshaped from one) only
+            column = _dynamic_column(op, n)
+            if a_type.rank != 2 or a_type.shape[1] != n or column is None:
+                continue
+            vector, back = column
+            _dynamic_vector_solve(op, vector, back, defined, bodies, (n, dtype, lower, unit, transposed), module.body)
             continue
         with ir.Location.unknown():
             if list(b_type.shape) in ([n], [n, 1]):  # solved as a vector
@@ -69,6 +79,81 @@ def solves_as_calls(module) -> dict[str, str]:
     return bodies
 
 
+def _dynamic_column(op, n):
+    """(the tensor<?> right-hand side, the ops reshaping the result back to tensor<?>) of a
+    shape-generic vector solve: b a tensor<?> itself (no ops), or a dynamic_reshape of one
+    to ?x1 whose result every use reshapes back; None otherwise."""
+    from jaxlib.mlir import ir
+
+    b = op.operands[1]
+    b_type = ir.RankedTensorType(b.type)
+    if list(b_type.shape) == [n]:
+        return b, []
+    if list(b_type.shape) != [n, 1]:
+        return None
+    src = b.owner
+    if isinstance(src, ir.Block) or src.name != "stablehlo.dynamic_reshape" \
+            or list(ir.RankedTensorType(src.operands[0].type).shape) != [n]:
+        return None
+    back = [use.owner for use in op.results[0].uses]
+    if not back or any(u.name != "stablehlo.dynamic_reshape" or u.results[0].type != src.operands[0].type
+                       for u in back):
+        return None
+    return src.operands[0], back
+
+
+def _dynamic_vector_solve(op, vector, back, defined: dict, bodies: dict, key: tuple, body) -> None:
+    """Replace the shape-generic solve `op` by a call of `_generic_function`'s solve
+    on `vector` (its uses: the reshapes `back`, erased with the reshape feeding it), declared
+    in `body` (the module's)."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import func
+
+    from synth.grammar.linalg_library import TriangularSolve
+    from synth.grammar.op import attrs
+
+    n, dtype, lower, unit, transposed = key
+    key = ("vector", *key)
+    a_type, solved = op.operands[0].type, vector.type
+    with ir.Location.unknown():
+        if key not in defined:
+            name = defined[key] = _SOLVE.format(len(defined))
+            text = _generic_function(TriangularSolve("linalg.triangular_solve"),
+                                     attrs(lower=lower, unit_diagonal=unit, transpose_a=transposed), 2, 1, dtype, name)
+            bodies[name] = text.replace("func.func @", "func.func private @", 1)
+            func.FuncOp(name, ([a_type, solved], [solved]), visibility="private",
+                        ip=ir.InsertionPoint(body))
+        x = func.CallOp([solved], ir.FlatSymbolRefAttr.get(defined[key]), [op.operands[0], vector],
+                        ip=ir.InsertionPoint(op)).result
+    if not back:
+        op.results[0].replace_all_uses_with(x)
+    for u in back:
+        u.results[0].replace_all_uses_with(x)
+        u.erase()
+    feed = op.operands[1].owner
+    op.erase()
+    if back and not list(feed.results[0].uses):
+        feed.erase()
+
+
+def _generic_function(op, op_attrs, *ranks_and_dtype_and_name) -> str:
+    """The function of the linalg grammar's `op` on n x n (rank 2) and n (rank 1) operands
+    of a shape-generic raise (tensor<?x?>, tensor<?>), its shape-generic body: n read by
+    tensor.dim of the first operand. `ranks_and_dtype_and_name`: the operands' ranks (0:
+    none), the element type, the function's name. GenericUnsupported where the op has no
+    such body."""
+    from synth.analysis.symbols import Size, SizeExpr
+    from synth.grammar.dims import GenericSizes, SizeSource
+    from synth.grammar.op import emit_function
+    from synth.grammar.types import TensorType
+
+    *ranks, dtype, name = ranks_and_dtype_and_name
+    n = Size(2, SizeExpr.symbol("n"), frozenset({"n"}))  # (2: a placeholder; the body reads n)
+    types = [TensorType((n,) * r, dtype) for r in ranks if r]
+    sizes = GenericSizes("linalg", {"n": SizeSource("n", "dim", 0, 0)}, {})
+    return emit_function(name, types, lambda em, args: [em.apply(op, args, types, op_attrs)], sizes=sizes)
+
+
 _LIBRARY = "__synth_factor_{}"
 
 
@@ -87,6 +172,7 @@ def factorizations_as_calls(module) -> dict[str, str]:
     from jaxlib.mlir import ir
     from jaxlib.mlir.dialects import func
 
+    from synth.grammar.dims import GenericUnsupported
     from synth.grammar.op import attrs, emit_op_function, op_by_name
     from synth.grammar.types import TensorType
 
@@ -102,16 +188,22 @@ def factorizations_as_calls(module) -> dict[str, str]:
     bodies: dict[str, str] = {}
     for op, kind, at, result in found:
         a_type = ir.RankedTensorType(op.operands[at].type)
-        if a_type.rank != 2 or not a_type.has_static_shape or a_type.shape[0] != a_type.shape[1] \
-                or str(a_type.element_type) not in ("f32", "f64"):
-            continue
+        if a_type.rank != 2 or a_type.shape[0] != a_type.shape[1] or str(a_type.element_type) not in ("f32", "f64"):
+            continue  # (a shape-generic raise's tensor<?x?>: both dims dynamic, read as n by tensor.dim)
         n, dtype = a_type.shape[0], str(a_type.element_type)
         key = (kind, n, dtype)
         with ir.Location.unknown():
             if key not in defined:
-                name = defined[key] = _LIBRARY.format(len(defined))
-                text = emit_op_function(op_by_name("linalg", f"linalg.{kind}"), [TensorType((n, n), dtype)], attrs(),
-                                        name=name)
+                name = _LIBRARY.format(len(defined))
+                library = op_by_name("linalg", f"linalg.{kind}")
+                if a_type.has_static_shape:
+                    text = emit_op_function(library, [TensorType((n, n), dtype)], attrs(), name=name)
+                else:
+                    try:
+                        text = _generic_function(library, attrs(), 2, 0, dtype, name)
+                    except GenericUnsupported:
+                        continue
+                defined[key] = name
                 bodies[name] = text.replace("func.func @", "func.func private @", 1)
                 func.FuncOp(name, ([a_type], [a_type]), visibility="private", ip=ir.InsertionPoint(module.body))
             call = func.CallOp([a_type], ir.FlatSymbolRefAttr.get(defined[key]), [op.operands[at]],
