@@ -317,7 +317,7 @@ def test_short_calls_are_timed_in_batches():
 @pytest.mark.slow
 def test_loops_corpus_through_mlir_cpu(tmp_path):
     """Issue 55: the passes meet kernels nobody tuned them for. synth bench over
-    benchmarks/loops/ (128 kernels in the styles of other suites) on mlir-cpu, both
+    benchmarks/loops/ (64 kernels in the styles of other suites) on mlir-cpu, both
     targets, every output compared with the original's: none differs and no pass fails;
     each row records the rewrites each pass made (summed and printed here)."""
     from conftest import LOOPS
@@ -330,7 +330,7 @@ def test_loops_corpus_through_mlir_cpu(tmp_path):
            if r["status"] in ("wrong-output", "pipeline-error", "backend-error")]
     assert not bad, bad
     timed = [r for r in rows if r["status"] == "ok" and r["backend"] == "mlir-cpu"]
-    assert len(timed) >= 200  # 118 of 128 kernels raise to each target (README)
+    assert len(timed) >= 120  # 64 kernels x 2 targets: 126 of the 128 pairs raise (2026-12-07)
     made: dict[str, int] = {}  # the rewrites each pass made over the corpus ("name=n,...")
     for r in timed:
         for item in filter(None, r.get("rewrites", "").split(",")):
