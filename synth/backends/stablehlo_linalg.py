@@ -86,6 +86,7 @@ from functools import lru_cache
 
 from synth.backends.ir_toolkit import defining_named, nested_ops, ops_named
 from synth.backends.linalg_cleanup import in_upstream
+from synth.backends.stablehlo_dynamic import dynamic_ops_lowerable
 from synth.backends.stablehlo_calls import (
     counter_selects_as_calls, compare_direction, factorizations_as_calls, gathers_as_calls, solves_as_calls)
 from synth.errors import ExecutionError
@@ -470,6 +471,7 @@ def to_linalg(text: str) -> str:
         _one_use_masks(module)
         _transposed_rhs_copied(module)
         calls.update(solves_as_calls(module))
+        dynamic_ops_lowerable(module)  # after the solves: they take trisolv's ?x1 reshapes
         # outer ones first; a nested while moves into its parent's scf.for and is rewritten there
         for op in ops_named(module, ("stablehlo.while",)):
             counted = _counted(op)
