@@ -1,6 +1,7 @@
 """The dynamic stablehlo ops of a shape-generic raise (tensor<?x...>) lower to linalg
 (synth.backends.stablehlo_dynamic, in stablehlo_linalg.to_linalg): dynamic_broadcast_in_dim,
-dynamic_update_slice (starts clamped as stablehlo defines) and dynamic_reshape. The module
+dynamic_update_slice (starts clamped as stablehlo defines), dynamic_reshape and a
+dynamic_gather of one column. The module
 runs through synth cc's tiled lowering at two shapes and computes what NumPy and XLA (the
 same stablehlo made static) compute."""
 
@@ -15,7 +16,8 @@ from synth.driver.native import RUNTIME_C, compile_module
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a system C compiler")
 
 # c = a + v broadcast along the rows; row 2 set to v (start -7 clamps to 0), then the last
-# column set to w (starts 5, 99 clamp to 0, n - 1)
+# column set to w (starts 5, 99 clamp to 0, n - 1), then column 1 to a's column 99 (a
+# dynamic_gather, 99 clamped to n - 1)
 RAISED = """
   func.func @k_raised(%a: tensor<MxNxf64>, %v: tensor<Nxf64>, %w: tensor<Mxf64>) -> tensor<MxNxf64> {
     %m0 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<MxNxf64>) -> tensor<i32>
@@ -38,7 +40,16 @@ RAISED = """
     %i99 = stablehlo.constant dense<99> : tensor<i64>
     %u = stablehlo.dynamic_update_slice %c, %row, %i2, %im7 : (tensor<MxNxf64>, tensor<1xNxf64>, tensor<i64>, tensor<i64>) -> tensor<MxNxf64>
     %r = stablehlo.dynamic_update_slice %u, %col, %i5, %i99 : (tensor<MxNxf64>, tensor<Mx1xf64>, tensor<i64>, tensor<i64>) -> tensor<MxNxf64>
-    return %r : tensor<MxNxf64>
+    %c99 = stablehlo.constant dense<99> : tensor<1xi64>
+    %m_1_sizes = stablehlo.concatenate %m, %one, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+    %g = "stablehlo.dynamic_gather"(%a, %c99, %m_1_sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0],
+        collapsed_slice_dims = [1], start_index_map = [1]>, indices_are_sorted = false}>
+        : (tensor<MxNxf64>, tensor<1xi64>, tensor<2xi64>) -> tensor<Mxf64>
+    %gc = stablehlo.dynamic_reshape %g, %m_1 : (tensor<Mxf64>, tensor<2xi64>) -> tensor<Mx1xf64>
+    %i1 = stablehlo.constant dense<1> : tensor<i64>
+    %i0 = stablehlo.constant dense<0> : tensor<i64>
+    %r2 = stablehlo.dynamic_update_slice %r, %gc, %i0, %i1 : (tensor<MxNxf64>, tensor<Mx1xf64>, tensor<i64>, tensor<i64>) -> tensor<MxNxf64>
+    return %r2 : tensor<MxNxf64>
   }
 """
 
@@ -68,7 +79,8 @@ def test_dynamic_ops_lowered():
 
     lowered = to_linalg(dimension_sizes("module {" + _sized(RAISED, "?", "?").replace("?x?x?", "?x?") + "}"))
     assert "stablehlo" not in lowered
-    assert lowered.count("tensor.insert_slice") >= 2 and "tensor.reshape" in lowered, lowered
+    assert lowered.count("tensor.insert_slice") >= 3 and "tensor.reshape" in lowered, lowered
+    assert "tensor.extract_slice" in lowered, lowered
 
 
 @pytest.mark.parametrize("m,n", [(9, 6), (4, 13)])
@@ -80,6 +92,7 @@ def test_dynamic_ops_equal_numpy_and_xla(tmp_path, m, n):
     want = a + v[None, :]
     want[2, :] = v
     want[:, n - 1] = w
+    want[:, 1] = a[:, n - 1]
     static = _sized(RAISED, m, n).replace("@k_raised", "@main")
     (xla,) = run_stablehlo("module {" + static + "}", [a, v, w])
     assert not differs(want, xla)

@@ -10,7 +10,12 @@ parsed module before that pass (synth.backends.stablehlo_linalg.to_linalg):
 - `stablehlo.dynamic_update_slice` with a dynamic operand or update type: a
   `tensor.insert_slice` at SSA offsets, each start clamped to [0, dim(operand) -
   dim(update)] as stablehlo defines (the pass lowers the static case only);
-- `stablehlo.dynamic_reshape`: a `tensor.reshape` by its shape operand cast to index.
+- `stablehlo.dynamic_reshape`: a `tensor.reshape` by its shape operand cast to index;
+- `stablehlo.dynamic_gather` of one slice (a vector of start indices, no batch dims; adi's
+  and deriche's rows and columns at the counter): a rank-reducing `tensor.extract_slice`,
+  as stablehlo_linalg._slice_gathers_as_slices lowers a static gather; its sizes from the
+  slice-sizes operand, each start clamped to [0, dim - size], a dim outside
+  `start_index_map` from 0, the collapsed dims of size 1 (stablehlo requires it).
 """
 
 from __future__ import annotations
@@ -120,7 +125,69 @@ def _reshape(op) -> None:
         op.erase()
 
 
+def _index_at(ip, vector, k):
+    """Element k of the 1-d integer tensor `vector`, as an index."""
+    from jaxlib.mlir import ir
+
+    index = ir.IndexType.get()
+    c = _create("arith.constant", [], [index], ip, value=ir.IntegerAttr.get(index, k)).result
+    x = _create("tensor.extract", [vector, c], [ir.RankedTensorType(vector.type).element_type], ip).result
+    return _create("arith.index_cast", [x], [index], ip).result
+
+
+def _gathers_as_slices(module) -> int:
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import stablehlo
+
+    n = 0
+    for op in ops_named(module, ("stablehlo.dynamic_gather",)):
+        dims = stablehlo.GatherDimensionNumbers(op.attributes["dimension_numbers"])
+        a_type, i_type = (ir.RankedTensorType(v.type) for v in list(op.operands)[:2])
+        r_type = ir.RankedTensorType(op.results[0].type)
+        kept = [d for d in range(a_type.rank) if d not in dims.collapsed_slice_dims]
+        if i_type.rank != 1 or dims.index_vector_dim != 0 or list(dims.operand_batching_dims) or \
+                list(dims.start_indices_batching_dims) or not i_type.has_static_shape or \
+                i_type.shape[0] != len(dims.start_index_map) or \
+                list(dims.offset_dims) != list(range(len(kept))) or r_type.rank != len(kept):
+            continue
+        with op.location:
+            ip, index = ir.InsertionPoint(op), ir.IndexType.get()
+            zero = _create("arith.constant", [], [index], ip, value=ir.IntegerAttr.get(index, 0)).result
+            dyn = ir.ShapedType.get_dynamic_size()
+            offsets, sizes, static_sizes = [], [], []
+            for d in range(a_type.rank):
+                size = None
+                if d in dims.collapsed_slice_dims:
+                    static_sizes.append(1)
+                elif not r_type.is_dynamic_dim(kept.index(d)):
+                    static_sizes.append(r_type.shape[kept.index(d)])
+                else:
+                    size = _index_at(ip, op.operands[2], d)
+                    sizes.append(size)
+                    static_sizes.append(dyn)
+                if d not in dims.start_index_map:
+                    offsets.append(zero)
+                    continue
+                if size is None:
+                    size = _create("arith.constant", [], [index], ip,
+                                   value=ir.IntegerAttr.get(index, static_sizes[-1])).result
+                s = _index_at(ip, op.operands[1], list(dims.start_index_map).index(d))
+                room = _create("arith.subi", [_dim(ip, op.operands[0], d), size], [index], ip).result
+                s = _create("arith.minsi", [s, room], [index], ip).result
+                offsets.append(_create("arith.maxsi", [s, zero], [index], ip).result)
+            piece = _create("tensor.extract_slice", [op.operands[0], *offsets, *sizes], [r_type], ip,
+                            static_offsets=ir.DenseI64ArrayAttr.get([dyn] * a_type.rank),
+                            static_sizes=ir.DenseI64ArrayAttr.get(static_sizes),
+                            static_strides=ir.DenseI64ArrayAttr.get([1] * a_type.rank),
+                            operandSegmentSizes=ir.DenseI32ArrayAttr.get([1, len(offsets), len(sizes), 0]))
+        op.results[0].replace_all_uses_with(piece.result)
+        op.erase()
+        n += 1
+    return n
+
+
 def dynamic_ops_lowerable(module) -> int:
-    """The module's dynamic broadcasts marked, its dynamic updates and reshapes rewritten
+    """The module's dynamic broadcasts marked, its dynamic updates, reshapes and gathers rewritten
     (above); how many ops were."""
-    return _nonexpanding_broadcasts(module) + _updates_as_inserts(module) + _reshapes(module)
+    return (_nonexpanding_broadcasts(module) + _updates_as_inserts(module) + _reshapes(module)
+            + _gathers_as_slices(module))
