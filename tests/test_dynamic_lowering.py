@@ -104,3 +104,43 @@ def test_dynamic_ops_equal_numpy_and_xla(tmp_path, m, n):
               for s in [(m, n), (n,), (m,), (m, n)]]
     arrays, _ = run_object(obj, native["entry"], memref, [], [a, v, w, np.zeros((m, n))], RUNTIME_C)
     assert not differs(want, arrays[3])
+
+
+# durbin's flip as its generic raise writes it: the elements of v at n - 1 - i, a
+# dynamic_gather of constant slice sizes at a ?x1 of indices
+FLIP = """
+  func.func @k_raised(%v: tensor<?xf64>) -> tensor<?xf64> {
+    %n0 = stablehlo.get_dimension_size %v, dim = 0 : (tensor<?xf64>) -> tensor<i32>
+    %n1 = stablehlo.convert %n0 : (tensor<i32>) -> tensor<i64>
+    %n = stablehlo.reshape %n1 : (tensor<i64>) -> tensor<1xi64>
+    %one = stablehlo.constant dense<1> : tensor<1xi64>
+    %n_1 = stablehlo.concatenate %n, %one, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+    %io = stablehlo.dynamic_iota %n_1, dim = 0 : (tensor<2xi64>) -> tensor<?x1xi64>
+    %c1 = stablehlo.constant dense<1> : tensor<i64>
+    %last = stablehlo.subtract %n1, %c1 : tensor<i64>
+    %b = stablehlo.dynamic_broadcast_in_dim %last, %n_1, dims = [] : (tensor<i64>, tensor<2xi64>) -> tensor<?x1xi64>
+    %idx = stablehlo.subtract %b, %io : tensor<?x1xi64>
+    %g = "stablehlo.dynamic_gather"(%v, %idx, %one) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0],
+        start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false}>
+        : (tensor<?xf64>, tensor<?x1xi64>, tensor<1xi64>) -> tensor<?xf64>
+    return %g : tensor<?xf64>
+  }
+  func.func @k(%v: memref<Nxf64>, %o: memref<Nxf64>) {
+    %vv = memref.cast %v : memref<Nxf64> to memref<?xf64>
+    %ov = memref.cast %o : memref<Nxf64> to memref<?xf64>
+    %0 = bufferization.to_tensor %vv restrict : memref<?xf64> to tensor<?xf64>
+    %1 = func.call @k_raised(%0) : (tensor<?xf64>) -> tensor<?xf64>
+    bufferization.materialize_in_destination %1 in restrict writable %ov : (tensor<?xf64>, memref<?xf64>) -> ()
+    return
+  }
+"""
+
+
+@pytest.mark.parametrize("n", [7, 12])
+def test_dynamic_point_gather_flips(tmp_path, n):
+    v = np.random.default_rng(n).uniform(-1, 1, n)
+    obj = tmp_path / "k.o"
+    native = compile_module("module {" + FLIP.replace("N", str(n)) + "}", "k", "__t", "stablehlo", obj, None, "tiled")
+    memref = [{"kind": "memref", "element": "f64", "shape": [n], "c_shape": None}] * 2
+    arrays, _ = run_object(obj, native["entry"], memref, [], [v, np.zeros(n)], RUNTIME_C)
+    assert not differs(v[::-1], arrays[1])

@@ -15,12 +15,14 @@ parsed module before that pass (synth.backends.stablehlo_linalg.to_linalg):
   and deriche's rows and columns at the counter): a rank-reducing `tensor.extract_slice`,
   as stablehlo_linalg._slice_gathers_as_slices lowers a static gather; its sizes from the
   slice-sizes operand, each start clamped to [0, dim - size], a dim outside
-  `start_index_map` from 0, the collapsed dims of size 1 (stablehlo requires it).
+  `start_index_map` from 0, the collapsed dims of size 1 (stablehlo requires it); any
+  other dynamic_gather of constant slice sizes, the stablehlo.gather it is
+  (`_constant_gathers`).
 """
 
 from __future__ import annotations
 
-from synth.backends.ir_toolkit import ops_named
+from synth.backends.ir_toolkit import defining_named, ops_named
 
 
 def _dynamic(t) -> bool:
@@ -186,8 +188,32 @@ def _gathers_as_slices(module) -> int:
     return n
 
 
+def _constant_gathers(module) -> int:
+    """Each other dynamic_gather whose slice sizes are a constant (durbin's flips: the
+    elements of a vector at a ?x1 of indices) as the stablehlo.gather of those sizes,
+    which legalization lowers at dynamic shapes (a generic reading by tensor.extract)."""
+    from jaxlib.mlir import ir
+
+    n = 0
+    for op in ops_named(module, ("stablehlo.dynamic_gather",)):
+        sizes = defining_named(op.operands[2], "stablehlo.constant")
+        if sizes is None:
+            continue
+        values = [int(v) for v in ir.DenseIntElementsAttr(sizes.attributes["value"])]
+        with op.location:
+            gather = ir.Operation.create(
+                "stablehlo.gather", results=[op.results[0].type], operands=list(op.operands)[:2],
+                attributes={"dimension_numbers": op.attributes["dimension_numbers"],
+                            "indices_are_sorted": op.attributes["indices_are_sorted"],
+                            "slice_sizes": ir.DenseI64ArrayAttr.get(values)}, ip=ir.InsertionPoint(op))
+        op.results[0].replace_all_uses_with(gather.result)
+        op.erase()
+        n += 1
+    return n
+
+
 def dynamic_ops_lowerable(module) -> int:
     """The module's dynamic broadcasts marked, its dynamic updates, reshapes and gathers rewritten
     (above); how many ops were."""
     return (_nonexpanding_broadcasts(module) + _updates_as_inserts(module) + _reshapes(module)
-            + _gathers_as_slices(module))
+            + _gathers_as_slices(module) + _constant_gathers(module))
