@@ -116,7 +116,9 @@ def test_generic_vector_triangular_solve_lowers_tiled(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("kernel,target", [("atax", "linalg"), ("floyd-warshall", "linalg"), ("trisolv", "stablehlo"),
                                            ("ludcmp", "stablehlo"), ("jacobi-1d", "stablehlo"),
-                                           ("gemver", "stablehlo"), ("cholesky", "stablehlo")])
+                                           ("gemver", "stablehlo"), ("adi", "stablehlo"),
+                                           ("deriche", "stablehlo"), ("symm", "stablehlo"),
+                                           ("durbin", "stablehlo")])
 def test_generic_polybench_raise_lowers_tiled_and_agrees(tmp_path, kernel, target):
     """The generic raise of the PolyBench kernel (mini), lowered tiled as synth cc's worker
     does, computes what the plain drop-in lowering ("loops") computes, at sizes below the

@@ -46,6 +46,9 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
   (`_matrix_solve_body`). lu and ludcmp raised to stablehlo now run on mlir-cpu: at LARGE,
   one thread, 0.457 s and 0.448 s (XLA 0.208 and 0.220, their linalg raises 0.174 and
   0.227), values equal to the loops';
+- the dynamic ops of a shape-generic raise (dynamic_broadcast_in_dim, dynamic_update_slice,
+  dynamic_reshape, dynamic_gather) are put in forms legalization lowers, or rewritten to
+  tensor ops (synth.backends.stablehlo_dynamic);
 - jaxlib's `stablehlo-legalize-to-linalg` rewrites every other op; then, in the `mlir`
   context, the calls are inlined, the counter selects sliced where synth.backends.narrow
   slices linalg's own (so that the loop step computes the selected part only), linalg's
