@@ -50,7 +50,7 @@ def keep_operands(module) -> int:
     """Put a linalg.copy between each contraction (`_contraction`) and an operand that a
     single-use, all-parallel linalg.generic computes; the number of copies put."""
     from mlir import ir
-    from mlir.dialects import linalg, tensor
+    from mlir.dialects import arith, linalg, tensor
 
     count = 0
     for op in ops_named(module, ["linalg.generic"]):
@@ -64,7 +64,10 @@ def keep_operands(module) -> int:
                 continue
             shaped = ir.RankedTensorType(value.type)
             with ir.InsertionPoint(op), op.location:
-                empty = tensor.EmptyOp(list(shaped.shape), shaped.element_type).result
+                index = ir.IndexType.get()  # a dynamic dim's size from the operand (a generic raise)
+                sizes = [tensor.DimOp(value, arith.ConstantOp(index, k).result).result
+                         if shaped.is_dynamic_dim(k) else n for k, n in enumerate(shaped.shape)]
+                empty = tensor.EmptyOp(sizes, shaped.element_type).result
                 copied = linalg.copy(value, outs=[empty])
             op.operands[position] = copied
             count += 1

@@ -46,6 +46,9 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
   (`_matrix_solve_body`). lu and ludcmp raised to stablehlo now run on mlir-cpu: at LARGE,
   one thread, 0.457 s and 0.448 s (XLA 0.208 and 0.220, their linalg raises 0.174 and
   0.227), values equal to the loops';
+- the dynamic ops of a shape-generic raise (dynamic_broadcast_in_dim, dynamic_update_slice,
+  dynamic_reshape, dynamic_gather) are put in forms legalization lowers, or rewritten to
+  tensor ops (synth.backends.stablehlo_dynamic);
 - jaxlib's `stablehlo-legalize-to-linalg` rewrites every other op; then, in the `mlir`
   context, the calls are inlined, the counter selects sliced where synth.backends.narrow
   slices linalg's own (so that the loop step computes the selected part only), linalg's
@@ -86,6 +89,7 @@ from functools import lru_cache
 
 from synth.backends.ir_toolkit import defining_named, nested_ops, ops_named
 from synth.backends.linalg_cleanup import in_upstream
+from synth.backends.stablehlo_dynamic import dynamic_ops_lowerable
 from synth.backends.stablehlo_calls import (
     counter_selects_as_calls, compare_direction, factorizations_as_calls, gathers_as_calls, solves_as_calls)
 from synth.errors import ExecutionError
@@ -470,6 +474,7 @@ def to_linalg(text: str) -> str:
         _one_use_masks(module)
         _transposed_rhs_copied(module)
         calls.update(solves_as_calls(module))
+        dynamic_ops_lowerable(module)  # after the solves: they take trisolv's ?x1 reshapes
         # outer ones first; a nested while moves into its parent's scf.for and is rewritten there
         for op in ops_named(module, ("stablehlo.while",)):
             counted = _counted(op)
