@@ -335,3 +335,24 @@ def assert_refused_at(path: Path, source: str, function: str, needle: str, words
     assert e.value.location == f"{path}:{line}:{column}", str(e.value)
     for w in words:
         assert w in e.value.message, e.value.message
+
+
+def raise_for_every_size_equals_compiled_c(case: Case, target: str) -> None:
+    """Raise `case` with its sizes left free (shape-generic) and check the one raise against
+    gcc at the manifest's sizes and 5 larger (scripts/c_coverage.py's check)."""
+    import importlib.util
+
+    from synth.pipeline import RaiseOptions, raise_function
+
+    spec = importlib.util.spec_from_file_location(
+        "c_coverage", Path(__file__).resolve().parents[1] / "scripts" / "c_coverage.py")
+    coverage = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(coverage)
+    name = case.function
+    source = translate_c(str(case.path), function=name)  # sizes left free: shape-generic
+    outcome = raise_function(source, name, target, RaiseOptions())
+    assert "?" in outcome.module.split(f"@{name}_raised(")[1].split(")")[0]
+    for by in (0, 5):  # at the manifest's sizes and 5 larger: one raise for both
+        at = Case(case.path, case.function, {**case.spec, "sizes": {k: v + by for k, v in case.sizes.items()}})
+        params, result = signature(at)
+        coverage.check_raised(at, outcome.module, target, params, result)

@@ -12,7 +12,7 @@ recorded in synth.assumptions)."""
 from __future__ import annotations
 
 import pytest
-from c_oracle import Case, load_cases, signature
+from c_oracle import Case, raise_for_every_size_equals_compiled_c, load_cases
 from conftest import ROOT
 
 from synth.backends.cc import compiler
@@ -96,14 +96,4 @@ def _check_raised():
 
 @pytest.mark.parametrize("name,target", DEFAULT + [pytest.param(f, t, marks=pytest.mark.slow) for f, t in SLOW])
 def test_strided_raise_for_every_size_equals_compiled_c(name, target):
-    from synth.pipeline import RaiseOptions, raise_function
-
-    case = CASES[name]
-    source = translate_c(str(case.path), function=name)  # sizes left free: shape-generic
-    outcome = raise_function(source, name, target, RaiseOptions())
-    assert "?" in outcome.module.split(f"@{name}_raised(")[1].split(")")[0]
-    check = _check_raised()
-    for by in (0, 5):  # at the manifest's sizes and 5 larger: one raise for both
-        at = _grown(case, by)
-        params, result = signature(at)
-        check(at, outcome.module, target, params, result)
+    raise_for_every_size_equals_compiled_c(CASES[name], target)
