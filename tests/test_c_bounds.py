@@ -11,7 +11,7 @@ tests/test_c_libs.py."""
 from __future__ import annotations
 
 import pytest
-from c_oracle import Case, raise_for_every_size_equals_compiled_c, assert_refused_at, load_cases, signature
+from c_oracle import raise_for_every_size_equals_compiled_c, assert_refused_at, load_cases, signature
 from conftest import ROOT
 
 from synth.backends.cc import compiler
@@ -23,18 +23,6 @@ CASES = {c.function: c for c in load_cases(ROOT / "benchmarks" / "c-libs") if c.
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
 
 
-def _check_raised():
-    """scripts/c_coverage.py's check of a raise for every size against gcc."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("c_coverage", ROOT / "scripts" / "c_coverage.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.check_raised
-
-
-def _grown(case: Case, by: int) -> Case:
-    return Case(case.path, case.function, {**case.spec, "sizes": {k: v + by for k, v in case.sizes.items()}})
 
 
 def _text(name: str, **kw) -> str:

@@ -12,7 +12,7 @@ recorded in synth.assumptions)."""
 from __future__ import annotations
 
 import pytest
-from c_oracle import Case, raise_for_every_size_equals_compiled_c, load_cases
+from c_oracle import raise_for_every_size_equals_compiled_c, load_cases
 from conftest import ROOT
 
 from synth.backends.cc import compiler
@@ -22,10 +22,6 @@ CASES = {c.function: c for c in load_cases(ROOT / "benchmarks" / "c-libs") if c.
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
 
-
-def _grown(case: Case, by: int) -> Case:
-    """The case at sizes `by` larger (the same raise must hold there)."""
-    return Case(case.path, case.function, {**case.spec, "sizes": {k: v + by for k, v in case.sizes.items()}})
 
 
 def test_odd_count_of_samples_is_two_lattices_that_end_where_the_reads_do():
@@ -82,16 +78,6 @@ SLOW = [(f, t) for f in ("decimate2_smooth_f32", "lift53_predict", "rmsnorm_rows
                          "rows_decimate2_f32")
         for t in ("stablehlo", "linalg") if (f, t) not in DEFAULT]
 
-
-def _check_raised():
-    """scripts/c_coverage.py's check: the raised function fed each array as the part its
-    loops reach (as the drop-in passes it), made static at those shapes, against gcc."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("c_coverage", ROOT / "scripts" / "c_coverage.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.check_raised
 
 
 @pytest.mark.parametrize("name,target", DEFAULT + [pytest.param(f, t, marks=pytest.mark.slow) for f, t in SLOW])
