@@ -1712,6 +1712,8 @@ def test_mlir_cpu_solves_triangular_systems_of_a_matrix(lower, unit):
 def test_mlir_cpu_names_the_stablehlo_it_cannot_lower():
     """An op left unlowered (a triangular solve of a matrix by the transposed triangle), and
     a while that is not a counted loop, are backend errors that name them."""
+    from synth.backends.xla import run_stablehlo
+
     text = """
 func.func @f(%a: tensor<4x4xf64>, %b: tensor<4x2xf64>) -> tensor<4x2xf64> attributes {synth.outputs = [1]} {
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose TRANSPOSE>, unit_diagonal = false} : (tensor<4x4xf64>, tensor<4x2xf64>) -> tensor<4x2xf64>
@@ -1722,10 +1724,15 @@ func.func @f(%a: tensor<4x4xf64>, %b: tensor<4x2xf64>) -> tensor<4x2xf64> attrib
         MlirCpuBackend(target="stablehlo").prepare(text, "f")
     with pytest.raises(ValueError, match="linalg or stablehlo"):
         MlirCpuBackend(target="tosa")
-    # a while counting by 2 is not a counted loop (one bounded by an argument is: below)
-    by_two = _MASKED_WHILE.replace("%one = stablehlo.constant dense<1>", "%one = stablehlo.constant dense<2>")
+    # a while doubling its counter is not a counted loop (one counting by 2, or bounded by an
+    # argument, is: below; tests/test_counted_whiles.py has the others)
+    doubling = _MASKED_WHILE.replace("%k1 = stablehlo.add %k, %one", "%k1 = stablehlo.multiply %k, %one")
     with pytest.raises(BACKEND_ERRORS, match="line 4:10: a stablehlo.while that is not a counted loop"):
-        MlirCpuBackend(target="stablehlo").prepare(by_two, "f")
+        MlirCpuBackend(target="stablehlo").prepare(doubling, "f")
+    by_two = _MASKED_WHILE.replace("%one = stablehlo.constant dense<1>", "%one = stablehlo.constant dense<2>")
+    x, s = np.random.default_rng(6).uniform(-1, 1, 16), np.array(0.5)
+    assert_close(MlirCpuBackend(target="stablehlo").prepare(by_two, "f").run([x, s]),
+                 [np.asarray(a) for a in run_stablehlo(by_two.replace("@f(", "@main("), [x, s])], "by two")
     bounded = _MASKED_WHILE.replace("%s0: tensor<f64>)", "%s0: tensor<f64>, %n: tensor<i64>)").replace(
         "    %n = stablehlo.constant dense<16> : tensor<i64>\n", "")
     MlirCpuBackend(target="stablehlo").prepare(bounded, "f")  # an scf.for up to %n

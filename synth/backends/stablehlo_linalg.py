@@ -10,12 +10,13 @@ BackendEntry.text) and returns the same function over tensors in upstream dialec
 (linalg, tensor, arith, math, scf), printed so that the `mlir` (xtc) context parses it:
 - a boolean tensor used twice is computed once per use (`_one_use_masks`), so that
   elementwise fusion folds each mask into its select;
-- a counted `stablehlo.while` (synth's time and step loops: a counter from a constant,
-  `k < constant`, `k + 1`) becomes an `scf.for` over the counter, the other values its
-  iter_args (written here: jaxlib's passes have no control flow legalization; the
-  mlir-cpu pipeline's loop rewrites are written for scf.for). Any other while is an
-  error: an `scf.while` bufferizes with a copy of every carried value per step and
-  allocations whose deallocation MLIR's LLVM lowering rejects (an assertion);
+- a counted `stablehlo.while` (synth's time and step loops; a generic raise's loops to
+  `n - 1` read from tensor dims: synth.backends.stablehlo_whiles says which are) becomes an
+  `scf.for` over the counter, the other values its iter_args (jaxlib's passes have no
+  control flow legalization; the mlir-cpu pipeline's loop rewrites are written for
+  scf.for). Any other while is an error: an `scf.while` bufferizes with a copy of every
+  carried value per step and allocations whose deallocation MLIR's LLVM lowering rejects
+  (an assertion);
 - a select between x and y by `iota(d) < k` (or <=, >, >=; durbin's `i < k`, gramschmidt's
   columns right of k) becomes a call of linalg's counter select (the form linalg's grammar
   raises it in, k read outside the generic, zeros a fill), and a gather of a vector's
@@ -90,6 +91,7 @@ from functools import lru_cache
 from synth.backends.ir_toolkit import defining_named, nested_ops, ops_named
 from synth.backends.linalg_cleanup import in_upstream
 from synth.backends.stablehlo_dynamic import dynamic_ops_lowerable
+from synth.backends.stablehlo_whiles import counted, while_to_for
 from synth.backends.stablehlo_calls import (
     counter_selects_as_calls, compare_direction, factorizations_as_calls, gathers_as_calls, solves_as_calls)
 from synth.errors import ExecutionError
@@ -112,110 +114,6 @@ def _context():
     _register_passes()
     return stablehlo_context()[1]
 
-
-def _constant_int(value) -> int | None:
-    """The integer of a 0-d `stablehlo.constant`, else None."""
-    owner = value.owner
-    if getattr(owner, "name", None) != "stablehlo.constant":
-        return None
-    match = re.fullmatch(r"dense<(-?\d+)> : tensor<i(?:32|64)>", str(owner.attributes["value"]))
-    return int(match.group(1)) if match else None
-
-
-def _counted(op) -> tuple[int, int, int] | None:
-    """(position, start, stop) when the while `op` counts one of its values from a
-    constant start up to a constant stop by 1 (`k < stop`, `k + 1`: synth's time and step
-    loops); None otherwise."""
-    cond, body = op.regions[0].blocks[0], op.regions[1].blocks[0]
-    flag = list(cond.operations)[-1].operands[0].owner
-    if getattr(flag, "name", None) != "stablehlo.compare" or \
-            "comparison_direction LT" not in str(flag.attributes["comparison_direction"]):
-        return None
-    counter, stop = flag.operands[0], _constant_int(flag.operands[1])
-    if stop is None and _defined_outside(flag.operands[1], op):
-        stop = flag.operands[1]  # a run-time count (a generic raise's step count): a value
-    args = list(cond.arguments)
-    position = next((i for i, a in enumerate(args) if a == counter), None)
-    if position is None or stop is None:
-        return None
-    start = _constant_int(op.operands[position])
-    step = list(body.operations)[-1].operands[position].owner
-    if start is None or getattr(step, "name", None) != "stablehlo.add" or \
-            any(True for _ in op.results[position].uses):  # the final count is not read
-        return None
-    terms = list(step.operands)
-    if body.arguments[position] not in terms or 1 not in [_constant_int(t) for t in terms]:
-        return None
-    return position, start, stop
-
-
-def _defined_outside(value, op) -> bool:
-    """Whether `value` is defined outside the op `op` (captured by its regions)."""
-    from jaxlib.mlir import ir
-
-    owner = value.owner
-    parent = owner.owner if isinstance(owner, ir.Block) else owner.parent
-    target = op.operation
-    while parent is not None:
-        if parent == target:
-            return False
-        parent = parent.parent
-    return True
-
-
-def _while_to_for(op, position: int, start: int, stop) -> None:
-    """The counted while `op` replaced by an `scf.for` over [start, stop): the counter
-    becomes the induction variable (a 0-d tensor built from it where the body reads it),
-    the other values its iter_args. The mlir-cpu pipeline's loop rewrites (in place updates,
-    narrowing) are written for scf.for."""
-    from jaxlib.mlir import ir
-    from jaxlib.mlir.dialects import arith, scf
-
-    index = ir.IndexType.get()
-    carried = [v for i, v in enumerate(op.operands) if i != position]
-    counter_type = op.operands[position].type
-    element = ir.RankedTensorType(counter_type).element_type
-    with ir.Location.unknown():
-        ip = ir.InsertionPoint(op)
-        bounds = [arith.ConstantOp(index, ir.IntegerAttr.get(index, v), ip=ip).result if isinstance(v, int)
-                  else _index_of(v, ip) for v in (start, stop, 1)]
-        loop = scf.ForOp(*bounds, iter_args=carried, ip=ip)
-        body = op.regions[1].blocks[0]
-        mark = scf.YieldOp(list(loop.inner_iter_args), ip=ir.InsertionPoint(loop.body))
-        inner = ir.InsertionPoint(mark)
-        k = arith.IndexCastOp(element, loop.induction_variable, ip=inner).result
-        k_tensor = ir.Operation.create("tensor.from_elements", results=[counter_type], operands=[k], ip=inner)
-        others = iter(loop.inner_iter_args)
-        for i, arg in enumerate(body.arguments):
-            arg.replace_all_uses_with(k_tensor.result if i == position else next(others))
-        for inner_op in list(body.operations):
-            inner_op.move_before(mark)
-        ret = _last_before(mark)
-        scf.YieldOp([v for i, v in enumerate(ret.operands) if i != position], ip=ir.InsertionPoint(mark))
-        mark.operation.erase()
-        ret.erase()
-    results = iter(loop.results)
-    for i, old in enumerate(op.results):
-        if i != position:
-            old.replace_all_uses_with(next(results))
-    op.erase()
-
-
-def _index_of(value, ip):
-    """An `index` from a 0-d integer tensor `value` (extracted, then cast)."""
-    from jaxlib.mlir import ir
-    from jaxlib.mlir.dialects import arith
-
-    element = ir.RankedTensorType(value.type).element_type
-    scalar = ir.Operation.create("tensor.extract", results=[element], operands=[value], ip=ip).result
-    return arith.IndexCastOp(ir.IndexType.get(), scalar, ip=ip).result
-
-
-def _last_before(mark):
-    """The op just before `mark` in its block (the moved `stablehlo.return`)."""
-    ops = list(mark.operation.block.operations)
-    index = next(i for i, o in enumerate(ops) if o == mark.operation)
-    return ops[index - 1].operation
 
 def _splat_int(value) -> int | None:
     """The integer every element of `value` holds (a splat integer constant or a broadcast
@@ -477,12 +375,13 @@ def to_linalg(text: str) -> str:
         dynamic_ops_lowerable(module)  # after the solves: they take trisolv's ?x1 reshapes
         # outer ones first; a nested while moves into its parent's scf.for and is rewritten there
         for op in ops_named(module, ("stablehlo.while",)):
-            counted = _counted(op)
-            if counted is None:
+            loop = counted(op)
+            if loop is None:
                 raise ExecutionError(f"stablehlo to linalg: {_where(op)}: a stablehlo.while that is not "
-                                     "a counted loop (k from a constant while k < a constant, k + 1 each "
-                                     "step) has no lowering here")
-            _while_to_for(op, *counted)
+                                     "a counted loop (an integer k carried from any start while k < b, <= b, "
+                                     "> b or >= b, b fixed while it runs, k stepped by a constant towards b) "
+                                     "has no lowering here")
+            while_to_for(op, loop)
         try:
             passmanager.PassManager.parse(_LEGALIZE).run(module.operation)
         except ir.MLIRError as e:
