@@ -118,7 +118,7 @@ def test_generic_vector_triangular_solve_lowers_tiled(tmp_path):
                                            ("ludcmp", "stablehlo"), ("jacobi-1d", "stablehlo"),
                                            ("gemver", "stablehlo"), ("adi", "stablehlo"),
                                            ("deriche", "stablehlo"), ("symm", "stablehlo"),
-                                           ("durbin", "stablehlo")])
+                                           ("durbin", "stablehlo"), ("nussinov", "stablehlo")])
 def test_generic_polybench_raise_lowers_tiled_and_agrees(tmp_path, kernel, target):
     """The generic raise of the PolyBench kernel (mini), lowered tiled as synth cc's worker
     does, computes what the plain drop-in lowering ("loops") computes, at sizes below the

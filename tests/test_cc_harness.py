@@ -243,6 +243,23 @@ def test_harnessed_kernel_cc_and_synth_cc_agree(kernel, tmp_path, synth_env):
 
 @pytest.mark.slow
 @needs_synth_cc
+def test_nussinov_generic_stablehlo_drop_in_agrees_with_cc(tmp_path, synth_env):
+    """nussinov's shape-generic stablehlo raise (its diagonal loop a while `k <= n - 1`,
+    synth.backends.stablehlo_whiles) compiled into the program by synth cc, used even
+    though slower: the harness's table is cc's."""
+    a = ccp.build("nussinov", f"{CC} -O2", "MINI", tmp_path / "a")
+    b = ccp.build("nussinov", f"{SYNTH_CC} --shapes generic --target stablehlo --keep-slower -O2", "MINI",
+                  tmp_path / "b")
+    assert a.ok, a.error
+    assert b.ok, b.error
+    says = ccp.raise_summary({"kernel": "nussinov", "report_b": b.report})
+    assert says.startswith("raised stablehlo"), says
+    cmp = ccp.compare_dumps(_dump(a), _dump(b))
+    assert cmp.agree, cmp.problems
+
+
+@pytest.mark.slow
+@needs_synth_cc
 @pytest.mark.parametrize("dataset", ["MINI", "SMALL"])
 def test_all_harnessed_kernels_cc_and_synth_cc_agree(dataset, tmp_path, synth_env, capsys):
     rc = ccp.main(["--dataset", dataset, "--cc-a", f"{CC} -O3 -march=native",
