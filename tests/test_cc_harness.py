@@ -168,6 +168,34 @@ def test_script_records_a_b_build_failure_and_goes_on(tmp_path, capsys):
                      "--strict"]) == 1
 
 
+def test_generic_timing_script_times_three_builds_back_to_back(tmp_path, capsys):
+    """scripts/cc_generic_timing.py with three plain cc commands (synth cc's sides stood in
+    for): each kernel at its own dataset, every executable run once a round in rotated
+    order, the arrays compared, the ratios and the JSON and markdown written."""
+    timing = _load("cc_generic_timing")
+    rc = timing.main(["atax", "durbin@SMALL", "--dataset", "MINI", "--cc", f"{CC} -O0", "--cc-static", f"{CC} -O1",
+                      "--cc-generic", f"{CC} -O2", "--rounds", "3", "--json", str(tmp_path / "t.json"),
+                      "--md", str(tmp_path / "t.md"), "--build-dir", str(tmp_path / "build")])
+    assert rc == 0, capsys.readouterr().out
+    data = json.loads((tmp_path / "t.json").read_text())
+    assert [(r["kernel"], r["dataset"], r["status"]) for r in data["results"]] == [
+        ("atax", "MINI", "ok"), ("durbin", "SMALL", "ok")]
+    for r in data["results"]:
+        assert all(len(r[f"time_{side}"]["runs"]) == 3 for side in ("cc", "static", "generic"))
+        assert r["generic_over_static"] == r["time_generic"]["median"] / r["time_static"]["median"]
+        assert r["max_rel_err_generic"] <= 1e-12
+    assert data["n_timed"] == 2 and data["n_both_raised"] == 0
+    assert "| durbin | SMALL | ok |" in (tmp_path / "t.md").read_text()
+    # gramschmidt bounded by its constant N on the generic side writes other columns: named, exit 1
+    bad = timing.main(["gramschmidt", "--dataset", "MINI", "--cc", f"{CC} -O1", "--cc-static", f"{CC} -O1",
+                       "--cc-generic", f"{CC} -O1 -DPOLYBENCH_USE_SCALAR_LB", "--rounds", "1",
+                       "--json", str(tmp_path / "g.json"), "--md", str(tmp_path / "g.md")])
+    assert bad == 1
+    (r,) = json.loads((tmp_path / "g.json").read_text())["results"]
+    assert r["status"] == "mismatch-generic" and any(p.startswith("Q:") for p in r["problems"])
+    assert "time_cc" not in r
+
+
 # ---------------------------------------------------------------------------- example
 
 
