@@ -36,6 +36,9 @@ import re
 from dataclasses import dataclass
 
 _FLIPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE"}
+# ops that may not move out of the condition region (each run has an effect of its own)
+_EFFECTS = {"stablehlo.custom_call", "stablehlo.rng", "stablehlo.rng_bit_generator", "stablehlo.infeed",
+            "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv"}
 
 
 @dataclass(frozen=True)
@@ -61,20 +64,6 @@ def constant_int(value) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def defined_outside(value, op) -> bool:
-    """Whether `value` is defined outside the op `op` (captured by its regions)."""
-    from jaxlib.mlir import ir
-
-    owner = value.owner
-    parent = owner.owner if isinstance(owner, ir.Block) else owner.parent
-    target = op.operation
-    while parent is not None:
-        if parent == target:
-            return False
-        parent = parent.parent
-    return True
-
-
 def _direction(compare) -> str | None:
     """The compare's direction when it orders signed integers (a signed or unspecified
     comparison type), else None."""
@@ -95,7 +84,7 @@ def _invariant_condition_ops(cond, flag) -> tuple | None:
     for o in ops:
         if o == flag.operation:
             continue
-        if o.regions or any(isinstance(v.owner, ir.Block) and v in args for v in o.operands):
+        if o.regions or o.name in _EFFECTS or any(isinstance(v.owner, ir.Block) and v in args for v in o.operands):
             return None
         if any(not isinstance(v.owner, ir.Block) and v.owner == flag.operation for v in o.operands):
             return None
