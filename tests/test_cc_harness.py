@@ -183,6 +183,7 @@ def test_generic_timing_script_times_three_builds_back_to_back(tmp_path, capsys)
     for r in data["results"]:
         assert all(len(r[f"time_{side}"]["runs"]) == 3 for side in ("cc", "static", "generic"))
         assert r["generic_over_static"] == r["time_generic"]["median"] / r["time_static"]["median"]
+        assert r["generic_over_static_min"] == r["time_generic"]["min"] / r["time_static"]["min"]
         assert r["max_rel_err_generic"] <= 1e-12
     assert data["n_timed"] == 2 and data["n_both_raised"] == 0
     assert "| durbin | SMALL | ok |" in (tmp_path / "t.md").read_text()
