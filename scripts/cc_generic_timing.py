@@ -41,7 +41,6 @@ import importlib.util
 import json
 import os
 import shlex
-import statistics
 import subprocess
 import sys
 import tempfile
