@@ -81,7 +81,8 @@ RAISED = """
     }
     %last = stablehlo.convert %c#0 : (tensor<i64>) -> tensor<f64>
     %last1 = stablehlo.reshape %last : (tensor<f64>) -> tensor<1xf64>
-    %z2 = stablehlo.dynamic_update_slice %c#2, %last1, %c0 : (tensor<Nxf64>, tensor<1xf64>, tensor<i64>) -> tensor<Nxf64>
+    %z2 = stablehlo.dynamic_update_slice %c#2, %last1, %c0
+      : (tensor<Nxf64>, tensor<1xf64>, tensor<i64>) -> tensor<Nxf64>
     %zero = stablehlo.constant dense<0.0> : tensor<1xf64>
     %d:2 = stablehlo.while(%k = %c0, %s = %zero) : tensor<i64>, tensor<1xf64>
     cond {
@@ -116,7 +117,8 @@ WRAPPER = """
     %2 = bufferization.to_tensor %zv restrict : memref<?xf64> to tensor<?xf64>
     %3 = bufferization.to_tensor %wv restrict : memref<?xf64> to tensor<?xf64>
     %r:4 = func.call @k_raised(%0, %1, %2, %3)
-      : (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>, tensor<?xf64>) -> (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>, tensor<?xf64>)
+      : (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>, tensor<?xf64>)
+      -> (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>, tensor<?xf64>)
     bufferization.materialize_in_destination %r#0 in restrict writable %xov : (tensor<?xf64>, memref<?xf64>) -> ()
     bufferization.materialize_in_destination %r#1 in restrict writable %yov : (tensor<?xf64>, memref<?xf64>) -> ()
     bufferization.materialize_in_destination %r#2 in restrict writable %zov : (tensor<?xf64>, memref<?xf64>) -> ()
