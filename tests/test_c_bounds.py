@@ -200,15 +200,39 @@ def test_a_triangle_capped_by_a_size_is_tested_where_the_cap_applies():
     assert values[m] < values[n]
 
 
+@pytest.mark.parametrize("sizes", [None, {"n": 6, "k": 9}])  # min(k, n) is k, then n
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_a_loop_to_the_min_of_two_sizes_raises_for_every_size(sizes, target):
+    """`j < MIN(k, n)`: the normal form runs the loop to a size argument of its own, which
+    the drop-in computes (affine.min of k and n); one raise serves both orders of k and n
+    (against gcc at each, and 5 larger)."""
+    case = CASES["copy_prefix"]
+    if sizes is not None:
+        case = type(case)(case.path, case.function, {**case.spec, "sizes": sizes})
+    raise_for_every_size_equals_compiled_c(case, target)
+
+
+def test_a_loop_from_the_max_of_sizes_raises_at_its_sizes_only():
+    """`i = MAX(s, 0)`: the suffix x[m:n] starts at a size no array of the raised function
+    has as an extent, so no raise for every size reads it; the raise is static, its drop-in
+    comparing max(s, 0) and n with the values it was raised at."""
+    from synth.pipeline import RaiseOptions, raise_function
+
+    case = CASES["clear_from"]
+    outcome = raise_function(translate_c(str(case.path), function="clear_from"), "clear_from", "stablehlo",
+                             RaiseOptions())
+    assert "?" not in outcome.module.split("@clear_from_raised(")[1].split(")")[0]
+    assert "no value at run time" in outcome.module
+    assert "affine.max" in outcome.module.split("func.func @clear_from(")[1]
+
+
 @pytest.mark.parametrize("name,words", [
-    ("copy_prefix", "the loop runs to the smaller of k and n"),
-    ("clear_from", "the loop runs to the larger of s and 0"),
     ("conv1d_stride2", "is k + 2*((n - k) floordiv 2): a multiple of a quotient of sizes"),
 ])
 def test_bounds_that_no_raise_for_every_size_takes(name, words):
-    """min(k, n) and max(s, 0) of sizes alone have no one expression of the sizes as their
-    extent, nor has the input a strided convolution reaches, 2 * ((n - k) / 2) + k: exit 2
-    for every size (each raises at the sizes given, or exits 3: scripts/c_coverage.py)."""
+    """The input a strided convolution reaches, 2 * ((n - k) / 2) + k, has no one
+    expression of the sizes as its extent: exit 2 for every size (it raises at the sizes
+    given: scripts/c_coverage.py)."""
     from synth.analysis.model import load_kernel
     from synth.errors import InputError
 
