@@ -36,6 +36,11 @@ class ByteViews(AffineTranslator):
         synth.assumptions says."""
         v, off = self._bytes(inner)
         t = self._elem_kind(s.type)
+        if v.in_bytes:  # `(float *)(op + i * os)` of `char *op = (char *)out`: back to its elements
+            if v.base.type != t or self.pointer_dims(s.type, s):
+                raise Refuse(s, f"pointer cast '{c_text(s)}' reads the bytes of "
+                                 f"'{v.base.name}' ({v.base.type}) as another type")
+            return View(v.base, self.elements(v.offset + off, t, v.base, s), ())
         if self._retypable(v) and not self.pointer_dims(s.type, s):
             self._retype(v.base, t, s)
         if v.base.retyped:  # the bytes of a `char *` parameter: the offset stays in bytes
@@ -97,7 +102,7 @@ class ByteViews(AffineTranslator):
         retyped base, its unit is the size of what `ctype` points to (1 for a `char *`);
         elsewhere what it points to is `ctype`'s rows."""
         if not v.base.retyped:
-            return View(v.base, v.offset, self.pointer_dims(ctype, c))
+            return View(v.base, v.offset, self.pointer_dims(ctype, c), v.unit, v.in_bytes)
         t = self._elem_kind(ctype)
         if self.pointer_dims(ctype, c):
             raise Refuse(c, f"'{c_text(c)}' reads the bytes of '{v.base.name}' as rows: only as "

@@ -374,7 +374,7 @@ class LoopTranslator(ExprTranslator):
                                  f"each iteration of a loop stepping by {div}")
             delta = Poly({m: c // div for m, c in delta.terms.items()}, delta.const // div)
         if isinstance(start, View):
-            return View(start.base, start.offset + delta, start.dims, start.unit)
+            return View(start.base, start.offset + delta, start.dims, start.unit, start.in_bytes)
         return start + delta
 
     def _step(self, inc, var, name: str) -> int:
