@@ -68,6 +68,7 @@ def check_raised(case, text: str, target: str, params, result) -> None:
     from synth.analysis.model import load_kernel
     from synth.backends.run import run_raised
     from synth.frontend.c import translate_c
+    from synth.frontend.size_extremes import extreme_value
     from synth.semantics.raised import load_raised
     from synth.semantics.specialize import specialize
 
@@ -83,6 +84,9 @@ def check_raised(case, text: str, target: str, params, result) -> None:
     for k, name in kernel.sizes.params.items():  # the size arguments' values at this call
         if k < len(params):
             values[name] = int(args[params[k].name])
+        elif k in kernel.sizes.extremes:  # a loop bound min(k, n) of them, as the drop-in computes it
+            e = kernel.sizes.extremes[k]
+            values[name] = extreme_value(e, {j: int(args[params[j].name]) for j in e.arguments})
     free_sig = mlir_signature(free.text, case.function)
     feed, views = [], {}
     for i, p in enumerate(params):

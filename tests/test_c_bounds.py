@@ -275,3 +275,52 @@ def test_a_quotient_bound_in_affine_mlir_is_a_floordiv_size(tmp_path):
     assert main(["raise", str(path), "--target", "stablehlo", "-o", str(out)]) == 0
     assert "tensor<?xf64>" in out.read_text()
     assert main(["verify", str(path), str(out)]) == 0
+
+
+PREFIX_MAIN = r"""
+#include <stdio.h>
+#include <stdlib.h>
+void copy_prefix(int n, int k, const float *x, float *y);
+static double run(int n, int k)
+{
+    /* x and y hold n elements exactly: a drop-in reaching k > n of them would leave them */
+    float *x = malloc(sizeof(float) * (n ? n : 1)), *y = malloc(sizeof(float) * (n ? n : 1));
+    for (int i = 0; i < n; i++) { x[i] = 0.5f * i - 1.0f; y[i] = -3.0f; }
+    copy_prefix(n, k, x, y);
+    double s = 0;
+    for (int i = 0; i < n; i++) s += y[i] * (i + 1);
+    free(x); free(y);
+    return s;
+}
+int main(void)
+{
+    printf("%.9g %.9g %.9g %.9g\n", run(9, 6), run(6, 9), run(40, 40), run(7, 0));
+    return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_the_dropin_computes_the_min_of_the_sizes(tmp_path):
+    """synth cc's drop-in of copy_prefix (raised for every size) computes min(k, n) from
+    its arguments (k the smaller, then n, then equal; at min 0 the original runs): the
+    program prints what the one built by cc prints."""
+    import os
+    import subprocess
+    import sys
+
+    src = tmp_path / "bounds.c"
+    src.write_text((ROOT / "benchmarks" / "c-libs" / "bounds.c").read_text())
+    (tmp_path / "main.c").write_text(PREFIX_MAIN)
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    subprocess.run(["cc", "-O2", "bounds.c", "main.c", "-lm", "-o", "prog_cc"], cwd=tmp_path, check=True)
+    p = subprocess.run([sys.executable, "-m", "synth.cli", "cc", "-O2", "bounds.c", "main.c", "-lm", "-o", "prog",
+                        "--raise", "copy_prefix", "--target", "linalg", "--keep-slower",
+                        "--cache-dir", str(tmp_path / "cache"), "--report", "report.json"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    text = (tmp_path / "report.json").read_text()
+    assert '"raised"' in text, text
+    want = subprocess.run([str(tmp_path / "prog_cc")], capture_output=True, text=True, check=True).stdout
+    got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
+    assert got == want
