@@ -284,6 +284,20 @@ def dynamic_shape(text: str, case: Case, index: int, shape: tuple, sized: tuple 
     return (rows, *inner)
 
 
+def view_strides(text: str, function: str, values: dict) -> dict:
+    """Argument index -> its strides in elements at `values` (size name -> value), for each
+    argument the translation reads as a view at run-time strides (its synth.c_strides, C
+    expressions of the sizes)."""
+    head = text[text.index(f"@{function}("):].split("\n", 1)[0]
+    out = {}
+    for m in re.finditer(r"%arg(\d+): memref<[^{]*?\{([^}]*)\}", head):
+        st = re.search(r"synth\.c_strides = \[([^\]]*)\]", m.group(2))
+        if st:
+            exprs = [e.strip().strip('"') for e in st.group(1).split(",")]
+            out[int(m.group(1))] = [_extent(e.replace("/", "//"), values) for e in exprs]
+    return out
+
+
 def shapes_of(text: str, function: str, params: list[Param]) -> dict:
     return {p.name: shape for p, (_, shape) in zip(params, mlir_signature(text, function)) if p.array}
 

@@ -94,7 +94,7 @@ def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
             in_types.append(ttype)
         elif a.is_array:
             in_types.append(t.mlir())
-            static = f"memref<{''.join(f'{d}x' for d in t.shape)}{a.type}>"
+            static = f"memref<{''.join(f'{d}x' for d in t.shape)}{a.type}{a.layout}>"
             name = f"%arg{a.index}"
             if static != a.mlir_type:
                 lines.append(f"  %m{a.index} = memref.cast %arg{a.index} : {a.mlir_type} to {static}")
@@ -273,8 +273,11 @@ def _array_view(kernel: Kernel, a, symbols: dict[str, str], sources: dict[str, t
         strides.append(step)
         step = None if step is None or shape[d] is None else step * shape[d]
     strides.reverse()
+    if a.layout:  # a view at run-time strides: a part of it is one too
+        strides = [None] * len(shape)
     layout = ", ".join("?" if s is None else str(s) for s in strides)
-    view = f"memref<{''.join('?x' for _ in shape)}{elem}, strided<[{layout}]>>"
+    offset = ", offset: ?" if a.layout else ""
+    view = f"memref<{''.join('?x' for _ in shape)}{elem}, strided<[{layout}]{offset}>>"
     zeros, ones = ", ".join("0" for _ in shape), ", ".join("1" for _ in shape)
     lines.append(f"  %v{a.index} = memref.subview %arg{a.index}[{zeros}] [{', '.join(sizes)}] [{ones}] : "
                  f"{a.mlir_type} to {view}")

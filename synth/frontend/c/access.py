@@ -114,7 +114,12 @@ class AccessTranslator(ByteViews, ComputedIndex):
         return out
 
     def base_type(self, b: Binding) -> str:
-        return self.memref(self.base_shape(b), b.type)
+        t = self.memref(self.base_shape(b), b.type)
+        lay = self.plan.layouts.get(b.key) if b.flat else None
+        if lay is not None and lay.view:  # at the caller's strides (layout.strided_view)
+            dims = ", ".join("?" for _ in lay.strides)
+            t = f"{t[:-1]}, strided<[{dims}], offset: ?>>"
+        return t
 
     # --- pointer values -----------------------------------------------------------------
 

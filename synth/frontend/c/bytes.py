@@ -151,3 +151,23 @@ class ByteViews(AffineTranslator):
                             f"reads them as {v.base.type} elsewhere: a byte array is read as elements of "
                             f"one type only")
         return self.elements(v.offset + k.scale(v.unit), v.base.type, v.base, s)
+
+    def view_conditions(self, b: Binding) -> tuple[list, list]:
+        """(strides in C, conditions in C) of a base read as a view at run-time strides
+        (layout.strided_view), for its synth.c_strides and synth.c_shape_requires: each
+        stride at least 1 (a step of 0 broadcasts: no view), and, where the function writes
+        it, distinct subscripts at distinct elements (2-d: one stride at least the other
+        times its dim's extent); those are in synth.assumptions too. ([], []) otherwise."""
+        lay = self.plan.layouts.get(b.key) if b.flat else None
+        if lay is None or not lay.view:
+            return [], []
+        names = self.symbol_names()
+        st = [layout.render(s, names) for s in lay.strides]
+        ex = [layout.render(e, names) for e in lay.extents]
+        needs = [f"({s}) >= 1" for s in st]
+        if b.key in self.written:  # 2-d (decide_layouts refuses more)
+            needs.append(f"({st[0]}) >= ({ex[1]}) * ({st[1]}) || ({st[1]}) >= ({ex[0]}) * ({st[0]})")
+        self.assume(f"'{b.name}' is read as a view [{']['.join(ex)}] at strides {', '.join(st)} elements "
+                    f"(the caller's), each at least 1" + (", its elements distinct (" + needs[-1] + ")"
+                                                         if b.key in self.written else ""))
+        return st, needs
