@@ -43,7 +43,7 @@ def test_two_run_time_strides_are_a_strided_view():
     head = text.split("func.func @DOUBLE_matmul_inner(")[1].split("\n")[0]
     assert head.count("memref<?x?xf64, strided<[?, ?], offset: ?>>") == 3, head
     assert 'synth.c_strides = ["(is1_m) / 8", "(is1_n) / 8"]' in head
-    assert '"((os_m) / 8) >= (dp) * ((os_p) / 8) || ((os_p) / 8) >= (dm) * ((os_m) / 8)"' in head
+    assert '"(((os_m) / 8) >= (dp) * ((os_p) / 8)) || (((os_p) / 8) >= (dm) * ((os_m) / 8))"' in head
     assert '"(is1_n) % 8 == 0"' in head and '"((is1_n) / 8) >= 1"' in head
     assert "'op' is read as a view [dm][dp] at strides (os_m) / 8, (os_p) / 8 elements" in head
     # the written view's distinctness is not asked of the ones only read
@@ -89,11 +89,24 @@ def test_a_wrong_raise_is_refuted():
     assert verify_text(source, raised, "ok.mlir").verdict == "equivalent"
 
 
-def test_a_view_written_at_three_strides_is_refused(tmp_path):
-    source = ("void f(char *d, long s0, long s1, long s2, long n)\n{\n    for (long i = 0; i < n; i++)\n"
-              "        for (long j = 0; j < n; j++)\n            for (long k = 0; k < n; k++)\n"
-              "                *(double *)(d + i * s0 + j * s1 + k * s2) = 1.0;\n}\n")
-    assert_refused_at(tmp_path / "v.c", source, "f", "*(double *)(d +", ["written at 3 run-time strides"])
+def test_a_view_at_three_strides_with_a_unit_one(tmp_path):
+    """ggml's add over planes (rows nb1 bytes apart, planes nb2, elements contiguous): a
+    view [ne2][ne1][ne0] at strides nb2 / 4, nb1 / 4 and 1; the written one's elements are
+    distinct where its strides nest one way or the other."""
+    text = translate_c(str(ROOT / "tests" / "data" / "c" / "for_styles.c"), function="add_planes",
+                       locations=False).text
+    head = text.split("func.func @add_planes(")[1].split("\n")[0]
+    assert head.count("memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>") == 3, head
+    assert 'synth.c_strides = ["(nb2) / 4", "(nb1) / 4", "1"]' in head
+    assert ('"(((nb2) / 4) >= (ne1) * ((nb1) / 4) && ((nb1) / 4) >= (ne0) * (1)) || ((1) >= (ne1) * '
+            '((nb1) / 4) && ((nb1) / 4) >= (ne2) * ((nb2) / 4))"') in head
+
+
+def test_an_offset_at_run_time_strides_stays_refused(tmp_path):
+    source = ("void f(char *d, long s0, long s1, long n)\n{\n    for (long i = 0; i < n; i++)\n"
+              "        for (long j = 0; j < n; j++)\n"
+              "            *(double *)(d + i * s0 + j * s1 + 8) = 1.0;\n}\n")
+    assert_refused_at(tmp_path / "v.c", source, "f", "*(double *)(d +", ["in any array shape"])
 
 
 DROPIN_MAIN = r"""

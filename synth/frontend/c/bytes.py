@@ -164,9 +164,13 @@ class ByteViews(AffineTranslator):
         names = self.symbol_names()
         st = [layout.render(s, names) for s in lay.strides]
         ex = [layout.render(e, names) for e in lay.extents]
-        needs = [f"({s}) >= 1" for s in st]
-        if b.key in self.written:  # 2-d (decide_layouts refuses more)
-            needs.append(f"({st[0]}) >= ({ex[1]}) * ({st[1]}) || ({st[1]}) >= ({ex[0]}) * ({st[0]})")
+        needs = [f"({s}) >= 1" for s, p in zip(st, lay.strides) if not p.is_const]
+        if b.key in self.written:  # nested one way or the other: each stride at least the
+            # next one's times its extent (C's row-major order, or column-major)
+            def nested(order):
+                return " && ".join(f"({st[j]}) >= ({ex[k]}) * ({st[k]})" for j, k in zip(order, order[1:]))
+            dims = list(range(len(st)))
+            needs.append(f"({nested(dims)}) || ({nested(dims[::-1])})")
         self.assume(f"'{b.name}' is read as a view [{']['.join(ex)}] at strides {', '.join(st)} elements "
                     f"(the caller's), each at least 1" + (", its elements distinct (" + needs[-1] + ")"
                                                          if b.key in self.written else ""))

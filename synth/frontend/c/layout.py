@@ -415,17 +415,20 @@ def render(p: Poly, names: dict) -> str:
 
 def _view_terms(flat: Poly) -> list | None:
     """[(stride monomial, index term)] of a subscript that is a sum of loop indices times
-    run-time strides (`m * is1_m + n * is1_n`), None where a term has a constant
-    coefficient or there is an offset without loop indices."""
+    run-time or constant strides (`m * is1_m + n * is1_n`, `i1 * nb1 + i`), None where
+    there is an offset without loop indices."""
     parts = split_dims(flat)
     if parts is None or parts[1].terms or parts[1].const:
         return None
     out = []
     for coeff, dim in parts[0]:
         m = _mono(coeff)
-        if m is None or not m[1]:
+        if m is None:
             return None
-        out.append((Poly({m[1]: 1}), Poly.var(*dim).scale(m[0])))
+        if not m[1]:  # a constant stride (ggml's contiguous rows: `i` of `+ i1 * nb1 + i`)
+            out.append((Poly.number(abs(m[0])), Poly.var(*dim).scale(1 if m[0] > 0 else -1)))
+        else:
+            out.append((Poly({m[1]: 1}), Poly.var(*dim).scale(m[0])))
     return out
 
 
@@ -455,7 +458,7 @@ def strided_view(accesses: list, values: dict) -> Layout | None:
         for st, _ in sorted(terms, key=lambda t: sorted(t[1].terms)):
             if st not in strides:
                 strides.append(st)
-    if len(strides) < 2:
+    if len(strides) < 2 or all(st.is_const for st in strides):
         return None
     highs: list = [[] for _ in strides]
     for a in accesses:

@@ -234,9 +234,6 @@ class FunctionTranslator(ReturnTranslator):
                 if b.flat:
                     total = b.shape[0] if b.shape and b.shape[0] is not None else None
                     lay = layout.decide(acc, values, names, declared_total=total, opaque=opaque)
-                    if lay.view and b.key in self.written and len(lay.strides) != 2:
-                        raise Refuse(acc[0].cursor, f"'{b.name}' is written at {len(lay.strides)} run-time "
-                                                    f"strides: a view that is written has 2")
                     out[b.key] = lay
                     self._c_shape(b, lay.extents)
                     continue
