@@ -212,18 +212,28 @@ def test_a_loop_to_the_min_of_two_sizes_raises_for_every_size(sizes, target):
     raise_for_every_size_equals_compiled_c(case, target)
 
 
-def test_a_loop_from_the_max_of_sizes_raises_at_its_sizes_only():
+def test_a_loop_from_the_max_of_sizes_raises_for_every_size_to_linalg():
     """`i = MAX(s, 0)`: the suffix x[m:n] starts at a size no array of the raised function
-    has as an extent, so no raise for every size reads it; the raise is static, its drop-in
-    comparing max(s, 0) and n with the values it was raised at."""
+    has as an extent; linalg computes it from the size argument s (arith.maxsi of s and 0),
+    for every size (against gcc at the manifest's sizes and 5 larger); stablehlo's shape
+    refinement cannot read a shape from a value, so that raise is static, its drop-in
+    comparing max(s, 0) and n with the values it was raised at. A raise that takes the min
+    of s and 0 is refuted."""
     from synth.pipeline import RaiseOptions, raise_function
+    from synth.validation.verify import verify_text
 
     case = CASES["clear_from"]
-    outcome = raise_function(translate_c(str(case.path), function="clear_from"), "clear_from", "stablehlo",
-                             RaiseOptions())
-    assert "?" not in outcome.module.split("@clear_from_raised(")[1].split(")")[0]
-    assert "no value at run time" in outcome.module
-    assert "affine.max" in outcome.module.split("func.func @clear_from(")[1]
+    raise_for_every_size_equals_compiled_c(case, "linalg")
+    source = translate_c(str(case.path), function="clear_from")
+    outcome = raise_function(source, "clear_from", "linalg", RaiseOptions())
+    raised = outcome.module.split("func.func @clear_from(")[0] + "}\n"
+    assert "arith.maxsi" in raised, raised
+    wrong = raised.replace("arith.maxsi", "arith.minsi")
+    assert verify_text(source, wrong, "wrong.mlir", test_first=False).verdict == "not equivalent"
+    static = raise_function(source, "clear_from", "stablehlo", RaiseOptions())
+    assert "?" not in static.module.split("@clear_from_raised(")[1].split(")")[0]
+    assert "a shape stablehlo's shape refinement cannot read" in static.module
+    assert "affine.max" in static.module.split("func.func @clear_from(")[1]
 
 
 @pytest.mark.parametrize("name,words", [

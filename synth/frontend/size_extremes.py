@@ -152,3 +152,20 @@ def consistent(extremes: dict, params: dict[int, int]) -> bool:
     the size arguments there."""
     return all(all(a in params for a in e.arguments) and k in params
                and extreme_value(e, params) == params[k] for k, e in extremes.items())
+
+
+def parts(e: Extreme) -> tuple | None:
+    """Its results as (argument, 0) for a size argument alone, (None, c) for a constant
+    (`max(s, 0)`): what a raised function computes it from, reading the arguments; None
+    where a result is another expression."""
+    out = []
+    with ir.Context():
+        amap = ir.AffineMapAttr(ir.Attribute.parse(f"affine_map<{e.map}>")).value
+        for r in amap.results:
+            if isinstance(r, ir.AffineSymbolExpr):
+                out.append((e.arguments[r.position], 0))
+            elif isinstance(r, ir.AffineConstantExpr):
+                out.append((None, r.value))
+            else:
+                return None
+    return tuple(out)
