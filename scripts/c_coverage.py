@@ -39,6 +39,7 @@ from c_oracle import (  # noqa: E402
     run_c,
     run_translation,
     signature,
+    view_strides,
 )
 
 from synth.errors import ExecutionError, InputError  # noqa: E402
@@ -68,6 +69,7 @@ def check_raised(case, text: str, target: str, params, result) -> None:
     from synth.analysis.model import load_kernel
     from synth.backends.run import run_raised
     from synth.frontend.c import translate_c
+    from synth.frontend.size_extremes import extreme_value
     from synth.semantics.raised import load_raised
     from synth.semantics.specialize import specialize
 
@@ -83,10 +85,20 @@ def check_raised(case, text: str, target: str, params, result) -> None:
     for k, name in kernel.sizes.params.items():  # the size arguments' values at this call
         if k < len(params):
             values[name] = int(args[params[k].name])
+        elif k in kernel.sizes.extremes:  # a loop bound min(k, n) of them, as the drop-in computes it
+            e = kernel.sizes.extremes[k]
+            values[name] = extreme_value(e, {j: int(args[params[j].name]) for j in e.arguments})
     free_sig = mlir_signature(free.text, case.function)
+    strided = view_strides(free.text, case.function, {q.name: int(args[q.name]) for q in params if not q.array})
     feed, views = [], {}
     for i, p in enumerate(params):
-        if p.array:
+        if p.array and i in strided:  # a view at run-time strides: the caller's elements at them
+            logical = tuple(int(d) for d in kernel.sizes.shape(i, values))
+            buf = args[p.name].copy()
+            whole = np.lib.stride_tricks.as_strided(buf, logical, [s * buf.itemsize for s in strided[i]])
+            views[p.name] = (buf, whole, tuple(slice(0, d) for d in logical))
+            feed.append(np.ascontiguousarray(whole))
+        elif p.array:
             shape = buffers[p.name]
             logical = tuple(int(d) for d in kernel.sizes.shape(i, values))
             if len(shape) != len(logical):  # a stride of 1 folded away at these sizes (`x[i * incx]`)

@@ -193,8 +193,18 @@ def run_translation(case: Case, params: list[Param], args: dict, *, sizes: bool,
                        include_dirs=[str(case.path.parent)]).text
     sig = mlir_signature(text, case.function)
     call, padded = [], {}
+    # views at run-time strides (synth.c_strides): the caller's elements at those strides,
+    # gathered for the call and put back after it
+    strided = view_strides(text, case.function, {q.name: int(args[q.name]) for q in params if not q.array})
+    views = {}
     for p, (t, shape) in zip(params, sig):
-        if p.array:
+        if p.array and len(call) in strided:
+            buf = args[p.name].copy()
+            extents = dynamic_shape(text, case, len(call), shape, None, len(buf))
+            views[p.name] = (buf, np.lib.stride_tricks.as_strided(
+                buf, extents, [k * buf.itemsize for k in strided[len(call)]]))
+            call.append(np.ascontiguousarray(views[p.name][1]))
+        elif p.array:
             if None in shape:
                 shape = dynamic_shape(text, case, len(call), shape, (shapes or {}).get(p.name), len(args[p.name]))
             a = args[p.name]
@@ -214,7 +224,11 @@ def run_translation(case: Case, params: list[Param], args: dict, *, sizes: bool,
     result = run_function(text, case.function, call)
     out = {}
     for i, p in enumerate(params):
-        if p.array:
+        if p.array and p.name in views:
+            buf, view = views[p.name]
+            view[...] = np.asarray(result.outputs[i]).reshape(view.shape)
+            out[p.name] = buf
+        elif p.array:
             got = np.asarray(result.outputs[i]).reshape(-1)
             n = len(args[p.name])
             flat = args[p.name].copy()  # past the translation's extent: as it was
@@ -273,7 +287,7 @@ def dynamic_shape(text: str, case: Case, index: int, shape: tuple, sized: tuple 
     rows not named there as many as the manifest's `total` elements fill."""
     if sized is not None and len(sized) == len(shape):
         return sized
-    m = re.search(rf"%arg{index}: memref<[^>]*> \{{synth\.c_shape = \[([^\]]*)\]", text)
+    m = re.search(rf"%arg{index}: memref<[^{{]*?> \{{synth\.c_shape = \[([^\]]*)\]", text)
     names = [n.strip().strip('"') for n in m.group(1).split(",")] if m else []
     values = {**case.spec.get("ints", {}), **case.sizes}
     if len(names) != len(shape) or any(n == "?" for n in names[1:]):
@@ -282,6 +296,20 @@ def dynamic_shape(text: str, case: Case, index: int, shape: tuple, sized: tuple 
     rows = shape[0] if shape[0] is not None else (
         -(-total // int(np.prod(inner))) if names[0] == "?" else _extent(names[0], values))
     return (rows, *inner)
+
+
+def view_strides(text: str, function: str, values: dict) -> dict:
+    """Argument index -> its strides in elements at `values` (size name -> value), for each
+    argument the translation reads as a view at run-time strides (its synth.c_strides, C
+    expressions of the sizes)."""
+    head = text[text.index(f"@{function}("):].split("\n", 1)[0]
+    out = {}
+    for m in re.finditer(r"%arg(\d+): memref<[^{]*?\{([^}]*)\}", head):
+        st = re.search(r"synth\.c_strides = \[([^\]]*)\]", m.group(2))
+        if st:
+            exprs = [e.strip().strip('"') for e in st.group(1).split(",")]
+            out[int(m.group(1))] = [_extent(e.replace("/", "//"), values) for e in exprs]
+    return out
 
 
 def shapes_of(text: str, function: str, params: list[Param]) -> dict:

@@ -200,15 +200,49 @@ def test_a_triangle_capped_by_a_size_is_tested_where_the_cap_applies():
     assert values[m] < values[n]
 
 
+@pytest.mark.parametrize("sizes", [None, {"n": 6, "k": 9}])  # min(k, n) is k, then n
+@pytest.mark.parametrize("target", ["stablehlo", "linalg"])
+def test_a_loop_to_the_min_of_two_sizes_raises_for_every_size(sizes, target):
+    """`j < MIN(k, n)`: the normal form runs the loop to a size argument of its own, which
+    the drop-in computes (affine.min of k and n); one raise serves both orders of k and n
+    (against gcc at each, and 5 larger)."""
+    case = CASES["copy_prefix"]
+    if sizes is not None:
+        case = type(case)(case.path, case.function, {**case.spec, "sizes": sizes})
+    raise_for_every_size_equals_compiled_c(case, target)
+
+
+def test_a_loop_from_the_max_of_sizes_raises_for_every_size_to_linalg():
+    """`i = MAX(s, 0)`: the suffix x[m:n] starts at a size no array of the raised function
+    has as an extent; linalg computes it from the size argument s (arith.maxsi of s and 0),
+    for every size (against gcc at the manifest's sizes and 5 larger); stablehlo's shape
+    refinement cannot read a shape from a value, so that raise is static, its drop-in
+    comparing max(s, 0) and n with the values it was raised at. A raise that takes the min
+    of s and 0 is refuted."""
+    from synth.pipeline import RaiseOptions, raise_function
+    from synth.validation.verify import verify_text
+
+    case = CASES["clear_from"]
+    raise_for_every_size_equals_compiled_c(case, "linalg")
+    source = translate_c(str(case.path), function="clear_from")
+    outcome = raise_function(source, "clear_from", "linalg", RaiseOptions())
+    raised = outcome.module.split("func.func @clear_from(")[0] + "}\n"
+    assert "arith.maxsi" in raised, raised
+    wrong = raised.replace("arith.maxsi", "arith.minsi")
+    assert verify_text(source, wrong, "wrong.mlir", test_first=False).verdict == "not equivalent"
+    static = raise_function(source, "clear_from", "stablehlo", RaiseOptions())
+    assert "?" not in static.module.split("@clear_from_raised(")[1].split(")")[0]
+    assert "a shape stablehlo's shape refinement cannot read" in static.module
+    assert "affine.max" in static.module.split("func.func @clear_from(")[1]
+
+
 @pytest.mark.parametrize("name,words", [
-    ("copy_prefix", "the loop runs to the smaller of k and n"),
-    ("clear_from", "the loop runs to the larger of s and 0"),
     ("conv1d_stride2", "is k + 2*((n - k) floordiv 2): a multiple of a quotient of sizes"),
 ])
 def test_bounds_that_no_raise_for_every_size_takes(name, words):
-    """min(k, n) and max(s, 0) of sizes alone have no one expression of the sizes as their
-    extent, nor has the input a strided convolution reaches, 2 * ((n - k) / 2) + k: exit 2
-    for every size (each raises at the sizes given, or exits 3: scripts/c_coverage.py)."""
+    """The input a strided convolution reaches, 2 * ((n - k) / 2) + k, has no one
+    expression of the sizes as its extent: exit 2 for every size (it raises at the sizes
+    given: scripts/c_coverage.py)."""
     from synth.analysis.model import load_kernel
     from synth.errors import InputError
 
@@ -251,3 +285,52 @@ def test_a_quotient_bound_in_affine_mlir_is_a_floordiv_size(tmp_path):
     assert main(["raise", str(path), "--target", "stablehlo", "-o", str(out)]) == 0
     assert "tensor<?xf64>" in out.read_text()
     assert main(["verify", str(path), str(out)]) == 0
+
+
+PREFIX_MAIN = r"""
+#include <stdio.h>
+#include <stdlib.h>
+void copy_prefix(int n, int k, const float *x, float *y);
+static double run(int n, int k)
+{
+    /* x and y hold n elements exactly: a drop-in reaching k > n of them would leave them */
+    float *x = malloc(sizeof(float) * (n ? n : 1)), *y = malloc(sizeof(float) * (n ? n : 1));
+    for (int i = 0; i < n; i++) { x[i] = 0.5f * i - 1.0f; y[i] = -3.0f; }
+    copy_prefix(n, k, x, y);
+    double s = 0;
+    for (int i = 0; i < n; i++) s += y[i] * (i + 1);
+    free(x); free(y);
+    return s;
+}
+int main(void)
+{
+    printf("%.9g %.9g %.9g %.9g\n", run(9, 6), run(6, 9), run(40, 40), run(7, 0));
+    return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_the_dropin_computes_the_min_of_the_sizes(tmp_path):
+    """synth cc's drop-in of copy_prefix (raised for every size) computes min(k, n) from
+    its arguments (k the smaller, then n, then equal; at min 0 the original runs): the
+    program prints what the one built by cc prints."""
+    import os
+    import subprocess
+    import sys
+
+    src = tmp_path / "bounds.c"
+    src.write_text((ROOT / "benchmarks" / "c-libs" / "bounds.c").read_text())
+    (tmp_path / "main.c").write_text(PREFIX_MAIN)
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    subprocess.run(["cc", "-O2", "bounds.c", "main.c", "-lm", "-o", "prog_cc"], cwd=tmp_path, check=True)
+    p = subprocess.run([sys.executable, "-m", "synth.cli", "cc", "-O2", "bounds.c", "main.c", "-lm", "-o", "prog",
+                        "--raise", "copy_prefix", "--target", "linalg", "--keep-slower",
+                        "--cache-dir", str(tmp_path / "cache"), "--report", "report.json"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    text = (tmp_path / "report.json").read_text()
+    assert '"raised"' in text, text
+    want = subprocess.run([str(tmp_path / "prog_cc")], capture_output=True, text=True, check=True).stdout
+    got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
+    assert got == want

@@ -234,3 +234,90 @@ def test_a_max_lower_bound_the_same_way(tmp_path):
     assert out.verdict != "proven" and out.suspect_sizes, out
     (tmp_path / "wrong.mlir").write_text(WINDOW_WRONG)
     assert main(["verify", str(path), str(tmp_path / "wrong.mlir")]) == 4
+
+
+# a loop to the min of two run-time sizes (bounds.c's copy_prefix, `j < MIN(k, n)`): the
+# normal form runs it to an index argument of its own, which the drop-in computes
+PREFIX = """
+#min = affine_map<()[s0, s1] -> (s0, s1)>
+func.func @prefix(%n: i32, %k: i32, %x: memref<?xf32>, %y: memref<?xf32>) {
+  %N = arith.index_cast %n : i32 to index
+  %K = arith.index_cast %k : i32 to index
+  %two = arith.constant 2.0 : f32
+  affine.for %j = 0 to min #min()[%K, %N] {
+    %a = affine.load %x[%j] : memref<?xf32>
+    %b = arith.mulf %two, %a : f32
+    affine.store %b, %y[%j] : memref<?xf32>
+  }
+  return
+}
+"""
+
+PREFIX_HEAD = """func.func @prefix_raised(%arg0: tensor<i32>, %arg1: tensor<i32>, %arg2: tensor<?xf32>,
+    %arg3: tensor<?xf32>) -> tensor<?xf32> attributes {synth.outputs = [3]} {
+  %m = stablehlo.get_dimension_size %arg2, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %m64 = stablehlo.convert %m : (tensor<i32>) -> tensor<i64>
+  %mv = stablehlo.reshape %m64 : (tensor<i64>) -> tensor<1xi64>
+  %c2 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+  %twos = stablehlo.dynamic_broadcast_in_dim %c2, %mv, dims = [] : (tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
+  %good = stablehlo.multiply %twos, %arg2 : tensor<?xf32>
+"""
+
+PREFIX_CORRECT = PREFIX_HEAD + "  return %good : tensor<?xf32>\n}\n"
+
+# right where the min is k (k <= n), 3 * x where it is n (n < k): wrong only where the
+# min picks the other side
+PREFIX_OTHER_SIDE = PREFIX_HEAD + """  %c3 = stablehlo.constant dense<3.000000e+00> : tensor<f32>
+  %threes = stablehlo.dynamic_broadcast_in_dim %c3, %mv, dims = [] : (tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
+  %bad = stablehlo.multiply %threes, %arg2 : tensor<?xf32>
+  %n_below_k = stablehlo.compare LT, %arg0, %arg1 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %which = stablehlo.dynamic_broadcast_in_dim %n_below_k, %mv, dims = [] : (tensor<i1>, tensor<1xi64>) -> tensor<?xi1>
+  %out = stablehlo.select %which, %bad, %good : tensor<?xi1>, tensor<?xf32>
+  return %out : tensor<?xf32>
+}
+"""
+
+
+def test_a_min_of_two_sizes_is_a_size_argument_of_the_normal_form(tmp_path):
+    path = tmp_path / "prefix.mlir"
+    path.write_text(PREFIX)
+    kernel = load_kernel(load_source(path), "prefix")
+    (e,) = kernel.interface.extremes
+    assert (e.argument, e.kind, e.arguments) == (4, "min", (1, 0))
+    m = kernel.sizes.params[4]
+    assert kernel.sizes.arg_dims[2] == kernel.sizes.arg_dims[3] and str(kernel.sizes.arg_dims[2][0]) == m
+    assert 0 not in kernel.sizes.params and 1 not in kernel.sizes.params
+    # the arguments as written give the drop-in the bound: each side the smaller at some size
+    sides = set()
+    for v in (3, 5, 6, 8):
+        params = kernel.sizes.param_values({m: v})
+        assert min(params[0], params[1]) == v == params[4]
+        sides.add(params[0] < params[1])
+    assert sides == {True, False}
+
+
+@pytest.mark.parametrize("test_first", [True, False])
+def test_a_raise_wrong_where_the_min_is_the_other_size_is_refuted(tmp_path, test_first):
+    """Validation (the tests, or the proofs alone: k and n symbolic, m = If(k < n, k, n))
+    refutes a raise that is right wherever k is the smaller and wrong where n is; the
+    correct one is proven for every size."""
+    from synth.validation.verify import verify_text
+
+    path = tmp_path / "prefix.mlir"
+    path.write_text(PREFIX)
+    report = verify_text(load_source(path), PREFIX_OTHER_SIDE, "raised.mlir", test_first=test_first)
+    assert report.verdict == "not equivalent", report.summary()
+    good = verify_text(load_source(path), PREFIX_CORRECT, "ok.mlir", test_first=test_first)
+    assert good.verdict == "equivalent" and good.level == "all", good.summary()
+
+
+def test_the_proof_for_every_size_reads_the_min_as_either_size(tmp_path):
+    path = tmp_path / "prefix.mlir"
+    path.write_text(PREFIX)
+    kernel = load_kernel(load_source(path), "prefix")
+    kernel.sizes.with_test_values()
+    raised = lambda text: load_raised("raised.mlir", "prefix_raised", text)  # noqa: E731
+    static, _ = _generic_instances(kernel, PREFIX_CORRECT)
+    contract = check_contract(kernel, raised(static), raised(static).signature())
+    assert prove_all_sizes(kernel, raised(PREFIX_CORRECT), contract, 20.0).verdict == "proven"
+    assert prove_all_sizes(kernel, raised(PREFIX_OTHER_SIDE), contract, 20.0).verdict != "proven"

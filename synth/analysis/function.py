@@ -38,6 +38,10 @@ class Argument:
     index: int
     type: str  # element type for arrays, the scalar type otherwise
     shape: tuple[int | None, ...] | None  # None for scalars; a None dim is dynamic (`?`)
+    # an array's layout other than the identity, as the type prints it after a comma
+    # (`, strided<[?, ?], offset: ?>`: a view with run-time strides, the C front end's
+    # reading of a byte pointer at two independent strides); "" for the identity
+    layout: str = ""
 
     @property
     def is_array(self) -> bool:
@@ -48,7 +52,7 @@ class Argument:
         if self.shape is None:
             return self.type
         dims = ["?" if d is None else str(d) for d in self.shape]
-        return f"memref<{'x'.join(dims)}x{self.type}>" if self.shape else f"memref<{self.type}>"
+        return f"memref<{'x'.join(dims)}x{self.type}{self.layout}>" if self.shape else f"memref<{self.type}>"
 
 
 @dataclass
@@ -170,7 +174,10 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
     arguments = []
     for i, t in enumerate(ftype.inputs):
         elem, shape = _parse_type(t, location, f"argument #{i} of @{name}")
-        arguments.append(Argument(i, elem, shape))
+        layout = ""
+        if shape and str(t).startswith("memref<") and str(ir.MemRefType(t).layout).startswith("strided<"):
+            layout = f", {ir.MemRefType(t).layout}"
+        arguments.append(Argument(i, elem, shape, layout))
 
     block = func.regions[0].blocks[0]
     kf = KernelFunction(name, location, arguments, set(), set())

@@ -102,6 +102,7 @@ def load_kernel(source: SourceModule, name: str, extents=None) -> Kernel:
                     and op.attributes["sym_name"].value == name)
         model = analyze_sizes(nf.source.path, func, extents)
     model = _dims_read(model, nf.interface)
+    model.extremes = {e.argument: e for e in nf.interface.extremes}
     _polybench_values(model, kf)
     return Kernel(name, source, nf.source, nf.interface, kf, model)
 

@@ -36,6 +36,7 @@ from typing import Mapping
 
 from synth.errors import InputError
 from synth.analysis.symbols import SizeExpr
+from synth.frontend.size_extremes import operands_for
 
 
 MAX_OFFSET = 2  # a constant within this of a size is that size plus an offset
@@ -97,6 +98,9 @@ class SizeModel:
     congruences: list = field(default_factory=list)
     # (s, t): sizes tested with s below t (a loop to min(i, s), i < t: synth.analysis.reach.caps)
     caps: list = field(default_factory=list)
+    # argument -> synth.frontend.size_extremes.Extreme: a loop bound min(k, n) of size
+    # arguments that the normal form passes as an argument of its own
+    extremes: dict = field(default_factory=dict)
 
     def keep_runtime_repeats(self) -> list[str]:
         """Make each in-place repeat loop whose count is a size argument a time loop (a
@@ -229,6 +233,9 @@ class SizeModel:
         the counter its value under COUNTER, or 0)."""
         out = {k: values[s] for k, s in self.params.items()}
         out.update({k: 0 for k in self.unused_params})
+        for k, e in self.extremes.items():  # the arguments it is the min of: so that it is its value
+            if k in out:
+                out.update(operands_for(e, out[k], {j: out[j] for j in e.arguments if j in self.params}))
         if self.counter is not None:
             out[self.counter] = values.get(COUNTER, 0)
         return out

@@ -94,7 +94,7 @@ def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
             in_types.append(ttype)
         elif a.is_array:
             in_types.append(t.mlir())
-            static = f"memref<{''.join(f'{d}x' for d in t.shape)}{a.type}>"
+            static = f"memref<{''.join(f'{d}x' for d in t.shape)}{a.type}{a.layout}>"
             name = f"%arg{a.index}"
             if static != a.mlir_type:
                 lines.append(f"  %m{a.index} = memref.cast %arg{a.index} : {a.mlir_type} to {static}")
@@ -157,7 +157,7 @@ def wrapper_text(kernel: Kernel, raised_types: dict[int, str] | None = None,
         body = size_lines + _guarded(kernel, ok, [], lines, returned, ret_types)
     elif checks:
         pre: list[str] = []
-        body = _guarded(kernel, _same_sizes(checks, pre), pre, lines, returned, ret_types)
+        body = _guarded(kernel, _same_sizes(kernel, checks, pre), pre, lines, returned, ret_types)
     else:
         body = lines + ([f"  return {', '.join(returned)} : {', '.join(ret_types)}"] if ret_types else ["  return"])
     func = head + " {\n" + "\n".join(body) + "\n}\n"
@@ -172,7 +172,11 @@ def _symbol_values(kernel: Kernel, lines: list[str]) -> tuple[dict[str, str], di
     model = kernel.sizes
     out: dict[str, str] = {}
     sources: dict[str, tuple] = {}
+    extremes = {e.argument: e for e in kernel.interface.extremes}
     for i, name in sorted(model.params.items()):
+        if i in extremes:  # a loop bound min(k, n) of size arguments: computed from them
+            out[name] = _extreme_value(kernel, extremes[i], lines)
+            continue
         if i >= kernel.n_arguments:  # a dim the original reads (memref.dim): from that dim, below
             continue
         a = kernel.function.arguments[i]
@@ -203,6 +207,21 @@ def _symbol_values(kernel: Kernel, lines: list[str]) -> tuple[dict[str, str], di
             lines.append(f"  %k_{sym} = arith.constant {s.value} : index")
             out[sym] = f"%k_{sym}"
     return out, sources
+
+
+def _extreme_value(kernel: Kernel, e, lines: list[str]) -> str:
+    """An `index` value of a loop bound that is the min (max) of size arguments
+    (synth.frontend.size_extremes): `affine.min` (`affine.max`) of its map over them."""
+    operands = []
+    for j in e.arguments:
+        t = kernel.function.arguments[j].type
+        if t == "index":
+            operands.append(f"%arg{j}")
+        else:
+            lines.append(f"  %x{e.argument}_{j} = arith.index_cast %arg{j} : {t} to index")
+            operands.append(f"%x{e.argument}_{j}")
+    lines.append(f"  %x{e.argument} = affine.{e.kind} affine_map<{e.map}>()[{', '.join(operands)}]")
+    return f"%x{e.argument}"
 
 
 def _expr_value(expr, symbols: dict[str, str], lines: list[str], tag: str) -> str:
@@ -254,8 +273,11 @@ def _array_view(kernel: Kernel, a, symbols: dict[str, str], sources: dict[str, t
         strides.append(step)
         step = None if step is None or shape[d] is None else step * shape[d]
     strides.reverse()
+    if a.layout:  # a view at run-time strides: a part of it is one too
+        strides = [None] * len(shape)
     layout = ", ".join("?" if s is None else str(s) for s in strides)
-    view = f"memref<{''.join('?x' for _ in shape)}{elem}, strided<[{layout}]>>"
+    offset = ", offset: ?" if a.layout else ""
+    view = f"memref<{''.join('?x' for _ in shape)}{elem}, strided<[{layout}]{offset}>>"
     zeros, ones = ", ".join("0" for _ in shape), ", ".join("1" for _ in shape)
     lines.append(f"  %v{a.index} = memref.subview %arg{a.index}[{zeros}] [{', '.join(sizes)}] [{ones}] : "
                  f"{a.mlir_type} to {view}")
@@ -271,9 +293,12 @@ def _size_checks(kernel: Kernel) -> list[tuple[str, str, int]]:
     model = kernel.sizes
     values = model.original()
     out = []
+    extremes = {e.argument: e for e in kernel.interface.extremes}
     for i, name in sorted(model.params.items()):
         if i < kernel.n_arguments:  # the dims read by memref.dim are checked as dynamic dims
             out.append((f"%arg{i}", kernel.function.arguments[i].type, values[name]))
+        elif i in extremes:  # a min (max) of size arguments: its value as the raise had it
+            out.append((f"extreme:{i}", "index", values[name]))
     for a in kernel.function.arguments[: kernel.n_arguments]:
         if not a.is_array:
             continue
@@ -327,10 +352,13 @@ def _in_domain(kernel: Kernel, symbols: dict[str, str], lines: list[str]) -> str
     return ok
 
 
-def _same_sizes(checks, pre: list[str]) -> str:
+def _same_sizes(kernel: Kernel, checks, pre: list[str]) -> str:
     """An i1 value: every size in `checks` has the raise's value (lines into `pre`)."""
     ok = None
+    extremes = {e.argument: e for e in kernel.interface.extremes}
     for k, (value, ty, want) in enumerate(checks):
+        if value.startswith("extreme:"):
+            value = _extreme_value(kernel, extremes[int(value.split(":")[1])], pre)
         if value.startswith("memref.dim:"):
             _, arg, dim, mtype = value.split(":", 3)
             pre.append(f"  %g{k}d = arith.constant {dim} : index")

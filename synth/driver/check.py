@@ -19,7 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from synth.errors import ExecutionError
+from synth.errors import ExecutionError, SynthError
+from synth.frontend.size_extremes import consistent
 
 CHECK_TIMEOUT = 120.0
 CTYPES = {"f64": "c_double", "f32": "c_float", "i64": "c_int64", "i32": "c_int32", "i16": "c_int16",
@@ -57,6 +58,9 @@ def inputs(kernel, arguments: list[dict], static: bool, seed: int = 0) -> list:
     values = check_sizes(kernel, static)
     draw = random_draw(np.random.default_rng(seed))
     params = kernel.sizes.param_values(values)
+    if not consistent(kernel.sizes.extremes, params):  # the C would run to other bounds
+        raise SynthError(f"no size arguments of @{kernel.name} give its loop bounds min/max of sizes "
+                         f"the values {dict(values)}")
     args = []
     for a, meta in zip(kernel.function.arguments[:kernel.n_arguments], arguments):
         if a.is_array:

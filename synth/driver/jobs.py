@@ -57,15 +57,17 @@ def signature(source, name: str) -> tuple[list[dict], list[str]]:
                 if isinstance(t, ir.MemRefType):
                     m = t
                     shape = [None if ir.ShapedType.is_dynamic_size(d) else d for d in m.shape]
-                    c_shape, c_require = None, []
+                    c_shape, c_require, c_strides = None, [], None
                     if i < len(attrs):
                         d = ir.DictAttr(attrs[i])
+                        if "synth.c_strides" in d:  # a view at run-time strides (in elements)
+                            c_strides = [ir.StringAttr(x).value for x in ir.ArrayAttr(d["synth.c_strides"])]
                         if "synth.c_shape" in d:
                             c_shape = [ir.StringAttr(x).value for x in ir.ArrayAttr(d["synth.c_shape"])]
                         if "synth.c_shape_requires" in d:  # conditions the reading needs (a byte stride's)
                             c_require = [ir.StringAttr(x).value for x in ir.ArrayAttr(d["synth.c_shape_requires"])]
                     args.append({"kind": "memref", "element": str(m.element_type), "shape": shape,
-                                 "c_shape": c_shape, "c_require": c_require})
+                                 "c_shape": c_shape, "c_require": c_require, "c_strides": c_strides})
                 else:
                     args.append({"kind": "scalar", "type": str(t)})
             return args, [str(t) for t in ftype.results]

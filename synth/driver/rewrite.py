@@ -151,11 +151,15 @@ def wrapper(r: Replacement, header: str) -> str:
             decls.append(f"    const __INT64_TYPE__ __synth_e{i}_{k} = {e};")
             if not e.isdigit():
                 positive.append(f"__synth_e{i}_{k} <= 0")
+        for k, e in enumerate(args[i].get("c_strides") or ()):  # a view at the caller's strides
+            decls.append(f"    const __INT64_TYPE__ __synth_s{i}_{k} = (__INT64_TYPE__)({e});")
     pairs = [(w, o) for w in r.written if w in memrefs for o in memrefs
              if o != w and (o not in r.written or o > w)]
     for i in sorted({x for pair in pairs for x in pair}):  # the address ranges the check compares
         a = args[i]
         count = " * ".join(f"__synth_e{i}_{k}" for k in range(len(a["shape"]))) or "1"
+        if a.get("c_strides"):  # a view: from its first element to its last
+            count = " + ".join(f"(__synth_e{i}_{k} - 1) * __synth_s{i}_{k}" for k in range(len(a["shape"]))) + " + 1"
         decls.append(f"    const __UINTPTR_TYPE__ __synth_lo{i} = (__UINTPTR_TYPE__)(const void *)({params[i]});")
         decls.append(f"    const __UINTPTR_TYPE__ __synth_hi{i} = __synth_lo{i} + "
                      f"(__UINTPTR_TYPE__)({count}) * {ELEMENT_BYTES[a['element']]}u;")
@@ -190,6 +194,8 @@ def wrapper(r: Replacement, header: str) -> str:
         stmts.append(f"    {m}.offset = 0;")
         for k in range(rank):
             stride = " * ".join(f"__synth_e{i}_{j}" for j in range(k + 1, rank)) or "1"
+            if a.get("c_strides"):
+                stride = f"__synth_s{i}_{k}"
             stmts.append(f"    {m}.sizes[{k}] = __synth_e{i}_{k};")
             stmts.append(f"    {m}.strides[{k}] = {stride};")
         call_args.append(f"&{m}")

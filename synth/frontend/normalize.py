@@ -21,6 +21,9 @@ into the form the analysis, the dependence model and the symbolic executor expec
 - `memref.dim` of an argument: of a static dim, the constant; of a dynamic one, a new
   trailing `index` argument that holds it (`Interface.dims`: the size analysis makes that
   dim's extent the argument's symbol, so the two always agree).
+- A loop bound that is the min (max) of size arguments alone (`j < MIN(k, n)`): a new
+  trailing `index` argument that holds it (`Interface.extremes`; the drop-in computes it,
+  synth.frontend.size_extremes).
 - Returned values become trailing out-parameters: a returned `memref.alloca`/`alloc` is
   replaced by a new argument of its type, a returned scalar is stored into a new
   `memref<T>` argument before the return, a returned argument is an alias of it. The
@@ -43,6 +46,7 @@ from synth.frontend.reader import SourceModule, diagnostic_location
 from synth.frontend.reader import walk_ops
 from synth.frontend.reroll import reroll_loops
 from synth.frontend.scalars import accumulators_as_iter_args, temporaries_forwarded
+from synth.frontend.size_extremes import extremes_as_arguments
 
 SCALAR_RESULT_TYPES = ("f64", "f32", "i64", "i32", "index")
 
@@ -68,6 +72,9 @@ class Interface:
     # (normal-form argument, array argument, dim): a size the original reads with
     # memref.dim, passed as an index argument after the out-parameters
     dims: list[tuple[int, int, int]] = field(default_factory=list)
+    # a loop bound that is the min (max) of size arguments alone, passed as an index
+    # argument after those (synth.frontend.size_extremes)
+    extremes: list = field(default_factory=list)
 
     @property
     def out_parameters(self) -> list[int]:
@@ -444,6 +451,10 @@ def normalize(source: SourceModule, name: str) -> NormalForm:
                                f"{'it' if n == 1 else 'them'}")
         _results_to_out_params(source, func, iface)
         _dims_as_arguments(source, func, iface)
+        iface.extremes = extremes_as_arguments(func)
+        if iface.extremes:
+            iface.notes.append(f"loop bounds that are the min or max of size arguments alone became index "
+                               f"arguments #{iface.extremes[0].argument}..")
         try:
             module.operation.verify()
         except ir.MLIRError as e:  # a bug here, not the input's fault

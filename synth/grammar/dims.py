@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synth.analysis.symbols import Size, SizeExpr
+from synth.frontend.size_extremes import parts
 from synth.grammar.types import TensorType
 
 
@@ -46,12 +47,19 @@ class SizeSource:
     dtype: str = "i64"
     coeff: int = 1
     rest: SizeExpr | None = None
+    # kind "extreme": `extreme` ("min" / "max") of `parts`, each (argument, 0) the value of a
+    # rank-0 integer argument or (None, c) a constant (a loop bound max(s, 0) of sizes:
+    # synth.frontend.size_extremes)
+    extreme: str = ""
+    parts: tuple = ()
 
 
-def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tuple[int, str]]) -> dict[str, SizeSource]:
+def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tuple[int, str]],
+                 extremes: dict | None = None) -> dict[str, SizeSource]:
     """A source for each symbol of `dynamic` that the arguments expose: an array argument's
     dimension whose expression is the symbol plus a constant (the first such, in argument
-    order), else the size argument named by `scalar_args` (symbol -> (argument, dtype)).
+    order), else the size argument named by `scalar_args` (symbol -> (argument, dtype)),
+    else the min / max of size arguments `extremes` names (symbol -> (kind, parts)).
     Symbols neither exposes are left out (they stay constants of the text)."""
     out: dict[str, SizeSource] = {}
     for arg in sorted(arg_dims):
@@ -76,6 +84,10 @@ def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tup
     for name, (arg, dtype) in scalar_args.items():
         if name in dynamic and name not in out:
             out[name] = SizeSource(name, "scalar", arg, dtype=dtype)
+    for name, (kind, parts) in (extremes or {}).items():
+        if name in dynamic and name not in out:
+            out[name] = SizeSource(name, "extreme", next(a for a, _ in parts if a is not None),
+                                   extreme=kind, parts=parts)
     return out
 
 
@@ -88,7 +100,13 @@ def kernel_sources(kernel, arguments) -> dict[str, SizeSource]:
     arg_dims = {i: model.arg_dims[i] for i in arguments if i in model.arg_dims}
     scalars = {name: (i, kernel.tensor_type(i, values).dtype)
                for i, name in model.params.items() if i in arguments}
-    return find_sources(set(model.symbols), arg_dims, scalars)
+    extremes = {}
+    for k, e in model.extremes.items():
+        found = parts(e)
+        if k in model.params and found is not None and all(a in arguments for a, _ in found if a is not None) \
+                and any(a is not None for a, _ in found):
+            extremes[model.params[k]] = (e.kind, found)
+    return find_sources(set(model.symbols), arg_dims, scalars, extremes)
 
 class GenericSizes:
     """The size values of one generic function body (see the module docstring).
@@ -110,7 +128,12 @@ class GenericSizes:
         if src is None:
             raise GenericUnsupported(f"size symbol {name} has no value at run time (no argument exposes it)")
         arg, t = self.args[src.arg]
-        if src.kind == "solved":  # coeff * symbol = dim - rest
+        if src.kind == "extreme" and self.dialect != "linalg":  # a shape from values: no refinement sees it
+            raise GenericUnsupported(f"size symbol {name} is the {src.extreme} of size arguments' values, "
+                                     f"a shape stablehlo's shape refinement cannot read")
+        if src.kind == "extreme":
+            v = self._extreme(em, src)
+        elif src.kind == "solved":  # coeff * symbol = dim - rest
             v = self._solved(em, src, arg, t)
         elif self.dialect == "linalg":
             if src.kind == "dim":
@@ -132,6 +155,27 @@ class GenericSizes:
             else:
                 v = _pro(em, f"stablehlo.convert {arg} : ({t.mlir()}) -> tensor<i64>")
         self._values[key] = v
+        return v
+
+    def _extreme(self, em, src: SizeSource) -> str:
+        """The min (max) of size arguments' values and constants."""
+        linalg = self.dialect == "linalg"
+        values = []
+        for a, c in src.parts:
+            if a is None:
+                values.append(self._index_constant(em, c) if linalg else self._i64_constant(em, c))
+                continue
+            arg, t = self.args[a]
+            if linalg:
+                x = _pro(em, f"tensor.extract {arg}[] : {t.mlir()}")
+                values.append(_pro(em, f"arith.index_cast {x} : {t.dtype} to index"))
+            else:
+                values.append(arg if t.dtype == "i64" else _pro(em, f"stablehlo.convert {arg} : ({t.mlir()}) -> tensor<i64>"))
+        op = {("min", True): "arith.minsi", ("max", True): "arith.maxsi", ("min", False): "stablehlo.minimum",
+              ("max", False): "stablehlo.maximum"}[(src.extreme, linalg)]
+        v = values[0]
+        for w in values[1:]:
+            v = _pro(em, f"{op} {v}, {w} : {'index' if linalg else 'tensor<i64>'}")
         return v
 
     def _solved(self, em, src: SizeSource, arg: str, t: TensorType) -> str:

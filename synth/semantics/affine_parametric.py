@@ -123,6 +123,7 @@ class ParametricOriginal:
                 self.sites.setdefault(i, {}).setdefault(attr, {})[r] = e
             self.block = block
             self.constraints = self._domain()
+            self.extreme_operands = self._extremes()
             self.result = self._run_function()
 
     # sizes ------------------------------------------------------------------------------
@@ -134,6 +135,25 @@ class ParametricOriginal:
             out.append(size_term(a) <= size_term(b))
         for n, e in self.model.floordivs.items():
             out.append(z3.Int(n) == size_term(e))
+        return out
+
+    def _extremes(self) -> dict:
+        """argument -> its z3 term, for each size argument that only a loop bound min(k, n)
+        reads (synth.frontend.size_extremes: the normal form runs to an argument m of its
+        own): symbolic, with m = If(k <= n, k, n) in the domain, so that a raise reading k
+        or n is proven at every k and n that give m, whichever is the smaller."""
+        out = {}
+        for k, e in self.model.extremes.items():
+            if k not in self.model.params:
+                continue
+            terms = [z3.Int(self.model.params[a]) if a in self.model.params
+                     else out.setdefault(a, z3.Int(f"size_arg{a}")) for a in e.arguments]
+            amap = ir.AffineMapAttr(ir.Attribute.parse(f"affine_map<{e.map}>")).value
+            results = [_map_terms(amap, terms)(r) for r in amap.results]
+            bound = results[0]
+            for r in results[1:]:
+                bound = z3.If(r < bound, r, bound) if e.kind == "min" else z3.If(r > bound, r, bound)
+            self.constraints.append(z3.Int(self.model.params[k]) == bound)
         return out
 
     def _map(self, op, attr: str, operands: list) -> list:
@@ -164,6 +184,8 @@ class ParametricOriginal:
                 env[value] = a.index
             elif a.index in self.model.params:
                 env[value] = z3.Int(self.model.params[a.index])
+            elif a.index in self.extreme_operands:
+                env[value] = self.extreme_operands[a.index]
             elif a.index in params:
                 env[value] = z3.IntVal(0)
             elif a.type in ("f16", "bf16", "f32", "f64"):

@@ -114,7 +114,12 @@ class AccessTranslator(ByteViews, ComputedIndex):
         return out
 
     def base_type(self, b: Binding) -> str:
-        return self.memref(self.base_shape(b), b.type)
+        t = self.memref(self.base_shape(b), b.type)
+        lay = self.plan.layouts.get(b.key) if b.flat else None
+        if lay is not None and lay.view:  # at the caller's strides (layout.strided_view)
+            dims = ", ".join("?" for _ in lay.strides)
+            t = f"{t[:-1]}, strided<[{dims}], offset: ?>>"
+        return t
 
     # --- pointer values -----------------------------------------------------------------
 
@@ -145,6 +150,10 @@ class AccessTranslator(ByteViews, ComputedIndex):
             v = self.pval(inner)
             if v.base.retyped:  # `(char *) dp` of a pointer into the bytes read as doubles
                 return self.retarget(v, s.type, s)
+            if self._elem_kind(s.type) in BYTES and not v.dims and not v.in_bytes \
+                    and self._elem_kind(inner.type) == v.base.type and v.base.type not in BYTES:
+                # `(char *)out` of a `float *`: its bytes, until a cast back reads them as floats
+                return View(v.base, v.offset.scale(WIDTH[v.base.type] // 8), (), 1, True)
             if self.pointer_dims(s.type, s) != v.dims or self._elem_kind(s.type) != self._elem_kind(inner.type):
                 raise Refuse(s, f"pointer cast '{c_text(s)}' changes the type pointed to")
             return v
@@ -206,7 +215,7 @@ class AccessTranslator(ByteViews, ComputedIndex):
             raise Refuse(s, f"difference of pointers '{c_text(s)}' is not supported")
         v = self.pval(ptr)
         d = self.subscript(num, s) * stride(v.dims).scale(v.unit)
-        return View(v.base, v.offset + (d if op == "+" else d.scale(-1)), v.dims, v.unit)
+        return View(v.base, v.offset + (d if op == "+" else d.scale(-1)), v.dims, v.unit, v.in_bytes)
 
     def step_pointer(self, s, op: str) -> View:
         inner = strip_casts(only_child(s))
@@ -215,7 +224,7 @@ class AccessTranslator(ByteViews, ComputedIndex):
             raise Refuse(s, f"'{c_text(s)}' steps something other than a pointer variable")
         old = self.pval(inner)
         delta = stride(old.dims).scale(old.unit if op.endswith("++") else -old.unit)
-        new = View(old.base, old.offset + delta, old.dims, old.unit)
+        new = View(old.base, old.offset + delta, old.dims, old.unit, old.in_bytes)
         self.ivals[b.key] = new
         return old if op.startswith("post") else new
 
@@ -273,6 +282,9 @@ class AccessTranslator(ByteViews, ComputedIndex):
             v = self.pval(base)
             if v.dims:
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
+            if v.in_bytes:
+                raise Refuse(s, f"'{c_text(s)}' reads the bytes of '{v.base.name}' ({v.base.type}) as bytes: "
+                                f"only a cast back to {v.base.type} reads them")
             if lookup and (self._reads_memory(index) or self.computed(index)):  # `lut[in[i]]`, `src[y * sh / dh]`
                 if v.base.retyped:
                     raise Refuse(s, f"'{c_text(s)}' reads '{v.base.name}', whose bytes are read as "
@@ -287,6 +299,9 @@ class AccessTranslator(ByteViews, ComputedIndex):
             v = self.pval(only_child(s))
             if v.dims:
                 raise Refuse(s, f"'{c_text(s)}' is an array, not a number")
+            if v.in_bytes:
+                raise Refuse(s, f"'{c_text(s)}' reads the bytes of '{v.base.name}' ({v.base.type}) as bytes: "
+                                f"only a cast back to {v.base.type} reads them")
             if v.base.retyped or self._retypable(v):
                 return v.base, ("flat", self._typed(v, Poly(), s))
             return v.base, ("flat", v.offset)

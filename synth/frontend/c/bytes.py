@@ -36,6 +36,11 @@ class ByteViews(AffineTranslator):
         synth.assumptions says."""
         v, off = self._bytes(inner)
         t = self._elem_kind(s.type)
+        if v.in_bytes:  # `(float *)(op + i * os)` of `char *op = (char *)out`: back to its elements
+            if v.base.type != t or self.pointer_dims(s.type, s):
+                raise Refuse(s, f"pointer cast '{c_text(s)}' reads the bytes of "
+                                 f"'{v.base.name}' ({v.base.type}) as another type")
+            return View(v.base, self.elements(v.offset + off, t, v.base, s), ())
         if self._retypable(v) and not self.pointer_dims(s.type, s):
             self._retype(v.base, t, s)
         if v.base.retyped:  # the bytes of a `char *` parameter: the offset stays in bytes
@@ -97,7 +102,7 @@ class ByteViews(AffineTranslator):
         retyped base, its unit is the size of what `ctype` points to (1 for a `char *`);
         elsewhere what it points to is `ctype`'s rows."""
         if not v.base.retyped:
-            return View(v.base, v.offset, self.pointer_dims(ctype, c))
+            return View(v.base, v.offset, self.pointer_dims(ctype, c), v.unit, v.in_bytes)
         t = self._elem_kind(ctype)
         if self.pointer_dims(ctype, c):
             raise Refuse(c, f"'{c_text(c)}' reads the bytes of '{v.base.name}' as rows: only as "
@@ -146,3 +151,27 @@ class ByteViews(AffineTranslator):
                             f"reads them as {v.base.type} elsewhere: a byte array is read as elements of "
                             f"one type only")
         return self.elements(v.offset + k.scale(v.unit), v.base.type, v.base, s)
+
+    def view_conditions(self, b: Binding) -> tuple[list, list]:
+        """(strides in C, conditions in C) of a base read as a view at run-time strides
+        (layout.strided_view), for its synth.c_strides and synth.c_shape_requires: each
+        stride at least 1 (a step of 0 broadcasts: no view), and, where the function writes
+        it, distinct subscripts at distinct elements (2-d: one stride at least the other
+        times its dim's extent); those are in synth.assumptions too. ([], []) otherwise."""
+        lay = self.plan.layouts.get(b.key) if b.flat else None
+        if lay is None or not lay.view:
+            return [], []
+        names = self.symbol_names()
+        st = [layout.render(s, names) for s in lay.strides]
+        ex = [layout.render(e, names) for e in lay.extents]
+        needs = [f"({s}) >= 1" for s, p in zip(st, lay.strides) if not p.is_const]
+        if b.key in self.written:  # nested one way or the other: each stride at least the
+            # next one's times its extent (C's row-major order, or column-major)
+            def nested(order):
+                return " && ".join(f"({st[j]}) >= ({ex[k]}) * ({st[k]})" for j, k in zip(order, order[1:]))
+            dims = list(range(len(st)))
+            needs.append(f"({nested(dims)}) || ({nested(dims[::-1])})")
+        self.assume(f"'{b.name}' is read as a view [{']['.join(ex)}] at strides {', '.join(st)} elements "
+                    f"(the caller's), each at least 1" + (", its elements distinct (" + needs[-1] + ")"
+                                                         if b.key in self.written else ""))
+        return st, needs

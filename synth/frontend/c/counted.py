@@ -74,7 +74,7 @@ def _shift(v, d: Poly):
     if v is None:
         return None
     if isinstance(v, View):
-        return View(v.base, v.offset + d, v.dims, v.unit)
+        return View(v.base, v.offset + d, v.dims, v.unit, v.in_bytes)
     return v + d
 
 

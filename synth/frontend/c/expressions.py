@@ -127,7 +127,7 @@ class ExprTranslator(AccessTranslator):
         elif op in ("+=", "-="):
             old = self.pval(expr_children(e)[0])
             d = self.subscript(rhs, e) * self._unit(old)
-            self.ivals[b.key] = View(old.base, old.offset + (d if op == "+=" else d.scale(-1)), old.dims, old.unit)
+            self.ivals[b.key] = View(old.base, old.offset + (d if op == "+=" else d.scale(-1)), old.dims, old.unit, old.in_bytes)
         else:
             raise Refuse(e, f"pointer update '{c_text(e)}' is not supported")
         return None, "ptr"

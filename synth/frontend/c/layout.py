@@ -43,6 +43,9 @@ class Layout:
     extents: list  # per dim: a Poly over symbols, or None (rows reached: unknown form)
     assumptions: list = field(default_factory=list)
     opaque: bool = False  # strides that are sums of sizes are index symbols (Access.opaque)
+    # a view at run-time strides (strided_view): `strides` are those of its
+    # dims, no one dividing another; a memref of `strided<[?, ...], offset: ?>` layout
+    view: bool = False
 
 
 class LayoutError(Exception):
@@ -183,7 +186,15 @@ def decide(accesses: list, values: dict, names: dict, *, declared_total: Poly | 
     if found is not None:
         return _exact_flat(found, accesses, values, names)
     flat = [replace(a, flat=a.flat.subst(values)) for a in accesses]
-    return _check(flat, [Poly.number(1)], values, names, declared_total)
+    try:
+        return _check(flat, [Poly.number(1)], values, names, declared_total)
+    except LayoutError:
+        if fixed or declared_total is not None:
+            raise
+        view = strided_view(accesses, values)
+        if view is None:
+            raise
+        return view
 
 
 def _exact_flat(lay: Layout, accesses: list, values: dict, names: dict) -> Layout:
@@ -300,6 +311,8 @@ def _fix(m: tuple, facts: dict) -> tuple:
 
 def indices(a: Access, lay: Layout, values: dict) -> list:
     """The subscripts of a flat access in a layout `decide` accepted."""
+    if lay.view:
+        return view_indices(a.flat, lay.strides)
     monos = [_mono(s) for s in lay.strides]
     if len(monos) == 1:
         a = replace(a, flat=a.flat.subst(values))
@@ -395,3 +408,66 @@ def render(p: Poly, names: dict) -> str:
             return str(p.const)
         parts.append(("+ " if p.const > 0 else "- ") + str(abs(p.const)))
     return " ".join(parts)
+
+
+# --- views at run-time strides ---------------------------------------------------------
+
+
+def _view_terms(flat: Poly) -> list | None:
+    """[(stride monomial, index term)] of a subscript that is a sum of loop indices times
+    run-time or constant strides (`m * is1_m + n * is1_n`, `i1 * nb1 + i`), None where
+    there is an offset without loop indices."""
+    parts = split_dims(flat)
+    if parts is None or parts[1].terms or parts[1].const:
+        return None
+    out = []
+    for coeff, dim in parts[0]:
+        m = _mono(coeff)
+        if m is None:
+            return None
+        if not m[1]:  # a constant stride (ggml's contiguous rows: `i` of `+ i1 * nb1 + i`)
+            out.append((Poly.number(abs(m[0])), Poly.var(*dim).scale(1 if m[0] > 0 else -1)))
+        else:
+            out.append((Poly({m[1]: 1}), Poly.var(*dim).scale(m[0])))
+    return out
+
+
+def view_indices(flat: Poly, strides: list) -> list:
+    """The subscripts of `flat` in a view of `strides` (strided_view)."""
+    idx = [Poly() for _ in strides]
+    for st, term in _view_terms(flat) or ():
+        idx[strides.index(st)] = idx[strides.index(st)] + term
+    return idx
+
+
+def strided_view(accesses: list, values: dict) -> Layout | None:
+    """A pointer read at two or more run-time strides, no one dividing another (NumPy's
+    matmul inner loop `ip1 + m * is1_m + n * is1_n`, a 2-d strided copy): a view whose
+    dims are those strides' (in the order the first access's loops nest), each index the
+    loop indices one stride multiplies, each extent what that index reaches (its lowest
+    0 or above). The reading is exact as long as the strides are the caller's: the memref
+    is `strided<[?, ?], offset: ?>` and the drop-in passes them (synth.c_strides). None
+    where the accesses are not all of that form."""
+    if values:
+        accesses = [replace(a, flat=a.flat.subst(values)) for a in accesses]
+    strides: list = []
+    for a in accesses:
+        terms = _view_terms(a.flat) if a.flat is not None else None
+        if terms is None:
+            return None
+        for st, _ in sorted(terms, key=lambda t: sorted(t[1].terms)):
+            if st not in strides:
+                strides.append(st)
+    if len(strides) < 2 or all(st.is_const for st in strides):
+        return None
+    highs: list = [[] for _ in strides]
+    for a in accesses:
+        for k, e in enumerate(view_indices(a.flat, strides)):
+            b = _bounds(e, a)
+            if b is None or sign(b[0], values) not in (0, 1):
+                return None
+            highs[k].append(b[1])
+    extents = [_max(h, values) for h in highs]
+    if any(e is None for e in extents):
+        return None
+    return Layout(strides, extents, [], view=True)

@@ -374,7 +374,7 @@ class LoopTranslator(ExprTranslator):
                                  f"each iteration of a loop stepping by {div}")
             delta = Poly({m: c // div for m, c in delta.terms.items()}, delta.const // div)
         if isinstance(start, View):
-            return View(start.base, start.offset + delta, start.dims, start.unit)
+            return View(start.base, start.offset + delta, start.dims, start.unit, start.in_bytes)
         return start + delta
 
     def _step(self, inc, var, name: str) -> int:
@@ -404,6 +404,17 @@ class LoopTranslator(ExprTranslator):
                     step = self.const_int(bb) * (1 if op == "+" else -1)
                 elif op == "+" and self._is_var(bb, var) and self.const_int(a):
                     step = self.const_int(a)
+        if not step and k == CK.COMPOUND_ASSIGNMENT_OPERATOR and self._is_var(lhs, var) and op in ("+=", "-="):
+            try:
+                size = self.affine(rhs, pure=True)
+            except NotAffine:
+                size = None
+            if size is not None and not size.is_const:  # TSVC's s122: `i += n3`
+                raise Refuse(inc, f"loop increment '{c_text(inc)}' steps '{name}' by a run-time size: its "
+                                  f"iterations reach '{name}' at the iteration count times that size (no "
+                                  f"affine subscript) and number a quotient by it (no extent of a raise "
+                                  f"for every size); --size gives the step its value, and the loop raises "
+                                  f"at it")
         if not step:
             raise Refuse(inc, f"loop increment '{c_text(inc)}' must step '{name}' by a nonzero "
                                f"constant ('{name}++', '{name} += c', '{name}--'; --size gives a "

@@ -237,3 +237,6 @@ class View:
     offset: Poly
     dims: tuple = ()
     unit: int = 1  # offset units per object pointed to: into a retyped base, its size in bytes
+    # a `char *` into a typed array (`(char *)out`, NumPy's casts of a `float *` parameter):
+    # the offset counts bytes; only a cast back to the array's type reads it
+    in_bytes: bool = False

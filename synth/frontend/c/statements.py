@@ -117,10 +117,13 @@ class FunctionTranslator(ReturnTranslator):
         for ssa, b, p in params:
             t = self.base_type(b) if b.kind == "array" else mlir(b.type)
             shape = self.plan.c_shapes.get(b.key) if b.kind == "array" else None
+            strides, needs = self.view_conditions(b) if b.kind == "array" else ([], [])
+            needs = self.c_requires.get(b.key, []) + needs
             attr = (" {synth.c_shape = [" + ", ".join(f'"{e}"' for e in shape) + "]"
-                    + ("" if b.key not in self.c_requires else ", synth.c_shape_requires = ["
-                       + ", ".join(f'"{e}"' for e in self.c_requires[b.key]) + "]") + "}"
-                    if shape else "")  # how a pointer or run-time-extent array is read, and
+                    + ("" if not needs else ", synth.c_shape_requires = ["
+                       + ", ".join(f'"{e}"' for e in needs) + "]")
+                    + ("" if not strides else ", synth.c_strides = [" + ", ".join(f'"{e}"' for e in strides) + "]")
+                    + "}" if shape else "")  # how a pointer or run-time-extent array is read, and
             # the conditions on its sizes that reading needs (a byte stride a multiple of 8)
             args.append(f"{ssa}: {t}{attr} {self.loc(p)}")
         self._overlap(params)
