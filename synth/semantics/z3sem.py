@@ -340,7 +340,8 @@ def abstract_nonlinear(terms: list) -> list:
     equality of two terms that compute the same products of the same values under
     differently nested selects: a select on `a || b` against two nested selects)."""
     done: dict[int, z3.ExprRef] = {}
-    children: dict[int, list] = {}  # a term's children, read once (z3's children() wraps each anew)
+    same: set[int] = set()  # terms with nothing abstracted below them: kept as they are
+    children: dict[int, tuple] = {}  # a term's (children, their ids), read once (z3 wraps each anew)
     stack = [t for t in terms if isinstance(t, z3.ExprRef)]
     while stack:  # post-order without recursion (sums over many elements nest deeply)
         t = stack[-1]
@@ -348,17 +349,21 @@ def abstract_nonlinear(terms: list) -> list:
         if tid in done:
             stack.pop()
             continue
-        kids = children.get(tid)
-        if kids is None:
-            kids = children[tid] = t.children() if z3.is_app(t) else []
-        todo = [c for c in kids if c.get_id() not in done]
+        got = children.get(tid)
+        if got is None:
+            kids = t.children() if z3.is_app(t) else []
+            got = children[tid] = (kids, [c.get_id() for c in kids])
+        kids, ids = got
+        todo = [c for c, i in zip(kids, ids) if i not in done]
         if todo:
             stack.extend(todo)
             continue
         stack.pop()
-        new_kids = [done[c.get_id()] for c in kids]
         if kids and _nonlinear(t):
-            done[tid] = _uninterpreted(t, new_kids)
+            done[tid] = _uninterpreted(t, [done[i] for i in ids])
+        elif all(i in same for i in ids):
+            done[tid] = t  # nothing below it abstracted: the term itself, not a copy built anew
+            same.add(tid)
         else:
-            done[tid] = t.decl()(*new_kids) if kids else t
+            done[tid] = t.decl()(*[done[i] for i in ids])
     return [done[t.get_id()] if isinstance(t, z3.ExprRef) else t for t in terms]
