@@ -182,6 +182,27 @@ def subterms(terms, seen: set | None = None):
         stack.extend(t.children())
 
 
+def raw_subterms(terms, seen: set | None = None):
+    """`subterms` through z3's C API: (the context's reference, each distinct subterm as
+    a raw AST), in the same order, no wrapper object made (wrap one with `_expr(ast, ctx)`)."""
+    seen = set() if seen is None else seen
+    exprs = [t for t in terms if isinstance(t, z3.ExprRef)]
+    if not exprs:
+        return
+    c = exprs[0].ctx.ref()
+    stack = [t.as_ast() for t in exprs]
+    while stack:
+        a = stack.pop()
+        i = Z3core.Z3_get_ast_id(c, a)
+        if i in seen:
+            continue
+        seen.add(i)
+        yield c, a
+        if Z3core.Z3_get_ast_kind(c, a) == z3.Z3_APP_AST:
+            app = Z3core.Z3_to_app(c, a)
+            stack.extend(Z3core.Z3_get_app_arg(c, app, k) for k in range(Z3core.Z3_get_app_num_args(c, app)))
+
+
 def sqrt_facts(terms) -> list[z3.BoolRef]:
     """Side conditions for SQRT applications among `terms`: for each argument x found,
     x >= 0 implies sqrt(x) >= 0 and sqrt(x) * sqrt(x) == x."""
