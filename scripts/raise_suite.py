@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Raise a set of kernels to each target with `synth raise` (one process per raise, as a
-user runs it) and report wall time, candidates enumerated and the result, then a summary
-per target: how many raised, median and maximum wall time, how many took over 30 s.
+user runs it) and report wall and CPU time, candidates enumerated, the search's time and
+its share of the raise's (--stats-json's search_seconds over seconds) and the result, then a
+summary per target: how many raised, median and maximum wall time, how many took over 30 s.
 
     python scripts/raise_suite.py                           # the synthesis issue's 9 PolyBench kernels
     python scripts/raise_suite.py gemm atax --targets linalg --json out.json
@@ -77,7 +78,11 @@ def raise_one(path: Path, target: str, timeout: float, out_dir: Path, extra: lis
         if fns:
             row.update(candidates=sum(f["candidates"] for f in fns),
                        problems=sum(len(f["problems"]) for f in fns),
-                       search_seconds=round(sum(p["seconds"] for f in fns for p in f["problems"]), 2),
+                       # the search's own time (stats' search_seconds: examples, sketches, enumeration)
+                       # and its share of the raise's (stats' seconds; validation is most of the rest)
+                       search_seconds=round(sum(f.get("search_seconds", 0.0) for f in fns), 2),
+                       search_share=round(sum(f.get("search_seconds", 0.0) for f in fns)
+                                          / max(sum(f.get("seconds", 0.0) for f in fns), 1e-9), 3),
                        verification=",".join(f.get("verification", "?") for f in fns),
                        shapes=",".join(f.get("shapes", "?") for f in fns),
                        generic_fallback=[f["generic_fallback"] for f in fns if f.get("generic_fallback")],
@@ -100,6 +105,8 @@ def summary(rows: list[dict]) -> list[str]:
         walls = [r["wall_seconds"] for r in rs]
         cpus = [r["cpu_seconds"] for r in rs if "cpu_seconds" in r]
         cpu = f" (CPU median {statistics.median(cpus):.2f}s, max {max(cpus):.2f}s)" if cpus else ""
+        shares = [r["search_share"] for r in rs if r.get("search_share") is not None]
+        cpu += f"; the search's share of a raise: median {100 * statistics.median(shares):.0f}%" if shares else ""
         lines.append(f"{target}: {len(ok)}/{len(rs)} raised ({100 * len(ok) / len(rs):.0f}%); wall median "
                      f"{statistics.median(walls):.2f}s, max {max(walls):.2f}s{cpu}, over 10 s: "
                      f"{sum(w > 10 for w in walls)}, over 30 s: "
@@ -120,7 +127,8 @@ def _raise_row(path: Path, target: str, timeout: float, out_dir: Path, extra: li
     print(f"{path.stem:22s} {target:10s} {(name or '')[:8]:8s} exit={row['exit']} wall={row['wall_seconds']:7.2f}s "
           f"cpu={row['cpu_seconds']:6.2f}s "
           f"candidates={row.get('candidates', '-'):>8} problems={row.get('problems', '-')} "
-          f"{row.get('verification', '-')} {row.get('shapes', '-')}"
+          + (f"search={row['search_seconds']:.2f}s ({100 * row['search_share']:.0f}%) " if "search_share" in row else "")
+          + f"{row.get('verification', '-')} {row.get('shapes', '-')}"
           + (f" (static: {row['generic_fallback'][0][:80]})" if row.get("generic_fallback") else "")
           + (f"  [{row['error'][:150]}]" if row.get("error") else ""), flush=True)
     return row

@@ -31,6 +31,8 @@ from itertools import product
 
 import numpy as np
 import z3
+from z3 import z3core as Z3core
+from z3.z3 import _to_expr_ref as _expr  # a raw term wrapped as its ExprRef subclass
 
 from synth.grammar.unary_math import UNARY_MATH
 
@@ -178,6 +180,27 @@ def subterms(terms, seen: set | None = None):
         seen.add(t.get_id())
         yield t
         stack.extend(t.children())
+
+
+def raw_subterms(terms, seen: set | None = None):
+    """`subterms` through z3's C API: (the context's reference, each distinct subterm as
+    a raw AST), in the same order, no wrapper object made (wrap one with `_expr(ast, ctx)`)."""
+    seen = set() if seen is None else seen
+    exprs = [t for t in terms if isinstance(t, z3.ExprRef)]
+    if not exprs:
+        return
+    c = exprs[0].ctx.ref()
+    stack = [t.as_ast() for t in exprs]
+    while stack:
+        a = stack.pop()
+        i = Z3core.Z3_get_ast_id(c, a)
+        if i in seen:
+            continue
+        seen.add(i)
+        yield c, a
+        if Z3core.Z3_get_ast_kind(c, a) == z3.Z3_APP_AST:
+            app = Z3core.Z3_to_app(c, a)
+            stack.extend(Z3core.Z3_get_app_arg(c, app, k) for k in range(Z3core.Z3_get_app_num_args(c, app)))
 
 
 def sqrt_facts(terms) -> list[z3.BoolRef]:
@@ -339,26 +362,58 @@ def abstract_nonlinear(terms: list) -> list:
     linear arithmetic with uninterpreted functions, which z3 decides by congruence (an
     equality of two terms that compute the same products of the same values under
     differently nested selects: a select on `a || b` against two nested selects)."""
-    done: dict[int, z3.ExprRef] = {}
-    children: dict[int, list] = {}  # a term's children, read once (z3's children() wraps each anew)
-    stack = [t for t in terms if isinstance(t, z3.ExprRef)]
+    exprs = [t for t in terms if isinstance(t, z3.ExprRef)]
+    if not exprs:
+        return list(terms)
+    # walked through z3's C API on the raw terms: a wrapper object is made only for a term
+    # that changes (z3's Python children() wraps and reference-counts every child anew, most
+    # of a proof's time on a kernel of a few hundred elements)
+    ctx = exprs[0].ctx
+    c = ctx.ref()
+    new: dict[int, z3.ExprRef] = {}  # ast id -> the term that replaces it, where one does
+    expanded: set[int] = set()
+    stack = [(t.as_ast(), False) for t in exprs]
     while stack:  # post-order without recursion (sums over many elements nest deeply)
-        t = stack[-1]
-        tid = t.get_id()
-        if tid in done:
-            stack.pop()
+        a, ready = stack.pop()
+        if not ready:
+            i = Z3core.Z3_get_ast_id(c, a)
+            if i in expanded or Z3core.Z3_get_ast_kind(c, a) != z3.Z3_APP_AST:
+                continue
+            expanded.add(i)
+            app = Z3core.Z3_to_app(c, a)
+            n = Z3core.Z3_get_app_num_args(c, app)
+            if n:
+                stack.append((a, True))
+                stack.extend((Z3core.Z3_get_app_arg(c, app, k), False) for k in range(n))
             continue
-        kids = children.get(tid)
-        if kids is None:
-            kids = children[tid] = t.children() if z3.is_app(t) else []
-        todo = [c for c in kids if c.get_id() not in done]
-        if todo:
-            stack.extend(todo)
-            continue
-        stack.pop()
-        new_kids = [done[c.get_id()] for c in kids]
-        if kids and _nonlinear(t):
-            done[tid] = _uninterpreted(t, new_kids)
-        else:
-            done[tid] = t.decl()(*new_kids) if kids else t
-    return [done[t.get_id()] if isinstance(t, z3.ExprRef) else t for t in terms]
+        app = Z3core.Z3_to_app(c, a)
+        kids = [Z3core.Z3_get_app_arg(c, app, k) for k in range(Z3core.Z3_get_app_num_args(c, app))]
+        changed = [new.get(Z3core.Z3_get_ast_id(c, k)) for k in kids]
+        if _nonlinear_raw(c, a, app, kids):
+            t = _expr(a, ctx)
+            new[Z3core.Z3_get_ast_id(c, a)] = _uninterpreted(
+                t, [x if x is not None else _expr(k, ctx) for x, k in zip(changed, kids)])
+        elif any(x is not None for x in changed):
+            args = (z3.Ast * len(kids))(*[x.as_ast() if x is not None else k for x, k in zip(changed, kids)])
+            made = Z3core.Z3_mk_app(c, Z3core.Z3_get_app_decl(c, app), len(kids), args)
+            new[Z3core.Z3_get_ast_id(c, a)] = _expr(made, ctx)
+    return [new.get(t.get_id(), t) if isinstance(t, z3.ExprRef) else t for t in terms]
+
+
+_DIVISIONS = (z3.Z3_OP_DIV, z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM)
+
+
+def _numeral_raw(c, a) -> bool:
+    return Z3core.Z3_is_numeral_ast(c, a) or Z3core.Z3_is_algebraic_number(c, a)
+
+
+def _nonlinear_raw(c, a, app, kids) -> bool:
+    """_nonlinear on a raw application `a` (`app`) with arguments `kids`."""
+    if Z3core.Z3_get_sort_kind(c, Z3core.Z3_get_sort(c, a)) != z3.Z3_REAL_SORT:
+        return False
+    kind = Z3core.Z3_get_decl_kind(c, Z3core.Z3_get_app_decl(c, app))
+    if kind in _DIVISIONS:
+        return not _numeral_raw(c, kids[1])
+    if kind == z3.Z3_OP_MUL:
+        return sum(1 for k in kids if not _numeral_raw(c, k)) > 1
+    return kind == z3.Z3_OP_POWER

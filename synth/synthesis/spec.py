@@ -26,7 +26,7 @@ from synth.analysis.symbols import size
 from synth.analysis.dependences import dependence_graph, order_groups
 from synth.analysis.distribution import split_function
 from synth.errors import NoSolutionError
-from synth.execution import NUMPY_DTYPES, run_function
+from synth.execution import NUMPY_DTYPES, precompile, run_function
 from synth.grammar.types import NARROW_INT_DTYPES, SearchContext, TensorType, computed_dtypes, full_range
 from synth.analysis.function import describe
 from synth.frontend.reader import SourceModule
@@ -219,7 +219,9 @@ def build_specification(kernel: Kernel, dialect: str, *, n_examples: int = N_EXA
               for kind in kinds for k in range(n_draws)] + list(extra)
     states = [in_views(state, views, added, standin) for state in states]
     # at the stand-in sizes the runs take microseconds and the compiles most of the time:
-    # -O0 (no fast-math flags: the values are the same at every level)
+    # -O0 (no fast-math flags: the values are the same at every level), the kernel and its
+    # split parts compiled as one module (one engine instead of two; the same functions)
+    precompile("memref", [(small.text, name), (split_text, parts[0])] if parts else [], opt_level=0)
     states = [state if finite_outputs(run_function(small.text, name, state, opt_level=0).outputs)
               else diagonally_dominant(state) for state in states]
     undefined = set(kernel.interface.out_parameters)  # results not yet written

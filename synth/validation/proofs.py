@@ -10,6 +10,8 @@ from fractions import Fraction
 
 import numpy as np
 import z3
+from z3 import z3core as Z3core
+from z3.z3 import _to_expr_ref as _expr
 
 from synth.semantics import support as support
 from synth.analysis.model import Kernel
@@ -41,17 +43,19 @@ def _partial_ops(terms) -> tuple[list, list[z3.ExprRef]]:
     """(the applications of uninterpreted functions among `terms`' subterms, the distinct
     denominators that are not numerals), in the order of one walk of the term DAG."""
     applications, divisors = [], {}
-    for t in z3sem.subterms(terms):
-        if not z3.is_app(t):
+    ctx = next((t.ctx for t in terms if isinstance(t, z3.ExprRef)), None)
+    for c, a in z3sem.raw_subterms(terms):  # wrapper objects only for what is returned
+        if Z3core.Z3_get_ast_kind(c, a) != z3.Z3_APP_AST:
             continue
-        kind = t.decl().kind()
+        app = Z3core.Z3_to_app(c, a)
+        kind = Z3core.Z3_get_decl_kind(c, Z3core.Z3_get_app_decl(c, app))
         if kind == z3.Z3_OP_UNINTERPRETED:
-            if t.num_args() > 0:
-                applications.append(t)
+            if Z3core.Z3_get_app_num_args(c, app) > 0:
+                applications.append(_expr(a, ctx))
         elif kind in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV):
-            d = t.arg(1)
-            if not (z3.is_rational_value(d) or z3.is_int_value(d)):
-                divisors.setdefault(d.get_id(), d)
+            d = Z3core.Z3_get_app_arg(c, app, 1)
+            if not Z3core.Z3_is_numeral_ast(c, d):  # a rational or integer numeral
+                divisors.setdefault(Z3core.Z3_get_ast_id(c, d), _expr(d, ctx))
     return applications, list(divisors.values())
 
 
@@ -272,7 +276,8 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
     walked: set = set()  # subterms of earlier elements: none of them was such memory
     elements = [(c, idx, np.asarray(want[c.argument], dtype=object)[idx]) for c in comparisons
                 for idx in np.ndindex(*np.asarray(want[c.argument], dtype=object).shape)]
-    if not any(unwritten(t) for _, _, e in elements for t in z3sem.subterms([e], walked)):
+    if not any(_unwritten_raw(ctx, a, initial) for _, _, e in elements
+               for ctx, a in z3sem.raw_subterms([e], walked)):
         return None
     # such memory is in a term: an element depends on it unless the term takes the same
     # value whatever it holds (`select(c, t * a, old)` where t is written under c: C's
@@ -287,6 +292,23 @@ def _uninitialised(kernel: Kernel, sym: list, want: list, comparisons: list[Comp
             if not independent:
                 return f"{c.label}{list(idx)}"
     return None
+
+
+def _unwritten_raw(c, a, initial: set) -> bool:
+    """_uninitialised's `unwritten` on a raw term (z3sem.raw_subterms): a constant that is
+    an out-parameter's initial element (its id in `initial`) or a local's `undef_*`."""
+    if Z3core.Z3_get_ast_kind(c, a) != z3.Z3_APP_AST:
+        return False
+    app = Z3core.Z3_to_app(c, a)
+    if Z3core.Z3_get_app_num_args(c, app):
+        return False
+    decl = Z3core.Z3_get_app_decl(c, app)
+    if Z3core.Z3_get_decl_kind(c, decl) != z3.Z3_OP_UNINTERPRETED:
+        return False
+    name = Z3core.Z3_get_decl_name(c, decl)
+    return Z3core.Z3_get_ast_id(c, a) in initial or (
+        Z3core.Z3_get_symbol_kind(c, name) == z3.Z3_STRING_SYMBOL
+        and Z3core.Z3_get_symbol_string(c, name).startswith("undef_"))
 
 
 def _unwritten_reach(roots: list, unwritten) -> dict:
