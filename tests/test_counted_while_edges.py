@@ -128,3 +128,26 @@ def test_edge_whiles_equal_python_and_xla(tmp_path, n):
     meta = [{"kind": "memref", "element": "f64", "shape": list(s), "c_shape": None} for s in ((n,), (8,))]
     arrays, _ = run_object(obj, native["entry"], meta, [], [x, np.zeros(8)], RUNTIME_C)
     assert np.array_equal(arrays[1], want), (arrays[1], want)
+
+
+@pytest.mark.parametrize("old,new", [
+    ("%k1 = stablehlo.add %k, %c2", "%k1 = stablehlo.subtract %k, %c2"),  # `k <= b` stepped down
+    ("%k1 = stablehlo.subtract %k, %c3", "%k1 = stablehlo.add %k, %c3"),  # `k >= 2` stepped up
+    ("%k1 = stablehlo.add %k, %c1", "%k1 = stablehlo.add %k, %c0"),  # a step of 0
+    ("compare LT, %k, %n", "compare NE, %k, %n"),  # `k != n`: no count
+    ("compare LT, %k, %n", "compare LT, %k, %n, UNSIGNED"),
+    ("%bb = stablehlo.multiply %n32, %two32", "%bb = stablehlo.multiply %k, %two32"),  # a bound of k
+])
+def test_a_while_counted_the_wrong_way_is_named(old, new):
+    """A counter stepped away from its bound (or not at all), a comparison that is no order
+    of signed integers, a bound computed from the counter: no counted loop, an error."""
+    from synth.backends.stablehlo_linalg import to_linalg
+    from synth.driver.native import dimension_sizes
+    from synth.errors import ExecutionError
+
+    text = dimension_sizes("module {" + _sized(RAISED, "?") + "}")
+    assert to_linalg(text).count("scf.for") == 4
+    changed = text.replace(old, new, 1)
+    assert changed != text
+    with pytest.raises(ExecutionError, match="not a counted loop"):
+        to_linalg(changed)
