@@ -334,3 +334,69 @@ def test_the_dropin_computes_the_min_of_the_sizes(tmp_path):
     want = subprocess.run([str(tmp_path / "prog_cc")], capture_output=True, text=True, check=True).stdout
     got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
     assert got == want
+
+
+UNSIGNED_FROM = r"""
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+void clear_from_u(unsigned n, unsigned s, float *x)
+{
+    for (unsigned i = MAX(s, 1u); i < n; i++)
+        x[i] = 0.0f;
+}
+"""
+
+UNSIGNED_MAIN = r"""
+#include <stdio.h>
+void clear_from_u(unsigned n, unsigned s, float *x);
+static double run(unsigned n, unsigned s)
+{
+    float x[64];
+    for (unsigned i = 0; i < n; i++) x[i] = 1.0f + i;
+    clear_from_u(n, s, x);
+    double t = 0;
+    for (unsigned i = 0; i < n; i++) t += x[i] * (i + 1);
+    return t;
+}
+int main(void)
+{
+    /* s = 3000000000u: the C's loop starts past n and runs no times */
+    printf("%.9g %.9g %.9g\n", run(10, 3), run(40, 0), run(10, 3000000000u));
+    return 0;
+}
+"""
+
+
+def test_a_max_of_unsigned_sizes_is_no_size_of_its_own(tmp_path):
+    """`i = MAX(s, 1u)` of an unsigned s reads s through index_castui: the drop-in (and the
+    raise, the proof) would read it as signed, max(s, 1) = 1 for s >= 2**31 where the C
+    starts past n; so the bound stays as written: no raise for every size (exit 2)."""
+    from synth.analysis.model import load_kernel
+    from synth.errors import InputError
+
+    path = tmp_path / "u.c"
+    path.write_text(UNSIGNED_FROM)
+    with pytest.raises(InputError) as e:
+        load_kernel(translate_c(str(path), function="clear_from_u"), "clear_from_u")
+    assert e.value.exit_code == 2 and "the larger of" in e.value.message, e.value.message
+
+
+@pytest.mark.slow
+def test_the_dropin_of_a_max_of_unsigned_sizes_equals_cc(tmp_path):
+    """synth cc on clear_from_u prints what cc's program prints, s = 3000000000u included
+    (before the fix, its linalg drop-in cleared x[1:10] there: 1 where cc printed 385)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "u.c").write_text(UNSIGNED_FROM)
+    (tmp_path / "main.c").write_text(UNSIGNED_MAIN)
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    subprocess.run(["cc", "-O2", "u.c", "main.c", "-o", "prog_cc"], cwd=tmp_path, check=True)
+    p = subprocess.run([sys.executable, "-m", "synth.cli", "cc", "-O2", "u.c", "main.c", "-o", "prog",
+                        "--raise", "clear_from_u", "--target", "linalg", "--keep-slower",
+                        "--cache-dir", str(tmp_path / "cache")],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    want = subprocess.run([str(tmp_path / "prog_cc")], capture_output=True, text=True, check=True).stdout
+    got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
+    assert want.split()[2] == "385" and got == want

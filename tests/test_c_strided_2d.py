@@ -151,3 +151,100 @@ def test_dropin_passes_the_callers_strides_and_checks_the_view(tmp_path):
     got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
     assert got.splitlines()[0] == want.splitlines()[0]
     assert got.splitlines()[1] == "fallbacks 2"
+
+
+STRIDES_MAIN = r"""#include <stdio.h>
+typedef long npy_intp;
+void copy2d_f32(char *dst, long ds0, long ds1, const char *src, long ss0, long ss1, long rows, long cols);
+void DOUBLE_matmul_inner(char *ip1, npy_intp is1_m, npy_intp is1_n, char *ip2, npy_intp is2_n, npy_intp is2_p,
+                         char *op, npy_intp os_m, npy_intp os_p, npy_intp dm, npy_intp dn, npy_intp dp);
+extern unsigned long __synth_cc_fallbacks __attribute__((weak));
+#define FB (&__synth_cc_fallbacks ? __synth_cc_fallbacks : 0UL)
+static float F[4096];
+static double D[4096];
+static void fill(void)
+{
+    for (int i = 0; i < 4096; i++) { F[i] = (float)(i % 97) - 40.0f; D[i] = (double)(i % 89) * 0.25 - 7.0; }
+}
+static double sumf(void) { double t = 0; for (int i = 0; i < 4096; i++) t += F[i] * (double)((i % 13) + 1); return t; }
+static double sumd(void) { double t = 0; for (int i = 0; i < 4096; i++) t += D[i] * (double)((i % 11) + 1); return t; }
+#define C2(dst, ds0, ds1, src, ss0, ss1, r, c) do { fill(); \
+    copy2d_f32((char *)(dst), ds0, ds1, (const char *)(src), ss0, ss1, r, c); \
+    printf("%.9g %lu\n", sumf(), FB); } while (0)
+#define MM(a, a0, a1, b, b0, b1, o, o0, o1, m, n, p) do { fill(); \
+    DOUBLE_matmul_inner((char *)(a), a0, a1, (char *)(b), b0, b1, (char *)(o), o0, o1, m, n, p); \
+    printf("%.9g %lu\n", sumd(), FB); } while (0)
+int main(int argc, char **argv)
+{
+    int f = argc > 1;  /* 0: copy2d_f32, 1: DOUBLE_matmul_inner */
+    if (!f) C2(F + 2000, 4 * 7, 4, F + 10, 4 * 7, 4, 5, 7);        /* contiguous */
+    if (!f) C2(F + 2000, 4, 4 * 5, F + 10, 4 * 7, 4, 5, 7);        /* column-major dst */
+    if (!f) C2(F + 2000, 4 * 7, 4, F + 500, 4 * 7, -4, 5, 7);      /* negative src stride */
+    if (!f) C2(F + 2000, 4 * 7, 4, F + 500, 0, 4, 5, 7);           /* zero src row stride: broadcast */
+    if (!f) C2(F + 2000, 4 * 7, 4, F + 500, 4 * 1234, 4, 1, 7);    /* one row, wild stride */
+    if (!f) C2(F + 2000, 4 * 7, 4, F + 500, 0, 4, 1, 7);           /* one row, zero stride */
+    if (!f) C2(F + 14, 4 * 7, 4, F + 10, 4 * 7, 4, 5, 7);          /* dst overlaps src */
+    if (!f) C2(F + 2000, 4, 4, F + 10, 4 * 7, 4, 5, 7);            /* dst elements overlap */
+    if (!f) C2(F + 2000, 4, 8, F + 10, 4 * 7, 4, 3, 4);            /* dst interleaved, overlapping */
+    if (!f) C2(F + 2000, 4, 12, F + 10, 4 * 7, 4, 3, 4);           /* dst column-major exactly */
+    if (!f) C2(F + 2000, 4 * 7, 6, F + 10, 4 * 7, 4, 5, 7);        /* a stride not a multiple of 4 */
+    if (!f) C2(F + 2000, 4 * 7, 4, F + 10, 4 * 7, 4, 5, 0);        /* no columns */
+    if (!f) C2(F + 2000, 4 * 7, 4, F + 10, 4 * 7, 4, 0, 7);        /* no rows */
+    if (!f) C2(F + 2000, 4 * 7, 4, F + 10, 4 * 7, 4, 1, 1);        /* one element */
+    if (!f) C2(F + 2000, 0, 4, F + 10, 4 * 7, 4, 1, 7);            /* one dst row, zero stride */
+    if (!f) C2(F + 2000, 4, 0, F + 10, 4, 4 * 7, 7, 1);            /* one dst column, zero stride */
+    if (!f) C2(F + 2000, -28, 4, F + 10, 4 * 7, 4, 5, 7);          /* negative dst stride */
+    if (!f) C2(F + 2000, 4 * 56, 4 * 7, F + 10, 4, 4 * 3, 5, 7);  /* dst rows far apart, src rows interleaved */
+    if (f) MM(D, 8 * 6, 8, D + 100, 8 * 4, 8, D + 2000, 8 * 4, 8, 5, 6, 4);      /* contiguous */
+    if (f) MM(D, 8, 8 * 5, D + 100, 8, 8 * 6, D + 2000, 8, 8 * 5, 5, 6, 4);      /* all column-major */
+    if (f) MM(D, 8 * 6, 8, D + 100, 8 * 4, 0, D + 2000, 8 * 4, 8, 5, 6, 4);      /* B's columns broadcast */
+    if (f) MM(D, 8 * 6, 8, D + 100, 8 * 4, 8, D + 20, 8 * 4, 8, 5, 6, 4);        /* out overlaps A */
+    if (f) MM(D, 8 * 6, 8, D + 100, 8 * 4, 8, D + 2000, 8, 8, 5, 6, 4);          /* out overlaps itself */
+    if (f) MM(D, 8 * 6, 8, D + 100, -8 * 4, 8, D + 2000, 8 * 4, 8, 5, 6, 4);     /* B walks back */
+    if (f) MM(D, 8 * 6, 8, D + 100, 8 * 4, 8, D + 2000, 8 * 4, 8, 5, 0, 4);      /* no inner terms: zeros */
+    if (f) MM(D, 8, 8, D + 100, 8, 8, D + 2000, 8 * 4, 8, 5, 6, 4);              /* A overlapping (read only) */
+    return 0;
+}
+"""
+
+# (function, lines that must run the raised code, lines that must run the original): the
+# callers' strides in STRIDES_MAIN's order
+STRIDE_CASES = {
+    "copy2d_f32": ({0, 1, 4, 9, 13, 17},  # contiguous, column-major, one row at a wild stride, ...
+                   # the src read at overlapping rows
+                   {2, 3, 6, 7, 8, 10, 14, 15, 16}),  # negative, zero, overlapping, unaligned strides
+    "DOUBLE_matmul_inner": ({0, 1, 7},  # contiguous, column-major, A read through overlapping rows
+                            {2, 3, 4, 5}),  # B broadcast, out over A, out over itself, B backwards
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(STRIDE_CASES))
+def test_dropin_at_odd_strides_equals_cc(tmp_path, name):
+    """synth cc's drop-in called at strides that are negative, zero, of a dim of extent 1,
+    not a multiple of the element, overlapping the other views or the written view's own
+    elements, column-major, and at extents of 0: the program prints cc's values on every
+    line, the raised code running where the strides are a view's and the original where
+    one of the checks fails."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "bytes.c").write_text((ROOT / "benchmarks" / "c-libs" / "bytes.c").read_text())
+    (tmp_path / "main.c").write_text(STRIDES_MAIN)
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    subprocess.run(["cc", "-O2", "bytes.c", "main.c", "-lm", "-o", "prog_cc"], cwd=tmp_path, check=True)
+    p = subprocess.run([sys.executable, "-m", "synth.cli", "cc", "-O2", "bytes.c", "main.c", "-lm", "-o", "prog",
+                        "--raise", name, "--target", "linalg", "--keep-slower",
+                        "--cache-dir", str(tmp_path / "cache")],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    args = [] if name == "copy2d_f32" else ["matmul"]
+    want = subprocess.run([str(tmp_path / "prog_cc"), *args], capture_output=True, text=True, check=True).stdout
+    got = subprocess.run([str(tmp_path / "prog"), *args], capture_output=True, text=True, check=True).stdout
+    want, got = [ln.split() for ln in want.splitlines()], [ln.split() for ln in got.splitlines()]
+    assert [w[0] for w in want] == [g[0] for g in got]
+    counts = [0] + [int(g[1]) for g in got]
+    fell_back = {k for k in range(len(got)) if counts[k + 1] > counts[k]}
+    raised, original = STRIDE_CASES[name]
+    assert not raised & fell_back and original <= fell_back, fell_back

@@ -11,7 +11,10 @@ argument is the min (max), which is what the drop-in passes.
 
 Only bounds whose every operand is a size argument of the function (through index_cast
 / extsi) are rewritten; a bound that reads a loop index (`min(i + 4, n)`, a tile's end)
-stays, as the size analysis reads those.
+stays, as the size analysis reads those. So does one that reads an argument through
+index_castui (C's `unsigned`): the drop-in, the raise and the proof read the arguments as
+signed, and `max(s, 1)` of an unsigned s at or above 2**31 (the C's loop runs no times)
+would be 1 there, inside the domain the drop-in checks.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from mlir import ir
 from synth.frontend.reader import walk_ops
 
 _SIZE_TYPES = ("i32", "i64", "index")
-_CASTS = ("arith.index_cast", "arith.index_castui", "arith.extsi")
+_CASTS = ("arith.index_cast", "arith.extsi")  # signed: see the module docstring
 
 
 @dataclass(frozen=True)
