@@ -19,6 +19,7 @@ from synth.synthesis.sketch_reader import (
     loops_around,
     same_bounds,
 )
+from synth.synthesis.sketch_guards import guard_mask, guarded_loops
 
 
 class Locals:
@@ -85,18 +86,43 @@ class Locals:
         term = next(x for x in op.operands if x != own[0])
         masks: list = []
         positions = []
-        for f in loops_around(acc, "a local accumulation"):
+        loops, guards = guarded_loops(acc, "a local accumulation")
+        for f in loops:
             if holder is not None and not _inside(f.operation, holder):
                 continue  # a loop around the statement too (the row loop): bound already
             pos = self.reader.place(f, self.loops, masks)
             self.bind(f.induction_variable, pos)
             positions.append(pos)
+        # an affine.if around the accumulation (taps skipped outside an array): the term
+        # masked where its conditions fail, before the sum (synth.synthesis.sketch_guards)
+        masks += [guard_mask(self.reader, g, self.at, self.loops) for g in guards]
+        self.read_plain_loads(term)
         total = self.summed(term, masks, frozenset(positions))
         value = top[0].operands[0]
         if not is_block_argument(value) and value.owner.name == "arith.constant" and \
                 float(value.owner.attributes["value"].value) == 0.0:
             return total  # a sum from 0
         return self.sk.combine(ELEMENTWISE[self.dialect][op.name], init, total)
+
+    def read_plain_loads(self, value: ir.Value) -> None:
+        """Read the loads of arguments at loop indices plus constants in `value`'s
+        expression first: a window's loops (conv1d's `in[i + k - 1]`) then take their
+        extents from those reads (`k3[k]`: a size of its own at fixed sizes), as other
+        views over them do."""
+        seen, todo = set(), [value]
+        while todo:
+            v = todo.pop()
+            if is_block_argument(v) or v in seen:
+                continue
+            seen.add(v)
+            op = v.owner
+            if op.name != "affine.load":
+                todo += list(op.operands) if op.name.startswith(("arith.", "math.")) else []
+                continue
+            memref, idx = self.reader.access(op)
+            k = self.reader.arg_index(memref)
+            if k is not None and k in self.input_types and all(iv in self.at for iv, _ in idx):
+                self.read(v)
 
     def extreme_value(self, acc, init_value: ir.Value, init: View, kind: str, term: ir.Value) -> View:
         """A local scalar updated to the larger (kind "max") or smaller of itself and a term
