@@ -16,21 +16,24 @@ from dataclasses import dataclass
 from synth.analysis.affine_expr import integer_set
 from synth.analysis.symbols import Size, SizeExpr
 from synth.frontend.reader import affine_linear
-from synth.synthesis.sketch_reader import NoSketch
+from synth.synthesis.sketch_reader import Loop, NoSketch
 
 
 @dataclass(frozen=True)
 class AffineMask:
-    """Every constraint `sum(coeff * index(p)) >= bound` holds, over loop positions p
-    (indices relative to their boxes); `constraints`: ((((p, coeff), ...), bound), ...)."""
+    """Every constraint `sum(coeff * index(p)) >= bound` holds (`negated`: not every one
+    does: an affine.if's else branch), over loop positions p (indices relative to their
+    boxes); `constraints`: ((((p, coeff), ...), bound), ...)."""
     constraints: tuple
+    negated: bool = False
 
     @property
     def loops(self) -> set[int]:
         return {p for terms, _ in self.constraints for p, _ in terms}
 
     def moved(self, keep: list[int]) -> "AffineMask":
-        return AffineMask(tuple((tuple((keep.index(p), c) for p, c in terms), b) for terms, b in self.constraints))
+        return AffineMask(tuple((tuple((keep.index(p), c) for p, c in terms), b) for terms, b in self.constraints),
+                          self.negated)
 
     def over(self, dims: tuple[int, ...]) -> tuple:
         """The constraints as select_affine's attribute over a view's dims (a coefficient
@@ -38,35 +41,12 @@ class AffineMask:
         return tuple((tuple(dict(terms).get(p, 0) for p in dims), b) for terms, b in self.constraints)
 
 
-def guarded_loops(op, what: str) -> tuple[list, list]:
-    """The affine.for ops around `op` (outermost first) and the affine.if ops whose
-    then-branch holds it, each with an empty else; NoSketch inside anything else."""
-    loops, guards = [], []
-    inner, parent = op, op.parent
-    while parent is not None and parent.name != "func.func":
-        if parent.name == "affine.for":
-            loops.append(parent.opview)
-        elif parent.name == "affine.if":
-            then, other = parent.regions[0], parent.regions[1]
-            if not _in_region(inner, then):
-                raise NoSketch(f"{what} in the else branch of an affine.if")
-            if len(other.blocks) and len(list(other.blocks[0].operations)) > 1:
-                raise NoSketch(f"{what} inside an affine.if with an else branch")
-            guards.append(parent)
-        else:
-            raise NoSketch(f"{what} inside {parent.name}")
-        inner, parent = parent, parent.parent
-    return loops[::-1], guards[::-1]
-
-
-def _in_region(op, region) -> bool:
-    return any(o == op.operation for b in region.blocks for o in b.operations)
-
-
 def guard_mask(reader, guard, at: dict, loops: list) -> AffineMask:
-    """The integer set of the affine.if `guard` as an AffineMask over the loops at
-    positions `at` (iv -> position; `loops`: their boxes); NoSketch for a condition on
-    anything other than those loops' indices and sizes."""
+    """The integer set of `guard` (an affine.if, and whether it is its else branch that
+    holds the statement) as an AffineMask over the loops at positions `at` (iv ->
+    position; `loops`: their boxes); NoSketch for a condition on anything other than
+    those loops' indices and sizes."""
+    guard, negated = guard
     try:
         amap, eqs = integer_set(guard.attributes["condition"])
     except ValueError as e:
@@ -103,5 +83,47 @@ def guard_mask(reader, guard, at: dict, loops: list) -> AffineMask:
         if is_eq:  # sum == b: also -sum >= -b
             negated = -b if not isinstance(b, Size) else Size(-int(b), -b.expr, b.dynamic)
             constraints.append((tuple((p, -a) for p, a in form_terms), negated))
-    return AffineMask(tuple(constraints))
+    return AffineMask(tuple(constraints), negated)
 
+
+
+def guarded_box(reader, loops: list, masks: list) -> tuple[list, list]:
+    """The loops around a store and their masks with the conditions of the affine.if ops
+    around it (reader.guards): a condition on one index (`x >= 1`, `x <= w - 2`) narrows
+    that loop's box, the others are AffineMasks."""
+    if not reader.guards:
+        return loops, masks
+    at = {l.iv: p for p, l in enumerate(loops)}
+    box = {p: (l.lo, l.hi) for p, l in enumerate(loops)}
+    for g in reader.guards:
+        if g[1]:
+            continue  # an else branch: a mask (the negation of a conjunction)
+        for terms, b in guard_mask(reader, g, at, loops).constraints:
+            if len(terms) == 1 and abs(terms[0][1]) == 1:
+                p, c = terms[0]
+                lo, hi = box[p]
+                if c == 1:  # index >= b: the box from lo + b
+                    box[p] = (max(lo, loops[p].lo + int(b)), hi)
+                else:  # index <= -b
+                    box[p] = (lo, min(hi, loops[p].lo - int(b) + 1))
+    narrowed = {p for p, (lo, hi) in box.items() if (lo, hi) != (loops[p].lo, loops[p].hi)}
+    if any(m.loops & narrowed for m in masks):
+        raise NoSketch("an affine.if narrowing a triangular loop")
+    loops = [Loop(l.iv, *box[p]) for p, l in enumerate(loops)]
+    if any(l.hi <= l.lo for l in loops):
+        raise NoSketch("an affine.if whose conditions leave no iteration")
+    kept = []
+    for g in reader.guards:  # the other conditions, over the narrowed boxes
+        mask = guard_mask(reader, g, at, loops)
+        if mask.negated:
+            kept.append(mask)
+            continue
+        rest = []
+        for terms, b in mask.constraints:
+            if len(terms) == 1 and abs(terms[0][1]) == 1:
+                p, c = terms[0]
+                if (c == 1 and int(b) <= 0) or (c == -1 and -int(b) >= loops[p].hi - loops[p].lo - 1):
+                    continue  # the box holds it
+            rest.append((terms, b))
+        kept += [AffineMask(tuple(rest))] if rest else []
+    return loops, masks + kept

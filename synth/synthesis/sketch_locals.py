@@ -19,7 +19,7 @@ from synth.synthesis.sketch_reader import (
     loops_around,
     same_bounds,
 )
-from synth.synthesis.sketch_guards import guard_mask, guarded_loops
+from synth.synthesis.sketch_guards import guard_mask
 
 
 class Locals:
@@ -86,8 +86,8 @@ class Locals:
         term = next(x for x in op.operands if x != own[0])
         masks: list = []
         positions = []
-        loops, guards = guarded_loops(acc, "a local accumulation")
-        for f in loops:
+        guards: list = []
+        for f in loops_around(acc, "a local accumulation", guards):
             if holder is not None and not _inside(f.operation, holder):
                 continue  # a loop around the statement too (the row loop): bound already
             pos = self.reader.place(f, self.loops, masks)

@@ -159,8 +159,9 @@ class Sketcher:
         """x where the mask holds, y elsewhere (x and y over the same dims, which hold the mask's)."""
         if isinstance(mask, SumMask):
             raise NoSketch("a bound on a sum of loop indices outside a read past an array's end")
-        if isinstance(mask, AffineMask):
-            return View(self.apply("select_affine", (x.expr, y.expr), (("constraints", mask.over(x.dims)),)), x.dims)
+        if isinstance(mask, AffineMask):  # an else branch's: y where every constraint holds
+            pair = (y.expr, x.expr) if mask.negated else (x.expr, y.expr)
+            return View(self.apply("select_affine", pair, (("constraints", mask.over(x.dims)),)), x.dims)
         if isinstance(mask, CounterMask):
             a = (("dim", x.dims.index(mask.a)), ("direction", mask.direction), ("offset", mask.offset))
             return View(self.apply("counter_select", (x.expr, y.expr, self.reader.counter_leaf()), a), x.dims)
