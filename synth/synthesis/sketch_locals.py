@@ -187,15 +187,23 @@ class Locals:
         `%s + term`): init plus the term summed over the loop's range (symm's temp2)."""
         try:
             add, term, init = carried_sum(f)
+            nest = [f]
         except ValueError as e:
             found = self.arg_best(f)
             if found is not None:
                 return found
-            raise NoSketch(f"a loop that {e}") from None
+            nested = _nested_sum(f)
+            if nested is None:
+                raise NoSketch(f"a loop that {e}") from None
+            add, term, init, nest = nested
         masks: list[Mask] = []
-        pos = self.reader.place(f, self.loops, masks)
-        self.bind(f.induction_variable, pos)
-        total = self.summed(term, masks, frozenset({pos}))
+        positions = set()
+        for loop in nest:  # a sum over a nest (a 3x3 window's two loops), outermost first
+            pos = self.reader.place(loop, self.loops, masks)
+            self.bind(loop.induction_variable, pos)
+            positions.add(pos)
+        self.read_plain_loads(term)
+        total = self.summed(term, masks, frozenset(positions))
         if not is_block_argument(init) and init.owner.name == "arith.constant" and \
                 float(init.owner.attributes["value"].value) == 0.0:
             return total
@@ -295,6 +303,30 @@ class Locals:
         if _attributes(oa) != _attributes(ob) or len(oa.operands) != len(ob.operands):
             return False
         return all(self.same_at(x, y, iv, shift) for x, y in zip(oa.operands, ob.operands))
+
+
+def _nested_sum(f):
+    """(the addition's op name, term, init, the loops outermost first) for a loop nest
+    that sums into one carried value: each loop's yield the result of the next, whose
+    initial value is the carried one (read by nothing else), the innermost a carried
+    sum (collect.carried_sum); None for other loops."""
+    body = f.regions[0].blocks[0]
+    if len(list(f.results)) != 1 or len(list(body.arguments)) != 2:
+        return None
+    carried, step = body.arguments[1], list(body.operations)[-1].operands[0]
+    inner = None if is_block_argument(step) else step.owner
+    if inner is None or inner.name != "affine.for" or list(inner.operands)[-1] != carried \
+            or len(list(carried.uses)) != 1:
+        return None
+    try:
+        add, term, _ = carried_sum(inner.opview)
+        rest = [inner.opview]
+    except ValueError:
+        found = _nested_sum(inner.opview)
+        if found is None:
+            return None
+        add, term, _, rest = found
+    return add, term, list(f.operation.operands)[-1], [f] + rest
 
 
 def _attributes(op) -> list:
