@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from synth.analysis.collect import loop_step
+from synth.analysis.symbols import Size, SizeExpr
 from synth.frontend.reader import affine_linear
 from synth.grammar.op import Op, op_by_name
 from synth.grammar.types import TensorType
@@ -99,17 +100,18 @@ class SumMask:
     """`index(a) + index(b) < limit`, the indices relative to their boxes: the part of a
     box a loop bounded by a size less an enclosing loop's index runs over (a
     correlation's `i < n - lag`). Only a window that is 0 exactly there satisfies it
-    (synth.synthesis.sketch_views)."""
+    (synth.synthesis.sketch_views), else a select on it. `sized`: the limit as a Size."""
     a: int
     b: int
     limit: int
+    sized: object = None
 
     @property
     def loops(self) -> set[int]:
         return {self.a, self.b}
 
     def moved(self, keep: list[int]) -> "SumMask":
-        return SumMask(keep.index(self.a), keep.index(self.b), self.limit)
+        return SumMask(keep.index(self.a), keep.index(self.b), self.limit, self.sized)
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,23 @@ class Reader:
             raise NoSketch(f"the bound {amap}: {e}") from None
         return min(results) if upper else max(results)
 
+    def sized_part(self, amap: ir.AffineMap, operands):
+        """The part of a one-result bound without loop indices as a Size (an int where
+        constant): `n - lag`'s n, which re-instantiates at other sizes."""
+        loop = [_is_loop_index(v) for v in operands]
+        form = affine_linear(amap.results[0], dim=lambda p: ({}, 0) if loop[p] else ({p: 1}, 0),
+                             symbol=lambda p: ({amap.n_dims + p: 1}, 0))
+        total = form[1]
+        for k, c in form[0].items():
+            s = self.size_value(operands[k])
+            if not isinstance(s, Size):  # a size made a constant
+                total = c * s + total
+                continue
+            expr = s.expr * c + SizeExpr.of(total)
+            value, dynamic = c * int(s) + int(total), s.dynamic | getattr(total, "dynamic", frozenset())
+            total = value if expr.is_constant else Size(value, expr, dynamic)
+        return total
+
     # -- the statement ------------------------------------------------------------------------
     def statement(self):
         """(store, loops outermost first, masks of the triangular loops)."""
@@ -320,7 +339,9 @@ class Reader:
         loops.append(Loop(f.induction_variable, lo, hi))
         if negated is not None:  # l + o < c, relative: L + O < c - lo - o.lo
             outer = at[negated[0]]
-            masks.append(SumMask(pos, outer, negated[1] - lo - loops[outer].lo))
+            sized = self.sized_part(f.upperBoundMap.value, ub_ops)
+            masks.append(SumMask(pos, outer, negated[1] - lo - loops[outer].lo,
+                                 sized.offset(-lo - loops[outer].lo) if isinstance(sized, Size) else sized - lo - loops[outer].lo))
         if isinstance(lb, int) and isinstance(ub, int) and negated is None and only_negated(f.induction_variable):
             # a loop whose index is only ever subtracted (`a[n - 2 - i]`): the statement
             # read over j = lo + hi - 1 - i, the same box forwards. Where the original's
@@ -492,7 +513,7 @@ def loops_around(op, what: str, guards: list | None = None) -> list:
     inside anything else, but for an affine.if one branch of which holds it while the
     other is empty, where `guards` is given: (the affine.if, whether `op` is in its else
     branch) are put there, outermost first."""
-    nest, inner, parent = [], op, op.parent
+    nest, inner, parent = [], op.operation, op.parent
     while parent is not None and parent.name != "func.func":
         branch = [k for k, r in enumerate(parent.regions) if r.blocks and inner.block == r.blocks[0]] \
             if parent.name == "affine.if" else []
