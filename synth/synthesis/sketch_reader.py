@@ -256,16 +256,11 @@ class Reader:
         loop = [_is_loop_index(v) for v in operands]
         form = affine_linear(amap.results[0], dim=lambda p: ({}, 0) if loop[p] else ({p: 1}, 0),
                              symbol=lambda p: ({amap.n_dims + p: 1}, 0))
-        total = form[1]
-        for k, c in form[0].items():
-            s = self.size_value(operands[k])
-            if not isinstance(s, Size):  # a size made a constant
-                total = c * s + total
-                continue
-            expr = s.expr * c + SizeExpr.of(total)
-            value, dynamic = c * int(s) + int(total), s.dynamic | getattr(total, "dynamic", frozenset())
-            total = value if expr.is_constant else Size(value, expr, dynamic)
-        return total
+        sizes = [(c, self.size_value(operands[k])) for k, c in form[0].items()]
+        expr = SizeExpr.constant(form[1]) + sum((SizeExpr.of(v) * c for c, v in sizes), SizeExpr())
+        value = form[1] + sum(c * int(v) for c, v in sizes)
+        dynamic = frozenset().union(*(getattr(v, "dynamic", frozenset()) for _, v in sizes))
+        return value if expr.is_constant else Size(value, expr, dynamic)
 
     # -- the statement ------------------------------------------------------------------------
     def statement(self):
