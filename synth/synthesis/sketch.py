@@ -51,7 +51,7 @@ class _StatementSketch(Locals, Gathers):
 
     def __init__(self, func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
                      output: int, output_type: TensorType, counter: int | None = None,
-                     counter_range: tuple[int, int] | None = None) -> None:
+                     counter_range: tuple[int, int] | None = None, size_values: dict | None = None) -> None:
         self.func = func
         self.dialect = dialect
         self.params = params
@@ -61,6 +61,7 @@ class _StatementSketch(Locals, Gathers):
         self.counter = counter
         self.counter_range = counter_range
         self.reader = Reader(func, self.dialect, params, self.input_types, counter, counter_range)
+        self.reader.size_values = dict(size_values or {})
         self.store, self.loops, self.masks = self.reader.statement()
         self.loops, self.masks = guarded_box(self.reader, self.loops, self.masks)  # an affine.if around the store
         # a loop that runs once and whose index nothing uses (a time loop's one step) is no dim
@@ -517,8 +518,8 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     `func`), whose values are `counter_range` at the stand-in sizes: an index at the
     counter is a `take` of that dim (a `put` for the store), a loop bounded by it a
     `counter_select` mask."""
-    sketch = _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range)
-    sketch.reader.size_values = dict(size_values or {})
+    sketch = _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range,
+                              size_values)
     return sketch.build()
 
 
