@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from mlir import ir
 
 from synth.analysis.collect import loop_step
-from synth.analysis.symbols import Size, SizeExpr
 from synth.frontend.reader import affine_linear
 from synth.grammar.op import Op, op_by_name
 from synth.grammar.types import TensorType
@@ -100,18 +99,17 @@ class SumMask:
     """`index(a) + index(b) < limit`, the indices relative to their boxes: the part of a
     box a loop bounded by a size less an enclosing loop's index runs over (a
     correlation's `i < n - lag`). Only a window that is 0 exactly there satisfies it
-    (synth.synthesis.sketch_views), else a select on it. `sized`: the limit as a Size."""
+    (synth.synthesis.sketch_views)."""
     a: int
     b: int
     limit: int
-    sized: object = None
 
     @property
     def loops(self) -> set[int]:
         return {self.a, self.b}
 
     def moved(self, keep: list[int]) -> "SumMask":
-        return SumMask(keep.index(self.a), keep.index(self.b), self.limit, self.sized)
+        return SumMask(keep.index(self.a), keep.index(self.b), self.limit)
 
 
 @dataclass(frozen=True)
@@ -250,18 +248,6 @@ class Reader:
             raise NoSketch(f"the bound {amap}: {e}") from None
         return min(results) if upper else max(results)
 
-    def sized_part(self, amap: ir.AffineMap, operands):
-        """The part of a one-result bound without loop indices as a Size (an int where
-        constant): `n - lag`'s n, which re-instantiates at other sizes."""
-        loop = [_is_loop_index(v) for v in operands]
-        form = affine_linear(amap.results[0], dim=lambda p: ({}, 0) if loop[p] else ({p: 1}, 0),
-                             symbol=lambda p: ({amap.n_dims + p: 1}, 0))
-        sizes = [(c, self.size_value(operands[k])) for k, c in form[0].items()]
-        expr = SizeExpr.constant(form[1]) + sum((SizeExpr.of(v) * c for c, v in sizes), SizeExpr())
-        value = form[1] + sum(c * int(v) for c, v in sizes)
-        dynamic = frozenset().union(*(getattr(v, "dynamic", frozenset()) for _, v in sizes))
-        return value if expr.is_constant else Size(value, expr, dynamic)
-
     # -- the statement ------------------------------------------------------------------------
     def statement(self):
         """(store, loops outermost first, masks of the triangular loops)."""
@@ -334,9 +320,7 @@ class Reader:
         loops.append(Loop(f.induction_variable, lo, hi))
         if negated is not None:  # l + o < c, relative: L + O < c - lo - o.lo
             outer = at[negated[0]]
-            sized = self.sized_part(f.upperBoundMap.value, ub_ops)
-            masks.append(SumMask(pos, outer, negated[1] - lo - loops[outer].lo,
-                                 sized.offset(-lo - loops[outer].lo) if isinstance(sized, Size) else sized - lo - loops[outer].lo))
+            masks.append(SumMask(pos, outer, negated[1] - lo - loops[outer].lo))
         if isinstance(lb, int) and isinstance(ub, int) and negated is None and only_negated(f.induction_variable):
             # a loop whose index is only ever subtracted (`a[n - 2 - i]`): the statement
             # read over j = lo + hi - 1 - i, the same box forwards. Where the original's

@@ -158,9 +158,7 @@ class Sketcher:
     def select(self, mask, x: View, y: View) -> View:
         """x where the mask holds, y elsewhere (x and y over the same dims, which hold the mask's)."""
         if isinstance(mask, SumMask):
-            if mask.sized is None:
-                raise NoSketch("a bound on a sum of loop indices outside a read past an array's end")
-            mask = _sum_as_affine(mask)
+            raise NoSketch("a bound on a sum of loop indices outside a read past an array's end")
         if isinstance(mask, AffineMask):  # an else branch's: y where every constraint holds
             pair = (y.expr, x.expr) if mask.negated else (x.expr, y.expr)
             return View(self.apply("select_affine", pair, (("constraints", mask.over(x.dims)),)), x.dims)
@@ -181,13 +179,11 @@ class Sketcher:
 
     def masked(self, v: View, masks) -> View:
         for m in masks:
-            if isinstance(m, SumMask):  # a window 0 exactly outside the mask satisfies it
+            if isinstance(m, SumMask):  # only a window 0 exactly outside the mask satisfies it
                 z = v.zero_from
-                if z is not None and {z[0], z[1]} == m.loops and z[2] == m.limit:
-                    continue
-                if m.sized is None:
+                if z is None or {z[0], z[1]} != m.loops or z[2] != m.limit:
                     raise NoSketch("a bound on a sum of loop indices other than a window's end")
-                m = _sum_as_affine(m)  # else a select on -a - b >= 1 - limit
+                continue
             if not m.loops <= set(v.dims):
                 v = self.broadcast(v, tuple(sorted(set(v.dims) | m.loops)))
             v = self.select(m, v, self.constant(0.0, v.dims))
@@ -270,9 +266,3 @@ class Sketcher:
         expr = self.apply(name, (self.transposed(a, want_a), self.transposed(b, want_b)))
         return self.in_order(expr, out)
 
-
-def _sum_as_affine(m: SumMask) -> AffineMask:
-    """`index(a) + index(b) < limit` as `-index(a) - index(b) >= 1 - limit`."""
-    s = m.sized
-    bound = Size(1 - int(s), 1 - s.expr, s.dynamic) if isinstance(s, Size) else 1 - s
-    return AffineMask(((((m.a, -1), (m.b, -1)), bound),))
