@@ -41,7 +41,7 @@ from synth.synthesis.sketch_reader import (
 from synth.synthesis.sketch_gather import Gathers
 from synth.synthesis.sketch_locals import Locals
 from synth.synthesis.sketch_views import Sketcher
-from synth.synthesis.sketch_guards import guarded_box
+from synth.synthesis.sketch_guards import guarded_box, padded
 from synth.synthesis.sketch_stores import edge_store, put_back
 
 
@@ -261,11 +261,12 @@ class _StatementSketch(Locals, Gathers):
             lo.append(loop.lo + c)
             hi.append(int(t.shape[d]) - lo[-1] - (loop.hi - loop.lo))
             dims.append(p)
-        if any(not 0 <= v <= MAX_TRIM for v in lo + hi):
+        if any(not 0 <= v <= MAX_TRIM for v in lo + hi) and not (  # past the array under a guard: padded
+                self.reader.guards and leaf.op is None and all(abs(v) <= MAX_TRIM for v in lo + hi)):
             raise NoSketch("a load view that is not the array less at most 2 elements at each end")
-        view = leaf if not any(lo + hi) else self.sk.apply(
-            "slice_range" if self.dialect == "stablehlo" else "extract_range", (leaf,),
-            (("lo", tuple(lo)), ("hi", tuple(hi))))
+        view = leaf if not any(lo + hi) else padded(self.sk, leaf, tuple(lo), tuple(hi)) if min(lo + hi) < 0 \
+            else self.sk.apply("slice_range" if self.dialect == "stablehlo" else "extract_range", (leaf,),
+                               (("lo", tuple(lo)), ("hi", tuple(hi))))
         for d, p in enumerate(dims):
             if p is not None:
                 self.sk.record(p, view.type.shape[d])

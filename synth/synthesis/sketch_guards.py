@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from synth.analysis.affine_expr import integer_set
 from synth.analysis.symbols import Size, SizeExpr
 from synth.frontend.reader import affine_linear
-from synth.synthesis.sketch_reader import Loop, NoSketch
+from synth.grammar.shapes import shrink_dim
+from synth.synthesis.program import Expr
+from synth.synthesis.sketch_reader import NoSketch
 
 
 @dataclass(frozen=True)
@@ -88,42 +90,31 @@ def guard_mask(reader, guard, at: dict, loops: list) -> AffineMask:
 
 
 def guarded_box(reader, loops: list, masks: list) -> tuple[list, list]:
-    """The loops around a store and their masks with the conditions of the affine.if ops
-    around it (reader.guards): a condition on one index (`x >= 1`, `x <= w - 2`) narrows
-    that loop's box, the others are AffineMasks."""
-    if not reader.guards:
-        return loops, masks
+    """The masks of a store with the conditions of the affine.if ops around it
+    (reader.guards) added: each one's integer set an AffineMask (negated for an else
+    branch). The statement is read over the loops' whole boxes: a read there past an
+    array's end (`in[y - 1]` at y = 0) is a padded view (`padded`), which the mask
+    leaves out."""
     at = {l.iv: p for p, l in enumerate(loops)}
-    box = {p: (l.lo, l.hi) for p, l in enumerate(loops)}
-    for g in reader.guards:
-        if g[1]:
-            continue  # an else branch: a mask (the negation of a conjunction)
-        for terms, b in guard_mask(reader, g, at, loops).constraints:
-            if len(terms) == 1 and abs(terms[0][1]) == 1:
-                p, c = terms[0]
-                lo, hi = box[p]
-                if c == 1:  # index >= b: the box from lo + b
-                    box[p] = (max(lo, loops[p].lo + int(b)), hi)
-                else:  # index <= -b
-                    box[p] = (lo, min(hi, loops[p].lo - int(b) + 1))
-    narrowed = {p for p, (lo, hi) in box.items() if (lo, hi) != (loops[p].lo, loops[p].hi)}
-    if any(m.loops & narrowed for m in masks):
-        raise NoSketch("an affine.if narrowing a triangular loop")
-    loops = [Loop(l.iv, *box[p]) for p, l in enumerate(loops)]
-    if any(l.hi <= l.lo for l in loops):
-        raise NoSketch("an affine.if whose conditions leave no iteration")
-    kept = []
-    for g in reader.guards:  # the other conditions, over the narrowed boxes
-        mask = guard_mask(reader, g, at, loops)
-        if mask.negated:
-            kept.append(mask)
-            continue
-        rest = []
-        for terms, b in mask.constraints:
-            if len(terms) == 1 and abs(terms[0][1]) == 1:
-                p, c = terms[0]
-                if (c == 1 and int(b) <= 0) or (c == -1 and -int(b) >= loops[p].hi - loops[p].lo - 1):
-                    continue  # the box holds it
-            rest.append((terms, b))
-        kept += [AffineMask(tuple(rest))] if rest else []
-    return loops, masks + kept
+    return loops, masks + [guard_mask(reader, g, at, loops) for g in reader.guards]
+
+
+def padded(sk, leaf: Expr, lo: tuple, hi: tuple) -> Expr:
+    """`leaf` read from `lo` to its end less `hi` along each dim, where a negative lo / hi
+    reaches past the array (|lo|, |hi| <= MAX_TRIM): the part inside it sliced, then
+    inserted into zeros of the view's extents (0 past the array). What a guarded
+    statement reads over its loops' whole boxes; its mask leaves the zeros out."""
+    inside = tuple(max(v, 0) for v in lo), tuple(max(v, 0) for v in hi)
+    part = leaf if not any(inside[0] + inside[1]) else sk.apply(
+        "slice_range" if sk.dialect == "stablehlo" else "extract_range", (leaf,), (("lo", inside[0]), ("hi", inside[1])))
+    shape = tuple(shrink_dim(n, a + b) for n, a, b in zip(leaf.type.shape, lo, hi))
+    if None in shape:
+        raise NoSketch("an array extent that is a floordiv of sizes")
+    dtype = leaf.type.dtype
+    if sk.dialect == "stablehlo":
+        zero = sk.apply("constant", (), (("dtype", dtype), ("value", 0.0)))
+        zeros = sk.apply("broadcast_in_dim", (zero,), (("dims", ()), ("shape", shape)))
+    else:
+        zeros = sk.apply("fill", (), (("dtype", dtype), ("shape", shape), ("value", 0.0)))
+    return sk.apply("insert_range", (zeros, part), (("lo", tuple(max(-v, 0) for v in lo)),
+                                                    ("hi", tuple(max(-v, 0) for v in hi))))
