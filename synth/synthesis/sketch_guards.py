@@ -73,6 +73,8 @@ def guard_mask(reader, guard, at: dict, loops: list) -> AffineMask:
                 bound = bound - a * loops[p].lo
                 value -= a * loops[p].lo
                 continue
+            if reader.is_counter(v):
+                raise NoSketch("an affine.if on a loop counter")
             s = reader.size_value(v)  # NoSketch where it is neither a loop index nor a size
             bound = bound - SizeExpr.of(s) * a
             value -= a * int(s)
