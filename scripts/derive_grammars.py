@@ -171,6 +171,10 @@ CURATED = {
         _op("stablehlo.reverse", "stablehlo.reverse", 1, attr_domain="reverse",
             doc="a read backwards along dim (out[p] = a[N - 1 - p]); not searched (sketches of "
                 "a subscript with a loop index at coefficient -1)"),
+        _op("stablehlo.select_affine", "stablehlo.select", 2, attr_domain="affine_mask", emitted=["pred"],
+            doc="(x, y): x where every constraint sum(coeffs * index) >= bound holds, else y: "
+                "iotas scaled and added, compared, and-ed; not searched (sketches of an "
+                "affine.if's conditions)"),
     ],
     "linalg": [
         _op("linalg.add", "linalg.add", 2, commutative=True, emitted=["outputs"]),
@@ -306,6 +310,10 @@ CURATED = {
             doc="a read backwards along dim (out[p] = a[N - 1 - p]): a generic whose input map is "
                 "p -> N - 1 - p at static sizes, else one reading a (tensor.extract) there; not "
                 "searched (sketches of a subscript with a loop index at coefficient -1)"),
+        _op("linalg.select_affine", "linalg.generic", 2, attr_domain="affine_mask", emitted=["outputs"],
+            doc="(x, y): x where every constraint sum(coeffs * index) >= bound holds, else y: a "
+                "generic computing them from linalg.index; not searched (sketches of an "
+                "affine.if's conditions)"),
     ],
 }
 

@@ -115,11 +115,17 @@ def _perturbation(a: np.ndarray) -> float:
 
 
 def perturbed(args: list, rng: np.random.Generator) -> list:
-    """The arguments with every float array moved by up to PERTURBATION relative (other
-    arguments as they are): the conditioning check's second run of the original."""
-    return [np.ascontiguousarray(np.asarray(a * (1 + _perturbation(a) * rng.uniform(-1, 1, np.shape(a))),
-                                            dtype=a.dtype).reshape(np.shape(a)))
-            if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a for a in args]
+    """The arguments with every float array and float scalar ((type, value) pairs: a
+    sine's frequency) moved by up to PERTURBATION relative (other arguments as they are):
+    the conditioning check's second run of the original."""
+    def moved(a):
+        if isinstance(a, np.ndarray) and a.dtype.kind == "f":
+            return np.ascontiguousarray(np.asarray(a * (1 + _perturbation(a) * rng.uniform(-1, 1, np.shape(a))),
+                                                   dtype=a.dtype).reshape(np.shape(a)))
+        if isinstance(a, tuple) and len(a) == 2 and a[0] in PERTURBATION and isinstance(a[1], float):
+            return a[0], a[1] * (1 + PERTURBATION[a[0]] * rng.uniform(-1, 1))
+        return a
+    return [moved(a) for a in args]
 
 
 def amplification(expected: list, again: list) -> float:

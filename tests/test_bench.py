@@ -263,6 +263,25 @@ def test_undetermined_elements_are_left_out_of_the_output_check():
     assert compare_outputs(expected, [expected[0] + np.array([1.0, 0, 0])], [0], ignore) is not None
 
 
+def test_float_scalars_move_in_the_conditioning_check():
+    """A sine's frequency is a float scalar ((type, value), as Kernel.arguments passes it):
+    moved like float arrays, so sin(omega * i) at omega ~ 1e14 in f32 (which the f32
+    rounding of omega alone decides) is left out of the output check; integers, sizes
+    and arrays of integers stay as they are."""
+    import numpy as np
+
+    from synth.numerics import perturbed, undetermined
+
+    args = [("i32", 4), ("f32", 6.4e14), np.arange(3, dtype=np.int32), ("f64", 0.5)]
+    moved = perturbed(args, np.random.default_rng(0))
+    assert moved[0] == ("i32", 4) and moved[2] is args[2]
+    assert moved[1][0] == "f32" and moved[1][1] != 6.4e14 and abs(moved[1][1] / 6.4e14 - 1) <= 1e-6
+    assert moved[3][1] != 0.5 and abs(moved[3][1] / 0.5 - 1) <= 1e-12
+    wave = lambda omega: np.sin(np.float32(omega) * np.arange(4, dtype=np.float32))  # noqa: E731
+    ignore = undetermined([wave(args[1][1])], [wave(moved[1][1])])
+    assert ignore[0][1:].all() and not ignore[0][0]
+
+
 def test_contenders_are_timed_in_interleaved_rounds():
     """synth bench times a kernel's baseline, C twin and backends in rounds, one timed call
     of each per round in turn (the warm-up calls in the first round only), so the

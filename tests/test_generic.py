@@ -213,6 +213,31 @@ def test_a_window_whose_offset_is_a_size(dialect):
         assert_same(got[0], expected, f"{dialect} at m={mv}, w={wv}")
 
 
+@pytest.mark.parametrize("dialect", ["stablehlo", "linalg"])
+def test_an_affine_mask_whose_bound_is_a_size(dialect):
+    """conv1d_same's `if (j < 0 || j >= w) continue` over (i, k), j = i + k - 1: the bound
+    i + k <= w a size; emitted generic and made static at other sizes it selects what
+    NumPy does."""
+    op = next(o for o in ops_for(dialect) if o.name.endswith(".select_affine"))
+    w = Size(6, SizeExpr.symbol("w"), frozenset({"w"}))
+    a = (("constraints", (((1, 1), 1), ((-1, -1), Size(-6, -SizeExpr.symbol("w"), frozenset({"w"}))))),)
+    t = TensorType((w, 3), "f64")
+    sources = find_sources({"w"}, {0: (SizeExpr.of(w), SizeExpr.constant(3))}, {})
+    text = emit_function("main", (t, t), lambda em, args: [em.apply(op, args, (t, t), a)],
+                         sizes=GenericSizes(dialect, sources, {}))
+    assert "?" in text.split("{", 1)[0], text
+    rng = np.random.default_rng(0)
+    for wv in (2, 9):
+        at = GenericValues({"w": wv}, ())
+        x, y = rng.standard_normal((wv, 3)), rng.standard_normal((wv, 3))
+        static = specialize(text, "main", dialect, [(wv, 3), (wv, 3)])
+        got = run_compiled(op, static, [x, y])
+        expected = op.evaluate([x, y], tuple((k, reinstantiate_value(v, at)) for k, v in a))
+        inside = (np.arange(wv)[:, None] + np.arange(3)[None, :] - 1)
+        np.testing.assert_array_equal(expected, np.where((inside >= 0) & (inside < wv), x, y))
+        assert_same(got[0], expected, f"{dialect} at w={wv}")
+
+
 # --- raises --------------------------------------------------------------------------------
 
 

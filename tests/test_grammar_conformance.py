@@ -259,6 +259,14 @@ EXTRA = [
         ([((7,), "f32")], attrs(dim=0, dtype="i32")),
         ([((3, 5), "f64")], attrs(dim=1, dtype="i64")),
         ([((4, 3), "i64")], attrs(dim=0, dtype="i32"))]],
+    # select_affine: an affine.if's conditions (a window's taps inside the array, a
+    # border), equalities as two constraints, integers
+    *[(f"{d}.select_affine", types, a) for d in ("stablehlo", "linalg") for types, a in [
+        ([((6, 3), "f64")] * 2, attrs(constraints=(((1, 1), 1), ((-1, -1), -6)))),
+        ([((4, 3, 5, 3), "f32")] * 2, attrs(constraints=(((1, 1, 0, 0), 1), ((-1, -1, 0, 0), -4),
+                                                         ((0, 0, 1, 1), 1), ((0, 0, -1, -1), -5)))),
+        ([((5, 7), "f64")] * 2, attrs(constraints=(((1, 0), 2), ((-1, 0), -2), ((0, -2), -9)))),
+        ([((3, 4), "i32")] * 2, attrs(constraints=(((1, -1), 0),)))]],
     # gather: a table's rows (an embedding) at indices, i64 indices, an i8 LUT
     *[(f"{d}.gather", types, attrs()) for d in ("stablehlo", "linalg") for types in [
         [((3, 4), "f32"), ((5,), "i32")], [((4,), "f64"), ((6,), "i64")], [((7,), "i8"), ((5,), "i32")],

@@ -54,6 +54,7 @@ from synth.grammar.argmax import LinalgArg
 from synth.grammar.reverse import LinalgReverse
 from synth.grammar.gather import LinalgGather
 from synth.grammar.window import LinalgWindow
+from synth.grammar.affine_mask import LinalgSelectAffine
 from synth.grammar.linalg_library import Cholesky, CounterSelect, Flip, Lu, Put, Take, TriangularSolve
 from synth.grammar.views import LinalgInsertView, LinalgView
 from synth.grammar.families import (ConvertFamily, ElementwiseFamily, InsertRangeFamily, ReduceFamily, SliceRangeFamily,
@@ -425,4 +426,6 @@ def grammar() -> tuple[Op, ...]:
         LinalgReverse("linalg.reverse"),
         # not searched: rows of a table at indices read from data (synth.grammar.gather)
         LinalgGather("linalg.gather"),
+        # not searched: an affine.if's conditions on the index (synth.grammar.affine_mask)
+        LinalgSelectAffine("linalg.select_affine"),
     )

@@ -70,6 +70,7 @@ from synth.grammar.argmax import StablehloArg
 from synth.grammar.reverse import StablehloReverse
 from synth.grammar.gather import StablehloGather
 from synth.grammar.window import StablehloWindow
+from synth.grammar.affine_mask import StablehloSelectAffine
 from synth.grammar.stablehlo_loops import (
     Cholesky,
     CounterSelect,
@@ -592,4 +593,6 @@ def grammar() -> tuple[Op, ...]:
         StablehloReverse("stablehlo.reverse"),
         # not searched: rows of a table at indices read from data (synth.grammar.gather)
         StablehloGather("stablehlo.gather"),
+        # not searched: an affine.if's conditions on the index (synth.grammar.affine_mask)
+        StablehloSelectAffine("stablehlo.select_affine"),
     )

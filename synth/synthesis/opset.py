@@ -70,7 +70,8 @@ _MASKS = ("iota", "compare", "select")
 # ranges with offsets (stencils): never in the default search set; the stencil sketch
 # tactic (synth.synthesis.sketch) builds programs with them directly
 _SKETCH_ONLY = ("slice_range", "extract_range", "insert_range", "take", "flip", "put", "counter_select",
-                "view", "insert_view", "window", "argmax", "argmin", "reverse", "gather")
+                "view", "insert_view", "window", "argmax", "argmin", "reverse", "gather",
+                "select_affine")
 
 
 def licensed(op: Op, kernel_ops: Counter, non_rectangular: bool = False, diagonal: bool = False,

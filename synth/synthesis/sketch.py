@@ -41,6 +41,8 @@ from synth.synthesis.sketch_reader import (
 from synth.synthesis.sketch_gather import Gathers
 from synth.synthesis.sketch_locals import Locals
 from synth.synthesis.sketch_views import Sketcher
+from synth.synthesis.sketch_guards import guarded_box, padded
+from synth.synthesis.sketch_stores import edge_store, put_back
 
 
 class _StatementSketch(Locals, Gathers):
@@ -49,7 +51,7 @@ class _StatementSketch(Locals, Gathers):
 
     def __init__(self, func, dialect: str, params: dict[int, int], input_types: dict[int, TensorType],
                      output: int, output_type: TensorType, counter: int | None = None,
-                     counter_range: tuple[int, int] | None = None) -> None:
+                     counter_range: tuple[int, int] | None = None, size_values: dict | None = None) -> None:
         self.func = func
         self.dialect = dialect
         self.params = params
@@ -59,7 +61,9 @@ class _StatementSketch(Locals, Gathers):
         self.counter = counter
         self.counter_range = counter_range
         self.reader = Reader(func, self.dialect, params, self.input_types, counter, counter_range)
+        self.reader.size_values = dict(size_values or {})
         self.store, self.loops, self.masks = self.reader.statement()
+        self.loops, self.masks = guarded_box(self.reader, self.loops, self.masks)  # an affine.if around the store
         # a loop that runs once and whose index nothing uses (a time loop's one step) is no dim
         dropped = [p for p, l in enumerate(self.loops) if l.hi - l.lo == 1 and not any(True for _ in l.iv.uses)]
         if dropped:
@@ -257,11 +261,12 @@ class _StatementSketch(Locals, Gathers):
             lo.append(loop.lo + c)
             hi.append(int(t.shape[d]) - lo[-1] - (loop.hi - loop.lo))
             dims.append(p)
-        if any(not 0 <= v <= MAX_TRIM for v in lo + hi):
+        if any(not 0 <= v <= MAX_TRIM for v in lo + hi) and not (  # past the array under a guard: padded
+                self.reader.guards and leaf.op is None and all(abs(v) <= MAX_TRIM for v in lo + hi)):
             raise NoSketch("a load view that is not the array less at most 2 elements at each end")
-        view = leaf if not any(lo + hi) else self.sk.apply(
-            "slice_range" if self.dialect == "stablehlo" else "extract_range", (leaf,),
-            (("lo", tuple(lo)), ("hi", tuple(hi))))
+        view = leaf if not any(lo + hi) else padded(self.sk, leaf, tuple(lo), tuple(hi)) if min(lo + hi) < 0 \
+            else self.sk.apply("slice_range" if self.dialect == "stablehlo" else "extract_range", (leaf,),
+                               (("lo", tuple(lo)), ("hi", tuple(hi))))
         for d, p in enumerate(dims):
             if p is not None:
                 self.sk.record(p, view.type.shape[d])
@@ -489,14 +494,14 @@ class _StatementSketch(Locals, Gathers):
         if self.store_edges:
             if self.output not in self.input_types:
                 raise NoSketch("an edge of an array whose previous value is not an input")
-            return _edge_store(self.sk, result, self.output, self.input_types[self.output], self.store_edges, self.block_lo + self.block_hi)
+            return edge_store(self.sk, result, self.output, self.input_types[self.output], self.store_edges, self.block_lo + self.block_hi)
         if self.store_counter:
             if self.output not in self.input_types:
                 raise NoSketch("a slice of an array whose previous value is not an input")
             if any(self.block_lo + self.block_hi):
                 result = self.sk.apply("insert_range", (self.taken(self.output, self.store_index)[0], result),
                                   (("lo", self.block_lo), ("hi", self.block_hi)))
-            return _put_back(self.sk, self.reader, Expr(self.input_types[self.output], leaf=self.output), self.store_counter, result)
+            return put_back(self.sk, self.reader, Expr(self.input_types[self.output], leaf=self.output), self.store_counter, result)
         if not any(self.block_lo + self.block_hi):
             return result
         if self.output not in self.input_types:
@@ -514,46 +519,9 @@ def statement_sketch(func, dialect: str, params: dict[int, int], input_types: di
     `func`), whose values are `counter_range` at the stand-in sizes: an index at the
     counter is a `take` of that dim (a `put` for the store), a loop bounded by it a
     `counter_select` mask."""
-    sketch = _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range)
-    sketch.reader.size_values = dict(size_values or {})
+    sketch = _StatementSketch(func, dialect, params, input_types, output, output_type, counter, counter_range,
+                              size_values)
     return sketch.build()
-
-
-def _put_back(sk: "Sketcher", reader: Reader, array: Expr, at_counter: dict[int, int], value: Expr) -> Expr:
-    """`array` with `value` written at the counter along the dims `at_counter` (dim ->
-    offset): the slices taken down to value's (the highest dim first), then put back up."""
-    dims = sorted(at_counter, reverse=True)
-    chain = [array]
-    for d in dims[:-1]:
-        chain.append(sk.apply("take", (chain[-1], reader.counter_leaf()), (("dim", d), ("offset", at_counter[d]))))
-    for d, base in zip(reversed(dims), reversed(chain)):
-        value = sk.apply("put", (base, value, reader.counter_leaf()), (("dim", d), ("offset", at_counter[d])))
-    return value
-
-
-def _edge_store(sk: Sketcher, result: Expr, output: int, output_type: TensorType, edges: dict,
-                trims: tuple) -> Expr:
-    """`result` (over the dims with no constant store index) at the edges `edges` (dim ->
-    "first" | "last") of the output's previous value: broadcast, select_edge; into the edge's
-    old value first (insert_range) where it leaves `trims` (an odd column over n - 1 rows)."""
-    positions = set(edges.values())
-    if len(positions) != 1:
-        raise NoSketch("a store at a constant index at both ends")
-    kept = tuple(d for d in range(output_type.rank) if d not in edges)
-    if any(trims):
-        old = sk.apply("slice_edge", (Expr(output_type, leaf=output),),
-                       (("dims", tuple(sorted(edges))), ("position", next(iter(positions)))))
-        if sk.dialect == "stablehlo":  # its slice_edge keeps the rank
-            old = sk.apply("reshape", (old,), (("shape", tuple(output_type.shape[d] for d in kept)),))
-        h = len(trims) // 2  # lo then hi
-        result = sk.apply("insert_range", (old, result), (("lo", trims[:h]), ("hi", trims[h:])))
-    if sk.dialect == "stablehlo":
-        a = (("dims", kept), ("shape", output_type.shape))
-    else:
-        a = (("dims", tuple(sorted(edges))), ("shape", output_type.shape))
-    whole = sk.apply("broadcast_in_dim" if sk.dialect == "stablehlo" else "broadcast", (result,), a)
-    return sk.apply("select_edge", (whole, Expr(output_type, leaf=output)),
-                    (("dims", tuple(sorted(edges))), ("position", positions.pop())))
 
 
 class Sketches(dict):

@@ -19,6 +19,7 @@ from synth.synthesis.sketch_reader import (
     loops_around,
     same_bounds,
 )
+from synth.synthesis.sketch_guards import guard_mask
 
 
 class Locals:
@@ -85,18 +86,43 @@ class Locals:
         term = next(x for x in op.operands if x != own[0])
         masks: list = []
         positions = []
-        for f in loops_around(acc, "a local accumulation"):
+        guards: list = []
+        for f in loops_around(acc, "a local accumulation", guards):
             if holder is not None and not _inside(f.operation, holder):
                 continue  # a loop around the statement too (the row loop): bound already
             pos = self.reader.place(f, self.loops, masks)
             self.bind(f.induction_variable, pos)
             positions.append(pos)
+        # an affine.if around the accumulation (taps skipped outside an array): the term
+        # masked where its conditions fail, before the sum (synth.synthesis.sketch_guards)
+        masks += [guard_mask(self.reader, g, self.at, self.loops) for g in guards]
+        self.read_plain_loads(term)
         total = self.summed(term, masks, frozenset(positions))
         value = top[0].operands[0]
         if not is_block_argument(value) and value.owner.name == "arith.constant" and \
                 float(value.owner.attributes["value"].value) == 0.0:
             return total  # a sum from 0
         return self.sk.combine(ELEMENTWISE[self.dialect][op.name], init, total)
+
+    def read_plain_loads(self, value: ir.Value) -> None:
+        """Read the loads of arguments at loop indices plus constants in `value`'s
+        expression first: a window's loops (conv1d's `in[i + k - 1]`) then take their
+        extents from those reads (`k3[k]`: a size of its own at fixed sizes), as other
+        views over them do."""
+        seen, todo = set(), [value]
+        while todo:
+            v = todo.pop()
+            if is_block_argument(v) or v in seen:
+                continue
+            seen.add(v)
+            op = v.owner
+            if op.name != "affine.load":
+                todo += list(op.operands) if op.name.startswith(("arith.", "math.")) else []
+                continue
+            memref, idx = self.reader.access(op)
+            k = self.reader.arg_index(memref)
+            if k is not None and k in self.input_types and all(iv in self.at for iv, _ in idx):
+                self.read(v)
 
     def extreme_value(self, acc, init_value: ir.Value, init: View, kind: str, term: ir.Value) -> View:
         """A local scalar updated to the larger (kind "max") or smaller of itself and a term
@@ -161,15 +187,23 @@ class Locals:
         `%s + term`): init plus the term summed over the loop's range (symm's temp2)."""
         try:
             add, term, init = carried_sum(f)
+            nest = [f]
         except ValueError as e:
             found = self.arg_best(f)
             if found is not None:
                 return found
-            raise NoSketch(f"a loop that {e}") from None
+            nested = _nested_sum(f)
+            if nested is None:
+                raise NoSketch(f"a loop that {e}") from None
+            add, term, init, nest = nested
         masks: list[Mask] = []
-        pos = self.reader.place(f, self.loops, masks)
-        self.bind(f.induction_variable, pos)
-        total = self.summed(term, masks, frozenset({pos}))
+        positions = set()
+        for loop in nest:  # a sum over a nest (a 3x3 window's two loops), outermost first
+            pos = self.reader.place(loop, self.loops, masks)
+            self.bind(loop.induction_variable, pos)
+            positions.add(pos)
+        self.read_plain_loads(term)
+        total = self.summed(term, masks, frozenset(positions))
         if not is_block_argument(init) and init.owner.name == "arith.constant" and \
                 float(init.owner.attributes["value"].value) == 0.0:
             return total
@@ -269,6 +303,30 @@ class Locals:
         if _attributes(oa) != _attributes(ob) or len(oa.operands) != len(ob.operands):
             return False
         return all(self.same_at(x, y, iv, shift) for x, y in zip(oa.operands, ob.operands))
+
+
+def _nested_sum(f):
+    """(the addition's op name, term, init, the loops outermost first) for a loop nest
+    that sums into one carried value: each loop's yield the result of the next, whose
+    initial value is the carried one (read by nothing else), the innermost a carried
+    sum (collect.carried_sum); None for other loops."""
+    body = f.regions[0].blocks[0]
+    if len(list(f.results)) != 1 or len(list(body.arguments)) != 2:
+        return None
+    carried, step = body.arguments[1], list(body.operations)[-1].operands[0]
+    inner = None if is_block_argument(step) else step.owner
+    if inner is None or inner.name != "affine.for" or list(inner.operands)[-1] != carried \
+            or len(list(carried.uses)) != 1:
+        return None
+    try:
+        add, term, _ = carried_sum(inner.opview)
+        rest = [inner.opview]
+    except ValueError:
+        found = _nested_sum(inner.opview)
+        if found is None:
+            return None
+        add, term, _, rest = found
+    return add, term, list(f.operation.operands)[-1], [f] + rest
 
 
 def _attributes(op) -> list:

@@ -272,7 +272,8 @@ class Reader:
         store = stores[-1].opview
         loops: list[Loop] = []
         masks: list[Mask] = []
-        for f in loops_around(store.operation, "the store is"):
+        self.guards = []  # affine.if ops around the store (synth.synthesis.sketch_guards)
+        for f in loops_around(store.operation, "the store is", self.guards):
             self.place(f, loops, masks)
         return store, loops, masks
 
@@ -486,16 +487,23 @@ def local_array(memref: ir.Value) -> ir.Value | None:
     return memref
 
 
-def loops_around(op, what: str) -> list:
+def loops_around(op, what: str, guards: list | None = None) -> list:
     """The affine.for ops around `op`, outermost first; NoSketch ("`what` inside ...")
-    inside anything else."""
-    nest = []
-    parent = op.parent
+    inside anything else, but for an affine.if one branch of which holds it while the
+    other is empty, where `guards` is given: (the affine.if, whether `op` is in its else
+    branch) are put there, outermost first."""
+    nest, inner, parent = [], op.operation, op.parent
     while parent is not None and parent.name != "func.func":
-        if parent.name != "affine.for":
+        branch = [k for k, r in enumerate(parent.regions) if r.blocks and inner.block == r.blocks[0]] \
+            if parent.name == "affine.if" else []
+        other = parent.regions[1 - branch[0]] if branch else None
+        if branch and guards is not None and (not other.blocks or len(list(other.blocks[0].operations)) == 1):
+            guards.insert(0, (parent, branch[0] == 1))
+        elif parent.name != "affine.for":
             raise NoSketch(f"{what} inside {parent.name}")
-        nest.append(parent.opview)
-        parent = parent.parent
+        else:
+            nest.append(parent.opview)
+        inner, parent = parent, parent.parent
     return nest[::-1]
 
 

@@ -14,6 +14,7 @@ from synth.synthesis.program import Expr
 from synth.synthesis.sketch_reader import (
     FLIP,
     CounterMask,
+    ELEMENTWISE,
     Loop,
     Reader,
     Summed,
@@ -21,6 +22,7 @@ from synth.synthesis.sketch_reader import (
     View,
     NoSketch,
 )
+from synth.synthesis.sketch_guards import AffineMask
 
 
 class Sketcher:
@@ -157,6 +159,9 @@ class Sketcher:
         """x where the mask holds, y elsewhere (x and y over the same dims, which hold the mask's)."""
         if isinstance(mask, SumMask):
             raise NoSketch("a bound on a sum of loop indices outside a read past an array's end")
+        if isinstance(mask, AffineMask):  # an else branch's: y where every constraint holds
+            pair = (y.expr, x.expr) if mask.negated else (x.expr, y.expr)
+            return View(self.apply("select_affine", pair, (("constraints", mask.over(x.dims)),)), x.dims)
         if isinstance(mask, CounterMask):
             a = (("dim", x.dims.index(mask.a)), ("direction", mask.direction), ("offset", mask.offset))
             return View(self.apply("counter_select", (x.expr, y.expr, self.reader.counter_leaf()), a), x.dims)
@@ -192,6 +197,10 @@ class Sketcher:
         return v
 
     def contract(self, x: View, y: View, reduced: frozenset, masks) -> View:
+        if any(isinstance(m, AffineMask) and not (m.loops <= set(x.dims) or m.loops <= set(y.dims))
+               for m in masks):  # a condition across the factors: their product masked, summed
+            merged = self.combine(ELEMENTWISE[self.dialect]["arith.mulf"], x, y)
+            return self.reduce(self.masked(merged, masks), set(merged.dims) & reduced)
         for m in masks:  # each mask on the operand that has both its loops
             if m.loops <= set(x.dims):
                 x = self.masked(x, [m])
@@ -256,3 +265,4 @@ class Sketcher:
         _, name, a, b, want_a, want_b, out = min(options, key=lambda o: o[0])
         expr = self.apply(name, (self.transposed(a, want_a), self.transposed(b, want_b)))
         return self.in_order(expr, out)
+
