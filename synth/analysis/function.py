@@ -76,6 +76,8 @@ class KernelFunction:
     # extent there; random inputs draw its values inside (synth.grammar.gather: the C reads
     # outside only with undefined behaviour, an assumption the translation records)
     index_ranges: dict = field(default_factory=dict)
+    # the same where the table's extent is a run-time size: index argument -> (table, dim)
+    index_dims: dict = field(default_factory=dict)
 
     @property
     def outputs(self) -> list[int]:
@@ -199,7 +201,7 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
                     opname.split(".")[0] in _SUPPORTED_DIALECTS and opname not in _INDEX_OPS):
                 kf.scalars_used.add(idx)
         if opname == "memref.load":
-            _index_ranges(op, block, kf.index_ranges)
+            _index_ranges(op, block, kf.index_ranges, kf.index_dims)
         if opname in _INT_DIVISIONS and (isinstance(op.operands[1].owner, ir.Block)
                                          or op.operands[1].owner.name != "arith.constant"):
             kf.int_divides_by_data = True
@@ -260,9 +262,10 @@ def _vote_dims(op: ir.Operation, opname: str, arr: int, param_of, votes) -> None
                 votes[(arr, dim)][p] += 1
 
 
-def _index_ranges(op: ir.Operation, block, ranges: dict) -> None:
+def _index_ranges(op: ir.Operation, block, ranges: dict, dims: dict) -> None:
     """For a memref.load at an index loaded from an argument (through casts): that
-    argument -> the least static extent it indexes."""
+    argument -> the least static extent it indexes (`ranges`), or, where the extent is
+    dynamic (`emb[tok[i]][j]` of `float emb[V][d]`), -> (table argument, dim) (`dims`)."""
     t = ir.MemRefType(op.operands[0].type)
     for d, v in enumerate(list(op.operands)[1:]):
         unsigned = None  # the width of an unsigned reading (extui, index_castui) on the way
@@ -272,8 +275,12 @@ def _index_ranges(op: ir.Operation, block, ranges: dict) -> None:
                 src = str(v.owner.operands[0].type)
                 unsigned = int(src[1:]) if src[:1] == "i" and src[1:].isdigit() else None
             v = v.owner.operands[0]
-        if isinstance(v, ir.BlockArgument) or v.owner.name not in ("affine.load", "memref.load") \
-                or t.is_dynamic_dim(d):
+        if isinstance(v, ir.BlockArgument) or v.owner.name not in ("affine.load", "memref.load"):
+            continue
+        if t.is_dynamic_dim(d):
+            arg, table = _func_arg_index(v.owner.operands[0], block), _func_arg_index(op.operands[0], block)
+            if arg is not None and table is not None:
+                dims.setdefault(arg, (table, d))
             continue
         if unsigned is not None and unsigned <= 16 and t.shape[d] >= 1 << unsigned:
             continue  # every value of the type is inside (an unsigned char into 256 rows)

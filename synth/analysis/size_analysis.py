@@ -10,25 +10,13 @@ from synth.errors import InputError
 from synth.frontend.reader import diagnostic_location
 from synth.analysis.symbols import SizeExpr
 
+from synth.analysis.c_extents import declared_by_c as _declared_by_c, take_front_end_extent
 from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
 from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past, \
     caps as _caps, check_quotients, param_bounds, quotients, single_size, unread_bounds, unquotient
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
-
-
-def _declared_by_c(func, arg: int, d: int) -> bool:
-    """The C declares dim `d` of argument `arg` as one size (`double u[n][n]`: its
-    synth.c_shape entry a plain name), not as what its accesses reach (`float *y`, `y[i]`
-    for i < n - 1: "n - 1")."""
-    if "arg_attrs" not in func.attributes:
-        return False
-    attrs = list(ir.ArrayAttr(func.attributes["arg_attrs"]))
-    if arg >= len(attrs) or "synth.c_shape" not in ir.DictAttr(attrs[arg]):
-        return False
-    shape = [ir.StringAttr(x).value for x in ir.ArrayAttr(ir.DictAttr(attrs[arg])["synth.c_shape"])]
-    return d < len(shape) and shape[d].isidentifier()
 
 
 def _short_of(col, key: tuple, dims: dict, extreme, sym_form, stepped: dict) -> None:
@@ -482,6 +470,9 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             dims[key] = known[d]  # the kernel's extent: this part does not access the dim
             for n in known[d].symbols:
                 symbols.setdefault(n, extents.symbols[n])
+            continue
+        if not reach and (c_ext := take_front_end_extent(func, block, key, params, symbols, unused, counter)):
+            dims[key] = c_ext  # an index by division or from data: the extent the C front end read
             continue
         if not reach:
             where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
