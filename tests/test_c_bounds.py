@@ -203,12 +203,12 @@ def test_a_triangle_capped_by_a_size_is_tested_where_the_cap_applies():
 @pytest.mark.parametrize("name,words", [
     ("copy_prefix", "the loop runs to the smaller of k and n"),
     ("clear_from", "the loop runs to the larger of s and 0"),
-    ("conv1d_stride2", "is k + 2*((n - k) floordiv 2): a multiple of a quotient of sizes"),
 ])
 def test_bounds_that_no_raise_for_every_size_takes(name, words):
     """min(k, n) and max(s, 0) of sizes alone have no one expression of the sizes as their
-    extent, nor has the input a strided convolution reaches, 2 * ((n - k) / 2) + k: exit 2
-    for every size (each raises at the sizes given, or exits 3: scripts/c_coverage.py)."""
+    extent: exit 2 for every size (each raises at the sizes given: scripts/c_coverage.py).
+    (The input a strided convolution reaches, k + 2 * ((n - k) / 2), is an extent for every
+    size since: tests/test_c_computed_extents.py.)"""
     from synth.analysis.model import load_kernel
     from synth.errors import InputError
 

@@ -15,7 +15,8 @@ from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
 from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past, \
-    caps as _caps, check_quotients, param_bounds, quotients, single_size, unread_bounds, unquotient
+    caps as _caps, check_quotients, furthest, param_bounds, quotients, requotient, single_size, \
+    unread_bounds, unquotient
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
 
 
@@ -480,9 +481,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                              f"it; synth needs to know every array's size (an array read only at indices "
                              f"computed from data or by integer division, a table, takes its sizes from "
                              f"--size NAME=VALUE){unread_bounds(col)}", location)
-        orig = {n: s.value for n, s in symbols.items()}
-        known = lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x))  # noqa: E731
-        dims[key] = unquotient(max(reach, key=known), floordiv_symbols)
+        dims[key] = unquotient(furthest(reach, {n: s.value for n, s in symbols.items()}), floordiv_symbols)
 
     # dynamic extents a loop's parameter voted for (`t <= pos`: pos) that an access reaches
     # past (att[t] reaches pos + 1, rgb[3 * i + 2] 3 * n): what the accesses reach. A static raise
@@ -507,6 +506,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                 dims[key] = reach
 
     check_quotients(dims, floordiv_symbols, location, block)
+    requotient(dims, floordiv_symbols)
     # -- constraints: every access within its array, loops that run
     constraints = []
     nonempty = []

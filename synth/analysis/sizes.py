@@ -138,7 +138,21 @@ class SizeModel:
                              f"of @{self.function}: it bounds loops, but no loop over it indexes an "
                              f"array of static extent; a raise for every size (--shapes generic) "
                              f"takes it at run time", self.location)
-        return {n: s.value for n, s in self.symbols.items()}
+        return self.with_quotients({n: s.value for n, s in self.symbols.items()})
+
+    def with_quotients(self, values: Mapping[str, int]) -> dict[str, int]:
+        """`values` of the symbols with the quotient symbols' (`floordivs`: q0 = n floordiv
+        2, which extents may hold: a strided convolution's input of k + 2 * q0 elements)
+        computed from them, never kept from an earlier call at other values."""
+        from synth.analysis.symbols import GenericValues, dynamic_symbols
+
+        base = {n: v for n, v in values.items() if n not in self.floordivs}
+        out = {**base, **{n: e.at(base) for n, e in self.floordivs.items() if all(m in base for m in e.symbols)}}
+        dynamic = dynamic_symbols(values)
+        if not isinstance(values, GenericValues):
+            return out
+        return GenericValues(out, dynamic | {n for n, e in self.floordivs.items() if n in out
+                                             and any(m in dynamic for m in e.symbols)})
 
     def unknown(self) -> list[str]:
         """The symbols whose value the kernel does not show (size arguments that bound
@@ -178,7 +192,7 @@ class SizeModel:
         return out
 
     def valid(self, values: Mapping[str, int], nonempty: bool = True) -> bool:
-        if any(v < 1 for v in values.values()) or self.violations(values):
+        if any(v < 1 for n, v in values.items() if n not in self.floordivs) or self.violations(values):
             return False
         values = {**values, **{n: e.at(values) for n, e in self.floordivs.items()}}
         return not nonempty or all(lb.at(values) < ub.at(values) for lb, ub in self.nonempty)
@@ -210,7 +224,7 @@ class SizeModel:
                 small = small[r:] + small[:r]
             values = self._assign(order, small)
             if self.valid(values):
-                return values
+                return self.with_quotients(values)
         raise InputError(f"@{self.function}: no small sizes keep every access of the kernel "
                          f"within its array ({'; '.join(self.violations(values)[:2])}); the "
                          f"sizes of the kernel could not be told apart", self.location)
@@ -222,6 +236,7 @@ class SizeModel:
     def shape(self, arg: int, values: Mapping[str, int]) -> tuple:
         from synth.analysis.symbols import size
 
+        values = self.with_quotients(values) if self.floordivs else values
         return tuple(size(e, values) for e in self.arg_dims[arg])
 
     def param_values(self, values: Mapping[str, int]) -> dict[int, int]:

@@ -202,6 +202,9 @@ def _symbol_values(kernel: Kernel, lines: list[str]) -> tuple[dict[str, str], di
         if sym not in out:
             lines.append(f"  %k_{sym} = arith.constant {s.value} : index")
             out[sym] = f"%k_{sym}"
+    for k, (sym, e) in enumerate(sorted(model.floordivs.items())):  # quotient symbols: from the sizes
+        if not sym.startswith("(") and all(n in out for n in e.symbols):
+            out[sym] = _expr_value(e, out, lines, f"quot{k}")
     return out, sources
 
 
@@ -294,7 +297,7 @@ def _in_domain(kernel: Kernel, symbols: dict[str, str], lines: list[str]) -> str
     lines.append(f"  {one} = arith.constant 1 : index")
     lines.append("  %dom_zero = arith.constant 0 : index")
     conds = []
-    for k, name in enumerate(sorted(symbols)):
+    for k, name in enumerate(sorted(n for n in symbols if n not in kernel.sizes.floordivs)):
         lines.append(f"  %dom_s{k} = arith.cmpi sge, {symbols[name]}, {one} : index")
         conds.append(f"%dom_s{k}")
     for k, (a, b, _) in enumerate(kernel.sizes.constraints):

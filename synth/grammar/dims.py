@@ -35,11 +35,13 @@ class SizeSource:
     `arg`, which is `coeff` (+1 or -1) times the symbol plus `rest`, an expression of
     symbols with sources of their own (kind "solved": moving_average's out, n - w + 1,
     gives w once in gives n); or the value of the rank-0 integer argument `arg` (kind
-    "scalar", element type `dtype`). A size read from a shape is preferred to a scalar's
-    value: the compilers' shape refinement sees shapes, not values."""
+    "scalar", element type `dtype`); or, for a quotient symbol (q0 = (n - k) floordiv 2,
+    synth.analysis.sizes.SizeModel.floordivs), `rest`, its floordiv of symbols with
+    sources of their own (kind "quotient", `arg` -1). A size read from a shape is
+    preferred to a scalar's value: the compilers' shape refinement sees shapes, not values."""
 
     symbol: str
-    kind: str  # "dim" | "solved" | "scalar"
+    kind: str  # "dim" | "solved" | "scalar" | "quotient"
     arg: int
     dim: int = 0
     offset: int = 0
@@ -48,11 +50,15 @@ class SizeSource:
     rest: SizeExpr | None = None
 
 
-def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tuple[int, str]]) -> dict[str, SizeSource]:
+def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tuple[int, str]],
+                 quotients: dict[str, SizeExpr] | None = None) -> dict[str, SizeSource]:
     """A source for each symbol of `dynamic` that the arguments expose: an array argument's
     dimension whose expression is the symbol plus a constant (the first such, in argument
-    order), else the size argument named by `scalar_args` (symbol -> (argument, dtype)).
-    Symbols neither exposes are left out (they stay constants of the text)."""
+    order), else the size argument named by `scalar_args` (symbol -> (argument, dtype));
+    then each quotient symbol (`quotients`: symbol -> its floordiv) whose floordiv's
+    symbols all have one. Symbols none exposes are left out (they stay constants of the
+    text)."""
+    quotients = quotients or {}
     out: dict[str, SizeSource] = {}
     for arg in sorted(arg_dims):
         for d, e in enumerate(arg_dims[arg]):
@@ -76,6 +82,9 @@ def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tup
     for name, (arg, dtype) in scalar_args.items():
         if name in dynamic and name not in out:
             out[name] = SizeSource(name, "scalar", arg, dtype=dtype)
+    for name, e in quotients.items():  # (where no dim shows it)
+        if name in dynamic and name not in out and all(n in out for n in e.symbols):
+            out[name] = SizeSource(name, "quotient", -1, rest=e)
     return out
 
 
@@ -88,7 +97,8 @@ def kernel_sources(kernel, arguments) -> dict[str, SizeSource]:
     arg_dims = {i: model.arg_dims[i] for i in arguments if i in model.arg_dims}
     scalars = {name: (i, kernel.tensor_type(i, values).dtype)
                for i, name in model.params.items() if i in arguments}
-    return find_sources(set(model.symbols), arg_dims, scalars)
+    quotients = {n: e for n, e in model.floordivs.items() if not n.startswith("(")}
+    return find_sources(set(model.symbols) | set(quotients), arg_dims, scalars, quotients)
 
 class GenericSizes:
     """The size values of one generic function body (see the module docstring).
@@ -109,6 +119,9 @@ class GenericSizes:
         src = self.sources.get(name)
         if src is None:
             raise GenericUnsupported(f"size symbol {name} has no value at run time (no argument exposes it)")
+        if src.kind == "quotient":  # computed from the sizes it divides
+            self._values[key] = self._expr(em, src.rest)
+            return self._values[key]
         arg, t = self.args[src.arg]
         if src.kind == "solved":  # coeff * symbol = dim - rest
             v = self._solved(em, src, arg, t)

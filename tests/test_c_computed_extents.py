@@ -1,0 +1,123 @@
+"""Extents of arrays read at indices no affine subscript gives, for every size (issue 53):
+reads at an index C computes by integer division (`src[i / 2]`, `src[i * sn / dn]`, through
+a local set once per row, `int s = (2 * i + 1) * sn / (2 * dn);`), a table's rows at ids
+read from data (`emb[tok[i]][j]` of `float emb[V][d]`: V a size symbol of its own), and
+extents that are multiples of a quotient of sizes (a 2x2 downsampling reads 2 * (h / 2)
+rows: the quotient a size symbol q0 the raise computes). Each raise for every size is run
+against gcc at the manifest's sizes and at larger ones; mutants of the computed index are
+refuted; products of sizes (a flat image's sw * sh) stay refused for every size.
+The translations of resample.c are checked against gcc by tests/test_c_libs.py."""
+
+from __future__ import annotations
+
+import pytest
+from c_oracle import assert_refused_at, load_cases, raise_for_every_size_equals_compiled_c
+from conftest import ROOT
+
+from synth.analysis.model import load_kernel
+from synth.backends.cc import compiler
+from synth.errors import InputError
+from synth.frontend.c import translate_c
+
+CORPUS = ROOT / "benchmarks" / "c-libs"
+CASES = {f"{c.path.stem}:{c.function}": c for c in load_cases(CORPUS)
+         if c.path.name in ("resample.c", "bytes.c", "lookup.c", "bounds.c")}
+
+pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
+
+
+def _model(name: str):
+    case = CASES[name]
+    return load_kernel(translate_c(str(case.path), function=case.function), case.function).sizes
+
+
+def _ints(shape) -> tuple:
+    return tuple(int(d) for d in shape)
+
+
+def test_a_computed_index_takes_the_extent_the_front_end_bounds():
+    up = _model("bytes:upsample2_f32")  # src[i / 2], i < 2n: n
+    n = up.params[2]
+    assert [str(e) for e in up.arg_dims[0]] == [n] and [str(e) for e in up.arg_dims[1]] == [f"2*{n}"]
+    exact = _model("resample:resample_exact_1d_f32")  # (2i + 1) * sn / (2dn) through a local: sn
+    assert [str(e) for e in exact.arg_dims[0]] == [exact.params[1]]
+
+
+def test_a_table_of_declared_rows_makes_its_row_count_a_size():
+    model = _model("lookup:embed_rows")  # emb[V][d]: V bounds no loop, a symbol of its own
+    v, d = model.params[1], model.params[2]
+    assert [str(e) for e in model.arg_dims[4]] == [v, d]
+    assert v in model.unknown()
+
+
+def test_a_multiple_of_a_quotient_is_an_extent_of_a_quotient_symbol():
+    model = _model("bounds:downsample2_u8")  # rows 2 * (h / 2), columns 2 * (w / 2) reached
+    assert [str(e) for e in model.arg_dims[2]] == ["2*q0", "2*q1"]
+    assert [str(e) for e in model.arg_dims[3]] == ["q0", "q1"]
+    assert {n: str(e) for n, e in model.floordivs.items()} == {"q0": f"({model.params[1]}) floordiv 2",
+                                                                "q1": f"({model.params[0]}) floordiv 2"}
+    values = model.with_quotients({model.params[0]: 9, model.params[1]: 7})
+    assert _ints(model.shape(2, values)) == (6, 8) and _ints(model.shape(3, values)) == (3, 4)
+    conv = _model("bounds:conv1d_stride2")  # x reaches k + 2 * ((n - k) / 2)
+    n, k = conv.params[0], conv.params[1]
+    assert [str(e) for e in conv.arg_dims[2]] == [f"{k} + 2*q0"]
+    assert _ints(conv.shape(2, {n: 15, k: 4})) == (14,)
+    assert _ints(conv.shape(2, {n: 15, k: 4, "q0": 100})) == (14,)  # never a stale q0
+
+
+EVERY_SIZE = ["bytes:upsample2_f32", "lookup:embed_rows", "resample:resample_nearest_1d_f32",
+              "resample:repeat2_local_f64", "resample:resample_exact_1d_f32",
+              "resample:resample_stereo_s16", "bounds:downsample2_u8"]
+DEFAULT = [("resample:resample_exact_1d_f32", "stablehlo"), ("lookup:embed_rows", "linalg"),
+           ("bounds:downsample2_u8", "stablehlo")]
+
+
+@pytest.mark.parametrize("name,target", DEFAULT + [
+    pytest.param(n, t, marks=pytest.mark.slow) for n in EVERY_SIZE for t in ("stablehlo", "linalg")
+    if (n, t) not in DEFAULT])
+def test_raise_for_every_size_equals_compiled_c(name, target):
+    raise_for_every_size_equals_compiled_c(CASES[name], target)
+
+
+@pytest.mark.parametrize("name,find,mutant", [
+    # src[i / 3] for src[i / 2]
+    ("bytes:upsample2_f32", "dense<2> : tensor<i32>", "dense<3> : tensor<i32>"),
+    # src[i * sn / sn] = src[i] for src[i * sn / dn]
+    ("resample:resample_nearest_1d_f32", "stablehlo.divide %5, %6", "stablehlo.divide %5, %4"),
+])
+def test_mutants_of_the_computed_index_are_refuted(tmp_path, name, find, mutant):
+    from synth.pipeline import RaiseOptions, raise_function
+    from synth.validation.verify import verify
+
+    case = CASES[name]
+    text = raise_function(translate_c(str(case.path), function=case.function), case.function,
+                          "stablehlo", RaiseOptions()).module
+    head = text[text.index(f"@{case.function}_raised("):]
+    body = head[:head.index("return")]
+    assert body.count(find) == 1, body
+    (tmp_path / "raised.mlir").write_text(text.replace(body, body.replace(find, mutant)))
+    report = verify(case.path, tmp_path / "raised.mlir", function=case.function, level="z3")
+    assert report.verdict == "not equivalent", report.summary()
+
+
+def test_a_product_of_sizes_stays_refused_for_every_size():
+    """OpenCV's resizeNN over a flat image: the source's extent sw * sh is no size
+    expression (exit 2 for every size; at the sizes given it translates and is read)."""
+    with pytest.raises(InputError) as e:
+        _model("resample:resize_nn_rows_f32")
+    assert e.value.exit_code == 2 and "no loop index reaches it" in e.value.message
+
+
+def test_a_local_changed_after_its_division_is_no_computed_index(tmp_path):
+    """`int sy = y * sh / dh;` read after `sy++`: no longer its initialiser's value, refused
+    (exit 2) at the subscript, as a value computed at run time."""
+    src = ("void f(const float *src, int sw, int sh, float *dst, int dw, int dh)\n"
+           "{\n"
+           "    for (int y = 0; y < dh; y++) {\n"
+           "        int sy = y * sh / dh;\n"
+           "        sy++;\n"
+           "        for (int x = 0; x < dw; x++)\n"
+           "            dst[y * dw + x] = src[sy * sw + x];\n"
+           "    }\n"
+           "}\n")
+    assert_refused_at(tmp_path / "moved.c", src, "f", "src[sy * sw + x]", ["'sy'"])
