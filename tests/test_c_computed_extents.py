@@ -3,9 +3,10 @@ reads at an index C computes by integer division (`src[i / 2]`, `src[i * sn / dn
 a local set once per row, `int s = (2 * i + 1) * sn / (2 * dn);`), a table's rows at ids
 read from data (`emb[tok[i]][j]` of `float emb[V][d]`: V a size symbol of its own), and
 extents that are multiples of a quotient of sizes (a 2x2 downsampling reads 2 * (h / 2)
-rows: the quotient a size symbol q0 the raise computes). Each raise for every size is run
+rows: the quotient a size symbol q0 the raise computes) or products of sizes (a flat
+image's sw * sh, a loop over n * k: a product symbol). Each raise for every size is run
 against gcc at the manifest's sizes and at larger ones; mutants of the computed index are
-refuted; products of sizes (a flat image's sw * sh) stay refused for every size.
+refuted.
 The translations of resample.c are checked against gcc by tests/test_c_libs.py."""
 
 from __future__ import annotations
@@ -67,9 +68,11 @@ def test_a_multiple_of_a_quotient_is_an_extent_of_a_quotient_symbol():
 
 EVERY_SIZE = ["bytes:upsample2_f32", "lookup:embed_rows", "resample:resample_nearest_1d_f32",
               "resample:repeat2_local_f64", "resample:resample_exact_1d_f32",
-              "resample:resample_stereo_s16", "bounds:downsample2_u8"]
+              "resample:resample_stereo_s16", "bounds:downsample2_u8", "bytes:repeat_each_f64",
+              "bytes:resize_nearest_f32", "bytes:resize_nearest_rgb_u8", "bytes:resize_nearest_exact_f32",
+              "resample:resize_nn_rows_f32"]
 DEFAULT = [("resample:resample_exact_1d_f32", "stablehlo"), ("lookup:embed_rows", "linalg"),
-           ("bounds:downsample2_u8", "stablehlo")]
+           ("bounds:downsample2_u8", "stablehlo"), ("resample:resize_nn_rows_f32", "linalg")]
 
 
 @pytest.mark.parametrize("name,target", DEFAULT + [
@@ -100,12 +103,19 @@ def test_mutants_of_the_computed_index_are_refuted(tmp_path, name, find, mutant)
     assert report.verdict == "not equivalent", report.summary()
 
 
-def test_a_product_of_sizes_stays_refused_for_every_size():
-    """OpenCV's resizeNN over a flat image: the source's extent sw * sh is no size
-    expression (exit 2 for every size; at the sizes given it translates and is read)."""
-    with pytest.raises(InputError) as e:
-        _model("resample:resize_nn_rows_f32")
-    assert e.value.exit_code == 2 and "no loop index reaches it" in e.value.message
+def test_a_product_of_sizes_is_a_product_symbol():
+    """OpenCV's resizeNN over a flat image reads sw * sh elements, np.repeat's loop runs
+    over n * k: each product a symbol of its own (p0, m0), its value computed from the
+    sizes wherever the model evaluates extents."""
+    model = _model("resample:resize_nn_rows_f32")
+    sw, sh = model.params[1], model.params[2]
+    assert [str(e) for e in model.arg_dims[0]] == ["p0"]
+    assert model.products == {"p0": ((tuple(sorted((sw, sh))), 1),)}
+    values = {n: 3 + k for k, n in enumerate(sorted(model.symbols))}
+    assert _ints(model.shape(0, values)) == (values[sw] * values[sh],)
+    rep = _model("bytes:repeat_each_f64")
+    assert [str(e) for e in rep.arg_dims[1]] == ["m0"] and ("0", "m0") in [tuple(map(str, x)) for x in rep.nonempty]
+    assert _ints(rep.shape(1, {rep.params[2]: 4, rep.params[3]: 5, "m0": 1})) == (20,)
 
 
 def test_a_local_changed_after_its_division_is_no_computed_index(tmp_path):

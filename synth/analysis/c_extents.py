@@ -43,83 +43,85 @@ def declared_by_c(func, arg: int, d: int) -> bool:
     return shape is not None and d < len(shape) and shape[d].isidentifier()
 
 
-def affine_terms(text: str, names: dict[str, int]) -> tuple[dict[int, int], int] | None:
-    """`text`, a C expression of parameter names, as (parameter index -> coefficient,
-    constant) where it is affine in them (sums, differences, products by integer
-    constants); None otherwise (a product of two names, a division, an unknown name)."""
+def poly_terms(text: str, names: dict[str, int]) -> dict[tuple[int, ...], int] | None:
+    """`text`, a C expression of parameter names, as a polynomial in them (monomial: the
+    sorted parameter indices, () for the constant -> coefficient) where it is sums,
+    differences and products; None otherwise (a division, an unknown name)."""
     try:
         tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError:
         return None
 
-    def lin(node) -> tuple[dict[int, int], int] | None:
+    def poly(node) -> dict[tuple[int, ...], int] | None:
         if isinstance(node, ast.Constant) and type(node.value) is int:
-            return {}, node.value
+            return {(): node.value}
         if isinstance(node, ast.Name):
-            return ({names[node.id]: 1}, 0) if node.id in names else None
+            return {(names[node.id],): 1} if node.id in names else None
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            x = lin(node.operand)
-            if x is None or isinstance(node.op, ast.UAdd):
-                return x
-            return {p: -c for p, c in x[0].items()}, -x[1]
+            x = poly(node.operand)
+            return x if x is None or isinstance(node.op, ast.UAdd) else {m: -c for m, c in x.items()}
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
-            a, b = lin(node.left), lin(node.right)
+            a, b = poly(node.left), poly(node.right)
             if a is None or b is None:
                 return None
+            out: dict[tuple[int, ...], int] = {}
             if isinstance(node.op, ast.Mult):
-                if a[0] and b[0]:
-                    return None  # a product of sizes
-                (k, (terms, c)) = (a[1], b) if not a[0] else (b[1], a)
-                return {p: k * v for p, v in terms.items() if k * v}, k * c
-            sign = 1 if isinstance(node.op, ast.Add) else -1
-            terms = dict(a[0])
-            for p, v in b[0].items():
-                terms[p] = terms.get(p, 0) + sign * v
-            return {p: v for p, v in terms.items() if v}, a[1] + sign * b[1]
+                for ma, ca in a.items():
+                    for mb, cb in b.items():
+                        m = tuple(sorted(ma + mb))
+                        out[m] = out.get(m, 0) + ca * cb
+            else:
+                sign = 1 if isinstance(node.op, ast.Add) else -1
+                out = dict(a)
+                for m, c in b.items():
+                    out[m] = out.get(m, 0) + sign * c
+            return {m: c for m, c in out.items() if c}
         return None
 
-    return lin(tree)
+    return poly(tree)
 
 
-def front_end_extent(func, block, arg: int, d: int) -> tuple[dict[int, int], int] | None:
-    """Dim `d` of array argument `arg` as the C front end read it, where that is an affine
-    expression of the function's integer parameters with at least one of them: (parameter
-    index -> coefficient, constant); None otherwise."""
+def front_end_extent(func, block, arg: int, d: int) -> dict[tuple[int, ...], int] | None:
+    """Dim `d` of array argument `arg` as the C front end read it, where that is a
+    polynomial in the function's integer parameters with at least one of them and no
+    negative coefficient (`n`, `2 * n + 1`, `sw * sh`; see poly_terms); None otherwise."""
     shape = c_shape(func, arg)
     if shape is None or d >= len(shape) or shape[d] == "?":
         return None
     arg_types = [a.type for a in block.arguments]
     names = {param_name(block, p): p for p, t in enumerate(arg_types) if str(t) in SIZE_TYPES}
-    out = affine_terms(shape[d], names)
-    if out is None or not out[0] or any(c < 0 for c in out[0].values()):
+    out = poly_terms(shape[d], names)
+    if out is None or not any(out) or any(c < 0 for c in out.values()):
         return None
     return out
 
 
-def as_size_expr(terms: dict[int, int], const: int, params: dict[int, str]) -> SizeExpr:
-    """(parameter -> coefficient, constant) over the parameters' symbols (`params`)."""
-    return SizeExpr(tuple(sorted((params[p], c) for p, c in terms.items())), const)
-
-
 def take_front_end_extent(func, block, key: tuple, params: dict[int, str], symbols: dict,
-                          unused: list[int], counter: int | None) -> SizeExpr | None:
+                          unused: list[int], counter: int | None, products: dict) -> SizeExpr | None:
     """The extent of a dynamic dim (`key`: (array, dim)) that no access reaches affinely,
     as the C front end read it (see above), or None. A parameter it names that bounds no
     loop (the vocabulary V of `emb[V][d]`) becomes a size symbol of its own, of unknown
     value (a raise for every size takes it at run time; synth.analysis.sizes gives it a
-    test value)."""
+    test value). A product of sizes (`sw * sh` of a flat image) becomes a product symbol
+    (`p0`, entered in `products`: its monomials; SizeModel.products), whose value the
+    model computes from the sizes and a raise for every size reads off the array."""
     from synth.analysis.sizes import Symbol
 
     arr, d = key
     if arr[0] != "arg":
         return None
     found = front_end_extent(func, block, arr[1], d)
-    if found is None or counter in found[0]:
+    if found is None or any(counter in m for m in found):
         return None
-    for p in found[0]:
+    for p in sorted({p for m in found for p in m}):
         if p not in params:
             params[p] = f"arg{p}"
             symbols[f"arg{p}"] = Symbol(f"arg{p}", -1, "parameter", f"argument #{p}")
             if p in unused:
                 unused.remove(p)
-    return as_size_expr(*found, params)
+    if all(len(m) <= 1 for m in found):
+        return SizeExpr(tuple(sorted((params[m[0]], c) for m, c in found.items() if m)), found.get((), 0))
+    monos = tuple(sorted((tuple(params[p] for p in m), c) for m, c in found.items()))
+    name = next((n for n, e in products.items() if e == monos), f"p{len(products)}")
+    products[name] = monos
+    return SizeExpr.symbol(name)

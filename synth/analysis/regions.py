@@ -126,6 +126,10 @@ class Walker:
             a, b = self.value(op.operands[0]), self.value(op.operands[1])
             if a is not None and b is not None and not a.terms and not b.terms and b.const > 0 and a.const >= 0:
                 return _Lin({}, a.const // b.const)
+        if op.name == "arith.muli":  # a product of sizes (n * k)
+            a, b = self.value(op.operands[0]), self.value(op.operands[1])
+            if a is not None and b is not None and not a.terms and not b.terms:
+                return _Lin({}, a.const * b.const)
         return None
 
     def interval(self, f: _Lin) -> tuple[int, int, int, int]:

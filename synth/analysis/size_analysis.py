@@ -213,6 +213,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
 
     # -- extents
     dims: dict[tuple, SizeExpr | None] = {}
+    products: dict[str, tuple] = {}  # product symbols (an image's sw * sh): synth.analysis.c_extents
     for arr, shape in arrays.items():
         for d, extent in enumerate(shape):
             key = (arr, d)
@@ -313,6 +314,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
 
     # loops as forms over symbols (params by name, constants by their decided expressions)
     floordiv_symbols: dict[str, SizeExpr] = quotients(col, form_names)  # a symbol for a floordiv of sizes (n / 2)
+    products.update({n: ((tuple(sorted(form_names[p] for p in ps)), 1),) for n, ps in col.products.items()
+                     if all(p in form_names for p in ps)})  # ... for a product (n * k)
 
     def sym_form(form: Lin | None, key: tuple | None, floordivs: bool = False) -> Lin | None:
         """`form` over size symbols; a constant decided as a floordiv (12 = n24 / 2) makes
@@ -472,7 +475,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             for n in known[d].symbols:
                 symbols.setdefault(n, extents.symbols[n])
             continue
-        if not reach and (c_ext := take_front_end_extent(func, block, key, params, symbols, unused, counter)):
+        if not reach and (c_ext := take_front_end_extent(func, block, key, params, symbols, unused, counter,
+                                                         products)):
             dims[key] = c_ext  # an index by division or from data: the extent the C front end read
             continue
         if not reach:
@@ -549,7 +553,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         lbs, ubs = bounds[loop.id]
         if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
                 and not lbs[0].ivs and not ubs[0].ivs and loop.step == 1 \
-                and not (COUNTER in lbs[0].terms | ubs[0].terms or set(ubs[0].terms) & set(col.quotients)):
+                and not (COUNTER in lbs[0].terms | ubs[0].terms
+                         or set(ubs[0].terms) & (set(col.quotients) | set(col.products))):
             trips[loop.id] = ubs[0].size_expr() - lbs[0].size_expr()
             ranges[loop.location] = (lbs[0].size_expr(), ubs[0].size_expr())
     nests = [tuple(trips[i] for i in loops if i in trips) for loops in col.store_loops]
@@ -577,7 +582,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
                      constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips, ranges,
-                     counter, updates=updates, congruences=congruences, caps=_caps(col, bounds, extreme))
+                     counter, updates=updates, congruences=congruences, caps=_caps(col, bounds, extreme),
+                     products=products)
 
 
 def _counter_argument(func) -> int | None:

@@ -97,6 +97,9 @@ class SizeModel:
     congruences: list = field(default_factory=list)
     # (s, t): sizes tested with s below t (a loop to min(i, s), i < t: synth.analysis.reach.caps)
     caps: list = field(default_factory=list)
+    # symbols that stand for a product of sizes (the sw * sh elements of a flat image read at
+    # an index computed by division): symbol -> ((symbols multiplied, coefficient), ...)
+    products: dict[str, tuple] = field(default_factory=dict)
 
     def keep_runtime_repeats(self) -> list[str]:
         """Make each in-place repeat loop whose count is a size argument a time loop (a
@@ -140,19 +143,30 @@ class SizeModel:
                              f"takes it at run time", self.location)
         return self.with_quotients({n: s.value for n, s in self.symbols.items()})
 
+    @property
+    def derived(self) -> dict[str, tuple[str, ...]]:
+        """The symbols whose values the others make (quotients, products) -> those symbols."""
+        return {**{n: e.symbols for n, e in self.floordivs.items()},
+                **{n: tuple(s for m, _ in monos for s in m) for n, monos in self.products.items()}}
+
     def with_quotients(self, values: Mapping[str, int]) -> dict[str, int]:
         """`values` of the symbols with the quotient symbols' (`floordivs`: q0 = n floordiv
         2, which extents may hold: a strided convolution's input of k + 2 * q0 elements)
-        computed from them, never kept from an earlier call at other values."""
+        and the product symbols' (`products`) computed from them, never kept from an
+        earlier call at other values."""
+        from math import prod
+
         from synth.analysis.symbols import GenericValues, dynamic_symbols
 
-        base = {n: v for n, v in values.items() if n not in self.floordivs}
+        base = {n: v for n, v in values.items() if n not in self.floordivs and n not in self.products}
         out = {**base, **{n: e.at(base) for n, e in self.floordivs.items() if all(m in base for m in e.symbols)}}
+        out.update({n: sum(c * prod(base[s] for s in m) for m, c in monos) for n, monos in self.products.items()
+                    if all(s in base for m, _ in monos for s in m)})
         dynamic = dynamic_symbols(values)
         if not isinstance(values, GenericValues):
             return out
-        return GenericValues(out, dynamic | {n for n, e in self.floordivs.items() if n in out
-                                             and any(m in dynamic for m in e.symbols)})
+        return GenericValues(out, dynamic | {n for n, of in self.derived.items() if n in out
+                                             and any(m in dynamic for m in of)})
 
     def unknown(self) -> list[str]:
         """The symbols whose value the kernel does not show (size arguments that bound
@@ -182,7 +196,7 @@ class SizeModel:
 
     def violations(self, values: Mapping[str, int]) -> list[str]:
         out = []
-        values = {**values, **{n: e.at(values) for n, e in self.floordivs.items()}}
+        values = self.with_quotients(values)
         for a, b, why in self.constraints:
             if a.at(values) > b.at(values):
                 out.append(f"{why}: {a} = {a.at(values)} > {b} = {b.at(values)}")
@@ -192,9 +206,9 @@ class SizeModel:
         return out
 
     def valid(self, values: Mapping[str, int], nonempty: bool = True) -> bool:
-        if any(v < 1 for n, v in values.items() if n not in self.floordivs) or self.violations(values):
+        if any(v < 1 for n, v in values.items() if n not in self.derived) or self.violations(values):
             return False
-        values = {**values, **{n: e.at(values) for n, e in self.floordivs.items()}}
+        values = self.with_quotients(values)
         return not nonempty or all(lb.at(values) < ub.at(values) for lb, ub in self.nonempty)
 
     def _assign(self, order: list[str], small: list[int]) -> dict[str, int]:
@@ -236,7 +250,7 @@ class SizeModel:
     def shape(self, arg: int, values: Mapping[str, int]) -> tuple:
         from synth.analysis.symbols import size
 
-        values = self.with_quotients(values) if self.floordivs else values
+        values = self.with_quotients(values) if self.floordivs or self.products else values
         return tuple(size(e, values) for e in self.arg_dims[arg])
 
     def param_values(self, values: Mapping[str, int]) -> dict[int, int]:

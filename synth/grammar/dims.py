@@ -98,7 +98,8 @@ def kernel_sources(kernel, arguments) -> dict[str, SizeSource]:
     scalars = {name: (i, kernel.tensor_type(i, values).dtype)
                for i, name in model.params.items() if i in arguments}
     quotients = {n: e for n, e in model.floordivs.items() if not n.startswith("(")}
-    return find_sources(set(model.symbols) | set(quotients), arg_dims, scalars, quotients)
+    # (a product symbol, an image's sw * sh elements: read off the array it is the extent of)
+    return find_sources(set(model.symbols) | set(quotients) | set(model.products), arg_dims, scalars, quotients)
 
 class GenericSizes:
     """The size values of one generic function body (see the module docstring).

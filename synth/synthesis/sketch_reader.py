@@ -220,6 +220,8 @@ class Reader:
                 d = self.index_value(owner.operands[1])
                 if d > 0 and not is_block_argument(owner.operands[1]):
                     return self.index_value(owner.operands[0]) // d  # (sizes are not negative)
+            if owner.name == "arith.muli":  # n * k of sizes
+                return self.index_value(owner.operands[0]) * self.index_value(owner.operands[1])
         raise NoSketch("a loop bound that is not a size")
 
     def bound(self, amap: ir.AffineMap, operands, upper: bool):
