@@ -11,8 +11,10 @@ The translations of resample.c are checked against gcc by tests/test_c_libs.py."
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from c_oracle import assert_refused_at, load_cases, raise_for_every_size_equals_compiled_c
+from c_oracle import (Case, assert_refused_at, assert_same, inputs, load_cases, raise_for_every_size_equals_compiled_c,
+                      run_c, run_translation, signature)
 from conftest import ROOT
 
 from synth.analysis.model import load_kernel
@@ -70,7 +72,7 @@ EVERY_SIZE = ["bytes:upsample2_f32", "lookup:embed_rows", "resample:resample_nea
               "resample:repeat2_local_f64", "resample:resample_exact_1d_f32",
               "resample:resample_stereo_s16", "bounds:downsample2_u8", "bytes:repeat_each_f64",
               "bytes:resize_nearest_f32", "bytes:resize_nearest_rgb_u8", "bytes:resize_nearest_exact_f32",
-              "resample:resize_nn_rows_f32"]
+              "resample:resize_nn_rows_f32", "resample:get_rows_f32"]
 DEFAULT = [("resample:resample_exact_1d_f32", "stablehlo"), ("lookup:embed_rows", "linalg"),
            ("bounds:downsample2_u8", "stablehlo"), ("resample:resize_nn_rows_f32", "linalg")]
 
@@ -131,3 +133,32 @@ def test_a_local_changed_after_its_division_is_no_computed_index(tmp_path):
            "    }\n"
            "}\n")
     assert_refused_at(tmp_path / "moved.c", src, "f", "src[sy * sw + x]", ["'sy'"])
+
+
+def test_a_row_id_in_a_local_reads_the_ids_at_the_lookup(tmp_path):
+    """ggml's get_rows: `int r = ids[i];` of `const int *ids` read by `table[r][j]` is the
+    lookup at ids[i] itself (as `emb[tok[i]][j]`), so it raises as a gather; a local from
+    ids the function writes (no const) stays a value in memory, and the translation equals
+    gcc where ids[i] is cleared between the read and the lookup."""
+    case = CASES["resample:get_rows_f32"]
+    text = translate_c(str(case.path), function=case.function).text
+    assert text.count("affine.load %arg3[%arg6]") == 2 and "memref.load %arg4[%" in text
+    src = (
+        "void rows_then_clear(int n, int d, int V, int *ids, const float table[V][d], float *out)\n"
+        "{\n"
+        "    for (int i = 0; i < n; i++) {\n"
+        "        int r = ids[i];\n"
+        "        ids[i] = 0;\n"
+        "        for (int j = 0; j < d; j++)\n"
+        "            out[i * d + j] = table[r][j];\n"
+        "    }\n"
+        "}\n")
+    c = tmp_path / "rows_then_clear.c"
+    c.write_text(src)
+    spec = {"sizes": {"n": 5, "d": 4, "V": 7}, "arrays": {"ids": "n", "table": "V*d", "out": "n*d"},
+            "ranges": {"ids": [1, 6]}}
+    clear = Case(c, "rows_then_clear", spec)
+    params, result = signature(clear)
+    args = inputs(clear, params, np.random.default_rng(3))
+    got = run_translation(clear, params, args, sizes=True)
+    assert_same(clear, "translation", params, result, run_c(clear, params, result, args, "-O2"), got[:2])

@@ -394,6 +394,7 @@ class AccessTranslator(ByteViews, ComputedIndex):
         """`lut[in[i]]` of a pointer parameter declared with its extent (`const uchar
         lut[256]`) that the function reads as one dimension: memref.load at the offset plus
         the data, converted to an index."""
+        index = self.forwarded_read(index)
         computed = self.computed(index)
         if self.collect:  # (the index's own reads recorded; a computed one's range, for the extent)
             self.plan.indexed.add(b.key)
@@ -434,6 +435,7 @@ class AccessTranslator(ByteViews, ComputedIndex):
                             f"must be declared (as in 'const T lut[256]')")
         idx = []
         for ix, n in zip(subs, b.shape):
+            ix = self.forwarded_read(ix)
             if not self._reads_memory(ix):
                 idx.append(self.value_of_aff(self.subscript(ix, c), c))
                 continue

@@ -16,6 +16,7 @@ layer (synth.frontend.c.access)."""
 from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
+from clang.cindex import TypeKind as TK
 
 from synth.frontend.c import extremes
 from synth.frontend.c.affine import AffineTranslator
@@ -76,6 +77,29 @@ class ComputedIndex(AffineTranslator):
             return init
         except (NotAffine, Refuse):
             return init if self.computed(init) else None
+
+    def forwarded_read(self, ix):
+        """A subscript that is an integer local set once from a read-only array where it
+        still holds that value (ggml's get_rows: `int r = ids[i];` of `const int *ids`, then
+        `table[r][j]`): the read itself, of the local's type (the lookup then reads `ids[i]`
+        as `emb[tok[i]][j]` does); `ix` otherwise. Read-only: the array a parameter whose
+        elements are `const` (the translation takes parameters not to overlap, and says so)."""
+        s = strip_casts(ix)
+        b = self.env.get(s.referenced.hash) if s.kind == CK.DECL_REF_EXPR and s.referenced is not None else None
+        if b is None or b.kind != "mem" or not is_int(b.type):
+            return ix
+        init = extremes.fixed_local(self, s)
+        r = strip_casts(init) if init is not None else None
+        if r is None or r.kind != CK.ARRAY_SUBSCRIPT_EXPR or SCALARS.get(r.type.get_canonical().kind) != b.type:
+            return ix
+        base, index = self._subscript_parts(r)
+        base = strip_casts(base)
+        if base.kind != CK.DECL_REF_EXPR or base.referenced is None or base.referenced.kind != CK.PARM_DECL \
+                or self._reads_memory(index):
+            return ix
+        t = base.referenced.type.get_canonical()
+        pointee = t.get_pointee() if t.kind == TK.POINTER else t.get_array_element_type()
+        return r if pointee.is_const_qualified() else ix
 
     def computed_range(self, e) -> tuple[Poly, Poly]:
         """(lowest, highest) of the integer expression `e` over the loop nest, as
