@@ -289,21 +289,24 @@ def unquotient(e, floordivs: dict):
     return SizeExpr(inner.terms, inner.const + e.const * inner.div, inner.div)
 
 
-def check_quotients(dims: dict, floordivs: dict, where: str, block=None) -> None:
-    """Refuse (exit 2) an extent that a quotient symbol enters other than linearly: an
-    affine expression of sizes and quotient symbols (`k + 2 * q0` elements of a strided
-    convolution's input, q0 = (n - k) floordiv 2) is an extent of a raise for every size,
-    which computes q0 from its sizes (synth.grammar.dims); a floordiv of one is not."""
+def check_quotients(dims: dict, floordivs: dict, where: str, block=None, params=()) -> None:
+    """Refuse (exit 2) an extent that a quotient symbol enters other than linearly with
+    size parameters (`params`, their symbols): an affine expression of parameters and
+    quotient symbols (`k + 2 * q0` elements of a strided convolution's input, q0 = (n - k)
+    floordiv 2) is an extent of a raise for every size, which computes q0 from its sizes
+    (synth.grammar.dims); a floordiv of one is not, nor a sum with a symbol of another
+    kind (a loop bound the analysis did not follow: an unrolled loop's tail to n % 4)."""
     for (arr, d), e in dims.items():
-        if e is not None and e.div != 1 and any(n in floordivs and not n.startswith("(") for n in e.symbols):
+        quotient = e is not None and any(n in floordivs and not n.startswith("(") for n in e.symbols)
+        if quotient and (e.div != 1 or any(n not in floordivs and n not in params for n in e.symbols)):
             what = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
             text = str(e)
             for n, q in floordivs.items():
                 text = text.replace(n, f"({q})")
             if block is not None:
                 text = re.sub(r"\barg(\d+)\b", lambda m: param_name(block, int(m[1])), text)
-            raise InputError(f"the extent of dimension {d} of {what} is {text}: a floordiv of a "
-                             f"quotient of sizes, which no raise for every size takes (give the "
+            raise InputError(f"the extent of dimension {d} of {what} is {text}: a quotient of "
+                             f"sizes in a form no raise for every size takes (give the "
                              f"sizes their values, --size NAME=VALUE)", where)
 
 

@@ -509,7 +509,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                     and all(c > 0 for _, c in past.terms) and past.const + sum(c for _, c in past.terms) >= 0:
                 dims[key] = reach
 
-    check_quotients(dims, floordiv_symbols, location, block)
+    check_quotients(dims, floordiv_symbols, location, block, set(params.values()))
     requotient(dims, floordiv_symbols)
     # -- constraints: every access within its array, loops that run
     constraints = []
