@@ -32,9 +32,9 @@ class GenericUnsupported(Exception):
 class SizeSource:
     """Where a dynamic symbol's value comes from: dimension `dim` of array argument `arg`,
     which is the symbol plus `offset` (kind "dim"); dimension `dim` of array argument
-    `arg`, which is `coeff` (+1 or -1) times the symbol plus `rest`, an expression of
-    symbols with sources of their own (kind "solved": moving_average's out, n - w + 1,
-    gives w once in gives n); or the value of the rank-0 integer argument `arg` (kind
+    `arg`, which is `coeff` (+1 or -1, else a multiple: 2 * h rows) times the symbol plus
+    `rest`, an expression of symbols with sources of their own (kind "solved":
+    moving_average's out, n - w + 1, gives w once in gives n); or the value of the rank-0 integer argument `arg` (kind
     "scalar", element type `dtype`); or, for a quotient symbol (q0 = (n - k) floordiv 2,
     synth.analysis.sizes.SizeModel.floordivs), `rest`, its floordiv of symbols with
     sources of their own (kind "quotient", `arg` -1). A size read from a shape is
@@ -66,19 +66,20 @@ def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tup
                 name = e.terms[0][0]
                 if name in dynamic and name not in out:
                     out[name] = SizeSource(name, "dim", arg, d, e.const)
-    solved = True
-    while solved:  # a dim linear in symbols, all but one with a source: that one, solved
-        solved = False
-        for arg in sorted(arg_dims):
-            for d, e in enumerate(arg_dims[arg]):
-                if not isinstance(e, SizeExpr) or e.div != 1:
-                    continue
-                missing = [(n, c) for n, c in e.terms if n not in out]
-                if len(missing) == 1 and missing[0][1] in (1, -1) and missing[0][0] in dynamic:
-                    name, coeff = missing[0]
-                    rest = SizeExpr(tuple(t for t in e.terms if t[0] != name), e.const)
-                    out[name] = SizeSource(name, "solved", arg, d, coeff=coeff, rest=rest)
-                    solved = True
+    for units in ((1, -1), None):  # (then a multiple of the symbol: 2 * h rows of an upsampling)
+        solved = True
+        while solved:  # a dim linear in symbols, all but one with a source: that one, solved
+            solved = False
+            for arg in sorted(arg_dims):
+                for d, e in enumerate(arg_dims[arg]):
+                    if not isinstance(e, SizeExpr) or e.div != 1:
+                        continue
+                    missing = [(n, c) for n, c in e.terms if n not in out]
+                    if len(missing) == 1 and (units is None or missing[0][1] in units) and missing[0][0] in dynamic:
+                        name, coeff = missing[0]
+                        rest = SizeExpr(tuple(t for t in e.terms if t[0] != name), e.const)
+                        out[name] = SizeSource(name, "solved", arg, d, coeff=coeff, rest=rest)
+                        solved = True
     for name, (arg, dtype) in scalar_args.items():
         if name in dynamic and name not in out:
             out[name] = SizeSource(name, "scalar", arg, dtype=dtype)
@@ -158,8 +159,12 @@ class GenericSizes:
         rest = self._expr(em, src.rest)
         ty = "index" if linalg else "tensor<i64>"
         sub = "arith.subi" if linalg else "stablehlo.subtract"
-        a, b = (dim, rest) if src.coeff == 1 else (rest, dim)
-        return _pro(em, f"{sub} {a}, {b} : {ty}")
+        a, b = (dim, rest) if src.coeff > 0 else (rest, dim)
+        v = _pro(em, f"{sub} {a}, {b} : {ty}")
+        if abs(src.coeff) == 1:
+            return v
+        const = self._index_constant if linalg else self._i64_constant  # (a multiple: exact)
+        return _pro(em, f"{'arith.divsi' if linalg else 'stablehlo.divide'} {v}, {const(em, abs(src.coeff))} : {ty}")
 
     # -- constants ----------------------------------------------------------------------------
     def _index_constant(self, em, value: int) -> str:
