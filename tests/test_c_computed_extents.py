@@ -72,7 +72,7 @@ EVERY_SIZE = ["bytes:upsample2_f32", "lookup:embed_rows", "resample:resample_nea
               "resample:repeat2_local_f64", "resample:resample_exact_1d_f32",
               "resample:resample_stereo_s16", "bounds:downsample2_u8", "bytes:repeat_each_f64",
               "bytes:resize_nearest_f32", "bytes:resize_nearest_rgb_u8", "bytes:resize_nearest_exact_f32",
-              "resample:resize_nn_rows_f32", "resample:get_rows_f32"]
+              "resample:resize_nn_rows_f32", "resample:get_rows_f32", "bytes:upsample2_nearest_u8"]
 DEFAULT = [("resample:resample_exact_1d_f32", "stablehlo"), ("lookup:embed_rows", "linalg"),
            ("bounds:downsample2_u8", "stablehlo"), ("resample:resize_nn_rows_f32", "linalg")]
 
@@ -162,3 +162,19 @@ def test_a_row_id_in_a_local_reads_the_ids_at_the_lookup(tmp_path):
     args = inputs(clear, params, np.random.default_rng(3))
     got = run_translation(clear, params, args, sizes=True)
     assert_same(clear, "translation", params, result, run_c(clear, params, result, args, "-O2"), got[:2])
+
+
+def test_the_extent_needs_the_c_names_of_the_sizes(tmp_path):
+    """The C front end's extents name C parameters (`n`); an MLIR file written by `synth
+    translate` keeps the attribute but not the names' locations (its `%arg2` names no
+    parameter), so the extent is not taken from it: exit 2, as before, never a guess."""
+    from synth.frontend.reader import load_source
+
+    case = CASES["bytes:upsample2_f32"]
+    text = translate_c(str(case.path), function=case.function, locations=False).text
+    assert 'synth.c_shape = ["n"]' in text
+    path = tmp_path / "up.mlir"
+    path.write_text(text)
+    with pytest.raises(InputError) as e:
+        load_kernel(load_source(path), case.function)
+    assert e.value.exit_code == 2 and "no loop index reaches it" in e.value.message

@@ -21,7 +21,7 @@ import ast
 from mlir import ir
 
 from synth.analysis.collect import SIZE_TYPES
-from synth.analysis.reach import param_name
+from synth.analysis.reach import located_name
 from synth.analysis.symbols import SizeExpr
 
 
@@ -89,7 +89,9 @@ def front_end_extent(func, block, arg: int, d: int) -> dict[tuple[int, ...], int
     if shape is None or d >= len(shape) or shape[d] == "?":
         return None
     arg_types = [a.type for a in block.arguments]
-    names = {param_name(block, p): p for p, t in enumerate(arg_types) if str(t) in SIZE_TYPES}
+    # (only names read at the parameters' C locations: an MLIR file's %arg2 names none)
+    names = {located_name(block, p): p for p, t in enumerate(arg_types) if str(t) in SIZE_TYPES}
+    names.pop(None, None)
     out = poly_terms(shape[d], names)
     if out is None or not any(out) or any(c < 0 for c in out.values()):
         return None

@@ -62,6 +62,12 @@ def _guarded_ops(col: Collector) -> set[int]:
 def param_name(block, p: int) -> str:
     """The C name of size argument #p, read at its location (clang's location of a
     parameter is its name: `int n` at the n), or `arg{p}` where none is there."""
+    return located_name(block, p) or f"arg{p}"
+
+
+def located_name(block, p: int) -> str | None:
+    """The name at argument #p's location (see param_name); None where there is none (an
+    MLIR file's `%arg2` names no C parameter)."""
     import re
 
     try:
@@ -74,7 +80,7 @@ def param_name(block, p: int) -> str:
                 return m.group(0)
     except (AttributeError, ValueError, TypeError, OSError, IndexError):
         pass
-    return f"arg{p}"
+    return None
 
 
 def fit(p: int, keys: list, arrays: dict, reach: dict, block=None) -> int | None:
