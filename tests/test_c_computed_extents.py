@@ -165,16 +165,74 @@ def test_a_row_id_in_a_local_reads_the_ids_at_the_lookup(tmp_path):
 
 
 def test_the_extent_needs_the_c_names_of_the_sizes(tmp_path):
-    """The C front end's extents name C parameters (`n`); an MLIR file written by `synth
-    translate` keeps the attribute but not the names' locations (its `%arg2` names no
-    parameter), so the extent is not taken from it: exit 2, as before, never a guess."""
+    """The C front end's extents name C parameters (`n`); where it reads an array at
+    computed indices it writes each integer parameter's name (`synth.c_name`), so an MLIR
+    file without locations (`synth translate`, synth cc) still relates them; without the
+    names (its `%arg2` names no parameter) the extent is not taken: exit 2, never a guess."""
     from synth.frontend.reader import load_source
 
     case = CASES["bytes:upsample2_f32"]
     text = translate_c(str(case.path), function=case.function, locations=False).text
-    assert 'synth.c_shape = ["n"]' in text
+    assert 'synth.c_shape = ["n"]' in text and '{synth.c_name = "n"}' in text
     path = tmp_path / "up.mlir"
     path.write_text(text)
+    model = load_kernel(load_source(path), case.function).sizes
+    assert [str(e) for e in model.arg_dims[0]] == [model.params[2]]
+    path.write_text(text.replace(' {synth.c_name = "n"}', ""))
     with pytest.raises(InputError) as e:
         load_kernel(load_source(path), case.function)
     assert e.value.exit_code == 2 and "no loop index reaches it" in e.value.message
+    assert "c_name" not in translate_c(str(CASES["bounds:downsample2_u8"].path), function="downsample2_u8").text
+
+
+DROPIN_MAIN = r"""
+#include <stdio.h>
+void resize_nn_rows_f32(const float *src, int sw, int sh, float *dst, int dw, int dh);
+void downsample2_u8(int w, int h, const unsigned char *src, unsigned char *dst);
+int main(void)
+{
+    static float src[40 * 30], dst[50 * 45];
+    static unsigned char img[33 * 27], half[16 * 13];
+    for (int i = 0; i < 40 * 30; i++) src[i] = (float)((i * 37) % 101) / 7.0f;
+    for (int i = 0; i < 33 * 27; i++) img[i] = (unsigned char)((i * 53) % 251);
+    double s = 0;
+    int sizes[2][4] = {{7, 5, 11, 4}, {40, 30, 23, 45}};  /* up and down */
+    for (int k = 0; k < 2; k++) {
+        int sw = sizes[k][0], sh = sizes[k][1], dw = sizes[k][2], dh = sizes[k][3];
+        resize_nn_rows_f32(src, sw, sh, dst, dw, dh);
+        for (int i = 0; i < dw * dh; i++) s += dst[i] * (i % 13 + 1);
+    }
+    downsample2_u8(33, 27, img, half);  /* odd sizes: the last row and column unread */
+    for (int i = 0; i < 16 * 13; i++) s += half[i] * (i % 7 + 1);
+    downsample2_u8(8, 6, img, half);
+    for (int i = 0; i < 4 * 3; i++) s += half[i] * (i % 5 + 1);
+    printf("sum %.17g\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_dropin_serves_products_and_quotients_at_any_size(tmp_path):
+    """synth cc with the raises for every size of a product extent (resizeNN's sw * sh)
+    and of quotient extents (a 2x2 downsampling at odd sizes): the program prints what the
+    one gcc built prints, at sizes up and down."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "resample.c").write_text((CORPUS / "resample.c").read_text())
+    (tmp_path / "bounds.c").write_text((CORPUS / "bounds.c").read_text())
+    (tmp_path / "main.c").write_text(DROPIN_MAIN)
+    files = ["resample.c", "bounds.c", "main.c"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    subprocess.run(["cc", "-O2", *files, "-lm", "-o", "prog_cc"], cwd=tmp_path, check=True)
+    p = subprocess.run([sys.executable, "-m", "synth.cli", "cc", "-O2", *files, "-lm", "-o", "prog",
+                        "--raise", "resize_nn_rows_f32", "--raise", "downsample2_u8", "--target", "linalg",
+                        "--keep-slower", "--cache-dir", str(tmp_path / "cache"), "--report", "report.json"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "report.json").read_text().count('"raised"') >= 2
+    want = subprocess.run([str(tmp_path / "prog_cc")], capture_output=True, text=True, check=True).stdout
+    got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
+    assert got == want

@@ -35,6 +35,16 @@ def c_shape(func, arg: int) -> list[str] | None:
     return [ir.StringAttr(x).value for x in ir.ArrayAttr(ir.DictAttr(attrs[arg])["synth.c_shape"])]
 
 
+def c_name(func, arg: int) -> str | None:
+    """The C name of argument `arg` as the front end wrote it (`synth.c_name`), or None."""
+    if "arg_attrs" not in func.attributes:
+        return None
+    attrs = list(ir.ArrayAttr(func.attributes["arg_attrs"]))
+    if arg >= len(attrs) or "synth.c_name" not in ir.DictAttr(attrs[arg]):
+        return None
+    return ir.StringAttr(ir.DictAttr(attrs[arg])["synth.c_name"]).value
+
+
 def declared_by_c(func, arg: int, d: int) -> bool:
     """The C declares dim `d` of argument `arg` as one size (`double u[n][n]`: its
     synth.c_shape entry a plain name), not as what its accesses reach (`float *y`, `y[i]`
@@ -89,8 +99,9 @@ def front_end_extent(func, block, arg: int, d: int) -> dict[tuple[int, ...], int
     if shape is None or d >= len(shape) or shape[d] == "?":
         return None
     arg_types = [a.type for a in block.arguments]
-    # (only names read at the parameters' C locations: an MLIR file's %arg2 names none)
-    names = {located_name(block, p): p for p, t in enumerate(arg_types) if str(t) in SIZE_TYPES}
+    # the names the front end wrote (synth.c_name), else those read at the parameters' C
+    # locations (an MLIR file's %arg2 names none)
+    names = {c_name(func, p) or located_name(block, p): p for p, t in enumerate(arg_types) if str(t) in SIZE_TYPES}
     names.pop(None, None)
     out = poly_terms(shape[d], names)
     if out is None or not any(out) or any(c < 0 for c in out.values()):

@@ -398,6 +398,7 @@ class AccessTranslator(ByteViews, ComputedIndex):
         computed = self.computed(index)
         if self.collect:  # (the index's own reads recorded; a computed one's range, for the extent)
             self.plan.indexed.add(b.key)
+            self.plan.looked_up.add(b.key)
             self._data_index(index)
             if computed and b.flat and b.shape[0] is None:  # the highest element it reads
                 self.accesses.setdefault(b.key, []).append(layout.Access(
@@ -443,6 +444,7 @@ class AccessTranslator(ByteViews, ComputedIndex):
             self._index_range(ix, n, b, c, Poly())
         if self.collect:
             self.plan.indexed.add(b.key)
+            self.plan.looked_up.add(b.key)
         return self.op(f"memref.load {b.ssa}[{', '.join(idx)}] : {self.base_type(b)}", c)
 
     def _data_index(self, ix) -> str:
