@@ -89,6 +89,10 @@ def test_raise_for_every_size_equals_compiled_c(name, target):
     ("bytes:upsample2_f32", "dense<2> : tensor<i32>", "dense<3> : tensor<i32>"),
     # src[i * sn / sn] = src[i] for src[i * sn / dn]
     ("resample:resample_nearest_1d_f32", "stablehlo.divide %5, %6", "stablehlo.divide %5, %4"),
+    # src row y * sh / sh = y for y * sh / dh (a product extent, sw * sh)
+    ("resample:resize_nn_rows_f32", "stablehlo.divide %11, %12", "stablehlo.divide %11, %10"),
+    # src[2y][2x] twice for src[2y][2x] + src[2y][2x + 1] (extents 2 * q0, 2 * q1)
+    ("bounds:downsample2_u8", "dense<[0, 1]> : tensor<2xi64>", "dense<[0, 0]> : tensor<2xi64>"),
 ])
 def test_mutants_of_the_computed_index_are_refuted(tmp_path, name, find, mutant):
     from synth.pipeline import RaiseOptions, raise_function
