@@ -24,7 +24,7 @@ from synth.frontend.c import translate_c
 
 CORPUS = ROOT / "benchmarks" / "c-libs"
 CASES = {f"{c.path.stem}:{c.function}": c for c in load_cases(CORPUS)
-         if c.path.name in ("resample.c", "bytes.c", "lookup.c", "bounds.c")}
+         if c.path.name in ("resample.c", "bytes.c", "lookup.c", "bounds.c", "loops_while.c")}
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
 
@@ -240,3 +240,19 @@ def test_dropin_serves_products_and_quotients_at_any_size(tmp_path):
     want = subprocess.run([str(tmp_path / "prog_cc")], capture_output=True, text=True, check=True).stdout
     got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
     assert got == want
+
+
+@pytest.mark.parametrize("target", ["stablehlo", pytest.param("linalg", marks=pytest.mark.slow)])
+def test_uint16_sizes_raise_for_every_size(target):
+    """CMSIS-DSP's `uint16_t numRows, numCols` are sizes (the loops' bounds): mat_shift_q15
+    raises for every size; the raise reads them off the arrays' dims, never from a 16-bit
+    argument's value (C reads a uint16_t unsigned; the drop-in's domain check sends a size
+    of 32768 or more to the original loops)."""
+    from synth.grammar.dims import kernel_sources
+
+    case = CASES["loops_while:mat_shift_q15"]
+    kernel = load_kernel(translate_c(str(case.path), function=case.function), case.function)
+    assert sorted(kernel.sizes.params) == [2, 3]
+    kernel.sizes.with_test_values()
+    assert {s.kind for s in kernel_sources(kernel, range(kernel.n_arguments)).values()} == {"dim"}
+    raise_for_every_size_equals_compiled_c(case, target)

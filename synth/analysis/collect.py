@@ -13,7 +13,8 @@ from synth.analysis.symbols import SizeExpr
 from synth.frontend.reader import walk_ops
 
 SMALL_CONSTANT = 8  # constants below this in an index or offset are literal (stencil offsets...)
-SIZE_TYPES = ("i32", "i64", "index")
+# integer types a size argument has (CMSIS-DSP takes uint16_t rows and columns)
+SIZE_TYPES = ("i32", "i64", "index", "i16")
 
 
 @dataclass

@@ -20,7 +20,7 @@ from synth.frontend.reader import walk_ops
 
 ARRAY_ELEMENT_TYPES = ("f64", "f32", "i32", "i64", "i16", "i8")
 SCALAR_TYPES = ("i32", "i64", "index", "f32", "f64", "i16", "i8")
-SIZE_TYPES = ("i32", "i64", "index")
+SIZE_TYPES = ("i32", "i64", "index", "i16")  # (as synth.analysis.collect's)
 
 _ACCESS_READ = ("affine.load", "memref.load")
 _ACCESS_WRITE = ("affine.store", "memref.store")

@@ -96,8 +96,9 @@ def kernel_sources(kernel, arguments) -> dict[str, SizeSource]:
     model = kernel.sizes
     values = model.original()
     arg_dims = {i: model.arg_dims[i] for i in arguments if i in model.arg_dims}
+    # (not a 16-bit argument's value: C's uint16_t sizes are read unsigned, a tensor<i16> is not)
     scalars = {name: (i, kernel.tensor_type(i, values).dtype)
-               for i, name in model.params.items() if i in arguments}
+               for i, name in model.params.items() if i in arguments and kernel.tensor_type(i, values).dtype != "i16"}
     quotients = {n: e for n, e in model.floordivs.items() if not n.startswith("(")}
     # (a product symbol, an image's sw * sh elements: read off the array it is the extent of)
     return find_sources(set(model.symbols) | set(quotients) | set(model.products), arg_dims, scalars, quotients)
