@@ -236,21 +236,8 @@ def test_a_loop_from_the_max_of_sizes_raises_for_every_size_to_linalg():
     assert "affine.max" in static.module.split("func.func @clear_from(")[1]
 
 
-@pytest.mark.parametrize("name,words", [
-    ("conv1d_stride2", "is k + 2*((n - k) floordiv 2): a multiple of a quotient of sizes"),
-])
-def test_bounds_that_no_raise_for_every_size_takes(name, words):
-    """The input a strided convolution reaches, 2 * ((n - k) / 2) + k, has no one
-    expression of the sizes as its extent: exit 2 for every size (it raises at the sizes
-    given: scripts/c_coverage.py)."""
-    from synth.analysis.model import load_kernel
-    from synth.errors import InputError
-
-    case = CASES[name]
-    with pytest.raises(InputError) as e:
-        load_kernel(translate_c(str(case.path), function=name), name)
-    assert e.value.exit_code == 2 and words in e.value.message, e.value.message
-    assert e.value.location.startswith(str(case.path))
+# (copy_prefix, clear_from: min / max of sizes, and conv1d_stride2's k + 2 * ((n - k) / 2) are
+# each taken for every size since: the tests above and tests/test_c_computed_extents.py)
 
 
 PAIRS_MLIR = """

@@ -13,7 +13,8 @@ from synth.analysis.symbols import SizeExpr
 from synth.frontend.reader import walk_ops
 
 SMALL_CONSTANT = 8  # constants below this in an index or offset are literal (stencil offsets...)
-SIZE_TYPES = ("i32", "i64", "index")
+# integer types a size argument has (CMSIS-DSP takes uint16_t rows and columns)
+SIZE_TYPES = ("i32", "i64", "index", "i16")
 
 
 @dataclass
@@ -158,6 +159,7 @@ class Collector:
         self.parent: dict[int, int | None] = {}
         self.store_loops: list[list[int]] = []  # per affine.store (pre-order): enclosing loops
         self.quotients: dict[str, tuple] = {}  # "q0" -> (param terms, const, divisor): n / 2
+        self.products: dict[str, tuple] = {}  # "m0" -> (param, param): n * k
 
     def where(self, op) -> str:
         return diagnostic_location(self.path, op.location)
@@ -184,7 +186,27 @@ class Collector:
             return _map_lins(amap, dims)[0]
         if owner.name in ("arith.divsi", "arith.divui", "arith.floordivsi"):
             return self._quotient(owner)
+        if owner.name == "arith.muli":
+            return self._product(owner)
         return None
+
+    def _product(self, op) -> Lin | None:
+        """`n * k` of two size arguments (a loop over the n * k elements np.repeat writes):
+        a symbol of its own (`m0`), which the size analysis makes a product symbol
+        (synth.analysis.sizes.SizeModel.products)."""
+        x, y = (self.operand(v) for v in op.operands)
+        keys = []
+        for f in (x, y):
+            if f is None or f.const or len(f.terms) != 1:
+                return None
+            (k, c), = f.terms.items()
+            if c != 1 or not isinstance(k, tuple) or k[0] != "p":
+                return None
+            keys.append(k[1])
+        key = tuple(sorted(keys))
+        name = next((n for n, q in self.products.items() if q == key), f"m{len(self.products)}")
+        self.products[name] = key
+        return Lin({name: 1})
 
     def _quotient(self, op) -> Lin | None:
         """`x / d` of size arguments (no loop index) by a positive constant (C's `n / 2`,

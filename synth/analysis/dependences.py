@@ -168,7 +168,7 @@ class _Model:
             return self.iv_names[value]
         if isinstance(value, ir.BlockArgument):
             k = _arg_index(value, self.body)
-            return self._argument(k) if k is not None and str(value.type) in ("i32", "i64", "index") else None
+            return self._argument(k) if k is not None and str(value.type) in ("i32", "i64", "index", "i16") else None
         owner = value.owner
         name = owner.name
         if name in ("arith.index_cast", "arith.index_castui"):

@@ -20,7 +20,7 @@ from synth.frontend.reader import walk_ops
 
 ARRAY_ELEMENT_TYPES = ("f64", "f32", "i32", "i64", "i16", "i8")
 SCALAR_TYPES = ("i32", "i64", "index", "f32", "f64", "i16", "i8")
-SIZE_TYPES = ("i32", "i64", "index")
+SIZE_TYPES = ("i32", "i64", "index", "i16")  # (as synth.analysis.collect's)
 
 _ACCESS_READ = ("affine.load", "memref.load")
 _ACCESS_WRITE = ("affine.store", "memref.store")
@@ -80,6 +80,8 @@ class KernelFunction:
     # extent there; random inputs draw its values inside (synth.grammar.gather: the C reads
     # outside only with undefined behaviour, an assumption the translation records)
     index_ranges: dict = field(default_factory=dict)
+    # the same where the table's extent is a run-time size: index argument -> (table, dim)
+    index_dims: dict = field(default_factory=dict)
 
     @property
     def outputs(self) -> list[int]:
@@ -206,7 +208,7 @@ def analyze_function(source: SourceModule, module: ir.Module, name: str) -> Kern
                     opname.split(".")[0] in _SUPPORTED_DIALECTS and opname not in _INDEX_OPS):
                 kf.scalars_used.add(idx)
         if opname == "memref.load":
-            _index_ranges(op, block, kf.index_ranges)
+            _index_ranges(op, block, kf.index_ranges, kf.index_dims)
         if opname in _INT_DIVISIONS and (isinstance(op.operands[1].owner, ir.Block)
                                          or op.operands[1].owner.name != "arith.constant"):
             kf.int_divides_by_data = True
@@ -267,9 +269,10 @@ def _vote_dims(op: ir.Operation, opname: str, arr: int, param_of, votes) -> None
                 votes[(arr, dim)][p] += 1
 
 
-def _index_ranges(op: ir.Operation, block, ranges: dict) -> None:
+def _index_ranges(op: ir.Operation, block, ranges: dict, dims: dict) -> None:
     """For a memref.load at an index loaded from an argument (through casts): that
-    argument -> the least static extent it indexes."""
+    argument -> the least static extent it indexes (`ranges`), or, where the extent is
+    dynamic (`emb[tok[i]][j]` of `float emb[V][d]`), -> (table argument, dim) (`dims`)."""
     t = ir.MemRefType(op.operands[0].type)
     for d, v in enumerate(list(op.operands)[1:]):
         unsigned = None  # the width of an unsigned reading (extui, index_castui) on the way
@@ -279,8 +282,12 @@ def _index_ranges(op: ir.Operation, block, ranges: dict) -> None:
                 src = str(v.owner.operands[0].type)
                 unsigned = int(src[1:]) if src[:1] == "i" and src[1:].isdigit() else None
             v = v.owner.operands[0]
-        if isinstance(v, ir.BlockArgument) or v.owner.name not in ("affine.load", "memref.load") \
-                or t.is_dynamic_dim(d):
+        if isinstance(v, ir.BlockArgument) or v.owner.name not in ("affine.load", "memref.load"):
+            continue
+        if t.is_dynamic_dim(d):
+            arg, table = _func_arg_index(v.owner.operands[0], block), _func_arg_index(op.operands[0], block)
+            if arg is not None and table is not None:
+                dims.setdefault(arg, (table, d))
             continue
         if unsigned is not None and unsigned <= 16 and t.shape[d] >= 1 << unsigned:
             continue  # every value of the type is inside (an unsigned char into 256 rows)

@@ -46,6 +46,7 @@ def instantiate_function(func, model: SizeModel, values: Mapping[str, int], *,
                          keep_dynamic: bool = False) -> None:
     """Rewrite `func` (in place, in the caller's context) at symbol `values`; dynamic
     argument dims become static unless `keep_dynamic`."""
+    values = model.with_quotients(values)  # (extents that hold a quotient or product symbol)
     block = func.regions[0].blocks[0]
     new_inputs = []
     for value in block.arguments:

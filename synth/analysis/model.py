@@ -78,8 +78,13 @@ class Kernel:
                 array = draw(shape, a.type)
                 if self.function.int_divides_by_data and array.dtype.kind == "i":
                     array = np.where(array == 0, np.ones_like(array), array)  # no x / 0 (a trap)
-                if a.index in self.function.index_ranges:  # indices of a table: inside it
-                    n = self.function.index_ranges[a.index]
+                ranged = self.function.index_ranges
+                if a.index in self.function.index_dims:  # ... of a table of run-time extent
+                    table, d = self.function.index_dims[a.index]
+                    n = int(self.sizes.shape(table, values)[d])
+                    ranged = {**ranged, a.index: min(ranged.get(a.index, n), n)}
+                if a.index in ranged:  # indices of a table: inside it
+                    n = ranged[a.index]
                     if array.dtype.kind in "iu":  # a signed char into 256 rows: what the type holds
                         n = min(n, int(np.iinfo(array.dtype).max) + 1)
                     array = np.mod(array.astype(np.int64), n).astype(array.dtype)

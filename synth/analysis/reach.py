@@ -12,6 +12,7 @@ import re
 
 from synth.errors import InputError
 from synth.analysis.collect import Collector, Lin
+from synth.analysis.symbols import SizeExpr
 
 
 def reach_past(col: Collector, arrays: dict, dim_param: dict, counter) -> dict[tuple, tuple]:
@@ -61,6 +62,12 @@ def _guarded_ops(col: Collector) -> set[int]:
 def param_name(block, p: int) -> str:
     """The C name of size argument #p, read at its location (clang's location of a
     parameter is its name: `int n` at the n), or `arg{p}` where none is there."""
+    return located_name(block, p) or f"arg{p}"
+
+
+def located_name(block, p: int) -> str | None:
+    """The name at argument #p's location (see param_name); None where there is none (an
+    MLIR file's `%arg2` names no C parameter)."""
     import re
 
     try:
@@ -73,7 +80,7 @@ def param_name(block, p: int) -> str:
                 return m.group(0)
     except (AttributeError, ValueError, TypeError, OSError, IndexError):
         pass
-    return f"arg{p}"
+    return None
 
 
 def fit(p: int, keys: list, arrays: dict, reach: dict, block=None) -> int | None:
@@ -288,20 +295,24 @@ def unquotient(e, floordivs: dict):
     return SizeExpr(inner.terms, inner.const + e.const * inner.div, inner.div)
 
 
-def check_quotients(dims: dict, floordivs: dict, where: str, block=None) -> None:
-    """Refuse (exit 2) an extent that a quotient symbol enters other than as a floordiv
-    (`2 * ((n - k) / 2) + k` elements of a strided convolution's input): no extent of a
-    raise for every size."""
+def check_quotients(dims: dict, floordivs: dict, where: str, block=None, params=()) -> None:
+    """Refuse (exit 2) an extent that a quotient symbol enters other than linearly with
+    size parameters (`params`, their symbols): an affine expression of parameters and
+    quotient symbols (`k + 2 * q0` elements of a strided convolution's input, q0 = (n - k)
+    floordiv 2) is an extent of a raise for every size, which computes q0 from its sizes
+    (synth.grammar.dims); a floordiv of one is not, nor a sum with a symbol of another
+    kind (a loop bound the analysis did not follow: an unrolled loop's tail to n % 4)."""
     for (arr, d), e in dims.items():
-        if e is not None and any(n in floordivs and not n.startswith("(") for n in e.symbols):
+        quotient = e is not None and any(n in floordivs and not n.startswith("(") for n in e.symbols)
+        if quotient and (e.div != 1 or any(n not in floordivs and n not in params for n in e.symbols)):
             what = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
             text = str(e)
             for n, q in floordivs.items():
                 text = text.replace(n, f"({q})")
             if block is not None:
                 text = re.sub(r"\barg(\d+)\b", lambda m: param_name(block, int(m[1])), text)
-            raise InputError(f"the extent of dimension {d} of {what} is {text}: a multiple of a "
-                             f"quotient of sizes, which no raise for every size takes (give the "
+            raise InputError(f"the extent of dimension {d} of {what} is {text}: a quotient of "
+                             f"sizes in a form no raise for every size takes (give the "
                              f"sizes their values, --size NAME=VALUE)", where)
 
 
@@ -311,3 +322,34 @@ def param_bounds(loop) -> list:
     neither, and an array it reaches is not n long)."""
     pure = [f for f in loop.ubs if f is not None and not any(isinstance(k, tuple) and k[0] == "iv" for k in f.terms)]
     return [] if len(pure) > 1 else loop.ubs
+
+
+def furthest(reach: list, values: dict):
+    """The furthest of the accesses' reaches (extents each access needs): where they differ
+    by constants, the one with the largest (`2 * q0` over `2 * q0 - 1` of a quotient symbol
+    q0 whose value is not known here); else the largest at the kernel's own `values`
+    (-1 where a symbol has none; then by text)."""
+    try:
+        gaps = [r - reach[0] for r in reach]
+    except ValueError:  # a floordiv
+        gaps = None
+    if gaps is not None and all(g.is_constant for g in gaps):
+        return reach[max(range(len(reach)), key=lambda i: (gaps[i].const, str(reach[i])))]
+    return max(reach, key=lambda x: (x.at(values) if all(s in values for s in x.symbols) else -1, str(x)))
+
+
+def requotient(dims: dict, floordivs: dict) -> None:
+    """Where some extent holds a quotient symbol (`2 * q0`, q0 = h floordiv 2: the rows a
+    2x2 downsampling reads), every extent that is one of those quotients plus a constant
+    is written as the symbol too (the output's `(h) floordiv 2` rows as q0), so that the
+    search sees the one as twice the other (in place)."""
+    quotients = {n: e for n, e in floordivs.items() if not n.startswith("(")}
+    if not any(e is not None and set(e.symbols) & set(quotients) for e in dims.values()):
+        return
+    for key, e in dims.items():
+        if e is None or e.div == 1:
+            continue
+        for n, q in quotients.items():
+            if q.terms == e.terms and q.div == e.div and (e.const - q.const) % q.div == 0:
+                dims[key] = SizeExpr.symbol(n) + (e.const - q.const) // q.div
+                break

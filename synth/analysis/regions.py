@@ -122,6 +122,14 @@ class Walker:
         if op.name == "affine.apply":
             r = _map_results(ir.AffineMapAttr(op.attributes["map"]).value, [self.value(x) for x in op.operands])
             return r[0] if None not in r and r[0] is not None and not any(x is None for x in op.operands) else None
+        if op.name in ("arith.divsi", "arith.divui", "arith.floordivsi"):  # a quotient of sizes (n / 2)
+            a, b = self.value(op.operands[0]), self.value(op.operands[1])
+            if a is not None and b is not None and not a.terms and not b.terms and b.const > 0 and a.const >= 0:
+                return _Lin({}, a.const // b.const)
+        if op.name == "arith.muli":  # a product of sizes (n * k)
+            a, b = self.value(op.operands[0]), self.value(op.operands[1])
+            if a is not None and b is not None and not a.terms and not b.terms:
+                return _Lin({}, a.const * b.const)
         return None
 
     def interval(self, f: _Lin) -> tuple[int, int, int, int]:
@@ -516,6 +524,7 @@ def reached_views(kernel, standin: Mapping[str, int]) -> Views:
         pass
     if len(configs) < 3:
         return NO_VIEWS
+    configs = [model.with_quotients(c) for c in configs]  # (quotient symbols an extent holds)
     found = []
     for values in configs:
         b = boxes(kernel.at(values), kernel.name, model.param_values(values))

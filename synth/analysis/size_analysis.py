@@ -10,25 +10,14 @@ from synth.errors import InputError
 from synth.frontend.reader import diagnostic_location
 from synth.analysis.symbols import SizeExpr
 
+from synth.analysis.c_extents import declared_by_c as _declared_by_c, take_front_end_extent
 from synth.analysis.collect import SIZE_TYPES, SMALL_CONSTANT, Collector, Lin
 
 from synth.analysis.loop_roles import carries_dependence, reads_inputs_only, updates_in_place
 from synth.analysis.reach import check_own_sizes, fit as _fit, guarded_extreme, reach_past as _reach_past, \
-    caps as _caps, check_quotients, param_bounds, quotients, single_size, unread_bounds, unquotient
+    caps as _caps, check_quotients, furthest, param_bounds, quotients, requotient, single_size, \
+    unread_bounds, unquotient
 from synth.analysis.sizes import COUNTER, COUNTER_ATTR, MAX_OFFSET, SizeModel, Symbol
-
-
-def _declared_by_c(func, arg: int, d: int) -> bool:
-    """The C declares dim `d` of argument `arg` as one size (`double u[n][n]`: its
-    synth.c_shape entry a plain name), not as what its accesses reach (`float *y`, `y[i]`
-    for i < n - 1: "n - 1")."""
-    if "arg_attrs" not in func.attributes:
-        return False
-    attrs = list(ir.ArrayAttr(func.attributes["arg_attrs"]))
-    if arg >= len(attrs) or "synth.c_shape" not in ir.DictAttr(attrs[arg]):
-        return False
-    shape = [ir.StringAttr(x).value for x in ir.ArrayAttr(ir.DictAttr(attrs[arg])["synth.c_shape"])]
-    return d < len(shape) and shape[d].isidentifier()
 
 
 def _short_of(col, key: tuple, dims: dict, extreme, sym_form, stepped: dict) -> None:
@@ -224,6 +213,7 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
 
     # -- extents
     dims: dict[tuple, SizeExpr | None] = {}
+    products: dict[str, tuple] = {}  # product symbols (an image's sw * sh): synth.analysis.c_extents
     for arr, shape in arrays.items():
         for d, extent in enumerate(shape):
             key = (arr, d)
@@ -324,6 +314,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
 
     # loops as forms over symbols (params by name, constants by their decided expressions)
     floordiv_symbols: dict[str, SizeExpr] = quotients(col, form_names)  # a symbol for a floordiv of sizes (n / 2)
+    products.update({n: ((tuple(sorted(form_names[p] for p in ps)), 1),) for n, ps in col.products.items()
+                     if all(p in form_names for p in ps)})  # ... for a product (n * k)
 
     def sym_form(form: Lin | None, key: tuple | None, floordivs: bool = False) -> Lin | None:
         """`form` over size symbols; a constant decided as a floordiv (12 = n24 / 2) makes
@@ -483,15 +475,17 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
             for n in known[d].symbols:
                 symbols.setdefault(n, extents.symbols[n])
             continue
+        if not reach and (c_ext := take_front_end_extent(func, block, key, params, symbols, unused, counter,
+                                                         products)):
+            dims[key] = c_ext  # an index by division or from data: the extent the C front end read
+            continue
         if not reach:
             where = f"argument #{arr[1]}" if arr[0] == "arg" else "a local buffer"
             raise InputError(f"the extent of dimension {d} of {where} is dynamic and no loop index reaches "
                              f"it; synth needs to know every array's size (an array read only at indices "
                              f"computed from data or by integer division, a table, takes its sizes from "
                              f"--size NAME=VALUE){unread_bounds(col)}", location)
-        orig = {n: s.value for n, s in symbols.items()}
-        known = lambda x: (x.at(orig) if all(s in orig for s in x.symbols) else -1, str(x))  # noqa: E731
-        dims[key] = unquotient(max(reach, key=known), floordiv_symbols)
+        dims[key] = unquotient(furthest(reach, {n: s.value for n, s in symbols.items()}), floordiv_symbols)
 
     # dynamic extents a loop's parameter voted for (`t <= pos`: pos) that an access reaches
     # past (att[t] reaches pos + 1, rgb[3 * i + 2] 3 * n): what the accesses reach. A static raise
@@ -515,7 +509,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                     and all(c > 0 for _, c in past.terms) and past.const + sum(c for _, c in past.terms) >= 0:
                 dims[key] = reach
 
-    check_quotients(dims, floordiv_symbols, location, block)
+    check_quotients(dims, floordiv_symbols, location, block, set(params.values()))
+    requotient(dims, floordiv_symbols)
     # -- constraints: every access within its array, loops that run
     constraints = []
     nonempty = []
@@ -558,7 +553,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
         lbs, ubs = bounds[loop.id]
         if len(lbs) == 1 and len(ubs) == 1 and lbs[0] is not None and ubs[0] is not None \
                 and not lbs[0].ivs and not ubs[0].ivs and loop.step == 1 \
-                and not (COUNTER in lbs[0].terms | ubs[0].terms or set(ubs[0].terms) & set(col.quotients)):
+                and not (COUNTER in lbs[0].terms | ubs[0].terms
+                         or set(ubs[0].terms) & (set(col.quotients) | set(col.products))):
             trips[loop.id] = ubs[0].size_expr() - lbs[0].size_expr()
             ranges[loop.location] = (lbs[0].size_expr(), ubs[0].size_expr())
     nests = [tuple(trips[i] for i in loops if i in trips) for loops in col.store_loops]
@@ -586,7 +582,8 @@ def analyze_sizes(path: str, func, extents: SizeModel | None = None) -> SizeMode
                   for (kind, i), shape in arrays.items() if kind == "alloc"}
     return SizeModel(name, location, symbols, params, unused, arg_dims, alloc_dims, decided,
                      constraints, nonempty, nests, repeat, time, floordiv_symbols, time_trips, ranges,
-                     counter, updates=updates, congruences=congruences, caps=_caps(col, bounds, extreme))
+                     counter, updates=updates, congruences=congruences, caps=_caps(col, bounds, extreme),
+                     products=products)
 
 
 def _counter_argument(func) -> int | None:

@@ -101,6 +101,9 @@ class SizeModel:
     # argument -> synth.frontend.size_extremes.Extreme: a loop bound min(k, n) of size
     # arguments that the normal form passes as an argument of its own
     extremes: dict = field(default_factory=dict)
+    # symbols that stand for a product of sizes (the sw * sh elements of a flat image read at
+    # an index computed by division): symbol -> ((symbols multiplied, coefficient), ...)
+    products: dict[str, tuple] = field(default_factory=dict)
 
     def keep_runtime_repeats(self) -> list[str]:
         """Make each in-place repeat loop whose count is a size argument a time loop (a
@@ -142,7 +145,32 @@ class SizeModel:
                              f"of @{self.function}: it bounds loops, but no loop over it indexes an "
                              f"array of static extent; a raise for every size (--shapes generic) "
                              f"takes it at run time", self.location)
-        return {n: s.value for n, s in self.symbols.items()}
+        return self.with_quotients({n: s.value for n, s in self.symbols.items()})
+
+    @property
+    def derived(self) -> dict[str, tuple[str, ...]]:
+        """The symbols whose values the others make (quotients, products) -> those symbols."""
+        return {**{n: e.symbols for n, e in self.floordivs.items()},
+                **{n: tuple(s for m, _ in monos for s in m) for n, monos in self.products.items()}}
+
+    def with_quotients(self, values: Mapping[str, int]) -> dict[str, int]:
+        """`values` of the symbols with the quotient symbols' (`floordivs`: q0 = n floordiv
+        2, which extents may hold: a strided convolution's input of k + 2 * q0 elements)
+        and the product symbols' (`products`) computed from them, never kept from an
+        earlier call at other values."""
+        from math import prod
+
+        from synth.analysis.symbols import GenericValues, dynamic_symbols
+
+        base = {n: v for n, v in values.items() if n not in self.floordivs and n not in self.products}
+        out = {**base, **{n: e.at(base) for n, e in self.floordivs.items() if all(m in base for m in e.symbols)}}
+        out.update({n: sum(c * prod(base[s] for s in m) for m, c in monos) for n, monos in self.products.items()
+                    if all(s in base for m, _ in monos for s in m)})
+        dynamic = dynamic_symbols(values)
+        if not isinstance(values, GenericValues):
+            return out
+        return GenericValues(out, dynamic | {n for n, of in self.derived.items() if n in out
+                                             and any(m in dynamic for m in of)})
 
     def unknown(self) -> list[str]:
         """The symbols whose value the kernel does not show (size arguments that bound
@@ -172,7 +200,7 @@ class SizeModel:
 
     def violations(self, values: Mapping[str, int]) -> list[str]:
         out = []
-        values = {**values, **{n: e.at(values) for n, e in self.floordivs.items()}}
+        values = self.with_quotients(values)
         for a, b, why in self.constraints:
             if a.at(values) > b.at(values):
                 out.append(f"{why}: {a} = {a.at(values)} > {b} = {b.at(values)}")
@@ -182,9 +210,9 @@ class SizeModel:
         return out
 
     def valid(self, values: Mapping[str, int], nonempty: bool = True) -> bool:
-        if any(v < 1 for v in values.values()) or self.violations(values):
+        if any(v < 1 for n, v in values.items() if n not in self.derived) or self.violations(values):
             return False
-        values = {**values, **{n: e.at(values) for n, e in self.floordivs.items()}}
+        values = self.with_quotients(values)
         return not nonempty or all(lb.at(values) < ub.at(values) for lb, ub in self.nonempty)
 
     def _assign(self, order: list[str], small: list[int]) -> dict[str, int]:
@@ -214,7 +242,7 @@ class SizeModel:
                 small = small[r:] + small[:r]
             values = self._assign(order, small)
             if self.valid(values):
-                return values
+                return self.with_quotients(values)
         raise InputError(f"@{self.function}: no small sizes keep every access of the kernel "
                          f"within its array ({'; '.join(self.violations(values)[:2])}); the "
                          f"sizes of the kernel could not be told apart", self.location)
@@ -226,6 +254,7 @@ class SizeModel:
     def shape(self, arg: int, values: Mapping[str, int]) -> tuple:
         from synth.analysis.symbols import size
 
+        values = self.with_quotients(values) if self.floordivs or self.products else values
         return tuple(size(e, values) for e in self.arg_dims[arg])
 
     def param_values(self, values: Mapping[str, int]) -> dict[int, int]:

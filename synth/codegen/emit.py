@@ -206,6 +206,23 @@ def _symbol_values(kernel: Kernel, lines: list[str]) -> tuple[dict[str, str], di
         if sym not in out:
             lines.append(f"  %k_{sym} = arith.constant {s.value} : index")
             out[sym] = f"%k_{sym}"
+    for k, (sym, e) in enumerate(sorted(model.floordivs.items())):  # quotient symbols: from the sizes
+        if not sym.startswith("(") and all(n in out for n in e.symbols):
+            out[sym] = _expr_value(e, out, lines, f"quot{k}")
+    for k, (sym, monos) in enumerate(sorted(model.products.items())):  # products no dim shows
+        if sym not in out and all(n in out for m, _ in monos for n in m):
+            total = None
+            for j, (m, c) in enumerate(monos):
+                lines.append(f"  %prod{k}_{j} = arith.constant {c} : index")
+                term = f"%prod{k}_{j}"
+                for i, n in enumerate(m):
+                    lines.append(f"  %prod{k}_{j}_{i} = arith.muli {term}, {out[n]} : index")
+                    term = f"%prod{k}_{j}_{i}"
+                if total is not None:
+                    lines.append(f"  %prod{k}_{j}_s = arith.addi {total}, {term} : index")
+                    term = f"%prod{k}_{j}_s"
+                total = term
+            out[sym] = total
     return out, sources
 
 
@@ -319,7 +336,7 @@ def _in_domain(kernel: Kernel, symbols: dict[str, str], lines: list[str]) -> str
     lines.append(f"  {one} = arith.constant 1 : index")
     lines.append("  %dom_zero = arith.constant 0 : index")
     conds = []
-    for k, name in enumerate(sorted(symbols)):
+    for k, name in enumerate(sorted(n for n in symbols if n not in kernel.sizes.derived)):
         lines.append(f"  %dom_s{k} = arith.cmpi sge, {symbols[name]}, {one} : index")
         conds.append(f"%dom_s{k}")
     for k, (a, b, _) in enumerate(kernel.sizes.constraints):

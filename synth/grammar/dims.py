@@ -33,14 +33,16 @@ class GenericUnsupported(Exception):
 class SizeSource:
     """Where a dynamic symbol's value comes from: dimension `dim` of array argument `arg`,
     which is the symbol plus `offset` (kind "dim"); dimension `dim` of array argument
-    `arg`, which is `coeff` (+1 or -1) times the symbol plus `rest`, an expression of
-    symbols with sources of their own (kind "solved": moving_average's out, n - w + 1,
-    gives w once in gives n); or the value of the rank-0 integer argument `arg` (kind
-    "scalar", element type `dtype`). A size read from a shape is preferred to a scalar's
-    value: the compilers' shape refinement sees shapes, not values."""
+    `arg`, which is `coeff` (+1 or -1, else a multiple: 2 * h rows) times the symbol plus
+    `rest`, an expression of symbols with sources of their own (kind "solved":
+    moving_average's out, n - w + 1, gives w once in gives n); or the value of the rank-0 integer argument `arg` (kind
+    "scalar", element type `dtype`); or, for a quotient symbol (q0 = (n - k) floordiv 2,
+    synth.analysis.sizes.SizeModel.floordivs), `rest`, its floordiv of symbols with
+    sources of their own (kind "quotient", `arg` -1). A size read from a shape is
+    preferred to a scalar's value: the compilers' shape refinement sees shapes, not values."""
 
     symbol: str
-    kind: str  # "dim" | "solved" | "scalar"
+    kind: str  # "dim" | "solved" | "scalar" | "quotient"
     arg: int
     dim: int = 0
     offset: int = 0
@@ -55,12 +57,16 @@ class SizeSource:
 
 
 def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tuple[int, str]],
+                 quotients: dict[str, SizeExpr] | None = None,
                  extremes: dict | None = None) -> dict[str, SizeSource]:
     """A source for each symbol of `dynamic` that the arguments expose: an array argument's
     dimension whose expression is the symbol plus a constant (the first such, in argument
     order), else the size argument named by `scalar_args` (symbol -> (argument, dtype)),
-    else the min / max of size arguments `extremes` names (symbol -> (kind, parts)).
-    Symbols neither exposes are left out (they stay constants of the text)."""
+    else the min / max of size arguments `extremes` names (symbol -> (kind, parts));
+    then each quotient symbol (`quotients`: symbol -> its floordiv) whose floordiv's
+    symbols all have one. Symbols none exposes are left out (they stay constants of the
+    text)."""
+    quotients = quotients or {}
     out: dict[str, SizeSource] = {}
     for arg in sorted(arg_dims):
         for d, e in enumerate(arg_dims[arg]):
@@ -68,26 +74,30 @@ def find_sources(dynamic, arg_dims: dict[int, tuple], scalar_args: dict[str, tup
                 name = e.terms[0][0]
                 if name in dynamic and name not in out:
                     out[name] = SizeSource(name, "dim", arg, d, e.const)
-    solved = True
-    while solved:  # a dim linear in symbols, all but one with a source: that one, solved
-        solved = False
-        for arg in sorted(arg_dims):
-            for d, e in enumerate(arg_dims[arg]):
-                if not isinstance(e, SizeExpr) or e.div != 1:
-                    continue
-                missing = [(n, c) for n, c in e.terms if n not in out]
-                if len(missing) == 1 and missing[0][1] in (1, -1) and missing[0][0] in dynamic:
-                    name, coeff = missing[0]
-                    rest = SizeExpr(tuple(t for t in e.terms if t[0] != name), e.const)
-                    out[name] = SizeSource(name, "solved", arg, d, coeff=coeff, rest=rest)
-                    solved = True
+    for units in ((1, -1), None):  # (then a multiple of the symbol: 2 * h rows of an upsampling)
+        solved = True
+        while solved:  # a dim linear in symbols, all but one with a source: that one, solved
+            solved = False
+            for arg in sorted(arg_dims):
+                for d, e in enumerate(arg_dims[arg]):
+                    if not isinstance(e, SizeExpr) or e.div != 1:
+                        continue
+                    missing = [(n, c) for n, c in e.terms if n not in out]
+                    if len(missing) == 1 and (units is None or missing[0][1] in units) and missing[0][0] in dynamic:
+                        name, coeff = missing[0]
+                        rest = SizeExpr(tuple(t for t in e.terms if t[0] != name), e.const)
+                        out[name] = SizeSource(name, "solved", arg, d, coeff=coeff, rest=rest)
+                        solved = True
     for name, (arg, dtype) in scalar_args.items():
         if name in dynamic and name not in out:
             out[name] = SizeSource(name, "scalar", arg, dtype=dtype)
-    for name, (kind, parts) in (extremes or {}).items():
+    for name, (kind, sides) in (extremes or {}).items():
         if name in dynamic and name not in out:
-            out[name] = SizeSource(name, "extreme", next(a for a, _ in parts if a is not None),
-                                   extreme=kind, parts=parts)
+            out[name] = SizeSource(name, "extreme", next(a for a, _ in sides if a is not None),
+                                   extreme=kind, parts=sides)
+    for name, e in quotients.items():  # (where no dim shows it)
+        if name in dynamic and name not in out and all(n in out for n in e.symbols):
+            out[name] = SizeSource(name, "quotient", -1, rest=e)
     return out
 
 
@@ -98,15 +108,19 @@ def kernel_sources(kernel, arguments) -> dict[str, SizeSource]:
     model = kernel.sizes
     values = model.original()
     arg_dims = {i: model.arg_dims[i] for i in arguments if i in model.arg_dims}
+    # (not a 16-bit argument's value: C's uint16_t sizes are read unsigned, a tensor<i16> is not)
     scalars = {name: (i, kernel.tensor_type(i, values).dtype)
-               for i, name in model.params.items() if i in arguments}
+               for i, name in model.params.items() if i in arguments and kernel.tensor_type(i, values).dtype != "i16"}
     extremes = {}
     for k, e in model.extremes.items():
         found = parts(e)
         if k in model.params and found is not None and all(a in arguments for a, _ in found if a is not None) \
                 and any(a is not None for a, _ in found):
             extremes[model.params[k]] = (e.kind, found)
-    return find_sources(set(model.symbols), arg_dims, scalars, extremes)
+    quotients = {n: e for n, e in model.floordivs.items() if not n.startswith("(")}
+    # (a product symbol, an image's sw * sh elements: read off the array it is the extent of)
+    return find_sources(set(model.symbols) | set(quotients) | set(model.products), arg_dims, scalars, quotients,
+                        extremes)
 
 class GenericSizes:
     """The size values of one generic function body (see the module docstring).
@@ -127,6 +141,9 @@ class GenericSizes:
         src = self.sources.get(name)
         if src is None:
             raise GenericUnsupported(f"size symbol {name} has no value at run time (no argument exposes it)")
+        if src.kind == "quotient":  # computed from the sizes it divides
+            self._values[key] = self._expr(em, src.rest)
+            return self._values[key]
         arg, t = self.args[src.arg]
         if src.kind == "extreme" and self.dialect != "linalg":  # a shape from values: no refinement sees it
             raise GenericUnsupported(f"size symbol {name} is the {src.extreme} of size arguments' values, "
@@ -188,8 +205,12 @@ class GenericSizes:
         rest = self._expr(em, src.rest)
         ty = "index" if linalg else "tensor<i64>"
         sub = "arith.subi" if linalg else "stablehlo.subtract"
-        a, b = (dim, rest) if src.coeff == 1 else (rest, dim)
-        return _pro(em, f"{sub} {a}, {b} : {ty}")
+        a, b = (dim, rest) if src.coeff > 0 else (rest, dim)
+        v = _pro(em, f"{sub} {a}, {b} : {ty}")
+        if abs(src.coeff) == 1:
+            return v
+        const = self._index_constant if linalg else self._i64_constant  # (a multiple: exact)
+        return _pro(em, f"{'arith.divsi' if linalg else 'stablehlo.divide'} {v}, {const(em, abs(src.coeff))} : {ty}")
 
     # -- constants ----------------------------------------------------------------------------
     def _index_constant(self, em, value: int) -> str:

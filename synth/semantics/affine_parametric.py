@@ -135,6 +135,8 @@ class ParametricOriginal:
             out.append(size_term(a) <= size_term(b))
         for n, e in self.model.floordivs.items():
             out.append(z3.Int(n) == size_term(e))
+        for n, monos in self.model.products.items():  # a product of sizes (an image's sw * sh)
+            out.append(z3.Int(n) == z3.Sum([c * z3.Product([z3.Int(s) for s in m] + [1]) for m, c in monos]))
         return out
 
     def _extremes(self) -> dict:

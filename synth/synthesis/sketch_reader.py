@@ -216,6 +216,12 @@ class Reader:
                     return int(attr.value)
             if owner.name in ("arith.index_cast", "arith.index_castui"):
                 return self.index_value(owner.operands[0])
+            if owner.name in ("arith.divsi", "arith.divui", "arith.floordivsi"):  # n / 2 of a size
+                d = self.index_value(owner.operands[1])
+                if d > 0 and not is_block_argument(owner.operands[1]):
+                    return self.index_value(owner.operands[0]) // d  # (sizes are not negative)
+            if owner.name == "arith.muli":  # n * k of sizes
+                return self.index_value(owner.operands[0]) * self.index_value(owner.operands[1])
         raise NoSketch("a loop bound that is not a size")
 
     def bound(self, amap: ir.AffineMap, operands, upper: bool):

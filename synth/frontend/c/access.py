@@ -409,9 +409,11 @@ class AccessTranslator(ByteViews, ComputedIndex):
         """`lut[in[i]]` of a pointer parameter declared with its extent (`const uchar
         lut[256]`) that the function reads as one dimension: memref.load at the offset plus
         the data, converted to an index."""
+        index = self.forwarded_read(index)
         computed = self.computed(index)
         if self.collect:  # (the index's own reads recorded; a computed one's range, for the extent)
             self.plan.indexed.add(b.key)
+            self.plan.looked_up.add(b.key)
             self._data_index(index)
             if computed and b.flat and b.shape[0] is None:  # the highest element it reads
                 self.accesses.setdefault(b.key, []).append(layout.Access(
@@ -449,6 +451,7 @@ class AccessTranslator(ByteViews, ComputedIndex):
                             f"must be declared (as in 'const T lut[256]')")
         idx = []
         for ix, n in zip(subs, b.shape):
+            ix = self.forwarded_read(ix)
             if not self._reads_memory(ix):
                 idx.append(self.value_of_aff(self.subscript(ix, c), c))
                 continue
@@ -456,6 +459,7 @@ class AccessTranslator(ByteViews, ComputedIndex):
             self._index_range(ix, n, b, c, Poly())
         if self.collect:
             self.plan.indexed.add(b.key)
+            self.plan.looked_up.add(b.key)
         return self.op(f"memref.load {b.ssa}[{', '.join(idx)}] : {self.base_type(b)}", c)
 
     def _data_index(self, ix) -> str:

@@ -16,7 +16,9 @@ layer (synth.frontend.c.access)."""
 from __future__ import annotations
 
 from clang.cindex import CursorKind as CK
+from clang.cindex import TypeKind as TK
 
+from synth.frontend.c import extremes
 from synth.frontend.c.affine import AffineTranslator
 from synth.frontend.c.libclang import binary_operator, unary_operator
 from synth.frontend.c.model import c_text, expr_children, NotAffine, Refuse, strip_casts
@@ -45,23 +47,66 @@ class ComputedIndex(AffineTranslator):
             return False
         except (NotAffine, Refuse):
             pass
-        if self._reads_memory(index):
-            return False
         for k in index.walk_preorder():
+            if k.kind == CK.ARRAY_SUBSCRIPT_EXPR or (k.kind == CK.UNARY_OPERATOR and unary_operator(k) == "*"):
+                return False  # (reads memory: data)
             if k.kind in (CK.CALL_EXPR, CK.COMPOUND_ASSIGNMENT_OPERATOR) or (
                     k.kind == CK.UNARY_OPERATOR and unary_operator(k) in _STEPS) or (
                     k.kind == CK.BINARY_OPERATOR and binary_operator(k) == "="):
                 return False  # (a side effect: `a[k++]` is a walk, read as such)
             if k.kind == CK.DECL_REF_EXPR and k.referenced is not None:
                 b = self.env.get(k.referenced.hash)
-                if b is None or b.kind not in ("loopvar", "index", "arg"):
+                if b is None or b.kind not in ("loopvar", "index", "arg") and self._set_by_division(k) is None:
                     return False
         return True
+
+    def _set_by_division(self, ref):
+        """The initialiser of the integer local `ref` names, kept in memory because it is
+        no affine value (`int sy = y * sh / dh;` before the loop over x), where it still
+        holds that value at this read (synth.frontend.c.extremes: never assigned after its
+        declaration, its initialiser's names unchanged since) and is itself an index
+        computed from loop indices and sizes; None otherwise."""
+        b = self.env.get(ref.referenced.hash) if ref.referenced is not None else None
+        if b is None or b.kind != "mem" or not is_int(b.type):
+            return None
+        init = extremes.fixed_local(self, ref)
+        if init is None or not is_int(SCALARS.get(init.type.get_canonical().kind, "")):
+            return None
+        try:
+            self.affine(init, pure=True)
+            return init
+        except (NotAffine, Refuse):
+            return init if self.computed(init) else None
+
+    def forwarded_read(self, ix):
+        """A subscript that is an integer local set once from a read-only array where it
+        still holds that value (ggml's get_rows: `int r = ids[i];` of `const int *ids`, then
+        `table[r][j]`): the read itself, of the local's type (the lookup then reads `ids[i]`
+        as `emb[tok[i]][j]` does); `ix` otherwise. Read-only: the array a parameter whose
+        elements are `const` (the translation takes parameters not to overlap, and says so)."""
+        s = strip_casts(ix)
+        b = self.env.get(s.referenced.hash) if s.kind == CK.DECL_REF_EXPR and s.referenced is not None else None
+        if b is None or b.kind != "mem" or not is_int(b.type):
+            return ix
+        init = extremes.fixed_local(self, s)
+        r = strip_casts(init) if init is not None else None
+        if r is None or r.kind != CK.ARRAY_SUBSCRIPT_EXPR or SCALARS.get(r.type.get_canonical().kind) != b.type:
+            return ix
+        base, index = self._subscript_parts(r)
+        base = strip_casts(base)
+        if base.kind != CK.DECL_REF_EXPR or base.referenced is None or base.referenced.kind != CK.PARM_DECL \
+                or self._reads_memory(index):
+            return ix
+        t = base.referenced.type.get_canonical()
+        pointee = t.get_pointee() if t.kind == TK.POINTER else t.get_array_element_type()
+        return r if pointee.is_const_qualified() else ix
 
     def computed_range(self, e) -> tuple[Poly, Poly]:
         """(lowest, highest) of the integer expression `e` over the loop nest, as
         polynomials over the sizes; Refuse where the rules above do not bound it."""
         s = strip_casts(e)
+        if s.kind == CK.DECL_REF_EXPR and (init := self._set_by_division(s)) is not None:
+            return self.computed_range(init)  # a local set once by division: its initialiser's
         if s.kind == CK.CSTYLE_CAST_EXPR and is_int(SCALARS.get(s.type.get_canonical().kind, "")):
             return self.computed_range(expr_children(s)[-1])
         try:

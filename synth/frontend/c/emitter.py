@@ -29,6 +29,7 @@ class Plan:
     demoted: dict = field(default_factory=dict)  # decl hash -> why it is data
     c_shapes: dict = field(default_factory=dict)  # array key -> its extents in C ("?": unknown)
     indexed: set = field(default_factory=set)  # keys of the arrays read or written
+    looked_up: set = field(default_factory=set)  # ... read at computed or data indices (memref.load)
     retyped: dict = field(default_factory=dict)  # key of a `char *` parameter -> the type read
     as_bytes: dict = field(default_factory=dict)
     derived: dict = field(default_factory=dict)  # the first pass's symbols derived from sizes (`(is1) / 8`)  # key of a `char *` parameter -> a read as char

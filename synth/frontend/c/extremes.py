@@ -55,7 +55,7 @@ def _operands(tr, c, want: str, depth: int) -> list[Poly]:
         if body is not None:
             return _operands(tr, body, want, depth + 1)
     if s.kind == CK.DECL_REF_EXPR:
-        init = _fixed_local(tr, s)
+        init = fixed_local(tr, s)
         if init is not None:
             return _operands(tr, init, want, depth + 1)
     return [tr.affine(s, pure=True)]
@@ -98,7 +98,7 @@ def _same(tr, a, b) -> bool:
         return False
 
 
-def _fixed_local(tr, ref):
+def fixed_local(tr, ref):
     """The initialiser of the local `ref` names where it still holds that value here: the
     local is never assigned after its declaration, and every name its initialiser reads is
     a parameter the function never changes, a local never assigned after its declaration,

@@ -114,6 +114,10 @@ class FunctionTranslator(ReturnTranslator):
 
     def _assemble(self, f, params: list, result) -> str:
         args = []
+        # an array read at computed or data indices, of run-time extent: its extent's C names
+        # are the integer parameters' (synth.analysis.c_extents reads them, locations or not)
+        named = any(b.kind == "array" and b.key in self.plan.looked_up and any(
+            not e.isdigit() for e in self.plan.c_shapes.get(b.key) or ()) for _, b, _ in params)
         for ssa, b, p in params:
             t = self.base_type(b) if b.kind == "array" else mlir(b.type)
             shape = self.plan.c_shapes.get(b.key) if b.kind == "array" else None
@@ -125,6 +129,8 @@ class FunctionTranslator(ReturnTranslator):
                     + ("" if not strides else ", synth.c_strides = [" + ", ".join(f'"{e}"' for e in strides) + "]")
                     + "}" if shape else "")  # how a pointer or run-time-extent array is read, and
             # the conditions on its sizes that reading needs (a byte stride a multiple of 8)
+            if named and b.kind != "array" and is_int(b.type) and p.spelling:
+                attr = f' {{synth.c_name = "{p.spelling}"}}'
             args.append(f"{ssa}: {t}{attr} {self.loc(p)}")
         self._overlap(params)
         for b in self.bases:
