@@ -387,3 +387,16 @@ def test_the_dropin_of_a_max_of_unsigned_sizes_equals_cc(tmp_path):
     want = subprocess.run([str(tmp_path / "prog_cc")], capture_output=True, text=True, check=True).stdout
     got = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, check=True).stdout
     assert want.split()[2] == "385" and got == want
+
+
+def test_a_multiple_of_a_quotient_is_written_in_c_as_it_reads():
+    """The extent downsample2_u8 reaches, 2 * (h / 2) rows, goes into synth.c_shape (the text
+    the synth cc drop-in pastes into C) with the quotient parenthesized: `2 * (h) / 2` would
+    be h in C, a row more than the loops read where h is odd."""
+    import re
+
+    source = translate_c(str(CASES["downsample2_u8"].path), function="downsample2_u8")
+    shape = re.search(r'synth\.c_shape = \["([^"]*)", "w"\]', source).group(1)
+    assert shape == "2 * ((h) / 2)", shape
+    for h in (6, 7):  # C's int division of non-negative values is Python's //
+        assert eval(shape.replace("/", "//"), {"h": h}) == 2 * (h // 2)

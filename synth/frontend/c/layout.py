@@ -394,12 +394,19 @@ def rows(accesses: list, values: dict) -> Poly | None:
     return _max(highs, values)
 
 
+def _factor(text: str) -> str:
+    """`text` as a factor of a C product: a quotient `(h) / 2` parenthesized, so that
+    `2 * ((h) / 2)` is not read as `(2 * (h)) / 2`."""
+    return text if text.isidentifier() or text.isdigit() else f"({text})"
+
+
 def render(p: Poly, names: dict) -> str:
     """A polynomial in C: `i * lda + k - 1`, variables by `names` (else their key)."""
     parts = []
     for m, c in sorted(p.terms.items(), key=lambda t: (-len(t[0]), str(t[0]))):
-        body = " * ".join(names.get(v, str(v[1])) for v in m)
         mag = abs(c)
+        alone = len(m) == 1 and mag == 1  # (a factor of nothing else keeps its text)
+        body = " * ".join(names.get(v, str(v[1])) if alone else _factor(names.get(v, str(v[1]))) for v in m)
         term = body if mag == 1 else f"{mag} * {body}"
         parts.append(term if not parts and c > 0 else ("-" + term if not parts else
                                                         ("+ " if c > 0 else "- ") + term))
