@@ -396,7 +396,7 @@ def test_a_multiple_of_a_quotient_is_written_in_c_as_it_reads():
     import re
 
     source = translate_c(str(CASES["downsample2_u8"].path), function="downsample2_u8")
-    shape = re.search(r'synth\.c_shape = \["([^"]*)", "w"\]', source).group(1)
+    shape = re.search(r'synth\.c_shape = \["([^"]*)", "w"\]', source.text).group(1)
     assert shape == "2 * ((h) / 2)", shape
     for h in (6, 7):  # C's int division of non-negative values is Python's //
         assert eval(shape.replace("/", "//"), {"h": h}) == 2 * (h // 2)
