@@ -22,7 +22,9 @@ input shapes.
   transposed and reshaped operands (`_dot_general`; atax's matrix-vector product).
 - `dynamic_gather` of a line at a counter: a `real_dynamic_slice` (`_dynamic_gather`).
 - `dynamic_broadcast_in_dim` of a dynamic-length vector: gathered at iota first, then
-  broadcast known not to expand (`_vector_broadcast`).
+  broadcast known not to expand (`_vector_broadcast`); where the text shows the vector's
+  length is the target dim's extent at every size (synth.backends.iree_extents: a carried
+  row of a matrix), marked so as it is, no gather (`_mark_nonexpanding`).
 - each `stablehlo.while` of a function of dynamic shapes: blocks of branches
   (`_whiles_as_branches`; nested whiles carrying dynamic tensors).
 Each with the IREE error it avoids in its doc. At static shapes only the vector update
