@@ -45,8 +45,10 @@ POLL_SECONDS = 0.02
 # next value every iteration (floyd-warshall at n = 500: 1 MB, 500 times per call), whose
 # page faults made such a call several times slower (with the broadcasts read as the
 # static compile's, iree_extents: 0.81 s per call, 0.097 s with the cache; per input
-# shapes on local-task 0.12 s)
-CACHING_DRIVERS = ("local-sync",)
+# shapes on local-task 0.12 s). Bounded: at most 16 free buffers kept, 1 GiB in all
+# (unbounded, IREE keeps every size ever freed: a loop over shrinking blocks would hold
+# them all)
+CACHING_DRIVERS = {"local-sync": "caching:*=*;1gib;16"}
 
 
 def default_memory_limit() -> int:
@@ -159,7 +161,7 @@ class _Loaded:
         if driver == "local-task":
             rt.flags.parse_flags(f"--task_topology_group_count={threads or os.cpu_count() or 1}")
         if driver in CACHING_DRIVERS:
-            device = rt.get_driver(driver).create_default_device(allocators=["caching"])
+            device = rt.get_driver(driver).create_default_device(allocators=[CACHING_DRIVERS[driver]])
             config = rt.Config(device=device)
         else:
             config = rt.Config(driver)
