@@ -55,10 +55,9 @@ class _Extents:
         value = value.maybe_downcast()
         if isinstance(value, ir.BlockArgument):
             arg = value
-            owner = arg.owner.owner
-            owner = owner.operation  # (a FuncOp's `name` is its symbol)
-            if owner.name == "func.func":
-                return ("arg", arg.arg_number, d)
+            owner = arg.owner.owner.operation  # (a FuncOp's `name` is its symbol)
+            if owner.name == "func.func":  # the entry block's: the function's arguments
+                return ("arg", arg.arg_number, d) if arg.owner == owner.regions[0].blocks[0] else None
             if owner.name == "stablehlo.while":
                 return self._carried(owner, arg.arg_number, d, depth)
             return None
