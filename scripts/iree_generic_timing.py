@@ -67,7 +67,7 @@ def main() -> int:
     for label, p in contenders.items():
         got = p.run([x.copy() for x in inputs])
         for k, o in enumerate(kernel.outputs):
-            np.testing.assert_allclose(got[k], want[o], rtol=1e-9, err_msg=label)
+            np.testing.assert_allclose(got[k], want[o], rtol=1e-9, atol=1e-12, err_msg=label)  # (fdtd-2d: 3e-15 off near 0)
         print(f"  {label}: {getattr(p, 'pipeline_name', None) or 'static'}, compile {p.compile_seconds:.2f} s, "
               "values equal to the loops'", flush=True)
     samples = {label: [] for label in contenders}

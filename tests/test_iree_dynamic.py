@@ -153,6 +153,83 @@ def test_products_rows_and_broadcasts_on_iree(tmp_path):
         np.testing.assert_allclose(got, row[:, None] + np.broadcast_to(y, (n, n)), rtol=1e-13)
 
 
+# a loop carrying a matrix, one of its columns and one of its rows (as floyd-warshall's
+# kept loop): the carried vectors' lengths are the matrix's extents at every iteration
+# (read from the text: iree_extents), so their broadcasts need no gather at iota, which
+# IREE fuses into the 2-d consumer as indirect loads; an argument vector of length n or 1
+# keeps it. Rows and columns differ in length (r x c)
+CARRIED = """func.func @w_raised(%a: tensor<?x?xf64>, %y: tensor<?xf64>, %n: tensor<i64>)
+    -> tensor<?x?xf64> attributes {synth.outputs = [0]} {
+  %r32 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x?xf64>) -> tensor<i32>
+  %r64 = stablehlo.convert %r32 : (tensor<i32>) -> tensor<i64>
+  %r = stablehlo.reshape %r64 : (tensor<i64>) -> tensor<1xi64>
+  %c32 = stablehlo.get_dimension_size %a, dim = 1 : (tensor<?x?xf64>) -> tensor<i32>
+  %c64 = stablehlo.convert %c32 : (tensor<i32>) -> tensor<i64>
+  %c = stablehlo.reshape %c64 : (tensor<i64>) -> tensor<1xi64>
+  %one = stablehlo.constant dense<1> : tensor<1xi64>
+  %shape = stablehlo.concatenate %r, %c, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %colsizes = stablehlo.concatenate %r, %one, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %rowsizes = stablehlo.concatenate %one, %c, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %k0 = stablehlo.constant dense<0> : tensor<i64>
+  %k0v = stablehlo.reshape %k0 : (tensor<i64>) -> tensor<1xi64>
+  %col0 = "stablehlo.dynamic_gather"(%a, %k0v, %colsizes) {dimension_numbers = #stablehlo.gather<offset_dims = [0],
+      collapsed_slice_dims = [1], start_index_map = [1]>, indices_are_sorted = false}
+      : (tensor<?x?xf64>, tensor<1xi64>, tensor<2xi64>) -> tensor<?xf64>
+  %row0 = "stablehlo.dynamic_gather"(%a, %k0v, %rowsizes) {dimension_numbers = #stablehlo.gather<offset_dims = [0],
+      collapsed_slice_dims = [0], start_index_map = [0]>, indices_are_sorted = false}
+      : (tensor<?x?xf64>, tensor<1xi64>, tensor<2xi64>) -> tensor<?xf64>
+  %w:4 = stablehlo.while(%k = %k0, %m = %a, %col = %col0, %row = %row0)
+      : tensor<i64>, tensor<?x?xf64>, tensor<?xf64>, tensor<?xf64>
+  cond {
+    %g = stablehlo.compare LT, %k, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %g : tensor<i1>
+  } do {
+    %b1 = stablehlo.dynamic_broadcast_in_dim %col, %shape, dims = [0] : (tensor<?xf64>, tensor<2xi64>) -> tensor<?x?xf64>
+    %b2 = stablehlo.dynamic_broadcast_in_dim %row, %shape, dims = [1] : (tensor<?xf64>, tensor<2xi64>) -> tensor<?x?xf64>
+    %s = stablehlo.add %b1, %b2 : tensor<?x?xf64>
+    %m2 = stablehlo.add %m, %s : tensor<?x?xf64>
+    %c1 = stablehlo.constant dense<1> : tensor<i64>
+    %k2 = stablehlo.add %k, %c1 : tensor<i64>
+    %kv = stablehlo.reshape %k2 : (tensor<i64>) -> tensor<1xi64>
+    %col2 = "stablehlo.dynamic_gather"(%m2, %kv, %colsizes) {dimension_numbers = #stablehlo.gather<offset_dims = [0],
+        collapsed_slice_dims = [1], start_index_map = [1]>, indices_are_sorted = false}
+        : (tensor<?x?xf64>, tensor<1xi64>, tensor<2xi64>) -> tensor<?xf64>
+    %row2 = "stablehlo.dynamic_gather"(%m2, %kv, %rowsizes) {dimension_numbers = #stablehlo.gather<offset_dims = [0],
+        collapsed_slice_dims = [0], start_index_map = [0]>, indices_are_sorted = false}
+        : (tensor<?x?xf64>, tensor<1xi64>, tensor<2xi64>) -> tensor<?xf64>
+    stablehlo.return %k2, %m2, %col2, %row2 : tensor<i64>, tensor<?x?xf64>, tensor<?xf64>, tensor<?xf64>
+  }
+  %yb = stablehlo.dynamic_broadcast_in_dim %y, %shape, dims = [1] : (tensor<?xf64>, tensor<2xi64>) -> tensor<?x?xf64>
+  %out = stablehlo.add %w#1, %yb : tensor<?x?xf64>
+  return %out : tensor<?x?xf64>
+}
+"""
+
+
+def test_carried_lines_are_broadcast_without_a_gather():
+    text, count = iree_dynamic.lower(CARRIED)
+    assert count == 8  # two broadcasts marked, four line gathers, the argument vector gathered, the while
+    assert text.count("known_nonexpanding_dimensions") == 3 and text.count('"stablehlo.gather"') == 1
+    # the loop yielding the row where it carries the column: that extent is not the init's
+    swapped = CARRIED.replace("return %k2, %m2, %col2, %row2", "return %k2, %m2, %row2, %col2")
+    text, count = iree_dynamic.lower(swapped)
+    assert count == 8 and text.count('"stablehlo.gather"') == 3  # each broadcast gathered
+
+
+def test_carried_lines_on_iree(tmp_path):
+    prepared = _iree(tmp_path).prepare(CARRIED, "w")
+    assert prepared.pipeline_name.startswith("dynamic")
+    rng = np.random.default_rng(5)
+    for r, c, n, y_length in [(3, 5, 4, 5), (6, 2, 7, 1), (1, 1, 2, 1), (9, 7, 0, 7)]:
+        a, y = rng.uniform(-1, 1, (r, c)), rng.uniform(-1, 1, y_length)
+        m, col, row = a.copy(), a[:, 0], a[0, :]
+        for k in range(n):
+            m = m + col[:, None] + row[None, :]
+            col, row = m[:, min(k + 1, c - 1)], m[min(k + 1, r - 1), :]
+        got = prepared.run([a, y, np.int64(n)])[0]
+        np.testing.assert_allclose(got, m + np.broadcast_to(y, (r, c)), rtol=1e-12)
+
+
 def _nussinov_inputs(n: int, rng) -> list:
     return [np.int32(n), rng.integers(0, 4, n).astype(np.int8), rng.integers(-3, 6, (n, n)).astype(np.int32)]
 

@@ -203,7 +203,8 @@ class IreeBackend(Backend):
         # synth.backends.iree_dynamic, the dynamic ops IREE 3.13 does not take rewritten,
         # and run on the local-sync driver (its local-task executor races on such a
         # program: jacobi-1d's values wrong or "transient buffer has not been committed"
-        # in some calls, the same .vmfb right on local-sync every time). Where IREE still
+        # in some calls, the same .vmfb right on local-sync every time; there with IREE's
+        # caching allocator, iree_worker.CACHING_DRIVERS). Where IREE still
         # refuses the generic stablehlo text (an op neither IREE nor the stage lowers at
         # dynamic shapes: stablehlo.cholesky, triangular_solve; an IREE error) or its
         # runtime fails a call (DynamicOrPerShape), it is compiled per input shapes, and

@@ -22,7 +22,9 @@ input shapes.
   transposed and reshaped operands (`_dot_general`; atax's matrix-vector product).
 - `dynamic_gather` of a line at a counter: a `real_dynamic_slice` (`_dynamic_gather`).
 - `dynamic_broadcast_in_dim` of a dynamic-length vector: gathered at iota first, then
-  broadcast known not to expand (`_vector_broadcast`).
+  broadcast known not to expand (`_vector_broadcast`); where the text shows the vector's
+  length is the target dim's extent at every size (synth.backends.iree_extents: a carried
+  row of a matrix), marked so as it is, no gather (`_mark_nonexpanding`).
 - each `stablehlo.while` of a function of dynamic shapes: blocks of branches
   (`_whiles_as_branches`; nested whiles carrying dynamic tensors).
 Each with the IREE error it avoids in its doc. At static shapes only the vector update
@@ -59,7 +61,7 @@ def lower(text: str) -> tuple[str, int]:
                 found.append(op)
             return ir.WalkResult.ADVANCE
         module.operation.walk(visit)
-        count = 0
+        count = _mark_nonexpanding(ir, found)  # read before any op is rewritten
         for op in found:
             count += globals()[_REWRITES[op.name]](ir, op)
         count += _whiles_as_branches(ir, module)
@@ -402,6 +404,29 @@ def _dynamic_gather(ir, op) -> int:
     return 1
 
 
+def _known(op) -> bool:
+    """Whether a dynamic_broadcast_in_dim says which of its dims expand or not."""
+    return any(name in op.attributes for name in ("known_expanding_dimensions", "known_nonexpanding_dimensions"))
+
+
+def _mark_nonexpanding(ir, ops) -> int:
+    """Each dynamic-length vector broadcast of `ops` whose vector provably has the target
+    dim's extent (synth.backends.iree_extents) marked `known_nonexpanding_dimensions`, so
+    that `_vector_broadcast` leaves it as it is (its gather at iota costs an indirect load
+    per element of the consumer, which IREE then also flattens: see iree_extents)."""
+    from synth.backends.iree_extents import nonexpanding
+
+    count = 0
+    for op in ops:
+        if op.name != "stablehlo.dynamic_broadcast_in_dim" or _known(op):
+            continue
+        xt = ir.RankedTensorType(op.operands[0].type)
+        if xt.rank == 1 and xt.is_dynamic_dim(0) and nonexpanding(ir, op):
+            op.attributes["known_nonexpanding_dimensions"] = ir.DenseI64ArrayAttr.get([0])
+            count += 1
+    return count
+
+
 def _vector_broadcast(ir, op) -> int:
     """`dynamic_broadcast_in_dim` of a vector of dynamic length into a new shape: IREE
     cannot tell whether that dim expands (length 1) or not ("failed to legalize operation
@@ -411,7 +436,7 @@ def _vector_broadcast(ir, op) -> int:
     the same values either way."""
     x, shape = op.operands[0], op.operands[1]
     xt = ir.RankedTensorType(x.type)
-    if xt.rank != 1 or not xt.is_dynamic_dim(0) or "known_" in str(op.attributes):
+    if xt.rank != 1 or not xt.is_dynamic_dim(0) or _known(op):
         return 0
     target = ir.DenseI64ArrayAttr(op.attributes["broadcast_dimensions"])[0]
     i64 = ir.IntegerType.get_signless(64)
