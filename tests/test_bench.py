@@ -197,6 +197,15 @@ def test_the_polybench_suite_is_found_from_anywhere(tmp_path, monkeypatch):
     assert len(files) == 30 and files == sorted(POLYBENCH.glob("*.mlir"))
 
 
+def test_a_directory_is_its_own_kernel_files():
+    """`synth bench DIR` takes DIR's .mlir and .c files, not its subdirectories' (PolyBench/C's
+    harness/ holds whole programs, which are not kernels)."""
+    from synth.bench.runner import discover
+
+    files = discover([str(POLYBENCH.parent / "polybench-c")], None)
+    assert len(files) == 30 and all(f.parent.name == "polybench-c" for f in files)
+
+
 def test_c_baseline(tmp_path):
     """--baseline cc: the kernel's C twin, compiled by the system C compiler, is checked
     against the MLIR baseline's outputs and timed; rows carry its time and the speedup

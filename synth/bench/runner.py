@@ -78,8 +78,8 @@ def discover(paths: list[str], suite: str | None) -> list[Path]:
         raise InputError(f"unknown suite {suite!r} (known: polybench)")
     for p in paths:
         path = Path(p)
-        if path.is_dir():
-            files += sorted([*path.rglob("*.mlir"), *path.rglob("*.c")])
+        if path.is_dir():  # its own files: a subdirectory holds other things (polybench-c's
+            files += sorted([*path.glob("*.mlir"), *path.glob("*.c")])  # harness: programs)
         elif path.exists():
             files.append(path)
         else:
