@@ -175,6 +175,10 @@ def device_available(device: str) -> bool:
         return False
 
 
+# a loop of the target carrying tensors (`scf.for ... iter_args(...) -> (tensor<...>)`)
+CARRIED_TENSOR = re.compile(r"scf\.(?:for|while)\b[^\n]*->\s*\(?\s*tensor<")
+
+
 class IreeBackend(Backend):
     def __init__(self, target: str = "linalg", device: str = "llvm-cpu", cache_dir: str | Path | None = None,
                  threads: int | None = None, memory_limit: int | None = None,
@@ -215,6 +219,8 @@ class IreeBackend(Backend):
             return PerShape(self, module_text, func, generic)
         if generic is not None and self.target == "linalg" and re.search(r"synth\.library = \"", module_text):
             return PerShapeBlocked(self, module_text, func, generic)
+        if generic is not None and self.target == "linalg" and CARRIED_TENSOR.search(module_text):
+            return PerShapeKeptLoop(self, module_text, func, generic)
         if generic is not None and self.target == "stablehlo":
             try:
                 return DynamicOrPerShape(self._compile(module_text, func, dynamic=True),
@@ -262,6 +268,16 @@ class PerShapeBlocked(PerShape):
     """A generic linalg raise with library loops, compiled per input shapes so that the
     loops get their blocked forms (synth.backends.library_linalg, static sizes only)."""
     pipeline_name = "per-shape (blocked library loops)"
+
+
+class PerShapeKeptLoop(PerShape):
+    """A generic linalg raise whose kept loop carries tensors, compiled per input shapes:
+    IREE 3.13 compiles such a loop at dynamic shapes to code whose results are wrong (a
+    2-d stencil whose loop inserts each step's interior into the carried arrays: the
+    boundary elements, which no step writes, come back changed; PolyBench's jacobi-2d,
+    heat-3d and gramschmidt raised generic to linalg, tests/test_iree_dynamic.py), while
+    the same text made static is right."""
+    pipeline_name = "per-shape (kept loop)"
 
 
 class PerShapeAfterDynamic(PerShape):
