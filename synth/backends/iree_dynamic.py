@@ -332,6 +332,8 @@ def _dot_general(ir, op) -> int:
     rf = [k for k in range(rt.rank) if k not in rc]
     if lt.rank == 2 and rt.rank == 2 and lc == [1] and rc == [0]:
         return 0  # already a matrix product
+    if sorted((lt.rank, rt.rank)) == [1, 2] and len(lc) == 1 and _zero(ir, out_t.element_type) is not None:
+        return _matrix_vector(ir, op, lc[0], rc[0])
     b = _Builder(ir)
     with ir.InsertionPoint(op), op.location:
         def flat(value, t, first: list[int], second: list[int]):
@@ -355,6 +357,49 @@ def _dot_general(ir, op) -> int:
         extents = [b.dim(lhs, k) for k in lf] + [b.dim(rhs, k) for k in rf]
         new = b.reshape(product, extents, list(out_t.shape))
     op.results[0].replace_all_uses_with(new)
+    op.erase()
+    return 1
+
+
+def _zero(ir, element):
+    """A 0-d constant 0 of `element` (a float or an integer type), or None."""
+    t, element = ir.RankedTensorType.get([], element), element.maybe_downcast()
+    if isinstance(element, ir.FloatType):
+        return ir.DenseElementsAttr.get_splat(t, ir.FloatAttr.get(element, 0.0))
+    if isinstance(element, ir.IntegerType) and element.width > 1:
+        return ir.DenseElementsAttr.get_splat(t, ir.IntegerAttr.get(element, 0))
+    return None
+
+
+def _matrix_vector(ir, op, lc: int, rc: int) -> int:
+    """A dot_general of a matrix and a vector (either side) at dynamic shapes: the vector
+    broadcast along the matrix's contracting dim (known not to expand: the dot's operands
+    have equal contracting extents), multiplied by the matrix, summed over that dim
+    (`stablehlo.reduce`). IREE fuses the three into one reduction dispatch with the
+    elementwise ops around it, as its own matvec at static shapes, where the matrix
+    product of an n x 1 operand (`_dot_general`'s form) is a dispatch of its own, tiled
+    as a matrix product (gemver's generic raise at MEDIUM: 0.35 ms against 0.13 ms)."""
+    lhs, rhs = op.operands[0], op.operands[1]
+    matrix, vector, along = (lhs, rhs, lc) if ir.RankedTensorType(lhs.type).rank == 2 else (rhs, lhs, rc)
+    mt, out_t = ir.RankedTensorType(matrix.type), ir.RankedTensorType(op.results[0].type)
+    element = out_t.element_type
+    b = _Builder(ir)
+    with ir.InsertionPoint(op), op.location:
+        shape = b.shape([b.dim(matrix, 0), b.dim(matrix, 1)])
+        spread = b.create("stablehlo.dynamic_broadcast_in_dim", [vector, shape],
+                          {"broadcast_dimensions": ir.DenseI64ArrayAttr.get([along]),
+                           "known_nonexpanding_dimensions": ir.DenseI64ArrayAttr.get([0])},
+                          ir.RankedTensorType.get(list(mt.shape), ir.RankedTensorType(vector.type).element_type))
+        product = b.create("stablehlo.multiply", [matrix, spread], result=ir.RankedTensorType.get(list(mt.shape), element))
+        scalar = ir.RankedTensorType.get([], element)
+        init = b.create("stablehlo.constant", [], {"value": _zero(ir, element)}, scalar)
+        reduce = ir.Operation.create("stablehlo.reduce", results=[out_t], operands=[product, init],
+                                     attributes={"dimensions": ir.DenseI64ArrayAttr.get([along])}, regions=1)
+        body = reduce.regions[0].blocks.append(scalar, scalar)
+        with ir.InsertionPoint(body):
+            total = b.create("stablehlo.add", [body.arguments[0], body.arguments[1]], result=scalar)
+            ir.Operation.create("stablehlo.return", operands=[total])
+    op.results[0].replace_all_uses_with(reduce.results[0])
     op.erase()
     return 1
 
