@@ -248,8 +248,13 @@ class IreeBackend(Backend):
             source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
             if dynamic:
                 driver = SYNC_DRIVERS.get(self.device, driver)
-        flags = self.flags() + (DYNAMIC_FLAGS.get(self.device, ()) if dynamic else ())
-        vmfb = compile_vmfb(source, flags, self.cache_dir, limit)
+        peel = DYNAMIC_FLAGS.get(self.device, ()) if dynamic else ()
+        try:
+            vmfb = compile_vmfb(source, self.flags() + peel, self.cache_dir, limit)
+        except ExecutionError as e:  # peeled, a dynamic matmul's vectors outgrow IREE's limit
+            if not peel or isinstance(e, CallTimeout):  # (gemm: "operations with large vector sizes"):
+                raise                                   # IREE's own strategy then
+            vmfb = compile_vmfb(source, self.flags(), self.cache_dir, limit)
         worker = IreeWorker(self.memory_limit)
         try:
             worker.call(("load", str(vmfb), fn.name, driver, self.threads), "module load", limit.left())
