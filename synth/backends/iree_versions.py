@@ -44,7 +44,7 @@ def _classes(ir, func) -> dict:
     """{extent symbol: its class's representative} over the unproven vector broadcasts of
     `func` whose both extents are known symbols; only members other than their
     representative are listed."""
-    from synth.backends.iree_extents import _Extents
+    from synth.backends.iree_extents import broadcast_extents
 
     found = []
 
@@ -63,9 +63,7 @@ def _classes(ir, func) -> dict:
             s = parent[s]
         return s
     for op in found:
-        extents = _Extents(ir)
-        target = ir.DenseI64ArrayAttr(op.attributes["broadcast_dimensions"])[0]
-        a, b = extents.extent(op.operands[0], 0), extents.element(op.operands[1], target)
+        a, b = broadcast_extents(ir, op)
         if a is None or b is None or a == b:
             continue
         ra, rb = find(a), find(b)
