@@ -19,12 +19,15 @@ input shapes.
   as stablehlo clamps them; a vector update computed from the vector it is written into,
   a select of the update gathered at iota - start (`_update_slice`, `_selected_update`).
 - `dot_general` of dynamic shapes other than M x K times K x N: as that matrix product of
-  transposed and reshaped operands (`_dot_general`; atax's matrix-vector product).
+  transposed and reshaped operands (`_dot_general`); of a matrix and a vector, as the
+  vector broadcast, multiplied and summed over the contracting dim (`_matrix_vector`).
 - `dynamic_gather` of a line at a counter: a `real_dynamic_slice` (`_dynamic_gather`).
 - `dynamic_broadcast_in_dim` of a dynamic-length vector: gathered at iota first, then
   broadcast known not to expand (`_vector_broadcast`); where the text shows the vector's
   length is the target dim's extent at every size (synth.backends.iree_extents: a carried
   row of a matrix), marked so as it is, no gather (`_mark_nonexpanding`).
+- first, a function whose broadcast vectors' lengths equal their target extents only by
+  the caller's precondition: split on that test at entry (synth.backends.iree_versions).
 - each `stablehlo.while` of a function of dynamic shapes: blocks of branches
   (`_whiles_as_branches`; nested whiles carrying dynamic tensors).
 Each with the IREE error it avoids in its doc. At static shapes only the vector update
