@@ -24,6 +24,7 @@ def main() -> int:
     ap.add_argument("generic", type=Path)
     ap.add_argument("static", type=Path)
     ap.add_argument("-D", dest="defines", action="append", default=[])
+    ap.add_argument("--target", default="stablehlo", choices=("stablehlo", "linalg"))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--driver", default="local-task",
@@ -54,8 +55,8 @@ def main() -> int:
     print("running the loops", flush=True)
     want = run_function(kernel.at(values).text, name, [a.copy() if isinstance(a, np.ndarray) else a for a in call],
                         opt_level=2).outputs
-    one = IreeBackend("stablehlo", threads=1)
-    per = IreeBackend("stablehlo", threads=1, per_shape=True)
+    one = IreeBackend(args.target, threads=1)
+    per = IreeBackend(args.target, threads=1, per_shape=True)
     import time
     contenders = {}
     for label, backend, path in [("generic, as it is (dynamic)", one, args.generic),
@@ -76,7 +77,7 @@ def main() -> int:
             for label, p in contenders.items():
                 samples[label].append(p.time(inputs, warmup=1, repeats=args.repeats).seconds)
     for label, s in samples.items():
-        print(f"  {label:30s} median {statistics.median(s):.4f} s  (rounds: {', '.join(f'{x:.4f}' for x in s)})")
+        print(f"  {label:30s} median {statistics.median(s):.3g} s  (rounds: {', '.join(f'{x:.3g}' for x in s)})")
     return 0
 
 

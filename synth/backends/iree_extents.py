@@ -33,11 +33,17 @@ _SHAPED_BY_OPERAND = {"stablehlo.dynamic_broadcast_in_dim": 1, "stablehlo.dynami
 def nonexpanding(ir, op) -> bool:
     """Whether `op`, a dynamic_broadcast_in_dim of a rank-1 operand, maps it onto a target
     dim of the same extent, at every size."""
+    a, b = broadcast_extents(ir, op)
+    return a is not None and a == b
+
+
+def broadcast_extents(ir, op) -> tuple:
+    """(the vector's extent, the target dim's extent) of `op`, a dynamic_broadcast_in_dim
+    of a rank-1 operand: symbols as below, or None where the text does not tell."""
     x, shape = op.operands[0], op.operands[1]
     target = ir.DenseI64ArrayAttr(op.attributes["broadcast_dimensions"])[0]
     mine = _Extents(ir)
-    a, b = mine.extent(x, 0), mine.element(shape, target)
-    return a is not None and a == b
+    return mine.extent(x, 0), mine.element(shape, target)
 
 
 class _Extents:
