@@ -256,3 +256,17 @@ def test_uint16_sizes_raise_for_every_size(target):
     kernel.sizes.with_test_values()
     assert {s.kind for s in kernel_sources(kernel, range(kernel.n_arguments)).values()} == {"dim"}
     raise_for_every_size_equals_compiled_c(case, target)
+
+
+def test_a_quotient_of_a_fixed_size_stays_out_of_the_proven_sizes():
+    """TSVC's s127 half (`int m = LEN / 2; a[i + m] = ...`): its loop bound makes a quotient
+    symbol of the array's extent, `(n256) floordiv 2`, which the size model evaluates with
+    the sizes; the proven sizes written on the raise name the size symbols only (the
+    quotient as an attribute name made the emitted module unparsable, exit 1)."""
+    from synth.pipeline import RaiseOptions, raise_function
+
+    source = translate_c(str(CORPUS / "tsvc.c"), function="s127_half")
+    for target in ("stablehlo", "linalg"):
+        outcome = raise_function(source, "s127_half", target, RaiseOptions())
+        assert "synth.sizes_proven = [{n256 = 2 : i64}" in outcome.module, outcome.module[:600]
+        assert "floordiv" not in outcome.module.split("synth.sizes_proven")[1].split("]")[0]

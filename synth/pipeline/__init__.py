@@ -123,7 +123,10 @@ def arithmetic(kernel: Kernel) -> str:
 def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
     level = report.level if report.verdict == "equivalent" else "test"
     exact = arithmetic(kernel)
-    proven = [_sizes_json(s) for s in report.sizes_proven] if level == "z3" else []
+    # the size symbols of each configuration proven (a quotient a loop bound makes of them,
+    # `(n256) floordiv 2`, follows from them and is no attribute name)
+    sets = [{n: v for n, v in s.items() if n in kernel.sizes.symbols} for s in report.sizes_proven]
+    proven = [_sizes_json(s) for s in sets] if level == "z3" else []
     attributes = {"synth.validation": f'"{level}"'}
     if level == "all":
         attributes["synth.proof"] = f'"all sizes: {report.domain}; every input symbolic, {exact}"'
@@ -131,8 +134,7 @@ def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
         attributes["synth.all_sizes"] = '"' + report.all_sizes.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if proven:
         attributes["synth.sizes_proven"] = "[" + ", ".join(
-            "{" + ", ".join(f"{n} = {v}" for n, v in sorted(s.items())) + "}"
-            for s in report.sizes_proven) + "]"
+            "{" + ", ".join(f"{n} = {v}" for n, v in sorted(s.items())) + "}" for s in sets) + "]"
         attributes["synth.proof"] = f'"bounded sizes, every input symbolic, {exact}"'
     # what the input took for granted (the C translation's synth.assumptions) and what the
     # validation did, in the words of its report
