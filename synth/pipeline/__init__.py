@@ -123,9 +123,9 @@ def arithmetic(kernel: Kernel) -> str:
 def _validation(report, options: RaiseOptions, kernel: Kernel) -> dict:
     level = report.level if report.verdict == "equivalent" else "test"
     exact = arithmetic(kernel)
-    # the size symbols of each configuration proven (a quotient a loop bound makes of them,
-    # `(n256) floordiv 2`, follows from them and is no attribute name)
-    sets = [{n: v for n, v in s.items() if n in kernel.sizes.symbols} for s in report.sizes_proven]
+    # each configuration proven, by name (a quotient a loop bound makes of the sizes,
+    # `(n256) floordiv 2`, follows from them and is no attribute name: left out)
+    sets = [{n: v for n, v in s.items() if n.isidentifier()} for s in report.sizes_proven]
     proven = [_sizes_json(s) for s in sets] if level == "z3" else []
     attributes = {"synth.validation": f'"{level}"'}
     if level == "all":
