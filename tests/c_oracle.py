@@ -15,6 +15,7 @@ beyond what the C reads shows in its results."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -365,17 +366,25 @@ def assert_refused_at(path: Path, source: str, function: str, needle: str, words
         assert w in e.value.message, e.value.message
 
 
-def raise_for_every_size_equals_compiled_c(case: Case, target: str) -> None:
-    """Raise `case` with its sizes left free (shape-generic) and check the one raise against
-    gcc at the manifest's sizes and 5 larger (scripts/c_coverage.py's check)."""
+@functools.lru_cache(maxsize=None)
+def coverage_script():
+    """scripts/c_coverage.py as a module: its `check_raised` (a raise against the compiled C
+    at a case's sizes) and `resized` (a case at other sizes, by its manifest's steps)."""
     import importlib.util
-
-    from synth.pipeline import RaiseOptions, raise_function
 
     spec = importlib.util.spec_from_file_location(
         "c_coverage", Path(__file__).resolve().parents[1] / "scripts" / "c_coverage.py")
-    coverage = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(coverage)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def raise_for_every_size_equals_compiled_c(case: Case, target: str) -> None:
+    """Raise `case` with its sizes left free (shape-generic) and check the one raise against
+    gcc at the manifest's sizes and 5 larger (scripts/c_coverage.py's check)."""
+    from synth.pipeline import RaiseOptions, raise_function
+
+    coverage = coverage_script()
     name = case.function
     source = translate_c(str(case.path), function=name)  # sizes left free: shape-generic
     outcome = raise_function(source, name, target, RaiseOptions())

@@ -18,14 +18,13 @@ iota arithmetic (fixed sizes: a gather has no shape-generic form)."""
 
 from __future__ import annotations
 
-import importlib.util
 
 import numpy as np
 import pytest
 from c_oracle import (
     assert_refused_at,
     assert_same,
-    Case,
+    coverage_script,
     inputs,
     load_cases,
     mlir_signature,
@@ -42,21 +41,6 @@ from synth.frontend.c import translate_c
 CASES = {c.function: c for c in load_cases(ROOT / "benchmarks" / "c-libs") if c.path.name == "bytes.c"}
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
-
-
-def _grown(case: Case, k: int) -> Case:
-    """The case with each size moved k times by its manifest step (a byte stride by whole
-    elements, so that the C's reads stay aligned)."""
-    steps = case.spec.get("size_steps", {})
-    return Case(case.path, case.function,
-                {**case.spec, "sizes": {n: v + k * steps.get(n, 3) for n, v in case.sizes.items()}})
-
-
-def _check_raised():
-    spec = importlib.util.spec_from_file_location("c_coverage", ROOT / "scripts" / "c_coverage.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.check_raised
 
 
 def test_char_pointer_read_as_doubles_is_a_strided_array_of_doubles():
@@ -132,9 +116,9 @@ def test_byte_strided_raise_for_every_size_equals_compiled_c(name, target):
     # walks contiguous data; cv_absdiff16s divides its steps itself), the bytes' type
     assert "is a multiple of" in outcome.module or name in ("cv_absdiff16s", "typed_walk")
     assert "points to" in outcome.module or name.startswith("cv_")
-    check = _check_raised()
+    check = coverage_script().check_raised
     for k in (0, 2):  # at the manifest's sizes and larger ones: one raise for both
-        at = _grown(case, k)
+        at = coverage_script().resized(case, k)
         params, result = signature(at)
         check(at, outcome.module, target, params, result)
 

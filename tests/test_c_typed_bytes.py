@@ -10,7 +10,7 @@ the bytes of a typed array read as bytes or as another type are refused at their
 from __future__ import annotations
 
 import pytest
-from c_oracle import Case, assert_refused_at, load_cases, signature
+from c_oracle import assert_refused_at, coverage_script, load_cases, signature
 from conftest import ROOT
 
 from synth.backends.cc import compiler
@@ -19,21 +19,6 @@ from synth.frontend.c import translate_c
 CASES = {c.function: c for c in load_cases(ROOT / "benchmarks" / "c-libs") if c.path.name == "numpy_typed.c"}
 
 pytestmark = pytest.mark.skipif(compiler() is None, reason="no C compiler")
-
-
-def _grown(case: Case, k: int) -> Case:
-    steps = case.spec.get("size_steps", {})
-    return Case(case.path, case.function,
-                {**case.spec, "sizes": {n: v + k * steps.get(n, 3) for n, v in case.sizes.items()}})
-
-
-def _check_raised():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("c_coverage", ROOT / "scripts" / "c_coverage.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.check_raised
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -59,9 +44,9 @@ def test_raise_for_every_size_equals_compiled_c(name, target):
     case = CASES[name]
     outcome = raise_function(translate_c(str(case.path), function=name), name, target, RaiseOptions())
     assert "?" in outcome.module.split(f"@{name}_raised(")[1].split(")")[0]
-    check = _check_raised()
+    check = coverage_script().check_raised
     for k in (0, 2, 5):  # the strides moved by whole elements: one raise for each
-        at = _grown(case, k)
+        at = coverage_script().resized(case, k)
         params, result = signature(at)
         check(at, outcome.module, target, params, result)
 
