@@ -55,6 +55,7 @@ class RunResult:
     compile_seconds: float  # 0.0 on a cache hit
     results: list[np.ndarray] = field(default_factory=list)  # run_function: the returned values (0-d for scalars)
     rewrites: dict[str, int] = field(default_factory=dict)  # per Python pass: rewrites it made (at compile)
+    cpu_seconds: list[float] = field(default_factory=list)  # per repeat: the worker's CPU time in the call
 
 
 # ----------------------------------------------------------------------------------------
@@ -366,7 +367,7 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
                 cache[key] = compiled
                 cache.setdefault(module_key, compiled)
             entry, result_types, scalar_inputs = compiled.entries[func]
-            seconds = []
+            seconds, cpu = [], []
             results: list[np.ndarray] = []
             if kind == "memref":
                 originals = request["args"]
@@ -378,9 +379,10 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
                     results = [np.zeros(shape, dtype=NUMPY_DTYPES[dt]) for shape, dt in result_types]
                     cargs = [_memref_arg(a) if isinstance(a, np.ndarray) else _ctype_scalar(*a)
                              for a in args] + [_memref_arg(r) for r in results]
-                    t0 = time.perf_counter()
+                    t0, c0 = time.perf_counter(), time.process_time()
                     compiled.engine.invoke(entry, *cargs)
                     seconds.append(time.perf_counter() - t0)
+                    cpu.append(time.process_time() - c0)
                 outside = [k for k, a in enumerate(args) if guarded and isinstance(a, np.ndarray)
                            and not _intact(a)]
                 if outside:
@@ -394,11 +396,12 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
                     cargs = [_memref_arg(a) if scalar is None else _ctype_scalar(scalar, a.item())
                              for a, scalar in zip(ins, scalar_inputs)]
                     cargs += [_memref_arg(a) for a in outs]
-                    t0 = time.perf_counter()
+                    t0, c0 = time.perf_counter(), time.process_time()
                     compiled.engine.invoke(entry, *cargs)
                     seconds.append(time.perf_counter() - t0)
+                    cpu.append(time.process_time() - c0)
                 outputs = outs
-            _send(replies, ("ok", (outputs, seconds, compile_seconds, results, compiled.rewrites)))
+            _send(replies, ("ok", (outputs, seconds, compile_seconds, results, compiled.rewrites, cpu)))
         except Exception as e:  # reported to the caller as an ExecutionError
             _send(replies, ("error", error_text(e)))
 

@@ -318,6 +318,26 @@ def test_measure_counts():
         measure(lambda: None, repeats=0)
 
 
+def test_measure_tells_each_calls_cpu_time():
+    """Beside each call's wall time, the CPU time it used: a call that sleeps uses almost
+    none, one that computes uses about its wall time; a batch that gives no CPU times gives
+    a timing without them (None), one that gives them keeps them past the warm-up."""
+    import time as clock
+
+    def spin():
+        end = clock.perf_counter() + 0.02
+        while clock.perf_counter() < end:
+            pass
+
+    slept = measure(lambda: clock.sleep(0.02), warmup=0, repeats=3)
+    spun = measure(spin, warmup=0, repeats=3)
+    assert len(slept.cpu_samples) == 3 and slept.cpu_seconds < 0.01
+    assert spun.cpu_seconds > 0.005 and spun.cpu_seconds <= spun.seconds * 1.5
+    assert measure_batched(lambda n: [0.5] * n, warmup=1, repeats=2).cpu_seconds is None
+    t = measure_batched(lambda n: ([0.5] * n, [0.1] * (n - 1) + [0.3]), warmup=1, repeats=2)
+    assert t.cpu_samples == [0.1, 0.3] and t.cpu_seconds == pytest.approx(0.2)
+
+
 def test_measure_gives_each_call_fresh_inputs_untimed(monkeypatch):
     """Every backend's timed call gets inputs prepared just before it, outside the clock:
     on a clock that only setup and the call move (1000 and 1 units), each sample is 1."""

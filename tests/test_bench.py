@@ -38,6 +38,10 @@ def test_results_files(bench_out):
         # the spread of the timed calls
         assert r["seconds_min"] <= r["seconds"] <= r["seconds_max"]
         assert r["baseline_min"] <= r["baseline_seconds"] <= r["baseline_max"]
+        # the CPU time of the calls beside their wall time (XLA in this process, mlir-cpu
+        # and the baseline in the worker): positive, and not above the wall time by more than
+        # the other threads of a process can add
+        assert r["seconds_cpu"] > 0 and r["baseline_cpu"] > 0
     report = (out / "report.md").read_text()
     # when, where and how it ran; each time with its range
     assert "cores" in report and "UTC" in report and "timed calls 2" in report
@@ -139,8 +143,10 @@ def test_generic_and_static_raises_are_timed_side_by_side(tmp_path):
     assert set(rows) == {"stablehlo", "stablehlo generic"}
     assert all(r["status"] == "ok" and r["backend"] == "xla-cpu" and r["seconds"] > 0 for r in rows.values())
     ratio = geomean([rows["stablehlo generic"]["seconds"] / rows["stablehlo"]["seconds"]])
+    cpu = geomean([rows["stablehlo generic"]["seconds_cpu"] / rows["stablehlo"]["seconds_cpu"]])
     report = (tmp_path / "report.md").read_text()
     assert f"- generic over static time on xla-cpu: geomean {ratio:.2f} over 1 pairs" in report
+    assert f"; CPU time: {cpu:.2f} over 1 pairs" in report
     assert "shapes static,generic" in report
 
 

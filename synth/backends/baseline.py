@@ -42,6 +42,7 @@ class AffinePrepared(Prepared):
         result = run_function(self.text, self.function, list(inputs), opt_level=OPT_LEVEL, repeat=repeat)
         if result.compile_seconds > 0.0 or self.compile_seconds is None:
             self.compile_seconds = result.compile_seconds
+        self.cpu_seconds = result.cpu_seconds  # the last request's CPU times, for time()
         return [result.outputs[i] for i in self.outputs] + list(result.results), result.seconds
 
     def run(self, inputs: list) -> list[np.ndarray]:
@@ -50,4 +51,4 @@ class AffinePrepared(Prepared):
         return self._call(inputs, 1)[0]
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
-        return measure_batched(lambda n: self._call(inputs, n)[1], warmup, repeats, min_total)
+        return measure_batched(lambda n: (self._call(inputs, n)[1], self.cpu_seconds), warmup, repeats, min_total)

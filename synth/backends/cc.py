@@ -94,14 +94,15 @@ class CcPrepared:
         return [arrays[i] for i in self.outputs]
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5) -> Timing:
-        samples = []
+        samples, cpu = [], []
         for k in range(warmup + repeats):
             _, cargs = self._arguments(inputs)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             self.fn(*cargs)
             if k >= warmup:
                 samples.append(time.perf_counter() - t0)
-        return Timing.from_samples(samples, warmup)
+                cpu.append(time.process_time() - c0)
+        return Timing.from_samples(samples, warmup, cpu)
 
 
 def prepare_c(source: Path, func: str, outputs: list[int], defines: list[str] = (),

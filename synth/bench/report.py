@@ -15,8 +15,8 @@ from synth import __version__
 PROOF_WORDS = {"all": "all sizes", "z3": "bounded sizes", "test": "tested only"}
 RESULT_FIELDS = ("kernel", "function", "target", "backend", "status", "verification", "form",
                  "synth_seconds", "search_seconds", "candidates", "baseline_seconds", "baseline_min", "baseline_max",
-                 "seconds", "seconds_min", "seconds_max", "speedup", "cc_seconds", "cc_min", "cc_max",
-                 "speedup_cc", "compile_seconds", "pipeline", "rewrites", "fallback_reason", "reason")
+                 "seconds", "seconds_min", "seconds_max", "seconds_cpu", "baseline_cpu", "speedup", "cc_seconds",
+                 "cc_min", "cc_max", "speedup_cc", "compile_seconds", "pipeline", "rewrites", "fallback_reason", "reason")
 COMPILE_BUDGET = 30.0  # seconds: what a raise may take to compile on mlir-cpu (issue 55, item 7)
 
 
@@ -41,19 +41,20 @@ def best_speedups(rows: list[dict]) -> dict[tuple[str, str], dict]:
     return best
 
 
-def generic_over_static(rows: list[dict]) -> dict[str, list[float]]:
+def generic_over_static(rows: list[dict], field: str = "seconds") -> dict[str, list[float]]:
     """backend -> the time of each generic raise over its static twin's (same kernel,
-    target and backend, both timed: `synth bench --shapes static,generic`)."""
+    target and backend, both timed: `synth bench --shapes static,generic`); `field`
+    "seconds_cpu": their CPU times instead, where both rows have them."""
     static = {(r["kernel"], r["target"], r.get("backend")): r for r in rows
-              if r.get("status") == "ok" and r.get("seconds")}
+              if r.get("status") == "ok" and r.get(field)}
     out: dict[str, list[float]] = {}
     for r in rows:
         target = r["target"]
-        if r.get("status") != "ok" or not r.get("seconds") or not target.endswith(" generic"):
+        if r.get("status") != "ok" or not r.get(field) or not target.endswith(" generic"):
             continue
         twin = static.get((r["kernel"], target[: -len(" generic")], r.get("backend")))
         if twin is not None:
-            out.setdefault(r["backend"], []).append(r["seconds"] / twin["seconds"])
+            out.setdefault(r["backend"], []).append(r[field] / twin[field])
     return out
 
 
@@ -102,9 +103,14 @@ def write_reports(rows: list[dict], out_dir: Path, title: str, header: list[str]
                      f"{_fmt(summary['geomean_best_over_cc'])}x ({len(over_cc)} pairs)")
     ratios = generic_over_static(rows)
     summary["generic_over_static"] = {b: geomean(v) for b, v in ratios.items()}
+    cpu_ratios = generic_over_static(rows, "seconds_cpu")
+    summary["generic_over_static_cpu"] = {b: geomean(v) for b, v in cpu_ratios.items()}
     for backend, values in sorted(ratios.items()):
+        cpu = cpu_ratios.get(backend)
         lines.append(f"- generic over static time on {backend}: geomean {_fmt(geomean(values))} over "
-                     f"{len(values)} pairs (range {_fmt(min(values))} to {_fmt(max(values))})")
+                     f"{len(values)} pairs (range {_fmt(min(values))} to {_fmt(max(values))})"
+                     + (f"; CPU time: {_fmt(geomean(cpu))} over {len(cpu)} pairs (range {_fmt(min(cpu))} "
+                        f"to {_fmt(max(cpu))})" if cpu else ""))
     lines += compile_lines(rows, summary)
     stopped = [f"{r['kernel']} {r['target']} on {r['backend']}" for r in rows if r.get("status") == "timeout"]
     summary["timeouts"] = len(stopped)

@@ -36,7 +36,10 @@ class TimingSettings:
 
 
 def _spread(prefix: str, timing) -> dict:
-    return {f"{prefix}_min": min(timing.samples), f"{prefix}_max": max(timing.samples)}
+    """The samples' range, and their median CPU time where the backend tells it
+    (`{prefix}_cpu`, synth.backends.timing)."""
+    cpu = {} if timing.cpu_seconds is None else {f"{prefix}_cpu": timing.cpu_seconds}
+    return {f"{prefix}_min": min(timing.samples), f"{prefix}_max": max(timing.samples), **cpu}
 
 
 def c_twin(function: str) -> Path | None:
@@ -128,6 +131,7 @@ def interleaved(contenders: dict, args: list, warmup: int, repeats: int, errors:
     from synth.backends.timing import Timing
 
     samples: dict = {name: [] for name in contenders}
+    cpu: dict = {name: [] for name in contenders}  # a round's median CPU time, where told
     batch: dict = {}
     failed: dict = {}
     for k in range(repeats):
@@ -135,13 +139,16 @@ def interleaved(contenders: dict, args: list, warmup: int, repeats: int, errors:
             if name in failed:
                 continue
             try:
-                got = prepared.time(args, warmup if k == 0 else 0, batch.get(name, 1)).samples
+                got = prepared.time(args, warmup if k == 0 else 0, batch.get(name, 1))
             except errors as e:
                 failed[name] = e
                 continue
-            samples[name].append(statistics.median(got))
-            batch.setdefault(name, batch_size(got[0], batch_seconds))
-    return {n: Timing.from_samples(v, warmup) for n, v in samples.items() if n not in failed}, failed
+            samples[name].append(statistics.median(got.samples))
+            if got.cpu_samples:
+                cpu[name].append(statistics.median(got.cpu_samples))
+            batch.setdefault(name, batch_size(got.samples[0], batch_seconds))
+    return {n: Timing.from_samples(v, warmup, cpu[n] if len(cpu[n]) == len(v) else None)
+            for n, v in samples.items() if n not in failed}, failed
 
 
 def _undetermined(baselines: dict, path: str, prepared, args: list, expected: list) -> list:
