@@ -55,6 +55,7 @@ import numpy as np
 
 from synth.errors import CallTimeout, ExecutionError
 from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, cache_root, raised_function, write_atomic
+from synth.backends import iree_packed
 from synth.backends.iree_worker import IreeWorker
 from synth.backends.timing import Timing, worker_deadline
 
@@ -245,6 +246,8 @@ class IreeBackend(Backend):
             from synth.backends import library_linalg
 
             source = generalize_elementwise(library_linalg.lower(source)[0], self.cache_dir, limit)
+            if dynamic and self.device == "llvm-cpu":  # matrix products as packed tiles
+                source = iree_packed.lower_linalg(source)[0]
         else:  # the library ops' blocked forms
             from synth.backends import library_stablehlo
 
@@ -254,6 +257,8 @@ class IreeBackend(Backend):
             source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
             if dynamic:
                 driver = SYNC_DRIVERS.get(self.device, driver)
+                if self.device == "llvm-cpu":  # matrix products as packed tiles
+                    source = iree_packed.lower_stablehlo(source)[0]
         peel = DYNAMIC_FLAGS.get(self.device, ()) if dynamic else ()
         try:
             vmfb = compile_vmfb(source, self.flags() + peel, self.cache_dir, limit)
