@@ -106,14 +106,14 @@ def _dynamic_f64_matrices(ir, values) -> bool:
 
 
 def _is_dot_product(ir, op) -> bool:
-    from synth.backends.iree_dynamic import _dims_field
+    from synth.backends.iree_dynamic import dims_field
 
     numbers = str(op.attributes["dot_dimension_numbers"])
     return (_dynamic_f64_matrices(ir, [*op.operands, op.results[0]])
-            and not _dims_field(numbers, "lhs_batching_dimensions")
-            and not _dims_field(numbers, "rhs_batching_dimensions")
-            and _dims_field(numbers, "lhs_contracting_dimensions") == [1]
-            and _dims_field(numbers, "rhs_contracting_dimensions") == [0])
+            and not dims_field(numbers, "lhs_batching_dimensions")
+            and not dims_field(numbers, "rhs_batching_dimensions")
+            and dims_field(numbers, "lhs_contracting_dimensions") == [1]
+            and dims_field(numbers, "rhs_contracting_dimensions") == [0])
 
 
 def _is_matmul(ir, op) -> bool:
