@@ -24,7 +24,10 @@ finds a device).
   (IreeBackend.prepare), and a linalg one that holds library loops (`synth.library`:
   Cholesky, LU, triangular solves), whose blocked forms (synth.backends.library_linalg)
   exist at static sizes only: compiled as it is, the unblocked column loop of cholesky's
-  generic raise ran 1.95-2.15x the static raise's time at LARGE, per shape 1.03x. A
+  generic raise ran 1.95-2.15x the static raise's time at LARGE, per shape 1.03x. On the
+  CPU a generic raise's f64 matrix products of dynamic extents are packed into tiles first
+  (synth.backends.iree_packed: pack, mmt4d, unpack; IREE masks every vector of such a
+  matmul and has no f64 data-tiling tiles). A
   static stablehlo raise goes through iree_dynamic too, for its one static rewrite (a
   vector updated from itself).
 - Fresh device copies of the inputs are made before each call, untimed; a timed call is the
