@@ -88,7 +88,7 @@ def test_stablehlo_products_on_iree(tmp_path, monkeypatch, tile):
     if tile != "host":
         monkeypatch.setattr(iree_packed, "tiles", lambda: tile)
     prepared = _backend("stablehlo", tmp_path).prepare(STABLEHLO, "p")
-    assert prepared.pipeline_name.startswith("dynamic")
+    assert prepared.pipeline_name.startswith("dynamic") and prepared.rewrites == {"packed-products": 3}
     rng = np.random.default_rng(11)
     for m, k, n in SIZES:
         a, b, s = rng.uniform(-1, 1, (m, k)), rng.uniform(-1, 1, (k, n)), rng.uniform(-1, 1, (k, k))
@@ -104,6 +104,7 @@ def test_linalg_products_on_iree(tmp_path, monkeypatch, tile):
     if tile != "host":
         monkeypatch.setattr(iree_packed, "tiles", lambda: tile)
     prepared = _backend("linalg", tmp_path).prepare(LINALG, "q")
+    assert prepared.rewrites == {"packed-products": 2}
     rng = np.random.default_rng(12)
     for m, k, n in SIZES:
         a, b, c = rng.uniform(-1, 1, (m, k)), rng.uniform(-1, 1, (k, n)), rng.uniform(-1, 1, (m, n))

@@ -245,12 +245,13 @@ class IreeBackend(Backend):
         limit = _Limit(self.call_timeout)
         source = fn.module()
         driver = DRIVERS[self.device]
+        packed = 0
         if self.target == "linalg":
             from synth.backends import library_linalg
 
             source = generalize_elementwise(library_linalg.lower(source)[0], self.cache_dir, limit)
             if dynamic and self.device == "llvm-cpu":  # matrix products as packed tiles
-                source = iree_packed.lower_linalg(source)[0]
+                source, packed = iree_packed.lower_linalg(source)
         else:  # the library ops' blocked forms
             from synth.backends import library_stablehlo
 
@@ -261,7 +262,7 @@ class IreeBackend(Backend):
             if dynamic:
                 driver = SYNC_DRIVERS.get(self.device, driver)
                 if self.device == "llvm-cpu":  # matrix products as packed tiles
-                    source = iree_packed.lower_stablehlo(source)[0]
+                    source, packed = iree_packed.lower_stablehlo(source)
         peel = DYNAMIC_FLAGS.get(self.device, ()) if dynamic else ()
         try:
             vmfb = compile_vmfb(source, self.flags() + peel, self.cache_dir, limit)
@@ -277,6 +278,8 @@ class IreeBackend(Backend):
             raise
         prepared = IreePrepared(self.name, fn, worker, vmfb, time.perf_counter() - t0)
         prepared.call_timeout = self.call_timeout
+        if packed:  # the bench row's `rewrites`
+            prepared.rewrites = {"packed-products": packed}
         if dynamic and self.target == "stablehlo":
             prepared.pipeline_name = f"dynamic ({driver})"
         return prepared
@@ -324,6 +327,10 @@ class DynamicOrPerShape(Prepared):
     def pipeline_name(self):
         return self.current.pipeline_name
 
+    @property
+    def rewrites(self):
+        return getattr(self.current, "rewrites", None)
+
     def _call(self, method: str, *args, **kwargs):
         try:
             return getattr(self.current, method)(*args, **kwargs)
@@ -345,6 +352,7 @@ class IreePrepared(Prepared):
     """The module loaded in an `IreeWorker`: each call runs there, under its memory ceiling."""
 
     call_timeout: float | None = None  # IreeBackend.call_timeout
+    rewrites: dict | None = None  # {"packed-products": how many} where synth.backends.iree_packed wrote some
 
     def __init__(self, backend: str, fn: BackendEntry, worker: IreeWorker, vmfb: Path, compile_seconds: float):
         self.backend, self.function, self.raised = backend, fn.name, fn

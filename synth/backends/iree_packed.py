@@ -117,8 +117,8 @@ def _is_dot_product(ir, op) -> bool:
 
 
 def _is_matmul(ir, op) -> bool:
-    text = str(op)
-    return (len(op.operands) == 3 and "indexing_maps" not in text and "cast" not in text
+    head = str(op).split(" ins(")[0]  # maps or a cast other than the default are printed there
+    return (len(op.operands) == 3 and "indexing_maps" not in head and "cast" not in head
             and _dynamic_f64_matrices(ir, [*op.operands, op.results[0]]))
 
 
