@@ -12,8 +12,9 @@ large vector sizes"), and its data tiling resolves f64 to no tiles; syrk's gener
 LARGE (1200 x 1000) took 0.24-0.27 s of CPU a call where the static raise takes 0.075 s
 (the same single dispatch: the product, A A^T, fused with the masked update). Packed, the
 inner tiles are static: the mmt4d's micro kernel is unmasked, only the packs pad (0.068 s
-stablehlo, 0.046 s linalg; README, "Matrix products of a generic raise packed"). Each element is the sum of the same products over k (the padding
-adds zero products), in the order of k.
+stablehlo, 0.046 s linalg; README, "Matrix products of a generic raise packed"). Each
+element is the sum of the same products over k (the padding adds zero products), in the
+order of k.
 
 The product becomes a call of a private function holding that form (IREE inlines it), one
 per kind: `@synth_packed_product_f64(a, b)` (zero init; stablehlo) and
