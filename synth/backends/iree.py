@@ -24,7 +24,10 @@ finds a device).
   (IreeBackend.prepare), and a linalg one that holds library loops (`synth.library`:
   Cholesky, LU, triangular solves), whose blocked forms (synth.backends.library_linalg)
   exist at static sizes only: compiled as it is, the unblocked column loop of cholesky's
-  generic raise ran 1.95-2.15x the static raise's time at LARGE, per shape 1.03x. A
+  generic raise ran 1.95-2.15x the static raise's time at LARGE, per shape 1.03x. On the
+  CPU a generic raise's f64 matrix products of dynamic extents are packed into tiles first
+  (synth.backends.iree_packed: pack, mmt4d, unpack; IREE masks every vector of such a
+  matmul and has no f64 data-tiling tiles). A
   static stablehlo raise goes through iree_dynamic too, for its one static rewrite (a
   vector updated from itself).
 - Fresh device copies of the inputs are made before each call, untimed; a timed call is the
@@ -55,6 +58,7 @@ import numpy as np
 
 from synth.errors import CallTimeout, ExecutionError
 from synth.backends.registry import Backend, PerShape, Prepared, generic_entry, BackendEntry, cache_root, raised_function, write_atomic
+from synth.backends import iree_packed
 from synth.backends.iree_worker import IreeWorker
 from synth.backends.timing import Timing, worker_deadline
 
@@ -241,10 +245,13 @@ class IreeBackend(Backend):
         limit = _Limit(self.call_timeout)
         source = fn.module()
         driver = DRIVERS[self.device]
+        packed = 0
         if self.target == "linalg":
             from synth.backends import library_linalg
 
             source = generalize_elementwise(library_linalg.lower(source)[0], self.cache_dir, limit)
+            if dynamic and self.device == "llvm-cpu":  # matrix products as packed tiles
+                source, packed = iree_packed.lower_linalg(source)
         else:  # the library ops' blocked forms
             from synth.backends import library_stablehlo
 
@@ -254,6 +261,8 @@ class IreeBackend(Backend):
             source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
             if dynamic:
                 driver = SYNC_DRIVERS.get(self.device, driver)
+                if self.device == "llvm-cpu":  # matrix products as packed tiles
+                    source, packed = iree_packed.lower_stablehlo(source)
         peel = DYNAMIC_FLAGS.get(self.device, ()) if dynamic else ()
         try:
             vmfb = compile_vmfb(source, self.flags() + peel, self.cache_dir, limit)
@@ -269,6 +278,8 @@ class IreeBackend(Backend):
             raise
         prepared = IreePrepared(self.name, fn, worker, vmfb, time.perf_counter() - t0)
         prepared.call_timeout = self.call_timeout
+        if packed:  # the bench row's `rewrites`
+            prepared.rewrites = {"packed-products": packed}
         if dynamic and self.target == "stablehlo":
             prepared.pipeline_name = f"dynamic ({driver})"
         return prepared
@@ -316,6 +327,10 @@ class DynamicOrPerShape(Prepared):
     def pipeline_name(self):
         return self.current.pipeline_name
 
+    @property
+    def rewrites(self):
+        return getattr(self.current, "rewrites", None)
+
     def _call(self, method: str, *args, **kwargs):
         try:
             return getattr(self.current, method)(*args, **kwargs)
@@ -337,6 +352,7 @@ class IreePrepared(Prepared):
     """The module loaded in an `IreeWorker`: each call runs there, under its memory ceiling."""
 
     call_timeout: float | None = None  # IreeBackend.call_timeout
+    rewrites: dict | None = None  # {"packed-products": how many} where synth.backends.iree_packed wrote some
 
     def __init__(self, backend: str, fn: BackendEntry, worker: IreeWorker, vmfb: Path, compile_seconds: float):
         self.backend, self.function, self.raised = backend, fn.name, fn

@@ -310,7 +310,7 @@ class _Builder:
                            result=self.ir.RankedTensorType.get(static, t.element_type))
 
 
-def _dims_field(text: str, name: str) -> list[int]:
+def dims_field(text: str, name: str) -> list[int]:
     key = f"{name} = ["
     if key not in text:
         return []
@@ -328,9 +328,9 @@ def _dot_general(ir, op) -> int:
     lt, rt, out_t = (ir.RankedTensorType(v.type) for v in (lhs, rhs, op.results[0]))
     if lt.has_static_shape and rt.has_static_shape:
         return 0
-    if _dims_field(numbers, "lhs_batching_dimensions") or _dims_field(numbers, "rhs_batching_dimensions"):
+    if dims_field(numbers, "lhs_batching_dimensions") or dims_field(numbers, "rhs_batching_dimensions"):
         return 0
-    lc, rc = _dims_field(numbers, "lhs_contracting_dimensions"), _dims_field(numbers, "rhs_contracting_dimensions")
+    lc, rc = dims_field(numbers, "lhs_contracting_dimensions"), dims_field(numbers, "rhs_contracting_dimensions")
     lf = [k for k in range(lt.rank) if k not in lc]
     rf = [k for k in range(rt.rank) if k not in rc]
     if lt.rank == 2 and rt.rank == 2 and lc == [1] and rc == [0]:
@@ -425,11 +425,11 @@ def _dynamic_gather(ir, op) -> int:
     numbers = str(op.attributes["dimension_numbers"])
     a, index, sizes = op.operands[0], op.operands[1], op.operands[2]
     at, it = ir.RankedTensorType(a.type), ir.RankedTensorType(index.type)
-    collapsed = _dims_field(numbers, "collapsed_slice_dims")
+    collapsed = dims_field(numbers, "collapsed_slice_dims")
     ivd = int(numbers.split("index_vector_dim = ")[1].split(">")[0].split(",")[0]) if "index_vector_dim" in numbers else 0
     if it.rank != 1 or it.shape[0] != 1 or ivd != 0 or len(collapsed) != 1 \
-            or _dims_field(numbers, "start_index_map") != collapsed \
-            or _dims_field(numbers, "offset_dims") != list(range(at.rank - 1)):
+            or dims_field(numbers, "start_index_map") != collapsed \
+            or dims_field(numbers, "offset_dims") != list(range(at.rank - 1)):
         return 0
     dim = collapsed[0]
     b = _Builder(ir)

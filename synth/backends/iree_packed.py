@@ -1,0 +1,162 @@
+"""IREE's stage below a shape-generic raise: each matrix product of dynamic extents (M, K
+and N all `?`, f64) as IREE's own data tiling would write it, had it tiles for f64: the
+operands packed into tiles of static extents (`linalg.pack`, padded with zeros), the
+product of the tiles (`linalg.mmt4d`) and the result unpacked (`linalg.unpack`). Used by
+synth.backends.iree for a generic raise compiled as it is, both targets: a stablehlo
+raise's `stablehlo.dot_general` (M x K times K x N, the form synth.backends.iree_dynamic
+leaves every other matrix product in), a linalg raise's `linalg.matmul` (default maps).
+
+Why: at dynamic extents IREE 3.13's CPU codegen tiles a matmul [64, 64] with vectors of
+[4, 4] x 16 and masks every one of them (peeling its remainder fails: "operations with
+large vector sizes"), and its data tiling resolves f64 to no tiles; syrk's generic raise at
+LARGE (1200 x 1000) took 0.24-0.27 s of CPU a call where the static raise takes 0.075 s
+(the same single dispatch: the product, A A^T, fused with the masked update). Packed, the
+inner tiles are static: the mmt4d's micro kernel is unmasked, only the packs pad (0.068 s
+stablehlo, 0.046 s linalg; README, "Matrix products of a generic raise packed"). Each
+element is the sum of the same products over k (the padding adds zero products), in the
+order of k.
+
+The product becomes a call of a private function holding that form (IREE inlines it), one
+per kind: `@synth_packed_product_f64(a, b)` (zero init; stablehlo) and
+`@synth_packed_accumulate_f64(a, b, c)` (c + a b; linalg.matmul's `outs`). The tiles
+follow the host's vectors (synth.backends.host): M0 x N0 x K0 = 8 x 16 x 1 with AVX-512
+(two vectors of 8 lanes per row: 16 accumulators of its 32 registers; 8 x 8 took 1.6x that
+time, 16 x 8 1.3x), else 8 x 4 x 1 (one vector of 4 per row: 8 of 16 registers, the
+register budget of IREE's own f32 tile for AVX2, 8 x 8; not measured here). A static
+raise is left to IREE (its static matmuls are tiled [8, 8] unmasked). Conformance test:
+tests/test_iree_packed.py (real IREE against NumPy, extents 1, primes, both targets)."""
+
+from __future__ import annotations
+
+import re
+
+DYNAMIC = -(2 ** 63)
+PRODUCT, ACCUMULATE = "synth_packed_product", "synth_packed_accumulate"
+
+
+def tiles() -> tuple[int, int, int]:
+    """(M0, N0, K0) of this host (above)."""
+    from synth.backends.host import has_avx512
+
+    return (8, 16, 1) if has_avx512() else (8, 4, 1)
+
+
+def lower_stablehlo(text: str, tile: tuple[int, int, int] | None = None) -> tuple[str, int]:
+    """Each dynamic f64 `stablehlo.dot_general` M x K times K x N of `text` as the packed
+    product; (module text, how many)."""
+    if "stablehlo.dot_general" not in text:
+        return text, 0
+    from jax._src.interpreters import mlir as jax_mlir
+    from jaxlib.mlir import ir
+
+    with jax_mlir.make_ir_context(), ir.Location.unknown():
+        module = ir.Module.parse(text)
+        return _lower(ir, module, "stablehlo.dot_general", _is_dot_product, PRODUCT, tile or tiles())
+
+
+def lower_linalg(text: str, tile: tuple[int, int, int] | None = None) -> tuple[str, int]:
+    """Each dynamic f64 `linalg.matmul` (default maps, no cast) of `text` as the packed
+    product accumulated into its `outs`; (module text, how many)."""
+    if "linalg.matmul" not in text:
+        return text, 0
+    from mlir import ir
+
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(text)
+        return _lower(ir, module, "linalg.matmul", _is_matmul, ACCUMULATE, tile or tiles())
+
+
+def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
+    found = []
+
+    def visit(op):
+        if op.name == name and accept(ir, op):
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+    module.operation.walk(visit)
+    if not found:
+        return str(module), 0
+    callee = f"{kind}_f64"
+    matrix = ir.RankedTensorType.get([DYNAMIC, DYNAMIC], ir.F64Type.get())
+    operands = 2 if kind == PRODUCT else 3
+    # declared here, the declaration replaced by the definition once printed (the
+    # definition's linalg ops are not in a stablehlo context's dialects)
+    declaration = ir.Module.parse(f"func.func private @{callee}({', '.join([str(matrix)] * operands)}) -> {matrix}")
+    module.body.append(declaration.body.operations[0])
+    for op in found:
+        with ir.InsertionPoint(op), op.location:
+            args = list(op.operands)[:operands]
+            call = ir.Operation.create("func.call", results=[op.results[0].type], operands=args,
+                                       attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
+        op.results[0].replace_all_uses_with(call.results[0])
+        op.erase()
+    module.operation.verify()
+    printed = str(module)
+    head = re.compile(rf"^\s*func\.func private @{callee}\(.*$", re.M)
+    if len(head.findall(printed)) != 1:
+        raise AssertionError(f"the declaration of @{callee} is not one line of the printed module")
+    return head.sub(lambda _: definition(kind, tile), printed, count=1), len(found)
+
+
+def _dynamic_f64_matrices(ir, values) -> bool:
+    for v in values:
+        t = ir.RankedTensorType(v.type)
+        if t.rank != 2 or not all(t.is_dynamic_dim(k) for k in range(2)) or str(t.element_type) != "f64":
+            return False
+    return True
+
+
+def _is_dot_product(ir, op) -> bool:
+    from synth.backends.iree_dynamic import dims_field
+
+    numbers = str(op.attributes["dot_dimension_numbers"])
+    return (_dynamic_f64_matrices(ir, [*op.operands, op.results[0]])
+            and not dims_field(numbers, "lhs_batching_dimensions")
+            and not dims_field(numbers, "rhs_batching_dimensions")
+            and dims_field(numbers, "lhs_contracting_dimensions") == [1]
+            and dims_field(numbers, "rhs_contracting_dimensions") == [0])
+
+
+def _is_matmul(ir, op) -> bool:
+    head = str(op).split(" ins(")[0]  # maps or a cast other than the default are printed there
+    return (len(op.operands) == 3 and "indexing_maps" not in head and "cast" not in head
+            and _dynamic_f64_matrices(ir, [*op.operands, op.results[0]]))
+
+
+def definition(kind: str, tile: tuple[int, int, int]) -> str:
+    """The private function `@{kind}_f64`: a (M x K) times b (K x N), plus c for
+    ACCUMULATE, packed into M0 x K0, N0 x K0 and M0 x N0 tiles."""
+    m0, n0, k0 = tile
+    m = "tensor<?x?xf64>"
+    pa, pb, pc = (f"tensor<?x?x{x}x{y}xf64>" for x, y in ((m0, k0), (n0, k0), (m0, n0)))
+    params = f"%a: {m}, %b: {m}" + (f", %c: {m}" if kind == ACCUMULATE else "")
+    lines = [
+        f"func.func private @{kind}_f64({params}) -> {m} {{",
+        "  %i0 = arith.constant 0 : index",
+        "  %i1 = arith.constant 1 : index",
+        "  %zero = arith.constant 0.000000e+00 : f64",
+        f"  %m = tensor.dim %a, %i0 : {m}",
+        f"  %k = tensor.dim %a, %i1 : {m}",
+        f"  %n = tensor.dim %b, %i1 : {m}",
+        f"  %mt = affine.apply affine_map<()[s0] -> (s0 ceildiv {m0})>()[%m]",
+        f"  %nt = affine.apply affine_map<()[s0] -> (s0 ceildiv {n0})>()[%n]",
+        f"  %kt = affine.apply affine_map<()[s0] -> (s0 ceildiv {k0})>()[%k]",
+        f"  %ea = tensor.empty(%mt, %kt) : {pa}",
+        f"  %pa = linalg.pack %a padding_value(%zero : f64) inner_dims_pos = [0, 1] inner_tiles = [{m0}, {k0}]"
+        f" into %ea : {m} -> {pa}",
+        f"  %eb = tensor.empty(%nt, %kt) : {pb}",
+        f"  %pb = linalg.pack %b padding_value(%zero : f64) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]"
+        f" inner_tiles = [{n0}, {k0}] into %eb : {m} -> {pb}",
+        f"  %ec = tensor.empty(%mt, %nt) : {pc}"]
+    if kind == ACCUMULATE:
+        lines.append(f"  %pc = linalg.pack %c padding_value(%zero : f64) inner_dims_pos = [0, 1]"
+                     f" inner_tiles = [{m0}, {n0}] into %ec : {m} -> {pc}")
+    else:
+        lines.append(f"  %pc = linalg.fill ins(%zero : f64) outs(%ec : {pc}) -> {pc}")
+    lines += [
+        f"  %pr = linalg.mmt4d ins(%pa, %pb : {pa}, {pb}) outs(%pc : {pc}) -> {pc}",
+        f"  %er = tensor.empty(%m, %n) : {m}",
+        f"  %r = linalg.unpack %pr inner_dims_pos = [0, 1] inner_tiles = [{m0}, {n0}] into %er : {pc} -> {m}",
+        f"  return %r : {m}",
+        "}"]
+    return "\n".join("  " + line for line in lines)

@@ -1,0 +1,115 @@
+"""Matrix products of a shape-generic raise on IREE as packed tiles (synth.backends.iree_packed):
+stablehlo's dot_general and linalg's matmul at dynamic extents, each written as pack, mmt4d
+and unpack by IreeBackend (a generic raise compiled as it is), run through real IREE at
+extents 1, primes, multiples of the tiles and one of 0, against NumPy; with the host's tiles
+and with the other branch's (8 x 4 x 1); the products in the programs of syrk, trmm and
+symm's generic raises (a masked operand, a transposed one, a masked update of the result)."""
+
+import numpy as np
+import pytest
+
+from synth.backends import iree_dynamic, iree_packed
+from synth.backends.iree import IreeBackend
+
+# a (m x k) times b (k x n) and a times its transpose masked to the lower triangle (syrk),
+# a lower-triangular mask of a square s (n x n) times b (trmm's form, s strictly above)
+STABLEHLO = """func.func @p_raised(%a: tensor<?x?xf64>, %b: tensor<?x?xf64>, %s: tensor<?x?xf64>)
+    -> (tensor<?x?xf64>, tensor<?x?xf64>, tensor<?x?xf64>) attributes {synth.outputs = [0, 1, 2]} {
+  %ab = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x?xf64>, tensor<?x?xf64>) -> tensor<?x?xf64>
+  %aat = stablehlo.dot_general %a, %a, contracting_dims = [1] x [1] : (tensor<?x?xf64>, tensor<?x?xf64>) -> tensor<?x?xf64>
+  %d = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x?xf64>) -> tensor<i32>
+  %d64 = stablehlo.convert %d : (tensor<i32>) -> tensor<i64>
+  %d1 = stablehlo.reshape %d64 : (tensor<i64>) -> tensor<1xi64>
+  %mm = stablehlo.concatenate %d1, %d1, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %col = stablehlo.dynamic_iota %mm, dim = 1 : (tensor<2xi64>) -> tensor<?x?xi64>
+  %row = stablehlo.dynamic_iota %mm, dim = 0 : (tensor<2xi64>) -> tensor<?x?xi64>
+  %low = stablehlo.compare LE, %col, %row : (tensor<?x?xi64>, tensor<?x?xi64>) -> tensor<?x?xi1>
+  %z = stablehlo.constant dense<0.000000e+00> : tensor<f64>
+  %zs = stablehlo.dynamic_broadcast_in_dim %z, %mm, dims = [] : (tensor<f64>, tensor<2xi64>) -> tensor<?x?xf64>
+  %syrk = stablehlo.select %low, %aat, %zs : tensor<?x?xi1>, tensor<?x?xf64>
+  %n = stablehlo.get_dimension_size %s, dim = 0 : (tensor<?x?xf64>) -> tensor<i32>
+  %n64 = stablehlo.convert %n : (tensor<i32>) -> tensor<i64>
+  %n1 = stablehlo.reshape %n64 : (tensor<i64>) -> tensor<1xi64>
+  %nn = stablehlo.concatenate %n1, %n1, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %c2 = stablehlo.dynamic_iota %nn, dim = 1 : (tensor<2xi64>) -> tensor<?x?xi64>
+  %r2 = stablehlo.dynamic_iota %nn, dim = 0 : (tensor<2xi64>) -> tensor<?x?xi64>
+  %above = stablehlo.compare GT, %c2, %r2 : (tensor<?x?xi64>, tensor<?x?xi64>) -> tensor<?x?xi1>
+  %st = stablehlo.transpose %s, dims = [1, 0] : (tensor<?x?xf64>) -> tensor<?x?xf64>
+  %zn = stablehlo.dynamic_broadcast_in_dim %z, %nn, dims = [] : (tensor<f64>, tensor<2xi64>) -> tensor<?x?xf64>
+  %tri = stablehlo.select %above, %st, %zn : tensor<?x?xi1>, tensor<?x?xf64>
+  %trmm = stablehlo.dot_general %tri, %b, contracting_dims = [1] x [0] : (tensor<?x?xf64>, tensor<?x?xf64>) -> tensor<?x?xf64>
+  return %ab, %syrk, %trmm : tensor<?x?xf64>, tensor<?x?xf64>, tensor<?x?xf64>
+}
+"""
+
+# c + a b (an init that is not zero), and a b^T from a transposed b into a zero fill
+LINALG = """func.func @q_raised(%a: tensor<?x?xf64>, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>, %bt: tensor<?x?xf64>)
+    -> (tensor<?x?xf64>, tensor<?x?xf64>) attributes {synth.outputs = [2, 2]} {
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %m = tensor.dim %a, %i0 : tensor<?x?xf64>
+  %k = tensor.dim %a, %i1 : tensor<?x?xf64>
+  %n = tensor.dim %bt, %i0 : tensor<?x?xf64>
+  %acc = linalg.matmul ins(%a, %b : tensor<?x?xf64>, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) -> tensor<?x?xf64>
+  %e = tensor.empty(%k, %n) : tensor<?x?xf64>
+  %t = linalg.transpose ins(%bt : tensor<?x?xf64>) outs(%e : tensor<?x?xf64>) permutation = [1, 0]
+  %zero = arith.constant 0.0 : f64
+  %e2 = tensor.empty(%m, %n) : tensor<?x?xf64>
+  %f = linalg.fill ins(%zero : f64) outs(%e2 : tensor<?x?xf64>) -> tensor<?x?xf64>
+  %abt = linalg.matmul ins(%a, %t : tensor<?x?xf64>, tensor<?x?xf64>) outs(%f : tensor<?x?xf64>) -> tensor<?x?xf64>
+  return %acc, %abt : tensor<?x?xf64>, tensor<?x?xf64>
+}
+"""
+
+# (m, k, n): ones, primes, the tiles' multiples and off by one, and k = 0
+SIZES = [(1, 1, 1), (1, 7, 1), (7, 13, 5), (17, 3, 29), (8, 16, 16), (9, 17, 15), (31, 1, 2), (4, 0, 3)]
+
+
+def _backend(target, tmp_path):
+    backend = IreeBackend(target, cache_dir=tmp_path / "iree")
+    if not backend.available():
+        pytest.skip("IREE is not installed")
+    return backend
+
+
+def test_the_stage_writes_each_dynamic_product_packed():
+    text, count = iree_packed.lower_stablehlo(iree_dynamic.lower(STABLEHLO)[0], (8, 16, 1))
+    assert count == 3 and "stablehlo.dot_general" not in text
+    assert text.count("linalg.mmt4d") == 1 and text.count("call @synth_packed_product_f64") == 3
+    assert "inner_tiles = [8, 1]" in text and "inner_tiles = [16, 1]" in text
+    text, count = iree_packed.lower_linalg(LINALG, (8, 4, 1))
+    assert count == 2 and "linalg.matmul" not in text and text.count("call @synth_packed_accumulate_f64") == 2
+    static = STABLEHLO.replace("?x?", "3x3")  # static extents: left to IREE
+    assert iree_packed.lower_stablehlo(static)[1] == 0
+
+
+@pytest.mark.parametrize("tile", ["host", (8, 4, 1)])
+def test_stablehlo_products_on_iree(tmp_path, monkeypatch, tile):
+    if tile != "host":
+        monkeypatch.setattr(iree_packed, "tiles", lambda: tile)
+    prepared = _backend("stablehlo", tmp_path).prepare(STABLEHLO, "p")
+    assert prepared.pipeline_name.startswith("dynamic") and prepared.rewrites == {"packed-products": 3}
+    rng = np.random.default_rng(11)
+    for m, k, n in SIZES:
+        a, b, s = rng.uniform(-1, 1, (m, k)), rng.uniform(-1, 1, (k, n)), rng.uniform(-1, 1, (k, k))
+        got = prepared.run([a, b, s])
+        want = [a @ b, np.tril(a @ a.T), np.triu(s.T, 1) @ b]
+        for g, w in zip(got, want):
+            assert g.shape == w.shape, (m, k, n)
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-13, err_msg=f"{(m, k, n)}")
+
+
+@pytest.mark.parametrize("tile", ["host", (8, 4, 1)])
+def test_linalg_products_on_iree(tmp_path, monkeypatch, tile):
+    if tile != "host":
+        monkeypatch.setattr(iree_packed, "tiles", lambda: tile)
+    prepared = _backend("linalg", tmp_path).prepare(LINALG, "q")
+    assert prepared.rewrites == {"packed-products": 2}
+    rng = np.random.default_rng(12)
+    for m, k, n in SIZES:
+        a, b, c = rng.uniform(-1, 1, (m, k)), rng.uniform(-1, 1, (k, n)), rng.uniform(-1, 1, (m, n))
+        bt = rng.uniform(-1, 1, (n, k))
+        got = prepared.run([a, b, c, bt])
+        for g, w in zip(got, [c + a @ b, a @ bt.T]):
+            assert g.shape == w.shape, (m, k, n)
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-13, err_msg=f"{(m, k, n)}")
