@@ -22,7 +22,9 @@ This keeps every dependence of the form (synth.synthesis.wavefront): a read of a
 (a*d0 + d1 >= 1, d0 >= 0) comes from a row at or above, so from an earlier band, or from the
 same band on an earlier hyperplane; an old value's writer (a*d0 + d1 <= -1, d0 <= 0) is at
 or below, in a later band or later in the same band. Every element gets the same operations
-in the same order: the outputs are bitwise the same.
+in the same order: the outputs are bitwise the same. A hyperplane's lanes are then computed
+one by one in place (`_lanes_as_loop`): the strided generic reading slices of the array it
+writes got, after bufferization, a fresh buffer and two copies of its lanes per hyperplane.
 
 B is the most rows whose band, with the rows above and below, fits in half the core's L2
 (as synth.backends.wavefront.block_rows), at least 4; a value computed at run time from the
