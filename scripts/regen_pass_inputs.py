@@ -42,6 +42,7 @@ CASES = {  # chosen from `--survey mini` (the rewrites each pass makes on each k
     "synth-fuse-producers": ("gemver", "linalg", "mini"),
     "synth-pivot-blocks": ("floyd-warshall", "linalg", "mini"),
     "synth-wavefront": ("jacobi-2d", "linalg", "mini"),
+    "synth-hyperplane-bands": ("seidel-2d", "linalg", "mini"),  # the sweep over hyperplanes 2i + j
     "synth-lane-slices": ("adi", "linalg", "mini"),  # from C (C_TWINS)
     "synth-lane-blocks": ("deriche", "linalg", "small"),  # from C (C_TWINS); at mini the raise crashes
     "synth-write-in-place": ("lu", "linalg", "mini"),

@@ -417,7 +417,8 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
     fusion, payload repeats merged (payload_cse), triangle contractions as blocks (triangles),
     reversed loop-invariant vectors reversed once (invariant_flips), vecmats with the rows of their
     elementwise matrix (row_passes.fuse_producers), blocks of pivot steps (pivot_blocks),
-    the stencil wavefront (wavefront), loop steps in place (in_place), then the schedule."""
+    the stencil wavefront (wavefront), sweeps over hyperplanes by bands of rows
+    (hyperplane_bands), loop steps in place (in_place), then the schedule."""
     fuse_rows = "transform-interpreter{entry-point=fuse_rows}," if pairs else ""
     library = f"transform-preload-library{{transform-library-paths={schedule_file(register, pairs)}}}"
     return Pipeline([
@@ -433,6 +434,7 @@ def bufferizing_pipeline(register: tuple[int, int] | None = None, pairs: int = 0
         P.get(P.FUSE_PRODUCERS).step,
         P.get(P.PIVOT_BLOCKS).step,
         P.get(P.WAVEFRONT).step,
+        P.get(P.HYPERPLANE_BANDS).step,
         P.get(P.LANE_SLICES).step,
         P.get(P.LANE_BLOCKS).step,
         P.get(P.READS_FIRST).step,

@@ -40,6 +40,7 @@ STATIC_ITER_ARGS = "synth-static-iter-args"
 BROADCASTS_PER_USE = "synth-broadcasts-per-use"
 PAYLOAD_CSE = "synth-payload-cse"
 WAVEFRONT = "synth-wavefront"
+HYPERPLANE_BANDS = "synth-hyperplane-bands"
 WRITE_IN_PLACE = "synth-write-in-place"
 SHIFT_REUSE = "synth-shift-reuse"
 REVERSE_IN_PLACE = "synth-reverse-in-place"
@@ -73,6 +74,8 @@ PASSES = (
          "pivot-row time loops (floyd-warshall) run blocks of steps per pass"),
     Pass(WAVEFRONT, "synth.backends.wavefront:wavefront",
          "stencil time loops sweep several steps at once"),
+    Pass(HYPERPLANE_BANDS, "synth.backends.hyperplane_bands:hyperplane_bands",
+         "sweeps over hyperplanes (seidel-2d) run by bands of rows, each band's hyperplanes clamped to it"),
     Pass(LANE_SLICES, "synth.backends.lane_slices:lane_slices",
          "a slice of a line's slice (adi's inner lanes of a column) taken as one slice of the array"),
     Pass(LANE_BLOCKS, "synth.backends.lane_blocks:lane_blocks",

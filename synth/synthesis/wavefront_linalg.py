@@ -8,7 +8,9 @@ sizes are index values); each read a strided tensor.extract_slice (stride N1 - a
 d + i_first * (N1 - a) + r0 * N1 + r1; the statement one linalg.generic over the L lanes
 whose payload is its scalar ops in the original's order; a strided tensor.insert_slice at
 the write's offset. Only the hyperplane's own points are read and written: no mask.
-Back to rows by tensor.expand_shape where the shape is static, by a copy
+The loop is marked `synth.hyperplane = a` (a discardable attribute: the mlir-cpu backend
+runs its hyperplanes by bands of rows, synth.backends.hyperplane_bands). Back to rows by
+tensor.expand_shape where the shape is static, by a copy
 (out[i][j] = flat[i * N1 + j]) where it is not: expanding one dynamic dim into two aborts
 MLIR 22's expand-strided-metadata (an assertion), which the drop-in runs, and the shape
 refinement of a specialized text leaves a tensor.reshape's result dynamic."""
@@ -98,7 +100,9 @@ def emit_linalg(em, operands, arg_types, d, reads: list) -> str:
     g2 = line(f"tensor.insert_slice {new} into {g}[{wo}] [{lanes}] [{s}] : {vec} into {flat}", "g")
     em.line(f"scf.yield {g2} : {flat}")
     em.indent = indent
-    em.line("}")
+    # the mark names the sweep for the mlir-cpu backend's banding (synth-hyperplane-bands):
+    # a discardable attribute, the loop's meaning unchanged
+    em.line(f"}} {{synth.hyperplane = {a} : i64}}")
     if static:
         return line(f"tensor.expand_shape {loop} [[0, 1]] output_shape [{int(n0_s)}, {int(n1_s)}] : "
                     f"{flat} into {full}", "swept")
