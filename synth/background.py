@@ -37,3 +37,16 @@ def cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # no sched_getaffinity (macOS): every core
         return max(1, os.cpu_count() or 1)
+
+
+def free_cores() -> int:
+    """The cores this process may run on less the host's load (the runnable processes
+    averaged over the last minute, this one's included), at least 1: how many pieces of
+    work split to run at once can gain time. Splitting costs CPU time of its own (XLA: two
+    executables take 10-20% more than one), which only cores with nothing else to do pay
+    back; on a host whose cores are all busy the work stays in one piece."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average to read: every core counted free
+        load = 0.0
+    return max(1, cores() - int(load))

@@ -26,5 +26,11 @@ def test_start_hands_the_exception_to_the_collector():
         job.result(timeout=5)
 
 
-def test_cores_is_at_least_one():
+def test_cores_is_at_least_one_and_free_cores_at_most_those(monkeypatch):
     assert background.cores() >= 1
+    assert 1 <= background.free_cores() <= background.cores()
+    monkeypatch.setattr(background, "cores", lambda: 4)
+    monkeypatch.setattr(background.os, "getloadavg", lambda: (1.7, 0.0, 0.0))
+    assert background.free_cores() == 3  # 4 cores, one busy on average
+    monkeypatch.setattr(background.os, "getloadavg", lambda: (9.0, 0.0, 0.0))
+    assert background.free_cores() == 1

@@ -93,7 +93,7 @@ def test_stablehlo_batch_split_over_cores_runs_each_as_its_own(monkeypatch):
     each text's part gives what it gives compiled alone, bit for bit."""
     from synth import background
 
-    monkeypatch.setattr(background, "cores", lambda: 2)
+    monkeypatch.setattr(background, "free_cores", lambda: 2)
     texts = {n: _STABLEHLO.replace("N", str(n)) + "// split\n" for n in (1, 4, 7, 11, 13)}
     rng = np.random.default_rng(7)
     inputs = {n: [rng.uniform(-1, 1, n), np.asarray(-1.25)] for n in texts}

@@ -161,18 +161,19 @@ def _precompile_xla(texts: list[str]) -> None:
     whose @main calls each module's (renamed) with its own arguments and returns all their
     results, so that run_stablehlo_reference runs each from it: one compile instead of one
     per module (6 of deriche's test sizes: 1.8 s apart, 0.77 s as one; outputs bitwise
-    equal). One executable per core this process may use (at most MAX_BATCHES, at least
-    two texts each), their texts balanced by length, compiled at once on threads of their
-    own (XLA compiles outside Python's lock): adi's 28 test texts, 2.4 s of CPU as one
-    compile, in about half that on two idle cores. The same functions under XLA's default
-    options; where a batch does not build or compile, each of its modules is compiled at
-    its call, as without it."""
+    equal). One executable per free core (background.free_cores: the cores this process
+    may use less the host's load; at most MAX_BATCHES, at least two texts each), their
+    texts balanced by length, compiled at once on threads of their own (XLA compiles
+    outside Python's lock): adi's 28 test texts, 2.6-3.0 s of CPU as one executable,
+    3.2-3.3 s as two, take about half the time on two idle cores; on a busy host they stay
+    one. The same functions under XLA's default options; where a batch does not build or
+    compile, each of its modules is compiled at its call, as without it."""
     fresh = list(dict.fromkeys(t for t in texts if _key(t) not in _executables))
     if len(fresh) < 2:
         return
     xla_platform("cpu")
     batches = []  # (texts, the module compiled for them, their signatures)
-    for group in _balanced(fresh, min(MAX_BATCHES, background.cores(), len(fresh) // 2)):
+    for group in _balanced(fresh, min(MAX_BATCHES, background.free_cores(), len(fresh) // 2)):
         try:
             text, signatures = _batch_module(group)
         except Exception:  # jaxlib's errors (MLIRError...) and ValueError: each compiled at its call
