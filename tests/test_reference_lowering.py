@@ -107,13 +107,19 @@ def test_stablehlo_batch_split_over_cores_runs_each_as_its_own(monkeypatch):
             np.testing.assert_array_equal(g, a)
 
 
-def test_balanced_groups_keep_every_text_once():
-    texts = ["a" * n for n in (50, 10, 40, 30, 20, 5)]
+def test_balanced_groups_keep_every_text_once_and_one_size_together():
+    def text(n: int, size: int) -> str:
+        return f"func.func public @main(%arg0: tensor<{size}xf64>) {{\n" + "x" * n + "\n}"
+
+    texts = [text(50, 3), text(10, 5), text(40, 5), text(30, 7), text(20, 3), text(5, 9)]
     groups = reference._balanced(texts, 2)
     assert sorted(t for g in groups for t in g) == sorted(texts)
-    assert [sum(map(len, g)) for g in groups] == [80, 75]  # 50+20+10 / 40+30+5, longest first
     assert all(g == [t for t in texts if t in g] for g in groups)  # in the callers' order
+    sizes = [{t[t.index("<"):t.index(">")] for t in g} for g in groups]
+    assert sum(len(s) for s in sizes) == 4  # each size in one group only
+    assert groups[0] == [texts[0], texts[4], texts[5]]  # size 3 (70 + 2 headers), then 9 to the lighter
     assert reference._balanced(texts[:1], 3) == [texts[:1]]
+    assert reference._balanced([texts[0], texts[4]], 2) == [[texts[0], texts[4]]]  # one size: one group
 
 
 def test_compile_ahead_is_the_executable_the_call_runs():
