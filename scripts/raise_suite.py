@@ -15,12 +15,20 @@ directory is taken as it is. With --trees, each raise runs once per tree (that t
 `synth` first on PYTHONPATH, from a scratch working directory, since `python -m` puts
 the working directory first on sys.path), back to back, the order alternating from one
 kernel to the next, so that a loaded host's drift falls on every tree alike; the rows get
-`variant` (the tree's name) and the report ends with a table of the trees side by side.
+`variant` (the tree's name) and the report ends with a table of the trees side by side:
+each tree's median wall and CPU seconds over --rounds (every kernel, target and tree once
+per round, the tree order alternating), and whether the trees wrote the same raised module
+(byte for byte, in every round). Kernels of one name from several corpora are told apart
+by their directory (`polybench-c/adi`).
+
+    python scripts/raise_suite.py --trees main=/work/main,new=. --rounds 3 adi deriche \
+        benchmarks/polybench-c/adi.c benchmarks/polybench-polygeist/adi.mlir
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import resource
@@ -50,11 +58,13 @@ def kernel_files(items: list[str], corpus: Path) -> list[Path]:
 
 
 def raise_one(path: Path, target: str, timeout: float, out_dir: Path, extra: list[str],
-              tree: Path | None = None) -> dict:
+              tree: Path | None = None, label: str | None = None) -> dict:
     """One `synth raise` of `path` to `target`, timed; `tree`: the source tree whose synth
-    runs (None: the one Python finds)."""
-    out = out_dir / f"{path.stem}.{target}.mlir"
-    stats = out_dir / f"{path.stem}.{target}.json"
+    runs (None: the one Python finds); `label`: the kernel's name in the rows and the kept
+    files' (default: the file's stem)."""
+    label = label or path.stem
+    out = out_dir / f"{label.replace('/', '-')}.{target}.mlir"
+    stats = out_dir / f"{label.replace('/', '-')}.{target}.json"
     cmd = [sys.executable, "-m", "synth.cli", "raise", str(path.resolve()), "--target", target, "-o",
            str(out.resolve()), "--stats-json", str(stats.resolve()), "--timeout", str(timeout), *extra]
     env, cwd = None, None
@@ -70,8 +80,10 @@ def raise_one(path: Path, target: str, timeout: float, out_dir: Path, extra: lis
     # CPU of the raise and of the processes it waited for (its execution worker): on a
     # shared, loaded host the wall time grows with the load, this much less
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    row = {"kernel": path.stem, "file": str(path), "target": target, "exit": proc.returncode,
+    row = {"kernel": label, "file": str(path), "target": target, "exit": proc.returncode,
            "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2)}
+    if proc.returncode == 0 and out.exists():
+        row["output_sha256"] = hashlib.sha256(out.read_bytes()).hexdigest()
     if stats.exists():
         data = json.loads(stats.read_text())
         fns = [v for k, v in data.items() if k != "error"]
@@ -117,14 +129,14 @@ def summary(rows: list[dict]) -> list[str]:
 
 
 def _raise_row(path: Path, target: str, timeout: float, out_dir: Path, extra: list[str],
-               name: str | None, tree: Path | None) -> dict:
+               name: str | None, tree: Path | None, label: str | None = None) -> dict:
     """raise_one, its row printed; with a tree, in a directory of the tree's name."""
     where = out_dir / name if name else out_dir
     where.mkdir(exist_ok=True)
-    row = raise_one(path, target, timeout, where, extra, tree)
+    row = raise_one(path, target, timeout, where, extra, tree, label)
     if name:
         row["variant"] = name
-    print(f"{path.stem:22s} {target:10s} {(name or '')[:8]:8s} exit={row['exit']} wall={row['wall_seconds']:7.2f}s "
+    print(f"{row['kernel']:22s} {target:10s} {(name or '')[:8]:8s} exit={row['exit']} wall={row['wall_seconds']:7.2f}s "
           f"cpu={row['cpu_seconds']:6.2f}s "
           f"candidates={row.get('candidates', '-'):>8} problems={row.get('problems', '-')} "
           + (f"search={row['search_seconds']:.2f}s ({100 * row['search_share']:.0f}%) " if "search_share" in row else "")
@@ -136,19 +148,36 @@ def _raise_row(path: Path, target: str, timeout: float, out_dir: Path, extra: li
 
 def side_by_side(rows: list[dict]) -> list[str]:
     """A table of each kernel and target's wall and CPU seconds per tree (rows with
-    `variant`); nothing without them."""
+    `variant`; the median over the rounds, their count where more than one), and whether
+    every tree wrote the same raised module in every round; nothing without variants."""
     names = list(dict.fromkeys(r["variant"] for r in rows if "variant" in r))
     if not names:
         return []
-    cells = {(r["kernel"], r["target"], r["variant"]): r for r in rows if "variant" in r}
-    lines = ["", "| kernel | target | " + " | ".join(f"{n} wall | {n} CPU" for n in names) + " |",
-             "|---|---|" + "---|---|" * len(names)]
+    cells: dict = {}
+    for r in rows:
+        if "variant" in r:
+            cells.setdefault((r["kernel"], r["target"], r["variant"]), []).append(r)
+    rounds = max(len(v) for v in cells.values())
+    lines = ["", "| kernel | target | " + " | ".join(f"{n} wall | {n} CPU" for n in names) + " | same output |",
+             "|---|---|" + "---|---|" * len(names) + "---|"]
+    if rounds > 1:
+        lines.insert(1, f"(medians over {rounds} rounds)")
     for kernel, target in dict.fromkeys((r["kernel"], r["target"]) for r in rows if "variant" in r):
-        got = [cells.get((kernel, target, n)) for n in names]
+        got = [cells.get((kernel, target, n), []) for n in names]
+        shas = {r.get("output_sha256") for rs in got for r in rs}
+        same = "yes" if len(shas) == 1 and None not in shas and all(got) else "no"
         lines.append(f"| {kernel} | {target} | " + " | ".join(
-            f"{r['wall_seconds']:.2f} | {r['cpu_seconds']:.2f}" + ("" if r["exit"] == 0 else f" (exit {r['exit']})")
-            if r else "- | -" for r in got) + " |")
+            f"{statistics.median(r['wall_seconds'] for r in rs):.2f} | "
+            f"{statistics.median(r['cpu_seconds'] for r in rs):.2f}"
+            + "".join(f" (exit {c})" for c in sorted({r['exit'] for r in rs} - {0}))
+            if rs else "- | -" for rs in got) + f" | {same} |")
     return lines
+
+
+def labels(files: list[Path]) -> list[str]:
+    """Each file's name in the report: its stem, with its directory where stems repeat."""
+    stems = [f.stem for f in files]
+    return [f"{f.parent.name}/{f.stem}" if stems.count(f.stem) > 1 else f.stem for f in files]
 
 
 def main() -> int:
@@ -160,6 +189,7 @@ def main() -> int:
     ap.add_argument("--json", help="write the rows to this file")
     ap.add_argument("--keep", help="keep the raised modules and stats in this directory")
     ap.add_argument("--trees", help="NAME=PATH,NAME=PATH: raise with each source tree's synth, side by side")
+    ap.add_argument("--rounds", type=int, default=1, help="raise everything this many times (the table: medians)")
     args, extra = ap.parse_known_args()
     rows = []
     files = kernel_files(args.kernels, Path(args.corpus))
@@ -169,11 +199,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out_dir = Path(args.keep or tmp)
         out_dir.mkdir(parents=True, exist_ok=True)
-        for k, path in enumerate(files):
-            for target in args.targets.split(","):
-                for name, tree in (trees if k % 2 == 0 else trees[::-1]):
-                    row = _raise_row(path, target, args.timeout, out_dir, extra, name, tree)
-                    rows.append(row)
+        for round_ in range(args.rounds):
+            for k, (path, label) in enumerate(zip(files, labels(files))):
+                for target in args.targets.split(","):
+                    for name, tree in (trees if (k + round_) % 2 == 0 else trees[::-1]):
+                        row = _raise_row(path, target, args.timeout, out_dir, extra, name, tree, label)
+                        if args.rounds > 1:
+                            row["round"] = round_
+                        rows.append(row)
     for line in summary(rows) + side_by_side(rows):
         print(line)
     if args.json:

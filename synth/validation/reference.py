@@ -19,10 +19,13 @@ tiled schedule and its rewrites).
 
 from __future__ import annotations
 
+import re
+from concurrent.futures import Future
 from functools import lru_cache
 
 import numpy as np
 
+from synth import background
 from synth.errors import ExecutionError
 from synth.execution import FUSED_TENSOR_PIPELINE, TENSOR_PIPELINE, run_tensor_function
 
@@ -97,20 +100,47 @@ def _key(module_text: str) -> str:
 
 
 def run_stablehlo_reference(module_text: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """@main of `module_text` on XLA CPU with default options (cached by text hash)."""
-    from jax._src.lib import xla_client
-
+    """@main of `module_text` on XLA CPU with default options (cached by text hash; a compile
+    started ahead, compile_ahead, is waited for)."""
     jax, backend, device = xla_platform("cpu")
     key = _key(module_text)
     exe = _executables.get(key)
+    if isinstance(exe, Future):
+        try:
+            exe = exe.result()
+        except Exception:  # jaxlib's errors: compiled again here, where they are raised as at any call
+            exe = None
+        _executables[key] = exe
     if exe is None:
-        exe = backend.compile_and_load(module_text, xla_client.DeviceList((device,)),
-                                       xla_client.CompileOptions())
+        exe = _compile(module_text)
         _executables[key] = exe
     args = [jax.device_put(np.asarray(a), device) for a in inputs]
     if isinstance(exe, _Part):
         return exe.run(args)
     return [np.asarray(r) for r in exe.execute(args)]
+
+
+def _compile(module_text: str):
+    """The XLA CPU executable of `module_text` (its @main), XLA's default compile options."""
+    from jax._src.lib import xla_client
+
+    jax, backend, device = xla_platform("cpu")
+    return backend.compile_and_load(module_text, xla_client.DeviceList((device,)), xla_client.CompileOptions())
+
+
+def compile_ahead(dialect: str, text: str, fname: str) -> None:
+    """Start compiling @fname of the stablehlo module `text` as run_reference will run it,
+    on a thread of its own (synth.background), so that the compile (XLA's, outside Python's
+    lock) overlaps the caller's work until the call that runs it waits for it: the same
+    executable as compiled at that call. Nothing for linalg (compiled in the worker at its
+    call)."""
+    if dialect != "stablehlo":
+        return
+    module_text = text.replace(f"func.func @{fname}(", "func.func @main(", 1)
+    key = _key(module_text)
+    if key not in _executables:
+        xla_platform("cpu")  # jax set up on this thread, before the compile's
+        _executables[key] = background.start(_compile, module_text)
 
 
 class _Part:
@@ -128,29 +158,77 @@ class _Part:
 
 
 def _precompile_xla(texts: list[str]) -> None:
-    """Compile the stablehlo modules `texts` (each with its @main) as one XLA executable,
+    """Compile the stablehlo modules `texts` (each with its @main) as few XLA executables,
     whose @main calls each module's (renamed) with its own arguments and returns all their
     results, so that run_stablehlo_reference runs each from it: one compile instead of one
     per module (6 of deriche's test sizes: 1.8 s apart, 0.77 s as one; outputs bitwise
-    equal). The same functions under XLA's default options; where the batch does not
-    build or compile, each module is compiled at its call, as without it."""
-    from jax._src.lib import xla_client
-
-    from synth.execution import NUMPY_DTYPES
-
+    equal). One executable per free core (background.free_cores: the cores this process
+    may use less the host's load; at most MAX_BATCHES, at least two texts each), their
+    texts grouped by size and balanced by length (_balanced), compiled at once on threads
+    of their own (XLA compiles outside Python's lock): adi's 28 test texts take about half
+    the time on two idle cores, for about the CPU of one executable; on a busy host they
+    stay one. The same functions under XLA's default options; where a batch does not build or
+    compile, each of its modules is compiled at its call, as without it."""
     fresh = list(dict.fromkeys(t for t in texts if _key(t) not in _executables))
     if len(fresh) < 2:
         return
-    jax, backend, device = xla_platform("cpu")
+    xla_platform("cpu")
+    batches = []  # (texts, the module compiled for them, their signatures)
+    for group in _balanced(fresh, min(MAX_BATCHES, background.free_cores(), len(fresh) // 2)):
+        try:
+            text, signatures = _batch_module(group)
+        except Exception:  # jaxlib's errors (MLIRError...) and ValueError: each compiled at its call
+            continue
+        batches.append((group, text, signatures))
+    ahead = [background.start(_compile, text) for _, text, _ in batches[1:]]
+    compiled = [_compiled_or_none(lambda: _compile(batches[0][1]))] if batches else []
+    compiled += [_compiled_or_none(job.result) for job in ahead]
+    for (group, _, signatures), exe in zip(batches, compiled):
+        if exe is not None:
+            _register(exe, group, signatures)
+
+
+MAX_BATCHES = 4  # executables _precompile_xla splits its texts into, at most (one per core)
+
+
+def _compiled_or_none(compile_):
+    """The executable `compile_()` returns, None where XLA fails on it (each module is then
+    compiled at its call)."""
     try:
-        text, signatures = _batch_module(fresh)
-        exe = backend.compile_and_load(text, xla_client.DeviceList((device,)), xla_client.CompileOptions())
-    except Exception:  # jaxlib's errors (MLIRError, XlaRuntimeError...): each compiled at its call
-        return
+        return compile_()
+    except Exception:  # jaxlib's errors (MLIRError, XlaRuntimeError...)
+        return None
+
+
+def _balanced(texts: list[str], n: int) -> list[list[str]]:
+    """`texts` in at most `n` groups of about equal total length, the texts of one signature
+    (their @main's argument types: the same sizes) kept in one group, for XLA merges the
+    computations they share (adi's 28 texts: 2.5-2.8 s of CPU as one executable, 2.6-2.7 s
+    as two groups by signature, 3.0-3.1 s as two groups of mixed sizes). Signatures go the
+    longest first, each to the group shortest so far; each group in the order of `texts`; no
+    empty group (fewer groups than `n` where there are fewer signatures)."""
+    signatures: dict[str, list[int]] = {}
+    for k, t in enumerate(texts):
+        m = re.search(r"func\.func (?:public )?@main\(([^)]*)\)", t)
+        signatures.setdefault(m.group(1) if m else "", []).append(k)
+    groups: list[list[int]] = [[] for _ in range(max(1, n))]
+    load = [0] * len(groups)
+    for ks in sorted(signatures.values(), key=lambda ks: -sum(len(texts[k]) for k in ks)):
+        g = load.index(min(load))
+        groups[g] += ks
+        load[g] += sum(len(texts[k]) for k in ks)
+    return [[texts[k] for k in sorted(g)] for g in groups if g]
+
+
+def _register(exe, texts: list[str], signatures) -> None:
+    """Each of `texts` runs from `exe`, the batch compiled for them (`signatures`: its)."""
+    from synth.execution import NUMPY_DTYPES
+
+    jax, backend, device = xla_platform("cpu")
     fillers = [[jax.device_put(np.zeros(shape, NUMPY_DTYPES[element]), device) for shape, element in ins]
                for ins, _ in signatures]
     results = [len(outs) for _, outs in signatures]
-    for k, t in enumerate(fresh):
+    for k, t in enumerate(texts):
         _executables[_key(t)] = _Part(exe, fillers, k, results)
 
 

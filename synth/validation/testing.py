@@ -285,7 +285,7 @@ def _precompile(kernel: Kernel, plan: SizePlan, configs: list) -> None:
     functions, compiled once instead of once per size. Only for a raise synth built (its
     text at other sizes is known to be right; a text re-instantiated by mapping sizes is
     compiled at its call, where a failure is handled)."""
-    _precompile_all([(kernel, _small_instances(plan, configs))])
+    _precompile_all([(kernel, _small_instances(plan, configs), _largest_raised(plan, configs))])
 
 
 def precompile_plans(prepared: list) -> None:
@@ -294,7 +294,8 @@ def precompile_plans(prepared: list) -> None:
     original at its small test sizes as one module, every raised function as one (XLA
     compiles one executable instead of one per part), before their tests. The same
     functions, compiled at the same levels: only the time changes."""
-    _precompile_all([(p.kernel, _small_instances(p.plan, p.plan.test_configs())) for p in prepared])
+    _precompile_all([(p.kernel, _small_instances(p.plan, configs), _largest_raised(p.plan, configs))
+                     for p in prepared for configs in [p.plan.test_configs()]])
 
 
 def _small_instances(plan: SizePlan, configs: list) -> list:
@@ -312,14 +313,45 @@ def _small_instances(plan: SizePlan, configs: list) -> list:
     return small
 
 
-def _precompile_all(items: list) -> None:
-    from synth.execution import precompile
-    from synth.validation.reference import precompile_reference
+def _largest_raised(plan: SizePlan, configs: list) -> list:
+    """The raised function at the largest sizes among `configs` (those tested at -O3), where
+    synth built it and it instantiates: what compile_ahead may start compiling."""
+    if plan.raised_at is None:
+        return []
+    out = []
+    for c in configs:
+        if opt_level(plan, c) == 3:
+            try:
+                raised = plan.instances(c)[1]
+            except InputError:  # left to the test at that size
+                continue
+            if raised not in out:
+                out.append(raised)
+    return out
 
-    precompile("memref", [(o.text, kernel.name) for kernel, small in items for o, _ in small], opt_level=0)
-    raised = [r for _, small in items for _, r in small]
-    for dialect in dict.fromkeys(r.dialect for r in raised):
-        precompile_reference(dialect, [(r.text, r.name) for r in raised if r.dialect == dialect], opt_level=0)
+
+def _precompile_all(items: list) -> None:
+    """items: (kernel, its small (original, raised) instances, its raised functions at the
+    largest sizes). The originals compile in the execution worker while the raised ones
+    compile here (XLA, outside Python's lock) or queue behind them (linalg, in the same
+    worker); then the raised functions at the largest sizes start compiling beside the
+    tests (reference.compile_ahead: stablehlo), which run them last."""
+    from synth import background
+    from synth.execution import precompile, prestart_worker
+    from synth.validation.reference import compile_ahead, precompile_reference
+
+    prestart_worker()  # on this thread: the one worker both threads' requests go to
+    originals = background.start(precompile, "memref", [(o.text, kernel.name) for kernel, small, _ in items
+                                                        for o, _ in small], opt_level=0)
+    try:
+        raised = [r for _, small, _ in items for _, r in small]
+        for dialect in dict.fromkeys(r.dialect for r in raised):
+            precompile_reference(dialect, [(r.text, r.name) for r in raised if r.dialect == dialect], opt_level=0)
+    finally:
+        originals.result()
+    for _, _, largest in items:
+        for r in largest:
+            compile_ahead(r.dialect, r.text, r.name)
 
 
 def opt_level(plan: SizePlan, sizes) -> int:
