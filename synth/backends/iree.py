@@ -214,7 +214,7 @@ class IreeBackend(Backend):
         # in some calls, the same .vmfb right on local-sync every time; there with IREE's
         # caching allocator, iree_worker.CACHING_DRIVERS). Where IREE still
         # refuses the generic stablehlo text (an op neither IREE nor the stage lowers at
-        # dynamic shapes: stablehlo.cholesky, triangular_solve; an IREE error) or its
+        # dynamic shapes: stablehlo.cholesky; an IREE error) or its
         # runtime fails a call (DynamicOrPerShape), it is compiled per input shapes, and
         # says so: pipeline_name "per-shape" and the error as `dynamic_error`.
         # `per_shape`: always per input shapes
@@ -249,6 +249,9 @@ class IreeBackend(Backend):
             from synth.backends import library_stablehlo
 
             source = library_stablehlo.lower(source)[0]
+            from synth.backends import solve_loops  # triangular solves IREE does not lower
+
+            source = solve_loops.lower(source)[0]
             from synth.backends import iree_dynamic  # at static shapes: a vector updated
 
             source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
