@@ -252,6 +252,9 @@ class IreeBackend(Backend):
             from synth.backends import solve_loops  # triangular solves IREE does not lower
 
             source = solve_loops.lower(source)[0]
+            from synth.backends import gather_clamps  # IREE reads a gather's index unclamped
+
+            source = gather_clamps.lower(source)[0]
             from synth.backends import iree_dynamic  # at static shapes: a vector updated
 
             source = iree_dynamic.lower(source)[0]  # from itself only (durbin)

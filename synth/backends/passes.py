@@ -124,11 +124,14 @@ class TextPass:
 
 
 SOLVE_LOOPS = "synth-solve-loops"
+GATHER_CLAMPS = "synth-gather-clamps"
 # stablehlo lowerings of the IREE backend, in its order (synth.backends.iree.IreeBackend._compile);
 # `synth opt --pass` runs them on stablehlo text
 STABLEHLO_LOWERINGS = (
     TextPass(SOLVE_LOOPS, "synth.backends.solve_loops:lower",
              "stablehlo.triangular_solve as a stablehlo.while of substitution steps (IREE has no lowering of it)"),
+    TextPass(GATHER_CLAMPS, "synth.backends.gather_clamps:lower",
+             "each stablehlo.gather's start indices clamped explicitly, as the op clamps them (IREE reads them as they are)"),
 )
 BY_NAME = {p.name: p for p in PASSES + LOWERINGS + STABLEHLO_LOWERINGS}
 

@@ -28,7 +28,7 @@ per input shapes, where every extent is static): a dynamic number of right-hand 
 (DYNAMIC_COUNT), which synth's raises do not emit (a vector's solve is an n x 1 column).
 
 `lower(text)` returns the module text and how many ops it replaced; the conformance test
-(tests/test_solve_loops.py) runs the lowered module on IREE and XLA against XLA's result of
+(tests/test_iree_lowerings.py) runs the lowered module on IREE and XLA against XLA's result of
 the op and NumPy, at every attribute combination and sizes 1, odd, prime, non-square
 right-hand sides, static and dynamic.
 """

@@ -1,16 +1,22 @@
-"""synth-solve-loops (synth.backends.solve_loops): `stablehlo.triangular_solve` as a while of
+"""The IREE backend's stablehlo lowerings (synth.backends.passes.STABLEHLO_LOWERINGS), each
+run on IREE against XLA and NumPy.
+
+synth-solve-loops (synth.backends.solve_loops): `stablehlo.triangular_solve` as a while of
 substitution steps, the form IREE gets. Every attribute combination in one module (16 ops:
 left_side, lower, unit_diagonal, transpose_a), lowered and run on IREE and XLA against
 XLA's result of the op itself and NumPy's solve of the triangle the op reads, at sizes 1,
 odd, prime, square and non-square right-hand sides; static, and compiled once with dynamic
-extents and run at several sizes."""
+extents and run at several sizes.
+
+synth-gather-clamps (synth.backends.gather_clamps): gathers at indices out of range (below
+0, past the end, one component of two) give the clamped reads XLA gives."""
 
 import itertools
 
 import numpy as np
 import pytest
 
-from synth.backends import iree_dynamic, solve_loops
+from synth.backends import gather_clamps, iree_dynamic, solve_loops
 from synth.backends.iree import IreeBackend, compile_vmfb
 from synth.backends.xla import run_stablehlo
 
@@ -133,3 +139,49 @@ def test_a_dynamic_count_of_right_hand_sides_is_left_to_the_backend():
 def test_a_module_without_the_op_comes_back_as_it_was():
     text = "module {\n  func.func @main(%a: tensor<3xf64>) -> tensor<3xf64> {\n    return %a : tensor<3xf64>\n  }\n}\n"
     assert solve_loops.lower(text) == (text, 0)
+
+
+GATHERS = """module {
+func.func @main(%v: tensor<50xf64>, %i: tensor<8xi64>, %m: tensor<6x9xf64>, %ij: tensor<5x2xi32>,
+                %k: tensor<8x1xi64>) -> (tensor<8xf64>, tensor<5xf64>, tensor<8x3xf64>, tensor<8xf64>) {
+  %a = "stablehlo.gather"(%v, %i) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0],
+      start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1>}>
+      : (tensor<50xf64>, tensor<8xi64>) -> tensor<8xf64>
+  %b = "stablehlo.gather"(%m, %ij) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1],
+      start_index_map = [0, 1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}>
+      : (tensor<6x9xf64>, tensor<5x2xi32>) -> tensor<5xf64>
+  %c = "stablehlo.gather"(%v, %k) <{dimension_numbers = #stablehlo.gather<offset_dims = [1],
+      start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 3>}>
+      : (tensor<50xf64>, tensor<8x1xi64>) -> tensor<8x3xf64>
+  %d = "stablehlo.gather"(%v, %k) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0],
+      start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1>}>
+      : (tensor<50xf64>, tensor<8x1xi64>) -> tensor<8xf64>
+  return %a, %b, %c, %d : tensor<8xf64>, tensor<5xf64>, tensor<8x3xf64>, tensor<8xf64>
+}
+}
+"""
+
+
+def test_gathers_out_of_range_read_clamped_on_iree(tmp_path):
+    lowered, count = gather_clamps.lower(GATHERS)
+    assert count == 4 and lowered.count("stablehlo.clamp") == 4
+    rng = np.random.default_rng(3)
+    v, m = rng.uniform(-1, 1, 50), rng.uniform(-1, 1, (6, 9))
+    i = np.array([-7, -1, 0, 13, 49, 50, 51, 10 ** 6], dtype=np.int64)
+    ij = np.array([[-1, 4], [2, 9], [6, -3], [5, 8], [3, 100]], dtype=np.int32)
+    # IREE 3.13 alone: %d (an explicit index vector of extent 1, nussinov's form) reads at
+    # 10 ** 7 as it is, and the process dies (SIGSEGV)
+    k = np.array([[-2], [0], [46], [47], [48], [49], [50], [10 ** 7]], dtype=np.int64)
+    want = [v[np.clip(i, 0, 49)], m[np.clip(ij[:, 0], 0, 5), np.clip(ij[:, 1], 0, 8)],
+            np.stack([v[s:s + 3] for s in np.clip(k[:, 0], 0, 47)]), v[np.clip(k[:, 0], 0, 49)]]
+    args = [v, i, m, ij, k]
+    for got in (run_stablehlo(GATHERS, args), run_stablehlo(lowered, args),  # the op's own clamp, XLA
+                _iree_run(lowered, tmp_path, dynamic=False)(*args)):
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+
+
+def test_a_gather_of_a_dynamic_dim_is_left_as_it_is():
+    text = GATHERS.replace("tensor<50xf64>", "tensor<?xf64>")
+    lowered, count = gather_clamps.lower(text)
+    assert count == 1 and lowered.count("stablehlo.clamp") == 1  # the matrix's only
