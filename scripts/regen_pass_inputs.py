@@ -53,6 +53,7 @@ CASES = {  # chosen from `--survey mini` (the rewrites each pass makes on each k
     "synth-payload-cse": ("syrk", "linalg", "mini"),  # the scale's and the update's masks, fused
     "synth-broadcasts-per-use": ("symm", "linalg", "mini"),  # alpha broadcast for two products
     "synth-solve-loops": ("lu", "stablehlo", "mini"),  # the blocked LU's diagonal blocks, 20 right-hand sides
+    "synth-gather-clamps": ("nussinov", "stablehlo", "mini"),  # the diagonals' reads of the flattened table
 }
 # kernels raised from their C twin (benchmarks/polybench-c): deriche's affine file keeps its
 # sweeps' scalars in memrefs the static raise does not interchange
@@ -92,7 +93,7 @@ DROPIN_LOWERING = "tiled-safe"
 LOWERINGS = {"synth-library-loops"}  # run before the pipeline: the input is the module before them
 # the IREE backend's stablehlo lowerings (passes.STABLEHLO_LOWERINGS): the input is the raised
 # function as IreeBackend._compile has it just before the lowering (library ops blocked)
-IREE_LOWERINGS = {"synth-solve-loops"}
+IREE_LOWERINGS = {"synth-solve-loops", "synth-gather-clamps"}
 
 
 # the attributes of a raised function that document its validation
@@ -188,15 +189,17 @@ def lowering_input(text: str, function: str, target: str, name: str) -> tuple[st
 
 def iree_input(text: str, function: str, name: str) -> tuple[str, int]:
     """(the stablehlo module the IREE backend's lowering `name` sees: the raised function,
-    its library ops blocked; the rewrites it makes there)."""
+    its library ops blocked, the lowerings before `name` run; the rewrites it makes there)."""
     from jax._src.interpreters import mlir as jax_mlir
     from jaxlib.mlir import ir
 
     from synth.backends import library_stablehlo
-    from synth.backends.passes import get
+    from synth.backends.passes import STABLEHLO_LOWERINGS, get
     from synth.backends.registry import raised_function
 
     module_text, _ = library_stablehlo.lower(raised_function(text, function).module())
+    for earlier in STABLEHLO_LOWERINGS[:[p.name for p in STABLEHLO_LOWERINGS].index(name)]:
+        module_text, _ = earlier.apply_text(module_text)  # IreeBackend._compile's order
     with jax_mlir.make_ir_context():
         module = ir.Module.parse(module_text)
         for op in module.body.operations:

@@ -27,6 +27,10 @@ finds a device).
   generic raise ran 1.95-2.15x the static raise's time at LARGE, per shape 1.03x. A
   static stablehlo raise goes through iree_dynamic too, for its one static rewrite (a
   vector updated from itself).
+- Stablehlo gets, below the raised text and after the library ops' blocked forms,
+  `stablehlo.triangular_solve` as a while of substitution steps (synth.backends.solve_loops:
+  IREE does not lower the op) and each gather's start indices clamped explicitly
+  (synth.backends.gather_clamps: IREE reads an explicit extent-1 index vector unclamped).
 - Fresh device copies of the inputs are made before each call, untimed; a timed call is the
   function invocation, which returns when the results are ready (IREE's default
   async-internal execution model).
