@@ -376,11 +376,16 @@ class IreePrepared(Prepared):
         except ExecutionError as e:
             if self.driver != "local-task" or "memory ceiling" not in str(e):
                 raise
+            first = str(e)
         self.worker.close()  # killed at the ceiling: again on local-sync, from now on
         self.driver, self.pipeline_name = "local-sync", "local-sync (local-task held memory per loop iteration)"
         self.worker = IreeWorker(self.memory_limit)
-        self.worker.call(("load", str(self.vmfb), self.function, self.driver, self.threads), "module load", deadline)
-        return self.worker.call(request, what, deadline)
+        try:
+            self.worker.call(("load", str(self.vmfb), self.function, self.driver, self.threads), "module load",
+                             deadline)
+            return self.worker.call(request, what, deadline)
+        except CallTimeout as e:  # both reasons in the row: the memory first, then the time
+            raise CallTimeout(f"on local-task: {first}; again on local-sync: {e}", e.limit) from None
 
     def run(self, inputs: list) -> list[np.ndarray]:
         return self._call(("run", self._arrays(inputs), self.call_timeout), f"call of @{self.function}",
