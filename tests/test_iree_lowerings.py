@@ -185,3 +185,35 @@ def test_a_gather_of_a_dynamic_dim_is_left_as_it_is():
     text = GATHERS.replace("tensor<50xf64>", "tensor<?xf64>")
     lowered, count = gather_clamps.lower(text)
     assert count == 1 and lowered.count("stablehlo.clamp") == 1  # the matrix's only
+
+
+@pytest.mark.slow
+def test_trisolv_generic_stablehlo_raise_runs_on_iree_as_it_is(tmp_path):
+    """trisolv raised generic to stablehlo (a triangular_solve of ?x? by ?x1) compiles on IREE
+    as it is, with dynamic shapes (was: the op refused, compiled per shapes, refused again),
+    and gives the original loops' values at sizes 1, odd and prime, one compile for all."""
+    from conftest import POLYBENCH
+    from synth.analysis.resize import resize_module
+    from synth.cli import main
+    from synth.execution import run_function
+    from synth.frontend.reader import load_input
+
+    backend = IreeBackend("stablehlo", cache_dir=tmp_path / "iree")
+    if not backend.available():
+        pytest.skip("IREE is not installed")
+    path, raised = tmp_path / "trisolv.mini.mlir", tmp_path / "trisolv.stablehlo.generic.mlir"
+    assert main(["resize", str(POLYBENCH / "trisolv.mlir"), "--dataset", "mini", "-o", str(path)]) == 0
+    assert main(["raise", str(path), "--target", "stablehlo", "--shapes", "generic", "-q", "-o", str(raised)]) == 0
+    text = raised.read_text()
+    assert "stablehlo.triangular_solve" in text  # the raise keeps the op; the backend lowers it
+    prepared = backend.prepare(text, "kernel_trisolv")
+    assert prepared.pipeline_name == "dynamic (local-sync)"
+    for n in (1, 13, 37):
+        rng = np.random.default_rng(n)
+        a = rng.uniform(-1, 1, (n, n)) + n * np.eye(n)
+        b = rng.uniform(-1, 1, n)
+        original = resize_module(load_input(POLYBENCH / "trisolv.mlir"), ["kernel_trisolv"], "mini", (n,))
+        want = run_function(original, "kernel_trisolv", [("i32", n), a.copy(), np.zeros(n), b.copy()]).outputs[2]
+        (got,) = prepared.run([np.asarray(n, dtype=np.int32), a, np.zeros(n), b])
+        assert prepared.pipeline_name == "dynamic (local-sync)"
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-13, err_msg=f"n = {n}")
