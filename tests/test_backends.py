@@ -425,8 +425,9 @@ func.func @k_raised(%v: tensor<{n}xf64>) -> tensor<{n}x{n}xf64> attributes {{syn
 
 def test_iree_call_above_its_memory_ceiling_is_an_error_not_a_crash():
     """A real IREE call that needs more memory than its ceiling (an 8000x8000 f64 result,
-    512 MB, under a 256 MB ceiling) is killed in its worker and raises ExecutionError naming
-    memory; this process and a call under the ceiling are unaffected."""
+    512 MB, under a 256 MB ceiling) is killed in its worker, made again on local-sync, killed
+    there too, and raises ExecutionError naming memory; this process and a call under the
+    ceiling are unaffected."""
     from synth.backends.iree import IreeBackend
     from synth.errors import ExecutionError
 
@@ -439,6 +440,9 @@ def test_iree_call_above_its_memory_ceiling_is_an_error_not_a_crash():
     big = backend.prepare(_outer_product(8000), "k")
     with pytest.raises(ExecutionError, match="memory ceiling"):
         big.run([np.ones(8000)])
+    # killed on local-task, the call was made again on local-sync (IreePrepared: IREE keeps
+    # memory per host-loop iteration on local-task), where it needs as much and is killed too
+    assert big.driver == "local-sync" and big.pipeline_name.startswith("local-sync")
     with pytest.raises(ExecutionError, match="worker is gone"):
         big.run([np.ones(8000)])
     assert np.array_equal(small.run([v])[0], np.outer(v, v))  # the other worker lives on

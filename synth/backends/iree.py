@@ -30,6 +30,10 @@ finds a device).
   matmul and has no f64 data-tiling tiles). A
   static stablehlo raise goes through iree_dynamic too, for its one static rewrite (a
   vector updated from itself).
+- Stablehlo gets, below the raised text and after the library ops' blocked forms,
+  `stablehlo.triangular_solve` as a while of substitution steps (synth.backends.solve_loops:
+  IREE does not lower the op) and each gather's start indices clamped explicitly
+  (synth.backends.gather_clamps: IREE reads an explicit extent-1 index vector unclamped).
 - Fresh device copies of the inputs are made before each call, untimed; a timed call is the
   function invocation, which returns when the results are ready (IREE's default
   async-internal execution model).
@@ -218,7 +222,7 @@ class IreeBackend(Backend):
         # in some calls, the same .vmfb right on local-sync every time; there with IREE's
         # caching allocator, iree_worker.CACHING_DRIVERS). Where IREE still
         # refuses the generic stablehlo text (an op neither IREE nor the stage lowers at
-        # dynamic shapes: stablehlo.cholesky, triangular_solve; an IREE error) or its
+        # dynamic shapes: stablehlo.cholesky; an IREE error) or its
         # runtime fails a call (DynamicOrPerShape), it is compiled per input shapes, and
         # says so: pipeline_name "per-shape" and the error as `dynamic_error`.
         # `per_shape`: always per input shapes
@@ -256,6 +260,12 @@ class IreeBackend(Backend):
             from synth.backends import library_stablehlo
 
             source = library_stablehlo.lower(source)[0]
+            from synth.backends import solve_loops  # triangular solves IREE does not lower
+
+            source = solve_loops.lower(source)[0]
+            from synth.backends import gather_clamps  # IREE reads a gather's index unclamped
+
+            source = gather_clamps.lower(source)[0]
             from synth.backends import iree_dynamic  # at static shapes: a vector updated
 
             source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
@@ -277,7 +287,8 @@ class IreeBackend(Backend):
             worker.close()
             raise
         prepared = IreePrepared(self.name, fn, worker, vmfb, time.perf_counter() - t0)
-        prepared.call_timeout = self.call_timeout
+        prepared.call_timeout, prepared.driver, prepared.threads = self.call_timeout, driver, self.threads
+        prepared.memory_limit = self.memory_limit
         if packed:  # the bench row's `rewrites`
             prepared.rewrites = {"packed-products": packed}
         if dynamic and self.target == "stablehlo":
@@ -349,10 +360,21 @@ class DynamicOrPerShape(Prepared):
 
 
 class IreePrepared(Prepared):
-    """The module loaded in an `IreeWorker`: each call runs there, under its memory ceiling."""
+    """The module loaded in an `IreeWorker`: each call runs there, under its memory ceiling.
+
+    A call killed at the ceiling on the local-task driver is made again on local-sync (with
+    its caching allocator, iree_worker.CACHING_DRIVERS), and every call after it: on
+    local-task IREE 3.13 keeps memory for each iteration of a loop it runs on the host until
+    the program ends (seidel-2d's static stablehlo raise at MEDIUM, 100 time steps of about
+    1,200 hyperplanes each: 4.36 GB resident after one call, 5.23 GB after two; on local-sync
+    0.30 GB both times), so a long loop reaches the ceiling there and not on local-sync.
+    `pipeline_name` then says so."""
 
     call_timeout: float | None = None  # IreeBackend.call_timeout
     rewrites: dict | None = None  # {"packed-products": how many} where synth.backends.iree_packed wrote some
+    driver: str | None = None
+    threads: int | None = None
+    memory_limit: int | None = None
 
     def __init__(self, backend: str, fn: BackendEntry, worker: IreeWorker, vmfb: Path, compile_seconds: float):
         self.backend, self.function, self.raised = backend, fn.name, fn
@@ -362,17 +384,35 @@ class IreePrepared(Prepared):
     def _arrays(self, inputs: list) -> list:
         return [np.asarray(a) for a in self.raised.tensor_inputs(inputs)]
 
+    def _call(self, request: tuple, what: str, deadline: float | None):
+        try:
+            return self.worker.call(request, what, deadline)
+        except CallTimeout:
+            raise
+        except ExecutionError as e:
+            if self.driver != "local-task" or "memory ceiling" not in str(e):
+                raise
+            first = str(e)
+        self.worker.close()  # killed at the ceiling: again on local-sync, from now on
+        self.driver, self.pipeline_name = "local-sync", "local-sync (local-task held memory per loop iteration)"
+        self.worker = IreeWorker(self.memory_limit)
+        try:
+            self.worker.call(("load", str(self.vmfb), self.function, self.driver, self.threads), "module load",
+                             deadline)
+            return self.worker.call(request, what, deadline)
+        except CallTimeout as e:  # both reasons in the row: the memory first, then the time
+            raise CallTimeout(f"on local-task: {first}; again on local-sync: {e}", e.limit) from None
+
     def run(self, inputs: list) -> list[np.ndarray]:
-        return self.worker.call(("run", self._arrays(inputs), self.call_timeout), f"call of @{self.function}",
-                                worker_deadline(self.call_timeout, 1, None))
+        return self._call(("run", self._arrays(inputs), self.call_timeout), f"call of @{self.function}",
+                          worker_deadline(self.call_timeout, 1, None))
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
         # the worker makes fresh device copies before each call, untimed, as every backend
         # (synth.backends.timing)
         deadline = worker_deadline(self.call_timeout, warmup + repeats, None)
-        return self.worker.call(("time", self._arrays(inputs), warmup, repeats, min_total, self.call_timeout),
-                                f"timed calls of @{self.function}",
-                                None if deadline is None else deadline + min_total)
+        return self._call(("time", self._arrays(inputs), warmup, repeats, min_total, self.call_timeout),
+                          f"timed calls of @{self.function}", None if deadline is None else deadline + min_total)
 
     def close(self) -> None:
         self.worker.close()

@@ -109,10 +109,37 @@ LOWERINGS = (
     Pass(LIBRARY_LOOPS, "synth.backends.library_linalg:library_loops",
          "library loops (LU, Cholesky, forward substitution) blocked by panels in an scf.for"),
 )
-BY_NAME = {p.name: p for p in PASSES + LOWERINGS}
 
 
-def get(name: str) -> Pass:
+@dataclass(frozen=True)
+class TextPass:
+    """A lowering of stablehlo text run by a backend before its compiler (jaxlib's MLIR
+    context, not the pipeline's): `function(text) -> (text, rewrites)`."""
+    name: str
+    function: str  # "package.module:function"
+    summary: str
+
+    def apply_text(self, text: str) -> tuple[str, int]:
+        import importlib
+
+        module, _, function = self.function.partition(":")
+        return getattr(importlib.import_module(module), function)(text)
+
+
+SOLVE_LOOPS = "synth-solve-loops"
+GATHER_CLAMPS = "synth-gather-clamps"
+# stablehlo lowerings of the IREE backend, in its order (synth.backends.iree.IreeBackend._compile);
+# `synth opt --pass` runs them on stablehlo text
+STABLEHLO_LOWERINGS = (
+    TextPass(SOLVE_LOOPS, "synth.backends.solve_loops:lower",
+             "stablehlo.triangular_solve as a stablehlo.while of substitution steps (IREE has no lowering of it)"),
+    TextPass(GATHER_CLAMPS, "synth.backends.gather_clamps:lower",
+             "each stablehlo.gather's start indices clamped explicitly, as the op clamps them (IREE reads them as they are)"),
+)
+BY_NAME = {p.name: p for p in PASSES + LOWERINGS + STABLEHLO_LOWERINGS}
+
+
+def get(name: str) -> "Pass | TextPass":
     if name not in BY_NAME:
         raise KeyError(f"no pass {name!r}; the passes: {', '.join(BY_NAME)}")
     return BY_NAME[name]
@@ -136,18 +163,46 @@ def run_on_text(text: str, names: list[str], path: str = "<input>") -> tuple[str
     if unknown:
         raise InputError(f"unknown pass {unknown[0]!r}; the passes: {', '.join(BY_NAME)}")
     counts: dict[str, int] = {}
+    if names and all(isinstance(get(n), TextPass) for n in names):
+        return _run_text_passes(text, names, path)
+    if any(isinstance(get(n), TextPass) for n in names):
+        raise InputError("stablehlo lowerings (" + ", ".join(p.name for p in STABLEHLO_LOWERINGS)
+                         + ") run alone, not with the mlir-cpu passes")
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
         try:
             module = ir.Module.parse(text)
         except ir.MLIRError as e:
-            d = e.error_diagnostics[0] if e.error_diagnostics else None
-            where = str(d.location) if d is not None else ""
-            loc = where.removeprefix("loc(").removesuffix(")").replace('"-"', path).replace('"', "")
-            raise InputError(d.message if d is not None else str(e), loc or path) from None
+            raise InputError(*_location(e, path)) from None
         for name in names:
             try:
                 counts[name] = counts.get(name, 0) + get(name).apply(module)
             except PassFailed as e:
                 raise InputError(str(e), path) from None
         return str(module), counts
+
+
+def _location(e, path: str) -> tuple[str, str]:
+    """(message, file:line:col) of an MLIRError's first diagnostic."""
+    d = e.error_diagnostics[0] if e.error_diagnostics else None
+    where = str(d.location) if d is not None else ""
+    loc = where.removeprefix("loc(").removesuffix(")").replace('"-"', path).replace('"', "")
+    return (d.message if d is not None else str(e)), (loc or path)
+
+
+def _run_text_passes(text: str, names: list[str], path: str) -> tuple[str, dict[str, int]]:
+    from jax._src.interpreters import mlir as jax_mlir
+    from jaxlib.mlir import ir as jir
+
+    from synth.errors import InputError
+
+    try:  # the input is parsed here first, for a located error
+        with jax_mlir.make_ir_context():
+            jir.Module.parse(text)
+    except jir.MLIRError as e:
+        raise InputError(*_location(e, path)) from None
+    counts: dict[str, int] = {}
+    for name in names:
+        text, made = get(name).apply_text(text)
+        counts[name] = counts.get(name, 0) + made
+    return text, counts
