@@ -21,10 +21,12 @@ finds a device).
 - A shape-generic raise is compiled as it is, with dynamic shapes; stablehlo through
   synth.backends.iree_dynamic (IREE's stablehlo input takes few dynamic-shape ops) and
   run on the local-sync driver; per input shapes only where IREE still refuses it
-  (IreeBackend.prepare), and a linalg one that holds library loops (`synth.library`:
-  Cholesky, LU, triangular solves), whose blocked forms (synth.backends.library_linalg)
-  exist at static sizes only: compiled as it is, the unblocked column loop of cholesky's
-  generic raise ran 1.95-2.15x the static raise's time at LARGE, per shape 1.03x. On the
+  (IreeBackend.prepare), and one that holds library loops (`synth.library`: a linalg
+  raise's Cholesky, LU, triangular solves, a stablehlo raise's LU loop), whose blocked forms
+  (synth.backends.library_linalg, library_stablehlo) exist at static sizes only: compiled as
+  it is, the unblocked column loop of cholesky's generic linalg raise ran 1.95-2.15x the
+  static raise's time at LARGE, per shape 1.03x; lu's and ludcmp's generic stablehlo raises
+  took 38.5 and 36.5 s a call against 1.86 and 1.16 s static (2026-12-07, load 7-11). On the
   CPU a generic raise's f64 matrix products of dynamic extents are packed into tiles first
   (synth.backends.iree_packed: pack, mmt4d, unpack; IREE masks every vector of such a
   matmul and has no f64 data-tiling tiles). A
@@ -229,7 +231,7 @@ class IreeBackend(Backend):
         generic = generic_entry(module_text, func)
         if generic is not None and self.per_shape:
             return PerShape(self, module_text, func, generic)
-        if generic is not None and self.target == "linalg" and re.search(r"synth\.library = \"", module_text):
+        if generic is not None and re.search(r"synth\.library = \"", module_text):
             return PerShapeBlocked(self, module_text, func, generic)
         if generic is not None and self.target == "linalg" and CARRIED_TENSOR.search(module_text):
             return PerShapeKeptLoop(self, module_text, func, generic)
@@ -297,8 +299,9 @@ class IreeBackend(Backend):
 
 
 class PerShapeBlocked(PerShape):
-    """A generic linalg raise with library loops, compiled per input shapes so that the
-    loops get their blocked forms (synth.backends.library_linalg, static sizes only)."""
+    """A generic raise with library loops, compiled per input shapes so that the loops get
+    their blocked forms (synth.backends.library_linalg, library_stablehlo: static sizes
+    only)."""
     pipeline_name = "per-shape (blocked library loops)"
 
 
