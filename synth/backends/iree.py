@@ -256,7 +256,7 @@ class IreeBackend(Backend):
             from synth.backends import library_linalg
 
             source = generalize_elementwise(library_linalg.lower(source)[0], self.cache_dir, limit)
-            if dynamic and self.device == "llvm-cpu":  # matrix products as packed tiles
+            if self.device == "llvm-cpu":  # matrix products as packed tiles
                 source, packed = iree_packed.lower_linalg(source)
         else:  # the library ops' blocked forms
             from synth.backends import library_stablehlo
@@ -273,8 +273,8 @@ class IreeBackend(Backend):
             source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
             if dynamic:
                 driver = SYNC_DRIVERS.get(self.device, driver)
-                if self.device == "llvm-cpu":  # matrix products as packed tiles
-                    source, packed = iree_packed.lower_stablehlo(source)
+            if self.device == "llvm-cpu":  # matrix products as packed tiles
+                source, packed = iree_packed.lower_stablehlo(source)
         peel = DYNAMIC_FLAGS.get(self.device, ()) if dynamic else ()
         try:
             vmfb = compile_vmfb(source, self.flags() + peel, self.cache_dir, limit)

@@ -70,38 +70,60 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
     found = []
 
     def visit(op):
-        if op.name == name and accept(ir, op):
+        # a product with a static extent only at a function's top level: the library ops'
+        # blocked forms and the substitution loops (static blocks in loops) keep IREE's own
+        if op.name == name and accept(ir, op) and (_all_dynamic(ir, op) or op.parent.name == "func.func"):
             found.append(op)
         return ir.WalkResult.ADVANCE
     module.operation.walk(visit)
     if not found:
         return str(module), 0
-    callee = f"{kind}_f64"
-    matrix = ir.RankedTensorType.get([DYNAMIC, DYNAMIC], ir.F64Type.get())
+    generic = f"{kind}_f64"
     operands = 2 if kind == PRODUCT else 3
-    # declared here, the declaration replaced by the definition once printed (the
-    # definition's linalg ops are not in a stablehlo context's dialects)
-    declaration = ir.Module.parse(f"func.func private @{callee}({', '.join([str(matrix)] * operands)}) -> {matrix}")
-    module.body.append(declaration.body.operations[0])
+    matrix = str(ir.RankedTensorType.get([DYNAMIC, DYNAMIC], ir.F64Type.get()))
+    # callee -> (its types, operands then result; its definition), the generic one first
+    callees = {generic: ([matrix] * (operands + 1), definition(kind, tile))}
     for op in found:
+        types = [str(v.type) for v in [*list(op.operands)[:operands], op.results[0]]]
+        callee = generic
+        if set(types) != {matrix}:  # static extents: a wrapper casting to the generic one's types
+            callee = f"{generic}_" + "_".join(_extents(t) for t in types)
+            callees.setdefault(callee, (types, wrapper(kind, callee, types)))
         with ir.InsertionPoint(op), op.location:
-            args = list(op.operands)[:operands]
-            call = ir.Operation.create("func.call", results=[op.results[0].type], operands=args,
+            call = ir.Operation.create("func.call", results=[op.results[0].type],
+                                       operands=list(op.operands)[:operands],
                                        attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
         op.results[0].replace_all_uses_with(call.results[0])
         op.erase()
+    # declared here, each declaration replaced by its definition once printed (the
+    # definitions' linalg and tensor ops are not in a stablehlo context's dialects)
+    for callee, (types, _) in callees.items():
+        declaration = ir.Module.parse(f"func.func private @{callee}({', '.join(types[:-1])}) -> {types[-1]}")
+        module.body.append(declaration.body.operations[0])
     module.operation.verify()
     printed = str(module)
-    head = re.compile(rf"^\s*func\.func private @{callee}\(.*$", re.M)
-    if len(head.findall(printed)) != 1:
-        raise AssertionError(f"the declaration of @{callee} is not one line of the printed module")
-    return head.sub(lambda _: definition(kind, tile), printed, count=1), len(found)
+    for callee, (_, text) in callees.items():
+        head = re.compile(rf"^\s*func\.func private @{callee}\(.*$", re.M)
+        if len(head.findall(printed)) != 1:
+            raise AssertionError(f"the declaration of @{callee} is not one line of the printed module")
+        printed = head.sub(lambda _: text, printed, count=1)
+    return printed, len(found)
 
 
-def _dynamic_f64_matrices(ir, values) -> bool:
+def _extents(t: str) -> str:
+    """`tensor<1000x?xf64>` as `1000xd` (a part of a wrapper's name)."""
+    return t.removeprefix("tensor<").removesuffix("xf64>").replace("?", "d")
+
+
+def _all_dynamic(ir, op) -> bool:
+    return all(ir.RankedTensorType(v.type).is_dynamic_dim(k)
+               for v in [*op.operands, op.results[0]] for k in range(2))
+
+
+def _f64_matrices(ir, values) -> bool:
     for v in values:
         t = ir.RankedTensorType(v.type)
-        if t.rank != 2 or not all(t.is_dynamic_dim(k) for k in range(2)) or str(t.element_type) != "f64":
+        if t.rank != 2 or str(t.element_type) != "f64":
             return False
     return True
 
@@ -110,7 +132,7 @@ def _is_dot_product(ir, op) -> bool:
     from synth.backends.iree_dynamic import dims_field
 
     numbers = str(op.attributes["dot_dimension_numbers"])
-    return (_dynamic_f64_matrices(ir, [*op.operands, op.results[0]])
+    return (_f64_matrices(ir, [*op.operands, op.results[0]])
             and not dims_field(numbers, "lhs_batching_dimensions")
             and not dims_field(numbers, "rhs_batching_dimensions")
             and dims_field(numbers, "lhs_contracting_dimensions") == [1]
@@ -120,7 +142,7 @@ def _is_dot_product(ir, op) -> bool:
 def _is_matmul(ir, op) -> bool:
     head = str(op).split(" ins(")[0]  # maps or a cast other than the default are printed there
     return (len(op.operands) == 3 and "indexing_maps" not in head and "cast" not in head
-            and _dynamic_f64_matrices(ir, [*op.operands, op.results[0]]))
+            and _f64_matrices(ir, [*op.operands, op.results[0]]))
 
 
 def definition(kind: str, tile: tuple[int, int, int]) -> str:
@@ -159,4 +181,28 @@ def definition(kind: str, tile: tuple[int, int, int]) -> str:
         f"  %r = linalg.unpack %pr inner_dims_pos = [0, 1] inner_tiles = [{m0}, {n0}] into %er : {pc} -> {m}",
         f"  return %r : {m}",
         "}"]
+    return "\n".join("  " + line for line in lines)
+
+
+
+def wrapper(kind: str, name: str, types: list[str]) -> str:
+    """The private function `@name` of `types` (operands, then the result), some extents
+    static: its operands cast to dynamic extents, `@{kind}_f64` of them, cast back. IREE
+    inlines both and folds the casts into the packs: static tiles counts, one padding."""
+    matrix = "tensor<?x?xf64>"
+    params = [f"%{x}: {t}" for x, t in zip("abc", types[:-1])]
+    lines = [f"func.func private @{name}({', '.join(params)}) -> {types[-1]} {{"]
+    args = []
+    for x, t in zip("abc", types[:-1]):
+        if t == matrix:
+            args.append(f"%{x}")
+        else:
+            lines.append(f"  %d{x} = tensor.cast %{x} : {t} to {matrix}")
+            args.append(f"%d{x}")
+    lines.append(f"  %r = func.call @{kind}_f64({', '.join(args)}) : ({', '.join([matrix] * len(args))}) -> {matrix}")
+    if types[-1] == matrix:
+        lines.append(f"  return %r : {matrix}")
+    else:
+        lines += [f"  %s = tensor.cast %r : {matrix} to {types[-1]}", f"  return %s : {types[-1]}"]
+    lines.append("}")
     return "\n".join("  " + line for line in lines)
