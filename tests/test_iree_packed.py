@@ -79,8 +79,25 @@ def test_the_stage_writes_each_dynamic_product_packed():
     assert "inner_tiles = [8, 1]" in text and "inner_tiles = [16, 1]" in text
     text, count = iree_packed.lower_linalg(LINALG, (8, 4, 1))
     assert count == 2 and "linalg.matmul" not in text and text.count("call @synth_packed_accumulate_f64") == 2
-    static = STABLEHLO.replace("?x?", "3x3")  # static extents: left to IREE
-    assert iree_packed.lower_stablehlo(static)[1] == 0
+    static = STABLEHLO.replace("?x?", "3x3")  # static extents: through a wrapper of casts
+    text, count = iree_packed.lower_stablehlo(iree_dynamic.lower(static)[0], (8, 16, 1))
+    assert count == 2 and text.count("call @synth_packed_product_f64_3x3_3x3_3x3(") == 2
+    assert "tensor.cast %a : tensor<3x3xf64> to tensor<?x?xf64>" in text
+
+
+def test_a_static_product_in_a_loop_is_left_to_iree():
+    # the library ops' blocked forms and the substitution loops: static blocks in loops
+    looped = """func.func @l(%a: tensor<4x4xf64>, %b: tensor<4x4xf64>, %n: index) -> tensor<4x4xf64> {
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %r = scf.for %i = %i0 to %n step %i1 iter_args(%c = %b) -> (tensor<4x4xf64>) {
+    %p = linalg.matmul ins(%a, %c : tensor<4x4xf64>, tensor<4x4xf64>) outs(%c : tensor<4x4xf64>) -> tensor<4x4xf64>
+    scf.yield %p : tensor<4x4xf64>
+  }
+  return %r : tensor<4x4xf64>
+}
+"""
+    assert iree_packed.lower_linalg(looped)[1] == 0
 
 
 @pytest.mark.parametrize("tile", ["host", (8, 4, 1)])
@@ -113,3 +130,76 @@ def test_linalg_products_on_iree(tmp_path, monkeypatch, tile):
         for g, w in zip(got, [c + a @ b, a @ bt.T]):
             assert g.shape == w.shape, (m, k, n)
             np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-13, err_msg=f"{(m, k, n)}")
+
+
+# static and mixed extents (a wrapper casting to the generic function's types): c + a b
+# and a b from a zero fill, the extents of each case written into the text
+LINALG_SHAPED = """func.func @s_raised(%a: tensor<AxBxf64>, %b: tensor<BxCxf64>, %c: tensor<AxCxf64>)
+    -> (tensor<AxCxf64>, tensor<AxCxf64>) attributes {synth.outputs = [2, 2]} {
+  %acc = linalg.matmul ins(%a, %b : tensor<AxBxf64>, tensor<BxCxf64>) outs(%c : tensor<AxCxf64>) -> tensor<AxCxf64>
+  %zero = arith.constant 0.0 : f64
+  %f = linalg.fill ins(%zero : f64) outs(%c : tensor<AxCxf64>) -> tensor<AxCxf64>
+  %ab = linalg.matmul ins(%a, %b : tensor<AxBxf64>, tensor<BxCxf64>) outs(%f : tensor<AxCxf64>) -> tensor<AxCxf64>
+  return %acc, %ab : tensor<AxCxf64>, tensor<AxCxf64>
+}
+"""
+
+STABLEHLO_SHAPED = """func.func @t_raised(%a: tensor<AxBxf64>, %b: tensor<BxCxf64>, %c: tensor<AxCxf64>)
+    -> (tensor<AxCxf64>, tensor<AxCxf64>) attributes {synth.outputs = [2, 2]} {
+  %ab = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<AxBxf64>, tensor<BxCxf64>) -> tensor<AxCxf64>
+  %sum = stablehlo.add %c, %ab : tensor<AxCxf64>
+  return %sum, %ab : tensor<AxCxf64>, tensor<AxCxf64>
+}
+"""
+
+# (m, k, n) all static: ones, primes, the tiles' multiples and off by one (8 x 16 x 1 and 8 x 4 x 1)
+STATIC = [(1, 1, 1), (1, 7, 1), (7, 13, 5), (17, 3, 29), (8, 16, 16), (9, 17, 15), (16, 1, 4), (23, 31, 33)]
+# which of m, k, n stay dynamic, each with the extents it runs at
+MIXED = [("m", (7, 13, 5)), ("k", (9, 17, 15)), ("n", (1, 7, 1)), ("mn", (17, 3, 29)), ("kn", (8, 16, 16)),
+         ("mk", (31, 1, 2))]
+
+
+def _shaped(template, extents):
+    a, b, c = (str(e) for e in extents)
+    return template.replace("AxB", f"{a}x{b}").replace("BxC", f"{b}x{c}").replace("AxC", f"{a}x{c}")
+
+
+def _check_shaped(prepared, m, k, n, seed):
+    rng = np.random.default_rng(seed)
+    a, b, c = rng.uniform(-1, 1, (m, k)), rng.uniform(-1, 1, (k, n)), rng.uniform(-1, 1, (m, n))
+    got = prepared.run([a, b, c])
+    for g, w in zip(got, [c + a @ b, a @ b]):
+        assert g.shape == w.shape, (m, k, n)
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-13, err_msg=f"{(m, k, n)}")
+
+
+@pytest.mark.parametrize("target", ["linalg", "stablehlo"])
+@pytest.mark.parametrize("tile", ["host", (8, 4, 1)])
+def test_static_products_on_iree(tmp_path, monkeypatch, target, tile):
+    if tile != "host":
+        monkeypatch.setattr(iree_packed, "tiles", lambda: tile)
+    backend = _backend(target, tmp_path)
+    template = LINALG_SHAPED if target == "linalg" else STABLEHLO_SHAPED
+    for seed, (m, k, n) in enumerate(STATIC):
+        prepared = backend.prepare(_shaped(template, (m, k, n)), "s" if target == "linalg" else "t")
+        try:
+            assert prepared.rewrites == {"packed-products": 2 if target == "linalg" else 1}
+            _check_shaped(prepared, m, k, n, seed)
+        finally:
+            prepared.close()
+
+
+@pytest.mark.parametrize("target", ["linalg", "stablehlo"])
+def test_mixed_products_on_iree(tmp_path, target):
+    backend = _backend(target, tmp_path)
+    template = LINALG_SHAPED if target == "linalg" else STABLEHLO_SHAPED
+    for seed, (dynamic, (m, k, n)) in enumerate(MIXED):
+        extents = ["?" if x in dynamic else e for x, e in zip("mkn", (m, k, n))]
+        text = _shaped(template, extents)
+        lowered, count = (iree_packed.lower_linalg(text) if target == "linalg"
+                          else iree_packed.lower_stablehlo(text))
+        assert count == (2 if target == "linalg" else 1) and "tensor.cast" in lowered
+        assert "linalg.matmul" not in lowered and "stablehlo.dot_general" not in lowered
+        prepared = backend.prepare(text, "s" if target == "linalg" else "t")
+        assert prepared.rewrites == {"packed-products": count}
+        _check_shaped(prepared, m, k, n, seed)
