@@ -81,7 +81,8 @@ def test_the_stage_writes_each_dynamic_product_packed():
     assert count == 2 and "linalg.matmul" not in text and text.count("call @synth_packed_accumulate_f64") == 2
     static = STABLEHLO.replace("?x?", "3x3")  # static extents: through a wrapper of casts
     text, count = iree_packed.lower_stablehlo(iree_dynamic.lower(static)[0], (8, 16, 1))
-    assert count == 2 and text.count("call @synth_packed_product_f64_3x3_3x3_3x3(") == 2
+    assert count == 3 and text.count("call @synth_packed_product_f64_3x3_3x3_3x3(") == 2
+    assert text.count("call @synth_packed_product_bt_f64_3x3_3x3_3x3(") == 1  # a a^T
     assert "tensor.cast %a : tensor<3x3xf64> to tensor<?x?xf64>" in text
 
 
@@ -144,11 +145,16 @@ LINALG_SHAPED = """func.func @s_raised(%a: tensor<AxBxf64>, %b: tensor<BxCxf64>,
 }
 """
 
-STABLEHLO_SHAPED = """func.func @t_raised(%a: tensor<AxBxf64>, %b: tensor<BxCxf64>, %c: tensor<AxCxf64>)
-    -> (tensor<AxCxf64>, tensor<AxCxf64>) attributes {synth.outputs = [2, 2]} {
+# and with a transposed operand given (ta: k x m, tb: n x k), each of the four forms
+STABLEHLO_SHAPED = """func.func @t_raised(%a: tensor<AxBxf64>, %b: tensor<BxCxf64>, %c: tensor<AxCxf64>,
+    %ta: tensor<BxAxf64>, %tb: tensor<CxBxf64>) -> (tensor<AxCxf64>, tensor<AxCxf64>, tensor<AxCxf64>,
+    tensor<AxCxf64>, tensor<AxCxf64>) attributes {synth.outputs = [2, 2, 2, 2, 2]} {
   %ab = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<AxBxf64>, tensor<BxCxf64>) -> tensor<AxCxf64>
   %sum = stablehlo.add %c, %ab : tensor<AxCxf64>
-  return %sum, %ab : tensor<AxCxf64>, tensor<AxCxf64>
+  %tab = stablehlo.dot_general %ta, %b, contracting_dims = [0] x [0] : (tensor<BxAxf64>, tensor<BxCxf64>) -> tensor<AxCxf64>
+  %atb = stablehlo.dot_general %a, %tb, contracting_dims = [1] x [1] : (tensor<AxBxf64>, tensor<CxBxf64>) -> tensor<AxCxf64>
+  %tatb = stablehlo.dot_general %ta, %tb, contracting_dims = [0] x [1] : (tensor<BxAxf64>, tensor<CxBxf64>) -> tensor<AxCxf64>
+  return %sum, %ab, %tab, %atb, %tatb : tensor<AxCxf64>, tensor<AxCxf64>, tensor<AxCxf64>, tensor<AxCxf64>, tensor<AxCxf64>
 }
 """
 
@@ -161,14 +167,21 @@ MIXED = [("m", (7, 13, 5)), ("k", (9, 17, 15)), ("n", (1, 7, 1)), ("mn", (17, 3,
 
 def _shaped(template, extents):
     a, b, c = (str(e) for e in extents)
-    return template.replace("AxB", f"{a}x{b}").replace("BxC", f"{b}x{c}").replace("AxC", f"{a}x{c}")
+    for pair, (x, y) in {"AxB": (a, b), "BxC": (b, c), "AxC": (a, c), "BxA": (b, a), "CxB": (c, b)}.items():
+        template = template.replace(pair, f"{x}x{y}")
+    return template
 
 
-def _check_shaped(prepared, m, k, n, seed):
+def _check_shaped(prepared, target, m, k, n, seed):
     rng = np.random.default_rng(seed)
     a, b, c = rng.uniform(-1, 1, (m, k)), rng.uniform(-1, 1, (k, n)), rng.uniform(-1, 1, (m, n))
-    got = prepared.run([a, b, c])
-    for g, w in zip(got, [c + a @ b, a @ b]):
+    ta, tb = rng.uniform(-1, 1, (k, m)), rng.uniform(-1, 1, (n, k))
+    if target == "linalg":
+        got, want = prepared.run([a, b, c]), [c + a @ b, a @ b]
+    else:
+        got, want = prepared.run([a, b, c, ta, tb]), [c + a @ b, a @ b, ta.T @ b, a @ tb.T, ta.T @ tb.T]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
         assert g.shape == w.shape, (m, k, n)
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-13, err_msg=f"{(m, k, n)}")
 
@@ -183,8 +196,8 @@ def test_static_products_on_iree(tmp_path, monkeypatch, target, tile):
     for seed, (m, k, n) in enumerate(STATIC):
         prepared = backend.prepare(_shaped(template, (m, k, n)), "s" if target == "linalg" else "t")
         try:
-            assert prepared.rewrites == {"packed-products": 2 if target == "linalg" else 1}
-            _check_shaped(prepared, m, k, n, seed)
+            assert prepared.rewrites == {"packed-products": 2 if target == "linalg" else 4}
+            _check_shaped(prepared, target, m, k, n, seed)
         finally:
             prepared.close()
 
@@ -197,9 +210,9 @@ def test_mixed_products_on_iree(tmp_path, target):
         extents = ["?" if x in dynamic else e for x, e in zip("mkn", (m, k, n))]
         text = _shaped(template, extents)
         lowered, count = (iree_packed.lower_linalg(text) if target == "linalg"
-                          else iree_packed.lower_stablehlo(text))
-        assert count == (2 if target == "linalg" else 1) and "tensor.cast" in lowered
+                          else iree_packed.lower_stablehlo(iree_dynamic.lower(text)[0]))
+        assert count == (2 if target == "linalg" else 4) and "tensor.cast" in lowered
         assert "linalg.matmul" not in lowered and "stablehlo.dot_general" not in lowered
         prepared = backend.prepare(text, "s" if target == "linalg" else "t")
         assert prepared.rewrites == {"packed-products": count}
-        _check_shaped(prepared, m, k, n, seed)
+        _check_shaped(prepared, target, m, k, n, seed)

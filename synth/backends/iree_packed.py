@@ -72,23 +72,24 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
     def visit(op):
         # a product with a static extent only at a function's top level: the library ops'
         # blocked forms and the substitution loops (static blocks in loops) keep IREE's own
-        if op.name == name and accept(ir, op) and (_all_dynamic(ir, op) or op.parent.name == "func.func"):
-            found.append(op)
+        if op.name == name and (form := accept(ir, op)) is not None and (
+                _all_dynamic(ir, op) or op.parent.name == "func.func"):
+            found.append((op, form))
         return ir.WalkResult.ADVANCE
     module.operation.walk(visit)
     if not found:
         return str(module), 0
-    generic = f"{kind}_f64"
     operands = 2 if kind == PRODUCT else 3
     matrix = str(ir.RankedTensorType.get([DYNAMIC, DYNAMIC], ir.F64Type.get()))
-    # callee -> (its types, operands then result; its definition), the generic one first
-    callees = {generic: ([matrix] * (operands + 1), definition(kind, tile))}
-    for op in found:
+    callees = {}  # callee -> (its types, operands then result; its definition)
+    for op, form in found:
+        generic = f"{kind}{form}_f64"
+        callees.setdefault(generic, ([matrix] * (operands + 1), definition(kind, tile, form)))
         types = [str(v.type) for v in [*list(op.operands)[:operands], op.results[0]]]
         callee = generic
         if set(types) != {matrix}:  # static extents: a wrapper casting to the generic one's types
             callee = f"{generic}_" + "_".join(_extents(t) for t in types)
-            callees.setdefault(callee, (types, wrapper(kind, callee, types)))
+            callees.setdefault(callee, (types, wrapper(generic, callee, types)))
         with ir.InsertionPoint(op), op.location:
             call = ir.Operation.create("func.call", results=[op.results[0].type],
                                        operands=list(op.operands)[:operands],
@@ -128,47 +129,59 @@ def _f64_matrices(ir, values) -> bool:
     return True
 
 
-def _is_dot_product(ir, op) -> bool:
+def _is_dot_product(ir, op) -> str | None:
+    """The form of a matrix product `op` (None: another dot_general): "" for a (M x K)
+    times b (K x N), "_at" where a is given K x M, "_bt" where b is N x K, "_at_bt" (the
+    transposed forms only at static extents: iree_dynamic writes them as M x K times K x N
+    at dynamic ones)."""
     from synth.backends.iree_dynamic import dims_field
 
     numbers = str(op.attributes["dot_dimension_numbers"])
-    return (_f64_matrices(ir, [*op.operands, op.results[0]])
-            and not dims_field(numbers, "lhs_batching_dimensions")
-            and not dims_field(numbers, "rhs_batching_dimensions")
-            and dims_field(numbers, "lhs_contracting_dimensions") == [1]
-            and dims_field(numbers, "rhs_contracting_dimensions") == [0])
+    if (not _f64_matrices(ir, [*op.operands, op.results[0]])
+            or dims_field(numbers, "lhs_batching_dimensions") or dims_field(numbers, "rhs_batching_dimensions")):
+        return None
+    lhs, rhs = dims_field(numbers, "lhs_contracting_dimensions"), dims_field(numbers, "rhs_contracting_dimensions")
+    if lhs not in ([0], [1]) or rhs not in ([0], [1]):
+        return None
+    return ("_at" if lhs == [0] else "") + ("_bt" if rhs == [1] else "")
 
 
-def _is_matmul(ir, op) -> bool:
+def _is_matmul(ir, op) -> str | None:
     head = str(op).split(" ins(")[0]  # maps or a cast other than the default are printed there
-    return (len(op.operands) == 3 and "indexing_maps" not in head and "cast" not in head
-            and _f64_matrices(ir, [*op.operands, op.results[0]]))
+    if (len(op.operands) == 3 and "indexing_maps" not in head and "cast" not in head
+            and _f64_matrices(ir, [*op.operands, op.results[0]])):
+        return ""
+    return None
 
 
-def definition(kind: str, tile: tuple[int, int, int]) -> str:
-    """The private function `@{kind}_f64`: a (M x K) times b (K x N), plus c for
-    ACCUMULATE, packed into M0 x K0, N0 x K0 and M0 x N0 tiles."""
+def definition(kind: str, tile: tuple[int, int, int], form: str = "") -> str:
+    """The private function `@{kind}{form}_f64`: a (M x K, or K x M with "_at" in `form`)
+    times b (K x N, or N x K with "_bt"), plus c for ACCUMULATE, packed into M0 x K0, N0 x K0
+    and M0 x N0 tiles (a transposed operand by the pack's permutation)."""
     m0, n0, k0 = tile
+    at, bt = "_at" in form, "_bt" in form
     m = "tensor<?x?xf64>"
     pa, pb, pc = (f"tensor<?x?x{x}x{y}xf64>" for x, y in ((m0, k0), (n0, k0), (m0, n0)))
     params = f"%a: {m}, %b: {m}" + (f", %c: {m}" if kind == ACCUMULATE else "")
     lines = [
-        f"func.func private @{kind}_f64({params}) -> {m} {{",
+        f"func.func private @{kind}{form}_f64({params}) -> {m} {{",
         "  %i0 = arith.constant 0 : index",
         "  %i1 = arith.constant 1 : index",
         "  %zero = arith.constant 0.000000e+00 : f64",
-        f"  %m = tensor.dim %a, %i0 : {m}",
-        f"  %k = tensor.dim %a, %i1 : {m}",
-        f"  %n = tensor.dim %b, %i1 : {m}",
+        f"  %m = tensor.dim %a, %i{1 if at else 0} : {m}",
+        f"  %k = tensor.dim %a, %i{0 if at else 1} : {m}",
+        f"  %n = tensor.dim %b, %i{0 if bt else 1} : {m}",
         f"  %mt = affine.apply affine_map<()[s0] -> (s0 ceildiv {m0})>()[%m]",
         f"  %nt = affine.apply affine_map<()[s0] -> (s0 ceildiv {n0})>()[%n]",
         f"  %kt = affine.apply affine_map<()[s0] -> (s0 ceildiv {k0})>()[%k]",
         f"  %ea = tensor.empty(%mt, %kt) : {pa}",
-        f"  %pa = linalg.pack %a padding_value(%zero : f64) inner_dims_pos = [0, 1] inner_tiles = [{m0}, {k0}]"
-        f" into %ea : {m} -> {pa}",
+        "  %pa = linalg.pack %a padding_value(%zero : f64) "
+        + ("outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]" if at else "inner_dims_pos = [0, 1]")
+        + f" inner_tiles = [{m0}, {k0}] into %ea : {m} -> {pa}",
         f"  %eb = tensor.empty(%nt, %kt) : {pb}",
-        f"  %pb = linalg.pack %b padding_value(%zero : f64) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]"
-        f" inner_tiles = [{n0}, {k0}] into %eb : {m} -> {pb}",
+        "  %pb = linalg.pack %b padding_value(%zero : f64) "
+        + ("inner_dims_pos = [0, 1]" if bt else "outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]")
+        + f" inner_tiles = [{n0}, {k0}] into %eb : {m} -> {pb}",
         f"  %ec = tensor.empty(%mt, %nt) : {pc}"]
     if kind == ACCUMULATE:
         lines.append(f"  %pc = linalg.pack %c padding_value(%zero : f64) inner_dims_pos = [0, 1]"
@@ -184,10 +197,9 @@ def definition(kind: str, tile: tuple[int, int, int]) -> str:
     return "\n".join("  " + line for line in lines)
 
 
-
-def wrapper(kind: str, name: str, types: list[str]) -> str:
+def wrapper(generic: str, name: str, types: list[str]) -> str:
     """The private function `@name` of `types` (operands, then the result), some extents
-    static: its operands cast to dynamic extents, `@{kind}_f64` of them, cast back. IREE
+    static: its operands cast to dynamic extents, `@generic` of them, cast back. IREE
     inlines both and folds the casts into the packs: static tiles counts, one padding."""
     matrix = "tensor<?x?xf64>"
     params = [f"%{x}: {t}" for x, t in zip("abc", types[:-1])]
@@ -199,7 +211,7 @@ def wrapper(kind: str, name: str, types: list[str]) -> str:
         else:
             lines.append(f"  %d{x} = tensor.cast %{x} : {t} to {matrix}")
             args.append(f"%d{x}")
-    lines.append(f"  %r = func.call @{kind}_f64({', '.join(args)}) : ({', '.join([matrix] * len(args))}) -> {matrix}")
+    lines.append(f"  %r = func.call @{generic}({', '.join(args)}) : ({', '.join([matrix] * len(args))}) -> {matrix}")
     if types[-1] == matrix:
         lines.append(f"  return %r : {matrix}")
     else:
