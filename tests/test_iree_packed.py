@@ -216,3 +216,26 @@ def test_mixed_products_on_iree(tmp_path, target):
         prepared = backend.prepare(text, "s" if target == "linalg" else "t")
         assert prepared.rewrites == {"packed-products": count}
         _check_shaped(prepared, target, m, k, n, seed)
+
+
+# doitgen's product: a static p x q x k array times a k x n matrix, flattened to (p q) x k
+FLAT = """func.func @u_raised(%a: tensor<PxQxKxf64>, %b: tensor<KxNxf64>) -> tensor<PxQxNxf64> attributes {synth.outputs = [0]} {
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] : (tensor<PxQxKxf64>, tensor<KxNxf64>) -> tensor<PxQxNxf64>
+  return %r : tensor<PxQxNxf64>
+}
+"""
+
+
+def test_a_static_rank3_product_on_iree(tmp_path):
+    backend = _backend("stablehlo", tmp_path)
+    rng = np.random.default_rng(13)
+    for p, q, k, n in [(1, 1, 1, 1), (3, 5, 7, 2), (2, 4, 17, 16), (5, 3, 16, 9)]:
+        text = FLAT.replace("PxQxK", f"{p}x{q}x{k}").replace("KxN", f"{k}x{n}").replace("PxQxN", f"{p}x{q}x{n}")
+        prepared = backend.prepare(text, "u")
+        try:
+            assert prepared.rewrites == {"packed-products": 1}
+            a, b = rng.uniform(-1, 1, (p, q, k)), rng.uniform(-1, 1, (k, n))
+            (got,) = prepared.run([a, b])
+            np.testing.assert_allclose(got, a @ b, rtol=1e-12, atol=1e-13, err_msg=f"{(p, q, k, n)}")
+        finally:
+            prepared.close()

@@ -32,6 +32,7 @@ import re
 
 DYNAMIC = -(2 ** 63)
 PRODUCT, ACCUMULATE = "synth_packed_product", "synth_packed_accumulate"
+FLAT = "flat"  # the form of a static (p x q x K) times (K x N) dot_general
 
 
 def tiles() -> tuple[int, int, int]:
@@ -83,18 +84,27 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
     matrix = str(ir.RankedTensorType.get([DYNAMIC, DYNAMIC], ir.F64Type.get()))
     callees = {}  # callee -> (its types, operands then result; its definition)
     for op, form in found:
-        generic = f"{kind}{form}_f64"
-        callees.setdefault(generic, ([matrix] * (operands + 1), definition(kind, tile, form)))
-        types = [str(v.type) for v in [*list(op.operands)[:operands], op.results[0]]]
-        callee = generic
-        if set(types) != {matrix}:  # static extents: a wrapper casting to the generic one's types
-            callee = f"{generic}_" + "_".join(_extents(t) for t in types)
-            callees.setdefault(callee, (types, wrapper(generic, callee, types)))
+        args, result_type = list(op.operands)[:operands], op.results[0].type
         with ir.InsertionPoint(op), op.location:
-            call = ir.Operation.create("func.call", results=[op.results[0].type],
-                                       operands=list(op.operands)[:operands],
+            if form == FLAT:  # (p x q x K) times (K x N) as (p q x K) times (K x N), reshaped back
+                p, q, k = ir.RankedTensorType(args[0].type).shape
+                args[0] = _reshape(ir, args[0], [p * q, k])
+                result_type = ir.RankedTensorType.get([p * q, ir.RankedTensorType(result_type).shape[2]],
+                                                      ir.F64Type.get())
+                form = ""
+            generic = f"{kind}{form}_f64"
+            callees.setdefault(generic, ([matrix] * (operands + 1), definition(kind, tile, form)))
+            types = [*(str(v.type) for v in args), str(result_type)]
+            callee = generic
+            if set(types) != {matrix}:  # static extents: a wrapper casting to the generic one's types
+                callee = f"{generic}_" + "_".join(_extents(t) for t in types)
+                callees.setdefault(callee, (types, wrapper(generic, callee, types)))
+            call = ir.Operation.create("func.call", results=[result_type], operands=args,
                                        attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
-        op.results[0].replace_all_uses_with(call.results[0])
+            value = call.results[0]
+            if value.type != op.results[0].type:
+                value = _reshape(ir, value, ir.RankedTensorType(op.results[0].type).shape)
+        op.results[0].replace_all_uses_with(value)
         op.erase()
     # declared here, each declaration replaced by its definition once printed (the
     # definitions' linalg and tensor ops are not in a stablehlo context's dialects)
@@ -109,6 +119,11 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
             raise AssertionError(f"the declaration of @{callee} is not one line of the printed module")
         printed = head.sub(lambda _: text, printed, count=1)
     return printed, len(found)
+
+
+def _reshape(ir, value, shape: list[int]):
+    t = ir.RankedTensorType.get(shape, ir.F64Type.get())
+    return ir.Operation.create("stablehlo.reshape", results=[t], operands=[value]).results[0]
 
 
 def _extents(t: str) -> str:
@@ -137,10 +152,15 @@ def _is_dot_product(ir, op) -> str | None:
     from synth.backends.iree_dynamic import dims_field
 
     numbers = str(op.attributes["dot_dimension_numbers"])
-    if (not _f64_matrices(ir, [*op.operands, op.results[0]])
-            or dims_field(numbers, "lhs_batching_dimensions") or dims_field(numbers, "rhs_batching_dimensions")):
+    if dims_field(numbers, "lhs_batching_dimensions") or dims_field(numbers, "rhs_batching_dimensions"):
         return None
     lhs, rhs = dims_field(numbers, "lhs_contracting_dimensions"), dims_field(numbers, "rhs_contracting_dimensions")
+    a, b, r = (ir.RankedTensorType(v.type) for v in [*op.operands, op.results[0]])
+    if (a.rank == 3 and b.rank == 2 and lhs == [2] and rhs == [0] and a.has_static_shape
+            and b.has_static_shape and str(a.element_type) == str(b.element_type) == "f64"):
+        return FLAT  # doitgen's A[r, q, :] C4 (at dynamic extents iree_dynamic reshapes it)
+    if not _f64_matrices(ir, [*op.operands, op.results[0]]):
+        return None
     if lhs not in ([0], [1]) or rhs not in ([0], [1]):
         return None
     return ("_at" if lhs == [0] else "") + ("_bt" if rhs == [1] else "")
