@@ -27,8 +27,8 @@ finds a device).
   it is, the unblocked column loop of cholesky's generic linalg raise ran 1.95-2.15x the
   static raise's time at LARGE, per shape 1.03x; lu's and ludcmp's generic stablehlo raises
   took 38.5 and 36.5 s a call against 1.86 and 1.16 s static (2026-12-07, load 7-11). On the
-  CPU a generic raise's f64 matrix products of dynamic extents are packed into tiles first
-  (synth.backends.iree_packed: pack, mmt4d, unpack; IREE masks every vector of such a
+  CPU a raise's f64 matrix products, generic or static, are packed into tiles first
+  (synth.backends.iree_packed: pack, mmt4d, unpack; IREE masks every vector of a dynamic
   matmul and has no f64 data-tiling tiles). A
   static stablehlo raise goes through iree_dynamic too, for its one static rewrite (a
   vector updated from itself).

@@ -1,10 +1,12 @@
-"""IREE's stage below a shape-generic raise: each matrix product of dynamic extents (M, K
-and N all `?`, f64) as IREE's own data tiling would write it, had it tiles for f64: the
-operands packed into tiles of static extents (`linalg.pack`, padded with zeros), the
-product of the tiles (`linalg.mmt4d`) and the result unpacked (`linalg.unpack`). Used by
-synth.backends.iree for a generic raise compiled as it is, both targets: a stablehlo
-raise's `stablehlo.dot_general` (M x K times K x N, the form synth.backends.iree_dynamic
-leaves every other matrix product in), a linalg raise's `linalg.matmul` (default maps).
+"""IREE's stage below a raise on the CPU: each f64 matrix product as IREE's own data tiling
+would write it, had it tiles for f64: the operands packed into tiles of static extents
+(`linalg.pack`, padded with zeros), the product of the tiles (`linalg.mmt4d`) and the
+result unpacked (`linalg.unpack`). Used by synth.backends.iree for llvm-cpu, both targets,
+a static raise and a generic one compiled as it is: a stablehlo raise's
+`stablehlo.dot_general` (M x K times K x N, the form synth.backends.iree_dynamic leaves
+every other matrix product in at dynamic extents; at static extents also with a transposed
+operand, and a static p x q x K array times K x N, doitgen's, as (p q) x K by
+`stablehlo.reshape`), a linalg raise's `linalg.matmul` (default maps).
 
 Why: at dynamic extents IREE 3.13's CPU codegen tiles a matmul [64, 64] with vectors of
 [4, 4] x 16 and masks every one of them (peeling its remainder fails: "operations with
@@ -18,13 +20,20 @@ order of k.
 
 The product becomes a call of a private function holding that form (IREE inlines it), one
 per kind: `@synth_packed_product_f64(a, b)` (zero init; stablehlo) and
-`@synth_packed_accumulate_f64(a, b, c)` (c + a b; linalg.matmul's `outs`). The tiles
+`@synth_packed_accumulate_f64(a, b, c)` (c + a b; linalg.matmul's `outs`), `_at` / `_bt`
+in the name where a / b is given transposed (the pack permutes it). A product with a static
+extent calls a private wrapper named for its types, which casts the operands to the dynamic
+types, calls that function and casts the result back; IREE inlines both and folds the
+casts into static packs. Static, the packed form is the faster too: IREE tiles a static
+f64 matmul [8, 8] unmasked but with no data tiling (gemm at LARGE, 1 core: 0.17-0.18 s of
+CPU a call, packed 0.03 s; README). Only at a function's top level: a static product in a
+loop (the library ops' blocked forms, synth.backends.solve_loops) is left to IREE. The tiles
 follow the host's vectors (synth.backends.host): M0 x N0 x K0 = 8 x 16 x 1 with AVX-512
 (two vectors of 8 lanes per row: 16 accumulators of its 32 registers; 8 x 8 took 1.6x that
 time, 16 x 8 1.3x), else 8 x 4 x 1 (one vector of 4 per row: 8 of 16 registers, the
-register budget of IREE's own f32 tile for AVX2, 8 x 8; not measured here). A static
-raise is left to IREE (its static matmuls are tiled [8, 8] unmasked). Conformance test:
-tests/test_iree_packed.py (real IREE against NumPy, extents 1, primes, both targets)."""
+register budget of IREE's own f32 tile for AVX2, 8 x 8; not measured here). Conformance
+test: tests/test_iree_packed.py (real IREE against NumPy, extents 1, primes, tile multiples
+and off by one; dynamic, static and mixed extents; both targets)."""
 
 from __future__ import annotations
 
@@ -43,8 +52,9 @@ def tiles() -> tuple[int, int, int]:
 
 
 def lower_stablehlo(text: str, tile: tuple[int, int, int] | None = None) -> tuple[str, int]:
-    """Each dynamic f64 `stablehlo.dot_general` M x K times K x N of `text` as the packed
-    product; (module text, how many)."""
+    """Each f64 `stablehlo.dot_general` M x K times K x N of `text` (static: also with a
+    transposed operand, or p x q x K times K x N) as the packed product; (module text, how
+    many)."""
     if "stablehlo.dot_general" not in text:
         return text, 0
     from jax._src.interpreters import mlir as jax_mlir
@@ -56,8 +66,8 @@ def lower_stablehlo(text: str, tile: tuple[int, int, int] | None = None) -> tupl
 
 
 def lower_linalg(text: str, tile: tuple[int, int, int] | None = None) -> tuple[str, int]:
-    """Each dynamic f64 `linalg.matmul` (default maps, no cast) of `text` as the packed
-    product accumulated into its `outs`; (module text, how many)."""
+    """Each f64 `linalg.matmul` (default maps, no cast) of `text` as the packed product
+    accumulated into its `outs`; (module text, how many)."""
     if "linalg.matmul" not in text:
         return text, 0
     from mlir import ir
