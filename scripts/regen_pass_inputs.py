@@ -101,6 +101,15 @@ IREE_LOWERINGS = {"synth-solve-loops", "synth-gather-clamps"}
 NOTES = ("synth.all_sizes", "synth.assumptions", "synth.proof", "synth.sizes_proven", "synth.validation")
 
 
+def _drop_notes(module) -> None:
+    """The raise's notes on its proof taken off `module`'s functions: no pass reads them, and
+    they vary from run to run (the sizes Z3 reports)."""
+    for op in module.body.operations:
+        for note in NOTES:
+            if note in op.attributes:
+                del op.attributes[note]
+
+
 def reference_host() -> None:
     """Make the pipeline's host-dependent choices those of synth.backends.host's fallback
     profile (AVX2, not Intel, its default cache sizes), for this process."""
@@ -152,10 +161,7 @@ def states(text: str, pipeline) -> dict[str, tuple[str, int]]:
     found = {}
     with ir.Context():
         module = ir.Module.parse(text)
-        for op in module.body.operations:  # the raise's notes on its proof: no pass reads them,
-            for name in NOTES:  # and they vary from run to run (the sizes Z3 reports)
-                if name in op.attributes:
-                    del op.attributes[name]
+        _drop_notes(module)
         for step in pipeline:
             if step.name == "lower-to-llvm":
                 break
@@ -180,10 +186,7 @@ def lowering_input(text: str, function: str, target: str, name: str) -> tuple[st
         module_text = to_linalg(module_text)
     with ir.Context():
         module = ir.Module.parse(module_text)
-        for op in module.body.operations:
-            for note in NOTES:
-                if note in op.attributes:
-                    del op.attributes[note]
+        _drop_notes(module)
         before = str(module)
         return before, get(name).apply(module)
 
@@ -203,10 +206,7 @@ def iree_input(text: str, function: str, name: str) -> tuple[str, int]:
         module_text, _ = earlier.apply_text(module_text)  # IreeBackend._compile's order
     with jax_mlir.make_ir_context():
         module = ir.Module.parse(module_text)
-        for op in module.body.operations:
-            for note in NOTES:
-                if note in op.attributes:
-                    del op.attributes[note]
+        _drop_notes(module)
         before = str(module)
     return before, get(name).apply_text(before)[1]
 
