@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from synth.backends.ir_toolkit import ops_named
+
 NAME = "synth-gather-clamps"
 
 
@@ -85,14 +87,7 @@ def lower(text: str) -> tuple[str, int]:
 
     with jax_mlir.make_ir_context(), ir.Location.unknown():
         module = ir.Module.parse(text)
-        found = []
-
-        def visit(op):
-            if op.name == "stablehlo.gather":
-                found.append(op)
-            return ir.WalkResult.ADVANCE
-        module.operation.walk(visit)
-        count = sum(_clamp(ir, op) for op in found)
+        count = sum(_clamp(ir, op) for op in ops_named(module, {"stablehlo.gather"}))
         if not count:
             return text, 0
         module.operation.verify()

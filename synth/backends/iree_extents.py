@@ -20,7 +20,8 @@ constant and get_dimension_size. Anything else: None (left to the gather)."""
 
 from __future__ import annotations
 
-DYNAMIC = -(2 ** 63)
+from synth.backends.iree_dynamic import DYNAMIC
+
 _SAME_SHAPE = {"stablehlo." + n for n in (
     "add", "subtract", "multiply", "divide", "remainder", "minimum", "maximum", "power", "and",
     "or", "xor", "not", "negate", "abs", "sign", "exponential", "log", "sqrt", "rsqrt", "floor",

@@ -39,7 +39,9 @@ from __future__ import annotations
 
 import re
 
-DYNAMIC = -(2 ** 63)
+from synth.backends.ir_toolkit import ops_named
+from synth.backends.iree_dynamic import DYNAMIC
+
 PRODUCT, ACCUMULATE = "synth_packed_product", "synth_packed_accumulate"
 FLAT = "flat"  # the form of a static (p x q x K) times (K x N) dot_general
 
@@ -78,16 +80,10 @@ def lower_linalg(text: str, tile: tuple[int, int, int] | None = None) -> tuple[s
 
 
 def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
-    found = []
-
-    def visit(op):
-        # a product with a static extent only at a function's top level: the library ops'
-        # blocked forms and the substitution loops (static blocks in loops) keep IREE's own
-        if op.name == name and (form := accept(ir, op)) is not None and (
-                _all_dynamic(ir, op) or op.parent.name == "func.func"):
-            found.append((op, form))
-        return ir.WalkResult.ADVANCE
-    module.operation.walk(visit)
+    # a product with a static extent only at a function's top level: the library ops'
+    # blocked forms and the substitution loops (static blocks in loops) keep IREE's own
+    found = [(op, form) for op in ops_named(module, {name}) if (form := accept(ir, op)) is not None
+             and (_all_dynamic(ir, op) or op.parent.name == "func.func")]
     if not found:
         return str(module), 0
     operands = 2 if kind == PRODUCT else 3

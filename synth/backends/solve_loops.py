@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import re
 
+from synth.backends.ir_toolkit import ops_named
+
 NAME = "synth-solve-loops"
 # why a dynamic number of right-hand sides is left as it is: the step's 1 x n times n x ?
 # product, which IREE 3.13 turns into a reshape to tensor<?xf64> that its own verifier refuses
@@ -211,13 +213,7 @@ def lower(text: str) -> tuple[str, int]:
 
     with jax_mlir.make_ir_context():
         module = ir.Module.parse(text)
-        found = []
-
-        def visit(op):
-            if op.name == "stablehlo.triangular_solve":
-                found.append(op)
-            return ir.WalkResult.ADVANCE
-        module.operation.walk(visit)
+        found = ops_named(module, {"stablehlo.triangular_solve"})
         taken = {str(f.attributes["sym_name"]).strip('"') for f in module.body.operations
                  if "sym_name" in f.attributes}
         count, helpers = 0, []
