@@ -38,12 +38,12 @@ class AffinePrepared(Prepared):
         self.text, self.function, self.outputs = text, func, outputs
         self.compile_seconds = None
 
-    def _call(self, inputs: list, repeat: int) -> tuple[list[np.ndarray], list[float]]:
+    def _call(self, inputs: list, repeat: int) -> tuple[list[np.ndarray], list[float], list[float]]:
+        """(outputs, each call's wall time, each call's CPU time in the worker)."""
         result = run_function(self.text, self.function, list(inputs), opt_level=OPT_LEVEL, repeat=repeat)
         if result.compile_seconds > 0.0 or self.compile_seconds is None:
             self.compile_seconds = result.compile_seconds
-        self.cpu_seconds = result.cpu_seconds  # the last request's CPU times, for time()
-        return [result.outputs[i] for i in self.outputs] + list(result.results), result.seconds
+        return [result.outputs[i] for i in self.outputs] + list(result.results), result.seconds, result.cpu_seconds
 
     def run(self, inputs: list) -> list[np.ndarray]:
         """The arrays the function writes (`outputs` order), then what it returns, after one
@@ -51,4 +51,4 @@ class AffinePrepared(Prepared):
         return self._call(inputs, 1)[0]
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
-        return measure_batched(lambda n: (self._call(inputs, n)[1], self.cpu_seconds), warmup, repeats, min_total)
+        return measure_batched(lambda n: self._call(inputs, n)[1:], warmup, repeats, min_total)

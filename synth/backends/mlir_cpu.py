@@ -541,7 +541,8 @@ class MlirCpuPrepared(Prepared):
 
     call_timeout: float | None = None  # MlirCpuBackend.call_timeout
 
-    def _call(self, inputs: list, repeat: int) -> tuple[list[np.ndarray], list[float]]:
+    def _call(self, inputs: list, repeat: int) -> tuple[list[np.ndarray], list[float], list[float]]:
+        """(outputs, each call's wall time, each call's CPU time in the worker)."""
         arrays = self.raised.tensor_inputs(inputs)
         deadline = worker_deadline(self.call_timeout, repeat, WORKER_DEADLINE)  # the calls and a compile
         try:
@@ -557,14 +558,13 @@ class MlirCpuPrepared(Prepared):
             self.compile_seconds = result.compile_seconds
             self.rewrites = dict(result.rewrites)
         check_limit(result.compile_seconds, self.call_timeout, f"mlir-cpu's compile of @{self.function}")
-        self.cpu_seconds = result.cpu_seconds  # the last request's CPU times, for time()
-        return result.outputs, result.seconds
+        return result.outputs, result.seconds, result.cpu_seconds
 
     def run(self, inputs: list) -> list[np.ndarray]:
-        outputs, seconds = self._call(inputs, 1)
+        outputs, seconds, _ = self._call(inputs, 1)
         check_limit(max(seconds), self.call_timeout, f"a call of @{self.function}")
         return outputs
 
     def time(self, inputs: list, warmup: int = 1, repeats: int = 5, min_total: float = 0.0) -> Timing:
-        return measure_batched(lambda n: (self._call(inputs, n)[1], self.cpu_seconds), warmup, repeats,
+        return measure_batched(lambda n: self._call(inputs, n)[1:], warmup, repeats,
                                min_total, limit=self.call_timeout)
