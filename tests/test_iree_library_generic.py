@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import POLYBENCH
+from conftest import POLYBENCH, mini_generic_raise
 
 from synth.backends.iree import IreeBackend, PerShapeBlocked
-from synth.cli import main
 from synth.execution import run_function
 
 
@@ -26,10 +25,7 @@ def test_generic_cholesky_compiled_per_shape_with_panels(tmp_path):
     backend = IreeBackend("linalg", cache_dir=tmp_path / "iree")
     if not backend.available():
         pytest.skip("IREE is not installed")
-    path, raised = tmp_path / "cholesky.mini.mlir", tmp_path / "cholesky.linalg.generic.mlir"
-    assert main(["resize", str(POLYBENCH / "cholesky.mlir"), "--dataset", "mini", "-o", str(path)]) == 0
-    assert main(["raise", str(path), "--target", "linalg", "--shapes", "generic", "-q", "-o", str(raised)]) == 0
-    text = raised.read_text()
+    text = mini_generic_raise(tmp_path, "cholesky", "linalg")
     prepared = backend.prepare(text, "kernel_cholesky")
     assert isinstance(prepared, PerShapeBlocked)
     entry = generic_entry(text, "kernel_cholesky")
@@ -60,10 +56,7 @@ def test_generic_stablehlo_lu_compiled_per_shape_with_panels(tmp_path):
     backend = IreeBackend("stablehlo", cache_dir=tmp_path / "iree")
     if not backend.available():
         pytest.skip("IREE is not installed")
-    path, raised = tmp_path / "lu.mini.mlir", tmp_path / "lu.stablehlo.generic.mlir"
-    assert main(["resize", str(POLYBENCH / "lu.mlir"), "--dataset", "mini", "-o", str(path)]) == 0
-    assert main(["raise", str(path), "--target", "stablehlo", "--shapes", "generic", "-q", "-o", str(raised)]) == 0
-    text = raised.read_text()
+    text = mini_generic_raise(tmp_path, "lu", "stablehlo")
     assert 'synth.library = "lu"' in text
     prepared = backend.prepare(text, "kernel_lu")
     assert isinstance(prepared, PerShapeBlocked)

@@ -192,19 +192,15 @@ def test_trisolv_generic_stablehlo_raise_runs_on_iree_as_it_is(tmp_path):
     """trisolv raised generic to stablehlo (a triangular_solve of ?x? by ?x1) compiles on IREE
     as it is, with dynamic shapes (was: the op refused, compiled per shapes, refused again),
     and gives the original loops' values at sizes 1, odd and prime, one compile for all."""
-    from conftest import POLYBENCH
+    from conftest import POLYBENCH, mini_generic_raise
     from synth.analysis.resize import resize_module
-    from synth.cli import main
     from synth.execution import run_function
     from synth.frontend.reader import load_input
 
     backend = IreeBackend("stablehlo", cache_dir=tmp_path / "iree")
     if not backend.available():
         pytest.skip("IREE is not installed")
-    path, raised = tmp_path / "trisolv.mini.mlir", tmp_path / "trisolv.stablehlo.generic.mlir"
-    assert main(["resize", str(POLYBENCH / "trisolv.mlir"), "--dataset", "mini", "-o", str(path)]) == 0
-    assert main(["raise", str(path), "--target", "stablehlo", "--shapes", "generic", "-q", "-o", str(raised)]) == 0
-    text = raised.read_text()
+    text = mini_generic_raise(tmp_path, "trisolv", "stablehlo")
     assert "stablehlo.triangular_solve" in text  # the raise keeps the op; the backend lowers it
     prepared = backend.prepare(text, "kernel_trisolv")
     assert prepared.pipeline_name == "dynamic (local-sync)"
