@@ -88,28 +88,46 @@ def _i64_fill(em, value, t: TensorType) -> str:
     return splat(em, int(value), t)
 
 
+def linear_form(coeffs, index, scale, add):
+    """sum(coeffs[d] * index(d)) emitted term by term in the order of d (None when every
+    coefficient is 0): `index(d)` gives dim d's index value, `scale(v, c)` emits v * c for
+    c != 1, `add(a, b)` emits a + b. The one order both dialects' emitters build in."""
+    total = None
+    for d, c in enumerate(coeffs):
+        if not c:
+            continue
+        term = index(d)
+        if c != 1:
+            term = scale(term, c)
+        total = term if total is None else add(total, term)
+    return total
+
+
 class StablehloSelectAffine(SelectAffineFamily, StablehloOp):
     """iotas scaled and added, compare GE the bound, and-ed, select."""
 
     def emit(self, em, operands, arg_types, a, result_type):
         it, pt = result_type.with_dtype("i64"), result_type.with_dtype("i1")
         iotas: dict[int, str] = {}
+
+        def index(d):
+            if d not in iotas:
+                iotas[d] = iota_op(em, d, it)
+            return iotas[d]
+
+        def scale(v, c):
+            r = em.fresh()
+            em.line(f"{r} = stablehlo.multiply {v}, {_i64_fill(em, c, it)} : {it.mlir()}")
+            return r
+
+        def add(x, y):
+            r = em.fresh()
+            em.line(f"{r} = stablehlo.add {x}, {y} : {it.mlir()}")
+            return r
+
         predicate = None
         for coeffs, bound in attr_dict(a)["constraints"]:
-            total = None
-            for d, c in enumerate(coeffs):
-                if not c:
-                    continue
-                if d not in iotas:
-                    iotas[d] = iota_op(em, d, it)
-                term = iotas[d]
-                if c != 1:
-                    term, scaled = em.fresh(), term
-                    em.line(f"{term} = stablehlo.multiply {scaled}, {_i64_fill(em, c, it)} : {it.mlir()}")
-                if total is not None:
-                    term, left = em.fresh(), term
-                    em.line(f"{term} = stablehlo.add {total}, {left} : {it.mlir()}")
-                total = term
+            total = linear_form(coeffs, index, scale, add)
             if total is None:
                 total = splat(em, 0, it)
             p = em.fresh()
@@ -152,20 +170,20 @@ class LinalgSelectAffine(SelectAffineFamily, LinalgOp):
                 em.line(f"{i} = linalg.index {d} : index")
                 em.line(f"{j} = arith.index_cast {i} : index to i64")
                 index[d] = j
+
+            def scale(v, c):
+                r = em.fresh()
+                em.line(f"{r} = arith.muli {v}, {constant[int(c)]} : i64")
+                return r
+
+            def add(x, y):
+                r = em.fresh()
+                em.line(f"{r} = arith.addi {x}, {y} : i64")
+                return r
+
             predicate = None
             for (coeffs, _), bound in zip(constraints, bounds):
-                total = None
-                for d, c in enumerate(coeffs):
-                    if not c:
-                        continue
-                    term = index[d]
-                    if c != 1:
-                        term, scaled = em.fresh(), term
-                        em.line(f"{term} = arith.muli {scaled}, {constant[int(c)]} : i64")
-                    if total is not None:
-                        term, left = em.fresh(), term
-                        em.line(f"{term} = arith.addi {total}, {left} : i64")
-                    total = term
+                total = linear_form(coeffs, index.__getitem__, scale, add)
                 if total is None:
                     total = constant.get(0) or em.fresh()
                     if total not in constant.values():
