@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import re
 
+from synth.backends.iree_contraction import Contraction, contraction
+from synth.backends.iree_contraction import wrapper as contraction_wrapper
 from synth.backends.ir_toolkit import ops_named
 from synth.backends.iree_dynamic import DYNAMIC
 
@@ -64,25 +66,25 @@ def lower_stablehlo(text: str, tile: tuple[int, int, int] | None = None) -> tupl
 
     with jax_mlir.make_ir_context(), ir.Location.unknown():
         module = ir.Module.parse(text)
-        return _lower(ir, module, "stablehlo.dot_general", _is_dot_product, PRODUCT, tile or tiles())
+        return _lower(ir, module, {"stablehlo.dot_general"}, _is_dot_product, PRODUCT, tile or tiles())
 
 
 def lower_linalg(text: str, tile: tuple[int, int, int] | None = None) -> tuple[str, int]:
     """Each f64 `linalg.matmul` (default maps, no cast) of `text` as the packed product
     accumulated into its `outs`; (module text, how many)."""
-    if "linalg.matmul" not in text:
+    if "linalg.matmul" not in text and "linalg.generic" not in text:
         return text, 0
     from mlir import ir
 
     with ir.Context(), ir.Location.unknown():
         module = ir.Module.parse(text)
-        return _lower(ir, module, "linalg.matmul", _is_matmul, ACCUMULATE, tile or tiles())
+        return _lower(ir, module, {"linalg.matmul", "linalg.generic"}, _is_matmul, ACCUMULATE, tile or tiles())
 
 
-def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
+def _lower(ir, module, names: set, accept, kind: str, tile) -> tuple[str, int]:
     # a product with a static extent only at a function's top level: the library ops'
     # blocked forms and the substitution loops (static blocks in loops) keep IREE's own
-    found = [(op, form) for op in ops_named(module, {name}) if (form := accept(ir, op)) is not None
+    found = [(op, form) for op in ops_named(module, names) if (form := accept(ir, op)) is not None
              and (_all_dynamic(ir, op) or op.parent.name == "func.func")]
     if not found:
         return str(module), 0
@@ -92,6 +94,16 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
     for op, form in found:
         args, result_type = list(op.operands)[:operands], op.results[0].type
         with ir.InsertionPoint(op), op.location:
+            if isinstance(form, Contraction):  # a linalg.generic: through a function of its own
+                callee, text = contraction_wrapper(ir, op, form, kind)
+                generic = f"{kind}{form.form()}_f64"
+                callees.setdefault(generic, ([matrix] * (operands + 1), definition(kind, tile, form.form())))
+                callees.setdefault(callee, ([*(str(v.type) for v in args), str(result_type)], text))
+                call = ir.Operation.create("func.call", results=[result_type], operands=args,
+                                           attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
+                op.results[0].replace_all_uses_with(call.results[0])
+                op.erase()
+                continue
             if form == FLAT:  # (p x q x K) times (K x N) as (p q x K) times (K x N), reshaped back
                 p, q, k = ir.RankedTensorType(args[0].type).shape
                 args[0] = _reshape(ir, args[0], [p * q, k])
@@ -138,8 +150,8 @@ def _extents(t: str) -> str:
 
 
 def _all_dynamic(ir, op) -> bool:
-    return all(ir.RankedTensorType(v.type).is_dynamic_dim(k)
-               for v in [*op.operands, op.results[0]] for k in range(2))
+    return all(ir.RankedTensorType(v.type).is_dynamic_dim(k) for v in [*op.operands, op.results[0]]
+               for k in range(ir.RankedTensorType(v.type).rank))
 
 
 def _f64_matrices(ir, values) -> bool:
@@ -172,7 +184,11 @@ def _is_dot_product(ir, op) -> str | None:
     return ("_at" if lhs == [0] else "") + ("_bt" if rhs == [1] else "")
 
 
-def _is_matmul(ir, op) -> str | None:
+def _is_matmul(ir, op) -> "str | Contraction | None":
+    """"" for a linalg.matmul (default maps, no cast), a Contraction for a linalg.generic
+    that is a matrix product (synth.backends.iree_contraction), else None."""
+    if op.name == "linalg.generic":
+        return contraction(ir, op)
     head = str(op).split(" ins(")[0]  # maps or a cast other than the default are printed there
     if (len(op.operands) == 3 and "indexing_maps" not in head and "cast" not in head
             and _f64_matrices(ir, [*op.operands, op.results[0]])):
