@@ -2,8 +2,9 @@
 synth.backends.iree_packed: generics of several spellings (doitgen's 3-d by 2-d, an operand
 read transposed, the operands given in the other order, an init whose dims interleave
 M and N, k between two M dims, k the first loop), run through real IREE at dynamic extents
-(1, primes, multiples of the tiles and off by one) and static ones, against NumPy summing
-the products in the order of k; and the generics that are no such product left alone."""
+(1, primes, multiples of the tiles and off by one), static and mixed ones: against NumPy
+summing the products in the order of k, and bit for bit against the same program compiled
+by IREE unpacked; and the generics that are no such product left alone."""
 
 import numpy as np
 import pytest
@@ -116,32 +117,43 @@ def test_each_spelling_is_packed():
     assert "tensor.collapse_shape %p0 [[0, 1], [2]] : tensor<?x?x?xf64> into tensor<?x?xf64>" in text
 
 
+def _unpacked(backend, text, monkeypatch):
+    """`text` compiled by IREE as it is (the generics unpacked): the bits to match."""
+    with monkeypatch.context() as patch:
+        patch.setattr(iree_packed, "lower_linalg", lambda source: (source, 0))
+        return backend.prepare(text, "g")
+
+
+def _run_both(backend, text, monkeypatch, runs):
+    """Each of `runs` (extents, static letters) through the packed and the unpacked form."""
+    rng = np.random.default_rng(21)
+    prepared, plain = backend.prepare(text, "g"), _unpacked(backend, text, monkeypatch)
+    try:
+        assert prepared.rewrites == {"packed-products": len(CASES)} and plain.rewrites is None
+        for extents in runs:
+            arrays = _inputs(extents, rng)
+            got = prepared.run(arrays)
+            _check(got, arrays, extents)
+            # bit for bit the generic's own sum in the order of k (IREE contracts each
+            # multiply and add into one fma in both forms: not NumPy's bits)
+            for case, g, w in zip(CASES, got, plain.run(arrays)):
+                assert np.array_equal(g, w), (case, extents)
+    finally:
+        prepared.close()
+        plain.close()
+
+
 @pytest.mark.parametrize("tile", ["host", (8, 4, 1)])
 def test_dynamic_contractions_on_iree(tmp_path, monkeypatch, tile):
     if tile != "host":
         monkeypatch.setattr(iree_packed, "tiles", lambda: tile)
-    prepared = _backend(tmp_path).prepare(program({}), "g")
-    try:
-        assert prepared.rewrites == {"packed-products": len(CASES)}
-        rng = np.random.default_rng(21)
-        for extents in EXTENTS:
-            arrays = _inputs(extents, rng)
-            _check(prepared.run(arrays), arrays, extents)
-    finally:
-        prepared.close()
+    _run_both(_backend(tmp_path), program({}), monkeypatch, EXTENTS)
 
 
-def test_static_and_mixed_contractions_on_iree(tmp_path):
-    backend = _backend(tmp_path)
-    rng = np.random.default_rng(22)
-    for extents, static in [(EXTENTS[1], "rqspijkln"), (EXTENTS[3], "rqspijkln"), (EXTENTS[2], "qsjl")]:
-        prepared = backend.prepare(program({c: extents[c] for c in static}), "g")
-        try:
-            assert prepared.rewrites == {"packed-products": len(CASES)}
-            arrays = _inputs(extents, rng)
-            _check(prepared.run(arrays), arrays, extents)
-        finally:
-            prepared.close()
+@pytest.mark.parametrize("run", [0, 1, 2])
+def test_static_and_mixed_contractions_on_iree(tmp_path, monkeypatch, run):
+    extents, static = [(EXTENTS[1], "rqspijkln"), (EXTENTS[3], "rqspijkln"), (EXTENTS[2], "qsjl")][run]
+    _run_both(_backend(tmp_path), program({c: extents[c] for c in static}), monkeypatch, [extents])
 
 
 def _alone(spec, t="f64", body=None) -> str:
