@@ -16,8 +16,8 @@ not (M..., k) or (k, M...) (for b: (k, N...) or (N..., k)) is transposed to (M..
 (linalg.transpose, a copy), an init whose dims are not (M..., N...) likewise, and the
 result transposed back; the M dims and the N dims are each collapsed into one
 (tensor.collapse_shape, the result expanded back), then cast to dynamic extents for the
-packed function `callee{form}` (iree_packed.definition; `form` "_at" where a is read k
-first, "_bt" where b is read k last). Each element is then the init plus the same
+packed function of `form` (iree_packed.definition; "_at" where a is read k first, "_bt"
+where b is read k last). Each element is then the init plus the same
 products, summed in the order of k, as the generic's loop sums them (the packed product's
 K0 is 1); transposes, collapses and casts move values without changing them."""
 
@@ -179,8 +179,8 @@ def _product(extents) -> int:
 
 
 def wrapper(ir, op, plan: Contraction, callee: str) -> tuple[str, str]:
-    """(name, text) of the private function computing `op` (module doc) through
-    `@{callee}{plan.form()}` (a, b, c at dynamic extents, c + a b)."""
+    """(name, text) of the private function computing `op` (module doc) through `@callee`
+    (the packed function of `plan.form()`: a, b, c at dynamic extents, c + a b)."""
     shapes = [_shape(ir, v.type) for v in op.operands]
     form, text = plan.form(), _Text()
     a_dims = plan.dims[plan.a]
@@ -201,7 +201,7 @@ def wrapper(ir, op, plan: Contraction, callee: str) -> tuple[str, str]:
     flat = text.collapse(c, c_shape, len(plan.m))
     matrix = _type([None, None])
     r = text.fresh("r")
-    text.lines.append(f"{r} = func.call @{callee}{form}_f64({a}, {b}, {flat}) : ({matrix}, {matrix}, {matrix}) -> {matrix}")
+    text.lines.append(f"{r} = func.call @{callee}({a}, {b}, {flat}) : ({matrix}, {matrix}, {matrix}) -> {matrix}")
     r = text.expand(r, c, c_shape, len(plan.m))
     r, _ = text.transpose(r, c_shape, (*plan.m, *plan.n), plan.dims[2])
     types = [str(v.type) for v in op.operands]

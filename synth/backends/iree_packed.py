@@ -41,7 +41,7 @@ import re
 
 from synth.backends.iree_contraction import Contraction, contraction
 from synth.backends.iree_contraction import wrapper as contraction_wrapper
-from synth.backends.ir_toolkit import ops_named
+from synth.backends.ir_toolkit import operation, ops_named
 from synth.backends.iree_dynamic import DYNAMIC
 
 PRODUCT, ACCUMULATE = "synth_packed_product", "synth_packed_accumulate"
@@ -95,9 +95,9 @@ def _lower(ir, module, names: set, accept, kind: str, tile) -> tuple[str, int]:
         args, result_type = list(op.operands)[:operands], op.results[0].type
         with ir.InsertionPoint(op), op.location:
             if isinstance(form, Contraction):  # a linalg.generic: through a function of its own
-                callee, text = contraction_wrapper(ir, op, form, kind)
-                generic = f"{kind}{form.form()}_f64"
-                callees.setdefault(generic, ([matrix] * (operands + 1), definition(kind, tile, form.form())))
+                generic = _packed(callees, matrix, kind, tile, form.form(),
+                                  _all_dynamic(ir, op) and not _static_behind(ir, args))
+                callee, text = contraction_wrapper(ir, op, form, generic)
                 callees.setdefault(callee, ([*(str(v.type) for v in args), str(result_type)], text))
                 call = ir.Operation.create("func.call", results=[result_type], operands=args,
                                            attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
@@ -110,12 +110,11 @@ def _lower(ir, module, names: set, accept, kind: str, tile) -> tuple[str, int]:
                 result_type = ir.RankedTensorType.get([p * q, ir.RankedTensorType(result_type).shape[2]],
                                                       ir.F64Type.get())
                 form = ""
-            generic = f"{kind}{form}_f64"
-            callees.setdefault(generic, ([matrix] * (operands + 1), definition(kind, tile, form)))
             types = [*(str(v.type) for v in args), str(result_type)]
-            callee = generic
+            callee = generic = _packed(callees, matrix, kind, tile, form,
+                                       set(types) == {matrix} and not _static_behind(ir, args))
             if set(types) != {matrix}:  # static extents: a wrapper casting to the generic one's types
-                callee = f"{generic}_" + "_".join(_extents(t) for t in types)
+                callee = f"{kind}{form}_f64_" + "_".join(_extents(t) for t in types)
                 callees.setdefault(callee, (types, wrapper(generic, callee, types)))
             call = ir.Operation.create("func.call", results=[result_type], operands=args,
                                        attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
@@ -137,6 +136,41 @@ def _lower(ir, module, names: set, accept, kind: str, tile) -> tuple[str, int]:
             raise AssertionError(f"the declaration of @{callee} is not one line of the printed module")
         printed = head.sub(lambda _: text, printed, count=1)
     return printed, len(found)
+
+
+def _packed(callees: dict, matrix: str, kind: str, tile, form: str, dynamic: bool) -> str:
+    """The name of the packed function for `kind` and `form`, its definition added to
+    `callees`: at dynamic extents with its packs split (`pack`), else whole (a product
+    with a static extent calls it through a wrapper of casts: IREE 3.13 folds the casts
+    into the packs, but its dispatch formation fails on split packs of static pieces)."""
+    name = f"{kind}{form}_f64" + ("" if dynamic else "_whole")
+    operands = 2 if kind == PRODUCT else 3
+    callees.setdefault(name, ([matrix] * (operands + 1), definition(kind, tile, form, dynamic, name)))
+    return name
+
+
+def _static_behind(ir, values) -> bool:
+    """Whether a static extent stands behind one of `values` (dynamic themselves): a value
+    that reshapes, casts or transposes one with a static extent (synth.backends.iree_dynamic
+    writes a static operand of a transposed product so). IREE finds that extent again, and
+    its conversion to flow fails on the casts it then puts around a concatenation of packs
+    (`'tensor.cast' that was explicitly marked illegal`, a mixed extents test): such a
+    product takes the packs whole."""
+    seen, todo = set(), list(values)
+    while todo:
+        v = todo.pop()
+        t = ir.RankedTensorType(v.type) if isinstance(v.type, ir.RankedTensorType) else None
+        if t is not None and any(not t.is_dynamic_dim(i) for i in range(t.rank)):
+            return True
+        op = None if isinstance(v.owner, ir.Block) else operation(v.owner)
+        if op is not None and op.name in THROUGH and op not in seen:
+            seen.add(op)
+            todo.append(op.operands[0])
+    return False
+
+
+THROUGH = {"tensor.reshape", "tensor.cast", "tensor.collapse_shape", "tensor.expand_shape",
+           "stablehlo.transpose", "stablehlo.reshape", "stablehlo.dynamic_reshape", "linalg.transpose"}
 
 
 def _reshape(ir, value, shape: list[int]):
@@ -196,17 +230,19 @@ def _is_matmul(ir, op) -> "str | Contraction | None":
     return None
 
 
-def definition(kind: str, tile: tuple[int, int, int], form: str = "") -> str:
-    """The private function `@{kind}{form}_f64`: a (M x K, or K x M with "_at" in `form`)
-    times b (K x N, or N x K with "_bt"), plus c for ACCUMULATE, packed into M0 x K0, N0 x K0
-    and M0 x N0 tiles (a transposed operand by the pack's permutation)."""
+def definition(kind: str, tile: tuple[int, int, int], form: str = "", split: bool = True,
+               name: str | None = None) -> str:
+    """The private function `@{kind}{form}_f64` (or `name`): a (M x K, or K x M with "_at"
+    in `form`) times b (K x N, or N x K with "_bt"), plus c for ACCUMULATE, packed into
+    M0 x K0, N0 x K0 and M0 x N0 tiles (a transposed operand by the pack's permutation),
+    each pack split into whole tiles and the rest (`pack`) where `split`."""
     m0, n0, k0 = tile
     at, bt = "_at" in form, "_bt" in form
     m = "tensor<?x?xf64>"
     pa, pb, pc = (f"tensor<?x?x{x}x{y}xf64>" for x, y in ((m0, k0), (n0, k0), (m0, n0)))
     params = f"%a: {m}, %b: {m}" + (f", %c: {m}" if kind == ACCUMULATE else "")
     lines = [
-        f"func.func private @{kind}{form}_f64({params}) -> {m} {{",
+        f"func.func private @{name or kind + form + '_f64'}({params}) -> {m} {{",
         "  %i0 = arith.constant 0 : index",
         "  %i1 = arith.constant 1 : index",
         "  %zero = arith.constant 0.000000e+00 : f64",
@@ -215,19 +251,11 @@ def definition(kind: str, tile: tuple[int, int, int], form: str = "") -> str:
         f"  %n = tensor.dim %b, %i{0 if bt else 1} : {m}",
         f"  %mt = affine.apply affine_map<()[s0] -> (s0 ceildiv {m0})>()[%m]",
         f"  %nt = affine.apply affine_map<()[s0] -> (s0 ceildiv {n0})>()[%n]",
-        f"  %kt = affine.apply affine_map<()[s0] -> (s0 ceildiv {k0})>()[%k]",
-        f"  %ea = tensor.empty(%mt, %kt) : {pa}",
-        "  %pa = linalg.pack %a padding_value(%zero : f64) "
-        + ("outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]" if at else "inner_dims_pos = [0, 1]")
-        + f" inner_tiles = [{m0}, {k0}] into %ea : {m} -> {pa}",
-        f"  %eb = tensor.empty(%nt, %kt) : {pb}",
-        "  %pb = linalg.pack %b padding_value(%zero : f64) "
-        + ("inner_dims_pos = [0, 1]" if bt else "outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]")
-        + f" inner_tiles = [{n0}, {k0}] into %eb : {m} -> {pb}",
         f"  %ec = tensor.empty(%mt, %nt) : {pc}"]
+    lines += pack("%pa", "%a", ((1, 0) if at else (0, 1)), (m0, k0), (1, 0) if at else None, split)
+    lines += pack("%pb", "%b", ((0, 1) if bt else (1, 0)), (n0, k0), None if bt else (1, 0), split)
     if kind == ACCUMULATE:
-        lines.append(f"  %pc = linalg.pack %c padding_value(%zero : f64) inner_dims_pos = [0, 1]"
-                     f" inner_tiles = [{m0}, {n0}] into %ec : {m} -> {pc}")
+        lines += pack("%pc", "%c", (0, 1), (m0, n0), None, split)
     else:
         lines.append(f"  %pc = linalg.fill ins(%zero : f64) outs(%ec : {pc}) -> {pc}")
     lines += [
@@ -237,6 +265,52 @@ def definition(kind: str, tile: tuple[int, int, int], form: str = "") -> str:
         f"  return %r : {m}",
         "}"]
     return "\n".join("  " + line for line in lines)
+
+
+def pack(out: str, src: str, dims: tuple, tiles: tuple, perm: tuple | None, split: bool = True) -> list[str]:
+    """Lines (in a definition's body) defining `out`: `src` (tensor<?x?xf64>) packed by
+    `inner_dims_pos = dims`, `inner_tiles = tiles`, `outer_dims_perm = perm`, padded with
+    zeros. Where `split` and the second tile is 1 (an operand's K0), as two packs: the rows
+    along dims[0] that fill whole tiles (the first floor(n / t) t, no padding) and the rest
+    (n mod t, maybe none, padded), concatenated along those tiles (IREE writes both packs
+    into one buffer: flow.tensor.update; inserted by tensor.insert_slice instead, each is
+    copied by a slow_memcpy dispatch, on local-task 0.05 s a call of doitgen's generic
+    linalg raise, against 0.017 s). IREE 3.13 generates a pack
+    into t x 1 tiles that may pad as a slow loop over its elements (doitgen's A, 21000 x 160
+    into 8 x 1 tiles at dynamic extents: 14 ms of CPU, 13 ms at a static 21001 x 160, 2.3 ms
+    at a static 21000 x 160); split, 3 ms. (A pack into 8 x 16 tiles that pads is not slow:
+    2.5 ms at 21001 x 160.) The tiles hold the same values."""
+    m = "tensor<?x?xf64>"
+    packed = f"tensor<?x?x{tiles[0]}x{tiles[1]}xf64>"
+    attrs = (f"outer_dims_perm = [{perm[0]}, {perm[1]}] " if perm else "") + \
+        f"inner_dims_pos = [{dims[0]}, {dims[1]}] inner_tiles = [{tiles[0]}, {tiles[1]}]"
+    order = perm or (0, 1)  # the source dim of each outer dim of the packed tensor
+    d, o, t = dims[0], dims[1], tiles[0]
+    lines = [f"{out}_n = tensor.dim {src}, %i{d} : {m}", f"{out}_k = tensor.dim {src}, %i{o} : {m}",
+             f"{out}_t = affine.apply affine_map<()[s0] -> (s0 ceildiv {t})>()[{out}_n]"]
+    if not split or tiles[1] != 1:
+        other = f"{out}_k" if tiles[1] == 1 else f"{out}_kt"
+        if tiles[1] != 1:
+            lines.append(f"{other} = affine.apply affine_map<()[s0] -> (s0 ceildiv {tiles[1]})>()[{out}_k]")
+        extents = ", ".join(f"{out}_t" if x == d else other for x in order)
+        return ["  " + line for line in lines] + [
+            f"  {out}_e = tensor.empty({extents}) : {packed}",
+            f"  {out} = linalg.pack {src} padding_value(%zero : f64) {attrs} into {out}_e : {m} -> {packed}"]
+    lines += [f"{out}_q = affine.apply affine_map<()[s0] -> (s0 floordiv {t})>()[{out}_n]",
+              f"{out}_f = affine.apply affine_map<()[s0] -> ((s0 floordiv {t}) * {t})>()[{out}_n]",
+              f"{out}_r = affine.apply affine_map<()[s0] -> (s0 mod {t})>()[{out}_n]",
+              f"{out}_u = affine.apply affine_map<()[s0] -> ((s0 mod {t}) ceildiv {t})>()[{out}_n]"]
+    for part, start, rows, tiled, padding in ((f"{out}_whole", "0", f"{out}_f", f"{out}_q", ""),
+                                              (f"{out}_rest", f"{out}_f", f"{out}_r", f"{out}_u",
+                                               "padding_value(%zero : f64) ")):
+        offsets, sizes = ([start, "0"], [rows, f"{out}_k"]) if d == 0 else (["0", start], [f"{out}_k", rows])
+        extents = ", ".join(tiled if x == d else f"{out}_k" for x in order)
+        lines += [f"{part}_s = tensor.extract_slice {src}[{', '.join(offsets)}] [{', '.join(sizes)}] [1, 1] : {m} to {m}",
+                  f"{part}_e = tensor.empty({extents}) : {packed}",
+                  f"{part} = linalg.pack {part}_s {padding}{attrs} into {part}_e : {m} -> {packed}"]
+    lines.append(f"{out} = tensor.concat dim({order.index(d)}) {out}_whole, {out}_rest"
+                 f" : ({packed}, {packed}) -> {packed}")
+    return ["  " + line for line in lines]
 
 
 def wrapper(generic: str, name: str, types: list[str]) -> str:
