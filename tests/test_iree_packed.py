@@ -86,6 +86,21 @@ def test_the_stage_writes_each_dynamic_product_packed():
     assert "tensor.cast %a : tensor<3x3xf64> to tensor<?x?xf64>" in text
 
 
+def test_dynamic_operand_packs_are_split():
+    # at dynamic extents each operand's pack into t x 1 tiles is two: the whole tiles
+    # unpadded and the rest padded, concatenated; the result's pack (8 x 16, accumulate)
+    # and every pack of a product with a static extent stay whole (the values are
+    # checked on IREE by the tests below, at extents with and without a rest)
+    text, _ = iree_packed.lower_linalg(LINALG, (8, 4, 1))
+    definition = text[text.index("func.func private @synth_packed_accumulate_f64("):]
+    assert definition.count("tensor.concat") == 2 and definition.count("linalg.pack") == 5
+    assert definition.count("padding_value") == 3  # a's rest, b's rest, c
+    assert "%pa = tensor.concat dim(0) %pa_whole, %pa_rest" in definition
+    assert "%pb = tensor.concat dim(0) %pb_whole, %pb_rest" in definition  # b's N tiles lead
+    static, _ = iree_packed.lower_linalg(_shaped(LINALG_SHAPED, (9, 3, 5)), (8, 4, 1))
+    assert "tensor.concat" not in static and "@synth_packed_accumulate_f64_whole(" in static
+
+
 def test_a_static_product_in_a_loop_is_left_to_iree():
     # the library ops' blocked forms and the substitution loops: static blocks in loops
     looped = """func.func @l(%a: tensor<4x4xf64>, %b: tensor<4x4xf64>, %n: index) -> tensor<4x4xf64> {

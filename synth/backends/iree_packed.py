@@ -6,7 +6,9 @@ a static raise and a generic one compiled as it is: a stablehlo raise's
 `stablehlo.dot_general` (M x K times K x N, the form synth.backends.iree_dynamic leaves
 every other matrix product in at dynamic extents; at static extents also with a transposed
 operand, and a static p x q x K array times K x N, doitgen's, as (p q) x K by
-`stablehlo.reshape`), a linalg raise's `linalg.matmul` (default maps).
+`stablehlo.reshape`), a linalg raise's `linalg.matmul` (default maps) and a
+`linalg.generic` that is a matrix product in any spelling (synth.backends.iree_contraction:
+doitgen's 4-loop A[r, q, p] C4[p, s], transposed operands, the init's dims in any order).
 
 Why: at dynamic extents IREE 3.13's CPU codegen tiles a matmul [64, 64] with vectors of
 [4, 4] x 16 and masks every one of them (peeling its remainder fails: "operations with
@@ -31,15 +33,22 @@ loop (the library ops' blocked forms, synth.backends.solve_loops) is left to IRE
 follow the host's vectors (synth.backends.host): M0 x N0 x K0 = 8 x 16 x 1 with AVX-512
 (two vectors of 8 lanes per row: 16 accumulators of its 32 registers; 8 x 8 took 1.6x that
 time, 16 x 8 1.3x), else 8 x 4 x 1 (one vector of 4 per row: 8 of 16 registers, the
-register budget of IREE's own f32 tile for AVX2, 8 x 8; not measured here). Conformance
-test: tests/test_iree_packed.py (real IREE against NumPy, extents 1, primes, tile multiples
-and off by one; dynamic, static and mixed extents; both targets)."""
+register budget of IREE's own f32 tile for AVX2, 8 x 8; not measured here). At dynamic
+extents an operand's pack is split into its whole tiles and the rest (`pack`: IREE packs a
+padded 8 x 1 tile slowly; doitgen's generic raises at LARGE, 1 core, stablehlo 0.026 ->
+0.017 s of CPU a call, linalg 0.030 -> 0.021 s). Conformance tests:
+tests/test_iree_packed.py (real IREE against NumPy, extents 1, primes, tile multiples and
+off by one; dynamic, static and mixed extents; both targets) and
+tests/test_iree_contraction.py (the generics, also bit for bit against IREE's own compile
+of them)."""
 
 from __future__ import annotations
 
 import re
 
-from synth.backends.ir_toolkit import ops_named
+from synth.backends.iree_contraction import Contraction, contraction
+from synth.backends.iree_contraction import wrapper as contraction_wrapper
+from synth.backends.ir_toolkit import operation, ops_named
 from synth.backends.iree_dynamic import DYNAMIC
 
 PRODUCT, ACCUMULATE = "synth_packed_product", "synth_packed_accumulate"
@@ -64,25 +73,25 @@ def lower_stablehlo(text: str, tile: tuple[int, int, int] | None = None) -> tupl
 
     with jax_mlir.make_ir_context(), ir.Location.unknown():
         module = ir.Module.parse(text)
-        return _lower(ir, module, "stablehlo.dot_general", _is_dot_product, PRODUCT, tile or tiles())
+        return _lower(ir, module, {"stablehlo.dot_general"}, _is_dot_product, PRODUCT, tile or tiles())
 
 
 def lower_linalg(text: str, tile: tuple[int, int, int] | None = None) -> tuple[str, int]:
     """Each f64 `linalg.matmul` (default maps, no cast) of `text` as the packed product
     accumulated into its `outs`; (module text, how many)."""
-    if "linalg.matmul" not in text:
+    if "linalg.matmul" not in text and "linalg.generic" not in text:
         return text, 0
     from mlir import ir
 
     with ir.Context(), ir.Location.unknown():
         module = ir.Module.parse(text)
-        return _lower(ir, module, "linalg.matmul", _is_matmul, ACCUMULATE, tile or tiles())
+        return _lower(ir, module, {"linalg.matmul", "linalg.generic"}, _is_matmul, ACCUMULATE, tile or tiles())
 
 
-def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
+def _lower(ir, module, names: set, accept, kind: str, tile) -> tuple[str, int]:
     # a product with a static extent only at a function's top level: the library ops'
     # blocked forms and the substitution loops (static blocks in loops) keep IREE's own
-    found = [(op, form) for op in ops_named(module, {name}) if (form := accept(ir, op)) is not None
+    found = [(op, form) for op in ops_named(module, names) if (form := accept(ir, op)) is not None
              and (_all_dynamic(ir, op) or op.parent.name == "func.func")]
     if not found:
         return str(module), 0
@@ -92,18 +101,27 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
     for op, form in found:
         args, result_type = list(op.operands)[:operands], op.results[0].type
         with ir.InsertionPoint(op), op.location:
+            if isinstance(form, Contraction):  # a linalg.generic: through a function of its own
+                generic = _packed(callees, matrix, kind, tile, form.form(),
+                                  _all_dynamic(ir, op) and not _static_behind(ir, args))
+                callee, text = contraction_wrapper(ir, op, form, generic)
+                callees.setdefault(callee, ([*(str(v.type) for v in args), str(result_type)], text))
+                call = ir.Operation.create("func.call", results=[result_type], operands=args,
+                                           attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
+                op.results[0].replace_all_uses_with(call.results[0])
+                op.erase()
+                continue
             if form == FLAT:  # (p x q x K) times (K x N) as (p q x K) times (K x N), reshaped back
                 p, q, k = ir.RankedTensorType(args[0].type).shape
                 args[0] = _reshape(ir, args[0], [p * q, k])
                 result_type = ir.RankedTensorType.get([p * q, ir.RankedTensorType(result_type).shape[2]],
                                                       ir.F64Type.get())
                 form = ""
-            generic = f"{kind}{form}_f64"
-            callees.setdefault(generic, ([matrix] * (operands + 1), definition(kind, tile, form)))
             types = [*(str(v.type) for v in args), str(result_type)]
-            callee = generic
+            callee = generic = _packed(callees, matrix, kind, tile, form,
+                                       set(types) == {matrix} and not _static_behind(ir, args))
             if set(types) != {matrix}:  # static extents: a wrapper casting to the generic one's types
-                callee = f"{generic}_" + "_".join(_extents(t) for t in types)
+                callee = f"{kind}{form}_f64_" + "_".join(_extents(t) for t in types)
                 callees.setdefault(callee, (types, wrapper(generic, callee, types)))
             call = ir.Operation.create("func.call", results=[result_type], operands=args,
                                        attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
@@ -127,6 +145,41 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
     return printed, len(found)
 
 
+def _packed(callees: dict, matrix: str, kind: str, tile, form: str, dynamic: bool) -> str:
+    """The name of the packed function for `kind` and `form`, its definition added to
+    `callees`: at dynamic extents with its packs split (`pack`), else whole (a product
+    with a static extent calls it through a wrapper of casts: IREE 3.13 folds the casts
+    into the packs, but its dispatch formation fails on split packs of static pieces)."""
+    name = f"{kind}{form}_f64" + ("" if dynamic else "_whole")
+    operands = 2 if kind == PRODUCT else 3
+    callees.setdefault(name, ([matrix] * (operands + 1), definition(kind, tile, form, dynamic, name)))
+    return name
+
+
+def _static_behind(ir, values) -> bool:
+    """Whether a static extent stands behind one of `values` (dynamic themselves): a value
+    that reshapes, casts or transposes one with a static extent (synth.backends.iree_dynamic
+    writes a static operand of a transposed product so). IREE finds that extent again, and
+    its conversion to flow fails on the casts it then puts around a concatenation of packs
+    (`'tensor.cast' that was explicitly marked illegal`, a mixed extents test): such a
+    product takes the packs whole."""
+    seen, todo = set(), list(values)
+    while todo:
+        v = todo.pop()
+        t = ir.RankedTensorType(v.type) if isinstance(v.type, ir.RankedTensorType) else None
+        if t is not None and any(not t.is_dynamic_dim(i) for i in range(t.rank)):
+            return True
+        op = None if isinstance(v.owner, ir.Block) else operation(v.owner)
+        if op is not None and op.name in THROUGH and op not in seen:
+            seen.add(op)
+            todo.append(op.operands[0])
+    return False
+
+
+THROUGH = {"tensor.reshape", "tensor.cast", "tensor.collapse_shape", "tensor.expand_shape",
+           "stablehlo.transpose", "stablehlo.reshape", "stablehlo.dynamic_reshape", "linalg.transpose"}
+
+
 def _reshape(ir, value, shape: list[int]):
     t = ir.RankedTensorType.get(shape, ir.F64Type.get())
     return ir.Operation.create("stablehlo.reshape", results=[t], operands=[value]).results[0]
@@ -138,8 +191,8 @@ def _extents(t: str) -> str:
 
 
 def _all_dynamic(ir, op) -> bool:
-    return all(ir.RankedTensorType(v.type).is_dynamic_dim(k)
-               for v in [*op.operands, op.results[0]] for k in range(2))
+    return all(ir.RankedTensorType(v.type).is_dynamic_dim(k) for v in [*op.operands, op.results[0]]
+               for k in range(ir.RankedTensorType(v.type).rank))
 
 
 def _f64_matrices(ir, values) -> bool:
@@ -172,7 +225,11 @@ def _is_dot_product(ir, op) -> str | None:
     return ("_at" if lhs == [0] else "") + ("_bt" if rhs == [1] else "")
 
 
-def _is_matmul(ir, op) -> str | None:
+def _is_matmul(ir, op) -> "str | Contraction | None":
+    """"" for a linalg.matmul (default maps, no cast), a Contraction for a linalg.generic
+    that is a matrix product (synth.backends.iree_contraction), else None."""
+    if op.name == "linalg.generic":
+        return contraction(ir, op)
     head = str(op).split(" ins(")[0]  # maps or a cast other than the default are printed there
     if (len(op.operands) == 3 and "indexing_maps" not in head and "cast" not in head
             and _f64_matrices(ir, [*op.operands, op.results[0]])):
@@ -180,17 +237,19 @@ def _is_matmul(ir, op) -> str | None:
     return None
 
 
-def definition(kind: str, tile: tuple[int, int, int], form: str = "") -> str:
-    """The private function `@{kind}{form}_f64`: a (M x K, or K x M with "_at" in `form`)
-    times b (K x N, or N x K with "_bt"), plus c for ACCUMULATE, packed into M0 x K0, N0 x K0
-    and M0 x N0 tiles (a transposed operand by the pack's permutation)."""
+def definition(kind: str, tile: tuple[int, int, int], form: str = "", split: bool = True,
+               name: str | None = None) -> str:
+    """The private function `@{kind}{form}_f64` (or `name`): a (M x K, or K x M with "_at"
+    in `form`) times b (K x N, or N x K with "_bt"), plus c for ACCUMULATE, packed into
+    M0 x K0, N0 x K0 and M0 x N0 tiles (a transposed operand by the pack's permutation),
+    each pack split into whole tiles and the rest (`pack`) where `split`."""
     m0, n0, k0 = tile
     at, bt = "_at" in form, "_bt" in form
     m = "tensor<?x?xf64>"
     pa, pb, pc = (f"tensor<?x?x{x}x{y}xf64>" for x, y in ((m0, k0), (n0, k0), (m0, n0)))
     params = f"%a: {m}, %b: {m}" + (f", %c: {m}" if kind == ACCUMULATE else "")
     lines = [
-        f"func.func private @{kind}{form}_f64({params}) -> {m} {{",
+        f"func.func private @{name or kind + form + '_f64'}({params}) -> {m} {{",
         "  %i0 = arith.constant 0 : index",
         "  %i1 = arith.constant 1 : index",
         "  %zero = arith.constant 0.000000e+00 : f64",
@@ -199,19 +258,11 @@ def definition(kind: str, tile: tuple[int, int, int], form: str = "") -> str:
         f"  %n = tensor.dim %b, %i{0 if bt else 1} : {m}",
         f"  %mt = affine.apply affine_map<()[s0] -> (s0 ceildiv {m0})>()[%m]",
         f"  %nt = affine.apply affine_map<()[s0] -> (s0 ceildiv {n0})>()[%n]",
-        f"  %kt = affine.apply affine_map<()[s0] -> (s0 ceildiv {k0})>()[%k]",
-        f"  %ea = tensor.empty(%mt, %kt) : {pa}",
-        "  %pa = linalg.pack %a padding_value(%zero : f64) "
-        + ("outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]" if at else "inner_dims_pos = [0, 1]")
-        + f" inner_tiles = [{m0}, {k0}] into %ea : {m} -> {pa}",
-        f"  %eb = tensor.empty(%nt, %kt) : {pb}",
-        "  %pb = linalg.pack %b padding_value(%zero : f64) "
-        + ("inner_dims_pos = [0, 1]" if bt else "outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]")
-        + f" inner_tiles = [{n0}, {k0}] into %eb : {m} -> {pb}",
         f"  %ec = tensor.empty(%mt, %nt) : {pc}"]
+    lines += pack("%pa", "%a", ((1, 0) if at else (0, 1)), (m0, k0), (1, 0) if at else None, split)
+    lines += pack("%pb", "%b", ((0, 1) if bt else (1, 0)), (n0, k0), None if bt else (1, 0), split)
     if kind == ACCUMULATE:
-        lines.append(f"  %pc = linalg.pack %c padding_value(%zero : f64) inner_dims_pos = [0, 1]"
-                     f" inner_tiles = [{m0}, {n0}] into %ec : {m} -> {pc}")
+        lines += pack("%pc", "%c", (0, 1), (m0, n0), None, split)
     else:
         lines.append(f"  %pc = linalg.fill ins(%zero : f64) outs(%ec : {pc}) -> {pc}")
     lines += [
@@ -221,6 +272,52 @@ def definition(kind: str, tile: tuple[int, int, int], form: str = "") -> str:
         f"  return %r : {m}",
         "}"]
     return "\n".join("  " + line for line in lines)
+
+
+def pack(out: str, src: str, dims: tuple, tiles: tuple, perm: tuple | None, split: bool = True) -> list[str]:
+    """Lines (in a definition's body) defining `out`: `src` (tensor<?x?xf64>) packed by
+    `inner_dims_pos = dims`, `inner_tiles = tiles`, `outer_dims_perm = perm`, padded with
+    zeros. Where `split` and the second tile is 1 (an operand's K0), as two packs: the rows
+    along dims[0] that fill whole tiles (the first floor(n / t) t, no padding) and the rest
+    (n mod t, maybe none, padded), concatenated along those tiles (IREE writes both packs
+    into one buffer: flow.tensor.update; inserted by tensor.insert_slice instead, each is
+    copied by a slow_memcpy dispatch, on local-task 0.05 s a call of doitgen's generic
+    linalg raise, against 0.017 s). IREE 3.13 generates a pack
+    into t x 1 tiles that may pad as a slow loop over its elements (doitgen's A, 21000 x 160
+    into 8 x 1 tiles at dynamic extents: 14 ms of CPU, 13 ms at a static 21001 x 160, 2.3 ms
+    at a static 21000 x 160); split, 3 ms. (A pack into 8 x 16 tiles that pads is not slow:
+    2.5 ms at 21001 x 160.) The tiles hold the same values."""
+    m = "tensor<?x?xf64>"
+    packed = f"tensor<?x?x{tiles[0]}x{tiles[1]}xf64>"
+    attrs = (f"outer_dims_perm = [{perm[0]}, {perm[1]}] " if perm else "") + \
+        f"inner_dims_pos = [{dims[0]}, {dims[1]}] inner_tiles = [{tiles[0]}, {tiles[1]}]"
+    order = perm or (0, 1)  # the source dim of each outer dim of the packed tensor
+    d, o, t = dims[0], dims[1], tiles[0]
+    lines = [f"{out}_n = tensor.dim {src}, %i{d} : {m}", f"{out}_k = tensor.dim {src}, %i{o} : {m}",
+             f"{out}_t = affine.apply affine_map<()[s0] -> (s0 ceildiv {t})>()[{out}_n]"]
+    if not split or tiles[1] != 1:
+        other = f"{out}_k" if tiles[1] == 1 else f"{out}_kt"
+        if tiles[1] != 1:
+            lines.append(f"{other} = affine.apply affine_map<()[s0] -> (s0 ceildiv {tiles[1]})>()[{out}_k]")
+        extents = ", ".join(f"{out}_t" if x == d else other for x in order)
+        return ["  " + line for line in lines] + [
+            f"  {out}_e = tensor.empty({extents}) : {packed}",
+            f"  {out} = linalg.pack {src} padding_value(%zero : f64) {attrs} into {out}_e : {m} -> {packed}"]
+    lines += [f"{out}_q = affine.apply affine_map<()[s0] -> (s0 floordiv {t})>()[{out}_n]",
+              f"{out}_f = affine.apply affine_map<()[s0] -> ((s0 floordiv {t}) * {t})>()[{out}_n]",
+              f"{out}_r = affine.apply affine_map<()[s0] -> (s0 mod {t})>()[{out}_n]",
+              f"{out}_u = affine.apply affine_map<()[s0] -> ((s0 mod {t}) ceildiv {t})>()[{out}_n]"]
+    for part, start, rows, tiled, padding in ((f"{out}_whole", "0", f"{out}_f", f"{out}_q", ""),
+                                              (f"{out}_rest", f"{out}_f", f"{out}_r", f"{out}_u",
+                                               "padding_value(%zero : f64) ")):
+        offsets, sizes = ([start, "0"], [rows, f"{out}_k"]) if d == 0 else (["0", start], [f"{out}_k", rows])
+        extents = ", ".join(tiled if x == d else f"{out}_k" for x in order)
+        lines += [f"{part}_s = tensor.extract_slice {src}[{', '.join(offsets)}] [{', '.join(sizes)}] [1, 1] : {m} to {m}",
+                  f"{part}_e = tensor.empty({extents}) : {packed}",
+                  f"{part} = linalg.pack {part}_s {padding}{attrs} into {part}_e : {m} -> {packed}"]
+    lines.append(f"{out} = tensor.concat dim({order.index(d)}) {out}_whole, {out}_rest"
+                 f" : ({packed}, {packed}) -> {packed}")
+    return ["  " + line for line in lines]
 
 
 def wrapper(generic: str, name: str, types: list[str]) -> str:
