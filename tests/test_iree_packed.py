@@ -75,10 +75,14 @@ def _backend(target, tmp_path):
 def test_the_stage_writes_each_dynamic_product_packed():
     text, count = iree_packed.lower_stablehlo(iree_dynamic.lower(STABLEHLO)[0], (8, 16, 1))
     assert count == 3 and "stablehlo.dot_general" not in text
-    assert text.count("linalg.mmt4d") == 1 and text.count("call @synth_packed_product_f64") == 3
+    # a a^T (syrk's): iree_dynamic writes a^T as a transpose, packed from a by the
+    # permutation (the _bt form); the two others M x K times K x N
+    assert text.count("linalg.mmt4d") == 2 and text.count("call @synth_packed_product_f64(") == 2
+    assert text.count("call @synth_packed_product_bt_f64(%arg0, %arg0)") == 1
     assert "inner_tiles = [8, 1]" in text and "inner_tiles = [16, 1]" in text
     text, count = iree_packed.lower_linalg(LINALG, (8, 4, 1))
-    assert count == 2 and "linalg.matmul" not in text and text.count("call @synth_packed_accumulate_f64") == 2
+    assert count == 2 and "linalg.matmul" not in text and text.count("call @synth_packed_accumulate_f64(") == 1
+    assert text.count("call @synth_packed_accumulate_bt_f64(%arg0, %arg3,") == 1  # b^T given by a transpose
     static = STABLEHLO.replace("?x?", "3x3")  # static extents: through a wrapper of casts
     text, count = iree_packed.lower_stablehlo(iree_dynamic.lower(static)[0], (8, 16, 1))
     assert count == 3 and text.count("call @synth_packed_product_f64_3x3_3x3_3x3(") == 2

@@ -18,6 +18,14 @@ stablehlo, 0.046 s linalg; README, "Matrix products of a generic raise packed").
 element is the sum of the same products over k (the padding adds zero products), in the
 order of k.
 
+An operand given by a 2-d transpose (`stablehlo.transpose`, as iree_dynamic writes a
+transposed product at dynamic extents, or `linalg.transpose`: syr2k's A B^T) is packed from
+the transpose's input by the pack's permutation, as a transposed `dot_general` operand
+(`_untransposed`). At dynamic extents each pack is split into its full tiles and strips of
+partial tiles (synth.backends.iree_split_pack: IREE reads a padded pack's every tile masked,
+element by element); syr2k's generic stablehlo raise at LARGE: its packs and transposes
+13.2 ms a call, 6.9 ms split and untransposed (static 3.6 ms; perf, README).
+
 The product becomes a call of a private function holding that form (IREE inlines it), one
 per kind: `@synth_packed_product_f64(a, b)` (zero init; stablehlo) and
 `@synth_packed_accumulate_f64(a, b, c)` (c + a b; linalg.matmul's `outs`), `_at` / `_bt`
@@ -41,6 +49,7 @@ import re
 
 from synth.backends.ir_toolkit import ops_named
 from synth.backends.iree_dynamic import DYNAMIC
+from synth.backends.iree_split_pack import pack_lines, whole_pack
 
 PRODUCT, ACCUMULATE = "synth_packed_product", "synth_packed_accumulate"
 FLAT = "flat"  # the form of a static (p x q x K) times (K x N) dot_general
@@ -91,6 +100,14 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
     callees = {}  # callee -> (its types, operands then result; its definition)
     for op, form in found:
         args, result_type = list(op.operands)[:operands], op.results[0].type
+        if form != FLAT:  # an operand given by a transpose: its input, packed by the permutation
+            at, bt = "_at" in form, "_bt" in form
+            for pos in (0, 1):
+                source = _untransposed(ir, args[pos])
+                if source is not None and not (at, bt)[pos]:
+                    args[pos] = source
+                    at, bt = (True, bt) if pos == 0 else (at, True)
+            form = ("_at" if at else "") + ("_bt" if bt else "")
         with ir.InsertionPoint(op), op.location:
             if form == FLAT:  # (p x q x K) times (K x N) as (p q x K) times (K x N), reshaped back
                 p, q, k = ir.RankedTensorType(args[0].type).shape
@@ -98,12 +115,18 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
                 result_type = ir.RankedTensorType.get([p * q, ir.RankedTensorType(result_type).shape[2]],
                                                       ir.F64Type.get())
                 form = ""
-            generic = f"{kind}{form}_f64"
-            callees.setdefault(generic, ([matrix] * (operands + 1), definition(kind, tile, form)))
             types = [*(str(v.type) for v in args), str(result_type)]
+            # some extent static: the packs whole, as IREE folds them static (split, the
+            # strips' inserts cost copies, syr2k's static raise 0.058 -> 0.063-0.070 s, and
+            # a strip of static extent 0 fails IREE's compile: "write affecting operations on
+            # global resources are restricted to workgroup distributed contexts")
+            whole = set(types) != {matrix}
+            base = f"{kind}{form}_f64"
+            generic = base + ("_whole" if whole else "")
+            callees.setdefault(generic, ([matrix] * (operands + 1), definition(kind, tile, form, not whole)))
             callee = generic
-            if set(types) != {matrix}:  # static extents: a wrapper casting to the generic one's types
-                callee = f"{generic}_" + "_".join(_extents(t) for t in types)
+            if whole:  # static extents: a wrapper casting to the generic one's types
+                callee = f"{base}_" + "_".join(_extents(t) for t in types)
                 callees.setdefault(callee, (types, wrapper(generic, callee, types)))
             call = ir.Operation.create("func.call", results=[result_type], operands=args,
                                        attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
@@ -125,6 +148,19 @@ def _lower(ir, module, name: str, accept, kind: str, tile) -> tuple[str, int]:
             raise AssertionError(f"the declaration of @{callee} is not one line of the printed module")
         printed = head.sub(lambda _: text, printed, count=1)
     return printed, len(found)
+
+
+def _untransposed(ir, value):
+    """The input of the 2-d transpose (`stablehlo.transpose` or `linalg.transpose`,
+    permutation [1, 0]) that gives `value`, else None. Packed from it by the pack's
+    permutation, the transpose is not written out (syr2k's A B^T: at dynamic extents IREE
+    3.13 runs it as a dispatch of its own, 3.2 ms a call at LARGE)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name not in ("stablehlo.transpose", "linalg.transpose"):
+        return None
+    if str(owner.attributes["permutation"]) != "array<i64: 1, 0>":
+        return None
+    return owner.operands[0]
 
 
 def _reshape(ir, value, shape: list[int]):
@@ -180,17 +216,19 @@ def _is_matmul(ir, op) -> str | None:
     return None
 
 
-def definition(kind: str, tile: tuple[int, int, int], form: str = "") -> str:
+def definition(kind: str, tile: tuple[int, int, int], form: str = "", split: bool = True) -> str:
     """The private function `@{kind}{form}_f64`: a (M x K, or K x M with "_at" in `form`)
     times b (K x N, or N x K with "_bt"), plus c for ACCUMULATE, packed into M0 x K0, N0 x K0
-    and M0 x N0 tiles (a transposed operand by the pack's permutation)."""
+    and M0 x N0 tiles (a transposed operand by the pack's permutation); `split`: each pack
+    as its full tiles and strips (synth.backends.iree_split_pack, for dynamic extents), else
+    one padded pack each (`@..._f64_whole`, what static extents call)."""
     m0, n0, k0 = tile
     at, bt = "_at" in form, "_bt" in form
     m = "tensor<?x?xf64>"
     pa, pb, pc = (f"tensor<?x?x{x}x{y}xf64>" for x, y in ((m0, k0), (n0, k0), (m0, n0)))
     params = f"%a: {m}, %b: {m}" + (f", %c: {m}" if kind == ACCUMULATE else "")
     lines = [
-        f"func.func private @{kind}{form}_f64({params}) -> {m} {{",
+        f"func.func private @{kind}{form}_f64{'' if split else '_whole'}({params}) -> {m} {{",
         "  %i0 = arith.constant 0 : index",
         "  %i1 = arith.constant 1 : index",
         "  %zero = arith.constant 0.000000e+00 : f64",
@@ -200,19 +238,19 @@ def definition(kind: str, tile: tuple[int, int, int], form: str = "") -> str:
         f"  %mt = affine.apply affine_map<()[s0] -> (s0 ceildiv {m0})>()[%m]",
         f"  %nt = affine.apply affine_map<()[s0] -> (s0 ceildiv {n0})>()[%n]",
         f"  %kt = affine.apply affine_map<()[s0] -> (s0 ceildiv {k0})>()[%k]",
-        f"  %ea = tensor.empty(%mt, %kt) : {pa}",
-        "  %pa = linalg.pack %a padding_value(%zero : f64) "
-        + ("outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]" if at else "inner_dims_pos = [0, 1]")
-        + f" inner_tiles = [{m0}, {k0}] into %ea : {m} -> {pa}",
-        f"  %eb = tensor.empty(%nt, %kt) : {pb}",
-        "  %pb = linalg.pack %b padding_value(%zero : f64) "
-        + ("inner_dims_pos = [0, 1]" if bt else "outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]")
-        + f" inner_tiles = [{n0}, {k0}] into %eb : {m} -> {pb}",
         f"  %ec = tensor.empty(%mt, %nt) : {pc}"]
+    # each operand's pack (`split`: as its full tiles and its strips of partial tiles,
+    # iree_split_pack; else one padded pack)
+    packs = [("pa", "%a", ("%k", "%m") if at else ("%m", "%k"), (1, 0) if at else (0, 1), (m0, k0),
+              (1, 0) if at else None),
+             ("pb", "%b", ("%n", "%k") if bt else ("%k", "%n"), (0, 1) if bt else (1, 0), (n0, k0),
+              None if bt else (1, 0))]
     if kind == ACCUMULATE:
-        lines.append(f"  %pc = linalg.pack %c padding_value(%zero : f64) inner_dims_pos = [0, 1]"
-                     f" inner_tiles = [{m0}, {n0}] into %ec : {m} -> {pc}")
-    else:
+        packs.append(("pc", "%c", ("%m", "%n"), (0, 1), (m0, n0), None))
+    for name, source, extents, inner, inner_tiles, perm in packs:
+        lines += ["  " + x for x in (pack_lines if split else whole_pack)(name, source, extents, inner, inner_tiles,
+                                                                          perm, "%zero")]
+    if kind != ACCUMULATE:
         lines.append(f"  %pc = linalg.fill ins(%zero : f64) outs(%ec : {pc}) -> {pc}")
     lines += [
         f"  %pr = linalg.mmt4d ins(%pa, %pb : {pa}, {pb}) outs(%pc : {pc}) -> {pc}",
