@@ -19,8 +19,10 @@ finds a device).
   `$SYNTH_IREE_MEMORY_GB`, else a quarter of the machine's memory, at most 8 GB) is killed and
   raises ExecutionError naming memory, instead of taking the bench down with it.
 - A shape-generic raise is compiled as it is, with dynamic shapes; stablehlo through
-  synth.backends.iree_dynamic (IREE's stablehlo input takes few dynamic-shape ops) and
-  run on the local-sync driver; per input shapes only where IREE still refuses it
+  synth.backends.iree_dynamic (IREE's stablehlo input takes few dynamic-shape ops); both
+  targets run on the local-sync driver with IREE's caching allocator (a dynamic program's
+  transients are one block per call, mapped afresh by glibc above 32 MB without the cache;
+  IreeBackend.prepare); per input shapes only where IREE still refuses it
   (IreeBackend.prepare), and one that holds library loops (`synth.library`: a linalg
   raise's Cholesky, LU, triangular solves, a stablehlo raise's LU loop), whose blocked forms
   (synth.backends.library_linalg, library_stablehlo) exist at static sizes only: compiled as
@@ -80,7 +82,7 @@ DEVICE_FLAGS = {
 # the remainder off (the main loop then unmasked, as at static sizes); measured in the README
 DYNAMIC_FLAGS = {"llvm-cpu": ("--iree-llvmcpu-vector-pproc-strategy=peel",)}
 DRIVERS = {"llvm-cpu": "local-task", "cuda": "cuda"}
-SYNC_DRIVERS = {"llvm-cpu": "local-sync"}  # a generic stablehlo raise's (see IreeBackend.prepare)
+SYNC_DRIVERS = {"llvm-cpu": "local-sync"}  # a generic raise's, both targets (see IreeBackend.prepare)
 INPUT_TYPES = {"linalg": "none", "stablehlo": "stablehlo"}
 
 # named elementwise ops of upstream linalg that IREE's linalg lacks
@@ -222,7 +224,13 @@ class IreeBackend(Backend):
         # and run on the local-sync driver (its local-task executor races on such a
         # program: jacobi-1d's values wrong or "transient buffer has not been committed"
         # in some calls, the same .vmfb right on local-sync every time; there with IREE's
-        # caching allocator, iree_worker.CACHING_DRIVERS). Where IREE still
+        # caching allocator, iree_worker.CACHING_DRIVERS). A generic linalg raise runs on
+        # local-sync too, for that allocator: at dynamic extents IREE allocates a call's
+        # transients as one block, the sum of their sizes (no reuse among them as at static
+        # sizes: 3mm at LARGE 67.6 MB, static 30 MB), which glibc maps afresh each call once
+        # over 32 MB, its pages faulted in again (3mm's generic linalg raise at LARGE: 0.095 s
+        # of CPU a call on local-task, 0.060 s on local-sync with the cache; local-task's
+        # queue allocations bypass the caching allocator: still mapped every call). Where IREE still
         # refuses the generic stablehlo text (an op neither IREE nor the stage lowers at
         # dynamic shapes: stablehlo.cholesky; an IREE error) or its
         # runtime fails a call (DynamicOrPerShape), it is compiled per input shapes, and
@@ -271,10 +279,10 @@ class IreeBackend(Backend):
             from synth.backends import iree_dynamic  # at static shapes: a vector updated
 
             source = iree_dynamic.lower(source)[0]  # from itself only (durbin)
-            if dynamic:
-                driver = SYNC_DRIVERS.get(self.device, driver)
             if self.device == "llvm-cpu":  # matrix products as packed tiles
                 source, packed = iree_packed.lower_stablehlo(source)
+        if dynamic:  # both targets: IREE's caching allocator holds the transients (above)
+            driver = SYNC_DRIVERS.get(self.device, driver)
         peel = DYNAMIC_FLAGS.get(self.device, ()) if dynamic else ()
         try:
             vmfb = compile_vmfb(source, self.flags() + peel, self.cache_dir, limit)
@@ -293,7 +301,7 @@ class IreeBackend(Backend):
         prepared.memory_limit = self.memory_limit
         if packed:  # the bench row's `rewrites`
             prepared.rewrites = {"packed-products": packed}
-        if dynamic and self.target == "stablehlo":
+        if dynamic:
             prepared.pipeline_name = f"dynamic ({driver})"
         return prepared
 

@@ -322,7 +322,11 @@ def _dot_general(ir, op) -> int:
     the operands transposed and reshaped to one, the product reshaped back. IREE's own
     rewrite to that form reshapes with `stablehlo.reshape` to a dynamic type, which its
     verifier refuses ("must be statically shaped": atax's matrix-vector product, durbin's
-    dot of two vectors)."""
+    dot of two vectors). An operand that is a matrix of dynamic extents once transposed,
+    and a result that is one, are not reshaped: IREE keeps a `tensor.reshape` as a flow
+    reshape between dispatches, which nothing fuses across (syr2k's A B^T: the transpose
+    of B a dispatch of its own rather than its tiles' packing, the product's unpacking
+    apart from the elementwise update after it)."""
     numbers = str(op.attributes["dot_dimension_numbers"])
     lhs, rhs = op.operands[0], op.operands[1]
     lt, rt, out_t = (ir.RankedTensorType(v.type) for v in (lhs, rhs, op.results[0]))
@@ -346,6 +350,8 @@ def _dot_general(ir, op) -> int:
                 value = b.create("stablehlo.transpose", [value],
                                  {"permutation": ir.DenseI64ArrayAttr.get(order)}, permuted)
             static = [DYNAMIC, DYNAMIC]  # a unit dim IREE would collapse with a dynamic stablehlo.reshape
+            if ir.RankedTensorType(value.type).shape == static:  # a matrix already: no reshape
+                return value  # (a tensor.reshape is a dispatch boundary to IREE, _dot_general)
             return b.reshape(value, [b.product(value, list(range(len(first)))),
                                      b.product(value, list(range(len(first), len(order))))], static)
         a = flat(lhs, lt, lf, lc)
@@ -357,8 +363,11 @@ def _dot_general(ir, op) -> int:
         if "precision_config" in op.attributes:
             attributes["precision_config"] = op.attributes["precision_config"]
         product = b.create("stablehlo.dot_general", [a, c], attributes, product_t)
-        extents = [b.dim(lhs, k) for k in lf] + [b.dim(rhs, k) for k in rf]
-        new = b.reshape(product, extents, list(out_t.shape))
+        if product_t == out_t:  # the result a matrix too
+            new = product
+        else:
+            extents = [b.dim(lhs, k) for k in lf] + [b.dim(rhs, k) for k in rf]
+            new = b.reshape(product, extents, list(out_t.shape))
     op.results[0].replace_all_uses_with(new)
     op.erase()
     return 1

@@ -20,6 +20,14 @@ stablehlo, 0.046 s linalg; README, "Matrix products of a generic raise packed").
 element is the sum of the same products over k (the padding adds zero products), in the
 order of k.
 
+An operand given by a 2-d transpose (`stablehlo.transpose`, as iree_dynamic writes a
+transposed product at dynamic extents, or `linalg.transpose`: syr2k's A B^T) is packed from
+the transpose's input by the pack's permutation, as a transposed `dot_general` operand
+(`_untransposed`). At dynamic extents each pack is split into its full tiles and strips of
+partial tiles (synth.backends.iree_split_pack: IREE reads a padded pack's every tile masked,
+element by element); syr2k's generic stablehlo raise at LARGE: its packs and transposes
+13.2 ms a call, 6.9 ms split and untransposed (static 3.6 ms; perf, README).
+
 The product becomes a call of a private function holding that form (IREE inlines it), one
 per kind: `@synth_packed_product_f64(a, b)` (zero init; stablehlo) and
 `@synth_packed_accumulate_f64(a, b, c)` (c + a b; linalg.matmul's `outs`), `_at` / `_bt`
@@ -34,9 +42,9 @@ follow the host's vectors (synth.backends.host): M0 x N0 x K0 = 8 x 16 x 1 with 
 (two vectors of 8 lanes per row: 16 accumulators of its 32 registers; 8 x 8 took 1.6x that
 time, 16 x 8 1.3x), else 8 x 4 x 1 (one vector of 4 per row: 8 of 16 registers, the
 register budget of IREE's own f32 tile for AVX2, 8 x 8; not measured here). At dynamic
-extents an operand's pack is split into its whole tiles and the rest (`pack`: IREE packs a
-padded 8 x 1 tile slowly; doitgen's generic raises at LARGE, 1 core, stablehlo 0.026 ->
-0.017 s of CPU a call, linalg 0.030 -> 0.021 s). Conformance tests:
+extents the split packs (above) also spare IREE's slow padded 8 x 1 tile (doitgen's A:
+14 ms a call padded, 3 ms split); a product with a static extent behind a dynamic type
+(`_static_behind`) keeps its packs whole. Conformance tests:
 tests/test_iree_packed.py (real IREE against NumPy, extents 1, primes, tile multiples and
 off by one; dynamic, static and mixed extents; both targets) and
 tests/test_iree_contraction.py (the generics, also bit for bit against IREE's own compile
@@ -50,6 +58,7 @@ from synth.backends.iree_contraction import Contraction, contraction
 from synth.backends.iree_contraction import wrapper as contraction_wrapper
 from synth.backends.ir_toolkit import operation, ops_named
 from synth.backends.iree_dynamic import DYNAMIC
+from synth.backends.iree_split_pack import pack_lines, whole_pack
 
 PRODUCT, ACCUMULATE = "synth_packed_product", "synth_packed_accumulate"
 FLAT = "flat"  # the form of a static (p x q x K) times (K x N) dot_general
@@ -100,6 +109,15 @@ def _lower(ir, module, names: set, accept, kind: str, tile) -> tuple[str, int]:
     callees = {}  # callee -> (its types, operands then result; its definition)
     for op, form in found:
         args, result_type = list(op.operands)[:operands], op.results[0].type
+        if isinstance(form, str) and form != FLAT:  # an operand given by a transpose: its input,
+            # packed by the permutation
+            at, bt = "_at" in form, "_bt" in form
+            for pos in (0, 1):
+                source = _untransposed(ir, args[pos])
+                if source is not None and not (at, bt)[pos]:
+                    args[pos] = source
+                    at, bt = (True, bt) if pos == 0 else (at, True)
+            form = ("_at" if at else "") + ("_bt" if bt else "")
         with ir.InsertionPoint(op), op.location:
             if isinstance(form, Contraction):  # a linalg.generic: through a function of its own
                 generic = _packed(callees, matrix, kind, tile, form.form(),
@@ -147,7 +165,7 @@ def _lower(ir, module, names: set, accept, kind: str, tile) -> tuple[str, int]:
 
 def _packed(callees: dict, matrix: str, kind: str, tile, form: str, dynamic: bool) -> str:
     """The name of the packed function for `kind` and `form`, its definition added to
-    `callees`: at dynamic extents with its packs split (`pack`), else whole (a product
+    `callees`: at dynamic extents with its packs split (iree_split_pack), else whole (a product
     with a static extent calls it through a wrapper of casts: IREE 3.13 folds the casts
     into the packs, but its dispatch formation fails on split packs of static pieces)."""
     name = f"{kind}{form}_f64" + ("" if dynamic else "_whole")
@@ -178,6 +196,19 @@ def _static_behind(ir, values) -> bool:
 
 THROUGH = {"tensor.reshape", "tensor.cast", "tensor.collapse_shape", "tensor.expand_shape",
            "stablehlo.transpose", "stablehlo.reshape", "stablehlo.dynamic_reshape", "linalg.transpose"}
+
+
+def _untransposed(ir, value):
+    """The input of the 2-d transpose (`stablehlo.transpose` or `linalg.transpose`,
+    permutation [1, 0]) that gives `value`, else None. Packed from it by the pack's
+    permutation, the transpose is not written out (syr2k's A B^T: at dynamic extents IREE
+    3.13 runs it as a dispatch of its own, 3.2 ms a call at LARGE)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name not in ("stablehlo.transpose", "linalg.transpose"):
+        return None
+    if str(owner.attributes["permutation"]) != "array<i64: 1, 0>":
+        return None
+    return owner.operands[0]
 
 
 def _reshape(ir, value, shape: list[int]):
@@ -242,7 +273,8 @@ def definition(kind: str, tile: tuple[int, int, int], form: str = "", split: boo
     """The private function `@{kind}{form}_f64` (or `name`): a (M x K, or K x M with "_at"
     in `form`) times b (K x N, or N x K with "_bt"), plus c for ACCUMULATE, packed into
     M0 x K0, N0 x K0 and M0 x N0 tiles (a transposed operand by the pack's permutation),
-    each pack split into whole tiles and the rest (`pack`) where `split`."""
+    each pack as its full tiles and strips of partial tiles (synth.backends.iree_split_pack)
+    where `split` (dynamic extents), else one padded pack (`@..._f64_whole`)."""
     m0, n0, k0 = tile
     at, bt = "_at" in form, "_bt" in form
     m = "tensor<?x?xf64>"
@@ -258,12 +290,20 @@ def definition(kind: str, tile: tuple[int, int, int], form: str = "", split: boo
         f"  %n = tensor.dim %b, %i{0 if bt else 1} : {m}",
         f"  %mt = affine.apply affine_map<()[s0] -> (s0 ceildiv {m0})>()[%m]",
         f"  %nt = affine.apply affine_map<()[s0] -> (s0 ceildiv {n0})>()[%n]",
+        f"  %kt = affine.apply affine_map<()[s0] -> (s0 ceildiv {k0})>()[%k]",
         f"  %ec = tensor.empty(%mt, %nt) : {pc}"]
-    lines += pack("%pa", "%a", ((1, 0) if at else (0, 1)), (m0, k0), (1, 0) if at else None, split)
-    lines += pack("%pb", "%b", ((0, 1) if bt else (1, 0)), (n0, k0), None if bt else (1, 0), split)
+    # each operand's pack (`split`: as its full tiles and its strips of partial tiles,
+    # iree_split_pack; else one padded pack)
+    packs = [("pa", "%a", ("%k", "%m") if at else ("%m", "%k"), (1, 0) if at else (0, 1), (m0, k0),
+              (1, 0) if at else None),
+             ("pb", "%b", ("%n", "%k") if bt else ("%k", "%n"), (0, 1) if bt else (1, 0), (n0, k0),
+              None if bt else (1, 0))]
     if kind == ACCUMULATE:
-        lines += pack("%pc", "%c", (0, 1), (m0, n0), None, split)
-    else:
+        packs.append(("pc", "%c", ("%m", "%n"), (0, 1), (m0, n0), None))
+    for packed, source, extents, inner, inner_tiles, perm in packs:
+        lines += ["  " + x for x in (pack_lines if split else whole_pack)(packed, source, extents, inner, inner_tiles,
+                                                                          perm, "%zero")]
+    if kind != ACCUMULATE:
         lines.append(f"  %pc = linalg.fill ins(%zero : f64) outs(%ec : {pc}) -> {pc}")
     lines += [
         f"  %pr = linalg.mmt4d ins(%pa, %pb : {pa}, {pb}) outs(%pc : {pc}) -> {pc}",
@@ -272,52 +312,6 @@ def definition(kind: str, tile: tuple[int, int, int], form: str = "", split: boo
         f"  return %r : {m}",
         "}"]
     return "\n".join("  " + line for line in lines)
-
-
-def pack(out: str, src: str, dims: tuple, tiles: tuple, perm: tuple | None, split: bool = True) -> list[str]:
-    """Lines (in a definition's body) defining `out`: `src` (tensor<?x?xf64>) packed by
-    `inner_dims_pos = dims`, `inner_tiles = tiles`, `outer_dims_perm = perm`, padded with
-    zeros. Where `split` and the second tile is 1 (an operand's K0), as two packs: the rows
-    along dims[0] that fill whole tiles (the first floor(n / t) t, no padding) and the rest
-    (n mod t, maybe none, padded), concatenated along those tiles (IREE writes both packs
-    into one buffer: flow.tensor.update; inserted by tensor.insert_slice instead, each is
-    copied by a slow_memcpy dispatch, on local-task 0.05 s a call of doitgen's generic
-    linalg raise, against 0.017 s). IREE 3.13 generates a pack
-    into t x 1 tiles that may pad as a slow loop over its elements (doitgen's A, 21000 x 160
-    into 8 x 1 tiles at dynamic extents: 14 ms of CPU, 13 ms at a static 21001 x 160, 2.3 ms
-    at a static 21000 x 160); split, 3 ms. (A pack into 8 x 16 tiles that pads is not slow:
-    2.5 ms at 21001 x 160.) The tiles hold the same values."""
-    m = "tensor<?x?xf64>"
-    packed = f"tensor<?x?x{tiles[0]}x{tiles[1]}xf64>"
-    attrs = (f"outer_dims_perm = [{perm[0]}, {perm[1]}] " if perm else "") + \
-        f"inner_dims_pos = [{dims[0]}, {dims[1]}] inner_tiles = [{tiles[0]}, {tiles[1]}]"
-    order = perm or (0, 1)  # the source dim of each outer dim of the packed tensor
-    d, o, t = dims[0], dims[1], tiles[0]
-    lines = [f"{out}_n = tensor.dim {src}, %i{d} : {m}", f"{out}_k = tensor.dim {src}, %i{o} : {m}",
-             f"{out}_t = affine.apply affine_map<()[s0] -> (s0 ceildiv {t})>()[{out}_n]"]
-    if not split or tiles[1] != 1:
-        other = f"{out}_k" if tiles[1] == 1 else f"{out}_kt"
-        if tiles[1] != 1:
-            lines.append(f"{other} = affine.apply affine_map<()[s0] -> (s0 ceildiv {tiles[1]})>()[{out}_k]")
-        extents = ", ".join(f"{out}_t" if x == d else other for x in order)
-        return ["  " + line for line in lines] + [
-            f"  {out}_e = tensor.empty({extents}) : {packed}",
-            f"  {out} = linalg.pack {src} padding_value(%zero : f64) {attrs} into {out}_e : {m} -> {packed}"]
-    lines += [f"{out}_q = affine.apply affine_map<()[s0] -> (s0 floordiv {t})>()[{out}_n]",
-              f"{out}_f = affine.apply affine_map<()[s0] -> ((s0 floordiv {t}) * {t})>()[{out}_n]",
-              f"{out}_r = affine.apply affine_map<()[s0] -> (s0 mod {t})>()[{out}_n]",
-              f"{out}_u = affine.apply affine_map<()[s0] -> ((s0 mod {t}) ceildiv {t})>()[{out}_n]"]
-    for part, start, rows, tiled, padding in ((f"{out}_whole", "0", f"{out}_f", f"{out}_q", ""),
-                                              (f"{out}_rest", f"{out}_f", f"{out}_r", f"{out}_u",
-                                               "padding_value(%zero : f64) ")):
-        offsets, sizes = ([start, "0"], [rows, f"{out}_k"]) if d == 0 else (["0", start], [f"{out}_k", rows])
-        extents = ", ".join(tiled if x == d else f"{out}_k" for x in order)
-        lines += [f"{part}_s = tensor.extract_slice {src}[{', '.join(offsets)}] [{', '.join(sizes)}] [1, 1] : {m} to {m}",
-                  f"{part}_e = tensor.empty({extents}) : {packed}",
-                  f"{part} = linalg.pack {part}_s {padding}{attrs} into {part}_e : {m} -> {packed}"]
-    lines.append(f"{out} = tensor.concat dim({order.index(d)}) {out}_whole, {out}_rest"
-                 f" : ({packed}, {packed}) -> {packed}")
-    return ["  " + line for line in lines]
 
 
 def wrapper(generic: str, name: str, types: list[str]) -> str:

@@ -22,7 +22,8 @@ the child itself reports a call longer than the request's `limit` once it return
 Protocol: pickled (request, reply) pairs over the child's stdin and a private copy of its
 stdout (fd 1 itself is pointed at stderr, so the runtime's prints cannot corrupt it).
 Requests: ("load", vmfb, function, driver, threads), ("run", arrays, limit),
-("time", arrays, warmup, repeats, min_total, limit); replies ("ok", value), ("error", text)
+("time", arrays, warmup, repeats, min_total, limit), ("faults",) (the child's minor page faults
+so far: tests/test_iree_transients.py); replies ("ok", value), ("error", text)
 or ("timeout", (text, limit)).
 """
 
@@ -39,13 +40,14 @@ import time
 from synth.errors import CallTimeout, ExecutionError
 
 POLL_SECONDS = 0.02
-# drivers whose device gets IREE's caching allocator: on local-sync (a generic stablehlo
-# raise's, synth.backends.iree) each queue allocation is a fresh heap block, which glibc
-# maps and unmaps for a large one: a loop kept in the raise allocates its carried array's
-# next value every iteration (floyd-warshall at n = 500: 1 MB, 500 times per call), whose
-# page faults made such a call several times slower (with the broadcasts read as the
-# static compile's, iree_extents: 0.81 s per call, 0.097 s with the cache; per input
-# shapes on local-task 0.12 s). Bounded: at most 16 free buffers kept, 1 GiB in all
+# drivers whose device gets IREE's caching allocator: on local-sync (a generic raise's,
+# synth.backends.iree) each queue allocation is a fresh heap block, which glibc maps and
+# unmaps for a large one: a loop kept in the raise allocates its carried array's next
+# value every iteration (floyd-warshall at n = 500: 1 MB, 500 times per call), whose page
+# faults made such a call several times slower (with the broadcasts read as the static
+# compile's, iree_extents: 0.81 s per call, 0.097 s with the cache; per input shapes on
+# local-task 0.12 s); and a dynamic program's transients are one block per call, the sum
+# of their sizes (3mm at LARGE: 67.6 MB, mapped and faulted in each call). Bounded: at most 16 free buffers kept, 1 GiB in all
 # (unbounded, IREE keeps every size ever freed: a loop over shrinking blocks would hold
 # them all)
 CACHING_DRIVERS = {"local-sync": "caching:*=*;1gib;16"}
@@ -216,6 +218,10 @@ def main() -> None:
                 value = loaded.run(*args)
             elif kind == "time":
                 value = loaded.time(*args)
+            elif kind == "faults":  # the page faults the worker took so far (minor: memory it touched anew)
+                import resource
+
+                value = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
             else:
                 raise ValueError(f"unknown request {kind!r}")
             reply = ("ok", value)
