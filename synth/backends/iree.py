@@ -36,6 +36,12 @@ finds a device).
   `stablehlo.triangular_solve` as a while of substitution steps (synth.backends.solve_loops:
   IREE does not lower the op) and each gather's start indices clamped explicitly
   (synth.backends.gather_clamps: IREE reads an explicit extent-1 index vector unclamped).
+- A module that keeps loops on the host (a stablehlo while, an scf loop: each iteration
+  dispatches) runs on local-sync when the backend has one thread (`host_loop_driver`,
+  pipeline `local-sync (host loops)`; a generic stablehlo raise is there already): IREE 3.13
+  copies a loop's carried tensor into a fresh allocation every iteration, and on local-task
+  that allocation's pages fault in again each time (deriche's static raises at LARGE: over
+  640 s a call there).
 - Fresh device copies of the inputs are made before each call, untimed; a timed call is the
   function invocation, which returns when the results are ready (IREE's default
   async-internal execution model).
