@@ -38,6 +38,12 @@ finds a device).
   `stablehlo.triangular_solve` as a while of substitution steps (synth.backends.solve_loops:
   IREE does not lower the op) and each gather's start indices clamped explicitly
   (synth.backends.gather_clamps: IREE reads an explicit extent-1 index vector unclamped).
+- A module that keeps loops on the host (a stablehlo while, an scf loop: each iteration
+  dispatches) runs on local-sync when the backend has one thread (`host_loop_driver`,
+  pipeline `local-sync (host loops)`; a generic stablehlo raise is there already): IREE 3.13
+  copies a loop's carried tensor into a fresh allocation every iteration, and on local-task
+  that allocation's pages fault in again each time (deriche's static raises at LARGE: over
+  640 s a call there).
 - Fresh device copies of the inputs are made before each call, untimed; a timed call is the
   function invocation, which returns when the results are ready (IREE's default
   async-internal execution model).
@@ -193,6 +199,20 @@ def device_available(device: str) -> bool:
 
 # a loop of the target carrying tensors (`scf.for ... iter_args(...) -> (tensor<...>)`)
 CARRIED_TENSOR = re.compile(r"scf\.(?:for|while)\b[^\n]*->\s*\(?\s*tensor<")
+# a loop IREE runs on the host, around its dispatches (a stablehlo while, an scf loop)
+HOST_LOOP = re.compile(r"\b(?:stablehlo\.while|scf\.for|scf\.while)\b")
+
+
+def host_loop_driver(source: str, device: str, threads: int | None) -> str | None:
+    """local-sync for a module that keeps loops on the host, run on one CPU thread, else
+    None (the device's driver). On local-task IREE 3.13 gives each iteration's carried
+    tensor a fresh allocation whose pages fault in again every iteration, caching allocator
+    or not (a 4096 x 2160 f64 array written one column a step: 17,500 minor faults and
+    about 70 ms a step, 7 ms on local-sync with its caching allocator, which reuses the
+    block); with one thread local-task has nothing to run in parallel."""
+    if device == "llvm-cpu" and threads == 1 and HOST_LOOP.search(source):
+        return SYNC_DRIVERS[device]
+    return None
 
 
 class IreeBackend(Backend):
@@ -283,6 +303,8 @@ class IreeBackend(Backend):
                 source, packed = iree_packed.lower_stablehlo(source)
         if dynamic:  # both targets: IREE's caching allocator holds the transients (above)
             driver = SYNC_DRIVERS.get(self.device, driver)
+        host_loops = host_loop_driver(source, self.device, self.threads) if driver == DRIVERS[self.device] else None
+        driver = host_loops or driver
         peel = DYNAMIC_FLAGS.get(self.device, ()) if dynamic else ()
         try:
             vmfb = compile_vmfb(source, self.flags() + peel, self.cache_dir, limit)
@@ -303,6 +325,8 @@ class IreeBackend(Backend):
             prepared.rewrites = {"packed-products": packed}
         if dynamic:
             prepared.pipeline_name = f"dynamic ({driver})"
+        elif host_loops:
+            prepared.pipeline_name = f"{driver} (host loops)"
         return prepared
 
 
