@@ -20,7 +20,8 @@ input shapes.
   a select of the update gathered at iota - start (`_update_slice`, `_selected_update`).
 - `dot_general` of dynamic shapes other than M x K times K x N: as that matrix product of
   transposed and reshaped operands (`_dot_general`); of a matrix and a vector, as the
-  vector broadcast, multiplied and summed over the contracting dim (`_matrix_vector`).
+  vector broadcast, multiplied and summed over the contracting dim (`_matrix_vector`);
+  of two vectors, their product summed (`_vector_dot`).
 - `dynamic_gather` of a line at a counter: a `real_dynamic_slice` (`_dynamic_gather`).
 - `dynamic_broadcast_in_dim` of a dynamic-length vector: gathered at iota first, then
   broadcast known not to expand (`_vector_broadcast`); where the text shows the vector's
@@ -29,8 +30,9 @@ input shapes.
 - first, a function whose broadcast vectors' lengths equal their target extents only by
   the caller's precondition: split on that test at entry (synth.backends.iree_versions).
 - a `stablehlo.while` of a function of dynamic shapes holding another while or a
-  dot_general: blocks of branches (`_whiles_as_branches`; nested whiles carrying dynamic
-  tensors, packed products' calls); other whiles kept, their scalars on the host.
+  dot_general, or carrying an array of two or more dynamic dims: blocks of branches
+  (`_whiles_as_branches`; nested whiles carrying dynamic tensors, packed products'
+  calls, IREE's aliasing of carried arrays); other whiles kept, their scalars on the host.
 Each with the IREE error it avoids in its doc. At static shapes only the vector update
 read from its own vector is rewritten (IREE gets durbin's static raise wrong otherwise).
 
@@ -213,13 +215,14 @@ def _whiles_as_branches(ir, module) -> int:
     nussinov's loop over k inside the loop over diagonals). Outermost first: a converted
     loop's body ops move into the function's blocks, its nested loops with them.
 
-    Only a loop that holds another while or a dot_general (which iree_packed then makes
-    a call: IREE refuses a call of dynamic tensors inside a loop, "'util.call' op function
-    type mismatch"), and the loops in it: as blocks IREE keeps the loop's counter and
-    condition on the device, each step's test read back to the host (a dispatch, a copy
-    to staging memory and a wait per step, one more for each index the step extracts),
-    where it runs a kept while's scalars on the host, a step one submission (trisolv:
-    2 waits a step as blocks, none kept; benchmarks/results/iree_dynamic_loops_2026-12-07.md)."""
+    Only a loop holding another while or a dot_general (iree_packed's call then: IREE
+    refuses a call of dynamic tensors in a loop, "'util.call' op function type mismatch")
+    or carrying a tensor of two or more dynamic dims (such a kept while IREE 3.13 runs
+    wrong: a = a + b, b = b + a over ? x ? arrays gave b the new a; right over ? and ? x 1
+    ones), and the loops in it: as blocks IREE keeps the counter and test on the device
+    and reads the test back each step (a dispatch, a copy to staging, a wait; one more per
+    index the step extracts), a kept while's scalars on the host (durbin: 3 submissions,
+    2 waits a step -> 1, 0; benchmarks/results/iree_dynamic_loops_2026-12-07.md)."""
     _mark_branches(ir, module)
     count = 0
     while True:
@@ -246,6 +249,14 @@ def _outer_while(ir, module):
 BRANCHES = "synth.branches"  # a while `_whiles_as_branches` converts (erased with it)
 
 
+def _dynamic_dims(ir, value) -> int:
+    """How many dims of `value`'s tensor type are dynamic."""
+    if not isinstance(value.type, ir.RankedTensorType):
+        return 0
+    t = ir.RankedTensorType(value.type)
+    return sum(t.is_dynamic_dim(k) for k in range(t.rank))
+
+
 def _mark_branches(ir, module) -> None:
     """Marks each while of a dynamic function holding another while or a dot_general,
     and every while inside it (`_whiles_as_branches`)."""
@@ -264,7 +275,8 @@ def _mark_branches(ir, module) -> None:
         for block in f.regions[0].blocks:
             for op in block.operations:
                 loop = op.operation
-                if loop.name == "stablehlo.while" and inner(loop, {"stablehlo.while", "stablehlo.dot_general"}):
+                if loop.name == "stablehlo.while" and (inner(loop, {"stablehlo.while", "stablehlo.dot_general"})
+                                                       or any(_dynamic_dims(ir, v) > 1 for v in loop.operands)):
                     for each in [loop, *inner(loop, {"stablehlo.while"})]:
                         each.attributes[BRANCHES] = ir.UnitAttr.get()
 
