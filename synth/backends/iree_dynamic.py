@@ -31,7 +31,7 @@ input shapes.
   the caller's precondition: split on that test at entry (synth.backends.iree_versions).
 - a `stablehlo.while` of a function of dynamic shapes holding another while or a
   dot_general, or carrying an array of two or more dynamic dims: blocks of branches
-  (`iree_loops.whiles_as_branches`; nested whiles carrying dynamic tensors, packed products'
+  (`_whiles_as_branches`; nested whiles carrying dynamic tensors, packed products'
   calls, IREE's aliasing of carried arrays); other whiles kept, their scalars on the host.
 Each with the IREE error it avoids in its doc. At static shapes only the vector update
 read from its own vector is rewritten (IREE gets durbin's static raise wrong otherwise).
@@ -73,9 +73,7 @@ def lower(text: str) -> tuple[str, int]:
         count = split_count + _mark_nonexpanding(ir, found)  # read before any op is rewritten
         for op in found:
             count += globals()[_REWRITES[op.name]](ir, op)
-        from synth.backends.iree_loops import whiles_as_branches
-
-        count += whiles_as_branches(ir, module)
+        count += _whiles_as_branches(ir, module)
         if not count:
             return text, 0
         module.operation.verify()
@@ -205,6 +203,124 @@ def _selected_update(ir, operand, update, start, n, m):
     high = b.create("stablehlo.compare", [at, spread(m)], {"comparison_direction": direction("LT")}, flags)
     inside = b.create("stablehlo.and", [low, high], result=flags)
     return b.create("stablehlo.select", [inside, values, operand], result=operand.type)
+
+
+def _whiles_as_branches(ir, module) -> int:
+    """Each `stablehlo.while` carrying a dynamic tensor, in a function of `module`, as
+    blocks of that function: ^cond(carried) -> cf.cond_br -> ^body(carried) -> cf.br
+    ^cond, or ^after(carried), where the ops after the loop go. The same loop; IREE then
+    sees one control-flow graph, in which it resolves the carried tensors' dims, where a
+    while nested in another one's body, carrying a dynamic tensor, stops it ("'tensor.dim'
+    op unexpected during shape cleanup; dynamic dimensions must have been resolved",
+    nussinov's loop over k inside the loop over diagonals). Outermost first: a converted
+    loop's body ops move into the function's blocks, its nested loops with them.
+
+    Only a loop holding another while or a dot_general (iree_packed's call then: IREE
+    refuses a call of dynamic tensors in a loop, "'util.call' op function type mismatch")
+    or carrying a tensor of two or more dynamic dims (such a kept while IREE 3.13 runs
+    wrong: a = a + b, b = b + a over ? x ? arrays gave b the new a; right over ? and ? x 1
+    ones), and the loops in it: as blocks IREE keeps the counter and test on the device
+    and reads the test back each step (a dispatch, a copy to staging, a wait; one more per
+    index the step extracts), a kept while's scalars on the host (durbin: 3 submissions,
+    2 waits a step -> 1, 0; benchmarks/results/iree_dynamic_loops_2026-12-07.md)."""
+    _mark_branches(ir, module)
+    count = 0
+    while True:
+        loop = _outer_while(ir, module)
+        if loop is None:
+            return count
+        _branches(ir, loop)
+        count += 1
+
+
+def _outer_while(ir, module):
+    for f in module.body.operations:
+        if f.operation.name != "func.func":
+            continue
+        if "?" not in str(f.attributes["function_type"]):  # a function of static shapes: left as it is
+            continue
+        for block in f.regions[0].blocks:
+            for op in block.operations:
+                if op.operation.name == "stablehlo.while" and BRANCHES in op.operation.attributes:
+                    return op.operation
+    return None
+
+
+BRANCHES = "synth.branches"  # a while `_whiles_as_branches` converts (erased with it)
+
+
+def _dynamic_dims(ir, value) -> int:
+    """How many dims of `value`'s tensor type are dynamic."""
+    if not isinstance(value.type, ir.RankedTensorType):
+        return 0
+    t = ir.RankedTensorType(value.type)
+    return sum(t.is_dynamic_dim(k) for k in range(t.rank))
+
+
+def _mark_branches(ir, module) -> None:
+    """Marks each while of a dynamic function holding another while or a dot_general,
+    and every while inside it (`_whiles_as_branches`)."""
+    def inner(op, names) -> list:
+        found = []
+
+        def visit(o):
+            if o.name in names and o != op:
+                found.append(o)
+            return ir.WalkResult.ADVANCE
+        op.walk(visit)
+        return found
+    for f in module.body.operations:
+        if f.operation.name != "func.func" or "?" not in str(f.attributes["function_type"]):
+            continue
+        for block in f.regions[0].blocks:
+            for op in block.operations:
+                loop = op.operation
+                if loop.name == "stablehlo.while" and (inner(loop, {"stablehlo.while", "stablehlo.dot_general"})
+                                                       or any(_dynamic_dims(ir, v) > 1 for v in loop.operands)):
+                    for each in [loop, *inner(loop, {"stablehlo.while"})]:
+                        each.attributes[BRANCHES] = ir.UnitAttr.get()
+
+
+def _branches(ir, loop) -> None:
+    block = loop.block
+    types = [v.type for v in loop.operands]
+    after = block.create_after(*types, arg_locs=[loop.location] * len(types))
+    body = block.create_after(*types, arg_locs=[loop.location] * len(types))
+    cond = block.create_after(*types, arg_locs=[loop.location] * len(types))
+    rest, seen = [], False
+    for op in block.operations:
+        if seen:
+            rest.append(op.operation)
+        seen = seen or op.operation == loop
+    for op in rest:
+        op.detach_from_parent()
+        after.append(op)
+    for result, arg in zip(loop.results, after.arguments):
+        result.replace_all_uses_with(arg)
+
+    def move(region, target):
+        source = region.blocks[0]
+        for old, new in zip(source.arguments, target.arguments):
+            old.replace_all_uses_with(new)
+        ops = [op.operation for op in source.operations]
+        for op in ops[:-1]:
+            op.detach_from_parent()
+            target.append(op)
+        return ops[-1]  # the stablehlo.return, still in the region
+    go = move(loop.regions[0], cond)
+    with ir.InsertionPoint(cond), loop.location:
+        flag = ir.Operation.create("tensor.extract", results=[ir.IntegerType.get_signless(1)],
+                                   operands=[go.operands[0]]).results[0]
+        ir.Operation.create("cf.cond_br", operands=[flag, *cond.arguments, *cond.arguments],
+                            successors=[body, after],
+                            attributes={"operandSegmentSizes": ir.DenseI32ArrayAttr.get(
+                                [1, len(types), len(types)])})
+    done = move(loop.regions[1], body)
+    with ir.InsertionPoint(body), loop.location:
+        ir.Operation.create("cf.br", operands=list(done.operands), successors=[cond])
+    with ir.InsertionPoint(loop), loop.location:
+        ir.Operation.create("cf.br", operands=list(loop.operands), successors=[cond])
+    loop.erase()
 
 
 class _Builder:
@@ -356,7 +472,7 @@ def _vector_dot(ir, op) -> int:
     (`stablehlo.reduce`), one reduction dispatch, as IREE's own dot at static length,
     where the 1 x K times K x 1 matrix product (`_dot_general`'s form) is packed, a
     product and its packs a step, and its call makes a loop holding it blocks of
-    branches (durbin's y[0:k] . r[k-1::-1], `iree_loops`)."""
+    branches (durbin's y[0:k] . r[k-1::-1], `_whiles_as_branches`)."""
     lhs, rhs = op.operands[0], op.operands[1]
     out_t = ir.RankedTensorType(op.results[0].type)
     element = out_t.element_type
