@@ -20,7 +20,8 @@ input shapes.
   a select of the update gathered at iota - start (`_update_slice`, `_selected_update`).
 - `dot_general` of dynamic shapes other than M x K times K x N: as that matrix product of
   transposed and reshaped operands (`_dot_general`); of a matrix and a vector, as the
-  vector broadcast, multiplied and summed over the contracting dim (`_matrix_vector`).
+  vector broadcast, multiplied and summed over the contracting dim (`_matrix_vector`);
+  of two vectors, their product summed (`_vector_dot`).
 - `dynamic_gather` of a line at a counter: a `real_dynamic_slice` (`_dynamic_gather`).
 - `dynamic_broadcast_in_dim` of a dynamic-length vector: gathered at iota first, then
   broadcast known not to expand (`_vector_broadcast`); where the text shows the vector's
@@ -28,8 +29,10 @@ input shapes.
   row of a matrix), marked so as it is, no gather (`_mark_nonexpanding`).
 - first, a function whose broadcast vectors' lengths equal their target extents only by
   the caller's precondition: split on that test at entry (synth.backends.iree_versions).
-- each `stablehlo.while` of a function of dynamic shapes: blocks of branches
-  (`_whiles_as_branches`; nested whiles carrying dynamic tensors).
+- a `stablehlo.while` of a function of dynamic shapes holding another while or a
+  dot_general, or carrying an array of two or more dynamic dims: blocks of branches
+  (`_whiles_as_branches`; nested whiles carrying dynamic tensors, packed products'
+  calls, IREE's aliasing of carried arrays); other whiles kept, their scalars on the host.
 Each with the IREE error it avoids in its doc. At static shapes only the vector update
 read from its own vector is rewritten (IREE gets durbin's static raise wrong otherwise).
 
@@ -210,7 +213,17 @@ def _whiles_as_branches(ir, module) -> int:
     while nested in another one's body, carrying a dynamic tensor, stops it ("'tensor.dim'
     op unexpected during shape cleanup; dynamic dimensions must have been resolved",
     nussinov's loop over k inside the loop over diagonals). Outermost first: a converted
-    loop's body ops move into the function's blocks, its nested loops with them."""
+    loop's body ops move into the function's blocks, its nested loops with them.
+
+    Only a loop holding another while or a dot_general (iree_packed's call then: IREE
+    refuses a call of dynamic tensors in a loop, "'util.call' op function type mismatch")
+    or carrying a tensor of two or more dynamic dims (such a kept while IREE 3.13 runs
+    wrong: a = a + b, b = b + a over ? x ? arrays gave b the new a; right over ? and ? x 1
+    ones), and the loops in it: as blocks IREE keeps the counter and test on the device
+    and reads the test back each step (a dispatch, a copy to staging, a wait; one more per
+    index the step extracts), a kept while's scalars on the host (durbin: 3 submissions,
+    2 waits a step -> 1, 0; benchmarks/results/iree_dynamic_loops_2026-12-07.md)."""
+    _mark_branches(ir, module)
     count = 0
     while True:
         loop = _outer_while(ir, module)
@@ -228,9 +241,44 @@ def _outer_while(ir, module):
             continue
         for block in f.regions[0].blocks:
             for op in block.operations:
-                if op.operation.name == "stablehlo.while":
+                if op.operation.name == "stablehlo.while" and BRANCHES in op.operation.attributes:
                     return op.operation
     return None
+
+
+BRANCHES = "synth.branches"  # a while `_whiles_as_branches` converts (erased with it)
+
+
+def _dynamic_dims(ir, value) -> int:
+    """How many dims of `value`'s tensor type are dynamic."""
+    if not isinstance(value.type, ir.RankedTensorType):
+        return 0
+    t = ir.RankedTensorType(value.type)
+    return sum(t.is_dynamic_dim(k) for k in range(t.rank))
+
+
+def _mark_branches(ir, module) -> None:
+    """Marks each while of a dynamic function holding another while or a dot_general,
+    and every while inside it (`_whiles_as_branches`)."""
+    def inner(op, names) -> list:
+        found = []
+
+        def visit(o):
+            if o.name in names and o != op:
+                found.append(o)
+            return ir.WalkResult.ADVANCE
+        op.walk(visit)
+        return found
+    for f in module.body.operations:
+        if f.operation.name != "func.func" or "?" not in str(f.attributes["function_type"]):
+            continue
+        for block in f.regions[0].blocks:
+            for op in block.operations:
+                loop = op.operation
+                if loop.name == "stablehlo.while" and (inner(loop, {"stablehlo.while", "stablehlo.dot_general"})
+                                                       or any(_dynamic_dims(ir, v) > 1 for v in loop.operands)):
+                    for each in [loop, *inner(loop, {"stablehlo.while"})]:
+                        each.attributes[BRANCHES] = ir.UnitAttr.get()
 
 
 def _branches(ir, loop) -> None:
@@ -341,6 +389,9 @@ def _dot_general(ir, op) -> int:
         return 0  # already a matrix product
     if sorted((lt.rank, rt.rank)) == [1, 2] and len(lc) == 1 and _zero(ir, out_t.element_type) is not None:
         return _matrix_vector(ir, op, lc[0], rc[0])
+    if lt.rank == rt.rank == 1 and len(lc) == 1 and _zero(ir, out_t.element_type) is not None \
+            and lt.element_type == rt.element_type == out_t.element_type:
+        return _vector_dot(ir, op)
     b = _Builder(ir)
     with ir.InsertionPoint(op), op.location:
         def flat(value, t, first: list[int], second: list[int]):
@@ -410,6 +461,30 @@ def _matrix_vector(ir, op, lc: int, rc: int) -> int:
         body = reduce.regions[0].blocks.append(scalar, scalar)
         with ir.InsertionPoint(body):
             total = b.create("stablehlo.add", [body.arguments[0], body.arguments[1]], result=scalar)
+            ir.Operation.create("stablehlo.return", operands=[total])
+    op.results[0].replace_all_uses_with(reduce.results[0])
+    op.erase()
+    return 1
+
+
+def _vector_dot(ir, op) -> int:
+    """A dot_general of two vectors at dynamic length: their product summed
+    (`stablehlo.reduce`), one reduction dispatch, as IREE's own dot at static length,
+    where the 1 x K times K x 1 matrix product (`_dot_general`'s form) is packed, a
+    product and its packs a step, and its call makes a loop holding it blocks of
+    branches (durbin's y[0:k] . r[k-1::-1], `_whiles_as_branches`)."""
+    lhs, rhs = op.operands[0], op.operands[1]
+    out_t = ir.RankedTensorType(op.results[0].type)
+    element = out_t.element_type
+    b = _Builder(ir)
+    with ir.InsertionPoint(op), op.location:
+        product = b.create("stablehlo.multiply", [lhs, rhs], result=lhs.type)
+        init = b.create("stablehlo.constant", [], {"value": _zero(ir, element)}, out_t)
+        reduce = ir.Operation.create("stablehlo.reduce", results=[out_t], operands=[product, init],
+                                     attributes={"dimensions": ir.DenseI64ArrayAttr.get([0])}, regions=1)
+        body = reduce.regions[0].blocks.append(out_t, out_t)
+        with ir.InsertionPoint(body):
+            total = b.create("stablehlo.add", [body.arguments[0], body.arguments[1]], result=out_t)
             ir.Operation.create("stablehlo.return", operands=[total])
     op.results[0].replace_all_uses_with(reduce.results[0])
     op.erase()
