@@ -454,14 +454,7 @@ def _matrix_vector(ir, op, lc: int, rc: int) -> int:
                            "known_nonexpanding_dimensions": ir.DenseI64ArrayAttr.get([0])},
                           ir.RankedTensorType.get(list(mt.shape), ir.RankedTensorType(vector.type).element_type))
         product = b.create("stablehlo.multiply", [matrix, spread], result=ir.RankedTensorType.get(list(mt.shape), element))
-        scalar = ir.RankedTensorType.get([], element)
-        init = b.create("stablehlo.constant", [], {"value": _zero(ir, element)}, scalar)
-        reduce = ir.Operation.create("stablehlo.reduce", results=[out_t], operands=[product, init],
-                                     attributes={"dimensions": ir.DenseI64ArrayAttr.get([along])}, regions=1)
-        body = reduce.regions[0].blocks.append(scalar, scalar)
-        with ir.InsertionPoint(body):
-            total = b.create("stablehlo.add", [body.arguments[0], body.arguments[1]], result=scalar)
-            ir.Operation.create("stablehlo.return", operands=[total])
+        reduce = _sum(ir, b, product, along, out_t)
     op.results[0].replace_all_uses_with(reduce.results[0])
     op.erase()
     return 1
@@ -475,20 +468,27 @@ def _vector_dot(ir, op) -> int:
     branches (durbin's y[0:k] . r[k-1::-1], `_whiles_as_branches`)."""
     lhs, rhs = op.operands[0], op.operands[1]
     out_t = ir.RankedTensorType(op.results[0].type)
-    element = out_t.element_type
     b = _Builder(ir)
     with ir.InsertionPoint(op), op.location:
         product = b.create("stablehlo.multiply", [lhs, rhs], result=lhs.type)
-        init = b.create("stablehlo.constant", [], {"value": _zero(ir, element)}, out_t)
-        reduce = ir.Operation.create("stablehlo.reduce", results=[out_t], operands=[product, init],
-                                     attributes={"dimensions": ir.DenseI64ArrayAttr.get([0])}, regions=1)
-        body = reduce.regions[0].blocks.append(out_t, out_t)
-        with ir.InsertionPoint(body):
-            total = b.create("stablehlo.add", [body.arguments[0], body.arguments[1]], result=out_t)
-            ir.Operation.create("stablehlo.return", operands=[total])
+        reduce = _sum(ir, b, product, 0, out_t)
     op.results[0].replace_all_uses_with(reduce.results[0])
     op.erase()
     return 1
+
+
+def _sum(ir, b, product, along: int, out_t):
+    """`stablehlo.reduce` of `product` over dim `along` by addition from zero, typed
+    `out_t`, at the current insertion point (the matrix-vector and vector-vector forms)."""
+    scalar = ir.RankedTensorType.get([], out_t.element_type)
+    init = b.create("stablehlo.constant", [], {"value": _zero(ir, out_t.element_type)}, scalar)
+    reduce = ir.Operation.create("stablehlo.reduce", results=[out_t], operands=[product, init],
+                                 attributes={"dimensions": ir.DenseI64ArrayAttr.get([along])}, regions=1)
+    body = reduce.regions[0].blocks.append(scalar, scalar)
+    with ir.InsertionPoint(body):
+        total = b.create("stablehlo.add", [body.arguments[0], body.arguments[1]], result=scalar)
+        ir.Operation.create("stablehlo.return", operands=[total])
+    return reduce
 
 
 def _extent(t, dims: list[int]) -> int:
