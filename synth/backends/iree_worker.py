@@ -47,7 +47,8 @@ POLL_SECONDS = 0.02
 # faults made such a call several times slower (with the broadcasts read as the static
 # compile's, iree_extents: 0.81 s per call, 0.097 s with the cache; per input shapes on
 # local-task 0.12 s); and a dynamic program's transients are one block per call, the sum
-# of their sizes (3mm at LARGE: 67.6 MB, mapped and faulted in each call). Bounded: at most 16 free buffers kept, 1 GiB in all
+# of their sizes (3mm at LARGE: 67.6 MB, mapped and faulted in each call). Bounded: at
+# most 16 free buffers kept, 1 GiB in all
 # (unbounded, IREE keeps every size ever freed: a loop over shrinking blocks would hold
 # them all)
 CACHING_DRIVERS = {"local-sync": "caching:*=*;1gib;16"}
